@@ -1,0 +1,30 @@
+#pragma once
+// One multi-head self-attention layer, step by step, recording every intermediate.
+// Lesson models call it directly; real models call it once per layer with their own weights.
+//
+// Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+struct AttentionOptions {
+    bool scaled = true;               // divide scores by √d_k
+    bool causal = false;              // hide later tokens
+    std::optional<int> handRounding;  // round every intermediate to this many decimals
+};
+
+// X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v). wo: (H·d_v)×d, empty for none.
+// Notices about masked rows or infinities are appended to `notices`.
+LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads, const Mat& wo,
+                             const RowVec& bo, const AttentionOptions& options,
+                             const std::vector<std::string>& tokenNames,
+                             std::vector<std::string>* notices);
+
+// Q = K = V = X: identity weights of width d, the usual first hand exercise.
+HeadWeights identityHead(int d);
+
+}  // namespace attnscope

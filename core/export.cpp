@@ -1,0 +1,277 @@
+// Trace exports: aligned text, tidy CSV, Markdown worksheets and the JSON trace schema.
+#include "core/export.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/explain.hpp"
+#include "core/utf8.hpp"
+
+namespace attnscope {
+
+using Json = nlohmann::ordered_json;
+
+std::optional<ExportFormat> exportFormatFromName(std::string_view name) {
+    if (name == "text") return ExportFormat::Text;
+    if (name == "json") return ExportFormat::Json;
+    if (name == "csv") return ExportFormat::Csv;
+    if (name == "markdown" || name == "md") return ExportFormat::Markdown;
+    return std::nullopt;
+}
+
+namespace {
+
+// One matrix to print: which step of which head.
+struct Block {
+    Step step;
+    int head;
+};
+
+std::vector<Block> blocksFor(const Trace& trace, const ExportRequest& request) {
+    const std::vector<Step> steps = request.step ? std::vector<Step>{*request.step} : stepsOf(trace);
+    std::vector<Block> blocks;
+    for (const Step step : steps) {
+        if (!isPerHead(step)) {
+            blocks.push_back({step, 0});
+            continue;
+        }
+        for (int h = 0; h < trace.headCount(); ++h)
+            if (!request.head || *request.head == h) blocks.push_back({step, h});
+    }
+    return blocks;
+}
+
+std::string blockTitle(const Trace& trace, const Block& b) {
+    std::string title(stepTitle(b.step));
+    if (isPerHead(b.step) && trace.headCount() > 1) title += " — head " + std::to_string(b.head + 1);
+    return title;
+}
+
+// Terminal columns a string takes: CJK and full-width characters take two.
+int displayWidth(const std::string& text) {
+    int width = 0;
+    for (const auto& cp : utf8::decode(text).points)
+        width += (cp.value >= 0x1100 && (cp.value <= 0x115F || (cp.value >= 0x2E80 && cp.value <= 0xA4CF) ||
+                                         (cp.value >= 0xAC00 && cp.value <= 0xD7A3) ||
+                                         (cp.value >= 0xF900 && cp.value <= 0xFAFF) ||
+                                         (cp.value >= 0xFF00 && cp.value <= 0xFF60) || cp.value >= 0x20000))
+                     ? 2
+                     : 1;
+    return width;
+}
+
+std::string padLeft(const std::string& text, int width) {
+    return std::string(std::max(0, width - displayWidth(text)), ' ') + text;
+}
+
+std::string padRight(const std::string& text, int width) {
+    return text + std::string(std::max(0, width - displayWidth(text)), ' ');
+}
+
+// The cells of a block as strings, with labels, ready for any tabular format.
+struct Table {
+    std::vector<std::string> columns;
+    std::vector<std::string> rows;
+    std::vector<std::vector<std::string>> cells;
+};
+
+Table tableOf(const Trace& trace, const Block& b, int decimals) {
+    const Mat& m = stepMatrix(trace, b.step, 0, b.head);
+    Table t{columnLabels(trace, b.step, 0, b.head), rowLabels(trace, b.step, 0, b.head), {}};
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        t.cells.emplace_back();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) t.cells.back().push_back(formatNumber(m(r, c), decimals));
+    }
+    return t;
+}
+
+std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int decimals) {
+    std::vector<std::string> out;
+    const Mat& m = stepMatrix(trace, b.step, 0, b.head);
+    for (int r = 0; r < m.rows(); ++r)
+        for (int c = 0; c < m.cols(); ++c) {
+            auto e = explainCell(trace, CellRef{b.step, 0, b.head, r, c}, decimals);
+            if (!e) continue;
+            for (const std::string& line : e.value().lines) out.push_back(line);
+            out.emplace_back();
+        }
+    return out;
+}
+
+std::string textTable(const Table& t) {
+    int labelWidth = 0;
+    for (const auto& r : t.rows) labelWidth = std::max(labelWidth, displayWidth(r));
+    std::vector<int> widths;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        int w = displayWidth(t.columns[c]);
+        for (const auto& row : t.cells) w = std::max(w, displayWidth(row[c]));
+        widths.push_back(w);
+    }
+    std::ostringstream out;
+    out << std::string(labelWidth, ' ');
+    for (std::size_t c = 0; c < widths.size(); ++c) out << "  " << padLeft(t.columns[c], widths[c]);
+    out << "\n";
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        out << padRight(t.rows[r], labelWidth);
+        for (std::size_t c = 0; c < widths.size(); ++c) out << "  " << padLeft(t.cells[r][c], widths[c]);
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string markdownEscape(const std::string& text) {
+    std::string out;
+    for (const char ch : text) {
+        if (ch == '|' || ch == '\\' || ch == '*' || ch == '_' || ch == '`') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+std::string markdownTable(const Table& t) {
+    std::ostringstream out;
+    out << "| |";
+    for (const auto& c : t.columns) out << " " << markdownEscape(c) << " |";
+    out << "\n|---|";
+    for (std::size_t c = 0; c < t.columns.size(); ++c) out << "---:|";
+    out << "\n";
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        out << "| **" << markdownEscape(t.rows[r]) << "** |";
+        for (const auto& cell : t.cells[r]) out << " " << cell << " |";
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+
+std::string tokenLine(const Trace& trace, const std::string& separator) {
+    std::string line;
+    for (std::size_t i = 0; i < trace.tokens.size(); ++i)
+        line += (i ? separator : "") + trace.tokens[i].text + (trace.tokens[i].inTable ? "" : "*");
+    return line;
+}
+
+std::string exportText(const Trace& trace, const ExportRequest& request, bool markdown) {
+    std::ostringstream out;
+    out << (markdown ? "**Tokens:** " : "tokens: ") << tokenLine(trace, markdown ? " · " : " | ") << "\n";
+    out << (markdown ? "\n" : "");
+    if (trace.handRounding) out << "hand-rounding: every step rounded to " << *trace.handRounding << " decimals\n";
+    for (const std::string& n : trace.notices) out << (markdown ? "> notice: " : "notice: ") << n << "\n";
+    for (const Block& b : blocksFor(trace, request)) {
+        const Table t = tableOf(trace, b, request.decimals);
+        out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b) << (markdown ? "" : " ==") << "\n";
+        out << (markdown ? "\n" + markdownTable(t) : textTable(t));
+        if (!request.explain) continue;
+        out << "\n";
+        for (const std::string& line : explanationsOf(trace, b, request.decimals))
+            out << (markdown && !line.empty() ? "    " : "") << line << "\n";
+    }
+    return out.str();
+}
+
+std::string exportCsv(const Trace& trace, const ExportRequest& request) {
+    std::ostringstream out;
+    out << "step,layer,head,row,row_label,col,col_label,value\n";
+    for (const Block& b : blocksFor(trace, request)) {
+        const Table t = tableOf(trace, b, request.decimals);
+        for (std::size_t r = 0; r < t.rows.size(); ++r)
+            for (std::size_t c = 0; c < t.columns.size(); ++c)
+                out << stepKey(b.step) << ",1," << (isPerHead(b.step) ? std::to_string(b.head + 1) : "") << ","
+                    << r << "," << csvField(t.rows[r]) << "," << c << "," << csvField(t.columns[c]) << ","
+                    << t.cells[r][c] << "\n";
+    }
+    return out.str();
+}
+
+Json numberJson(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    return v;
+}
+
+Json matrixJson(const Mat& m) {
+    Json rows = Json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        Json row = Json::array();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(numberJson(m(r, c)));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+Json headJson(const HeadTrace& h) {
+    return Json{{"q", matrixJson(h.q)},
+                {"k", matrixJson(h.k)},
+                {"v", matrixJson(h.v)},
+                {"scores", matrixJson(h.scores)},
+                {"scaled_scores", matrixJson(h.scaledScores)},
+                {"mask", matrixJson(h.mask)},
+                {"masked_scores", matrixJson(h.maskedScores)},
+                {"weights", matrixJson(h.weights)},
+                {"output", matrixJson(h.weightedSum)}};
+}
+
+Json layerJson(const LayerTrace& l) {
+    Json heads = Json::array();
+    for (const HeadTrace& h : l.heads) heads.push_back(headJson(h));
+    return Json{{"input", matrixJson(l.input)}, {"heads", std::move(heads)},
+                {"concat", matrixJson(l.concat)}, {"output", matrixJson(l.output)}};
+}
+
+std::string_view positionalName(PositionalKind kind) {
+    switch (kind) {
+        case PositionalKind::Sinusoidal: return "sinusoidal";
+        case PositionalKind::Table: return "table";
+        default: return "none";
+    }
+}
+
+Json tokensJson(const Trace& trace, bool detailed) {
+    Json tokens = Json::array();
+    for (const Token& t : trace.tokens)
+        tokens.push_back(detailed ? Json{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id},
+                                         {"word", t.word}, {"special", t.special}}
+                                  : Json(t.text));
+    return tokens;
+}
+
+}  // namespace
+
+std::string traceToJson(const Trace& trace) {
+    Json doc = Json::object();
+    doc["format"] = "attnscope-trace";
+    doc["version"] = kTraceFormatVersion;
+    doc["tokens"] = tokensJson(trace, false);
+    doc["token_info"] = tokensJson(trace, true);
+    doc["settings"] = Json{{"positional_encoding", positionalName(trace.positionalKind)},
+                           {"projections", trace.projections},
+                           {"scaled", trace.scaled},
+                           {"scale_divisor", trace.scaleDivisor},
+                           {"causal_mask", trace.causal},
+                           {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
+    doc["notices"] = trace.notices;
+    doc["embedding"] = matrixJson(trace.embedding);
+    doc["positional"] = matrixJson(trace.positional);
+    Json layers = Json::array();
+    for (const LayerTrace& l : trace.layers) layers.push_back(layerJson(l));
+    doc["layers"] = std::move(layers);
+    return doc.dump(1) + "\n";
+}
+
+std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request) {
+    switch (format) {
+        case ExportFormat::Json: return traceToJson(trace);
+        case ExportFormat::Csv: return exportCsv(trace, request);
+        case ExportFormat::Markdown: return exportText(trace, request, true);
+        default: return exportText(trace, request, false);
+    }
+}
+
+}  // namespace attnscope

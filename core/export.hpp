@@ -1,0 +1,30 @@
+#pragma once
+// Renders a Trace as text, CSV, Markdown worksheets or the versioned JSON trace schema
+// (docs/trace-format.md). Pure string building: the caller decides where it goes.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+inline constexpr int kTraceFormatVersion = 1;
+
+enum class ExportFormat { Text, Json, Csv, Markdown };
+std::optional<ExportFormat> exportFormatFromName(std::string_view name);
+
+struct ExportRequest {
+    std::optional<Step> step;  // all steps of the run when empty
+    std::optional<int> head;   // all heads when empty (0-based)
+    int decimals = 3;
+    bool explain = false;      // worksheets: add each cell's explanation (text/markdown)
+};
+
+// Text, CSV and Markdown print the requested matrices with token labels. JSON always holds the
+// whole Trace (every layer, head and intermediate) so that tools need one schema.
+std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request);
+
+std::string traceToJson(const Trace& trace);
+
+}  // namespace attnscope

@@ -1,0 +1,62 @@
+#pragma once
+// A lesson model: a tiny, fully specified single-layer self-attention whose every number a
+// student can check by hand. The file format is specified in docs/lesson-format.md.
+//
+// Shape legend: T tokens, d model width (d_model), H heads, d_k query/key width, d_v value width.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/matrix.hpp"
+#include "core/result.hpp"
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+inline constexpr int kLessonFormatVersion = 1;
+
+struct Lesson {
+    std::string title;
+    std::string description;
+    std::string sentence;  // the sentence the lesson opens with
+    int dModel = 0;
+    int numHeads = 1;
+    int dK = 0;
+    int dV = 0;
+    bool lowercase = true;
+    std::vector<std::string> featureNames;                       // d, optional
+    std::vector<std::pair<std::string, RowVec>> embeddings;      // token → 1×d, in file order
+    std::vector<HeadWeights> heads;                              // H (unused without projections)
+    Mat wo;                                                      // (H·d_v)×d, empty: no W_O
+    RowVec bo;                                                   // 1×d, optional
+    PositionalKind positional = PositionalKind::None;
+    Mat positionalTable;                                         // rows × d, for Table
+    bool scale = true;
+    bool causalMask = false;
+    bool projections = true;
+    int decimals = 3;
+    std::optional<int> handRounding;
+
+    const RowVec* findEmbedding(std::string_view token) const;
+    RowVec* findEmbedding(std::string_view token);
+};
+
+// Parses a lesson from JSON text. `source` names the file (or "inline lesson") in errors.
+Result<Lesson> parseLesson(std::string_view json, const std::string& source);
+
+// Checks every dimension against d_model, H, d_k and d_v. parseLesson already calls it; editors
+// call it again after changing a lesson.
+std::optional<Error> validateLesson(const Lesson& lesson, const std::string& source);
+
+// Writes a lesson as JSON that parseLesson reads back to an identical lesson.
+std::string serializeLesson(const Lesson& lesson);
+
+// The documented rule for tokens missing from the embedding table: component c of the vector is
+// (fnv1a32(token bytes followed by the single byte c) mod 5) − 2, an integer in [−2, 2].
+RowVec hashedEmbedding(std::string_view token, int dModel);
+std::uint32_t fnv1a32(std::string_view bytes);
+
+}  // namespace attnscope

@@ -1,0 +1,86 @@
+// Lesson runs: tokens → embedding (+ positional encoding) → one attention layer.
+// Shapes: T tokens, d model width, H heads, d_k, d_v head widths.
+#include "core/run_lesson.hpp"
+
+#include "core/attention_layer.hpp"
+#include "core/lesson_tokenizer.hpp"
+#include "core/pipeline/steps.hpp"
+
+namespace attnscope {
+
+Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens) {
+    Mat X(static_cast<Eigen::Index>(tokens.size()), lesson.dModel);  // T×d
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const RowVec* row = lesson.findEmbedding(tokens[i].text);
+        tokens[i].inTable = row != nullptr;
+        X.row(i) = row ? *row : hashedEmbedding(tokens[i].text, lesson.dModel);
+    }
+    return X;
+}
+
+Mat positionalRows(const Lesson& lesson, int T, std::vector<std::string>* notices) {
+    switch (lesson.positional) {
+        case PositionalKind::Sinusoidal: return sinusoidalEncoding(T, lesson.dModel);
+        case PositionalKind::Table: {
+            Mat pe = Mat::Zero(T, lesson.dModel);  // T×d
+            const auto known = std::min<Eigen::Index>(T, lesson.positionalTable.rows());
+            pe.topRows(known) = lesson.positionalTable.topRows(known);
+            if (known < T && notices)
+                notices->push_back("the positional table has " + std::to_string(known) +
+                                   " rows; later positions add zeros");
+            return pe;
+        }
+        default: return Mat::Zero(T, lesson.dModel);
+    }
+}
+
+namespace {
+
+std::vector<HeadWeights> headsFor(const Lesson& lesson) {
+    if (lesson.projections) return lesson.heads;
+    return std::vector<HeadWeights>(lesson.numHeads, identityHead(lesson.dModel));
+}
+
+std::vector<Token> toTokens(std::vector<std::string> texts, std::vector<std::string>& notices) {
+    if (static_cast<int>(texts.size()) > kMaxLessonTokens) {
+        notices.push_back("the sentence has " + std::to_string(texts.size()) + " tokens; only the first " +
+                          std::to_string(kMaxLessonTokens) + " are shown");
+        texts.resize(kMaxLessonTokens);
+    }
+    std::vector<Token> tokens;
+    for (auto& t : texts) tokens.push_back(Token{std::move(t)});
+    return tokens;
+}
+
+}  // namespace
+
+Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings) {
+    auto texts = lessonTokenize(sentence, lesson.lowercase);
+    if (!texts) return texts.error();
+    Trace trace;
+    trace.tokens = toTokens(std::move(texts).value(), trace.notices);
+    const int T = trace.tokenCount();
+    trace.featureNames = lesson.featureNames;
+    trace.positionalKind = lesson.positional;
+    trace.projections = lesson.projections;
+    trace.scaled = lesson.scale;
+    trace.scaleDivisor = lesson.scale ? sqrtOf(lesson.dK) : 1.0;
+    trace.causal = lesson.causalMask;
+    trace.hasOutputProjection = lesson.wo.size() > 0;
+    trace.handRounding = settings.exact ? std::nullopt
+                                        : (settings.handRounding ? settings.handRounding : lesson.handRounding);
+
+    trace.embedding = embedTokens(lesson, trace.tokens);                // T×d
+    trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
+    Mat X = trace.embedding + trace.positional;                         // T×d
+    if (trace.handRounding) X = roundTo(X, *trace.handRounding);
+
+    std::vector<std::string> names;
+    for (const Token& t : trace.tokens) names.push_back(t.text);
+    const AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding};
+    trace.layers.push_back(runAttentionLayer(X, headsFor(lesson), lesson.wo, lesson.bo, options,
+                                             names, &trace.notices));
+    return trace;
+}
+
+}  // namespace attnscope

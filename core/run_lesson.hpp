@@ -1,0 +1,32 @@
+#pragma once
+// Runs a lesson model on a sentence and returns the full Trace.
+#include <optional>
+#include <string_view>
+
+#include "core/lesson.hpp"
+#include "core/result.hpp"
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+// Longest sentence a lesson shows; longer input is cut with a notice (every number of a
+// T×T matrix must stay legible, and 256² cells is already far beyond a projector).
+inline constexpr int kMaxLessonTokens = 256;
+
+// handRounding overrides the lesson's own setting when given (use std::nullopt to keep it);
+// pass exact=true to ignore both and compute in full double precision.
+struct RunSettings {
+    std::optional<int> handRounding;
+    bool exact = false;
+};
+
+Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings = {});
+
+// The token vectors: from the table, else the documented hash rule (Token::inTable = false).
+Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens);  // T×d
+
+// What positional encoding adds for T tokens (zeros when none). Table rows beyond the table's
+// length are zero, with a notice.
+Mat positionalRows(const Lesson& lesson, int T, std::vector<std::string>* notices);  // T×d
+
+}  // namespace attnscope

@@ -1,0 +1,100 @@
+#pragma once
+// The Trace: every intermediate of one run, as plain data. Lesson models and real models fill the
+// same type, so every view and export works with both.
+//
+// Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/matrix.hpp"
+
+namespace attnscope {
+
+struct Token {
+    std::string text;
+    bool inTable = true;  // false: its vector came from the documented hash rule
+    int id = -1;          // vocabulary id for real tokenizers, -1 for lesson tokens
+    int word = -1;        // index of the word this piece belongs to (-1: the token is its own word)
+    bool special = false; // [CLS], [SEP], <|endoftext|>, ...
+};
+
+struct HeadWeights {
+    Mat wq, wk, wv;  // d×d_k, d×d_k, d×d_v  (row-vector convention: Q = X·W_Q)
+    RowVec bq, bk, bv;  // empty when the lesson has no bias
+};
+
+struct HeadTrace {
+    HeadWeights params;   // the weights this head used (identity when projections are off)
+    Mat q;                // T×d_k   X·W_Q + b_Q
+    Mat k;                // T×d_k   X·W_K + b_K
+    Mat v;                // T×d_v   X·W_V + b_V
+    Mat scores;           // T×T     Q·Kᵀ
+    Mat scaledScores;     // T×T     scores / scaleDivisor
+    Mat mask;             // T×T     0 where attention is allowed, -inf where masked
+    Mat maskedScores;     // T×T     scaledScores + mask
+    Mat weights;          // T×T     softmax of each row of maskedScores
+    Mat weightedSum;      // T×d_v   weights·V
+};
+
+struct LayerTrace {
+    Mat input;                    // T×d        X entering the layer
+    std::vector<HeadTrace> heads; // H
+    Mat concat;                   // T×(H·d_v)  [head_1 | … | head_H]
+    Mat wo;                       // (H·d_v)×d  identity when the lesson has no W_O
+    RowVec bo;                    // empty when there is no output bias
+    Mat output;                   // T×d        concat·W_O + b_O
+};
+
+enum class PositionalKind { None, Sinusoidal, Table };
+
+struct Trace {
+    std::vector<Token> tokens;
+    Mat embedding;   // T×d  the token vectors
+    Mat positional;  // T×d  what positional encoding added (zeros when none)
+    std::vector<LayerTrace> layers;
+    std::vector<std::string> featureNames;  // d names for embedding columns (may be empty)
+
+    PositionalKind positionalKind = PositionalKind::None;
+    bool projections = true;
+    bool scaled = true;
+    double scaleDivisor = 1.0;  // √d_k when scaled, else 1
+    bool causal = false;
+    bool hasOutputProjection = false;
+    std::optional<int> handRounding;  // every intermediate rounded to this many decimals
+    std::vector<std::string> notices; // things the reader must see: masked rows, infinities, …
+
+    int tokenCount() const { return static_cast<int>(tokens.size()); }
+    int headCount() const { return layers.empty() ? 0 : static_cast<int>(layers[0].heads.size()); }
+};
+
+// Every matrix a run shows. The first group are the steps a lesson walks through; the second
+// are operands shown beside a step (weights, the positional rows, the mask) but not steps.
+enum class Step {
+    Embedding, Input, Query, Key, Value, Scores, Scaled, Masked, Weights, WeightedSum, Concat, Output,
+    Positional, WQ, WK, WV, WO, Mask
+};
+
+bool isPerHead(Step step);
+bool isTokenByToken(Step step);             // T×T: columns are tokens too
+std::string_view stepKey(Step step);        // command-line and JSON name, e.g. "scaled_scores"
+std::string_view stepTitle(Step step);      // human title, e.g. "Scaled scores  S / √d_k"
+std::string_view stepSymbol(Step step);     // short symbol, e.g. "Q", "S/√d_k", "W_Q"
+std::optional<Step> stepFromKey(std::string_view key);
+
+// The steps this run walks through (no positional step without an encoding, no scaling step
+// when scaling is off, no mask step without a mask, no W_O step without W_O).
+std::vector<Step> stepsOf(const Trace& trace);
+
+// The matrices a step is computed from, shown beside it (e.g. Query ← Input, WQ).
+std::vector<Step> operandsOf(const Trace& trace, Step step);
+
+// The matrix for a step; head is ignored for steps that are not per head.
+const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head);
+
+// Labels: rows are tokens for token rows, else feature indices; columns likewise.
+std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head);
+std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head);
+
+}  // namespace attnscope

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# AttnScope developer entry point. Two commands, both idempotent and incremental:
+#   ./dev.sh start   install what is missing, build, open the app on its built-in lesson
+#   ./dev.sh test    install what is missing, build, run the whole test suite (ctest)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build="${ATTNSCOPE_BUILD_DIR:-$here/build}"
+
+packages=(cmake g++ ninja-build pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
+          libeigen3-dev catch2 nlohmann-json3-dev xvfb xauth fonts-wqy-microhei python3)
+
+install_missing() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "dev.sh: installing ${missing[*]} with sudo apt-get (you are not root)" >&2
+    sudo=(sudo)
+  else
+    echo "dev.sh: installing ${missing[*]} with apt-get" >&2
+  fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() {
+  if [ ! -f "$build/build.ninja" ]; then
+    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  fi
+  cmake --build "$build" -j "$(nproc)"
+}
+
+cmd="${1:-start}"
+shift || true
+case "$cmd" in
+  start)
+    install_missing
+    configure_and_build
+    exec "$build/app/attnscope" "$@"
+    ;;
+  test)
+    install_missing
+    configure_and_build
+    cd "$build"
+    exec ctest --output-on-failure -j "$(nproc)" "$@"
+    ;;
+  *)
+    echo "usage: ./dev.sh start|test" >&2
+    exit 2
+    ;;
+esac
