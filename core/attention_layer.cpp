@@ -57,7 +57,7 @@ LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads
     layer.wo = wo.size() > 0 ? wo : Mat(Mat::Identity(layer.concat.cols(), layer.concat.cols()));
     layer.bo = bo;
     const Rounder r{options.handRounding};
-    layer.output = r(outputProjection(layer.concat, layer.wo, layer.bo));  // T×d
+    layer.output = r(outputProjection(layer.concat, layer.wo, layer.bo));  // T×d (T×H·d_v without W_O)
     return layer;
 }
 

@@ -17,7 +17,8 @@ struct AttentionOptions {
     std::optional<int> handRounding;  // round every intermediate to this many decimals
 };
 
-// X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v). wo: (H·d_v)×d, empty for none.
+// X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v). wo: (H·d_v)×d, or empty for
+// none, in which case the output is the concatenation itself (T×(H·d_v)).
 // Notices about masked rows or infinities are appended to `notices`.
 LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads, const Mat& wo,
                              const RowVec& bo, const AttentionOptions& options,

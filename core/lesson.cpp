@@ -304,6 +304,10 @@ std::optional<Error> validateLesson(const Lesson& lesson, const std::string& sou
             if (auto e = checkFinite(*m, path + name)) return e;
         }
     }
+    if (lesson.bo.size() && !lesson.wo.size() && lesson.numHeads * lesson.dV != d)
+        return Error{source + ": b_O", "without W_O the output is the concatenation, " +
+                                           std::to_string(lesson.numHeads * lesson.dV) +
+                                           " wide (heads·d_v), but b_O has " + std::to_string(d) + " numbers"};
     if (lesson.wo.size()) {
         if (auto e = checkShape(lesson.wo, lesson.numHeads * lesson.dV, d, source + ": W_O")) return e;
         if (auto e = checkFinite(lesson.wo, source + ": W_O")) return e;

@@ -151,8 +151,11 @@ std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int
 std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head) {
     if (isTokenByToken(step)) return tokenTexts(trace);
     const Mat& m = stepMatrix(trace, step, layer, head);
-    const bool featureCols = step == Step::Embedding || step == Step::Positional ||
-                             step == Step::Input || step == Step::Output || step == Step::WO;
+    // Without projections Q = K = V = X, so their columns are still the model's features.
+    const bool copiesOfX = !trace.projections && (step == Step::Query || step == Step::Key ||
+                                                  step == Step::Value || step == Step::WeightedSum);
+    const bool featureCols = step == Step::Embedding || step == Step::Positional || step == Step::Input ||
+                             step == Step::Output || step == Step::WO || copiesOfX;
     return indexLabels(m.cols(), featureCols ? trace.featureNames : std::vector<std::string>{});
 }
 

@@ -8,11 +8,12 @@ namespace attnscope {
 double roundTo(double value, int decimals) {
     if (!std::isfinite(value)) return value;
     const double factor = std::pow(10.0, decimals);
-    // std::round rounds halves away from zero, as a calculator does. The nudge of a few ulps
-    // keeps values such as 0.125 (stored as 0.12499999…) rounding the way they are written.
+    // A student decides halves on the decimal value they wrote, e.g. −1.5 + 1.35 = −0.15 → −0.2,
+    // while the double holds −0.1499999999999999. Snapping to six further decimals first
+    // recovers the written value; std::round then rounds halves away from zero, as a calculator.
     const double scaled = value * factor;
-    const double nudged = scaled + std::copysign(std::abs(scaled) * 4e-16, scaled);
-    return std::round(nudged) / factor;
+    const double snapped = std::round(scaled * 1e6) / 1e6;
+    return std::round(snapped) / factor;
 }
 
 Mat roundTo(const Mat& m, int decimals) {

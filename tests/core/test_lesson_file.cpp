@@ -130,3 +130,12 @@ TEST_CASE("an empty sentence gives an empty trace, not an error", "[lesson]") {
     CHECK(trace.value().tokenCount() == 0);
     CHECK(trace.value().layers[0].heads[0].weights.size() == 0);
 }
+
+TEST_CASE("b_O without W_O must fit the concatenation", "[lesson][errors]") {
+    // two heads of d_v 3 concatenate to 6 columns; a b_O of d_model = 2 numbers cannot be added
+    const std::string json = R"({"format": "attnscope-lesson", "version": 1, "d_model": 2, "heads": 2, "d_k": 3,
+      "embeddings": {"a": [1, 0]}, "b_O": [1, 1], "heads_weights": [
+        {"W_Q": [[1,0,0],[0,1,0]], "W_K": [[1,0,0],[0,1,0]], "W_V": [[1,0,0],[0,1,0]]},
+        {"W_Q": [[1,0,0],[0,1,0]], "W_K": [[1,0,0],[0,1,0]], "W_V": [[1,0,0],[0,1,0]]}]})";
+    requireErrorNaming(json, "b_O", "6 wide");
+}

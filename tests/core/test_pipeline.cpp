@@ -114,3 +114,10 @@ TEST_CASE("a layer with hand-rounding rounds every intermediate", "[pipeline][ro
     // exact: [1, e^−0.70710678 = 0.49306869]/1.49306869 = 0.66976155
     CHECK(precise.heads[0].weights(0, 0) == Approx(0.66976155).margin(1e-8));
 }
+
+TEST_CASE("hand-rounding decides halves on the written decimal value", "[pipeline][rounding]") {
+    // −1.5 + 1.35 = −0.15 on paper, −0.1499999999999999 in a double: a student writes −0.2.
+    CHECK(roundTo(-1.5 + 1.35, 1) == Approx(-0.2).margin(1e-12));
+    CHECK(roundTo(0.1 + 0.2 + 0.05, 1) == Approx(0.4).margin(1e-12));  // 0.35 → 0.4
+    CHECK(roundTo(0.34999, 1) == Approx(0.3).margin(1e-12));            // not a half: stays down
+}

@@ -1,0 +1,59 @@
+#pragma once
+// Named tensors of a Hugging Face checkpoint, read from memory-mapped safetensors files.
+// F32 tensors are zero-copy views into the mapping; F16 and BF16 are converted once to F32 and
+// owned by the store. Every lookup checks the name and the shape and says what it expected.
+//
+// Shapes follow the file: a Linear weight is [out, in]; GPT-2's Conv1D weight is [in, out].
+#include <Eigen/Core>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace attnscope {
+
+using MatF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowVecF = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMatMapF = Eigen::Map<const MatF>;
+using ConstRowVecMapF = Eigen::Map<const RowVecF>;
+
+enum class DType { F32, F16, BF16 };
+
+struct TensorInfo {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<std::int64_t> shape;
+    std::string file;            // the safetensors file holding it
+    std::uint64_t begin = 0;     // byte offsets in the file's data section
+    std::uint64_t end = 0;
+};
+
+class TensorStore {
+public:
+    // Opens model.safetensors, or a sharded checkpoint through model.safetensors.index.json.
+    static Result<TensorStore> open(const std::filesystem::path& fileOrIndex);
+
+    const TensorInfo* find(std::string_view name) const;
+    std::vector<std::string> names() const;
+
+    // A rows×cols view of a tensor whose shape is exactly [rows, cols]; errors name the tensor
+    // with the expected and the actual shape.
+    Result<ConstMatMapF> matrix(std::string_view name, std::int64_t rows, std::int64_t cols) const;
+    // A view of a tensor whose shape is exactly [n].
+    Result<ConstRowVecMapF> vector(std::string_view name, std::int64_t n) const;
+
+    TensorStore(TensorStore&&) noexcept;
+    TensorStore& operator=(TensorStore&&) noexcept;
+    ~TensorStore();
+
+private:
+    struct Impl;
+    TensorStore();
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attnscope

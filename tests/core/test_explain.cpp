@@ -1,0 +1,148 @@
+// Explanations: every cell's terms add up to the value shown, and the sources are right.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "core/explain.hpp"
+#include "core/lesson.hpp"
+#include "core/run_lesson.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+Lesson builtInLesson(const std::string& name) {
+    std::ifstream in(std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/lessons/" + name + ".json");
+    std::ostringstream s;
+    s << in.rdbuf();
+    auto lesson = parseLesson(s.str(), name);
+    INFO((lesson.ok() ? "" : lesson.error().text()));
+    REQUIRE(lesson.ok());
+    return lesson.value();
+}
+
+// The value an explanation's terms produce, by the explanation's own kind.
+double valueFromTerms(const Explanation& e) {
+    switch (e.kind) {
+        case ExplanationKind::Softmax: return *e.divisor > 0 ? *e.numerator / *e.divisor : 0.0;
+        case ExplanationKind::Division: return *e.numerator / *e.divisor;
+        default: return e.termsTotal;
+    }
+}
+
+bool derived(ExplanationKind kind) {
+    return kind != ExplanationKind::Given && kind != ExplanationKind::Lookup;
+}
+
+void checkAllCellsAddUp(const Trace& trace, double tolerance) {
+    for (const Step step : stepsOf(trace))
+        for (int h = 0; h < (isPerHead(step) ? trace.headCount() : 1); ++h) {
+            const Mat& m = stepMatrix(trace, step, 0, h);
+            for (int r = 0; r < m.rows(); ++r)
+                for (int c = 0; c < m.cols(); ++c) {
+                    const auto e = explainCell(trace, CellRef{step, 0, h, r, c}, 4);
+                    REQUIRE(e.ok());
+                    if (!derived(e.value().kind)) continue;
+                    INFO(std::string(stepKey(step)) << " head " << h << " (" << r << ", " << c << ")");
+                    if (std::isinf(e.value().value)) {
+                        CHECK(valueFromTerms(e.value()) == e.value().value);
+                        continue;
+                    }
+                    CHECK(valueFromTerms(e.value()) == Approx(e.value().value).margin(tolerance));
+                }
+        }
+}
+
+}  // namespace
+
+TEST_CASE("score explanation lists the products q_i[c]·k_j[c]", "[explain]") {
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    const auto trace = runLesson(lesson, "cats chase mice").value();
+    // cats = [1,0,1,0,0], mice = [1,1,0,1,0]: products 1·1, 0·1, 1·0, 0·1, 0·0 → sum 1
+    const auto e = explainCell(trace, CellRef{Step::Scores, 0, 0, 0, 2}, 2).value();
+    REQUIRE(e.terms.size() == 5);
+    CHECK(e.terms[0].value == 1);
+    CHECK(e.terms[1].value == 0);
+    CHECK(e.termsTotal == 1);
+    CHECK(e.value == 1);
+    CHECK(e.terms[0].label == "q[cats,0]·k[mice,0] = 1.00 × 1.00 = 1.00");
+    // sources: q_cats[0..4] and k_mice[0..4]
+    REQUIRE(e.sources.size() == 10);
+    CHECK(e.sources[0] == CellRef{Step::Query, 0, 0, 0, 0});
+    CHECK(e.sources[1] == CellRef{Step::Key, 0, 0, 2, 0});
+    CHECK(e.lines.back() == "value = 1.00");
+}
+
+TEST_CASE("softmax explanation shows the shifted exponentials and their sum", "[explain]") {
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    const auto trace = runLesson(lesson, "cats chase mice").value();
+    // row "mice" of S = [1, 0, 3]: max 3; exps e^−2 = 0.13533528, e^−3 = 0.04978707, 1; sum 1.18512235
+    // A[mice, mice] = 1 / 1.18512235 = 0.84379473
+    const auto e = explainCell(trace, CellRef{Step::Weights, 0, 0, 2, 2}, 8).value();
+    CHECK(e.kind == ExplanationKind::Softmax);
+    CHECK(*e.rowMax == 3);
+    REQUIRE(e.terms.size() == 3);
+    CHECK(e.terms[0].value == Approx(0.13533528).margin(1e-8));
+    CHECK(e.terms[1].value == Approx(0.04978707).margin(1e-8));
+    CHECK(*e.divisor == Approx(1.18512235).margin(1e-8));
+    CHECK(e.value == Approx(0.84379473).margin(1e-8));
+    CHECK(e.lines[e.lines.size() - 2] == "A = 1.00000000 / 1.18512235 = 0.84379473");
+}
+
+TEST_CASE("every explanation of every built-in lesson adds up to its cell", "[explain]") {
+    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask"}) {
+        std::ifstream probe(std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/lessons/" + name + ".json");
+        if (!probe) continue;
+        INFO(name);
+        const Lesson lesson = builtInLesson(name);
+        checkAllCellsAddUp(runLesson(lesson, lesson.sentence, RunSettings{std::nullopt, true}).value(), 1e-9);
+        // With hand-rounding each cell is the rounded sum of its (rounded) terms.
+        checkAllCellsAddUp(runLesson(lesson, lesson.sentence, RunSettings{2, false}).value(), 0.005 + 1e-12);
+    }
+}
+
+TEST_CASE("hand-rounding changes what it should", "[explain][rounding]") {
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    const auto exact = runLesson(lesson, "cats chase mice", RunSettings{std::nullopt, true}).value();
+    const auto rounded = runLesson(lesson, "cats chase mice", RunSettings{2, false}).value();
+    // Integer scores are untouched by rounding …
+    CHECK(rounded.layers[0].heads[0].scores == exact.layers[0].heads[0].scores);
+    // … but A[cats, cats] = 0.57611688 becomes 0.58, and the output row uses the rounded weights:
+    // out[cats, 0] = 0.58·1 + 0.21·0 + 0.21·1 = 0.79 (exact 0.78805844).
+    CHECK(rounded.layers[0].heads[0].weights(0, 0) == Approx(0.58).margin(1e-12));
+    CHECK(rounded.layers[0].heads[0].weightedSum(0, 0) == Approx(0.79).margin(1e-12));
+    CHECK(exact.layers[0].heads[0].weightedSum(0, 0) == Approx(0.78805844).margin(1e-8));
+    const auto e = explainCell(rounded, CellRef{Step::WeightedSum, 0, 0, 0, 0}, 2).value();
+    CHECK(e.lines.back() == "hand-rounded to 2 decimals: 0.79");
+}
+
+TEST_CASE("masked cells explain the mask", "[explain]") {
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    Lesson causal = lesson;
+    causal.causalMask = true;
+    const auto trace = runLesson(causal, "cats chase mice").value();
+    const auto e = explainCell(trace, CellRef{Step::Masked, 0, 0, 0, 2}, 2).value();
+    CHECK(std::isinf(e.value));
+    CHECK(e.termsTotal == -std::numeric_limits<double>::infinity());
+    const auto w = explainCell(trace, CellRef{Step::Weights, 0, 0, 0, 2}, 2).value();
+    CHECK(w.value == 0);
+    CHECK(*w.numerator == 0);
+}
+
+TEST_CASE("out-of-range cells are errors, not crashes", "[explain][errors]") {
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    const auto trace = runLesson(lesson, "cats chase mice").value();
+    const auto e = explainCell(trace, CellRef{Step::Scores, 0, 0, 3, 0}, 2);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.error().text() == "cell of scores: (3, 0) is outside the 3×3 matrix");
+    CHECK_FALSE(explainCell(trace, CellRef{Step::Scores, 0, 5, 0, 0}, 2).ok());
+}
+
+TEST_CASE("unknown tokens explain the hash rule", "[explain]") {
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    const auto trace = runLesson(lesson, "hi").value();
+    const auto e = explainCell(trace, CellRef{Step::Embedding, 0, 0, 0, 0}, 0).value();
+    // FNV-1a-32("hi" + byte 0) = 2933011566, mod 5 = 1, minus 2 = −1
+    CHECK(e.rule.find("2933011566") != std::string::npos);
+    CHECK(e.value == -1);
+}

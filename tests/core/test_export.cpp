@@ -1,0 +1,83 @@
+// Exports: the printed numbers, the CSV layout, the Markdown worksheet and the JSON schema.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/export.hpp"
+#include "core/lesson.hpp"
+#include "core/run_lesson.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+Trace firstLessonTrace(std::optional<int> rounding = std::nullopt) {
+    std::ifstream in(std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/lessons/first-hand-exercise.json");
+    std::ostringstream s;
+    s << in.rdbuf();
+    const Lesson lesson = parseLesson(s.str(), "first").value();
+    return runLesson(lesson, "cats chase mice", RunSettings{rounding, !rounding}).value();
+}
+
+}  // namespace
+
+TEST_CASE("text export aligns a labelled matrix", "[export]") {
+    const std::string text = exportTrace(firstLessonTrace(), ExportFormat::Text,
+                                         ExportRequest{Step::Scores, std::nullopt, 1, false});
+    // S = [[2,1,1],[1,2,0],[1,0,3]] (dot products of the three embeddings)
+    CHECK(text == "tokens: cats | chase | mice\n"
+                  "\n== Scores S = Q·Kᵀ ==\n"
+                  "       cats  chase  mice\n"
+                  "cats    2.0    1.0   1.0\n"
+                  "chase   1.0    2.0   0.0\n"
+                  "mice    1.0    0.0   3.0\n");
+}
+
+TEST_CASE("csv export is one tidy row per cell", "[export]") {
+    const std::string csv = exportTrace(firstLessonTrace(), ExportFormat::Csv,
+                                        ExportRequest{Step::Weights, 0, 4, false});
+    std::istringstream lines(csv);
+    std::string header, first;
+    std::getline(lines, header);
+    std::getline(lines, first);
+    CHECK(header == "step,layer,head,row,row_label,col,col_label,value");
+    CHECK(first == "weights,1,1,0,cats,0,cats,0.5761");  // e^0 / (1 + 2e^−1) = 0.57611688
+    CHECK(csv.find("weights,1,1,2,mice,2,mice,0.8438\n") != std::string::npos);
+}
+
+TEST_CASE("markdown worksheet includes explanations on request", "[export]") {
+    const std::string md = exportTrace(firstLessonTrace(), ExportFormat::Markdown,
+                                       ExportRequest{Step::Scores, std::nullopt, 0, true});
+    CHECK(md.find("| **cats** | 2 | 1 | 1 |") != std::string::npos);
+    CHECK(md.find("q[mice,1]·k[mice,1] = 1 × 1 = 1") != std::string::npos);
+}
+
+TEST_CASE("json export holds the whole trace under the versioned schema", "[export][json]") {
+    const auto doc = nlohmann::json::parse(traceToJson(firstLessonTrace()));
+    CHECK(doc["format"] == "attnscope-trace");
+    CHECK(doc["version"] == 1);
+    CHECK(doc["tokens"] == nlohmann::json({"cats", "chase", "mice"}));
+    const auto& head = doc["layers"][0]["heads"][0];
+    for (const char* key : {"q", "k", "v", "scores", "scaled_scores", "weights", "output"}) {
+        INFO(key);
+        CHECK(head[key].size() == 3);
+    }
+    CHECK(head["scores"][2][2] == 3.0);
+    CHECK(head["weights"][2][2].get<double>() == Approx(0.84379473).margin(1e-8));
+    CHECK(doc["layers"][0]["concat"].size() == 3);
+    CHECK(doc["layers"][0]["output"][0].size() == 5);
+}
+
+TEST_CASE("json export writes infinities as strings", "[export][json]") {
+    Trace trace = firstLessonTrace();
+    trace.layers[0].heads[0].maskedScores(0, 1) = -std::numeric_limits<double>::infinity();
+    const auto doc = nlohmann::json::parse(traceToJson(trace));
+    CHECK(doc["layers"][0]["heads"][0]["masked_scores"][0][1] == "-inf");
+}
+
+TEST_CASE("format names", "[export]") {
+    CHECK(exportFormatFromName("markdown") == ExportFormat::Markdown);
+    CHECK(exportFormatFromName("csv") == ExportFormat::Csv);
+    CHECK_FALSE(exportFormatFromName("xml"));
+}

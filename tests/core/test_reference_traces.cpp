@@ -1,0 +1,362 @@
+// Cross-checks the engine against an independent reference implementation, and against numbers
+// derived by hand.
+//
+// tests/reference/reference_attention.py (Python standard library only, no code shared with
+// core/) computes every intermediate of a lesson run; tests/reference/make_fixtures.py writes the
+// results to tests/reference/fixtures/*.json, which are committed so this test needs no Python.
+// Each fixture names a lesson file, a sentence and a hand-rounding setting (null: exact).
+#include <algorithm>
+#include <charconv>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/lesson.hpp"
+#include "core/run_lesson.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+constexpr double kTolerance = 1e-9;
+
+fs::path sourceDir() { return fs::path(ATTNSCOPE_SOURCE_DIR); }
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+Lesson loadLesson(const std::string& relativePath) {
+    const fs::path path = sourceDir() / relativePath;
+    const std::string text = readText(path);
+    INFO("lesson file: " << path.string());
+    REQUIRE(!text.empty());
+    auto parsed = parseLesson(text, relativePath);
+    INFO("parse error: " << (parsed ? std::string() : parsed.error().text()));
+    REQUIRE(parsed.ok());
+    return parsed.value();
+}
+
+double cellValue(const Json& cell) {
+    if (cell.is_string()) {
+        const auto text = cell.get<std::string>();
+        if (text == "-inf") return -std::numeric_limits<double>::infinity();
+        FAIL("unexpected text in a fixture matrix: " << text);
+        return 0.0;
+    }
+    return cell.get<double>();
+}
+
+Mat matrixFromJson(const Json& rows) {
+    if (rows.empty()) return Mat();
+    Mat m(rows.size(), rows[0].size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        REQUIRE(rows[r].size() == static_cast<std::size_t>(m.cols()));
+        for (std::size_t c = 0; c < rows[r].size(); ++c) m(r, c) = cellValue(rows[r][c]);
+    }
+    return m;
+}
+
+// Shortest text that reads back as the same double (e.g. 0.1, not 0.10000000000000001).
+std::string cellText(double v) {
+    char buffer[64];
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, v);
+    return error == std::errc() ? std::string(buffer, end) : std::string("?");
+}
+
+// Compares two matrices cell by cell. ±inf must match exactly (same sign); finite cells within
+// the tolerance. On mismatch the message gives the largest absolute difference and the first
+// few mismatching cells as (row, col): expected vs actual.
+struct Comparison {
+    bool ok = true;
+    std::string message;
+};
+
+Comparison compareMatrices(const std::string& what, const Mat& expected, const Mat& actual,
+                           double tolerance = kTolerance) {
+    Comparison result;
+    if (expected.rows() != actual.rows() || expected.cols() != actual.cols()) {
+        result.ok = false;
+        result.message = what + ": expected shape " + std::to_string(expected.rows()) + "×" +
+                         std::to_string(expected.cols()) + ", actual " +
+                         std::to_string(actual.rows()) + "×" + std::to_string(actual.cols());
+        return result;
+    }
+    double largest = 0.0;
+    int mismatches = 0;
+    std::ostringstream cells;
+    for (Eigen::Index r = 0; r < expected.rows(); ++r) {
+        for (Eigen::Index c = 0; c < expected.cols(); ++c) {
+            const double e = expected(r, c);
+            const double a = actual(r, c);
+            double diff = 0.0;
+            if (std::isinf(e) || std::isinf(a) || std::isnan(e) || std::isnan(a))
+                diff = (e == a) ? 0.0 : std::numeric_limits<double>::infinity();
+            else
+                diff = std::abs(e - a);
+            largest = std::max(largest, diff);
+            if (diff > tolerance) {
+                if (mismatches < 5)
+                    cells << "\n  (" << r << ", " << c << "): expected " << cellText(e)
+                          << ", actual " << cellText(a);
+                ++mismatches;
+            }
+        }
+    }
+    if (mismatches > 0) {
+        result.ok = false;
+        result.message = what + ": " + std::to_string(mismatches) + " of " +
+                         std::to_string(expected.size()) + " cells differ by more than " +
+                         cellText(tolerance) + "; largest absolute difference " +
+                         cellText(largest) + "; first mismatches:" + cells.str();
+    }
+    return result;
+}
+
+#define CHECK_MATRIX(what, expected, actual)                              \
+    do {                                                                  \
+        const Comparison cmp_ = compareMatrices((what), (expected), (actual)); \
+        if (!cmp_.ok) FAIL_CHECK(cmp_.message);                           \
+    } while (false)
+
+std::vector<fs::path> fixtureFiles() {
+    std::vector<fs::path> files;
+    const fs::path dir = sourceDir() / "tests" / "reference" / "fixtures";
+    if (fs::is_directory(dir))
+        for (const auto& entry : fs::directory_iterator(dir))
+            if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+Json loadFixture(const std::string& name) {
+    const fs::path path = sourceDir() / "tests" / "reference" / "fixtures" / (name + ".json");
+    const std::string text = readText(path);
+    INFO("fixture: " << path.string());
+    REQUIRE(!text.empty());
+    return Json::parse(text);
+}
+
+Trace runFixture(const Json& fixture) {
+    const Lesson lesson = loadLesson(fixture.at("lesson").get<std::string>());
+    RunSettings settings;
+    if (fixture.at("hand_rounding").is_null()) settings.exact = true;  // ignore the lesson's own
+    else settings.handRounding = fixture.at("hand_rounding").get<int>();
+    auto run = runLesson(lesson, fixture.at("sentence").get<std::string>(), settings);
+    INFO("run error: " << (run ? std::string() : run.error().text()));
+    REQUIRE(run.ok());
+    return run.value();
+}
+
+void checkAgainstFixture(const Json& fixture) {
+    const Trace trace = runFixture(fixture);
+
+    std::vector<std::string> tokens;
+    std::vector<bool> inTable;
+    for (const Token& t : trace.tokens) {
+        tokens.push_back(t.text);
+        inTable.push_back(t.inTable);
+    }
+    CHECK(tokens == fixture.at("tokens").get<std::vector<std::string>>());
+    CHECK(inTable == fixture.at("in_table").get<std::vector<bool>>());
+    if (tokens != fixture.at("tokens").get<std::vector<std::string>>()) return;  // shapes differ
+
+    const bool rounded = !fixture.at("hand_rounding").is_null();
+    CHECK(trace.handRounding.has_value() == rounded);
+
+    CHECK_MATRIX("embedding", matrixFromJson(fixture.at("embedding")), trace.embedding);
+    CHECK_MATRIX("positional", matrixFromJson(fixture.at("positional")), trace.positional);
+    REQUIRE(trace.layers.size() == 1);
+    const LayerTrace& layer = trace.layers[0];
+    CHECK_MATRIX("x (input after positional encoding)", matrixFromJson(fixture.at("x")),
+                 layer.input);
+
+    const Json& heads = fixture.at("heads");
+    REQUIRE(layer.heads.size() == heads.size());
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+        const std::string head = "head " + std::to_string(h + 1) + " ";
+        const HeadTrace& actual = layer.heads[h];
+        const Json& expected = heads[h];
+        CHECK_MATRIX(head + "Q", matrixFromJson(expected.at("q")), actual.q);
+        CHECK_MATRIX(head + "K", matrixFromJson(expected.at("k")), actual.k);
+        CHECK_MATRIX(head + "V", matrixFromJson(expected.at("v")), actual.v);
+        CHECK_MATRIX(head + "scores", matrixFromJson(expected.at("scores")), actual.scores);
+        CHECK_MATRIX(head + "scaled scores", matrixFromJson(expected.at("scaled_scores")),
+                     actual.scaledScores);
+        CHECK_MATRIX(head + "masked scores", matrixFromJson(expected.at("masked_scores")),
+                     actual.maskedScores);
+        CHECK_MATRIX(head + "weights", matrixFromJson(expected.at("weights")), actual.weights);
+        CHECK_MATRIX(head + "weighted sum", matrixFromJson(expected.at("weighted_sum")),
+                     actual.weightedSum);
+    }
+    CHECK_MATRIX("concat", matrixFromJson(fixture.at("concat")), layer.concat);
+    CHECK_MATRIX("output", matrixFromJson(fixture.at("output")), layer.output);
+}
+
+}  // namespace
+
+TEST_CASE("the matrix comparison reports the largest difference and the cells", "[reference]") {
+    Mat expected(2, 2);
+    expected << 1.0, 2.0, 3.0, -std::numeric_limits<double>::infinity();
+    Mat actual = expected;
+    CHECK(compareMatrices("same", expected, actual).ok);
+    actual(0, 1) = 2.5;
+    actual(1, 1) = 0.0;
+    const Comparison cmp = compareMatrices("weights", expected, actual);
+    CHECK_FALSE(cmp.ok);
+    CHECK_THAT(cmp.message, Catch::Contains("2 of 4 cells"));
+    CHECK_THAT(cmp.message, Catch::Contains("largest absolute difference inf"));
+    CHECK_THAT(cmp.message, Catch::Contains("(0, 1): expected 2, actual 2.5"));
+    CHECK_THAT(cmp.message, Catch::Contains("(1, 1): expected -inf, actual 0"));
+    CHECK_FALSE(compareMatrices("shape", expected, Mat(2, 3)).ok);
+}
+
+TEST_CASE("every reference fixture matches the engine", "[reference]") {
+    const auto files = fixtureFiles();
+    // make_fixtures.py writes 14; fewer means a fixture went missing.
+    REQUIRE(files.size() >= 14);
+    for (const fs::path& file : files) {
+        const std::string name = file.stem().string();
+        DYNAMIC_SECTION("fixture " << name) {
+            const Json fixture = loadFixture(name);
+            INFO("fixture " << name << ": lesson " << fixture.at("lesson").get<std::string>()
+                            << ", sentence \"" << fixture.at("sentence").get<std::string>()
+                            << "\", hand_rounding " << fixture.at("hand_rounding").dump());
+            checkAgainstFixture(fixture);
+        }
+    }
+}
+
+TEST_CASE("the hash rule reproduces the worked example of docs/lesson-format.md", "[reference]") {
+    // FNV-1a-32 of "hi" + byte 0 / 1 / 2 = 2933011566 / 2949789185 / 2899456328;
+    // mod 5 = 1 / 0 / 3; minus 2 = -1 / -2 / 1.
+    CHECK(fnv1a32(std::string_view("hi\0", 3)) == 2933011566u);
+    CHECK(fnv1a32(std::string_view("hi\1", 3)) == 2949789185u);
+    CHECK(fnv1a32(std::string_view("hi\2", 3)) == 2899456328u);
+    const RowVec v = hashedEmbedding("hi", 3);
+    REQUIRE(v.size() == 3);
+    CHECK(v[0] == -1.0);
+    CHECK(v[1] == -2.0);
+    CHECK(v[2] == 1.0);
+}
+
+TEST_CASE("lesson 1 by hand: scores and softmax", "[reference]") {
+    // X (features animal, small, hunter, prey, action), Q = K = V = X, no scaling:
+    //   cats  = [1, 0, 1, 0, 0]
+    //   chase = [0, 0, 1, 0, 1]
+    //   mice  = [1, 1, 0, 1, 0]
+    // Scores S = X·Xᵀ (one dot product per cell):
+    //   cats·cats  = 1·1 + 1·1         = 2   cats·chase = 1·1 (hunter) = 1   cats·mice  = 1·1 (animal) = 1
+    //   chase·cats = 1                       chase·chase = 1·1 + 1·1    = 2   chase·mice = 0
+    //   mice·cats  = 1                       mice·chase  = 0                  mice·mice  = 1 + 1 + 1    = 3
+    // Softmax of each row (subtract the row maximum, exponentiate, divide by the sum):
+    //   cats  [2, 1, 1] → [1, e⁻¹, e⁻¹]          = [1, 0.367879, 0.367879], sum 1.735759
+    //         weights = [e/(e+2), 1/(e+2), 1/(e+2)] = [0.576117, 0.211942, 0.211942]
+    //   chase [1, 2, 0] → [e⁻¹, 1, e⁻²]          = [0.367879, 1, 0.135335], sum 1.503215
+    //         weights = [0.244728, 0.665241, 0.090031]
+    //   mice  [1, 0, 3] → [e⁻², e⁻³, 1]          = [0.135335, 0.049787, 1], sum 1.185122
+    //         weights = [0.114195, 0.042010, 0.843795]
+    // Weighted sum, row cats = 0.576117·cats + 0.211942·chase + 0.211942·mice
+    //   = [0.576117 + 0.211942, 0.211942, 0.576117 + 0.211942, 0.211942, 0.211942]
+    //   = [0.788059, 0.211942, 0.788059, 0.211942, 0.211942]
+    const Lesson lesson = loadLesson("resources/lessons/first-hand-exercise.json");
+    auto run = runLesson(lesson, lesson.sentence, RunSettings{std::nullopt, true});
+    REQUIRE(run.ok());
+    const HeadTrace& head = run.value().layers.at(0).heads.at(0);
+
+    Mat scores(3, 3);
+    scores << 2, 1, 1,
+              1, 2, 0,
+              1, 0, 3;
+    CHECK_MATRIX("lesson 1 scores", scores, head.scores);
+    CHECK_MATRIX("lesson 1 scaled scores (no scaling)", scores, head.scaledScores);
+
+    const double e = std::exp(1.0);
+    const double chaseSum = std::exp(-1.0) + 1.0 + std::exp(-2.0);
+    const double miceSum = std::exp(-2.0) + std::exp(-3.0) + 1.0;
+    Mat weights(3, 3);
+    weights << e / (e + 2), 1 / (e + 2), 1 / (e + 2),
+               std::exp(-1.0) / chaseSum, 1.0 / chaseSum, std::exp(-2.0) / chaseSum,
+               std::exp(-2.0) / miceSum, std::exp(-3.0) / miceSum, 1.0 / miceSum;
+    CHECK_MATRIX("lesson 1 weights (closed form)", weights, head.weights);
+
+    // The six-decimal values written above.
+    Mat written(3, 3);
+    written << 0.576117, 0.211942, 0.211942,
+               0.244728, 0.665241, 0.090031,
+               0.114195, 0.042010, 0.843795;
+    const Comparison sixDecimals = compareMatrices("lesson 1 weights (6 decimals)", written,
+                                                   head.weights, 5e-7);
+    if (!sixDecimals.ok) FAIL_CHECK(sixDecimals.message);
+
+    RowVec catsRow(5);
+    catsRow << e / (e + 2) + 1 / (e + 2), 1 / (e + 2), e / (e + 2) + 1 / (e + 2), 1 / (e + 2),
+        1 / (e + 2);
+    CHECK_MATRIX("lesson 1 weighted sum of cats", Mat(catsRow), Mat(head.weightedSum.row(0)));
+}
+
+TEST_CASE("coreference lesson: in head 1 \"it\" attends most to \"animal\"", "[reference]") {
+    const Json fixture = loadFixture("coreference");
+    const Trace trace = runFixture(fixture);
+    const auto& tokens = trace.tokens;
+    auto indexOf = [&](const std::string& text) {
+        const auto found = std::find_if(tokens.begin(), tokens.end(),
+                                        [&](const Token& t) { return t.text == text; });
+        REQUIRE(found != tokens.end());
+        return static_cast<Eigen::Index>(found - tokens.begin());
+    };
+    const Eigen::Index it = indexOf("it");
+    const Eigen::Index animal = indexOf("animal");
+    const Eigen::Index street = indexOf("street");
+    const Mat& weights = trace.layers.at(0).heads.at(0).weights;
+
+    Eigen::Index strongest = -1;
+    weights.row(it).maxCoeff(&strongest);
+    CHECK(tokens[strongest].text == "animal");
+
+    // The value the independent reference computed …
+    const double expected = fixture.at("heads")[0].at("weights")[it][animal].get<double>();
+    CHECK(weights(it, animal) == Approx(expected).margin(kTolerance));
+    // … which is this closed form. Scores of "it": q(it) = [2, 2];
+    // k(animal) = [2, 1] → 6, k(street) = [0, 1] → 2, k(the | because | too) = [0, −1] → −2 (4×),
+    // k(didn't | cross | it | was | tired) = [0, 0] → 0 (5×). Divided by √2, then softmax:
+    const double s = std::sqrt(2.0);
+    const double sum = std::exp(6 / s) + std::exp(2 / s) + 4 * std::exp(-2 / s) + 5.0;
+    CHECK(weights(it, animal) == Approx(std::exp(6 / s) / sum).margin(1e-12));
+    CHECK(weights(it, street) == Approx(std::exp(2 / s) / sum).margin(1e-12));
+    // Clearly more than "street": about 0.873 against 0.052.
+    CHECK(weights(it, animal) > 0.85);
+    CHECK(weights(it, street) < 0.06);
+
+    // Head 2, the property head: "tired" attends most to "animal".
+    const Mat& property = trace.layers.at(0).heads.at(1).weights;
+    Eigen::Index tiredTarget = -1;
+    property.row(indexOf("tired")).maxCoeff(&tiredTarget);
+    CHECK(tokens[tiredTarget].text == "animal");
+}
+
+TEST_CASE("coreference lesson with hand-rounding 1 keeps \"it\" on \"animal\"", "[reference]") {
+    const Json fixture = loadFixture("coreference-round1");
+    const Trace trace = runFixture(fixture);
+    REQUIRE(trace.handRounding == std::optional<int>(1));
+    const Mat& weights = trace.layers.at(0).heads.at(0).weights;
+    const Eigen::Index it = 7, animal = 1;
+    REQUIRE(trace.tokens[it].text == "it");
+    Eigen::Index strongest = -1;
+    weights.row(it).maxCoeff(&strongest);
+    CHECK(strongest == animal);
+    CHECK(weights(it, animal) ==
+          Approx(fixture.at("heads")[0].at("weights")[it][animal].get<double>()).margin(kTolerance));
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""Regenerates tests/reference/fixtures/*.json with the independent reference implementation.
+
+    /usr/bin/python3 tests/reference/make_fixtures.py          # rewrite every fixture
+    /usr/bin/python3 tests/reference/make_fixtures.py --check  # exit 1 if any fixture is stale
+
+The fixtures are committed: the C++ test (tests/core/test_reference_traces.cpp) reads them and
+needs no Python. Rerun this after changing a built-in lesson or the list below.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+
+import reference_attention  # noqa: E402
+
+L1 = "resources/lessons/first-hand-exercise.json"
+L2 = "resources/lessons/two-heads.json"
+L3 = "resources/lessons/coreference.json"
+L4 = "resources/lessons/causal-mask.json"
+
+# (fixture name, lesson, sentence or None for the lesson's own, hand_rounding or None for exact)
+FIXTURES = [
+    # every built-in lesson on its own sentence, exact
+    ("first-hand-exercise", L1, None, None),
+    ("two-heads", L2, None, None),
+    ("coreference", L3, None, None),
+    ("causal-mask", L4, None, None),
+    # a token missing from the table: the hash rule
+    ("first-hand-exercise-hashed", L1, "Cats chase birds", None),
+    ("two-heads-hashed", L2, "cats chase birds", None),
+    ("coreference-hashed", L3,
+     "The dog didn't cross the avenue, because it was too tired.", None),
+    ("causal-mask-hashed", L4, "the cat saw a bird", None),
+    # the "wide" variant of the coreference sentence (all tokens in the table)
+    ("coreference-wide", L3, "The animal didn't cross the street because it was too wide", None),
+    # hand-rounding
+    ("first-hand-exercise-round2", L1, None, 2),
+    ("two-heads-round2", L2, None, 2),
+    ("coreference-round1", L3, None, 1),
+    ("causal-mask-round3", L4, None, 3),
+    # CJK: every character is its own token and none is in the table
+    ("first-hand-exercise-cjk", L1, "我的笔记本", None),
+]
+
+
+def main(argv):
+    check = "--check" in argv[1:]
+    out_dir = os.path.join(HERE, "fixtures")
+    os.makedirs(out_dir, exist_ok=True)
+    stale = []
+    for name, lesson, sentence, hand_rounding in FIXTURES:
+        text, _ = reference_attention.expected_trace(os.path.join(ROOT, lesson), lesson,
+                                                     sentence, hand_rounding)
+        path = os.path.join(out_dir, name + ".json")
+        old = None
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                old = f.read()
+        if old == text:
+            continue
+        if check:
+            stale.append(name)
+        else:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            print("wrote", os.path.relpath(path, ROOT))
+    if check and stale:
+        print("stale fixtures:", ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

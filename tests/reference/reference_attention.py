@@ -1,0 +1,419 @@
+#!/usr/bin/python3
+"""Independent reference implementation of an AttnScope lesson run.
+
+Written from the lesson-format specification (docs/lesson-format.md), sharing no code with the
+C++ engine in core/. Uses only the Python standard library (json, math, struct, fractions, sys)
+so that a teacher or a reviewer can run it anywhere:
+
+    /usr/bin/python3 tests/reference/reference_attention.py LESSON.json \
+        [--sentence "text"] [--hand-rounding N] [-o expected.json]
+
+The output is an "expected trace":
+    {"lesson", "sentence", "hand_rounding": null | N, "tokens", "in_table",
+     "embedding", "positional", "x",
+     "heads": [{"q", "k", "v", "scores", "scaled_scores", "masked_scores", "weights",
+                "weighted_sum"}],
+     "concat", "output"}
+Matrices are lists of rows; minus infinity is written as the string "-inf".
+
+Conventions (row vectors): Q = X·W_Q (+ b_Q) with W_Q of shape d_model×d_k; scores = Q·Kᵀ;
+scaled = scores / √d_k; the causal mask adds -inf above the diagonal; softmax per row after
+subtracting the row maximum (a row of only -inf gives zeros); weighted sum = A·V; heads are
+concatenated in order; output = concat·W_O (+ b_O), W_O absent meaning the identity.
+"""
+
+import json
+import math
+import struct
+import sys
+from fractions import Fraction
+
+NEG_INF = float("-inf")
+
+
+class LessonError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Small matrix helpers on lists of lists (rows).
+
+def matmul(a, b):
+    """(n×m)·(m×p): plain left-to-right sums, as on paper."""
+    if not a:
+        return []
+    m = len(b)
+    if any(len(row) != m for row in a):
+        raise LessonError("matmul: inner dimensions differ")
+    p = len(b[0]) if b else 0
+    out = []
+    for row in a:
+        out_row = []
+        for j in range(p):
+            total = Fraction(0)
+            for t in range(m):
+                total += row[t] * b[t][j]
+            out_row.append(total)
+        out.append(out_row)
+    return out
+
+
+def transpose(a):
+    return [list(col) for col in zip(*a)] if a else []
+
+
+def add_row(a, bias):
+    if bias is None:
+        return [list(r) for r in a]
+    return [[x + y for x, y in zip(r, bias)] for r in a]
+
+
+def identity(n):
+    return [[Fraction(1 if i == j else 0) for j in range(n)] for i in range(n)]
+
+
+def num(x):
+    """A lesson number as an exact Fraction (JSON numbers are read as Fractions already)."""
+    return x if isinstance(x, Fraction) else Fraction(x)
+
+
+def as_matrix(rows):
+    return [[num(x) for x in r] for r in rows]
+
+
+def as_vector(values):
+    return [num(x) for x in values]
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-rounding: half away from zero.
+# A student works with exact decimals: once X is rounded, Q = X·W_Q + b_Q, the scores, the
+# weighted sums and the output are sums of products of decimals and therefore exact decimals
+# too. So this reference keeps every number that is rational as an exact Fraction (lesson
+# numbers are read from their decimal text, not from binary floating point) and only the
+# transcendental steps (sin, cos, √ of a non-square, exp) use floats. Rounding then decides
+# halves exactly: 1.8·(−0.75) + 2 is 0.65 and rounds to 0.7, even though in binary floating
+# point it comes out as 0.64999999999999991.
+
+def round_half_away(x, decimals):
+    if isinstance(x, float) and (math.isinf(x) or math.isnan(x)):
+        return x
+    exact = Fraction(x)                      # a float converts exactly (its binary value)
+    scale = 10 ** decimals
+    units = math.floor(abs(exact) * scale + Fraction(1, 2))
+    return Fraction(-units if exact < 0 else units, scale)
+
+
+def rounded(m, decimals):
+    if decimals is None:
+        return m
+    return [[round_half_away(x, decimals) for x in r] for r in m]
+
+
+# ---------------------------------------------------------------------------------------------
+# Tokenizer (docs/lesson-format.md, "Tokenizer").
+
+def is_cjk(cp):
+    return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF
+            or 0x2A700 <= cp <= 0x2CEAF or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F
+            or 0x3040 <= cp <= 0x30FF)
+
+
+def is_space(cp):
+    return (cp == 0x20 or 0x09 <= cp <= 0x0D or cp in (0xA0, 0x3000, 0x2028, 0x2029, 0x202F,
+                                                      0x205F, 0xFEFF)
+            or 0x2000 <= cp <= 0x200B)
+
+
+def is_punctuation(cp):
+    ascii_punct = (0x21 <= cp <= 0x2F or 0x3A <= cp <= 0x40 or 0x5B <= cp <= 0x60
+                   or 0x7B <= cp <= 0x7E)
+    return (ascii_punct or 0x2000 <= cp <= 0x206F or 0x3000 <= cp <= 0x303F
+            or 0xFF01 <= cp <= 0xFF0F or 0xFF1A <= cp <= 0xFF20 or 0xFF3B <= cp <= 0xFF40
+            or 0xFF5B <= cp <= 0xFF65 or cp in (0xA1, 0xBF, 0xAB, 0xBB))
+
+
+def is_letter_like(cp):
+    return not is_space(cp) and not is_punctuation(cp) and not is_cjk(cp)
+
+
+def tokenize(sentence, lowercase):
+    if isinstance(sentence, bytes):
+        sentence = sentence.decode("utf-8")  # strict: invalid UTF-8 raises
+    points = [ord(ch) for ch in sentence]
+    tokens = []
+    word = []
+
+    def flush():
+        if word:
+            tokens.append("".join(word))
+            word.clear()
+
+    for i, cp in enumerate(points):
+        if is_space(cp) or cp < 0x20 or cp == 0x7F:
+            flush()
+            continue
+        inner_apostrophe = (cp in (0x27, 0x2019) and 0 < i < len(points) - 1
+                            and is_letter_like(points[i - 1]) and is_letter_like(points[i + 1]))
+        if (is_punctuation(cp) and not inner_apostrophe) or is_cjk(cp):
+            flush()
+            tokens.append(chr(cp))
+            continue
+        if lowercase and 0x41 <= cp <= 0x5A:
+            cp += 0x20
+        word.append(chr(cp))
+    flush()
+    return tokens
+
+
+# ---------------------------------------------------------------------------------------------
+# Embeddings and the hash rule.
+
+FNV_OFFSET = 2166136261
+FNV_PRIME = 16777619
+
+
+def fnv1a32(data):
+    h = FNV_OFFSET
+    for byte in data:
+        h ^= byte
+        h = (h * FNV_PRIME) & 0xFFFFFFFF
+    return h
+
+
+def hashed_embedding(token, d_model):
+    """Component c = (FNV-1a-32(UTF-8 bytes of token, then the single byte c) mod 5) − 2."""
+    base = token.encode("utf-8")
+    return [Fraction(fnv1a32(base + struct.pack("B", c % 256)) % 5 - 2) for c in range(d_model)]
+
+
+def sinusoidal(T, d):
+    pe = []
+    for pos in range(T):
+        row = []
+        for c in range(d):
+            i = c // 2
+            angle = pos / (10000.0 ** ((2 * i) / d))
+            row.append(math.sin(angle) if c % 2 == 0 else math.cos(angle))
+        pe.append(row)
+    return pe
+
+
+# ---------------------------------------------------------------------------------------------
+# Lesson reading (only what a run needs; the C++ parser is the validating one).
+
+def load_lesson(path):
+    with open(path, "rb") as f:
+        # Numbers are read from their decimal text as exact Fractions: 0.1 is one tenth.
+        doc = json.loads(f.read().decode("utf-8"), parse_float=Fraction, parse_int=Fraction)
+    if doc.get("format") != "attnscope-lesson":
+        raise LessonError("format must be \"attnscope-lesson\"")
+    if doc.get("version") != 1:
+        raise LessonError("this reference reads lesson format version 1")
+    d = int(doc["d_model"])
+    lesson = {
+        "sentence": doc.get("sentence", ""),
+        "d_model": d,
+        "heads": int(doc.get("heads", 1)),
+        "lowercase": doc.get("lowercase", True),
+        "projections": doc.get("projections", True),
+        "scale": doc.get("scale", True),
+        "causal_mask": doc.get("causal_mask", False),
+        "embeddings": {tok: as_vector(vec) for tok, vec in doc["embeddings"].items()},
+    }
+    hand_rounding = (doc.get("display") or {}).get("hand_rounding")
+    lesson["hand_rounding"] = None if hand_rounding is None else int(hand_rounding)
+    lesson["d_k"] = int(doc.get("d_k", d))
+    lesson["d_v"] = int(doc.get("d_v", lesson["d_k"]))
+    for tok, vec in lesson["embeddings"].items():
+        if len(vec) != d:
+            raise LessonError("embeddings.%s: expected %d numbers" % (tok, d))
+
+    pe = doc.get("positional_encoding", "none")
+    if pe == "none" or pe == "sinusoidal":
+        lesson["positional"] = pe
+    elif isinstance(pe, dict) and "table" in pe:
+        lesson["positional"] = "table"
+        lesson["positional_table"] = as_matrix(pe["table"])
+    else:
+        raise LessonError("positional_encoding: expected none, sinusoidal or {table}")
+
+    heads = []
+    if lesson["projections"]:
+        if len(doc["heads_weights"]) != lesson["heads"]:
+            raise LessonError("heads_weights: expected %d heads" % lesson["heads"])
+        for h in doc["heads_weights"]:
+            heads.append({
+                "W_Q": as_matrix(h["W_Q"]), "W_K": as_matrix(h["W_K"]),
+                "W_V": as_matrix(h["W_V"]),
+                "b_Q": as_vector(h["b_Q"]) if "b_Q" in h else None,
+                "b_K": as_vector(h["b_K"]) if "b_K" in h else None,
+                "b_V": as_vector(h["b_V"]) if "b_V" in h else None,
+            })
+    else:
+        if lesson["d_k"] != d or lesson["d_v"] != d:
+            raise LessonError("without projections d_k and d_v must equal d_model")
+        eye = identity(d)
+        heads = [{"W_Q": eye, "W_K": eye, "W_V": eye, "b_Q": None, "b_K": None, "b_V": None}
+                 for _ in range(lesson["heads"])]
+    lesson["heads_weights"] = heads
+    lesson["W_O"] = as_matrix(doc["W_O"]) if "W_O" in doc else None
+    lesson["b_O"] = as_vector(doc["b_O"]) if "b_O" in doc else None
+    return lesson
+
+
+# ---------------------------------------------------------------------------------------------
+# The run.
+
+def softmax_row(row):
+    row = [float(x) for x in row]           # exp is transcendental: floating point from here
+    top = max(row) if row else NEG_INF
+    if top == NEG_INF:
+        return [0.0 for _ in row]           # every key hidden: attends to nothing
+    if math.isnan(top) or top == float("inf"):
+        raise LessonError("scores must be finite or -inf")
+    exps = [math.exp(x - top) if x != NEG_INF else 0.0 for x in row]
+    total = 0.0
+    for e in exps:
+        total += e
+    return [e / total for e in exps]
+
+
+def run(lesson, sentence, hand_rounding):
+    """hand_rounding: None for exact arithmetic, else a number of decimals."""
+    r = lambda m: rounded(m, hand_rounding)
+    d = lesson["d_model"]
+    tokens = tokenize(sentence, lesson["lowercase"])
+    T = len(tokens)
+    in_table = [tok in lesson["embeddings"] for tok in tokens]
+    embedding = [list(lesson["embeddings"][tok]) if known else hashed_embedding(tok, d)
+                 for tok, known in zip(tokens, in_table)]
+
+    if lesson["positional"] == "sinusoidal":
+        positional = sinusoidal(T, d)
+    elif lesson["positional"] == "table":
+        table = lesson["positional_table"]
+        positional = [list(table[p]) if p < len(table) else [Fraction(0)] * d
+                      for p in range(T)]
+    else:
+        positional = [[Fraction(0)] * d for _ in range(T)]
+
+    x = r([[e + p for e, p in zip(er, pr)] for er, pr in zip(embedding, positional)])
+
+    heads_out = []
+    for w in lesson["heads_weights"]:
+        q = r(add_row(matmul(x, w["W_Q"]), w["b_Q"]))
+        k = r(add_row(matmul(x, w["W_K"]), w["b_K"]))
+        v = r(add_row(matmul(x, w["W_V"]), w["b_V"]))
+        scores = r(matmul(q, transpose(k)))
+        d_k = len(w["W_Q"][0])
+        root = math.isqrt(d_k)
+        if not lesson["scale"]:
+            divisor = Fraction(1)
+        elif root * root == d_k:
+            divisor = Fraction(root)         # √4 = 2 exactly: the quotient stays a decimal
+        else:
+            divisor = math.sqrt(d_k)         # irrational: the correctly rounded double
+        scaled = r([[s / divisor for s in row] for row in scores])
+        masked = [[NEG_INF if (lesson["causal_mask"] and j > i) else s
+                   for j, s in enumerate(row)] for i, row in enumerate(scaled)]
+        weights = r([softmax_row(row) for row in masked])
+        weighted = r(matmul(weights, v))
+        heads_out.append({"q": q, "k": k, "v": v, "scores": scores, "scaled_scores": scaled,
+                          "masked_scores": masked, "weights": weights,
+                          "weighted_sum": weighted})
+
+    concat = [sum((h["weighted_sum"][t] for h in heads_out), []) for t in range(T)]
+    width = len(concat[0]) if concat else len(heads_out) * lesson["d_v"]
+    w_o = lesson["W_O"] if lesson["W_O"] is not None else identity(width)
+    if lesson["b_O"] is not None and len(lesson["b_O"]) != len(w_o[0]):
+        raise LessonError("b_O has %d numbers but the output has %d columns"
+                          % (len(lesson["b_O"]), len(w_o[0])))
+    output = r(add_row(matmul(concat, w_o), lesson["b_O"]))
+
+    return {"tokens": tokens, "in_table": in_table, "embedding": embedding,
+            "positional": positional, "x": x, "heads": heads_out, "concat": concat,
+            "output": output}
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing: one matrix row per line, -inf as the string "-inf", floats in round-trip form.
+
+def number_text(v):
+    if v == NEG_INF:
+        return '"-inf"'
+    if math.isinf(v) or math.isnan(v):
+        raise LessonError("cannot write %r" % v)
+    return repr(float(v))
+
+
+def matrix_text(m, indent):
+    if not m:
+        return "[]"
+    pad = " " * (indent + 2)
+    rows = ",\n".join(pad + "[" + ", ".join(number_text(v) for v in row) + "]" for row in m)
+    return "[\n" + rows + "\n" + " " * indent + "]"
+
+
+def trace_text(meta, result):
+    dump = lambda v: json.dumps(v, ensure_ascii=False)
+    lines = ["{"]
+    for key in ("lesson", "sentence", "hand_rounding"):
+        lines.append('  %s: %s,' % (dump(key), dump(meta[key])))
+    lines.append('  "tokens": %s,' % dump(result["tokens"]))
+    lines.append('  "in_table": %s,' % dump(result["in_table"]))
+    for key in ("embedding", "positional", "x"):
+        lines.append('  "%s": %s,' % (key, matrix_text(result[key], 2)))
+    head_texts = []
+    for h in result["heads"]:
+        parts = ['      "%s": %s' % (key, matrix_text(h[key], 6))
+                 for key in ("q", "k", "v", "scores", "scaled_scores", "masked_scores",
+                             "weights", "weighted_sum")]
+        head_texts.append("    {\n" + ",\n".join(parts) + "\n    }")
+    lines.append('  "heads": [\n' + ",\n".join(head_texts) + "\n  ],")
+    lines.append('  "concat": %s,' % matrix_text(result["concat"], 2))
+    lines.append('  "output": %s' % matrix_text(result["output"], 2))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def expected_trace(lesson_path, lesson_name, sentence=None, hand_rounding=None):
+    lesson = load_lesson(lesson_path)
+    if sentence is None:
+        sentence = lesson["sentence"]
+    result = run(lesson, sentence, hand_rounding)
+    meta = {"lesson": lesson_name, "sentence": sentence, "hand_rounding": hand_rounding}
+    text = trace_text(meta, result)
+    json.loads(text)  # what we write must be valid JSON
+    return text, result
+
+
+def main(argv):
+    args = list(argv[1:])
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if args else 2
+    lesson_path = args.pop(0)
+    sentence, hand_rounding, out = None, None, None
+    while args:
+        flag = args.pop(0)
+        if flag == "--sentence":
+            sentence = args.pop(0)
+        elif flag == "--hand-rounding":
+            hand_rounding = int(args.pop(0))
+        elif flag == "-o":
+            out = args.pop(0)
+        else:
+            print("unknown argument %r" % flag, file=sys.stderr)
+            return 2
+    text, _ = expected_trace(lesson_path, lesson_path, sentence, hand_rounding)
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
