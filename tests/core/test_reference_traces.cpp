@@ -133,7 +133,7 @@ Comparison compareMatrices(const std::string& what, const Mat& expected, const M
 
 std::vector<fs::path> fixtureFiles() {
     std::vector<fs::path> files;
-    const fs::path dir = sourceDir() / "tests" / "reference" / "fixtures";
+    const fs::path dir = sourceDir() / "tests" / "reference" / "fixtures" / "lessons";
     if (fs::is_directory(dir))
         for (const auto& entry : fs::directory_iterator(dir))
             if (entry.path().extension() == ".json") files.push_back(entry.path());
@@ -142,7 +142,7 @@ std::vector<fs::path> fixtureFiles() {
 }
 
 Json loadFixture(const std::string& name) {
-    const fs::path path = sourceDir() / "tests" / "reference" / "fixtures" / (name + ".json");
+    const fs::path path = sourceDir() / "tests" / "reference" / "fixtures" / "lessons" / (name + ".json");
     const std::string text = readText(path);
     INFO("fixture: " << path.string());
     REQUIRE(!text.empty());

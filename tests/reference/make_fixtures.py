@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Regenerates tests/reference/fixtures/*.json with the independent reference implementation.
+"""Regenerates tests/reference/fixtures/lessons/*.json with the independent reference implementation.
 
     /usr/bin/python3 tests/reference/make_fixtures.py          # rewrite every fixture
     /usr/bin/python3 tests/reference/make_fixtures.py --check  # exit 1 if any fixture is stale
@@ -49,7 +49,7 @@ FIXTURES = [
 
 def main(argv):
     check = "--check" in argv[1:]
-    out_dir = os.path.join(HERE, "fixtures")
+    out_dir = os.path.join(HERE, "fixtures", "lessons")
     os.makedirs(out_dir, exist_ok=True)
     stale = []
     for name, lesson, sentence, hand_rounding in FIXTURES:
