@@ -36,7 +36,8 @@ struct Context {
 };
 
 std::string headSuffix(const Context& c) {
-    return isPerHead(c.cell.step) ? ", head " + std::to_string(c.cell.head + 1) : "";
+    const bool severalHeads = c.trace.headCount() > 1;
+    return isPerHead(c.cell.step) && severalHeads ? ", head " + std::to_string(c.cell.head + 1) : "";
 }
 
 std::string cellName(const Context& c) {

@@ -1,0 +1,14 @@
+#pragma once
+// Headless heatmap export for the command line.
+#include <QString>
+#include <optional>
+
+#include "core/result.hpp"
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+// Draws every head's attention heatmap side by side and writes a PNG atomically.
+std::optional<Error> exportHeatmapPng(const Trace& trace, const QString& path);
+
+}  // namespace attnscope

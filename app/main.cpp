@@ -1,0 +1,19 @@
+// The attnscope binary: the window by default, the command line with --print / --export-png.
+#include <QApplication>
+
+#include "app/cli.hpp"
+#include "app/main_window.hpp"
+#include "app/run_window.hpp"
+
+int main(int argc, char** argv) {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+    const bool headless = attnscope::isCommandLineRun(arguments);
+    // Heatmap export needs a QApplication but no screen: ssh sessions and CI have none.
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("AttnScope");
+    attnscope::initResources();
+    if (headless) return attnscope::runCommandLine(QApplication::arguments());
+    return attnscope::runWindow(QApplication::arguments());
+}

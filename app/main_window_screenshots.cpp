@@ -1,0 +1,95 @@
+// Screenshots for docs/screenshots: the window on every kind of step, the heatmap, the editor
+// and a Chinese sentence. Set ATTNSCOPE_SCREENSHOT_DIR to take them at start-up and quit.
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTimer>
+#include <set>
+
+#include "app/lesson_source.hpp"
+#include "app/main_window.hpp"
+#include "ui/heatmap_view.hpp"
+#include "ui/lesson_editor.hpp"
+#include "ui/matrix_panel.hpp"
+#include "ui/step_navigator.hpp"
+
+namespace attnscope {
+
+namespace {
+
+// A cell worth explaining: off the diagonal when there is one, so the sum has two tokens.
+std::pair<int, int> interestingCell(const Trace& trace, Step step) {
+    const Mat& m = stepMatrix(trace, step, 0, 0);
+    const int row = m.rows() > 1 ? 1 : 0;
+    const int col = m.cols() > 2 ? 2 : 0;
+    return {row, col};
+}
+
+QString fileName(int n, const QString& lesson, const QString& what) {
+    return QStringLiteral("%1-%2-%3.png").arg(n, 2, 10, QLatin1Char('0')).arg(lesson, what);
+}
+
+}  // namespace
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    const QString dir = qEnvironmentVariable("ATTNSCOPE_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    static bool taken = false;
+    if (taken) return;
+    taken = true;
+    QTimer::singleShot(300, this, [this, dir] {
+        saveScreenshots(dir);
+        QApplication::quit();
+    });
+}
+
+bool MainWindow::grabTo(const QString& path) {
+    // Layout requests travel up one parent per pass: let every level settle.
+    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+    return grab().save(path, "PNG");
+}
+
+int MainWindow::saveScreenshots(const QString& dir) {
+    QDir().mkpath(dir);
+    const QString openedPath = lessonPath_;
+    std::set<Step> seen;
+    int n = 0;
+    for (const BuiltInLesson& lesson : builtInLessons()) {
+        if (!openBuiltInLesson(lesson.name)) continue;
+        const Trace& trace = session_.trace();
+        tabs_->setCurrentWidget(matrixPanel_);
+        const std::vector<Step> steps = navigator_->steps();
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (!seen.insert(steps[i]).second) continue;
+            navigator_->setCurrentIndex(static_cast<int>(i));
+            const auto [row, col] = interestingCell(trace, steps[i]);
+            matrixPanel_->selectCell(row, col);
+            n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson.name, QString::fromUtf8(stepKey(steps[i]).data())))) ? 1 : 0;
+        }
+        tabs_->setCurrentWidget(heatmap_);
+        heatmap_->setAllHeads(trace.headCount() > 1);
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson.name, "heatmap"))) ? 1 : 0;
+        heatmap_->setAllHeads(false);
+    }
+    // The editor and a Chinese sentence, on the lesson the window was showing.
+    if (openedPath.startsWith(":/lessons/")) openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
+    else if (!openedPath.isEmpty()) openLessonFile(openedPath);
+    tabs_->setCurrentWidget(editor_);
+    n += grabTo(QDir(dir).filePath(fileName(n + 1, "editor", "embedding-table"))) ? 1 : 0;
+    setSentence(QStringLiteral("猫追老鼠。"));
+    tabs_->setCurrentWidget(matrixPanel_);
+    navigator_->setCurrentIndex(static_cast<int>(navigator_->steps().size()) - 1);
+    for (std::size_t i = 0; i < navigator_->steps().size(); ++i)
+        if (navigator_->steps()[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
+    matrixPanel_->selectCell(1, 2);
+    n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "weights"))) ? 1 : 0;
+    tabs_->setCurrentWidget(heatmap_);
+    n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
+    setSentence(QString::fromStdString(session_.lesson().sentence));
+    return n;
+}
+
+}  // namespace attnscope

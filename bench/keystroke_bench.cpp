@@ -1,0 +1,108 @@
+// Benchmark: what one keystroke costs. A 20-token sentence in a 4-head lesson; each iteration
+// changes one character of the sentence, recomputes the Trace and repaints the whole window
+// synchronously (offscreen). Also times the engine alone (runLesson) for the same input.
+//
+//   build/bench/attnscope_bench [iterations] [--write-lesson FILE]
+//
+// --write-lesson also saves the benchmark lesson and sentence so another implementation (the
+// Python reference, see bench/compare_reference.sh) can be timed on exactly the same input.
+// Prints median / 95th percentile / max in milliseconds against the 16 ms frame budget.
+#include <QApplication>
+#include <QFile>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "app/main_window.hpp"
+#include "core/run_lesson.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+// A 4-head lesson with d_model 8 and d_k = d_v = 2, small random integers as a teacher would type.
+Lesson benchLesson() {
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> small(-2, 2);
+    auto randomMat = [&](int r, int c) { return Mat(Mat::NullaryExpr(r, c, [&] { return double(small(rng)); })); };
+    Lesson lesson;
+    lesson.title = "Benchmark: 4 heads";
+    lesson.dModel = 8;
+    lesson.numHeads = 4;
+    lesson.dK = lesson.dV = 2;
+    lesson.positional = PositionalKind::Sinusoidal;
+    for (int h = 0; h < 4; ++h) lesson.heads.push_back({randomMat(8, 2), randomMat(8, 2), randomMat(8, 2), {}, {}, {}});
+    lesson.wo = randomMat(8, 8);
+    for (const char* w : {"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog"})
+        lesson.embeddings.emplace_back(w, randomMat(1, 8));
+    return lesson;
+}
+
+// 20 tokens: 19 words and a full stop.
+const std::string kSentence =
+    "the quick brown fox jumps over the lazy dog and the lazy dog sleeps while the quick fox runs on .";
+
+struct Stats {
+    double median, p95, max;
+};
+
+Stats summarise(std::vector<double> ms) {
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back()};
+}
+
+template <class F>
+std::vector<double> timeEach(int iterations, F&& body) {
+    std::vector<double> ms;
+    for (int i = 0; i < iterations; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        body(i);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return ms;
+}
+
+// The sentence with its first word altered, as if the user had just typed a key.
+std::string keystroke(int i) { return (i % 2 ? "a" : "an") + kSentence.substr(3); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    initResources();
+    const int iterations = argc > 1 ? std::max(10, std::atoi(argv[1])) : 200;
+    Lesson lesson = benchLesson();
+    lesson.sentence = kSentence;
+    if (argc > 3 && std::string(argv[2]) == "--write-lesson") {
+        QFile out(argv[3]);
+        out.open(QIODevice::WriteOnly);
+        out.write(QByteArray::fromStdString(serializeLesson(lesson)));
+    }
+
+    const auto engine = summarise(timeEach(iterations, [&](int i) { (void)runLesson(lesson, keystroke(i)); }));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bench.json");
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(QByteArray::fromStdString(serializeLesson(lesson)));
+    file.close();
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    if (!window.openLessonFile(path)) return std::fprintf(stderr, "cannot open the bench lesson\n"), 1;
+    QApplication::processEvents();
+    const auto whole = summarise(timeEach(iterations, [&](int i) {
+        window.setSentence(QString::fromStdString(keystroke(i)));
+        window.repaint();
+    }));
+    const int tokens = window.session().trace().tokenCount();
+    std::printf("keystroke benchmark: %d tokens, %d heads, %d iterations\n", tokens, lesson.numHeads, iterations);
+    std::printf("engine only (runLesson)     median %.3f ms  p95 %.3f ms  max %.3f ms\n", engine.median, engine.p95, engine.max);
+    std::printf("recompute + repaint window  median %.3f ms  p95 %.3f ms  max %.3f ms\n", whole.median, whole.p95, whole.max);
+    std::printf("frame budget 16 ms: median uses %.0f%% of it\n", 100.0 * whole.median / 16.0);
+    return 0;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Saves PNGs of the main window on every kind of step into docs/screenshots. Builds nothing.
+#   scripts/screenshots.sh [path/to/attnscope] [output dir]
+# The window takes the pictures itself (MainWindow::saveScreenshots) when
+# ATTNSCOPE_SCREENSHOT_DIR is set, then quits.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${1:-$here/build/app/attnscope}"
+out="${2:-$here/docs/screenshots}"
+if [ ! -x "$bin" ]; then
+  echo "screenshots.sh: no attnscope binary at $bin (build first: ./dev.sh test)" >&2
+  exit 2
+fi
+mkdir -p "$out"
+rm -f "$out"/*.png
+ATTNSCOPE_SCREENSHOT_DIR="$out" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin"
+count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
+if [ "$count" -eq 0 ]; then
+  echo "screenshots.sh: no screenshots were written to $out" >&2
+  exit 1
+fi
+echo "screenshots.sh: $count screenshots in $out"

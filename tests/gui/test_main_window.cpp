@@ -1,0 +1,461 @@
+// GUI tests: the real MainWindow on the offscreen platform, checked through what each view
+// reports it drew (cells, labels, highlighted sources), never through pixels.
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QInputMethodEvent>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <memory>
+#include <set>
+
+#include <qcustomplot.h>
+
+#include "app/main_window.hpp"
+#include "core/explain.hpp"
+#include "ui/heatmap_view.hpp"
+#include "ui/lesson_editor.hpp"
+#include "ui/matrix_panel.hpp"
+#include "ui/matrix_table.hpp"
+#include "ui/step_navigator.hpp"
+#include "ui/token_strip.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+// Two heads, projections, W_O, a one-row positional table (so a notice appears) and hand rounding.
+const char* kTwoHeadLesson = R"({
+  "format": "attnscope-lesson", "version": 1,
+  "title": "Test: two heads", "description": "A lesson written by the GUI tests.",
+  "sentence": "a b c", "d_model": 3, "heads": 2, "d_k": 2, "d_v": 2,
+  "embeddings": {"a": [1, 0, 0], "b": [0, 1, 0], "c": [0, 0, 1]},
+  "heads_weights": [
+    {"W_Q": [[1, 0], [0, 1], [0.5, 0.5]], "W_K": [[1, 0], [0, 1], [0, 0]], "W_V": [[1, 0], [0, 1], [1, 1]]},
+    {"W_Q": [[0, 1], [1, 0], [1, 1]], "W_K": [[2, 0], [0, 2], [1, 0]], "W_V": [[1, 1], [0, 1], [1, 0]]}
+  ],
+  "W_O": [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]],
+  "positional_encoding": {"table": [[0, 0, 0]]},
+  "display": {"decimals": 3, "hand_rounding": 2}
+})";
+
+QStringList tokenTexts(const Trace& trace) {
+    QStringList out;
+    for (const Token& t : trace.tokens) out << QString::fromStdString(t.text);
+    return out;
+}
+
+int indexOfStep(const StepNavigator& nav, Step step) {
+    const auto& steps = nav.steps();
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] == step) return static_cast<int>(i);
+    return -1;
+}
+
+std::set<std::pair<int, int>> cellsOf(const TraceMatrixModel& model) {
+    std::set<std::pair<int, int>> out;
+    for (const MatrixCell& c : model.highlightedCells()) out.insert({c.row, c.col});
+    return out;
+}
+
+const TraceMatrixModel* operandFor(const MatrixPanel& panel, Step step) {
+    for (const TraceMatrixModel* m : panel.operandModels())
+        if (m->step() == step) return m;
+    return nullptr;
+}
+
+// Checks that a heatmap builder drew exactly the weights of `head`, labelled with the tokens.
+void verifyHeatmap(const HeatmapBuilder& b, const Trace& trace, int head) {
+    const Mat& w = trace.layers[0].heads[head].weights;
+    const int T = trace.tokenCount();
+    QCOMPARE(static_cast<int>(b.drawnCells().size()), T * T);
+    for (const DrawnCell& c : b.drawnCells()) QCOMPARE(c.value, w(c.row, c.col));
+    QCOMPARE(b.keyLabels(), tokenTexts(trace));
+    QCOMPARE(b.queryLabels(), tokenTexts(trace));
+    QCOMPARE(b.head(), head);
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { initResources(); }
+    void init();
+    void cleanup() { window.reset(); }
+
+    void opensTheBuiltInLesson();
+    void lessonsMenuListsBuiltInLessons();
+    void typingASentenceUpdatesTokensAndHeatmap();
+    void heatmapHoverShowsTheExactWeight();
+    void stepsMoveWithButtonsAndArrowKeys();
+    void arrowKeysInTheSentenceBoxDoNotChangeTheStep();
+    void selectingACellExplainsItAndHighlightsItsSources();
+    void softmaxCellHighlightsItsRow();
+    void nonNumbersAreRefusedAndTheOldValueStays();
+    void validEditsRecomputeEverything();
+    void weightEditsNameTheCell();
+    void chineseSentenceGivesOneTokenPerCharacter();
+    void malformedLessonKeepsThePreviousOne();
+    void invalidLessonKeepsThePreviousOne();
+    void twoHeadsShowSideBySide();
+    void handRoundingAndNoticesAreShown();
+    void savedLessonReadsBack();
+    void largerTextScalesEveryView();
+    void screenshotsAreWritten();
+
+private:
+    void openTestLesson();
+    std::unique_ptr<MainWindow> window;
+    QTemporaryDir tmp;
+};
+
+void MainWindowTest::init() {
+    window = std::make_unique<MainWindow>();
+    QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
+    window->show();
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+}
+
+void MainWindowTest::openTestLesson() {
+    const QString path = tmp.filePath("two-heads-test.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(kTwoHeadLesson);
+    f.close();
+    QVERIFY2(window->openLessonFile(path), qPrintable(window->lastError()));
+}
+
+void MainWindowTest::opensTheBuiltInLesson() {
+    QVERIFY(window->lessonTitle().contains("first hand exercise"));
+    QCOMPARE(window->sentenceEdit()->text(), QString("cats chase mice"));
+    QCOMPARE(window->tokenStrip()->chipTexts(), (QStringList{"cats", "chase", "mice"}));
+    QCOMPARE(window->navigator()->steps(), stepsOf(window->session().trace()));
+    QCOMPARE(window->navigator()->list()->count(), static_cast<int>(stepsOf(window->session().trace()).size()));
+}
+
+void MainWindowTest::lessonsMenuListsBuiltInLessons() {
+    QStringList titles;
+    for (QAction* menu : window->menuBar()->actions())
+        if (menu->text().remove('&') == "Lessons")
+            for (QAction* a : menu->menu()->actions()) titles << a->text();
+    QVERIFY(titles.contains("1. The first hand exercise: Q = K = V = X"));
+}
+
+void MainWindowTest::typingASentenceUpdatesTokensAndHeatmap() {
+    QLineEdit* edit = window->sentenceEdit();
+    edit->clear();
+    QTest::keyClicks(edit, "Mice chase cats and dogs");
+    QTRY_COMPARE(window->tokenStrip()->chipTexts(), (QStringList{"mice", "chase", "cats", "and", "dogs"}));
+    const Trace& trace = window->session().trace();
+    QCOMPARE(trace.tokenCount(), 5);
+    QCOMPARE(window->tokenStrip()->chipsInTable(), (std::vector<bool>{true, true, true, false, false}));
+    QVERIFY(window->tokenStrip()->chipToolTips()[4].contains("hash rule"));
+
+    const auto builders = window->heatmapView()->builders();
+    QCOMPARE(static_cast<int>(builders.size()), 1);
+    verifyHeatmap(*builders[0], trace, 0);
+    QCOMPARE(builders[0]->valueLabelCount(), 25);  // every weight printed in its cell
+
+    // By hand, for "mice chase cats": cats·[cats, chase, mice] = [2, 1, 1], so
+    // A[cats, cats] = e² / (e² + e + e) = e / (e + 2).
+    edit->clear();
+    QTest::keyClicks(edit, "mice chase cats");
+    QTRY_COMPARE(window->session().trace().tokenCount(), 3);
+    const auto again = window->heatmapView()->builders();
+    verifyHeatmap(*again[0], window->session().trace(), 0);
+    const DrawnCell catsCats = again[0]->drawnCells()[2 * 3 + 2];
+    QCOMPARE(catsCats.row, 2);
+    QCOMPARE(catsCats.col, 2);
+    QVERIFY(std::abs(catsCats.value - std::exp(1.0) / (std::exp(1.0) + 2)) < 1e-12);
+}
+
+void MainWindowTest::heatmapHoverShowsTheExactWeight() {
+    window->tabs()->setCurrentWidget(window->heatmapView());
+    QApplication::processEvents();
+    const HeatmapBuilder& b = *window->heatmapView()->builders()[0];
+    QCustomPlot* plot = b.plot();
+    const QPointF pixel(plot->xAxis->coordToPixel(2), plot->yAxis->coordToPixel(0));  // row cats, column mice
+    const double w = window->session().trace().layers[0].heads[0].weights(0, 2);
+    QCOMPARE(b.hoverText(pixel), QString("cats → mice: %1").arg(QString::fromStdString(formatNumber(w, 4))));
+    QVERIFY(b.hoverText(QPointF(-100, -100)).isEmpty());
+}
+
+void MainWindowTest::stepsMoveWithButtonsAndArrowKeys() {
+    StepNavigator* nav = window->navigator();
+    QCOMPARE(nav->currentIndex(), 0);
+    QCOMPARE(window->matrixPanel()->resultModel()->step(), Step::Embedding);
+    QTest::mouseClick(nav->nextButton(), Qt::LeftButton);
+    QCOMPARE(nav->currentIndex(), 1);
+    QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[1]);
+
+    nav->list()->setFocus();
+    QTest::keyClick(nav->list(), Qt::Key_Right);
+    QCOMPARE(nav->currentIndex(), 2);
+    QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[2]);
+    QTest::keyClick(nav->list(), Qt::Key_Right);
+    QCOMPARE(nav->currentIndex(), 3);
+    QTest::keyClick(nav->list(), Qt::Key_Left);
+    QCOMPARE(nav->currentIndex(), 2);
+    QTest::mouseClick(nav->previousButton(), Qt::LeftButton);
+    QCOMPARE(nav->currentIndex(), 1);
+    QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[1]);
+    QVERIFY(!nav->previousButton()->isEnabled() || nav->currentIndex() > 0);
+}
+
+void MainWindowTest::arrowKeysInTheSentenceBoxDoNotChangeTheStep() {
+    window->sentenceEdit()->setFocus();
+    window->sentenceEdit()->setCursorPosition(3);
+    QTest::keyClick(window->sentenceEdit(), Qt::Key_Right);
+    QCOMPARE(window->navigator()->currentIndex(), 0);
+    QCOMPARE(window->sentenceEdit()->cursorPosition(), 4);
+}
+
+void MainWindowTest::selectingACellExplainsItAndHighlightsItsSources() {
+    StepNavigator* nav = window->navigator();
+    nav->setCurrentIndex(indexOfStep(*nav, Step::Scores));
+    MatrixPanel* panel = window->matrixPanel();
+    QCOMPARE(panel->resultModel()->step(), Step::Scores);
+
+    // Click S[cats, mice]: cats = [1,0,1,0,0], mice = [1,1,0,1,0], so the score is 1·1 = 1.
+    MatrixTable* view = panel->resultView();
+    const QModelIndex cell = panel->resultModel()->index(0, 2);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+    const Trace& trace = window->session().trace();
+    QCOMPARE(trace.layers[0].heads[0].scores(0, 2), 1.0);
+    const auto expected = explainCell(trace, CellRef{Step::Scores, 0, 0, 0, 2}, 4);
+    QVERIFY(expected.ok());
+    QCOMPARE(static_cast<int>(expected.value().terms.size()), 5);
+    const QString text = panel->explanationText();
+    QVERIFY(!text.isEmpty());
+    for (const Term& term : expected.value().terms)
+        QVERIFY2(text.contains(QString::fromStdString(term.label)), qPrintable(text));
+    QVERIFY2(text.contains("1.0000"), qPrintable(text));
+
+    const TraceMatrixModel* q = operandFor(*panel, Step::Query);
+    const TraceMatrixModel* k = operandFor(*panel, Step::Key);
+    QVERIFY(q && k);
+    const std::set<std::pair<int, int>> catsRow{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}};
+    const std::set<std::pair<int, int>> miceRow{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {2, 4}};
+    QCOMPARE(cellsOf(*q), catsRow);
+    QCOMPARE(cellsOf(*k), miceRow);
+    QVERIFY(q->data(q->index(0, 0), TraceMatrixModel::HighlightRole).toBool());
+    QVERIFY(!q->data(q->index(1, 0), TraceMatrixModel::HighlightRole).toBool());
+
+    // Moving on clears the explanation and the highlights.
+    QTest::mouseClick(nav->nextButton(), Qt::LeftButton);
+    QVERIFY(panel->explanationText().isEmpty());
+    for (const TraceMatrixModel* m : panel->operandModels()) QVERIFY(m->highlightedCells().empty());
+}
+
+void MainWindowTest::softmaxCellHighlightsItsRow() {
+    StepNavigator* nav = window->navigator();
+    nav->setCurrentIndex(indexOfStep(*nav, Step::Weights));
+    MatrixPanel* panel = window->matrixPanel();
+    panel->selectCell(1, 0);
+    const auto expected = explainCell(window->session().trace(), CellRef{Step::Weights, 0, 0, 1, 0}, 4);
+    QVERIFY(expected.ok());
+    QCOMPARE(expected.value().kind, ExplanationKind::Softmax);
+    QCOMPARE(static_cast<int>(panel->explanationText().count('\n')) + 1,
+             static_cast<int>(expected.value().lines.size()));
+    const TraceMatrixModel* scores = operandFor(*panel, Step::Scores);
+    QVERIFY(scores);
+    QVERIFY(cellsOf(*scores).count({1, 0}));
+    for (const auto& [row, col] : cellsOf(*scores)) QCOMPARE(row, 1);  // the row normalised together
+}
+
+void MainWindowTest::nonNumbersAreRefusedAndTheOldValueStays() {
+    window->tabs()->setCurrentWidget(window->lessonEditor());
+    LessonEditor* editor = window->lessonEditor();
+    QVERIFY(editor->selectMatrix(LessonMatrixKind::Embeddings));
+    LessonMatrixModel* model = editor->model();
+    const int cats = 0;  // rows follow the lesson's table: cats, chase, mice
+    QCOMPARE(model->headerData(cats, Qt::Vertical, Qt::DisplayRole).toString(), QString("cats"));
+    QCOMPARE(model->valueAt(cats, 0), 1.0);
+    const Mat scoresBefore = window->session().trace().layers[0].heads[0].scores;
+
+    for (const char* bad : {"abc", "nan", "inf", "-inf", "1e999", ""}) {
+        MatrixTable* table = editor->table();
+        const QModelIndex index = model->index(cats, 0);
+        table->setCurrentIndex(index);
+        table->edit(index);
+        auto* line = table->findChild<QLineEdit*>();
+        QVERIFY2(line, bad);
+        line->clear();
+        QTest::keyClicks(line, bad);
+        editor->showMessage(QString(), false);
+        QTest::keyClick(line, Qt::Key_Return);  // the delegate commits on the next event loop pass
+        QTRY_VERIFY2(editor->message().contains(QString("“%1”").arg(bad)), qPrintable(QString(bad) + " / " + editor->message()));
+        QCOMPARE(model->valueAt(cats, 0), 1.0);
+        QVERIFY2(editor->message().contains("embedding[cats, animal] keeps 1"), qPrintable(editor->message()));
+        QVERIFY(window->statusBar()->currentMessage().contains("keeps 1"));
+    }
+    QVERIFY(editor->message().contains("is not a number"));
+    QVERIFY(!model->setData(model->index(cats, 0), "NaN"));
+    QVERIFY(editor->message().contains("is not a finite number"));
+    QCOMPARE(window->session().trace().layers[0].heads[0].scores, scoresBefore);
+    QCOMPARE(window->session().lesson().embeddings[cats].second(0, 0), 1.0);
+}
+
+void MainWindowTest::validEditsRecomputeEverything() {
+    LessonEditor* editor = window->lessonEditor();
+    QVERIFY(editor->selectMatrix(LessonMatrixKind::Embeddings));
+    // cats = [2,0,1,0,0] makes S[cats, cats] = 4 + 1 = 5 and S[cats, mice] = 2.
+    QVERIFY(editor->model()->setData(editor->model()->index(0, 0), " 2 "));
+    const Trace& trace = window->session().trace();
+    QCOMPARE(trace.layers[0].heads[0].scores(0, 0), 5.0);
+    QCOMPARE(trace.layers[0].heads[0].scores(0, 2), 2.0);
+    QVERIFY(editor->message().isEmpty());
+    verifyHeatmap(*window->heatmapView()->builders()[0], trace, 0);
+    // The view shows the new numbers too.
+    StepNavigator* nav = window->navigator();
+    nav->setCurrentIndex(indexOfStep(*nav, Step::Scores));
+    const TraceMatrixModel* result = window->matrixPanel()->resultModel();
+    QCOMPARE(result->data(result->index(0, 0), Qt::DisplayRole).toString(),
+             QString::fromStdString(formatNumber(5.0, 4)));
+}
+
+void MainWindowTest::weightEditsNameTheCell() {
+    openTestLesson();
+    LessonEditor* editor = window->lessonEditor();
+    QVERIFY(editor->selectMatrix(LessonMatrixKind::WQ, 0));
+    LessonMatrixModel* model = editor->model();
+    QCOMPARE(model->rowCount(), 3);
+    QCOMPARE(model->columnCount(), 2);
+    QCOMPARE(model->valueAt(2, 1), 0.5);
+    QVERIFY(!model->setData(model->index(2, 1), "abc"));
+    QCOMPARE(model->valueAt(2, 1), 0.5);
+    QCOMPARE(editor->message(), QString("“abc” is not a number; W_Q (head 1)[2, 1] keeps 0.5"));
+    QVERIFY(model->setData(model->index(2, 1), "1.25"));
+    QCOMPARE(window->session().lesson().heads[0].wq(2, 1), 1.25);
+    QCOMPARE(window->session().trace().layers[0].heads[0].params.wq(2, 1), 1.25);
+}
+
+void MainWindowTest::chineseSentenceGivesOneTokenPerCharacter() {
+    QLineEdit* edit = window->sentenceEdit();
+    edit->clear();
+    edit->setFocus();
+    // QTest::keyClicks aborts on non-ASCII text: commit it as an input method would.
+    QInputMethodEvent event;
+    event.setCommitString(QStringLiteral("猫追老鼠"));
+    QApplication::sendEvent(edit, &event);
+    QCOMPARE(edit->text(), QStringLiteral("猫追老鼠"));
+    const QStringList expected{"猫", "追", "老", "鼠"};
+    QTRY_COMPARE(window->tokenStrip()->chipTexts(), expected);
+    QCOMPARE(tokenTexts(window->session().trace()), expected);
+    QCOMPARE(window->tokenStrip()->chipsInTable(), std::vector<bool>(4, false));
+    verifyHeatmap(*window->heatmapView()->builders()[0], window->session().trace(), 0);
+}
+
+void MainWindowTest::malformedLessonKeepsThePreviousOne() {
+    const QString path = tmp.filePath("broken.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{ \"format\": \"attnscope-lesson\", ");
+    f.close();
+    const QString title = window->lessonTitle();
+    const Mat weights = window->session().trace().layers[0].heads[0].weights;
+    QVERIFY(!window->openLessonFile(path));
+    QVERIFY2(window->lastError().contains("not valid JSON"), qPrintable(window->lastError()));
+    QCOMPARE(window->lessonTitle(), title);
+    QCOMPARE(window->session().trace().layers[0].heads[0].weights, weights);
+    QCOMPARE(window->tokenStrip()->chipTexts(), (QStringList{"cats", "chase", "mice"}));
+    auto* box = window->findChild<QMessageBox*>();
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY(box->text().contains("previous lesson stays open"));
+    box->close();
+}
+
+void MainWindowTest::invalidLessonKeepsThePreviousOne() {
+    const QString title = window->lessonTitle();
+    QVERIFY(!window->openLessonFile(tmp.filePath("does-not-exist.json")));
+    QVERIFY(!window->openBuiltInLesson("no-such-lesson"));
+    const QString path = tmp.filePath("wrong-shape.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "attnscope-lesson", "version": 1, "d_model": 2, "embeddings": {"a": [1, 2, 3]}})");
+    f.close();
+    QVERIFY(!window->openLessonFile(path));
+    QVERIFY2(window->lastError().contains("embeddings.a"), qPrintable(window->lastError()));
+    QCOMPARE(window->lessonTitle(), title);
+    QCOMPARE(window->session().lesson().dModel, 5);
+}
+
+void MainWindowTest::twoHeadsShowSideBySide() {
+    openTestLesson();
+    const Trace& trace = window->session().trace();
+    QCOMPARE(trace.headCount(), 2);
+    HeatmapView* heatmap = window->heatmapView();
+    window->navigator()->setCurrentHead(1);
+    QCOMPARE(heatmap->head(), 1);
+    verifyHeatmap(*heatmap->builders()[0], trace, 1);
+    QCOMPARE(window->matrixPanel()->resultModel()->head(), 0);  // Embedding is not per head
+    heatmap->setAllHeads(true);
+    const auto builders = heatmap->builders();
+    QCOMPARE(static_cast<int>(builders.size()), 2);
+    verifyHeatmap(*builders[0], trace, 0);
+    verifyHeatmap(*builders[1], trace, 1);
+
+    StepNavigator* nav = window->navigator();
+    nav->setCurrentIndex(indexOfStep(*nav, Step::Query));
+    QCOMPARE(window->matrixPanel()->resultModel()->head(), 1);
+    QVERIFY(operandFor(*window->matrixPanel(), Step::WQ));
+    QVERIFY(indexOfStep(*nav, Step::Concat) >= 0);
+    QVERIFY(indexOfStep(*nav, Step::Output) >= 0);
+}
+
+void MainWindowTest::handRoundingAndNoticesAreShown() {
+    QVERIFY(window->roundingText().isEmpty());
+    QVERIFY(window->noticeText().isEmpty());
+    openTestLesson();
+    QVERIFY2(window->roundingText().contains("2 decimals"), qPrintable(window->roundingText()));
+    QVERIFY2(window->noticeText().contains("positional table"), qPrintable(window->noticeText()));
+}
+
+void MainWindowTest::savedLessonReadsBack() {
+    openTestLesson();
+    QVERIFY(window->lessonEditor()->model()->setData(window->lessonEditor()->model()->index(0, 0), "3"));
+    const QString path = tmp.filePath("saved.json");
+    QVERIFY(window->saveLessonTo(path));
+    auto window2 = std::make_unique<MainWindow>();
+    QVERIFY(window2->openLessonFile(path));
+    QCOMPARE(window2->session().lesson().embeddings[0].second(0, 0), 3.0);
+    QCOMPARE(window2->session().trace().layers[0].heads[1].weights, window->session().trace().layers[0].heads[1].weights);
+}
+
+void MainWindowTest::largerTextScalesEveryView() {
+    const double before = window->matrixPanel()->resultView()->font().pointSizeF();
+    window->setLargerText(true);
+    QVERIFY(window->matrixPanel()->resultView()->font().pointSizeF() > before);
+    QVERIFY(window->heatmapView()->firstPlot()->font().pointSizeF() > before);
+    verifyHeatmap(*window->heatmapView()->builders()[0], window->session().trace(), 0);
+    window->setLargerText(false);
+    QCOMPARE(window->matrixPanel()->resultView()->font().pointSizeF(), before);
+}
+
+void MainWindowTest::screenshotsAreWritten() {
+    const QString dir = tmp.filePath("shots");
+    const int written = window->saveScreenshots(dir);
+    QVERIFY(written >= 10);
+    QCOMPARE(static_cast<int>(QDir(dir).entryList({"*.png"}).size()), written);
+    QVERIFY(window->lessonTitle().contains("first hand exercise"));
+}
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    MainWindowTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_main_window.moc"

@@ -1,0 +1,57 @@
+#pragma once
+// The attention heatmaps: one head, or every head side by side. One HeatmapBuilder per plot;
+// hovering a cell shows its exact weight.
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "core/trace.hpp"
+#include "ui/heatmap_builder.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QHBoxLayout;
+
+namespace attnscope {
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+    ~HeatmapView() override;
+
+    void showTrace(const Trace& trace, int layer, int decimals);
+    void setHead(int head);
+    void setAllHeads(bool all);
+    int head() const { return head_; }
+    bool allHeads() const { return allHeads_; }
+
+    // What is drawn, for tests and PNG export.
+    std::vector<const HeatmapBuilder*> builders() const;
+    QCustomPlot* firstPlot() const;
+    bool savePng(const QString& path) const;  // the whole row of plots
+    QComboBox* headBox() const { return headBox_; }
+    QCheckBox* allHeadsBox() const { return allBox_; }
+
+signals:
+    void headChanged(int head);
+
+private:
+    void rebuild();
+    void clearPlots();
+    QCustomPlot* addPlot();
+
+    const Trace* trace_ = nullptr;
+    int layer_ = 0;
+    int decimals_ = 3;
+    int head_ = 0;
+    bool allHeads_ = false;
+    QComboBox* headBox_ = nullptr;
+    QCheckBox* allBox_ = nullptr;
+    QWidget* plotsArea_ = nullptr;
+    QHBoxLayout* plotsRow_ = nullptr;
+    std::vector<std::unique_ptr<HeatmapBuilder>> builders_;
+};
+
+}  // namespace attnscope
