@@ -21,7 +21,9 @@ using RowVecF = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstMatMapF = Eigen::Map<const MatF>;
 using ConstRowVecMapF = Eigen::Map<const RowVecF>;
 
-enum class DType { F32, F16, BF16 };
+// F32, F16 and BF16 can be read as numbers. The others may be listed (a checkpoint can hold
+// integer buffers such as position_ids) but a matrix() or vector() lookup refuses them.
+enum class DType { F32, F16, BF16, F64, I64, I32, I16, I8, U64, U32, U16, U8, BOOL };
 
 struct TensorInfo {
     std::string name;
@@ -45,6 +47,10 @@ public:
     Result<ConstMatMapF> matrix(std::string_view name, std::int64_t rows, std::int64_t cols) const;
     // A view of a tensor whose shape is exactly [n].
     Result<ConstRowVecMapF> vector(std::string_view name, std::int64_t n) const;
+
+    // True when p points into one of the store's memory-mapped files, i.e. a lookup returned a
+    // zero-copy view rather than converted or realigned owned storage.
+    bool isMapped(const float* p) const;
 
     TensorStore(TensorStore&&) noexcept;
     TensorStore& operator=(TensorStore&&) noexcept;

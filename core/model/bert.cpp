@@ -1,0 +1,208 @@
+// The BERT family forward pass, as transformers' BertModel / RobertaModel / DistilBertModel in
+// eval mode on one unpadded sentence (token type 0 everywhere, so no attention mask).
+//
+// Shape legend: T tokens, d model width, H heads, d_k = d / H, d_ff feed-forward width,
+// V vocabulary size, P position-table length, L layers.
+#include "core/model/bert.hpp"
+
+#include <numeric>
+
+namespace attnscope {
+
+namespace {
+
+// Where each weight lives in a family's checkpoint. Encoder names take the model prefix
+// ("bert." etc., absent in a bare encoder checkpoint); head names never do.
+struct EncoderNames {
+    std::string prefix;  // "bert.", "roberta.", "distilbert."
+    std::string layer;   // "encoder.layer." + N + "."
+    std::string query, key, value, attentionOutput, attentionNorm, intermediate, output, outputNorm;
+    std::string headTransform, headNorm, headDecoder, headBias;  // the masked-LM head
+    std::vector<std::string> unusedHeadTensors;                  // stored but not needed
+};
+
+EncoderNames namesOf(ModelFamily family) {
+    EncoderNames n;
+    n.layer = "encoder.layer.";
+    n.query = "attention.self.query";
+    n.key = "attention.self.key";
+    n.value = "attention.self.value";
+    n.attentionOutput = "attention.output.dense";
+    n.attentionNorm = "attention.output.LayerNorm";
+    n.intermediate = "intermediate.dense";
+    n.output = "output.dense";
+    n.outputNorm = "output.LayerNorm";
+    if (family == ModelFamily::Bert) {
+        n.prefix = "bert.";
+        n.headTransform = "cls.predictions.transform.dense";
+        n.headNorm = "cls.predictions.transform.LayerNorm";
+        n.headDecoder = "cls.predictions.decoder.weight";
+        n.headBias = "cls.predictions.bias";
+        n.unusedHeadTensors = {"cls.predictions.decoder.bias", "cls.seq_relationship.weight",
+                               "cls.seq_relationship.bias"};
+    } else if (family == ModelFamily::Roberta) {
+        n.prefix = "roberta.";
+        n.headTransform = "lm_head.dense";
+        n.headNorm = "lm_head.layer_norm";
+        n.headDecoder = "lm_head.decoder.weight";
+        n.headBias = "lm_head.bias";
+        n.unusedHeadTensors = {"lm_head.decoder.bias"};
+    } else {  // DistilBERT
+        n.prefix = "distilbert.";
+        n.layer = "transformer.layer.";
+        n.query = "attention.q_lin";
+        n.key = "attention.k_lin";
+        n.value = "attention.v_lin";
+        n.attentionOutput = "attention.out_lin";
+        n.attentionNorm = "sa_layer_norm";
+        n.intermediate = "ffn.lin1";
+        n.output = "ffn.lin2";
+        n.outputNorm = "output_layer_norm";
+        n.headTransform = "vocab_transform";
+        n.headNorm = "vocab_layer_norm";
+        n.headDecoder = "vocab_projector.weight";
+        n.headBias = "vocab_projector.bias";
+    }
+    return n;
+}
+
+EncoderLayerWeights bindLayer(WeightBinder& bind, const EncoderNames& names, const std::string& prefix, int n,
+                              const TransformerConfig& c) {
+    const std::string p = prefix + names.layer + std::to_string(n) + ".";
+    const Eigen::Index d = c.width, ff = c.feedForward;
+    EncoderLayerWeights w;
+    w.query = bind.linear(p + names.query, d, d);
+    w.key = bind.linear(p + names.key, d, d);
+    w.value = bind.linear(p + names.value, d, d);
+    w.attentionOutput = bind.linear(p + names.attentionOutput, d, d);
+    w.attentionNorm = bind.layerNorm(p + names.attentionNorm, d);
+    w.intermediate = bind.linear(p + names.intermediate, ff, d);
+    w.output = bind.linear(p + names.output, d, ff);
+    w.outputNorm = bind.layerNorm(p + names.outputNorm, d);
+    return w;
+}
+
+// The masked-LM head when the checkpoint has one; the decoder is the word embeddings unless stored.
+std::optional<MaskedLmHead> bindHead(WeightBinder& bind, const EncoderNames& names, const TransformerConfig& c,
+                                     const MatrixRef& words) {
+    if (!bind.has(names.headBias)) return std::nullopt;
+    MaskedLmHead head;
+    head.transform = bind.linear(names.headTransform, c.width, c.width);
+    head.norm = bind.layerNorm(names.headNorm, c.width);
+    head.tied = !bind.has(names.headDecoder);
+    head.decoder = head.tied ? words : bind.matrix(names.headDecoder, c.vocabSize, c.width);
+    head.bias = bind.vector(names.headBias, c.vocabSize);
+    return head;
+}
+
+// The model prefix this checkpoint uses: "bert." in BertForMaskedLM files, none in BertModel's.
+std::optional<std::string> detectPrefix(const TensorStore& store, const EncoderNames& names) {
+    for (const std::string& prefix : {names.prefix, std::string()})
+        if (store.find(prefix + "embeddings.word_embeddings.weight")) return prefix;
+    return std::nullopt;
+}
+
+// Q = X·W_Qᵀ + b_Q with HF's [out, in] weight: head h's W_Q is rows h·d_k… of W, transposed.
+HeadWeights headSlices(const EncoderLayerWeights& w, int h, int dk) {
+    const auto slice = [&](const LinearRef& l) { return Mat(l.weight.view().middleRows(h * dk, dk).transpose().cast<double>()); };
+    const auto bias = [&](const LinearRef& l) { return RowVec(l.bias.view().segment(h * dk, dk).cast<double>()); };
+    return HeadWeights{slice(w.query), slice(w.key), slice(w.value), bias(w.query), bias(w.key), bias(w.value)};
+}
+
+// The masked-LM head on the rows at `positions` → one Prediction each.
+std::vector<Prediction> predict(const MaskedLmHead& head, const TransformerConfig& c, const MatF& X,
+                                const std::vector<int>& positions, int topK) {
+    MatF rows = X(positions, Eigen::all);        // n×d
+    MatF t = linear(rows, head.transform);       // n×d
+    activate(t, c.family == ModelFamily::Roberta ? Activation::GeluErf : c.activation);
+    layerNorm(t, head.norm, c.layerNormEps);
+    MatF logits(t.rows(), head.decoder.rows);    // n×V
+    logits.noalias() = t * head.decoder.view().transpose();
+    logits.rowwise() += head.bias.view();
+    std::vector<Prediction> out;
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        out.push_back(predictionFrom(positions[i], logits.row(static_cast<Eigen::Index>(i)), topK));
+    return out;
+}
+
+}  // namespace
+
+bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig& config) {
+    const EncoderNames names = namesOf(config.family);
+    for (const std::string& unused : names.unusedHeadTensors)
+        if (name == unused) return true;
+    const bool prefixed = name.rfind(names.prefix, 0) == 0;
+    const std::string bare = prefixed ? name.substr(names.prefix.size()) : name;
+    return bare == "embeddings.position_ids" || bare == "embeddings.token_type_ids" ||
+           bare == "pooler.dense.weight" || bare == "pooler.dense.bias";
+}
+
+Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerConfig& c, const std::string& source) {
+    const EncoderNames names = namesOf(c.family);
+    const auto prefix = detectPrefix(store, names);
+    if (!prefix)
+        return Error{source, "tensor \"embeddings.word_embeddings.weight\" is missing (looked for it with and without the \"" +
+                                 names.prefix + "\" prefix)"};
+    WeightBinder bind(store);
+    EncoderWeights w;
+    w.prefix = *prefix;
+    const std::string e = *prefix + "embeddings.";
+    w.words = bind.matrix(e + "word_embeddings.weight", c.vocabSize, c.width);
+    w.positions = bind.matrix(e + "position_embeddings.weight", c.positions, c.width);
+    if (c.typeVocabSize > 0) w.tokenTypes = bind.matrix(e + "token_type_embeddings.weight", c.typeVocabSize, c.width);
+    w.embeddingNorm = bind.layerNorm(e + "LayerNorm", c.width);
+    for (int n = 0; n < c.layers; ++n) w.layers.push_back(bindLayer(bind, names, *prefix, n, c));
+    w.mlm = bindHead(bind, names, c, w.words);
+    if (bind.error()) return *bind.error();
+    w.usedNames = bind.used();
+    return w;
+}
+
+MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& c, LayerDetail detail,
+                  LayerTrace& trace) {
+    const MatF Q = linear(X, w.query), K = linear(X, w.key), V = linear(X, w.value);  // T×d each
+    const MatF context = multiHeadAttention(Q, K, V, c.heads, false, detail, trace);     // T×d
+    MatF attended = linear(context, w.attentionOutput);                                 // T×d
+    trace.input = toDouble(X);
+    trace.concat = toDouble(context);
+    trace.output = toDouble(attended);
+    if (detail == LayerDetail::Full) {
+        trace.wo = w.attentionOutput.weight.view().transpose().cast<double>();  // d×d, row-vector convention
+        trace.bo = w.attentionOutput.bias.view().cast<double>();
+        for (int h = 0; h < c.heads; ++h) trace.heads[static_cast<std::size_t>(h)].params = headSlices(w, h, c.headWidth());
+    }
+    attended += X;  // residual, then post-LayerNorm
+    layerNorm(attended, w.attentionNorm, c.layerNormEps);
+    MatF inner = linear(attended, w.intermediate);  // T×d_ff
+    activate(inner, c.activation);
+    MatF out = linear(inner, w.output);  // T×d
+    out += attended;
+    layerNorm(out, w.outputNorm, c.layerNormEps);
+    return out;
+}
+
+std::optional<Error> runEncoder(const EncoderWeights& w, const TransformerConfig& c, const std::vector<int>& ids,
+                                const RunControl& control, ModelRun& run) {
+    MatF tokens = gatherRows(w.words, ids);  // T×d
+    if (w.tokenTypes.data) tokens.rowwise() += w.tokenTypes.view().row(0);  // one sentence: type 0
+    std::vector<int> positionIds(ids.size());
+    std::iota(positionIds.begin(), positionIds.end(), c.positionOffset);
+    const MatF positions = gatherRows(w.positions, positionIds);  // T×d
+    run.trace.embedding = toDouble(tokens);
+    run.trace.positional = toDouble(positions);
+    MatF X = tokens + positions;  // T×d
+    layerNorm(X, w.embeddingNorm, c.layerNormEps);
+    run.hiddenStates.push_back(X);
+    for (int n = 0; n < c.layers; ++n) {
+        if (auto cancelled = checkCancelled(control)) return cancelled;
+        LayerTrace layer;
+        X = encoderLayer(X, w.layers[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer);
+        run.trace.layers.push_back(std::move(layer));
+        run.hiddenStates.push_back(X);
+        reportProgress(control, n + 1, c.layers);
+    }
+    if (w.mlm && !control.predictAt.empty()) run.predictions = predict(*w.mlm, c, X, control.predictAt, control.topK);
+    return std::nullopt;
+}
+
+}  // namespace attnscope

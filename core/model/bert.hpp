@@ -1,0 +1,60 @@
+#pragma once
+// The BERT family (BERT, RoBERTa, DistilBERT): post-LayerNorm encoders. See docs/models.md.
+//
+// Shape legend: T tokens, d model width, H heads, d_k = d / H, d_ff feed-forward width,
+// V vocabulary size, P position-table length, L layers.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/transformer.hpp"
+
+namespace attnscope {
+
+struct EncoderLayerWeights {
+    LinearRef query, key, value;  // d×d each (HF [out, in])
+    LinearRef attentionOutput;    // d×d
+    LayerNormRef attentionNorm;   // applied to attention output + residual
+    LinearRef intermediate;       // d_ff×d
+    LinearRef output;             // d×d_ff
+    LayerNormRef outputNorm;      // applied to feed-forward output + residual
+};
+
+struct MaskedLmHead {
+    LinearRef transform;     // d×d, then the activation
+    LayerNormRef norm;
+    MatrixRef decoder;       // V×d, the word embeddings when tied
+    VectorRef bias;          // V
+    bool tied = true;
+};
+
+struct EncoderWeights {
+    MatrixRef words;       // V×d
+    MatrixRef positions;   // P×d
+    MatrixRef tokenTypes;  // types×d; data == nullptr for DistilBERT
+    LayerNormRef embeddingNorm;
+    std::vector<EncoderLayerWeights> layers;  // L
+    std::optional<MaskedLmHead> mlm;          // absent for a bare encoder checkpoint
+    std::string prefix;                       // "bert.", "roberta.", "distilbert." or ""
+    std::vector<std::string> usedNames;       // every tensor bound, for the unexpected check
+};
+
+// Binds the tensors of a BERT / RoBERTa / DistilBERT checkpoint by their HF names (with or
+// without the model prefix; LayerNorm `weight`/`bias` or the older `gamma`/`beta`).
+Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerConfig& config,
+                                   const std::string& source);
+
+// Is `name` a tensor the family stores but the engine does not use (pooler, NSP head,
+// position_ids buffer, decoder bias alias)?
+bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig& config);
+
+// The forward pass (ids already truncated to the position table). Fills run.trace.layers,
+// embedding, positional, run.hiddenStates, run.predictions; run.trace.tokens is set by the caller.
+std::optional<Error> runEncoder(const EncoderWeights& weights, const TransformerConfig& config,
+                                const std::vector<int>& ids, const RunControl& control, ModelRun& run);
+
+// One layer: X (T×d) → T×d, filling `trace` per `detail`.
+MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
+                  LayerDetail detail, LayerTrace& trace);
+
+}  // namespace attnscope

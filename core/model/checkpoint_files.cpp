@@ -1,0 +1,81 @@
+// Locating a model folder's config and weights. Format: Hugging Face folder layout
+// (config.json, model.safetensors | model.safetensors.index.json + shards). Filesystem calls use
+// std::error_code overloads so nothing throws.
+#include "core/model/checkpoint_files.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace attnscope {
+
+namespace {
+
+bool isFile(const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec);
+}
+
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
+    return text;
+}
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Sorted so that the error names the same file each time.
+std::vector<std::filesystem::path> pickleFilesIn(const std::filesystem::path& folder) {
+    std::vector<std::filesystem::path> found;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+        if (isPickleCheckpoint(it->path())) found.push_back(it->path());
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+}  // namespace
+
+bool isPickleCheckpoint(const std::filesystem::path& file) {
+    const std::string name = lowercase(file.filename().string());
+    if (name.starts_with("pytorch_model")) return true;  // also pytorch_model.bin.index.json
+    constexpr std::array kPickleEndings{".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle"};
+    return std::any_of(kPickleEndings.begin(), kPickleEndings.end(),
+                       [&](const char* ending) { return endsWith(name, ending); });
+}
+
+Error pickleRefusal(const std::filesystem::path& file) {
+    const std::string name = file.filename().string();
+    return Error{file.string(),
+                 "is a PyTorch pickle checkpoint. Pickle files can execute code when loaded, so AttnScope never "
+                 "opens them; nothing was read from it. Download the model's .safetensors version, or convert "
+                 "it once in Python:\n  python -c \"import torch; from safetensors.torch import save_file; "
+                 "sd = torch.load('" + name + "', map_location='cpu', weights_only=True); "
+                 "save_file({k: v.clone().contiguous() for k, v in sd.items()}, 'model.safetensors')\""};
+}
+
+Result<CheckpointFiles> findCheckpointFiles(const std::filesystem::path& folder) {
+    std::error_code ec;
+    if (!std::filesystem::exists(folder, ec)) return Error{folder.string(), "does not exist"};
+    if (!std::filesystem::is_directory(folder, ec)) return Error{folder.string(), "is not a folder"};
+    CheckpointFiles files{folder, folder / "config.json", {}, false};
+    if (!isFile(files.config))
+        return Error{files.config.string(), "is missing; a Hugging Face model folder holds its config.json"};
+    if (isFile(folder / "model.safetensors.index.json")) {
+        files.weights = folder / "model.safetensors.index.json";
+        files.sharded = true;
+        return files;
+    }
+    if (isFile(folder / "model.safetensors")) {
+        files.weights = folder / "model.safetensors";
+        return files;
+    }
+    if (const auto pickles = pickleFilesIn(folder); !pickles.empty()) return pickleRefusal(pickles.front());
+    return Error{folder.string(), "has neither model.safetensors nor model.safetensors.index.json"};
+}
+
+}  // namespace attnscope

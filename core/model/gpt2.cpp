@@ -1,0 +1,126 @@
+// The GPT-2 family forward pass, as transformers' GPT2LMHeadModel in eval mode.
+//
+// Shape legend: T tokens, d model width, H heads, d_k = d / H, d_ff feed-forward width,
+// V vocabulary size, P position-table length, L layers.
+#include "core/model/gpt2.hpp"
+
+#include <numeric>
+
+namespace attnscope {
+
+namespace {
+
+Gpt2BlockWeights bindBlock(WeightBinder& bind, const std::string& prefix, int n, const TransformerConfig& c) {
+    const std::string p = prefix + "h." + std::to_string(n) + ".";
+    const Eigen::Index d = c.width, ff = c.feedForward;
+    Gpt2BlockWeights w;
+    w.norm1 = bind.layerNorm(p + "ln_1", d);
+    w.attention = bind.conv1d(p + "attn.c_attn", d, 3 * d);
+    w.projection = bind.conv1d(p + "attn.c_proj", d, d);
+    w.norm2 = bind.layerNorm(p + "ln_2", d);
+    w.feedForward = bind.conv1d(p + "mlp.c_fc", d, ff);
+    w.feedOutput = bind.conv1d(p + "mlp.c_proj", ff, d);
+    return w;
+}
+
+// Conv1D weights are [in, out] already: head h's W_Q is columns h·d_k… of c_attn, W_K the same
+// columns after d, W_V after 2d.
+HeadWeights headSlices(const Gpt2BlockWeights& w, int h, int d, int dk) {
+    const auto W = w.attention.weight.view();  // d×3d
+    const auto b = w.attention.bias.view();    // 3d
+    const auto slice = [&](int part) { return Mat(W.middleCols(part * d + h * dk, dk).cast<double>()); };
+    const auto bias = [&](int part) { return RowVec(b.segment(part * d + h * dk, dk).cast<double>()); };
+    return HeadWeights{slice(0), slice(1), slice(2), bias(0), bias(1), bias(2)};
+}
+
+std::vector<Prediction> predict(const MatrixRef& head, const MatF& final, const std::vector<int>& positions,
+                                int topK) {
+    const MatF rows = final(positions, Eigen::all);  // n×d
+    MatF logits(rows.rows(), head.rows);             // n×V
+    logits.noalias() = rows * head.view().transpose();
+    std::vector<Prediction> out;
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        out.push_back(predictionFrom(positions[i], logits.row(static_cast<Eigen::Index>(i)), topK));
+    return out;
+}
+
+}  // namespace
+
+bool isKnownUnusedGpt2Tensor(const std::string& name) {
+    const auto endsWith = [&](const std::string& tail) {
+        return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    // Causal-mask buffers: a lower-triangular [1, 1, P, P] matrix and a scalar -1e4.
+    return endsWith(".attn.bias") || endsWith(".attn.masked_bias");
+}
+
+Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& c, const std::string& source) {
+    std::string prefix;
+    if (store.find("transformer.wte.weight")) prefix = "transformer.";
+    else if (!store.find("wte.weight"))
+        return Error{source, "tensor \"wte.weight\" is missing (looked for it with and without the \"transformer.\" prefix)"};
+    WeightBinder bind(store);
+    Gpt2Weights w;
+    w.prefix = prefix;
+    w.words = bind.matrix(prefix + "wte.weight", c.vocabSize, c.width);
+    w.positions = bind.matrix(prefix + "wpe.weight", c.positions, c.width);
+    for (int n = 0; n < c.layers; ++n) w.blocks.push_back(bindBlock(bind, prefix, n, c));
+    w.finalNorm = bind.layerNorm(prefix + "ln_f", c.width);
+    w.lmHead = bind.has("lm_head.weight") ? bind.matrix("lm_head.weight", c.vocabSize, c.width) : w.words;
+    if (bind.error()) return *bind.error();
+    w.usedNames = bind.used();
+    return w;
+}
+
+MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& c, LayerDetail detail,
+               LayerTrace& trace) {
+    const Eigen::Index d = c.width;
+    MatF normed = X;  // T×d
+    layerNorm(normed, w.norm1, c.layerNormEps);
+    const MatF qkv = conv1d(normed, w.attention);  // T×3d = [Q | K | V]
+    const MatF Q = qkv.leftCols(d), K = qkv.middleCols(d, d), V = qkv.rightCols(d);
+    const MatF context = multiHeadAttention(Q, K, V, c.heads, true, detail, trace);  // T×d
+    const MatF attended = conv1d(context, w.projection);                            // T×d
+    trace.input = toDouble(normed);  // the heads project ln_1(X), not the residual stream
+    trace.concat = toDouble(context);
+    trace.output = toDouble(attended);
+    if (detail == LayerDetail::Full) {
+        trace.wo = w.projection.weight.view().cast<double>();  // d×d, already [in, out]
+        trace.bo = w.projection.bias.view().cast<double>();
+        for (int h = 0; h < c.heads; ++h)
+            trace.heads[static_cast<std::size_t>(h)].params = headSlices(w, h, c.width, c.headWidth());
+    }
+    MatF residual = X + attended;  // T×d
+    normed = residual;
+    layerNorm(normed, w.norm2, c.layerNormEps);
+    MatF inner = conv1d(normed, w.feedForward);  // T×d_ff
+    activate(inner, c.activation);
+    residual += conv1d(inner, w.feedOutput);
+    return residual;
+}
+
+std::optional<Error> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, const std::vector<int>& ids,
+                             const RunControl& control, ModelRun& run) {
+    const MatF tokens = gatherRows(w.words, ids);  // T×d
+    std::vector<int> positionIds(ids.size());
+    std::iota(positionIds.begin(), positionIds.end(), 0);
+    const MatF positions = gatherRows(w.positions, positionIds);  // T×d
+    run.trace.embedding = toDouble(tokens);
+    run.trace.positional = toDouble(positions);
+    MatF X = tokens + positions;  // T×d, the residual stream
+    run.hiddenStates.push_back(X);
+    for (int n = 0; n < c.layers; ++n) {
+        if (auto cancelled = checkCancelled(control)) return cancelled;
+        LayerTrace layer;
+        X = gpt2Block(X, w.blocks[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer);
+        run.trace.layers.push_back(std::move(layer));
+        if (n + 1 < c.layers) run.hiddenStates.push_back(X);
+        reportProgress(control, n + 1, c.layers);
+    }
+    layerNorm(X, w.finalNorm, c.layerNormEps);
+    run.hiddenStates.push_back(X);  // after ln_f, as transformers reports the last hidden state
+    if (!control.predictAt.empty()) run.predictions = predict(w.lmHead, X, control.predictAt, control.topK);
+    return std::nullopt;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,46 @@
+#pragma once
+// The GPT-2 family: pre-LayerNorm decoder blocks with a causal mask. See docs/models.md.
+//
+// Shape legend: T tokens, d model width, H heads, d_k = d / H, d_ff feed-forward width
+// (4·d unless n_inner says otherwise), V vocabulary size, P position-table length, L layers.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/transformer.hpp"
+
+namespace attnscope {
+
+struct Gpt2BlockWeights {
+    LayerNormRef norm1;     // ln_1
+    LinearRef attention;    // attn.c_attn, Conv1D d×3d: columns [Q | K | V]
+    LinearRef projection;   // attn.c_proj, Conv1D d×d
+    LayerNormRef norm2;     // ln_2
+    LinearRef feedForward;  // mlp.c_fc, Conv1D d×d_ff
+    LinearRef feedOutput;   // mlp.c_proj, Conv1D d_ff×d
+};
+
+struct Gpt2Weights {
+    MatrixRef words;      // wte V×d
+    MatrixRef positions;  // wpe P×d
+    std::vector<Gpt2BlockWeights> blocks;  // L
+    LayerNormRef finalNorm;                // ln_f
+    MatrixRef lmHead;                      // V×d: lm_head.weight when stored, else wte (tied)
+    std::string prefix;                    // "transformer." or ""
+    std::vector<std::string> usedNames;
+};
+
+Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& config,
+                             const std::string& source);
+
+// h.N.attn.bias and h.N.attn.masked_bias: causal-mask buffers the published files store.
+bool isKnownUnusedGpt2Tensor(const std::string& name);
+
+std::optional<Error> runGpt2(const Gpt2Weights& weights, const TransformerConfig& config,
+                             const std::vector<int>& ids, const RunControl& control, ModelRun& run);
+
+// One block: X (T×d, the residual stream) → T×d, filling `trace` per `detail`.
+MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& config,
+               LayerDetail detail, LayerTrace& trace);
+
+}  // namespace attnscope

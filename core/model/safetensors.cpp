@@ -1,0 +1,366 @@
+// The safetensors header and index parsers. Format: see safetensors.hpp.
+// Everything read from the file is distrusted: each check below turns a malformed byte pattern
+// into an Error naming the file and the tensor, before any offset is used.
+#include "core/model/safetensors.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace attnscope {
+
+using Json = nlohmann::json;
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "safetensors data is little-endian; a big-endian host would need byte swapping");
+
+struct DTypeSpec {
+    DType dtype;
+    std::string_view name;
+    std::size_t size;
+};
+
+constexpr std::array<DTypeSpec, 13> kDTypes{{
+    {DType::F32, "F32", 4},  {DType::F16, "F16", 2},   {DType::BF16, "BF16", 2}, {DType::F64, "F64", 8},
+    {DType::I64, "I64", 8},  {DType::I32, "I32", 4},   {DType::I16, "I16", 2},   {DType::I8, "I8", 1},
+    {DType::U64, "U64", 8},  {DType::U32, "U32", 4},   {DType::U16, "U16", 2},   {DType::U8, "U8", 1},
+    {DType::BOOL, "BOOL", 1},
+}};
+
+// Names from a file can be long or odd; error messages quote at most this much of them.
+std::string inQuotes(const std::string& name) {
+    constexpr std::size_t kLimit = 120;
+    if (name.size() <= kLimit) return "\"" + name + "\"";
+    std::size_t cut = kLimit;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
+    return "\"" + name.substr(0, cut) + "…\"";
+}
+
+std::string describe(const Json& j) {
+    switch (j.type()) {
+        case Json::value_t::null: return "null";
+        case Json::value_t::boolean: return "a boolean";
+        case Json::value_t::string: return "the text " + inQuotes(j.get<std::string>());
+        case Json::value_t::array: return "a list of " + std::to_string(j.size());
+        case Json::value_t::object: return "an object";
+        default: return "the number " + j.dump();
+    }
+}
+
+Error tensorError(const std::string& file, const std::string& tensor, std::string message) {
+    return Error{file + ": tensor " + inQuotes(tensor), std::move(message)};
+}
+
+// nlohmann keeps the last of two equal keys silently; this parser callback remembers the first
+// duplicate instead, together with the top-level key (the tensor) it was found under.
+struct DuplicateKeyFinder {
+    std::vector<std::set<std::string>> openObjects;
+    std::string currentTopLevelKey;
+    std::optional<std::string> duplicateKey;
+    std::string duplicateUnder;  // empty for a duplicate top-level key
+
+    bool onEvent(Json::parse_event_t event, const Json& parsed) {
+        using E = Json::parse_event_t;
+        if (event == E::object_start) openObjects.emplace_back();
+        if (event == E::object_end && !openObjects.empty()) openObjects.pop_back();
+        if (event == E::key && !openObjects.empty()) noteKey(parsed.get<std::string>());
+        return true;
+    }
+
+    void noteKey(const std::string& key) {
+        const bool topLevel = openObjects.size() == 1;
+        if (topLevel) currentTopLevelKey = key;
+        if (openObjects.back().insert(key).second || duplicateKey) return;
+        duplicateKey = key;
+        if (!topLevel) duplicateUnder = currentTopLevelKey;
+    }
+};
+
+struct ParsedJson {
+    Json value;
+    DuplicateKeyFinder duplicates;
+};
+
+Result<ParsedJson> parseJson(std::string_view text, const std::string& file, const std::string& what) {
+    ParsedJson parsed;
+    auto& finder = parsed.duplicates;
+    const Json::parser_callback_t callback = [&finder](int, Json::parse_event_t event, Json& j) {
+        return finder.onEvent(event, j);
+    };
+    try {
+        parsed.value = Json::parse(text.begin(), text.end(), callback);
+    } catch (const Json::exception& e) {
+        // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 7: ...".
+        std::string detail = e.what();
+        if (const auto at = detail.find("] "); at != std::string::npos) detail = detail.substr(at + 2);
+        return Error{file, what + " is not valid JSON: " + detail};
+    }
+    return parsed;
+}
+
+std::optional<std::uint64_t> checkedMultiply(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+    return product;
+}
+
+std::string shapeText(const std::vector<std::int64_t>& shape) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+std::uint64_t readLittleEndianU64(const std::uint8_t* bytes) {
+    std::uint64_t value = 0;
+    for (int i = 7; i >= 0; --i) value = (value << 8) | bytes[i];
+    return value;
+}
+
+// A non-negative whole number that fits in int64, or an error naming the field.
+Result<std::uint64_t> readCount(const Json& j, const std::string& file, const std::string& tensor,
+                                const std::string& field) {
+    if (j.is_number_unsigned() && j.get<std::uint64_t>() <= std::numeric_limits<std::int64_t>::max())
+        return j.get<std::uint64_t>();
+    std::string found = describe(j);
+    if (j.is_number_integer() && !j.is_number_unsigned()) found = std::to_string(j.get<std::int64_t>());
+    return tensorError(file, tensor, field + ": expected a non-negative whole number, found " + found);
+}
+
+Result<DType> readDType(const Json& entry, const std::string& file, const std::string& tensor) {
+    if (!entry.contains("dtype")) return tensorError(file, tensor, "\"dtype\" is missing");
+    const Json& j = entry.at("dtype");
+    if (!j.is_string()) return tensorError(file, tensor, "dtype: expected text such as \"F32\", found " + describe(j));
+    const auto dtype = dtypeFromName(j.get<std::string>());
+    if (!dtype)
+        return tensorError(file, tensor, "unknown dtype " + inQuotes(j.get<std::string>()) +
+                                             "; known: F32, F16, BF16, F64, I64, I32, I16, I8, U64, U32, "
+                                             "U16, U8, BOOL");
+    return *dtype;
+}
+
+Result<std::vector<std::int64_t>> readShape(const Json& entry, const std::string& file,
+                                            const std::string& tensor) {
+    if (!entry.contains("shape")) return tensorError(file, tensor, "\"shape\" is missing");
+    const Json& j = entry.at("shape");
+    if (!j.is_array()) return tensorError(file, tensor, "shape: expected a list of sizes, found " + describe(j));
+    std::vector<std::int64_t> shape;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        auto size = readCount(j[i], file, tensor, "shape[" + std::to_string(i) + "]");
+        if (!size) return size.error();
+        shape.push_back(static_cast<std::int64_t>(size.value()));
+    }
+    return shape;
+}
+
+Result<std::pair<std::uint64_t, std::uint64_t>> readOffsets(const Json& entry, const std::string& file,
+                                                            const std::string& tensor) {
+    if (!entry.contains("data_offsets")) return tensorError(file, tensor, "\"data_offsets\" is missing");
+    const Json& j = entry.at("data_offsets");
+    if (!j.is_array() || j.size() != 2)
+        return tensorError(file, tensor, "data_offsets: expected [begin, end], found " + describe(j));
+    auto begin = readCount(j[0], file, tensor, "data_offsets[0]");
+    if (!begin) return begin.error();
+    auto end = readCount(j[1], file, tensor, "data_offsets[1]");
+    if (!end) return end.error();
+    return std::pair{begin.value(), end.value()};
+}
+
+// The byte span must lie in the data section and hold exactly shape product × dtype size bytes.
+std::optional<Error> checkSpan(const TensorInfo& t, std::uint64_t dataSize, const std::string& file) {
+    if (t.begin > t.end)
+        return tensorError(file, t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                                             "]: begin is after end");
+    if (t.end > dataSize)
+        return tensorError(file, t.name, "data_offsets end " + std::to_string(t.end) +
+                                             " is beyond the data section of " + std::to_string(dataSize) + " bytes");
+    std::optional<std::uint64_t> bytes = dtypeSize(t.dtype);
+    for (const auto size : t.shape)
+        if (bytes) bytes = checkedMultiply(*bytes, static_cast<std::uint64_t>(size));
+    if (std::find(t.shape.begin(), t.shape.end(), 0) != t.shape.end()) bytes = 0;  // [0, huge] is empty
+    const auto span = t.end - t.begin;
+    if (bytes && *bytes == span) return std::nullopt;
+    const std::string expected = bytes ? std::to_string(*bytes) + " bytes" : "more bytes than fit in 64 bits";
+    return tensorError(file, t.name, "shape " + shapeText(t.shape) + " of " + std::string(dtypeName(t.dtype)) +
+                                         " needs " + expected + ", but data_offsets span " + std::to_string(span));
+}
+
+Result<TensorInfo> readTensor(const std::string& name, const Json& entry, std::uint64_t dataSize,
+                              const std::string& file) {
+    if (!entry.is_object())
+        return tensorError(file, name, "expected an object with dtype, shape and data_offsets, found " + describe(entry));
+    auto dtype = readDType(entry, file, name);
+    if (!dtype) return dtype.error();
+    auto shape = readShape(entry, file, name);
+    if (!shape) return shape.error();
+    auto offsets = readOffsets(entry, file, name);
+    if (!offsets) return offsets.error();
+    TensorInfo info{name, dtype.value(), std::move(shape).value(), file, offsets.value().first, offsets.value().second};
+    if (auto error = checkSpan(info, dataSize, file)) return *error;
+    return info;
+}
+
+Result<std::map<std::string, std::string>> readTextMap(const Json& j, const std::string& file,
+                                                       const std::string& field) {
+    if (!j.is_object()) return Error{file + ": " + field, "expected an object of text values, found " + describe(j)};
+    std::map<std::string, std::string> map;
+    for (const auto& [key, value] : j.items()) {
+        if (!value.is_string())
+            return Error{file + ": " + field + "." + key, "expected text, found " + describe(value)};
+        map[key] = value.get<std::string>();
+    }
+    return map;
+}
+
+// Sorted by begin, each non-empty tensor must start at or after the furthest end seen so far.
+std::optional<Error> checkNoOverlap(std::vector<TensorInfo>& tensors, const std::string& file) {
+    std::sort(tensors.begin(), tensors.end(),
+              [](const TensorInfo& a, const TensorInfo& b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
+    const TensorInfo* furthest = nullptr;
+    for (const auto& t : tensors) {
+        if (t.begin == t.end) continue;  // an empty tensor owns no bytes
+        if (furthest && t.begin < furthest->end)
+            return tensorError(file, t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                                                 "] overlap tensor " + inQuotes(furthest->name) + " [" +
+                                                 std::to_string(furthest->begin) + ", " +
+                                                 std::to_string(furthest->end) + "]");
+        if (!furthest || t.end > furthest->end) furthest = &t;
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> duplicateError(const DuplicateKeyFinder& finder, const std::string& file,
+                                    const std::string& what) {
+    if (!finder.duplicateKey) return std::nullopt;
+    if (finder.duplicateUnder.empty())
+        return Error{file, what + " names " + inQuotes(*finder.duplicateKey) + " twice"};
+    return tensorError(file, finder.duplicateUnder, "has the key " + inQuotes(*finder.duplicateKey) + " twice");
+}
+
+Result<SafetensorsHeader> readHeaderJson(const Json& header, SafetensorsHeader result, const std::string& file) {
+    if (!header.is_object())
+        return Error{file, "the header must be a JSON object of tensors, found " + describe(header)};
+    for (const auto& [name, entry] : header.items()) {
+        if (name == "__metadata__") {
+            auto metadata = readTextMap(entry, file, "__metadata__");
+            if (!metadata) return metadata.error();
+            result.metadata = std::move(metadata).value();
+            continue;
+        }
+        auto tensor = readTensor(name, entry, result.dataSize, file);
+        if (!tensor) return tensor.error();
+        result.tensors.push_back(std::move(tensor).value());
+    }
+    if (auto error = checkNoOverlap(result.tensors, file)) return *error;
+    return result;
+}
+
+}  // namespace
+
+Result<SafetensorsHeader> parseSafetensors(const std::uint8_t* bytes, std::size_t size, const std::string& file) {
+    if (size < 8)
+        return Error{file, "the file is " + std::to_string(size) +
+                               " bytes, shorter than the 8-byte header length every safetensors file starts with"};
+    const std::uint64_t headerSize = readLittleEndianU64(bytes);
+    if (headerSize > kMaxSafetensorsHeaderBytes)
+        return Error{file, "header length " + std::to_string(headerSize) +
+                               " bytes is beyond the 100 MB limit; this is not a safetensors file"};
+    if (headerSize > size - 8)
+        return Error{file, "header length " + std::to_string(headerSize) + " bytes, but only " +
+                               std::to_string(size - 8) + " bytes follow; the file is truncated or not safetensors"};
+    SafetensorsHeader result;
+    result.dataStart = 8 + headerSize;
+    result.dataSize = size - result.dataStart;
+    const std::string_view text(reinterpret_cast<const char*>(bytes + 8), headerSize);
+    auto parsed = parseJson(text, file, "the header");
+    if (!parsed) return parsed.error();
+    if (auto error = duplicateError(parsed.value().duplicates, file, "the header")) return *error;
+    return readHeaderJson(parsed.value().value, std::move(result), file);
+}
+
+namespace {
+
+// A shard must sit next to the index: a plain file name, no folders, nothing absolute.
+bool isPlainFileName(const std::string& name) {
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+           name.find('\\') == std::string::npos && name.find('\0') == std::string::npos;
+}
+
+Result<SafetensorsIndex> readIndexJson(const Json& index, const std::string& file) {
+    if (!index.is_object()) return Error{file, "expected a JSON object with \"weight_map\", found " + describe(index)};
+    if (!index.contains("weight_map")) return Error{file + ": weight_map", "is missing"};
+    const Json& map = index.at("weight_map");
+    if (!map.is_object()) return Error{file + ": weight_map", "expected an object, found " + describe(map)};
+    SafetensorsIndex result;
+    for (const auto& [tensor, shard] : map.items()) {
+        if (!shard.is_string() || !isPlainFileName(shard.get<std::string>()))
+            return Error{file + ": weight_map." + tensor,
+                         "expected the file name of a shard in the same folder, found " + describe(shard)};
+        result.weightMap.emplace_back(tensor, shard.get<std::string>());
+    }
+    if (index.contains("metadata") && index.at("metadata").is_object())
+        for (const auto& [key, value] : index.at("metadata").items())
+            result.metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    return result;
+}
+
+}  // namespace
+
+Result<SafetensorsIndex> parseSafetensorsIndex(std::string_view json, const std::string& file) {
+    auto parsed = parseJson(json, file, "the index");
+    if (!parsed) return parsed.error();
+    const auto& finder = parsed.value().duplicates;
+    if (finder.duplicateKey && finder.duplicateUnder == "weight_map")
+        return Error{file + ": weight_map", "names tensor " + inQuotes(*finder.duplicateKey) + " twice"};
+    if (finder.duplicateKey && !finder.duplicateUnder.empty())
+        return Error{file + ": " + finder.duplicateUnder, "has the key " + inQuotes(*finder.duplicateKey) + " twice"};
+    if (auto error = duplicateError(finder, file, "the index")) return *error;
+    return readIndexJson(parsed.value().value, file);
+}
+
+std::optional<DType> dtypeFromName(std::string_view name) {
+    for (const auto& spec : kDTypes)
+        if (spec.name == name) return spec.dtype;
+    return std::nullopt;
+}
+
+std::string_view dtypeName(DType dtype) {
+    for (const auto& spec : kDTypes)
+        if (spec.dtype == dtype) return spec.name;
+    return "?";
+}
+
+std::size_t dtypeSize(DType dtype) {
+    for (const auto& spec : kDTypes)
+        if (spec.dtype == dtype) return spec.size;
+    return 0;
+}
+
+bool isReadableAsFloat(DType dtype) { return dtype == DType::F32 || dtype == DType::F16 || dtype == DType::BF16; }
+
+float halfToFloat(std::uint16_t bits) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+    std::uint32_t exponent = (bits >> 10) & 0x1Fu;
+    std::uint32_t mantissa = bits & 0x3FFu;
+    if (exponent == 0x1F)  // inf, or NaN with its payload kept
+        return std::bit_cast<float>(sign | 0x7F800000u | (mantissa << 13));
+    if (exponent != 0)  // normal: rebias 15 → 127
+        return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
+    if (mantissa == 0) return std::bit_cast<float>(sign);  // ±0
+    // Subnormal half (mantissa × 2^-24) is a normal float: shift until the implicit bit appears.
+    exponent = 113;
+    while ((mantissa & 0x400u) == 0) {
+        mantissa <<= 1;
+        --exponent;
+    }
+    return std::bit_cast<float>(sign | (exponent << 23) | ((mantissa & 0x3FFu) << 13));
+}
+
+float bfloat16ToFloat(std::uint16_t bits) { return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }
+
+}  // namespace attnscope

@@ -1,0 +1,226 @@
+// TensorStore: named tensors from memory-mapped safetensors files (format: safetensors.hpp).
+// F32 tensors whose data is 4-byte aligned are zero-copy views into the mapping. Everything else
+// readable (F16, BF16, misaligned F32) is converted to float on its first lookup and cached in
+// storage owned by the store; a mutex guards that cache, so concurrent lookups are safe, and a
+// cached buffer is never reallocated, so returned views stay valid as long as the store lives.
+#include "core/model/tensor_store.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+
+#include "core/model/checkpoint_files.hpp"
+#include "core/model/mapped_file.hpp"
+#include "core/model/safetensors.hpp"
+
+namespace attnscope {
+
+namespace {
+
+struct StoredTensor {
+    TensorInfo info;
+    const std::uint8_t* bytes = nullptr;  // its data inside the mapping
+    // Owned float copy when not zero-copy: filled once under Impl::conversionMutex, then never
+    // reallocated. Mutable because filling this cache does not change what the store holds.
+    mutable std::vector<float> converted;
+    mutable bool convertedReady = false;
+};
+
+std::string fileLabel(const std::filesystem::path& path) { return path.filename().string(); }
+
+std::string inQuotes(std::string_view name) { return "\"" + std::string(name) + "\""; }
+
+std::string shapeText(const std::vector<std::int64_t>& shape) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+std::int64_t elementCount(const TensorInfo& info) {
+    std::int64_t count = 1;
+    for (const auto size : info.shape) count *= size;  // the parser proved bytes = count × size fit
+    return count;
+}
+
+bool isFloatAligned(const std::uint8_t* p) { return reinterpret_cast<std::uintptr_t>(p) % alignof(float) == 0; }
+
+template <class Convert>
+void convertEach(const std::uint8_t* bytes, std::size_t width, std::vector<float>& out, Convert convert) {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        std::uint16_t bits16 = 0;
+        std::uint32_t bits32 = 0;
+        if (width == 2) std::memcpy(&bits16, bytes + 2 * i, 2);
+        if (width == 4) std::memcpy(&bits32, bytes + 4 * i, 4);
+        out[i] = convert(bits16, bits32);
+    }
+}
+
+void convertToFloat(const StoredTensor& t) {
+    t.converted.assign(static_cast<std::size_t>(elementCount(t.info)), 0.0f);
+    switch (t.info.dtype) {
+        case DType::F16:
+            convertEach(t.bytes, 2, t.converted, [](std::uint16_t h, std::uint32_t) { return halfToFloat(h); });
+            break;
+        case DType::BF16:
+            convertEach(t.bytes, 2, t.converted, [](std::uint16_t b, std::uint32_t) { return bfloat16ToFloat(b); });
+            break;
+        default:  // misaligned F32: memcpy copes with any alignment
+            if (!t.converted.empty()) std::memcpy(t.converted.data(), t.bytes, t.converted.size() * sizeof(float));
+    }
+    t.convertedReady = true;
+}
+
+Result<std::string> readTextFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path.string(), "cannot be opened"};
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
+
+struct TensorStore::Impl {
+    std::string label;  // the file named in lookup errors: model.safetensors or the index
+    std::vector<MappedFile> files;
+    std::map<std::string, StoredTensor, std::less<>> tensors;
+    mutable std::mutex conversionMutex;
+
+    // Parses one mapped file; returns its header so the caller can pick which tensors to keep.
+    Result<SafetensorsHeader> addFile(const std::filesystem::path& path);
+    std::optional<Error> openSingle(const std::filesystem::path& path);
+    std::optional<Error> openSharded(const std::filesystem::path& indexPath);
+    void addTensor(const TensorInfo& info, const MappedFile& file, std::uint64_t dataStart);
+    Result<const float*> floats(std::string_view name, const std::vector<std::int64_t>& expectedShape) const;
+    const float* floatData(const StoredTensor& t) const;
+};
+
+Result<SafetensorsHeader> TensorStore::Impl::addFile(const std::filesystem::path& path) {
+    auto mapped = MappedFile::open(path);
+    if (!mapped) return mapped.error();
+    auto header = parseSafetensors(mapped.value().data(), mapped.value().size(), fileLabel(path));
+    if (header) files.push_back(std::move(mapped).value());  // the pages do not move with the object
+    return header;
+}
+
+void TensorStore::Impl::addTensor(const TensorInfo& info, const MappedFile& file, std::uint64_t dataStart) {
+    StoredTensor stored{info, file.data() + dataStart + info.begin, {}, false};
+    stored.info.file = file.path().string();
+    tensors.insert_or_assign(info.name, std::move(stored));
+}
+
+const float* TensorStore::Impl::floatData(const StoredTensor& t) const {
+    if (t.info.dtype == DType::F32 && isFloatAligned(t.bytes)) return reinterpret_cast<const float*>(t.bytes);
+    std::lock_guard lock(conversionMutex);
+    if (!t.convertedReady) convertToFloat(t);
+    return t.converted.data();
+}
+
+Result<const float*> TensorStore::Impl::floats(std::string_view name,
+                                               const std::vector<std::int64_t>& expectedShape) const {
+    const auto it = tensors.find(name);
+    if (it == tensors.end()) return Error{label, "tensor " + inQuotes(name) + " is missing"};
+    const TensorInfo& info = it->second.info;
+    const std::string where = fileLabel(info.file) + ": tensor " + inQuotes(name);
+    if (!isReadableAsFloat(info.dtype))
+        return Error{where, "has dtype " + std::string(dtypeName(info.dtype)) +
+                                "; only F32, F16 and BF16 tensors can be read as numbers"};
+    if (info.shape != expectedShape)
+        return Error{where, "expected shape " + shapeText(expectedShape) + ", found " + shapeText(info.shape)};
+    return floatData(it->second);
+}
+
+std::optional<Error> TensorStore::Impl::openSingle(const std::filesystem::path& path) {
+    auto header = addFile(path);
+    if (!header) return header.error();
+    for (const auto& info : header.value().tensors) addTensor(info, files.back(), header.value().dataStart);
+    return std::nullopt;
+}
+
+// Opens each shard once, then keeps exactly the tensors the index assigns to it.
+std::optional<Error> TensorStore::Impl::openSharded(const std::filesystem::path& indexPath) {
+    auto text = readTextFile(indexPath);
+    if (!text) return text.error();
+    auto index = parseSafetensorsIndex(text.value(), label);
+    if (!index) return index.error();
+    std::map<std::string, std::vector<std::string>> tensorsByShard;
+    for (const auto& [tensor, shard] : index.value().weightMap) tensorsByShard[shard].push_back(tensor);
+    for (const auto& [shard, names] : tensorsByShard) {
+        auto header = addFile(indexPath.parent_path() / shard);
+        if (!header) return header.error();
+        std::map<std::string_view, const TensorInfo*> inShard;
+        for (const auto& info : header.value().tensors) inShard[info.name] = &info;
+        for (const auto& name : names) {
+            const auto found = inShard.find(name);
+            if (found == inShard.end())
+                return Error{label + ": tensor " + inQuotes(name),
+                             "is listed in shard " + shard + ", but " + shard + " does not contain it"};
+            addTensor(*found->second, files.back(), header.value().dataStart);
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+bool isIndexFile(const std::filesystem::path& path) { return path.extension() == ".json"; }
+
+}  // namespace
+
+Result<TensorStore> TensorStore::open(const std::filesystem::path& fileOrIndex) {
+    std::filesystem::path path = fileOrIndex;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        auto files = findCheckpointFiles(path);
+        if (!files) return files.error();
+        path = files.value().weights;
+    }
+    if (isPickleCheckpoint(path)) return pickleRefusal(path);
+    auto impl = std::make_unique<Impl>();
+    impl->label = fileLabel(path);
+    const auto error = isIndexFile(path) ? impl->openSharded(path) : impl->openSingle(path);
+    if (error) return *error;
+    TensorStore store;
+    store.impl_ = std::move(impl);
+    return store;
+}
+
+const TensorInfo* TensorStore::find(std::string_view name) const {
+    const auto it = impl_->tensors.find(name);
+    return it == impl_->tensors.end() ? nullptr : &it->second.info;
+}
+
+std::vector<std::string> TensorStore::names() const {
+    std::vector<std::string> names;
+    names.reserve(impl_->tensors.size());
+    for (const auto& [name, tensor] : impl_->tensors) names.push_back(name);
+    return names;
+}
+
+Result<ConstMatMapF> TensorStore::matrix(std::string_view name, std::int64_t rows, std::int64_t cols) const {
+    auto data = impl_->floats(name, {rows, cols});
+    if (!data) return data.error();
+    return ConstMatMapF(data.value(), rows, cols);
+}
+
+Result<ConstRowVecMapF> TensorStore::vector(std::string_view name, std::int64_t n) const {
+    auto data = impl_->floats(name, {n});
+    if (!data) return data.error();
+    return ConstRowVecMapF(data.value(), n);
+}
+
+bool TensorStore::isMapped(const float* p) const {
+    for (const auto& file : impl_->files)
+        if (file.contains(p)) return true;
+    return false;
+}
+
+TensorStore::TensorStore() = default;
+TensorStore::TensorStore(TensorStore&&) noexcept = default;
+TensorStore& TensorStore::operator=(TensorStore&&) noexcept = default;
+TensorStore::~TensorStore() = default;
+
+}  // namespace attnscope

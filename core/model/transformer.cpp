@@ -1,0 +1,474 @@
+// Common parts of the real models: config, loading, float32 building blocks, multi-head
+// attention with Trace recording, the run entry point.
+//
+// Shape legend: T tokens, d model width, H heads, d_k = d / H, V vocabulary, P positions, L layers.
+#include "core/model/transformer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
+
+#include "core/model/bert.hpp"
+#include "core/model/gpt2.hpp"
+#include "core/model/hf_config.hpp"
+
+namespace attnscope {
+
+using Json = nlohmann::json;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// DistilBERT spells its config differently from BERT; rename to the keys parseHfConfig reads.
+void renameDistilBertKeys(Json& config) {
+    const std::pair<const char*, const char*> renames[] = {
+        {"dim", "hidden_size"},         {"n_layers", "num_hidden_layers"},
+        {"n_heads", "num_attention_heads"}, {"hidden_dim", "intermediate_size"},
+        {"activation", "hidden_act"}};
+    for (const auto& [from, to] : renames)
+        if (config.contains(from) && !config.contains(to)) config[to] = config[from];
+    if (!config.contains("layer_norm_eps")) config["layer_norm_eps"] = 1e-12;  // fixed in the model code
+}
+
+std::optional<ModelFamily> familyOf(const std::string& modelType) {
+    if (modelType == "bert") return ModelFamily::Bert;
+    if (modelType == "roberta") return ModelFamily::Roberta;
+    if (modelType == "distilbert") return ModelFamily::DistilBert;
+    if (modelType == "gpt2") return ModelFamily::Gpt2;
+    return std::nullopt;
+}
+
+std::optional<Activation> activationOf(const std::string& name) {
+    if (name == "gelu") return Activation::GeluErf;
+    if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast") return Activation::GeluTanh;
+    if (name == "relu") return Activation::Relu;
+    return std::nullopt;
+}
+
+std::string readFile(const std::filesystem::path& path, bool& ok) {
+    std::FILE* f = std::fopen(path.string().c_str(), "rb");
+    ok = f != nullptr;
+    if (!f) return {};
+    std::string text;
+    char buffer[65536];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
+    std::fclose(f);
+    return text;
+}
+
+// Every tensor of the file must be a bound weight or a known unused tensor.
+std::optional<Error> checkNoUnexpected(const TensorStore& store, const std::vector<std::string>& used,
+                                       const std::function<bool(const std::string&)>& knownUnused,
+                                       const std::string& familyName) {
+    const std::set<std::string> bound(used.begin(), used.end());
+    for (const std::string& name : store.names()) {
+        if (bound.count(name) || knownUnused(name)) continue;
+        const TensorInfo* info = store.find(name);
+        std::string shape = "[";
+        for (std::size_t i = 0; i < info->shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(info->shape[i]);
+        return Error{info->file + ": tensor \"" + name + "\"",
+                     "unexpected tensor of shape " + shape + "]: not a weight of a " + familyName + " model"};
+    }
+    return std::nullopt;
+}
+
+std::string familyName(ModelFamily family) {
+    switch (family) {
+        case ModelFamily::Bert: return "BERT";
+        case ModelFamily::Roberta: return "RoBERTa";
+        case ModelFamily::DistilBert: return "DistilBERT";
+        case ModelFamily::Gpt2: return "GPT-2";
+    }
+    return "?";
+}
+
+bool isEncoder(ModelFamily family) { return family != ModelFamily::Gpt2; }
+
+// Tokens for the Trace: the caller's, or the ids as text.
+Result<std::vector<Token>> labelTokens(const std::vector<int>& ids, const std::vector<Token>& tokens) {
+    if (!tokens.empty() && tokens.size() != ids.size())
+        return Error{"model input", std::to_string(ids.size()) + " token ids but " + std::to_string(tokens.size()) +
+                                        " token labels"};
+    if (!tokens.empty()) return tokens;
+    std::vector<Token> labels;
+    for (int id : ids) labels.push_back(Token{std::to_string(id), true, id, -1, false});
+    return labels;
+}
+
+std::optional<Error> checkIds(const std::vector<int>& ids, int vocabSize) {
+    if (ids.empty()) return Error{"model input", "no tokens to run"};
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        if (ids[i] < 0 || ids[i] >= vocabSize)
+            return Error{"model input: token " + std::to_string(i),
+                         "id " + std::to_string(ids[i]) + " is outside the vocabulary 0…" + std::to_string(vocabSize - 1)};
+    return std::nullopt;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- config
+
+Result<TransformerConfig> parseTransformerConfig(std::string_view jsonText, std::string_view where) {
+    const std::string file(where);
+    Json json = Json::parse(jsonText.begin(), jsonText.end(), nullptr, false);
+    if (json.is_discarded() || !json.is_object()) return Error{file, "is not a JSON object"};
+    const std::string modelType = json.value("model_type", std::string());
+    const auto family = familyOf(modelType);
+    if (!family)
+        return Error{file + ": model_type", "expected bert, roberta, distilbert or gpt2, found \"" + modelType + "\""};
+    if (*family == ModelFamily::DistilBert) renameDistilBertKeys(json);
+    auto parsed = parseHfConfig(json.dump(), file);
+    if (!parsed) return parsed.error();
+    const HfConfig& hf = parsed.value();
+    const auto activation = activationOf(hf.hiddenAct);
+    if (!activation) return Error{file + ": activation", "unsupported activation \"" + hf.hiddenAct + "\""};
+
+    TransformerConfig c;
+    c.family = *family;
+    c.modelType = modelType;
+    c.vocabSize = static_cast<int>(hf.vocabSize);
+    c.width = static_cast<int>(hf.hiddenSize);
+    c.layers = static_cast<int>(hf.numLayers);
+    c.heads = static_cast<int>(hf.numHeads);
+    c.feedForward = static_cast<int>(hf.intermediateSize);
+    c.positions = static_cast<int>(hf.maxPositions);
+    c.typeVocabSize = c.family == ModelFamily::Bert || c.family == ModelFamily::Roberta
+                          ? static_cast<int>(std::max<std::int64_t>(hf.typeVocabSize, 1)) : 0;
+    c.layerNormEps = static_cast<float>(hf.layerNormEps);
+    c.activation = *activation;
+    // RoBERTa numbers positions from padding_idx + 1 (create_position_ids_from_input_ids).
+    if (c.family == ModelFamily::Roberta) c.positionOffset = static_cast<int>(hf.padTokenId.value_or(1)) + 1;
+    if (c.maxTokens() < 1) return Error{file + ": max_position_embeddings", "leaves no room for a token"};
+    return c;
+}
+
+// ---------------------------------------------------------------- loading
+
+Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<const TensorStore> store,
+                              std::string source) {
+    LoadedModel model;
+    model.config = config;
+    model.source = std::move(source);
+    model.store = std::move(store);
+    std::vector<std::string> used;
+    std::function<bool(const std::string&)> knownUnused;
+    if (isEncoder(config.family)) {
+        auto bound = bindEncoder(*model.store, config, model.source);
+        if (!bound) return bound.error();
+        used = bound.value().usedNames;
+        if (bound.value().mlm && bound.value().mlm->tied)
+            model.notices.push_back("the masked-LM decoder is tied to the word embeddings");
+        model.encoder = std::make_shared<const EncoderWeights>(std::move(bound).value());
+        knownUnused = [&config](const std::string& n) { return isKnownUnusedEncoderTensor(n, config); };
+    } else {
+        auto bound = bindGpt2(*model.store, config, model.source);
+        if (!bound) return bound.error();
+        used = bound.value().usedNames;
+        model.gpt2 = std::make_shared<const Gpt2Weights>(std::move(bound).value());
+        knownUnused = [](const std::string& n) { return isKnownUnusedGpt2Tensor(n); };
+    }
+    if (auto error = checkNoUnexpected(*model.store, used, knownUnused, familyName(config.family))) return *error;
+    return model;
+}
+
+Result<LoadedModel> loadModel(const std::filesystem::path& folder) {
+    bool ok = false;
+    const std::filesystem::path configPath = folder / "config.json";
+    const std::string text = readFile(configPath, ok);
+    if (!ok) return Error{configPath.string(), "cannot be read"};
+    auto config = parseTransformerConfig(text, configPath.string());
+    if (!config) return config.error();
+    const std::filesystem::path index = folder / "model.safetensors.index.json";
+    auto store = TensorStore::open(std::filesystem::exists(index) ? index : folder / "model.safetensors");
+    if (!store) return store.error();
+    return bindModel(config.value(), std::make_shared<const TensorStore>(std::move(store).value()),
+                     folder.string());
+}
+
+// ---------------------------------------------------------------- float32 building blocks
+
+MatF linear(const MatF& X, const LinearRef& layer) {
+    const auto W = layer.weight.view();      // out×in
+    MatF Y(X.rows(), W.rows());              // T×out
+    Y.noalias() = X * W.transpose();
+    Y.rowwise() += layer.bias.view();
+    return Y;
+}
+
+MatF conv1d(const MatF& X, const LinearRef& layer) {
+    const auto W = layer.weight.view();      // in×out
+    MatF Y(X.rows(), W.cols());              // T×out
+    Y.noalias() = X * W;
+    Y.rowwise() += layer.bias.view();
+    return Y;
+}
+
+void layerNorm(MatF& X, const LayerNormRef& norm, float eps) {
+    const auto gamma = norm.gamma.view().array();
+    const auto beta = norm.beta.view().array();
+    for (Eigen::Index r = 0; r < X.rows(); ++r) {
+        auto row = X.row(r).array();
+        const float mean = row.mean();
+        const float variance = (row - mean).square().mean();  // biased, as torch
+        row = (row - mean) / std::sqrt(variance + eps) * gamma + beta;
+    }
+}
+
+void geluErf(MatF& X) {
+    constexpr float invSqrt2 = 0.70710678118654752f;
+    X = X.unaryExpr([](float x) { return 0.5f * x * (1.0f + std::erf(x * invSqrt2)); });
+}
+
+void geluTanh(MatF& X) {
+    constexpr float sqrt2OverPi = 0.79788456080286536f;
+    X = X.unaryExpr([](float x) { return 0.5f * x * (1.0f + std::tanh(sqrt2OverPi * (x + 0.044715f * x * x * x))); });
+}
+
+void activate(MatF& X, Activation activation) {
+    switch (activation) {
+        case Activation::GeluErf: geluErf(X); return;
+        case Activation::GeluTanh: geluTanh(X); return;
+        case Activation::Relu: X = X.cwiseMax(0.0f); return;
+    }
+}
+
+void softmaxRows(MatF& X) {
+    for (Eigen::Index r = 0; r < X.rows(); ++r) {
+        auto row = X.row(r).array();
+        const float top = row.maxCoeff();  // finite: every row keeps at least its own token
+        row = (row - top).exp();
+        row /= row.sum();
+    }
+}
+
+MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows) {
+    const auto M = table.view();
+    MatF out(static_cast<Eigen::Index>(rows.size()), M.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = M.row(rows[i]);
+    return out;
+}
+
+Mat toDouble(const MatF& m) { return m.cast<double>(); }
+
+Prediction predictionFrom(int position, RowVecF logits, int topK) {
+    Prediction p;
+    p.position = position;
+    const float top = logits.maxCoeff();
+    const double total = (logits.array() - top).cast<double>().exp().sum();
+    std::vector<int> order(static_cast<std::size_t>(logits.size()));
+    std::iota(order.begin(), order.end(), 0);
+    const auto k = std::min<std::size_t>(static_cast<std::size_t>(std::max(topK, 0)), order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                      [&](int a, int b) { return logits(a) > logits(b) || (logits(a) == logits(b) && a < b); });
+    for (std::size_t i = 0; i < k; ++i) {
+        const float logit = logits(order[i]);
+        p.top.push_back(TokenScore{order[i], static_cast<float>(std::exp(double(logit - top)) / total), logit});
+    }
+    p.logits = std::move(logits);
+    return p;
+}
+
+std::optional<Error> checkCancelled(const RunControl& control) {
+    if (control.cancel && control.cancel->load()) return Error{"model run", "cancelled"};
+    return std::nullopt;
+}
+
+void reportProgress(const RunControl& control, int layersDone, int layerCount) {
+    if (control.progress) control.progress(layersDone, layerCount);
+}
+
+// ---------------------------------------------------------------- binding by name
+
+MatrixRef WeightBinder::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+    if (error_) return {};
+    auto m = store_.matrix(name, rows, cols);
+    if (!m) {
+        error_ = m.error();
+        return {};
+    }
+    used_.push_back(name);
+    return MatrixRef{m.value().data(), rows, cols};
+}
+
+VectorRef WeightBinder::vector(const std::string& name, Eigen::Index n) {
+    if (error_) return {};
+    auto v = store_.vector(name, n);
+    if (!v) {
+        error_ = v.error();
+        return {};
+    }
+    used_.push_back(name);
+    return VectorRef{v.value().data(), n};
+}
+
+LinearRef WeightBinder::linear(const std::string& name, Eigen::Index out, Eigen::Index in) {
+    return LinearRef{matrix(name + ".weight", out, in), vector(name + ".bias", out)};
+}
+
+LinearRef WeightBinder::conv1d(const std::string& name, Eigen::Index in, Eigen::Index out) {
+    return LinearRef{matrix(name + ".weight", in, out), vector(name + ".bias", out)};
+}
+
+LayerNormRef WeightBinder::layerNorm(const std::string& name, Eigen::Index n) {
+    // Checkpoints converted from the original TensorFlow BERT say gamma/beta.
+    const bool old = !has(name + ".weight") && has(name + ".gamma");
+    return LayerNormRef{vector(name + (old ? ".gamma" : ".weight"), n), vector(name + (old ? ".beta" : ".bias"), n)};
+}
+
+// ---------------------------------------------------------------- attention
+
+namespace {
+
+MatF causalMaskF(Eigen::Index T) {  // T×T: 0 on and below the diagonal, -inf above
+    MatF mask = MatF::Zero(T, T);
+    for (Eigen::Index i = 0; i < T; ++i) mask.row(i).tail(T - i - 1).setConstant(kNegInf);
+    return mask;
+}
+
+// Every intermediate of one head, float → double for the Trace.
+void recordFullHead(HeadTrace& h, const MatF& Qh, const MatF& Kh, const MatF& Vh, const MatF& scores,
+                    const MatF& scaled, const MatF& mask, const MatF& masked, const MatF& weights,
+                    const MatF& context) {
+    h.q = toDouble(Qh);
+    h.k = toDouble(Kh);
+    h.v = toDouble(Vh);
+    h.scores = toDouble(scores);
+    h.scaledScores = toDouble(scaled);
+    h.mask = toDouble(mask);
+    h.maskedScores = toDouble(masked);
+    h.weights = toDouble(weights);
+    h.weightedSum = toDouble(context);
+}
+
+}  // namespace
+
+MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
+                        LayerDetail detail, LayerTrace& layer) {
+    const Eigen::Index T = Q.rows(), d = Q.cols(), dk = d / heads;
+    const float divisor = std::sqrt(static_cast<float>(dk));
+    const MatF mask = causal ? causalMaskF(T) : MatF::Zero(T, T);  // T×T
+    MatF context(T, d);                                                // T×d
+    layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
+    for (int h = 0; h < heads; ++h) {
+        const MatF Qh = Q.middleCols(h * dk, dk), Kh = K.middleCols(h * dk, dk);  // T×d_k
+        const MatF Vh = V.middleCols(h * dk, dk);                                  // T×d_k
+        MatF scores(T, T);
+        scores.noalias() = Qh * Kh.transpose();    // T×T
+        const MatF scaled = scores / divisor;      // T×T
+        MatF weights = scaled + mask;              // T×T, masked scores until the softmax
+        const MatF masked = detail == LayerDetail::Full ? weights : MatF();
+        softmaxRows(weights);
+        MatF headContext(T, dk);
+        headContext.noalias() = weights * Vh;      // T×d_k
+        context.middleCols(h * dk, dk) = headContext;
+        HeadTrace& trace = layer.heads[static_cast<std::size_t>(h)];
+        if (detail == LayerDetail::Full)
+            recordFullHead(trace, Qh, Kh, Vh, scores, scaled, mask, masked, weights, headContext);
+        else
+            trace.weights = toDouble(weights);
+    }
+    return context;
+}
+
+// ---------------------------------------------------------------- running
+
+namespace {
+
+std::vector<LayerDetail> detailPolicy(int layers, int T, const RunControl& control) {
+    std::vector<LayerDetail> detail(static_cast<std::size_t>(layers), LayerDetail::Full);
+    if (T <= control.fullDetailMaxTokens) return detail;
+    for (int n = 0; n < layers; ++n)
+        if (n != control.detailLayer) detail[static_cast<std::size_t>(n)] = LayerDetail::WeightsOnly;
+    return detail;
+}
+
+void setTraceFlags(Trace& trace, const TransformerConfig& config) {
+    trace.positionalKind = PositionalKind::Table;
+    trace.projections = true;
+    trace.scaled = true;
+    trace.scaleDivisor = std::sqrt(static_cast<double>(config.headWidth()));
+    trace.causal = config.family == ModelFamily::Gpt2;
+    trace.hasOutputProjection = true;
+}
+
+}  // namespace
+
+Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids, const std::vector<Token>& tokens,
+                          const RunControl& control) {
+    const TransformerConfig& config = model.config;
+    if (auto error = checkIds(ids, config.vocabSize)) return *error;
+    auto labels = labelTokens(ids, tokens);
+    if (!labels) return labels.error();
+
+    ModelRun run;
+    std::vector<int> input = ids;
+    run.trace.tokens = std::move(labels).value();
+    const auto limit = static_cast<std::size_t>(config.maxTokens());
+    if (input.size() > limit) {
+        run.trace.notices.push_back("The input has " + std::to_string(input.size()) + " tokens; this model reads at most " +
+                                    std::to_string(limit) + ", so only the first " + std::to_string(limit) +
+                                    " were run.");
+        input.resize(limit);
+        run.trace.tokens.resize(limit);
+    }
+    setTraceFlags(run.trace, config);
+    run.detail = detailPolicy(config.layers, static_cast<int>(input.size()), control);
+    RunControl effective = control;
+    if (effective.predictAt.empty()) {
+        if (isEncoder(config.family)) {
+            for (std::size_t i = 0; i < run.trace.tokens.size(); ++i)
+                if (run.trace.tokens[i].text == "[MASK]" || run.trace.tokens[i].text == "<mask>")
+                    effective.predictAt.push_back(static_cast<int>(i));
+        } else {
+            effective.predictAt.push_back(static_cast<int>(input.size()) - 1);
+        }
+    }
+    for (int p : effective.predictAt)
+        if (p < 0 || p >= static_cast<int>(input.size()))
+            return Error{"model run", "prediction position " + std::to_string(p) + " is outside the input"};
+    const auto error = model.encoder ? runEncoder(*model.encoder, config, input, effective, run)
+                                     : runGpt2(*model.gpt2, config, input, effective, run);
+    if (error) return *error;
+    return run;
+}
+
+Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer) {
+    if (layer < 0 || layer >= model.config.layers || static_cast<std::size_t>(layer) + 1 >= run.hiddenStates.size())
+        return Error{"model run", "no layer " + std::to_string(layer)};
+    const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
+    LayerTrace trace;
+    if (model.encoder)
+        encoderLayer(X, model.encoder->layers[static_cast<std::size_t>(layer)], model.config, LayerDetail::Full, trace);
+    else
+        gpt2Block(X, model.gpt2->blocks[static_cast<std::size_t>(layer)], model.config, LayerDetail::Full, trace);
+    return trace;
+}
+
+// ---------------------------------------------------------------- special tokens
+
+std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const SpecialTokens& special) {
+    if (family == ModelFamily::Gpt2) return ids;
+    std::vector<int> wrapped;
+    wrapped.reserve(ids.size() + 2);
+    wrapped.push_back(special.cls.id);
+    wrapped.insert(wrapped.end(), ids.begin(), ids.end());
+    wrapped.push_back(special.sep.id);
+    return wrapped;
+}
+
+std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens, const SpecialTokens& special) {
+    if (family == ModelFamily::Gpt2) return tokens;
+    const auto specialToken = [](const SpecialToken& s) { return Token{s.text, true, s.id, -1, true}; };
+    std::vector<Token> wrapped;
+    wrapped.reserve(tokens.size() + 2);
+    wrapped.push_back(specialToken(special.cls));
+    wrapped.insert(wrapped.end(), tokens.begin(), tokens.end());
+    wrapped.push_back(specialToken(special.sep));
+    return wrapped;
+}
+
+}  // namespace attnscope

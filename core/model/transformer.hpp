@@ -1,0 +1,207 @@
+#pragma once
+// Real transformer models (BERT family, GPT-2 family) run on Hugging Face checkpoints, filling
+// the same Trace as the lessons plus the model's own outputs. See docs/models.md.
+//
+// Shape legend: T tokens, d model width, H heads, d_k = d / H head width, d_ff feed-forward
+// width, V vocabulary size, P position-table length, L layers.
+//
+// The forward pass computes in float32 exactly as the reference implementations do; the
+// attention intermediates are converted to double when they are written into the Trace.
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/tensor_store.hpp"
+#include "core/result.hpp"
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+enum class ModelFamily { Bert, Roberta, DistilBert, Gpt2 };
+enum class Activation { GeluErf, GeluTanh, Relu };
+
+// What the engine needs from config.json (names differ per family; see parseTransformerConfig).
+struct TransformerConfig {
+    ModelFamily family = ModelFamily::Bert;
+    std::string modelType;   // config.json "model_type", e.g. "bert", "gpt2"
+    int vocabSize = 0;       // V
+    int width = 0;           // d
+    int layers = 0;          // L
+    int heads = 0;           // H
+    int feedForward = 0;     // d_ff
+    int positions = 0;       // P, rows of the position table
+    int typeVocabSize = 0;   // token-type rows (0: the family has none)
+    int positionOffset = 0;  // first position id (RoBERTa: padding_idx + 1 = 2)
+    float layerNormEps = 1e-12f;
+    Activation activation = Activation::GeluErf;
+
+    int headWidth() const { return heads > 0 ? width / heads : 0; }  // d_k
+    int maxTokens() const { return positions - positionOffset; }    // longest input the table covers
+};
+
+// config.json text → config; `where` names the file in errors.
+Result<TransformerConfig> parseTransformerConfig(std::string_view jsonText, std::string_view where);
+
+// ---------------------------------------------------------------- weights bound by HF name
+
+// A view of a float tensor owned by the TensorStore (zero-copy for F32 files).
+struct MatrixRef {
+    const float* data = nullptr;
+    Eigen::Index rows = 0, cols = 0;
+    ConstMatMapF view() const { return ConstMatMapF(data, rows, cols); }
+};
+struct VectorRef {
+    const float* data = nullptr;
+    Eigen::Index size = 0;
+    ConstRowVecMapF view() const { return ConstRowVecMapF(data, size); }
+};
+// HF nn.Linear: weight [out, in], y = x·Wᵀ + b. GPT-2 Conv1D: weight [in, out], y = x·W + b.
+struct LinearRef {
+    MatrixRef weight;
+    VectorRef bias;
+};
+struct LayerNormRef {
+    VectorRef gamma, beta;
+};
+
+struct EncoderWeights;  // bert.hpp: BERT, RoBERTa, DistilBERT
+struct Gpt2Weights;     // gpt2.hpp
+
+// A loaded checkpoint: config, the mapped tensors and the weights bound by name. Cheap to copy
+// (shared, immutable), so a worker thread can hold one while the UI holds another.
+struct LoadedModel {
+    TransformerConfig config;
+    std::string source;  // the folder or file it came from, for messages
+    std::shared_ptr<const TensorStore> store;
+    std::shared_ptr<const EncoderWeights> encoder;  // set for BERT, RoBERTa, DistilBERT
+    std::shared_ptr<const Gpt2Weights> gpt2;        // set for GPT-2
+    std::vector<std::string> notices;  // e.g. "decoder tied to the word embeddings"
+};
+
+// Reads <folder>/config.json and <folder>/model.safetensors (or model.safetensors.index.json),
+// binds every weight by its HF name and rejects missing, mis-shaped and unexpected tensors.
+Result<LoadedModel> loadModel(const std::filesystem::path& folder);
+// The same with the parts given separately; `source` names them in errors.
+Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<const TensorStore> store,
+                              std::string source);
+
+// ---------------------------------------------------------------- running
+
+// How much of each layer's attention the Trace keeps.
+enum class LayerDetail {
+    Full,         // every HeadTrace field, the head's W_Q/W_K/W_V slices, W_O
+    WeightsOnly,  // HeadTrace::weights only (plus the layer's input, concat and output)
+};
+
+struct RunControl {
+    std::atomic<bool>* cancel = nullptr;                    // checked before every layer
+    std::function<void(int layersDone, int layerCount)> progress;  // called after every layer
+    int fullDetailMaxTokens = 128;  // T ≤ this: every layer Full; above: WeightsOnly except…
+    int detailLayer = -1;           // …this layer, which stays Full (-1: none)
+    int topK = 10;
+    // Where to predict. Empty: BERT family at every [MASK] / <mask> token, GPT-2 after the
+    // last token.
+    std::vector<int> predictAt;
+};
+
+struct TokenScore {
+    int id = -1;
+    float probability = 0;
+    float logit = 0;
+};
+struct Prediction {
+    int position = 0;              // the token whose output is read (GPT-2: predicts position + 1)
+    std::vector<TokenScore> top;   // best first
+    RowVecF logits;                // 1×V
+};
+
+struct ModelRun {
+    Trace trace;
+    // L+1 entries, T×d each: the residual stream entering layer 0, 1, …, then the final output
+    // (GPT-2: after ln_f, as transformers' hidden_states).
+    std::vector<MatF> hiddenStates;
+    std::vector<LayerDetail> detail;  // L, what each Trace layer holds
+    std::vector<Prediction> predictions;
+};
+
+// Runs the model on token ids (already wrapped with wrapIds when the family wants it).
+// `tokens` labels them (same length as ids; empty: labels are the ids). Longer input than the
+// position table is cut, with a notice in trace.notices.
+Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
+                          const std::vector<Token>& tokens, const RunControl& control = {});
+
+// Recomputes one layer of a finished run with LayerDetail::Full (cheap: one layer), e.g. when
+// the user opens a layer that was kept WeightsOnly.
+Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer);
+
+// ---------------------------------------------------------------- special tokens
+
+struct SpecialToken {
+    int id = -1;
+    std::string text;
+};
+// Ids come from the tokenizer's vocabulary: [CLS]/[SEP] for BERT and DistilBERT, <s>/</s> for
+// RoBERTa (as `cls` and `sep`). GPT-2 uses none.
+struct SpecialTokens {
+    SpecialToken cls, sep;
+};
+
+// BERT family: [CLS] ids [SEP]; GPT-2: ids unchanged (no BOS, as transformers' GPT-2 tokenizer).
+std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const SpecialTokens& special);
+std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens,
+                              const SpecialTokens& special);
+
+// ---------------------------------------------------------------- float32 building blocks
+// Used by bert.cpp and gpt2.cpp; exposed for tests.
+
+MatF linear(const MatF& X, const LinearRef& layer);  // T×in · (out×in)ᵀ + b → T×out
+MatF conv1d(const MatF& X, const LinearRef& layer);  // T×in · in×out + b → T×out
+void layerNorm(MatF& X, const LayerNormRef& norm, float eps);  // each row, in place
+void geluErf(MatF& X);   // x·Φ(x) = ½x(1 + erf(x/√2))
+void geluTanh(MatF& X);  // ½x(1 + tanh(√(2/π)(x + 0.044715x³))), GPT-2's "gelu_new"
+void activate(MatF& X, Activation activation);
+void softmaxRows(MatF& X);  // each row, in place; -inf entries get 0
+MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows);  // |rows|×cols
+
+// Multi-head scaled dot-product attention. Q, K, V: T×d with head h in columns h·d_k…(h+1)·d_k.
+// Returns the context T×d ([head_1 | … | head_H]); fills layer.heads (H entries) per `detail`.
+MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
+                        LayerDetail detail, LayerTrace& layer);
+
+// Converts a float matrix for the Trace.
+Mat toDouble(const MatF& m);
+
+// logits 1×V → the top-k tokens by probability (softmax over the whole vocabulary).
+Prediction predictionFrom(int position, RowVecF logits, int topK);
+
+// Between layers: an error when the caller asked to cancel; else reports progress.
+std::optional<Error> checkCancelled(const RunControl& control);
+void reportProgress(const RunControl& control, int layersDone, int layerCount);
+
+// Binds tensors by full HF name, remembering every name it bound and the first failure (a
+// missing or mis-shaped tensor, named with the expected and the found shape). Once failed, it
+// returns empty refs; check error() at the end.
+class WeightBinder {
+public:
+    explicit WeightBinder(const TensorStore& store) : store_(store) {}
+    bool has(const std::string& name) const { return store_.find(name) != nullptr; }
+    MatrixRef matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols);
+    VectorRef vector(const std::string& name, Eigen::Index n);
+    LinearRef linear(const std::string& name, Eigen::Index out, Eigen::Index in);  // .weight [out, in], .bias
+    LinearRef conv1d(const std::string& name, Eigen::Index in, Eigen::Index out);  // .weight [in, out], .bias
+    LayerNormRef layerNorm(const std::string& name, Eigen::Index n);  // .weight/.bias or .gamma/.beta
+    const std::optional<Error>& error() const { return error_; }
+    const std::vector<std::string>& used() const { return used_; }
+
+private:
+    const TensorStore& store_;
+    std::optional<Error> error_;
+    std::vector<std::string> used_;
+};
+
+}  // namespace attnscope
