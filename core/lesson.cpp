@@ -4,6 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.hpp"
+
 namespace attnscope {
 
 using Json = nlohmann::ordered_json;
@@ -16,16 +18,7 @@ struct FieldError {
     std::string message;
 };
 
-std::string describe(const Json& j) {
-    switch (j.type()) {
-        case Json::value_t::null: return "null";
-        case Json::value_t::boolean: return "a boolean";
-        case Json::value_t::string: return "the text \"" + j.get<std::string>().substr(0, 40) + "\"";
-        case Json::value_t::array: return "a list of " + std::to_string(j.size());
-        case Json::value_t::object: return "an object";
-        default: return "the number " + j.dump();
-    }
-}
+std::string describe(const Json& j) { return describeJson(j); }
 
 const Json& require(const Json& obj, const std::string& key, const std::string& path) {
     if (!obj.contains(key)) throw FieldError{path + key, "is missing"};

@@ -3,9 +3,10 @@
 #include "core/model/hf_config.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "core/json_text.hpp"
+#include "core/text_file.hpp"
 
 namespace attnscope {
 
@@ -22,16 +23,7 @@ struct FieldError {
 // Sizes above this are not a real model's and would overflow later products.
 constexpr std::int64_t kLargestSize = std::int64_t{1} << 30;
 
-std::string describe(const Json& j) {
-    switch (j.type()) {
-        case Json::value_t::null: return "null";
-        case Json::value_t::boolean: return "a boolean";
-        case Json::value_t::string: return "the text \"" + j.get<std::string>().substr(0, 40) + "\"";
-        case Json::value_t::array: return "a list of " + std::to_string(j.size());
-        case Json::value_t::object: return "an object";
-        default: return "the number " + j.dump();
-    }
-}
+std::string describe(const Json& j) { return describeJson(j); }
 
 struct Field {
     std::string key;             // the spelling found in the file
@@ -141,11 +133,9 @@ Result<HfConfig> parseHfConfig(std::string_view json, const std::string& file) {
 }
 
 Result<HfConfig> loadHfConfig(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path.string(), "cannot be opened"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseHfConfig(text.str(), path.string());
+    auto text = readTextFile(path);
+    if (!text) return text.error();
+    return parseHfConfig(text.value(), path.string());
 }
 
 }  // namespace attnscope

@@ -5,6 +5,8 @@
 // cached buffer is never reallocated, so returned views stay valid as long as the store lives.
 #include "core/model/tensor_store.hpp"
 
+#include "core/text_file.hpp"
+
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -71,14 +73,6 @@ void convertToFloat(const StoredTensor& t) {
             if (!t.converted.empty()) std::memcpy(t.converted.data(), t.bytes, t.converted.size() * sizeof(float));
     }
     t.convertedReady = true;
-}
-
-Result<std::string> readTextFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path.string(), "cannot be opened"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 }  // namespace

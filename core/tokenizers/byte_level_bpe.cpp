@@ -1,5 +1,7 @@
 #include "core/tokenizers/byte_level_bpe.hpp"
 
+#include "core/text_file.hpp"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <queue>
@@ -89,11 +91,9 @@ void appendVisibleChar(std::string_view ch, std::string& out) {
 }
 
 Result<std::string> readWholeFile(const std::filesystem::path& path, const std::string& expected) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path.string(), "cannot open the file (expected " + expected + ")"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    auto text = readTextFile(path);
+    if (!text) return Error{path.string(), text.error().message + " (expected " + expected + ")"};
+    return text;
 }
 
 }  // namespace

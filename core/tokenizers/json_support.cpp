@@ -1,7 +1,6 @@
 #include "core/tokenizers/json_support.hpp"
 
-#include <fstream>
-#include <sstream>
+#include "core/text_file.hpp"
 
 namespace attnscope::tokenizer_json {
 
@@ -14,11 +13,9 @@ Result<Json> parseJson(const std::string& text, const std::string& where) {
 }
 
 Result<Json> readJsonFile(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string(), "cannot open the file"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseJson(text.str(), file.string());
+    auto text = readTextFile(file);
+    if (!text) return text.error();
+    return parseJson(text.value(), file.string());
 }
 
 std::optional<std::string> tokenContent(const Json& value) {

@@ -1,5 +1,7 @@
 #include "core/tokenizers/tokenizer_json.hpp"
 
+#include "core/text_file.hpp"
+
 #include <fstream>
 #include <sstream>
 
@@ -189,11 +191,9 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
 }
 
 Result<std::unique_ptr<Tokenizer>> loadTokenizerJson(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string(), "cannot open the file (expected a Hugging Face tokenizer.json)"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseTokenizerJson(text.str(), file.string());
+    auto text = readTextFile(file);
+    if (!text) return Error{file.string(), text.error().message + " (expected a Hugging Face tokenizer.json)"};
+    return parseTokenizerJson(text.value(), file.string());
 }
 
 }  // namespace attnscope
