@@ -50,7 +50,19 @@ void HeatmapView::showTrace(const Trace& trace, int layer, int decimals) {
         headBox_->setCurrentIndex(head_);
     }
     allBox_->setEnabled(heads > 1);
-    rebuild();
+    // A hidden heatmap is drawn when it is shown or asked for: rebuilding plots nobody sees
+    // on every keystroke took half the frame budget.
+    dirty_ = true;
+    if (isVisible()) rebuild();
+}
+
+void HeatmapView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    ensureBuilt();
+}
+
+void HeatmapView::ensureBuilt() const {
+    if (dirty_) const_cast<HeatmapView*>(this)->rebuild();
 }
 
 void HeatmapView::setHead(int head) {
@@ -96,6 +108,7 @@ QCustomPlot* HeatmapView::addPlot() {
 }
 
 void HeatmapView::rebuild() {
+    dirty_ = false;
     clearPlots();
     if (!trace_ || trace_->layers.empty()) return;
     const int heads = trace_->headCount();
@@ -108,14 +121,19 @@ void HeatmapView::rebuild() {
 }
 
 std::vector<const HeatmapBuilder*> HeatmapView::builders() const {
+    ensureBuilt();
     std::vector<const HeatmapBuilder*> out;
     for (const auto& b : builders_) out.push_back(b.get());
     return out;
 }
 
-QCustomPlot* HeatmapView::firstPlot() const { return builders_.empty() ? nullptr : builders_.front()->plot(); }
+QCustomPlot* HeatmapView::firstPlot() const {
+    ensureBuilt();
+    return builders_.empty() ? nullptr : builders_.front()->plot();
+}
 
 bool HeatmapView::savePng(const QString& path) const {
+    ensureBuilt();
     if (builders_.size() == 1) return builders_.front()->plot()->savePng(path);
     return plotsArea_->grab().save(path, "PNG");
 }

@@ -37,8 +37,12 @@ public:
 signals:
     void headChanged(int head);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void rebuild();
+    void ensureBuilt() const;  // the plots are a cache of the trace, rebuilt when stale
     void clearPlots();
     QCustomPlot* addPlot();
 
@@ -47,6 +51,7 @@ private:
     int decimals_ = 3;
     int head_ = 0;
     bool allHeads_ = false;
+    bool dirty_ = false;
     QComboBox* headBox_ = nullptr;
     QCheckBox* allBox_ = nullptr;
     QWidget* plotsArea_ = nullptr;

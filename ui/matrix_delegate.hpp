@@ -14,6 +14,8 @@ public:
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
+    static constexpr int kTextPadding = 5;  // pixels between the digits and the cell border
+
 private:
     bool shading_ = true;
 };

@@ -31,30 +31,43 @@ TokenStrip::TokenStrip(QWidget* parent) : QWidget(parent) {
     layout->addWidget(scroll);
 }
 
-QLabel* TokenStrip::makeChip(const Token& token, int position) {
-    auto* chip = new QLabel(QString::fromStdString(token.text), this);
+QLabel* TokenStrip::makeChip() {
+    auto* chip = new QLabel(this);
     chip->setTextFormat(Qt::PlainText);  // a token "<b>" is text, not markup
-    QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * 1.15);
-    chip->setFont(f);
     chip->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-    chip->setStyleSheet(token.inTable ? kTableChipStyle : kHashedChipStyle);
-    const QString where = token.inTable
-        ? tr("vector from the lesson's embedding table")
-        : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
-    chip->setToolTip(tr("token %1 “%2”: %3").arg(position).arg(chip->text(), where));
     return chip;
 }
 
+void TokenStrip::showToken(QLabel* chip, const Token& token, int position, bool styleChanged) {
+    QFont f = font();  // follows "Larger text", so set on reused chips too
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    if (chip->font() != f) chip->setFont(f);
+    const QString text = QString::fromStdString(token.text);
+    if (chip->text() != text) chip->setText(text);
+    if (styleChanged) chip->setStyleSheet(token.inTable ? kTableChipStyle : kHashedChipStyle);
+    const QString where = token.inTable
+        ? tr("vector from the lesson's embedding table")
+        : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
+    chip->setToolTip(tr("token %1 “%2”: %3").arg(position).arg(text, where));
+}
+
+// Chips are reused between keystrokes: a style sheet per new label made typing stutter.
 void TokenStrip::setTokens(const std::vector<Token>& tokens) {
-    for (QLabel* chip : chips_) delete chip;
-    chips_.clear();
-    inTable_.clear();
+    while (chips_.size() > tokens.size()) {
+        delete chips_.back();
+        chips_.pop_back();
+        inTable_.pop_back();
+    }
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-        QLabel* chip = makeChip(tokens[i], static_cast<int>(i));
-        row_->insertWidget(row_->count() - 1, chip);  // before the stretch
-        chips_.push_back(chip);
-        inTable_.push_back(tokens[i].inTable);
+        const bool fresh = i >= chips_.size();
+        if (fresh) {
+            chips_.push_back(makeChip());
+            inTable_.push_back(tokens[i].inTable);
+            row_->insertWidget(row_->count() - 1, chips_.back());  // before the stretch
+        }
+        const bool styleChanged = fresh || inTable_[i] != tokens[i].inTable;
+        inTable_[i] = tokens[i].inTable;
+        showToken(chips_[i], tokens[i], static_cast<int>(i), styleChanged);
     }
     // Room for one row of chips plus a horizontal scroll bar for long sentences.
     const int chipHeight = chips_.empty() ? fontMetrics().height() + 14 : chips_.front()->sizeHint().height();

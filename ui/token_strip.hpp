@@ -23,7 +23,8 @@ public:
     std::vector<bool> chipsInTable() const;
 
 private:
-    QLabel* makeChip(const Token& token, int position);
+    QLabel* makeChip();
+    void showToken(QLabel* chip, const Token& token, int position, bool styleChanged);
 
     QHBoxLayout* row_ = nullptr;
     std::vector<QLabel*> chips_;
