@@ -1,0 +1,126 @@
+#include "core/analysis/head_summary.hpp"
+
+#include <algorithm>
+
+namespace attnscope {
+
+namespace {
+
+bool isSquareNonEmpty(const Mat& m) { return m.rows() > 0 && m.rows() == m.cols(); }
+
+std::vector<int> allHeadsIfEmpty(const LayerTrace& layer, const std::vector<int>& heads) {
+    if (!heads.empty()) return heads;
+    std::vector<int> all(layer.heads.size());
+    for (std::size_t h = 0; h < all.size(); ++h) all[h] = static_cast<int>(h);
+    return all;
+}
+
+// The selected heads' weights, or nothing when one is missing or the shapes disagree.
+std::vector<const Mat*> selectedWeights(const LayerTrace& layer, const std::vector<int>& heads) {
+    std::vector<const Mat*> out;
+    for (const int h : allHeadsIfEmpty(layer, heads)) {
+        if (h < 0 || h >= static_cast<int>(layer.heads.size())) return {};
+        const Mat& w = layer.heads[static_cast<std::size_t>(h)].weights;
+        if (!isSquareNonEmpty(w) || (!out.empty() && w.rows() != out.front()->rows())) return {};
+        out.push_back(&w);
+    }
+    return out;
+}
+
+// Largest shown entry of one matrix without building the K×K copy (called for L·H heads).
+double maxShown(const Mat& w, const WeightSelection& selection) {
+    double best = 0;
+    for (const int r : selection.keep) {
+        double rowMax = 0, rowSum = 0;
+        for (const int c : selection.keep) {
+            rowMax = std::max(rowMax, w(r, c));
+            rowSum += w(r, c);
+        }
+        if (selection.renormalize) rowMax = rowSum > 0 ? rowMax / rowSum : 0;
+        best = std::max(best, rowMax);
+    }
+    return best;
+}
+
+bool keepFits(const Mat& w, const std::vector<int>& keep) {
+    return std::all_of(keep.begin(), keep.end(), [&](int i) { return i >= 0 && i < w.rows(); });
+}
+
+}  // namespace
+
+bool hasWeights(const LayerTrace& layer) {
+    if (layer.heads.empty()) return false;
+    return std::all_of(layer.heads.begin(), layer.heads.end(),
+                       [](const HeadTrace& h) { return isSquareNonEmpty(h.weights); });
+}
+
+Mat averageOverHeads(const LayerTrace& layer, const std::vector<int>& heads) {
+    const std::vector<const Mat*> ws = selectedWeights(layer, heads);
+    if (ws.empty()) return {};
+    Mat sum = *ws.front();
+    for (std::size_t i = 1; i < ws.size(); ++i) sum += *ws[i];
+    return sum / static_cast<double>(ws.size());
+}
+
+Mat maxOverHeads(const LayerTrace& layer, const std::vector<int>& heads) {
+    const std::vector<const Mat*> ws = selectedWeights(layer, heads);
+    if (ws.empty()) return {};
+    Mat best = *ws.front();
+    for (std::size_t i = 1; i < ws.size(); ++i) best = best.cwiseMax(*ws[i]);
+    return best;
+}
+
+std::vector<int> visibleTokens(const Trace& trace, bool hideSpecial) {
+    std::vector<int> keep;
+    for (int i = 0; i < trace.tokenCount(); ++i)
+        if (!hideSpecial || !trace.tokens[static_cast<std::size_t>(i)].special) keep.push_back(i);
+    return keep;
+}
+
+Mat selectTokens(const Mat& weights, const std::vector<int>& keep) {
+    if (!keepFits(weights, keep) || weights.cols() != weights.rows()) return {};
+    return weights(keep, keep);  // Eigen 3.4 indexed view: rows and columns in the order of keep
+}
+
+Mat renormalizeRows(const Mat& weights) {
+    Mat out = weights;
+    for (Eigen::Index r = 0; r < out.rows(); ++r) {
+        const double sum = out.row(r).sum();
+        if (sum > 0) out.row(r) /= sum;
+    }
+    return out;
+}
+
+Mat shownWeights(const Mat& weights, const WeightSelection& selection) {
+    if (weights.size() == 0) return {};
+    const Mat kept = selectTokens(weights, selection.keep);
+    return selection.renormalize ? renormalizeRows(kept) : kept;
+}
+
+double maxWeight(const Mat& weights) { return weights.size() == 0 ? 0.0 : std::max(0.0, weights.maxCoeff()); }
+
+double maxWeight(const Trace& trace, int layer, const WeightSelection& selection) {
+    if (layer < 0 || layer >= static_cast<int>(trace.layers.size())) return 0;
+    double best = 0;
+    for (const HeadTrace& head : trace.layers[static_cast<std::size_t>(layer)].heads)
+        if (isSquareNonEmpty(head.weights) && keepFits(head.weights, selection.keep))
+            best = std::max(best, maxShown(head.weights, selection));
+    return best;
+}
+
+double maxWeight(const Trace& trace, const WeightSelection& selection) {
+    double best = 0;
+    for (int l = 0; l < static_cast<int>(trace.layers.size()); ++l)
+        best = std::max(best, maxWeight(trace, l, selection));
+    return best;
+}
+
+double maxWeight(const Trace& trace, int layer) {
+    if (layer < 0 || layer >= static_cast<int>(trace.layers.size())) return 0;
+    double best = 0;
+    for (const HeadTrace& head : trace.layers[static_cast<std::size_t>(layer)].heads)
+        best = std::max(best, maxWeight(head.weights));
+    return best;
+}
+
+}  // namespace attnscope

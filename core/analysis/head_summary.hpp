@@ -1,0 +1,53 @@
+#pragma once
+// Summaries of attention weights for the multi-head views (model view, head view): averages and
+// maxima over heads, hiding tokens, colour-scale maxima. The views render what these return;
+// they never compute a number themselves.
+//
+// Shape legend: T tokens, H heads, K kept (visible) tokens.
+//
+// Hiding tokens selects rows AND columns, so a kept row no longer sums to 1 (the weight that
+// went to the hidden tokens is simply not shown). Nothing here renormalises silently:
+// renormalizeRows is an explicit option, and views that use it label the picture "renormalised".
+#include <vector>
+
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+// True when every head of the layer kept its T×T weights (real models may drop intermediates,
+// never weights — but an empty layer or empty matrix must not crash a view).
+bool hasWeights(const LayerTrace& layer);
+
+// Cell-wise mean / maximum of the heads' weights (T×T). `heads` selects heads (empty: all).
+// Empty Mat when the layer has no heads or a selected head has no weights.
+Mat averageOverHeads(const LayerTrace& layer, const std::vector<int>& heads = {});
+Mat maxOverHeads(const LayerTrace& layer, const std::vector<int>& heads = {});
+
+// Token indices shown, in order: all of them, or every token that is not special when hiding.
+std::vector<int> visibleTokens(const Trace& trace, bool hideSpecial);
+
+// weights(keep, keep): K×K, rows and columns in the order of `keep`. Rows then sum to ≤ 1.
+Mat selectTokens(const Mat& weights, const std::vector<int>& keep);
+
+// Each row divided by its sum; a row summing to 0 stays 0. Only on explicit request.
+Mat renormalizeRows(const Mat& weights);
+
+// What a view shows of one T×T matrix: which tokens, and whether rows are renormalised.
+struct WeightSelection {
+    std::vector<int> keep;  // from visibleTokens
+    bool renormalize = false;
+};
+// selectTokens, then renormalizeRows when asked. Empty in → empty out.
+Mat shownWeights(const Mat& weights, const WeightSelection& selection);
+
+// Largest entry (0 for an empty matrix) — the colour-scale maximum.
+double maxWeight(const Mat& weights);
+// Largest weight over every head of one layer / of the whole trace (all layers), as shown
+// under `selection` (hidden tokens excluded, renormalised when asked). Heads with no weights
+// are skipped; 0 when nothing is left. An aggregate (mean or max over heads) never exceeds it.
+double maxWeight(const Trace& trace, int layer, const WeightSelection& selection);
+double maxWeight(const Trace& trace, const WeightSelection& selection);
+// The same over the raw weights (all tokens, no renormalising).
+double maxWeight(const Trace& trace, int layer);
+
+}  // namespace attnscope

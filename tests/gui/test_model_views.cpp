@@ -1,0 +1,454 @@
+// GUI tests of the model view (layers × heads thumbnails) and the head view (bertviz lines),
+// offscreen, on a Trace written by hand. Checked through what the views report they drew
+// (thumbnails, pixels of the one-pixel-per-weight images, lines), never through screen pixels.
+//
+// Hand trace: tokens [CLS] a b [SEP] (0 and 3 special), 2 layers × 2 heads:
+//   L0 h0              L0 h1              L1 h0              L1 h1
+//   .4  .3  .2  .1     .1  .1  .1  .7     .7  .1  .1  .1     .25 .25 .25 .25
+//   .1  .5  .2  .2     .3  .1  .3  .3     .2  .2  .6  0      .005 .9 .09 .005
+//   .2  .2  .4  .2     0   .6  .2  .2     .1  .8  .05 .05    .5  .5  0   0
+//   .25 .25 .25 .25    .4  .2  .2  .2     .3  .3  .3  .1     0   0   0   1
+//
+// Set ATTNSCOPE_SCREENSHOT_DIR to write model-view.png and head-view.png (tiny BERT) there.
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+#include "core/model/transformer.hpp"
+#include "ui/head_view.hpp"
+#include "ui/model_view.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+Mat rows(std::initializer_list<std::initializer_list<double>> values) {
+    Mat m(values.size(), values.begin()->size());
+    int r = 0;
+    for (const auto& row : values) {
+        int c = 0;
+        for (const double v : row) m(r, c++) = v;
+        ++r;
+    }
+    return m;
+}
+
+LayerTrace layerOf(const std::vector<Mat>& weights) {
+    LayerTrace layer;
+    for (const Mat& w : weights) {
+        HeadTrace h;
+        h.weights = w;
+        layer.heads.push_back(h);
+    }
+    return layer;
+}
+
+Trace handTrace() {
+    Trace t;
+    for (const char* text : {"[CLS]", "a", "b", "[SEP]"}) t.tokens.push_back({text});
+    t.tokens.front().special = t.tokens.back().special = true;
+    t.layers.push_back(layerOf({rows({{.4, .3, .2, .1}, {.1, .5, .2, .2}, {.2, .2, .4, .2}, {.25, .25, .25, .25}}),
+                                rows({{.1, .1, .1, .7}, {.3, .1, .3, .3}, {0, .6, .2, .2}, {.4, .2, .2, .2}})}));
+    t.layers.push_back(layerOf({rows({{.7, .1, .1, .1}, {.2, .2, .6, 0}, {.1, .8, .05, .05}, {.3, .3, .3, .1}}),
+                                rows({{.25, .25, .25, .25}, {.005, .9, .09, .005}, {.5, .5, 0, 0}, {0, 0, 0, 1}})}));
+    return t;
+}
+
+// Synthetic long input, bert-base sized: [CLS] and [SEP] take half of every row, the
+// neighbours 0.15 each, the rest spread thinly (below the head view's 0.01 threshold).
+Trace bigTrace(int tokens, int layers, int heads) {
+    Trace t;
+    for (int i = 0; i < tokens; ++i) t.tokens.push_back({"w" + std::to_string(i)});
+    t.tokens.front().special = t.tokens.back().special = true;
+    const double thin = 0.2 / (tokens - 4);
+    for (int l = 0; l < layers; ++l) {
+        LayerTrace layer;
+        layer.heads.resize(static_cast<std::size_t>(heads));
+        for (int h = 0; h < heads; ++h) {
+            Mat w = Mat::Constant(tokens, tokens, thin);
+            const int step = 1 + (l + h) % 3;  // heads differ by how far the neighbours are
+            for (int r = 0; r < tokens; ++r) {
+                w(r, 0) = 0.3;
+                w(r, tokens - 1) = 0.2;
+                w(r, std::clamp(r - step, 1, tokens - 2)) = 0.15;
+                w(r, std::clamp(r + step, 1, tokens - 2)) = 0.15;
+            }
+            layer.heads[static_cast<std::size_t>(h)].weights = std::move(w);
+        }
+        t.layers.push_back(std::move(layer));
+    }
+    return t;
+}
+
+const DrawnThumbnail* thumbnail(const ModelView& view, int layer, int head) {
+    for (const DrawnThumbnail& t : view.drawnThumbnails())
+        if (t.layer == layer && t.head == head) return &t;
+    return nullptr;
+}
+
+int countAtLeast(const Mat& m, double threshold) {
+    return static_cast<int>((m.array() >= threshold).count());
+}
+
+AttentionViewOptions withScale(AttentionViewOptions::Scale scale) {
+    AttentionViewOptions o;
+    o.scale = scale;
+    return o;
+}
+
+}  // namespace
+
+class ModelViewsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void modelViewDrawsEveryLayerAndHead();
+    void clickingAThumbnailActivatesThatHead();
+    void averageColumnIsTheHandMean();
+    void maxColumnIsTheHandMaximum();
+    void hidingSpecialTokensShrinksThumbnailsAndSaysSo();
+    void scalesFollowTheOptions();
+    void layersWithoutWeightsSayNotComputed();
+    void headViewAlphaIsTheWeight();
+    void headViewSharedScaleDividesByTheLayerMax();
+    void hoveringALeftTokenIsolatesItsLines();
+    void hoveringARightTokenShowsLinesIntoIt();
+    void headViewHidesSpecialTokens();
+    void severalHeadsGetSeveralColours();
+    void headViewAverageIsTheHandMean();
+    void bertBaseSizedTraceBuildsQuickly();
+    void screenshotsOfTheTinyBert();
+
+private:
+    Trace trace = handTrace();
+};
+
+void ModelViewsTest::modelViewDrawsEveryLayerAndHead() {
+    ModelView view;
+    view.resize(600, 400);
+    view.showTrace(trace, {});
+    view.show();
+    QCOMPARE(static_cast<int>(view.drawnThumbnails().size()), 2 * 2);
+    for (const DrawnThumbnail& t : view.drawnThumbnails()) {
+        QCOMPARE(t.rows, 4);
+        QCOMPARE(t.cols, 4);
+        QCOMPARE(t.scaleMax, 1.0);
+        QVERIFY(t.computed);
+        // One pixel per weight, coloured on the fixed [0, 1] scale.
+        const QImage img = view.thumbnailImage(t.layer, t.head);
+        const Mat& w = trace.layers[t.layer].heads[t.head].weights;
+        QCOMPARE(img.size(), QSize(4, 4));
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) QCOMPARE(img.pixel(c, r), ModelView::colourFor(w(r, c), 1.0));
+    }
+    // Rows are layers, columns heads.
+    QVERIFY(thumbnail(view, 1, 0)->rect.top() > thumbnail(view, 0, 0)->rect.bottom());
+    QVERIFY(thumbnail(view, 0, 1)->rect.left() > thumbnail(view, 0, 0)->rect.right());
+    QVERIFY(view.caption().contains("0 (dark) to 1"));
+    // Different weights, different colours: the bright end is viridis yellow.
+    QCOMPARE(QColor(ModelView::colourFor(1.0, 1.0)).name(), QString("#fde725"));
+    QCOMPARE(QColor(ModelView::colourFor(0.0, 1.0)).name(), QString("#440154"));
+}
+
+void ModelViewsTest::clickingAThumbnailActivatesThatHead() {
+    ModelView view;
+    view.resize(600, 400);
+    view.showTrace(trace, {});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy spy(&view, &ModelView::headActivated);
+    const QPoint centre = thumbnail(view, 1, 0)->rect.center();
+    QCOMPARE(view.thumbnailAt(centre), std::make_optional(std::make_pair(1, 0)));
+    QTest::mouseClick(view.canvas(), Qt::LeftButton, {}, centre);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toInt(), 1);
+    QCOMPARE(spy.at(0).at(1).toInt(), 0);
+    // The gap between thumbnails and the label margin hit nothing.
+    const QRect a = thumbnail(view, 0, 0)->rect, b = thumbnail(view, 0, 1)->rect;
+    QVERIFY(!view.thumbnailAt(QPoint((a.right() + b.left()) / 2, a.center().y())));
+    QVERIFY(!view.thumbnailAt(QPoint(1, 1)));
+    QTest::mouseClick(view.canvas(), Qt::LeftButton, {}, QPoint(1, 1));
+    QCOMPARE(spy.count(), 1);
+}
+
+void ModelViewsTest::averageColumnIsTheHandMean() {
+    AttentionViewOptions o;
+    o.aggregate = AttentionViewOptions::Average;
+    ModelView view;
+    view.resize(700, 400);
+    view.showTrace(trace, o);
+    QCOMPARE(static_cast<int>(view.drawnThumbnails().size()), 2 * 3);
+    // Layer 0 mean, by hand: row 0 = (.4+.1)/2, (.3+.1)/2, (.2+.1)/2, (.1+.7)/2 = .25 .2 .15 .4 …
+    const Mat mean0 = rows({{.25, .2, .15, .4}, {.2, .3, .25, .25}, {.1, .4, .3, .2}, {.325, .225, .225, .225}});
+    // Layer 1: (.7+.25)/2 = .475, (.1+.25)/2 = .175, …
+    const Mat mean1 = rows({{.475, .175, .175, .175}, {.1025, .55, .345, .0025}, {.3, .65, .025, .025}, {.15, .15, .15, .55}});
+    const QImage img0 = view.thumbnailImage(0, ModelView::kAggregateHead);
+    const QImage img1 = view.thumbnailImage(1, ModelView::kAggregateHead);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) {
+            QCOMPARE(img0.pixel(c, r), ModelView::colourFor(mean0(r, c), 1.0));
+            QCOMPARE(img1.pixel(c, r), ModelView::colourFor(mean1(r, c), 1.0));
+        }
+    // The mean column sits right of the heads and is not a head to open.
+    const DrawnThumbnail* agg = thumbnail(view, 0, ModelView::kAggregateHead);
+    QVERIFY(agg->rect.left() > thumbnail(view, 0, 1)->rect.right());
+    QVERIFY(!view.thumbnailAt(agg->rect.center()));
+    QVERIFY(view.caption().contains("mean"));
+}
+
+void ModelViewsTest::maxColumnIsTheHandMaximum() {
+    AttentionViewOptions o;
+    o.aggregate = AttentionViewOptions::Max;
+    ModelView view;
+    view.showTrace(trace, o);
+    const Mat max0 = rows({{.4, .3, .2, .7}, {.3, .5, .3, .3}, {.2, .6, .4, .2}, {.4, .25, .25, .25}});
+    const QImage img = view.thumbnailImage(0, ModelView::kAggregateHead);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) QCOMPARE(img.pixel(c, r), ModelView::colourFor(max0(r, c), 1.0));
+}
+
+void ModelViewsTest::hidingSpecialTokensShrinksThumbnailsAndSaysSo() {
+    AttentionViewOptions o;
+    o.hideSpecial = true;
+    ModelView view;
+    view.showTrace(trace, o);
+    for (const DrawnThumbnail& t : view.drawnThumbnails()) {
+        QCOMPARE(t.rows, 2);
+        QCOMPARE(t.cols, 2);
+    }
+    // L0 h0 rows/cols {a, b}: [.5 .2; .2 .4] — not renormalised.
+    QCOMPARE(view.thumbnailImage(0, 0).pixel(0, 0), ModelView::colourFor(.5, 1.0));
+    QCOMPARE(view.thumbnailImage(0, 0).pixel(1, 1), ModelView::colourFor(.4, 1.0));
+    QVERIFY(view.caption().contains("no longer sum to 1"));
+    o.renormalize = true;
+    view.setOptions(o);
+    // [.5 .2] / .7 → 5/7;  [.2 .4] / .6 → 2/3
+    QCOMPARE(view.thumbnailImage(0, 0).pixel(0, 0), ModelView::colourFor(5.0 / 7, 1.0));
+    QCOMPARE(view.thumbnailImage(0, 0).pixel(1, 1), ModelView::colourFor(2.0 / 3, 1.0));
+    QVERIFY(view.caption().contains("renormalised"));
+}
+
+void ModelViewsTest::scalesFollowTheOptions() {
+    ModelView view;
+    view.showTrace(trace, withScale(AttentionViewOptions::SharedMax));
+    for (const DrawnThumbnail& t : view.drawnThumbnails()) QCOMPARE(t.scaleMax, 1.0);  // L1 h1 has a 1
+    AttentionViewOptions o = withScale(AttentionViewOptions::SharedMax);
+    o.hideSpecial = true;  // shown: L0 {.5,.2,.2,.4} {.1,.3,.6,.2}, L1 {.2,.6,.8,.05} {.9,.09,.5,0} → .9
+    view.setOptions(o);
+    for (const DrawnThumbnail& t : view.drawnThumbnails()) QCOMPARE(t.scaleMax, .9);
+    QCOMPARE(view.thumbnailImage(1, 1).pixel(0, 0), ModelView::colourFor(1.0, 1.0));  // a → a, .9: the brightest
+    view.setOptions(withScale(AttentionViewOptions::PerHeadMax));
+    QCOMPARE(thumbnail(view, 0, 0)->scaleMax, .5);
+    QCOMPARE(thumbnail(view, 0, 1)->scaleMax, .7);
+    QCOMPARE(thumbnail(view, 1, 0)->scaleMax, .8);
+    QCOMPARE(view.thumbnailImage(0, 0).pixel(1, 1), ModelView::colourFor(1.0, 1.0));  // .5 / .5
+}
+
+void ModelViewsTest::layersWithoutWeightsSayNotComputed() {
+    Trace t = handTrace();
+    for (HeadTrace& h : t.layers[1].heads) h.weights = Mat();
+    ModelView view;
+    view.resize(600, 400);
+    view.showTrace(t, {});
+    QCOMPARE(static_cast<int>(view.drawnThumbnails().size()), 4);
+    QVERIFY(thumbnail(view, 0, 0)->computed);
+    QVERIFY(!thumbnail(view, 1, 0)->computed);
+    QVERIFY(view.thumbnailImage(1, 0).isNull());
+    QVERIFY(!view.thumbnailAt(thumbnail(view, 1, 0)->rect.center()));
+    view.grab();  // paints "not computed" without crashing
+}
+
+void ModelViewsTest::headViewAlphaIsTheWeight() {
+    HeadView view;
+    view.resize(500, 300);
+    view.showTrace(trace, 0, {0}, {});
+    const Mat& w = trace.layers[0].heads[0].weights;
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), countAtLeast(w, HeadView::kMinWeight));  // 16
+    for (const DrawnLine& line : view.drawnLines()) {
+        QCOMPARE(line.head, 0);
+        QCOMPARE(line.weight, w(line.from, line.to));
+        QCOMPARE(line.alpha, line.weight);  // Fixed01: opacity is the weight
+    }
+    // Layer 1 head 1: .005 entries and zeros are skipped — 16 - 2 - 5 = 9 lines.
+    view.showTrace(trace, 1, {1}, {});
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), 9);
+    QCOMPARE(view.tokenRect(HoveredToken::Left, 0).height(), HeadView::kRowHeight);
+}
+
+void ModelViewsTest::headViewSharedScaleDividesByTheLayerMax() {
+    HeadView view;
+    view.showTrace(trace, 0, {0, 1}, withScale(AttentionViewOptions::SharedMax));
+    for (const DrawnLine& line : view.drawnLines()) QCOMPARE(line.alpha, line.weight / .7);  // layer 0 max: .7
+    view.setOptions(withScale(AttentionViewOptions::PerHeadMax));
+    for (const DrawnLine& line : view.drawnLines())
+        QCOMPARE(line.alpha, line.weight / (line.head == 0 ? .5 : .7));
+}
+
+void ModelViewsTest::hoveringALeftTokenIsolatesItsLines() {
+    HeadView view;
+    view.resize(500, 300);
+    view.showTrace(trace, 0, {0, 1}, {});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), 16 + 15);  // head 1 has one 0
+    QTest::mouseMove(view.canvas(), view.tokenRect(HoveredToken::Left, 2).center());
+    QCOMPARE(view.hoveredToken(), std::make_optional(HoveredToken{HoveredToken::Left, 2}));
+    // Row 2 of head 0: 4 weights; of head 1: .6 .2 .2 (the 0 is skipped).
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), 4 + 3);
+    for (const DrawnLine& line : view.drawnLines()) QCOMPARE(line.from, 2);
+    view.grab();  // paints the hover boxes
+    view.setHoveredToken(std::nullopt);
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), 31);
+}
+
+void ModelViewsTest::hoveringARightTokenShowsLinesIntoIt() {
+    HeadView view;
+    view.resize(500, 300);
+    view.showTrace(trace, 1, {1}, {});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTest::mouseMove(view.canvas(), view.tokenRect(HoveredToken::Right, 3).center());
+    QCOMPARE(view.hoveredToken(), std::make_optional(HoveredToken{HoveredToken::Right, 3}));
+    // Column 3 of L1 h1: .25 .005 0 1 → two lines.
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), 2);
+    for (const DrawnLine& line : view.drawnLines()) QCOMPARE(line.to, 3);
+}
+
+void ModelViewsTest::headViewHidesSpecialTokens() {
+    AttentionViewOptions o;
+    o.hideSpecial = true;
+    HeadView view;
+    view.showTrace(trace, 0, {0}, o);
+    QCOMPARE(view.shownTokens(), std::vector<int>({1, 2}));
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), 4);
+    for (const DrawnLine& line : view.drawnLines()) {
+        QVERIFY(line.from != 0 && line.from != 3 && line.to != 0 && line.to != 3);
+        QCOMPARE(line.weight, trace.layers[0].heads[0].weights(line.from, line.to));
+    }
+    QVERIFY(view.tokenRect(HoveredToken::Left, 0).isNull());
+    QVERIFY(view.caption().contains("no longer sum to 1"));
+    o.renormalize = true;
+    view.setOptions(o);
+    QVERIFY(view.caption().contains("renormalised"));
+    double rowSum = 0;
+    for (const DrawnLine& line : view.drawnLines())
+        if (line.from == 1) rowSum += line.weight;
+    QCOMPARE(rowSum, 1.0);  // 5/7 + 2/7
+}
+
+void ModelViewsTest::severalHeadsGetSeveralColours() {
+    HeadView view;
+    view.showTrace(trace, 0, {0, 1}, {});
+    bool seen[2] = {false, false};
+    for (const DrawnLine& line : view.drawnLines()) seen[line.head] = true;
+    QVERIFY(seen[0] && seen[1]);
+    QVERIFY(HeadView::headColour(0) != HeadView::headColour(1));
+    view.setHeads({1});
+    for (const DrawnLine& line : view.drawnLines()) QCOMPARE(line.head, 1);
+}
+
+void ModelViewsTest::headViewAverageIsTheHandMean() {
+    AttentionViewOptions o;
+    o.aggregate = AttentionViewOptions::Average;
+    HeadView view;
+    view.showTrace(trace, 1, {0, 1}, o);
+    const Mat mean1 = rows({{.475, .175, .175, .175}, {.1025, .55, .345, .0025}, {.3, .65, .025, .025}, {.15, .15, .15, .55}});
+    QCOMPARE(static_cast<int>(view.drawnLines().size()), 15);  // .0025 is below 0.01
+    for (const DrawnLine& line : view.drawnLines()) {
+        QCOMPARE(line.head, HeadView::kAggregateHead);
+        QVERIFY(std::abs(line.weight - mean1(line.from, line.to)) < 1e-12);
+    }
+}
+
+void ModelViewsTest::bertBaseSizedTraceBuildsQuickly() {
+    const Trace big = bigTrace(512, 12, 12);
+    QElapsedTimer timer;
+    ModelView model;
+    model.resize(1000, 800);
+    timer.start();
+    model.showTrace(big, {});
+    const qint64 modelBuild = timer.restart();
+    model.show();
+    model.grab();
+    const qint64 modelPaint = timer.restart();
+    AttentionViewOptions o;
+    o.hideSpecial = true;
+    o.aggregate = AttentionViewOptions::Average;
+    o.scale = AttentionViewOptions::SharedMax;
+    model.setOptions(o);
+    const qint64 modelRebuild = timer.restart();
+    QCOMPARE(static_cast<int>(model.drawnThumbnails().size()), 12 * 13);
+    QCOMPARE(model.drawnThumbnails().front().rows, 510);
+
+    HeadView head;
+    head.resize(600, 800);
+    timer.restart();
+    head.showTrace(big, 5, {}, {});
+    const qint64 headBuild = timer.restart();
+    head.show();
+    head.grab();
+    const qint64 headPaint = timer.restart();
+    const int paintedAtTop = head.paintedLineCount();
+    head.scrollArea()->verticalScrollBar()->setValue(head.scrollArea()->verticalScrollBar()->maximum() / 2);
+    timer.restart();
+    head.grab();
+    const qint64 headPaintMiddle = timer.restart();
+    // 12 heads × 512 rows × 4 lines ≥ 0.01 (neighbours may coincide at the ends).
+    QVERIFY(head.drawnLines().size() > 12 * 512 * 3);
+    QVERIFY(head.paintedLineCount() < static_cast<int>(head.drawnLines().size()));  // culled to the viewport
+    qInfo("512 tokens, 12x12 heads: model view build %lld ms, paint %lld ms, rebuild (hidden+mean+shared) %lld ms; "
+          "head view build %lld ms (%zu lines), paint at the top %lld ms (%d lines painted), scrolled to the middle "
+          "%lld ms (%d lines painted)",
+          modelBuild, modelPaint, modelRebuild, headBuild, head.drawnLines().size(), headPaint, paintedAtTop,
+          headPaintMiddle, head.paintedLineCount());
+    QVERIFY2(modelBuild + modelRebuild + headBuild < 20000, "far too slow");  // loose: shared CI machines
+}
+
+void ModelViewsTest::screenshotsOfTheTinyBert() {
+    // Ids of the third run in tests/reference/fixtures/model-bert-tiny.json ([CLS] … [MASK] … [SEP]);
+    // the tiny model has no vocabulary, so the words are made-up labels.
+    const std::vector<int> ids = {2, 5, 66, 71, 8, 90, 13, 4, 27, 31, 44, 3};
+    std::vector<Token> tokens;
+    for (const char* text : {"[CLS]", "the", "quick", "fox", "jumps", "over", "the", "[MASK]", "dog", "and", "runs", "[SEP]"})
+        tokens.push_back({text});
+    tokens.front().special = tokens.back().special = true;
+    auto model = loadModel(QDir(ATTNSCOPE_SOURCE_DIR).filePath("tests/reference/models/bert-tiny").toStdString());
+    QVERIFY2(model.ok(), model.ok() ? "" : model.error().text().c_str());
+    auto run = runModel(model.value(), ids, tokens);
+    QVERIFY(run.ok());
+    const Trace& t = run.value().trace;
+
+    QTemporaryDir tmp;
+    const QString dir = qEnvironmentVariableIsEmpty("ATTNSCOPE_SCREENSHOT_DIR") ? tmp.path()
+                                                                                 : qEnvironmentVariable("ATTNSCOPE_SCREENSHOT_DIR");
+    AttentionViewOptions o;
+    o.aggregate = AttentionViewOptions::Average;
+    ModelView modelView;
+    modelView.resize(760, 460);
+    modelView.showTrace(t, o);
+    modelView.show();
+    QVERIFY(modelView.grab().save(QDir(dir).filePath("model-view.png")));
+
+    HeadView headView;
+    headView.resize(560, 330);
+    headView.showTrace(t, 1, {0, 2}, {});
+    headView.show();
+    QVERIFY(headView.grab().save(QDir(dir).filePath("head-view.png")));
+    headView.setHoveredToken(HoveredToken{HoveredToken::Left, 7});  // [MASK]
+    QVERIFY(headView.grab().save(QDir(dir).filePath("head-view-hover.png")));
+}
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ModelViewsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_model_views.moc"

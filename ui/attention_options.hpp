@@ -1,0 +1,25 @@
+#pragma once
+// What the multi-head views (ModelView, HeadView) show: a plain struct the window owns and
+// passes in. The numbers behind each choice come from core/analysis/head_summary.hpp.
+
+namespace attnscope {
+
+struct AttentionViewOptions {
+    // Hide [CLS], [SEP], <|endoftext|>, … (rows and columns). Kept rows then sum to < 1; the
+    // views say so unless `renormalize` is on.
+    bool hideSpecial = false;
+
+    // PerHead: every head. Average / Max: the model view adds a column with the mean / maximum
+    // over the layer's heads; the head view draws that one summary instead of the heads.
+    enum Aggregate { PerHead, Average, Max } aggregate = PerHead;
+
+    // Colour (model view) and line opacity (head view) map [0, max] onto the full range:
+    // Fixed01 max = 1; SharedMax: the largest weight shown in the trace (model view) or the
+    // layer (head view); PerHeadMax: each head's own largest weight.
+    enum Scale { Fixed01, SharedMax, PerHeadMax } scale = Fixed01;
+
+    // With hidden tokens: divide each kept row by its sum (labelled "renormalised").
+    bool renormalize = false;
+};
+
+}  // namespace attnscope

@@ -1,0 +1,91 @@
+#pragma once
+// The model view: every layer × head of a Trace as a small attention heatmap (rows = layers,
+// columns = heads, plus a column for the mean or maximum over heads when asked). Clicking a
+// thumbnail emits headActivated(layer, head) so the window can open that head large.
+//
+// Built for 12 × 12 heads at 512 tokens: each thumbnail is one QImage, one pixel per shown
+// weight (viridis), built once per showTrace/setOptions in plain O(L·H·T²) loops; one custom
+// widget paints them all (scaled once per size change, never recomputed while painting). The
+// numbers (aggregates, hidden tokens, scale maxima) come from core/analysis/head_summary.hpp.
+#include <QImage>
+#include <QRect>
+#include <QWidget>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/trace.hpp"
+#include "ui/attention_options.hpp"
+
+class QLabel;
+class QScrollArea;
+
+namespace attnscope {
+
+class ThumbnailGrid;
+
+// What one thumbnail shows, for tests. `rect` is in canvas() coordinates.
+struct DrawnThumbnail {
+    int layer = 0;
+    int head = 0;          // ModelView::kAggregateHead for the mean / max column
+    int rows = 0;          // shown query tokens (0 when the layer's weights were not computed)
+    int cols = 0;          // shown key tokens
+    double scaleMax = 1;   // the weight drawn in the brightest colour
+    bool computed = true;  // false: "not computed" is drawn instead
+    QRect rect;
+};
+
+class ModelView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kAggregateHead = -1;
+
+    explicit ModelView(QWidget* parent = nullptr);
+    ~ModelView() override;
+
+    // `trace` must stay alive until the next showTrace: setOptions rebuilds from it.
+    void showTrace(const Trace& trace, const AttentionViewOptions& options);
+    // Head-view signature for symmetry; the model view shows every layer and ignores `layer`.
+    void showTrace(const Trace& trace, int layer, const AttentionViewOptions& options);
+    void setOptions(const AttentionViewOptions& options);
+    const AttentionViewOptions& options() const { return options_; }
+
+    // What is drawn, for tests.
+    const std::vector<DrawnThumbnail>& drawnThumbnails() const { return thumbs_; }
+    // (layer, head) under a canvas() point; the aggregate column and gaps give nothing.
+    std::optional<std::pair<int, int>> thumbnailAt(QPoint canvasPoint) const;
+    // One pixel per shown weight (row = query, column = key); null when not drawn.
+    QImage thumbnailImage(int layer, int head) const;
+    QString caption() const;
+    QWidget* canvas() const;
+    // The colour a weight gets on a [0, scaleMax] viridis scale (256 steps).
+    static QRgb colourFor(double value, double scaleMax);
+
+signals:
+    void headActivated(int layer, int head);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;  // re-fits on viewport resize
+
+private:
+    friend class ThumbnailGrid;
+    void rebuild();
+    void addLayer(int layer, double sharedMax);
+    void addThumbnail(int layer, int head, const Mat& shown, double sharedMax);
+    void layoutThumbnails();
+    int columnCount() const;
+    QString tooltipAt(QPoint canvasPoint) const;
+    QString describeScale(double sharedMax) const;
+    bool hidesTokens() const;
+
+    const Trace* trace_ = nullptr;
+    AttentionViewOptions options_;
+    std::vector<int> keep_;
+    std::vector<DrawnThumbnail> thumbs_;
+    std::vector<QImage> images_;  // parallel to thumbs_
+    QLabel* caption_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
+    ThumbnailGrid* grid_ = nullptr;
+};
+
+}  // namespace attnscope
