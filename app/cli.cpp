@@ -1,6 +1,8 @@
 // attnscope --lesson FILE|NAME|JSON --sentence TEXT --print [--step S] [--head H]
 //           [--format text|json|csv|markdown] [--decimals N] [--hand-rounding N] [--explain]
 //           [--export-png FILE]
+// attnscope --model FOLDER|HF-ID --sentence TEXT --print [--layer L] [--head H] [--step S]
+//           [--format text|json|csv|markdown] [--top-k K] [--decimals N] [--export-png FILE]
 #include "app/cli.hpp"
 
 #include <QCommandLineParser>
@@ -9,7 +11,9 @@
 
 #include "app/heatmap_export.hpp"
 #include "app/lesson_source.hpp"
+#include "app/model_session.hpp"
 #include "core/export.hpp"
+#include "core/model_export.hpp"
 #include "core/run_lesson.hpp"
 
 namespace attnscope {
@@ -21,6 +25,10 @@ void addOptions(QCommandLineParser& parser) {
     parser.addHelpOption();
     parser.addOptions({
         {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
+        {"model", "A pretrained model: a FOLDER (config.json, model.safetensors, tokenizer files) "
+                  "or a Hugging Face id found in the local cache (e.g. bert-base-uncased).", "model"},
+        {"layer", "Models: only this layer (1 = first; default: the last for text, all for json).", "l"},
+        {"top-k", "Models: how many predicted tokens to list (default 5).", "k"},
         {"sentence", "The sentence to run (default: the lesson's own).", "text"},
         {"print", "Print the matrices instead of opening a window."},
         {"step", "Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, "
@@ -90,6 +98,103 @@ std::optional<std::string> readRequest(const QCommandLineParser& parser, const L
     return std::nullopt;
 }
 
+// ---------------------------------------------------------------- --model
+
+struct ModelRequest {
+    ExportFormat format = ExportFormat::Text;
+    ExportRequest exportRequest;
+    std::optional<int> layer;  // 0-based; empty: all (json) / the last (others)
+    int topK = 5;
+};
+
+std::optional<std::string> readModelRequest(const QCommandLineParser& parser, const OpenedModel& opened,
+                                            ModelRequest& r) {
+    std::string error;
+    const auto format = exportFormatFromName(parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString());
+    if (!format) return "--format expects text, json, csv or markdown, got \"" + parser.value("format").toStdString() + "\"";
+    r.format = *format;
+    if (parser.isSet("step")) {
+        r.exportRequest.step = stepFromKey(parser.value("step").toStdString());
+        if (!r.exportRequest.step) return "--step: unknown step \"" + parser.value("step").toStdString() + "\" (see --help)";
+    }
+    const auto layer = readCount(parser, "layer", 1, opened.layerCount(), error);
+    const auto head = readCount(parser, "head", 1, opened.headCount(), error);
+    const auto decimals = readCount(parser, "decimals", 0, 12, error);
+    const auto topK = readCount(parser, "top-k", 1, 1000, error);
+    if (!error.empty()) return error;
+    if (layer) r.layer = *layer - 1;
+    else if (r.format != ExportFormat::Json) r.layer = opened.layerCount() - 1;
+    if (head) r.exportRequest.head = *head - 1;
+    r.exportRequest.decimals = decimals.value_or(3);
+    r.exportRequest.explain = parser.isSet("explain");
+    r.topK = topK.value_or(5);
+    return std::nullopt;
+}
+
+// exportTrace numbers the one layer it prints 1; the CSV says which layer it really is.
+std::string relabelCsvLayer(const std::string& csv, int layer) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < csv.size()) {
+        std::size_t end = csv.find('\n', start);
+        if (end == std::string::npos) end = csv.size();
+        std::string line = csv.substr(start, end - start);
+        const std::size_t comma = line.find(',');
+        if (start > 0 && comma != std::string::npos && line.compare(comma, 3, ",1,") == 0)
+            line.replace(comma, 3, "," + std::to_string(layer + 1) + ",");
+        out += line + "\n";
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Trace& layerTrace,
+                        const ModelRequest& r) {
+    const TokenLabeler label = [&](int id) { return opened.tokenizer.label(id); };
+    const int decimals = r.exportRequest.decimals;
+    switch (r.format) {
+        case ExportFormat::Json:
+            return modelRunToJson(run, r.layer ? layerTrace : run.trace, opened.family(), label, r.layer);
+        case ExportFormat::Csv:
+            return relabelCsvLayer(exportTrace(layerTrace, ExportFormat::Csv, r.exportRequest), *r.layer) +
+                   predictionsToCsvRows(run, label, decimals);
+        default: break;
+    }
+    const bool markdown = r.format == ExportFormat::Markdown;
+    std::string out = (markdown ? "**Model:** " : "model: ") + opened.name + " (" + familyName(opened.family()) +
+                      ", " + std::to_string(opened.layerCount()) + " layers × " +
+                      std::to_string(opened.headCount()) + " heads), layer " + std::to_string(*r.layer + 1) + "\n";
+    if (!run.predictions.empty()) out += predictionsToText(run, opened.family(), label, decimals) + "\n";
+    return out + exportTrace(layerTrace, r.format, r.exportRequest);
+}
+
+int runModelCommand(const QCommandLineParser& parser) {
+    if (!parser.isSet("sentence")) return fail("--model needs --sentence TEXT");
+    auto opened = openModel(parser.value("model").toStdString());
+    if (!opened) return fail(opened.error().text());
+    for (const std::string& notice : opened.value().notices) std::fprintf(stderr, "notice: %s\n", notice.c_str());
+    ModelRequest request;
+    if (auto error = readModelRequest(parser, opened.value(), request)) return fail(*error);
+    RunControl control;
+    control.topK = request.topK;
+    control.detailLayer = request.layer.value_or(-1);
+    // Qt decodes argv as UTF-8 and turns invalid bytes into U+FFFD, which no vocabulary holds.
+    if (parser.value("sentence").contains(QChar(0xFFFD)))
+        return fail("--sentence: expected UTF-8 text, found invalid bytes (shown as U+FFFD)");
+    const std::string sentence = parser.value("sentence").toStdString();
+    auto run = runSentence(opened.value(), sentence, control);
+    if (!run) return fail(run.error().text());
+    for (const std::string& notice : run.value().trace.notices) std::fprintf(stderr, "notice: %s\n", notice.c_str());
+    const int layer = request.layer.value_or(opened.value().layerCount() - 1);
+    auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
+    if (!layerTrace) return fail(layerTrace.error().text());
+    if (parser.isSet("export-png")) {
+        if (auto error = exportHeatmapPng(layerTrace.value(), parser.value("export-png"))) return fail(error->text());
+    }
+    if (parser.isSet("print")) write(modelOutput(opened.value(), run.value(), layerTrace.value(), request));
+    return 0;
+}
+
 }  // namespace
 
 bool isCommandLineRun(const QStringList& arguments) {
@@ -106,6 +211,7 @@ int runCommandLine(const QStringList& arguments) {
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
     if (parser.isSet("list-lessons")) return listLessons();
+    if (parser.isSet("model")) return runModelCommand(parser);
 
     auto lesson = loadLesson(parser.isSet("lesson") ? parser.value("lesson") : "first-hand-exercise");
     if (!lesson) return fail(lesson.error().text());

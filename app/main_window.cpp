@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
@@ -19,10 +20,12 @@
 #include <QVBoxLayout>
 
 #include "app/lesson_source.hpp"
+#include "app/model_worker.hpp"
 #include "core/export.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
 #include "ui/matrix_panel.hpp"
+#include "ui/piece_strip.hpp"
 #include "ui/step_navigator.hpp"
 #include "ui/token_strip.hpp"
 
@@ -62,9 +65,11 @@ QFont monoFont(double pointSize) {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("AttnScope");
     setFont(appFont(kNormalPointSize));
+    worker_ = new ModelWorker(this);
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
+    connectModelWorker();
     setLargerText(false);
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
@@ -108,11 +113,13 @@ QWidget* MainWindow::buildCentralWidget() {
     tabs_->addTab(matrixPanel_, tr("Worked example"));
     tabs_->addTab(heatmap_, tr("Attention heatmap"));
     tabs_->addTab(editor_, tr("Edit lesson"));
+    buildModelTabs();
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(navigator_);
     splitter->addWidget(tabs_);
+    splitter->addWidget(predictionsArea_);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({250, 1250});
+    splitter->setSizes({250, 1000, 330});
 
     auto* sentenceRow = new QHBoxLayout;
     sentenceRow->addWidget(new QLabel(tr("Sentence:"), central));
@@ -124,7 +131,9 @@ QWidget* MainWindow::buildCentralWidget() {
     layout->addWidget(title_);
     layout->addWidget(description_);
     layout->addLayout(sentenceRow);
+    layout->addWidget(buildModelControls(central));
     layout->addWidget(tokens_);
+    layout->addWidget(pieces_);
     layout->addWidget(notices_);
     layout->addLayout(statusRow);
     layout->addWidget(splitter, 1);
@@ -136,6 +145,9 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Open lesson…"), QKeySequence::Open, this, &MainWindow::openLessonDialog);
     file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &MainWindow::saveLesson);
     file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &MainWindow::saveLessonAs);
+    file->addSeparator();
+    file->addAction(tr("Open &model…"), this, &MainWindow::openModelDialog);
+    file->addAction(tr("&Download model…"), this, &MainWindow::downloadModelDialog);
     file->addSeparator();
     file->addAction(tr("Export heatmap &PNG…"), this, &MainWindow::exportHeatmap);
     file->addAction(tr("Export &worksheet (Markdown)…"), this, &MainWindow::exportWorksheet);
@@ -197,6 +209,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
     }
     lessonPath_ = path;
     lastError_.clear();
+    if (modelMode_) leaveModelMode();
     selectedCell_.reset();
     shownStep_.reset();
     sentenceTimer_.stop();
@@ -232,6 +245,7 @@ void MainWindow::setSentence(const QString& sentence) {
 }
 
 void MainWindow::applySentence() {
+    if (modelMode_) return requestModelRun();
     if (!session_.hasLesson()) return;
     const QByteArray utf8 = sentence_->text().toUtf8();
     if (auto error = session_.setSentence(utf8.toStdString())) {
@@ -283,18 +297,18 @@ void MainWindow::refreshLabels() {
 }
 
 void MainWindow::showCurrentStep() {
-    if (!session_.hasLesson() || navigator_->currentIndex() < 0) return;
+    if (!hasWorkedTrace() || navigator_->currentIndex() < 0) return;
     const Step step = navigator_->currentStep();
     if (shownStep_ != step) selectedCell_.reset();
     shownStep_ = step;
     navigator_->setHeadEnabled(isPerHead(step));
-    matrixPanel_->showStep(session_.trace(), step, 0, navigator_->currentHead(), session_.decimals());
+    matrixPanel_->showStep(workedTrace(), step, 0, navigator_->currentHead(), workedDecimals());
     if (selectedCell_) matrixPanel_->selectCell(selectedCell_->first, selectedCell_->second);
 }
 
 void MainWindow::explain(const CellRef& cell) {
     selectedCell_ = std::make_pair(cell.row, cell.col);
-    auto explanation = explainCell(session_.trace(), cell, session_.decimals());
+    auto explanation = explainCell(workedTrace(), cell, workedDecimals());
     if (explanation) matrixPanel_->showExplanation(explanation.value());
     else matrixPanel_->showExplanationError(qs(explanation.error().text()));
 }
@@ -306,7 +320,8 @@ void MainWindow::setLargerText(bool larger) {
     titleFont.setBold(true);
     title_->setFont(titleFont);
     matrixPanel_->setExplanationFont(monoFont(size));
-    if (session_.hasLesson()) refreshAll();  // tables and plots resize to the new font
+    if (modelMode_) refreshModelViews();  // tables and plots resize to the new font
+    else if (session_.hasLesson()) refreshAll();
 }
 
 void MainWindow::setErrorText(const QString& text) {
@@ -315,6 +330,14 @@ void MainWindow::setErrorText(const QString& text) {
 }
 
 QString MainWindow::noticeText() const { return notices_->text(); }
+QString MainWindow::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
+
+// In model mode the worked example walks the detail layer of the last run.
+const Trace& MainWindow::workedTrace() const {
+    return modelMode_ && detailTrace_ ? *detailTrace_ : session_.trace();
+}
+int MainWindow::workedDecimals() const { return modelMode_ ? 3 : session_.decimals(); }
+bool MainWindow::hasWorkedTrace() const { return modelMode_ ? detailTrace_ != nullptr : session_.hasLesson(); }
 QString MainWindow::roundingText() const { return rounding_->text(); }
 QString MainWindow::lessonTitle() const { return title_->text(); }
 
@@ -365,9 +388,9 @@ void MainWindow::exportWorksheet() {
                                                       tr("Markdown (*.md)"));
     if (path.isEmpty()) return;
     ExportRequest request;
-    request.decimals = session_.decimals();
+    request.decimals = workedDecimals();
     request.explain = true;
-    writeText(path, exportTrace(session_.trace(), ExportFormat::Markdown, request));
+    writeText(path, exportTrace(workedTrace(), ExportFormat::Markdown, request));
 }
 
 void MainWindow::exportStepCsv() {
@@ -376,8 +399,8 @@ void MainWindow::exportStepCsv() {
     ExportRequest request;
     request.step = navigator_->currentStep();
     request.head = navigator_->currentHead();
-    request.decimals = session_.decimals();
-    writeText(path, exportTrace(session_.trace(), ExportFormat::Csv, request));
+    request.decimals = workedDecimals();
+    writeText(path, exportTrace(workedTrace(), ExportFormat::Csv, request));
 }
 
 }  // namespace attnscope

@@ -4,23 +4,36 @@
 // the views only render the Session's Trace.
 #include <QMainWindow>
 #include <QTimer>
+#include <memory>
 #include <optional>
 
 #include "app/session.hpp"
 #include "core/explain.hpp"
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
 class QTabWidget;
 
 namespace attnscope {
 
+class HeadView;
 class HeatmapView;
 class LessonEditor;
 class MatrixPanel;
+class ModelView;
+class ModelWorker;
+class PieceStrip;
+class PredictionsView;
 class StepNavigator;
 class TokenStrip;
+struct AttentionViewOptions;
+struct ModelRun;
 
 // Registers the compiled-in resources (built-in lessons) of the static attnscope_app library.
 void initResources();
@@ -37,6 +50,12 @@ public:
     bool openLessonFile(const QString& path);
     bool saveLessonTo(const QString& path);
 
+    // Model mode: opens a model folder or a Hugging Face cache id off the GUI thread and runs
+    // the sentence box on it. On failure the previous lesson or model stays, with a message
+    // (lastError()). Opening a lesson afterwards leaves model mode.
+    void openModel(const QString& pathOrId);
+    bool isModelMode() const { return modelMode_; }
+
     // Runs the sentence now (typing runs it after a short pause).
     void setSentence(const QString& sentence);
     void setLargerText(bool larger);
@@ -44,6 +63,11 @@ public:
     // Walks every kind of step of every built-in lesson and saves a PNG of the window for each
     // into `dir`; returns the number of files written. Used for docs/screenshots.
     int saveScreenshots(const QString& dir);
+    // Model mode on `model` (a folder or cached id): model view, head view, heatmap with
+    // predictions, worked example. Files are named model-NN-….png.
+    int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
+    // Processes events until the model worker is idle; false on timeout.
+    bool waitForModel(int timeoutMs = 30000);
 
     // For tests.
     const Session& session() const { return session_; }
@@ -58,6 +82,17 @@ public:
     QString noticeText() const;
     QString roundingText() const;
     QString lessonTitle() const;
+    ModelWorker* modelWorker() const { return worker_; }
+    PredictionsView* predictionsView() const { return predictions_; }
+    ModelView* modelView() const { return modelView_; }
+    HeadView* headView() const { return headView_; }
+    PieceStrip* pieceStrip() const { return pieces_; }
+    QComboBox* layerBox() const { return layerBox_; }
+    QProgressBar* runProgress() const { return progress_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QString errorText() const;
+    // The run on screen in model mode (null otherwise).
+    const ModelRun* shownRun() const { return shownRun_.get(); }
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -67,6 +102,10 @@ private:
     void buildLessonsMenu(QMenu* menu);
     QWidget* buildCentralWidget();
     void connectViews();
+    QWidget* buildModelControls(QWidget* parent);
+    void buildModelTabs();
+    void connectModelWorker();
+    void updateLessonTabs();
 
     bool openLesson(Result<Lesson> lesson, const QString& path);
     void showError(const QString& title, const QString& text);
@@ -77,6 +116,27 @@ private:
     void setErrorText(const QString& text);
     void showCurrentStep();
     void explain(const CellRef& cell);
+    const Trace& workedTrace() const;  // what the worked example shows
+    int workedDecimals() const;
+    bool hasWorkedTrace() const;
+
+    // Model mode (main_window_model.cpp).
+    void openModelDialog();
+    void downloadModelDialog();
+    void enterModelMode();
+    void leaveModelMode();
+    void requestModelRun();
+    void onModelRunFinished();
+    void onModelRunFailed(const QString& message, bool cancelled);
+    void refreshModelViews();
+    void refreshModelLabels();
+    void showModelDetail();
+    void showModelLayer();
+    void refreshModelTab(QWidget* tab);
+    void applyAttentionOptions();
+    AttentionViewOptions attentionOptions() const;
+    int currentModelLayer() const;
+    void setModelRunning(bool running);
 
     void saveLesson();
     void saveLessonAs();
@@ -93,6 +153,19 @@ private:
     std::optional<std::pair<int, int>> selectedCell_;  // kept across recomputes of the same step
     std::optional<Step> shownStep_;
     QTimer sentenceTimer_;
+    bool modelMode_ = false;
+    ModelWorker* worker_ = nullptr;
+    // Kept alive while views point into them; replaced only once a newer result is shown.
+    std::shared_ptr<const ModelRun> shownRun_;
+    std::shared_ptr<const Trace> detailTrace_;
+    // The run a multi-head view shows; it keeps that run alive. Views off screen are brought up
+    // to date when their tab opens: at 512 tokens each rebuild costs more than a frame.
+    struct ShownBy {
+        std::shared_ptr<const ModelRun> run;
+        bool stale = true;  // layer or options changed since
+        bool needs(const std::shared_ptr<const ModelRun>& latest) const { return stale || run != latest; }
+    };
+    ShownBy heatmapShows_, modelViewShows_, headViewShows_;
 
     QLabel* title_ = nullptr;
     QLabel* description_ = nullptr;
@@ -106,6 +179,19 @@ private:
     MatrixPanel* matrixPanel_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     LessonEditor* editor_ = nullptr;
+    QWidget* modelControls_ = nullptr;
+    QComboBox* layerBox_ = nullptr;
+    QCheckBox* hideSpecial_ = nullptr;
+    QComboBox* aggregate_ = nullptr;
+    QComboBox* scale_ = nullptr;
+    QCheckBox* renormalize_ = nullptr;
+    PieceStrip* pieces_ = nullptr;
+    ModelView* modelView_ = nullptr;
+    HeadView* headView_ = nullptr;
+    PredictionsView* predictions_ = nullptr;
+    QScrollArea* predictionsArea_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
 };
 
 }  // namespace attnscope

@@ -10,8 +10,10 @@
 
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "ui/head_view.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
+#include "ui/model_view.hpp"
 #include "ui/matrix_panel.hpp"
 #include "ui/step_navigator.hpp"
 
@@ -89,6 +91,29 @@ int MainWindow::saveScreenshots(const QString& dir) {
     tabs_->setCurrentWidget(heatmap_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
     setSentence(QString::fromStdString(session_.lesson().sentence));
+    return n;
+}
+
+int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {
+    QDir().mkpath(dir);
+    if (!sentence.isEmpty()) setSentence(sentence);  // the model reads the box once loaded
+    openModel(model);
+    if (!waitForModel() || !modelMode_ || !shownRun_) return 0;
+    int n = 0;
+    const auto shot = [&](QWidget* tab, const QString& what) {
+        tabs_->setCurrentWidget(tab);
+        const QString name = QStringLiteral("model-%1-%2.png").arg(n + 1, 2, 10, QLatin1Char('0')).arg(what);
+        n += grabTo(QDir(dir).filePath(name)) ? 1 : 0;
+    };
+    shot(modelView_, "model-view");
+    shot(headView_, "head-view");
+    heatmap_->setHead(0);
+    shot(heatmap_, "heatmap-predictions");
+    const std::vector<Step>& steps = navigator_->steps();
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
+    matrixPanel_->selectCell(1, 2);
+    shot(matrixPanel_, "worked-example-weights");
     return n;
 }
 

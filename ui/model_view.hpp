@@ -4,12 +4,21 @@
 // thumbnail emits headActivated(layer, head) so the window can open that head large.
 //
 // Built for 12 × 12 heads at 512 tokens: each thumbnail is one QImage, one pixel per shown
-// weight (viridis), built once per showTrace/setOptions in plain O(L·H·T²) loops; one custom
-// widget paints them all (scaled once per size change, never recomputed while painting). The
-// numbers (aggregates, hidden tokens, scale maxima) come from core/analysis/head_summary.hpp.
+// weight (viridis), built in plain O(L·H·T²) loops — on a worker thread (QThreadPool) unless
+// the trace is tiny. showTrace / setOptions only lay out the grid (rows, cols, rects are known at
+// once) and start the worker; thumbnails appear as they finish (a progress line counts them),
+// each already scaled to the thumbnail size by the worker, so painting is one blit per visible
+// thumbnail. A generation counter drops stale results; a cancel flag stops a superseded build
+// after the thumbnail it is on. Until a thumbnail's worker result arrives, thumbnailImage() is
+// null and (for the SharedMax / PerHeadMax scales) its scaleMax is 0. The numbers (aggregates,
+// hidden tokens, scale maxima) come from core/analysis/head_summary.hpp.
 #include <QImage>
 #include <QRect>
+#include <QThreadPool>
 #include <QWidget>
+#include <atomic>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -70,20 +79,35 @@ protected:
 private:
     friend class ThumbnailGrid;
     void rebuild();
-    void addLayer(int layer, double sharedMax);
-    void addThumbnail(int layer, int head, const Mat& shown, double sharedMax);
+    void cancelWork(bool wait);
+    void accept(std::uint64_t generation, std::size_t index, double scaleMax, QImage image, QImage scaled);
+    void acceptSharedMax(std::uint64_t generation, double sharedMax);
+    void acceptScaled(std::uint64_t generation, std::size_t index, QImage scaled);
+    void rescaleLater();
+    void updateProgress();
     void layoutThumbnails();
     int columnCount() const;
+    int devicePixels(int px) const;
     QString tooltipAt(QPoint canvasPoint) const;
-    QString describeScale(double sharedMax) const;
+    QString describeScale(std::optional<double> sharedMax) const;
     bool hidesTokens() const;
 
     const Trace* trace_ = nullptr;
     AttentionViewOptions options_;
     std::vector<int> keep_;
     std::vector<DrawnThumbnail> thumbs_;
-    std::vector<QImage> images_;  // parallel to thumbs_
+    std::vector<QImage> images_;  // parallel to thumbs_: one pixel per weight (null until built)
+    std::vector<QImage> scaled_;  // parallel to thumbs_: what is painted (worker-scaled, or stale)
+    int thumbSize_ = 0;           // current thumbnail side, px
+    int finished_ = 0;            // thumbnails of this generation that arrived
+    std::uint64_t generation_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;       // of the running build
+    std::shared_ptr<std::atomic<int>> targetPixels_;  // thumbnail side (device px) the build scales to
+    std::shared_ptr<std::atomic<bool>> rescaleCancel_;
+    bool rescalePending_ = false;
+    QThreadPool pool_;  // one worker: builds and rescales run in order
     QLabel* caption_ = nullptr;
+    QLabel* progress_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     ThumbnailGrid* grid_ = nullptr;
 };

@@ -147,14 +147,14 @@ struct SpecialToken {
 };
 // Ids come from the tokenizer's vocabulary: [CLS]/[SEP] for BERT and DistilBERT, <s>/</s> for
 // RoBERTa (as `cls` and `sep`). GPT-2 uses none.
-struct SpecialTokens {
+struct WrapperTokens {
     SpecialToken cls, sep;
 };
 
 // BERT family: [CLS] ids [SEP]; GPT-2: ids unchanged (no BOS, as transformers' GPT-2 tokenizer).
-std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const SpecialTokens& special);
+std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const WrapperTokens& special);
 std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens,
-                              const SpecialTokens& special);
+                              const WrapperTokens& special);
 
 // ---------------------------------------------------------------- float32 building blocks
 // Used by bert.cpp and gpt2.cpp; exposed for tests.

@@ -84,6 +84,73 @@ PY
       grep -q "^$name	" <<<"$out" || fail "$name not listed"
     done
     ;;
+  model_bert_mask)
+    # tests/reference/fixtures/model-bert-tiny.json run 1: ids [2, 17, 4, 42, 3] = "[CLS] the [MASK] sat [SEP]"
+    models="$src/tests/reference/models"
+    out="$("$bin" --model "$models/bert-tiny" --sentence "the [MASK] sat" --print --top-k 3 --layer 1 --head 1 --step weights --decimals 4)" || fail "exit $?"
+    expect_line "$out" "[MASK] at position 3: cat 0.2982, dog 0.2603, bird 0.2499"
+    # the fixture's layer 1, head 1, row [MASK]: 0.02998 0.25536 0.63311 0.08149 0.00005
+    expect_line "$out" "[MASK]  0.0300  0.2554  0.6331  0.0815  0.0001"
+    "$bin" --model "$models/bert-tiny" --sentence "the [MASK] sat" --print --format json --top-k 5 >"$tmp/trace.json" || fail "exit $?"
+    python3 - "$tmp/trace.json" "$src/tests/reference/fixtures/model-bert-tiny.json" <<'PY' || fail "json differs from the fixture"
+import json, sys
+doc, fixture = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["runs"][0]
+assert [t["id"] for t in doc["token_info"]] == fixture["ids"], doc["token_info"]
+assert doc["format"] == "attnscope-trace" and len(doc["layers"]) == 2
+for l, layer in enumerate(doc["layers"]):
+    for h, head in enumerate(layer["heads"]):
+        for r, row in enumerate(head["weights"]):
+            for c, w in enumerate(row):
+                assert abs(w - fixture["attentions"][l][h][r][c]) < 1e-5, (l, h, r, c)
+(pred,) = doc["predictions"]
+assert pred["position"] == 2 and pred["kind"] == "masked_token"
+expected = fixture["predictions"][0]["top"]
+assert [t["id"] for t in pred["top"]] == [i for i, _ in expected]
+for got, (_, p) in zip(pred["top"], expected):
+    assert abs(got["probability"] - p) < 1e-5, (got, p)
+assert pred["top"][0]["token"] == "cat"
+PY
+    ;;
+  model_gpt2_next)
+    # fixture run 1: ids [10, 20, 30] = "the cat sat"; top-1 next token id 70 = "Ġon", p = 0.36847126
+    out="$("$bin" --model "$src/tests/reference/models/gpt2-tiny" --sentence "the cat sat" --print --top-k 1 --step weights --head 2)" || fail "exit $?"
+    expect_line "$out" "next token after position 3 (␣sat): ␣on 0.368"
+    grep -q "^model: .*gpt2-tiny (GPT-2, 2 layers × 4 heads), layer 2$" <<<"$out" || fail "header: $out"
+    csv="$("$bin" --model "$src/tests/reference/models/gpt2-tiny" --sentence "the cat sat" --print --format csv --top-k 1 --layer 2 --step weights --head 1 --decimals 4)" || fail "exit $?"
+    grep -q "^prediction,,,2,␣sat,0,␣on,0.3685$" <<<"$csv" || fail "csv prediction: $csv"
+    grep -q "^weights,2,1,0,the,1,␣cat,0.0000$" <<<"$csv" || fail "causal mask row 0 of layer 2: $csv"
+    ;;
+  model_truncation)
+    # 40 word pieces, 32 positions: [CLS] + 30 pieces + [SEP]; the notice goes to stderr.
+    long="$(printf 'the cat %.0s' $(seq 20))"
+    out="$("$bin" --model "$src/tests/reference/models/bert-tiny" --sentence "$long" --print --format json 2>"$tmp/err")" || fail "exit $?"
+    grep -q "notice: The sentence has 40 tokens; the model reads at most 30" "$tmp/err" || fail "no notice: $(cat "$tmp/err")"
+    python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["tokens"]) == 32 and d["tokens"][-1] == "[SEP]", d["tokens"]' <<<"$out" || fail "not cut to 32"
+    ;;
+  model_export_png)
+    "$bin" --model "$src/tests/reference/models/bert-tiny" --sentence "the [MASK] sat" --layer 2 --export-png "$tmp/heat.png" || fail "exit $?"
+    head -c 8 "$tmp/heat.png" | od -An -c | grep -q "P   N   G" || fail "not a PNG"
+    ;;
+  model_errors)
+    models="$src/tests/reference/models"
+    "$bin" --model "$tmp/no-such-model" --sentence x --print 2>"$tmp/err" >/dev/null && fail "missing folder accepted"
+    grep -q "no-such-model" "$tmp/err" || fail "unclear error: $(cat "$tmp/err")"
+    mkdir -p "$tmp/pickle" && printf 'not really a pickle' >"$tmp/pickle/pytorch_model.bin"
+    cp "$models/bert-tiny/config.json" "$tmp/pickle/"
+    "$bin" --model "$tmp/pickle" --sentence x --print 2>"$tmp/err" >/dev/null && fail "pickle folder accepted"
+    grep -q "pytorch_model.bin" "$tmp/err" && grep -qi "pickle" "$tmp/err" || fail "no pickle refusal: $(cat "$tmp/err")"
+    mkdir -p "$tmp/pickle-only" && printf 'x' >"$tmp/pickle-only/pytorch_model.bin"
+    "$bin" --model "$tmp/pickle-only" --sentence x --print 2>"$tmp/err" >/dev/null && fail "pickle-only folder accepted"
+    grep -qi "pickle" "$tmp/err" || fail "no pickle refusal without config.json: $(cat "$tmp/err")"
+    cp -r "$models/bert-tiny" "$tmp/badconfig"
+    sed -i 's/"hidden_size": 32/"hidden_size": "wide"/' "$tmp/badconfig/config.json"
+    "$bin" --model "$tmp/badconfig" --sentence x --print 2>"$tmp/err" >/dev/null && fail "malformed config accepted"
+    grep -q "hidden_size" "$tmp/err" || fail "config error does not name the field: $(cat "$tmp/err")"
+    "$bin" --model "$models/bert-tiny" --sentence "$(printf 'bad \xff byte')" --print 2>"$tmp/err" >/dev/null && fail "invalid UTF-8 accepted"
+    grep -q "UTF-8" "$tmp/err" || fail "unclear UTF-8 error: $(cat "$tmp/err")"
+    "$bin" --model "$models/bert-tiny" --sentence x --print --layer 3 2>"$tmp/err" >/dev/null && fail "layer 3 of 2 accepted"
+    grep -q -- "--layer expects a whole number from 1 to 2" "$tmp/err" || fail "unclear layer error: $(cat "$tmp/err")"
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok [$case_name]"

@@ -379,7 +379,7 @@ TEST_CASE("Model runs report progress, can be cancelled and check their input", 
 }
 
 TEST_CASE("Special tokens wrap BERT input and leave GPT-2 input alone", "[models]") {
-    const SpecialTokens special{{101, "[CLS]"}, {102, "[SEP]"}};
+    const WrapperTokens special{{101, "[CLS]"}, {102, "[SEP]"}};
     CHECK(wrapIds(ModelFamily::Bert, {7, 8}, special) == std::vector<int>{101, 7, 8, 102});
     CHECK(wrapIds(ModelFamily::Gpt2, {7, 8}, special) == std::vector<int>{7, 8});
     const auto tokens = wrapTokens(ModelFamily::Bert, {Token{"hi", true, 7, 0, false}}, special);

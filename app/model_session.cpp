@@ -1,0 +1,134 @@
+#include "app/model_session.hpp"
+
+#include <filesystem>
+
+#include "core/model/checkpoint_files.hpp"
+#include "core/model/hf_cache.hpp"
+
+namespace attnscope {
+
+namespace {
+
+// loadModel reads config.json, then opens model.safetensors by name: a folder holding only a
+// pickle checkpoint would get "cannot be read" instead of the reason it is refused.
+std::optional<Error> refusePickleOnlyFolder(const std::filesystem::path& folder) {
+    std::error_code ec;
+    if (std::filesystem::exists(folder / "model.safetensors", ec) ||
+        std::filesystem::exists(folder / "model.safetensors.index.json", ec))
+        return std::nullopt;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
+        if (entry.is_regular_file(ec) && isPickleCheckpoint(entry.path())) return pickleRefusal(entry.path());
+    return std::nullopt;
+}
+
+bool wrapsWithSpecials(ModelFamily family) { return family != ModelFamily::Gpt2; }
+
+Result<WrapperTokens> specialTokensFor(const OpenedModel& opened) {
+    WrapperTokens special;
+    if (!wrapsWithSpecials(opened.family())) return special;
+    const ModelSpecialPieces pieces = opened.tokenizer.specials();
+    if (!pieces.cls || !pieces.sep)
+        return Error{opened.folder, "the tokenizer names no [CLS]/[SEP] tokens, which " +
+                                        familyName(opened.family()) + " needs around every sentence"};
+    special.cls = {*pieces.cls, pieces.clsText};
+    special.sep = {*pieces.sep, pieces.sepText};
+    return special;
+}
+
+// Cuts word pieces before wrapping, so [SEP] survives (runModel would cut it off).
+void truncate(std::vector<Token>& pieces, int maxPieces, std::vector<std::string>& notices) {
+    if (static_cast<int>(pieces.size()) <= maxPieces) return;
+    notices.push_back("The sentence has " + std::to_string(pieces.size()) + " tokens; the model reads at most " +
+                      std::to_string(maxPieces) + " besides its special tokens, so only the first " +
+                      std::to_string(maxPieces) + " are used.");
+    pieces.resize(static_cast<std::size_t>(maxPieces));
+}
+
+}  // namespace
+
+std::string familyName(ModelFamily family) {
+    switch (family) {
+        case ModelFamily::Bert: return "BERT";
+        case ModelFamily::Roberta: return "RoBERTa";
+        case ModelFamily::DistilBert: return "DistilBERT";
+        case ModelFamily::Gpt2: return "GPT-2";
+    }
+    return "model";
+}
+
+Result<OpenedModel> openModel(std::string_view pathOrId) {
+    auto folder = resolveModelPath(CacheEnv::fromProcess(), pathOrId);
+    if (!folder) return folder.error();
+    if (auto refusal = refusePickleOnlyFolder(folder.value())) return *refusal;
+    auto model = loadModel(folder.value());
+    if (!model) return model.error();
+    auto tokenizer = ModelTokenizer::load(folder.value());
+    if (!tokenizer) return tokenizer.error();
+    OpenedModel opened{folder.value().string(), std::string(pathOrId), std::move(model).value(),
+                       std::move(tokenizer).value(), {}};
+    opened.notices = opened.model.notices;
+    if (opened.tokenizer.vocabSize() > opened.model.config.vocabSize)
+        opened.notices.push_back("The tokenizer knows " + std::to_string(opened.tokenizer.vocabSize()) +
+                                 " ids but the model only " + std::to_string(opened.model.config.vocabSize) +
+                                 "; sentences using the extra ids cannot run.");
+    if (auto special = specialTokensFor(opened); !special) return special.error();
+    return opened;
+}
+
+Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence) {
+    auto pieces = opened.tokenizer.encode(sentence);
+    if (!pieces) return pieces.error();
+    auto special = specialTokensFor(opened);
+    if (!special) return special.error();
+    const ModelFamily family = opened.family();
+    const int reserved = wrapsWithSpecials(family) ? 2 : 0;
+    ModelInput input;
+    std::vector<Token> tokens = std::move(pieces).value();
+    truncate(tokens, std::max(1, opened.model.config.maxTokens() - reserved), input.notices);
+    std::vector<int> ids;
+    ids.reserve(tokens.size());
+    for (const Token& t : tokens) ids.push_back(t.id);
+    input.ids = wrapIds(family, ids, special.value());
+    input.tokens = wrapTokens(family, tokens, special.value());
+    return input;
+}
+
+Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentence, const RunControl& control) {
+    auto input = prepareInput(opened, sentence);
+    if (!input) return input.error();
+    if (input.value().ids.empty()) return Error{"sentence", "nothing to run: the sentence has no tokens"};
+    auto run = runModel(opened.model, input.value().ids, input.value().tokens, control);
+    if (!run) return run.error();
+    ModelRun result = std::move(run).value();
+    for (std::string& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));
+    return result;
+}
+
+Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer) {
+    if (layer < 0 || layer >= static_cast<int>(run.trace.layers.size()))
+        return Error{"model run", "no layer " + std::to_string(layer + 1)};
+    Trace detail;
+    const Trace& full = run.trace;
+    detail.tokens = full.tokens;
+    detail.embedding = full.embedding;
+    detail.positional = full.positional;
+    detail.featureNames = full.featureNames;
+    detail.positionalKind = full.positionalKind;
+    detail.projections = full.projections;
+    detail.scaled = full.scaled;
+    detail.scaleDivisor = full.scaleDivisor;
+    detail.causal = full.causal;
+    detail.hasOutputProjection = full.hasOutputProjection;
+    detail.notices = full.notices;
+    const auto index = static_cast<std::size_t>(layer);
+    if (index < run.detail.size() && run.detail[index] == LayerDetail::Full) {
+        detail.layers.push_back(full.layers[index]);
+        return detail;
+    }
+    auto recomputed = traceLayerInDetail(opened.model, run, layer);
+    if (!recomputed) return recomputed.error();
+    detail.layers.push_back(std::move(recomputed).value());
+    return detail;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,52 @@
+#pragma once
+// A pretrained model opened for the command line and the window: weights + tokenizer, turning
+// a sentence into ids, running it, and the one-layer Trace the worked example shows.
+// Plain C++ (no Qt): the worker runs these functions on its thread.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/model_tokenizer.hpp"
+#include "core/model/transformer.hpp"
+
+namespace attnscope {
+
+struct OpenedModel {
+    std::string folder;  // the resolved folder (a snapshot for cached ids)
+    std::string name;    // what the user typed or chose, for titles
+    LoadedModel model;   // shared, immutable weights
+    ModelTokenizer tokenizer;
+    std::vector<std::string> notices;
+
+    ModelFamily family() const { return model.config.family; }
+    int layerCount() const { return model.config.layers; }
+    int headCount() const { return model.config.heads; }
+};
+
+// Resolves a folder or a Hugging Face cache id, loads config + weights, then the tokenizer.
+// The weights come first so a pickle-only folder reports the pickle refusal.
+Result<OpenedModel> openModel(std::string_view pathOrId);
+
+// The sentence as the model reads it: encoded, cut to the position table (keeping [SEP]),
+// wrapped with the family's special tokens.
+struct ModelInput {
+    std::vector<int> ids;
+    std::vector<Token> tokens;
+    std::vector<std::string> notices;  // truncation
+};
+Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence);
+
+// prepareInput + runModel; the truncation notice ends up in trace.notices.
+Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentence, const RunControl& control);
+
+// The Trace the step-through example walks: run.trace's tokens, embedding and settings with
+// only `layer`, in full detail (recomputed with traceLayerInDetail when the run kept less).
+Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer);
+
+// "BERT", "RoBERTa", "DistilBERT", "GPT-2".
+std::string familyName(ModelFamily family);
+// GPT-2 predicts the next token; the BERT family fills in masks.
+inline bool predictsNextToken(ModelFamily family) { return family == ModelFamily::Gpt2; }
+
+}  // namespace attnscope

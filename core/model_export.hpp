@@ -1,0 +1,32 @@
+#pragma once
+// Exports of a real model's own output (its predictions) beside the Trace: the lines the command
+// line prints first, and the JSON trace with a "predictions" field (docs/trace-format.md).
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "core/model/transformer.hpp"
+
+namespace attnscope {
+
+// A vocabulary id as a reader should see it ("paris", "␣world"); the caller owns the tokenizer.
+using TokenLabeler = std::function<std::string(int id)>;
+
+// One line per prediction, best first, positions counted from 1 like --head and --layer:
+//   BERT:  "[MASK] at position 3: paris 0.412, lyon 0.101, …"
+//   GPT-2: "next token after position 3 (sat): ␣on 0.210, …"
+std::string predictionsToText(const ModelRun& run, ModelFamily family, const TokenLabeler& label,
+                              int decimals);
+
+// traceToJson(run.trace) plus "predictions": [{"position", "kind", "top": [{"id", "token",
+// "probability", "logit"}]}] (positions 0-based like every index in the JSON).
+// `trace` is run.trace, or a copy holding only layer `onlyLayer` (0-based; then written as
+// "layer_index" so a reader knows which one "layers" holds).
+std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily family, const TokenLabeler& label,
+                           std::optional<int> onlyLayer = std::nullopt);
+
+// CSV rows in exportTrace's column layout, one per predicted token:
+//   prediction,,,<position>,<token>,<rank>,<predicted token>,<probability>
+std::string predictionsToCsvRows(const ModelRun& run, const TokenLabeler& label, int decimals);
+
+}  // namespace attnscope

@@ -1,0 +1,275 @@
+// Model mode of the real MainWindow on the offscreen platform, with the tiny reference models
+// (tests/reference/models) and their fixtures: what the views drew is compared with the
+// independent torch forward pass.
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <atomic>
+#include <cmath>
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "app/main_window.hpp"
+#include "app/model_worker.hpp"
+#include "ui/head_view.hpp"
+#include "ui/heatmap_view.hpp"
+#include "ui/model_view.hpp"
+#include "ui/piece_strip.hpp"
+#include "ui/predictions_view.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+const QString kSource = QStringLiteral(ATTNSCOPE_SOURCE_DIR);
+const QString kBert = kSource + "/tests/reference/models/bert-tiny";
+constexpr int kWaitMs = 20000;
+
+// attentions[layer][head] of the fixture's first run ("[CLS] the [MASK] sat [SEP]").
+QJsonArray fixtureAttention(int layer, int head) {
+    QFile file(kSource + "/tests/reference/fixtures/model-bert-tiny.json");
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    const QJsonObject run = QJsonDocument::fromJson(file.readAll()).object()["runs"].toArray()[0].toObject();
+    return run["attentions"].toArray()[layer].toArray()[head].toArray();
+}
+
+bool cellsMatchFixture(const HeatmapView& view, int layer, int head) {
+    const QJsonArray expected = fixtureAttention(layer, head);
+    const auto builders = view.builders();
+    if (builders.empty() || expected.isEmpty()) return false;
+    const auto& cells = builders.front()->drawnCells();
+    if (cells.size() != static_cast<std::size_t>(expected.size() * expected.size())) return false;
+    for (const DrawnCell& c : cells)
+        if (std::abs(c.value - expected[c.row].toArray()[c.col].toDouble()) > 1e-5) return false;
+    return true;
+}
+
+QStringList runTokens(const MainWindow& w) {
+    QStringList out;
+    if (w.shownRun())
+        for (const Token& t : w.shownRun()->trace.tokens) out << QString::fromStdString(t.text);
+    return out;
+}
+
+// A 512-token, 12 × 12-head trace with random attention rows, for timing the views.
+Trace syntheticTrace(int tokens, int layers, int heads) {
+    std::mt19937 random(7);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    Trace trace;
+    for (int t = 0; t < tokens; ++t) trace.tokens.push_back(Token{"tok" + std::to_string(t), true, t, t, t == 0});
+    for (int l = 0; l < layers; ++l) {
+        LayerTrace layer;
+        for (int h = 0; h < heads; ++h) {
+            HeadTrace head;
+            head.weights = Mat(tokens, tokens);
+            for (int r = 0; r < tokens; ++r) {
+                for (int c = 0; c < tokens; ++c) head.weights(r, c) = std::pow(uniform(random), 8);
+                head.weights.row(r) /= head.weights.row(r).sum();
+            }
+            layer.heads.push_back(std::move(head));
+        }
+        trace.layers.push_back(std::move(layer));
+    }
+    return trace;
+}
+
+template <class F>
+double millisecondsOf(F&& f) {
+    QElapsedTimer timer;
+    timer.start();
+    f();
+    return timer.nsecsElapsed() / 1e6;
+}
+
+}  // namespace
+
+class ModelModeTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> window_;
+
+    // Opens on the heatmap tab: views off screen are only brought up to date when shown.
+    void openBert(MainWindow& w, const QString& sentence = QStringLiteral("the [MASK] sat")) {
+        w.setSentence(sentence);
+        w.tabs()->setCurrentWidget(w.heatmapView());
+        w.openModel(kBert);
+        QTRY_VERIFY_WITH_TIMEOUT(w.isModelMode() && w.shownRun() != nullptr, kWaitMs);
+    }
+
+private slots:
+    void init() {
+        window_ = std::make_unique<MainWindow>();
+        window_->openBuiltInLesson("first-hand-exercise");
+        window_->show();
+    }
+    void cleanup() { window_.reset(); }
+
+    void opensTinyBertAndDrawsTheFixturesAttention() {
+        MainWindow& w = *window_;
+        openBert(w);
+        QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "[MASK]", "sat", "[SEP]"}));
+        QVERIFY(cellsMatchFixture(*w.heatmapView(), 0, 0));  // layer 1, head 1
+        QCOMPARE(w.layerBox()->count(), 2);
+        QVERIFY(w.lessonTitle().contains("bert-tiny"));
+        QVERIFY(!w.runProgress()->isVisible());
+    }
+
+    void modelViewHasLayersTimesHeadsThumbnails() {
+        MainWindow& w = *window_;
+        openBert(w);
+        QCOMPARE(w.tabs()->isTabVisible(w.tabs()->indexOf(w.modelView())), true);
+        QVERIFY(w.modelView()->drawnThumbnails().empty());  // not shown yet: not built
+        w.tabs()->setCurrentWidget(w.modelView());
+        QCOMPARE(static_cast<int>(w.modelView()->drawnThumbnails().size()), 2 * 4);
+        w.tabs()->setCurrentWidget(w.headView());
+        QCOMPARE(w.headView()->layer(), 0);
+        QVERIFY(!w.headView()->drawnLines().empty());
+    }
+
+    void activatingAHeadOpensItsHeatmap() {
+        MainWindow& w = *window_;
+        openBert(w);
+        emit w.modelView()->headActivated(1, 2);
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.heatmapView()));
+        QCOMPARE(w.layerBox()->currentIndex(), 1);
+        QCOMPARE(w.heatmapView()->head(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(cellsMatchFixture(*w.heatmapView(), 1, 2), kWaitMs);
+    }
+
+    void predictionsPanelListsTopK() {
+        MainWindow& w = *window_;
+        openBert(w);
+        const PredictionsView& p = *w.predictionsView();
+        QCOMPARE(static_cast<int>(p.groups().size()), 1);  // one [MASK]
+        QCOMPARE(p.itemCount(), RunControl{}.topK);
+        QCOMPARE(p.groups()[0].rows[0].token, QString("cat"));
+        QVERIFY(std::abs(p.groups()[0].rows[0].probability - 0.29821953) < 1e-5);  // the fixture's
+    }
+
+    void pieceStripGroupsWordPiecesAndMarksSpecials() {
+        MainWindow& w = *window_;
+        openBert(w, "the cat playing");
+        QTRY_COMPARE_WITH_TIMEOUT(w.pieceStrip()->chipTexts(),
+                                  (QStringList{"[CLS]", "the", "cat", "play", "##ing", "[SEP]"}), kWaitMs);
+        const std::vector<int>& groups = w.pieceStrip()->groups();
+        QCOMPARE(groups[3], groups[4]);  // play ##ing: one word
+        QVERIFY(groups[2] != groups[3]);
+        QCOMPARE(w.pieceStrip()->specialFlags(), (std::vector<bool>{true, false, false, false, false, true}));
+    }
+
+    void typingANewSentenceRunsAgain() {
+        MainWindow& w = *window_;
+        openBert(w);
+        w.sentenceEdit()->setText("the dog [MASK]");  // as typed: the debounce timer runs it
+        QTRY_COMPARE_WITH_TIMEOUT(runTokens(w), (QStringList{"[CLS]", "the", "dog", "[MASK]", "[SEP]"}), kWaitMs);
+        QCOMPARE(w.predictionsView()->groups()[0].heading.startsWith("[MASK] at position 4"), true);
+    }
+
+    void cancellingMidRunKeepsThePreviousTrace() {
+        MainWindow& w = *window_;
+        openBert(w);
+        const ModelRun* before = w.shownRun();
+        std::atomic<bool> reached{false}, release{false};
+        // On the worker thread, after layer 1: hold the run until the test has pressed Cancel.
+        w.modelWorker()->setProgressHookForTests([&](int done) {
+            if (done != 1) return;
+            reached = true;
+            for (int i = 0; i < 500 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        });
+        w.setSentence("the dog sat");
+        QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
+        QVERIFY(w.cancelButton()->isVisible());
+        QTest::mouseClick(w.cancelButton(), Qt::LeftButton);
+        release = true;
+        QTRY_VERIFY_WITH_TIMEOUT(!w.modelWorker()->running(), kWaitMs);
+        QCOMPARE(w.shownRun(), before);
+        QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "[MASK]", "sat", "[SEP]"}));
+        QVERIFY(w.statusBar()->currentMessage().contains("cancelled"));
+        QVERIFY(!w.runProgress()->isVisible());
+        w.modelWorker()->setProgressHookForTests({});
+    }
+
+    void aNewerRequestSupersedesTheOlder() {
+        MainWindow& w = *window_;
+        openBert(w);
+        QSignalSpy finished(w.modelWorker(), &ModelWorker::runFinished);
+        w.setSentence("the dog sat");
+        w.setSentence("the [MASK] cat");
+        QTRY_VERIFY_WITH_TIMEOUT(!w.modelWorker()->running(), kWaitMs);
+        QTest::qWait(50);  // anything stale would arrive now
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "[MASK]", "cat", "[SEP]"}));
+    }
+
+    void aBrokenFolderKeepsThePreviousModel() {
+        MainWindow& w = *window_;
+        openBert(w);
+        const ModelRun* before = w.shownRun();
+        QTemporaryDir dir;
+        for (const char* name : {"model.safetensors", "vocab.txt"})
+            QVERIFY(QFile::copy(kBert + "/" + name, dir.filePath(name)));
+        QFile original(kBert + "/config.json"), config(dir.filePath("config.json"));
+        QVERIFY(original.open(QIODevice::ReadOnly) && config.open(QIODevice::WriteOnly));
+        config.write(original.readAll().replace(R"("hidden_size": 32)", R"("hidden_size": "wide")"));
+        config.close();
+        w.openModel(dir.path());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.lastError().isEmpty(), kWaitMs);
+        QVERIFY2(w.lastError().contains("hidden_size"), qPrintable(w.lastError()));
+        QVERIFY(w.isModelMode());
+        QCOMPARE(w.shownRun(), before);
+        QVERIFY(cellsMatchFixture(*w.heatmapView(), 0, 0));
+    }
+
+    void aLessonLeavesModelMode() {
+        MainWindow& w = *window_;
+        openBert(w);
+        QVERIFY(w.openBuiltInLesson("two-heads"));
+        QVERIFY(!w.isModelMode());
+        QVERIFY(!w.tabs()->isTabVisible(w.tabs()->indexOf(w.modelView())));
+        QVERIFY(!w.pieceStrip()->isVisible());
+        QCOMPARE(w.session().lesson().title.empty(), false);
+    }
+
+    // Not a pass/fail test (benchmarks live in bench/): ATTNSCOPE_MEASURE=1 prints how long each
+    // view takes on the GUI thread for 512 tokens, 12 layers × 12 heads.
+    void measureGuiThreadAt512Tokens() {
+        if (qEnvironmentVariableIsEmpty("ATTNSCOPE_MEASURE")) QSKIP("set ATTNSCOPE_MEASURE=1 to measure");
+        const Trace trace = syntheticTrace(512, 12, 12);
+        ModelView modelView;
+        HeadView headView;
+        HeatmapView heatmap;
+        PieceStrip pieces;
+        for (QWidget* v : std::initializer_list<QWidget*>{&modelView, &headView, &heatmap, &pieces}) {
+            v->resize(1200, 800);
+            v->show();
+        }
+        const AttentionViewOptions options;
+        qInfo("PieceStrip::setTokens      %8.1f ms", millisecondsOf([&] { pieces.setTokens(trace.tokens); }));
+        qInfo("ModelView::showTrace       %8.1f ms", millisecondsOf([&] { modelView.showTrace(trace, options); }));
+        qInfo("ModelView paint            %8.1f ms", millisecondsOf([&] { modelView.grab(); }));
+        qInfo("HeadView::showTrace (all)  %8.1f ms", millisecondsOf([&] { headView.showTrace(trace, 0, {}, options); }));
+        qInfo("HeadView paint             %8.1f ms", millisecondsOf([&] { headView.grab(); }));
+        qInfo("HeatmapView::showTrace     %8.1f ms", millisecondsOf([&] { heatmap.showTrace(trace, 0, 3); }));
+        qInfo("HeatmapView paint          %8.1f ms", millisecondsOf([&] { heatmap.grab(); }));
+        AttentionViewOptions average;
+        average.aggregate = AttentionViewOptions::Average;
+        average.hideSpecial = true;
+        qInfo("ModelView::setOptions(avg) %8.1f ms", millisecondsOf([&] { modelView.setOptions(average); }));
+    }
+};
+
+QTEST_MAIN(ModelModeTest)
+#include "test_model_mode.moc"
