@@ -10,10 +10,15 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
+#include <thread>
 
 #include "core/model/bert.hpp"
 #include "core/model/gpt2.hpp"
 #include "core/model/hf_config.hpp"
+
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+#include <cblas.h>  // OpenBLAS: CPU-dispatched SGEMM kernels (see the top-level CMakeLists.txt)
+#endif
 
 namespace attnscope {
 
@@ -191,19 +196,63 @@ Result<LoadedModel> loadModel(const std::filesystem::path& folder) {
 
 // ---------------------------------------------------------------- float32 building blocks
 
+namespace {
+
+// Row-major single-precision product C = A·op(B) + beta·C with leading dimensions (the row
+// strides), so head slices of Q, K, V and of the context are used in place. A: m×k; op(B): k×n
+// (B stored n×k when transB); C: m×n.
+void gemmEigen(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
+               Eigen::Index ldb, bool transB, float beta, float* C, Eigen::Index ldc) {
+    using Stride = Eigen::OuterStride<>;
+    const Eigen::Map<const MatF, 0, Stride> a(A, m, k, Stride(lda));
+    Eigen::Map<MatF, 0, Stride> c(C, m, n, Stride(ldc));
+    if (beta == 0.0f) c.setZero();
+    if (transB)
+        c.noalias() += a * Eigen::Map<const MatF, 0, Stride>(B, n, k, Stride(ldb)).transpose();
+    else
+        c.noalias() += a * Eigen::Map<const MatF, 0, Stride>(B, k, n, Stride(ldb));
+}
+
+// The same for the large products (the projections and the feed-forward layers): OpenBLAS when the
+// build found it (its kernel chosen for the running CPU at load time, threaded), else Eigen. The
+// per-head attention products stay on gemmEigen: at T×T×d_k they are too small for OpenBLAS's
+// threading, which costs more than it gains there (and far more on a busy machine).
+void gemm(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
+          Eigen::Index ldb, bool transB, float beta, float* C, Eigen::Index ldc) {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, transB ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
+                static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, A, static_cast<blasint>(lda), B,
+                static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));
+#else
+    gemmEigen(m, n, k, A, lda, B, ldb, transB, beta, C, ldc);
+#endif
+}
+
+// Threads the matrix products may use: OpenBLAS's setting (openblas_set_num_threads or
+// OPENBLAS_NUM_THREADS; by default one per core), 1 without OpenBLAS.
+int productThreads() {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    return openblas_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+}  // namespace
+
 MatF linear(const MatF& X, const LinearRef& layer) {
     const auto W = layer.weight.view();      // out×in
     MatF Y(X.rows(), W.rows());              // T×out
-    Y.noalias() = X * W.transpose();
-    Y.rowwise() += layer.bias.view();
+    Y.rowwise() = layer.bias.view();         // the bias first, then Y += X·Wᵀ
+    gemm(X.rows(), W.rows(), X.cols(), X.data(), X.cols(), W.data(), W.cols(), true, 1.0f, Y.data(), Y.cols());
     return Y;
 }
 
 MatF conv1d(const MatF& X, const LinearRef& layer) {
     const auto W = layer.weight.view();      // in×out
     MatF Y(X.rows(), W.cols());              // T×out
-    Y.noalias() = X * W;
-    Y.rowwise() += layer.bias.view();
+    Y.rowwise() = layer.bias.view();
+    gemm(X.rows(), W.cols(), X.cols(), X.data(), X.cols(), W.data(), W.cols(), false, 1.0f, Y.data(), Y.cols());
     return Y;
 }
 
@@ -329,48 +378,51 @@ MatF causalMaskF(Eigen::Index T) {  // T×T: 0 on and below the diagonal, -inf a
     return mask;
 }
 
-// Every intermediate of one head, float → double for the Trace.
-void recordFullHead(HeadTrace& h, const MatF& Qh, const MatF& Kh, const MatF& Vh, const MatF& scores,
-                    const MatF& scaled, const MatF& mask, const MatF& masked, const MatF& weights,
-                    const MatF& context) {
-    h.q = toDouble(Qh);
-    h.k = toDouble(Kh);
-    h.v = toDouble(Vh);
-    h.scores = toDouble(scores);
-    h.scaledScores = toDouble(scaled);
-    h.mask = toDouble(mask);
-    h.maskedScores = toDouble(masked);
-    h.weights = toDouble(weights);
-    h.weightedSum = toDouble(context);
-}
-
 }  // namespace
 
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
                         LayerDetail detail, LayerTrace& layer) {
     const Eigen::Index T = Q.rows(), d = Q.cols(), dk = d / heads;
     const float divisor = std::sqrt(static_cast<float>(dk));
-    const MatF mask = causal ? causalMaskF(T) : MatF::Zero(T, T);  // T×T
-    MatF context(T, d);                                                // T×d
+    const bool full = detail == LayerDetail::Full;
+    const MatF mask = causal ? causalMaskF(T) : MatF();  // T×T; none for the encoders (all zero)
+    const Mat maskDouble = full ? (causal ? toDouble(mask) : Mat(Mat::Zero(T, T))) : Mat();
+    MatF context(T, d);                                  // T×d
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
-    for (int h = 0; h < heads; ++h) {
-        const MatF Qh = Q.middleCols(h * dk, dk), Kh = K.middleCols(h * dk, dk);  // T×d_k
-        const MatF Vh = V.middleCols(h * dk, dk);                                  // T×d_k
-        MatF scores(T, T);
-        scores.noalias() = Qh * Kh.transpose();    // T×T
-        const MatF scaled = scores / divisor;      // T×T
-        MatF weights = scaled + mask;              // T×T, masked scores until the softmax
-        const MatF masked = detail == LayerDetail::Full ? weights : MatF();
-        softmaxRows(weights);
-        MatF headContext(T, dk);
-        headContext.noalias() = weights * Vh;      // T×d_k
-        context.middleCols(h * dk, dk) = headContext;
-        HeadTrace& trace = layer.heads[static_cast<std::size_t>(h)];
-        if (detail == LayerDetail::Full)
-            recordFullHead(trace, Qh, Kh, Vh, scores, scaled, mask, masked, weights, headContext);
-        else
+    // Heads are independent: each writes its own columns of the context and its own HeadTrace.
+    // They are shared out over as many threads as the matrix products may use (OpenBLAS's count).
+    const auto runHeads = [&](int first, int step) {
+        MatF scores(T, T), weights(T, T);  // T×T, reused by this thread's heads
+        for (int h = first; h < heads; h += step) {
+            const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context
+            gemmEigen(T, T, dk, Q.data() + c0, d, K.data() + c0, d, true, 0.0f, scores.data(), T);  // Q_h·K_hᵀ
+            weights = scores / divisor;      // scaled, then masked; the softmax makes them the weights
+            HeadTrace& trace = layer.heads[static_cast<std::size_t>(h)];
+            if (full) {
+                trace.scores = toDouble(scores);
+                trace.scaledScores = toDouble(weights);
+            }
+            if (causal) weights += mask;
+            if (full) {
+                trace.mask = maskDouble;
+                trace.maskedScores = toDouble(weights);
+            }
+            softmaxRows(weights);
+            gemmEigen(T, dk, T, weights.data(), T, V.data() + c0, d, false, 0.0f, context.data() + c0, d);  // A_h·V_h
             trace.weights = toDouble(weights);
-    }
+            if (full) {
+                trace.q = Q.middleCols(c0, dk).cast<double>();
+                trace.k = K.middleCols(c0, dk).cast<double>();
+                trace.v = V.middleCols(c0, dk).cast<double>();
+                trace.weightedSum = context.middleCols(c0, dk).cast<double>();
+            }
+        }
+    };
+    const int workers = std::clamp(productThreads(), 1, heads);
+    std::vector<std::thread> helpers;
+    for (int w = 1; w < workers; ++w) helpers.emplace_back(runHeads, w, workers);
+    runHeads(0, workers);
+    for (std::thread& t : helpers) t.join();
     return context;
 }
 
@@ -450,7 +502,7 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
 
 // ---------------------------------------------------------------- special tokens
 
-std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const SpecialTokens& special) {
+std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const WrapperTokens& special) {
     if (family == ModelFamily::Gpt2) return ids;
     std::vector<int> wrapped;
     wrapped.reserve(ids.size() + 2);
@@ -460,7 +512,7 @@ std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const 
     return wrapped;
 }
 
-std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens, const SpecialTokens& special) {
+std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens, const WrapperTokens& special) {
     if (family == ModelFamily::Gpt2) return tokens;
     const auto specialToken = [](const SpecialToken& s) { return Token{s.text, true, s.id, -1, true}; };
     std::vector<Token> wrapped;

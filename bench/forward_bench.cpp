@@ -1,0 +1,351 @@
+// Benchmark: the real-model forward pass (core/model) on bert-base shapes. Run by hand or through
+// bench/run_forward_bench.sh, never as a timed unit test.
+//
+//   attnscope_forward_bench MODEL_DIR [--threads N] [--tokens T] [--runs R] [--warmup W]
+//                           [--mode full|weights|math|all] [--dump FILE]
+//   attnscope_forward_bench --peak [--threads N]
+//
+// MODEL_DIR: a BERT folder (config.json + model.safetensors), e.g. from bench/make_bert_base.py.
+// Input: T token ids, [CLS]=2 … [SEP]=3 with a fixed pseudo-random middle (the same formula as
+// bench/torch_forward.py, so both run the same ids). Modes, each timed R times after W warm-ups:
+//   full     runModel as the app calls it (T ≤ 128: every layer LayerDetail::Full, the Trace
+//            gets every intermediate and the weight slices as double)
+//   weights  runModel with fullDetailMaxTokens = 0 (every layer WeightsOnly: attention weights,
+//            input, concat, output)
+//   math     the same float32 forward from the same building blocks with no Trace filling
+//            (multiHeadAttention WeightsOnly into a scratch layer; its double copy of the T×T
+//            weights is ~1% of the time), with a per-phase split
+// Output: one "time" line per timed run (mode, milliseconds) for the driver script, then medians,
+// GFLOP/s, and the peak resident set size (getrusage) next to the safetensors file size.
+// --dump writes the final hidden state (T×d float32, little-endian) for comparison with torch.
+// --peak measures the machine's single-precision FMA peak (AVX2+FMA if the CPU has it, chosen
+// at run time, so the binary still runs on any x86-64) on N threads.
+//
+// Threads: OpenBLAS runs the matrix products on N threads (openblas_set_num_threads); the rest
+// of the engine is single-threaded.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/model/bert.hpp"
+#include "core/model/transformer.hpp"
+
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+using namespace attnscope;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double peakRssMb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+// The benchmark input; bench/torch_forward.py computes the same list.
+std::vector<int> benchIds(int T, int vocab) {
+    std::vector<int> ids(static_cast<std::size_t>(T));
+    for (int i = 0; i < T; ++i) ids[static_cast<std::size_t>(i)] = 5 + static_cast<int>((1000003LL * i + 12345) % (vocab - 5));
+    ids.front() = 2;  // [CLS]
+    if (T > 1) ids.back() = 3;  // [SEP]
+    return ids;
+}
+
+// FLOPs of one BERT encoder forward (multiply-add = 2), the products only.
+double encoderFlops(const TransformerConfig& c, double T) {
+    const double d = c.width, ff = c.feedForward;
+    const double perLayer = 2 * T * d * 3 * d      // Q, K, V projections
+                            + 2 * T * T * d * 2    // scores Q·Kᵀ and weights·V, all heads
+                            + 2 * T * d * d        // output projection
+                            + 2 * T * d * ff * 2;  // feed-forward in and out
+    return perLayer * c.layers;
+}
+
+void setThreads(int n) {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    openblas_set_num_threads(n);
+#else
+    (void)n;
+#endif
+}
+
+// ---------------------------------------------------------------- forward without a Trace
+
+struct PhaseTimes {
+    std::map<std::string, double> ms;
+    void add(const std::string& phase, Clock::time_point start) { ms[phase] += msSince(start); }
+};
+
+// The BERT encoder from the public building blocks, as bert.cpp's encoderLayer minus the Trace.
+MatF forwardMath(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
+    const TransformerConfig& c = model.config;
+    const EncoderWeights& w = *model.encoder;
+    auto t = Clock::now();
+    MatF tokens = gatherRows(w.words, ids);
+    if (w.tokenTypes.data) tokens.rowwise() += w.tokenTypes.view().row(0);
+    std::vector<int> positionIds(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) positionIds[i] = c.positionOffset + static_cast<int>(i);
+    MatF X = tokens + gatherRows(w.positions, positionIds);
+    layerNorm(X, w.embeddingNorm, c.layerNormEps);
+    if (phases) phases->add("embeddings", t);
+    for (const EncoderLayerWeights& l : w.layers) {
+        t = Clock::now();
+        const MatF Q = linear(X, l.query), K = linear(X, l.key), V = linear(X, l.value);
+        if (phases) phases->add("qkv projections", t);
+        t = Clock::now();
+        LayerTrace scratch;
+        const MatF context = multiHeadAttention(Q, K, V, c.heads, false, LayerDetail::WeightsOnly, scratch);
+        if (phases) phases->add("attention (QK^T, softmax, AV)", t);
+        t = Clock::now();
+        MatF attended = linear(context, l.attentionOutput);
+        if (phases) phases->add("output projection", t);
+        t = Clock::now();
+        attended += X;
+        layerNorm(attended, l.attentionNorm, c.layerNormEps);
+        if (phases) phases->add("residual + layernorm", t);
+        t = Clock::now();
+        MatF inner = linear(attended, l.intermediate);
+        if (phases) phases->add("ffn in", t);
+        t = Clock::now();
+        activate(inner, c.activation);
+        if (phases) phases->add("gelu", t);
+        t = Clock::now();
+        MatF out = linear(inner, l.output);
+        if (phases) phases->add("ffn out", t);
+        t = Clock::now();
+        out += attended;
+        layerNorm(out, l.outputNorm, c.layerNormEps);
+        if (phases) phases->add("residual + layernorm", t);
+        X = std::move(out);
+    }
+    return X;
+}
+
+// ---------------------------------------------------------------- peak FLOP/s
+
+// 10 independent accumulator chains, in named variables so they stay in registers (an array
+// inside the loop is kept in memory at -O2): enough to fill two FMA pipes of latency 4-5.
+#define ATTNSCOPE_TEN(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9)
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) double fmaLoopAvx2(long iterations) {
+#define DECLARE(i) __m256 a##i = _mm256_set1_ps(1.0f + 0.001f * i);
+#define STEP(i) a##i = _mm256_fmadd_ps(a##i, m, b);
+#define SUM(i) s = _mm256_add_ps(s, a##i);
+    ATTNSCOPE_TEN(DECLARE)
+    const __m256 m = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
+    for (long n = 0; n < iterations; ++n) {
+        ATTNSCOPE_TEN(STEP)
+    }
+    __m256 s = _mm256_setzero_ps();
+    ATTNSCOPE_TEN(SUM)
+    float sink[8];
+    _mm256_storeu_ps(sink, s);
+    return static_cast<double>(sink[0]) * 1e-30 + static_cast<double>(iterations) * 10 * 8 * 2;  // flops
+#undef DECLARE
+#undef STEP
+#undef SUM
+}
+#endif
+// Baseline x86-64: SSE2 has no FMA; 10 chains of 4-wide multiply and add.
+double mulAddLoopSse(long iterations) {
+    using V = float __attribute__((vector_size(16)));
+#define DECLARE(i) V a##i = V{} + (1.0f + 0.001f * i);
+#define STEP(i) a##i = a##i * m + b;
+#define SUM(i) s += a##i;
+    ATTNSCOPE_TEN(DECLARE)
+    const V m = V{} + 0.999999f, b = V{} + 1e-7f;
+    for (long n = 0; n < iterations; ++n) {
+        ATTNSCOPE_TEN(STEP)
+    }
+    V s = V{};
+    ATTNSCOPE_TEN(SUM)
+    return static_cast<double>(s[0]) * 1e-30 + static_cast<double>(iterations) * 10 * 4 * 2;
+#undef DECLARE
+#undef STEP
+#undef SUM
+}
+
+int runPeak(int threads) {
+    bool avx2 = false;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+    const long iterations = 200'000'000;
+    auto one = [&] {
+#if defined(__x86_64__)
+        if (avx2) return fmaLoopAvx2(iterations);
+#endif
+        return mulAddLoopSse(iterations);
+    };
+    std::vector<double> gflops;
+    for (int rep = 0; rep < 5; ++rep) {
+        std::vector<double> flops(static_cast<std::size_t>(threads));
+        const auto start = Clock::now();
+        std::vector<std::thread> pool;
+        for (int i = 0; i < threads; ++i) pool.emplace_back([&, i] { flops[static_cast<std::size_t>(i)] = one(); });
+        for (auto& th : pool) th.join();
+        const double seconds = msSince(start) / 1000.0;
+        double total = 0;
+        for (double f : flops) total += std::floor(f);  // the sink term is < 1
+        gflops.push_back(total / seconds / 1e9);
+    }
+    std::printf("peak %s, %d thread(s): median %.1f GFLOP/s, best %.1f GFLOP/s (5 runs)\n",
+                avx2 ? "AVX2 FMA 8-wide" : "SSE2 mul+add 4-wide", threads, median(gflops),
+                *std::max_element(gflops.begin(), gflops.end()));
+    return 0;
+}
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: attnscope_forward_bench MODEL_DIR [--threads N] [--tokens T] [--runs R] [--warmup W]\n"
+                 "                               [--mode full|weights|math|all] [--dump FILE]\n"
+                 "       attnscope_forward_bench --peak [--threads N]\n");
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string dir, mode = "all", dump;
+    int threads = 1, T = 128, runs = 5, warmup = 1;
+    bool peak = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+        const char* v = nullptr;
+        if (a == "--peak") peak = true;
+        else if (a == "--threads" && (v = next())) threads = std::atoi(v);
+        else if (a == "--tokens" && (v = next())) T = std::atoi(v);
+        else if (a == "--runs" && (v = next())) runs = std::atoi(v);
+        else if (a == "--warmup" && (v = next())) warmup = std::atoi(v);
+        else if (a == "--mode" && (v = next())) mode = v;
+        else if (a == "--dump" && (v = next())) dump = v;
+        else if (!a.empty() && a[0] != '-' && dir.empty()) dir = a;
+        else return usage();
+    }
+    if (threads < 1 || runs < 1 || warmup < 0 || T < 1) return usage();
+    if (peak) return runPeak(threads);
+    if (dir.empty()) return usage();
+    setThreads(threads);
+
+    auto start = Clock::now();
+    auto loaded = loadModel(dir);
+    if (!loaded) {
+        std::fprintf(stderr, "attnscope_forward_bench: %s\n", loaded.error().text().c_str());
+        return 1;
+    }
+    const LoadedModel model = std::move(loaded).value();
+    const double loadMs = msSince(start);
+    if (!model.encoder) {
+        std::fprintf(stderr, "attnscope_forward_bench: %s is not a BERT-family model\n", dir.c_str());
+        return 1;
+    }
+    const TransformerConfig& c = model.config;
+    T = std::min(T, c.maxTokens());
+    const std::vector<int> ids = benchIds(T, c.vocabSize);
+    const double rssAfterLoad = peakRssMb();
+    std::printf("model %s: L=%d d=%d H=%d d_ff=%d V=%d; T=%d; %d thread(s); load (map + bind) %.1f ms\n", dir.c_str(),
+                c.layers, c.width, c.heads, c.feedForward, c.vocabSize, T, threads, loadMs);
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    std::printf("products: OpenBLAS %s (core: %s)\n", openblas_get_config(), openblas_get_corename());
+#else
+    std::printf("products: Eigen (no OpenBLAS in this build)\n");
+#endif
+
+    const bool all = mode == "all";
+    std::map<std::string, std::vector<double>> times;
+    MatF lastMath, lastFull;
+    const auto timeMode = [&](const std::string& name, auto&& body) {
+        for (int i = 0; i < warmup + runs; ++i) {
+            const auto t0 = Clock::now();
+            body();
+            const double ms = msSince(t0);
+            if (i >= warmup) {
+                times[name].push_back(ms);
+                std::printf("time %s %.3f\n", name.c_str(), ms);
+            }
+        }
+    };
+    if (all || mode == "math")
+        timeMode("math", [&] { lastMath = forwardMath(model, ids, nullptr); });
+    if (all || mode == "full")
+        timeMode("full", [&] {
+            auto run = runModel(model, ids, {});
+            if (!run) std::abort();
+            lastFull = run.value().hiddenStates.back();
+        });
+    if (all || mode == "weights")
+        timeMode("weights", [&] {
+            RunControl control;
+            control.fullDetailMaxTokens = 0;
+            auto run = runModel(model, ids, {}, control);
+            if (!run) std::abort();
+        });
+    if (times.empty()) return usage();
+
+    const double flops = encoderFlops(c, T);
+    std::printf("\nencoder FLOPs (products only): %.2f GFLOP\n", flops / 1e9);
+    for (const auto& [name, ms] : times)
+        std::printf("%-8s median %8.1f ms over %zu runs  (min %.1f)  %6.1f GFLOP/s\n", name.c_str(), median(ms),
+                    ms.size(), *std::min_element(ms.begin(), ms.end()), flops / (median(ms) / 1000) / 1e9);
+    if (times.count("math") && times.count("full")) {
+        const double m = median(times["math"]), f = median(times["full"]);
+        std::printf("split of 'full': forward math %.1f ms (%.0f%%), Trace filling %.1f ms (%.0f%%)\n", m,
+                    100 * m / f, f - m, 100 * (f - m) / f);
+    }
+    if (lastMath.size() && lastFull.size())
+        std::printf("math vs full hidden state: max |diff| %.3g (same building blocks: expect 0)\n",
+                    (lastMath - lastFull).cwiseAbs().maxCoeff());
+    if (all || mode == "math") {
+        PhaseTimes phases;
+        for (int i = 0; i < runs; ++i) forwardMath(model, ids, &phases);
+        std::printf("phases of 'math' (mean per run):\n");
+        for (const auto& [phase, ms] : phases.ms) std::printf("  %-32s %8.1f ms\n", phase.c_str(), ms / runs);
+    }
+
+    const auto fileBytes = std::filesystem::file_size(std::filesystem::path(dir) / "model.safetensors");
+    const double fileMb = static_cast<double>(fileBytes) / (1024.0 * 1024.0);
+    const double rss = peakRssMb();
+    std::printf("memory: safetensors %.1f MiB; peak RSS after load %.1f MiB, after the runs %.1f MiB "
+                "(%.2f x the file)\n",
+                fileMb, rssAfterLoad, rss, rss / fileMb);
+    if (!dump.empty()) {
+        const MatF& out = lastFull.size() ? lastFull : lastMath;
+        std::FILE* f = std::fopen(dump.c_str(), "wb");
+        if (!f || std::fwrite(out.data(), sizeof(float), static_cast<std::size_t>(out.size()), f) !=
+                      static_cast<std::size_t>(out.size())) {
+            std::fprintf(stderr, "attnscope_forward_bench: cannot write %s\n", dump.c_str());
+            return 1;
+        }
+        std::fclose(f);
+    }
+    return 0;
+}

@@ -1,0 +1,123 @@
+// libFuzzer target: the pretrained-model tokenizer loaders and encoders on untrusted bytes.
+//
+// The first byte picks what the rest of the input is fed to (so every crash input replays one
+// path; the fuzzer learns the selector quickly):
+//   0  parseTokenizerJson(text)      — a whole tokenizer.json; when it loads, encode() a fixed
+//                                      sentence with the result and check the Token invariants
+//   1  parseVocabJsonText(text)      — a GPT-2 vocab.json
+//   2  encode(text) with a small fixed WordPiece tokenizer (BertNormalizer, max 8 chars/word)
+//   3  encode(text) with a small fixed byte-level BPE tokenizer (all 256 byte symbols + merges)
+// Any other selector value is taken modulo 4. Errors (Result) are fine; crashes, sanitizer
+// reports, exceptions escaping the API and broken invariants (an id outside the vocabulary) are
+// findings. See fuzz/README.md.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "core/tokenizers/byte_level_bpe.hpp"
+#include "core/tokenizers/tokenizer.hpp"
+#include "core/tokenizers/tokenizer_json.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+// GPT-2's bytes_to_unicode(): printable bytes stand for themselves, the others for 256 + n.
+std::string byteSymbol(int b) {
+    static int table[256];
+    static bool ready = false;
+    if (!ready) {
+        int n = 0;
+        for (int i = 0; i < 256; ++i) {
+            const bool printable = (i >= 33 && i <= 126) || (i >= 161 && i <= 172) || (i >= 174 && i <= 255);
+            table[i] = printable ? i : 256 + n++;
+        }
+        ready = true;
+    }
+    const int cp = table[b];  // < 0x800: one or two UTF-8 bytes
+    std::string s;
+    if (cp < 0x80) {
+        s += static_cast<char>(cp);
+    } else {
+        s += static_cast<char>(0xC0 | (cp >> 6));
+        s += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+    return s;
+}
+
+std::string jsonString(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+const char* kWordPieceJson = R"({
+  "version": "1.0",
+  "added_tokens": [{"id": 0, "content": "[UNK]", "special": true}, {"id": 1, "content": "[CLS]", "special": true},
+                   {"id": 2, "content": "[SEP]", "special": true}, {"id": 9, "content": "[MASK]", "special": true}],
+  "normalizer": {"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true,
+                 "strip_accents": null, "lowercase": true},
+  "pre_tokenizer": {"type": "BertPreTokenizer"},
+  "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+            "max_input_chars_per_word": 8,
+            "vocab": {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "play": 3, "##ing": 4, "cafe": 5, "!": 6, "笔": 7,
+                      "a": 8, "[MASK]": 9, "##a": 10, "##s": 11, "e": 12, "##e": 13}}
+})";
+
+std::string bpeJson() {
+    std::string vocab;
+    int id = 0;
+    for (int b = 0; b < 256; ++b) vocab += (b ? ", " : "") + jsonString(byteSymbol(b)) + ": " + std::to_string(id++);
+    for (const char* piece : {"he", "ll", "hell", "hello", "Ġh", "Ġt", "th", "Ġth", "Ġthe"})
+        vocab += ", " + jsonString(piece) + ": " + std::to_string(id++);
+    vocab += ", \"<|endoftext|>\": " + std::to_string(id);
+    return R"({"added_tokens": [{"id": )" + std::to_string(id) +
+           R"(, "content": "<|endoftext|>", "special": true}],
+      "normalizer": null, "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "use_regex": true},
+      "model": {"type": "BPE", "vocab": {)" +
+           vocab + R"(}, "merges": ["h e", "l l", "he ll", "hell o", "Ġ h", "Ġ t", "t h", "Ġ th", "Ġth e"]}})";
+}
+
+std::unique_ptr<Tokenizer> fixed(const std::string& json) {
+    auto t = parseTokenizerJson(json, "fuzz fixed tokenizer");
+    if (!t) {
+        std::fprintf(stderr, "tokenizer_fuzz: fixed tokenizer does not load: %s\n", t.error().text().c_str());
+        std::abort();
+    }
+    return std::move(t).value();
+}
+
+void encodeAndCheck(const Tokenizer& tokenizer, std::string_view text) {
+    auto tokens = tokenizer.encode(text);
+    if (!tokens) return;
+    for (const Token& token : tokens.value())
+        if (token.id < 0 || token.id >= tokenizer.vocabSize()) std::abort();  // an id no embedding row has
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static const std::unique_ptr<Tokenizer> wordPiece = fixed(kWordPieceJson);
+    static const std::unique_ptr<Tokenizer> bpe = fixed(bpeJson());
+    if (size == 0) return 0;
+    const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+    switch (data[0] % 4) {
+        case 0:
+            if (auto t = parseTokenizerJson(text, "fuzz/tokenizer.json"))
+                encodeAndCheck(*t.value(), "Hello, wörld! [MASK] playing café 笔 <|endoftext|> the\t\n  end");
+            break;
+        case 1: {
+            auto vocab = parseVocabJsonText(text, "fuzz/vocab.json");
+            (void)vocab;
+            break;
+        }
+        case 2: encodeAndCheck(*wordPiece, text); break;
+        case 3: encodeAndCheck(*bpe, text); break;
+    }
+    return 0;
+}
