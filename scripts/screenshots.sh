@@ -12,8 +12,10 @@ if [ ! -x "$bin" ]; then
   exit 2
 fi
 mkdir -p "$out"
-rm -f "$out"/*.png
 ATTNSCOPE_SCREENSHOT_DIR="$out" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin"
+# Model mode on the tiny reference BERT that the tests use.
+xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model "$here/tests/reference/models/bert-tiny" \
+  --sentence "the cat was playing on the [MASK] ." --screenshots "$out"
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then
   echo "screenshots.sh: no screenshots were written to $out" >&2
