@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QHelpEvent>
+#include <QPaintEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
@@ -24,6 +25,9 @@ constexpr int kMinThumb = 36;    // px; below this the grid scrolls instead of s
 constexpr int kMaxThumb = 160;   // px; small traces do not blow up into huge blocks
 constexpr int kGap = 6;          // px between thumbnails
 constexpr int kAggregateGap = 18;  // px before the mean / max column, to set it apart
+// Traces up to this many weights in all (L·H·T²) are built on the GUI thread at once (well under
+// a millisecond); larger ones in the worker.
+constexpr double kInlineWeights = 1 << 16;
 
 // viridis sampled at 256 steps once: thumbnails are Indexed8 images using this colour table.
 const QVector<QRgb>& viridisTable() {
@@ -59,20 +63,97 @@ QImage weightsImage(const Mat& w, double scaleMax) {
     return img;
 }
 
+// What is painted: `full` at `px` × `px` device pixels, RGB32 (a plain blit onto the backing
+// store). Downscaling averages (smooth); upscaling keeps the cells crisp (nearest).
+QImage scaledForPainting(const QImage& full, int px) {
+    if (full.isNull() || px <= 0) return {};
+    if (full.width() > px || full.height() > px)
+        return full.convertToFormat(QImage::Format_RGB32).scaled(px, px, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    return full.scaled(px, px, Qt::IgnoreAspectRatio, Qt::FastTransformation).convertToFormat(QImage::Format_RGB32);
+}
+
 QString aggregateName(AttentionViewOptions::Aggregate a) {
     return a == AttentionViewOptions::Max ? QObject::tr("max") : QObject::tr("mean");
 }
 
 }  // namespace
 
-// The single painted widget holding every thumbnail. Geometry lives in ModelView::thumbs_.
+// ------------------------------------------------------------------------------ the worker part
+
+// Everything a build reads, copied (the trace itself stays alive until the next showTrace,
+// which waits for the build to stop before letting go of it).
+namespace {
+
+struct BuildJob {
+    const Trace* trace = nullptr;
+    AttentionViewOptions options;
+    WeightSelection selection;
+    bool everything = true;  // no hidden tokens, no renormalising: draw the weights as they are
+    std::shared_ptr<std::atomic<bool>> cancel;
+    std::shared_ptr<std::atomic<int>> targetPixels;
+};
+
+struct Finished {
+    std::size_t index = 0;  // into thumbs_
+    double scaleMax = 0;
+    QImage image;   // one pixel per weight
+    QImage scaled;  // at the thumbnail size the build was asked for when it got there
+};
+
+// The whole build, thumbnail by thumbnail in thumbs_ order (per layer: heads, then the
+// aggregate). Runs on the worker (or inline for tiny traces); stops after the thumbnail it is on
+// when cancelled. Reads only the trace and its own copies.
+template <class SharedMaxSink, class ThumbnailSink>
+void runBuild(const BuildJob& job, SharedMaxSink&& onSharedMax, ThumbnailSink&& onThumbnail) {
+    const Trace& trace = *job.trace;
+    const auto cancelled = [&] { return job.cancel->load(std::memory_order_relaxed); };
+    double sharedMax = 1.0;
+    if (job.options.scale == AttentionViewOptions::SharedMax) {
+        // maxWeight(trace, selection), head by head so that a cancel is seen within one head.
+        sharedMax = 0;
+        for (const LayerTrace& layer : trace.layers)
+            for (const HeadTrace& head : layer.heads) {
+                if (cancelled()) return;
+                if (head.weights.size() == 0) continue;
+                sharedMax = std::max(sharedMax, job.everything ? maxWeight(head.weights)
+                                                               : maxWeight(shownWeights(head.weights, job.selection)));
+            }
+        onSharedMax(sharedMax);
+    }
+    std::size_t index = 0;
+    const auto emitThumbnail = [&](const Mat& shown) {
+        Finished done;
+        done.index = index++;
+        if (shown.size() > 0) {
+            done.scaleMax = job.options.scale == AttentionViewOptions::PerHeadMax ? maxWeight(shown) : sharedMax;
+            done.image = weightsImage(shown, done.scaleMax);
+            done.scaled = scaledForPainting(done.image, job.targetPixels->load(std::memory_order_relaxed));
+        }
+        onThumbnail(std::move(done));
+    };
+    for (const LayerTrace& layer : trace.layers) {
+        for (const HeadTrace& head : layer.heads) {
+            if (cancelled()) return;
+            if (job.everything) emitThumbnail(head.weights);  // no T×T copy
+            else emitThumbnail(shownWeights(head.weights, job.selection));
+        }
+        if (job.options.aggregate == AttentionViewOptions::PerHead) continue;
+        if (cancelled()) return;
+        const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer) : averageOverHeads(layer);
+        emitThumbnail(shownWeights(summary, job.selection));
+    }
+}
+
+}  // namespace
+
+// The single painted widget holding every thumbnail. Geometry lives in ModelView::thumbs_;
+// the images it paints are ModelView::scaled_, already at the thumbnail size.
 class ThumbnailGrid : public QWidget {
 public:
     explicit ThumbnailGrid(ModelView* view) : QWidget(view), view_(view) {
         setMouseTracking(true);
         setAttribute(Qt::WA_OpaquePaintEvent);
     }
-    void invalidateScaled() { scaled_.clear(); }
     QPoint labelOrigin;  // top-left of the first thumbnail
 
 protected:
@@ -83,18 +164,19 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    const QImage& scaledImage(std::size_t i);
-    void paintLabels(QPainter& p);
+    void paintLabels(QPainter& p, const QRect& exposed);
     void paintThumbnail(QPainter& p, std::size_t i);
     void setHovered(int index) {
         if (index == hovered_) return;
+        const auto& thumbs = view_->thumbs_;
+        const auto rectOf = [&](int i) { return thumbs[static_cast<std::size_t>(i)].rect.adjusted(-3, -3, 3, 3); };
+        if (hovered_ >= 0 && hovered_ < static_cast<int>(thumbs.size())) update(rectOf(hovered_));
         hovered_ = index;
-        update();
+        if (hovered_ >= 0) update(rectOf(hovered_));
     }
     int indexAt(QPoint pos) const;
 
     ModelView* view_;
-    std::vector<QImage> scaled_;  // downscaled copies for T > thumbnail size; rebuilt on resize
     int hovered_ = -1;
 };
 
@@ -105,43 +187,36 @@ int ThumbnailGrid::indexAt(QPoint pos) const {
     return -1;
 }
 
-const QImage& ThumbnailGrid::scaledImage(std::size_t i) {
-    if (scaled_.size() != view_->images_.size()) scaled_.assign(view_->images_.size(), QImage());
-    const QImage& full = view_->images_[i];
-    const QSize size = view_->thumbs_[i].rect.size();
-    // Upscaling is left to drawImage (nearest: crisp cells); downscaling averages once here.
-    if (full.isNull() || (full.width() <= size.width() && full.height() <= size.height())) return full;
-    if (scaled_[i].size() != size)
-        scaled_[i] = full.convertToFormat(QImage::Format_RGB32)
-                         .scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-    return scaled_[i];
-}
-
+// O(visible thumbnails): one blit each of an image the worker already scaled.
 void ThumbnailGrid::paintEvent(QPaintEvent* event) {
     QPainter p(this);
-    p.fillRect(event->rect(), palette().window());
-    paintLabels(p);
+    const QRect exposed = event->rect();
+    p.fillRect(exposed, palette().window());
+    paintLabels(p, exposed);
     for (std::size_t i = 0; i < view_->thumbs_.size(); ++i)
-        if (view_->thumbs_[i].rect.intersects(event->rect())) paintThumbnail(p, i);
+        if (view_->thumbs_[i].rect.adjusted(-3, -3, 3, 3).intersects(exposed)) paintThumbnail(p, i);
 }
 
-void ThumbnailGrid::paintLabels(QPainter& p) {
+void ThumbnailGrid::paintLabels(QPainter& p, const QRect& exposed) {
     p.setPen(palette().color(QPalette::WindowText));
     for (const DrawnThumbnail& t : view_->thumbs_) {
         if (t.layer == 0) {
             const QString text = t.head == ModelView::kAggregateHead ? aggregateName(view_->options_.aggregate)
                                                                      : ModelView::tr("head %1").arg(t.head + 1);
-            p.drawText(QRect(t.rect.left() - kGap, 0, t.rect.width() + 2 * kGap, labelOrigin.y()),
-                       Qt::AlignHCenter | Qt::AlignBottom, text);
+            const QRect box(t.rect.left() - kGap, 0, t.rect.width() + 2 * kGap, labelOrigin.y());
+            if (box.intersects(exposed)) p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, text);
         }
-        if (t.head == 0)
-            p.drawText(QRect(0, t.rect.top(), labelOrigin.x() - kGap, t.rect.height()),
-                       Qt::AlignRight | Qt::AlignVCenter, ModelView::tr("layer %1").arg(t.layer + 1));
+        if (t.head == 0) {
+            const QRect box(0, t.rect.top(), labelOrigin.x() - kGap, t.rect.height());
+            if (box.intersects(exposed))
+                p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, ModelView::tr("layer %1").arg(t.layer + 1));
+        }
     }
 }
 
 void ThumbnailGrid::paintThumbnail(QPainter& p, std::size_t i) {
     const DrawnThumbnail& t = view_->thumbs_[i];
+    const QImage& scaled = view_->scaled_[i];
     if (!t.computed) {
         p.fillRect(t.rect, palette().color(QPalette::Mid));
         p.setPen(palette().color(QPalette::Light));
@@ -150,11 +225,19 @@ void ThumbnailGrid::paintThumbnail(QPainter& p, std::size_t i) {
         p.setFont(small);
         p.drawText(t.rect.adjusted(2, 2, -2, -2), Qt::AlignCenter | Qt::TextWordWrap, ModelView::tr("not computed"));
         p.setFont(font());
+    } else if (scaled.isNull()) {
+        p.fillRect(t.rect, palette().color(QPalette::Midlight));  // still being built
     } else {
-        p.drawImage(t.rect, scaledImage(i));  // no smoothing: upscaled cells stay sharp
+        p.drawImage(t.rect, scaled);  // a blit when the worker's size is current; else nearest, no smoothing
+        if (view_->images_[i].isNull()) {  // the previous options' picture, until this one is built
+            QColor veil = palette().color(QPalette::Window);
+            veil.setAlpha(150);
+            p.fillRect(t.rect, veil);
+        }
     }
     if (static_cast<int>(i) == hovered_) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
         p.drawRect(t.rect.adjusted(-2, -2, 1, 1));
     }
 }
@@ -184,6 +267,11 @@ bool ThumbnailGrid::event(QEvent* event) {
 // ---------------------------------------------------------------------------------- ModelView
 
 ModelView::ModelView(QWidget* parent) : QWidget(parent) {
+    viridisTable();  // built here, on the GUI thread, before any worker reads it
+    pool_.setMaxThreadCount(1);
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    targetPixels_ = std::make_shared<std::atomic<int>>(0);
+    rescaleCancel_ = std::make_shared<std::atomic<bool>>(false);
     caption_ = new QLabel(this);
     caption_->setObjectName("modelViewCaption");
     caption_->setWordWrap(true);
@@ -193,15 +281,30 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent) {
     scroll_->setWidget(grid_);
     scroll_->setWidgetResizable(false);  // the grid sizes itself from the thumbnail size
     scroll_->setFrameShape(QFrame::NoFrame);
+    // Floats over the bottom-left of the viewport (not in the layout: showing it resizes nothing).
+    progress_ = new QLabel(scroll_->viewport());
+    progress_->setObjectName("modelViewProgress");
+    progress_->setAutoFillBackground(true);
+    progress_->setMargin(3);
+    progress_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(caption_);
     layout->addWidget(scroll_, 1);
     scroll_->viewport()->installEventFilter(this);
 }
 
-ModelView::~ModelView() = default;
+ModelView::~ModelView() { cancelWork(true); }
+
+// Stops the build and any rescale after the thumbnail they are on; `wait`: until they have
+// (needed before the trace they read may go away).
+void ModelView::cancelWork(bool wait) {
+    cancel_->store(true);
+    rescaleCancel_->store(true);
+    if (wait) pool_.waitForDone();
+}
 
 void ModelView::showTrace(const Trace& trace, const AttentionViewOptions& options) {
+    if (trace_ != &trace) cancelWork(true);  // the running build reads the old trace
     trace_ = &trace;
     options_ = options;
     rebuild();
@@ -230,42 +333,146 @@ int ModelView::columnCount() const {
     return heads + (options_.aggregate == AttentionViewOptions::PerHead ? 0 : 1);
 }
 
+int ModelView::devicePixels(int px) const { return static_cast<int>(std::ceil(px * grid_->devicePixelRatioF())); }
+
+// On the GUI thread: what is shown where (cheap, O(L·H + T)); the pixels come from runBuild.
 void ModelView::rebuild() {
+    cancelWork(false);
+    ++generation_;
+    // The previous pictures stay up (veiled) where the same (layer, head) is shown again.
+    std::vector<std::pair<std::pair<int, int>, QImage>> previous;
+    for (std::size_t i = 0; i < thumbs_.size(); ++i)
+        if (!scaled_[i].isNull()) previous.push_back({{thumbs_[i].layer, thumbs_[i].head}, scaled_[i]});
     thumbs_.clear();
     images_.clear();
-    grid_->invalidateScaled();
+    scaled_.clear();
+    finished_ = 0;
     keep_ = visibleTokens(*trace_, options_.hideSpecial);
-    const WeightSelection selection{keep_, options_.renormalize};
-    const double sharedMax = options_.scale == AttentionViewOptions::Fixed01 ? 1.0 : maxWeight(*trace_, selection);
-    for (int l = 0; l < static_cast<int>(trace_->layers.size()); ++l) addLayer(l, sharedMax);
-    caption_->setText(describeScale(sharedMax));
-    layoutThumbnails();
-}
-
-void ModelView::addLayer(int layer, double sharedMax) {
-    const LayerTrace& lt = trace_->layers[static_cast<std::size_t>(layer)];
-    const WeightSelection selection{keep_, options_.renormalize};
-    const bool everything = !hidesTokens() && !options_.renormalize;  // skip the copy of each T×T
-    for (int h = 0; h < static_cast<int>(lt.heads.size()); ++h) {
-        const Mat& w = lt.heads[static_cast<std::size_t>(h)].weights;
-        if (everything) addThumbnail(layer, h, w, sharedMax);
-        else addThumbnail(layer, h, shownWeights(w, selection), sharedMax);
+    const int k = static_cast<int>(keep_.size());
+    double weights = 0;
+    const auto add = [&](int layer, int head, bool computed) {
+        DrawnThumbnail t;
+        t.layer = layer;
+        t.head = head;
+        t.computed = computed && k > 0;
+        t.rows = t.cols = t.computed ? k : 0;
+        t.scaleMax = options_.scale == AttentionViewOptions::Fixed01 ? 1.0 : 0.0;  // 0: not known yet
+        thumbs_.push_back(t);
+        weights += static_cast<double>(t.rows) * t.cols;
+    };
+    for (int l = 0; l < static_cast<int>(trace_->layers.size()); ++l) {
+        const LayerTrace& lt = trace_->layers[static_cast<std::size_t>(l)];
+        for (int h = 0; h < static_cast<int>(lt.heads.size()); ++h)
+            add(l, h, lt.heads[static_cast<std::size_t>(h)].weights.size() > 0);
+        if (options_.aggregate != AttentionViewOptions::PerHead) add(l, kAggregateHead, !lt.heads.empty() && hasWeights(lt));
     }
-    if (options_.aggregate == AttentionViewOptions::PerHead) return;
-    const Mat summary = options_.aggregate == AttentionViewOptions::Max ? maxOverHeads(lt) : averageOverHeads(lt);
-    addThumbnail(layer, kAggregateHead, shownWeights(summary, selection), sharedMax);
+    images_.assign(thumbs_.size(), QImage());
+    scaled_.assign(thumbs_.size(), QImage());
+    for (std::size_t i = 0; i < thumbs_.size(); ++i)
+        for (const auto& [key, image] : previous)
+            if (key == std::make_pair(thumbs_[i].layer, thumbs_[i].head)) scaled_[i] = image;
+    caption_->setText(describeScale(options_.scale == AttentionViewOptions::Fixed01 ? std::optional<double>(1.0) : std::nullopt));
+    layoutThumbnails();
+
+    BuildJob job;
+    job.trace = trace_;
+    job.options = options_;
+    job.selection = WeightSelection{keep_, options_.renormalize};
+    job.everything = !hidesTokens() && !options_.renormalize;
+    job.cancel = cancel_ = std::make_shared<std::atomic<bool>>(false);
+    job.targetPixels = targetPixels_;
+    const std::uint64_t generation = generation_;
+    if (weights <= kInlineWeights) {  // tiny: done before returning, no "building" state
+        runBuild(job, [&](double m) { acceptSharedMax(generation, m); },
+                 [&](Finished&& done) {
+                     accept(generation, done.index, done.scaleMax, std::move(done.image), std::move(done.scaled));
+                 });
+        return;
+    }
+    updateProgress();
+    pool_.start([this, job = std::move(job), generation] {
+        runBuild(
+            job,
+            [&](double m) {
+                QMetaObject::invokeMethod(this, [this, generation, m] { acceptSharedMax(generation, m); }, Qt::QueuedConnection);
+            },
+            [&](Finished&& done) {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, generation, done = std::move(done)]() mutable {
+                        accept(generation, done.index, done.scaleMax, std::move(done.image), std::move(done.scaled));
+                    },
+                    Qt::QueuedConnection);
+            });
+    });
 }
 
-void ModelView::addThumbnail(int layer, int head, const Mat& shown, double sharedMax) {
-    DrawnThumbnail t;
-    t.layer = layer;
-    t.head = head;
-    t.computed = shown.size() > 0;
-    t.rows = static_cast<int>(shown.rows());
-    t.cols = static_cast<int>(shown.cols());
-    t.scaleMax = options_.scale == AttentionViewOptions::PerHeadMax ? maxWeight(shown) : sharedMax;
-    thumbs_.push_back(t);
-    images_.push_back(t.computed ? weightsImage(shown, t.scaleMax) : QImage());
+// GUI thread: swap one finished thumbnail in (nothing else: the worker did the work).
+void ModelView::accept(std::uint64_t generation, std::size_t index, double scaleMax, QImage image, QImage scaled) {
+    if (generation != generation_ || index >= thumbs_.size()) return;  // stale
+    DrawnThumbnail& t = thumbs_[index];
+    if (!image.isNull()) t.scaleMax = scaleMax;
+    images_[index] = std::move(image);
+    scaled_[index] = std::move(scaled);
+    ++finished_;
+    grid_->update(t.rect.adjusted(-3, -3, 3, 3));
+    updateProgress();
+    if (finished_ == static_cast<int>(thumbs_.size())) rescaleLater();  // the size may have changed meanwhile
+}
+
+void ModelView::acceptSharedMax(std::uint64_t generation, double sharedMax) {
+    if (generation == generation_) caption_->setText(describeScale(sharedMax));
+}
+
+void ModelView::acceptScaled(std::uint64_t generation, std::size_t index, QImage scaled) {
+    if (generation != generation_ || index >= scaled_.size() || scaled.width() != devicePixels(thumbSize_)) return;
+    scaled_[index] = std::move(scaled);
+    grid_->update(thumbs_[index].rect);
+}
+
+// After a resize: the finished thumbnails at the new size, rescaled by the worker (painting
+// meanwhile stretches the old ones). A build still running scales to the new size by itself.
+void ModelView::rescaleLater() {
+    if (!trace_ || finished_ < static_cast<int>(thumbs_.size())) return;
+    const int px = devicePixels(thumbSize_);
+    std::vector<std::pair<std::size_t, QImage>> todo;  // implicitly shared: no pixel copies
+    double pixels = 0;
+    for (std::size_t i = 0; i < images_.size(); ++i)
+        if (!images_[i].isNull() && scaled_[i].width() != px) {
+            todo.emplace_back(i, images_[i]);
+            pixels += static_cast<double>(images_[i].width()) * images_[i].height();
+        }
+    if (todo.empty()) return;
+    rescaleCancel_->store(true);
+    if (pixels <= kInlineWeights) {
+        for (auto& [i, full] : todo) scaled_[i] = scaledForPainting(full, px);
+        grid_->update();
+        return;
+    }
+    auto cancel = rescaleCancel_ = std::make_shared<std::atomic<bool>>(false);
+    const std::uint64_t generation = generation_;
+    pool_.start([this, todo = std::move(todo), cancel, px, generation] {
+        for (const auto& [i, full] : todo) {
+            if (cancel->load(std::memory_order_relaxed)) return;
+            QImage scaled = scaledForPainting(full, px);
+            QMetaObject::invokeMethod(
+                this, [this, generation, i = i, scaled = std::move(scaled)] { acceptScaled(generation, i, scaled); },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
+void ModelView::updateProgress() {
+    const int total = static_cast<int>(thumbs_.size());
+    if (finished_ >= total) {
+        progress_->hide();
+        return;
+    }
+    progress_->setText(tr("Building thumbnails… %1 / %2").arg(finished_).arg(total));
+    progress_->adjustSize();
+    progress_->move(4, std::max(0, scroll_->viewport()->height() - progress_->height() - 4));
+    progress_->show();
+    progress_->raise();
 }
 
 void ModelView::layoutThumbnails() {
@@ -287,11 +494,18 @@ void ModelView::layoutThumbnails() {
     grid_->labelOrigin = origin;
     grid_->setFixedSize(origin.x() + cols * (size + kGap) + extra + kGap,
                         origin.y() + std::max(layers, 1) * (size + kGap) + kGap);
+    const bool resized = size != thumbSize_;
+    thumbSize_ = size;
+    targetPixels_->store(devicePixels(size));
+    if (resized) rescaleLater();
     grid_->update();
 }
 
 bool ModelView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == scroll_->viewport() && event->type() == QEvent::Resize && trace_) layoutThumbnails();
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize) {
+        if (trace_) layoutThumbnails();
+        if (progress_->isVisible()) updateProgress();
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -309,24 +523,26 @@ QImage ModelView::thumbnailImage(int layer, int head) const {
 }
 
 QString ModelView::tooltipAt(QPoint canvasPoint) const {
-    for (const DrawnThumbnail& t : thumbs_) {
+    for (std::size_t i = 0; i < thumbs_.size(); ++i) {
+        const DrawnThumbnail& t = thumbs_[i];
         if (!t.rect.contains(canvasPoint)) continue;
         const QString where = t.head == kAggregateHead
                                   ? tr("Layer %1 · %2 over %3 heads").arg(t.layer + 1).arg(aggregateName(options_.aggregate)).arg(trace_->headCount())
                                   : tr("Layer %1 · head %2").arg(t.layer + 1).arg(t.head + 1);
         if (!t.computed) return where + tr("\nweights not computed");
-        const QString scale = tr("\nbrightest colour = %1").arg(t.scaleMax, 0, 'g', 3);
+        const QString scale = images_[i].isNull() ? tr("\nbuilding…") : tr("\nbrightest colour = %1").arg(t.scaleMax, 0, 'g', 3);
         return where + scale + (t.head == kAggregateHead ? QString() : tr("\nclick to open it large"));
     }
     return {};
 }
 
-QString ModelView::describeScale(double sharedMax) const {
+QString ModelView::describeScale(std::optional<double> sharedMax) const {
     QString text;
     switch (options_.scale) {
     case AttentionViewOptions::Fixed01: text = tr("Colour: attention weight from 0 (dark) to 1 (yellow)."); break;
     case AttentionViewOptions::SharedMax:
-        text = tr("Colour: 0 (dark) to %1 (yellow), the largest weight shown in any head.").arg(sharedMax, 0, 'g', 3);
+        text = sharedMax ? tr("Colour: 0 (dark) to %1 (yellow), the largest weight shown in any head.").arg(*sharedMax, 0, 'g', 3)
+                         : tr("Colour: 0 (dark) to the largest weight shown in any head (yellow; finding it…).");
         break;
     case AttentionViewOptions::PerHeadMax: text = tr("Colour: 0 (dark) to each head's own largest weight (yellow)."); break;
     }
