@@ -303,15 +303,16 @@ void TokenLinesCanvas::paintEvent(QPaintEvent* event) {
     const QRect exposed = event->rect();
     p.fillRect(exposed, palette().base());
     const int rows = static_cast<int>(view_->keep_.size());
-    paintHeaders(p);
     painted = 0;
-    if (rows == 0) return;
-    // Only the rows the scroll area exposes (long inputs are thousands of px tall).
-    const int first = std::clamp((exposed.top() - top_) / HeadView::kRowHeight, 0, std::max(rows - 1, 0));
-    const int last = std::clamp((exposed.bottom() - top_) / HeadView::kRowHeight, 0, rows - 1);
-    paintHoverBoxes(p, first, last);
-    paintTokens(p, first, last);
-    paintLines(p, exposed);
+    if (rows > 0) {
+        // Only the rows the scroll area exposes (long inputs are thousands of px tall).
+        const int first = std::clamp((exposed.top() - top_) / HeadView::kRowHeight, 0, std::max(rows - 1, 0));
+        const int last = std::clamp((exposed.bottom() - top_) / HeadView::kRowHeight, 0, rows - 1);
+        paintHoverBoxes(p, first, last);
+        paintTokens(p, first, last);
+        paintLines(p, exposed);
+    }
+    paintHeaders(p);  // last: the cached line picture is opaque over the header band
 }
 
 void TokenLinesCanvas::paintHeaders(QPainter& p) {
