@@ -76,7 +76,7 @@ for mode_tokens in "math 128" "full 16" "full 128"; do
     "$bench" "$model" --mode "$1" --tokens "$2" --runs 1 --warmup 0 | sed -n 's/^memory: //p'
 done
 
-cli="$build/app/attnscope"
+cli="${CLI:-$build/app/attnscope}"  # CLI=path: another build of the app
 if [ -x "$cli" ] && "$cli" --help 2>/dev/null | grep -q -- '--model'; then
     echo "== time to first heatmap: whole process, attnscope --model DIR --sentence ... --export-png (warm cache)"
     sentence="the quick brown fox jumps over the lazy dog [MASK] the end"

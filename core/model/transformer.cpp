@@ -391,11 +391,15 @@ MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, 
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
     // Heads are independent: each writes its own columns of the context and its own HeadTrace.
     // They are shared out over as many threads as the matrix products may use (OpenBLAS's count).
+    // With one thread, OpenBLAS (single-threaded then) runs the small per-head products; with
+    // more, each head thread uses Eigen, as OpenBLAS would thread these small products again.
+    const int workers = std::clamp(productThreads(), 1, heads);
+    const auto small = workers == 1 ? &gemm : &gemmEigen;
     const auto runHeads = [&](int first, int step) {
         MatF scores(T, T), weights(T, T);  // T×T, reused by this thread's heads
         for (int h = first; h < heads; h += step) {
             const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context
-            gemmEigen(T, T, dk, Q.data() + c0, d, K.data() + c0, d, true, 0.0f, scores.data(), T);  // Q_h·K_hᵀ
+            small(T, T, dk, Q.data() + c0, d, K.data() + c0, d, true, 0.0f, scores.data(), T);  // Q_h·K_hᵀ
             weights = scores / divisor;      // scaled, then masked; the softmax makes them the weights
             HeadTrace& trace = layer.heads[static_cast<std::size_t>(h)];
             if (full) {
@@ -408,7 +412,7 @@ MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, 
                 trace.maskedScores = toDouble(weights);
             }
             softmaxRows(weights);
-            gemmEigen(T, dk, T, weights.data(), T, V.data() + c0, d, false, 0.0f, context.data() + c0, d);  // A_h·V_h
+            small(T, dk, T, weights.data(), T, V.data() + c0, d, false, 0.0f, context.data() + c0, d);  // A_h·V_h
             trace.weights = toDouble(weights);
             if (full) {
                 trace.q = Q.middleCols(c0, dk).cast<double>();
@@ -418,7 +422,6 @@ MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, 
             }
         }
     };
-    const int workers = std::clamp(productThreads(), 1, heads);
     std::vector<std::thread> helpers;
     for (int w = 1; w < workers; ++w) helpers.emplace_back(runHeads, w, workers);
     runHeads(0, workers);

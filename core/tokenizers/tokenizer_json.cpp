@@ -11,6 +11,11 @@
 
 namespace attnscope {
 
+// Vocabulary stores one string per id up to the largest id, so a tiny file with one huge id would
+// allocate gigabytes (found by fuzz/tokenizer_fuzz). The largest published vocabularies have
+// ~256K entries; 4M leaves room and bounds that table to ~130 MB.
+constexpr long long kMaxTokenId = (1 << 22) - 1;
+
 namespace {
 
 using tokenizer_json::Json;
@@ -41,8 +46,8 @@ Result<Vocabulary> readVocab(const Json& model, const std::string& where) {
         return Error{field(where, "vocab"), "expected an object {\"piece\": id, ...}"};
     Vocabulary vocab;
     for (const auto& [piece, id] : model["vocab"].items()) {
-        if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() > 100'000'000)
-            return Error{field(where, "vocab[\"" + piece + "\"]"), "expected a non-negative integer id, found " + id.dump()};
+        if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() > kMaxTokenId)
+            return Error{field(where, "vocab[\"" + piece + "\"]"), "expected an integer id from 0 to " + std::to_string(kMaxTokenId) + ", found " + id.dump()};
         vocab.add(piece, id.get<int>());
     }
     return vocab;
@@ -57,7 +62,8 @@ Result<std::vector<AddedToken>> readAddedTokens(const Json& root, const std::str
         const Json& entry = list[i];
         const std::string at = field(where, "added_tokens[" + std::to_string(i) + "]");
         const bool valid = entry.is_object() && entry.contains("id") && entry["id"].is_number_integer() &&
-                           entry["id"].get<long long>() >= 0 && entry.contains("content") && entry["content"].is_string();
+                           entry["id"].get<long long>() >= 0 &&
+                           entry["id"].get<long long>() <= kMaxTokenId && entry.contains("content") && entry["content"].is_string();
         if (!valid) return unsupported(at, "{\"id\": integer, \"content\": string, ...}", entry);
         const bool special = entry.contains("special") && entry["special"].is_boolean() && entry["special"].get<bool>();
         added.push_back({entry["content"].get<std::string>(), entry["id"].get<int>(), special});
