@@ -278,6 +278,7 @@ void MainWindow::refreshAll() {
         navigator_->setSteps(stepsOf(trace));
     }
     showCurrentStep();
+    heatmap_->setOptions({});  // lessons show every head as it is; model-mode options do not apply
     heatmap_->showTrace(trace, 0, session_.decimals());
     editor_->refresh();
 }

@@ -88,6 +88,8 @@ public:
     HeadView* headView() const { return headView_; }
     PieceStrip* pieceStrip() const { return pieces_; }
     QComboBox* layerBox() const { return layerBox_; }
+    QCheckBox* hideSpecialBox() const { return hideSpecial_; }
+    QComboBox* aggregateBox() const { return aggregate_; }
     QProgressBar* runProgress() const { return progress_; }
     QPushButton* cancelButton() const { return cancel_; }
     QString errorText() const;

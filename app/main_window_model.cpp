@@ -306,6 +306,7 @@ void MainWindow::refreshModelTab(QWidget* tab) {
     const Trace& trace = shownRun_->trace;
     const int layer = currentModelLayer();
     if (tab == heatmap_ && heatmapShows_.needs(shownRun_)) {
+        heatmap_->setOptions(attentionOptions());
         heatmap_->showTrace(trace, layer, workedDecimals());
         heatmapShows_ = {shownRun_, false};
     } else if (tab == modelView_ && modelViewShows_.needs(shownRun_)) {
@@ -326,7 +327,7 @@ void MainWindow::showModelLayer() {
 
 void MainWindow::applyAttentionOptions() {
     if (!modelMode_ || !shownRun_) return;
-    modelViewShows_.stale = headViewShows_.stale = true;
+    heatmapShows_.stale = modelViewShows_.stale = headViewShows_.stale = true;
     refreshModelTab(tabs_->currentWidget());
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <qcustomplot.h>
 
+#include "core/analysis/head_summary.hpp"
 #include "core/explain.hpp"
 
 namespace attnscope {
@@ -54,11 +55,45 @@ HeatmapBuilder::HeatmapBuilder(QCustomPlot* plot) : plot_(plot) {
     plot_->yAxis->grid()->setVisible(false);
 }
 
-void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals) {
+namespace {
+
+Mat weightsToShow(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate) {
+    switch (aggregate) {
+        case AttentionViewOptions::Average: return averageOverHeads(layer);
+        case AttentionViewOptions::Max: return maxOverHeads(layer);
+        default: return layer.heads.at(head).weights;
+    }
+}
+
+double scaleTop(const Trace& trace, int layer, const Mat& shown, const WeightSelection& selection,
+                AttentionViewOptions::Scale scale) {
+    const double top = scale == AttentionViewOptions::SharedMax    ? maxWeight(trace, layer, selection)
+                       : scale == AttentionViewOptions::PerHeadMax ? maxWeight(shown)
+                                                                   : 1.0;
+    return top > 0 ? top : 1.0;
+}
+
+QString titleFor(const Trace& trace, int head, const AttentionViewOptions& options) {
+    QString title = options.aggregate == AttentionViewOptions::Average ? QObject::tr("Average over heads")
+                    : options.aggregate == AttentionViewOptions::Max   ? QObject::tr("Maximum over heads")
+                    : trace.headCount() > 1 ? QObject::tr("Attention weights — head %1").arg(head + 1)
+                                            : QObject::tr("Attention weights");
+    if (options.hideSpecial)
+        title += options.renormalize ? QObject::tr(" (special tokens hidden, rows renormalised)")
+                                     : QObject::tr(" (special tokens hidden: rows sum to < 1)");
+    return title;
+}
+
+}  // namespace
+
+void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals,
+                           const AttentionViewOptions& options) {
     head_ = head;
     decimals_ = decimals;
     cells_.clear();
-    const Mat& w = trace.layers.at(layer).heads.at(head).weights;  // T×T
+    const WeightSelection selection{visibleTokens(trace, options.hideSpecial), options.renormalize};
+    const Mat w = shownWeights(weightsToShow(trace.layers.at(layer), head, options.aggregate), selection);  // K×K
+    scaleMax_ = scaleTop(trace, layer, w, selection, options.scale);
     const int T = static_cast<int>(w.rows());
     if (T == 0) map_->data()->clear();
     else map_->data()->setSize(T, T);
@@ -68,12 +103,11 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
             map_->data()->setCell(col, row, w(row, col));
             cells_.push_back({row, col, w(row, col)});
         }
-    map_->setDataRange(QCPRange(0, 1));
+    map_->setDataRange(QCPRange(0, scaleMax_));
     QStringList labels;
-    for (const Token& t : trace.tokens) labels << qs(t.text);
+    for (const int i : selection.keep) labels << qs(trace.tokens.at(i).text);
     setAxes(labels);
-    title_->setText(trace.headCount() > 1 ? QObject::tr("Attention weights — head %1").arg(head + 1)
-                                          : QObject::tr("Attention weights"));
+    title_->setText(titleFor(trace, head, options));
     title_->setFont(scaled(plot_->font(), 1.2));
     printValues(decimals);
     plot_->replot();
@@ -95,7 +129,7 @@ void HeatmapBuilder::setAxes(const QStringList& labels) {
     plot_->xAxis->setTickLabelRotation(T > 6 ? -45 : 0);
     scale_->axis()->setTickLabelFont(plot_->font());
     scale_->axis()->setLabelFont(plot_->font());
-    scale_->axis()->setRange(0, 1);
+    scale_->axis()->setRange(0, scaleMax_);
 }
 
 void HeatmapBuilder::printValues(int decimals) {
@@ -111,7 +145,7 @@ void HeatmapBuilder::printValues(int decimals) {
         text->setText(qs(formatNumber(c.value, shown)));
         text->setFont(font);
         // Viridis is dark below ~0.6 and bright above: pick the readable ink.
-        text->setColor(c.value > 0.6 ? Qt::black : Qt::white);
+        text->setColor(c.value / scaleMax_ > 0.6 ? Qt::black : Qt::white);
         text->setClipToAxisRect(true);
         ++valueLabels_;
     }

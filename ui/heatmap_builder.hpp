@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/trace.hpp"
+#include "ui/attention_options.hpp"
 
 class QCustomPlot;
 class QCPColorMap;
@@ -29,7 +30,10 @@ class HeatmapBuilder {
 public:
     explicit HeatmapBuilder(QCustomPlot* plot);
 
-    void build(const Trace& trace, int layer, int head, int decimals);
+    // Draws one head's weights, or the heads' average / maximum, with the options' hidden
+    // tokens, renormalisation and colour scale (all computed by core/analysis/head_summary).
+    void build(const Trace& trace, int layer, int head, int decimals, const AttentionViewOptions& options = {});
+    double scaleMax() const { return scaleMax_; }  // the colour scale's top
 
     // "query → key: weight" for a point in plot pixels; empty outside the cells.
     QString hoverText(const QPointF& pixel) const;
@@ -53,6 +57,7 @@ private:
     QStringList keyLabels_;
     QStringList queryLabels_;
     int head_ = 0;
+    double scaleMax_ = 1;
     int decimals_ = 3;
     int valueLabels_ = 0;
 };

@@ -75,6 +75,11 @@ void HeatmapView::setHead(int head) {
     rebuild();
 }
 
+void HeatmapView::setOptions(const AttentionViewOptions& options) {
+    options_ = options;
+    dirty_ = true;  // drawn by the showTrace that follows, or when shown
+}
+
 void HeatmapView::setAllHeads(bool all) {
     allHeads_ = all;
     {
@@ -113,10 +118,11 @@ void HeatmapView::rebuild() {
     if (!trace_ || trace_->layers.empty()) return;
     const int heads = trace_->headCount();
     headBox_->setEnabled(!allHeads_ && heads > 1);
-    const bool all = allHeads_ && heads > 1;
+    const bool summary = options_.aggregate != AttentionViewOptions::PerHead;  // one plot of all heads
+    const bool all = allHeads_ && heads > 1 && !summary;
     for (int h = all ? 0 : head_; h < (all ? heads : head_ + 1); ++h) {
         addPlot();
-        builders_.back()->build(*trace_, layer_, h, decimals_);
+        builders_.back()->build(*trace_, layer_, h, decimals_, options_);
     }
 }
 

@@ -24,6 +24,8 @@ public:
     void showTrace(const Trace& trace, int layer, int decimals);
     void setHead(int head);
     void setAllHeads(bool all);
+    // Hidden tokens, aggregate, colour scale; drawn at the next showTrace or when shown.
+    void setOptions(const AttentionViewOptions& options);
     int head() const { return head_; }
     bool allHeads() const { return allHeads_; }
 
@@ -52,6 +54,7 @@ private:
     int head_ = 0;
     bool allHeads_ = false;
     bool dirty_ = false;
+    AttentionViewOptions options_;
     QComboBox* headBox_ = nullptr;
     QCheckBox* allBox_ = nullptr;
     QWidget* plotsArea_ = nullptr;

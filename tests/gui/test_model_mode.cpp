@@ -1,6 +1,7 @@
 // Model mode of the real MainWindow on the offscreen platform, with the tiny reference models
 // (tests/reference/models) and their fixtures: what the views drew is compared with the
 // independent torch forward pass.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
@@ -53,6 +54,18 @@ bool cellsMatchFixture(const HeatmapView& view, int layer, int head) {
     if (cells.size() != static_cast<std::size_t>(expected.size() * expected.size())) return false;
     for (const DrawnCell& c : cells)
         if (std::abs(c.value - expected[c.row].toArray()[c.col].toDouble()) > 1e-5) return false;
+    return true;
+}
+
+// The single drawn heatmap equals the trace's first head, cell for cell.
+bool cellsEqualTrace(const HeatmapView& view, const Trace& trace) {
+    const auto builders = view.builders();
+    if (builders.empty()) return false;
+    const Mat& w = trace.layers.at(0).heads.at(0).weights;
+    const auto& cells = builders.front()->drawnCells();
+    if (cells.size() != static_cast<std::size_t>(w.size())) return false;
+    for (const DrawnCell& c : cells)
+        if (c.value != w(c.row, c.col)) return false;
     return true;
 }
 
@@ -125,6 +138,28 @@ private slots:
         QCOMPARE(w.layerBox()->count(), 2);
         QVERIFY(w.lessonTitle().contains("bert-tiny"));
         QVERIFY(!w.runProgress()->isVisible());
+    }
+
+    void heatmapFollowsTheAttentionOptions() {
+        MainWindow& w = *window_;
+        openBert(w);
+        const QStringList tokens = runTokens(w);  // [CLS] the [MASK] sat [SEP]
+        w.aggregateBox()->setCurrentIndex(AttentionViewOptions::Average);
+        w.hideSpecialBox()->setChecked(true);
+        const HeatmapBuilder& b = *w.heatmapView()->builders().front();
+        QVERIFY(!b.keyLabels().contains("[CLS]") && !b.keyLabels().contains("[SEP]"));
+        const int K = static_cast<int>(b.keyLabels().size());
+        QCOMPARE(b.drawnCells().size(), static_cast<std::size_t>(K * K));
+        // Each drawn cell is the mean of the fixture's four heads at the kept tokens (not renormalised).
+        for (const DrawnCell& c : b.drawnCells()) {
+            const int i = static_cast<int>(tokens.indexOf(b.queryLabels()[c.row]));
+            const int j = static_cast<int>(tokens.indexOf(b.keyLabels()[c.col]));
+            double mean = 0;
+            for (int h = 0; h < 4; ++h) mean += fixtureAttention(0, h)[i].toArray()[j].toDouble() / 4;
+            QVERIFY2(std::abs(c.value - mean) < 1e-5, qPrintable(QString("cell %1,%2").arg(c.row).arg(c.col)));
+        }
+        w.openBuiltInLesson("two-heads");  // lessons ignore the model-mode options
+        QVERIFY(cellsEqualTrace(*w.heatmapView(), w.session().trace()));
     }
 
     void modelViewHasLayersTimesHeadsThumbnails() {
