@@ -77,15 +77,23 @@ struct Request {
     RunSettings settings;
 };
 
+// --format and --step, shared by lesson and model runs.
+std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, ExportFormat& format,
+                                             ExportRequest& request) {
+    const std::string name = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
+    const auto parsed = exportFormatFromName(name);
+    if (!parsed) return "--format expects text, json, csv or markdown, got \"" + name + "\"";
+    format = *parsed;
+    if (parser.isSet("step")) {
+        request.step = stepFromKey(parser.value("step").toStdString());
+        if (!request.step) return "--step: unknown step \"" + parser.value("step").toStdString() + "\" (see --help)";
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> readRequest(const QCommandLineParser& parser, const Lesson& lesson, Request& r) {
     std::string error;
-    const auto format = exportFormatFromName(parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString());
-    if (!format) return "--format expects text, json, csv or markdown, got \"" + parser.value("format").toStdString() + "\"";
-    r.format = *format;
-    if (parser.isSet("step")) {
-        r.exportRequest.step = stepFromKey(parser.value("step").toStdString());
-        if (!r.exportRequest.step) return "--step: unknown step \"" + parser.value("step").toStdString() + "\" (see --help)";
-    }
+    if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
     const auto head = readCount(parser, "head", 1, std::max(1, lesson.numHeads), error);
     const auto decimals = readCount(parser, "decimals", 0, 12, error);
     const auto rounding = readCount(parser, "hand-rounding", 0, 12, error);
@@ -110,13 +118,7 @@ struct ModelRequest {
 std::optional<std::string> readModelRequest(const QCommandLineParser& parser, const OpenedModel& opened,
                                             ModelRequest& r) {
     std::string error;
-    const auto format = exportFormatFromName(parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString());
-    if (!format) return "--format expects text, json, csv or markdown, got \"" + parser.value("format").toStdString() + "\"";
-    r.format = *format;
-    if (parser.isSet("step")) {
-        r.exportRequest.step = stepFromKey(parser.value("step").toStdString());
-        if (!r.exportRequest.step) return "--step: unknown step \"" + parser.value("step").toStdString() + "\" (see --help)";
-    }
+    if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
     const auto layer = readCount(parser, "layer", 1, opened.layerCount(), error);
     const auto head = readCount(parser, "head", 1, opened.headCount(), error);
     const auto decimals = readCount(parser, "decimals", 0, 12, error);

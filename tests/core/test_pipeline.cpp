@@ -6,19 +6,12 @@
 #include "core/pipeline/steps.hpp"
 #include "matrix_compare.hpp"
 
+#include "tests/matrix_literal.hpp"
+
 using namespace attnscope;
 
 namespace {
-Mat rows(std::initializer_list<std::initializer_list<double>> values) {
-    Mat m(values.size(), values.begin()->size());
-    int r = 0;
-    for (const auto& row : values) {
-        int c = 0;
-        for (const double v : row) m(r, c++) = v;
-        ++r;
-    }
-    return m;
-}
+using testing::rows;
 const double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 

@@ -32,20 +32,13 @@
 #include "ui/head_view.hpp"
 #include "ui/model_view.hpp"
 
+#include "tests/matrix_literal.hpp"
+
 using namespace attnscope;
 
 namespace {
 
-Mat rows(std::initializer_list<std::initializer_list<double>> values) {
-    Mat m(values.size(), values.begin()->size());
-    int r = 0;
-    for (const auto& row : values) {
-        int c = 0;
-        for (const double v : row) m(r, c++) = v;
-        ++r;
-    }
-    return m;
-}
+using testing::rows;
 
 LayerTrace layerOf(const std::vector<Mat>& weights) {
     LayerTrace layer;
