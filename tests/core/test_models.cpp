@@ -1,9 +1,9 @@
 // Real models (core/model/transformer.hpp) against an independent torch reference.
 //
-// tests/reference/make_model_fixtures.py writes tiny random-weight BERT and GPT-2 checkpoints
-// with Hugging Face tensor names (tests/reference/models/*) and runs a plain-torch forward pass
-// sharing no code with core/; its outputs are committed as tests/reference/fixtures/model-*.json,
-// so this test needs no Python.
+// tests/reference/make_model_fixtures.py writes tiny random-weight BERT, DistilBERT, RoBERTa and
+// GPT-2 checkpoints with Hugging Face tensor names (tests/reference/models/*) and runs a
+// plain-torch forward pass sharing no code with core/; its outputs are committed as
+// tests/reference/fixtures/model-*.json, so this test needs no Python.
 //
 // Tolerances:
 //  - kTolerance 1e-5 for every model, F16 ones included: their reference ran on the same
@@ -292,6 +292,105 @@ TEST_CASE("GPT-2 F16 checkpoint with transformer. prefix and lm_head.weight", "[
     compareWithFixture("gpt2-tiny-f16", "gpt2-tiny-f16", kTolerance);
     compareWithFixture("gpt2-tiny-f16", "gpt2-tiny", kHalfVsFloatTolerance, 2);
     CHECK(loadTiny("gpt2-tiny-f16").gpt2->prefix == "transformer.");
+}
+
+TEST_CASE("DistilBERT matches the torch reference (distilbert. prefix, tied projector)", "[models]") {
+    compareWithFixture("distilbert-tiny", "distilbert-tiny", kTolerance);
+    const LoadedModel model = loadTiny("distilbert-tiny");
+    CHECK(model.config.family == ModelFamily::DistilBert);
+    CHECK(model.config.width == 32);
+    CHECK(model.config.feedForward == 64);
+    CHECK(model.config.typeVocabSize == 0);
+    CHECK(model.config.positionOffset == 0);
+    CHECK(model.config.maxTokens() == 40);
+    CHECK(model.config.layerNormEps == 1e-12f);  // not in DistilBERT configs: fixed in the model code
+    CHECK(model.encoder->prefix == "distilbert.");
+    CHECK(!model.encoder->tokenTypes.data);
+    REQUIRE(model.encoder->mlm);
+    CHECK(model.encoder->mlm->tied);  // vocab_projector.weight is not stored
+}
+
+namespace {
+
+// RoBERTa's tokenizer spells the mask token <mask>.
+std::vector<Token> robertaLabels(const std::vector<int>& ids) {
+    std::vector<Token> tokens;
+    for (int id : ids) tokens.push_back(Token{id == kMaskId ? "<mask>" : "t" + std::to_string(id), true, id, -1, false});
+    return tokens;
+}
+
+}  // namespace
+
+TEST_CASE("RoBERTa matches the torch reference (roberta. prefix, positions from padding_idx + 1)", "[models]") {
+    compareWithFixture("roberta-tiny", "roberta-tiny", kTolerance);
+    const LoadedModel model = loadTiny("roberta-tiny");
+    CHECK(model.config.family == ModelFamily::Roberta);
+    CHECK(model.config.positionOffset == 2);  // pad_token_id 1 + 1
+    CHECK(model.config.positions == 42);
+    CHECK(model.config.maxTokens() == 40);
+    CHECK(model.config.typeVocabSize == 1);
+    CHECK(model.config.layerNormEps == 1e-5f);
+    CHECK(model.encoder->prefix == "roberta.");
+    REQUIRE(model.encoder->mlm);
+    CHECK(model.encoder->mlm->tied);
+    CHECK(model.store->find("lm_head.decoder.bias") != nullptr);  // stored, a second name of lm_head.bias
+
+    // <mask> labels select the same prediction positions as [MASK].
+    const Json fixture = readFixture("roberta-tiny");
+    const Json& expected = fixture["runs"][1];
+    const std::vector<int> ids = idsOf(expected);
+    auto run = runModel(model, ids, robertaLabels(ids));
+    REQUIRE(run.ok());
+    Largest largest;
+    compareRun(run.value(), expected, kTolerance, largest);
+}
+
+TEST_CASE("RoBERTa reads max_position_embeddings - 2 tokens and cuts longer input with a notice", "[models]") {
+    const LoadedModel model = loadTiny("roberta-tiny");
+    const Json fixture = readFixture("roberta-tiny");
+    const Json& expected = fixture.at("long_run");
+    const std::vector<int> ids = idsOf(expected);
+    REQUIRE(ids.size() == 40);  // position ids 2…41: the whole table
+    auto full = runModel(model, ids, robertaLabels(ids));
+    INFO((full ? std::string() : full.error().text()));
+    REQUIRE(full.ok());
+    const ModelRun& run = full.value();
+    CHECK(run.trace.notices.empty());
+    CHECK(run.trace.tokenCount() == 40);
+    const Json& lastRows = expected.at("last_hidden_rows");
+    REQUIRE(run.hiddenStates.size() == lastRows.size());
+    double largestHidden = 0, largestLogit = 0;
+    for (std::size_t i = 0; i < lastRows.size(); ++i) {
+        INFO("hidden state " << i << ", last token (position id 41)");
+        REQUIRE(run.hiddenStates[i].rows() == 40);
+        const Mat want = rowOf(lastRows[i]), got = toDouble(run.hiddenStates[i].bottomRows(1));
+        REQUIRE_MATRIX_NEAR(want, got, kTolerance);
+        largestHidden = std::max(largestHidden, maxDiff(want, got));
+    }
+    const Json& predictions = expected.at("predictions");
+    REQUIRE(predictions.size() == 1);
+    REQUIRE(run.predictions.size() == 1);
+    CHECK(run.predictions[0].position == predictions[0].at("position").get<int>());
+    const Mat want = rowOf(predictions[0].at("logits")), logits = toDouble(run.predictions[0].logits);
+    REQUIRE_MATRIX_NEAR(want, logits, kTolerance * std::max(1.0, want.cwiseAbs().maxCoeff()));
+    largestLogit = maxDiff(want, logits);
+    CHECK(run.predictions[0].top[0].id == predictions[0].at("top")[0][0].get<int>());
+    if (verbose())
+        std::printf("%-20s long run (40 tokens) largest |diff|: last hidden rows %.3g, logits %.3g\n", "roberta-tiny",
+                    largestHidden, largestLogit);
+
+    // One token more: cut to the first 40 with a notice, the same numbers as above.
+    std::vector<int> longer = ids;
+    longer.push_back(17);
+    auto cut = runModel(model, longer, robertaLabels(longer));
+    REQUIRE(cut.ok());
+    CHECK(cut.value().trace.tokenCount() == 40);
+    REQUIRE(cut.value().trace.notices.size() == 1);
+    CHECK(contains(cut.value().trace.notices[0], "41 tokens"));
+    CHECK(contains(cut.value().trace.notices[0], "at most 40"));
+    REQUIRE(cut.value().hiddenStates.size() == run.hiddenStates.size());
+    for (std::size_t i = 0; i < run.hiddenStates.size(); ++i)
+        REQUIRE_MATRIX_NEAR(toDouble(run.hiddenStates[i]), toDouble(cut.value().hiddenStates[i]), 0.0);
 }
 
 // ---------------------------------------------------------------- the Trace

@@ -19,7 +19,10 @@ Fixture format (model-<name>.json):
                                           (GPT-2: the last one is after ln_f, as in transformers)
          "attentions":   [L][H][T][T]     softmax weights of every head
          "predictions":  [{"position": p, "logits": [vocab], "top": [[id, probability], ...]}]}]}
-BERT predicts at every [MASK] (id 4 in these tiny vocabularies); GPT-2 after the last token.
+BERT, DistilBERT and RoBERTa predict at every [MASK] / <mask> (id 4 in these tiny vocabularies);
+GPT-2 after the last token. model-roberta-tiny.json also holds "long_run": a 40-token input that
+fills the position table (position ids 2…41), kept small: {"ids", "last_hidden_rows": [L+1][d]
+(the last token's row of each hidden state), "predictions"}.
 """
 
 import json
@@ -51,6 +54,24 @@ GPT2_CONFIG = {
     "eos_token_id": 99,
 }
 
+DISTILBERT_CONFIG = {
+    "architectures": ["DistilBertForMaskedLM"], "model_type": "distilbert", "vocab_size": 100,
+    "dim": 32, "n_layers": 2, "n_heads": 4, "hidden_dim": 64, "activation": "gelu",
+    "max_position_embeddings": 40, "sinusoidal_pos_embds": False, "pad_token_id": 0,
+    "dropout": 0.1, "attention_dropout": 0.1, "initializer_range": 0.02, "tie_weights_": True,
+}
+DISTILBERT_LN_EPS = 1e-12  # fixed in transformers' modeling_distilbert.py, not in the config
+# RoBERTa's vocabulary starts <s>=0 <pad>=1 </s>=2 <unk>=3; here <mask>=4 as in the BERT ones.
+ROBERTA_PAD_ID = 1
+ROBERTA_CONFIG = {
+    "architectures": ["RobertaForMaskedLM"], "model_type": "roberta", "vocab_size": 100,
+    "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+    "intermediate_size": 64, "hidden_act": "gelu", "max_position_embeddings": 42,
+    "type_vocab_size": 1, "layer_norm_eps": 1e-5, "pad_token_id": ROBERTA_PAD_ID,
+    "bos_token_id": 0, "eos_token_id": 2, "hidden_dropout_prob": 0.1,
+    "attention_probs_dropout_prob": 0.1, "initializer_range": 0.02,
+}
+
 BERT_RUNS = [
     [2, 17, MASK_ID, 42, 3],
     [2, 11, 23, MASK_ID, 35, 47, MASK_ID, 59, 3],
@@ -61,6 +82,18 @@ GPT2_RUNS = [
     [5, 61, 17, 88, 42, 7, 99, 3],
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
 ]
+
+DISTILBERT_RUNS = [
+    [2, 17, MASK_ID, 42, 3],
+    [2, 11, 23, MASK_ID, 35, 47, MASK_ID, 59, 3],
+]
+ROBERTA_RUNS = [
+    [0, 17, MASK_ID, 42, 2],
+    [0, 11, 23, MASK_ID, 35, 47, 88, MASK_ID, 59, 2],
+]
+# The longest input the position table covers (max_position_embeddings - padding_idx - 1 = 40
+# tokens, position ids 2…41); no <pad> (1) in it. Only its last row is kept in the fixture.
+ROBERTA_LONG_RUN = [0] + [5 + (13 * i) % 95 for i in range(36)] + [MASK_ID, 77, 2]
 
 
 # ---------------------------------------------------------------- random weights (HF layouts)
@@ -127,6 +160,69 @@ def gpt2_weights(seed):
     return w
 
 
+def distilbert_weights(seed):
+    """Plain dict of DistilBertForMaskedLM tensors, keys without the `distilbert.` prefix; the
+    vocab_projector weight is tied to the word embeddings (absent), its bias stored."""
+    c = DISTILBERT_CONFIG
+    gen = torch.Generator().manual_seed(seed)
+    d, i, v = c["dim"], c["hidden_dim"], c["vocab_size"]
+    w = {
+        "embeddings.word_embeddings.weight": randn(gen, v, d, std=1.0),
+        "embeddings.position_embeddings.weight": randn(gen, c["max_position_embeddings"], d, std=0.5),
+    }
+    w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"] = ln_params(gen, d)
+    for n in range(c["n_layers"]):
+        p = f"transformer.layer.{n}."
+        for name in ("attention.q_lin", "attention.k_lin", "attention.v_lin", "attention.out_lin"):
+            w[p + name + ".weight"] = randn(gen, d, d)  # Linear: [out, in]
+            w[p + name + ".bias"] = randn(gen, d, std=0.1)
+        w[p + "sa_layer_norm.weight"], w[p + "sa_layer_norm.bias"] = ln_params(gen, d)
+        w[p + "ffn.lin1.weight"] = randn(gen, i, d)
+        w[p + "ffn.lin1.bias"] = randn(gen, i, std=0.1)
+        w[p + "ffn.lin2.weight"] = randn(gen, d, i, std=0.2)
+        w[p + "ffn.lin2.bias"] = randn(gen, d, std=0.1)
+        w[p + "output_layer_norm.weight"], w[p + "output_layer_norm.bias"] = ln_params(gen, d)
+    w["vocab_transform.weight"] = randn(gen, d, d)
+    w["vocab_transform.bias"] = randn(gen, d, std=0.1)
+    w["vocab_layer_norm.weight"], w["vocab_layer_norm.bias"] = ln_params(gen, d)
+    w["vocab_projector.bias"] = randn(gen, v, std=0.1)
+    return w
+
+
+def roberta_weights(seed):
+    """Plain dict of RobertaForMaskedLM tensors, keys without the `roberta.` prefix; the
+    lm_head decoder weight is tied to the word embeddings (absent), lm_head.bias stored."""
+    c = ROBERTA_CONFIG
+    gen = torch.Generator().manual_seed(seed)
+    d, i, v = c["hidden_size"], c["intermediate_size"], c["vocab_size"]
+    w = {
+        "embeddings.word_embeddings.weight": randn(gen, v, d, std=1.0),
+        "embeddings.position_embeddings.weight": randn(gen, c["max_position_embeddings"], d, std=0.5),
+        "embeddings.token_type_embeddings.weight": randn(gen, c["type_vocab_size"], d, std=0.5),
+    }
+    # nn.Embedding(padding_idx=1) starts those rows at zero; no real token ever reads them.
+    w["embeddings.word_embeddings.weight"][ROBERTA_PAD_ID] = 0.0
+    w["embeddings.position_embeddings.weight"][ROBERTA_PAD_ID] = 0.0
+    w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"] = ln_params(gen, d)
+    for n in range(c["num_hidden_layers"]):
+        p = f"encoder.layer.{n}."
+        for name in ("attention.self.query", "attention.self.key", "attention.self.value",
+                     "attention.output.dense"):
+            w[p + name + ".weight"] = randn(gen, d, d)
+            w[p + name + ".bias"] = randn(gen, d, std=0.1)
+        w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"] = ln_params(gen, d)
+        w[p + "intermediate.dense.weight"] = randn(gen, i, d)
+        w[p + "intermediate.dense.bias"] = randn(gen, i, std=0.1)
+        w[p + "output.dense.weight"] = randn(gen, d, i, std=0.2)
+        w[p + "output.dense.bias"] = randn(gen, d, std=0.1)
+        w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"] = ln_params(gen, d)
+    w["lm_head.dense.weight"] = randn(gen, d, d)
+    w["lm_head.dense.bias"] = randn(gen, d, std=0.1)
+    w["lm_head.layer_norm.weight"], w["lm_head.layer_norm.bias"] = ln_params(gen, d)
+    w["lm_head.bias"] = randn(gen, v, std=0.1)
+    return w
+
+
 def half_rounded(weights):
     """The float32 values an F16 file really holds."""
     return {k: t.to(torch.float16).to(torch.float32) for k, t in weights.items()}
@@ -171,6 +267,88 @@ def bert_forward(w, ids):
                          w["cls.predictions.transform.LayerNorm.bias"], eps)
         decoder = w.get("cls.predictions.decoder.weight", w["embeddings.word_embeddings.weight"])
         logits = F.linear(t, decoder, w["cls.predictions.bias"])  # T×vocab
+    positions = [i for i, t in enumerate(ids) if t == MASK_ID]
+    return hidden, attentions, logits, positions
+
+
+def distilbert_forward(w, ids):
+    """DistilBertForMaskedLM, eval mode, one unpadded sentence (modeling_distilbert.py):
+    embeddings = LayerNorm(word + position), no token types; MultiHeadSelfAttention scales q by
+    1/sqrt(d_k) before q·kᵀ; post-LN blocks; head: vocab_transform → activation →
+    vocab_layer_norm → vocab_projector (tied to the word embeddings). LayerNorm eps 1e-12."""
+    c = DISTILBERT_CONFIG
+    eps, H = DISTILBERT_LN_EPS, c["n_heads"]
+    T, d = len(ids), c["dim"]
+    dk = d // H
+    act = {"gelu": F.gelu, "relu": F.relu}[c["activation"]]
+    x = w["embeddings.word_embeddings.weight"][torch.tensor(ids)] + \
+        w["embeddings.position_embeddings.weight"][torch.arange(T)]
+    x = F.layer_norm(x, (d,), w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
+    hidden, attentions = [x], []
+    for n in range(c["n_layers"]):
+        p = f"transformer.layer.{n}."
+        lin = lambda name, inp: F.linear(inp, w[p + name + ".weight"], w[p + name + ".bias"])
+        shape = lambda t: t.view(T, H, dk).transpose(0, 1)  # H×T×d_k
+        q = shape(lin("attention.q_lin", x)) / math.sqrt(dk)
+        k = shape(lin("attention.k_lin", x))
+        v = shape(lin("attention.v_lin", x))
+        scores = torch.matmul(q, k.transpose(-1, -2))
+        weights = torch.softmax(scores, dim=-1)
+        attentions.append(weights)
+        context = torch.matmul(weights, v).transpose(0, 1).reshape(T, d)
+        sa = F.layer_norm(lin("attention.out_lin", context) + x, (d,),
+                          w[p + "sa_layer_norm.weight"], w[p + "sa_layer_norm.bias"], eps)
+        ffn = lin("ffn.lin2", act(lin("ffn.lin1", sa)))
+        x = F.layer_norm(ffn + sa, (d,), w[p + "output_layer_norm.weight"], w[p + "output_layer_norm.bias"], eps)
+        hidden.append(x)
+    t = act(F.linear(x, w["vocab_transform.weight"], w["vocab_transform.bias"]))
+    t = F.layer_norm(t, (d,), w["vocab_layer_norm.weight"], w["vocab_layer_norm.bias"], eps)
+    projector = w.get("vocab_projector.weight", w["embeddings.word_embeddings.weight"])
+    logits = F.linear(t, projector, w["vocab_projector.bias"])
+    positions = [i for i, t in enumerate(ids) if t == MASK_ID]
+    return hidden, attentions, logits, positions
+
+
+def roberta_position_ids(ids, padding_idx):
+    """create_position_ids_from_input_ids: cumsum(mask)·mask + padding_idx."""
+    mask = (torch.tensor(ids) != padding_idx).long()
+    return torch.cumsum(mask, dim=0) * mask + padding_idx
+
+
+def roberta_forward(w, ids):
+    """RobertaForMaskedLM, eval mode, one sentence, no padding (modeling_roberta.py): BERT's
+    encoder, position ids from padding_idx + 1, token type 0 (type_vocab_size 1); head:
+    lm_head.dense → erf GELU (always, whatever hidden_act says) → layer_norm → decoder (tied to
+    the word embeddings) + lm_head.bias."""
+    c = ROBERTA_CONFIG
+    eps, H = c["layer_norm_eps"], c["num_attention_heads"]
+    T, d = len(ids), c["hidden_size"]
+    dk = d // H
+    act = {"gelu": F.gelu, "relu": F.relu}[c["hidden_act"]]
+    x = (w["embeddings.word_embeddings.weight"][torch.tensor(ids)]
+         + w["embeddings.token_type_embeddings.weight"][torch.zeros(T, dtype=torch.long)]
+         + w["embeddings.position_embeddings.weight"][roberta_position_ids(ids, c["pad_token_id"])])
+    x = F.layer_norm(x, (d,), w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
+    hidden, attentions = [x], []
+    for n in range(c["num_hidden_layers"]):
+        p = f"encoder.layer.{n}."
+        lin = lambda name, inp: F.linear(inp, w[p + name + ".weight"], w[p + name + ".bias"])
+        heads = lambda t: t.view(T, H, dk).transpose(0, 1)
+        q = heads(lin("attention.self.query", x))
+        k = heads(lin("attention.self.key", x))
+        v = heads(lin("attention.self.value", x))
+        probs = torch.softmax(torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(dk), dim=-1)
+        attentions.append(probs)
+        context = torch.matmul(probs, v).transpose(0, 1).reshape(T, d)
+        a = F.layer_norm(lin("attention.output.dense", context) + x, (d,),
+                         w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"], eps)
+        x = F.layer_norm(lin("output.dense", act(lin("intermediate.dense", a))) + a, (d,),
+                         w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
+        hidden.append(x)
+    t = F.gelu(F.linear(x, w["lm_head.dense.weight"], w["lm_head.dense.bias"]))
+    t = F.layer_norm(t, (d,), w["lm_head.layer_norm.weight"], w["lm_head.layer_norm.bias"], eps)
+    decoder = w.get("lm_head.decoder.weight", w["embeddings.word_embeddings.weight"])
+    logits = F.linear(t, decoder, w["lm_head.bias"])
     positions = [i for i, t in enumerate(ids) if t == MASK_ID]
     return hidden, attentions, logits, positions
 
@@ -257,7 +435,7 @@ def fixture_run(ids, forward_result):
     return run
 
 
-def write_model(name, config, tensors, dtype, weights, forward, runs):
+def write_model(name, config, tensors, dtype, weights, forward, runs, extra=None):
     folder = os.path.join(MODELS, name)
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "config.json"), "w") as f:
@@ -266,6 +444,7 @@ def write_model(name, config, tensors, dtype, weights, forward, runs):
     write_safetensors(os.path.join(folder, "model.safetensors"), tensors, dtype)
     fixture = {"model": "tests/reference/models/" + name, "dtype": dtype,
                "runs": [fixture_run(ids, forward(weights, ids)) for ids in runs]}
+    fixture.update(extra or {})
     with open(os.path.join(FIXTURES, f"model-{name}.json"), "w") as f:
         json.dump(fixture, f, separators=(",", ":"))
         f.write("\n")
@@ -311,6 +490,24 @@ def main():
     tensors.append(("lm_head.weight", gh["wte.weight"].clone()))
     config = dict(GPT2_CONFIG, torch_dtype="float16")
     write_model("gpt2-tiny-f16", config, tensors, "F16", gh, gpt2_forward, GPT2_RUNS[:2])
+
+    # 6. distilbert-tiny: DistilBertForMaskedLM, `distilbert.` prefix, projector tied (absent).
+    dw = distilbert_weights(seed=4)
+    tensors = [(k if k.startswith("vocab_") else "distilbert." + k, dw[k]) for k in sorted(dw)]
+    write_model("distilbert-tiny", DISTILBERT_CONFIG, tensors, "F32", dw, distilbert_forward, DISTILBERT_RUNS)
+
+    # 7. roberta-tiny: RobertaForMaskedLM, `roberta.` prefix, decoder
+    #    tied (absent) but lm_head.decoder.bias stored (a second name of lm_head.bias). The long
+    #    run fills the position table; only its last token's rows are kept.
+    rw = roberta_weights(seed=5)
+    tensors = [(k if k.startswith("lm_head.") else "roberta." + k, rw[k]) for k in sorted(rw)]
+    tensors.append(("lm_head.decoder.bias", rw["lm_head.bias"].clone()))
+    hidden, _, logits, positions = roberta_forward(rw, ROBERTA_LONG_RUN)
+    long_run = fixture_run(ROBERTA_LONG_RUN, (hidden, [], logits, positions))
+    long_run = {"ids": ROBERTA_LONG_RUN, "last_hidden_rows": [rounded(h[-1]) for h in hidden],
+                "predictions": long_run["predictions"]}
+    write_model("roberta-tiny", ROBERTA_CONFIG, sorted(tensors), "F32", rw, roberta_forward, ROBERTA_RUNS,
+                extra={"long_run": long_run})
 
 
 if __name__ == "__main__":
