@@ -46,16 +46,6 @@ void truncate(std::vector<Token>& pieces, int maxPieces, std::vector<std::string
 
 }  // namespace
 
-std::string familyName(ModelFamily family) {
-    switch (family) {
-        case ModelFamily::Bert: return "BERT";
-        case ModelFamily::Roberta: return "RoBERTa";
-        case ModelFamily::DistilBert: return "DistilBERT";
-        case ModelFamily::Gpt2: return "GPT-2";
-    }
-    return "model";
-}
-
 Result<OpenedModel> openModel(std::string_view pathOrId) {
     auto folder = resolveModelPath(CacheEnv::fromProcess(), pathOrId);
     if (!folder) return folder.error();

@@ -44,8 +44,6 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
 // only `layer`, in full detail (recomputed with traceLayerInDetail when the run kept less).
 Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer);
 
-// "BERT", "RoBERTa", "DistilBERT", "GPT-2".
-std::string familyName(ModelFamily family);
 // GPT-2 predicts the next token; the BERT family fills in masks.
 inline bool predictsNextToken(ModelFamily family) { return family == ModelFamily::Gpt2; }
 

@@ -81,16 +81,6 @@ std::optional<Error> checkNoUnexpected(const TensorStore& store, const std::vect
     return std::nullopt;
 }
 
-std::string familyName(ModelFamily family) {
-    switch (family) {
-        case ModelFamily::Bert: return "BERT";
-        case ModelFamily::Roberta: return "RoBERTa";
-        case ModelFamily::DistilBert: return "DistilBERT";
-        case ModelFamily::Gpt2: return "GPT-2";
-    }
-    return "?";
-}
-
 bool isEncoder(ModelFamily family) { return family != ModelFamily::Gpt2; }
 
 // Tokens for the Trace: the caller's, or the ids as text.
@@ -114,6 +104,16 @@ std::optional<Error> checkIds(const std::vector<int>& ids, int vocabSize) {
 }
 
 }  // namespace
+
+std::string familyName(ModelFamily family) {
+    switch (family) {
+        case ModelFamily::Bert: return "BERT";
+        case ModelFamily::Roberta: return "RoBERTa";
+        case ModelFamily::DistilBert: return "DistilBERT";
+        case ModelFamily::Gpt2: return "GPT-2";
+    }
+    return "?";
+}
 
 // ---------------------------------------------------------------- config
 

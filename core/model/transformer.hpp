@@ -23,6 +23,9 @@
 namespace attnscope {
 
 enum class ModelFamily { Bert, Roberta, DistilBert, Gpt2 };
+
+// "BERT", "RoBERTa", "DistilBERT", "GPT-2": how errors and the window name a family.
+std::string familyName(ModelFamily family);
 enum class Activation { GeluErf, GeluTanh, Relu };
 
 // What the engine needs from config.json (names differ per family; see parseTransformerConfig).
