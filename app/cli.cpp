@@ -179,7 +179,10 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (auto error = readModelRequest(parser, opened.value(), request)) return fail(*error);
     RunControl control;
     control.topK = request.topK;
-    control.detailLayer = request.layer.value_or(-1);
+    // Only the JSON of a whole run (no --layer) writes every layer in detail; otherwise the one
+    // layer shown is rebuilt by detailTraceOf and the run keeps the attention weights only.
+    const bool everyLayer = request.format == ExportFormat::Json && !request.layer && parser.isSet("print");
+    if (!everyLayer) control.fullDetailMaxTokens = 0;
     // Qt decodes argv as UTF-8 and turns invalid bytes into U+FFFD, which no vocabulary holds.
     if (parser.value("sentence").contains(QChar(0xFFFD)))
         return fail("--sentence: expected UTF-8 text, found invalid bytes (shown as U+FFFD)");

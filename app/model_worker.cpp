@@ -87,7 +87,7 @@ void ModelWorker::run(const QString& sentence, int detailLayer) {
     detailLayer_ = detailLayer;
     RunControl control;
     control.cancel = cancel_.get();
-    control.detailLayer = detailLayer;
+    control.fullDetailMaxTokens = 0;  // the views read weights; detailTraceOf rebuilds the shown layer
     auto keepAlive = cancel_;  // the flag must outlive the run even if a newer request replaces it
     control.progress = [this, generation, hook = progressHook_](int done, int count) {
         if (hook) hook(done);

@@ -279,12 +279,25 @@ void render(Explanation& e, const Context& c) {
     renderResult(e, c);
 }
 
+// A real model's run may keep only the weights of a layer (LayerDetail::WeightsOnly); an
+// explanation reads the operands too, so it needs all of them.
+bool keepsEveryIntermediate(const LayerTrace& layer) {
+    if (layer.input.size() == 0 || layer.wo.size() == 0 || layer.heads.empty()) return false;
+    for (const HeadTrace& head : layer.heads)
+        if (head.q.size() == 0 || head.maskedScores.size() == 0 || head.params.wq.size() == 0) return false;
+    return true;
+}
+
 std::optional<Error> checkCell(const Trace& trace, const CellRef& cell) {
     const std::string where = "cell of " + std::string(stepKey(cell.step));
     if (cell.layer < 0 || cell.layer >= static_cast<int>(trace.layers.size()))
         return Error{where, "layer " + std::to_string(cell.layer) + " does not exist"};
     if (cell.head < 0 || cell.head >= trace.headCount())
         return Error{where, "head " + std::to_string(cell.head) + " does not exist"};
+    const bool layerStep = cell.step != Step::Embedding && cell.step != Step::Positional;
+    if (layerStep && !keepsEveryIntermediate(trace.layers[static_cast<std::size_t>(cell.layer)]))
+        return Error{where, "layer " + std::to_string(cell.layer + 1) +
+                                " kept only its attention weights; rebuild it in detail (traceLayerInDetail) to explain it"};
     const Mat& m = stepMatrix(trace, cell.step, cell.layer, cell.head);
     if (cell.row < 0 || cell.row >= m.rows() || cell.col < 0 || cell.col >= m.cols())
         return Error{where, "(" + std::to_string(cell.row) + ", " + std::to_string(cell.col) +

@@ -98,14 +98,20 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
 // How much of each layer's attention the Trace keeps.
 enum class LayerDetail {
     Full,         // every HeadTrace field, the head's W_Q/W_K/W_V slices, W_O
-    WeightsOnly,  // HeadTrace::weights only (plus the layer's input, concat and output)
+    WeightsOnly,  // HeadTrace::weights only: what the heat maps, the head view and the analyses
+                  // read. The layer's input is run.hiddenStates[n] (float), so traceLayerInDetail
+                  // can rebuild the rest of one layer on demand.
 };
 
 struct RunControl {
     std::atomic<bool>* cancel = nullptr;                    // checked before every layer
     std::function<void(int layersDone, int layerCount)> progress;  // called after every layer
-    int fullDetailMaxTokens = 128;  // T ≤ this: every layer Full; above: WeightsOnly except…
-    int detailLayer = -1;           // …this layer, which stays Full (-1: none)
+    // T ≤ this: every layer Full; above: WeightsOnly except detailLayer. Callers that show one
+    // layer at a time (the window, the command line) pass 0 and rebuild that layer with
+    // traceLayerInDetail: Full keeps each head's weight slices as double (4·d² doubles per
+    // layer, 226 MB for bert-base), which is what took the resident memory past the file size.
+    int fullDetailMaxTokens = 128;
+    int detailLayer = -1;           // stays Full whatever T is (-1: none)
     int topK = 10;
     // Where to predict. Empty: BERT family at every [MASK] / <mask> token, GPT-2 after the
     // last token.

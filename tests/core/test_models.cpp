@@ -35,6 +35,7 @@
 
 #include "core/model/bert.hpp"
 #include "core/model/gpt2.hpp"
+#include "core/explain.hpp"
 #include "core/model/transformer.hpp"
 #include "matrix_compare.hpp"
 
@@ -433,6 +434,13 @@ TEST_CASE("Long inputs keep only the weights except for the detail layer", "[mod
     CHECK(run.trace.layers[0].heads[0].q.size() == 0);
     CHECK(run.trace.layers[0].heads[0].weights.rows() == 6);
     CHECK(run.trace.layers[1].heads[0].q.rows() == 6);
+    CHECK(run.trace.layers[0].input.size() == 0);  // hiddenStates[0] holds it, as float
+    CHECK(run.trace.layers[1].input.rows() == 6);
+    // Explaining a cell of the weights-only layer is refused by name, never read out of bounds.
+    const auto refused = explainCell(run.trace, CellRef{Step::Weights, 0, 0, 1, 1}, 3);
+    REQUIRE(!refused.ok());
+    CHECK_THAT(refused.error().text(), Catch::Contains("layer 1 kept only its attention weights"));
+    CHECK(explainCell(run.trace, CellRef{Step::Weights, 1, 0, 1, 1}, 3).ok());
     auto detailed = traceLayerInDetail(model, run, 0);
     REQUIRE(detailed.ok());
     for (int h = 0; h < 4; ++h) {
@@ -691,4 +699,29 @@ TEST_CASE("bert-base shapes: load, run 16 tokens, finite outputs, rows sum to 1"
     if (verbose())
         std::printf("bert-base shapes: write %.2f s, load %.3f s, 16 tokens %.3f s, 128 tokens: full trace %.3f s, "
                     "weights only %.3f s\n", writeSeconds, loadSeconds, runSeconds, seconds128, secondsLean);
+}
+
+TEST_CASE("The vectorised GELUs agree with the scalar std::erf / std::tanh formulas", "[models]") {
+    // 4001 points on [-10, 10] (step 0.005) plus the edges where the approximations switch
+    // branches or saturate. The reference is the textbook formula in double precision.
+    std::vector<float> xs;
+    for (int i = -2000; i <= 2000; ++i) xs.push_back(static_cast<float>(i) * 0.005f);
+    for (float x : {-1e30f, -50.0f, -4.0f, -3.999f, 3.999f, 4.0f, 50.0f, 1e30f, 1e-30f, -1e-30f}) xs.push_back(x);
+    MatF erfIn = Eigen::Map<const MatF>(xs.data(), 1, static_cast<Eigen::Index>(xs.size()));
+    MatF tanhIn = erfIn;
+    geluErf(erfIn);
+    geluTanh(tanhIn);
+    double worstErf = 0, worstTanh = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const double x = xs[i];
+        const double exactErf = 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+        const double exactTanh = 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+        // Absolute error near 0, relative error for large |x| (GELU(x) ≈ x there).
+        const auto error = [&](double got, double want) { return std::abs(got - want) / std::max(1.0, std::abs(want)); };
+        worstErf = std::max(worstErf, error(erfIn(0, static_cast<Eigen::Index>(i)), exactErf));
+        worstTanh = std::max(worstTanh, error(tanhIn(0, static_cast<Eigen::Index>(i)), exactTanh));
+    }
+    INFO("largest error: erf GELU " << worstErf << ", tanh GELU " << worstTanh);
+    CHECK(worstErf < 1e-6);   // float epsilon is 1.2e-7: a few ulp
+    CHECK(worstTanh < 1e-6);
 }
