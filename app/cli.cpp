@@ -42,6 +42,8 @@ void addOptions(QCommandLineParser& parser) {
         {"export-png", "Write the attention heatmaps (all heads) to a PNG file.", "file"},
         {"list-lessons", "List the built-in lessons."},
         {"screenshots", "Open the window and save a screenshot of every step to DIR.", "dir"},
+        {"exit-after-first-heatmap", "With --model, for benchmarks: quit once the window has painted the "
+                                     "model's first heatmap, printing the milliseconds since start."},
     });
 }
 

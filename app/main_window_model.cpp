@@ -180,6 +180,8 @@ void MainWindow::enterModelMode() {
                                       : tr("Type a sentence; write [MASK] where the model should fill in a word."));
     navigator_->setCurrentHead(0);
     updateLessonTabs();
+    // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
+    if (tabs_->currentWidget() != modelView_ && tabs_->currentWidget() != headView_) tabs_->setCurrentWidget(heatmap_);
     refreshModelLabels();
     setWindowTitle(tr("AttnScope — %1").arg(displayName(*model)));
     statusBar()->showMessage(tr("Opened %1").arg(qs(model->folder)), 5000);

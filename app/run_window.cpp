@@ -2,10 +2,15 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QTimer>
 #include <cstdio>
+#include <qcustomplot.h>  // firstPlot() is compared as the QObject it is
 
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "ui/heatmap_view.hpp"
 
 namespace attnscope {
 
@@ -18,6 +23,33 @@ bool openRequestedLesson(MainWindow& window, const QCommandLineParser& parser) {
     return builtInLessonNames().contains(lesson) ? window.openBuiltInLesson(lesson) : window.openLessonFile(lesson);
 }
 
+// --exit-after-first-heatmap: the time-to-first-heatmap benchmark (bench/run_forward_bench.sh)
+// measures the whole process; this quits it right after the first paint of the model run's
+// heatmap and prints the time since `started` (just before the model is requested) to stdout.
+class QuitAfterFirstHeatmap : public QObject {
+public:
+    QuitAfterFirstHeatmap(const MainWindow& window, const QElapsedTimer& started)
+        : window_(window), started_(started) {}
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Paint && !done_ && window_.shownRun() &&
+            watched == static_cast<QObject*>(window_.heatmapView()->firstPlot())) {
+            done_ = true;  // quit after this paint has been delivered
+            QTimer::singleShot(0, qApp, [this] {
+                std::printf("first heatmap painted %lld ms after the model was requested\n", static_cast<long long>(started_.elapsed()));
+                QApplication::quit();
+            });
+        }
+        return false;
+    }
+
+private:
+    const MainWindow& window_;
+    const QElapsedTimer& started_;
+    bool done_ = false;
+};
+
 // --model: the window opens in model mode (the model loads in the background); with
 // --screenshots it saves the model-mode screenshots instead of the lesson ones.
 int runModelWindow(MainWindow& window, const QCommandLineParser& parser) {
@@ -29,6 +61,10 @@ int runModelWindow(MainWindow& window, const QCommandLineParser& parser) {
     // A lesson underneath: if the model cannot be opened, the window still shows something valid.
     window.openBuiltInLesson("first-hand-exercise");
     if (!sentence.isEmpty()) window.setSentence(sentence);  // the model reads the box once loaded
+    QElapsedTimer started;
+    started.start();
+    QuitAfterFirstHeatmap watch(window, started);
+    if (parser.isSet("exit-after-first-heatmap")) qApp->installEventFilter(&watch);
     window.openModel(parser.value("model"));
     window.show();
     return QApplication::exec();
@@ -38,7 +74,8 @@ int runModelWindow(MainWindow& window, const QCommandLineParser& parser) {
 
 int runWindow(const QStringList& arguments) {
     QCommandLineParser parser;
-    parser.addOptions({{"lesson", "", "lesson"}, {"model", "", "model"}, {"sentence", "", "text"}, {"screenshots", "", "dir"}});
+    parser.addOptions({{"lesson", "", "lesson"}, {"model", "", "model"}, {"sentence", "", "text"}, {"screenshots", "", "dir"},
+                       {"exit-after-first-heatmap", ""}});
     parser.parse(arguments);  // the full option set was already checked by the command line
     MainWindow window;
     if (parser.isSet("model")) return runModelWindow(window, parser);

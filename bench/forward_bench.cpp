@@ -2,16 +2,18 @@
 // bench/run_forward_bench.sh, never as a timed unit test.
 //
 //   attnscope_forward_bench MODEL_DIR [--threads N] [--tokens T] [--runs R] [--warmup W]
-//                           [--mode full|weights|math|all] [--dump FILE]
+//                           [--mode app|full|weights|math|all] [--dump FILE]
 //   attnscope_forward_bench --peak [--threads N]
 //
 // MODEL_DIR: a BERT folder (config.json + model.safetensors), e.g. from bench/make_bert_base.py.
 // Input: T token ids, [CLS]=2 … [SEP]=3 with a fixed pseudo-random middle (the same formula as
 // bench/torch_forward.py, so both run the same ids). Modes, each timed R times after W warm-ups:
-//   full     runModel as the app calls it (T ≤ 128: every layer LayerDetail::Full, the Trace
-//            gets every intermediate and the weight slices as double)
-//   weights  runModel with fullDetailMaxTokens = 0 (every layer WeightsOnly: attention weights,
-//            input, concat, output)
+//   app      what the window and the command line do: runModel with fullDetailMaxTokens = 0
+//            (every layer keeps its attention weights), then traceLayerInDetail for the one
+//            layer the worked example shows
+//   full     runModel with its default at T ≤ 128: every layer LayerDetail::Full (every
+//            intermediate and the weight slices as double; the whole-run JSON export)
+//   weights  runModel with fullDetailMaxTokens = 0 alone (every layer WeightsOnly)
 //   math     the same float32 forward from the same building blocks with no Trace filling
 //            (multiHeadAttention WeightsOnly into a scratch layer; its double copy of the T×T
 //            weights is ~1% of the time), with a per-phase split
@@ -226,7 +228,7 @@ int runPeak(int threads) {
 int usage() {
     std::fprintf(stderr,
                  "usage: attnscope_forward_bench MODEL_DIR [--threads N] [--tokens T] [--runs R] [--warmup W]\n"
-                 "                               [--mode full|weights|math|all] [--dump FILE]\n"
+                 "                               [--mode app|full|weights|math|all] [--dump FILE]\n"
                  "       attnscope_forward_bench --peak [--threads N]\n");
     return 2;
 }
@@ -296,6 +298,15 @@ int main(int argc, char** argv) {
     };
     if (all || mode == "math")
         timeMode("math", [&] { lastMath = forwardMath(model, ids, nullptr); });
+    if (all || mode == "app")
+        timeMode("app", [&] {
+            RunControl control;
+            control.fullDetailMaxTokens = 0;
+            auto run = runModel(model, ids, {}, control);
+            if (!run) std::abort();
+            auto shown = traceLayerInDetail(model, run.value(), 0);
+            if (!shown) std::abort();
+        });
     if (all || mode == "full")
         timeMode("full", [&] {
             auto run = runModel(model, ids, {});

@@ -42,8 +42,8 @@ for n in $threads_list; do
 import statistics as st, sys, re
 tmp, n, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 flops = None
-per = {"math": [], "full": [], "weights": [], "torch": []}
-pairs = {"math": [], "full": []}
+per = {"math": [], "app": [], "full": [], "weights": [], "torch": []}
+pairs = {"math": [], "app": [], "full": []}
 for r in range(1, rounds + 1):
     mine = open(f"{tmp}/ours-{n}-{r}.txt").read()
     theirs = open(f"{tmp}/torch-{n}-{r}.txt").read()
@@ -57,20 +57,20 @@ for r in range(1, rounds + 1):
     if r == 1:
         phases = mine[mine.index("phases of"):mine.index("memory:")]
 med = {k: st.median(v) for k, v in per.items()}
-print(f"  median ms over {len(per['torch'])} runs each: torch {med['torch']:.1f} | attnscope full Trace {med['full']:.1f}"
-      f" | weights-only Trace {med['weights']:.1f} | forward math only {med['math']:.1f}")
-print(f"  torch / attnscope (median of the {rounds} paired rounds): full {st.median(pairs['full']):.2f}x,"
-      f" math only {st.median(pairs['math']):.2f}x  (>1: attnscope faster)")
-print(f"  GFLOP/s ({flops:.2f} GFLOP): torch {flops / med['torch'] * 1000:.1f} | attnscope full {flops / med['full'] * 1000:.1f}"
-      f" | math {flops / med['math'] * 1000:.1f}")
-print(f"  split of the full run: forward math {med['math']:.1f} ms, Trace filling {med['full'] - med['math']:.1f} ms"
-      f" ({100 * (med['full'] - med['math']) / med['full']:.0f}%)")
+print(f"  median ms over {len(per['torch'])} runs each: torch {med['torch']:.1f} | attnscope as the app runs it {med['app']:.1f}"
+      f" | every layer Full {med['full']:.1f} | weights-only {med['weights']:.1f} | forward math only {med['math']:.1f}")
+print(f"  torch / attnscope (median of the {rounds} paired rounds): app {st.median(pairs['app']):.2f}x,"
+      f" every layer Full {st.median(pairs['full']):.2f}x, math only {st.median(pairs['math']):.2f}x  (>1: attnscope faster)")
+print(f"  GFLOP/s ({flops:.2f} GFLOP): torch {flops / med['torch'] * 1000:.1f} | attnscope app {flops / med['app'] * 1000:.1f}"
+      f" | every layer Full {flops / med['full'] * 1000:.1f} | math {flops / med['math'] * 1000:.1f}")
+print(f"  Trace filling: app {med['app'] - med['math']:.1f} ms ({100 * (med['app'] - med['math']) / med['app']:.0f}%),"
+      f" every layer Full {med['full'] - med['math']:.1f} ms ({100 * (med['full'] - med['math']) / med['full']:.0f}%)")
 print("  " + phases.strip().replace("\n", "\n  "))
 PY
 done
 
 echo "== memory: peak RSS (getrusage) vs the safetensors file"
-for mode_tokens in "math 128" "full 16" "full 128"; do
+for mode_tokens in "math 128" "app 128" "full 16" "full 128"; do
     set -- $mode_tokens
     printf '  %-5s T=%-4s ' "$1" "$2"
     "$bench" "$model" --mode "$1" --tokens "$2" --runs 1 --warmup 0 | sed -n 's/^memory: //p'
@@ -92,6 +92,22 @@ if [ -x "$cli" ] && "$cli" --help 2>/dev/null | grep -q -- '--model'; then
     file_kb=$(( $(stat -c %s "$model/model.safetensors") / 1024 ))
     rss_kb=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt")
     awk -v r="$rss_kb" -v f="$file_kb" 'BEGIN { printf "  max RSS %.1f MiB, file %.1f MiB: %.2f x\n", r/1024, f/1024, r/f }'
+    echo "== time to first heatmap in the window: attnscope --model DIR --sentence ... --exit-after-first-heatmap"
+    echo "   (one Xvfb server for all runs; whole process wall time, and the app's own figure from the model request)"
+    Xvfb :77 -screen 0 1600x1000x24 -nolisten tcp > /dev/null 2>&1 & xvfb=$!
+    sleep 1
+    for i in $(seq 1 7); do
+        start=$(date +%s%N)
+        inside=$(DISPLAY=:77 "$cli" --model "$model" --sentence "$sentence" --exit-after-first-heatmap 2> /dev/null |
+                 sed -n 's/first heatmap painted \([0-9]*\) ms.*/\1/p')
+        echo "$(( ($(date +%s%N) - start) / 1000000 )) $inside"
+    done | "$py" -c 'import sys,statistics as s; v=[l.split() for l in sys.stdin]; w=[int(a) for a,_ in v]; i=[int(b) for _,b in v]; print(f"  whole process (ms): {w}; median {s.median(w):.0f} ms\n  model requested → painted (ms): {i}; median {s.median(i):.0f} ms")'
+    echo "== memory of the window process, until the first heatmap (/usr/bin/time -v), vs the safetensors file"
+    DISPLAY=:77 /usr/bin/time -v "$cli" --model "$model" --sentence "$sentence" --exit-after-first-heatmap \
+        2> "$tmp/time.txt" > /dev/null
+    rss_kb=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt")
+    awk -v r="$rss_kb" -v f="$file_kb" 'BEGIN { printf "  max RSS %.1f MiB, file %.1f MiB: %.2f x\n", r/1024, f/1024, r/f }'
+    kill "$xvfb"
 else
     echo "== time to first heatmap: skipped ($cli has no --model yet)"
 fi

@@ -24,6 +24,7 @@
 
 #include "app/main_window.hpp"
 #include "app/model_worker.hpp"
+#include "ui/matrix_panel.hpp"
 #include "ui/head_view.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/model_view.hpp"
@@ -138,6 +139,15 @@ private slots:
         QCOMPARE(w.layerBox()->count(), 2);
         QVERIFY(w.lessonTitle().contains("bert-tiny"));
         QVERIFY(!w.runProgress()->isVisible());
+    }
+
+    void opensOnTheAttentionHeatmapFromTheWorkedExample() {
+        MainWindow& w = *window_;
+        w.tabs()->setCurrentWidget(w.matrixPanel());
+        w.openModel(kBert);
+        QTRY_VERIFY_WITH_TIMEOUT(w.isModelMode() && w.shownRun() != nullptr, kWaitMs);
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.heatmapView()));
+        QVERIFY(cellsEqualTrace(*w.heatmapView(), w.shownRun()->trace));
     }
 
     void heatmapFollowsTheAttentionOptions() {
