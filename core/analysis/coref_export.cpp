@@ -21,6 +21,8 @@ std::string padded(const std::string& text, std::size_t width) {
     return text + std::string(width > length ? width - length : 0, ' ');
 }
 
+std::string counted(int n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
 std::string percent(double share) { return formatNumber(100 * share, 1) + "%"; }
 
 std::string headName(const HeadRef& h) { return std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1); }
@@ -137,8 +139,7 @@ std::string resolutionToJson(const SentenceResolution& resolved) {
 std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int top) {
     std::string out = "coreference set: " + e.source + ", " + std::to_string(e.evaluated) + " of " +
                       std::to_string(e.outcomes.size()) + " examples evaluated (" + std::to_string(e.skipped()) +
-                      " skipped), " + std::to_string(e.layers) + " layers × " + std::to_string(e.headsPerLayer) +
-                      " heads\n";
+                      " skipped), " + counted(e.layers, "layer") + " × " + counted(e.headsPerLayer, "head") + "\n";
     out += countLine("baseline: nearest mention", e.nearestCorrect, e);
     out += countLine("baseline: rule-based", e.ruleCorrect, e);
     out += countLine("attention rollout:", e.rolloutCorrect, e);
