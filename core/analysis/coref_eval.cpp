@@ -162,7 +162,7 @@ std::optional<Error> checkShape(CorefEvaluation& eval, const Trace& trace, const
     if (layers == 0 || heads == 0) return Error{where, "expected a run with attention heads, found none"};
     if (eval.layers == 0) {
         eval.layers = layers, eval.headsPerLayer = heads;
-        eval.accuracy = Mat::Zero(layers, heads);
+        eval.correct = Mat::Zero(layers, heads);
     }
     if (layers != eval.layers || heads != eval.headsPerLayer)
         return Error{where, "expected " + std::to_string(eval.layers) + " layers × " +
@@ -197,17 +197,15 @@ void tally(CorefEvaluation& eval, const ExampleOutcome& o) {
     eval.rolloutCorrect += o.rolloutCorrect;
     for (std::size_t k = 0; k < o.headChoice.size(); ++k) {
         const int layer = static_cast<int>(k) / eval.headsPerLayer, head = static_cast<int>(k) % eval.headsPerLayer;
-        if (insideSpan(o.headChoice[k], o.goldFirst, o.goldLast)) eval.accuracy(layer, head) += 1;
+        if (insideSpan(o.headChoice[k], o.goldFirst, o.goldLast)) eval.correct(layer, head) += 1;
     }
 }
 
 void rank(CorefEvaluation& eval) {
+    eval.accuracy = eval.evaluated > 0 ? Mat(eval.correct / eval.evaluated) : Mat(Mat::Zero(eval.layers, eval.headsPerLayer));
     for (int l = 0; l < eval.layers; ++l)
-        for (int h = 0; h < eval.headsPerLayer; ++h) {
-            const int correct = static_cast<int>(eval.accuracy(l, h));
-            eval.ranking.push_back({{l, h}, correct, eval.share(correct)});
-            eval.accuracy(l, h) = eval.share(correct);
-        }
+        for (int h = 0; h < eval.headsPerLayer; ++h)
+            eval.ranking.push_back({{l, h}, static_cast<int>(eval.correct(l, h)), eval.accuracy(l, h)});
     std::stable_sort(eval.ranking.begin(), eval.ranking.end(),
                      [](const HeadAccuracy& a, const HeadAccuracy& b) { return a.correct > b.correct; });
 }
@@ -237,6 +235,13 @@ Result<CorefSet> readCorefSet(const std::filesystem::path& path) {
     auto text = readTextFile(path);
     if (!text) return Error{path.string(), text.error().message + " (expected a coreference set, JSON lines)"};
     return parseCorefSet(text.value(), path.string());
+}
+
+std::vector<HeadRef> bestHeads(const CorefEvaluation& evaluation, int count) {
+    std::vector<HeadRef> heads;
+    for (const HeadAccuracy& h : evaluation.ranking)
+        if (static_cast<int>(heads.size()) < count) heads.push_back(h.head);
+    return heads;
 }
 
 std::string exampleLabel(const CorefSet& set, const CorefExample& example) {

@@ -70,7 +70,8 @@ struct CorefEvaluation {
     int layers = 0, headsPerLayer = 0;
     int evaluated = 0;
     int nearestCorrect = 0, ruleCorrect = 0, rolloutCorrect = 0;
-    Mat accuracy;                        // L×H
+    Mat correct;                         // L×H examples each head got right
+    Mat accuracy;                        // L×H correct / evaluated
     std::vector<HeadAccuracy> ranking;   // every head, best first (ties: lower layer, then head)
     std::vector<ExampleOutcome> outcomes;
 
@@ -88,6 +89,10 @@ struct CorefEvaluation {
 // counts differ between sentences.
 Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunner& run,
                                          const EvaluationControl& control = {});
+
+// The `count` best heads of the ranking (fewer when the model has fewer), e.g. for a view's
+// "select the best heads" button.
+std::vector<HeadRef> bestHeads(const CorefEvaluation& evaluation, int count);
 
 // Label of an example in messages: its id, else "line N".
 std::string exampleLabel(const CorefSet& set, const CorefExample& example);

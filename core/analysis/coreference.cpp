@@ -101,12 +101,18 @@ Result<const Mat*> headWeights(const Trace& trace, const HeadRef& h) {
     return &layer.heads[static_cast<std::size_t>(h.head)].weights;
 }
 
-std::vector<HeadRef> headsOf(const Trace& trace, const Scoring& scoring) {
-    if (scoring.kind == Scoring::Kind::Heads) return scoring.heads;
-    std::vector<HeadRef> heads;
-    if (scoring.layer < 0 || scoring.layer >= static_cast<int>(trace.layers.size())) return heads;
-    const auto count = trace.layers[static_cast<std::size_t>(scoring.layer)].heads.size();
-    for (int h = 0; h < static_cast<int>(count); ++h) heads.push_back({scoring.layer, h});
+Result<std::vector<HeadRef>> headsOf(const Trace& trace, const Scoring& scoring) {
+    std::vector<HeadRef> heads = scoring.heads;
+    if (scoring.kind == Scoring::Kind::Layer) {
+        const int layers = static_cast<int>(trace.layers.size());
+        if (scoring.layer < 0 || scoring.layer >= layers)
+            return Error{"layer " + std::to_string(scoring.layer + 1),
+                         "expected a layer from 1 to " + std::to_string(layers) + ", found " +
+                             std::to_string(scoring.layer + 1)};
+        const auto count = trace.layers[static_cast<std::size_t>(scoring.layer)].heads.size();
+        for (int h = 0; h < static_cast<int>(count); ++h) heads.push_back({scoring.layer, h});
+    }
+    if (heads.empty()) return Error{"scoring", "expected at least one head, found none"};
     return heads;
 }
 
@@ -315,9 +321,9 @@ Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& w
         r.scores = candidateDistribution(rollout.value(), words, mention, r.candidates);
         r.headScores = Mat::Zero(0, static_cast<Eigen::Index>(r.candidates.size()));
     } else {
-        r.heads = headsOf(trace, scoring);
-        if (r.heads.empty())
-            return Error{"scoring", "expected at least one head, found none (" + r.scoringText + ")"};
+        auto heads = headsOf(trace, scoring);
+        if (!heads) return heads.error();
+        r.heads = std::move(heads).value();
         auto perHead = perHeadScores(trace, words, mention, r.candidates, r.heads);
         if (!perHead) return perHead.error();
         r.headScores = std::move(perHead).value();

@@ -225,6 +225,9 @@ TEST_CASE("bad heads, layers and mentions are errors naming them", "[coref]") {
     CHECK_FALSE(mentionAtWord(words, 4).ok());
     Trace noWeights = trace;
     noWeights.layers[0].heads[1].weights = Mat();
+    auto badWholeLayer = resolveMention(trace, words, kitten, Scoring::wholeLayer(3), false);
+    REQUIRE_FALSE(badWholeLayer.ok());
+    CHECK(badWholeLayer.error().text() == "layer 4: expected a layer from 1 to 1, found 4");
     auto missing = resolveMention(noWeights, words, kitten, Scoring::wholeLayer(0), false);
     REQUIRE_FALSE(missing.ok());
     CHECK_THAT(missing.error().text(), Contains("head 1:2") && Contains("found 0×0"));
@@ -554,8 +557,11 @@ TEST_CASE("evaluation over a set with the lesson as the runner; progress and can
     CHECK(e.ruleAccuracy() == Approx(.5));
     // Rollout: the mean attention → animal (0.797) in both sentences → 1/2.
     CHECK(e.rolloutAccuracy() == Approx(.5));
+    REQUIRE_MATRIX_NEAR(rows({{1, 1}}), e.correct, kExact);
     REQUIRE(e.ranking.size() == 2);
     CHECK(e.ranking[0].head == HeadRef{0, 0});
+    CHECK(bestHeads(e, 1) == std::vector<HeadRef>{{0, 0}});
+    CHECK(bestHeads(e, 5).size() == 2);
 
     std::atomic<bool> cancel{true};
     EvaluationControl cancelled;
