@@ -271,7 +271,8 @@ int runAnalysisCommand(const QStringList& arguments) {
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) return fail("expected one command (coref or heads), got " + positional.join(' ').toStdString());
+    if (positional.size() != 1)
+        return fail("expected one command (coref or heads), got " + positional.join(' ').toStdString());
     auto source = openSource(parser);
     if (!source) {
         const Error& e = source.error();

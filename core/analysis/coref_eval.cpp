@@ -202,7 +202,7 @@ void tally(CorefEvaluation& eval, const ExampleOutcome& o) {
 }
 
 void rank(CorefEvaluation& eval) {
-    eval.accuracy = eval.evaluated > 0 ? Mat(eval.correct / eval.evaluated) : Mat(Mat::Zero(eval.layers, eval.headsPerLayer));
+    eval.accuracy = eval.correct / static_cast<double>(std::max(1, eval.evaluated));  // all 0 when none evaluated
     for (int l = 0; l < eval.layers; ++l)
         for (int h = 0; h < eval.headsPerLayer; ++h)
             eval.ranking.push_back({{l, h}, static_cast<int>(eval.correct(l, h)), eval.accuracy(l, h)});

@@ -179,7 +179,8 @@ const std::array<CharClass, 5>& chineseCharClasses() {
         {"女妈母姐妹奶姨婆妻娘姑嫂", NounKind::Female},
         {"人孩师员客友者民医士警生", NounKind::Person},
         {"猫狗鸟鱼马牛羊猪鼠虎狮熊兔鸡鸭猴象蛇狼虫蜂蚁", NounKind::Animal},
-        {"车桌椅门窗书箱包杯瓶球房屋路街河桥树石墙床刀碗盘机电脑笔纸衣帽鞋钥锁灯钟表画花山湖海船楼城店馆园盒柜蛋糕饭水茶信票药伞",
+        {"车桌椅门窗书箱包杯瓶球房屋路街河桥树石墙床刀碗盘机电脑笔纸"
+         "衣帽鞋钥锁灯钟表画花山湖海船楼城店馆园盒柜蛋糕饭水茶信票药伞",
          NounKind::Thing},
     }};
     return classes;

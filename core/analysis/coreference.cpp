@@ -299,7 +299,9 @@ int nearestBaseline(const std::vector<int>& candidates, const Mention& mention) 
 
 int ruleBaseline(const std::vector<Word>& words, const std::vector<int>& candidates, const Mention& mention) {
     if (!mention.pronoun) return nearestBaseline(candidates, mention);
-    const auto noun = [&](int c) { return nounOf(words[static_cast<std::size_t>(candidates[static_cast<std::size_t>(c)])].text); };
+    const auto noun = [&](int c) {
+        return nounOf(words[static_cast<std::size_t>(candidates[static_cast<std::size_t>(c)])].text);
+    };
     const auto agreeing = [&](int c) { return agrees(*mention.pronoun, noun(c)); };
     const int listed = nearestWhere(candidates, mention, [&](int c) { return agreeing(c) && noun(c).listed; });
     if (listed >= 0) return listed;

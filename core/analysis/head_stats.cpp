@@ -81,9 +81,11 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
     const std::vector<bool> delimiter = delimiterTokens(trace);
     std::vector<HeadStatistics> out;
     for (const HeadRef& ref : allHeads(trace)) {
-        const Mat& w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
+        const LayerTrace& layer = trace.layers[static_cast<std::size_t>(ref.layer)];
+        const Mat& w = layer.heads[static_cast<std::size_t>(ref.head)].weights;
         if (w.rows() != T || w.cols() != T)
-            return Error{"head statistics: layer " + std::to_string(ref.layer + 1) + " head " + std::to_string(ref.head + 1),
+            return Error{"head statistics: layer " + std::to_string(ref.layer + 1) + " head " +
+                             std::to_string(ref.head + 1),
                          "expected " + std::to_string(T) + "×" + std::to_string(T) + " weights, found " +
                              std::to_string(w.rows()) + "×" + std::to_string(w.cols())};
         HeadStatistics s = statisticsOf(trace, w, delimiter);
