@@ -23,7 +23,8 @@ namespace attnscope {
 namespace {
 
 void addOptions(QCommandLineParser& parser) {
-    parser.setApplicationDescription("AttnScope: transformer self-attention, every number visible.");
+    parser.setApplicationDescription("AttnScope: transformer self-attention, every number visible.\n"
+                                     "Coreference and head analysis: attnscope coref --help, attnscope heads --help.");
     parser.addHelpOption();
     parser.addOptions({
         {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
