@@ -3,12 +3,14 @@
 //           [--export-png FILE]
 // attnscope --model FOLDER|HF-ID --sentence TEXT --print [--layer L] [--head H] [--step S]
 //           [--format text|json|csv|markdown] [--top-k K] [--decimals N] [--export-png FILE]
+// attnscope coref …, attnscope heads …: see cli_analysis.hpp
 #include "app/cli.hpp"
 
 #include <QCommandLineParser>
 #include <cstdio>
 #include <string>
 
+#include "app/cli_analysis.hpp"
 #include "app/heatmap_export.hpp"
 #include "app/lesson_source.hpp"
 #include "app/model_session.hpp"
@@ -21,7 +23,8 @@ namespace attnscope {
 namespace {
 
 void addOptions(QCommandLineParser& parser) {
-    parser.setApplicationDescription("AttnScope: transformer self-attention, every number visible.");
+    parser.setApplicationDescription("AttnScope: transformer self-attention, every number visible.\n"
+                                     "Coreference and head analysis: attnscope coref --help, attnscope heads --help.");
     parser.addHelpOption();
     parser.addOptions({
         {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
@@ -205,6 +208,7 @@ int runModelCommand(const QCommandLineParser& parser) {
 }  // namespace
 
 bool isCommandLineRun(const QStringList& arguments) {
+    if (isAnalysisCommand(arguments)) return true;
     for (const QString& a : arguments)
         if (a == "--print" || a.startsWith("--export-png") || a == "--list-lessons" || a == "--help" ||
             a == "-h" || a == "--help-all")
@@ -213,6 +217,7 @@ bool isCommandLineRun(const QStringList& arguments) {
 }
 
 int runCommandLine(const QStringList& arguments) {
+    if (isAnalysisCommand(arguments)) return runAnalysisCommand(arguments);  // coref, heads: cli_analysis.cpp
     QCommandLineParser parser;
     addOptions(parser);
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());

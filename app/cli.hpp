@@ -5,7 +5,8 @@
 
 namespace attnscope {
 
-// True when the arguments ask for headless work (--print, --export-png, --list-lessons, --help).
+// True when the arguments ask for headless work (--print, --export-png, --list-lessons, --help,
+// or the subcommands coref and heads).
 bool isCommandLineRun(const QStringList& arguments);
 
 // Runs the command line and returns the process exit code. Results go to stdout, errors to

@@ -151,6 +151,112 @@ PY
     "$bin" --model "$models/bert-tiny" --sentence x --print --layer 3 2>"$tmp/err" >/dev/null && fail "layer 3 of 2 accepted"
     grep -q -- "--layer expects a whole number from 1 to 2" "$tmp/err" || fail "unclear layer error: $(cat "$tmp/err")"
     ;;
+  coref_lesson)
+    # Lesson "coreference", head 1, row "it": over the candidates animal : cross : street =
+    # e^(6/√2) : 1 : e^(2/√2) → 0.932, 0.013, 0.055 (docs/coreference.md, tests/core/test_coreference.cpp)
+    out="$("$bin" coref --lesson coreference --heads 1:1)" || fail "exit $?"
+    expect_line "$out" "scoring: layer 1 head 1"
+    expect_line "$out" "  animal  0.932  chosen"
+    expect_line "$out" "  street  0.055  nearest, rule"
+    expect_line "$out" "it → animal 0.932 (nearest: street, rule: street)"
+    # Rollout (the default) scores the mean attention of both heads: animal 0.797.
+    out="$("$bin" coref --lesson coreference)" || fail "exit $?"
+    expect_line "$out" "it → animal 0.797 (nearest: street, rule: street)"
+    # Both heads: mean of the distributions (0.932 + 1/3)/2 = 0.632; head 2 gives 1/3 to animal.
+    out="$("$bin" coref --lesson coreference --heads 1:1,1:2)" || fail "exit $?"
+    expect_line "$out" "it → animal 0.632 (nearest: street, rule: street)"
+    expect_line "$out" "per head, score of animal: 1:1 0.932 1:2 0.333"
+    "$bin" coref --lesson coreference --heads 1:1 --format json >"$tmp/coref.json" || fail "exit $?"
+    python3 - "$tmp/coref.json" <<'PY' || fail "coref json"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["format"] == "attnscope-coref" and doc["version"] == 1
+(m,) = doc["mentions"]
+words = [w["text"] for w in doc["words"]]
+assert m["text"] == "it" and words[m["chosen"]] == "animal", (m, words)
+assert [c["text"] for c in m["candidates"]] == ["animal", "cross", "street"]
+assert abs(m["candidates"][0]["score"] - 0.9315537677) < 1e-9, m["candidates"][0]
+assert abs(sum(c["score"] for c in m["candidates"]) - 1) < 1e-12
+assert words[m["baselines"]["nearest"]] == "street" and m["heads"] == [{"layer": 0, "head": 0}]
+PY
+    # A user-chosen mention: "tired" asks head 2 for an animate word → animal.
+    out="$("$bin" coref --lesson coreference --heads 1:2 --mention tired)" || fail "exit $?"
+    grep -q "^tired → animal " <<<"$out" || fail "tired: $out"
+    ;;
+  coref_errors)
+    "$bin" coref --lesson coreference --heads 2:1 2>"$tmp/err" >/dev/null && fail "layer 2 of 1 accepted"
+    grep -qF -- '--heads: expected layers 1 to 1 and heads 1 to 2, got "2:1"' "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    "$bin" coref --lesson coreference --heads five 2>"$tmp/err" >/dev/null && fail "bad --heads accepted"
+    grep -qF -- 'expected LAYER:HEAD pairs' "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    "$bin" coref --lesson coreference --mention zebra 2>"$tmp/err" >/dev/null && fail "missing mention accepted"
+    grep -qF -- '--mention: "zebra" is not a word of the sentence' "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    "$bin" coref --sentence x 2>"$tmp/err" >/dev/null && fail "no source accepted"
+    grep -qF -- 'coref needs --model' "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    "$bin" coref --lesson coreference --layer 1 --rollout 2>"$tmp/err" >/dev/null && fail "two scorings accepted"
+    grep -qF -- 'give one of --heads, --layer and --rollout' "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    ;;
+  heads_model)
+    # The six examples of tests/core/test_coreference.cpp on the tiny random BERT: 5 evaluated,
+    # nearest right on 2 (book, dogs), rule on 3 (cats, book, dogs); line 5's gold "he" is a stop-word.
+    cat >"$tmp/tiny.jsonl" <<'EOF_SET'
+{"sentence": "the cat sat on the mat and it ran", "mention": "it", "antecedent": "cat"}
+{"sentence": "the dog sat by the tree and it ran", "mention": "it", "antecedent": "dog"}
+{"sentence": "the cats sat on the mat and they ran", "mention": "they", "antecedent": "cats"}
+{"sentence": "she read the book and it was red", "mention": "it", "antecedent": "book"}
+{"sentence": "he sat by the river , then he ran", "mention": "he", "mention_occurrence": 2, "antecedent": "he"}
+{"sentence": "the cat sat with two dogs and they ran", "mention": "they", "antecedent": "dogs"}
+EOF_SET
+    out="$("$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl")" || fail "exit $?"
+    expect_line "$out" "baseline: nearest mention 40.0% (2/5)"
+    expect_line "$out" "baseline: rule-based 60.0% (3/5)"
+    grep -q "tiny.jsonl, 5 of 6 examples evaluated (1 skipped), 2 layers × 4 heads$" <<<"$out" || fail "header: $out"
+    grep -q "tiny.jsonl: line 5: antecedent \"he\" is not a candidate" <<<"$out" || fail "skip reason: $out"
+    [ "$(grep -cE '^ +[0-9]+ +[12] +[1-4] +[0-9.]+% +[0-5]/5$' <<<"$out")" = 8 ] || fail "expected 8 ranking rows: $out"
+    "$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --format json >"$tmp/heads.json" || fail "exit $?"
+    python3 - "$tmp/heads.json" <<'PY' || fail "heads json"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+e = doc["evaluation"]
+assert doc["head_stats"] is None
+assert e["evaluated"] == 5 and e["examples"] == 6 and e["layers"] == 2 and e["heads"] == 4
+assert e["baselines"]["nearest"] == {"correct": 2, "accuracy": 0.4}, e["baselines"]
+assert e["baselines"]["rule"] == {"correct": 3, "accuracy": 0.6}, e["baselines"]
+acc = [r["accuracy"] for r in e["ranking"]]
+assert len(acc) == 8 and acc == sorted(acc, reverse=True), acc
+for r in e["ranking"]:
+    assert abs(e["accuracy"][r["layer"]][r["head"]] - r["correct"] / 5) < 1e-12, r
+assert [s["line"] for s in e["skipped"]] == [5]
+PY
+    ;;
+  heads_stats)
+    out="$("$bin" heads --lesson coreference --stats)" || fail "exit $?"
+    expect_line "$out" "layer  head  entropy  delimiter  previous  next   self   coref   label"
+    [ "$(grep -cE '^ +1 +[12] ' <<<"$out")" = 2 ] || fail "expected 2 head rows: $out"
+    "$bin" heads --lesson coreference --stats --format json >"$tmp/stats.json" || fail "exit $?"
+    python3 - "$tmp/stats.json" <<'PY' || fail "stats json"
+import json, math, sys
+heads = json.load(open(sys.argv[1]))["head_stats"]["heads"]
+assert len(heads) == 2
+# Head 2: every row but "tired" is uniform over the 11 tokens, so self = (10/11 + w(tired,tired))/11 ≥ 10/121.
+for h in heads:
+    for key in ("delimiter", "previous", "next", "self", "normalized_entropy"):
+        assert 0 <= h[key] <= 1, (key, h)
+    assert h["labels"], h
+assert heads[1]["entropy"] > 3.0, heads[1]  # near log2(11) = 3.46: nearly uniform rows
+PY
+    # The shipped English set runs through the lesson (unknown words get hashed vectors).
+    out="$("$bin" heads --lesson coreference --coref-set "$src/resources/coref/english.jsonl" --top 2)" || fail "exit $?"
+    grep -q "english.jsonl, [0-9]* of 160 examples evaluated" <<<"$out" || fail "english set: $out"
+    ;;
+  heads_errors)
+    printf '{"sentence": "the cat ran", "mention": "it", "antecedent": "cat"}\n' >"$tmp/bad.jsonl"
+    "$bin" heads --lesson coreference --coref-set "$tmp/bad.jsonl" 2>"$tmp/err" >/dev/null && fail "bad set accepted"
+    grep -qF "bad.jsonl: line 1: mention: expected \"it\" to occur as a word 1 time in the sentence, found 0" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    "$bin" heads --lesson coreference 2>"$tmp/err" >/dev/null && fail "heads without a task accepted"
+    grep -qF "heads needs --coref-set FILE or --stats" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    "$bin" heads --lesson coreference --coref-set "$tmp/none.jsonl" 2>"$tmp/err" >/dev/null && fail "missing set accepted"
+    grep -qF "none.jsonl" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok [$case_name]"

@@ -1,0 +1,285 @@
+// attnscope coref / attnscope heads: coreference and head statistics from attention. The numbers
+// come from core/analysis; this file only reads options, runs sentences and prints.
+#include "app/cli_analysis.hpp"
+
+#include <QCommandLineParser>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+#include "app/lesson_source.hpp"
+#include "app/model_session.hpp"
+#include "core/analysis/coref_eval.hpp"
+#include "core/analysis/coref_export.hpp"
+#include "core/analysis/coreference.hpp"
+#include "core/analysis/head_stats.hpp"
+#include "core/run_lesson.hpp"
+
+namespace attnscope {
+
+namespace {
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
+    return 1;
+}
+
+void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void notice(const std::string& text) { std::fprintf(stderr, "notice: %s\n", text.c_str()); }
+
+void addOptions(QCommandLineParser& parser) {
+    parser.setApplicationDescription(
+        "attnscope coref: which earlier word a pronoun attends to.\n"
+        "attnscope heads: every head's antecedent accuracy on a coreference set, or head statistics.");
+    parser.addHelpOption();
+    parser.addPositionalArgument("command", "coref or heads");
+    parser.addOptions({
+        {"model", "A pretrained model: a FOLDER or a Hugging Face id in the local cache.", "model"},
+        {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
+        {"sentence", "The sentence (default: the lesson's own).", "text"},
+        {"heads", "coref: the mean of these heads, LAYER:HEAD pairs counted from 1, e.g. 5:4,6:1.", "list"},
+        {"layer", "coref: the mean of every head of this layer (1 = first).", "l"},
+        {"rollout", "coref: attention rollout through every layer (the default)."},
+        {"mention", "coref: resolve this word (WORD or WORD#N for its N-th occurrence) instead of every pronoun.",
+         "word"},
+        {"cataphora", "Let words after the mention be candidates too."},
+        {"coref-set", "heads: a coreference set (JSON lines, see docs/coreference.md).", "file"},
+        {"stats", "heads: print entropy and attention shares of every head on --sentence."},
+        {"top", "heads: print only the N best heads of the ranking.", "n"},
+        {"format", "text (default) or json.", "format"},
+        {"decimals", "Decimals shown in text (default 3).", "n"},
+    });
+}
+
+std::optional<int> readInt(const QCommandLineParser& parser, const QString& name, int lo, int hi, std::string& error) {
+    if (!parser.isSet(name)) return std::nullopt;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < lo || value > hi) {
+        error = "--" + name.toStdString() + " expects a whole number from " + std::to_string(lo) + " to " +
+                std::to_string(hi) + ", got \"" + parser.value(name).toStdString() + "\"";
+        return std::nullopt;
+    }
+    return value;
+}
+
+// ---------------------------------------------------------------- where traces come from
+
+struct AnalysisSource {
+    std::string description;      // "model: … (BERT, 2 layers × 4 heads)" / "lesson: …"
+    std::string defaultSentence;  // the lesson's own; empty for models
+    SentenceRunner run;
+};
+
+Result<AnalysisSource> modelSource(const std::string& nameOrPath) {
+    auto opened = openModel(nameOrPath);
+    if (!opened) return opened.error();
+    for (const std::string& n : opened.value().notices) notice(n);
+    auto model = std::make_shared<const OpenedModel>(std::move(opened).value());
+    AnalysisSource source;
+    source.description = "model: " + model->name + " (" + familyName(model->family()) + ", " +
+                         std::to_string(model->layerCount()) + " layers × " + std::to_string(model->headCount()) +
+                         " heads)";
+    source.run = [model](const std::string& sentence) -> Result<Trace> {
+        RunControl control;
+        control.fullDetailMaxTokens = 0;  // coreference needs the weights only
+        control.topK = 1;
+        auto run = runSentence(*model, sentence, control);
+        if (!run) return run.error();
+        return std::move(run).value().trace;
+    };
+    return source;
+}
+
+Result<AnalysisSource> lessonSource(const QString& nameOrPath) {
+    auto loaded = loadLesson(nameOrPath);
+    if (!loaded) return loaded.error();
+    auto lesson = std::make_shared<const Lesson>(std::move(loaded).value());
+    AnalysisSource source;
+    source.description = "lesson: " + lesson->title;
+    source.defaultSentence = lesson->sentence;
+    source.run = [lesson](const std::string& sentence) { return runLesson(*lesson, sentence); };
+    return source;
+}
+
+Result<AnalysisSource> openSource(const QCommandLineParser& parser) {
+    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", "give either --model or --lesson, not both"};
+    if (parser.isSet("model")) return modelSource(parser.value("model").toStdString());
+    if (parser.isSet("lesson")) return lessonSource(parser.value("lesson"));
+    return Error{"", "needs --model FOLDER|ID or --lesson NAME|FILE"};
+}
+
+Result<std::string> sentenceOf(const QCommandLineParser& parser, const AnalysisSource& source) {
+    if (parser.value("sentence").contains(QChar(0xFFFD)))
+        return Error{"--sentence", "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
+    std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString() : source.defaultSentence;
+    if (sentence.empty()) return Error{"", "needs --sentence TEXT"};
+    return sentence;
+}
+
+Result<Trace> runAndReport(const AnalysisSource& source, const std::string& sentence) {
+    auto trace = source.run(sentence);
+    if (trace)
+        for (const std::string& n : trace.value().notices) notice(n);
+    return trace;
+}
+
+// ---------------------------------------------------------------- coref
+
+// Layer and head counts come from the run, so lessons of any depth work alike.
+struct TraceShape {
+    int layers = 0, heads = 0;
+};
+
+Result<HeadRef> parseHeadPair(const std::string& text, const TraceShape& source) {
+    const auto colon = text.find(':');
+    bool okLayer = false, okHead = false;
+    const int layer = colon == std::string::npos ? 0 : QString::fromStdString(text.substr(0, colon)).toInt(&okLayer);
+    const int head = colon == std::string::npos ? 0 : QString::fromStdString(text.substr(colon + 1)).toInt(&okHead);
+    if (!okLayer || !okHead)
+        return Error{"--heads", "expected LAYER:HEAD pairs like 5:4,6:1, got \"" + text + "\""};
+    if (layer < 1 || layer > source.layers || head < 1 || head > source.heads)
+        return Error{"--heads", "expected layers 1 to " + std::to_string(source.layers) + " and heads 1 to " +
+                                    std::to_string(source.heads) + ", got \"" + text + "\""};
+    return HeadRef{layer - 1, head - 1};
+}
+
+Result<Scoring> readScoring(const QCommandLineParser& parser, const TraceShape& source) {
+    const int chosen = parser.isSet("heads") + parser.isSet("layer") + parser.isSet("rollout");
+    if (chosen > 1) return Error{"", "give one of --heads, --layer and --rollout"};
+    if (parser.isSet("heads")) {
+        std::vector<HeadRef> heads;
+        for (const QString& item : parser.value("heads").split(',', Qt::SkipEmptyParts)) {
+            auto head = parseHeadPair(item.trimmed().toStdString(), source);
+            if (!head) return head.error();
+            heads.push_back(head.value());
+        }
+        if (heads.empty()) return Error{"--heads", "expected LAYER:HEAD pairs like 5:4,6:1, got nothing"};
+        return Scoring::headSet(std::move(heads));
+    }
+    std::string error;
+    const auto layer = readInt(parser, "layer", 1, source.layers, error);
+    if (!error.empty()) return Error{"", error};
+    return layer ? Scoring::wholeLayer(*layer - 1) : Scoring::rollout();
+}
+
+// --mention WORD or WORD#N → the word index where that occurrence starts.
+Result<int> mentionWord(const QString& option, const std::vector<Word>& words) {
+    QString text = option;
+    int occurrence = 1;
+    if (const int hash = option.lastIndexOf('#'); hash > 0) {
+        bool ok = false;
+        occurrence = option.mid(hash + 1).toInt(&ok);
+        if (!ok || occurrence < 1) return Error{"--mention", "expected WORD or WORD#N, got \"" + option.toStdString() + "\""};
+        text = option.left(hash);
+    }
+    const auto span = findWordSpan(words, text.toStdString(), occurrence);
+    if (span) return span->first;
+    std::string list;
+    for (const Word& w : words) list += (list.empty() ? "" : " ") + w.text;
+    return Error{"--mention", "\"" + option.toStdString() + "\" is not a word of the sentence (its words: " + list + ")"};
+}
+
+int runCoref(const QCommandLineParser& parser, const AnalysisSource& source) {
+    const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
+    if (format != "text" && format != "json") return fail("--format expects text or json, got \"" + format + "\"");
+    std::string error;
+    const int decimals = readInt(parser, "decimals", 0, 12, error).value_or(3);
+    if (!error.empty()) return fail(error);
+    auto sentence = sentenceOf(parser, source);
+    if (!sentence) return fail(sentence.error().text());
+    auto trace = runAndReport(source, sentence.value());
+    if (!trace) return fail(trace.error().text());
+    auto scoring = readScoring(parser, {static_cast<int>(trace.value().layers.size()), trace.value().headCount()});
+    if (!scoring) return fail(scoring.error().text());
+    ResolveOptions options{scoring.value(), parser.isSet("cataphora"), std::nullopt};
+    if (parser.isSet("mention")) {
+        auto word = mentionWord(parser.value("mention"), wordsOf(trace.value().tokens));
+        if (!word) return fail(word.error().text());
+        options.mentionWord = word.value();
+    }
+    auto resolved = resolveSentence(trace.value(), options);
+    if (!resolved) return fail(resolved.error().text());
+    if (format == "json") return write(resolutionToJson(resolved.value())), 0;
+    write(source.description + "\n" + resolutionToText(resolved.value(), decimals));
+    return 0;
+}
+
+// ---------------------------------------------------------------- heads
+
+void printProgress(int done, int total) {
+    std::fprintf(stderr, "\revaluating: %d/%d", done, total);
+    if (done == total) std::fprintf(stderr, "\n");
+}
+
+Result<std::vector<HeadStatistics>> statsOf(const QCommandLineParser& parser, const AnalysisSource& source,
+                                            const CorefEvaluation* evaluation) {
+    auto sentence = sentenceOf(parser, source);
+    if (!sentence) return sentence.error();
+    auto trace = runAndReport(source, sentence.value());
+    if (!trace) return trace.error();
+    return headStatistics(trace.value(), evaluation);
+}
+
+int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
+    const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
+    if (format != "text" && format != "json") return fail("--format expects text or json, got \"" + format + "\"");
+    if (!parser.isSet("coref-set") && !parser.isSet("stats")) return fail("heads needs --coref-set FILE or --stats");
+    std::string error;
+    const int top = readInt(parser, "top", 1, 100000, error).value_or(0);
+    if (!error.empty()) return fail(error);
+    std::optional<CorefSet> set;
+    std::optional<CorefEvaluation> evaluation;
+    if (parser.isSet("coref-set")) {
+        auto read = readCorefSet(parser.value("coref-set").toStdString());
+        if (!read) return fail(read.error().text());
+        set = std::move(read).value();
+        EvaluationControl control;
+        control.cataphora = parser.isSet("cataphora");
+        if (isatty(STDERR_FILENO)) control.progress = printProgress;
+        auto evaluated = evaluateCorefSet(*set, source.run, control);
+        if (!evaluated) return fail(evaluated.error().text());
+        evaluation = std::move(evaluated).value();
+    }
+    std::optional<std::vector<HeadStatistics>> stats;
+    if (parser.isSet("stats")) {
+        auto computed = statsOf(parser, source, evaluation ? &*evaluation : nullptr);
+        if (!computed) return fail(computed.error().text());
+        stats = std::move(computed).value();
+    }
+    if (format == "json") {
+        const std::string e = evaluation ? evaluationToJson(*evaluation, *set) : "null\n";
+        const std::string s = stats ? headStatsToJson(*stats, HeadLabelThresholds{}) : "null\n";
+        return write("{\"evaluation\": " + e + ", \"head_stats\": " + s + "}\n"), 0;
+    }
+    write(source.description + "\n");
+    if (evaluation) write(evaluationToText(*evaluation, *set, top));
+    if (stats) write(headStatsToText(*stats));
+    return 0;
+}
+
+}  // namespace
+
+bool isAnalysisCommand(const QStringList& arguments) {
+    return arguments.size() > 1 && (arguments[1] == "coref" || arguments[1] == "heads");
+}
+
+int runAnalysisCommand(const QStringList& arguments) {
+    QCommandLineParser parser;
+    addOptions(parser);
+    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail("expected one command (coref or heads), got " + positional.join(' ').toStdString());
+    auto source = openSource(parser);
+    if (!source) {
+        const Error& e = source.error();
+        return fail(e.where.empty() ? positional[0].toStdString() + " " + e.message : e.text());
+    }
+    if (positional[0] == "coref") return runCoref(parser, source.value());
+    return runHeads(parser, source.value());
+}
+
+}  // namespace attnscope

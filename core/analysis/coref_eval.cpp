@@ -1,0 +1,282 @@
+#include "core/analysis/coref_eval.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/json_text.hpp"
+#include "core/text_file.hpp"
+
+namespace attnscope {
+
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kKnownFields[] = {"sentence",   "mention", "mention_occurrence", "antecedent",
+                                        "antecedent_occurrence", "id", "pair", "language", "note"};
+
+std::string fieldList() {
+    std::string list;
+    for (const char* f : kKnownFields) list += (list.empty() ? "" : ", ") + std::string(f);
+    return list;
+}
+
+bool isAsciiAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// Whole-word occurrences of `needle` in `text` (ASCII case-insensitive). Latin words must not
+// continue into letters or digits; CJK has no such boundary.
+int occurrencesIn(std::string_view text, std::string_view needle) {
+    const std::string hay = lowercaseAscii(text), target = lowercaseAscii(needle);
+    int count = 0;
+    for (std::size_t at = hay.find(target); at != std::string::npos; at = hay.find(target, at + 1)) {
+        const bool startsWord = !isAsciiAlnum(target.front()) || at == 0 || !isAsciiAlnum(hay[at - 1]);
+        const std::size_t end = at + target.size();
+        const bool endsWord = !isAsciiAlnum(target.back()) || end == hay.size() || !isAsciiAlnum(hay[end]);
+        if (startsWord && endsWord) ++count;
+    }
+    return count;
+}
+
+// Errors inside one line carry "source: line N: field".
+struct LineReader {
+    const Json& object;
+    std::string where;  // "source: line N"
+
+    Error error(const std::string& field, const std::string& message) const {
+        return Error{where + ": " + field, message};
+    }
+    Result<std::string> text(const char* field, bool required) const {
+        if (!object.contains(field)) {
+            if (required) return error(field, "expected text, found nothing (the field is missing)");
+            return std::string();
+        }
+        const Json& value = object.at(field);
+        if (!value.is_string()) return error(field, "expected text, found " + describeJson(value));
+        std::string s = value.get<std::string>();
+        if (required && s.find_first_not_of(' ') == std::string::npos)
+            return error(field, "expected text, found an empty string");
+        return s;
+    }
+    Result<int> occurrence(const char* field) const {
+        if (!object.contains(field)) return 1;
+        const Json& value = object.at(field);
+        if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > 1000)
+            return error(field, "expected a whole number from 1 to 1000, found " + describeJson(value));
+        return static_cast<int>(value.get<long long>());
+    }
+};
+
+std::optional<Error> checkFields(const LineReader& line) {
+    for (const auto& [key, value] : line.object.items()) {
+        const bool known = std::any_of(std::begin(kKnownFields), std::end(kKnownFields),
+                                       [&](const char* f) { return key == f; });
+        if (!known) return line.error(key, "unknown field (expected one of " + fieldList() + ")");
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> checkOccurs(const LineReader& line, const std::string& sentence, const char* field,
+                                 const std::string& text, int occurrence) {
+    const int found = occurrencesIn(sentence, text);
+    if (found >= occurrence) return std::nullopt;
+    return line.error(field, "expected \"" + text + "\" to occur as a word " + std::to_string(occurrence) +
+                                 (occurrence == 1 ? " time" : " times") + " in the sentence, found " +
+                                 std::to_string(found));
+}
+
+Result<CorefExample> readExample(const LineReader& line) {
+    if (auto bad = checkFields(line)) return *bad;
+    auto sentence = line.text("sentence", true);
+    if (!sentence) return sentence.error();
+    auto mention = line.text("mention", true);
+    if (!mention) return mention.error();
+    auto mentionOcc = line.occurrence("mention_occurrence");
+    if (!mentionOcc) return mentionOcc.error();
+    auto antecedent = line.text("antecedent", true);
+    if (!antecedent) return antecedent.error();
+    auto goldOcc = line.occurrence("antecedent_occurrence");
+    if (!goldOcc) return goldOcc.error();
+    auto id = line.text("id", false);
+    if (!id) return id.error();
+    auto pair = line.text("pair", false);
+    if (!pair) return pair.error();
+    for (const char* informative : {"language", "note"})
+        if (auto e = line.text(informative, false); !e) return e.error();
+    CorefExample ex{sentence.value(), mention.value(), mentionOcc.value(), antecedent.value(),
+                    goldOcc.value(), id.value(), pair.value(), 0};
+    if (auto bad = checkOccurs(line, ex.sentence, "mention", ex.mention, ex.mentionOccurrence)) return *bad;
+    if (auto bad = checkOccurs(line, ex.sentence, "antecedent", ex.antecedent, ex.antecedentOccurrence)) return *bad;
+    if (lowercaseAscii(ex.mention) == lowercaseAscii(ex.antecedent) && ex.mentionOccurrence == ex.antecedentOccurrence)
+        return line.error("antecedent", "expected a word other than the mention, found the mention itself");
+    return ex;
+}
+
+Result<CorefExample> parseLine(std::string_view text, const std::string& where) {
+    const Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded())
+        return Error{where, "expected a JSON object on one line, found text that is not valid JSON "
+                            "(check quotes, commas and braces)"};
+    if (!doc.is_object()) return Error{where, "expected a JSON object, found " + describeJson(doc)};
+    return readExample(LineReader{doc, where});
+}
+
+bool skippedLine(std::string_view line) {
+    const auto start = line.find_first_not_of(" \t\r");
+    return start == std::string_view::npos || line[start] == '#';
+}
+
+// ---------------------------------------------------------------- evaluation
+
+bool insideSpan(int word, int first, int last) { return word >= first && word <= last; }
+
+bool chosenIsGold(const Resolution& r, int choice, const ExampleOutcome& o) {
+    return choice >= 0 && insideSpan(r.candidates[static_cast<std::size_t>(choice)], o.goldFirst, o.goldLast);
+}
+
+std::string quoted(const std::string& text, int occurrence) {
+    return "\"" + text + "\"" + (occurrence > 1 ? " (occurrence " + std::to_string(occurrence) + ")" : "");
+}
+
+// Finds mention, gold and candidates; a reason to skip when one is missing.
+std::optional<std::string> locate(const CorefExample& ex, const std::vector<Word>& words, bool cataphora,
+                                  Mention& mention, ExampleOutcome& o) {
+    const auto m = findWordSpan(words, ex.mention, ex.mentionOccurrence);
+    if (!m) return "mention " + quoted(ex.mention, ex.mentionOccurrence) + " is not a run of whole words here";
+    const auto g = findWordSpan(words, ex.antecedent, ex.antecedentOccurrence);
+    if (!g) return "antecedent " + quoted(ex.antecedent, ex.antecedentOccurrence) + " is not a run of whole words here";
+    std::string text;
+    for (int w = m->first; w <= m->second; ++w) text += words[static_cast<std::size_t>(w)].text;
+    mention = Mention{m->first, m->second, text, pronounOf(text)};
+    o.goldFirst = g->first, o.goldLast = g->second;
+    const std::vector<int> candidates = candidatesFor(words, mention, cataphora);
+    const bool goldIsCandidate = std::any_of(candidates.begin(), candidates.end(),
+                                             [&](int w) { return insideSpan(w, o.goldFirst, o.goldLast); });
+    if (!goldIsCandidate)
+        return "antecedent " + quoted(ex.antecedent, ex.antecedentOccurrence) +
+               " is not a candidate (a stop-word, punctuation, or after the mention without cataphora)";
+    return std::nullopt;
+}
+
+std::optional<Error> checkShape(CorefEvaluation& eval, const Trace& trace, const std::string& where) {
+    const int layers = static_cast<int>(trace.layers.size()), heads = trace.headCount();
+    if (layers == 0 || heads == 0) return Error{where, "expected a run with attention heads, found none"};
+    if (eval.layers == 0) {
+        eval.layers = layers, eval.headsPerLayer = heads;
+        eval.correct = Mat::Zero(layers, heads);
+    }
+    if (layers != eval.layers || heads != eval.headsPerLayer)
+        return Error{where, "expected " + std::to_string(eval.layers) + " layers × " +
+                                std::to_string(eval.headsPerLayer) + " heads like the first sentence, found " +
+                                std::to_string(layers) + " × " + std::to_string(heads)};
+    return std::nullopt;
+}
+
+// Scores one located example under every head and under rollout.
+std::optional<Error> scoreExample(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
+                                  bool cataphora, const std::string& where, ExampleOutcome& o) {
+    auto perHead = resolveMention(trace, words, mention, Scoring::headSet(allHeads(trace)), cataphora);
+    if (!perHead) return Error{where + ": " + perHead.error().where, perHead.error().message};
+    auto rollout = resolveMention(trace, words, mention, Scoring::rollout(), cataphora);
+    if (!rollout) return Error{where + ": " + rollout.error().where, rollout.error().message};
+    const Resolution& r = perHead.value();
+    for (Eigen::Index k = 0; k < r.headScores.rows(); ++k) {
+        const int choice = chooseCandidate(r.headScores.row(k), r.candidates, mention);
+        o.headChoice.push_back(choice >= 0 ? r.candidates[static_cast<std::size_t>(choice)] : -1);
+    }
+    o.nearestCorrect = chosenIsGold(r, r.baselines.nearest, o);
+    o.ruleCorrect = chosenIsGold(r, r.baselines.rule, o);
+    o.rolloutCorrect = chosenIsGold(rollout.value(), rollout.value().chosen, o);
+    return std::nullopt;
+}
+
+void tally(CorefEvaluation& eval, const ExampleOutcome& o) {
+    if (!o.evaluated) return;
+    ++eval.evaluated;
+    eval.nearestCorrect += o.nearestCorrect;
+    eval.ruleCorrect += o.ruleCorrect;
+    eval.rolloutCorrect += o.rolloutCorrect;
+    for (std::size_t k = 0; k < o.headChoice.size(); ++k) {
+        const int layer = static_cast<int>(k) / eval.headsPerLayer, head = static_cast<int>(k) % eval.headsPerLayer;
+        if (insideSpan(o.headChoice[k], o.goldFirst, o.goldLast)) eval.correct(layer, head) += 1;
+    }
+}
+
+void rank(CorefEvaluation& eval) {
+    eval.accuracy = eval.correct / static_cast<double>(std::max(1, eval.evaluated));  // all 0 when none evaluated
+    for (int l = 0; l < eval.layers; ++l)
+        for (int h = 0; h < eval.headsPerLayer; ++h)
+            eval.ranking.push_back({{l, h}, static_cast<int>(eval.correct(l, h)), eval.accuracy(l, h)});
+    std::stable_sort(eval.ranking.begin(), eval.ranking.end(),
+                     [](const HeadAccuracy& a, const HeadAccuracy& b) { return a.correct > b.correct; });
+}
+
+}  // namespace
+
+Result<CorefSet> parseCorefSet(std::string_view text, const std::string& source) {
+    CorefSet set{source, {}};
+    int lineNumber = 0;
+    for (std::size_t start = 0; start <= text.size();) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text.substr(start, end - start);
+        ++lineNumber;
+        start = end + 1;
+        if (skippedLine(line)) continue;
+        auto example = parseLine(line, source + ": line " + std::to_string(lineNumber));
+        if (!example) return example.error();
+        example.value().line = lineNumber;
+        set.examples.push_back(std::move(example).value());
+    }
+    if (set.examples.empty()) return Error{source, "expected at least one example line, found none"};
+    return set;
+}
+
+Result<CorefSet> readCorefSet(const std::filesystem::path& path) {
+    auto text = readTextFile(path);
+    if (!text) return Error{path.string(), text.error().message + " (expected a coreference set, JSON lines)"};
+    return parseCorefSet(text.value(), path.string());
+}
+
+std::vector<HeadRef> bestHeads(const CorefEvaluation& evaluation, int count) {
+    std::vector<HeadRef> heads;
+    for (const HeadAccuracy& h : evaluation.ranking)
+        if (static_cast<int>(heads.size()) < count) heads.push_back(h.head);
+    return heads;
+}
+
+std::string exampleLabel(const CorefSet& set, const CorefExample& example) {
+    const std::string line = set.source + ": line " + std::to_string(example.line);
+    return example.id.empty() ? line : line + " (" + example.id + ")";
+}
+
+Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunner& run,
+                                         const EvaluationControl& control) {
+    CorefEvaluation eval;
+    eval.source = set.source;
+    const int total = static_cast<int>(set.examples.size());
+    for (int i = 0; i < total; ++i) {
+        if (control.cancel && control.cancel->load()) return Error{set.source, "evaluation cancelled"};
+        const CorefExample& ex = set.examples[static_cast<std::size_t>(i)];
+        const std::string where = exampleLabel(set, ex);
+        auto trace = run(ex.sentence);
+        if (!trace) return Error{where + ": " + trace.error().where, trace.error().message};
+        if (auto bad = checkShape(eval, trace.value(), where)) return *bad;
+        ExampleOutcome o;
+        o.index = i;
+        const std::vector<Word> words = wordsOf(trace.value().tokens);
+        Mention mention;
+        if (auto reason = locate(ex, words, control.cataphora, mention, o)) {
+            o.skipReason = *reason;
+        } else {
+            if (auto bad = scoreExample(trace.value(), words, mention, control.cataphora, where, o)) return *bad;
+            o.evaluated = true;
+        }
+        tally(eval, o);
+        eval.outcomes.push_back(std::move(o));
+        if (control.progress) control.progress(i + 1, total);
+    }
+    rank(eval);
+    return eval;
+}
+
+}  // namespace attnscope

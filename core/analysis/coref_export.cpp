@@ -1,0 +1,219 @@
+#include "core/analysis/coref_export.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "core/explain.hpp"
+#include "core/utf8.hpp"
+
+namespace attnscope {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string dump(const Json& doc) { return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n"; }
+
+// Pads to `width` code points (CJK shows wider, but the columns stay readable).
+std::string padded(const std::string& text, std::size_t width) {
+    const std::size_t length = utf8::decode(text).points.size();
+    return text + std::string(width > length ? width - length : 0, ' ');
+}
+
+std::string counted(int n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
+std::string percent(double share) { return formatNumber(100 * share, 1) + "%"; }
+
+std::string headName(const HeadRef& h) { return std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1); }
+
+const std::string& candidateText(const SentenceResolution& s, const Resolution& r, int candidate) {
+    static const std::string none = "(none)";
+    if (candidate < 0) return none;
+    return s.words[static_cast<std::size_t>(r.candidates[static_cast<std::size_t>(candidate)])].text;
+}
+
+std::string marks(const Resolution& r, int c) {
+    std::vector<std::string> out;
+    if (c == r.chosen) out.push_back("chosen");
+    if (c == r.baselines.nearest) out.push_back("nearest");
+    if (c == r.baselines.rule) out.push_back("rule");
+    std::string text;
+    for (const std::string& m : out) text += (text.empty() ? "" : ", ") + m;
+    return text;
+}
+
+std::string mentionToText(const SentenceResolution& s, const Resolution& r, int decimals) {
+    std::string out = "mention \"" + r.mention.text + "\" (word " + std::to_string(r.mention.firstWord + 1) + "), " +
+                      std::to_string(r.candidates.size()) + " candidates:\n";
+    std::size_t width = 0;
+    for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
+        width = std::max(width, utf8::decode(candidateText(s, r, c)).points.size());
+    for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c) {
+        const std::string m = marks(r, c);
+        out += "  " + padded(candidateText(s, r, c), width) + "  " + formatNumber(r.scores(c), decimals) +
+               (m.empty() ? "" : "  " + m) + "\n";
+    }
+    const std::string chosenScore = r.chosen >= 0 ? " " + formatNumber(r.scores(r.chosen), decimals) : "";
+    out += r.mention.text + " → " + candidateText(s, r, r.chosen) + chosenScore + " (nearest: " +
+           candidateText(s, r, r.baselines.nearest) + ", rule: " + candidateText(s, r, r.baselines.rule) + ")\n";
+    if (r.heads.size() > 1 && r.chosen >= 0) {
+        out += "per head, score of " + candidateText(s, r, r.chosen) + ":";
+        for (const HeadContribution& h : contributionsTo(r, r.chosen))
+            out += " " + headName(h.head) + " " + formatNumber(h.score, decimals);
+        out += "\n";
+    }
+    return out;
+}
+
+Json wordIndexOrNull(const Resolution& r, int candidate) {
+    return candidate < 0 ? Json(nullptr) : Json(r.candidates[static_cast<std::size_t>(candidate)]);
+}
+
+Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
+    Json candidates = Json::array();
+    for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
+        candidates.push_back(Json{{"word", r.candidates[static_cast<std::size_t>(c)]},
+                                  {"text", candidateText(s, r, c)},
+                                  {"score", r.scores(c)}});
+    Json heads = Json::array(), headScores = Json::array();
+    for (std::size_t k = 0; k < r.heads.size(); ++k) {
+        heads.push_back(Json{{"layer", r.heads[k].layer}, {"head", r.heads[k].head}});
+        Json row = Json::array();
+        for (Eigen::Index c = 0; c < r.headScores.cols(); ++c) row.push_back(r.headScores(static_cast<Eigen::Index>(k), c));
+        headScores.push_back(row);
+    }
+    Json pronoun = nullptr;
+    if (r.mention.pronoun)
+        pronoun = Json{{"number", numberName(r.mention.pronoun->number)},
+                       {"referent", referentName(r.mention.pronoun->referent)}};
+    return Json{{"text", r.mention.text},   {"first_word", r.mention.firstWord}, {"last_word", r.mention.lastWord},
+                {"pronoun", pronoun},       {"scoring", r.scoringText},         {"candidates", candidates},
+                {"chosen", wordIndexOrNull(r, r.chosen)},
+                {"baselines", Json{{"nearest", wordIndexOrNull(r, r.baselines.nearest)},
+                                   {"rule", wordIndexOrNull(r, r.baselines.rule)}}},
+                {"heads", heads},           {"head_scores", headScores}};
+}
+
+std::string countLine(const std::string& label, int correct, const CorefEvaluation& e) {
+    return label + " " + percent(e.share(correct)) + " (" + std::to_string(correct) + "/" +
+           std::to_string(e.evaluated) + ")\n";
+}
+
+std::string rankingRow(int rank, const HeadAccuracy& h, int evaluated) {
+    char row[96];
+    std::snprintf(row, sizeof row, "%4d  %5d  %4d  %8s  %d/%d\n", rank, h.head.layer + 1, h.head.head + 1,
+                  percent(h.accuracy).c_str(), h.correct, evaluated);
+    return row;
+}
+
+Json accuracyJson(int correct, const CorefEvaluation& e) {
+    return Json{{"correct", correct}, {"accuracy", e.share(correct)}};
+}
+
+std::string labelsText(const HeadStatistics& s) {
+    std::string text;
+    for (const std::string& l : s.labels) text += (text.empty() ? "" : ", ") + l;
+    return text;
+}
+
+}  // namespace
+
+std::string resolutionToText(const SentenceResolution& resolved, int decimals) {
+    if (resolved.mentions.empty()) return "no pronoun found (choose a word with --mention)\n";
+    std::string out = "scoring: " + resolved.mentions.front().scoringText + "\n";
+    for (const Resolution& r : resolved.mentions) out += mentionToText(resolved, r, decimals);
+    return out;
+}
+
+std::string resolutionToJson(const SentenceResolution& resolved) {
+    Json words = Json::array();
+    for (const Word& w : resolved.words)
+        words.push_back(Json{{"text", w.text}, {"tokens", w.tokens}, {"punctuation", w.punctuation},
+                             {"stop_word", w.stopWord}});
+    Json mentions = Json::array();
+    for (const Resolution& r : resolved.mentions) mentions.push_back(mentionToJson(resolved, r));
+    return dump(Json{{"format", "attnscope-coref"}, {"version", 1}, {"words", words}, {"mentions", mentions}});
+}
+
+std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int top) {
+    std::string out = "coreference set: " + e.source + ", " + std::to_string(e.evaluated) + " of " +
+                      std::to_string(e.outcomes.size()) + " examples evaluated (" + std::to_string(e.skipped()) +
+                      " skipped), " + counted(e.layers, "layer") + " × " + counted(e.headsPerLayer, "head") + "\n";
+    out += countLine("baseline: nearest mention", e.nearestCorrect, e);
+    out += countLine("baseline: rule-based", e.ruleCorrect, e);
+    out += countLine("attention rollout:", e.rolloutCorrect, e);
+    out += "rank  layer  head  accuracy  correct\n";
+    const int shown = top > 0 ? std::min(top, static_cast<int>(e.ranking.size())) : static_cast<int>(e.ranking.size());
+    for (int i = 0; i < shown; ++i) out += rankingRow(i + 1, e.ranking[static_cast<std::size_t>(i)], e.evaluated);
+    if (e.skipped() > 0) out += "skipped:\n";
+    for (const ExampleOutcome& o : e.outcomes)
+        if (!o.evaluated)
+            out += "  " + exampleLabel(set, set.examples[static_cast<std::size_t>(o.index)]) + ": " + o.skipReason + "\n";
+    return out;
+}
+
+std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set) {
+    Json accuracy = Json::array();
+    for (Eigen::Index l = 0; l < e.accuracy.rows(); ++l) {
+        Json row = Json::array();
+        for (Eigen::Index h = 0; h < e.accuracy.cols(); ++h) row.push_back(e.accuracy(l, h));
+        accuracy.push_back(row);
+    }
+    Json ranking = Json::array();
+    for (const HeadAccuracy& h : e.ranking)
+        ranking.push_back(Json{{"layer", h.head.layer}, {"head", h.head.head}, {"correct", h.correct},
+                               {"accuracy", h.accuracy}});
+    Json skipped = Json::array();
+    for (const ExampleOutcome& o : e.outcomes) {
+        if (o.evaluated) continue;
+        const CorefExample& ex = set.examples[static_cast<std::size_t>(o.index)];
+        skipped.push_back(Json{{"line", ex.line}, {"id", ex.id}, {"reason", o.skipReason}});
+    }
+    return dump(Json{{"format", "attnscope-coref-evaluation"},
+                     {"version", 1},
+                     {"set", e.source},
+                     {"layers", e.layers},
+                     {"heads", e.headsPerLayer},
+                     {"examples", e.outcomes.size()},
+                     {"evaluated", e.evaluated},
+                     {"baselines", Json{{"nearest", accuracyJson(e.nearestCorrect, e)},
+                                        {"rule", accuracyJson(e.ruleCorrect, e)}}},
+                     {"rollout", accuracyJson(e.rolloutCorrect, e)},
+                     {"accuracy", accuracy},
+                     {"ranking", ranking},
+                     {"skipped", skipped}});
+}
+
+std::string headStatsToText(const std::vector<HeadStatistics>& stats) {
+    std::string out = "layer  head  entropy  delimiter  previous  next   self   coref   label\n";
+    for (const HeadStatistics& s : stats) {
+        char row[160];
+        const std::string coref = s.corefAccuracy ? percent(*s.corefAccuracy) : "-";
+        std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  %8.3f  %5.3f  %5.3f  %6s  ", s.head.layer + 1,
+                      s.head.head + 1, s.entropy, s.delimiterShare, s.previousShare, s.nextShare, s.selfShare,
+                      coref.c_str());
+        out += row + labelsText(s) + "\n";
+    }
+    return out;
+}
+
+std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const HeadLabelThresholds& t) {
+    Json heads = Json::array();
+    for (const HeadStatistics& s : stats)
+        heads.push_back(Json{{"layer", s.head.layer},
+                             {"head", s.head.head},
+                             {"entropy", s.entropy},
+                             {"normalized_entropy", s.normalizedEntropy},
+                             {"delimiter", s.delimiterShare},
+                             {"previous", s.previousShare},
+                             {"next", s.nextShare},
+                             {"self", s.selfShare},
+                             {"coref_accuracy", s.corefAccuracy ? Json(*s.corefAccuracy) : Json(nullptr)},
+                             {"labels", s.labels}});
+    const Json thresholds{{"delimiter", t.delimiter}, {"previous", t.previous}, {"next", t.next},
+                          {"self", t.self},           {"broad_entropy", t.broadEntropy}};
+    return dump(Json{{"format", "attnscope-head-stats"}, {"version", 1}, {"thresholds", thresholds}, {"heads", heads}});
+}
+
+}  // namespace attnscope

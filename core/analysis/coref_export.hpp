@@ -1,0 +1,30 @@
+#pragma once
+// Coreference results as text and JSON (the command line prints these; a view can export them).
+// Layers, heads and words are 1-based in text, 0-based in JSON like every index of
+// docs/trace-format.md. Formats: docs/coreference.md.
+#include <string>
+#include <vector>
+
+#include "core/analysis/coref_eval.hpp"
+#include "core/analysis/coreference.hpp"
+#include "core/analysis/head_stats.hpp"
+
+namespace attnscope {
+
+// Per mention: every candidate with its score, the chosen one and the baselines marked, then a
+// summary line "it → animal 0.932 (nearest: street, rule: street)"; with several heads, each
+// head's score for the chosen candidate.
+std::string resolutionToText(const SentenceResolution& resolved, int decimals);
+// {"format": "attnscope-coref", "version": 1, "words": [...], "mentions": [...]}
+std::string resolutionToJson(const SentenceResolution& resolved);
+
+// Baselines and rollout first, then every head, best first (`top` > 0 keeps that many), then
+// the skipped examples with their reasons.
+std::string evaluationToText(const CorefEvaluation& evaluation, const CorefSet& set, int top);
+std::string evaluationToJson(const CorefEvaluation& evaluation, const CorefSet& set);
+
+// One row per head: layer, head, label(s), entropy, shares.
+std::string headStatsToText(const std::vector<HeadStatistics>& stats);
+std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const HeadLabelThresholds& thresholds);
+
+}  // namespace attnscope

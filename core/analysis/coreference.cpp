@@ -1,0 +1,358 @@
+#include "core/analysis/coreference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/analysis/head_summary.hpp"
+
+namespace attnscope {
+
+namespace {
+
+constexpr std::string_view kByteLevelSpace = "\xC4\xA0";  // "Ġ", GPT-2's space before a word
+constexpr std::string_view kShownSpace = "\xE2\x90\xA3";  // "␣", how the app shows it
+constexpr double kTieTolerance = 1e-12;
+constexpr int kLongestPronounWords = 3;  // 这 + 些 or 他 + 们 need 2; 3 leaves room
+
+std::string withoutPrefix(std::string_view text, std::string_view prefix) {
+    if (text.size() > prefix.size() && text.substr(0, prefix.size()) == prefix) text.remove_prefix(prefix.size());
+    return std::string(text);
+}
+
+std::string_view withoutSpaceMarker(std::string_view text) {
+    for (std::string_view marker : {kByteLevelSpace, kShownSpace})
+        if (text.substr(0, marker.size()) == marker) return text.substr(marker.size());
+    return text;
+}
+
+// A piece as it reads inside its word ("##ing" continues a word; a lone "##" is a word).
+std::string pieceText(const Token& token, bool firstOfWord) {
+    if (!firstOfWord) return withoutPrefix(token.text, "##");
+    std::string text(withoutSpaceMarker(token.text));
+    const auto start = text.find_first_not_of(' ');
+    return start == std::string::npos ? text : text.substr(start);
+}
+
+Word finishedWord(Word word) {
+    word.punctuation = isPunctuationWord(word.text);
+    word.stopWord = isStopWord(word.text);
+    return word;
+}
+
+std::string joinedText(const std::vector<Word>& words, int first, int last) {
+    std::string text;
+    for (int w = first; w <= last; ++w) text += words[static_cast<std::size_t>(w)].text;
+    return text;
+}
+
+std::string withoutSpaces(std::string_view text) {
+    std::string out;
+    for (char c : text)
+        if (c != ' ') out += c;
+    return out;
+}
+
+// Distance in words from a candidate to the mention (before or after it).
+int distanceTo(const Mention& mention, int word) {
+    return word < mention.firstWord ? mention.firstWord - word : word - mention.lastWord;
+}
+
+// Closest candidate among those `allowed`, preceding ones first at equal distance. -1: none.
+template <class Allowed>
+int nearestWhere(const std::vector<int>& candidates, const Mention& mention, Allowed allowed) {
+    int best = -1;
+    for (int c = 0; c < static_cast<int>(candidates.size()); ++c) {
+        if (!allowed(c)) continue;
+        const int word = candidates[static_cast<std::size_t>(c)];
+        if (best < 0) {
+            best = c;
+            continue;
+        }
+        const int bestWord = candidates[static_cast<std::size_t>(best)];
+        const int d = distanceTo(mention, word), bestD = distanceTo(mention, bestWord);
+        if (d < bestD || (d == bestD && word < bestWord)) best = c;
+    }
+    return best;
+}
+
+std::string headName(const HeadRef& h) { return std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1); }
+
+std::optional<Error> checkWeights(const Mat& weights, const std::vector<Word>& words, const std::string& what) {
+    if (weights.rows() == 0 || weights.rows() != weights.cols())
+        return Error{what, "expected a square attention matrix, found " + std::to_string(weights.rows()) + "×" +
+                               std::to_string(weights.cols()) + " (were the weights kept?)"};
+    for (const Word& word : words)
+        for (const int t : word.tokens)
+            if (t >= weights.rows())
+                return Error{what, "the words use token " + std::to_string(t + 1) + " but the matrix has only " +
+                                       std::to_string(weights.rows()) + " rows"};
+    return std::nullopt;
+}
+
+Result<const Mat*> headWeights(const Trace& trace, const HeadRef& h) {
+    if (h.layer < 0 || h.layer >= static_cast<int>(trace.layers.size()))
+        return Error{"head " + headName(h), "expected a layer from 1 to " + std::to_string(trace.layers.size()) +
+                                                ", found " + std::to_string(h.layer + 1)};
+    const LayerTrace& layer = trace.layers[static_cast<std::size_t>(h.layer)];
+    if (h.head < 0 || h.head >= static_cast<int>(layer.heads.size()))
+        return Error{"head " + headName(h), "expected a head from 1 to " + std::to_string(layer.heads.size()) +
+                                                ", found " + std::to_string(h.head + 1)};
+    return &layer.heads[static_cast<std::size_t>(h.head)].weights;
+}
+
+Result<std::vector<HeadRef>> headsOf(const Trace& trace, const Scoring& scoring) {
+    std::vector<HeadRef> heads = scoring.heads;
+    if (scoring.kind == Scoring::Kind::Layer) {
+        const int layers = static_cast<int>(trace.layers.size());
+        if (scoring.layer < 0 || scoring.layer >= layers)
+            return Error{"layer " + std::to_string(scoring.layer + 1),
+                         "expected a layer from 1 to " + std::to_string(layers) + ", found " +
+                             std::to_string(scoring.layer + 1)};
+        const auto count = trace.layers[static_cast<std::size_t>(scoring.layer)].heads.size();
+        for (int h = 0; h < static_cast<int>(count); ++h) heads.push_back({scoring.layer, h});
+    }
+    if (heads.empty()) return Error{"scoring", "expected at least one head, found none"};
+    return heads;
+}
+
+// K×C: each head's own distribution over the candidates.
+Result<Mat> perHeadScores(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
+                          const std::vector<int>& candidates, const std::vector<HeadRef>& heads) {
+    Mat scores = Mat::Zero(static_cast<Eigen::Index>(heads.size()), static_cast<Eigen::Index>(candidates.size()));
+    for (std::size_t k = 0; k < heads.size(); ++k) {
+        auto weights = headWeights(trace, heads[k]);
+        if (!weights) return weights.error();
+        if (auto bad = checkWeights(*weights.value(), words, "head " + headName(heads[k]))) return *bad;
+        scores.row(static_cast<Eigen::Index>(k)) = candidateDistribution(*weights.value(), words, mention, candidates);
+    }
+    return scores;
+}
+
+std::optional<Error> checkMention(const std::vector<Word>& words, const Mention& mention) {
+    const int count = static_cast<int>(words.size());
+    if (mention.firstWord < 0 || mention.lastWord >= count || mention.firstWord > mention.lastWord)
+        return Error{"mention", "expected words within 1.." + std::to_string(count) + ", found " +
+                                    std::to_string(mention.firstWord + 1) + ".." + std::to_string(mention.lastWord + 1)};
+    return std::nullopt;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- words and mentions
+
+std::vector<Word> wordsOf(const std::vector<Token>& tokens) {
+    std::vector<Word> words;
+    int openWord = -1;  // Token::word of the word being built, -1 when none is open
+    for (int t = 0; t < static_cast<int>(tokens.size()); ++t) {
+        const Token& token = tokens[static_cast<std::size_t>(t)];
+        if (token.special) {
+            openWord = -1;
+            continue;
+        }
+        const bool continues = token.word >= 0 && token.word == openWord && !words.empty();
+        if (!continues) {
+            if (!words.empty()) words.back() = finishedWord(std::move(words.back()));
+            words.push_back({});
+        }
+        words.back().text += pieceText(token, !continues);
+        words.back().tokens.push_back(t);
+        openWord = token.word;
+    }
+    if (!words.empty()) words.back() = finishedWord(std::move(words.back()));
+    return words;
+}
+
+bool isPunctuationToken(const Token& token) { return isPunctuationWord(pieceText(token, true)); }
+
+std::vector<Mention> findPronouns(const std::vector<Word>& words) {
+    std::vector<Mention> mentions;
+    for (int w = 0; w < static_cast<int>(words.size()); ++w) {
+        auto mention = mentionAtWord(words, w);
+        if (!mention || !mention.value().pronoun) continue;
+        mentions.push_back(mention.value());
+        w = mention.value().lastWord;
+    }
+    return mentions;
+}
+
+Result<Mention> mentionAtWord(const std::vector<Word>& words, int word) {
+    const int count = static_cast<int>(words.size());
+    if (word < 0 || word >= count)
+        return Error{"mention", "expected a word from 1 to " + std::to_string(count) + ", found " +
+                                    std::to_string(word + 1)};
+    for (int last = std::min(count - 1, word + kLongestPronounWords - 1); last >= word; --last) {
+        const std::string text = joinedText(words, word, last);
+        if (text.size() > longestPronounBytes()) continue;
+        if (auto pronoun = pronounOf(text)) return Mention{word, last, text, pronoun};
+    }
+    return Mention{word, word, words[static_cast<std::size_t>(word)].text, std::nullopt};
+}
+
+std::optional<std::pair<int, int>> findWordSpan(const std::vector<Word>& words, std::string_view text,
+                                                int occurrence) {
+    const std::string target = lowercaseAscii(withoutSpaces(text));
+    if (target.empty()) return std::nullopt;
+    int seen = 0;
+    for (int first = 0; first < static_cast<int>(words.size()); ++first) {
+        std::string joined;
+        for (int last = first; last < static_cast<int>(words.size()) && joined.size() < target.size(); ++last) {
+            joined += lowercaseAscii(words[static_cast<std::size_t>(last)].text);
+            if (joined == target && ++seen == occurrence) return std::make_pair(first, last);
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<int> candidatesFor(const std::vector<Word>& words, const Mention& mention, bool cataphora) {
+    std::vector<int> candidates;
+    for (int w = 0; w < static_cast<int>(words.size()); ++w) {
+        const Word& word = words[static_cast<std::size_t>(w)];
+        const bool inMention = w >= mention.firstWord && w <= mention.lastWord;
+        const bool allowedSide = w < mention.firstWord || (cataphora && w > mention.lastWord);
+        if (!inMention && allowedSide && !word.punctuation && !word.stopWord) candidates.push_back(w);
+    }
+    return candidates;
+}
+
+// ---------------------------------------------------------------- scoring
+
+std::string describeScoring(const Scoring& scoring, int headsPerLayer) {
+    switch (scoring.kind) {
+        case Scoring::Kind::Rollout: return "attention rollout over all layers";
+        case Scoring::Kind::Layer:
+            return "mean of all " + std::to_string(headsPerLayer) + " heads of layer " + std::to_string(scoring.layer + 1);
+        case Scoring::Kind::Heads: break;
+    }
+    if (scoring.heads.size() == 1)
+        return "layer " + std::to_string(scoring.heads[0].layer + 1) + " head " + std::to_string(scoring.heads[0].head + 1);
+    std::string list;
+    for (const HeadRef& h : scoring.heads) list += (list.empty() ? "" : ", ") + headName(h);
+    return "mean of " + std::to_string(scoring.heads.size()) + " heads (" + list + ")";
+}
+
+RowVec attentionToWords(const Mat& weights, const std::vector<Word>& words, const Mention& mention) {
+    RowVec from = RowVec::Zero(weights.cols());
+    int pieces = 0;
+    for (int w = mention.firstWord; w <= mention.lastWord; ++w)
+        for (const int t : words[static_cast<std::size_t>(w)].tokens) from += weights.row(t), ++pieces;
+    if (pieces > 0) from /= static_cast<double>(pieces);
+    RowVec to = RowVec::Zero(static_cast<Eigen::Index>(words.size()));
+    for (std::size_t w = 0; w < words.size(); ++w)
+        for (const int t : words[w].tokens) to(static_cast<Eigen::Index>(w)) += from(t);
+    return to;
+}
+
+RowVec candidateDistribution(const Mat& weights, const std::vector<Word>& words, const Mention& mention,
+                             const std::vector<int>& candidates) {
+    const RowVec toWords = attentionToWords(weights, words, mention);
+    RowVec scores(static_cast<Eigen::Index>(candidates.size()));
+    for (std::size_t c = 0; c < candidates.size(); ++c) scores(static_cast<Eigen::Index>(c)) = toWords(candidates[c]);
+    const double total = scores.sum();
+    if (total > 0) scores /= total;
+    return scores;
+}
+
+Result<Mat> attentionRollout(const Trace& trace) {
+    if (trace.layers.empty()) return Error{"rollout", "expected at least one layer, found none"};
+    Mat rollout;
+    for (std::size_t l = 0; l < trace.layers.size(); ++l) {
+        Mat mean = averageOverHeads(trace.layers[l]);
+        if (mean.rows() == 0 || (rollout.size() > 0 && mean.rows() != rollout.rows()))
+            return Error{"rollout: layer " + std::to_string(l + 1),
+                         "expected every head's T×T weights, found a head without them"};
+        mean += Mat::Identity(mean.rows(), mean.cols());  // the residual connection
+        const Mat step = renormalizeRows(mean);
+        rollout = rollout.size() == 0 ? step : Mat(step * rollout);
+    }
+    return rollout;
+}
+
+std::vector<HeadContribution> contributionsTo(const Resolution& resolution, int candidate) {
+    std::vector<HeadContribution> out;
+    if (candidate < 0 || candidate >= resolution.headScores.cols()) return out;
+    for (std::size_t k = 0; k < resolution.heads.size(); ++k)
+        out.push_back({resolution.heads[k], resolution.headScores(static_cast<Eigen::Index>(k), candidate)});
+    return out;
+}
+
+std::vector<HeadRef> allHeads(const Trace& trace) {
+    std::vector<HeadRef> heads;
+    for (int l = 0; l < static_cast<int>(trace.layers.size()); ++l)
+        for (int h = 0; h < static_cast<int>(trace.layers[static_cast<std::size_t>(l)].heads.size()); ++h)
+            heads.push_back({l, h});
+    return heads;
+}
+
+int chooseCandidate(const RowVec& scores, const std::vector<int>& candidates, const Mention& mention) {
+    if (scores.size() == 0) return -1;
+    const double best = scores.maxCoeff();
+    return nearestWhere(candidates, mention, [&](int c) { return scores(c) >= best - kTieTolerance; });
+}
+
+int nearestBaseline(const std::vector<int>& candidates, const Mention& mention) {
+    const int before = nearestWhere(candidates, mention, [&](int c) {
+        return candidates[static_cast<std::size_t>(c)] < mention.firstWord;
+    });
+    return before >= 0 ? before : nearestWhere(candidates, mention, [](int) { return true; });
+}
+
+int ruleBaseline(const std::vector<Word>& words, const std::vector<int>& candidates, const Mention& mention) {
+    if (!mention.pronoun) return nearestBaseline(candidates, mention);
+    const auto noun = [&](int c) {
+        return nounOf(words[static_cast<std::size_t>(candidates[static_cast<std::size_t>(c)])].text);
+    };
+    const auto agreeing = [&](int c) { return agrees(*mention.pronoun, noun(c)); };
+    const int listed = nearestWhere(candidates, mention, [&](int c) { return agreeing(c) && noun(c).listed; });
+    if (listed >= 0) return listed;
+    const int any = nearestWhere(candidates, mention, agreeing);
+    return any >= 0 ? any : nearestBaseline(candidates, mention);
+}
+
+Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
+                                  const Scoring& scoring, bool cataphora) {
+    if (auto bad = checkMention(words, mention)) return *bad;
+    Resolution r;
+    r.mention = mention;
+    r.candidates = candidatesFor(words, mention, cataphora);
+    r.scoringText = describeScoring(scoring, trace.headCount());
+    if (scoring.kind == Scoring::Kind::Rollout) {
+        auto rollout = attentionRollout(trace);
+        if (!rollout) return rollout.error();
+        if (auto bad = checkWeights(rollout.value(), words, "rollout")) return *bad;
+        r.scores = candidateDistribution(rollout.value(), words, mention, r.candidates);
+        r.headScores = Mat::Zero(0, static_cast<Eigen::Index>(r.candidates.size()));
+    } else {
+        auto heads = headsOf(trace, scoring);
+        if (!heads) return heads.error();
+        r.heads = std::move(heads).value();
+        auto perHead = perHeadScores(trace, words, mention, r.candidates, r.heads);
+        if (!perHead) return perHead.error();
+        r.headScores = std::move(perHead).value();
+        r.scores = r.headScores.colwise().mean();
+    }
+    r.chosen = chooseCandidate(r.scores, r.candidates, mention);
+    r.baselines = {nearestBaseline(r.candidates, mention), ruleBaseline(words, r.candidates, mention)};
+    return r;
+}
+
+Result<SentenceResolution> resolveSentence(const Trace& trace, const ResolveOptions& options) {
+    SentenceResolution out;
+    out.words = wordsOf(trace.tokens);
+    std::vector<Mention> mentions;
+    if (options.mentionWord) {
+        auto chosen = mentionAtWord(out.words, *options.mentionWord);
+        if (!chosen) return chosen.error();
+        mentions.push_back(chosen.value());
+    } else {
+        mentions = findPronouns(out.words);
+    }
+    for (const Mention& mention : mentions) {
+        auto resolved = resolveMention(trace, out.words, mention, options.scoring, options.cataphora);
+        if (!resolved) return resolved.error();
+        out.mentions.push_back(std::move(resolved).value());
+    }
+    return out;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,103 @@
+#include "core/analysis/head_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+
+namespace attnscope {
+
+namespace {
+
+double rowEntropyBits(const Mat& w, Eigen::Index row) {
+    double h = 0;
+    for (Eigen::Index c = 0; c < w.cols(); ++c)
+        if (w(row, c) > 0) h -= w(row, c) * std::log2(w(row, c));
+    return h;
+}
+
+// Tokens a row may attend to: all of them, or itself and the earlier ones under a causal mask.
+Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T) { return trace.causal ? row + 1 : T; }
+
+std::vector<bool> delimiterTokens(const Trace& trace) {
+    std::vector<bool> out;
+    for (const Token& t : trace.tokens) out.push_back(t.special || isPunctuationToken(t));
+    return out;
+}
+
+double mean(double sum, Eigen::Index count) { return count > 0 ? sum / static_cast<double>(count) : 0; }
+
+HeadStatistics statisticsOf(const Trace& trace, const Mat& w, const std::vector<bool>& delimiter) {
+    HeadStatistics s;
+    const Eigen::Index T = w.rows();
+    double entropy = 0, normalized = 0, delim = 0, previous = 0, next = 0, self = 0;
+    Eigen::Index normalizedRows = 0;
+    for (Eigen::Index i = 0; i < T; ++i) {
+        const double h = rowEntropyBits(w, i);
+        entropy += h;
+        if (const Eigen::Index seen = tokensSeen(trace, i, T); seen >= 2)
+            normalized += h / std::log2(static_cast<double>(seen)), ++normalizedRows;
+        for (Eigen::Index j = 0; j < T; ++j)
+            if (delimiter[static_cast<std::size_t>(j)]) delim += w(i, j);
+        if (i >= 1) previous += w(i, i - 1);
+        if (i + 1 < T) next += w(i, i + 1);
+        self += w(i, i);
+    }
+    s.entropy = mean(entropy, T);
+    s.normalizedEntropy = mean(normalized, normalizedRows);
+    s.delimiterShare = mean(delim, T);
+    s.previousShare = mean(previous, T - 1);
+    s.nextShare = mean(next, T - 1);
+    s.selfShare = mean(self, T);
+    return s;
+}
+
+}  // namespace
+
+std::string patternLabel(const HeadStatistics& s, const HeadLabelThresholds& t) {
+    if (s.delimiterShare >= t.delimiter) return "delimiter sink";
+    if (s.previousShare >= t.previous) return "previous-token";
+    if (s.nextShare >= t.next) return "next-token";
+    if (s.selfShare >= t.self) return "self";
+    if (s.normalizedEntropy >= t.broadEntropy) return "broad";
+    return "mixed";
+}
+
+bool tracksCoreference(const CorefEvaluation& evaluation, const HeadRef& head) {
+    if (evaluation.evaluated == 0 || head.layer >= evaluation.accuracy.rows() || head.head >= evaluation.accuracy.cols())
+        return false;
+    const double accuracy = evaluation.accuracy(head.layer, head.head);
+    return accuracy > 0 && accuracy >= std::max(evaluation.nearestAccuracy(), evaluation.ruleAccuracy());
+}
+
+Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const CorefEvaluation* evaluation,
+                                                   const HeadLabelThresholds& thresholds) {
+    const int T = trace.tokenCount();
+    if (evaluation && (evaluation->layers != static_cast<int>(trace.layers.size()) ||
+                       evaluation->headsPerLayer != trace.headCount()))
+        return Error{"head statistics", "expected an evaluation of " + std::to_string(trace.layers.size()) +
+                                            " layers × " + std::to_string(trace.headCount()) + " heads, found " +
+                                            std::to_string(evaluation->layers) + " × " +
+                                            std::to_string(evaluation->headsPerLayer)};
+    const std::vector<bool> delimiter = delimiterTokens(trace);
+    std::vector<HeadStatistics> out;
+    for (const HeadRef& ref : allHeads(trace)) {
+        const LayerTrace& layer = trace.layers[static_cast<std::size_t>(ref.layer)];
+        const Mat& w = layer.heads[static_cast<std::size_t>(ref.head)].weights;
+        if (w.rows() != T || w.cols() != T)
+            return Error{"head statistics: layer " + std::to_string(ref.layer + 1) + " head " +
+                             std::to_string(ref.head + 1),
+                         "expected " + std::to_string(T) + "×" + std::to_string(T) + " weights, found " +
+                             std::to_string(w.rows()) + "×" + std::to_string(w.cols())};
+        HeadStatistics s = statisticsOf(trace, w, delimiter);
+        s.head = ref;
+        s.labels.push_back(patternLabel(s, thresholds));
+        if (evaluation) {
+            s.corefAccuracy = evaluation->accuracy(ref.layer, ref.head);
+            if (tracksCoreference(*evaluation, ref)) s.labels.push_back("coreference");
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+}  // namespace attnscope

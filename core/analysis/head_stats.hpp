@@ -1,0 +1,53 @@
+#pragma once
+// What each head does on one sentence, in numbers: row entropy and the share of attention to
+// special tokens and punctuation, to the previous token, to the next token and to itself, with
+// a label from documented thresholds (docs/coreference.md, "Head statistics").
+//
+// Shape legend: T tokens, L layers, H heads per layer. Every share is a mean over the T rows
+// (queries) of the head's T×T weights, so it lies in [0, 1].
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/coref_eval.hpp"
+#include "core/analysis/coreference.hpp"
+#include "core/result.hpp"
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+struct HeadStatistics {
+    HeadRef head;
+    double entropy = 0;            // mean over rows of −Σ w·log₂ w, in bits
+    double normalizedEntropy = 0;  // mean over rows seeing ≥ 2 tokens of entropy / log₂(tokens seen)
+    double delimiterShare = 0;     // weight on special tokens and punctuation tokens
+    double previousShare = 0;      // w(i, i−1), rows i ≥ 1
+    double nextShare = 0;          // w(i, i+1), rows i < T−1
+    double selfShare = 0;          // w(i, i)
+    std::optional<double> corefAccuracy;  // this head's accuracy when an evaluation was given
+    std::vector<std::string> labels;      // the pattern label, then "coreference" when it applies
+};
+
+// Defaults as documented; a label applies when the share is at least the threshold.
+struct HeadLabelThresholds {
+    double delimiter = 0.5;     // "delimiter sink"
+    double previous = 0.5;      // "previous-token"
+    double next = 0.5;          // "next-token"
+    double self = 0.5;          // "self"
+    double broadEntropy = 0.85; // "broad": normalised entropy at least this
+};
+
+// The first that applies, in this order: "delimiter sink", "previous-token", "next-token",
+// "self", "broad"; else "mixed".
+std::string patternLabel(const HeadStatistics& stats, const HeadLabelThresholds& thresholds = {});
+
+// True when the head's accuracy is above zero and at least the better baseline's accuracy.
+bool tracksCoreference(const CorefEvaluation& evaluation, const HeadRef& head);
+
+// Every head of the trace, layer by layer. With an evaluation of the same model (same L×H),
+// heads that track coreference also get the label "coreference". Error when a head has no
+// T×T weights or the evaluation's shape differs.
+Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const CorefEvaluation* evaluation = nullptr,
+                                                   const HeadLabelThresholds& thresholds = {});
+
+}  // namespace attnscope
