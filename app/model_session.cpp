@@ -2,24 +2,11 @@
 
 #include <filesystem>
 
-#include "core/model/checkpoint_files.hpp"
 #include "core/model/hf_cache.hpp"
 
 namespace attnscope {
 
 namespace {
-
-// loadModel reads config.json, then opens model.safetensors by name: a folder holding only a
-// pickle checkpoint would get "cannot be read" instead of the reason it is refused.
-std::optional<Error> refusePickleOnlyFolder(const std::filesystem::path& folder) {
-    std::error_code ec;
-    if (std::filesystem::exists(folder / "model.safetensors", ec) ||
-        std::filesystem::exists(folder / "model.safetensors.index.json", ec))
-        return std::nullopt;
-    for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
-        if (entry.is_regular_file(ec) && isPickleCheckpoint(entry.path())) return pickleRefusal(entry.path());
-    return std::nullopt;
-}
 
 bool wrapsWithSpecials(ModelFamily family) { return family != ModelFamily::Gpt2; }
 
@@ -49,7 +36,6 @@ void truncate(std::vector<Token>& pieces, int maxPieces, std::vector<std::string
 Result<OpenedModel> openModel(std::string_view pathOrId) {
     auto folder = resolveModelPath(CacheEnv::fromProcess(), pathOrId);
     if (!folder) return folder.error();
-    if (auto refusal = refusePickleOnlyFolder(folder.value())) return *refusal;
     auto model = loadModel(folder.value());
     if (!model) return model.error();
     auto tokenizer = ModelTokenizer::load(folder.value());

@@ -25,7 +25,7 @@ struct OpenedModel {
 };
 
 // Resolves a folder or a Hugging Face cache id, loads config + weights, then the tokenizer.
-// The weights come first so a pickle-only folder reports the pickle refusal.
+// The weights come first (loadModel refuses a pickle-only folder by name), then the tokenizer.
 Result<OpenedModel> openModel(std::string_view pathOrId);
 
 // The sentence as the model reads it: encoded, cut to the position table (keeping [SEP]),

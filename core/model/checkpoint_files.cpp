@@ -63,19 +63,19 @@ Result<CheckpointFiles> findCheckpointFiles(const std::filesystem::path& folder)
     if (!std::filesystem::exists(folder, ec)) return Error{folder.string(), "does not exist"};
     if (!std::filesystem::is_directory(folder, ec)) return Error{folder.string(), "is not a folder"};
     CheckpointFiles files{folder, folder / "config.json", {}, false};
-    if (!isFile(files.config))
-        return Error{files.config.string(), "is missing; a Hugging Face model folder holds its config.json"};
     if (isFile(folder / "model.safetensors.index.json")) {
         files.weights = folder / "model.safetensors.index.json";
         files.sharded = true;
-        return files;
-    }
-    if (isFile(folder / "model.safetensors")) {
+    } else if (isFile(folder / "model.safetensors")) {
         files.weights = folder / "model.safetensors";
-        return files;
+    } else {
+        // A pickle-only folder: say why it is refused before anything else is missing.
+        if (const auto pickles = pickleFilesIn(folder); !pickles.empty()) return pickleRefusal(pickles.front());
+        return Error{folder.string(), "has neither model.safetensors nor model.safetensors.index.json"};
     }
-    if (const auto pickles = pickleFilesIn(folder); !pickles.empty()) return pickleRefusal(pickles.front());
-    return Error{folder.string(), "has neither model.safetensors nor model.safetensors.index.json"};
+    if (!isFile(files.config))
+        return Error{files.config.string(), "is missing; a Hugging Face model folder holds its config.json"};
+    return files;
 }
 
 }  // namespace attnscope

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/model/bert.hpp"
+#include "core/model/checkpoint_files.hpp"
 #include "core/model/gpt2.hpp"
 #include "core/model/hf_config.hpp"
 
@@ -182,14 +183,15 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
 }
 
 Result<LoadedModel> loadModel(const std::filesystem::path& folder) {
+    auto files = findCheckpointFiles(folder);  // refuses pickle-only folders by name
+    if (!files) return files.error();
     bool ok = false;
-    const std::filesystem::path configPath = folder / "config.json";
+    const std::filesystem::path& configPath = files.value().config;
     const std::string text = readFile(configPath, ok);
     if (!ok) return Error{configPath.string(), "cannot be read"};
     auto config = parseTransformerConfig(text, configPath.string());
     if (!config) return config.error();
-    const std::filesystem::path index = folder / "model.safetensors.index.json";
-    auto store = TensorStore::open(std::filesystem::exists(index) ? index : folder / "model.safetensors");
+    auto store = TensorStore::open(files.value().weights);
     if (!store) return store.error();
     return bindModel(config.value(), std::make_shared<const TensorStore>(std::move(store).value()),
                      folder.string());

@@ -86,7 +86,8 @@ struct LoadedModel {
     std::vector<std::string> notices;  // e.g. "decoder tied to the word embeddings"
 };
 
-// Reads <folder>/config.json and <folder>/model.safetensors (or model.safetensors.index.json),
+// Finds the files with findCheckpointFiles (config.json, model.safetensors or the sharded index;
+// a pickle-only folder is refused by name), reads the config,
 // binds every weight by its HF name and rejects missing, mis-shaped and unexpected tensors.
 Result<LoadedModel> loadModel(const std::filesystem::path& folder);
 // The same with the parts given separately; `source` names them in errors.

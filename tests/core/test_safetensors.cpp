@@ -14,6 +14,7 @@
 #include "core/model/checkpoint_files.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/model/tensor_store.hpp"
+#include "core/model/transformer.hpp"
 
 using namespace attnscope;
 namespace fs = std::filesystem;
@@ -421,6 +422,9 @@ TEST_CASE("pickle checkpoints are refused without being read", "[safetensors]") 
     requireErrorMentions(folder.error(), {"pytorch_model.bin", "can execute code", "never opens them",
                                           "nothing was read", "from safetensors.torch import save_file",
                                           ".safetensors version"});
+    const auto loaded = loadModel(dir.path);  // the model loader goes through the same refusal
+    REQUIRE_FALSE(loaded.ok());
+    requireErrorMentions(loaded.error(), {"pytorch_model.bin", "never opens them"});
     const auto direct = TensorStore::open(bin);
     REQUIRE_FALSE(direct.ok());
     requireErrorMentions(direct.error(), {"pytorch_model.bin", "pickle"});
