@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/cli_analysis.hpp"
+#include "app/cli_support.hpp"
 #include "app/heatmap_export.hpp"
 #include "app/lesson_source.hpp"
 #include "app/model_session.hpp"
@@ -48,26 +49,6 @@ void addOptions(QCommandLineParser& parser) {
         {"exit-after-first-heatmap", "With --model, for benchmarks: quit once the window has painted the "
                                      "model's first heatmap, printing the milliseconds since start."},
     });
-}
-
-int fail(const std::string& message) {
-    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
-    return 1;
-}
-
-void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-
-std::optional<int> readCount(const QCommandLineParser& parser, const QString& name, int lo, int hi,
-                             std::string& error) {
-    if (!parser.isSet(name)) return std::nullopt;
-    bool ok = false;
-    const int value = parser.value(name).toInt(&ok);
-    if (!ok || value < lo || value > hi) {
-        error = "--" + name.toStdString() + " expects a whole number from " + std::to_string(lo) + " to " +
-                std::to_string(hi) + ", got \"" + parser.value(name).toStdString() + "\"";
-        return std::nullopt;
-    }
-    return value;
 }
 
 int listLessons() {
@@ -179,7 +160,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (!parser.isSet("sentence")) return fail("--model needs --sentence TEXT");
     auto opened = openModel(parser.value("model").toStdString());
     if (!opened) return fail(opened.error().text());
-    for (const std::string& notice : opened.value().notices) std::fprintf(stderr, "notice: %s\n", notice.c_str());
+    for (const std::string& text : opened.value().notices) notice(text);
     ModelRequest request;
     if (auto error = readModelRequest(parser, opened.value(), request)) return fail(*error);
     RunControl control;
@@ -194,7 +175,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     const std::string sentence = parser.value("sentence").toStdString();
     auto run = runSentence(opened.value(), sentence, control);
     if (!run) return fail(run.error().text());
-    for (const std::string& notice : run.value().trace.notices) std::fprintf(stderr, "notice: %s\n", notice.c_str());
+    for (const std::string& text : run.value().trace.notices) notice(text);
     const int layer = request.layer.value_or(opened.value().layerCount() - 1);
     auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
     if (!layerTrace) return fail(layerTrace.error().text());
@@ -233,7 +214,7 @@ int runCommandLine(const QStringList& arguments) {
                                                           : lesson.value().sentence;
     auto trace = runLesson(lesson.value(), sentence, request.settings);
     if (!trace) return fail(trace.error().text());
-    for (const std::string& notice : trace.value().notices) std::fprintf(stderr, "notice: %s\n", notice.c_str());
+    for (const std::string& text : trace.value().notices) notice(text);
 
     if (parser.isSet("export-png")) {
         if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"))) return fail(error->text());

@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "app/cli_support.hpp"
 #include "app/lesson_source.hpp"
 #include "app/model_session.hpp"
 #include "core/analysis/coref_eval.hpp"
@@ -19,14 +20,6 @@
 namespace attnscope {
 
 namespace {
-
-int fail(const std::string& message) {
-    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
-    return 1;
-}
-
-void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-void notice(const std::string& text) { std::fprintf(stderr, "notice: %s\n", text.c_str()); }
 
 void addOptions(QCommandLineParser& parser) {
     parser.setApplicationDescription(
@@ -50,18 +43,6 @@ void addOptions(QCommandLineParser& parser) {
         {"format", "text (default) or json.", "format"},
         {"decimals", "Decimals shown in text (default 3).", "n"},
     });
-}
-
-std::optional<int> readInt(const QCommandLineParser& parser, const QString& name, int lo, int hi, std::string& error) {
-    if (!parser.isSet(name)) return std::nullopt;
-    bool ok = false;
-    const int value = parser.value(name).toInt(&ok);
-    if (!ok || value < lo || value > hi) {
-        error = "--" + name.toStdString() + " expects a whole number from " + std::to_string(lo) + " to " +
-                std::to_string(hi) + ", got \"" + parser.value(name).toStdString() + "\"";
-        return std::nullopt;
-    }
-    return value;
 }
 
 // ---------------------------------------------------------------- where traces come from
@@ -159,7 +140,7 @@ Result<Scoring> readScoring(const QCommandLineParser& parser, const TraceShape& 
         return Scoring::headSet(std::move(heads));
     }
     std::string error;
-    const auto layer = readInt(parser, "layer", 1, source.layers, error);
+    const auto layer = readCount(parser, "layer", 1, source.layers, error);
     if (!error.empty()) return Error{"", error};
     return layer ? Scoring::wholeLayer(*layer - 1) : Scoring::rollout();
 }
@@ -185,7 +166,7 @@ int runCoref(const QCommandLineParser& parser, const AnalysisSource& source) {
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
     if (format != "text" && format != "json") return fail("--format expects text or json, got \"" + format + "\"");
     std::string error;
-    const int decimals = readInt(parser, "decimals", 0, 12, error).value_or(3);
+    const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
     if (!error.empty()) return fail(error);
     auto sentence = sentenceOf(parser, source);
     if (!sentence) return fail(sentence.error().text());
@@ -227,7 +208,7 @@ int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
     if (format != "text" && format != "json") return fail("--format expects text or json, got \"" + format + "\"");
     if (!parser.isSet("coref-set") && !parser.isSet("stats")) return fail("heads needs --coref-set FILE or --stats");
     std::string error;
-    const int top = readInt(parser, "top", 1, 100000, error).value_or(0);
+    const int top = readCount(parser, "top", 1, 100000, error).value_or(0);
     if (!error.empty()) return fail(error);
     std::optional<CorefSet> set;
     std::optional<CorefEvaluation> evaluation;

@@ -25,6 +25,7 @@ using Catch::Matchers::Contains;
 namespace {
 
 namespace fs = std::filesystem;
+using testing::layerOf;
 using testing::rows;
 
 constexpr double kExact = 1e-12;
@@ -44,15 +45,6 @@ std::vector<Token> lessonTokens(const std::vector<std::string>& texts) {
     return tokens;
 }
 
-LayerTrace layerOf(const std::vector<Mat>& heads) {
-    LayerTrace layer;
-    for (const Mat& w : heads) {
-        HeadTrace h;
-        h.weights = w;
-        layer.heads.push_back(h);
-    }
-    return layer;
-}
 
 std::vector<std::string> wordTexts(const std::vector<Word>& words) {
     std::vector<std::string> out;

@@ -38,17 +38,9 @@ using namespace attnscope;
 
 namespace {
 
+using testing::layerOf;
 using testing::rows;
 
-LayerTrace layerOf(const std::vector<Mat>& weights) {
-    LayerTrace layer;
-    for (const Mat& w : weights) {
-        HeadTrace h;
-        h.weights = w;
-        layer.heads.push_back(h);
-    }
-    return layer;
-}
 
 Trace handTrace() {
     Trace t;

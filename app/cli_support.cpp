@@ -1,0 +1,30 @@
+#include "app/cli_support.hpp"
+
+#include <QCommandLineParser>
+#include <cstdio>
+
+namespace attnscope {
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
+    return 1;
+}
+
+void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+void notice(const std::string& text) { std::fprintf(stderr, "notice: %s\n", text.c_str()); }
+
+std::optional<int> readCount(const QCommandLineParser& parser, const QString& name, int lo, int hi,
+                             std::string& error) {
+    if (!parser.isSet(name)) return std::nullopt;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < lo || value > hi) {
+        error = "--" + name.toStdString() + " expects a whole number from " + std::to_string(lo) + " to " +
+                std::to_string(hi) + ", got \"" + parser.value(name).toStdString() + "\"";
+        return std::nullopt;
+    }
+    return value;
+}
+
+}  // namespace attnscope
