@@ -336,7 +336,7 @@ void MainWindowTest::weightEditsNameTheCell() {
     QCOMPARE(model->valueAt(2, 1), 0.5);
     QCOMPARE(editor->message(), QString("“abc” is not a number; W_Q (head 1)[2, 1] keeps 0.5"));
     QVERIFY(model->setData(model->index(2, 1), "1.25"));
-    QCOMPARE(window->session().lesson().heads[0].wq(2, 1), 1.25);
+    QCOMPARE(window->session().lesson().layers[0].heads[0].wq(2, 1), 1.25);
     QCOMPARE(window->session().trace().layers[0].heads[0].params.wq(2, 1), 1.25);
 }
 
