@@ -86,10 +86,20 @@ std::optional<Step> stepFromKey(std::string_view key) {
     return std::nullopt;
 }
 
+// 12 → "₁₂", for X₂ = X₁ + output₁.
+std::string subscript(int n) {
+    static constexpr std::array<std::string_view, 10> kDigits{"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    std::string out;
+    for (const char digit : std::to_string(n)) out += kDigits[digit - '0'];
+    return out;
+}
+
 std::string stepTitleIn(const Trace& trace, Step step, int layer) {
     if (step != Step::Input || layer == 0) return std::string(stepTitle(step));
     const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
-    if (trace.residual) return "Input of layer " + n + ": X = X + output of layer " + before;
+    if (trace.residual)
+        return "Input of layer " + n + ": X" + subscript(layer + 1) + " = X" + subscript(layer) + " + output" +
+               subscript(layer) + " (residual)";
     return "Input of layer " + n + ": what layer " + before + " passed on";
 }
 

@@ -86,7 +86,7 @@ std::string_view stepSymbol(Step step);     // short symbol, e.g. "Q", "S/√d_k
 std::optional<Step> stepFromKey(std::string_view key);
 
 // The title of a step in `layer` (0-based): stepTitle, except that a later layer's input says
-// where it comes from ("Input of layer 2: X = X + output of layer 1").
+// where it comes from ("Input of layer 2: X₂ = X₁ + output₁ (residual)").
 std::string stepTitleIn(const Trace& trace, Step step, int layer);
 
 // The steps layer `layer` (0-based) walks through: the first layer starts at the embedding (no

@@ -85,7 +85,7 @@ TEST_CASE("a later layer starts at its input, whose operands are the layer befor
     CHECK(second.size() == first.size());  // Embedding gives way to Input (no positional encoding)
     CHECK(operandsOf(trace, Step::Input, 1) == std::vector<Operand>{{Step::Input, 0}, {Step::Output, 0}});
     CHECK(operandsOf(trace, Step::Query, 1) == std::vector<Operand>{{Step::Input, 1}, {Step::WQ, 1}});
-    CHECK(stepTitleIn(trace, Step::Input, 1) == "Input of layer 2: X = X + output of layer 1");
+    CHECK(stepTitleIn(trace, Step::Input, 1) == "Input of layer 2: X₂ = X₁ + output₁ (residual)");
     CHECK(stepTitleIn(trace, Step::Input, 0) == std::string(stepTitle(Step::Input)));
 }
 
@@ -130,7 +130,7 @@ TEST_CASE("exports print every layer, or the one asked for", "[layers][export]")
                  "x,2,,1,b,0,0,0.2689\n"
                  "x,2,,1,b,1,1,1.7311\n");
     const std::string text = exportTrace(trace, ExportFormat::Text, request);
-    CHECK(text.find("== Input of layer 2: X = X + output of layer 1 ==") != std::string::npos);
+    CHECK(text.find("== Input of layer 2: X₂ = X₁ + output₁ (residual) ==") != std::string::npos);
 
     const std::string all = exportTrace(trace, ExportFormat::Text, ExportRequest{Step::Weights, std::nullopt, 4, false, std::nullopt});
     CHECK(all.find("== Layer 1: Attention weights A = softmax(rows) ==") != std::string::npos);
