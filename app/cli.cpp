@@ -1,4 +1,4 @@
-// attnscope --lesson FILE|NAME|JSON --sentence TEXT --print [--step S] [--head H]
+// attnscope --lesson FILE|NAME|JSON --sentence TEXT --print [--layer L] [--step S] [--head H]
 //           [--format text|json|csv|markdown] [--decimals N] [--hand-rounding N] [--explain]
 //           [--export-png FILE]
 // attnscope --model FOLDER|HF-ID --sentence TEXT --print [--layer L] [--head H] [--step S]
@@ -31,7 +31,8 @@ void addOptions(QCommandLineParser& parser) {
         {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
         {"model", "A pretrained model: a FOLDER (config.json, model.safetensors, tokenizer files) "
                   "or a Hugging Face id found in the local cache (e.g. bert-base-uncased).", "model"},
-        {"layer", "Models: only this layer (1 = first; default: the last for text, all for json).", "l"},
+        {"layer", "Only this layer (1 = first). Models: default the last for text, all for json; "
+                  "lessons: default every layer (the last for --export-png).", "l"},
         {"top-k", "Models: how many predicted tokens to list (default 5).", "k"},
         {"sentence", "The sentence to run (default: the lesson's own).", "text"},
         {"print", "Print the matrices instead of opening a window."},
@@ -80,10 +81,12 @@ std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, E
 std::optional<std::string> readRequest(const QCommandLineParser& parser, const Lesson& lesson, Request& r) {
     std::string error;
     if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
+    const auto layer = readCount(parser, "layer", 1, std::max<int>(1, lesson.layers.size()), error);
     const auto head = readCount(parser, "head", 1, std::max(1, lesson.numHeads), error);
     const auto decimals = readCount(parser, "decimals", 0, 12, error);
     const auto rounding = readCount(parser, "hand-rounding", 0, 12, error);
     if (!error.empty()) return error;
+    if (layer) r.exportRequest.layer = *layer - 1;
     if (head) r.exportRequest.head = *head - 1;
     r.exportRequest.decimals = decimals.value_or(lesson.decimals);
     r.exportRequest.explain = parser.isSet("explain");
@@ -217,7 +220,8 @@ int runCommandLine(const QStringList& arguments) {
     for (const std::string& text : trace.value().notices) notice(text);
 
     if (parser.isSet("export-png")) {
-        if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"))) return fail(error->text());
+        const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);
+        if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"), layer)) return fail(error->text());
     }
     if (parser.isSet("print")) write(exportTrace(trace.value(), request.format, request.exportRequest));
     return 0;

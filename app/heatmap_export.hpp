@@ -8,7 +8,7 @@
 
 namespace attnscope {
 
-// Draws every head's attention heatmap side by side and writes a PNG atomically.
-std::optional<Error> exportHeatmapPng(const Trace& trace, const QString& path);
+// Draws every head's attention heatmap of `layer` (0-based) side by side and writes a PNG atomically.
+std::optional<Error> exportHeatmapPng(const Trace& trace, const QString& path, int layer = 0);
 
 }  // namespace attnscope

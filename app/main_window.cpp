@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QApplication>
 #include <QDir>
 #include <QFileDialog>
@@ -18,6 +19,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app/lesson_source.hpp"
 #include "app/model_worker.hpp"
@@ -219,6 +221,10 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
     }
     editor_->setLesson(&session_.lesson());
     navigator_->setCurrentHead(0);
+    {
+        const QSignalBlocker blocker(layerBox_);
+        layerBox_->clear();  // a new lesson starts at its first layer
+    }
     refreshAll();
     navigator_->setCurrentIndex(0);
     setWindowTitle(tr("AttnScope — %1").arg(qs(session_.lesson().title)));
@@ -271,16 +277,53 @@ void MainWindow::onLessonEdited() {
 void MainWindow::refreshAll() {
     const Trace& trace = session_.trace();
     refreshLabels();
+    refreshLessonLayers();
     tokens_->setTokens(trace.tokens);
     navigator_->setHeadCount(trace.headCount());
     {
         const QSignalBlocker blocker(navigator_);  // one showCurrentStep below is enough
-        navigator_->setSteps(stepsOf(trace));
+        showStepsOf(trace, lessonLayer());
     }
     showCurrentStep();
     heatmap_->setOptions({});  // lessons show every head as it is; model-mode options do not apply
-    heatmap_->showTrace(trace, 0, session_.decimals());
+    heatmap_->showTrace(trace, lessonLayer(), session_.decimals());
     editor_->refresh();
+}
+
+// The layer box lists the lesson's layers; it is shown only when there are several.
+void MainWindow::refreshLessonLayers() {
+    const int layers = session_.trace().layerCount();
+    if (layerBox_->count() != layers) {
+        const QSignalBlocker blocker(layerBox_);
+        const int kept = std::clamp(layerBox_->currentIndex(), 0, std::max(0, layers - 1));
+        layerBox_->clear();
+        for (int layer = 1; layer <= layers; ++layer) layerBox_->addItem(QString::number(layer));
+        layerBox_->setCurrentIndex(kept);
+    }
+    updateLessonTabs();
+}
+
+int MainWindow::lessonLayer() const {
+    return std::clamp(layerBox_->currentIndex(), 0, std::max(0, session_.trace().layerCount() - 1));
+}
+
+// Another layer of the lesson: its steps (keeping the current one when it has it) and heatmap.
+void MainWindow::showLessonLayer() {
+    if (modelMode_ || !session_.hasLesson()) return;
+    selectedCell_.reset();
+    {
+        const QSignalBlocker blocker(navigator_);
+        showStepsOf(session_.trace(), lessonLayer());
+    }
+    showCurrentStep();
+    heatmap_->showTrace(session_.trace(), lessonLayer(), session_.decimals());
+}
+
+void MainWindow::showStepsOf(const Trace& trace, int layer) {
+    const std::vector<Step> steps = stepsOf(trace, layer);
+    std::vector<std::string> titles;
+    for (const Step step : steps) titles.push_back(stepTitleIn(trace, step, layer));
+    navigator_->setSteps(steps, titles);
 }
 
 void MainWindow::refreshLabels() {
@@ -303,7 +346,7 @@ void MainWindow::showCurrentStep() {
     if (shownStep_ != step) selectedCell_.reset();
     shownStep_ = step;
     navigator_->setHeadEnabled(isPerHead(step));
-    matrixPanel_->showStep(workedTrace(), step, 0, navigator_->currentHead(), workedDecimals());
+    matrixPanel_->showStep(workedTrace(), step, workedLayer(), navigator_->currentHead(), workedDecimals());
     if (selectedCell_) matrixPanel_->selectCell(selectedCell_->first, selectedCell_->second);
 }
 
@@ -337,6 +380,7 @@ QString MainWindow::errorText() const { return error_->isVisible() ? error_->tex
 const Trace& MainWindow::workedTrace() const {
     return modelMode_ && detailTrace_ ? *detailTrace_ : session_.trace();
 }
+int MainWindow::workedLayer() const { return modelMode_ ? 0 : lessonLayer(); }
 int MainWindow::workedDecimals() const { return modelMode_ ? 3 : session_.decimals(); }
 bool MainWindow::hasWorkedTrace() const { return modelMode_ ? detailTrace_ != nullptr : session_.hasLesson(); }
 QString MainWindow::roundingText() const { return rounding_->text(); }
@@ -400,6 +444,7 @@ void MainWindow::exportStepCsv() {
     ExportRequest request;
     request.step = navigator_->currentStep();
     request.head = navigator_->currentHead();
+    request.layer = workedLayer();
     request.decimals = workedDecimals();
     writeText(path, exportTrace(workedTrace(), ExportFormat::Csv, request));
 }

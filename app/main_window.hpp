@@ -115,10 +115,15 @@ private:
     void onLessonEdited();
     void refreshAll();
     void refreshLabels();
+    void refreshLessonLayers();
+    void showLessonLayer();
+    void showStepsOf(const Trace& trace, int layer);
+    int lessonLayer() const;  // 0-based, the layer box's choice within the lesson's layers
     void setErrorText(const QString& text);
     void showCurrentStep();
     void explain(const CellRef& cell);
     const Trace& workedTrace() const;  // what the worked example shows
+    int workedLayer() const;           // its layer: the chosen one of a lesson, 0 of the model's detail trace
     int workedDecimals() const;
     bool hasWorkedTrace() const;
 
@@ -148,6 +153,7 @@ private:
     void exportStepCsv();
     bool writeText(const QString& path, const std::string& text);
     bool grabTo(const QString& path);
+    int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
 
     Session session_;
     QString lessonPath_;  // empty or ":/…" for built-in lessons: Save asks for a file
@@ -183,6 +189,7 @@ private:
     LessonEditor* editor_ = nullptr;
     QWidget* modelControls_ = nullptr;
     QComboBox* layerBox_ = nullptr;
+    QWidget* attentionControls_ = nullptr;  // model-mode options beside the layer box
     QCheckBox* hideSpecial_ = nullptr;
     QComboBox* aggregate_ = nullptr;
     QComboBox* scale_ = nullptr;

@@ -60,30 +60,36 @@ QLabel* controlLabel(const QString& text, QWidget* parent) {
 
 }  // namespace
 
+// The layer selector (model mode, and lessons with several layers) and the attention options
+// (model mode only).
 QWidget* MainWindow::buildModelControls(QWidget* parent) {
     modelControls_ = new QWidget(parent);
     modelControls_->setObjectName("modelControls");
     layerBox_ = new QComboBox(modelControls_);
     layerBox_->setObjectName("layer");
-    hideSpecial_ = new QCheckBox(tr("Hide special tokens"), modelControls_);
-    aggregate_ = new QComboBox(modelControls_);
+    attentionControls_ = new QWidget(modelControls_);
+    hideSpecial_ = new QCheckBox(tr("Hide special tokens"), attentionControls_);
+    aggregate_ = new QComboBox(attentionControls_);
     aggregate_->addItems({tr("Each head"), tr("Average over heads"), tr("Maximum over heads")});
-    scale_ = new QComboBox(modelControls_);
+    scale_ = new QComboBox(attentionControls_);
     scale_->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
-    renormalize_ = new QCheckBox(tr("Renormalise rows"), modelControls_);
+    renormalize_ = new QCheckBox(tr("Renormalise rows"), attentionControls_);
     renormalize_->setToolTip(tr("With special tokens hidden: divide each row by what is left, so it sums to 1."));
+    auto* options = new QHBoxLayout(attentionControls_);
+    options->setContentsMargins(0, 0, 0, 0);
+    options->addSpacing(16);
+    options->addWidget(hideSpecial_);
+    options->addWidget(renormalize_);
+    options->addSpacing(16);
+    options->addWidget(controlLabel(tr("Heads:"), attentionControls_));
+    options->addWidget(aggregate_);
+    options->addWidget(controlLabel(tr("Colour scale:"), attentionControls_));
+    options->addWidget(scale_);
     auto* row = new QHBoxLayout(modelControls_);
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(controlLabel(tr("Layer:"), modelControls_));
     row->addWidget(layerBox_);
-    row->addSpacing(16);
-    row->addWidget(hideSpecial_);
-    row->addWidget(renormalize_);
-    row->addSpacing(16);
-    row->addWidget(controlLabel(tr("Heads:"), modelControls_));
-    row->addWidget(aggregate_);
-    row->addWidget(controlLabel(tr("Colour scale:"), modelControls_));
-    row->addWidget(scale_);
+    row->addWidget(attentionControls_);
     row->addStretch(1);
     modelControls_->hide();
     pieces_ = new PieceStrip(parent);
@@ -131,7 +137,10 @@ void MainWindow::connectModelWorker() {
     connect(worker_, &ModelWorker::runFailed, this, &MainWindow::onModelRunFailed);
     connect(worker_, &ModelWorker::detailReady, this, &MainWindow::showModelDetail);
     connect(cancel_, &QPushButton::clicked, worker_, &ModelWorker::cancel);
-    connect(layerBox_, &QComboBox::currentIndexChanged, this, [this] { showModelLayer(); });
+    connect(layerBox_, &QComboBox::currentIndexChanged, this, [this] {
+        if (modelMode_) showModelLayer();
+        else showLessonLayer();
+    });
     connect(hideSpecial_, &QCheckBox::toggled, this, &MainWindow::applyAttentionOptions);
     connect(renormalize_, &QCheckBox::toggled, this, &MainWindow::applyAttentionOptions);
     connect(aggregate_, &QComboBox::currentIndexChanged, this, &MainWindow::applyAttentionOptions);
@@ -205,7 +214,10 @@ void MainWindow::updateLessonTabs() {
     tabs_->setTabVisible(tabs_->indexOf(editor_), !modelMode_);
     tabs_->setTabVisible(tabs_->indexOf(modelView_), modelMode_);
     tabs_->setTabVisible(tabs_->indexOf(headView_), modelMode_);
-    modelControls_->setVisible(modelMode_);
+    // Lessons with several layers share the model's layer selector, not its attention options.
+    const bool severalLessonLayers = !modelMode_ && session_.hasLesson() && session_.trace().layerCount() > 1;
+    modelControls_->setVisible(modelMode_ || severalLessonLayers);
+    attentionControls_->setVisible(modelMode_);
     predictionsArea_->setVisible(modelMode_);
     pieces_->setVisible(modelMode_);
     tokens_->setVisible(!modelMode_);

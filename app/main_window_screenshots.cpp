@@ -5,7 +5,9 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QTabWidget>
+#include <QComboBox>
 #include <QTimer>
+#include <algorithm>
 #include <set>
 
 #include "app/lesson_source.hpp"
@@ -27,6 +29,19 @@ std::pair<int, int> interestingCell(const Trace& trace, Step step) {
     const int row = m.rows() > 1 ? 1 : 0;
     const int col = m.cols() > 2 ? 2 : 0;
     return {row, col};
+}
+
+int indexOf(const std::vector<std::string>& labels, const std::string& wanted, int fallback) {
+    const auto at = std::find(labels.begin(), labels.end(), wanted);
+    return at == labels.end() ? fallback : static_cast<int>(at - labels.begin());
+}
+
+// In a later layer of the two-layer lesson: the row of "it", and the column of "animal" among
+// the weights or of the feature "tired" in X; interestingCell for sentences without them.
+std::pair<int, int> layerCell(const Trace& trace, Step step, int layer) {
+    const auto [row, col] = interestingCell(trace, step);
+    return {indexOf(rowLabels(trace, step, layer, 0), "it", row),
+            indexOf(columnLabels(trace, step, layer, 0), step == Step::Weights ? "animal" : "tired", col)};
 }
 
 QString fileName(int n, const QString& lesson, const QString& what) {
@@ -54,6 +69,26 @@ bool MainWindow::grabTo(const QString& path) {
     return grab().save(path, "PNG");
 }
 
+// Layer `layer` (0-based, ≥ 1) of a lesson with several layers: its input (the residual sum)
+// and its weights, with the row of "it" explained when the sentence has one. Returns the count.
+int MainWindow::saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer) {
+    layerBox_->setCurrentIndex(layer);
+    tabs_->setCurrentWidget(matrixPanel_);
+    const QString prefix = QStringLiteral("layer%1-").arg(layer + 1);
+    int written = 0;
+    for (const Step step : {Step::Input, Step::Weights}) {
+        const auto& steps = navigator_->steps();
+        const auto at = std::find(steps.begin(), steps.end(), step);
+        if (at == steps.end()) continue;
+        navigator_->setCurrentIndex(static_cast<int>(at - steps.begin()));
+        const auto [row, col] = layerCell(session_.trace(), step, layer);
+        matrixPanel_->selectCell(row, col);
+        const QString what = prefix + QString::fromUtf8(stepKey(step).data());
+        written += grabTo(QDir(dir).filePath(fileName(n + written + 1, lesson, what))) ? 1 : 0;
+    }
+    return written;
+}
+
 int MainWindow::saveScreenshots(const QString& dir) {
     QDir().mkpath(dir);
     const QString openedPath = lessonPath_;
@@ -71,7 +106,8 @@ int MainWindow::saveScreenshots(const QString& dir) {
             matrixPanel_->selectCell(row, col);
             n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson.name, QString::fromUtf8(stepKey(steps[i]).data())))) ? 1 : 0;
         }
-        tabs_->setCurrentWidget(heatmap_);
+        for (int layer = 1; layer < trace.layerCount(); ++layer) n += saveLayerScreenshots(dir, n, lesson.name, layer);
+        tabs_->setCurrentWidget(heatmap_);  // of the last layer shown
         heatmap_->setAllHeads(trace.headCount() > 1);
         n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson.name, "heatmap"))) ? 1 : 0;
         heatmap_->setAllHeads(false);

@@ -34,8 +34,9 @@ Lesson benchLesson() {
     lesson.numHeads = 4;
     lesson.dK = lesson.dV = 2;
     lesson.positional = PositionalKind::Sinusoidal;
-    for (int h = 0; h < 4; ++h) lesson.heads.push_back({randomMat(8, 2), randomMat(8, 2), randomMat(8, 2), {}, {}, {}});
-    lesson.wo = randomMat(8, 8);
+    LessonLayer& layer = lesson.layers.at(0);
+    for (int h = 0; h < 4; ++h) layer.heads.push_back({randomMat(8, 2), randomMat(8, 2), randomMat(8, 2), {}, {}, {}});
+    layer.wo = randomMat(8, 8);
     for (const char* w : {"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog"})
         lesson.embeddings.emplace_back(w, randomMat(1, 8));
     return lesson;

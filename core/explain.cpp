@@ -40,6 +40,11 @@ std::string headSuffix(const Context& c) {
     return isPerHead(c.cell.step) && severalHeads ? ", head " + std::to_string(c.cell.head + 1) : "";
 }
 
+std::string layerSuffix(const Context& c) {
+    const bool titleSaysIt = c.cell.step == Step::Input && c.cell.layer > 0;  // "Input of layer 2: …"
+    return c.trace.layerCount() > 1 && !titleSaysIt ? ", layer " + std::to_string(c.cell.layer + 1) : "";
+}
+
 std::string cellName(const Context& c) {
     const auto rows = rowLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head);
     const auto cols = columnLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head);
@@ -224,7 +229,27 @@ void explainPositional(Explanation& e, const Context& c) {
     }
 }
 
+// A later layer's input: the residual sum of the layer before (lessons), or what a real model's
+// layer passed on after parts this view does not show (feed-forward block, LayerNorm).
+void explainLaterInput(Explanation& e, const Context& c) {
+    const int i = c.cell.row, col = c.cell.col, before = c.cell.layer - 1;
+    const LayerTrace& previous = c.trace.layers.at(before);
+    const std::string n = std::to_string(before + 1);
+    if (!c.trace.residual) {
+        e.kind = ExplanationKind::Given;
+        e.rule = "the vector layer " + n + " passed on (after parts this view does not show)";
+        return;
+    }
+    e.kind = ExplanationKind::Sum;
+    e.rule = "residual connection: X of this layer = X of layer " + n + " + output of layer " + n +
+             " (the layer adds what it found to what the token already was)";
+    e.terms.push_back({"X[" + c.token(i) + "," + std::to_string(col) + "] of layer " + n, previous.input(i, col)});
+    e.terms.push_back({"out[" + c.token(i) + "," + std::to_string(col) + "] of layer " + n, previous.output(i, col)});
+    e.sources = {CellRef{Step::Input, before, 0, i, col}, CellRef{Step::Output, before, 0, i, col}};
+}
+
 void explainInput(Explanation& e, const Context& c) {
+    if (c.cell.layer > 0) return explainLaterInput(e, c);
     const int i = c.cell.row, col = c.cell.col;
     e.kind = ExplanationKind::Sum;
     e.rule = "X = E + P: the token's vector plus the encoding of its position";
@@ -315,7 +340,7 @@ Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int dec
     Explanation e;
     e.cell = cell;
     e.value = stepMatrix(trace, cell.step, cell.layer, cell.head)(cell.row, cell.col);
-    e.title = std::string(stepTitle(cell.step)) + ": " + cellName(c) + headSuffix(c);
+    e.title = stepTitleIn(trace, cell.step, cell.layer) + ": " + cellName(c) + headSuffix(c) + layerSuffix(c);
     build(e, c);
     for (const Term& t : e.terms) e.termsTotal += t.value;
     render(e, c);

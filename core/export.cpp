@@ -22,28 +22,36 @@ std::optional<ExportFormat> exportFormatFromName(std::string_view name) {
 
 namespace {
 
-// One matrix to print: which step of which head.
+// One matrix to print: which step of which layer and head.
 struct Block {
     Step step;
+    int layer;
     int head;
 };
 
-std::vector<Block> blocksFor(const Trace& trace, const ExportRequest& request) {
-    const std::vector<Step> steps = request.step ? std::vector<Step>{*request.step} : stepsOf(trace);
-    std::vector<Block> blocks;
+void addLayerBlocks(const Trace& trace, const ExportRequest& request, int layer, std::vector<Block>& blocks) {
+    const std::vector<Step> steps = request.step ? std::vector<Step>{*request.step} : stepsOf(trace, layer);
     for (const Step step : steps) {
         if (!isPerHead(step)) {
-            blocks.push_back({step, 0});
+            blocks.push_back({step, layer, 0});
             continue;
         }
         for (int h = 0; h < trace.headCount(); ++h)
-            if (!request.head || *request.head == h) blocks.push_back({step, h});
+            if (!request.head || *request.head == h) blocks.push_back({step, layer, h});
     }
+}
+
+std::vector<Block> blocksFor(const Trace& trace, const ExportRequest& request) {
+    std::vector<Block> blocks;
+    for (int l = 0; l < trace.layerCount(); ++l)
+        if (!request.layer || *request.layer == l) addLayerBlocks(trace, request, l, blocks);
     return blocks;
 }
 
 std::string blockTitle(const Trace& trace, const Block& b) {
-    std::string title(stepTitle(b.step));
+    std::string title = stepTitleIn(trace, b.step, b.layer);
+    const bool titleNamesLayer = b.step == Step::Input && b.layer > 0;
+    if (trace.layerCount() > 1 && !titleNamesLayer) title = "Layer " + std::to_string(b.layer + 1) + ": " + title;
     if (isPerHead(b.step) && trace.headCount() > 1) title += " — head " + std::to_string(b.head + 1);
     return title;
 }
@@ -77,8 +85,8 @@ struct Table {
 };
 
 Table tableOf(const Trace& trace, const Block& b, int decimals) {
-    const Mat& m = stepMatrix(trace, b.step, 0, b.head);
-    Table t{columnLabels(trace, b.step, 0, b.head), rowLabels(trace, b.step, 0, b.head), {}};
+    const Mat& m = stepMatrix(trace, b.step, b.layer, b.head);
+    Table t{columnLabels(trace, b.step, b.layer, b.head), rowLabels(trace, b.step, b.layer, b.head), {}};
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
         t.cells.emplace_back();
         for (Eigen::Index c = 0; c < m.cols(); ++c) t.cells.back().push_back(formatNumber(m(r, c), decimals));
@@ -88,10 +96,10 @@ Table tableOf(const Trace& trace, const Block& b, int decimals) {
 
 std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int decimals) {
     std::vector<std::string> out;
-    const Mat& m = stepMatrix(trace, b.step, 0, b.head);
+    const Mat& m = stepMatrix(trace, b.step, b.layer, b.head);
     for (int r = 0; r < m.rows(); ++r)
         for (int c = 0; c < m.cols(); ++c) {
-            auto e = explainCell(trace, CellRef{b.step, 0, b.head, r, c}, decimals);
+            auto e = explainCell(trace, CellRef{b.step, b.layer, b.head, r, c}, decimals);
             if (!e) continue;
             for (const std::string& line : e.value().lines) out.push_back(line);
             out.emplace_back();
@@ -183,7 +191,8 @@ std::string exportCsv(const Trace& trace, const ExportRequest& request) {
         const Table t = tableOf(trace, b, request.decimals);
         for (std::size_t r = 0; r < t.rows.size(); ++r)
             for (std::size_t c = 0; c < t.columns.size(); ++c)
-                out << stepKey(b.step) << ",1," << (isPerHead(b.step) ? std::to_string(b.head + 1) : "") << ","
+                out << stepKey(b.step) << "," << b.layer + 1 << ","
+                    << (isPerHead(b.step) ? std::to_string(b.head + 1) : "") << ","
                     << r << "," << csvField(t.rows[r]) << "," << c << "," << csvField(t.columns[c]) << ","
                     << t.cells[r][c] << "\n";
     }
@@ -244,7 +253,7 @@ Json tokensJson(const Trace& trace, bool detailed) {
 
 }  // namespace
 
-std::string traceToJson(const Trace& trace) {
+std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
     Json doc = Json::object();
     doc["format"] = "attnscope-trace";
     doc["version"] = kTraceFormatVersion;
@@ -255,19 +264,22 @@ std::string traceToJson(const Trace& trace) {
                            {"scaled", trace.scaled},
                            {"scale_divisor", trace.scaleDivisor},
                            {"causal_mask", trace.causal},
+                           {"residual", trace.residual},
                            {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
     doc["notices"] = trace.notices;
     doc["embedding"] = matrixJson(trace.embedding);
     doc["positional"] = matrixJson(trace.positional);
     Json layers = Json::array();
-    for (const LayerTrace& l : trace.layers) layers.push_back(layerJson(l));
+    for (int l = 0; l < trace.layerCount(); ++l)
+        if (!onlyLayer || *onlyLayer == l) layers.push_back(layerJson(trace.layers[l]));
     doc["layers"] = std::move(layers);
+    if (onlyLayer) doc["layer_index"] = *onlyLayer;
     return doc.dump(1) + "\n";
 }
 
 std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request) {
     switch (format) {
-        case ExportFormat::Json: return traceToJson(trace);
+        case ExportFormat::Json: return traceToJson(trace, request.layer);
         case ExportFormat::Csv: return exportCsv(trace, request);
         case ExportFormat::Markdown: return exportText(trace, request, true);
         default: return exportText(trace, request, false);

@@ -19,12 +19,14 @@ struct ExportRequest {
     std::optional<int> head;   // all heads when empty (0-based)
     int decimals = 3;
     bool explain = false;      // worksheets: add each cell's explanation (text/markdown)
+    std::optional<int> layer;  // every layer when empty (0-based)
 };
 
-// Text, CSV and Markdown print the requested matrices with token labels. JSON always holds the
-// whole Trace (every layer, head and intermediate) so that tools need one schema.
+// Text, CSV and Markdown print the requested matrices with token labels. JSON holds the whole
+// Trace (every layer, head and intermediate) so that tools need one schema; with request.layer
+// it holds that one layer and says which ("layer_index").
 std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request);
 
-std::string traceToJson(const Trace& trace);
+std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer = std::nullopt);
 
 }  // namespace attnscope

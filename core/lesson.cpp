@@ -1,4 +1,5 @@
 // Lesson files: parsing, validation and writing. Format: docs/lesson-format.md.
+// Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width, L layers.
 #include "core/lesson.hpp"
 
 #include <cmath>
@@ -66,15 +67,31 @@ RowVec readVector(const Json& j, const std::string& field, Eigen::Index expected
     return v;
 }
 
-// rows/cols of -1 mean "any"; the message names which dimension it should match.
+std::string shapeText(Eigen::Index rows, Eigen::Index cols) {
+    return (rows >= 0 ? std::to_string(rows) : std::string("n")) + "×" + std::to_string(cols);
+}
+
+// The shape of a list of equally long lists, e.g. "4×6"; empty when the rows differ in length.
+std::string foundShape(const Json& j) {
+    for (const Json& row : j)
+        if (!row.is_array() || row.size() != j[0].size()) return "";
+    return std::to_string(j.size()) + "×" + std::to_string(j[0].size());
+}
+
+// rows/cols of -1 mean "any". A wrong shape is reported whole ("expected 4×8, found 4×6"), with
+// what the shape stands for (`shapeName`, e.g. "(heads·d_v)×d_model").
 Mat readMatrix(const Json& j, const std::string& field, Eigen::Index rows, Eigen::Index cols,
-               const std::string& shapeText) {
-    if (!j.is_array()) throw FieldError{field, "expected a " + shapeText + " matrix, found " + describe(j)};
-    if (rows >= 0 && static_cast<Eigen::Index>(j.size()) != rows)
-        throw FieldError{field, "expected " + shapeText + " (" + std::to_string(rows) +
-                                    " rows), found " + std::to_string(j.size()) + " rows"};
-    if (j.empty()) throw FieldError{field, "expected a " + shapeText + " matrix, found no rows"};
+               const std::string& shapeName) {
+    if (!j.is_array()) throw FieldError{field, "expected a matrix (" + shapeName + "), found " + describe(j)};
+    if (j.empty()) throw FieldError{field, "expected a matrix (" + shapeName + "), found no rows"};
     const Eigen::Index width = cols >= 0 ? cols : static_cast<Eigen::Index>(j[0].size());
+    const std::string found = foundShape(j);
+    const bool rowsDiffer = rows >= 0 && static_cast<Eigen::Index>(j.size()) != rows;
+    const bool colsDiffer = !found.empty() && static_cast<Eigen::Index>(j[0].size()) != width;
+    if (rowsDiffer || colsDiffer)
+        throw FieldError{field, "expected " + shapeText(rows, width) + ", found " +
+                                    (found.empty() ? std::to_string(j.size()) + " rows" : found) + " (" +
+                                    shapeName + ")"};
     Mat m(j.size(), width);
     for (std::size_t r = 0; r < j.size(); ++r)
         m.row(r) = readVector(j[r], field + "[" + std::to_string(r) + "]", width);
@@ -95,7 +112,7 @@ void readPositional(const Json& doc, Lesson& lesson) {
         throw FieldError{"positional_encoding", "expected \"none\", \"sinusoidal\" or {\"table\": …}, found " + describe(pe)};
     lesson.positional = PositionalKind::Table;
     lesson.positionalTable = readMatrix(pe["table"], "positional_encoding.table", -1, lesson.dModel,
-                                        "positions×d_model");
+                                        "the table is positions×d_model");
 }
 
 void readEmbeddings(const Json& doc, Lesson& lesson) {
@@ -110,25 +127,65 @@ RowVec readOptionalBias(const Json& head, const std::string& key, const std::str
     return head.contains(key) ? readVector(head[key], path + key, width) : RowVec();
 }
 
-void readHeads(const Json& doc, Lesson& lesson) {
-    if (!lesson.projections) return;
-    const Json& heads = require(doc, "heads_weights", "");
+// The heads_weights list of one layer; `path` is "" for a version 1 file, "layers[l]." else.
+std::vector<HeadWeights> readHeads(const Json& obj, const Lesson& lesson, const std::string& path) {
+    if (!lesson.projections) return {};
+    const std::string field = path + "heads_weights";
+    const Json& heads = require(obj, "heads_weights", path);
     if (!heads.is_array() || static_cast<int>(heads.size()) != lesson.numHeads)
-        throw FieldError{"heads_weights", "expected a list of " + std::to_string(lesson.numHeads) +
-                                             " heads, found " + describe(heads)};
+        throw FieldError{field, "expected a list of " + std::to_string(lesson.numHeads) + " heads, found " +
+                                    describe(heads)};
     const int d = lesson.dModel;
+    std::vector<HeadWeights> out;
     for (std::size_t h = 0; h < heads.size(); ++h) {
-        const std::string path = "heads_weights[" + std::to_string(h) + "].";
+        const std::string at = field + "[" + std::to_string(h) + "].";
         const Json& head = heads[h];
-        if (!head.is_object()) throw FieldError{path, "expected an object with W_Q, W_K, W_V"};
+        if (!head.is_object()) throw FieldError{at, "expected an object with W_Q, W_K, W_V"};
         HeadWeights w;
-        w.wq = readMatrix(require(head, "W_Q", path), path + "W_Q", d, lesson.dK, "d_model×d_k");
-        w.wk = readMatrix(require(head, "W_K", path), path + "W_K", d, lesson.dK, "d_model×d_k");
-        w.wv = readMatrix(require(head, "W_V", path), path + "W_V", d, lesson.dV, "d_model×d_v");
-        w.bq = readOptionalBias(head, "b_Q", path, lesson.dK);
-        w.bk = readOptionalBias(head, "b_K", path, lesson.dK);
-        w.bv = readOptionalBias(head, "b_V", path, lesson.dV);
-        lesson.heads.push_back(std::move(w));
+        w.wq = readMatrix(require(head, "W_Q", at), at + "W_Q", d, lesson.dK, "W_Q is d_model×d_k");
+        w.wk = readMatrix(require(head, "W_K", at), at + "W_K", d, lesson.dK, "W_K is d_model×d_k");
+        w.wv = readMatrix(require(head, "W_V", at), at + "W_V", d, lesson.dV, "W_V is d_model×d_v");
+        w.bq = readOptionalBias(head, "b_Q", at, lesson.dK);
+        w.bk = readOptionalBias(head, "b_K", at, lesson.dK);
+        w.bv = readOptionalBias(head, "b_V", at, lesson.dV);
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+// heads_weights, W_O and b_O of one layer, from the top level (version 1) or from layers[l].
+LessonLayer readLayer(const Json& obj, const Lesson& lesson, const std::string& path) {
+    LessonLayer layer;
+    layer.heads = readHeads(obj, lesson, path);
+    const int concatWidth = lesson.numHeads * lesson.dV;
+    if (obj.contains("W_O"))
+        layer.wo = readMatrix(obj["W_O"], path + "W_O", concatWidth, lesson.dModel, "W_O is (heads·d_v)×d_model");
+    if (obj.contains("b_O")) layer.bo = readVector(obj["b_O"], path + "b_O", lesson.dModel);
+    return layer;
+}
+
+// Version 2: "layers" replaces the top-level heads_weights, W_O and b_O.
+void readLayers(const Json& doc, int version, Lesson& lesson) {
+    if (!doc.contains("layers")) {
+        lesson.layers = {readLayer(doc, lesson, "")};
+        return;
+    }
+    if (version < 2)
+        throw FieldError{"layers", "needs \"version\": 2 (a version 1 lesson has one layer, given at the top level)"};
+    for (const char* key : {"heads_weights", "W_O", "b_O"})
+        if (doc.contains(key))
+            throw FieldError{key, "with \"layers\", give " + std::string(key) + " inside each layer, not at the top level"};
+    const Json& layers = doc["layers"];
+    if (!layers.is_array() || layers.empty() || layers.size() > 64)
+        throw FieldError{"layers", "expected a list of 1 to 64 layers, found " + describe(layers)};
+    lesson.residual = true;
+    lesson.layers.clear();
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const std::string path = "layers[" + std::to_string(l) + "].";
+        if (!layers[l].is_object())
+            throw FieldError{"layers[" + std::to_string(l) + "]", "expected an object with heads_weights and W_O, found " +
+                                                               describe(layers[l])};
+        lesson.layers.push_back(readLayer(layers[l], lesson, path));
     }
 }
 
@@ -166,7 +223,7 @@ void readFeatureNames(const Json& doc, Lesson& lesson) {
     }
 }
 
-void checkHeader(const Json& doc) {
+int checkHeader(const Json& doc) {
     if (!doc.is_object()) throw FieldError{"(top level)", "expected a JSON object, found " + describe(doc)};
     const std::string format = readString(doc, "format", "");
     if (format != "attnscope-lesson")
@@ -174,13 +231,14 @@ void checkHeader(const Json& doc) {
                                        (doc.contains("format") ? describe(doc["format"]) : "nothing")};
     const int version = readInt(require(doc, "version", ""), "version", 1, 1000);
     if (version > kLessonFormatVersion)
-        throw FieldError{"version", "this AttnScope reads lesson format version " +
+        throw FieldError{"version", "this AttnScope reads lesson format versions 1 to " +
                                         std::to_string(kLessonFormatVersion) + ", the file has version " +
                                         std::to_string(version)};
+    return version;
 }
 
 Lesson readLesson(const Json& doc) {
-    checkHeader(doc);
+    const int version = checkHeader(doc);
     Lesson lesson;
     lesson.title = readString(doc, "title", "Untitled lesson");
     lesson.description = readString(doc, "description", "");
@@ -191,11 +249,7 @@ Lesson readLesson(const Json& doc) {
     lesson.causalMask = readBool(doc, "causal_mask", false);
     readFeatureNames(doc, lesson);
     readEmbeddings(doc, lesson);
-    readHeads(doc, lesson);
-    const int concatWidth = lesson.numHeads * lesson.dV;
-    if (doc.contains("W_O"))
-        lesson.wo = readMatrix(doc["W_O"], "W_O", concatWidth, lesson.dModel, "(heads·d_v)×d_model");
-    if (doc.contains("b_O")) lesson.bo = readVector(doc["b_O"], "b_O", lesson.dModel);
+    readLayers(doc, version, lesson);
     readPositional(doc, lesson);
     readDisplay(doc, lesson);
     return lesson;
@@ -222,6 +276,18 @@ Json headJson(const HeadWeights& w) {
     if (w.bk.size()) head["b_K"] = vectorJson(w.bk);
     if (w.bv.size()) head["b_V"] = vectorJson(w.bv);
     return head;
+}
+
+// heads_weights, W_O and b_O of one layer, added to `into` (the top level, or a layers[l] object).
+Json layerJson(const Lesson& lesson, const LessonLayer& layer, Json into) {
+    if (lesson.projections) {
+        Json heads = Json::array();
+        for (const HeadWeights& w : layer.heads) heads.push_back(headJson(w));
+        into["heads_weights"] = std::move(heads);
+    }
+    if (layer.wo.size()) into["W_O"] = matrixJson(layer.wo);
+    if (layer.bo.size()) into["b_O"] = vectorJson(layer.bo);
+    return into;
 }
 
 Json positionalJson(const Lesson& lesson) {
@@ -278,32 +344,61 @@ RowVec hashedEmbedding(std::string_view token, int dModel) {
     return v;
 }
 
+namespace {
+
+std::optional<Error> validateHeads(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+    if (!lesson.projections) return std::nullopt;
+    if (static_cast<int>(layer.heads.size()) != lesson.numHeads)
+        return Error{path + "heads_weights", "expected " + std::to_string(lesson.numHeads) + " heads, found " +
+                                                 std::to_string(layer.heads.size())};
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+        const std::string at = path + "heads_weights[" + std::to_string(h) + "].";
+        const HeadWeights& w = layer.heads[h];
+        for (const auto& [m, name, cols] : {std::tuple{&w.wq, "W_Q", lesson.dK},
+                                            std::tuple{&w.wk, "W_K", lesson.dK},
+                                            std::tuple{&w.wv, "W_V", lesson.dV}}) {
+            if (auto e = checkShape(*m, lesson.dModel, cols, at + name)) return e;
+            if (auto e = checkFinite(*m, at + name)) return e;
+        }
+    }
+    return std::nullopt;
+}
+
+// W_O and b_O. With residual connections the output is added to X, so it must be d wide.
+std::optional<Error> validateOutput(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+    const int d = lesson.dModel;
+    const int concatWidth = lesson.numHeads * lesson.dV;
+    if (layer.wo.size()) {
+        if (auto e = checkShape(layer.wo, concatWidth, d, path + "W_O")) return e;
+        return checkFinite(layer.wo, path + "W_O");
+    }
+    if (lesson.residual && concatWidth != d)
+        return Error{path + "W_O", "is missing: the residual connection adds the output to X, which is d_model = " +
+                                       std::to_string(d) + " wide, but without W_O the output is the concatenation, "
+                                       "heads·d_v = " + std::to_string(concatWidth) + " wide; give a " +
+                                       std::to_string(concatWidth) + "×" + std::to_string(d) + " W_O"};
+    if (layer.bo.size() && concatWidth != d)
+        return Error{path + "b_O", "without W_O the output is the concatenation, " + std::to_string(concatWidth) +
+                                       " wide (heads·d_v), but b_O has " + std::to_string(d) + " numbers"};
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Error> validateLesson(const Lesson& lesson, const std::string& source) {
     const int d = lesson.dModel;
     for (const auto& [token, vec] : lesson.embeddings) {
         if (auto e = checkShape(vec, 1, d, source + ": embeddings." + token)) return e;
         if (auto e = checkFinite(vec, source + ": embeddings." + token)) return e;
     }
-    if (lesson.projections && static_cast<int>(lesson.heads.size()) != lesson.numHeads)
-        return Error{source + ": heads_weights", "expected " + std::to_string(lesson.numHeads) +
-                                                    " heads, found " + std::to_string(lesson.heads.size())};
-    for (std::size_t h = 0; lesson.projections && h < lesson.heads.size(); ++h) {
-        const std::string path = source + ": heads_weights[" + std::to_string(h) + "].";
-        const HeadWeights& w = lesson.heads[h];
-        for (const auto& [m, name, cols] : {std::tuple{&w.wq, "W_Q", lesson.dK},
-                                            std::tuple{&w.wk, "W_K", lesson.dK},
-                                            std::tuple{&w.wv, "W_V", lesson.dV}}) {
-            if (auto e = checkShape(*m, d, cols, path + name)) return e;
-            if (auto e = checkFinite(*m, path + name)) return e;
-        }
-    }
-    if (lesson.bo.size() && !lesson.wo.size() && lesson.numHeads * lesson.dV != d)
-        return Error{source + ": b_O", "without W_O the output is the concatenation, " +
-                                           std::to_string(lesson.numHeads * lesson.dV) +
-                                           " wide (heads·d_v), but b_O has " + std::to_string(d) + " numbers"};
-    if (lesson.wo.size()) {
-        if (auto e = checkShape(lesson.wo, lesson.numHeads * lesson.dV, d, source + ": W_O")) return e;
-        if (auto e = checkFinite(lesson.wo, source + ": W_O")) return e;
+    if (lesson.layers.empty() || (!lesson.residual && lesson.layers.size() != 1))
+        return Error{source + ": layers", "expected one layer, or a list of layers joined by residual connections; "
+                                          "found " + std::to_string(lesson.layers.size()) + " layers"};
+    for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
+        // Error paths as in the file: top-level fields for version 1, "layers[l]." otherwise.
+        const std::string path = source + ": " + (lesson.residual ? "layers[" + std::to_string(l) + "]." : "");
+        if (auto e = validateHeads(lesson, lesson.layers[l], path)) return e;
+        if (auto e = validateOutput(lesson, lesson.layers[l], path)) return e;
     }
     if (lesson.positional == PositionalKind::Table) {
         if (auto e = checkShape(lesson.positionalTable, lesson.positionalTable.rows(), d,
@@ -330,7 +425,7 @@ Result<Lesson> parseLesson(std::string_view json, const std::string& source) {
 std::string serializeLesson(const Lesson& lesson) {
     Json doc = Json::object();
     doc["format"] = "attnscope-lesson";
-    doc["version"] = kLessonFormatVersion;
+    doc["version"] = lesson.residual ? 2 : 1;  // the oldest version that can hold the lesson
     doc["title"] = lesson.title;
     doc["description"] = lesson.description;
     doc["sentence"] = lesson.sentence;
@@ -347,13 +442,13 @@ std::string serializeLesson(const Lesson& lesson) {
     Json table = Json::object();
     for (const auto& [token, vec] : lesson.embeddings) table[token] = vectorJson(vec);
     doc["embeddings"] = std::move(table);
-    if (lesson.projections) {
-        Json heads = Json::array();
-        for (const HeadWeights& w : lesson.heads) heads.push_back(headJson(w));
-        doc["heads_weights"] = std::move(heads);
+    if (lesson.residual) {
+        Json layers = Json::array();
+        for (const LessonLayer& layer : lesson.layers) layers.push_back(layerJson(lesson, layer, Json::object()));
+        doc["layers"] = std::move(layers);
+    } else if (!lesson.layers.empty()) {
+        doc = layerJson(lesson, lesson.layers[0], std::move(doc));
     }
-    if (lesson.wo.size()) doc["W_O"] = matrixJson(lesson.wo);
-    if (lesson.bo.size()) doc["b_O"] = vectorJson(lesson.bo);
     Json display = {{"decimals", lesson.decimals}};
     display["hand_rounding"] = lesson.handRounding ? Json(*lesson.handRounding) : Json(nullptr);
     doc["display"] = std::move(display);

@@ -1,8 +1,10 @@
 #pragma once
-// A lesson model: a tiny, fully specified single-layer self-attention whose every number a
-// student can check by hand. The file format is specified in docs/lesson-format.md.
+// A lesson model: a tiny, fully specified self-attention model (one layer, or a stack of layers
+// joined by residual connections) whose every number a student can check by hand. The file
+// format is specified in docs/lesson-format.md.
 //
-// Shape legend: T tokens, d model width (d_model), H heads, d_k query/key width, d_v value width.
+// Shape legend: T tokens, d model width (d_model), H heads, d_k query/key width, d_v value width,
+// L layers.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,7 +18,16 @@
 
 namespace attnscope {
 
-inline constexpr int kLessonFormatVersion = 1;
+// Version 2 added "layers"; a file without it is written as version 1, so older readers keep
+// reading single-layer lessons.
+inline constexpr int kLessonFormatVersion = 2;
+
+// The weights of one attention layer. Every layer of a lesson shares d_model, H, d_k and d_v.
+struct LessonLayer {
+    std::vector<HeadWeights> heads;  // H (unused without projections)
+    Mat wo;                          // (H·d_v)×d, empty: no W_O
+    RowVec bo;                       // 1×d, optional
+};
 
 struct Lesson {
     std::string title;
@@ -29,9 +40,10 @@ struct Lesson {
     bool lowercase = true;
     std::vector<std::string> featureNames;                       // d, optional
     std::vector<std::pair<std::string, RowVec>> embeddings;      // token → 1×d, in file order
-    std::vector<HeadWeights> heads;                              // H (unused without projections)
-    Mat wo;                                                      // (H·d_v)×d, empty: no W_O
-    RowVec bo;                                                   // 1×d, optional
+    std::vector<LessonLayer> layers = std::vector<LessonLayer>(1);  // L ≥ 1
+    // True for files that give "layers": layer l+1 reads X_l + output_l (a residual connection).
+    // A version 1 file has one layer and no residual, exactly as before.
+    bool residual = false;
     PositionalKind positional = PositionalKind::None;
     Mat positionalTable;                                         // rows × d, for Table
     bool scale = true;

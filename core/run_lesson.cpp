@@ -1,6 +1,8 @@
-// Lesson runs: tokens → embedding (+ positional encoding) → one attention layer.
-// Shapes: T tokens, d model width, H heads, d_k, d_v head widths.
+// Lesson runs: tokens → embedding (+ positional encoding) → attention layer 1 → (+ residual)
+// layer 2 → … Shapes: T tokens, d model width, H heads, d_k, d_v head widths, L layers.
 #include "core/run_lesson.hpp"
+
+#include <algorithm>
 
 #include "core/attention_layer.hpp"
 #include "core/lesson_tokenizer.hpp"
@@ -36,9 +38,34 @@ Mat positionalRows(const Lesson& lesson, int T, std::vector<std::string>* notice
 
 namespace {
 
-std::vector<HeadWeights> headsFor(const Lesson& lesson) {
-    if (lesson.projections) return lesson.heads;
+std::vector<HeadWeights> headsFor(const Lesson& lesson, const LessonLayer& layer) {
+    if (lesson.projections) return layer.heads;
     return std::vector<HeadWeights>(lesson.numHeads, identityHead(lesson.dModel));
+}
+
+// Every attention layer in turn; with residual connections layer l+1 reads X_l + output_l.
+std::optional<Error> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
+    if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
+    std::vector<std::string> names;
+    for (const Token& t : trace.tokens) names.push_back(t.text);
+    const AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding};
+    const bool several = lesson.layers.size() > 1;
+    for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
+        if (l > 0) {
+            const LayerTrace& before = trace.layers.back();
+            if (before.output.cols() != before.input.cols())  // validateLesson reports this by field
+                return Error{"lesson", "layer " + std::to_string(l) + "'s output is not d_model wide"};
+            X = before.input + before.output;  // T×d; both addends already rounded
+            if (trace.handRounding) X = roundTo(X, *trace.handRounding);
+        }
+        const LessonLayer& layer = lesson.layers[l];
+        std::vector<std::string> notices;
+        trace.layers.push_back(runAttentionLayer(X, headsFor(lesson, layer), layer.wo, layer.bo, options, names,
+                                                 &notices));
+        for (const std::string& n : notices)
+            trace.notices.push_back(several ? "layer " + std::to_string(l + 1) + ", " + n : n);
+    }
+    return std::nullopt;
 }
 
 std::vector<Token> toTokens(std::vector<std::string> texts, std::vector<std::string>& notices) {
@@ -66,7 +93,9 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     trace.scaled = lesson.scale;
     trace.scaleDivisor = lesson.scale ? sqrtOf(lesson.dK) : 1.0;
     trace.causal = lesson.causalMask;
-    trace.hasOutputProjection = lesson.wo.size() > 0;
+    trace.hasOutputProjection = std::any_of(lesson.layers.begin(), lesson.layers.end(),
+                                            [](const LessonLayer& l) { return l.wo.size() > 0; });
+    trace.residual = lesson.residual;
     trace.handRounding = settings.exact ? std::nullopt
                                         : (settings.handRounding ? settings.handRounding : lesson.handRounding);
 
@@ -74,12 +103,7 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
     Mat X = trace.embedding + trace.positional;                         // T×d
     if (trace.handRounding) X = roundTo(X, *trace.handRounding);
-
-    std::vector<std::string> names;
-    for (const Token& t : trace.tokens) names.push_back(t.text);
-    const AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding};
-    trace.layers.push_back(runAttentionLayer(X, headsFor(lesson), lesson.wo, lesson.bo, options,
-                                             names, &trace.notices));
+    if (auto error = runLayers(lesson, std::move(X), trace)) return *error;
     return trace;
 }
 

@@ -86,9 +86,27 @@ std::optional<Step> stepFromKey(std::string_view key) {
     return std::nullopt;
 }
 
-std::vector<Step> stepsOf(const Trace& trace) {
-    std::vector<Step> steps{Step::Embedding};
-    if (trace.positionalKind != PositionalKind::None) steps.push_back(Step::Input);
+// 12 → "₁₂", for X₂ = X₁ + output₁.
+std::string subscript(int n) {
+    static constexpr std::array<std::string_view, 10> kDigits{"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    std::string out;
+    for (const char digit : std::to_string(n)) out += kDigits[digit - '0'];
+    return out;
+}
+
+std::string stepTitleIn(const Trace& trace, Step step, int layer) {
+    if (step != Step::Input || layer == 0) return std::string(stepTitle(step));
+    const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
+    if (trace.residual)
+        return "Input of layer " + n + ": X" + subscript(layer + 1) + " = X" + subscript(layer) + " + output" +
+               subscript(layer) + " (residual)";
+    return "Input of layer " + n + ": what layer " + before + " passed on";
+}
+
+std::vector<Step> stepsOf(const Trace& trace, int layer) {
+    std::vector<Step> steps;
+    if (layer == 0) steps.push_back(Step::Embedding);
+    if (layer > 0 || trace.positionalKind != PositionalKind::None) steps.push_back(Step::Input);
     steps.insert(steps.end(), {Step::Query, Step::Key, Step::Value, Step::Scores});
     if (trace.scaled) steps.push_back(Step::Scaled);
     if (trace.causal) steps.push_back(Step::Masked);
@@ -98,19 +116,28 @@ std::vector<Step> stepsOf(const Trace& trace) {
     return steps;
 }
 
-std::vector<Step> operandsOf(const Trace& trace, Step step) {
+std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
     const Step beforeSoftmax = trace.causal ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
+    const auto here = [layer](std::initializer_list<Step> steps) {
+        std::vector<Operand> out;
+        for (const Step s : steps) out.push_back({s, layer});
+        return out;
+    };
     switch (step) {
-        case Step::Input: return {Step::Embedding, Step::Positional};
-        case Step::Query: return {Step::Input, Step::WQ};
-        case Step::Key: return {Step::Input, Step::WK};
-        case Step::Value: return {Step::Input, Step::WV};
-        case Step::Scores: return {Step::Query, Step::Key};
-        case Step::Scaled: return {Step::Scores};
-        case Step::Masked: return {Step::Scaled, Step::Mask};
-        case Step::Weights: return {beforeSoftmax};
-        case Step::WeightedSum: return {Step::Weights, Step::Value};
-        case Step::Output: return {trace.headCount() > 1 ? Step::Concat : Step::WeightedSum, Step::WO};
+        case Step::Input:
+            if (layer == 0) return here({Step::Embedding, Step::Positional});
+            // Residual connection: the layer before's input plus its output.
+            if (trace.residual) return {{Step::Input, layer - 1}, {Step::Output, layer - 1}};
+            return {};
+        case Step::Query: return here({Step::Input, Step::WQ});
+        case Step::Key: return here({Step::Input, Step::WK});
+        case Step::Value: return here({Step::Input, Step::WV});
+        case Step::Scores: return here({Step::Query, Step::Key});
+        case Step::Scaled: return here({Step::Scores});
+        case Step::Masked: return here({Step::Scaled, Step::Mask});
+        case Step::Weights: return here({beforeSoftmax});
+        case Step::WeightedSum: return here({Step::Weights, Step::Value});
+        case Step::Output: return here({trace.headCount() > 1 ? Step::Concat : Step::WeightedSum, Step::WO});
         default: return {};
     }
 }

@@ -39,7 +39,7 @@ struct HeadTrace {
 };
 
 struct LayerTrace {
-    Mat input;                    // T×d        X entering the layer
+    Mat input;                    // T×d        X entering the layer (lessons: E + P, then X + output of the layer before)
     std::vector<HeadTrace> heads; // H
     Mat concat;                   // T×(H·d_v)  [head_1 | … | head_H]
     Mat wo;                       // (H·d_v)×d  identity when the lesson has no W_O
@@ -62,11 +62,13 @@ struct Trace {
     double scaleDivisor = 1.0;  // √d_k when scaled, else 1
     bool causal = false;
     bool hasOutputProjection = false;
+    bool residual = false;  // layer l+1's input is X_l + output_l (lessons with several layers)
     std::optional<int> handRounding;  // every intermediate rounded to this many decimals
     std::vector<std::string> notices; // things the reader must see: masked rows, infinities, …
 
     int tokenCount() const { return static_cast<int>(tokens.size()); }
     int headCount() const { return layers.empty() ? 0 : static_cast<int>(layers[0].heads.size()); }
+    int layerCount() const { return static_cast<int>(layers.size()); }
 };
 
 // Every matrix a run shows. The first group are the steps a lesson walks through; the second
@@ -83,12 +85,25 @@ std::string_view stepTitle(Step step);      // human title, e.g. "Scaled scores 
 std::string_view stepSymbol(Step step);     // short symbol, e.g. "Q", "S/√d_k", "W_Q"
 std::optional<Step> stepFromKey(std::string_view key);
 
-// The steps this run walks through (no positional step without an encoding, no scaling step
-// when scaling is off, no mask step without a mask, no W_O step without W_O).
-std::vector<Step> stepsOf(const Trace& trace);
+// The title of a step in `layer` (0-based): stepTitle, except that a later layer's input says
+// where it comes from ("Input of layer 2: X₂ = X₁ + output₁ (residual)").
+std::string stepTitleIn(const Trace& trace, Step step, int layer);
 
-// The matrices a step is computed from, shown beside it (e.g. Query ← Input, WQ).
-std::vector<Step> operandsOf(const Trace& trace, Step step);
+// The steps layer `layer` (0-based) walks through: the first layer starts at the embedding (no
+// positional step without an encoding), a later one at its input X; no scaling step when
+// scaling is off, no mask step without a mask, no W_O step without W_O.
+std::vector<Step> stepsOf(const Trace& trace, int layer = 0);
+
+// A matrix shown beside a step: which step, in which layer (0-based). The input of a later
+// layer is computed from the layer before.
+struct Operand {
+    Step step;
+    int layer;
+    bool operator==(const Operand&) const = default;
+};
+
+// The matrices a step of `layer` is computed from, shown beside it (e.g. Query ← Input, WQ).
+std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer = 0);
 
 // The matrix for a step; head is ignored for steps that are not per head.
 const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head);

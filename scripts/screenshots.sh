@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Saves PNGs of the main window on every kind of step into docs/screenshots. Builds nothing.
+# A lesson with several layers adds its later layers' input (the residual sum) and weights,
+# e.g. NN-two-layers-layer2-weights.png with the row of "it" explained.
 #   scripts/screenshots.sh [path/to/attnscope] [output dir]
 # The window takes the pictures itself (MainWindow::saveScreenshots) when
 # ATTNSCOPE_SCREENSHOT_DIR is set, then quits.

@@ -66,9 +66,9 @@ void LessonEditor::refresh() {
         emit model_->dataChanged(model_->index(0, 0), model_->index(model_->rowCount() - 1, model_->columnCount() - 1));
 }
 
-bool LessonEditor::selectMatrix(LessonMatrixKind kind, int head) {
+bool LessonEditor::selectMatrix(LessonMatrixKind kind, int head, int layer) {
     for (std::size_t i = 0; i < choices_.size(); ++i)
-        if (choices_[i].kind == kind && choices_[i].head == head) {
+        if (choices_[i].kind == kind && choices_[i].head == head && choices_[i].layer == layer) {
             matrixBox_->setCurrentIndex(static_cast<int>(i));
             return true;
         }

@@ -26,7 +26,7 @@ public:
     MatrixTable* table() const { return table_; }
     LessonMatrixModel* model() const { return model_; }
     QString message() const;
-    bool selectMatrix(LessonMatrixKind kind, int head = 0);
+    bool selectMatrix(LessonMatrixKind kind, int head = 0, int layer = 0);
 
 signals:
     void lessonEdited();

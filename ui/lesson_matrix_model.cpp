@@ -7,8 +7,12 @@ namespace attnscope {
 
 namespace {
 
-QString headName(const QString& symbol, const Lesson& lesson, int head) {
-    return lesson.numHeads > 1 ? QStringLiteral("%1 (head %2)").arg(symbol).arg(head + 1) : symbol;
+// "W_Q", "W_Q (head 2)", "W_Q (layer 2)", "W_Q (layer 2, head 1)": only what tells them apart.
+QString weightName(const QString& symbol, const Lesson& lesson, int layer, int head) {
+    QStringList where;
+    if (lesson.layers.size() > 1) where << QObject::tr("layer %1").arg(layer + 1);
+    if (head >= 0 && lesson.numHeads > 1) where << QObject::tr("head %1").arg(head + 1);
+    return where.isEmpty() ? symbol : QStringLiteral("%1 (%2)").arg(symbol, where.join(", "));
 }
 
 QString featureLabel(const Lesson& lesson, int i) {
@@ -22,14 +26,15 @@ QString editableNumber(double value) { return QString::number(value, 'g', 15); }
 
 std::vector<LessonMatrixChoice> editableMatrices(const Lesson& lesson) {
     std::vector<LessonMatrixChoice> out{{LessonMatrixKind::Embeddings, 0, QObject::tr("Embedding table")}};
-    if (lesson.projections) {
-        for (int h = 0; h < static_cast<int>(lesson.heads.size()); ++h) {
-            out.push_back({LessonMatrixKind::WQ, h, headName("W_Q", lesson, h)});
-            out.push_back({LessonMatrixKind::WK, h, headName("W_K", lesson, h)});
-            out.push_back({LessonMatrixKind::WV, h, headName("W_V", lesson, h)});
+    for (int l = 0; l < static_cast<int>(lesson.layers.size()); ++l) {
+        const LessonLayer& layer = lesson.layers[l];
+        for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h) {
+            out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h), l});
+            out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h), l});
+            out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h), l});
         }
+        if (layer.wo.size() > 0) out.push_back({LessonMatrixKind::WO, 0, weightName("W_O", lesson, l, -1), l});
     }
-    if (lesson.wo.size() > 0) out.push_back({LessonMatrixKind::WO, 0, "W_O"});
     if (lesson.positional == PositionalKind::Table)
         out.push_back({LessonMatrixKind::Positional, 0, QObject::tr("Positional table")});
     return out;
@@ -50,48 +55,35 @@ void LessonMatrixModel::setChoice(const LessonMatrixChoice& choice) {
     endResetModel();
 }
 
+Mat* LessonMatrixModel::matrix() const {
+    if (!lesson_ || choice_.kind == LessonMatrixKind::Embeddings) return nullptr;
+    if (choice_.kind == LessonMatrixKind::Positional) return &lesson_->positionalTable;
+    if (choice_.layer < 0 || choice_.layer >= static_cast<int>(lesson_->layers.size())) return nullptr;
+    LessonLayer& layer = lesson_->layers[choice_.layer];
+    if (choice_.kind == LessonMatrixKind::WO) return &layer.wo;
+    if (choice_.head < 0 || choice_.head >= static_cast<int>(layer.heads.size())) return nullptr;
+    HeadWeights& w = layer.heads[choice_.head];
+    return choice_.kind == LessonMatrixKind::WQ ? &w.wq : choice_.kind == LessonMatrixKind::WK ? &w.wk : &w.wv;
+}
+
 double* LessonMatrixModel::cell(int row, int col) const {
     if (!lesson_ || row < 0 || col < 0 || row >= rows() || col >= cols()) return nullptr;
-    Lesson& l = *lesson_;
-    switch (choice_.kind) {
-        case LessonMatrixKind::Embeddings: return &l.embeddings[row].second(0, col);
-        case LessonMatrixKind::WQ: return &l.heads[choice_.head].wq(row, col);
-        case LessonMatrixKind::WK: return &l.heads[choice_.head].wk(row, col);
-        case LessonMatrixKind::WV: return &l.heads[choice_.head].wv(row, col);
-        case LessonMatrixKind::WO: return &l.wo(row, col);
-        case LessonMatrixKind::Positional: return &l.positionalTable(row, col);
-    }
-    return nullptr;
+    if (choice_.kind == LessonMatrixKind::Embeddings) return &lesson_->embeddings[row].second(0, col);
+    return &(*matrix())(row, col);
 }
 
 int LessonMatrixModel::rows() const {
     if (!lesson_) return 0;
-    const Lesson& l = *lesson_;
-    const bool headOk = choice_.head < static_cast<int>(l.heads.size());
-    switch (choice_.kind) {
-        case LessonMatrixKind::Embeddings: return static_cast<int>(l.embeddings.size());
-        case LessonMatrixKind::WQ: return headOk ? int(l.heads[choice_.head].wq.rows()) : 0;
-        case LessonMatrixKind::WK: return headOk ? int(l.heads[choice_.head].wk.rows()) : 0;
-        case LessonMatrixKind::WV: return headOk ? int(l.heads[choice_.head].wv.rows()) : 0;
-        case LessonMatrixKind::WO: return int(l.wo.rows());
-        case LessonMatrixKind::Positional: return int(l.positionalTable.rows());
-    }
-    return 0;
+    if (choice_.kind == LessonMatrixKind::Embeddings) return static_cast<int>(lesson_->embeddings.size());
+    const Mat* m = matrix();
+    return m ? static_cast<int>(m->rows()) : 0;
 }
 
 int LessonMatrixModel::cols() const {
     if (!lesson_) return 0;
-    const Lesson& l = *lesson_;
-    const bool headOk = choice_.head < static_cast<int>(l.heads.size());
-    switch (choice_.kind) {
-        case LessonMatrixKind::Embeddings: return l.dModel;
-        case LessonMatrixKind::WQ: return headOk ? int(l.heads[choice_.head].wq.cols()) : 0;
-        case LessonMatrixKind::WK: return headOk ? int(l.heads[choice_.head].wk.cols()) : 0;
-        case LessonMatrixKind::WV: return headOk ? int(l.heads[choice_.head].wv.cols()) : 0;
-        case LessonMatrixKind::WO: return int(l.wo.cols());
-        case LessonMatrixKind::Positional: return int(l.positionalTable.cols());
-    }
-    return 0;
+    if (choice_.kind == LessonMatrixKind::Embeddings) return lesson_->dModel;
+    const Mat* m = matrix();
+    return m ? static_cast<int>(m->cols()) : 0;
 }
 
 double LessonMatrixModel::valueAt(int row, int col) const {

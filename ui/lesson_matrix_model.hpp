@@ -15,7 +15,8 @@ enum class LessonMatrixKind { Embeddings, WQ, WK, WV, WO, Positional };
 struct LessonMatrixChoice {
     LessonMatrixKind kind = LessonMatrixKind::Embeddings;
     int head = 0;
-    QString name;  // e.g. "W_Q (head 1)"
+    QString name;  // e.g. "W_Q (head 1)", "W_Q (layer 2, head 1)"
+    int layer = 0;  // 0-based; for W_Q, W_K, W_V and W_O
 };
 
 // The matrices of `lesson` a teacher can edit, in menu order.
@@ -44,6 +45,7 @@ signals:
 
 private:
     double* cell(int row, int col) const;
+    Mat* matrix() const;  // the chosen matrix, null when it does not exist
     int rows() const;
     int cols() const;
     QString cellName(int row, int col) const;  // e.g. "W_Q[2,1]" or "embedding[cats, animal]"

@@ -18,9 +18,12 @@ namespace {
 
 const QSize kMaxTableSize{620, 460};
 
-QString stepCaption(const Trace& trace, Step step, int head) {
-    QString text = QString::fromUtf8(stepTitle(step).data(), int(stepTitle(step).size()));
+QString stepCaption(const Trace& trace, Step step, int layer, int head) {
+    QString text = QString::fromStdString(stepTitleIn(trace, step, layer));
     if (step == Step::Key) text += QStringLiteral("  (read as Kᵀ)");
+    const bool titleNamesLayer = step == Step::Input && layer > 0;
+    const bool perLayer = step != Step::Embedding && step != Step::Positional;
+    if (trace.layerCount() > 1 && perLayer && !titleNamesLayer) text += QStringLiteral("  — layer %1").arg(layer + 1);
     if (isPerHead(step) && trace.headCount() > 1) text += QStringLiteral("  — head %1").arg(head + 1);
     return text;
 }
@@ -115,18 +118,18 @@ MatrixPanel::Slot MatrixPanel::makeSlot(QWidget* parent) {
 
 void MatrixPanel::fillSlot(Slot& slot, const Trace& trace, Step step, int layer, int head, int decimals) {
     slot.model->show(&trace, step, layer, head, decimals);
-    slot.caption->setText(stepCaption(trace, step, head));
+    slot.caption->setText(stepCaption(trace, step, layer, head));
     slot.table->fitToContents(kMaxTableSize);
     slot.caption->setMaximumWidth(std::max(slot.table->width(), 220));
     slot.box->show();
 }
 
 void MatrixPanel::showStep(const Trace& trace, Step step, int layer, int head, int decimals) {
-    const std::vector<Step> ops = operandsOf(trace, step);
+    const std::vector<Operand> ops = operandsOf(trace, step, layer);
     const auto symbols = operatorsFor(trace, step, decimals);
-    title_->setText(stepCaption(trace, step, head));
+    title_->setText(stepCaption(trace, step, layer, head));
     for (std::size_t i = 0; i < operands_.size(); ++i) {
-        if (i < ops.size()) fillSlot(operands_[i], trace, ops[i], layer, head, decimals);
+        if (i < ops.size()) fillSlot(operands_[i], trace, ops[i].step, ops[i].layer, head, decimals);
         else { operands_[i].model->clear(); operands_[i].box->hide(); }
     }
     operators_[0]->setText(ops.size() > 1 ? symbols[0] : QString());

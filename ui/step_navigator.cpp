@@ -44,7 +44,7 @@ StepNavigator::StepNavigator(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void StepNavigator::setSteps(const std::vector<Step>& steps) {
+void StepNavigator::setSteps(const std::vector<Step>& steps, const std::vector<std::string>& titles) {
     const bool had = currentIndex() >= 0;
     const Step before = had ? currentStep() : Step::Embedding;
     {
@@ -52,8 +52,8 @@ void StepNavigator::setSteps(const std::vector<Step>& steps) {
         steps_ = steps;
         list_->clear();
         for (std::size_t i = 0; i < steps.size(); ++i) {
-            const auto title = stepTitle(steps[i]);
-            list_->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(QString::fromUtf8(title.data(), int(title.size()))));
+            const std::string title = i < titles.size() ? titles[i] : std::string(stepTitle(steps[i]));
+            list_->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(QString::fromStdString(title)));
         }
     }
     int index = 0;

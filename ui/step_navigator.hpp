@@ -17,8 +17,9 @@ class StepNavigator : public QWidget {
 public:
     explicit StepNavigator(QWidget* parent = nullptr);
 
-    // Keeps the current step when it is still in `steps`, else starts at the first.
-    void setSteps(const std::vector<Step>& steps);
+    // Keeps the current step when it is still in `steps`, else starts at the first. `titles`
+    // (one per step) replace stepTitle, e.g. for the input of a later layer.
+    void setSteps(const std::vector<Step>& steps, const std::vector<std::string>& titles = {});
     void setHeadCount(int heads);
     void setHeadEnabled(bool enabled);
 

@@ -80,7 +80,7 @@ PY
     ;;
   list_lessons)
     out="$("$bin" --list-lessons)" || fail "exit $?"
-    for name in first-hand-exercise two-heads coreference causal-mask; do
+    for name in first-hand-exercise two-heads coreference causal-mask two-layers; do
       grep -q "^$name	" <<<"$out" || fail "$name not listed"
     done
     ;;
@@ -256,6 +256,30 @@ PY
     grep -qF "heads needs --coref-set FILE or --stats" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
     "$bin" heads --lesson coreference --coref-set "$tmp/none.jsonl" 2>"$tmp/err" >/dev/null && fail "missing set accepted"
     grep -qF "none.jsonl" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    ;;
+  lesson_layer_option)
+    # resources/lessons/two-layers.json, layer 2, row "it" (token 7): e^3.9032/(e^3.9032 + 10) = 0.8321
+    # on the noun that fits the state word, 1/(e^3.9032 + 10) = 0.0168 on the other one.
+    out="$("$bin" --lesson two-layers --print --layer 2 --step weights --format csv --decimals 4)" || fail "exit $?"
+    expect_line "$out" "weights,2,1,7,it,1,animal,0.8321"
+    expect_line "$out" "weights,2,1,7,it,5,street,0.0168"
+    ! grep -q "^weights,1," <<<"$out" || fail "layer 1 printed though --layer 2 was asked"
+    wide="$("$bin" --lesson two-layers --sentence "The animal didn't cross the street because it was too wide" --print --layer 2 --step weights --format csv --decimals 4)" || fail "exit $?"
+    expect_line "$wide" "weights,2,1,7,it,1,animal,0.0168"
+    expect_line "$wide" "weights,2,1,7,it,5,street,0.8321"
+    # Without --layer every layer is printed; layer 2 starts at its input X = X + output of layer 1.
+    all="$("$bin" --lesson two-layers --print --step weights --decimals 4)" || fail "exit $?"
+    expect_line "$all" "== Layer 1: Attention weights A = softmax(rows) =="
+    expect_line "$all" "== Layer 2: Attention weights A = softmax(rows) =="
+    x2="$("$bin" --lesson two-layers --print --layer 2 --step x --format csv --decimals 4)" || fail "exit $?"
+    expect_line "$x2" "x,2,,7,it,5,tired,0.9758"
+    "$bin" --lesson two-layers --print --format json --layer 2 >"$tmp/trace.json" || fail "exit $?"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["layer_index"] == 1 and len(d["layers"]) == 1, d.keys()' "$tmp/trace.json" || fail "json --layer"
+    "$bin" --lesson two-layers --print --layer 3 2>"$tmp/err" >/dev/null && fail "layer 3 of 2 accepted"
+    grep -q -- "--layer expects a whole number from 1 to 2" "$tmp/err" || fail "unclear layer error: $(cat "$tmp/err")"
+    "$bin" --lesson first-hand-exercise --print --layer 2 2>"$tmp/err" >/dev/null && fail "layer 2 of 1 accepted"
+    "$bin" --lesson two-layers --layer 2 --export-png "$tmp/heat.png" || fail "exit $?"
+    head -c 8 "$tmp/heat.png" | od -An -c | grep -q "P   N   G" || fail "not a PNG"
     ;;
   *) fail "unknown case" ;;
 esac

@@ -34,16 +34,17 @@ bool derived(ExplanationKind kind) {
     return kind != ExplanationKind::Given && kind != ExplanationKind::Lookup;
 }
 
-void checkAllCellsAddUp(const Trace& trace, double tolerance) {
-    for (const Step step : stepsOf(trace))
+void checkLayerCellsAddUp(const Trace& trace, int layer, double tolerance) {
+    for (const Step step : stepsOf(trace, layer))
         for (int h = 0; h < (isPerHead(step) ? trace.headCount() : 1); ++h) {
-            const Mat& m = stepMatrix(trace, step, 0, h);
+            const Mat& m = stepMatrix(trace, step, layer, h);
             for (int r = 0; r < m.rows(); ++r)
                 for (int c = 0; c < m.cols(); ++c) {
-                    const auto e = explainCell(trace, CellRef{step, 0, h, r, c}, 4);
+                    const auto e = explainCell(trace, CellRef{step, layer, h, r, c}, 4);
                     REQUIRE(e.ok());
                     if (!derived(e.value().kind)) continue;
-                    INFO(std::string(stepKey(step)) << " head " << h << " (" << r << ", " << c << ")");
+                    INFO(std::string(stepKey(step)) << " layer " << layer << " head " << h << " (" << r << ", " << c
+                                                    << ")");
                     if (std::isinf(e.value().value)) {
                         CHECK(valueFromTerms(e.value()) == e.value().value);
                         continue;
@@ -51,6 +52,10 @@ void checkAllCellsAddUp(const Trace& trace, double tolerance) {
                     CHECK(valueFromTerms(e.value()) == Approx(e.value().value).margin(tolerance));
                 }
         }
+}
+
+void checkAllCellsAddUp(const Trace& trace, double tolerance) {
+    for (int layer = 0; layer < trace.layerCount(); ++layer) checkLayerCellsAddUp(trace, layer, tolerance);
 }
 
 }  // namespace
@@ -90,7 +95,7 @@ TEST_CASE("softmax explanation shows the shifted exponentials and their sum", "[
 }
 
 TEST_CASE("every explanation of every built-in lesson adds up to its cell", "[explain]") {
-    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask"}) {
+    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers"}) {
         std::ifstream probe(std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/lessons/" + name + ".json");
         if (!probe) continue;
         INFO(name);

@@ -24,7 +24,7 @@ Trace firstLessonTrace(std::optional<int> rounding = std::nullopt) {
 
 TEST_CASE("text export aligns a labelled matrix", "[export]") {
     const std::string text = exportTrace(firstLessonTrace(), ExportFormat::Text,
-                                         ExportRequest{Step::Scores, std::nullopt, 1, false});
+                                         ExportRequest{Step::Scores, std::nullopt, 1, false, std::nullopt});
     // S = [[2,1,1],[1,2,0],[1,0,3]] (dot products of the three embeddings)
     CHECK(text == "tokens: cats | chase | mice\n"
                   "\n== Scores S = Q·Kᵀ ==\n"
@@ -36,7 +36,7 @@ TEST_CASE("text export aligns a labelled matrix", "[export]") {
 
 TEST_CASE("csv export is one tidy row per cell", "[export]") {
     const std::string csv = exportTrace(firstLessonTrace(), ExportFormat::Csv,
-                                        ExportRequest{Step::Weights, 0, 4, false});
+                                        ExportRequest{Step::Weights, 0, 4, false, std::nullopt});
     std::istringstream lines(csv);
     std::string header, first;
     std::getline(lines, header);
@@ -48,7 +48,7 @@ TEST_CASE("csv export is one tidy row per cell", "[export]") {
 
 TEST_CASE("markdown worksheet includes explanations on request", "[export]") {
     const std::string md = exportTrace(firstLessonTrace(), ExportFormat::Markdown,
-                                       ExportRequest{Step::Scores, std::nullopt, 0, true});
+                                       ExportRequest{Step::Scores, std::nullopt, 0, true, std::nullopt});
     CHECK(md.find("| **cats** | 2 | 1 | 1 |") != std::string::npos);
     CHECK(md.find("q[mice,1]·k[mice,1] = 1 × 1 = 1") != std::string::npos);
 }

@@ -46,7 +46,7 @@ void requireErrorNaming(const std::string& json, const std::string& field, const
 }  // namespace
 
 TEST_CASE("every built-in lesson parses and round-trips", "[lesson]") {
-    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask"}) {
+    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers"}) {
         const std::string text = builtIn(name);
         if (text.empty()) continue;  // lessons still being written are checked once they exist
         INFO(name);
@@ -60,7 +60,9 @@ TEST_CASE("every built-in lesson parses and round-trips", "[lesson]") {
         const auto a = runLesson(lesson.value(), lesson.value().sentence);
         const auto b = runLesson(again.value(), again.value().sentence);
         REQUIRE(a.ok());
-        REQUIRE_MATRIX_NEAR(a.value().layers[0].output, b.value().layers[0].output, 0);
+        REQUIRE(a.value().layers.size() == lesson.value().layers.size());
+        for (std::size_t l = 0; l < a.value().layers.size(); ++l)
+            REQUIRE_MATRIX_NEAR(a.value().layers[l].output, b.value().layers[l].output, 0);
     }
 }
 
@@ -91,21 +93,22 @@ TEST_CASE("malformed lessons name the field at fault", "[lesson][errors]") {
     requireErrorNaming(minimalWith("\"a\": [1, 0]", "\"a\": [1, 0, 5]"), "embeddings.a", "expected 2 numbers, found 3");
     requireErrorNaming(minimalWith("\"b\": [0, 1]", "\"b\": [0, \"x\"]"), "embeddings.b[1]", "expected a number");
     requireErrorNaming(minimalWith("\"W_Q\": [[1, 0], [0, 1]]", "\"W_Q\": [[1, 0]]"), "heads_weights[0].W_Q",
-                       "2 rows");
+                       "expected 2×2, found 1×2 (W_Q is d_model×d_k)");
     requireErrorNaming(minimalWith("\"W_K\": [[1, 0], [0, 1]], ", ""), "heads_weights[0].W_K", "missing");
     requireErrorNaming(minimalWith("\"W_V\": [[1, 0], [0, 1]]", "\"W_V\": [[1, 0], [0, true]]"),
                        "heads_weights[0].W_V[1][1]", "a boolean");
     requireErrorNaming(minimalWith("\"heads\": 1", "\"heads\": 2"), "heads_weights", "2 heads");
     requireErrorNaming(minimalWith("\"version\": 1", "\"version\": 1, \"positional_encoding\": \"learned\""),
                        "positional_encoding", "learned");
-    requireErrorNaming(minimalWith("\"version\": 1", "\"version\": 1, \"W_O\": [[1, 0]]"), "W_O", "2 rows");
+    requireErrorNaming(minimalWith("\"version\": 1", "\"version\": 1, \"W_O\": [[1, 0]]"), "W_O",
+                       "expected 2×2, found 1×2");
     requireErrorNaming(minimalWith("\"version\": 1", "\"version\": 1, \"display\": {\"decimals\": 40}"),
                        "display.decimals", "0 to 12");
 }
 
 TEST_CASE("validateLesson catches edits that break a lesson", "[lesson][errors]") {
     auto lesson = parseLesson(kMinimal, "minimal").value();
-    lesson.heads[0].wq(1, 1) = std::numeric_limits<double>::quiet_NaN();
+    lesson.layers[0].heads[0].wq(1, 1) = std::numeric_limits<double>::quiet_NaN();
     const auto error = validateLesson(lesson, "minimal");
     REQUIRE(error);
     CHECK(error->text().find("heads_weights[0].W_Q") != std::string::npos);
@@ -138,4 +141,92 @@ TEST_CASE("b_O without W_O must fit the concatenation", "[lesson][errors]") {
         {"W_Q": [[1,0,0],[0,1,0]], "W_K": [[1,0,0],[0,1,0]], "W_V": [[1,0,0],[0,1,0]]},
         {"W_Q": [[1,0,0],[0,1,0]], "W_K": [[1,0,0],[0,1,0]], "W_V": [[1,0,0],[0,1,0]]}]})";
     requireErrorNaming(json, "b_O", "6 wide");
+}
+
+namespace {
+
+// Two layers, two heads of d_v 2 (concatenation 4 wide) and d_model 3: W_O must be 4×3 so the
+// output can be added back to X.
+const char* kTwoLayers = R"({"format": "attnscope-lesson", "version": 2, "d_model": 3, "heads": 2, "d_k": 2,
+  "sentence": "a b", "embeddings": {"a": [1, 0, 0], "b": [0, 1, 0]},
+  "layers": [
+    {"heads_weights": [{"W_Q": [[1, 0], [0, 1], [0, 0]], "W_K": [[1, 0], [0, 1], [0, 0]], "W_V": [[1, 0], [0, 1], [0, 0]]},
+                       {"W_Q": [[0, 1], [1, 0], [0, 0]], "W_K": [[1, 0], [0, 1], [0, 0]], "W_V": [[0, 0], [0, 0], [1, 1]]}],
+     "W_O": [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]]},
+    {"heads_weights": [{"W_Q": [[2, 0], [0, 2], [0, 0]], "W_K": [[1, 0], [0, 1], [0, 0]], "W_V": [[1, 0], [0, 1], [0, 0]]},
+                       {"W_Q": [[0, 1], [1, 0], [0, 0]], "W_K": [[1, 0], [0, 1], [0, 0]], "W_V": [[0, 0], [0, 0], [1, 1]]}],
+     "W_O": [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]], "b_O": [0, 0, 1]}
+  ]})";
+
+std::string twoLayersWith(const std::string& from, const std::string& to) {
+    std::string text = kTwoLayers;
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+// The second W_O of the two-layer lesson (the first one is written identically).
+const std::string kSecondWO = R"("W_O": [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]], "b_O")";
+
+}  // namespace
+
+TEST_CASE("a lesson with layers parses, round-trips and is written as version 2", "[lesson][layers]") {
+    const auto lesson = parseLesson(kTwoLayers, "two-layers.json");
+    INFO((lesson.ok() ? std::string() : lesson.error().text()));
+    REQUIRE(lesson.ok());
+    REQUIRE(lesson.value().layers.size() == 2);
+    CHECK(lesson.value().residual);
+    CHECK(lesson.value().layers[1].heads[0].wq(0, 0) == 2.0);
+    CHECK(lesson.value().layers[1].bo[2] == 1.0);
+    const std::string written = serializeLesson(lesson.value());
+    CHECK(written.find("\"version\": 2") != std::string::npos);
+    CHECK(written.find("\"layers\"") != std::string::npos);
+    const auto again = parseLesson(written, "written");
+    REQUIRE(again.ok());
+    CHECK(serializeLesson(again.value()) == written);
+    const auto a = runLesson(lesson.value(), "a b");
+    const auto b = runLesson(again.value(), "a b");
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    REQUIRE(a.value().layers.size() == 2);
+    REQUIRE_MATRIX_NEAR(a.value().layers[1].output, b.value().layers[1].output, 0);
+}
+
+TEST_CASE("a version 1 lesson is still written as version 1, without layers", "[lesson][layers]") {
+    const auto lesson = parseLesson(kMinimal, "minimal");
+    REQUIRE(lesson.ok());
+    CHECK_FALSE(lesson.value().residual);
+    REQUIRE(lesson.value().layers.size() == 1);
+    const std::string written = serializeLesson(lesson.value());
+    CHECK(written.find("\"version\": 1") != std::string::npos);
+    CHECK(written.find("\"layers\"") == std::string::npos);
+    CHECK(written.find("\"heads_weights\"") != std::string::npos);
+}
+
+TEST_CASE("malformed layers name the layer and the field", "[lesson][layers][errors]") {
+    // W_O of the second layer maps the 4-wide concatenation to 2 columns instead of d_model = 3.
+    requireErrorNaming(twoLayersWith(kSecondWO, R"("W_O": [[1, 0], [0, 1], [0, 0], [0, 0]], "b_O")"),
+                       "layers[1].W_O", "expected 4×3, found 4×2");
+    // Without W_O the output is the 4-wide concatenation, which cannot be added to a 3-wide X.
+    requireErrorNaming(twoLayersWith(kSecondWO, R"("b_O")"), "layers[1].W_O",
+                       "is missing: the residual connection adds the output to X, which is d_model = 3 wide");
+    requireErrorNaming(twoLayersWith(R"("b_O": [0, 0, 1])", R"("b_O": [0, 1])"), "layers[1].b_O",
+                       "expected 3 numbers, found 2");
+    requireErrorNaming(twoLayersWith(R"("W_Q": [[2, 0], [0, 2], [0, 0]])", R"("W_Q": [[2, 0], [0, 2]])"),
+                       "layers[1].heads_weights[0].W_Q", "expected 3×2, found 2×2");
+    requireErrorNaming(twoLayersWith(R"({"heads_weights": [{"W_Q": [[2, 0])", R"({"heads": [{"W_Q": [[2, 0])"),
+                       "layers[1].heads_weights", "missing");
+    requireErrorNaming(twoLayersWith("\"version\": 2", "\"version\": 1"), "layers", "needs \"version\": 2");
+    requireErrorNaming(twoLayersWith("\"sentence\"", "\"W_O\": [[1]], \"sentence\""), "W_O",
+                       "inside each layer");
+    requireErrorNaming(twoLayersWith("\"layers\": [", "\"layers\": [], \"unused\": ["), "layers", "1 to 64 layers");
+    requireErrorNaming(twoLayersWith("\"layers\": [\n    {", "\"layers\": [\n    7, {"), "layers[0]", "an object");
+}
+
+TEST_CASE("validateLesson names the layer of a broken edit", "[lesson][layers][errors]") {
+    auto lesson = parseLesson(kTwoLayers, "two-layers").value();
+    lesson.layers[1].wo(3, 2) = std::numeric_limits<double>::infinity();
+    const auto error = validateLesson(lesson, "two-layers");
+    REQUIRE(error);
+    CHECK(error->text() == "two-layers: layers[1].W_O: contains NaN or infinity; every weight must be a finite number");
 }

@@ -4,7 +4,8 @@
 // tests/reference/reference_attention.py (Python standard library only, no code shared with
 // core/) computes every intermediate of a lesson run; tests/reference/make_fixtures.py writes the
 // results to tests/reference/fixtures/*.json, which are committed so this test needs no Python.
-// Each fixture names a lesson file, a sentence and a hand-rounding setting (null: exact).
+// Each fixture names a lesson file, a sentence and a hand-rounding setting (null: exact). A
+// fixture of a lesson with several layers holds "layers": [{"x", "heads", "concat", "output"}].
 #include <algorithm>
 #include <charconv>
 #include <catch2/catch.hpp>
@@ -160,6 +161,30 @@ Trace runFixture(const Json& fixture) {
     return run.value();
 }
 
+void checkLayer(const Json& fixture, const LayerTrace& layer, const std::string& name) {
+    CHECK_MATRIX(name + "x (the layer's input)", matrixFromJson(fixture.at("x")), layer.input);
+    const Json& heads = fixture.at("heads");
+    REQUIRE(layer.heads.size() == heads.size());
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+        const std::string head = name + "head " + std::to_string(h + 1) + " ";
+        const HeadTrace& actual = layer.heads[h];
+        const Json& expected = heads[h];
+        CHECK_MATRIX(head + "Q", matrixFromJson(expected.at("q")), actual.q);
+        CHECK_MATRIX(head + "K", matrixFromJson(expected.at("k")), actual.k);
+        CHECK_MATRIX(head + "V", matrixFromJson(expected.at("v")), actual.v);
+        CHECK_MATRIX(head + "scores", matrixFromJson(expected.at("scores")), actual.scores);
+        CHECK_MATRIX(head + "scaled scores", matrixFromJson(expected.at("scaled_scores")),
+                     actual.scaledScores);
+        CHECK_MATRIX(head + "masked scores", matrixFromJson(expected.at("masked_scores")),
+                     actual.maskedScores);
+        CHECK_MATRIX(head + "weights", matrixFromJson(expected.at("weights")), actual.weights);
+        CHECK_MATRIX(head + "weighted sum", matrixFromJson(expected.at("weighted_sum")),
+                     actual.weightedSum);
+    }
+    CHECK_MATRIX(name + "concat", matrixFromJson(fixture.at("concat")), layer.concat);
+    CHECK_MATRIX(name + "output", matrixFromJson(fixture.at("output")), layer.output);
+}
+
 void checkAgainstFixture(const Json& fixture) {
     const Trace trace = runFixture(fixture);
 
@@ -178,31 +203,11 @@ void checkAgainstFixture(const Json& fixture) {
 
     CHECK_MATRIX("embedding", matrixFromJson(fixture.at("embedding")), trace.embedding);
     CHECK_MATRIX("positional", matrixFromJson(fixture.at("positional")), trace.positional);
-    REQUIRE(trace.layers.size() == 1);
-    const LayerTrace& layer = trace.layers[0];
-    CHECK_MATRIX("x (input after positional encoding)", matrixFromJson(fixture.at("x")),
-                 layer.input);
-
-    const Json& heads = fixture.at("heads");
-    REQUIRE(layer.heads.size() == heads.size());
-    for (std::size_t h = 0; h < heads.size(); ++h) {
-        const std::string head = "head " + std::to_string(h + 1) + " ";
-        const HeadTrace& actual = layer.heads[h];
-        const Json& expected = heads[h];
-        CHECK_MATRIX(head + "Q", matrixFromJson(expected.at("q")), actual.q);
-        CHECK_MATRIX(head + "K", matrixFromJson(expected.at("k")), actual.k);
-        CHECK_MATRIX(head + "V", matrixFromJson(expected.at("v")), actual.v);
-        CHECK_MATRIX(head + "scores", matrixFromJson(expected.at("scores")), actual.scores);
-        CHECK_MATRIX(head + "scaled scores", matrixFromJson(expected.at("scaled_scores")),
-                     actual.scaledScores);
-        CHECK_MATRIX(head + "masked scores", matrixFromJson(expected.at("masked_scores")),
-                     actual.maskedScores);
-        CHECK_MATRIX(head + "weights", matrixFromJson(expected.at("weights")), actual.weights);
-        CHECK_MATRIX(head + "weighted sum", matrixFromJson(expected.at("weighted_sum")),
-                     actual.weightedSum);
-    }
-    CHECK_MATRIX("concat", matrixFromJson(fixture.at("concat")), layer.concat);
-    CHECK_MATRIX("output", matrixFromJson(fixture.at("output")), layer.output);
+    // A single-layer fixture keeps x, heads, concat and output at the top level.
+    const Json layers = fixture.contains("layers") ? fixture.at("layers") : Json::array({fixture});
+    REQUIRE(trace.layers.size() == layers.size());
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        checkLayer(layers[l], trace.layers[l], layers.size() > 1 ? "layer " + std::to_string(l + 1) + " " : "");
 }
 
 }  // namespace
@@ -225,8 +230,8 @@ TEST_CASE("the matrix comparison reports the largest difference and the cells", 
 
 TEST_CASE("every reference fixture matches the engine", "[reference]") {
     const auto files = fixtureFiles();
-    // make_fixtures.py writes 14; fewer means a fixture went missing.
-    REQUIRE(files.size() >= 14);
+    // make_fixtures.py writes 18; fewer means a fixture went missing.
+    REQUIRE(files.size() >= 18);
     for (const fs::path& file : files) {
         const std::string name = file.stem().string();
         DYNAMIC_SECTION("fixture " << name) {
@@ -359,4 +364,90 @@ TEST_CASE("coreference lesson with hand-rounding 1 keeps \"it\" on \"animal\"", 
     CHECK(strongest == animal);
     CHECK(weights(it, animal) ==
           Approx(fixture.at("heads")[0].at("weights")[it][animal].get<double>()).margin(kTolerance));
+}
+
+namespace {
+
+// Runs the two-layer lesson (exact arithmetic) on one of its fixtures' sentences.
+struct TwoLayerRun {
+    Json fixture;
+    Trace trace;
+    Eigen::Index it = -1, animal = -1, street = -1;
+};
+
+TwoLayerRun runTwoLayerFixture(const std::string& name) {
+    TwoLayerRun run{loadFixture(name), {}};
+    run.trace = runFixture(run.fixture);
+    REQUIRE(run.trace.layers.size() == 2);
+    REQUIRE(run.trace.tokenCount() == 11);
+    run.it = 7, run.animal = 1, run.street = 5;
+    REQUIRE(run.trace.tokens[run.it].text == "it");
+    REQUIRE(run.trace.tokens[run.animal].text == "animal");
+    REQUIRE(run.trace.tokens[run.street].text == "street");
+    return run;
+}
+
+// By hand (resources/lessons/two-layers.json, no scaling, 11 tokens):
+// Layer 1: q(it) = 3·W_Q[pronoun] = [3, 0]; k(tired) = k(wide) = [2, 0], every other key [0, 0].
+//   Row "it" of the scores: 6 on the state word, 0 on the ten others, so
+//   A₁[it, state] = e⁶ / (e⁶ + 10) = 403.4288 / 413.4288 = 0.9758120379.
+//   v(tired) = [1, 0], v(wide) = [0, 1], the others [0, 0], so A₁·V of "it" is 0.9758·v(state),
+//   and W_O writes it into the tired (or wide) column: X₂[it] = pronoun 1 + state 0.9758.
+// Layer 2: q(it) = 0.9758·W_Q[state] = [1.9516, 0] for tired, [0, 1.9516] for wide;
+//   k(animal) = [2, 0], k(street) = [0, 2], every other key [0, 0] (layer 1 only wrote the
+//   tired and wide columns, so animate and place are unchanged).
+//   The matching noun scores 2·1.9516 = 3.9032 = 4·A₁[it, state], the ten others 0:
+//   A₂[it, match] = e^3.9032 / (e^3.9032 + 10) = 49.5632 / 59.5632 = 0.8321110363,
+//   A₂[it, other noun] = 1 / 59.5632 = 0.0167888964.
+const double kStateWeight = std::exp(6.0) / (std::exp(6.0) + 10.0);
+const double kMatchScore = 4 * kStateWeight;
+const double kMatchWeight = std::exp(kMatchScore) / (std::exp(kMatchScore) + 10.0);
+const double kOtherWeight = 1.0 / (std::exp(kMatchScore) + 10.0);
+
+}  // namespace
+
+TEST_CASE("two layers: with \"tired\", layer 2 links \"it\" to \"animal\"", "[reference][layers]") {
+    const TwoLayerRun run = runTwoLayerFixture("two-layers");
+    const Eigen::Index tired = 10;
+    CHECK(run.trace.layers[0].heads[0].weights(run.it, tired) == Approx(kStateWeight).margin(1e-15));
+    CHECK(kStateWeight == Approx(0.9758120379).margin(1e-10));
+    CHECK(run.trace.layers[1].input(run.it, 5) == Approx(kStateWeight).margin(1e-15));  // column "tired"
+    CHECK(run.trace.layers[1].input(run.it, 6) == 0.0);                                 // column "wide"
+    CHECK(run.trace.layers[1].heads[0].scores(run.it, run.animal) == Approx(3.9032481515).margin(1e-9));
+
+    const Mat& weights = run.trace.layers[1].heads[0].weights;
+    CHECK(weights(run.it, run.animal) == Approx(kMatchWeight).margin(1e-12));
+    CHECK(weights(run.it, run.street) == Approx(kOtherWeight).margin(1e-12));
+    CHECK(weights(run.it, run.animal) == Approx(0.8321110363).margin(1e-10));
+    CHECK(weights(run.it, run.street) == Approx(0.0167888964).margin(1e-10));
+    CHECK(weights(run.it, run.animal) > weights(run.it, run.street));
+    // The independent reference agrees.
+    const Json& fixtureWeights = run.fixture.at("layers")[1].at("heads")[0].at("weights");
+    CHECK(weights(run.it, run.animal) == Approx(fixtureWeights[run.it][run.animal].get<double>()).margin(kTolerance));
+}
+
+TEST_CASE("two layers: with \"wide\", layer 2 links \"it\" to \"street\"", "[reference][layers]") {
+    const TwoLayerRun run = runTwoLayerFixture("two-layers-wide");
+    const Eigen::Index wide = 10;
+    CHECK(run.trace.layers[0].heads[0].weights(run.it, wide) == Approx(kStateWeight).margin(1e-15));
+    CHECK(run.trace.layers[1].input(run.it, 6) == Approx(kStateWeight).margin(1e-15));  // column "wide"
+    CHECK(run.trace.layers[1].input(run.it, 5) == 0.0);                                 // column "tired"
+
+    const Mat& weights = run.trace.layers[1].heads[0].weights;
+    CHECK(weights(run.it, run.street) == Approx(0.8321110363).margin(1e-10));
+    CHECK(weights(run.it, run.animal) == Approx(0.0167888964).margin(1e-10));
+    CHECK(weights(run.it, run.street) > weights(run.it, run.animal));
+    const Json& fixtureWeights = run.fixture.at("layers")[1].at("heads")[0].at("weights");
+    CHECK(weights(run.it, run.street) == Approx(fixtureWeights[run.it][run.street].get<double>()).margin(kTolerance));
+}
+
+TEST_CASE("two layers with hand-rounding 2: 0.98 → 1.96 → 3.92 → 0.83", "[reference][layers]") {
+    // A₁[it, tired] = 0.9758 → 0.98; X₂[it, tired] = 0.98; q(it) = [1.96, 0]; score 3.92;
+    // A₂[it, animal] = e^3.92 / (e^3.92 + 10) = 50.4004 / 60.4004 = 0.8344 → 0.83, street → 0.02.
+    const TwoLayerRun run = runTwoLayerFixture("two-layers-round2");
+    CHECK(run.trace.layers[1].input(run.it, 5) == 0.98);
+    CHECK(run.trace.layers[1].heads[0].q(run.it, 0) == 1.96);
+    CHECK(run.trace.layers[1].heads[0].scores(run.it, run.animal) == 3.92);
+    CHECK(run.trace.layers[1].heads[0].weights(run.it, run.animal) == 0.83);
+    CHECK(run.trace.layers[1].heads[0].weights(run.it, run.street) == 0.02);
 }

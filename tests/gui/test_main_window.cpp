@@ -2,6 +2,7 @@
 // reports it drew (cells, labels, highlighted sources), never through pixels.
 #include <QAbstractItemView>
 #include <QApplication>
+#include <QComboBox>
 #include <QInputMethodEvent>
 #include <QLineEdit>
 #include <QListWidget>
@@ -110,6 +111,8 @@ private slots:
     void handRoundingAndNoticesAreShown();
     void savedLessonReadsBack();
     void largerTextScalesEveryView();
+    void twoLayerLessonShowsEveryLayer();
+    void layerTwoWeightsEditable();
     void screenshotsAreWritten();
 
 private:
@@ -336,7 +339,7 @@ void MainWindowTest::weightEditsNameTheCell() {
     QCOMPARE(model->valueAt(2, 1), 0.5);
     QCOMPARE(editor->message(), QString("“abc” is not a number; W_Q (head 1)[2, 1] keeps 0.5"));
     QVERIFY(model->setData(model->index(2, 1), "1.25"));
-    QCOMPARE(window->session().lesson().heads[0].wq(2, 1), 1.25);
+    QCOMPARE(window->session().lesson().layers[0].heads[0].wq(2, 1), 1.25);
     QCOMPARE(window->session().trace().layers[0].heads[0].params.wq(2, 1), 1.25);
 }
 
@@ -441,6 +444,87 @@ void MainWindowTest::largerTextScalesEveryView() {
     verifyHeatmap(*window->heatmapView()->builders()[0], window->session().trace(), 0);
     window->setLargerText(false);
     QCOMPARE(window->matrixPanel()->resultView()->font().pointSizeF(), before);
+}
+
+void MainWindowTest::twoLayerLessonShowsEveryLayer() {
+    QVERIFY2(window->openBuiltInLesson("two-layers"), qPrintable(window->lastError()));
+    QComboBox* layers = window->layerBox();
+    QVERIFY(layers->isVisibleTo(window.get()));  // the model mode's layer selector, reused
+    QCOMPARE(layers->count(), 2);
+    QCOMPARE(layers->currentIndex(), 0);
+    StepNavigator* nav = window->navigator();
+    QCOMPARE(nav->steps(), stepsOf(window->session().trace(), 0));
+    QCOMPARE(nav->steps().front(), Step::Embedding);
+
+    layers->setCurrentIndex(1);
+    QCOMPARE(nav->steps(), stepsOf(window->session().trace(), 1));
+    QCOMPARE(nav->steps().front(), Step::Input);
+    QVERIFY2(nav->list()->item(0)->text().contains("Input of layer 2"), qPrintable(nav->list()->item(0)->text()));
+
+    // Layer 2's weights. By hand (tests/core/test_reference_traces.cpp): "it" gathered
+    // tired = e⁶/(e⁶ + 10) = 0.9758 in layer 1, so its layer-2 score for "animal" is
+    // 2·(2·0.9758) = 3.9032 and every other score of its row is 0:
+    // A₂[it, animal] = e^3.9032/(e^3.9032 + 10) = 0.8321, A₂[it, street] = 1/(e^3.9032 + 10) = 0.0168.
+    nav->setCurrentIndex(indexOfStep(*nav, Step::Weights));
+    const TraceMatrixModel* result = window->matrixPanel()->resultModel();
+    QCOMPARE(result->step(), Step::Weights);
+    QCOMPARE(result->layer(), 1);
+    const int it = 7, animal = 1, street = 5;
+    QCOMPARE(result->headerData(it, Qt::Vertical, Qt::DisplayRole).toString(), QString("it"));
+    QCOMPARE(result->headerData(animal, Qt::Horizontal, Qt::DisplayRole).toString(), QString("animal"));
+    QCOMPARE(result->data(result->index(it, animal), Qt::DisplayRole).toString(), QString("0.832"));
+    QCOMPARE(result->data(result->index(it, street), Qt::DisplayRole).toString(), QString("0.017"));
+    QVERIFY(std::abs(result->data(result->index(it, animal), TraceMatrixModel::ValueRole).toDouble() - 0.8321110363) <
+            1e-9);
+    window->matrixPanel()->selectCell(it, animal);
+    QVERIFY2(window->matrixPanel()->explanationText().contains("layer 2"),
+             qPrintable(window->matrixPanel()->explanationText()));
+    // The heatmap follows the layer box.
+    const HeatmapBuilder& heat = *window->heatmapView()->builders()[0];
+    QCOMPARE(heat.drawnCells()[it * 11 + animal].value, window->session().trace().layers[1].heads[0].weights(it, animal));
+
+    // The input of layer 2 is computed from layer 1: X + output.
+    nav->setCurrentIndex(0);
+    const TraceMatrixModel* x1 = operandFor(*window->matrixPanel(), Step::Input);
+    const TraceMatrixModel* out1 = operandFor(*window->matrixPanel(), Step::Output);
+    QVERIFY(x1 && out1);
+    QCOMPARE(x1->layer(), 0);
+    QCOMPARE(out1->layer(), 0);
+    // Every step of layer 2 can be reached with Next.
+    for (int i = 1; i < static_cast<int>(nav->steps().size()); ++i) {
+        QTest::mouseClick(nav->nextButton(), Qt::LeftButton);
+        QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[i]);
+        QCOMPARE(window->matrixPanel()->resultModel()->layer(), 1);
+    }
+
+    // "wide" for "tired": the layer stays, and "it" now looks at "street".
+    window->setSentence("The animal didn't cross the street because it was too wide");
+    QCOMPARE(layers->currentIndex(), 1);
+    nav->setCurrentIndex(indexOfStep(*nav, Step::Weights));
+    QCOMPARE(result->data(result->index(it, street), Qt::DisplayRole).toString(), QString("0.832"));
+    QCOMPARE(result->data(result->index(it, animal), Qt::DisplayRole).toString(), QString("0.017"));
+
+    // A one-layer lesson hides the selector again.
+    QVERIFY(window->openBuiltInLesson("coreference"));
+    QVERIFY(!layers->isVisibleTo(window.get()));
+    QCOMPARE(nav->steps(), stepsOf(window->session().trace(), 0));
+}
+
+void MainWindowTest::layerTwoWeightsEditable() {
+    QVERIFY(window->openBuiltInLesson("two-layers"));
+    window->layerBox()->setCurrentIndex(1);
+    LessonEditor* editor = window->lessonEditor();
+    QVERIFY(editor->selectMatrix(LessonMatrixKind::WQ, 0, 1));
+    LessonMatrixModel* model = editor->model();
+    QCOMPARE(model->choice().name, QString("W_Q (layer 2)"));
+    // Row "tired" of layer 2's W_Q is [2, 0]; making it [3, 0] raises the score of it → animal
+    // from 2·(2·0.9758) = 3.9032 to 2·(3·0.9758) = 5.8549.
+    QCOMPARE(model->headerData(5, Qt::Vertical, Qt::DisplayRole).toString(), QString("tired"));
+    QVERIFY(model->setData(model->index(5, 0), "3"));
+    const Trace& trace = window->session().trace();
+    QCOMPARE(window->session().lesson().layers[1].heads[0].wq(5, 0), 3.0);
+    QVERIFY(std::abs(trace.layers[1].heads[0].scores(7, 1) - 6 * std::exp(6.0) / (std::exp(6.0) + 10)) < 1e-12);
+    QCOMPARE(trace.layers[0].heads[0].params.wq, window->session().lesson().layers[0].heads[0].wq);  // layer 1 untouched
 }
 
 void MainWindowTest::screenshotsAreWritten() {

@@ -21,6 +21,7 @@ L1 = "resources/lessons/first-hand-exercise.json"
 L2 = "resources/lessons/two-heads.json"
 L3 = "resources/lessons/coreference.json"
 L4 = "resources/lessons/causal-mask.json"
+L5 = "resources/lessons/two-layers.json"  # format version 2: two layers and a residual connection
 
 # (fixture name, lesson, sentence or None for the lesson's own, hand_rounding or None for exact)
 FIXTURES = [
@@ -29,19 +30,23 @@ FIXTURES = [
     ("two-heads", L2, None, None),
     ("coreference", L3, None, None),
     ("causal-mask", L4, None, None),
+    ("two-layers", L5, None, None),
     # a token missing from the table: the hash rule
     ("first-hand-exercise-hashed", L1, "Cats chase birds", None),
     ("two-heads-hashed", L2, "cats chase birds", None),
     ("coreference-hashed", L3,
      "The dog didn't cross the avenue, because it was too tired.", None),
     ("causal-mask-hashed", L4, "the cat saw a bird", None),
+    ("two-layers-hashed", L5, "The dog didn't cross the avenue, because it was too wide.", None),
     # the "wide" variant of the coreference sentence (all tokens in the table)
     ("coreference-wide", L3, "The animal didn't cross the street because it was too wide", None),
+    ("two-layers-wide", L5, "The animal didn't cross the street because it was too wide", None),
     # hand-rounding
     ("first-hand-exercise-round2", L1, None, 2),
     ("two-heads-round2", L2, None, 2),
     ("coreference-round1", L3, None, 1),
     ("causal-mask-round3", L4, None, 3),
+    ("two-layers-round2", L5, None, 2),
     # CJK: every character is its own token and none is in the table
     ("first-hand-exercise-cjk", L1, "我的笔记本", None),
 ]

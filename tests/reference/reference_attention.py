@@ -14,12 +14,17 @@ The output is an "expected trace":
      "heads": [{"q", "k", "v", "scores", "scaled_scores", "masked_scores", "weights",
                 "weighted_sum"}],
      "concat", "output"}
+For a lesson with "layers" (format version 2) "x", "heads", "concat" and "output" move into
+    "layers": [{"x", "heads", "concat", "output"}, ...]
+one entry per layer, where "x" of layer l+1 is x + output of layer l (the residual connection).
 Matrices are lists of rows; minus infinity is written as the string "-inf".
 
 Conventions (row vectors): Q = X·W_Q (+ b_Q) with W_Q of shape d_model×d_k; scores = Q·Kᵀ;
 scaled = scores / √d_k; the causal mask adds -inf above the diagonal; softmax per row after
 subtracting the row maximum (a row of only -inf gives zeros); weighted sum = A·V; heads are
-concatenated in order; output = concat·W_O (+ b_O), W_O absent meaning the identity.
+concatenated in order; output = concat·W_O (+ b_O), W_O absent meaning the identity. With
+"layers", each layer does all of this on its own x, and the next layer's x is x + output (no
+LayerNorm); hand-rounding rounds that sum too.
 """
 
 import json
@@ -208,8 +213,9 @@ def load_lesson(path):
         doc = json.loads(f.read().decode("utf-8"), parse_float=Fraction, parse_int=Fraction)
     if doc.get("format") != "attnscope-lesson":
         raise LessonError("format must be \"attnscope-lesson\"")
-    if doc.get("version") != 1:
-        raise LessonError("this reference reads lesson format version 1")
+    version = doc.get("version")
+    if version not in (1, 2):
+        raise LessonError("this reference reads lesson format versions 1 and 2")
     d = int(doc["d_model"])
     lesson = {
         "sentence": doc.get("sentence", ""),
@@ -238,11 +244,25 @@ def load_lesson(path):
     else:
         raise LessonError("positional_encoding: expected none, sinusoidal or {table}")
 
+    if "layers" in doc:
+        if version < 2:
+            raise LessonError("layers: needs version 2")
+        lesson["residual"] = True
+        lesson["layers"] = [read_layer(layer, lesson) for layer in doc["layers"]]
+    else:
+        lesson["residual"] = False
+        lesson["layers"] = [read_layer(doc, lesson)]
+    return lesson
+
+
+def read_layer(obj, lesson):
+    """heads_weights, W_O and b_O of one layer (the top level of a version 1 file)."""
+    d = lesson["d_model"]
     heads = []
     if lesson["projections"]:
-        if len(doc["heads_weights"]) != lesson["heads"]:
+        if len(obj["heads_weights"]) != lesson["heads"]:
             raise LessonError("heads_weights: expected %d heads" % lesson["heads"])
-        for h in doc["heads_weights"]:
+        for h in obj["heads_weights"]:
             heads.append({
                 "W_Q": as_matrix(h["W_Q"]), "W_K": as_matrix(h["W_K"]),
                 "W_V": as_matrix(h["W_V"]),
@@ -256,10 +276,9 @@ def load_lesson(path):
         eye = identity(d)
         heads = [{"W_Q": eye, "W_K": eye, "W_V": eye, "b_Q": None, "b_K": None, "b_V": None}
                  for _ in range(lesson["heads"])]
-    lesson["heads_weights"] = heads
-    lesson["W_O"] = as_matrix(doc["W_O"]) if "W_O" in doc else None
-    lesson["b_O"] = as_vector(doc["b_O"]) if "b_O" in doc else None
-    return lesson
+    return {"heads_weights": heads,
+            "W_O": as_matrix(obj["W_O"]) if "W_O" in obj else None,
+            "b_O": as_vector(obj["b_O"]) if "b_O" in obj else None}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,8 +319,25 @@ def run(lesson, sentence, hand_rounding):
 
     x = r([[e + p for e, p in zip(er, pr)] for er, pr in zip(embedding, positional)])
 
+    layers = []
+    for number, layer in enumerate(lesson["layers"]):
+        if number > 0:
+            # Residual connection: the layer before's input plus its output, no LayerNorm.
+            before = layers[-1]
+            if len(before["output"][0] if before["output"] else []) not in (0, d):
+                raise LessonError("layer %d: the output is not d_model wide" % number)
+            x = r([[a + b for a, b in zip(xr, outr)] for xr, outr in zip(before["x"], before["output"])])
+        layers.append(run_layer(lesson, layer, x, T, r))
+
+    result = {"tokens": tokens, "in_table": in_table, "embedding": embedding,
+              "positional": positional, "layers": layers}
+    result.update(layers[0])  # "x", "heads", "concat", "output" of the first layer
+    return result
+
+
+def run_layer(lesson, layer, x, T, r):
     heads_out = []
-    for w in lesson["heads_weights"]:
+    for w in layer["heads_weights"]:
         q = r(add_row(matmul(x, w["W_Q"]), w["b_Q"]))
         k = r(add_row(matmul(x, w["W_K"]), w["b_K"]))
         v = r(add_row(matmul(x, w["W_V"]), w["b_V"]))
@@ -325,15 +361,12 @@ def run(lesson, sentence, hand_rounding):
 
     concat = [sum((h["weighted_sum"][t] for h in heads_out), []) for t in range(T)]
     width = len(concat[0]) if concat else len(heads_out) * lesson["d_v"]
-    w_o = lesson["W_O"] if lesson["W_O"] is not None else identity(width)
-    if lesson["b_O"] is not None and len(lesson["b_O"]) != len(w_o[0]):
+    w_o = layer["W_O"] if layer["W_O"] is not None else identity(width)
+    if layer["b_O"] is not None and len(layer["b_O"]) != len(w_o[0]):
         raise LessonError("b_O has %d numbers but the output has %d columns"
-                          % (len(lesson["b_O"]), len(w_o[0])))
-    output = r(add_row(matmul(concat, w_o), lesson["b_O"]))
-
-    return {"tokens": tokens, "in_table": in_table, "embedding": embedding,
-            "positional": positional, "x": x, "heads": heads_out, "concat": concat,
-            "output": output}
+                          % (len(layer["b_O"]), len(w_o[0])))
+    output = r(add_row(matmul(concat, w_o), layer["b_O"]))
+    return {"x": x, "heads": heads_out, "concat": concat, "output": output}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,24 +388,36 @@ def matrix_text(m, indent):
     return "[\n" + rows + "\n" + " " * indent + "]"
 
 
-def trace_text(meta, result):
+def layer_lines(layer, indent):
+    """x, heads, concat and output of one layer as JSON members, `indent` spaces deep."""
+    pad = " " * indent
+    head_texts = []
+    for h in layer["heads"]:
+        parts = ['%s    "%s": %s' % (pad, key, matrix_text(h[key], indent + 4))
+                 for key in ("q", "k", "v", "scores", "scaled_scores", "masked_scores",
+                             "weights", "weighted_sum")]
+        head_texts.append(pad + "  {\n" + ",\n".join(parts) + "\n" + pad + "  }")
+    return ['%s"x": %s,' % (pad, matrix_text(layer["x"], indent)),
+            '%s"heads": [\n' % pad + ",\n".join(head_texts) + "\n" + pad + "],",
+            '%s"concat": %s,' % (pad, matrix_text(layer["concat"], indent)),
+            '%s"output": %s' % (pad, matrix_text(layer["output"], indent))]
+
+
+def trace_text(meta, result, several_layers):
     dump = lambda v: json.dumps(v, ensure_ascii=False)
     lines = ["{"]
     for key in ("lesson", "sentence", "hand_rounding"):
         lines.append('  %s: %s,' % (dump(key), dump(meta[key])))
     lines.append('  "tokens": %s,' % dump(result["tokens"]))
     lines.append('  "in_table": %s,' % dump(result["in_table"]))
-    for key in ("embedding", "positional", "x"):
+    for key in ("embedding", "positional"):
         lines.append('  "%s": %s,' % (key, matrix_text(result[key], 2)))
-    head_texts = []
-    for h in result["heads"]:
-        parts = ['      "%s": %s' % (key, matrix_text(h[key], 6))
-                 for key in ("q", "k", "v", "scores", "scaled_scores", "masked_scores",
-                             "weights", "weighted_sum")]
-        head_texts.append("    {\n" + ",\n".join(parts) + "\n    }")
-    lines.append('  "heads": [\n' + ",\n".join(head_texts) + "\n  ],")
-    lines.append('  "concat": %s,' % matrix_text(result["concat"], 2))
-    lines.append('  "output": %s' % matrix_text(result["output"], 2))
+    if not several_layers:
+        lines.extend(layer_lines(result["layers"][0], 2))
+    else:
+        layer_texts = ["    {\n" + "\n".join(layer_lines(layer, 6)) + "\n    }"
+                       for layer in result["layers"]]
+        lines.append('  "layers": [\n' + ",\n".join(layer_texts) + "\n  ]")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -383,7 +428,7 @@ def expected_trace(lesson_path, lesson_name, sentence=None, hand_rounding=None):
         sentence = lesson["sentence"]
     result = run(lesson, sentence, hand_rounding)
     meta = {"lesson": lesson_name, "sentence": sentence, "hand_rounding": hand_rounding}
-    text = trace_text(meta, result)
+    text = trace_text(meta, result, lesson["residual"])
     json.loads(text)  # what we write must be valid JSON
     return text, result
 
