@@ -281,6 +281,15 @@ PY
     "$bin" --lesson two-layers --layer 2 --export-png "$tmp/heat.png" || fail "exit $?"
     head -c 8 "$tmp/heat.png" | od -An -c | grep -q "P   N   G" || fail "not a PNG"
     ;;
+  coref_two_layers)
+    # Lesson 5, layer 2's head: "it" → the noun that fits the state word, e^s/(e^s + 2) = 0.961 with
+    # s = 3.9032 (tests/core/test_coreference.cpp); "tired" → animal, "wide" → street.
+    base="The animal didn't cross the street because it was too"
+    out="$("$bin" coref --lesson two-layers --heads 2:1 --sentence "$base tired")" || fail "exit $?"
+    expect_line "$out" "it → animal 0.961 (nearest: street, rule: street)"
+    out="$("$bin" coref --lesson two-layers --heads 2:1 --sentence "$base wide")" || fail "exit $?"
+    expect_line "$out" "it → street 0.961 (nearest: street, rule: street)"
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok [$case_name]"

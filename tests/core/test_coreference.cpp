@@ -635,3 +635,34 @@ TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by 
         if (i > 0) CHECK(e.ranking[i - 1].correct >= h.correct);
     }
 }
+
+TEST_CASE("lesson 5: changing tired to wide flips what layer 2's head resolves it to", "[coref][layers]") {
+    // resources/lessons/two-layers.json, layer 2, row "it": only "it" has a query, and its score
+    // for the noun that fits the state word is s = 3.9032 (2 × 0.9758 × 2, see the lesson); the
+    // other ten tokens score 0. The candidates are animal, cross, street (the rest are stop-words,
+    // punctuation or the mention), so renormalised: e^s / (e^s + 2) = 49.557 / 51.557 = 0.9612
+    // for the fitting noun and 1 / 51.557 = 0.0194 for each other candidate.
+    const std::string base = "The animal didn't cross the street because it was too ";
+    for (const auto& [state, fitting, other] : {std::tuple{"tired", "animal", "street"}, std::tuple{"wide", "street", "animal"}}) {
+        INFO(state);
+        const Trace trace = runBuiltInLesson("two-layers", base + state);
+        ResolveOptions options;
+        options.scoring = Scoring::oneHead(1, 0);
+        auto resolved = resolveSentence(trace, options);
+        REQUIRE(resolved.ok());
+        const SentenceResolution& s = resolved.value();
+        REQUIRE(s.mentions.size() == 1);
+        const Resolution& r = s.mentions[0];
+        REQUIRE(r.candidates.size() == 3);
+        const auto scoreOf = [&](const std::string& word) {
+            for (std::size_t c = 0; c < r.candidates.size(); ++c)
+                if (s.words[static_cast<std::size_t>(r.candidates[c])].text == word) return r.scores[static_cast<Eigen::Index>(c)];
+            FAIL("no candidate " << word);
+            return -1.0;
+        };
+        CHECK(s.words[static_cast<std::size_t>(r.candidates[static_cast<std::size_t>(r.chosen)])].text == fitting);
+        CHECK(scoreOf(fitting) == Approx(0.9612).margin(1e-4));
+        CHECK(scoreOf(other) == Approx(0.0194).margin(1e-4));
+        CHECK(scoreOf("cross") == Approx(0.0194).margin(1e-4));
+    }
+}
