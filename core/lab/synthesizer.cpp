@@ -1,0 +1,98 @@
+// Shape legend: T tokens, d model width, ℓ maximum length, a·b = ℓ the factors, r the rank.
+#include "core/lab/synthesizer.hpp"
+
+#include <cmath>
+
+#include "core/lab/random.hpp"
+#include "core/pipeline/steps.hpp"
+
+namespace attnscope {
+
+namespace {
+
+Mat relu(const Mat& m) { return m.cwiseMax(0.0); }
+
+Mat drawn(LabRandom& random, Eigen::Index rows, Eigen::Index cols, Eigen::Index fanIn) {
+    return random.normalMatrix(rows, cols) / std::sqrt(static_cast<double>(fanIn));
+}
+
+}  // namespace
+
+Result<SynthesizerWeights> makeSynthesizerWeights(int d, int length, int factorA, int rank, std::uint64_t seed) {
+    if (d < 1 || length < 1 || rank < 1)
+        return Error{"synthesizer", "expected d, ℓ and the rank ≥ 1, found " + std::to_string(d) + ", " +
+                                        std::to_string(length) + ", " + std::to_string(rank)};
+    if (factorA < 1 || length % factorA != 0)
+        return Error{"synthesizer: factor a", "expected a divisor of ℓ = " + std::to_string(length) + ", found " +
+                                                  std::to_string(factorA)};
+    SynthesizerWeights w{length, factorA, length / factorA, rank, seed, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+    LabRandom random(seed);
+    w.w1 = drawn(random, d, d, d);
+    w.b1 = drawn(random, 1, d, d);
+    w.w2 = drawn(random, d, length, d);
+    w.b2 = drawn(random, 1, length, d);
+    w.random = drawn(random, length, length, 1);
+    w.wA = drawn(random, d, w.factorA, d);
+    w.wB = drawn(random, d, w.factorB, d);
+    w.r1 = drawn(random, length, rank, rank);
+    w.r2 = drawn(random, length, rank, 1);
+    return w;
+}
+
+Mat denseScores(const Mat& X, const SynthesizerWeights& w) {
+    const Mat hidden = relu(project(X, w.w1, w.b1));  // T×d, each row from its own token
+    const Mat B = project(hidden, w.w2, w.b2);        // T×ℓ
+    return B.leftCols(X.rows());                      // T×T
+}
+
+Mat randomScores(int T, const SynthesizerWeights& w) { return w.random.topLeftCorner(T, T); }
+
+Mat factorizedDenseScores(const Mat& X, const SynthesizerWeights& w) {
+    const Mat A = relu(X * w.wA);  // T×a
+    const Mat Bf = relu(X * w.wB); // T×b
+    Mat B(X.rows(), w.length);     // T×ℓ: column j = A[j mod a] · B[j div a]
+    for (int j = 0; j < w.length; ++j) B.col(j) = A.col(j % w.factorA).cwiseProduct(Bf.col(j / w.factorA));
+    return B.leftCols(X.rows());   // T×T
+}
+
+Mat factorizedRandomScores(int T, const SynthesizerWeights& w) {
+    return w.r1.topRows(T) * w.r2.topRows(T).transpose();  // T×r · r×T
+}
+
+Result<Mat> mixtureScores(const std::vector<Mat>& scores, const std::vector<double>& alphas) {
+    if (scores.empty() || alphas.size() != scores.size())
+        return Error{"mixture: α", "expected one weight per variant (" + std::to_string(scores.size()) + "), found " +
+                                       std::to_string(alphas.size())};
+    double total = 0;
+    for (double a : alphas) {
+        if (!std::isfinite(a) || a < 0) return Error{"mixture: α", "expected finite weights ≥ 0, found " + std::to_string(a)};
+        total += a;
+    }
+    if (std::abs(total - 1.0) > 1e-9) return Error{"mixture: α", "expected weights summing to 1, found " + std::to_string(total)};
+    Mat mix = Mat::Zero(scores[0].rows(), scores[0].cols());
+    for (std::size_t i = 0; i < scores.size(); ++i) mix += alphas[i] * scores[i];
+    return mix;
+}
+
+Result<std::vector<SynthesizerVariant>> synthesizerVariants(const Mat& X, const Mat& dotProductScores,
+                                                            const SynthesizerWeights& w,
+                                                            const std::vector<double>& alphas) {
+    const int T = static_cast<int>(X.rows());
+    if (T > w.length)
+        return Error{"synthesizer", "the sentence has " + std::to_string(T) + " tokens, the model room for " +
+                                        std::to_string(w.length)};
+    std::vector<SynthesizerVariant> variants{{"Dot product", dotProductScores, {}},
+                                             {"Dense", denseScores(X, w), {}},
+                                             {"Random", randomScores(T, w), {}},
+                                             {"Factorized Dense", factorizedDenseScores(X, w), {}},
+                                             {"Factorized Random", factorizedRandomScores(T, w), {}}};
+    std::vector<Mat> all;
+    for (const SynthesizerVariant& v : variants) all.push_back(v.scores);
+    auto mix = mixtureScores(all, alphas);
+    if (!mix) return mix.error();
+    variants.push_back({"Mixture", std::move(mix).value(), {}});
+    for (SynthesizerVariant& v : variants) v.weights = softmaxRows(v.scores, nullptr);
+    return variants;
+}
+
+}  // namespace attnscope
