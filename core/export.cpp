@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/explain.hpp"
+#include "core/table_format.hpp"
 #include "core/utf8.hpp"
 
 namespace attnscope {
@@ -56,42 +57,9 @@ std::string blockTitle(const Trace& trace, const Block& b) {
     return title;
 }
 
-// Terminal columns a string takes: CJK and full-width characters take two.
-int displayWidth(const std::string& text) {
-    int width = 0;
-    for (const auto& cp : utf8::decode(text).points)
-        width += (cp.value >= 0x1100 && (cp.value <= 0x115F || (cp.value >= 0x2E80 && cp.value <= 0xA4CF) ||
-                                         (cp.value >= 0xAC00 && cp.value <= 0xD7A3) ||
-                                         (cp.value >= 0xF900 && cp.value <= 0xFAFF) ||
-                                         (cp.value >= 0xFF00 && cp.value <= 0xFF60) || cp.value >= 0x20000))
-                     ? 2
-                     : 1;
-    return width;
-}
-
-std::string padLeft(const std::string& text, int width) {
-    return std::string(std::max(0, width - displayWidth(text)), ' ') + text;
-}
-
-std::string padRight(const std::string& text, int width) {
-    return text + std::string(std::max(0, width - displayWidth(text)), ' ');
-}
-
-// The cells of a block as strings, with labels, ready for any tabular format.
-struct Table {
-    std::vector<std::string> columns;
-    std::vector<std::string> rows;
-    std::vector<std::vector<std::string>> cells;
-};
-
+// A block's cells as a table.
 Table tableOf(const Trace& trace, const Block& b, int decimals) {
-    const Mat& m = stepMatrix(trace, b.step, b.layer, b.head);
-    Table t{columnLabels(trace, b.step, b.layer, b.head), rowLabels(trace, b.step, b.layer, b.head), {}};
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        t.cells.emplace_back();
-        for (Eigen::Index c = 0; c < m.cols(); ++c) t.cells.back().push_back(formatNumber(m(r, c), decimals));
-    }
-    return t;
+    return attnscope::tableOf(trace, b.step, b.layer, b.head, decimals);
 }
 
 std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int decimals) {
@@ -105,51 +73,6 @@ std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int 
             out.emplace_back();
         }
     return out;
-}
-
-std::string textTable(const Table& t) {
-    int labelWidth = 0;
-    for (const auto& r : t.rows) labelWidth = std::max(labelWidth, displayWidth(r));
-    std::vector<int> widths;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) {
-        int w = displayWidth(t.columns[c]);
-        for (const auto& row : t.cells) w = std::max(w, displayWidth(row[c]));
-        widths.push_back(w);
-    }
-    std::ostringstream out;
-    out << std::string(labelWidth, ' ');
-    for (std::size_t c = 0; c < widths.size(); ++c) out << "  " << padLeft(t.columns[c], widths[c]);
-    out << "\n";
-    for (std::size_t r = 0; r < t.rows.size(); ++r) {
-        out << padRight(t.rows[r], labelWidth);
-        for (std::size_t c = 0; c < widths.size(); ++c) out << "  " << padLeft(t.cells[r][c], widths[c]);
-        out << "\n";
-    }
-    return out.str();
-}
-
-std::string markdownEscape(const std::string& text) {
-    std::string out;
-    for (const char ch : text) {
-        if (ch == '|' || ch == '\\' || ch == '*' || ch == '_' || ch == '`') out += '\\';
-        out += ch;
-    }
-    return out;
-}
-
-std::string markdownTable(const Table& t) {
-    std::ostringstream out;
-    out << "| |";
-    for (const auto& c : t.columns) out << " " << markdownEscape(c) << " |";
-    out << "\n|---|";
-    for (std::size_t c = 0; c < t.columns.size(); ++c) out << "---:|";
-    out << "\n";
-    for (std::size_t r = 0; r < t.rows.size(); ++r) {
-        out << "| **" << markdownEscape(t.rows[r]) << "** |";
-        for (const auto& cell : t.cells[r]) out << " " << cell << " |";
-        out << "\n";
-    }
-    return out.str();
 }
 
 std::string csvField(const std::string& text) {
