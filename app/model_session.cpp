@@ -94,6 +94,7 @@ Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int 
     detail.scaled = full.scaled;
     detail.scaleDivisor = full.scaleDivisor;
     detail.causal = full.causal;
+    detail.paddedFrom = full.paddedFrom;
     detail.hasOutputProjection = full.hasOutputProjection;
     detail.notices = full.notices;
     const auto index = static_cast<std::size_t>(layer);

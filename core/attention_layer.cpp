@@ -26,6 +26,7 @@ HeadTrace runHead(const Mat& X, const HeadWeights& w, const AttentionOptions& op
     const double divisor = options.scaled ? sqrtOf(static_cast<int>(h.q.cols())) : 1.0;
     h.scaledScores = r(scaleScores(h.scores, divisor));  // T×T
     h.mask = options.causal ? causalMask(T) : noMask(T);  // T×T
+    if (options.realTokens >= 0) h.mask += paddingMask(T, options.realTokens);  // -inf + -inf stays -inf
     h.maskedScores = applyMask(h.scaledScores, h.mask);  // T×T
     h.weights = r(softmaxRows(h.maskedScores, notices, tokenNames));  // T×T
     h.weightedSum = r(weightedSum(h.weights, h.v));  // T×d_v

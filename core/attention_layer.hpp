@@ -15,6 +15,7 @@ struct AttentionOptions {
     bool scaled = true;               // divide scores by √d_k
     bool causal = false;              // hide later tokens
     std::optional<int> handRounding;  // round every intermediate to this many decimals
+    int realTokens = -1;              // tokens from here on are padding, masked for every query (-1: none)
 };
 
 // X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v). wo: (H·d_v)×d, or empty for

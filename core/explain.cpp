@@ -133,7 +133,7 @@ void explainMask(Explanation& e, const Context& c) {
 }
 
 Step softmaxInput(const Trace& trace) {
-    return trace.causal ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
+    return trace.hasMask() ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
 }
 
 void explainSoftmax(Explanation& e, const Context& c) {

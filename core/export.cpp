@@ -187,6 +187,7 @@ std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
                            {"scaled", trace.scaled},
                            {"scale_divisor", trace.scaleDivisor},
                            {"causal_mask", trace.causal},
+                           {"padded_from", trace.paddedFrom >= 0 ? Json(trace.paddedFrom) : Json(nullptr)},
                            {"residual", trace.residual},
                            {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
     doc["notices"] = trace.notices;

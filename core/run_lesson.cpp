@@ -48,7 +48,7 @@ std::optional<Error> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
     if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
-    const AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding};
+    const AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding, trace.paddedFrom};
     const bool several = lesson.layers.size() > 1;
     for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
         if (l > 0) {
@@ -79,6 +79,16 @@ std::vector<Token> toTokens(std::vector<std::string> texts, std::vector<std::str
     return tokens;
 }
 
+constexpr const char* kPadToken = "[PAD]";
+
+// Appends [PAD] tokens up to padTo; returns where the padding starts (-1: none added).
+int padTokens(std::vector<Token>& tokens, int padTo) {
+    const int real = static_cast<int>(tokens.size());
+    if (padTo <= real) return -1;
+    for (int i = real; i < std::min(padTo, kMaxLessonTokens); ++i) tokens.push_back(Token{kPadToken, true, -1, -1, true});
+    return real;
+}
+
 }  // namespace
 
 Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings) {
@@ -86,6 +96,7 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     if (!texts) return texts.error();
     Trace trace;
     trace.tokens = toTokens(std::move(texts).value(), trace.notices);
+    trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
     const int T = trace.tokenCount();
     trace.featureNames = lesson.featureNames;
     trace.positionalKind = lesson.positional;
@@ -100,11 +111,33 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
                                         : (settings.handRounding ? settings.handRounding : lesson.handRounding);
 
     trace.embedding = embedTokens(lesson, trace.tokens);                // T×d
+    if (trace.paddedFrom >= 0) {                                        // [PAD] rows are zero vectors
+        trace.embedding.bottomRows(T - trace.paddedFrom).setZero();
+        for (int i = trace.paddedFrom; i < T; ++i) trace.tokens[static_cast<std::size_t>(i)].inTable = true;
+    }
     trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
     Mat X = trace.embedding + trace.positional;                         // T×d
     if (trace.handRounding) X = roundTo(X, *trace.handRounding);
     if (auto error = runLayers(lesson, std::move(X), trace)) return *error;
     return trace;
+}
+
+Result<std::vector<Trace>> runLessonBatch(const Lesson& lesson, const std::vector<std::string>& sentences,
+                                          RunSettings settings) {
+    int longest = 0;
+    for (const std::string& s : sentences) {
+        auto texts = lessonTokenize(s, lesson.lowercase);
+        if (!texts) return texts.error();
+        longest = std::max(longest, static_cast<int>(texts.value().size()));
+    }
+    settings.padTo = longest;
+    std::vector<Trace> traces;
+    for (const std::string& s : sentences) {
+        auto trace = runLesson(lesson, s, settings);
+        if (!trace) return trace.error();
+        traces.push_back(std::move(trace).value());
+    }
+    return traces;
 }
 
 }  // namespace attnscope

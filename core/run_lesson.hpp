@@ -1,7 +1,9 @@
 #pragma once
 // Runs a lesson model on a sentence and returns the full Trace.
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/lesson.hpp"
 #include "core/result.hpp"
@@ -18,9 +20,16 @@ inline constexpr int kMaxLessonTokens = 256;
 struct RunSettings {
     std::optional<int> handRounding;
     bool exact = false;
+    int padTo = 0;  // append [PAD] tokens up to this length, masked for every query (a batch)
 };
 
 Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings = {});
+
+// A batch: every sentence padded with [PAD] tokens to the longest one's length. A [PAD] has a
+// zero embedding (plus its position's encoding) and a padding mask keeps every query from it,
+// so each sentence's attention over its real tokens is exactly what it is alone.
+Result<std::vector<Trace>> runLessonBatch(const Lesson& lesson, const std::vector<std::string>& sentences,
+                                          RunSettings settings = {});
 
 // The token vectors: from the table, else the documented hash rule (Token::inTable = false).
 Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens);  // T×d

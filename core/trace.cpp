@@ -95,6 +95,8 @@ std::string subscript(int n) {
 }
 
 std::string stepTitleIn(const Trace& trace, Step step, int layer) {
+    if (step == Step::Masked && trace.paddedFrom >= 0)
+        return trace.causal ? "Masked scores (causal and padding mask)" : "Masked scores (padding mask)";
     if (step != Step::Input || layer == 0) return std::string(stepTitle(step));
     const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
     if (trace.residual)
@@ -109,7 +111,7 @@ std::vector<Step> stepsOf(const Trace& trace, int layer) {
     if (layer > 0 || trace.positionalKind != PositionalKind::None) steps.push_back(Step::Input);
     steps.insert(steps.end(), {Step::Query, Step::Key, Step::Value, Step::Scores});
     if (trace.scaled) steps.push_back(Step::Scaled);
-    if (trace.causal) steps.push_back(Step::Masked);
+    if (trace.hasMask()) steps.push_back(Step::Masked);
     steps.insert(steps.end(), {Step::Weights, Step::WeightedSum});
     if (trace.headCount() > 1) steps.push_back(Step::Concat);
     if (trace.hasOutputProjection) steps.push_back(Step::Output);
@@ -117,7 +119,7 @@ std::vector<Step> stepsOf(const Trace& trace, int layer) {
 }
 
 std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
-    const Step beforeSoftmax = trace.causal ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
+    const Step beforeSoftmax = trace.hasMask() ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
     const auto here = [layer](std::initializer_list<Step> steps) {
         std::vector<Operand> out;
         for (const Step s : steps) out.push_back({s, layer});

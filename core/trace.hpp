@@ -61,11 +61,13 @@ struct Trace {
     bool scaled = true;
     double scaleDivisor = 1.0;  // √d_k when scaled, else 1
     bool causal = false;
+    int paddedFrom = -1;  // tokens from here on are padding ([PAD]), hidden from every query; -1: none
     bool hasOutputProjection = false;
     bool residual = false;  // layer l+1's input is X_l + output_l (lessons with several layers)
     std::optional<int> handRounding;  // every intermediate rounded to this many decimals
     std::vector<std::string> notices; // things the reader must see: masked rows, infinities, …
 
+    bool hasMask() const { return causal || paddedFrom >= 0; }  // a Masked step between scaling and softmax
     int tokenCount() const { return static_cast<int>(tokens.size()); }
     int headCount() const { return layers.empty() ? 0 : static_cast<int>(layers[0].heads.size()); }
     int layerCount() const { return static_cast<int>(layers.size()); }

@@ -1,4 +1,5 @@
 // Attention masks.  Shapes: T tokens.
+#include <algorithm>
 #include <limits>
 
 #include "core/pipeline/steps.hpp"
@@ -14,6 +15,13 @@ Mat causalMask(int T) {
 }
 
 Mat noMask(int T) { return Mat::Zero(T, T); }
+
+Mat paddingMask(int T, int realTokens) {
+    Mat mask = Mat::Zero(T, T);  // T×T
+    const int first = std::clamp(realTokens, 0, T);
+    mask.rightCols(T - first).setConstant(-std::numeric_limits<double>::infinity());  // no query sees a [PAD]
+    return mask;
+}
 
 Mat applyMask(const Mat& scores, const Mat& mask) {
     return scores + mask;  // T×T; -inf + finite = -inf

@@ -24,6 +24,7 @@ double sqrtOf(int dK);
 // mask.cpp — additive masks: 0 keeps a score, -inf removes it
 Mat causalMask(int T);  // T×T, -inf above the diagonal (token i sees tokens 0..i)
 Mat noMask(int T);      // T×T zeros
+Mat paddingMask(int T, int realTokens);  // T×T, -inf in the columns of tokens realTokens…T−1 (padding)
 Mat applyMask(const Mat& scores, const Mat& mask);  // T×T
 
 // softmax.cpp — numerically stable row softmax. A row whose entries are all -inf has no
