@@ -56,7 +56,20 @@ QColor withAlpha(QColor colour, double alpha) {
     return colour;
 }
 
-QColor markerColour(DrawnMarker::Kind kind) { return kind == DrawnMarker::Nearest ? kNearest : kRule; }
+// The top of an arc: in the free band above a line of words, where a label hides no word (an
+// arc between lines has its middle among the words in between).
+QPointF highestPoint(const QPainterPath& path) {
+    QPointF top = path.pointAtPercent(0.5);
+    for (int i = 0; i <= 50; ++i) {
+        const QPointF p = path.pointAtPercent(i / 50.0);
+        if (p.y() < top.y()) top = p;
+    }
+    return top;
+}
+
+QColor markerColour(DrawnMarker::Kind kind) {
+    return kind == DrawnMarker::Nearest ? kNearest : kind == DrawnMarker::Rule ? kRule : kChosen;
+}
 
 }  // namespace
 
@@ -121,7 +134,8 @@ CorefView::CorefView(QWidget* parent) : QWidget(parent) {
     detail_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     contributions_ = new QTableWidget(0, 2, panel);
     contributions_->setObjectName("corefContributions");
-    contributions_->setHorizontalHeaderLabels({tr("Head (layer:head)"), tr("Score")});
+    contributions_->setHorizontalHeaderLabels({tr("Layer:head"), tr("Score")});
+    contributions_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     contributions_->horizontalHeader()->setStretchLastSection(true);
     contributions_->verticalHeader()->hide();
     contributions_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -197,7 +211,8 @@ void CorefView::relayout() {
     for (const DrawnMarker& m : markers_) bottom = std::max(bottom, m.rect.bottom());
     for (const DrawnWord& w : words_) bottom = std::max(bottom, w.rect.bottom());
     sceneSize_ = QSize(static_cast<int>(width), static_cast<int>(bottom + kMargin));
-    canvas_->resize(sceneSize_);
+    // On screen the white page fills the viewport; exports keep the picture's own size.
+    canvas_->resize(sceneSize_.width(), std::max(sceneSize_.height(), scroll_->viewport()->height()));
     canvas_->update();
 }
 
@@ -247,6 +262,7 @@ double CorefView::layoutLegend(double width) {
         messageRect_ = QRectF(kMargin, y, width - 2 * kMargin, box.height());
         y += box.height() + fm.height() * 0.3;
     }
+    y += fm.height() * 0.5;  // room for the chosen score's tag on the highest arc
     legendHeight_ = y;
     return y;
 }
@@ -261,14 +277,17 @@ static std::vector<std::vector<std::pair<DrawnMarker::Kind, int>>> markersByWord
         };
         add(r.baselines.nearest, DrawnMarker::Nearest);
         add(r.baselines.rule, DrawnMarker::Rule);
+        // Several mentions: each is numbered under its word, and the baselines name the number.
+        if (s.mentions.size() > 1) out[static_cast<std::size_t>(r.mention.firstWord)].push_back({DrawnMarker::MentionNumber, static_cast<int>(m)});
     }
     return out;
 }
 
 static QString markerLabel(DrawnMarker::Kind kind, int mention, const SentenceResolution& s) {
+    const QString number = QStringLiteral("#%1").arg(mention + 1);
+    if (kind == DrawnMarker::MentionNumber) return number;
     const QString base = kind == DrawnMarker::Nearest ? QObject::tr("nearest") : QObject::tr("rule");
-    if (s.mentions.size() < 2) return base;
-    return base + " (" + qs(s.mentions[static_cast<std::size_t>(mention)].mention.text) + ")";
+    return s.mentions.size() < 2 ? base : base + " " + number;
 }
 
 void CorefView::layoutWords(double width, double top) {
@@ -432,7 +451,8 @@ QString CorefView::arcToolTip(int index) const {
     const DrawnArc& arc = arcs_.at(static_cast<std::size_t>(index));
     const Resolution& r = resolved_.mentions[static_cast<std::size_t>(arc.mention)];
     QStringList lines;
-    lines << QStringLiteral("%1 → %2").arg(qs(r.mention.text), qs(resolved_.words[static_cast<std::size_t>(arc.toWord)].text));
+    const QString numbered = resolved_.mentions.size() > 1 ? QStringLiteral(" (#%1)").arg(arc.mention + 1) : QString();
+    lines << QStringLiteral("%1 → %2%3").arg(qs(r.mention.text), qs(resolved_.words[static_cast<std::size_t>(arc.toWord)].text), numbered);
     lines << tr("score %1 · rank %2 of %3%4")
                  .arg(number(arc.score))
                  .arg(arc.rank)
@@ -608,7 +628,7 @@ void CorefView::paintChosenScores(QPainter& painter) const {
     for (const DrawnArc& arc : arcs_) {
         if (!arc.chosen) continue;
         const QString text = number(arc.score);
-        const QPointF mid = arc.path.pointAtPercent(0.5);
+        const QPointF mid = highestPoint(arc.path);
         const QRectF tag(mid.x() - fm.horizontalAdvance(text) / 2 - 4, mid.y() - fm.height() / 2 - 1,
                          fm.horizontalAdvance(text) + 8, fm.height() + 2);
         painter.setPen(QPen(kChosen, 1));

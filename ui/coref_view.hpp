@@ -50,9 +50,10 @@ struct DrawnArc {
     QPainterPath path;
 };
 
-// A baseline's choice, drawn as a labelled marker under the word it picked.
+// A baseline's choice, drawn as a labelled marker under the word it picked; with several
+// mentions, also each mention's number under its word ("#2", and "nearest #2").
 struct DrawnMarker {
-    enum Kind { Nearest, Rule };
+    enum Kind { Nearest, Rule, MentionNumber };
     Kind kind = Nearest;
     int mention = 0;
     int word = 0;
