@@ -92,7 +92,7 @@ QWidget* CorefTab::buildControls() {
     scoring_->setToolTip(tr("Rollout multiplies every layer's head-averaged attention (plus the residual identity)"));
     heads_ = new QLineEdit(row);
     heads_->setObjectName("corefHeads");
-    heads_->setPlaceholderText(tr("layer:head, …"));
+    heads_->setPlaceholderText(tr("L:H, …"));
     heads_->setToolTip(tr("The heads to average, LAYER:HEAD counted from 1, e.g. 5:4, 6:1"));
     heads_->setMinimumWidth(heads_->fontMetrics().horizontalAdvance("10:12, 9:3") + 16);
     heads_->setMaximumWidth(240);
@@ -104,18 +104,23 @@ QWidget* CorefTab::buildControls() {
     mention_->setObjectName("corefMention");
     everyPronoun_ = new QPushButton(tr("Every pronoun"), row);
     everyPronoun_->setToolTip(tr("Resolve every pronoun of the sentence again, instead of the clicked word"));
-    auto* layout = new QHBoxLayout(row);
+    // Two short rows: in model mode the predictions panel leaves the tab narrow.
+    auto* scoringRow = new QHBoxLayout;
+    scoringRow->addWidget(new QLabel(tr("Scores from:"), row));
+    scoringRow->addWidget(scoring_);
+    scoringRow->addWidget(heads_);
+    scoringRow->addStretch(1);
+    scoringRow->addWidget(buildExportButton());
+    auto* mentionRow = new QHBoxLayout;
+    mentionRow->addWidget(mention_);
+    mentionRow->addWidget(everyPronoun_);
+    mentionRow->addSpacing(12);
+    mentionRow->addWidget(cataphora_);
+    mentionRow->addStretch(1);
+    auto* layout = new QVBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("Scores from:"), row));
-    layout->addWidget(scoring_);
-    layout->addWidget(heads_);
-    layout->addSpacing(12);
-    layout->addWidget(cataphora_);
-    layout->addSpacing(12);
-    layout->addWidget(mention_);
-    layout->addWidget(everyPronoun_);
-    layout->addStretch(1);
-    layout->addWidget(buildExportButton());
+    layout->addLayout(scoringRow);
+    layout->addLayout(mentionRow);
     connect(scoring_, &QComboBox::currentIndexChanged, this, [this](int index) {
         heads_->setEnabled(index == Heads);
         emit changed();

@@ -128,6 +128,9 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
         if (steps[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
     matrixPanel_->selectCell(1, 2);
     shot(matrixPanel_, "worked-example-weights");
+    // Coreference needs a pronoun: a sentence of the model's own words with "it" in it.
+    setSentence(QStringLiteral("the dog ran to the house and it was cold ."));
+    if (waitForModel()) shot(coref_, "coreference");
     return n;
 }
 

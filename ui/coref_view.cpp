@@ -489,6 +489,7 @@ QString CorefView::detailText() const { return detail_->text(); }
 void CorefView::showContributions() {
     contributions_->setRowCount(0);
     if (!selected_) {
+        contributions_->hide();
         detail_->setText(resolved_.mentions.empty() ? message_ : tr("Click an arc to see each head's score."));
         return;
     }
@@ -502,6 +503,7 @@ void CorefView::showContributions() {
     if (heads.empty()) text += "\n" + tr("Attention rollout mixes every head of every layer: there are no per-head scores.");
     else if (heads.size() > 1) text += "\n" + tr("The score is the mean of these heads' scores:");
     detail_->setText(text);
+    contributions_->setVisible(!heads.empty());  // rollout: the text says why there is no table
     contributions_->setRowCount(static_cast<int>(heads.size()));
     for (std::size_t k = 0; k < heads.size(); ++k) {
         contributions_->setItem(static_cast<int>(k), 0, new QTableWidgetItem(headName(heads[k].head)));
