@@ -29,7 +29,7 @@ constexpr int kDecimals = 3;
 constexpr int kMaxHeadsInToolTip = 8;
 constexpr double kMargin = 12;
 constexpr double kMinArcWidth = 1.0;   // every candidate keeps a visible, hoverable arc
-constexpr double kMinOpacity = 0.12;
+constexpr double kMinOpacity = 0.2;
 constexpr double kMinChosenOpacity = 0.6;
 constexpr double kHitWidth = 9;        // px around an arc that count as "on it"
 const QColor kChosen("#c0392b");       // strong red: the argmax
