@@ -67,6 +67,14 @@ QPointF highestPoint(const QPainterPath& path) {
     return top;
 }
 
+// A small label on white in a rounded box: baseline markers, mention numbers, the chosen score.
+void drawTag(QPainter& painter, const QRectF& rect, const QColor& colour, const QString& text) {
+    painter.setPen(QPen(colour, 1.2));
+    painter.setBrush(Qt::white);
+    painter.drawRoundedRect(rect, 4, 4);
+    painter.drawText(rect, Qt::AlignCenter, text);
+}
+
 QColor markerColour(DrawnMarker::Kind kind) {
     return kind == DrawnMarker::Nearest ? kNearest : kind == DrawnMarker::Rule ? kRule : kChosen;
 }
@@ -220,28 +228,39 @@ void CorefView::relayout() {
 // y where the words start.
 double CorefView::layoutLegend(double width) {
     const QFontMetricsF fm(font());
-    const QFontMetricsF small(smallFont());
-    legend_.clear();
-    double y = kMargin;
     QFont bold = font();
     bold.setBold(true);
-    const QString scoring = legendText().section('\n', 0, 0);
-    const QRectF scoringBox = QFontMetricsF(bold).boundingRect(QRectF(kMargin, y, width - 2 * kMargin, 1e6),
-                                                              Qt::TextWordWrap, scoring);
-    scoringRect_ = QRectF(kMargin, y, width - 2 * kMargin, scoringBox.height());
-    y += scoringBox.height() + fm.height() * 0.3;
-    const double sampleWidth = fm.height() * 2.2;
+    const QRectF area(kMargin, kMargin, width - 2 * kMargin, 1e6);
+    const QRectF scoringBox = QFontMetricsF(bold).boundingRect(area, Qt::TextWordWrap, legendText().section('\n', 0, 0));
+    scoringRect_ = QRectF(kMargin, kMargin, area.width(), scoringBox.height());
+    double y = layoutKey(width, scoringRect_.bottom() + fm.height() * 0.3);
+    messageRect_ = QRectF();
+    if (!message_.isEmpty()) {
+        const QRectF box = fm.boundingRect(area.translated(0, y - kMargin), Qt::TextWordWrap, message_);
+        messageRect_ = QRectF(kMargin, y, area.width(), box.height());
+        y += box.height() + fm.height() * 0.3;
+    }
+    y += fm.height() * 0.5;  // room for the chosen score's tag on the highest arc
+    legendHeight_ = y;
+    return y;
+}
+
+// The key's samples and captions, flowing onto more lines when narrow. Returns the y below it.
+double CorefView::layoutKey(double width, double y) {
+    const QFontMetricsF fm(font());
+    const QFontMetricsF small(smallFont());
     const std::vector<std::pair<LegendEntry::Sample, QString>> key = {
         {LegendEntry::ChosenArc, tr("chosen (highest score)")},
         {LegendEntry::OtherArc, tr("other candidates: thickness and opacity = score")},
         {LegendEntry::NearestMarker, tr("nearest-mention baseline")},
         {LegendEntry::RuleMarker, tr("rule baseline (agreement + recency)")},
     };
+    legend_.clear();
     double x = kMargin;
     for (const auto& [sample, text] : key) {
-        const bool marker = sample == LegendEntry::NearestMarker || sample == LegendEntry::RuleMarker;
-        const QString label = marker ? (sample == LegendEntry::NearestMarker ? tr("nearest") : tr("rule")) : QString();
-        const double swatch = marker ? small.horizontalAdvance(label) + 10 : sampleWidth;
+        const double swatch = sample == LegendEntry::NearestMarker ? small.horizontalAdvance(tr("nearest")) + 10
+                              : sample == LegendEntry::RuleMarker  ? small.horizontalAdvance(tr("rule")) + 10
+                                                                   : fm.height() * 2.2;
         const double itemWidth = swatch + 6 + fm.horizontalAdvance(text) + fm.height();
         if (x > kMargin && x + itemWidth > width - kMargin) {
             x = kMargin;
@@ -255,16 +274,7 @@ double CorefView::layoutLegend(double width) {
         legend_.push_back(entry);
         x += itemWidth;
     }
-    y += fm.height() * 1.3;
-    messageRect_ = QRectF();
-    if (!message_.isEmpty()) {
-        const QRectF box = fm.boundingRect(QRectF(kMargin, y, width - 2 * kMargin, 1e6), Qt::TextWordWrap, message_);
-        messageRect_ = QRectF(kMargin, y, width - 2 * kMargin, box.height());
-        y += box.height() + fm.height() * 0.3;
-    }
-    y += fm.height() * 0.5;  // room for the chosen score's tag on the highest arc
-    legendHeight_ = y;
-    return y;
+    return y + fm.height() * 1.3;
 }
 
 // Marker labels per word, so a word's slot is wide enough for what hangs under it.
@@ -547,18 +557,10 @@ void CorefView::paintLegend(QPainter& painter) const {
             painter.setPen(QPen(chosen ? kChosen : withAlpha(kOther, 0.7), chosen ? 4 : 2.5, Qt::SolidLine, Qt::RoundCap));
             painter.drawLine(QPointF(s.left(), y), QPointF(s.right(), y));
         } else {
-            const auto kind = e.sample == LegendEntry::NearestMarker ? DrawnMarker::Nearest : DrawnMarker::Rule;
-            DrawnMarker sample;
-            sample.kind = kind;
-            sample.label = kind == DrawnMarker::Nearest ? tr("nearest") : tr("rule");
-            sample.rect = s;
-            painter.save();
+            const bool nearest = e.sample == LegendEntry::NearestMarker;
             painter.setFont(smallFont());
-            painter.setPen(QPen(markerColour(kind), 1.2));
-            painter.setBrush(Qt::white);
-            painter.drawRoundedRect(s, 4, 4);
-            painter.drawText(s, Qt::AlignCenter, sample.label);
-            painter.restore();
+            drawTag(painter, s, markerColour(nearest ? DrawnMarker::Nearest : DrawnMarker::Rule),
+                    nearest ? tr("nearest") : tr("rule"));
         }
         painter.setFont(font());
         painter.setPen(Qt::black);
@@ -613,12 +615,7 @@ void CorefView::paintWords(QPainter& painter, const QRectF& exposed) const {
 
 void CorefView::paintMarkers(QPainter& painter) const {
     painter.setFont(smallFont());
-    for (const DrawnMarker& m : markers_) {
-        painter.setPen(QPen(markerColour(m.kind), 1.2));
-        painter.setBrush(Qt::white);
-        painter.drawRoundedRect(m.rect, 4, 4);
-        painter.drawText(m.rect, Qt::AlignCenter, m.label);
-    }
+    for (const DrawnMarker& m : markers_) drawTag(painter, m.rect, markerColour(m.kind), m.label);
 }
 
 // The chosen arc's score at its middle, on a white tag so crossing arcs do not hide it.
@@ -633,10 +630,7 @@ void CorefView::paintChosenScores(QPainter& painter) const {
         const QPointF mid = highestPoint(arc.path);
         const QRectF tag(mid.x() - fm.horizontalAdvance(text) / 2 - 4, mid.y() - fm.height() / 2 - 1,
                          fm.horizontalAdvance(text) + 8, fm.height() + 2);
-        painter.setPen(QPen(kChosen, 1));
-        painter.setBrush(Qt::white);
-        painter.drawRoundedRect(tag, 4, 4);
-        painter.drawText(tag, Qt::AlignCenter, text);
+        drawTag(painter, tag, kChosen, text);
     }
 }
 

@@ -117,6 +117,7 @@ private:
     };
     void relayout();
     double layoutLegend(double width);
+    double layoutKey(double width, double y);
     void layoutWords(double width, double top);
     void layoutMarkers();
     void layoutArcs();
