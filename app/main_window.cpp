@@ -116,6 +116,7 @@ QWidget* MainWindow::buildCentralWidget() {
     tabs_->addTab(heatmap_, tr("Attention heatmap"));
     tabs_->addTab(editor_, tr("Edit lesson"));
     buildModelTabs();
+    buildCorefTab();
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(navigator_);
     splitter->addWidget(tabs_);
@@ -288,6 +289,7 @@ void MainWindow::refreshAll() {
     heatmap_->setOptions({});  // lessons show every head as it is; model-mode options do not apply
     heatmap_->showTrace(trace, lessonLayer(), session_.decimals());
     editor_->refresh();
+    refreshCoref();
 }
 
 // The layer box lists the lesson's layers; it is shown only when there are several.

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "app/session.hpp"
+#include "core/analysis/coreference.hpp"
 #include "core/explain.hpp"
 
 class QCheckBox;
@@ -22,6 +23,7 @@ class QTabWidget;
 
 namespace attnscope {
 
+class CorefTab;
 class HeadView;
 class HeatmapView;
 class LessonEditor;
@@ -60,6 +62,10 @@ public:
     void setSentence(const QString& sentence);
     void setLargerText(bool larger);
 
+    // Coreference tab (main_window_coref.cpp): scores the arcs with `heads` (0-based) and shows
+    // the tab; the head ranking's "use best heads" calls it.
+    void setCoreferenceHeads(const std::vector<HeadRef>& heads);
+
     // Walks every kind of step of every built-in lesson and saves a PNG of the window for each
     // into `dir`; returns the number of files written. Used for docs/screenshots.
     int saveScreenshots(const QString& dir);
@@ -87,6 +93,7 @@ public:
     ModelView* modelView() const { return modelView_; }
     HeadView* headView() const { return headView_; }
     PieceStrip* pieceStrip() const { return pieces_; }
+    CorefTab* corefTab() const { return coref_; }
     QComboBox* layerBox() const { return layerBox_; }
     QCheckBox* hideSpecialBox() const { return hideSpecial_; }
     QComboBox* aggregateBox() const { return aggregate_; }
@@ -145,6 +152,11 @@ private:
     int currentModelLayer() const;
     void setModelRunning(bool running);
 
+    // Coreference tab (main_window_coref.cpp).
+    void buildCorefTab();
+    void refreshCoref();  // re-resolves the trace on screen when the tab is shown, else later
+    const Trace* corefTrace() const;
+
     void saveLesson();
     void saveLessonAs();
     void openLessonDialog();
@@ -201,6 +213,8 @@ private:
     QScrollArea* predictionsArea_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    CorefTab* coref_ = nullptr;
+    bool corefStale_ = true;  // the trace, layer or head changed while the tab was hidden
 };
 
 }  // namespace attnscope

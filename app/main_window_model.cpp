@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <utility>
 
+#include "app/coref_tab.hpp"
 #include "app/hub/download_dialog.hpp"
 #include "app/hub/open_model_dialog.hpp"
 #include "app/main_window.hpp"
@@ -190,7 +191,8 @@ void MainWindow::enterModelMode() {
     navigator_->setCurrentHead(0);
     updateLessonTabs();
     // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
-    if (tabs_->currentWidget() != modelView_ && tabs_->currentWidget() != headView_) tabs_->setCurrentWidget(heatmap_);
+    QWidget* tab = tabs_->currentWidget();
+    if (tab != modelView_ && tab != headView_ && tab != coref_) tabs_->setCurrentWidget(heatmap_);
     refreshModelLabels();
     setWindowTitle(tr("AttnScope — %1").arg(displayName(*model)));
     statusBar()->showMessage(tr("Opened %1").arg(qs(model->folder)), 5000);
@@ -298,6 +300,7 @@ void MainWindow::refreshModelViews() {
     predictions_->showPredictions(*run, predictsNextToken(model->family()),
                                   [model](int id) { return model->tokenizer.label(id); });
     showModelDetail();
+    refreshCoref();
 }
 
 // The worked example: the worker's one-layer Trace for the selected layer.
@@ -336,6 +339,7 @@ void MainWindow::showModelLayer() {
     if (!modelMode_ || !shownRun_) return;
     heatmapShows_.stale = headViewShows_.stale = true;
     refreshModelTab(tabs_->currentWidget());
+    refreshCoref();  // "all heads of layer N" follows the layer box
     worker_->showLayerInDetail(currentModelLayer());
 }
 

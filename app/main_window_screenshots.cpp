@@ -1,6 +1,8 @@
-// Screenshots for docs/screenshots: the window on every kind of step, the heatmap, the editor
-// and a Chinese sentence. Set ATTNSCOPE_SCREENSHOT_DIR to take them at start-up and quit.
+// Screenshots for docs/screenshots: the window on every kind of step, the heatmap, the editor,
+// a Chinese sentence and the coreference arcs. Set ATTNSCOPE_SCREENSHOT_DIR to take them at
+// start-up and quit.
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <set>
 
+#include "app/coref_tab.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
 #include "ui/head_view.hpp"
@@ -113,8 +116,11 @@ int MainWindow::saveScreenshots(const QString& dir) {
         heatmap_->setAllHeads(false);
     }
     // The editor and a Chinese sentence, on the lesson the window was showing.
-    if (openedPath.startsWith(":/lessons/")) openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
-    else if (!openedPath.isEmpty()) openLessonFile(openedPath);
+    const auto reopen = [this, openedPath] {
+        if (openedPath.startsWith(":/lessons/")) openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
+        else if (!openedPath.isEmpty()) openLessonFile(openedPath);
+    };
+    reopen();
     tabs_->setCurrentWidget(editor_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "editor", "embedding-table"))) ? 1 : 0;
     setSentence(QStringLiteral("猫追老鼠。"));
@@ -127,6 +133,14 @@ int MainWindow::saveScreenshots(const QString& dir) {
     tabs_->setCurrentWidget(heatmap_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
     setSentence(QString::fromStdString(session_.lesson().sentence));
+    // The coreference arcs last, so the earlier files keep their numbers (the README shows them).
+    if (openBuiltInLesson("coreference")) {
+        tabs_->setCurrentWidget(coref_);
+        coref_->scoringBox()->setCurrentIndex(CorefTab::Layer);  // the side panel lists both heads
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "arcs"))) ? 1 : 0;
+        coref_->scoringBox()->setCurrentIndex(CorefTab::Rollout);
+        reopen();
+    }
     return n;
 }
 
@@ -150,6 +164,9 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
         if (steps[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
     matrixPanel_->selectCell(1, 2);
     shot(matrixPanel_, "worked-example-weights");
+    // Coreference needs a pronoun: a sentence of the model's own words with "it" in it.
+    setSentence(QStringLiteral("the dog ran to the house and it was cold ."));
+    if (waitForModel()) shot(coref_, "coreference");
     return n;
 }
 

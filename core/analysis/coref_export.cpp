@@ -1,6 +1,7 @@
 #include "core/analysis/coref_export.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -95,6 +96,38 @@ Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
                 {"heads", heads},           {"head_scores", headScores}};
 }
 
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+
+// Shortest text that reads back to the same double (what a spreadsheet or Python needs).
+std::string exactNumber(double v) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+    return std::string(text, end);
+}
+
+std::string csvFlag(bool on) { return on ? "1" : "0"; }
+
+// The columns shared by a candidate's rows: mention, mention_word, candidate, candidate_word.
+std::string candidateColumns(const SentenceResolution& s, const Resolution& r, int c) {
+    return csvField(r.mention.text) + "," + std::to_string(r.mention.firstWord + 1) + "," +
+           csvField(candidateText(s, r, c)) + "," + std::to_string(r.candidates[static_cast<std::size_t>(c)] + 1);
+}
+
+std::string candidateCsvRows(const SentenceResolution& s, const Resolution& r, int c) {
+    const std::string marks = csvFlag(c == r.chosen) + "," + csvFlag(c == r.baselines.nearest) + "," +
+                              csvFlag(c == r.baselines.rule) + "," + csvField(r.scoringText);
+    std::string out = candidateColumns(s, r, c) + ",,," + exactNumber(r.scores(c)) + "," + marks + "\n";
+    for (const HeadContribution& h : contributionsTo(r, c))
+        out += candidateColumns(s, r, c) + "," + std::to_string(h.head.layer + 1) + "," +
+               std::to_string(h.head.head + 1) + "," + exactNumber(h.score) + "," + marks + "\n";
+    return out;
+}
+
 std::string countLine(const std::string& label, int correct, const CorefEvaluation& e) {
     return label + " " + percent(e.share(correct)) + " (" + std::to_string(correct) + "/" +
            std::to_string(e.evaluated) + ")\n";
@@ -134,6 +167,13 @@ std::string resolutionToJson(const SentenceResolution& resolved) {
     Json mentions = Json::array();
     for (const Resolution& r : resolved.mentions) mentions.push_back(mentionToJson(resolved, r));
     return dump(Json{{"format", "attnscope-coref"}, {"version", 1}, {"words", words}, {"mentions", mentions}});
+}
+
+std::string resolutionToCsv(const SentenceResolution& resolved) {
+    std::string out = "mention,mention_word,candidate,candidate_word,layer,head,score,chosen,nearest,rule,scoring\n";
+    for (const Resolution& r : resolved.mentions)
+        for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c) out += candidateCsvRows(resolved, r, c);
+    return out;
 }
 
 std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int top) {

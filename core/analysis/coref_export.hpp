@@ -17,6 +17,11 @@ namespace attnscope {
 std::string resolutionToText(const SentenceResolution& resolved, int decimals);
 // {"format": "attnscope-coref", "version": 1, "words": [...], "mentions": [...]}
 std::string resolutionToJson(const SentenceResolution& resolved);
+// One row per mention × candidate with the combined score (layer and head empty), then one row
+// per head combined with that head's own score. Words, layers and heads 1-based as in the text;
+// scores at full precision (shortest text that reads back to the same double).
+// mention,mention_word,candidate,candidate_word,layer,head,score,chosen,nearest,rule,scoring
+std::string resolutionToCsv(const SentenceResolution& resolved);
 
 // Baselines and rollout first, then every head, best first (`top` > 0 keeps that many), then
 // the skipped examples with their reasons.

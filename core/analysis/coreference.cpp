@@ -309,18 +309,19 @@ int ruleBaseline(const std::vector<Word>& words, const std::vector<int>& candida
     return any >= 0 ? any : nearestBaseline(candidates, mention);
 }
 
-Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
-                                  const Scoring& scoring, bool cataphora) {
+// Scores one mention. `rollout` is the trace's rollout, computed once per sentence by the caller:
+// at 512 tokens and 12 layers it is 11 products of 512×512 matrices, too much to repeat for every
+// pronoun on the GUI thread.
+static Result<Resolution> scoreMention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
+                                       const Scoring& scoring, bool cataphora, const Mat* rollout) {
     if (auto bad = checkMention(words, mention)) return *bad;
     Resolution r;
     r.mention = mention;
     r.candidates = candidatesFor(words, mention, cataphora);
     r.scoringText = describeScoring(scoring, trace.headCount());
     if (scoring.kind == Scoring::Kind::Rollout) {
-        auto rollout = attentionRollout(trace);
-        if (!rollout) return rollout.error();
-        if (auto bad = checkWeights(rollout.value(), words, "rollout")) return *bad;
-        r.scores = candidateDistribution(rollout.value(), words, mention, r.candidates);
+        if (auto bad = checkWeights(*rollout, words, "rollout")) return *bad;
+        r.scores = candidateDistribution(*rollout, words, mention, r.candidates);
         r.headScores = Mat::Zero(0, static_cast<Eigen::Index>(r.candidates.size()));
     } else {
         auto heads = headsOf(trace, scoring);
@@ -336,6 +337,20 @@ Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& w
     return r;
 }
 
+// The rollout when the scoring needs it (an empty matrix otherwise).
+static Result<Mat> rolloutFor(const Trace& trace, const Scoring& scoring) {
+    if (scoring.kind != Scoring::Kind::Rollout) return Mat();
+    return attentionRollout(trace);
+}
+
+Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
+                                  const Scoring& scoring, bool cataphora) {
+    if (auto bad = checkMention(words, mention)) return *bad;
+    auto rollout = rolloutFor(trace, scoring);
+    if (!rollout) return rollout.error();
+    return scoreMention(trace, words, mention, scoring, cataphora, &rollout.value());
+}
+
 Result<SentenceResolution> resolveSentence(const Trace& trace, const ResolveOptions& options) {
     SentenceResolution out;
     out.words = wordsOf(trace.tokens);
@@ -347,8 +362,11 @@ Result<SentenceResolution> resolveSentence(const Trace& trace, const ResolveOpti
     } else {
         mentions = findPronouns(out.words);
     }
+    if (mentions.empty()) return out;
+    auto rollout = rolloutFor(trace, options.scoring);
+    if (!rollout) return rollout.error();
     for (const Mention& mention : mentions) {
-        auto resolved = resolveMention(trace, out.words, mention, options.scoring, options.cataphora);
+        auto resolved = scoreMention(trace, out.words, mention, options.scoring, options.cataphora, &rollout.value());
         if (!resolved) return resolved.error();
         out.mentions.push_back(std::move(resolved).value());
     }

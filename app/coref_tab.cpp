@@ -1,0 +1,245 @@
+#include "app/coref_tab.hpp"
+
+#include <QBuffer>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "app/lesson_source.hpp"
+#include "core/analysis/coref_export.hpp"
+#include "ui/coref_view.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString headList(const std::vector<HeadRef>& heads) {
+    QStringList items;
+    for (const HeadRef& h : heads) items << QStringLiteral("%1:%2").arg(h.layer + 1).arg(h.head + 1);
+    return items.join(", ");
+}
+
+// "5:4, 6:1" (counted from 1, as the user reads them) → 0-based heads of this trace.
+Result<std::vector<HeadRef>> parseHeadList(const QString& text, const Trace& trace) {
+    const int layers = static_cast<int>(trace.layers.size()), perLayer = trace.headCount();
+    std::vector<HeadRef> heads;
+    for (const QString& item : text.split(',', Qt::SkipEmptyParts)) {
+        const QStringList parts = item.trimmed().split(':');
+        bool okLayer = false, okHead = false;
+        const int layer = parts.size() == 2 ? parts[0].trimmed().toInt(&okLayer) : 0;
+        const int head = parts.size() == 2 ? parts[1].trimmed().toInt(&okHead) : 0;
+        if (!okLayer || !okHead)
+            return Error{"heads", "expected LAYER:HEAD pairs like 1:2, 3:1, got \"" + item.trimmed().toStdString() + "\""};
+        if (layer < 1 || layer > layers || head < 1 || head > perLayer)
+            return Error{"heads", "expected layers 1 to " + std::to_string(layers) + " and heads 1 to " +
+                                      std::to_string(perLayer) + ", got \"" + item.trimmed().toStdString() + "\""};
+        heads.push_back({layer - 1, head - 1});
+    }
+    if (heads.empty()) return Error{"heads", "expected LAYER:HEAD pairs like 1:2, 3:1, got nothing"};
+    return heads;
+}
+
+std::vector<std::string> tokenTexts(const Trace& trace) {
+    std::vector<std::string> out;
+    for (const Token& t : trace.tokens) out.push_back(t.text);
+    return out;
+}
+
+QByteArray pngBytes(const QImage& image) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+}  // namespace
+
+CorefTab::CorefTab(QWidget* parent) : QWidget(parent) {
+    setObjectName("corefTab");
+    view_ = new CorefView(this);
+    error_ = new QLabel(this);
+    error_->setObjectName("corefError");
+    error_->setWordWrap(true);
+    error_->setStyleSheet("QLabel { color: #9b1c1c; font-weight: bold; }");
+    error_->hide();
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildControls());
+    layout->addWidget(error_);
+    layout->addWidget(view_, 1);
+    connect(view_, &CorefView::wordClicked, this, [this](int word) {
+        mentionWord_ = word;
+        emit changed();
+    });
+    updateMentionLabel();
+}
+
+QWidget* CorefTab::buildControls() {
+    auto* row = new QWidget(this);
+    scoring_ = new QComboBox(row);
+    scoring_->setObjectName("corefScoring");
+    scoring_->addItems({tr("Attention rollout"), tr("All heads of layer 1"), tr("Chosen heads")});
+    scoring_->setToolTip(tr("Rollout multiplies every layer's head-averaged attention (plus the residual identity)"));
+    heads_ = new QLineEdit(row);
+    heads_->setObjectName("corefHeads");
+    heads_->setPlaceholderText(tr("L:H, …"));
+    heads_->setToolTip(tr("The heads to average, LAYER:HEAD counted from 1, e.g. 5:4, 6:1"));
+    heads_->setMinimumWidth(heads_->fontMetrics().horizontalAdvance("10:12, 9:3") + 16);
+    heads_->setMaximumWidth(240);
+    heads_->setEnabled(false);
+    cataphora_ = new QCheckBox(tr("Cataphora"), row);
+    cataphora_->setToolTip(tr("Admit the words after the mention as candidates too"));
+    cataphora_->setObjectName("corefCataphora");
+    mention_ = new QLabel(row);
+    mention_->setObjectName("corefMention");
+    everyPronoun_ = new QPushButton(tr("Every pronoun"), row);
+    everyPronoun_->setToolTip(tr("Resolve every pronoun of the sentence again, instead of the clicked word"));
+    // Two short rows: in model mode the predictions panel leaves the tab narrow.
+    auto* scoringRow = new QHBoxLayout;
+    scoringRow->addWidget(new QLabel(tr("Scores from:"), row));
+    scoringRow->addWidget(scoring_);
+    scoringRow->addWidget(heads_);
+    scoringRow->addStretch(1);
+    scoringRow->addWidget(buildExportButton());
+    auto* mentionRow = new QHBoxLayout;
+    mentionRow->addWidget(mention_);
+    mentionRow->addWidget(everyPronoun_);
+    mentionRow->addSpacing(12);
+    mentionRow->addWidget(cataphora_);
+    mentionRow->addStretch(1);
+    auto* layout = new QVBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(scoringRow);
+    layout->addLayout(mentionRow);
+    connect(scoring_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        heads_->setEnabled(index == Heads);
+        emit changed();
+    });
+    connect(heads_, &QLineEdit::editingFinished, this, &CorefTab::changed);
+    connect(cataphora_, &QCheckBox::toggled, this, &CorefTab::changed);
+    connect(everyPronoun_, &QPushButton::clicked, this, &CorefTab::resolveEveryPronoun);
+    return row;
+}
+
+QToolButton* CorefTab::buildExportButton() {
+    auto* button = new QToolButton(this);
+    button->setObjectName("corefExport");
+    button->setText(tr("Export"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    for (const double scale : {1.0, 2.0, 4.0})
+        menu->addAction(tr("Arcs as PNG (%1×)…").arg(scale), this, [this, scale] { exportDialog(Export::Png, scale); });
+    menu->addAction(tr("Arcs as SVG…"), this, [this] { exportDialog(Export::Svg, 1); });
+    menu->addAction(tr("Arcs as PDF…"), this, [this] { exportDialog(Export::Pdf, 1); });
+    menu->addSeparator();
+    menu->addAction(tr("Scores as CSV…"), this, [this] { exportDialog(Export::Csv, 1); });
+    menu->addAction(tr("Scores as JSON…"), this, [this] { exportDialog(Export::Json, 1); });
+    button->setMenu(menu);
+    return button;
+}
+
+void CorefTab::resolve(const Trace& trace, int layer, int head) {
+    const std::vector<std::string> words = tokenTexts(trace);
+    if (words != words_) mentionWord_.reset();  // word indices of another sentence mean nothing here
+    words_ = words;
+    scoring_->setItemText(Layer, tr("All heads of layer %1").arg(layer + 1));
+    auto scoring = chosenScoring(trace, layer, head);
+    if (!scoring) {
+        setError(qs(scoring.error().text()));
+        view_->showMessage(tr("Nothing drawn: the heads could not be read."));
+        return;
+    }
+    auto resolved = resolveSentence(trace, {scoring.value(), cataphora_->isChecked(), mentionWord_});
+    if (!resolved) {
+        setError(qs(resolved.error().text()));
+        view_->showMessage(tr("Nothing drawn: the sentence could not be resolved."));
+        return;
+    }
+    setError(QString());
+    view_->showResolution(resolved.value());
+    updateMentionLabel();
+}
+
+Result<Scoring> CorefTab::chosenScoring(const Trace& trace, int layer, int head) {
+    switch (scoring_->currentIndex()) {
+        case Layer: return Scoring::wholeLayer(layer);
+        case Heads: {
+            if (heads_->text().trimmed().isEmpty()) heads_->setText(headList({{layer, head}}));
+            auto heads = parseHeadList(heads_->text(), trace);
+            if (!heads) return heads.error();
+            return Scoring::headSet(std::move(heads).value());
+        }
+        default: return Scoring::rollout();
+    }
+}
+
+void CorefTab::setHeads(const std::vector<HeadRef>& heads) {
+    {
+        const QSignalBlocker blocker(scoring_);
+        scoring_->setCurrentIndex(Heads);
+    }
+    heads_->setEnabled(true);
+    heads_->setText(headList(heads));
+    emit changed();
+}
+
+void CorefTab::resolveEveryPronoun() {
+    mentionWord_.reset();
+    emit changed();
+}
+
+void CorefTab::updateMentionLabel() {
+    everyPronoun_->setEnabled(mentionWord_.has_value());
+    if (!mentionWord_) {
+        mention_->setText(tr("Mention: every pronoun"));
+        mention_->setToolTip(tr("Click a word in the picture to resolve it as the mention"));
+        return;
+    }
+    const SentenceResolution& r = view_->resolution();
+    const QString text = r.mentions.empty() ? QString() : qs(r.mentions.front().mention.text);
+    mention_->setText(tr("Mention: “%1”").arg(text));
+}
+
+void CorefTab::setError(const QString& text) {
+    error_->setText(text);
+    error_->setVisible(!text.isEmpty());
+}
+
+QString CorefTab::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
+
+std::optional<Error> CorefTab::exportTo(const QString& path, Export kind, double scale) const {
+    QByteArray bytes;
+    switch (kind) {
+        case Export::Png: bytes = pngBytes(view_->renderImage(scale)); break;
+        case Export::Svg: bytes = view_->renderSvg(); break;
+        case Export::Pdf: bytes = view_->renderPdf(); break;
+        case Export::Csv: bytes = QByteArray::fromStdString(resolutionToCsv(view_->resolution())); break;
+        case Export::Json: bytes = QByteArray::fromStdString(resolutionToJson(view_->resolution())); break;
+    }
+    if (bytes.isEmpty()) return Error{path.toStdString(), "nothing could be drawn to write"};
+    return writeFileAtomically(path, bytes);  // QSaveFile: a reader never sees half a file
+}
+
+void CorefTab::exportDialog(Export kind, double scale) {
+    static const char* const names[] = {"coreference.png", "coreference.svg", "coreference.pdf", "coreference.csv",
+                                        "coreference.json"};
+    static const char* const filters[] = {"PNG images (*.png)", "SVG images (*.svg)", "PDF documents (*.pdf)",
+                                          "CSV (*.csv)", "JSON (*.json)"};
+    const auto i = static_cast<std::size_t>(kind);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export coreference"), names[i], tr(filters[i]));
+    if (path.isEmpty()) return;
+    if (const auto error = exportTo(path, kind, scale))
+        QMessageBox::warning(this, tr("The file could not be written"), qs(error->text()));
+}
+
+}  // namespace attnscope

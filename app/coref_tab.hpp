@@ -1,0 +1,75 @@
+#pragma once
+// The Coreference tab: the scoring controls (rollout / every head of the current layer / chosen
+// heads), the cataphora switch, the mention (every pronoun, or the word last clicked), export
+// buttons, and the CorefView drawing the result. The window hands it the Trace on screen; the
+// tab resolves it with core's resolveSentence on the GUI thread (cheap next to a model run) and
+// the view only draws what came out.
+#include <QWidget>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/coreference.hpp"
+#include "core/result.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QToolButton;
+
+namespace attnscope {
+
+class CorefView;
+
+class CorefTab : public QWidget {
+    Q_OBJECT
+public:
+    enum Choice { Rollout, Layer, Heads };  // the items of scoringBox(), in order
+    enum class Export { Png, Svg, Pdf, Csv, Json };
+
+    explicit CorefTab(QWidget* parent = nullptr);
+
+    // Resolves `trace` under the controls and shows it. `layer` is the window's current layer
+    // (0-based), `head` its current head: the default head set is that one head.
+    void resolve(const Trace& trace, int layer, int head);
+    // Chosen heads = `heads` (0-based), e.g. from the head ranking's "use best heads".
+    void setHeads(const std::vector<HeadRef>& heads);
+    // Back to every pronoun of the sentence.
+    void resolveEveryPronoun();
+
+    // Writes the arcs (PNG at `scale`, SVG, PDF) or the scores (CSV, JSON) atomically.
+    std::optional<Error> exportTo(const QString& path, Export kind, double scale = 2) const;
+
+    CorefView* view() const { return view_; }
+    QComboBox* scoringBox() const { return scoring_; }
+    QCheckBox* cataphoraBox() const { return cataphora_; }
+    QLineEdit* headsEdit() const { return heads_; }
+    std::optional<int> mentionWord() const { return mentionWord_; }
+    QString errorText() const;
+
+signals:
+    // The user changed what to resolve; the window calls resolve() with the trace on screen.
+    void changed();
+
+private:
+    QWidget* buildControls();
+    QToolButton* buildExportButton();
+    void exportDialog(Export kind, double scale);
+    Result<Scoring> chosenScoring(const Trace& trace, int layer, int head);
+    void updateMentionLabel();
+    void setError(const QString& text);
+
+    std::optional<int> mentionWord_;   // a word index, or every pronoun
+    std::vector<std::string> words_;   // the token texts last resolved: a new sentence resets the mention
+    CorefView* view_ = nullptr;
+    QComboBox* scoring_ = nullptr;
+    QLineEdit* heads_ = nullptr;
+    QCheckBox* cataphora_ = nullptr;
+    QLabel* mention_ = nullptr;
+    QPushButton* everyPronoun_ = nullptr;
+    QLabel* error_ = nullptr;
+};
+
+}  // namespace attnscope
