@@ -18,7 +18,7 @@ QFont scaled(QFont font, double factor) {
     return font;
 }
 
-QString percent(double share) { return QString::number(100 * share, 'f', 0); }
+QString percent(double share) { return QString::number(100 * share, 'f', 0) + "%"; }
 
 // Exports at the plot's size on screen, but never smaller than this (the tab may not have been
 // shown yet, leaving the plot at a placeholder size).
@@ -81,8 +81,8 @@ void HeadRankingBuilder::build(const CorefEvaluation& evaluation, const QString&
             cells_.push_back({l, h, accuracy});
             correct_.push_back(static_cast<int>(std::lround(evaluation.correct(l, h))));
         }
-    title_->setText(title);
-    title_->setFont(scaled(plot_->font(), 1.1));
+    title_->setText(title);  // long titles: the caller breaks them into lines
+    title_->setFont(plot_->font());
     if (selected_ && (selected_->layer >= layers_ || selected_->head >= heads_)) selected_.reset();
     setAxes();
     printValues();

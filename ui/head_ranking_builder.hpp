@@ -24,7 +24,7 @@ class HeadRankingBuilder {
 public:
     explicit HeadRankingBuilder(QCustomPlot* plot);
 
-    // `title` says what was evaluated (model and set).
+    // `title` says what was evaluated (model and set); "\n" starts a new line.
     void build(const CorefEvaluation& evaluation, const QString& title);
     void clear(const QString& message);  // nothing evaluated (yet)
     void selectHead(std::optional<HeadRef> head);  // a frame around the cell; nullopt: none

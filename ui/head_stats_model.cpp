@@ -67,12 +67,13 @@ QVariant HeadStatsModel::data(const QModelIndex& index, int role) const {
 
 QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
-    static const char* const names[] = {"Layer", "Head", "Entropy (bits)", "Delimiter / special", "Previous",
-                                        "Next", "Self", "Coreference", "Label"};
+    // Short: the table shares the tab with the ranking; the tooltips say more.
+    static const char* const names[] = {"Layer", "Head", "Entropy", "Delim./special", "Previous",
+                                        "Next", "Self", "Coref.", "Label"};
     static const char* const tips[] = {
         "Layers and heads count from 1",
         "",
-        "Mean over rows of −Σ w·log₂ w",
+        "Mean over rows of −Σ w·log₂ w, in bits",
         "Share of attention to special tokens and punctuation",
         "Share to the token just before (rows after the first)",
         "Share to the token just after (rows before the last)",
