@@ -70,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     connectViews();
     connectModelWorker();
+    connectHeadsPanel();
     setLargerText(false);
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
@@ -114,6 +115,7 @@ QWidget* MainWindow::buildCentralWidget() {
     tabs_->addTab(heatmap_, tr("Attention heatmap"));
     tabs_->addTab(editor_, tr("Edit lesson"));
     buildModelTabs();
+    buildHeadsTab();
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(navigator_);
     splitter->addWidget(tabs_);
@@ -210,6 +212,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
     lessonPath_ = path;
     lastError_.clear();
     if (modelMode_) leaveModelMode();
+    resetHeadAnalysis();
     selectedCell_.reset();
     shownStep_.reset();
     sentenceTimer_.stop();
@@ -264,6 +267,7 @@ void MainWindow::onLessonEdited() {
         return;
     }
     setErrorText(QString());
+    resetHeadAnalysis();  // the ranking was of the weights before the edit
     statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     refreshAll();
 }
@@ -281,6 +285,7 @@ void MainWindow::refreshAll() {
     heatmap_->setOptions({});  // lessons show every head as it is; model-mode options do not apply
     heatmap_->showTrace(trace, 0, session_.decimals());
     editor_->refresh();
+    requestHeadStatistics();
 }
 
 void MainWindow::refreshLabels() {

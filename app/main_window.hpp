@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "app/session.hpp"
+#include "core/analysis/coref_eval.hpp"
 #include "core/explain.hpp"
 
 class QCheckBox;
@@ -22,7 +23,9 @@ class QTabWidget;
 
 namespace attnscope {
 
+class HeadAnalysisWorker;
 class HeadView;
+class HeadsPanel;
 class HeatmapView;
 class LessonEditor;
 class MatrixPanel;
@@ -68,6 +71,15 @@ public:
     int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
     // Processes events until the model worker is idle; false on timeout.
     bool waitForModel(int timeoutMs = 30000);
+
+    // Heads tab (main_window_heads.cpp): ranks every head on a coreference set (a path or a
+    // built-in ":/coref/…"), off the GUI thread; exports the ranking as png, svg, pdf, csv or
+    // json, atomically. The panel's useHeadsForCoreference signal carries core's bestHeads.
+    void evaluateHeads(const QString& setSource);
+    bool exportHeadRanking(const QString& path, const QString& format);
+    bool waitForHeadAnalysis(int timeoutMs = 30000);  // until evaluation and statistics are idle
+    HeadsPanel* headsPanel() const { return headsPanel_; }
+    HeadAnalysisWorker* headAnalysisWorker() const { return headWorker_; }
 
     // For tests.
     const Session& session() const { return session_; }
@@ -140,6 +152,17 @@ private:
     int currentModelLayer() const;
     void setModelRunning(bool running);
 
+    // Heads tab (main_window_heads.cpp).
+    void buildHeadsTab();
+    void connectHeadsPanel();
+    SentenceRunner currentSentenceRunner() const;
+    QString analysedName() const;
+    void onHeadEvaluationFinished();
+    void resetHeadAnalysis();
+    void requestHeadStatistics();
+    void onHeadStatisticsReady();
+    void exportHeadRankingDialog(const QString& format);
+
     void saveLesson();
     void saveLessonAs();
     void openLessonDialog();
@@ -194,6 +217,8 @@ private:
     QScrollArea* predictionsArea_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    HeadsPanel* headsPanel_ = nullptr;
+    HeadAnalysisWorker* headWorker_ = nullptr;
 };
 
 }  // namespace attnscope

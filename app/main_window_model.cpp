@@ -22,6 +22,7 @@
 #include "app/model_worker.hpp"
 #include "ui/attention_options.hpp"
 #include "ui/head_view.hpp"
+#include "ui/heads_panel.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
 #include "ui/matrix_panel.hpp"
@@ -180,8 +181,11 @@ void MainWindow::enterModelMode() {
                                       : tr("Type a sentence; write [MASK] where the model should fill in a word."));
     navigator_->setCurrentHead(0);
     updateLessonTabs();
+    resetHeadAnalysis();
     // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
-    if (tabs_->currentWidget() != modelView_ && tabs_->currentWidget() != headView_) tabs_->setCurrentWidget(heatmap_);
+    if (tabs_->currentWidget() != modelView_ && tabs_->currentWidget() != headView_ &&
+        tabs_->currentWidget() != headsPanel_)
+        tabs_->setCurrentWidget(heatmap_);
     refreshModelLabels();
     setWindowTitle(tr("AttnScope — %1").arg(displayName(*model)));
     statusBar()->showMessage(tr("Opened %1").arg(qs(model->folder)), 5000);
@@ -285,6 +289,7 @@ void MainWindow::refreshModelViews() {
     refreshModelTab(tabs_->currentWidget());
     predictions_->showPredictions(*run, predictsNextToken(model->family()),
                                   [model](int id) { return model->tokenizer.label(id); });
+    requestHeadStatistics();
     showModelDetail();
 }
 
