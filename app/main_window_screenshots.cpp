@@ -9,8 +9,11 @@
 #include <set>
 
 #include "app/lesson_source.hpp"
+#include "app/head_analysis_worker.hpp"
 #include "app/main_window.hpp"
+#include "app/sentence_runners.hpp"
 #include "ui/head_view.hpp"
+#include "ui/heads_panel.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
 #include "ui/model_view.hpp"
@@ -99,6 +102,7 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
     if (!sentence.isEmpty()) setSentence(sentence);  // the model reads the box once loaded
     openModel(model);
     if (!waitForModel() || !modelMode_ || !shownRun_) return 0;
+    waitForHeadAnalysis();  // the model view's label badges
     int n = 0;
     const auto shot = [&](QWidget* tab, const QString& what) {
         tabs_->setCurrentWidget(tab);
@@ -114,6 +118,11 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
         if (steps[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
     matrixPanel_->selectCell(1, 2);
     shot(matrixPanel_, "worked-example-weights");
+    // The Heads tab: the shipped English set ranked on this model, the best head selected.
+    evaluateHeads(builtInCorefSets().at(0));
+    if (waitForHeadAnalysis(120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
+        headsPanel_->selectHead(headWorker_->evaluation()->ranking.front().head);
+    shot(headsPanel_, "heads");
     return n;
 }
 
