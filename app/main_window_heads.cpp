@@ -52,6 +52,15 @@ std::vector<ThumbnailBadge> badgesOf(const std::vector<HeadStatistics>& stats) {
 
 QString setLabel(const QString& source) { return QFileInfo(source).fileName(); }
 
+// The plot's title, so that an exported figure carries the baselines it is to be read against.
+QString rankingTitle(const CorefEvaluation& e, const QString& description) {
+    const auto percent = [](double share) { return QString::number(100 * share, 'f', 0) + "%"; };
+    return QObject::tr("Antecedent accuracy per head\n%1, %2 evaluated\nbaselines: nearest %3, rule %4; rollout %5")
+        .arg(description)
+        .arg(e.evaluated)
+        .arg(percent(e.nearestAccuracy()), percent(e.ruleAccuracy()), percent(e.rolloutAccuracy()));
+}
+
 // Why examples were left out (the tooltip of the baselines): the first few, then how many more.
 QString skippedText(const CorefEvaluation& evaluation, const CorefSet& set) {
     constexpr int kListed = 15;
@@ -120,7 +129,7 @@ void MainWindow::evaluateHeads(const QString& setSource) {
 void MainWindow::onHeadEvaluationFinished() {
     headsPanel_->setEvaluating(false);
     const auto evaluation = headWorker_->evaluation();
-    headsPanel_->showEvaluation(evaluation, tr("Antecedent accuracy per head\n%1").arg(headWorker_->evaluationDescription()));
+    headsPanel_->showEvaluation(evaluation, rankingTitle(*evaluation, headWorker_->evaluationDescription()));
     headsPanel_->showMessage(tr("Evaluated %1 of %2 sentences.").arg(evaluation->evaluated).arg(evaluation->outcomes.size()));
     headsPanel_->baselinesLabel()->setToolTip(skippedText(*evaluation, *headWorker_->evaluatedSet()));
 }

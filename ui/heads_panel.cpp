@@ -287,7 +287,8 @@ void HeadsPanel::selectStatsRow(const HeadRef& head) {
     const QModelIndex index = statsProxy_->mapFromSource(statsModel_->index(row, 0));
     const QSignalBlocker blocker(statsTable_->selectionModel());
     statsTable_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    statsTable_->scrollTo(index);
+    // Hidden, the viewport has no height yet: scrolling now would push the first rows out of view.
+    if (statsTable_->isVisible()) statsTable_->scrollTo(index);
 }
 
 void HeadsPanel::emitBestHeads() {

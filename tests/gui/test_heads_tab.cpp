@@ -316,6 +316,10 @@ private slots:
         QVERIFY(png.width() >= 640);
         QSvgRenderer svg(dir_.filePath("ranking.svg"));
         QVERIFY(svg.isValid());
+        QFile svgFile(dir_.filePath("ranking.svg"));
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svgFile.readAll();
+        QVERIFY(svgText.contains("baselines: nearest 40%, rule 60%"));  // the title carries the baselines
         QFile pdf(dir_.filePath("ranking.pdf"));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         const QByteArray pdfBytes = pdf.readAll();
