@@ -69,15 +69,15 @@ void HeadRankingBuilder::build(const CorefEvaluation& evaluation, const QString&
     cells_.clear();
     correct_.clear();
     if (layers_ > 0 && heads_ > 0) {
-        map_->data()->setSize(heads_, layers_);
-        map_->data()->setRange(QCPRange(0, std::max(heads_ - 1, 0)), QCPRange(0, std::max(layers_ - 1, 0)));
+        map_->data()->setSize(gridSize(heads_), gridSize(layers_));
+        map_->data()->setRange(gridRange(heads_), gridRange(layers_));
     } else {
         map_->data()->clear();
     }
     for (int l = 0; l < layers_; ++l)
         for (int h = 0; h < heads_; ++h) {
             const double accuracy = evaluation.accuracy(l, h);
-            map_->data()->setCell(h, l, accuracy);
+            setGridCell(h, l, accuracy);
             cells_.push_back({l, h, accuracy});
             correct_.push_back(static_cast<int>(std::lround(evaluation.correct(l, h))));
         }
@@ -87,6 +87,20 @@ void HeadRankingBuilder::build(const CorefEvaluation& evaluation, const QString&
     setAxes();
     printValues();
     plot_->replot();
+}
+
+// QCPColorMap sizes a cell from the distance between the first and last cell centres, so a
+// lone row or column (a lesson's one layer) would be drawn zero pixels tall. Such a dimension
+// is stored as two half-cells with the same value, centred at ±0.25: together one cell, −0.5…0.5.
+int HeadRankingBuilder::gridSize(int count) { return count == 1 ? 2 : count; }
+
+QCPRange HeadRankingBuilder::gridRange(int count) {
+    return count == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, count - 1);
+}
+
+void HeadRankingBuilder::setGridCell(int head, int layer, double value) {
+    for (int h = head; h < (heads_ == 1 ? 2 : head + 1); ++h)
+        for (int l = layer; l < (layers_ == 1 ? 2 : layer + 1); ++l) map_->data()->setCell(h, l, value);
 }
 
 // Ticks 1…H and 1…L: the numbers people say ("layer 5, head 4").

@@ -16,6 +16,7 @@ class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
 class QCPItemRect;
+class QCPRange;
 class QCPTextElement;
 
 namespace attnscope {
@@ -51,6 +52,9 @@ public:
 private:
     void setAxes();
     void printValues();
+    static int gridSize(int count);
+    static QCPRange gridRange(int count);
+    void setGridCell(int head, int layer, double value);
 
     QCustomPlot* plot_;
     QCPColorMap* map_ = nullptr;

@@ -156,6 +156,12 @@ private slots:
         QVERIFY(cellsEqual(builder, expected));
         QCOMPARE(builder.drawnCells()[0].value, 0.5);
         QCOMPARE(builder.drawnCells()[1].value, 0.5);
+        // The lone layer really is painted (QCPColorMap draws a one-row map zero pixels tall).
+        const QImage picture = panel().rankingPlot()->toPixmap(0, 0, 1.0).toImage();
+        for (const DrawnCell& c : builder.drawnCells()) {
+            const QPoint beside = builder.pixelOf(HeadRef{c.row, c.col}).toPoint() + QPoint(-30, -20);  // off the label
+            QVERIFY2(picture.pixelColor(beside) != QColor(Qt::white), "cell not painted");
+        }
         QVERIFY(panel().baselinesLabel()->text().contains("2 of 3 examples evaluated"));
         QVERIFY(panel().baselinesLabel()->text().contains("Nearest mention: 50.0% (1/2)"));
     }
