@@ -94,6 +94,13 @@ int MainWindow::saveScreenshots(const QString& dir) {
     tabs_->setCurrentWidget(heatmap_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
     setSentence(QString::fromStdString(session_.lesson().sentence));
+    // Last, so the numbers above stay: the Heads tab on the coreference lesson (1 layer, 2 heads).
+    if (openBuiltInLesson("coreference")) {
+        evaluateHeads(builtInCorefSets().at(0));
+        waitForHeadAnalysis(120000);
+        tabs_->setCurrentWidget(headsPanel_);
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "heads"))) ? 1 : 0;
+    }
     return n;
 }
 
