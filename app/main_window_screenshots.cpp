@@ -80,8 +80,11 @@ int MainWindow::saveScreenshots(const QString& dir) {
         heatmap_->setAllHeads(false);
     }
     // The editor and a Chinese sentence, on the lesson the window was showing.
-    if (openedPath.startsWith(":/lessons/")) openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
-    else if (!openedPath.isEmpty()) openLessonFile(openedPath);
+    const auto reopen = [this, openedPath] {
+        if (openedPath.startsWith(":/lessons/")) openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
+        else if (!openedPath.isEmpty()) openLessonFile(openedPath);
+    };
+    reopen();
     tabs_->setCurrentWidget(editor_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "editor", "embedding-table"))) ? 1 : 0;
     setSentence(QStringLiteral("猫追老鼠。"));
@@ -100,6 +103,7 @@ int MainWindow::saveScreenshots(const QString& dir) {
         waitForHeadAnalysis(120000);
         tabs_->setCurrentWidget(headsPanel_);
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "heads"))) ? 1 : 0;
+        reopen();  // the window ends on the lesson it was showing
     }
     return n;
 }
