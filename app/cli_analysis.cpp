@@ -11,11 +11,11 @@
 #include "app/cli_support.hpp"
 #include "app/lesson_source.hpp"
 #include "app/model_session.hpp"
+#include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/analysis/coref_export.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
-#include "core/run_lesson.hpp"
 
 namespace attnscope {
 
@@ -62,14 +62,7 @@ Result<AnalysisSource> modelSource(const std::string& nameOrPath) {
     source.description = "model: " + model->name + " (" + familyName(model->family()) + ", " +
                          std::to_string(model->layerCount()) + " layers × " + std::to_string(model->headCount()) +
                          " heads)";
-    source.run = [model](const std::string& sentence) -> Result<Trace> {
-        RunControl control;
-        control.fullDetailMaxTokens = 0;  // coreference needs the weights only
-        control.topK = 1;
-        auto run = runSentence(*model, sentence, control);
-        if (!run) return run.error();
-        return std::move(run).value().trace;
-    };
+    source.run = modelSentenceRunner(model);
     return source;
 }
 
@@ -80,7 +73,7 @@ Result<AnalysisSource> lessonSource(const QString& nameOrPath) {
     AnalysisSource source;
     source.description = "lesson: " + lesson->title;
     source.defaultSentence = lesson->sentence;
-    source.run = [lesson](const std::string& sentence) { return runLesson(*lesson, sentence); };
+    source.run = lessonSentenceRunner(lesson);
     return source;
 }
 

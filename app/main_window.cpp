@@ -72,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     connectViews();
     connectModelWorker();
+    connectHeadsPanel();
     setLargerText(false);
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
@@ -117,6 +118,7 @@ QWidget* MainWindow::buildCentralWidget() {
     tabs_->addTab(editor_, tr("Edit lesson"));
     buildModelTabs();
     buildCorefTab();
+    buildHeadsTab();
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(navigator_);
     splitter->addWidget(tabs_);
@@ -213,6 +215,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
     lessonPath_ = path;
     lastError_.clear();
     if (modelMode_) leaveModelMode();
+    resetHeadAnalysis();
     selectedCell_.reset();
     shownStep_.reset();
     sentenceTimer_.stop();
@@ -271,6 +274,7 @@ void MainWindow::onLessonEdited() {
         return;
     }
     setErrorText(QString());
+    resetHeadAnalysis();  // the ranking was of the weights before the edit
     statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     refreshAll();
 }
@@ -290,6 +294,7 @@ void MainWindow::refreshAll() {
     heatmap_->showTrace(trace, lessonLayer(), session_.decimals());
     editor_->refresh();
     refreshCoref();
+    requestHeadStatistics();
 }
 
 // The layer box lists the lesson's layers; it is shown only when there are several.

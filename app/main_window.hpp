@@ -9,6 +9,7 @@
 
 #include "app/session.hpp"
 #include "core/analysis/coreference.hpp"
+#include "core/analysis/coref_eval.hpp"
 #include "core/explain.hpp"
 
 class QCheckBox;
@@ -24,7 +25,9 @@ class QTabWidget;
 namespace attnscope {
 
 class CorefTab;
+class HeadAnalysisWorker;
 class HeadView;
+class HeadsPanel;
 class HeatmapView;
 class LessonEditor;
 class MatrixPanel;
@@ -74,6 +77,15 @@ public:
     int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
     // Processes events until the model worker is idle; false on timeout.
     bool waitForModel(int timeoutMs = 30000);
+
+    // Heads tab (main_window_heads.cpp): ranks every head on a coreference set (a path or a
+    // built-in ":/coref/…"), off the GUI thread; exports the ranking as png, svg, pdf, csv or
+    // json, atomically. The panel's useHeadsForCoreference signal carries core's bestHeads.
+    void evaluateHeads(const QString& setSource);
+    bool exportHeadRanking(const QString& path, const QString& format);
+    bool waitForHeadAnalysis(int timeoutMs = 30000);  // until evaluation and statistics are idle
+    HeadsPanel* headsPanel() const { return headsPanel_; }
+    HeadAnalysisWorker* headAnalysisWorker() const { return headWorker_; }
 
     // For tests.
     const Session& session() const { return session_; }
@@ -156,6 +168,16 @@ private:
     void buildCorefTab();
     void refreshCoref();  // re-resolves the trace on screen when the tab is shown, else later
     const Trace* corefTrace() const;
+    // Heads tab (main_window_heads.cpp).
+    void buildHeadsTab();
+    void connectHeadsPanel();
+    SentenceRunner currentSentenceRunner() const;
+    QString analysedName() const;
+    void onHeadEvaluationFinished();
+    void resetHeadAnalysis();
+    void requestHeadStatistics();
+    void onHeadStatisticsReady();
+    void exportHeadRankingDialog(const QString& format);
 
     void saveLesson();
     void saveLessonAs();
@@ -215,6 +237,8 @@ private:
     QPushButton* cancel_ = nullptr;
     CorefTab* coref_ = nullptr;
     bool corefStale_ = true;  // the trace, layer or head changed while the tab was hidden
+    HeadsPanel* headsPanel_ = nullptr;
+    HeadAnalysisWorker* headWorker_ = nullptr;
 };
 
 }  // namespace attnscope

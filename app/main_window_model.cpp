@@ -23,6 +23,7 @@
 #include "app/model_worker.hpp"
 #include "ui/attention_options.hpp"
 #include "ui/head_view.hpp"
+#include "ui/heads_panel.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
 #include "ui/matrix_panel.hpp"
@@ -190,9 +191,10 @@ void MainWindow::enterModelMode() {
                                       : tr("Type a sentence; write [MASK] where the model should fill in a word."));
     navigator_->setCurrentHead(0);
     updateLessonTabs();
+    resetHeadAnalysis();
     // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
     QWidget* tab = tabs_->currentWidget();
-    if (tab != modelView_ && tab != headView_ && tab != coref_) tabs_->setCurrentWidget(heatmap_);
+    if (tab != modelView_ && tab != headView_ && tab != coref_ && tab != headsPanel_) tabs_->setCurrentWidget(heatmap_);
     refreshModelLabels();
     setWindowTitle(tr("AttnScope — %1").arg(displayName(*model)));
     statusBar()->showMessage(tr("Opened %1").arg(qs(model->folder)), 5000);
@@ -299,6 +301,7 @@ void MainWindow::refreshModelViews() {
     refreshModelTab(tabs_->currentWidget());
     predictions_->showPredictions(*run, predictsNextToken(model->family()),
                                   [model](int id) { return model->tokenizer.label(id); });
+    requestHeadStatistics();
     showModelDetail();
     refreshCoref();
 }

@@ -14,8 +14,11 @@
 
 #include "app/coref_tab.hpp"
 #include "app/lesson_source.hpp"
+#include "app/head_analysis_worker.hpp"
 #include "app/main_window.hpp"
+#include "app/sentence_runners.hpp"
 #include "ui/head_view.hpp"
+#include "ui/heads_panel.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
 #include "ui/model_view.hpp"
@@ -141,6 +144,14 @@ int MainWindow::saveScreenshots(const QString& dir) {
         coref_->scoringBox()->setCurrentIndex(CorefTab::Rollout);
         reopen();
     }
+    // Last, so the numbers above stay: the Heads tab on the coreference lesson (1 layer, 2 heads).
+    if (openBuiltInLesson("coreference")) {
+        evaluateHeads(builtInCorefSets().at(0));
+        waitForHeadAnalysis(120000);
+        tabs_->setCurrentWidget(headsPanel_);
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "heads"))) ? 1 : 0;
+        reopen();  // the window ends on the lesson it was showing
+    }
     return n;
 }
 
@@ -149,6 +160,7 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
     if (!sentence.isEmpty()) setSentence(sentence);  // the model reads the box once loaded
     openModel(model);
     if (!waitForModel() || !modelMode_ || !shownRun_) return 0;
+    waitForHeadAnalysis();  // the model view's label badges
     int n = 0;
     const auto shot = [&](QWidget* tab, const QString& what) {
         tabs_->setCurrentWidget(tab);
@@ -167,6 +179,11 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
     // Coreference needs a pronoun: a sentence of the model's own words with "it" in it.
     setSentence(QStringLiteral("the dog ran to the house and it was cold ."));
     if (waitForModel()) shot(coref_, "coreference");
+    // The Heads tab: the shipped English set ranked on this model, the best head selected.
+    evaluateHeads(builtInCorefSets().at(0));
+    if (waitForHeadAnalysis(120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
+        headsPanel_->selectHead(headWorker_->evaluation()->ranking.front().head);
+    shot(headsPanel_, "heads");
     return n;
 }
 

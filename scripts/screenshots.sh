@@ -15,7 +15,8 @@ if [ ! -x "$bin" ]; then
 fi
 mkdir -p "$out"
 ATTNSCOPE_SCREENSHOT_DIR="$out" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin"
-# Model mode on the tiny reference BERT that the tests use.
+# Model mode on the tiny reference BERT that the tests use (model view, head view, heatmap,
+# worked example, and the Heads tab ranking the shipped English set).
 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model "$here/tests/reference/models/bert-tiny" \
   --sentence "the cat was playing on the [MASK] ." --screenshots "$out"
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)

@@ -166,6 +166,7 @@ protected:
 private:
     void paintLabels(QPainter& p, const QRect& exposed);
     void paintThumbnail(QPainter& p, std::size_t i);
+    void paintBadge(QPainter& p, const QRect& thumb, const QString& text);
     void setHovered(int index) {
         if (index == hovered_) return;
         const auto& thumbs = view_->thumbs_;
@@ -235,11 +236,26 @@ void ThumbnailGrid::paintThumbnail(QPainter& p, std::size_t i) {
             p.fillRect(t.rect, veil);
         }
     }
+    if (const ThumbnailBadge* badge = view_->badgeFor(t.layer, t.head)) paintBadge(p, t.rect, badge->text);
     if (static_cast<int>(i) == hovered_) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
         p.setBrush(Qt::NoBrush);
         p.drawRect(t.rect.adjusted(-2, -2, 1, 1));
     }
+}
+
+// A dark strip along the bottom edge with the badge in white: readable on any viridis colour.
+void ThumbnailGrid::paintBadge(QPainter& p, const QRect& thumb, const QString& text) {
+    if (text.isEmpty()) return;
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * (thumb.width() < 80 ? 0.65 : 0.8));
+    const QFontMetrics fm(small);
+    const QRect strip(thumb.left(), thumb.bottom() + 1 - fm.height() - 2, thumb.width(), fm.height() + 2);
+    p.fillRect(strip, QColor(0, 0, 0, 170));
+    p.setFont(small);
+    p.setPen(Qt::white);
+    p.drawText(strip.adjusted(2, 0, -2, 0), Qt::AlignCenter, fm.elidedText(text, Qt::ElideRight, strip.width() - 4));
+    p.setFont(font());
 }
 
 void ThumbnailGrid::mousePressEvent(QMouseEvent* event) {
@@ -516,6 +532,17 @@ std::optional<std::pair<int, int>> ModelView::thumbnailAt(QPoint canvasPoint) co
     return std::nullopt;
 }
 
+void ModelView::setBadges(std::vector<ThumbnailBadge> badges) {
+    badges_ = std::move(badges);
+    grid_->update();
+}
+
+const ThumbnailBadge* ModelView::badgeFor(int layer, int head) const {
+    for (const ThumbnailBadge& b : badges_)
+        if (b.layer == layer && b.head == head) return &b;
+    return nullptr;
+}
+
 QImage ModelView::thumbnailImage(int layer, int head) const {
     for (std::size_t i = 0; i < thumbs_.size(); ++i)
         if (thumbs_[i].layer == layer && thumbs_[i].head == head) return images_[i];
@@ -531,7 +558,9 @@ QString ModelView::tooltipAt(QPoint canvasPoint) const {
                                   : tr("Layer %1 · head %2").arg(t.layer + 1).arg(t.head + 1);
         if (!t.computed) return where + tr("\nweights not computed");
         const QString scale = images_[i].isNull() ? tr("\nbuilding…") : tr("\nbrightest colour = %1").arg(t.scaleMax, 0, 'g', 3);
-        return where + scale + (t.head == kAggregateHead ? QString() : tr("\nclick to open it large"));
+        const ThumbnailBadge* badge = badgeFor(t.layer, t.head);
+        const QString badgeText = badge && !badge->tooltip.isEmpty() ? "\n" + badge->tooltip : QString();
+        return where + badgeText + scale + (t.head == kAggregateHead ? QString() : tr("\nclick to open it large"));
     }
     return {};
 }

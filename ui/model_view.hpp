@@ -14,6 +14,7 @@
 // hidden tokens, scale maxima) come from core/analysis/head_summary.hpp.
 #include <QImage>
 #include <QRect>
+#include <QString>
 #include <QThreadPool>
 #include <QWidget>
 #include <atomic>
@@ -44,6 +45,15 @@ struct DrawnThumbnail {
     QRect rect;
 };
 
+// A caption the app lays over one thumbnail, e.g. the head's statistics label ("prev", "sink").
+// The view only draws it: the app computes what it says.
+struct ThumbnailBadge {
+    int layer = 0;
+    int head = 0;
+    QString text;     // short: drawn along the thumbnail's bottom edge, elided to fit
+    QString tooltip;  // added to the thumbnail's tooltip
+};
+
 class ModelView : public QWidget {
     Q_OBJECT
 public:
@@ -58,6 +68,11 @@ public:
     void showTrace(const Trace& trace, int layer, const AttentionViewOptions& options);
     void setOptions(const AttentionViewOptions& options);
     const AttentionViewOptions& options() const { return options_; }
+
+    // Optional overlays, kept across showTrace / setOptions until replaced; {} removes them.
+    void setBadges(std::vector<ThumbnailBadge> badges);
+    const std::vector<ThumbnailBadge>& badges() const { return badges_; }
+    const ThumbnailBadge* badgeFor(int layer, int head) const;
 
     // What is drawn, for tests.
     const std::vector<DrawnThumbnail>& drawnThumbnails() const { return thumbs_; }
@@ -96,6 +111,7 @@ private:
     AttentionViewOptions options_;
     std::vector<int> keep_;
     std::vector<DrawnThumbnail> thumbs_;
+    std::vector<ThumbnailBadge> badges_;
     std::vector<QImage> images_;  // parallel to thumbs_: one pixel per weight (null until built)
     std::vector<QImage> scaled_;  // parallel to thumbs_: what is painted (worker-scaled, or stale)
     int thumbSize_ = 0;           // current thumbnail side, px

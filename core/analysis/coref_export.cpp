@@ -150,6 +150,23 @@ std::string labelsText(const HeadStatistics& s) {
     return text;
 }
 
+// Shortest text that reads back as the same double.
+std::string exact(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
+
+std::string csvRow(const std::vector<std::string>& cells) {
+    std::string row;
+    for (const std::string& c : cells) row += (row.empty() ? "" : ",") + c;
+    return row + "\n";
+}
+
+std::string baselineCsvRow(const std::string& kind, int correct, const CorefEvaluation& e) {
+    return csvRow({kind, "", "", std::to_string(correct), std::to_string(e.evaluated), exact(e.share(correct))});
+}
+
 }  // namespace
 
 std::string resolutionToText(const SentenceResolution& resolved, int decimals) {
@@ -223,6 +240,30 @@ std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set) {
                      {"accuracy", accuracy},
                      {"ranking", ranking},
                      {"skipped", skipped}});
+}
+
+std::string evaluationToCsv(const CorefEvaluation& e) {
+    std::string out = "kind,layer,head,correct,evaluated,accuracy\n";
+    out += baselineCsvRow("nearest", e.nearestCorrect, e);
+    out += baselineCsvRow("rule", e.ruleCorrect, e);
+    out += baselineCsvRow("rollout", e.rolloutCorrect, e);
+    for (const HeadAccuracy& h : e.ranking)
+        out += csvRow({"head", std::to_string(h.head.layer + 1), std::to_string(h.head.head + 1),
+                       std::to_string(h.correct), std::to_string(e.evaluated), exact(h.accuracy)});
+    return out;
+}
+
+std::string headStatsToCsv(const std::vector<HeadStatistics>& stats) {
+    std::string out = "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,coref_accuracy,labels\n";
+    for (const HeadStatistics& s : stats) {
+        std::string labels;
+        for (const std::string& l : s.labels) labels += (labels.empty() ? "" : "; ") + l;
+        out += csvRow({std::to_string(s.head.layer + 1), std::to_string(s.head.head + 1), exact(s.entropy),
+                       exact(s.normalizedEntropy), exact(s.delimiterShare), exact(s.previousShare),
+                       exact(s.nextShare), exact(s.selfShare), s.corefAccuracy ? exact(*s.corefAccuracy) : "",
+                       labels});
+    }
+    return out;
 }
 
 std::string headStatsToText(const std::vector<HeadStatistics>& stats) {

@@ -27,9 +27,16 @@ std::string resolutionToCsv(const SentenceResolution& resolved);
 // the skipped examples with their reasons.
 std::string evaluationToText(const CorefEvaluation& evaluation, const CorefSet& set, int top);
 std::string evaluationToJson(const CorefEvaluation& evaluation, const CorefSet& set);
+// For spreadsheets: "kind,layer,head,correct,evaluated,accuracy", the baselines and rollout
+// first (kind nearest / rule / rollout, no layer or head), then every head best first (kind
+// head, layer and head from 1). Accuracies in full precision (they read back exactly).
+std::string evaluationToCsv(const CorefEvaluation& evaluation);
 
 // One row per head: layer, head, label(s), entropy, shares.
 std::string headStatsToText(const std::vector<HeadStatistics>& stats);
+// "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,coref_accuracy,labels";
+// layers and heads from 1, labels joined by "; ".
+std::string headStatsToCsv(const std::vector<HeadStatistics>& stats);
 std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const HeadLabelThresholds& thresholds);
 
 }  // namespace attnscope

@@ -1,0 +1,24 @@
+#pragma once
+// How the app turns a sentence into a Trace for core's coreference evaluation, shared by the
+// command line (attnscope heads) and the window's Heads tab: a lesson or an opened model, each
+// captured by a shared pointer so a run on a worker thread keeps it alive.
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+#include "app/model_session.hpp"
+#include "core/analysis/coref_eval.hpp"
+#include "core/lesson.hpp"
+
+namespace attnscope {
+
+// Every layer's weights, nothing in full detail (the evaluation reads weights only).
+SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model);
+SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson);
+
+// The shipped sets (resources/coref/*.jsonl, compiled in): ":/coref/english.jsonl", …
+QStringList builtInCorefSets();
+// A file path or a built-in ":/coref/…" resource; errors name the file, line and field.
+Result<CorefSet> loadCorefSet(const QString& pathOrResource);
+
+}  // namespace attnscope

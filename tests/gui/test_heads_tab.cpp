@@ -1,0 +1,371 @@
+// The Heads tab of the real MainWindow (offscreen): coreference ranking of every head on a set
+// written by the test, in the worker thread, with progress and cancel; the heatmap's cells, the
+// "use best heads" signal, the statistics table and the exports are checked against core's own
+// evaluateCorefSet / bestHeads / headStatistics on the same lesson or tiny model.
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSvgRenderer>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "app/head_analysis_worker.hpp"
+#include "app/lesson_source.hpp"
+#include "app/coref_tab.hpp"
+#include "app/main_window.hpp"
+#include "app/model_session.hpp"
+#include "app/sentence_runners.hpp"
+#include "core/analysis/head_stats.hpp"
+#include "core/lesson.hpp"
+#include "ui/head_ranking_builder.hpp"
+#include "ui/head_stats_model.hpp"
+#include "ui/heads_panel.hpp"
+#include "ui/model_view.hpp"
+#include <qcustomplot.h>
+
+using namespace attnscope;
+
+namespace {
+
+const QString kSource = QStringLiteral(ATTNSCOPE_SOURCE_DIR);
+const QString kBert = kSource + "/tests/reference/models/bert-tiny";
+constexpr int kWaitMs = 30000;
+
+// For the coreference lesson (1 layer × 2 heads): two evaluated sentences, one skipped.
+const char* const kLessonSet =
+    R"({"sentence": "The animal didn't cross the street because it was too tired", "mention": "it", "antecedent": "animal"})" "\n"
+    R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "it", "antecedent": "street"})" "\n"
+    R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "was", "antecedent": "too"})" "\n";
+
+// For the tiny BERT (2 layers × 4 heads): 5 evaluated, nearest 2/5 and rule 3/5 worked out by
+// hand in tests/core/test_coreference.cpp.
+const char* const kBertSet =
+    R"({"sentence": "the cat sat on the mat and it ran", "mention": "it", "antecedent": "cat"})" "\n"
+    R"({"sentence": "the dog sat by the tree and it ran", "mention": "it", "antecedent": "dog"})" "\n"
+    R"({"sentence": "the cats sat on the mat and they ran", "mention": "they", "antecedent": "cats"})" "\n"
+    R"({"sentence": "she read the book and it was red", "mention": "it", "antecedent": "book"})" "\n"
+    R"({"sentence": "he sat by the river , then he ran", "mention": "he", "mention_occurrence": 2, "antecedent": "he"})" "\n"
+    R"({"sentence": "the cat sat with two dogs and they ran", "mention": "they", "antecedent": "dogs"})" "\n";
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const char* text) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return {};
+    file.write(text);
+    return path;
+}
+
+// What core computes on its own, with the runners the CLI uses.
+CorefEvaluation coreEvaluation(const QString& setPath, const SentenceRunner& run) {
+    auto set = loadCorefSet(setPath);
+    if (!set) qFatal("%s", set.error().text().c_str());
+    auto evaluation = evaluateCorefSet(set.value(), run);
+    if (!evaluation) qFatal("%s", evaluation.error().text().c_str());
+    return std::move(evaluation).value();
+}
+
+SentenceRunner lessonRunner(const char* name) {
+    auto lesson = loadLesson(QString::fromLatin1(name));
+    if (!lesson) qFatal("%s", lesson.error().text().c_str());
+    return lessonSentenceRunner(std::make_shared<const Lesson>(std::move(lesson).value()));
+}
+
+SentenceRunner bertRunner() {
+    auto model = openModel(kBert.toStdString());
+    if (!model) qFatal("%s", model.error().text().c_str());
+    return modelSentenceRunner(std::make_shared<const OpenedModel>(std::move(model).value()));
+}
+
+// The drawn cells, cell for cell, equal core's accuracy matrix.
+bool cellsEqual(const HeadRankingBuilder& builder, const CorefEvaluation& e) {
+    const auto& cells = builder.drawnCells();
+    if (static_cast<Eigen::Index>(cells.size()) != e.accuracy.size() || builder.layers() != e.layers) return false;
+    for (const DrawnCell& c : cells)
+        if (c.value != e.accuracy(c.row, c.col)) return false;
+    return true;
+}
+
+}  // namespace
+
+class HeadsTabTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> window_;
+    QTemporaryDir dir_;
+
+    HeadsPanel& panel() { return *window_->headsPanel(); }
+
+    void evaluate(const QString& setPath) {
+        panel().chooseSetSource(setPath);
+        QTest::mouseClick(panel().evaluateButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->headAnalysisWorker()->evaluating(), kWaitMs);
+        QVERIFY2(panel().evaluation() != nullptr, qPrintable(panel().messageText()));
+    }
+
+    void openBert() {
+        window_->setSentence("the cat sat on the mat and it ran");
+        window_->openModel(kBert);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->isModelMode() && window_->shownRun() != nullptr, kWaitMs);
+        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+    }
+
+private slots:
+    void init() {
+        window_ = std::make_unique<MainWindow>();
+        window_->openBuiltInLesson("coreference");
+        window_->tabs()->setCurrentWidget(window_->headsPanel());
+        window_->show();
+    }
+    void cleanup() { window_.reset(); }
+
+    void lessonEvaluationRunsOffTheGuiThreadToTheEnd() {
+        const QString set = writeFile(dir_, "lesson-set.jsonl", kLessonSet);
+        std::atomic<bool> offGuiThread{true};
+        QThread* gui = QThread::currentThread();
+        window_->headAnalysisWorker()->setProgressHookForTests([&](int) {
+            if (QThread::currentThread() == gui) offGuiThread = false;
+        });
+        QSignalSpy progress(window_->headAnalysisWorker(), &HeadAnalysisWorker::evaluationProgress);
+        evaluate(set);
+        QVERIFY(offGuiThread.load());
+        QCOMPARE(progress.count(), 3);
+        QCOMPARE(progress.last().at(0).toInt(), 3);
+        QCOMPARE(progress.last().at(1).toInt(), 3);
+        QCOMPARE(panel().progressBar()->value(), panel().progressBar()->maximum());
+        QVERIFY(!panel().cancelButton()->isVisible());
+
+        const CorefEvaluation expected = coreEvaluation(set, lessonRunner("coreference"));
+        const HeadRankingBuilder& builder = panel().rankingBuilder();
+        QCOMPARE(builder.layers(), 1);
+        QCOMPARE(builder.heads(), 2);
+        QVERIFY(cellsEqual(builder, expected));
+        QCOMPARE(builder.drawnCells()[0].value, 0.5);
+        QCOMPARE(builder.drawnCells()[1].value, 0.5);
+        // The lone layer really is painted (QCPColorMap draws a one-row map zero pixels tall).
+        const QImage picture = panel().rankingPlot()->toPixmap(0, 0, 1.0).toImage();
+        for (const DrawnCell& c : builder.drawnCells()) {
+            const QPoint beside = builder.pixelOf(HeadRef{c.row, c.col}).toPoint() + QPoint(-30, -20);  // off the label
+            QVERIFY2(picture.pixelColor(beside) != QColor(Qt::white), "cell not painted");
+        }
+        QVERIFY(panel().baselinesLabel()->text().contains("2 of 3 examples evaluated"));
+        QVERIFY(panel().baselinesLabel()->text().contains("Nearest mention: 50.0% (1/2)"));
+    }
+
+    void tinyBertEvaluationEqualsCore() {
+        openBert();
+        const QString set = writeFile(dir_, "bert-set.jsonl", kBertSet);
+        evaluate(set);
+        const CorefEvaluation expected = coreEvaluation(set, bertRunner());
+        const HeadRankingBuilder& builder = panel().rankingBuilder();
+        QCOMPARE(builder.layers(), 2);
+        QCOMPARE(builder.heads(), 4);
+        QCOMPARE(builder.drawnCells().size(), std::size_t{8});
+        QVERIFY(cellsEqual(builder, expected));
+        for (const DrawnCell& c : builder.drawnCells())  // every accuracy is a multiple of 1/5
+            QCOMPARE(std::round(c.value * 5) / 5, c.value);
+        const QString baselines = panel().baselinesLabel()->text();
+        QVERIFY2(baselines.contains("Nearest mention: 40.0% (2/5)"), qPrintable(baselines));
+        QVERIFY2(baselines.contains("Rule-based: 60.0% (3/5)"), qPrintable(baselines));
+        QCOMPARE(panel().topHeadsList()->count(), 8);
+        const HeadRef best = expected.ranking.front().head;
+        QVERIFY(panel().topHeadsList()->item(0)->text().contains(
+            QStringLiteral("layer %1 · head %2").arg(best.layer + 1).arg(best.head + 1)));
+    }
+
+    void cancelStopsTheRunAndKeepsThePreviousRanking() {
+        const QString set = writeFile(dir_, "lesson-set.jsonl", kLessonSet);
+        evaluate(set);
+        const auto before = panel().evaluation();
+        const std::vector<DrawnCell> drawn = panel().rankingBuilder().drawnCells();
+        std::atomic<bool> reached{false}, release{false};
+        std::atomic<int> lastDone{0};
+        // On the evaluation thread, after sentence 1: hold the run until Cancel is pressed.
+        window_->headAnalysisWorker()->setProgressHookForTests([&](int done) {
+            lastDone = done;
+            if (done != 1) return;
+            reached = true;
+            for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        });
+        QSignalSpy failed(window_->headAnalysisWorker(), &HeadAnalysisWorker::evaluationFailed);
+        QTest::mouseClick(panel().evaluateButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
+        QVERIFY(panel().cancelButton()->isVisible());
+        QVERIFY(!panel().evaluateButton()->isEnabled());
+        QTest::mouseClick(panel().cancelButton(), Qt::LeftButton);
+        release = true;
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->headAnalysisWorker()->evaluating(), kWaitMs);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(1).toBool(), true);  // cancelled
+        QCOMPARE(lastDone.load(), 1);                     // no sentence ran after the cancel
+        QCOMPARE(panel().evaluation(), before);
+        QCOMPARE(window_->headAnalysisWorker()->evaluation(), before);
+        QCOMPARE(panel().rankingBuilder().drawnCells().size(), drawn.size());
+        for (std::size_t i = 0; i < drawn.size(); ++i) QCOMPARE(panel().rankingBuilder().drawnCells()[i].value, drawn[i].value);
+        QVERIFY(panel().messageText().contains("Cancelled"));
+        QVERIFY(!panel().cancelButton()->isVisible());
+        QVERIFY(panel().evaluateButton()->isEnabled());
+    }
+
+    void clickingACellSelectsThatHead() {
+        openBert();
+        evaluate(writeFile(dir_, "bert-set.jsonl", kBertSet));
+        QSignalSpy selected(&panel(), &HeadsPanel::headSelected);
+        const HeadRef target{1, 2};
+        QTest::mouseClick(panel().rankingPlot(), Qt::LeftButton, {}, panel().rankingBuilder().pixelOf(target).toPoint());
+        QCOMPARE(panel().selectedHead(), std::optional<HeadRef>(target));
+        QCOMPARE(selected.count(), 1);
+        // The statistics table follows.
+        const QModelIndex current = panel().statsTable()->currentIndex();
+        const int row = panel().statsProxy()->mapToSource(current).row();
+        QVERIFY(row >= 0);
+        QCOMPARE(panel().statsModel()->statistics()[static_cast<std::size_t>(row)].head, target);
+    }
+
+    void useBestHeadsCarriesCoresBestHeads() {
+        openBert();
+        const QString set = writeFile(dir_, "bert-set.jsonl", kBertSet);
+        evaluate(set);
+        const CorefEvaluation expected = coreEvaluation(set, bertRunner());
+        std::vector<std::vector<HeadRef>> received;
+        connect(&panel(), &HeadsPanel::useHeadsForCoreference, this,
+                [&](std::vector<HeadRef> heads) { received.push_back(std::move(heads)); });
+        QVERIFY(panel().useBestButton()->isEnabled());
+        QCOMPARE(panel().bestCountBox()->maximum(), 8);
+        QTest::mouseClick(panel().useBestButton(), Qt::LeftButton);
+        panel().bestCountBox()->setValue(3);
+        QTest::mouseClick(panel().useBestButton(), Qt::LeftButton);
+        QCOMPARE(received.size(), std::size_t{2});
+        QCOMPARE(received[0], bestHeads(expected, 1));
+        QCOMPARE(received[1], bestHeads(expected, 3));
+        QCOMPARE(received[1].size(), std::size_t{3});
+        // The window hands them to the Coreference tab, which now scores with exactly those heads.
+        QCOMPARE(window_->tabs()->currentWidget(), static_cast<QWidget*>(window_->corefTab()));
+        QCOMPARE(window_->corefTab()->scoringBox()->currentIndex(), int(CorefTab::Heads));
+        QString expectedText;
+        for (const HeadRef& h : received[1])
+            expectedText += (expectedText.isEmpty() ? "" : ", ") + QString("%1:%2").arg(h.layer + 1).arg(h.head + 1);
+        QCOMPARE(window_->corefTab()->headsEdit()->text(), expectedText);
+    }
+
+    void statisticsTableSortsByAColumn() {
+        openBert();
+        auto* proxy = panel().statsProxy();
+        QCOMPARE(proxy->rowCount(), 8);
+        // Equal to core's statistics of the run on screen.
+        auto expected = headStatistics(window_->shownRun()->trace);
+        QVERIFY(expected.ok());
+        const auto& shown = panel().statsModel()->statistics();
+        QCOMPARE(shown.size(), expected.value().size());
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            QCOMPARE(shown[i].entropy, expected.value()[i].entropy);
+            QCOMPARE(shown[i].labels, expected.value()[i].labels);
+        }
+        panel().statsTable()->sortByColumn(HeadStatsModel::Entropy, Qt::DescendingOrder);
+        double previous = 1e9;
+        for (int r = 0; r < proxy->rowCount(); ++r) {
+            const double entropy = proxy->index(r, HeadStatsModel::Entropy).data(HeadStatsModel::kSortRole).toDouble();
+            QVERIFY(entropy <= previous);
+            previous = entropy;
+        }
+        double maxEntropy = 0;
+        for (const HeadStatistics& s : expected.value()) maxEntropy = std::max(maxEntropy, s.entropy);
+        QCOMPARE(proxy->index(0, HeadStatsModel::Entropy).data(HeadStatsModel::kSortRole).toDouble(), maxEntropy);
+        QCOMPARE(proxy->index(0, HeadStatsModel::Entropy).data().toString(), QString::number(maxEntropy, 'f', 2));
+        panel().statsTable()->sortByColumn(HeadStatsModel::Layer, Qt::AscendingOrder);
+        QCOMPARE(proxy->index(0, HeadStatsModel::Layer).data().toString(), QStringLiteral("1"));
+        QCOMPARE(proxy->index(7, HeadStatsModel::Layer).data().toString(), QStringLiteral("2"));
+    }
+
+    void statisticsFollowTheLessonSentence() {
+        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+        QCOMPARE(panel().statsProxy()->rowCount(), 2);  // 1 layer × 2 heads
+        window_->setSentence("the cat sat");
+        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+        auto expected = headStatistics(window_->session().trace());
+        QVERIFY(expected.ok());
+        QCOMPARE(panel().statsModel()->statistics()[1].selfShare, expected.value()[1].selfShare);
+    }
+
+    void modelViewShowsTheLabelsAsBadges() {
+        openBert();
+        const auto& badges = window_->modelView()->badges();
+        QCOMPARE(badges.size(), std::size_t{8});
+        auto expected = headStatistics(window_->shownRun()->trace);
+        QVERIFY(expected.ok());
+        for (const HeadStatistics& s : expected.value()) {
+            const ThumbnailBadge* badge = window_->modelView()->badgeFor(s.head.layer, s.head.head);
+            QVERIFY(badge != nullptr);
+            QVERIFY2(badge->tooltip.startsWith(QString::fromStdString(s.labels.front())), qPrintable(badge->tooltip));
+        }
+        window_->openBuiltInLesson("two-heads");  // a lesson: no model view, no badges
+        QVERIFY(window_->modelView()->badges().empty());
+    }
+
+    void exportsWriteFilesThatParseWithTheRightNumbers() {
+        openBert();
+        const QString set = writeFile(dir_, "bert-set.jsonl", kBertSet);
+        evaluate(set);
+        const CorefEvaluation expected = coreEvaluation(set, bertRunner());
+        for (const QString format : {"png", "svg", "pdf", "csv", "json"})
+            QVERIFY(window_->exportHeadRanking(dir_.filePath("ranking." + format), format));
+
+        QImage png(dir_.filePath("ranking.png"));
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() >= 640);
+        QSvgRenderer svg(dir_.filePath("ranking.svg"));
+        QVERIFY(svg.isValid());
+        QFile svgFile(dir_.filePath("ranking.svg"));
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svgFile.readAll();
+        QVERIFY(svgText.contains("baselines: nearest 40%, rule 60%"));  // the title carries the baselines
+        QFile pdf(dir_.filePath("ranking.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QByteArray pdfBytes = pdf.readAll();
+        QVERIFY(pdfBytes.startsWith("%PDF-"));
+        QVERIFY(pdfBytes.trimmed().endsWith("%%EOF"));
+
+        QFile csv(dir_.filePath("ranking.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 3 + 8);
+        QCOMPARE(lines[1], QStringLiteral("nearest,,,2,5,0.4"));
+        QCOMPARE(lines[2], QStringLiteral("rule,,,3,5,0.6"));
+        for (int i = 0; i < 8; ++i) {
+            const QStringList cells = lines[4 + i].split(',');
+            const HeadAccuracy& h = expected.ranking[static_cast<std::size_t>(i)];
+            QCOMPARE(cells[1].toInt(), h.head.layer + 1);
+            QCOMPARE(cells[2].toInt(), h.head.head + 1);
+            QCOMPARE(cells[5].toDouble(), h.accuracy);
+        }
+
+        QFile json(dir_.filePath("ranking.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(json.readAll()).object();
+        QCOMPARE(doc["format"].toString(), QStringLiteral("attnscope-coref-evaluation"));
+        QCOMPARE(doc["evaluated"].toInt(), 5);
+        const QJsonArray accuracy = doc["accuracy"].toArray();
+        QCOMPARE(accuracy.size(), 2);
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 4; ++h) QCOMPARE(accuracy[l].toArray()[h].toDouble(), expected.accuracy(l, h));
+        QCOMPARE(QDir(dir_.path()).entryList(QDir::Files).filter("ranking").size(), 5);  // no temporaries left
+    }
+};
+
+QTEST_MAIN(HeadsTabTest)
+#include "test_heads_tab.moc"
