@@ -24,9 +24,9 @@
 #include <chrono>
 #include <thread>
 
+#include "app/coref_tab.hpp"
 #include "app/head_analysis_worker.hpp"
 #include "app/lesson_source.hpp"
-#include "app/coref_tab.hpp"
 #include "app/main_window.hpp"
 #include "app/model_session.hpp"
 #include "app/sentence_runners.hpp"
