@@ -118,6 +118,20 @@ private slots:
         QVERIFY(view().legendText().contains("attention rollout"));
     }
 
+    void twoLayerLessonFlipsWithTheStateWord() {
+        // Lesson 5, layer 2's head: e^s/(e^s + 2) = 0.961 for the noun that fits the state word
+        // (tests/core/test_coreference.cpp); typing "wide" instead of "tired" moves the arc.
+        QVERIFY(window->openBuiltInLesson("two-layers"));
+        window->tabs()->setCurrentWidget(window->corefTab());
+        window->setCoreferenceHeads({{1, 0}});
+        const QString base = "The animal didn't cross the street because it was too ";
+        for (const auto& [state, fitting] : {std::pair{"tired", "animal"}, std::pair{"wide", "street"}}) {
+            window->setSentence(base + state);
+            QTRY_VERIFY(arcTo(view(), fitting) && arcTo(view(), fitting)->chosen);
+            QVERIFY2(std::abs(arcTo(view(), fitting)->score - 0.9612) < 1e-4, state);
+        }
+    }
+
     void baselinesAreMarkedUnderTheirWords() {
         QCOMPARE(markerWords(view(), DrawnMarker::Nearest), QStringList{"street"});
         QCOMPARE(markerWords(view(), DrawnMarker::Rule), QStringList{"street"});
