@@ -253,19 +253,42 @@ RowVec candidateDistribution(const Mat& weights, const std::vector<Word>& words,
     return scores;
 }
 
+namespace {
+
+// Â_l = rownorm(mean over heads of A_l + I).  T×T
+Result<Mat> rolloutStep(const Trace& trace, std::size_t layer) {
+    Mat mean = averageOverHeads(trace.layers[layer]);
+    if (mean.rows() == 0 || mean.rows() != trace.tokenCount())
+        return Error{"rollout: layer " + std::to_string(layer + 1),
+                     "expected every head's T×T weights, found a head without them"};
+    mean += Mat::Identity(mean.rows(), mean.cols());  // the residual connection
+    return renormalizeRows(mean);
+}
+
+}  // namespace
+
 Result<Mat> attentionRollout(const Trace& trace) {
+    std::vector<int> every(static_cast<std::size_t>(trace.tokenCount()));
+    for (int t = 0; t < trace.tokenCount(); ++t) every[static_cast<std::size_t>(t)] = t;
+    return attentionRolloutRows(trace, every);
+}
+
+Result<Mat> attentionRolloutRows(const Trace& trace, const std::vector<int>& rows) {
     if (trace.layers.empty()) return Error{"rollout", "expected at least one layer, found none"};
-    Mat rollout;
-    for (std::size_t l = 0; l < trace.layers.size(); ++l) {
-        Mat mean = averageOverHeads(trace.layers[l]);
-        if (mean.rows() == 0 || (rollout.size() > 0 && mean.rows() != rollout.rows()))
-            return Error{"rollout: layer " + std::to_string(l + 1),
-                         "expected every head's T×T weights, found a head without them"};
-        mean += Mat::Identity(mean.rows(), mean.cols());  // the residual connection
-        const Mat step = renormalizeRows(mean);
-        rollout = rollout.size() == 0 ? step : Mat(step * rollout);
+    // R = Â_{L-1} ⋯ Â_0, so its rows are e_iᵀ·Â_{L-1}, then times Â_{L-2}, …, Â_0: n×T·T×T per
+    // layer instead of T×T·T×T (at 512 tokens and 12 layers, 250 ms became a few ms per mention).
+    Mat out;  // n×T
+    for (std::size_t l = trace.layers.size(); l-- > 0;) {
+        auto step = rolloutStep(trace, l);
+        if (!step) return step.error();
+        if (out.size() == 0) {
+            out = Mat(static_cast<Eigen::Index>(rows.size()), step.value().cols());
+            for (std::size_t k = 0; k < rows.size(); ++k) out.row(static_cast<Eigen::Index>(k)) = step.value().row(rows[k]);
+        } else {
+            out = out * step.value();
+        }
     }
-    return rollout;
+    return out;
 }
 
 std::vector<HeadContribution> contributionsTo(const Resolution& resolution, int candidate) {
@@ -337,16 +360,26 @@ static Result<Resolution> scoreMention(const Trace& trace, const std::vector<Wor
     return r;
 }
 
-// The rollout when the scoring needs it (an empty matrix otherwise).
-static Result<Mat> rolloutFor(const Trace& trace, const Scoring& scoring) {
+// The rollout when the scoring needs it (an empty matrix otherwise): a T×T matrix holding only
+// the rows of the mentions' pieces, which is all candidateDistribution reads.
+static Result<Mat> rolloutFor(const Trace& trace, const Scoring& scoring, const std::vector<Word>& words,
+                              const std::vector<Mention>& mentions) {
     if (scoring.kind != Scoring::Kind::Rollout) return Mat();
-    return attentionRollout(trace);
+    std::vector<int> rows;
+    for (const Mention& m : mentions)
+        for (int w = m.firstWord; w <= m.lastWord; ++w)
+            for (int t : words[static_cast<std::size_t>(w)].tokens) rows.push_back(t);
+    auto mentionRows = attentionRolloutRows(trace, rows);
+    if (!mentionRows) return mentionRows.error();
+    Mat rollout = Mat::Zero(trace.tokenCount(), trace.tokenCount());
+    for (std::size_t k = 0; k < rows.size(); ++k) rollout.row(rows[k]) = mentionRows.value().row(static_cast<Eigen::Index>(k));
+    return rollout;
 }
 
 Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
                                   const Scoring& scoring, bool cataphora) {
     if (auto bad = checkMention(words, mention)) return *bad;
-    auto rollout = rolloutFor(trace, scoring);
+    auto rollout = rolloutFor(trace, scoring, words, {mention});
     if (!rollout) return rollout.error();
     return scoreMention(trace, words, mention, scoring, cataphora, &rollout.value());
 }
@@ -363,7 +396,7 @@ Result<SentenceResolution> resolveSentence(const Trace& trace, const ResolveOpti
         mentions = findPronouns(out.words);
     }
     if (mentions.empty()) return out;
-    auto rollout = rolloutFor(trace, options.scoring);
+    auto rollout = rolloutFor(trace, options.scoring, out.words, mentions);
     if (!rollout) return rollout.error();
     for (const Mention& mention : mentions) {
         auto resolved = scoreMention(trace, out.words, mention, options.scoring, options.cataphora, &rollout.value());

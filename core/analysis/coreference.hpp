@@ -95,6 +95,9 @@ RowVec candidateDistribution(const Mat& weights, const std::vector<Word>& words,
 // Attention rollout (Abnar & Zuidema 2020) through every layer of the trace: Â_l = rownorm(mean_h
 // A_{l,h} + I), R = Â_{L-1} · … · Â_0. T×T. Error when a layer has no weights.
 Result<Mat> attentionRollout(const Trace& trace);
+// Only the rows `rows` of the rollout (n×T), without forming the T×T products: what scoring a
+// few mentions needs.
+Result<Mat> attentionRolloutRows(const Trace& trace, const std::vector<int>& rows);
 
 struct Baselines {
     int nearest = -1;  // index into Resolution::candidates: the closest candidate before the mention

@@ -249,6 +249,10 @@ TEST_CASE("attention rollout through three layers, computed by hand", "[coref]")
     auto rollout = attentionRollout(t);
     REQUIRE(rollout.ok());
     REQUIRE_MATRIX_NEAR(rows({{.3125, .5, .1875}, {0, 1, 0}, {.21875, .5, .28125}}), rollout.value(), kExact);
+    // Only the rows asked for, in the order asked: the same numbers.
+    auto picked = attentionRolloutRows(t, {2, 0});
+    REQUIRE(picked.ok());
+    REQUIRE_MATRIX_NEAR(rows({{.21875, .5, .28125}, {.3125, .5, .1875}}), picked.value(), kExact);
     auto resolved = resolveSentence(t, {Scoring::rollout(), false, std::nullopt});
     REQUIRE(resolved.ok());
     REQUIRE(resolved.value().mentions.size() == 1);
