@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
 #include "ui/head_view.hpp"
@@ -127,6 +128,7 @@ int MainWindow::saveScreenshots(const QString& dir) {
     tabs_->setCurrentWidget(heatmap_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
     setSentence(QString::fromStdString(session_.lesson().sentence));
+    n += saveLabScreenshots(this, session_, dir, n);
     return n;
 }
 
