@@ -87,12 +87,18 @@ CurvePlotBuilder::CurvePlotBuilder(QCustomPlot* plot) : plot_(plot) {
     QFont font = plot_->font();
     font.setPointSizeF(font.pointSizeF() * 0.9);
     plot_->legend->setFont(font);
+    plot_->legend->setBrush(QColor(255, 255, 255, 200));  // curves stay visible behind it
+}
+
+void CurvePlotBuilder::setLegendCorner(Qt::Alignment corner) {
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, corner);
 }
 
 void CurvePlotBuilder::begin(const QString& title, const QString& xLabel, const QString& yLabel, bool logX,
                              bool logY) {
     plot_->clearGraphs();
     series_.clear();
+    xLabels_ = 0;
     title_->setText(title);
     plot_->xAxis->setLabel(xLabel);
     plot_->yAxis->setLabel(yLabel);
@@ -116,6 +122,8 @@ void CurvePlotBuilder::add(const DrawnSeries& series, const QColor& colour) {
     QPen pen(colour);
     pen.setWidthF(series.style == DrawnSeries::Points ? 1.0 : 2.0);
     graph->setPen(pen);
+    if (series.style == DrawnSeries::Line && series.x.size() <= 40)  // few points: mark each one
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 5));
     if (series.style == DrawnSeries::Points) {
         graph->setLineStyle(QCPGraph::lsNone);
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, 4));
@@ -131,14 +139,18 @@ void CurvePlotBuilder::setXLabels(const QStringList& labels) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
     plot_->xAxis->setTicker(ticker);
+    xLabels_ = static_cast<int>(labels.size());
     plot_->xAxis->setTickLabelRotation(labels.size() > 5 ? -45 : 0);
 }
 
 void CurvePlotBuilder::finish() {
     plot_->rescaleAxes();
-    plot_->xAxis->scaleRange(1.05, plot_->xAxis->range().center());
-    if (plot_->yAxis->scaleType() == QCPAxis::stLinear)
-        plot_->yAxis->scaleRange(1.1, plot_->yAxis->range().center());
+    if (xLabels_ > 0) plot_->xAxis->setRange(-0.5, xLabels_ - 0.5);  // half a category of room each side
+    else plot_->xAxis->scaleRange(1.05, plot_->xAxis->range().center());
+    const QCPRange y = plot_->yAxis->range();
+    // A decade of room on a log axis, a tenth of the span on a linear one: no point on the frame.
+    if (plot_->yAxis->scaleType() == QCPAxis::stLogarithmic) plot_->yAxis->setRange(y.lower / 10, y.upper * 10);
+    else plot_->yAxis->scaleRange(1.1, y.center());
     plot_->replot();
 }
 

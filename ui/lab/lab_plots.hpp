@@ -56,6 +56,7 @@ public:
     void begin(const QString& title, const QString& xLabel, const QString& yLabel, bool logX = false, bool logY = false);
     void add(const DrawnSeries& series, const QColor& colour);
     void setXLabels(const QStringList& labels);  // text at x = 0, 1, 2, … (after begin)
+    void setLegendCorner(Qt::Alignment corner);  // where the legend does not hide the data
     void finish();  // fits the axes, shows the legend, replots
 
     QCustomPlot* plot() const { return plot_; }
@@ -67,6 +68,7 @@ private:
     QCustomPlot* plot_;
     QCPTextElement* title_ = nullptr;
     std::vector<DrawnSeries> series_;
+    int xLabels_ = 0;  // categories on x (0: a numeric axis)
 };
 
 // The colours the lab uses for two compared settings (colour-blind safe: Okabe–Ito).

@@ -163,6 +163,7 @@ void PositionalPanel::refreshEncoding() {
         }
         curves_->add(s, labColour(colour++));
     }
+    curves_->setLegendCorner(Qt::AlignBottom | Qt::AlignRight);
     curves_->finish();
     refreshRotation();
 }

@@ -109,6 +109,7 @@ void ScalingPanel::refreshSweep() {
         sweepPlot_->add(median, labColour(scaled ? 0 : 1));
         sweepPlot_->add(runs, labColour(scaled ? 0 : 1));
     }
+    sweepPlot_->setLegendCorner(Qt::AlignBottom | Qt::AlignLeft);  // the curves start at the top
     sweepPlot_->finish();
     const ScalingSetting* unscaled1000 = nullptr;
     const ScalingSetting* scaled1000 = nullptr;
@@ -160,6 +161,7 @@ void ScalingPanel::refreshEntropies() {
         entropyPlot_->add(s, labColour(scaled ? 0 : 1));
     }
     entropyPlot_->setXLabels(labels);
+    entropyPlot_->setLegendCorner(Qt::AlignBottom | Qt::AlignLeft);
     entropyPlot_->finish();
 }
 
