@@ -5,6 +5,7 @@
 #include <QEvent>
 #include <QMenu>
 #include <QTabWidget>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include "app/session.hpp"
@@ -72,6 +73,10 @@ int saveLabScreenshots(QWidget* owner, const Session& session, const QString& di
     int written = 0;
     for (const auto& [page, what] : pages) {
         lab->showPage(page);
+        for (int wait = 0; wait < 2000 && lab->scalingPanel()->isSweepRunning(); ++wait) {  // the worker's result
+            QThread::msleep(5);
+            QApplication::processEvents();
+        }
         for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
         const QString name = QStringLiteral("%1-lab-%2.png").arg(n + written + 1, 2, 10, QLatin1Char('0')).arg(what);
         written += lab->grab().save(QDir(dir).filePath(name), "PNG") ? 1 : 0;

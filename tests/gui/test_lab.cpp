@@ -152,6 +152,7 @@ void LabTest::scalingPlotsTheSweepMedians() {
     QCOMPARE(p->seedBox()->value(), 2017);  // the seed of the reference experiment, shown
     for (const int seed : {7, 2017}) {
         p->seedBox()->setValue(seed);
+        QTRY_VERIFY_WITH_TIMEOUT(!p->isSweepRunning(), 20000);
         const auto sweep = scalingSweep(powersOfTwoDimensions(), 5, 50, static_cast<std::uint64_t>(seed));
         QCOMPARE(p->sweepPlot().title(), QString("Largest softmax gradient vs d (seed %1)").arg(seed));
         const DrawnSeries* scaled = p->sweepPlot().find("median, scaled by 1/√d");
@@ -181,6 +182,7 @@ void LabTest::scalingPlotsTheSweepMedians() {
 void LabTest::scalingHistogramAndEntropiesAreCores() {
     QVERIFY(window->openBuiltInLesson("two-heads"));
     ScalingPanel* p = open(LabWindow::Scaling)->scalingPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(!p->isSweepRunning(), 20000);
     p->dimensionBox()->setCurrentText("256");
     const Histogram unscaled = histogram(sweepScores(256, false, 5, 50, static_cast<std::uint64_t>(p->seedBox()->value())), 20);
     const DrawnSeries* bars = p->histogramPlot().find("unscaled");

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QThread>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -94,7 +95,22 @@ void ScalingPanel::setTrace(const Trace& trace) {
 
 void ScalingPanel::refreshSweep() {
     const auto seed = static_cast<std::uint64_t>(seed_->value());
-    sweep_ = scalingSweep(powersOfTwoDimensions(), kRuns, kKeys, seed);
+    const int generation = ++sweepGeneration_;
+    sweepRunning_ = true;
+    summary_->setText(tr("Running the experiment for seed %1…").arg(seed));
+    // The worker owns nothing of the panel: it fills a shared result the GUI thread swaps in.
+    auto result = std::make_shared<std::vector<ScalingSetting>>();
+    QThread* worker = QThread::create([result, seed] { *result = scalingSweep(powersOfTwoDimensions(), kRuns, kKeys, seed); });
+    connect(worker, &QThread::finished, this, [this, result, seed, generation] {
+        if (generation == sweepGeneration_) showSweep(std::move(*result), seed);
+    });
+    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    worker->start();
+}
+
+void ScalingPanel::showSweep(std::vector<ScalingSetting> sweep, std::uint64_t seed) {
+    sweep_ = std::move(sweep);
+    sweepRunning_ = false;
     sweepPlot_->begin(tr("Largest softmax gradient vs d (seed %1)").arg(seed), tr("dimension d"),
                       tr("largest |∂yᵢ/∂sⱼ|"), true, true);
     int leftOut = 0;

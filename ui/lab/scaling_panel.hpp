@@ -37,16 +37,21 @@ public:
     const CurvePlotBuilder& histogramPlot() const { return *histogramPlot_; }
     const CurvePlotBuilder& entropyPlot() const { return *entropyPlot_; }
     QString summaryText() const;
+    // The sweep (~0.2 s on a busy machine) runs in a worker thread; true until its result is shown.
+    bool isSweepRunning() const { return sweepRunning_; }
 
 private:
     QWidget* buildControls();
     QWidget* plotCard(QCustomPlot* plot, const QString& name);
     void refreshSweep();
+    void showSweep(std::vector<ScalingSetting> sweep, std::uint64_t seed);
     void refreshHistogram();
     void refreshEntropies();
 
     Trace trace_;
     std::vector<ScalingSetting> sweep_;
+    int sweepGeneration_ = 0;  // a result from an older seed is dropped
+    bool sweepRunning_ = false;
     QSpinBox* seed_ = nullptr;
     QComboBox* dimension_ = nullptr;
     QSpinBox* head_ = nullptr;
