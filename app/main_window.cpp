@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
 #include "app/model_worker.hpp"
 #include "core/export.hpp"
@@ -161,6 +162,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     buildLessonsMenu(menuBar()->addMenu(tr("&Lessons")));
+    addLabMenu(menuBar()->addMenu(tr("L&ab")), this, session_);  // the teaching lab (issue 5)
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* larger = view->addAction(tr("&Larger text"), this, &MainWindow::setLargerText);

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "app/coref_tab.hpp"
+#include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
 #include "app/head_analysis_worker.hpp"
 #include "app/main_window.hpp"
@@ -152,6 +153,7 @@ int MainWindow::saveScreenshots(const QString& dir) {
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "heads"))) ? 1 : 0;
         reopen();  // the window ends on the lesson it was showing
     }
+    n += saveLabScreenshots(this, session_, dir, n);
     return n;
 }
 

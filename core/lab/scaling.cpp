@@ -65,4 +65,43 @@ Mat rowEntropies(const Mat& weights) {
     return entropy;
 }
 
+ScalingComparison compareScaling(const HeadTrace& head) {
+    ScalingComparison c;
+    c.divisor = sqrtOf(static_cast<int>(head.q.cols()));
+    c.scaledWeights = softmaxRows(applyMask(scaleScores(head.scores, c.divisor), head.mask), nullptr);
+    c.unscaledWeights = softmaxRows(applyMask(head.scores, head.mask), nullptr);
+    c.scaledEntropies = rowEntropies(c.scaledWeights);
+    c.unscaledEntropies = rowEntropies(c.unscaledWeights);
+    return c;
+}
+
+Histogram histogram(const std::vector<double>& values, double lowest, double highest, int bins) {
+    Histogram h;
+    h.lowest = lowest;
+    h.width = highest > lowest && bins > 0 ? (highest - lowest) / bins : 1;
+    h.counts.assign(std::max(bins, 0), 0);
+    for (const double v : values) {
+        if (!(v >= lowest && v <= highest) || h.counts.empty()) continue;
+        const int bin = std::min(static_cast<int>((v - lowest) / h.width), bins - 1);
+        ++h.counts[bin];
+    }
+    return h;
+}
+
+Histogram histogram(const std::vector<double>& values, int bins) {
+    if (values.empty()) return histogram(values, 0, 1, bins);
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    if (*low == *high) return histogram(values, *low - 0.5, *high + 0.5, bins);
+    return histogram(values, *low, *high, bins);
+}
+
+std::vector<double> sweepScores(int dimension, bool scaled, int runs, int keys, std::uint64_t seed) {
+    std::vector<double> scores;
+    for (int r = 0; r < runs; ++r) {
+        const ScalingRun run = scalingRun(dimension, keys, scaled, scalingSeed(seed, dimension, r));
+        scores.insert(scores.end(), run.scores.data(), run.scores.data() + run.scores.size());
+    }
+    return scores;
+}
+
 }  // namespace attnscope

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/matrix.hpp"
+#include "core/trace.hpp"
 
 namespace attnscope {
 
@@ -44,5 +45,27 @@ std::vector<int> powersOfTwoDimensions(int largest = 4096);
 
 // −Σ w·ln w of each row (nats; 0·ln 0 = 0): how spread out each row's attention is.  T×1
 Mat rowEntropies(const Mat& weights);
+
+// A head's rows with and without the division by √d_k, whatever the lesson chose: softmax of
+// (Q·Kᵀ/√d_k + mask) and of (Q·Kᵀ + mask), and the entropy of each row. T×T, T×1.
+struct ScalingComparison {
+    double divisor = 1;  // √d_k
+    Mat scaledWeights, unscaledWeights;
+    Mat scaledEntropies, unscaledEntropies;
+};
+ScalingComparison compareScaling(const HeadTrace& head);
+
+// Equal-width bins over [lowest, highest] of the values (the last bin includes `highest`).
+struct Histogram {
+    double lowest = 0, width = 1;
+    std::vector<int> counts;
+    double centre(int bin) const { return lowest + (bin + 0.5) * width; }
+};
+Histogram histogram(const std::vector<double>& values, double lowest, double highest, int bins);
+// The same over the values' own span (one bin of width 1 around a single value).
+Histogram histogram(const std::vector<double>& values, int bins);
+
+// The q·k values of every run of one setting of scalingSweep (runs × keys of them).
+std::vector<double> sweepScores(int dimension, bool scaled, int runs, int keys, std::uint64_t seed);
 
 }  // namespace attnscope

@@ -1,6 +1,7 @@
 // Shape legend: T tokens, d model width, ℓ maximum length, a·b = ℓ the factors, r the rank.
 #include "core/lab/synthesizer.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/lab/random.hpp"
@@ -57,6 +58,15 @@ Mat factorizedDenseScores(const Mat& X, const SynthesizerWeights& w) {
 
 Mat factorizedRandomScores(int T, const SynthesizerWeights& w) {
     return w.r1.topRows(T) * w.r2.topRows(T).transpose();  // T×r · r×T
+}
+
+std::vector<double> normalizedAlphas(const std::vector<double>& positions) {
+    double total = 0;
+    for (const double p : positions) total += std::max(p, 0.0);
+    std::vector<double> alphas;
+    for (const double p : positions)
+        alphas.push_back(total > 0 ? std::max(p, 0.0) / total : 1.0 / static_cast<double>(positions.size()));
+    return alphas;
 }
 
 Result<Mat> mixtureScores(const std::vector<Mat>& scores, const std::vector<double>& alphas) {

@@ -41,6 +41,8 @@ Mat randomScores(int T, const SynthesizerWeights& w);                    // T×T
 Mat factorizedDenseScores(const Mat& X, const SynthesizerWeights& w);   // T×d → T×T
 Mat factorizedRandomScores(int T, const SynthesizerWeights& w);          // T×T
 // Σ αᵢ·Bᵢ; the α must be finite, ≥ 0, one per matrix and sum to 1 (within 1e-9).
+// Slider positions (≥ 0) scaled to sum to 1; all equal when every position is 0.
+std::vector<double> normalizedAlphas(const std::vector<double>& positions);
 Result<Mat> mixtureScores(const std::vector<Mat>& scores, const std::vector<double>& alphas);
 
 struct SynthesizerVariant {

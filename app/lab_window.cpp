@@ -1,0 +1,88 @@
+#include "app/lab_window.hpp"
+
+#include <QApplication>
+#include <QDir>
+#include <QEvent>
+#include <QMenu>
+#include <QTabWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include "app/session.hpp"
+#include "ui/lab/positional_panel.hpp"
+#include "ui/lab/scaling_panel.hpp"
+#include "ui/lab/synthesizer_panel.hpp"
+
+namespace attnscope {
+
+LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt::Window), session_(session) {
+    setWindowTitle(tr("AttnScope — Lab"));
+    auto* layout = new QVBoxLayout(this);
+    tabs_ = new QTabWidget(this);
+    positional_ = new PositionalPanel(tabs_);
+    scaling_ = new ScalingPanel(tabs_);
+    synthesizer_ = new SynthesizerPanel(tabs_);
+    tabs_->addTab(positional_, tr("Positional encoding"));
+    tabs_->addTab(scaling_, tr("Why scale by √d_k"));
+    tabs_->addTab(synthesizer_, tr("Synthesizer"));
+    layout->addWidget(tabs_);
+    resize(1400, 900);
+    refresh();
+}
+
+void LabWindow::showPage(Page page) { tabs_->setCurrentIndex(static_cast<int>(page)); }
+
+void LabWindow::refresh() {
+    if (!session_.hasLesson()) return;
+    positional_->setLesson(session_.lesson(), session_.sentence());
+    scaling_->setTrace(session_.trace());
+    synthesizer_->setTrace(session_.trace());
+}
+
+bool LabWindow::event(QEvent* event) {
+    // The sentence or lesson may have changed in the main window meanwhile.
+    if (event->type() == QEvent::WindowActivate) refresh();
+    return QWidget::event(event);
+}
+
+void addLabMenu(QMenu* menu, QWidget* owner, const Session& session) {
+    const std::pair<QString, LabWindow::Page> pages[] = {
+        {QObject::tr("&Positional encoding"), LabWindow::Positional},
+        {QObject::tr("Why scale by √&d_k"), LabWindow::Scaling},
+        {QObject::tr("&Synthesizer"), LabWindow::Synthesizer}};
+    for (const auto& [title, page] : pages)
+        QObject::connect(menu->addAction(title), &QAction::triggered, owner,
+                         [owner, &session, page = page] { openLab(owner, session, page); });
+}
+
+LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page) {
+    auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!lab) lab = new LabWindow(session, owner);
+    else lab->refresh();
+    lab->showPage(page);
+    lab->show();
+    lab->raise();
+    lab->activateWindow();
+    return lab;
+}
+
+int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n) {
+    const std::pair<LabWindow::Page, QString> pages[] = {
+        {LabWindow::Positional, "positional-encoding"}, {LabWindow::Scaling, "scaling"}, {LabWindow::Synthesizer, "synthesizer"}};
+    LabWindow* lab = openLab(owner, session, LabWindow::Positional);
+    int written = 0;
+    for (const auto& [page, what] : pages) {
+        lab->showPage(page);
+        for (int wait = 0; wait < 2000 && lab->scalingPanel()->isSweepRunning(); ++wait) {  // the worker's result
+            QThread::msleep(5);
+            QApplication::processEvents();
+        }
+        for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+        const QString name = QStringLiteral("%1-lab-%2.png").arg(n + written + 1, 2, 10, QLatin1Char('0')).arg(what);
+        written += lab->grab().save(QDir(dir).filePath(name), "PNG") ? 1 : 0;
+    }
+    lab->close();
+    return written;
+}
+
+}  // namespace attnscope

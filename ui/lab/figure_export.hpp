@@ -1,0 +1,35 @@
+#pragma once
+// Figure and matrix export for the lab's plots: PNG at a chosen DPI, SVG and PDF vector output,
+// matrices as CSV and NumPy .npy. Every file is written atomically (QSaveFile, or for PDF a
+// temporary file renamed over the target): a failed write never leaves half a file.
+#include <QString>
+
+#include "core/matrix.hpp"
+
+#include <functional>
+
+class QCustomPlot;
+class QPushButton;
+class QWidget;
+
+namespace attnscope {
+
+// Each returns an empty string on success, else the reason.
+QString savePlotPng(QCustomPlot* plot, const QString& path, int dpi);
+QString savePlotSvg(QCustomPlot* plot, const QString& path);
+QString savePlotPdf(QCustomPlot* plot, const QString& path);
+QString saveMatrixCsv(const Mat& m, const QString& path);
+QString saveMatrixNpy(const Mat& m, const QString& path);
+
+// Full-precision CSV: one line per row, values separated by commas (17 significant digits).
+QByteArray matrixCsv(const Mat& m);
+
+// Asks for a file (and, for PNG, the DPI) and writes the plot or its matrix in the format the
+// file name ends with; reports failures in a message box. `matrix` may be null (a plot of curves).
+void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, const QString& baseName);
+
+// An "Export…" button that runs exportFigureDialog; `matrix` returns the matrix drawn (or null).
+QPushButton* exportButton(QWidget* parent, QCustomPlot* plot, std::function<const Mat*()> matrix,
+                          const QString& baseName);
+
+}  // namespace attnscope

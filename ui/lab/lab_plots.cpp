@@ -1,0 +1,165 @@
+#include "ui/lab/lab_plots.hpp"
+
+#include <qcustomplot.h>
+
+#include "ui/heatmap_builder.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QCPTextElement* addTitle(QCustomPlot* plot) {
+    plot->plotLayout()->insertRow(0);
+    auto* title = new QCPTextElement(plot, QString());
+    QFont font = plot->font();
+    font.setPointSizeF(font.pointSizeF() * 1.15);
+    title->setFont(font);
+    plot->plotLayout()->addElement(0, 0, title);
+    return title;
+}
+
+}  // namespace
+
+QColor labColour(int index) {
+    static const QColor colours[] = {QColor("#0072B2"), QColor("#D55E00"), QColor("#009E73"),
+                                     QColor("#CC79A7"), QColor("#E69F00"), QColor("#56B4E9")};
+    return colours[index % 6];
+}
+
+MatrixPlotBuilder::MatrixPlotBuilder(QCustomPlot* plot) : plot_(plot) {
+    title_ = addTitle(plot_);
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setInterpolate(false);
+    scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(1, 1, scale_);
+    map_->setColorScale(scale_);
+    scale_->setGradient(viridisGradient());
+    auto* group = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    plot_->yAxis->setRangeReversed(true);  // row 0 on top, as the matrix is written
+    plot_->xAxis->grid()->setVisible(false);
+    plot_->yAxis->grid()->setVisible(false);
+}
+
+void MatrixPlotBuilder::build(const Mat& m, const QString& title, const QStringList& rowLabels,
+                              const QStringList& columnLabels, Range colours, const QString& scaleLabel) {
+    drawn_ = m;
+    rowLabels_ = rowLabels;
+    columnLabels_ = columnLabels;
+    const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
+    map_->data()->setSize(cols, rows);
+    map_->data()->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) map_->data()->setCell(c, r, m(r, c));
+    map_->setDataRange(QCPRange(colours.low, colours.high));
+    scale_->setLabel(scaleLabel);
+    setAxis(true, columnLabels, cols);
+    setAxis(false, rowLabels, rows);
+    title_->setText(title);
+    plot_->replot();
+}
+
+void MatrixPlotBuilder::setAxisTitles(const QString& x, const QString& y) {
+    plot_->xAxis->setLabel(x);
+    plot_->yAxis->setLabel(y);
+}
+
+void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int count) {
+    QCPAxis* axis = columns ? plot_->xAxis : plot_->yAxis;
+    if (labels.isEmpty()) {
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    } else {
+        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+        for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
+        axis->setTicker(ticker);
+    }
+    axis->setSubTicks(false);
+    axis->setRange(-0.5, std::max(count, 1) - 0.5);
+    if (columns) axis->setTickLabelRotation(labels.size() > 5 ? -45 : 0);
+}
+
+QString MatrixPlotBuilder::title() const { return title_->text(); }
+
+CurvePlotBuilder::CurvePlotBuilder(QCustomPlot* plot) : plot_(plot) {
+    title_ = addTitle(plot_);
+    plot_->legend->setVisible(true);
+    QFont font = plot_->font();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    plot_->legend->setFont(font);
+    plot_->legend->setBrush(QColor(255, 255, 255, 200));  // curves stay visible behind it
+}
+
+void CurvePlotBuilder::setLegendCorner(Qt::Alignment corner) {
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, corner);
+}
+
+void CurvePlotBuilder::begin(const QString& title, const QString& xLabel, const QString& yLabel, bool logX,
+                             bool logY) {
+    plot_->clearGraphs();
+    series_.clear();
+    xLabels_ = 0;
+    title_->setText(title);
+    plot_->xAxis->setLabel(xLabel);
+    plot_->yAxis->setLabel(yLabel);
+    const auto setScale = [](QCPAxis* axis, bool log) {
+        axis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        axis->setTicker(log ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                            : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setNumberFormat(log ? "eb" : "g");
+        axis->setNumberPrecision(log ? 0 : 6);
+    };
+    setScale(plot_->xAxis, logX);
+    setScale(plot_->yAxis, logY);
+}
+
+void CurvePlotBuilder::add(const DrawnSeries& series, const QColor& colour) {
+    series_.push_back(series);
+    QCPGraph* graph = plot_->addGraph();
+    graph->setName(series.name);
+    graph->setData(QVector<double>(series.x.begin(), series.x.end()), QVector<double>(series.y.begin(), series.y.end()),
+                   true);
+    QPen pen(colour);
+    pen.setWidthF(series.style == DrawnSeries::Points ? 1.0 : 2.0);
+    graph->setPen(pen);
+    if (series.style == DrawnSeries::Line && series.x.size() <= 40)  // few points: mark each one
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 5));
+    if (series.style == DrawnSeries::Points) {
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, 4));
+    } else if (series.style == DrawnSeries::Steps) {
+        graph->setLineStyle(QCPGraph::lsStepCenter);
+        QColor fill = colour;
+        fill.setAlpha(60);
+        graph->setBrush(fill);
+    }
+}
+
+void CurvePlotBuilder::setXLabels(const QStringList& labels) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
+    plot_->xAxis->setTicker(ticker);
+    xLabels_ = static_cast<int>(labels.size());
+    plot_->xAxis->setTickLabelRotation(labels.size() > 5 ? -45 : 0);
+}
+
+void CurvePlotBuilder::finish() {
+    plot_->rescaleAxes();
+    if (xLabels_ > 0) plot_->xAxis->setRange(-0.5, xLabels_ - 0.5);  // half a category of room each side
+    else plot_->xAxis->scaleRange(1.05, plot_->xAxis->range().center());
+    const QCPRange y = plot_->yAxis->range();
+    // A decade of room on a log axis, a tenth of the span on a linear one: no point on the frame.
+    if (plot_->yAxis->scaleType() == QCPAxis::stLogarithmic) plot_->yAxis->setRange(y.lower / 10, y.upper * 10);
+    else plot_->yAxis->scaleRange(1.1, y.center());
+    plot_->replot();
+}
+
+const DrawnSeries* CurvePlotBuilder::find(const QString& name) const {
+    for (const DrawnSeries& s : series_)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+QString CurvePlotBuilder::title() const { return title_->text(); }
+
+}  // namespace attnscope

@@ -1,0 +1,77 @@
+#pragma once
+// Builders for the teaching lab's QCustomPlot views. Each draws numbers computed by core/lab and
+// records what it drew, so tests compare the picture with core's numbers instead of pixels.
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "core/matrix.hpp"
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QCPTextElement;
+
+namespace attnscope {
+
+// Any matrix as a heatmap: row 0 on top, colour over [low, high] (viridis).
+class MatrixPlotBuilder {
+public:
+    explicit MatrixPlotBuilder(QCustomPlot* plot);
+    struct Range { double low = 0, high = 1; };
+    // Empty labels number the rows / columns from 0 instead.
+    void build(const Mat& m, const QString& title, const QStringList& rowLabels, const QStringList& columnLabels,
+               Range colours, const QString& scaleLabel);
+    void setAxisTitles(const QString& x, const QString& y);
+
+    QCustomPlot* plot() const { return plot_; }
+    const Mat& drawn() const { return drawn_; }  // cell (row, col) as drawn
+    QString title() const;
+    const QStringList& rowLabels() const { return rowLabels_; }
+    const QStringList& columnLabels() const { return columnLabels_; }
+
+private:
+    void setAxis(bool columns, const QStringList& labels, int count);
+
+    QCustomPlot* plot_;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    Mat drawn_;
+    QStringList rowLabels_, columnLabels_;
+};
+
+// One named series of (x, y) points as drawn.
+struct DrawnSeries {
+    QString name;
+    std::vector<double> x, y;
+    enum Style { Line, Points, Steps } style = Line;
+};
+
+// Curves, scattered points and histogram steps on one pair of axes (optionally logarithmic).
+class CurvePlotBuilder {
+public:
+    explicit CurvePlotBuilder(QCustomPlot* plot);
+    void begin(const QString& title, const QString& xLabel, const QString& yLabel, bool logX = false, bool logY = false);
+    void add(const DrawnSeries& series, const QColor& colour);
+    void setXLabels(const QStringList& labels);  // text at x = 0, 1, 2, … (after begin)
+    void setLegendCorner(Qt::Alignment corner);  // where the legend does not hide the data
+    void finish();  // fits the axes, shows the legend, replots
+
+    QCustomPlot* plot() const { return plot_; }
+    const std::vector<DrawnSeries>& series() const { return series_; }
+    const DrawnSeries* find(const QString& name) const;
+    QString title() const;
+
+private:
+    QCustomPlot* plot_;
+    QCPTextElement* title_ = nullptr;
+    std::vector<DrawnSeries> series_;
+    int xLabels_ = 0;  // categories on x (0: a numeric axis)
+};
+
+// The colours the lab uses for two compared settings (colour-blind safe: Okabe–Ito).
+QColor labColour(int index);
+
+}  // namespace attnscope

@@ -1,0 +1,217 @@
+#include "ui/lab/positional_panel.hpp"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "core/lab/positional_lab.hpp"
+#include "core/pipeline/steps.hpp"
+#include "ui/lab/figure_export.hpp"
+#include "ui/lab/lab_plots.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QSpinBox* spinBox(QWidget* parent, int low, int high, int value, int step = 1) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(low, high);
+    box->setSingleStep(step);
+    box->setValue(value);
+    return box;
+}
+
+QStringList tokenLabels(const Trace& trace) {
+    QStringList labels;
+    for (const Token& t : trace.tokens) labels << QString::fromStdString(t.text);
+    return labels;
+}
+
+// "0, 1, 6" → {0, 1, 6}; entries that are not numbers in [0, width) are skipped.
+std::vector<int> chosenDimensions(const QString& text, int width) {
+    std::vector<int> dims;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int d = part.trimmed().toInt(&ok);
+        if (ok && d >= 0 && d < width) dims.push_back(d);
+    }
+    return dims;
+}
+
+QString scientific(double value) { return QString::number(value, 'e', 1); }
+
+}  // namespace
+
+PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildEncodingControls());
+    auto* grid = new QGridLayout;
+    auto* encodingPlot = new QCustomPlot(this);
+    encoding_ = std::make_unique<MatrixPlotBuilder>(encodingPlot);
+    encoding_->setAxisTitles(tr("dimension"), tr("position"));
+    auto* curvesPlot = new QCustomPlot(this);
+    curves_ = std::make_unique<CurvePlotBuilder>(curvesPlot);
+    auto* rotationPlot = new QCustomPlot(this);
+    rotation_ = std::make_unique<MatrixPlotBuilder>(rotationPlot);
+    rotation_->setAxisTitles(tr("output dimension"), tr("input dimension"));
+    grid->addWidget(plotCard(encodingPlot, "positional-encoding", encoding_.get()), 0, 0);
+    grid->addWidget(plotCard(curvesPlot, "positional-curves", nullptr), 0, 1);
+    grid->addWidget(plotCard(rotationPlot, "relative-position-map", rotation_.get()), 0, 2);
+    check_ = new QLabel(this);
+    check_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    grid->addWidget(check_, 1, 0, 1, 3);
+    layout->addLayout(grid, 1);
+    layout->addWidget(buildPermutationControls());
+    auto* pair = new QHBoxLayout;
+    auto* originalPlot = new QCustomPlot(this);
+    original_ = std::make_unique<MatrixPlotBuilder>(originalPlot);
+    auto* shuffledPlot = new QCustomPlot(this);
+    shuffled_ = std::make_unique<MatrixPlotBuilder>(shuffledPlot);
+    pair->addWidget(plotCard(originalPlot, "permutation-original", original_.get()));
+    pair->addWidget(plotCard(shuffledPlot, "permutation-shuffled", shuffled_.get()));
+    layout->addLayout(pair, 1);
+    order_ = new QLabel(this);
+    permutationCheck_ = new QLabel(this);
+    permutationCheck_->setWordWrap(true);
+    layout->addWidget(order_);
+    layout->addWidget(permutationCheck_);
+    refreshEncoding();
+}
+
+PositionalPanel::~PositionalPanel() = default;
+
+QWidget* PositionalPanel::buildEncodingControls() {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    positions_ = spinBox(box, 2, 512, 64);
+    width_ = spinBox(box, 2, 512, 32, 2);  // even: every sine has its cosine partner
+    offset_ = spinBox(box, 0, 511, 7);
+    dimensions_ = new QLineEdit(QStringLiteral("0, 1, 6, 7"), box);
+    dimensions_->setToolTip(tr("Dimensions drawn as curves, separated by commas"));
+    const auto add = [row, box](const QString& label, QWidget* w) {
+        row->addWidget(new QLabel(label, box));
+        row->addWidget(w);
+    };
+    add(tr("Positions T"), positions_);
+    add(tr("Width d"), width_);
+    add(tr("Curves of dimensions"), dimensions_);
+    add(tr("Offset k"), offset_);
+    row->addStretch(1);
+    for (QSpinBox* s : {positions_, width_})
+        connect(s, &QSpinBox::valueChanged, this, &PositionalPanel::refreshEncoding);
+    connect(offset_, &QSpinBox::valueChanged, this, &PositionalPanel::refreshRotation);
+    connect(dimensions_, &QLineEdit::editingFinished, this, &PositionalPanel::refreshEncoding);
+    return box;
+}
+
+QWidget* PositionalPanel::buildPermutationControls() {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* title = new QLabel(tr("<b>Permutation demo</b> on the lesson's sentence (layer 1, head 1)"), box);
+    seed_ = spinBox(box, 0, 1'000'000, 7);
+    keep_ = new QCheckBox(tr("keep positional encoding (and the causal mask)"), box);
+    row->addWidget(title);
+    row->addWidget(new QLabel(tr("Shuffle seed"), box));
+    row->addWidget(seed_);
+    row->addWidget(keep_);
+    row->addStretch(1);
+    connect(seed_, &QSpinBox::valueChanged, this, &PositionalPanel::refreshPermutation);
+    connect(keep_, &QCheckBox::toggled, this, &PositionalPanel::refreshPermutation);
+    return box;
+}
+
+QWidget* PositionalPanel::plotCard(QCustomPlot* plot, const QString& name, const MatrixPlotBuilder* matrix) {
+    auto* card = new QWidget(this);
+    auto* column = new QVBoxLayout(card);
+    column->setContentsMargins(0, 0, 0, 0);
+    plot->setMinimumSize(260, 220);
+    column->addWidget(plot, 1);
+    std::function<const Mat*()> drawn;
+    if (matrix) drawn = [matrix] { return &matrix->drawn(); };
+    column->addWidget(exportButton(this, plot, drawn, name), 0, Qt::AlignRight);
+    return card;
+}
+
+void PositionalPanel::setLesson(const Lesson& lesson, const std::string& sentence) {
+    lesson_ = lesson;
+    sentence_ = sentence;
+    hasLesson_ = true;
+    refreshPermutation();
+}
+
+void PositionalPanel::refreshEncoding() {
+    const int T = positions_->value(), d = width_->value();
+    const Mat pe = sinusoidalEncoding(T, d);  // T×d
+    encoding_->build(pe, tr("Sinusoidal encoding PE (%1 positions × %2 dimensions)").arg(T).arg(d), {}, {},
+                     {-1, 1}, tr("PE value"));
+    curves_->begin(tr("PE(pos, i) along the positions"), tr("position"), tr("PE value"));
+    int colour = 0;
+    for (const int dim : chosenDimensions(dimensions_->text(), d)) {
+        DrawnSeries s{tr("dimension %1 (%2)").arg(dim).arg(dim % 2 ? "cos" : "sin"), {}, {}, DrawnSeries::Line};
+        for (int pos = 0; pos < T; ++pos) {
+            s.x.push_back(pos);
+            s.y.push_back(pe(pos, dim));
+        }
+        curves_->add(s, labColour(colour++));
+    }
+    curves_->setLegendCorner(Qt::AlignBottom | Qt::AlignRight);
+    curves_->finish();
+    refreshRotation();
+}
+
+void PositionalPanel::refreshRotation() {
+    const int T = positions_->value(), d = width_->value(), k = offset_->value();
+    const auto check = checkRelativePosition(T, d, k);
+    if (!check) {
+        check_->setText(tr("No check: %1").arg(QString::fromStdString(check.error().text())));
+        return;
+    }
+    rotation_->build(check.value().map, tr("R_%1: PE(pos + %1) = PE(pos) · R_%1").arg(k), {}, {}, {-1, 1}, tr("entry"));
+    check_->setText(tr("PE(pos+%1) = PE(pos)·R_%1: largest difference %2 over %3 positions")
+                        .arg(k)
+                        .arg(scientific(check.value().largestDifference))
+                        .arg(check.value().rowsChecked));
+}
+
+void PositionalPanel::refreshPermutation() {
+    if (!hasLesson_) return;
+    const auto demo = permutationDemo(lesson_, sentence_, static_cast<std::uint64_t>(seed_->value()), keep_->isChecked());
+    if (!demo) {
+        permutationCheck_->setText(tr("No demo: %1").arg(QString::fromStdString(demo.error().text())));
+        return;
+    }
+    const PermutationDemo& p = demo.value();
+    original_->build(p.original.layers.at(0).heads.at(0).weights, tr("Original order"), tokenLabels(p.original),
+                     tokenLabels(p.original), {0, 1}, tr("attention weight"));
+    shuffled_->build(p.shuffled.layers.at(0).heads.at(0).weights, tr("Shuffled"), tokenLabels(p.shuffled),
+                     tokenLabels(p.shuffled), {0, 1}, tr("attention weight"));
+    QStringList order;
+    for (const int i : p.order) order << QString::number(i);
+    order_->setText(tr("Order: shuffled token i is original token [%1]").arg(order.join(", ")));
+    const QString difference = scientific(p.largestDifference);
+    if (!p.positional)
+        permutationCheck_->setText(tr("Without positional encoding, A′(i, j) = A(order[i], order[j]) for every layer, "
+                                      "head, i, j: largest difference %1 — shuffling only permutes rows and columns.")
+                                       .arg(difference));
+    else if (p.largestDifference > 1e-9)
+        permutationCheck_->setText(tr("With positional encoding kept, A′(i, j) = A(order[i], order[j]) breaks: largest "
+                                      "difference %1 — the model sees word order.").arg(difference));
+    else
+        permutationCheck_->setText(tr("This lesson has no positional encoding or causal mask, so even kept the check "
+                                      "holds: largest difference %1. Try the causal-mask lesson.").arg(difference));
+}
+
+QString PositionalPanel::checkText() const { return check_->text(); }
+QString PositionalPanel::orderText() const { return order_->text(); }
+QString PositionalPanel::permutationCheckText() const { return permutationCheck_->text(); }
+
+}  // namespace attnscope

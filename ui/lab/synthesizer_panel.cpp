@@ -1,0 +1,135 @@
+#include "ui/lab/synthesizer_panel.hpp"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "ui/lab/figure_export.hpp"
+#include "ui/lab/lab_plots.hpp"
+
+namespace attnscope {
+
+namespace {
+
+// The order of synthesizerVariants' mixture: every variant but the mixture itself.
+const char* const kMixed[] = {"Dot product", "Dense", "Random", "Factorized Dense", "Factorized Random"};
+
+}  // namespace
+
+SynthesizerPanel::SynthesizerPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildControls());
+    layout->addWidget(buildSliders());
+    auto* grid = new QGridLayout;
+    for (int i = 0; i < kVariants; ++i) {
+        auto* plot = new QCustomPlot(this);
+        plot->setMinimumSize(280, 240);
+        plots_[i] = std::make_unique<MatrixPlotBuilder>(plot);
+        auto* card = new QWidget(this);
+        auto* column = new QVBoxLayout(card);
+        column->setContentsMargins(0, 0, 0, 0);
+        column->addWidget(plot, 1);
+        const MatrixPlotBuilder* builder = plots_[i].get();
+        column->addWidget(exportButton(this, plot, [builder] { return &builder->drawn(); },
+                                       QStringLiteral("synthesizer-%1").arg(i + 1)),
+                          0, Qt::AlignRight);
+        grid->addWidget(card, i / 3, i % 3);
+    }
+    layout->addLayout(grid, 1);
+    error_ = new QLabel(this);
+    error_->setStyleSheet(QStringLiteral("color: #b00020"));
+    layout->addWidget(error_);
+    point_ = new QLabel(tr("<b>The point:</b> Random ignores the tokens entirely (the same picture for every sentence), "
+                           "Dense looks at each token alone (a row depends only on its own token), and only the dot "
+                           "product compares tokens with each other."),
+                        this);
+    point_->setWordWrap(true);
+    layout->addWidget(point_);
+}
+
+SynthesizerPanel::~SynthesizerPanel() = default;
+
+QWidget* SynthesizerPanel::buildControls() {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    head_ = new QSpinBox(box);
+    head_->setRange(1, 1);
+    seed_ = new QSpinBox(box);
+    seed_->setRange(0, 2'000'000'000);
+    seed_->setValue(2020);
+    row->addWidget(new QLabel(tr("Weights after softmax on the sentence; dot product from layer 1, head"), box));
+    row->addWidget(head_);
+    row->addWidget(new QLabel(tr("Synthesizer weights: ℓ = %1, a = %2, r = %3, seed").arg(kLength).arg(kFactorA).arg(kRank), box));
+    row->addWidget(seed_);
+    row->addStretch(1);
+    connect(head_, &QSpinBox::valueChanged, this, &SynthesizerPanel::refresh);
+    connect(seed_, &QSpinBox::valueChanged, this, &SynthesizerPanel::refresh);
+    return box;
+}
+
+QWidget* SynthesizerPanel::buildSliders() {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel(tr("Mixture α:"), box));
+    for (int i = 0; i < 5; ++i) {
+        row->addWidget(new QLabel(tr(kMixed[i]), box));
+        sliders_[i] = new QSlider(Qt::Horizontal, box);
+        sliders_[i]->setRange(0, 100);
+        sliders_[i]->setValue(i == 0 ? 100 : 0);
+        sliders_[i]->setMinimumWidth(60);
+        row->addWidget(sliders_[i], 1);
+        connect(sliders_[i], &QSlider::valueChanged, this, &SynthesizerPanel::refresh);
+    }
+    alphaText_ = new QLabel(box);
+    row->addWidget(alphaText_);
+    return box;
+}
+
+void SynthesizerPanel::setTrace(const Trace& trace) {
+    trace_ = trace;
+    head_->setRange(1, std::max(trace_.headCount(), 1));
+    refresh();
+}
+
+void SynthesizerPanel::refresh() {
+    std::vector<double> positions;
+    for (QSlider* s : sliders_) positions.push_back(s->value());
+    alphas_ = normalizedAlphas(positions);
+    showAlphas();
+    if (trace_.layers.empty()) return;
+    const LayerTrace& layer = trace_.layers.at(0);
+    const int d = static_cast<int>(layer.input.cols());
+    const auto weights = makeSynthesizerWeights(d, kLength, kFactorA, kRank, static_cast<std::uint64_t>(seed_->value()));
+    auto variants = weights ? synthesizerVariants(layer.input, layer.heads.at(head_->value() - 1).scaledScores,
+                                                  weights.value(), alphas_)
+                            : Result<std::vector<SynthesizerVariant>>(weights.error());
+    if (!variants) {
+        error_->setText(QString::fromStdString(variants.error().text()));
+        return;
+    }
+    error_->clear();
+    variants_ = std::move(variants).value();
+    QStringList tokens;
+    for (const Token& t : trace_.tokens) tokens << QString::fromStdString(t.text);
+    for (int i = 0; i < kVariants && i < static_cast<int>(variants_.size()); ++i)
+        plots_[i]->build(variants_[i].weights, QString::fromStdString(variants_[i].name), tokens, tokens, {0, 1},
+                         tr("weight"));
+}
+
+void SynthesizerPanel::showAlphas() {
+    QStringList parts;
+    for (const double a : alphas_) parts << QString::number(a, 'f', 2);
+    alphaText_->setText(tr("α = (%1)").arg(parts.join(", ")));
+}
+
+QString SynthesizerPanel::alphaText() const { return alphaText_->text(); }
+QString SynthesizerPanel::errorText() const { return error_->text(); }
+QString SynthesizerPanel::pointText() const { return point_->text(); }
+
+}  // namespace attnscope

@@ -1,0 +1,62 @@
+#pragma once
+// Lab ▸ Synthesizer (issue 5 §5): the lesson sentence's attention weights under dot product and
+// the Synthesizer variants of core/lab/synthesizer, side by side, with the mixture's α on sliders.
+#include <QWidget>
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "core/lab/synthesizer.hpp"
+#include "core/trace.hpp"
+
+class QLabel;
+class QSlider;
+class QSpinBox;
+
+namespace attnscope {
+
+class MatrixPlotBuilder;
+
+class SynthesizerPanel : public QWidget {
+    Q_OBJECT
+public:
+    // The model's room ℓ (a sentence of up to ℓ tokens), the factors a·b = ℓ and the rank r.
+    static constexpr int kLength = 32;
+    static constexpr int kFactorA = 4;
+    static constexpr int kRank = 2;
+    static constexpr int kVariants = 6;  // dot product, Dense, Random, two factorized, mixture
+
+    explicit SynthesizerPanel(QWidget* parent = nullptr);
+    ~SynthesizerPanel() override;
+    void setTrace(const Trace& trace);
+
+    // For tests and screenshots.
+    QSpinBox* seedBox() const { return seed_; }
+    QSpinBox* headBox() const { return head_; }
+    QSlider* alphaSlider(int i) const { return sliders_.at(i); }
+    const std::vector<double>& alphas() const { return alphas_; }
+    const std::vector<SynthesizerVariant>& variants() const { return variants_; }
+    const MatrixPlotBuilder& variantPlot(int i) const { return *plots_.at(i); }
+    QString alphaText() const;
+    QString errorText() const;
+    QString pointText() const;
+
+private:
+    QWidget* buildControls();
+    QWidget* buildSliders();
+    void refresh();
+    void showAlphas();
+
+    Trace trace_;
+    std::vector<double> alphas_;
+    std::vector<SynthesizerVariant> variants_;
+    QSpinBox* seed_ = nullptr;
+    QSpinBox* head_ = nullptr;
+    std::array<QSlider*, 5> sliders_{};
+    QLabel* alphaText_ = nullptr;
+    QLabel* error_ = nullptr;
+    QLabel* point_ = nullptr;
+    std::array<std::unique_ptr<MatrixPlotBuilder>, kVariants> plots_;
+};
+
+}  // namespace attnscope
