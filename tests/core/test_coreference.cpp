@@ -15,6 +15,7 @@
 #include "core/text_file.hpp"
 #include "core/tokenizers/load.hpp"
 #include "core/tokenizers/tokenizer.hpp"
+#include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 
 #include "tests/matrix_literal.hpp"
@@ -26,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::layerOf;
+using testing::runBuiltInLesson;
 using testing::rows;
 
 constexpr double kExact = 1e-12;
@@ -90,18 +92,6 @@ Trace elephantTrace() {
 }
 
 fs::path sourceDir() { return fs::path(ATTNSCOPE_SOURCE_DIR); }
-
-Trace runBuiltInLesson(const std::string& name, const std::string& sentence) {
-    const fs::path path = sourceDir() / "resources/lessons" / (name + ".json");
-    auto text = readTextFile(path);
-    REQUIRE(text.ok());
-    auto lesson = parseLesson(text.value(), path.string());
-    INFO((lesson ? std::string() : lesson.error().text()));
-    REQUIRE(lesson.ok());
-    auto trace = runLesson(lesson.value(), sentence.empty() ? lesson.value().sentence : sentence);
-    REQUIRE(trace.ok());
-    return std::move(trace).value();
-}
 
 }  // namespace
 
@@ -354,7 +344,7 @@ TEST_CASE("noun heuristic: plural -s, irregular plurals, lists", "[coref]") {
 // animal 0.48221, street 0.07117, cross 0.05168; the identity only adds to "it" itself, so over the
 // candidates animal = 0.48221 / 0.60506 = 0.79675.
 TEST_CASE("the built-in coreference lesson resolves it → animal", "[coref]") {
-    const Trace trace = runBuiltInLesson("coreference", "");
+    const Trace trace = runBuiltInLesson("coreference");
     for (const Scoring& scoring : {Scoring::oneHead(0, 0), Scoring::wholeLayer(0), Scoring::rollout()}) {
         auto resolved = resolveSentence(trace, {scoring, false, std::nullopt});
         REQUIRE(resolved.ok());

@@ -6,22 +6,9 @@
 #include "core/run_lesson.hpp"
 #include "core/text_file.hpp"
 
+#include "builtin_lesson.hpp"
+
 using namespace attnscope;
-
-namespace {
-
-Trace builtIn(const std::string& name) {
-    const auto path = std::filesystem::path(ATTNSCOPE_SOURCE_DIR) / "resources/lessons" / (name + ".json");
-    auto text = readTextFile(path);
-    REQUIRE(text.ok());
-    auto lesson = parseLesson(text.value(), path.string());
-    REQUIRE(lesson.ok());
-    auto trace = runLesson(lesson.value(), lesson.value().sentence);
-    REQUIRE(trace.ok());
-    return std::move(trace).value();
-}
-
-}  // namespace
 
 TEST_CASE("typed numbers: what a student writes, and what is refused", "[lab]") {
     CHECK(readTypedNumber(" 0.873 ") == 0.873);
@@ -43,7 +30,7 @@ TEST_CASE("a hidden row of the coreference head: right, wrong and not a number",
     // Lesson 3, head 1, row "it" (7), column "animal" (1): scores/√2 are 6/√2 for animal, 2/√2
     // for street, −2/√2 for the four function words, 0 for the five others, so
     // e^4.2426 / (e^4.2426 + e^1.4142 + 5 + 4·e^−1.4142) = 69.588 / 79.674 = 0.87342.
-    const Trace trace = builtIn("coreference");
+    const Trace trace = testing::runBuiltInLesson("coreference");
     ExerciseSpec spec;
     spec.step = Step::Weights;
     spec.hide = HideKind::OneRow;
@@ -74,7 +61,7 @@ TEST_CASE("a hidden row of the coreference head: right, wrong and not a number",
 }
 
 TEST_CASE("random cells: seeded, distinct, in reading order; masks never ask for −∞", "[lab]") {
-    const Trace trace = builtIn("causal-mask");  // 5 tokens
+    const Trace trace = testing::runBuiltInLesson("causal-mask");  // 5 tokens
     ExerciseSpec spec;
     spec.step = Step::Mask;
     auto whole = makeExercise(trace, spec);
@@ -100,7 +87,7 @@ TEST_CASE("random cells: seeded, distinct, in reading order; masks never ask for
 }
 
 TEST_CASE("exercises refuse what does not exist, by name", "[lab]") {
-    const Trace trace = builtIn("first-hand-exercise");
+    const Trace trace = testing::runBuiltInLesson("first-hand-exercise");
     ExerciseSpec spec;
     spec.layer = 3;
     CHECK_THAT(makeExercise(trace, spec).error().text(), Catch::Contains("layer 4 does not exist"));

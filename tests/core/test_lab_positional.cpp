@@ -8,23 +8,11 @@
 #include "core/lab/positional_lab.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/text_file.hpp"
+#include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"
 
 using namespace attnscope;
-
-namespace {
-
-Lesson builtInLesson(const std::string& name) {
-    const auto path = std::filesystem::path(ATTNSCOPE_SOURCE_DIR) / "resources/lessons" / (name + ".json");
-    auto text = readTextFile(path);
-    REQUIRE(text.ok());
-    auto lesson = parseLesson(text.value(), path.string());
-    REQUIRE(lesson.ok());
-    return std::move(lesson).value();
-}
-
-}  // namespace
 
 TEST_CASE("R_k for d = 4, k = 1, by hand", "[lab]") {
     // ω₀ = 1, ω₁ = 1/10000^(2/4) = 0.01. Blocks [[cos kω, −sin kω], [sin kω, cos kω]]:
@@ -75,7 +63,7 @@ TEST_CASE("without position information, shuffling tokens only shuffles the atte
     // The causal-mask lesson has sinusoidal encoding and a causal mask. Without both, each score
     // q_i·k_j depends only on the two tokens, so A'(i, j) = A(order[i], order[j]); the softmax sums
     // the same terms in another order, so the largest difference is rounding at most.
-    const Lesson lesson = builtInLesson("causal-mask");
+    const Lesson lesson = testing::builtInLesson("causal-mask");
     auto plain = permutationDemo(lesson, lesson.sentence, 2024);
     REQUIRE(plain.ok());
     INFO("largest difference " << plain.value().largestDifference);
@@ -90,7 +78,7 @@ TEST_CASE("without position information, shuffling tokens only shuffles the atte
     CHECK(kept.value().positional);
     CHECK(kept.value().largestDifference > 0.01);
     // Hand-rounding computes every intermediate on the written decimals: then the property is exact.
-    Lesson rounded = builtInLesson("coreference");
+    Lesson rounded = testing::builtInLesson("coreference");
     rounded.handRounding = 3;
     auto exact = permutationDemo(rounded, rounded.sentence, 7);
     REQUIRE(exact.ok());

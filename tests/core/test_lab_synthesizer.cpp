@@ -5,6 +5,7 @@
 #include "core/lab/synthesizer.hpp"
 #include "core/run_lesson.hpp"
 #include "core/text_file.hpp"
+#include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"
 
@@ -14,17 +15,6 @@ using testing::rows;
 namespace {
 
 RowVec row(std::initializer_list<double> values) { return rows({values}); }
-
-Trace lessonTrace(const std::string& name, const std::string& sentence) {
-    const auto path = std::filesystem::path(ATTNSCOPE_SOURCE_DIR) / "resources/lessons" / (name + ".json");
-    auto text = readTextFile(path);
-    REQUIRE(text.ok());
-    auto lesson = parseLesson(text.value(), path.string());
-    REQUIRE(lesson.ok());
-    auto trace = runLesson(lesson.value(), sentence.empty() ? lesson.value().sentence : sentence);
-    REQUIRE(trace.ok());
-    return std::move(trace).value();
-}
 
 }  // namespace
 
@@ -82,8 +72,8 @@ TEST_CASE("seeded weights: shapes, reproducible, refused factors", "[lab]") {
 }
 
 TEST_CASE("on a lesson: Random ignores the sentence, Dense reads each token alone, dot product compares", "[lab]") {
-    const Trace tired = lessonTrace("coreference", "The animal didn't cross the street because it was too tired");
-    const Trace other = lessonTrace("coreference", "The street didn't cross the animal because it was too wide");
+    const Trace tired = testing::runBuiltInLesson("coreference", "The animal didn't cross the street because it was too tired");
+    const Trace other = testing::runBuiltInLesson("coreference", "The street didn't cross the animal because it was too wide");
     REQUIRE(tired.tokenCount() == other.tokenCount());
     auto w = makeSynthesizerWeights(8, 16, 4, 2, 2020);
     REQUIRE(w.ok());

@@ -6,20 +6,11 @@
 #include "core/run_lesson.hpp"
 #include "core/text_file.hpp"
 
+#include "builtin_lesson.hpp"
+
 using namespace attnscope;
 
 namespace {
-
-Trace firstLesson() {
-    const auto path = std::filesystem::path(ATTNSCOPE_SOURCE_DIR) / "resources/lessons/first-hand-exercise.json";
-    auto text = readTextFile(path);
-    REQUIRE(text.ok());
-    auto lesson = parseLesson(text.value(), path.string());
-    REQUIRE(lesson.ok());
-    auto trace = runLesson(lesson.value(), lesson.value().sentence);
-    REQUIRE(trace.ok());
-    return std::move(trace).value();
-}
 
 Exercise rowOfWeights(const Trace& trace, int row) {
     ExerciseSpec spec;
@@ -42,7 +33,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 TEST_CASE("a Markdown worksheet hides the asked row; the key has the values and how", "[lab]") {
     // Lesson 1's weights, row "cats": 0.5761 0.2119 0.2119 (the softmax of its scores row).
-    const Trace trace = firstLesson();
+    const Trace trace = testing::runBuiltInLesson("first-hand-exercise");
     auto sheet = exerciseWorksheet(trace, rowOfWeights(trace, 0), WorksheetFormat::Markdown, "Lesson 1");
     REQUIRE(sheet.ok());
     const std::string& q = sheet.value().questions;
@@ -60,7 +51,7 @@ TEST_CASE("a Markdown worksheet hides the asked row; the key has the values and 
 }
 
 TEST_CASE("a LaTeX worksheet is a whole document with balanced tables", "[lab]") {
-    const Trace trace = firstLesson();
+    const Trace trace = testing::runBuiltInLesson("first-hand-exercise");
     auto sheet = exerciseWorksheet(trace, rowOfWeights(trace, 2), WorksheetFormat::Latex, "Lesson_1 & more");
     REQUIRE(sheet.ok());
     for (const std::string& doc : {sheet.value().questions, sheet.value().answers}) {
@@ -81,7 +72,7 @@ TEST_CASE("every fixed phrase of a worksheet can be replaced", "[lab]") {
     german.answerKey = "Lösungen";
     german.howComputed = "So wird gerechnet";
     german.blank = "…";
-    const Trace trace = firstLesson();
+    const Trace trace = testing::runBuiltInLesson("first-hand-exercise");
     auto sheet = exerciseWorksheet(trace, rowOfWeights(trace, 1), WorksheetFormat::Markdown, "Lektion 1", german);
     REQUIRE(sheet.ok());
     CHECK(sheet.value().questions.find("## Gegeben") != std::string::npos);

@@ -7,21 +7,13 @@
 #include "core/pipeline/steps.hpp"
 #include "core/run_lesson.hpp"
 #include "core/text_file.hpp"
+#include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"
 
 using namespace attnscope;
 
 namespace {
-
-Lesson builtIn(const std::string& name) {
-    const auto path = std::filesystem::path(ATTNSCOPE_SOURCE_DIR) / "resources/lessons" / (name + ".json");
-    auto text = readTextFile(path);
-    REQUIRE(text.ok());
-    auto lesson = parseLesson(text.value(), path.string());
-    REQUIRE(lesson.ok());
-    return std::move(lesson).value();
-}
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -39,7 +31,7 @@ TEST_CASE("a padded sentence attends over its real tokens exactly as alone", "[p
     // [PAD] column is 0 in every row — the [PAD] row too, which spreads over the real tokens.
     for (const char* name : {"first-hand-exercise", "causal-mask"}) {
         INFO(name);
-        const Lesson lesson = builtIn(name);
+        const Lesson lesson = testing::builtInLesson(name);
         auto batch = runLessonBatch(lesson, {"cats chase mice", "mice chase"});
         REQUIRE(batch.ok());
         REQUIRE(batch.value().size() == 2);
