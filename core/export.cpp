@@ -210,4 +210,8 @@ std::string exportTrace(const Trace& trace, ExportFormat format, const ExportReq
     }
 }
 
+std::string matrixToJson(const Mat& m) {
+    return Json{{"rows", m.rows()}, {"cols", m.cols()}, {"data", matrixJson(m)}}.dump();
+}
+
 }  // namespace attnscope

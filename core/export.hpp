@@ -29,4 +29,8 @@ std::string exportTrace(const Trace& trace, ExportFormat format, const ExportReq
 
 std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer = std::nullopt);
 
+// One matrix as {"rows": R, "cols": C, "data": [[…], …]}, non-finite cells spelled as the trace
+// schema spells them ("-inf", "inf", "nan"); numbers round-trip exactly.
+std::string matrixToJson(const Mat& m);
+
 }  // namespace attnscope

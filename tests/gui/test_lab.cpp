@@ -7,6 +7,9 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSlider>
@@ -284,6 +287,26 @@ void LabTest::exportsWriteFilesThatParse() {
     QCOMPARE(row3.size(), qsizetype{8});
     for (int c = 0; c < 8; ++c) QCOMPARE(row3.at(c).toDouble(), m(3, c));  // 17 digits: exact
     QCOMPARE(row3.at(0).toDouble(), std::sin(3.0));
+
+    // JSON read back with Qt's parser (not the nlohmann writer's): every cell, exactly.
+    const QString json = tmp.filePath("pe.json");
+    QCOMPARE(saveMatrixJson(m, json), QString());
+    const auto readJson = [&json] {
+        QFile file(json);
+        return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+    };
+    const QJsonObject doc = readJson();
+    QCOMPARE(doc["rows"].toInt(), 10);
+    QCOMPARE(doc["cols"].toInt(), 8);
+    const QJsonArray data = doc["data"].toArray();
+    QCOMPARE(data.size(), qsizetype{10});
+    for (int r = 0; r < 10; ++r)
+        for (int c = 0; c < 8; ++c) QCOMPARE(data[r].toArray()[c].toDouble(), m(r, c));
+    QCOMPARE(data[3].toArray()[1].toDouble(), std::cos(3.0));  // PE(3, 1) = cos(3 / 10000^0)
+    Mat masked(1, 2);
+    masked << 0.5, -INFINITY;
+    QCOMPARE(saveMatrixJson(masked, json), QString());
+    QCOMPARE(readJson()["data"].toArray()[0].toArray()[1].toString(), QString("-inf"));
 
     QVERIFY(!savePlotPng(plot, tmp.filePath("bad.png"), 5).isEmpty());  // DPI refused
     QVERIFY(!saveMatrixCsv(m, tmp.filePath("missing/dir.csv")).isEmpty());

@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 #include <cstdio>
 
+#include "core/export.hpp"
 #include "core/npy.hpp"
 
 namespace attnscope {
@@ -98,9 +99,13 @@ QString saveMatrixNpy(const Mat& m, const QString& path) {
     return writeAtomically(path, QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
 }
 
+QString saveMatrixJson(const Mat& m, const QString& path) {
+    return writeAtomically(path, QByteArray::fromStdString(matrixToJson(m)));
+}
+
 void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, const QString& baseName) {
     QString filters = QObject::tr("PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)");
-    if (matrix) filters += QObject::tr(";;CSV matrix (*.csv);;NumPy matrix (*.npy)");
+    if (matrix) filters += QObject::tr(";;CSV matrix (*.csv);;JSON matrix (*.json);;NumPy matrix (*.npy)");
     const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export figure"),
                                                       QDir::home().filePath(baseName + ".png"), filters);
     if (path.isEmpty()) return;
@@ -110,19 +115,20 @@ void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, c
     else if (suffix == "pdf") error = savePlotPdf(plot, path);
     else if (suffix == "csv" && matrix) error = saveMatrixCsv(*matrix, path);
     else if (suffix == "npy" && matrix) error = saveMatrixNpy(*matrix, path);
+    else if (suffix == "json" && matrix) error = saveMatrixJson(*matrix, path);
     else if (suffix == "png") {
         bool ok = false;
         const int dpi = QInputDialog::getInt(parent, QObject::tr("PNG resolution"), QObject::tr("DPI:"), 300, 24, 1200, 1, &ok);
         if (!ok) return;
         error = savePlotPng(plot, path, dpi);
-    } else error = QObject::tr("unknown file type “.%1”: use .png, .svg, .pdf, .csv or .npy").arg(suffix);
+    } else error = QObject::tr("unknown file type “.%1”: use .png, .svg, .pdf, .csv, .json or .npy").arg(suffix);
     if (!error.isEmpty()) QMessageBox::warning(parent, QObject::tr("Export failed"), error);
 }
 
 QPushButton* exportButton(QWidget* parent, QCustomPlot* plot, std::function<const Mat*()> matrix,
                           const QString& baseName) {
     auto* button = new QPushButton(QObject::tr("Export…"), parent);
-    button->setToolTip(QObject::tr("PNG (chosen DPI), SVG, PDF%1").arg(matrix ? QObject::tr("; the matrix as CSV or .npy") : QString()));
+    button->setToolTip(QObject::tr("PNG (chosen DPI), SVG, PDF%1").arg(matrix ? QObject::tr("; the matrix as CSV, JSON or .npy") : QString()));
     QObject::connect(button, &QPushButton::clicked, parent, [parent, plot, matrix, baseName] {
         exportFigureDialog(parent, plot, matrix ? matrix() : nullptr, baseName);
     });

@@ -1,6 +1,6 @@
 #pragma once
 // Figure and matrix export for the lab's plots: PNG at a chosen DPI, SVG and PDF vector output,
-// matrices as CSV and NumPy .npy. Every file is written atomically (QSaveFile, or for PDF a
+// matrices as CSV, JSON and NumPy .npy. Every file is written atomically (QSaveFile, or for PDF a
 // temporary file renamed over the target): a failed write never leaves half a file.
 #include <QString>
 
@@ -20,6 +20,7 @@ QString savePlotSvg(QCustomPlot* plot, const QString& path);
 QString savePlotPdf(QCustomPlot* plot, const QString& path);
 QString saveMatrixCsv(const Mat& m, const QString& path);
 QString saveMatrixNpy(const Mat& m, const QString& path);
+QString saveMatrixJson(const Mat& m, const QString& path);  // core's matrixToJson
 
 // Full-precision CSV: one line per row, values separated by commas (17 significant digits).
 QByteArray matrixCsv(const Mat& m);
