@@ -90,7 +90,7 @@ QWidget* ExercisePanel::buildControls() {
 
     const auto add = [&](int row, int col, const QString& label, QWidget* w) {
         grid->addWidget(new QLabel(label, box), row, col, Qt::AlignRight);
-        grid->addWidget(w, row, col + 1);
+        grid->addWidget(w, row, col + 1, qobject_cast<QSpinBox*>(w) ? Qt::AlignLeft : Qt::Alignment());  // numbers stay narrow
     };
     add(0, 0, tr("Layer"), layer_);
     add(0, 2, tr("Head"), head_);
@@ -244,7 +244,12 @@ void ExercisePanel::selectBlank(int blank) {
         auto explanation = explainCell(trace_, exercise_->blanks[static_cast<std::size_t>(blank)].cell, exercise_->spec.decimals);
         if (explanation) lines_ = explanation.value().lines;
         else lines_ = {explanation.error().text()};
-        explanationTitle_->setText(explanation ? qs(explanation.value().title) : QString());
+        const CellRef& c = exercise_->blanks[static_cast<std::size_t>(blank)].cell;
+        explanationTitle_->setText(tr("Blank %1 of %2: row %3, column %4")
+                                       .arg(blank + 1)
+                                       .arg(exercise_->blanks.size())
+                                       .arg(model_->headerData(c.row, Qt::Vertical, Qt::DisplayRole).toString(),
+                                            model_->headerData(c.col, Qt::Horizontal, Qt::DisplayRole).toString()));
     } else {
         selected_ = -1;
         explanationTitle_->setText(tr("Select a blank cell."));
@@ -334,7 +339,7 @@ void ExercisePanel::showDemo() {
     const double unit = std::pow(10.0, -decimals);
     answer(0, qs(formatNumber(exercise_->blanks[0].answer, decimals)));
     answer(1, qs(formatNumber(exercise_->blanks[1].answer + unit, decimals)));  // one unit off: wrong
-    for (int i = 0; i < 3; ++i) revealNextStep();
+    for (int i = 0; i < 5; ++i) revealNextStep();
 }
 
 }  // namespace attnscope
