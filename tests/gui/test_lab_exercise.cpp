@@ -10,11 +10,13 @@
 // row chase = softmax(1, 2, 0) = (e, e², 1) / (1 + e + e²) → 0.2447, 0.6652, 0.0900.
 // The explanation of Weights[cats, chase] subtracts the row maximum 2: exp(0) = 1 for cats,
 // exp(−1) = 0.3679 for chase and mice, their sum 1 + 2/e = 1.7358, and 0.3679 / 1.7358 = 0.2119.
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -125,6 +127,8 @@ private slots:
     void rightWrongAndNotANumber();
     void revealShowsTheExplanationInOrder();
     void wholeStepAndRandomCells();
+    void maskedCellsAreShownNeverAsked();
+    void laterLayersOfferTheirOwnSteps();
     void refreshKeepsAnswersNewSentenceRebuilds();
     void markdownAndLatexWorksheetsParseBack();
     void pdfWorksheetsHaveTwoPagesInBothLanguages();
@@ -137,7 +141,14 @@ void LabExerciseTest::init() {
 }
 
 void LabExerciseTest::menuOpensTheExercisesTab() {
-    auto* lab = openLab(window.get(), window->session(), LabWindow::Exercises);
+    QAction* exercises = nullptr;
+    for (QAction* menu : window->menuBar()->actions())
+        if (menu->text() == "L&ab" && menu->menu())
+            for (QAction* a : menu->menu()->actions()) exercises = a->text() == "&Exercises" ? a : exercises;
+    QVERIFY(exercises);
+    exercises->trigger();
+    auto* lab = window->findChild<LabWindow*>();
+    QVERIFY(lab && lab->isVisible());
     QCOMPARE(lab->tabs()->currentWidget(), static_cast<QWidget*>(lab->exercisePanel()));
     QCOMPARE(lab->tabs()->tabText(lab->tabs()->currentIndex()), QString("Exercises"));
     QCOMPARE(lab->tabs()->count() - 1, static_cast<int>(LabWindow::Exercises));  // the last page
@@ -260,6 +271,39 @@ void LabExerciseTest::wholeStepAndRandomCells() {
     p->newExercise();
     p->answer(2, "3.04");  // 1 decimal: within half a unit (0.05)
     QCOMPARE(p->model()->verdictOf(2), std::optional(Verdict::Correct));
+}
+
+void LabExerciseTest::maskedCellsAreShownNeverAsked() {
+    QVERIFY(window->openBuiltInLesson("causal-mask"));  // "the cat saw the dog": 5 tokens
+    ExercisePanel* p = openPanel();
+    p->stepBox()->setCurrentIndex(p->stepBox()->findData(static_cast<int>(Step::Masked)));
+    p->hideBox()->setCurrentIndex(static_cast<int>(HideKind::WholeStep));
+    p->newExercise();
+    QCOMPARE(p->scoreText(), QString("Score: 0 / 0 (total 15)"));  // on and below the diagonal: 5·6/2
+    ExerciseTableModel* m = p->model();
+    for (int r = 0; r < 5; ++r)
+        for (int c = r + 1; c < 5; ++c) {  // a later token: masked with −∞, shown and not editable
+            QCOMPARE(m->blankAt(r, c), -1);
+            QCOMPARE(m->data(m->index(r, c), Qt::DisplayRole).toString(), QString("−∞"));
+            QVERIFY(!(m->flags(m->index(r, c)) & Qt::ItemIsEditable));
+        }
+    p->answer(0, "-inf");  // a student who copies the mask's −∞ into an asked cell: not a number
+    QCOMPARE(m->verdictOf(0), std::optional(Verdict::NotANumber));
+}
+
+void LabExerciseTest::laterLayersOfferTheirOwnSteps() {
+    QVERIFY(window->openBuiltInLesson("two-layers"));
+    ExercisePanel* p = openPanel();
+    QCOMPARE(p->layerBox()->maximum(), 2);
+    QCOMPARE(p->stepBox()->itemData(0).toInt(), static_cast<int>(Step::Embedding));
+    p->layerBox()->setValue(2);  // layer 2 starts at its input X₂ = X₁ + output₁
+    QCOMPARE(p->stepBox()->itemData(0).toInt(), static_cast<int>(Step::Input));
+    QVERIFY2(p->stepBox()->itemText(0).startsWith("Input of layer 2"), qPrintable(p->stepBox()->itemText(0)));
+    QCOMPARE(p->stepBox()->currentData().toInt(), static_cast<int>(Step::Weights));  // the step kept
+    p->newExercise();
+    QCOMPARE(p->exercise()->spec.layer, 1);
+    QCOMPARE(p->exercise()->blanks.at(0).cell.layer, 1);
+    QCOMPARE(p->decimalsBox()->value(), 3);  // the lesson's decimals
 }
 
 void LabExerciseTest::refreshKeepsAnswersNewSentenceRebuilds() {
