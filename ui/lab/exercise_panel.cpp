@@ -56,6 +56,7 @@ ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
     score_ = new QLabel(this);
     score_->setStyleSheet(QStringLiteral("font-weight: bold"));
     message_ = new QLabel(this);
+    message_->setTextFormat(Qt::PlainText);  // it quotes what the student typed, "<b>" included
     message_->setWordWrap(true);
     layout->addWidget(score_);
     layout->addWidget(message_);
@@ -120,6 +121,7 @@ QWidget* ExercisePanel::buildExplanation() {
     auto* box = new QGroupBox(tr("Explanation of the selected blank"), this);
     auto* column = new QVBoxLayout(box);
     explanationTitle_ = new QLabel(box);
+    explanationTitle_->setTextFormat(Qt::PlainText);  // token labels may hold any character
     explanationTitle_->setWordWrap(true);
     explanation_ = new QPlainTextEdit(box);
     explanation_->setReadOnly(true);
