@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "app/session.hpp"
+#include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/positional_panel.hpp"
 #include "ui/lab/scaling_panel.hpp"
 #include "ui/lab/synthesizer_panel.hpp"
@@ -25,6 +26,8 @@ LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt
     tabs_->addTab(positional_, tr("Positional encoding"));
     tabs_->addTab(scaling_, tr("Why scale by √d_k"));
     tabs_->addTab(synthesizer_, tr("Synthesizer"));
+    exercises_ = new ExercisePanel(tabs_);
+    tabs_->addTab(exercises_, tr("Exercises"));
     layout->addWidget(tabs_);
     resize(1400, 900);
     refresh();
@@ -37,6 +40,7 @@ void LabWindow::refresh() {
     positional_->setLesson(session_.lesson(), session_.sentence());
     scaling_->setTrace(session_.trace());
     synthesizer_->setTrace(session_.trace());
+    exercises_->setTrace(session_.trace(), session_.decimals(), QString::fromStdString(session_.lesson().title));
 }
 
 bool LabWindow::event(QEvent* event) {
@@ -49,7 +53,8 @@ void addLabMenu(QMenu* menu, QWidget* owner, const Session& session) {
     const std::pair<QString, LabWindow::Page> pages[] = {
         {QObject::tr("&Positional encoding"), LabWindow::Positional},
         {QObject::tr("Why scale by √&d_k"), LabWindow::Scaling},
-        {QObject::tr("&Synthesizer"), LabWindow::Synthesizer}};
+        {QObject::tr("&Synthesizer"), LabWindow::Synthesizer},
+        {QObject::tr("&Exercises"), LabWindow::Exercises}};
     for (const auto& [title, page] : pages)
         QObject::connect(menu->addAction(title), &QAction::triggered, owner,
                          [owner, &session, page = page] { openLab(owner, session, page); });
@@ -68,11 +73,13 @@ LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page)
 
 int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n) {
     const std::pair<LabWindow::Page, QString> pages[] = {
-        {LabWindow::Positional, "positional-encoding"}, {LabWindow::Scaling, "scaling"}, {LabWindow::Synthesizer, "synthesizer"}};
+        {LabWindow::Positional, "positional-encoding"}, {LabWindow::Scaling, "scaling"}, {LabWindow::Synthesizer, "synthesizer"},
+        {LabWindow::Exercises, "exercises"}};
     LabWindow* lab = openLab(owner, session, LabWindow::Positional);
     int written = 0;
     for (const auto& [page, what] : pages) {
         lab->showPage(page);
+        if (page == LabWindow::Exercises) lab->exercisePanel()->showDemo();
         for (int wait = 0; wait < 2000 && lab->scalingPanel()->isSweepRunning(); ++wait) {  // the worker's result
             QThread::msleep(5);
             QApplication::processEvents();

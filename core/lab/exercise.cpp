@@ -32,7 +32,29 @@ std::vector<std::pair<int, int>> hiddenCells(const Mat& m, const ExerciseSpec& s
     return cells;
 }
 
+bool sameMatrix(const Mat& a, const Mat& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() && a == b;  // −∞ equals −∞; NaN never matches
+}
+
+bool sameHead(const HeadTrace& a, const HeadTrace& b) {
+    return sameMatrix(a.q, b.q) && sameMatrix(a.k, b.k) && sameMatrix(a.v, b.v) && sameMatrix(a.scores, b.scores) &&
+           sameMatrix(a.scaledScores, b.scaledScores) && sameMatrix(a.maskedScores, b.maskedScores) &&
+           sameMatrix(a.weights, b.weights) && sameMatrix(a.weightedSum, b.weightedSum);
+}
+
+bool sameLayer(const LayerTrace& a, const LayerTrace& b) {
+    return sameMatrix(a.input, b.input) && sameMatrix(a.concat, b.concat) && sameMatrix(a.output, b.output) &&
+           std::equal(a.heads.begin(), a.heads.end(), b.heads.begin(), b.heads.end(), sameHead);
+}
+
 }  // namespace
+
+bool sameRun(const Trace& a, const Trace& b) {
+    const auto sameText = [](const Token& x, const Token& y) { return x.text == y.text; };
+    return std::equal(a.tokens.begin(), a.tokens.end(), b.tokens.begin(), b.tokens.end(), sameText) &&
+           sameMatrix(a.embedding, b.embedding) && sameMatrix(a.positional, b.positional) &&
+           std::equal(a.layers.begin(), a.layers.end(), b.layers.begin(), b.layers.end(), sameLayer);
+}
 
 Result<Exercise> makeExercise(const Trace& trace, const ExerciseSpec& spec) {
     const std::string where = "exercise on " + std::string(stepKey(spec.step));

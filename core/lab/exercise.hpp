@@ -47,6 +47,10 @@ struct Exercise {
 // off in the last decimal never is. E.g. 3 decimals → 0.0005 + 1e-12.
 double answerTolerance(int decimals);
 
+// True when two runs hold the same tokens and numbers in every step an exercise can ask for:
+// the exercise of one still fits the other (the lab refreshes often; answers must survive).
+bool sameRun(const Trace& a, const Trace& b);
+
 // Error when the step has no matrix for that layer/head, the row is outside it, or the step
 // holds non-finite cells to hide (−∞ mask entries are shown, never asked).
 Result<Exercise> makeExercise(const Trace& trace, const ExerciseSpec& spec);

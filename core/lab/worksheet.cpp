@@ -94,6 +94,17 @@ void writeAnswers(Writer& w, const Trace& trace, const Exercise& e, const std::s
 
 }  // namespace
 
+WorksheetPhrases chineseWorksheetPhrases() {
+    WorksheetPhrases p;
+    p.tokens = "词元";
+    p.given = "已知";
+    p.compute = "填空";
+    p.decimals = "每个答案保留 {n} 位小数。";
+    p.answerKey = "答案";
+    p.howComputed = "每个答案的计算过程";
+    return p;  // the blank stays ____: a line to write on reads the same in both languages
+}
+
 Result<Worksheet> exerciseWorksheet(const Trace& trace, const Exercise& exercise, WorksheetFormat format,
                                     const std::string& title, const WorksheetPhrases& phrases) {
     if (exercise.blanks.empty()) return Error{"worksheet", "the exercise hides no cell"};

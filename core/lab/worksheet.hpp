@@ -24,6 +24,9 @@ struct WorksheetPhrases {
     std::string blank = "____";
 };
 
+// The phrases in simplified Chinese (中文), for a class that reads Chinese.
+WorksheetPhrases chineseWorksheetPhrases();
+
 struct Worksheet {
     std::string questions;  // for the students
     std::string answers;    // for the teacher

@@ -18,14 +18,14 @@
 
 namespace attnscope {
 
-namespace {
-
 QString writeAtomically(const QString& path, const QByteArray& bytes) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return file.errorString();
     if (file.write(bytes) != bytes.size() || !file.commit()) return file.errorString();
     return {};
 }
+
+namespace {
 
 QSize plotSize(QCustomPlot* plot) {
     const QSize size = plot->size();

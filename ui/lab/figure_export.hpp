@@ -15,6 +15,7 @@ class QWidget;
 namespace attnscope {
 
 // Each returns an empty string on success, else the reason.
+QString writeAtomically(const QString& path, const QByteArray& bytes);  // QSaveFile
 QString savePlotPng(QCustomPlot* plot, const QString& path, int dpi);
 QString savePlotSvg(QCustomPlot* plot, const QString& path);
 QString savePlotPdf(QCustomPlot* plot, const QString& path);

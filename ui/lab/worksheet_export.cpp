@@ -1,0 +1,79 @@
+#include "ui/lab/worksheet_export.hpp"
+
+#include <QBuffer>
+#include <QDir>
+#include <QFileInfo>
+#include <QFont>
+#include <QMarginsF>
+#include <QObject>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextFormat>
+
+#include "ui/lab/figure_export.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QFont worksheetFont() {
+    QFont f;
+    f.setFamilies({"DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC"});
+    f.setPointSizeF(10);
+    return f;
+}
+
+QString saveText(const Worksheet& sheet, const QString& path) {
+    QString error = writeAtomically(path, QByteArray::fromStdString(sheet.questions));
+    if (error.isEmpty()) error = writeAtomically(answerKeyPath(path), QByteArray::fromStdString(sheet.answers));
+    return error;
+}
+
+}  // namespace
+
+QString answerKeyPath(const QString& path) {
+    const QFileInfo info(path);
+    return info.dir().filePath(info.completeBaseName() + "-answers." + info.suffix());
+}
+
+QByteArray worksheetPdf(const Worksheet& markdown, const QString& title) {
+    QTextDocument doc;
+    doc.setDefaultFont(worksheetFont());
+    doc.setMarkdown(QString::fromStdString(markdown.questions));
+    QTextCursor cursor(&doc);
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertBlock();
+    const int answersStart = cursor.position();
+    cursor.insertMarkdown(QString::fromStdString(markdown.answers));
+    // The key's first block (its heading) opens a new page, whatever format the Markdown gave it.
+    QTextBlockFormat newPage;
+    newPage.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    QTextCursor(doc.findBlock(answersStart)).mergeBlockFormat(newPage);
+
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
+    pdf.setPageSize(QPageSize(QPageSize::A4));
+    pdf.setPageMargins(QMarginsF(20, 20, 20, 20), QPageLayout::Millimeter);
+    pdf.setTitle(title);
+    pdf.setCreator(QStringLiteral("AttnScope"));
+    doc.print(&pdf);
+    return buffer.data();
+}
+
+QString saveWorksheet(const Trace& trace, const Exercise& exercise, const QString& title,
+                      const WorksheetPhrases& phrases, const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != "md" && suffix != "tex" && suffix != "pdf")
+        return QObject::tr("unknown file type “.%1”: use .md, .tex or .pdf").arg(suffix);
+    const auto format = suffix == "tex" ? WorksheetFormat::Latex : WorksheetFormat::Markdown;
+    auto sheet = exerciseWorksheet(trace, exercise, format, title.toStdString(), phrases);
+    if (!sheet) return QString::fromStdString(sheet.error().text());
+    if (suffix == "pdf") return writeAtomically(path, worksheetPdf(sheet.value(), title));
+    return saveText(sheet.value(), path);
+}
+
+}  // namespace attnscope
