@@ -9,6 +9,7 @@ class QTabWidget;
 
 namespace attnscope {
 
+class MasksPanel;
 class PositionalPanel;
 class ScalingPanel;
 class Session;
@@ -17,7 +18,7 @@ class SynthesizerPanel;
 class LabWindow : public QWidget {
     Q_OBJECT
 public:
-    enum Page { Positional, Scaling, Synthesizer };
+    enum Page { Positional, Scaling, Synthesizer, Masks };
 
     LabWindow(const Session& session, QWidget* owner);
     void showPage(Page page);
@@ -26,6 +27,7 @@ public:
     PositionalPanel* positionalPanel() const { return positional_; }
     ScalingPanel* scalingPanel() const { return scaling_; }
     SynthesizerPanel* synthesizerPanel() const { return synthesizer_; }
+    MasksPanel* masksPanel() const { return masks_; }
     QTabWidget* tabs() const { return tabs_; }
 
 protected:
@@ -37,6 +39,7 @@ private:
     PositionalPanel* positional_ = nullptr;
     ScalingPanel* scaling_ = nullptr;
     SynthesizerPanel* synthesizer_ = nullptr;
+    MasksPanel* masks_ = nullptr;
 };
 
 // Lab ▸ Positional encoding / Why scale by √d_k / Synthesizer, each opening `owner`'s lab window.
