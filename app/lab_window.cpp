@@ -27,7 +27,7 @@ LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt
     tabs_->addTab(scaling_, tr("Why scale by √d_k"));
     tabs_->addTab(synthesizer_, tr("Synthesizer"));
     masks_ = new MasksPanel(tabs_);
-    tabs_->addTab(masks_, tr("Masks & cross-attention"));
+    tabs_->addTab(masks_, tr("Masks && cross-attention"));
     layout->addWidget(tabs_);
     resize(1400, 900);
     refresh();

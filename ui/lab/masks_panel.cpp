@@ -110,7 +110,7 @@ QWidget* MasksPanel::buildCausalPage() {
     layout->addLayout(grid, 1);
     causalCheck_ = wrapped(QString(), page);
     layout->addWidget(causalCheck_);
-    causalPlots_[0]->setAxisTitles(tr("key token j"), tr("query token i"));
+    for (auto& plot : causalPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
     return page;
 }
 
@@ -120,7 +120,7 @@ QWidget* MasksPanel::buildPaddingPage() {
     layout->addWidget(wrapped(tr("<b>Padding mask.</b> Sentences of different lengths are run together as one batch: the "
                                  "shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns "
                                  "for every query, so no real token (and no [PAD]) attends to padding. The real tokens then "
-                                 "get exactly the weights they get alone."), page));
+                                 "get the weights they get alone."), page));
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Second sentence of the batch:"), page));
     second_ = new QLineEdit(page);
@@ -136,6 +136,7 @@ QWidget* MasksPanel::buildPaddingPage() {
     layout->addLayout(plots, 1);
     paddingCheck_ = wrapped(QString(), page);
     layout->addWidget(paddingCheck_);
+    for (auto& plot : paddingPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
     connect(second_, &QLineEdit::returnPressed, this, &MasksPanel::refreshPadding);
     return page;
 }
