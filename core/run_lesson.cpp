@@ -160,7 +160,7 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     trace.embedding = embedTokens(lesson, trace.tokens);                          // T_q×d
     trace.positional = positionalRows(lesson, trace.tokenCount(), &trace.notices);  // T_q×d
     const Mat sourceEmbedding = embedTokens(lesson, trace.keyTokens);            // T_k×d
-    const Mat sourcePositional = positionalRows(lesson, trace.keyCount(), nullptr);  // T_k×d, positions from 0
+    const Mat sourcePositional = positionalRows(lesson, trace.keyCount(), &trace.notices);  // T_k×d, from position 0
     const Mat Xq = inputOf(trace.embedding, trace.positional, trace);            // T_q×d
     const Mat Xkv = inputOf(sourceEmbedding, sourcePositional, trace);           // T_k×d
     trace.hasOutputProjection = lesson.layers[0].wo.size() > 0;
