@@ -4,6 +4,7 @@
 // bad input keeps the previous state.
 #include <QApplication>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTest>
 #include <cmath>
@@ -153,6 +154,17 @@ void LabMasksTest::crossAttentionIsRectangularAndExplainsAClick() {
     QVERIFY2(text.contains("A[chase, cats]"), qPrintable(text));
     QVERIFY2(text.contains("k[cats,0]"), qPrintable(text));
     QVERIFY2(text.contains("for mice"), qPrintable(text));  // the softmax runs over the source tokens
+
+    // Head 2 of the lesson: its own weights, and the click explains head 2's cell.
+    QCOMPARE(p->headBox()->maximum(), 2);
+    p->headBox()->setValue(2);
+    QVERIFY(sameMatrix(plot.drawn(), cross.value().layers[0].heads[1].weights));
+    QVERIFY(plot.title().contains("head 2 of 2"));
+    p->selectCrossCell(1, 1);
+    QVERIFY2(p->explanationText().contains("S[chase, cats], head 2"), qPrintable(p->explanationText()));
+    const auto batch = runLessonBatch(lesson(), {"cats chase mice", "cats chase"});
+    QVERIFY(batch.ok());
+    QVERIFY(sameMatrix(p->paddedWeightsPlot(1).drawn(), batch.value()[1].layers[0].heads[1].weights));
 }
 
 void LabMasksTest::badInputKeepsThePreviousState() {

@@ -7,6 +7,7 @@
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -71,6 +72,15 @@ QString failure(const Error& error) {
 MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    auto* headRow = new QHBoxLayout;
+    headRow->setContentsMargins(6, 6, 6, 0);
+    headRow->addWidget(new QLabel(tr("Every view shows layer 1, head"), this));
+    head_ = new QSpinBox(this);
+    head_->setRange(1, 1);
+    headRow->addWidget(head_);
+    headRow->addStretch(1);
+    layout->addLayout(headRow);
+    connect(head_, &QSpinBox::valueChanged, this, &MasksPanel::refreshAll);
     pages_ = new QTabWidget(this);
     pages_->addTab(buildCausalPage(), tr("Causal mask"));
     pages_->addTab(buildPaddingPage(), tr("Padding mask (a batch)"));
@@ -100,7 +110,7 @@ QWidget* MasksPanel::buildCausalPage() {
                                  "the one it is writing. The mask M is added to the scaled scores <i>before</i> the softmax: "
                                  "0 keeps a score, −∞ above the diagonal removes it, and since e<sup>−∞</sup> = 0 every "
                                  "weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on "
-                                 "(layer 1, head 1)."), page));
+                                 "(the head chosen above)."), page));
     causalMessage_ = messageLabel(page);
     layout->addWidget(causalMessage_);
     auto* grid = new QGridLayout;
@@ -185,10 +195,18 @@ void MasksPanel::setLesson(const Lesson& lesson, const std::string& sentence) {
         source_->setText(qs(reversedSource(sentence)));
     }
     target_->setText(tr("Target (queries): <b>%1</b>").arg(qs(sentence).toHtmlEscaped()));
+    const QSignalBlocker quiet(head_);  // one refresh below, not one per range change
+    head_->setRange(1, std::max(1, lesson.numHeads));
+    refreshAll();
+}
+
+void MasksPanel::refreshAll() {
     refreshCausal();
     refreshPadding();
     refreshCross();
 }
+
+int MasksPanel::head() const { return head_->value() - 1; }
 
 void MasksPanel::showSubPage(SubPage page) { pages_->setCurrentIndex(static_cast<int>(page)); }
 
@@ -198,7 +216,7 @@ void MasksPanel::refreshCausal() {
     if (!demo) return causalMessage_->setText(failure(demo.error()));
     causalMessage_->clear();
     const Trace& t = demo.value().trace;
-    const HeadTrace& h = t.layers.at(0).heads.at(0);
+    const HeadTrace& h = t.layers.at(0).heads.at(head());
     const QStringList labels = labelsOf(t.tokens);
     const int decimals = cellDecimals(lesson_, t.tokenCount());
     const Mat& scores = t.scaled ? h.scaledScores : h.scores;  // T×T, what the mask is added to
@@ -230,7 +248,7 @@ void MasksPanel::refreshPadding() {
         const QStringList labels = labelsOf(t.tokens);
         const int pads = t.paddedFrom >= 0 ? t.tokenCount() - t.paddedFrom : 0;
         paddingPlots_[s]->setCellNumbers(cellDecimals(lesson_, t.tokenCount()));
-        paddingPlots_[s]->build(t.layers.at(0).heads.at(0).weights,
+        paddingPlots_[s]->build(t.layers.at(0).heads.at(head()).weights,
                                 pads ? tr("Sentence %1: weights, %2 [PAD] column(s) = 0").arg(s + 1).arg(pads)
                                      : tr("Sentence %1: weights (no padding)").arg(s + 1),
                                 labels, labels, {0, 1}, tr("attention weight"));
@@ -238,7 +256,7 @@ void MasksPanel::refreshPadding() {
     const Trace& masked = p.batch[static_cast<std::size_t>(std::max(p.padded, 0))];
     const QStringList labels = labelsOf(masked.tokens);
     paddingPlots_[2]->setCellNumbers(0);
-    paddingPlots_[2]->build(masked.layers.at(0).heads.at(0).mask,
+    paddingPlots_[2]->build(masked.layers.at(0).heads.at(head()).mask,
                             masked.causal ? tr("Mask of sentence %1 (causal + padding)").arg(p.padded + 1)
                             : p.padded >= 0 ? tr("Padding mask of sentence %1").arg(p.padded + 1)
                                             : tr("Mask of sentence 1: nothing to pad"),
@@ -269,8 +287,8 @@ void MasksPanel::refreshCross() {
     crossTrace_ = std::move(demo.value().trace);
     const Trace& t = crossTrace_;
     crossPlot_->setCellNumbers(cellDecimals(lesson_, std::max(t.tokenCount(), t.keyCount())));
-    const QString head = t.headCount() > 1 ? tr(", head 1 of %1").arg(t.headCount()) : QString();
-    crossPlot_->build(t.layers.at(0).heads.at(0).weights,
+    const QString head = t.headCount() > 1 ? tr(", head %1 of %2").arg(this->head() + 1).arg(t.headCount()) : QString();
+    crossPlot_->build(t.layers.at(0).heads.at(this->head()).weights,
                       tr("Cross-attention weights (%1 target × %2 source tokens%3)").arg(t.tokenCount()).arg(t.keyCount()).arg(head),
                       labelsOf(t.tokens), labelsOf(t.keyTokens), {0, 1}, tr("attention weight"));
     explanation_->clear();
@@ -287,7 +305,7 @@ void MasksPanel::onCrossClick(QMouseEvent* event) {
 void MasksPanel::selectCrossCell(int row, int col) {
     QStringList lines;
     for (const Step step : {Step::Scores, Step::Weights}) {
-        auto e = explainCell(crossTrace_, CellRef{step, 0, 0, row, col}, lesson_.decimals);
+        auto e = explainCell(crossTrace_, CellRef{step, 0, head(), row, col}, lesson_.decimals);
         if (!e) return explanation_->setPlainText(qs(e.error().text()));
         if (!lines.isEmpty()) lines << QString();
         for (const std::string& line : e.value().lines) lines << qs(line);

@@ -21,6 +21,7 @@ class QLabel;
 class QLineEdit;
 class QMouseEvent;
 class QPlainTextEdit;
+class QSpinBox;
 class QTabWidget;
 
 namespace attnscope {
@@ -44,6 +45,7 @@ public:
     QTabWidget* subPages() const { return pages_; }
     QLineEdit* secondSentenceEdit() const { return second_; }
     QLineEdit* sourceEdit() const { return source_; }
+    QSpinBox* headBox() const { return head_; }  // the head every sub-tab shows (layer 1)
     const MatrixPlotBuilder& causalScoresPlot() const { return *causalPlots_[0]; }
     const MatrixPlotBuilder& causalMaskPlot() const { return *causalPlots_[1]; }
     const MatrixPlotBuilder& causalMaskedPlot() const { return *causalPlots_[2]; }
@@ -64,6 +66,8 @@ private:
     QWidget* buildPaddingPage();
     QWidget* buildCrossPage();
     QWidget* plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name);
+    void refreshAll();
+    int head() const;  // 0-based
     void refreshCausal();
     void refreshPadding();
     void refreshCross();
@@ -74,6 +78,7 @@ private:
     bool hasLesson_ = false;
     Trace crossTrace_;
     QTabWidget* pages_ = nullptr;
+    QSpinBox* head_ = nullptr;
     QLineEdit* second_ = nullptr;
     QLineEdit* source_ = nullptr;
     QLabel* causalCheck_ = nullptr;
