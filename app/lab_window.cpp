@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "app/session.hpp"
+#include "ui/lab/masks_panel.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/positional_panel.hpp"
 #include "ui/lab/scaling_panel.hpp"
@@ -26,6 +27,8 @@ LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt
     tabs_->addTab(positional_, tr("Positional encoding"));
     tabs_->addTab(scaling_, tr("Why scale by √d_k"));
     tabs_->addTab(synthesizer_, tr("Synthesizer"));
+    masks_ = new MasksPanel(tabs_);
+    tabs_->addTab(masks_, tr("Masks && cross-attention"));
     exercises_ = new ExercisePanel(tabs_);
     tabs_->addTab(exercises_, tr("Exercises"));
     layout->addWidget(tabs_);
@@ -40,6 +43,7 @@ void LabWindow::refresh() {
     positional_->setLesson(session_.lesson(), session_.sentence());
     scaling_->setTrace(session_.trace());
     synthesizer_->setTrace(session_.trace());
+    masks_->setLesson(session_.lesson(), session_.sentence());
     exercises_->setTrace(session_.trace(), session_.decimals(), QString::fromStdString(session_.lesson().title));
 }
 
@@ -54,6 +58,7 @@ void addLabMenu(QMenu* menu, QWidget* owner, const Session& session) {
         {QObject::tr("&Positional encoding"), LabWindow::Positional},
         {QObject::tr("Why scale by √&d_k"), LabWindow::Scaling},
         {QObject::tr("&Synthesizer"), LabWindow::Synthesizer},
+        {QObject::tr("&Masks && cross-attention"), LabWindow::Masks},
         {QObject::tr("&Exercises"), LabWindow::Exercises}};
     for (const auto& [title, page] : pages)
         QObject::connect(menu->addAction(title), &QAction::triggered, owner,
@@ -70,6 +75,27 @@ LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page)
     lab->activateWindow();
     return lab;
 }
+
+namespace {
+
+// One PNG per sub-tab of the Masks & cross-attention panel (three sections do not fit one page).
+int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n) {
+    const std::pair<MasksPanel::SubPage, QString> pages[] = {
+        {MasksPanel::CausalPage, "masks-causal"}, {MasksPanel::PaddingPage, "masks-padding"},
+        {MasksPanel::CrossPage, "masks-cross-attention"}};
+    lab->showPage(LabWindow::Masks);
+    int written = 0;
+    for (const auto& [page, what] : pages) {
+        lab->masksPanel()->showSubPage(page);
+        if (page == MasksPanel::CrossPage) lab->masksPanel()->selectCrossCell(0, 0);  // an explanation shown
+        for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+        const QString name = QStringLiteral("%1-lab-%2.png").arg(n + written + 1, 2, 10, QLatin1Char('0')).arg(what);
+        written += lab->grab().save(QDir(dir).filePath(name), "PNG") ? 1 : 0;
+    }
+    return written;
+}
+
+}  // namespace
 
 int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n) {
     const std::pair<LabWindow::Page, QString> pages[] = {
@@ -88,6 +114,7 @@ int saveLabScreenshots(QWidget* owner, const Session& session, const QString& di
         const QString name = QStringLiteral("%1-lab-%2.png").arg(n + written + 1, 2, 10, QLatin1Char('0')).arg(what);
         written += lab->grab().save(QDir(dir).filePath(name), "PNG") ? 1 : 0;
     }
+    written += saveMasksScreenshots(lab, dir, n + written);
     lab->close();
     return written;
 }

@@ -9,6 +9,7 @@ class QTabWidget;
 
 namespace attnscope {
 
+class MasksPanel;
 class ExercisePanel;
 class PositionalPanel;
 class ScalingPanel;
@@ -18,7 +19,7 @@ class SynthesizerPanel;
 class LabWindow : public QWidget {
     Q_OBJECT
 public:
-    enum Page { Positional, Scaling, Synthesizer, Exercises };
+    enum Page { Positional, Scaling, Synthesizer, Masks, Exercises };
 
     LabWindow(const Session& session, QWidget* owner);
     void showPage(Page page);
@@ -27,6 +28,7 @@ public:
     PositionalPanel* positionalPanel() const { return positional_; }
     ScalingPanel* scalingPanel() const { return scaling_; }
     SynthesizerPanel* synthesizerPanel() const { return synthesizer_; }
+    MasksPanel* masksPanel() const { return masks_; }
     ExercisePanel* exercisePanel() const { return exercises_; }
     QTabWidget* tabs() const { return tabs_; }
 
@@ -39,6 +41,7 @@ private:
     PositionalPanel* positional_ = nullptr;
     ScalingPanel* scaling_ = nullptr;
     SynthesizerPanel* synthesizer_ = nullptr;
+    MasksPanel* masks_ = nullptr;
     ExercisePanel* exercises_ = nullptr;
 };
 

@@ -1,4 +1,5 @@
-// One self-attention layer.  Shapes: T tokens, d model width, H heads, d_k, d_v head widths.
+// One self-attention or cross-attention layer.  Shapes: T tokens (T_q queries, T_k keys in
+// cross-attention), d model width, H heads, d_k, d_v head widths.
 #include "core/attention_layer.hpp"
 
 #include "core/pipeline/steps.hpp"
@@ -13,24 +14,47 @@ struct Rounder {
     Mat operator()(Mat m) const { return decimals ? roundTo(m, *decimals) : m; }
 };
 
-HeadTrace runHead(const Mat& X, const HeadWeights& w, const AttentionOptions& options,
+// Self-attention passes the same X twice (Xq = Xkv, T_q = T_k = T).
+HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const AttentionOptions& options,
                   const std::vector<std::string>& tokenNames, std::vector<std::string>* notices) {
     const Rounder r{options.handRounding};
-    const int T = static_cast<int>(X.rows());
+    const int T = static_cast<int>(Xq.rows());
     HeadTrace h;
     h.params = w;
-    h.q = r(project(X, w.wq, w.bq));                 // T×d_k
-    h.k = r(project(X, w.wk, w.bk));                 // T×d_k
-    h.v = r(project(X, w.wv, w.bv));                 // T×d_v
-    h.scores = r(attentionScores(h.q, h.k));         // T×T
+    h.q = r(project(Xq, w.wq, w.bq));                // T_q×d_k
+    h.k = r(project(Xkv, w.wk, w.bk));               // T_k×d_k
+    h.v = r(project(Xkv, w.wv, w.bv));               // T_k×d_v
+    h.scores = r(attentionScores(h.q, h.k));         // T_q×T_k
     const double divisor = options.scaled ? sqrtOf(static_cast<int>(h.q.cols())) : 1.0;
-    h.scaledScores = r(scaleScores(h.scores, divisor));  // T×T
-    h.mask = options.causal ? causalMask(T) : noMask(T);  // T×T
+    h.scaledScores = r(scaleScores(h.scores, divisor));  // T_q×T_k
+    // Masks exist only in self-attention (T_q = T_k = T); cross-attention adds zeros.
+    h.mask = options.causal ? causalMask(T) : Mat(Mat::Zero(Xq.rows(), Xkv.rows()));  // T_q×T_k
     if (options.realTokens >= 0) h.mask += paddingMask(T, options.realTokens);  // -inf + -inf stays -inf
-    h.maskedScores = applyMask(h.scaledScores, h.mask);  // T×T
-    h.weights = r(softmaxRows(h.maskedScores, notices, tokenNames));  // T×T
-    h.weightedSum = r(weightedSum(h.weights, h.v));  // T×d_v
+    h.maskedScores = applyMask(h.scaledScores, h.mask);  // T_q×T_k
+    h.weights = r(softmaxRows(h.maskedScores, notices, tokenNames));  // T_q×T_k
+    h.weightedSum = r(weightedSum(h.weights, h.v));  // T_q×T_k · T_k×d_v → T_q×d_v
     return h;
+}
+
+LayerTrace runLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights>& heads, const Mat& wo,
+                    const RowVec& bo, const AttentionOptions& options, const std::vector<std::string>& tokenNames,
+                    std::vector<std::string>* notices) {
+    LayerTrace layer;
+    layer.input = Xq;  // T_q×d
+    std::vector<Mat> outputs;
+    for (const HeadWeights& w : heads) {
+        std::vector<std::string> headNotices;
+        layer.heads.push_back(runHead(Xq, Xkv, w, options, tokenNames, &headNotices));
+        outputs.push_back(layer.heads.back().weightedSum);
+        for (const std::string& n : headNotices)
+            if (notices) notices->push_back("head " + std::to_string(layer.heads.size()) + ": " + n);
+    }
+    layer.concat = concatHeads(outputs);  // T_q×(H·d_v)
+    layer.wo = wo.size() > 0 ? wo : Mat(Mat::Identity(layer.concat.cols(), layer.concat.cols()));
+    layer.bo = bo;
+    const Rounder r{options.handRounding};
+    layer.output = r(outputProjection(layer.concat, layer.wo, layer.bo));  // T_q×d (T_q×H·d_v without W_O)
+    return layer;
 }
 
 }  // namespace
@@ -44,21 +68,17 @@ LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads
                              const RowVec& bo, const AttentionOptions& options,
                              const std::vector<std::string>& tokenNames,
                              std::vector<std::string>* notices) {
-    LayerTrace layer;
-    layer.input = X;  // T×d
-    std::vector<Mat> outputs;
-    for (const HeadWeights& w : heads) {
-        std::vector<std::string> headNotices;
-        layer.heads.push_back(runHead(X, w, options, tokenNames, &headNotices));
-        outputs.push_back(layer.heads.back().weightedSum);
-        for (const std::string& n : headNotices)
-            if (notices) notices->push_back("head " + std::to_string(layer.heads.size()) + ": " + n);
-    }
-    layer.concat = concatHeads(outputs);  // T×(H·d_v)
-    layer.wo = wo.size() > 0 ? wo : Mat(Mat::Identity(layer.concat.cols(), layer.concat.cols()));
-    layer.bo = bo;
-    const Rounder r{options.handRounding};
-    layer.output = r(outputProjection(layer.concat, layer.wo, layer.bo));  // T×d (T×H·d_v without W_O)
+    return runLayer(X, X, heads, wo, bo, options, tokenNames, notices);  // T×d in, T×d out
+}
+
+LayerTrace runCrossAttentionLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights>& heads,
+                                  const Mat& wo, const RowVec& bo, const AttentionOptions& options,
+                                  const std::vector<std::string>& queryNames, std::vector<std::string>* notices) {
+    AttentionOptions unmasked = options;
+    unmasked.causal = false;  // see the header: no mask between two different sentences
+    unmasked.realTokens = -1;
+    LayerTrace layer = runLayer(Xq, Xkv, heads, wo, bo, unmasked, queryNames, notices);  // T_q×d out
+    layer.keyInput = Xkv;  // T_k×d
     return layer;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
-// One multi-head self-attention layer, step by step, recording every intermediate.
+// One multi-head self-attention (or cross-attention) layer, step by step, recording every intermediate.
 // Lesson models call it directly; real models call it once per layer with their own weights.
 //
-// Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width.
+// Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width;
+// cross-attention: T_q query tokens, T_k key/value tokens.
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads
                              const RowVec& bo, const AttentionOptions& options,
                              const std::vector<std::string>& tokenNames,
                              std::vector<std::string>* notices);
+
+// Cross-attention: queries from Xq (T_q×d, the target), keys and values from Xkv (T_k×d, the
+// source). Scores and weights are T_q×T_k; options.causal and options.realTokens must be off
+// (a causal mask compares positions of one sentence). The layer's keyInput holds Xkv.
+LayerTrace runCrossAttentionLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights>& heads,
+                                  const Mat& wo, const RowVec& bo, const AttentionOptions& options,
+                                  const std::vector<std::string>& queryNames, std::vector<std::string>* notices);
 
 // Q = K = V = X: identity weights of width d, the usual first hand exercise.
 HeadWeights identityHead(int d);

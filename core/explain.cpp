@@ -1,5 +1,6 @@
 // Cell explanations: the arithmetic behind any cell of any step, as data plus rendered lines.
-// Shapes: T tokens, d model width, H heads, d_k, d_v head widths.
+// Shapes: T tokens, d model width, H heads, d_k, d_v head widths; in cross-attention T_q query
+// (target) tokens and T_k key/value (source) tokens.
 #include "core/explain.hpp"
 
 #include <cmath>
@@ -30,7 +31,8 @@ struct Context {
     const LayerTrace& layer;
     const HeadTrace& head;
     std::string num(double v) const { return formatNumber(v, decimals); }
-    std::string token(int i) const { return trace.tokens.at(i).text; }
+    std::string token(int i) const { return trace.tokens.at(i).text; }              // a query's token
+    std::string keyToken(int j) const { return trace.columnTokens().at(j).text; }  // a key's / value's token
     const Mat& m(Step s) const { return stepMatrix(trace, s, cell.layer, cell.head); }
     CellRef at(Step s, int r, int c) const { return CellRef{s, cell.layer, cell.head, r, c}; }
 };
@@ -67,25 +69,30 @@ void addProducts(Explanation& e, const Context& c, int n, const std::function<do
 }
 
 void explainProjection(Explanation& e, const Context& c, Step weightStep) {
-    const Mat& X = c.m(Step::Input);
+    // Cross-attention: K and V rows are source tokens, projected from the source's X.
+    const bool fromSource = weightStep != Step::WQ && c.trace.isCrossAttention();
+    const Step inputStep = fromSource ? Step::SourceInput : Step::Input;
+    const std::string x = fromSource ? "X_src" : "X";
+    const Mat& X = c.m(inputStep);  // T×d (T_k×d for K and V)
     const Mat& W = c.m(weightStep);
     const int i = c.cell.row, col = c.cell.col;
+    const std::string rowToken = fromSource ? c.keyToken(i) : c.token(i);
     const std::string sym(stepSymbol(c.cell.step));
     if (!c.trace.projections) {
         e.kind = ExplanationKind::Copy;
-        e.rule = sym + " = X (no projections in this lesson: Q = K = V = X)";
-        e.terms.push_back({"X[" + c.token(i) + ", " + std::to_string(col) + "]", X(i, col)});
-        e.sources.push_back(c.at(Step::Input, i, col));
+        e.rule = sym + " = " + x + " (no projections in this lesson: Q = K = V = X)";
+        e.terms.push_back({x + "[" + rowToken + ", " + std::to_string(col) + "]", X(i, col)});
+        e.sources.push_back(c.at(inputStep, i, col));
         return;
     }
     e.kind = ExplanationKind::DotProduct;
     const std::string w(stepSymbol(weightStep));
-    e.rule = sym + "[i,c] = Σ_r X[i,r] · " + w + "[r,c]  (row of X times column of " + w + ")";
+    e.rule = sym + "[i,c] = Σ_r " + x + "[i,r] · " + w + "[r,c]  (row of " + x + " times column of " + w + ")";
     addProducts(e, c, static_cast<int>(X.cols()), [&](int r) { return X(i, r); },
                 [&](int r) { return W(r, col); },
-                [&](int r) { return "X[" + c.token(i) + "," + std::to_string(r) + "]·" + w + "[" +
+                [&](int r) { return x + "[" + rowToken + "," + std::to_string(r) + "]·" + w + "[" +
                                     std::to_string(r) + "," + std::to_string(col) + "]"; },
-                [&](int r) { return std::pair{c.at(Step::Input, i, r), c.at(weightStep, r, col)}; });
+                [&](int r) { return std::pair{c.at(inputStep, i, r), c.at(weightStep, r, col)}; });
     const HeadWeights& p = c.head.params;
     const RowVec& bias = weightStep == Step::WQ ? p.bq : weightStep == Step::WK ? p.bk : p.bv;
     if (bias.size()) e.terms.push_back({"bias b[" + std::to_string(col) + "]", bias[col]});
@@ -96,11 +103,12 @@ void explainScores(Explanation& e, const Context& c) {
     const Mat& K = c.m(Step::Key);
     const int i = c.cell.row, j = c.cell.col;
     e.kind = ExplanationKind::DotProduct;
+    const std::string source = c.trace.isCrossAttention() ? " (a source token)" : "";
     e.rule = "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  (how well " + c.token(i) + "'s query matches " +
-             c.token(j) + "'s key)";
+             c.keyToken(j) + "'s key" + source + ")";
     addProducts(e, c, static_cast<int>(Q.cols()), [&](int k) { return Q(i, k); },
                 [&](int k) { return K(j, k); },
-                [&](int k) { return "q[" + c.token(i) + "," + std::to_string(k) + "]·k[" + c.token(j) + "," +
+                [&](int k) { return "q[" + c.token(i) + "," + std::to_string(k) + "]·k[" + c.keyToken(j) + "," +
                                     std::to_string(k) + "]"; },
                 [&](int k) { return std::pair{c.at(Step::Query, i, k), c.at(Step::Key, j, k)}; });
 }
@@ -117,18 +125,34 @@ void explainScaled(Explanation& e, const Context& c) {
     e.sources.push_back(c.at(Step::Scores, c.cell.row, c.cell.col));
 }
 
+// Why M[i,j] hides or keeps a key: a [PAD] column, a later token (causal), or neither.
+std::string maskReason(const Context& c, int i, int j) {
+    const bool padding = c.trace.paddedFrom >= 0 && j >= c.trace.paddedFrom;
+    const bool later = c.trace.causal && j > i;
+    if (padding) return c.keyToken(j) + " is padding: hidden from every query (−∞, so its weight becomes 0)";
+    if (later) return c.keyToken(j) + " comes after " + c.token(i) + ": hidden (−∞, so its weight becomes 0)";
+    if (c.trace.isCrossAttention()) return "no mask in cross-attention: every source token is visible (add 0)";
+    return c.trace.causal ? c.keyToken(j) + " is at or before " + c.token(i) + ": visible (add 0)"
+                          : c.keyToken(j) + " is a real token: visible (add 0)";
+}
+
+std::string maskRule(const Trace& trace) {
+    if (trace.causal && trace.paddedFrom >= 0) return "(M is −∞ for later tokens and for [PAD], else 0)";
+    if (trace.paddedFrom >= 0) return "(M is −∞ in the [PAD] columns, else 0)";
+    return trace.causal ? "(M is 0 for earlier tokens, −∞ for later ones)" : "(M is 0 everywhere)";
+}
+
 void explainMask(Explanation& e, const Context& c) {
     const int i = c.cell.row, j = c.cell.col;
     if (c.cell.step == Step::Mask) {
         e.kind = ExplanationKind::Given;
-        e.rule = j > i ? c.token(j) + " comes after " + c.token(i) + ": hidden (−∞, so its weight becomes 0)"
-                       : c.token(j) + " is at or before " + c.token(i) + ": visible (add 0)";
+        e.rule = maskReason(c, i, j);
         return;
     }
     e.kind = ExplanationKind::Mask;
-    e.rule = "masked = scaled + M[i,j]  (M is 0 for earlier tokens, −∞ for later ones)";
-    e.terms.push_back({"scaled[" + c.token(i) + "," + c.token(j) + "]", c.m(Step::Scaled)(i, j)});
-    e.terms.push_back({"M[" + c.token(i) + "," + c.token(j) + "]", c.head.mask(i, j)});
+    e.rule = "masked = scaled + M[i,j]  " + maskRule(c.trace);
+    e.terms.push_back({"scaled[" + c.token(i) + "," + c.keyToken(j) + "]", c.m(Step::Scaled)(i, j)});
+    e.terms.push_back({"M[" + c.token(i) + "," + c.keyToken(j) + "]", c.head.mask(i, j)});
     e.sources = {c.at(Step::Scaled, i, j), c.at(Step::Mask, i, j)};
 }
 
@@ -147,7 +171,7 @@ void explainSoftmax(Explanation& e, const Context& c) {
              " subtracted so no exponential overflows";
     for (int k = 0; k < S.cols(); ++k) {
         const double shifted = std::isfinite(rowMax) ? std::exp(S(i, k) - rowMax) : 0.0;
-        e.terms.push_back({"exp(" + c.num(S(i, k)) + " − " + c.num(rowMax) + ") for " + c.token(k), shifted});
+        e.terms.push_back({"exp(" + c.num(S(i, k)) + " − " + c.num(rowMax) + ") for " + c.keyToken(k), shifted});
         e.sources.push_back(c.at(inputStep, i, k));
     }
     e.numerator = e.terms.at(j).value;
@@ -160,10 +184,11 @@ void explainWeightedSum(Explanation& e, const Context& c) {
     const Mat& V = c.m(Step::Value);
     const int i = c.cell.row, col = c.cell.col;
     e.kind = ExplanationKind::DotProduct;
-    e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  (each token's value, weighted by " + c.token(i) + "'s attention)";
+    const std::string whose = c.trace.isCrossAttention() ? "each source token's value" : "each token's value";
+    e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  (" + whose + ", weighted by " + c.token(i) + "'s attention)";
     addProducts(e, c, static_cast<int>(A.cols()), [&](int j) { return A(i, j); },
                 [&](int j) { return V(j, col); },
-                [&](int j) { return "a[" + c.token(i) + "→" + c.token(j) + "]·v[" + c.token(j) + "," +
+                [&](int j) { return "a[" + c.token(i) + "→" + c.keyToken(j) + "]·v[" + c.keyToken(j) + "," +
                                     std::to_string(col) + "]"; },
                 [&](int j) { return std::pair{c.at(Step::Weights, i, j), c.at(Step::Value, j, col)}; });
 }
@@ -258,11 +283,20 @@ void explainInput(Explanation& e, const Context& c) {
     e.sources = {c.at(Step::Embedding, i, col), c.at(Step::Positional, i, col)};
 }
 
+// The source's X is not kept split into E and P; its rule says how it was made.
+void explainSourceInput(Explanation& e, const Context& c) {
+    if (!c.trace.isCrossAttention()) return explainInput(e, c);  // self-attention: X itself
+    e.kind = ExplanationKind::Given;
+    e.rule = "X_src[" + c.keyToken(c.cell.row) + "] = E + P: the source token's vector plus the encoding of its "
+             "position " + std::to_string(c.cell.row) + " in the source sentence";
+}
+
 void build(Explanation& e, const Context& c) {
     switch (c.cell.step) {
         case Step::Embedding: return explainEmbedding(e, c);
         case Step::Positional: return explainPositional(e, c);
         case Step::Input: return explainInput(e, c);
+        case Step::SourceInput: return explainSourceInput(e, c);
         case Step::Query: return explainProjection(e, c, Step::WQ);
         case Step::Key: return explainProjection(e, c, Step::WK);
         case Step::Value: return explainProjection(e, c, Step::WV);

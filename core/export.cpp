@@ -82,16 +82,20 @@ std::string csvField(const std::string& text) {
     return out + "\"";
 }
 
-std::string tokenLine(const Trace& trace, const std::string& separator) {
+std::string tokenLine(const std::vector<Token>& tokens, const std::string& separator) {
     std::string line;
-    for (std::size_t i = 0; i < trace.tokens.size(); ++i)
-        line += (i ? separator : "") + trace.tokens[i].text + (trace.tokens[i].inTable ? "" : "*");
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        line += (i ? separator : "") + tokens[i].text + (tokens[i].inTable ? "" : "*");
     return line;
 }
 
 std::string exportText(const Trace& trace, const ExportRequest& request, bool markdown) {
     std::ostringstream out;
-    out << (markdown ? "**Tokens:** " : "tokens: ") << tokenLine(trace, markdown ? " · " : " | ") << "\n";
+    const std::string separator = markdown ? " · " : " | ";
+    out << (markdown ? "**Tokens:** " : "tokens: ") << tokenLine(trace.tokens, separator) << "\n";
+    if (trace.isCrossAttention())  // the columns of scores and weights, the rows of K and V
+        out << (markdown ? "\n**Source tokens (keys, values):** " : "source tokens (keys, values): ")
+            << tokenLine(trace.keyTokens, separator) << "\n";
     out << (markdown ? "\n" : "");
     if (trace.handRounding) out << "hand-rounding: every step rounded to " << *trace.handRounding << " decimals\n";
     for (const std::string& n : trace.notices) out << (markdown ? "> notice: " : "notice: ") << n << "\n";
@@ -153,8 +157,10 @@ Json headJson(const HeadTrace& h) {
 Json layerJson(const LayerTrace& l) {
     Json heads = Json::array();
     for (const HeadTrace& h : l.heads) heads.push_back(headJson(h));
-    return Json{{"input", matrixJson(l.input)}, {"heads", std::move(heads)},
-                {"concat", matrixJson(l.concat)}, {"output", matrixJson(l.output)}};
+    Json layer{{"input", matrixJson(l.input)}, {"heads", std::move(heads)},
+               {"concat", matrixJson(l.concat)}, {"output", matrixJson(l.output)}};
+    if (l.keyInput.size() > 0) layer["key_input"] = matrixJson(l.keyInput);  // cross-attention: T_k×d
+    return layer;
 }
 
 std::string_view positionalName(PositionalKind kind) {
@@ -165,9 +171,9 @@ std::string_view positionalName(PositionalKind kind) {
     }
 }
 
-Json tokensJson(const Trace& trace, bool detailed) {
+Json tokensJson(const std::vector<Token>& all, bool detailed) {
     Json tokens = Json::array();
-    for (const Token& t : trace.tokens)
+    for (const Token& t : all)
         tokens.push_back(detailed ? Json{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id},
                                          {"word", t.word}, {"special", t.special}}
                                   : Json(t.text));
@@ -180,8 +186,9 @@ std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
     Json doc = Json::object();
     doc["format"] = "attnscope-trace";
     doc["version"] = kTraceFormatVersion;
-    doc["tokens"] = tokensJson(trace, false);
-    doc["token_info"] = tokensJson(trace, true);
+    doc["tokens"] = tokensJson(trace.tokens, false);
+    doc["token_info"] = tokensJson(trace.tokens, true);
+    if (trace.isCrossAttention()) doc["key_tokens"] = tokensJson(trace.keyTokens, false);
     doc["settings"] = Json{{"positional_encoding", positionalName(trace.positionalKind)},
                            {"projections", trace.projections},
                            {"scaled", trace.scaled},

@@ -89,15 +89,8 @@ int padTokens(std::vector<Token>& tokens, int padTo) {
     return real;
 }
 
-}  // namespace
-
-Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings) {
-    auto texts = lessonTokenize(sentence, lesson.lowercase);
-    if (!texts) return texts.error();
-    Trace trace;
-    trace.tokens = toTokens(std::move(texts).value(), trace.notices);
-    trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
-    const int T = trace.tokenCount();
+// The run's settings, as the views show them.
+void describeRun(const Lesson& lesson, const RunSettings& settings, Trace& trace) {
     trace.featureNames = lesson.featureNames;
     trace.positionalKind = lesson.positional;
     trace.projections = lesson.projections;
@@ -109,6 +102,32 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     trace.residual = lesson.residual;
     trace.handRounding = settings.exact ? std::nullopt
                                         : (settings.handRounding ? settings.handRounding : lesson.handRounding);
+}
+
+// One sentence of a cross-attention pair: at least one token, errors named by its role.
+Result<std::vector<std::string>> wordsOf(const Lesson& lesson, std::string_view sentence, const std::string& role) {
+    auto texts = lessonTokenize(sentence, lesson.lowercase);
+    if (!texts) return Error{role, texts.error().message};
+    if (texts.value().empty()) return Error{role, "has no tokens; type at least one word"};
+    return texts;
+}
+
+// E + P of tokens 0…T−1 (hand-rounded when the run is): the X the first layer reads.
+Mat inputOf(const Mat& embedding, const Mat& positional, const Trace& trace) {
+    Mat X = embedding + positional;  // T×d
+    return trace.handRounding ? roundTo(X, *trace.handRounding) : X;
+}
+
+}  // namespace
+
+Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings) {
+    auto texts = lessonTokenize(sentence, lesson.lowercase);
+    if (!texts) return texts.error();
+    Trace trace;
+    trace.tokens = toTokens(std::move(texts).value(), trace.notices);
+    trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
+    const int T = trace.tokenCount();
+    describeRun(lesson, settings, trace);
 
     trace.embedding = embedTokens(lesson, trace.tokens);                // T×d
     if (trace.paddedFrom >= 0) {                                        // [PAD] rows are zero vectors
@@ -116,9 +135,40 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
         for (int i = trace.paddedFrom; i < T; ++i) trace.tokens[static_cast<std::size_t>(i)].inTable = true;
     }
     trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
-    Mat X = trace.embedding + trace.positional;                         // T×d
-    if (trace.handRounding) X = roundTo(X, *trace.handRounding);
-    if (auto error = runLayers(lesson, std::move(X), trace)) return *error;
+    if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), trace)) return *error;
+    return trace;
+}
+
+Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, std::string_view source,
+                                RunSettings settings) {
+    if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
+    auto targetTexts = wordsOf(lesson, target, "target sentence");
+    if (!targetTexts) return targetTexts.error();
+    auto sourceTexts = wordsOf(lesson, source, "source sentence");
+    if (!sourceTexts) return sourceTexts.error();
+    Trace trace;
+    describeRun(lesson, settings, trace);
+    trace.causal = false;
+    trace.residual = false;
+    if (lesson.causalMask)
+        trace.notices.push_back("no causal mask in cross-attention: every target token may read the whole source "
+                                "(the mask orders the tokens of one sentence)");
+    if (lesson.layers.size() > 1)
+        trace.notices.push_back("cross-attention uses the weights of layer 1 of " + std::to_string(lesson.layers.size()));
+    trace.tokens = toTokens(std::move(targetTexts).value(), trace.notices);       // T_q
+    trace.keyTokens = toTokens(std::move(sourceTexts).value(), trace.notices);    // T_k
+    trace.embedding = embedTokens(lesson, trace.tokens);                          // T_q×d
+    trace.positional = positionalRows(lesson, trace.tokenCount(), &trace.notices);  // T_q×d
+    const Mat sourceEmbedding = embedTokens(lesson, trace.keyTokens);            // T_k×d
+    const Mat sourcePositional = positionalRows(lesson, trace.keyCount(), &trace.notices);  // T_k×d, from position 0
+    const Mat Xq = inputOf(trace.embedding, trace.positional, trace);            // T_q×d
+    const Mat Xkv = inputOf(sourceEmbedding, sourcePositional, trace);           // T_k×d
+    trace.hasOutputProjection = lesson.layers[0].wo.size() > 0;
+    const AttentionOptions options{lesson.scale, false, trace.handRounding, -1};
+    std::vector<std::string> names;
+    for (const Token& t : trace.tokens) names.push_back(t.text);
+    trace.layers.push_back(runCrossAttentionLayer(Xq, Xkv, headsFor(lesson, lesson.layers[0]), lesson.layers[0].wo,
+                                                  lesson.layers[0].bo, options, names, &trace.notices));
     return trace;
 }
 

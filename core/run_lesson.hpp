@@ -27,9 +27,20 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
 
 // A batch: every sentence padded with [PAD] tokens to the longest one's length. A [PAD] has a
 // zero embedding (plus its position's encoding) and a padding mask keeps every query from it,
-// so each sentence's attention over its real tokens is exactly what it is alone.
+// so each sentence's attention over its real tokens is what it is alone — up to the last bit of
+// a double: the softmax sums its extra e^−∞ = 0 terms in another order (2.2e-16 measured for
+// "the cat saw" padded to 5 tokens in the causal-mask lesson; see core/lab/masks_lab).
 Result<std::vector<Trace>> runLessonBatch(const Lesson& lesson, const std::vector<std::string>& sentences,
                                           RunSettings settings = {});
+
+// Cross-attention (e.g. a translation's decoder reading its encoder): queries from `target`,
+// keys and values from `source`, each sentence embedded with its own positions (E + P), through
+// the lesson's first layer (W_Q, W_K, W_V, W_O, scaling). The Trace's keyTokens are the source
+// tokens: scores and weights are T_q×T_k, K and V are T_k×d_k / T_k×d_v. There is no mask: a
+// causal mask orders the tokens of one sentence, so a causal lesson gets a notice saying so.
+// settings.padTo is ignored. Errors: an empty or untokenisable sentence, named as target/source.
+Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, std::string_view source,
+                                RunSettings settings = {});
 
 // The token vectors: from the table, else the documented hash rule (Token::inTable = false).
 Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens);  // T×d

@@ -14,7 +14,7 @@ struct StepInfo {
     std::string_view symbol;
 };
 
-constexpr std::array<StepInfo, 18> kSteps{{
+constexpr std::array<StepInfo, 19> kSteps{{
     {Step::Embedding, "embedding", "Embedding: each token's vector", "E"},
     {Step::Input, "x", "Input X = E + positional encoding", "X"},
     {Step::Query, "q", "Queries Q = X·W_Q", "Q"},
@@ -33,6 +33,7 @@ constexpr std::array<StepInfo, 18> kSteps{{
     {Step::WV, "w_v", "Weights W_V", "W_V"},
     {Step::WO, "w_o", "Weights W_O", "W_O"},
     {Step::Mask, "mask", "Mask M (0 keeps, −∞ hides)", "M"},
+    {Step::SourceInput, "x_source", "Source input X_src (keys and values come from it)", "X_src"},
 }};
 
 const StepInfo& info(Step step) {
@@ -45,11 +46,14 @@ bool hasTokenRows(Step step) {
     return step != Step::WQ && step != Step::WK && step != Step::WV && step != Step::WO;
 }
 
-std::vector<std::string> tokenTexts(const Trace& trace) {
+std::vector<std::string> tokenTexts(const std::vector<Token>& tokens) {
     std::vector<std::string> out;
-    for (const Token& t : trace.tokens) out.push_back(t.text);
+    for (const Token& t : tokens) out.push_back(t.text);
     return out;
 }
+
+// K and V (and the source input) have a row per key token: the source's in cross-attention.
+bool hasKeyRows(Step step) { return step == Step::Key || step == Step::Value || step == Step::SourceInput; }
 
 std::vector<std::string> indexLabels(Eigen::Index n, const std::vector<std::string>& names) {
     std::vector<std::string> out;
@@ -109,6 +113,7 @@ std::vector<Step> stepsOf(const Trace& trace, int layer) {
     std::vector<Step> steps;
     if (layer == 0) steps.push_back(Step::Embedding);
     if (layer > 0 || trace.positionalKind != PositionalKind::None) steps.push_back(Step::Input);
+    if (trace.isCrossAttention()) steps.push_back(Step::SourceInput);
     steps.insert(steps.end(), {Step::Query, Step::Key, Step::Value, Step::Scores});
     if (trace.scaled) steps.push_back(Step::Scaled);
     if (trace.hasMask()) steps.push_back(Step::Masked);
@@ -120,6 +125,7 @@ std::vector<Step> stepsOf(const Trace& trace, int layer) {
 
 std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
     const Step beforeSoftmax = trace.hasMask() ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
+    const Step kvInput = trace.isCrossAttention() ? Step::SourceInput : Step::Input;  // what K and V project
     const auto here = [layer](std::initializer_list<Step> steps) {
         std::vector<Operand> out;
         for (const Step s : steps) out.push_back({s, layer});
@@ -132,8 +138,8 @@ std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
             if (trace.residual) return {{Step::Input, layer - 1}, {Step::Output, layer - 1}};
             return {};
         case Step::Query: return here({Step::Input, Step::WQ});
-        case Step::Key: return here({Step::Input, Step::WK});
-        case Step::Value: return here({Step::Input, Step::WV});
+        case Step::Key: return here({kvInput, Step::WK});
+        case Step::Value: return here({kvInput, Step::WV});
         case Step::Scores: return here({Step::Query, Step::Key});
         case Step::Scaled: return here({Step::Scores});
         case Step::Masked: return here({Step::Scaled, Step::Mask});
@@ -151,6 +157,7 @@ const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head) {
         case Step::Embedding: return trace.embedding;
         case Step::Positional: return trace.positional;
         case Step::Input: return l.input;
+        case Step::SourceInput: return l.keyValueInput();
         case Step::Query: return h.q;
         case Step::Key: return h.k;
         case Step::Value: return h.v;
@@ -171,19 +178,21 @@ const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head) {
 }
 
 std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head) {
-    if (hasTokenRows(step)) return tokenTexts(trace);
+    if (hasKeyRows(step)) return tokenTexts(trace.columnTokens());
+    if (hasTokenRows(step)) return tokenTexts(trace.tokens);
     const Mat& m = stepMatrix(trace, step, layer, head);
     const bool featureRows = step != Step::WO;  // W_Q rows index the model's features
     return indexLabels(m.rows(), featureRows ? trace.featureNames : std::vector<std::string>{});
 }
 
 std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head) {
-    if (isTokenByToken(step)) return tokenTexts(trace);
+    if (isTokenByToken(step)) return tokenTexts(trace.columnTokens());
     const Mat& m = stepMatrix(trace, step, layer, head);
     // Without projections Q = K = V = X, so their columns are still the model's features.
     const bool copiesOfX = !trace.projections && (step == Step::Query || step == Step::Key ||
                                                   step == Step::Value || step == Step::WeightedSum);
     const bool featureCols = step == Step::Embedding || step == Step::Positional || step == Step::Input ||
+                             step == Step::SourceInput ||
                              step == Step::Output || step == Step::WO || copiesOfX;
     return indexLabels(m.cols(), featureCols ? trace.featureNames : std::vector<std::string>{});
 }

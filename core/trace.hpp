@@ -3,6 +3,8 @@
 // same type, so every view and export works with both.
 //
 // Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width.
+// Cross-attention (Trace::keyTokens not empty): T_q query tokens (the target), T_k key/value
+// tokens (the source); self-attention is the case T_q = T_k = T.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,30 +29,36 @@ struct HeadWeights {
 
 struct HeadTrace {
     HeadWeights params;   // the weights this head used (identity when projections are off)
-    Mat q;                // T×d_k   X·W_Q + b_Q
-    Mat k;                // T×d_k   X·W_K + b_K
-    Mat v;                // T×d_v   X·W_V + b_V
-    Mat scores;           // T×T     Q·Kᵀ
-    Mat scaledScores;     // T×T     scores / scaleDivisor
-    Mat mask;             // T×T     0 where attention is allowed, -inf where masked
-    Mat maskedScores;     // T×T     scaledScores + mask
-    Mat weights;          // T×T     softmax of each row of maskedScores
-    Mat weightedSum;      // T×d_v   weights·V
+    Mat q;                // T_q×d_k   X·W_Q + b_Q
+    Mat k;                // T_k×d_k   X_kv·W_K + b_K  (X_kv = LayerTrace::keyValueInput())
+    Mat v;                // T_k×d_v   X_kv·W_V + b_V
+    Mat scores;           // T_q×T_k   Q·Kᵀ
+    Mat scaledScores;     // T_q×T_k   scores / scaleDivisor
+    Mat mask;             // T_q×T_k   0 where attention is allowed, -inf where masked
+    Mat maskedScores;     // T_q×T_k   scaledScores + mask
+    Mat weights;          // T_q×T_k   softmax of each row of maskedScores
+    Mat weightedSum;      // T_q×d_v   weights·V
 };
 
 struct LayerTrace {
     Mat input;                    // T×d        X entering the layer (lessons: E + P, then X + output of the layer before)
+    Mat keyInput;                 // T_k×d      cross-attention: the source's X that K and V come from; empty: `input`
     std::vector<HeadTrace> heads; // H
     Mat concat;                   // T×(H·d_v)  [head_1 | … | head_H]
     Mat wo;                       // (H·d_v)×d  identity when the lesson has no W_O
     RowVec bo;                    // empty when there is no output bias
     Mat output;                   // T×d        concat·W_O + b_O
+
+    // What K and V are projected from: the source in cross-attention, else the layer's input.
+    const Mat& keyValueInput() const { return keyInput.size() > 0 ? keyInput : input; }  // T_k×d
 };
 
 enum class PositionalKind { None, Sinusoidal, Table };
 
 struct Trace {
-    std::vector<Token> tokens;
+    std::vector<Token> tokens;     // the queries' tokens (rows); in self-attention the keys' too
+    std::vector<Token> keyTokens;  // cross-attention: the source tokens keys and values come from
+                                   // (columns of scores/weights, rows of K and V); empty: self-attention
     Mat embedding;   // T×d  the token vectors
     Mat positional;  // T×d  what positional encoding added (zeros when none)
     std::vector<LayerTrace> layers;
@@ -68,7 +76,10 @@ struct Trace {
     std::vector<std::string> notices; // things the reader must see: masked rows, infinities, …
 
     bool hasMask() const { return causal || paddedFrom >= 0; }  // a Masked step between scaling and softmax
-    int tokenCount() const { return static_cast<int>(tokens.size()); }
+    int tokenCount() const { return static_cast<int>(tokens.size()); }  // T_q
+    bool isCrossAttention() const { return !keyTokens.empty(); }
+    const std::vector<Token>& columnTokens() const { return isCrossAttention() ? keyTokens : tokens; }
+    int keyCount() const { return static_cast<int>(columnTokens().size()); }  // T_k
     int headCount() const { return layers.empty() ? 0 : static_cast<int>(layers[0].heads.size()); }
     int layerCount() const { return static_cast<int>(layers.size()); }
 };
@@ -77,11 +88,12 @@ struct Trace {
 // are operands shown beside a step (weights, the positional rows, the mask) but not steps.
 enum class Step {
     Embedding, Input, Query, Key, Value, Scores, Scaled, Masked, Weights, WeightedSum, Concat, Output,
-    Positional, WQ, WK, WV, WO, Mask
+    Positional, WQ, WK, WV, WO, Mask,
+    SourceInput  // cross-attention: X of the source sentence (K and V come from it); else X itself
 };
 
 bool isPerHead(Step step);
-bool isTokenByToken(Step step);             // T×T: columns are tokens too
+bool isTokenByToken(Step step);             // T_q×T_k: columns are (key) tokens too
 std::string_view stepKey(Step step);        // command-line and JSON name, e.g. "scaled_scores"
 std::string_view stepTitle(Step step);      // human title, e.g. "Scaled scores  S / √d_k"
 std::string_view stepSymbol(Step step);     // short symbol, e.g. "Q", "S/√d_k", "W_Q"

@@ -1,7 +1,9 @@
 #include "ui/lab/lab_plots.hpp"
 
+#include <cmath>
 #include <qcustomplot.h>
 
+#include "core/explain.hpp"
 #include "ui/heatmap_builder.hpp"
 
 namespace attnscope {
@@ -51,14 +53,49 @@ void MatrixPlotBuilder::build(const Mat& m, const QString& title, const QStringL
     map_->data()->setSize(cols, rows);
     map_->data()->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
     for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) map_->data()->setCell(c, r, m(r, c));
+        for (int c = 0; c < cols; ++c) {
+            const double v = m(r, c);
+            map_->data()->setCell(c, r, std::isinf(v) ? (v < 0 ? colours.low : colours.high) : v);
+        }
     map_->setDataRange(QCPRange(colours.low, colours.high));
     scale_->setLabel(scaleLabel);
     setAxis(true, columnLabels, cols);
     setAxis(false, rowLabels, rows);
     title_->setText(title);
+    printCells(colours);
     plot_->replot();
 }
+
+void MatrixPlotBuilder::setCellNumbers(int decimals) { cellDecimals_ = decimals; }
+
+void MatrixPlotBuilder::printCells(Range colours) {
+    if (cellDecimals_ < 0) return;
+    plot_->clearItems();
+    cellTexts_.clear();
+    const double span = colours.high > colours.low ? colours.high - colours.low : 1.0;
+    for (Eigen::Index r = 0; r < drawn_.rows(); ++r)
+        for (Eigen::Index c = 0; c < drawn_.cols(); ++c) {
+            const double v = drawn_(r, c);
+            cellTexts_ << QString::fromStdString(formatNumber(v, cellDecimals_));
+            auto* text = new QCPItemText(plot_);
+            text->position->setCoords(static_cast<double>(c), static_cast<double>(r));
+            text->setText(cellTexts_.back());
+            // Viridis is dark below ~0.6 of the range and bright above: pick the readable ink.
+            const bool bright = !std::isinf(v) && (v - colours.low) / span > 0.6;
+            text->setColor(bright || (std::isinf(v) && v > 0) ? Qt::black : Qt::white);
+            text->setClipToAxisRect(true);
+        }
+}
+
+std::optional<std::pair<int, int>> MatrixPlotBuilder::cellAt(const QPointF& pixel) const {
+    double x = 0, y = 0;
+    map_->pixelsToCoords(pixel, x, y);
+    const int col = static_cast<int>(std::lround(x)), row = static_cast<int>(std::lround(y));
+    if (row < 0 || col < 0 || row >= drawn_.rows() || col >= drawn_.cols()) return std::nullopt;
+    return std::pair{row, col};
+}
+
+QPointF MatrixPlotBuilder::cellCentre(int row, int col) const { return map_->coordsToPixels(col, row); }
 
 void MatrixPlotBuilder::setAxisTitles(const QString& x, const QString& y) {
     plot_->xAxis->setLabel(x);

@@ -2,8 +2,11 @@
 // Builders for the teaching lab's QCustomPlot views. Each draws numbers computed by core/lab and
 // records what it drew, so tests compare the picture with core's numbers instead of pixels.
 #include <QColor>
+#include <QPointF>
 #include <QString>
 #include <QStringList>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/matrix.hpp"
@@ -15,7 +18,8 @@ class QCPTextElement;
 
 namespace attnscope {
 
-// Any matrix as a heatmap: row 0 on top, colour over [low, high] (viridis).
+// Any matrix as a heatmap: row 0 on top, colour over [low, high] (viridis); ±∞ cells take the
+// colour of the range's end (a mask's −∞ is the darkest), and drawn() keeps them as they are.
 class MatrixPlotBuilder {
 public:
     explicit MatrixPlotBuilder(QCustomPlot* plot);
@@ -24,6 +28,13 @@ public:
     void build(const Mat& m, const QString& title, const QStringList& rowLabels, const QStringList& columnLabels,
                Range colours, const QString& scaleLabel);
     void setAxisTitles(const QString& x, const QString& y);
+    // From the next build on, print each cell's number with `decimals` decimals ("−∞" spelled out);
+    // a negative value prints none (the default).
+    void setCellNumbers(int decimals);
+    const QStringList& cellTexts() const { return cellTexts_; }  // row-major, as printed
+    // The (row, column) of the cell under a pixel of the plot; nullopt outside the matrix.
+    std::optional<std::pair<int, int>> cellAt(const QPointF& pixel) const;
+    QPointF cellCentre(int row, int col) const;  // in plot pixels (for clicks in tests)
 
     QCustomPlot* plot() const { return plot_; }
     const Mat& drawn() const { return drawn_; }  // cell (row, col) as drawn
@@ -33,6 +44,7 @@ public:
 
 private:
     void setAxis(bool columns, const QStringList& labels, int count);
+    void printCells(Range colours);
 
     QCustomPlot* plot_;
     QCPColorMap* map_ = nullptr;
@@ -40,6 +52,8 @@ private:
     QCPTextElement* title_ = nullptr;
     Mat drawn_;
     QStringList rowLabels_, columnLabels_;
+    int cellDecimals_ = -1;
+    QStringList cellTexts_;
 };
 
 // One named series of (x, y) points as drawn.

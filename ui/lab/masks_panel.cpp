@@ -1,0 +1,323 @@
+#include "ui/lab/masks_panel.hpp"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "core/explain.hpp"
+#include "core/lab/masks_lab.hpp"
+#include "ui/lab/figure_export.hpp"
+#include "ui/lab/lab_plots.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QString qs(const std::string& text) { return QString::fromStdString(text); }
+
+QStringList labelsOf(const std::vector<Token>& tokens) {
+    QStringList labels;
+    for (const Token& t : tokens) labels << qs(t.text);
+    return labels;
+}
+
+// The colour range of a score matrix: its finite extremes (−∞ cells then take the darkest colour).
+MatrixPlotBuilder::Range finiteRange(const Mat& m) {
+    double low = INFINITY, high = -INFINITY;
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (std::isfinite(m.data()[i])) {
+            low = std::min(low, m.data()[i]);
+            high = std::max(high, m.data()[i]);
+        }
+    if (!(low < high)) return {std::isfinite(low) ? low - 1 : -1, std::isfinite(high) ? high + 1 : 1};
+    return {low, high};
+}
+
+// Few tokens: the lesson's decimals (at most 4); many: 2, so the numbers fit their cells.
+int cellDecimals(const Lesson& lesson, Eigen::Index tokens) {
+    return std::clamp(lesson.decimals, 0, tokens <= 6 ? 4 : 2);
+}
+
+QLabel* wrapped(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+QLabel* messageLabel(QWidget* parent) {
+    auto* label = wrapped(QString(), parent);
+    label->setStyleSheet(QStringLiteral("color: #b00020"));
+    return label;
+}
+
+QString small(double value) { return value == 0 ? QStringLiteral("0") : QString::number(value, 'e', 1); }
+
+QString failure(const Error& error) {
+    return QObject::tr("Not updated — %1. The plots still show the last valid input.").arg(qs(error.text()));
+}
+
+}  // namespace
+
+MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* headRow = new QHBoxLayout;
+    headRow->setContentsMargins(6, 6, 6, 0);
+    headRow->addWidget(new QLabel(tr("Every view shows layer 1, head"), this));
+    head_ = new QSpinBox(this);
+    head_->setRange(1, 1);
+    headRow->addWidget(head_);
+    headRow->addStretch(1);
+    layout->addLayout(headRow);
+    connect(head_, &QSpinBox::valueChanged, this, &MasksPanel::refreshAll);
+    pages_ = new QTabWidget(this);
+    pages_->addTab(buildCausalPage(), tr("Causal mask"));
+    pages_->addTab(buildPaddingPage(), tr("Padding mask (a batch)"));
+    pages_->addTab(buildCrossPage(), tr("Cross-attention"));
+    layout->addWidget(pages_);
+}
+
+MasksPanel::~MasksPanel() = default;
+
+QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name) {
+    auto* card = new QWidget(parent);
+    auto* column = new QVBoxLayout(card);
+    column->setContentsMargins(0, 0, 0, 0);
+    auto* plot = new QCustomPlot(card);
+    plot->setMinimumSize(300, 240);
+    builder = std::make_unique<MatrixPlotBuilder>(plot);
+    const MatrixPlotBuilder* drawn = builder.get();
+    column->addWidget(plot, 1);
+    column->addWidget(exportButton(card, plot, [drawn] { return &drawn->drawn(); }, name), 0, Qt::AlignRight);
+    return card;
+}
+
+QWidget* MasksPanel::buildCausalPage() {
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(wrapped(tr("<b>Causal mask.</b> A model that writes text word by word must not read the words after "
+                                 "the one it is writing. The mask M is added to the scaled scores <i>before</i> the softmax: "
+                                 "0 keeps a score, −∞ above the diagonal removes it, and since e<sup>−∞</sup> = 0 every "
+                                 "weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on "
+                                 "(the head chosen above)."), page));
+    causalMessage_ = messageLabel(page);
+    layout->addWidget(causalMessage_);
+    auto* grid = new QGridLayout;
+    const QString names[] = {"causal-scaled-scores", "causal-mask", "causal-masked-scores", "causal-weights"};
+    causalPlots_.resize(4);
+    for (int i = 0; i < 4; ++i) grid->addWidget(plotCard(page, causalPlots_[i], names[i]), i / 2, i % 2);
+    layout->addLayout(grid, 1);
+    causalCheck_ = wrapped(QString(), page);
+    layout->addWidget(causalCheck_);
+    for (auto& plot : causalPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
+    return page;
+}
+
+QWidget* MasksPanel::buildPaddingPage() {
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(wrapped(tr("<b>Padding mask.</b> Sentences of different lengths are run together as one batch: the "
+                                 "shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns "
+                                 "for every query, so no real token (and no [PAD]) attends to padding. The real tokens then "
+                                 "get the weights they get alone."), page));
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Second sentence of the batch:"), page));
+    second_ = new QLineEdit(page);
+    second_->setToolTip(tr("Press Enter to run the batch [lesson sentence, this sentence]"));
+    row->addWidget(second_, 1);
+    layout->addLayout(row);
+    paddingMessage_ = messageLabel(page);
+    layout->addWidget(paddingMessage_);
+    auto* plots = new QHBoxLayout;
+    const QString names[] = {"padding-weights-1", "padding-weights-2", "padding-mask"};
+    paddingPlots_.resize(3);
+    for (int i = 0; i < 3; ++i) plots->addWidget(plotCard(page, paddingPlots_[i], names[i]));
+    layout->addLayout(plots, 1);
+    paddingCheck_ = wrapped(QString(), page);
+    layout->addWidget(paddingCheck_);
+    for (auto& plot : paddingPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
+    connect(second_, &QLineEdit::returnPressed, this, &MasksPanel::refreshPadding);
+    return page;
+}
+
+QWidget* MasksPanel::buildCrossPage() {
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(wrapped(tr("<b>Cross-attention</b> (a translation's decoder reading its encoder): the queries come "
+                                 "from one sentence (the target, rows), the keys and values from another (the source, "
+                                 "columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are "
+                                 "T_target × T_source and each target token's output mixes source values. Nothing is "
+                                 "masked: the target may read the whole source. Click a cell to see its arithmetic."), page));
+    auto* row = new QHBoxLayout;
+    target_ = new QLabel(page);
+    row->addWidget(target_);
+    row->addSpacing(16);
+    row->addWidget(new QLabel(tr("Source (keys, values):"), page));
+    source_ = new QLineEdit(page);
+    source_->setToolTip(tr("Press Enter to run cross-attention from the lesson's sentence to this one"));
+    row->addWidget(source_, 1);
+    layout->addLayout(row);
+    crossMessage_ = messageLabel(page);
+    layout->addWidget(crossMessage_);
+    auto* body = new QHBoxLayout;
+    body->addWidget(plotCard(page, crossPlot_, "cross-attention-weights"), 3);
+    explanation_ = new QPlainTextEdit(page);
+    explanation_->setReadOnly(true);
+    explanation_->setPlaceholderText(tr("Click a cell of the heatmap to see how its score and weight were computed."));
+    body->addWidget(explanation_, 2);
+    layout->addLayout(body, 1);
+    crossCheck_ = wrapped(QString(), page);
+    layout->addWidget(crossCheck_);
+    crossPlot_->setAxisTitles(tr("source token (keys, values)"), tr("target token (queries)"));
+    connect(crossPlot_->plot(), &QCustomPlot::mousePress, this, &MasksPanel::onCrossClick);
+    connect(source_, &QLineEdit::returnPressed, this, &MasksPanel::refreshCross);
+    return page;
+}
+
+void MasksPanel::setLesson(const Lesson& lesson, const std::string& sentence) {
+    const bool newSentence = !hasLesson_ || sentence != sentence_;
+    lesson_ = lesson;
+    sentence_ = sentence;
+    hasLesson_ = true;
+    if (newSentence) {
+        second_->setText(qs(shorterSentence(sentence)));
+        source_->setText(qs(reversedSource(sentence)));
+    }
+    target_->setText(tr("Target (queries): <b>%1</b>").arg(qs(sentence).toHtmlEscaped()));
+    const QSignalBlocker quiet(head_);  // one refresh below, not one per range change
+    head_->setRange(1, std::max(1, lesson.numHeads));
+    refreshAll();
+}
+
+void MasksPanel::refreshAll() {
+    refreshCausal();
+    refreshPadding();
+    refreshCross();
+}
+
+int MasksPanel::head() const { return head_->value() - 1; }
+
+void MasksPanel::showSubPage(SubPage page) { pages_->setCurrentIndex(static_cast<int>(page)); }
+
+void MasksPanel::refreshCausal() {
+    if (!hasLesson_) return;
+    auto demo = causalDemo(lesson_, sentence_);
+    if (!demo) return causalMessage_->setText(failure(demo.error()));
+    causalMessage_->clear();
+    const Trace& t = demo.value().trace;
+    const HeadTrace& h = t.layers.at(0).heads.at(head());
+    const QStringList labels = labelsOf(t.tokens);
+    const int decimals = cellDecimals(lesson_, t.tokenCount());
+    const Mat& scores = t.scaled ? h.scaledScores : h.scores;  // T×T, what the mask is added to
+    const QString s = t.scaled ? QStringLiteral("S/√d_k") : QStringLiteral("S");
+    const auto range = finiteRange(scores);
+    for (auto& plot : causalPlots_) plot->setCellNumbers(decimals);
+    causalPlots_[1]->setCellNumbers(0);  // the mask is 0 or −∞
+    causalPlots_[0]->build(scores, t.scaled ? tr("Scaled scores S/√d_k = Q·Kᵀ/√d_k") : tr("Scores S = Q·Kᵀ (no scaling)"),
+                           labels, labels, range, tr("score"));
+    causalPlots_[1]->build(h.mask, tr("Causal mask M: −∞ above the diagonal"), labels, labels, {-1, 0}, tr("mask"));
+    causalPlots_[2]->build(h.maskedScores, tr("%1 + M: later tokens are −∞").arg(s), labels, labels, range, tr("score"));
+    causalPlots_[3]->build(h.weights, tr("A = softmax(%1 + M) per row: upper triangle 0").arg(s), labels, labels, {0, 1},
+                           tr("attention weight"));
+    causalCheck_->setText(tr("Check (every layer and head): largest weight above the diagonal = %1%2; every row sums to 1 "
+                             "(largest |Σ_j A_ij − 1| = %3). The first token can only attend to itself: its weight is 1.")
+                              .arg(small(demo.value().largestAboveDiagonal))
+                              .arg(demo.value().largestAboveDiagonal == 0 ? tr(" (exactly: e^−∞ = 0)") : QString())
+                              .arg(small(demo.value().largestRowSumError)));
+}
+
+void MasksPanel::refreshPadding() {
+    if (!hasLesson_) return;
+    auto demo = paddingDemo(lesson_, sentence_, second_->text().toStdString());
+    if (!demo) return paddingMessage_->setText(failure(demo.error()));
+    paddingMessage_->clear();
+    const PaddingDemo& p = demo.value();
+    for (int s = 0; s < 2; ++s) {
+        const Trace& t = p.batch[static_cast<std::size_t>(s)];
+        const QStringList labels = labelsOf(t.tokens);
+        const int pads = t.paddedFrom >= 0 ? t.tokenCount() - t.paddedFrom : 0;
+        paddingPlots_[s]->setCellNumbers(cellDecimals(lesson_, t.tokenCount()));
+        paddingPlots_[s]->build(t.layers.at(0).heads.at(head()).weights,
+                                pads ? tr("Sentence %1: weights, %2 [PAD] column(s) = 0").arg(s + 1).arg(pads)
+                                     : tr("Sentence %1: weights (no padding)").arg(s + 1),
+                                labels, labels, {0, 1}, tr("attention weight"));
+    }
+    const Trace& masked = p.batch[static_cast<std::size_t>(std::max(p.padded, 0))];
+    const QStringList labels = labelsOf(masked.tokens);
+    paddingPlots_[2]->setCellNumbers(0);
+    paddingPlots_[2]->build(masked.layers.at(0).heads.at(head()).mask,
+                            masked.causal ? tr("Mask of sentence %1 (causal + padding)").arg(p.padded + 1)
+                            : p.padded >= 0 ? tr("Padding mask of sentence %1").arg(p.padded + 1)
+                                            : tr("Mask of sentence 1: nothing to pad"),
+                            labels, labels, {-1, 0}, tr("mask"));
+    if (p.padded < 0)
+        return paddingCheck_->setText(tr("Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer "
+                                         "second sentence and press Enter.").arg(masked.tokenCount()));
+    const double difference = p.largestDifferenceAlone;
+    const QString rounding = difference > 0 && difference < 1e-12
+                                 ? tr(" — equal up to the last bits of a double (the softmax adds its e^−∞ = 0 terms in "
+                                      "another order)")
+                                 : QString();
+    paddingCheck_->setText(tr("Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens' rows "
+                              "sum to 1 (largest |Σ_j A_ij − 1| = %2); sentence %3's real part (weights, A·V, output) "
+                              "against its run alone, without [PAD]: largest difference %4%5.")
+                               .arg(small(p.largestPaddedWeight))
+                               .arg(small(p.largestRowSumError))
+                               .arg(p.padded + 1)
+                               .arg(small(difference))
+                               .arg(rounding));
+}
+
+void MasksPanel::refreshCross() {
+    if (!hasLesson_) return;
+    auto demo = crossAttentionDemo(lesson_, sentence_, source_->text().toStdString());
+    if (!demo) return crossMessage_->setText(failure(demo.error()));
+    crossMessage_->clear();
+    crossTrace_ = std::move(demo.value().trace);
+    const Trace& t = crossTrace_;
+    crossPlot_->setCellNumbers(cellDecimals(lesson_, std::max(t.tokenCount(), t.keyCount())));
+    const QString head = t.headCount() > 1 ? tr(", head %1 of %2").arg(this->head() + 1).arg(t.headCount()) : QString();
+    crossPlot_->build(t.layers.at(0).heads.at(this->head()).weights,
+                      tr("Cross-attention weights (%1 target × %2 source tokens%3)").arg(t.tokenCount()).arg(t.keyCount()).arg(head),
+                      labelsOf(t.tokens), labelsOf(t.keyTokens), {0, 1}, tr("attention weight"));
+    explanation_->clear();
+    QString check = tr("Check: each target row is a distribution over the source tokens (largest |Σ_j A_ij − 1| = %1).")
+                        .arg(small(demo.value().largestRowSumError));
+    for (const std::string& n : t.notices) check += tr("  Notice: %1.").arg(qs(n));
+    crossCheck_->setText(check);
+}
+
+void MasksPanel::onCrossClick(QMouseEvent* event) {
+    if (const auto cell = crossPlot_->cellAt(event->position())) selectCrossCell(cell->first, cell->second);
+}
+
+void MasksPanel::selectCrossCell(int row, int col) {
+    QStringList lines;
+    for (const Step step : {Step::Scores, Step::Weights}) {
+        auto e = explainCell(crossTrace_, CellRef{step, 0, head(), row, col}, lesson_.decimals);
+        if (!e) return explanation_->setPlainText(qs(e.error().text()));
+        if (!lines.isEmpty()) lines << QString();
+        for (const std::string& line : e.value().lines) lines << qs(line);
+    }
+    explanation_->setPlainText(lines.join('\n'));
+}
+
+QString MasksPanel::causalCheckText() const { return causalCheck_->text(); }
+QString MasksPanel::paddingCheckText() const { return paddingCheck_->text(); }
+QString MasksPanel::crossCheckText() const { return crossCheck_->text(); }
+QString MasksPanel::paddingMessage() const { return paddingMessage_->text(); }
+QString MasksPanel::crossMessage() const { return crossMessage_->text(); }
+QString MasksPanel::explanationText() const { return explanation_->toPlainText(); }
+
+}  // namespace attnscope
