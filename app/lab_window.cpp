@@ -12,6 +12,7 @@
 #include "ui/lab/positional_panel.hpp"
 #include "ui/lab/scaling_panel.hpp"
 #include "ui/lab/synthesizer_panel.hpp"
+#include "ui/lab/multi_head_panel.hpp"
 
 namespace attnscope {
 
@@ -25,6 +26,8 @@ LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt
     tabs_->addTab(positional_, tr("Positional encoding"));
     tabs_->addTab(scaling_, tr("Why scale by √d_k"));
     tabs_->addTab(synthesizer_, tr("Synthesizer"));
+    multiHead_ = new MultiHeadPanel(tabs_);
+    tabs_->addTab(multiHead_, tr("Multi-head"));
     layout->addWidget(tabs_);
     resize(1400, 900);
     refresh();
@@ -37,6 +40,7 @@ void LabWindow::refresh() {
     positional_->setLesson(session_.lesson(), session_.sentence());
     scaling_->setTrace(session_.trace());
     synthesizer_->setTrace(session_.trace());
+    multiHead_->setTrace(session_.trace());
 }
 
 bool LabWindow::event(QEvent* event) {
@@ -49,7 +53,8 @@ void addLabMenu(QMenu* menu, QWidget* owner, const Session& session) {
     const std::pair<QString, LabWindow::Page> pages[] = {
         {QObject::tr("&Positional encoding"), LabWindow::Positional},
         {QObject::tr("Why scale by √&d_k"), LabWindow::Scaling},
-        {QObject::tr("&Synthesizer"), LabWindow::Synthesizer}};
+        {QObject::tr("&Synthesizer"), LabWindow::Synthesizer},
+        {QObject::tr("&Multi-head, step by step"), LabWindow::MultiHead}};
     for (const auto& [title, page] : pages)
         QObject::connect(menu->addAction(title), &QAction::triggered, owner,
                          [owner, &session, page = page] { openLab(owner, session, page); });
@@ -68,7 +73,8 @@ LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page)
 
 int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n) {
     const std::pair<LabWindow::Page, QString> pages[] = {
-        {LabWindow::Positional, "positional-encoding"}, {LabWindow::Scaling, "scaling"}, {LabWindow::Synthesizer, "synthesizer"}};
+        {LabWindow::Positional, "positional-encoding"}, {LabWindow::Scaling, "scaling"}, {LabWindow::Synthesizer, "synthesizer"},
+        {LabWindow::MultiHead, "multi-head"}};
     LabWindow* lab = openLab(owner, session, LabWindow::Positional);
     int written = 0;
     for (const auto& [page, what] : pages) {

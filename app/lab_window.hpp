@@ -14,10 +14,12 @@ class ScalingPanel;
 class Session;
 class SynthesizerPanel;
 
+class MultiHeadPanel;
+
 class LabWindow : public QWidget {
     Q_OBJECT
 public:
-    enum Page { Positional, Scaling, Synthesizer };
+    enum Page { Positional, Scaling, Synthesizer, MultiHead };
 
     LabWindow(const Session& session, QWidget* owner);
     void showPage(Page page);
@@ -26,6 +28,7 @@ public:
     PositionalPanel* positionalPanel() const { return positional_; }
     ScalingPanel* scalingPanel() const { return scaling_; }
     SynthesizerPanel* synthesizerPanel() const { return synthesizer_; }
+    MultiHeadPanel* multiHeadPanel() const { return multiHead_; }
     QTabWidget* tabs() const { return tabs_; }
 
 protected:
@@ -37,6 +40,7 @@ private:
     PositionalPanel* positional_ = nullptr;
     ScalingPanel* scaling_ = nullptr;
     SynthesizerPanel* synthesizer_ = nullptr;
+    MultiHeadPanel* multiHead_ = nullptr;
 };
 
 // Lab ▸ Positional encoding / Why scale by √d_k / Synthesizer, each opening `owner`'s lab window.

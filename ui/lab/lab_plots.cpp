@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include "core/explain.hpp"
 #include "ui/heatmap_builder.hpp"
 
 namespace attnscope {
@@ -57,7 +58,26 @@ void MatrixPlotBuilder::build(const Mat& m, const QString& title, const QStringL
     setAxis(true, columnLabels, cols);
     setAxis(false, rowLabels, rows);
     title_->setText(title);
+    printValues(colours);
     plot_->replot();
+}
+
+void MatrixPlotBuilder::printValues(Range colours) {
+    for (int i = plot_->itemCount() - 1; i >= 0; --i)  // only this builder's numbers: the plot has no other items
+        if (qobject_cast<QCPItemText*>(plot_->item(i))) plot_->removeItem(i);
+    valueLabels_ = 0;
+    if (valueDecimals_ < 0 || drawn_.size() > kMaxCellsWithValues) return;
+    const double span = colours.high > colours.low ? colours.high - colours.low : 1.0;
+    for (Eigen::Index r = 0; r < drawn_.rows(); ++r)
+        for (Eigen::Index c = 0; c < drawn_.cols(); ++c) {
+            auto* text = new QCPItemText(plot_);
+            text->position->setCoords(static_cast<double>(c), static_cast<double>(r));
+            text->setText(QString::fromStdString(formatNumber(drawn_(r, c), valueDecimals_)));
+            // Viridis is dark below ~0.6 of its range and bright above: pick the readable ink.
+            text->setColor((drawn_(r, c) - colours.low) / span > 0.6 ? Qt::black : Qt::white);
+            text->setClipToAxisRect(true);
+            ++valueLabels_;
+        }
 }
 
 void MatrixPlotBuilder::setAxisTitles(const QString& x, const QString& y) {
@@ -80,6 +100,17 @@ void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int cou
 }
 
 QString MatrixPlotBuilder::title() const { return title_->text(); }
+
+QStringList tokenLabels(const Trace& trace) {
+    QStringList labels;
+    for (const Token& t : trace.tokens) labels << QString::fromStdString(t.text);
+    return labels;
+}
+
+MatrixPlotBuilder::Range symmetricRange(const Mat& m) {
+    const double top = std::max(m.size() > 0 ? m.cwiseAbs().maxCoeff() : 0.0, 1e-12);  // never an empty range
+    return {-top, top};
+}
 
 CurvePlotBuilder::CurvePlotBuilder(QCustomPlot* plot) : plot_(plot) {
     title_ = addTitle(plot_);

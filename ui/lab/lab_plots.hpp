@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/matrix.hpp"
+#include "core/trace.hpp"
 
 class QCustomPlot;
 class QCPColorMap;
@@ -24,23 +25,37 @@ public:
     void build(const Mat& m, const QString& title, const QStringList& rowLabels, const QStringList& columnLabels,
                Range colours, const QString& scaleLabel);
     void setAxisTitles(const QString& x, const QString& y);
+    // Print each cell's value (this many decimals) inside it on the next build, when the matrix
+    // has at most kMaxCellsWithValues cells (more would not be legible); -1: no numbers (default).
+    void setValueDecimals(int decimals) { valueDecimals_ = decimals; }
+    static constexpr int kMaxCellsWithValues = 256;
 
     QCustomPlot* plot() const { return plot_; }
     const Mat& drawn() const { return drawn_; }  // cell (row, col) as drawn
+    int valueLabelCount() const { return valueLabels_; }  // numbers printed inside cells
     QString title() const;
     const QStringList& rowLabels() const { return rowLabels_; }
     const QStringList& columnLabels() const { return columnLabels_; }
 
 private:
     void setAxis(bool columns, const QStringList& labels, int count);
+    void printValues(Range colours);
 
     QCustomPlot* plot_;
+    int valueDecimals_ = -1;
+    int valueLabels_ = 0;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
     QCPTextElement* title_ = nullptr;
     Mat drawn_;
     QStringList rowLabels_, columnLabels_;
 };
+
+// A colour range symmetric around 0 that covers every entry of m: signs read the same in every plot.
+MatrixPlotBuilder::Range symmetricRange(const Mat& m);
+
+// The tokens' texts, as row and column labels.
+QStringList tokenLabels(const Trace& trace);
 
 // One named series of (x, y) points as drawn.
 struct DrawnSeries {

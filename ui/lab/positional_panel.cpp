@@ -28,11 +28,6 @@ QSpinBox* spinBox(QWidget* parent, int low, int high, int value, int step = 1) {
     return box;
 }
 
-QStringList tokenLabels(const Trace& trace) {
-    QStringList labels;
-    for (const Token& t : trace.tokens) labels << QString::fromStdString(t.text);
-    return labels;
-}
 
 // "0, 1, 6" → {0, 1, 6}; entries that are not numbers in [0, width) are skipped.
 std::vector<int> chosenDimensions(const QString& text, int width) {
