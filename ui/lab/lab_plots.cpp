@@ -9,6 +9,11 @@ namespace attnscope {
 
 namespace {
 
+// Where QCPColorMapData puts the first and last cell centres of `count` cells at 0, 1, 2, …. A single
+// cell gets ±0.5: QCustomPlot draws a one-cell dimension with the width of its range, and a
+// range of zero width would not be drawn at all.
+QCPRange cellCentres(int count) { return count > 1 ? QCPRange(0, count - 1) : QCPRange(-0.5, 0.5); }
+
 QCPTextElement* addTitle(QCustomPlot* plot) {
     plot->plotLayout()->insertRow(0);
     auto* title = new QCPTextElement(plot, QString());
@@ -50,7 +55,7 @@ void MatrixPlotBuilder::build(const Mat& m, const QString& title, const QStringL
     columnLabels_ = columnLabels;
     const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
     map_->data()->setSize(cols, rows);
-    map_->data()->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+    map_->data()->setRange(cellCentres(cols), cellCentres(rows));
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) map_->data()->setCell(c, r, m(r, c));
     map_->setDataRange(QCPRange(colours.low, colours.high));
@@ -66,13 +71,16 @@ void MatrixPlotBuilder::printValues(Range colours) {
     for (int i = plot_->itemCount() - 1; i >= 0; --i)  // only this builder's numbers: the plot has no other items
         if (qobject_cast<QCPItemText*>(plot_->item(i))) plot_->removeItem(i);
     valueLabels_ = 0;
-    if (valueDecimals_ < 0 || drawn_.size() > kMaxCellsWithValues) return;
+    if (valueDecimals_ < 0 || drawn_.size() > kMaxCellsWithValues || drawn_.cols() > kMaxColumnsWithValues) return;
     const double span = colours.high > colours.low ? colours.high - colours.low : 1.0;
+    QFont font = plot_->font();
+    if (drawn_.cols() > 4) font.setPointSizeF(font.pointSizeF() * 0.85);  // narrower cells
     for (Eigen::Index r = 0; r < drawn_.rows(); ++r)
         for (Eigen::Index c = 0; c < drawn_.cols(); ++c) {
             auto* text = new QCPItemText(plot_);
             text->position->setCoords(static_cast<double>(c), static_cast<double>(r));
             text->setText(QString::fromStdString(formatNumber(drawn_(r, c), valueDecimals_)));
+            text->setFont(font);
             // Viridis is dark below ~0.6 of its range and bright above: pick the readable ink.
             text->setColor((drawn_(r, c) - colours.low) / span > 0.6 ? Qt::black : Qt::white);
             text->setClipToAxisRect(true);
@@ -87,8 +95,11 @@ void MatrixPlotBuilder::setAxisTitles(const QString& x, const QString& y) {
 
 void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int count) {
     QCPAxis* axis = columns ? plot_->xAxis : plot_->yAxis;
-    if (labels.isEmpty()) {
-        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    if (labels.isEmpty()) {  // whole row / column numbers only (multiples of 1, sparser when many)
+        QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axis->setTicker(ticker);
     } else {
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
         for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);

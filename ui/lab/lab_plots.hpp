@@ -26,9 +26,11 @@ public:
                Range colours, const QString& scaleLabel);
     void setAxisTitles(const QString& x, const QString& y);
     // Print each cell's value (this many decimals) inside it on the next build, when the matrix
-    // has at most kMaxCellsWithValues cells (more would not be legible); -1: no numbers (default).
+    // has at most kMaxCellsWithValues cells and kMaxColumnsWithValues columns (more would not be
+    // legible); -1: no numbers (the default).
     void setValueDecimals(int decimals) { valueDecimals_ = decimals; }
     static constexpr int kMaxCellsWithValues = 256;
+    static constexpr int kMaxColumnsWithValues = 8;
 
     QCustomPlot* plot() const { return plot_; }
     const Mat& drawn() const { return drawn_; }  // cell (row, col) as drawn

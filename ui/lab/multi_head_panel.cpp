@@ -13,7 +13,6 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include "ui/heatmap_builder.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
 
@@ -115,6 +114,7 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     auto* heads = new QWidget(this);
     headRow_ = new QHBoxLayout(heads);
     headRow_->setContentsMargins(0, 0, 0, 0);
+    headRow_->addStretch(1);  // few heads keep their size instead of filling the row
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(heads);
     scroll->setWidgetResizable(true);
@@ -122,18 +122,20 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(scroll, 1);
 
     auto* detail = new QHBoxLayout;
-    const auto matrixCard = [this, detail](std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name) {
+    // The concatenation and the output are d wide: more room than a head's d_k columns.
+    const auto matrixCard = [this, detail](std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name,
+                                           int stretch) {
         auto* plot = new QCustomPlot(this);
         builder = std::make_unique<MatrixPlotBuilder>(plot);
         builder->setValueDecimals(kDecimals);
         const MatrixPlotBuilder* b = builder.get();
-        detail->addWidget(card(plot, name, [b] { return &b->drawn(); }), 1);
+        detail->addWidget(card(plot, name, [b] { return &b->drawn(); }), stretch);
     };
-    matrixCard(query_, "multi-head-query");
-    matrixCard(key_, "multi-head-key");
-    matrixCard(value_, "multi-head-value");
-    matrixCard(concat_, "multi-head-concat");
-    matrixCard(output_, "multi-head-output");
+    matrixCard(query_, "multi-head-query", 2);
+    matrixCard(key_, "multi-head-key", 2);
+    matrixCard(value_, "multi-head-value", 2);
+    matrixCard(concat_, "multi-head-concat", 3);
+    matrixCard(output_, "multi-head-output", 3);
     layout->addLayout(detail, 1);
 
     table_ = new QTableView(this);
@@ -142,7 +144,7 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
-    table_->setMaximumHeight(190);
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     layout->addWidget(table_);
     error_ = new QLabel(this);
     error_->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -223,6 +225,9 @@ void MultiHeadPanel::refreshWeights() {
     auto table = headCountTable(x_, weights_);
     summaries_ = table ? std::move(table).value() : std::vector<HeadCountSummary>{};
     model_->setRows(summaries_, static_cast<int>(x_.rows()), static_cast<int>(x_.cols()));
+    // Every row and no empty space below them: 2 rows for d = 5, 6 for d = 12.
+    table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() +
+                           model_->rowCount() * table_->verticalHeader()->defaultSectionSize() + 2 * table_->frameWidth());
     refreshRun();
 }
 
@@ -238,13 +243,16 @@ void MultiHeadPanel::refreshRun() {
     run_ = std::move(run).value();
     model_->setChosen(H);
     rebuildHeadPlots(H);
-    for (int h = 0; h < H; ++h) headPlots_[static_cast<std::size_t>(h)]->build(run_.trace, 0, h, kDecimals);
     const LayerTrace& layer = run_.trace.layers[0];
     const QStringList tokens = tokenLabels(run_.trace);
-    concat_->build(layer.concat, tr("concat [head_1 | … | head_%1]  T×d").arg(H), tokens, {},
+    for (int h = 0; h < H; ++h)
+        headPlots_[static_cast<std::size_t>(h)]->build(layer.heads[static_cast<std::size_t>(h)].weights,
+                                                       tr("head %1: softmax(S_%1/√%2)").arg(h + 1).arg(run_.headWidth),
+                                                       tokens, tokens, {0, 1}, tr("attention weight"));
+    concat_->build(layer.concat, tr("concat (%1×%2)").arg(layer.concat.rows()).arg(layer.concat.cols()), tokens, {},
                    symmetricRange(layer.concat), tr("value"));
-    output_->build(layer.output, tr("output = concat · W_O  T×d"), tokens, {}, symmetricRange(layer.output),
-                   tr("value"));
+    output_->build(layer.output, tr("concat·W_O (%1×%2)").arg(layer.output.rows()).arg(layer.output.cols()), tokens,
+                   {}, symmetricRange(layer.output), tr("value"));
     {
         const QSignalBlocker block(inspect_);
         inspect_->setRange(1, H);
@@ -273,12 +281,10 @@ void MultiHeadPanel::refreshInspected() {
     const int h = inspect_->value() - 1, dK = run_.headWidth;
     const HeadTrace& head = run_.trace.layers[0].heads.at(static_cast<std::size_t>(h));
     const QStringList tokens = tokenLabels(run_.trace);
-    // "Q_2 = X·W_Q columns 2–3 (3×2)": which slice of the one W_Q this head uses.
+    // "Q_2 = X·W_Q[:, 2:4]": which columns of the one W_Q this head uses (shape in the colour label).
     const auto draw = [&](MatrixPlotBuilder& plot, const Mat& m, QChar letter) {
-        plot.build(m,
-                   tr("%1_%2 = X·W_%1 columns %3–%4 (%5×%6)")
-                       .arg(letter).arg(h + 1).arg(h * dK).arg((h + 1) * dK - 1).arg(m.rows()).arg(m.cols()),
-                   tokens, {}, symmetricRange(m), tr("value"));
+        plot.build(m, tr("%1_%2 = X·W_%1[:, %3:%4]").arg(letter).arg(h + 1).arg(h * dK).arg((h + 1) * dK), tokens, {},
+                   symmetricRange(m), tr("value (%1×%2)").arg(m.rows()).arg(m.cols()));
     };
     draw(*query_, head.q, QLatin1Char('Q'));
     draw(*key_, head.k, QLatin1Char('K'));
@@ -297,10 +303,12 @@ void MultiHeadPanel::rebuildHeadPlots(int count) {
     headPlots_.clear();
     for (int h = 0; h < count; ++h) {
         auto* plot = new QCustomPlot(headRow_->parentWidget());
-        headPlots_.push_back(std::make_unique<HeatmapBuilder>(plot));
+        headPlots_.push_back(std::make_unique<MatrixPlotBuilder>(plot));
+        headPlots_.back()->setValueDecimals(kDecimals);
         headCards_.push_back(card(plot, QStringLiteral("multi-head-weights-%1").arg(h + 1),
                                   [this, h] { return headWeights(h); }));
-        headRow_->addWidget(headCards_.back());
+        headCards_.back()->setMaximumWidth(420);
+        headRow_->insertWidget(headRow_->count() - 1, headCards_.back());
     }
 }
 

@@ -21,7 +21,6 @@ class QTableView;
 namespace attnscope {
 
 class HeadCountTableModel;
-class HeatmapBuilder;
 class MatrixPlotBuilder;
 
 class MultiHeadPanel : public QWidget {
@@ -47,7 +46,7 @@ public:
     const MultiHeadRun& run() const { return run_; }
     const std::vector<HeadCountSummary>& summaries() const { return summaries_; }
     int headPlotCount() const { return static_cast<int>(headPlots_.size()); }
-    const HeatmapBuilder& headPlot(int head) const { return *headPlots_.at(head); }
+    const MatrixPlotBuilder& headPlot(int head) const { return *headPlots_.at(head); }
     const MatrixPlotBuilder& queryPlot() const { return *query_; }
     const MatrixPlotBuilder& keyPlot() const { return *key_; }
     const MatrixPlotBuilder& valuePlot() const { return *value_; }
@@ -81,7 +80,7 @@ private:
     QLabel* error_ = nullptr;
     QHBoxLayout* headRow_ = nullptr;
     std::vector<QWidget*> headCards_;
-    std::vector<std::unique_ptr<HeatmapBuilder>> headPlots_;
+    std::vector<std::unique_ptr<MatrixPlotBuilder>> headPlots_;
     std::unique_ptr<MatrixPlotBuilder> query_, key_, value_, concat_, output_;
     QTableView* table_ = nullptr;
     HeadCountTableModel* model_ = nullptr;
