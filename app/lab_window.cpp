@@ -1,6 +1,7 @@
 #include "app/lab_window.hpp"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QEvent>
 #include <QMenu>
@@ -43,6 +44,10 @@ void LabWindow::refresh() {
     multiHead_->setTrace(session_.trace());
 }
 
+void LabWindow::setModel(const QString& name, std::optional<LoadedModel> model) {
+    positional_->setModel(name, std::move(model));
+}
+
 bool LabWindow::event(QEvent* event) {
     // The sentence or lesson may have changed in the main window meanwhile.
     if (event->type() == QEvent::WindowActivate) refresh();
@@ -60,10 +65,44 @@ void addLabMenu(QMenu* menu, QWidget* owner, const Session& session) {
                          [owner, &session, page = page] { openLab(owner, session, page); });
 }
 
+namespace {
+
+// What setLabModel was last told, kept on the owner for a lab window opened afterwards.
+class LabModel : public QObject {
+public:
+    using QObject::QObject;
+    QString name;
+    std::optional<LoadedModel> model;
+};
+
+LabModel* labModelOf(QWidget* owner) {
+    for (QObject* child : owner->children())
+        if (auto* held = dynamic_cast<LabModel*>(child)) return held;
+    return nullptr;
+}
+
+}  // namespace
+
+void setLabModel(QWidget* owner, const QString& name, std::optional<LoadedModel> model) {
+    LabModel* held = labModelOf(owner);
+    if (!held) held = new LabModel(owner);
+    const bool same = held->name == name && held->model.has_value() == model.has_value() &&
+                      (!model || held->model->store == model->store);
+    if (same) return;  // a new run of the same model: the panel keeps the reader's settings
+    held->name = name;
+    held->model = model;
+    if (auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly))
+        lab->setModel(name, std::move(model));
+}
+
 LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page) {
     auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
-    if (!lab) lab = new LabWindow(session, owner);
-    else lab->refresh();
+    if (!lab) {
+        lab = new LabWindow(session, owner);
+        if (const LabModel* held = labModelOf(owner)) lab->setModel(held->name, held->model);
+    } else {
+        lab->refresh();
+    }
     lab->showPage(page);
     lab->show();
     lab->raise();
@@ -89,6 +128,21 @@ int saveLabScreenshots(QWidget* owner, const Session& session, const QString& di
     }
     lab->close();
     return written;
+}
+
+bool saveLearnedPositionsScreenshot(QWidget* owner, const Session& session, const QString& path) {
+    LabWindow* lab = openLab(owner, session, LabWindow::Positional);
+    QComboBox* source = lab->positionalPanel()->sourceBox();
+    const int learned = source->findData(PositionalPanel::Learned);
+    bool saved = false;
+    if (learned >= 0) {
+        source->setCurrentIndex(learned);
+        for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+        saved = lab->grab().save(path, "PNG");
+        source->setCurrentIndex(0);
+    }
+    lab->close();
+    return saved;
 }
 
 }  // namespace attnscope
