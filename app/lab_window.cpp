@@ -1,6 +1,7 @@
 #include "app/lab_window.hpp"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QEvent>
 #include <QMenu>
@@ -14,6 +15,7 @@
 #include "ui/lab/positional_panel.hpp"
 #include "ui/lab/scaling_panel.hpp"
 #include "ui/lab/synthesizer_panel.hpp"
+#include "ui/lab/multi_head_panel.hpp"
 
 namespace attnscope {
 
@@ -29,6 +31,8 @@ LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt
     tabs_->addTab(synthesizer_, tr("Synthesizer"));
     masks_ = new MasksPanel(tabs_);
     tabs_->addTab(masks_, tr("Masks && cross-attention"));
+    multiHead_ = new MultiHeadPanel(tabs_);
+    tabs_->addTab(multiHead_, tr("Multi-head"));
     exercises_ = new ExercisePanel(tabs_);
     tabs_->addTab(exercises_, tr("Exercises"));
     layout->addWidget(tabs_);
@@ -44,7 +48,12 @@ void LabWindow::refresh() {
     scaling_->setTrace(session_.trace());
     synthesizer_->setTrace(session_.trace());
     masks_->setLesson(session_.lesson(), session_.sentence());
+    multiHead_->setTrace(session_.trace());
     exercises_->setTrace(session_.trace(), session_.decimals(), QString::fromStdString(session_.lesson().title));
+}
+
+void LabWindow::setModel(const QString& name, std::optional<LoadedModel> model) {
+    positional_->setModel(name, std::move(model));
 }
 
 bool LabWindow::event(QEvent* event) {
@@ -59,16 +68,51 @@ void addLabMenu(QMenu* menu, QWidget* owner, const Session& session) {
         {QObject::tr("Why scale by √&d_k"), LabWindow::Scaling},
         {QObject::tr("&Synthesizer"), LabWindow::Synthesizer},
         {QObject::tr("&Masks && cross-attention"), LabWindow::Masks},
+        {QObject::tr("&Multi-head, step by step"), LabWindow::MultiHead},
         {QObject::tr("&Exercises"), LabWindow::Exercises}};
     for (const auto& [title, page] : pages)
         QObject::connect(menu->addAction(title), &QAction::triggered, owner,
                          [owner, &session, page = page] { openLab(owner, session, page); });
 }
 
+namespace {
+
+// What setLabModel was last told, kept on the owner for a lab window opened afterwards.
+class LabModel : public QObject {
+public:
+    using QObject::QObject;
+    QString name;
+    std::optional<LoadedModel> model;
+};
+
+LabModel* labModelOf(QWidget* owner) {
+    for (QObject* child : owner->children())
+        if (auto* held = dynamic_cast<LabModel*>(child)) return held;
+    return nullptr;
+}
+
+}  // namespace
+
+void setLabModel(QWidget* owner, const QString& name, std::optional<LoadedModel> model) {
+    LabModel* held = labModelOf(owner);
+    if (!held) held = new LabModel(owner);
+    const bool same = held->name == name && held->model.has_value() == model.has_value() &&
+                      (!model || held->model->store == model->store);
+    if (same) return;  // a new run of the same model: the panel keeps the reader's settings
+    held->name = name;
+    held->model = model;
+    if (auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly))
+        lab->setModel(name, std::move(model));
+}
+
 LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page) {
     auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
-    if (!lab) lab = new LabWindow(session, owner);
-    else lab->refresh();
+    if (!lab) {
+        lab = new LabWindow(session, owner);
+        if (const LabModel* held = labModelOf(owner)) lab->setModel(held->name, held->model);
+    } else {
+        lab->refresh();
+    }
     lab->showPage(page);
     lab->show();
     lab->raise();
@@ -100,7 +144,7 @@ int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n) {
 int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n) {
     const std::pair<LabWindow::Page, QString> pages[] = {
         {LabWindow::Positional, "positional-encoding"}, {LabWindow::Scaling, "scaling"}, {LabWindow::Synthesizer, "synthesizer"},
-        {LabWindow::Exercises, "exercises"}};
+        {LabWindow::MultiHead, "multi-head"}, {LabWindow::Exercises, "exercises"}};
     LabWindow* lab = openLab(owner, session, LabWindow::Positional);
     int written = 0;
     for (const auto& [page, what] : pages) {
@@ -117,6 +161,21 @@ int saveLabScreenshots(QWidget* owner, const Session& session, const QString& di
     written += saveMasksScreenshots(lab, dir, n + written);
     lab->close();
     return written;
+}
+
+bool saveLearnedPositionsScreenshot(QWidget* owner, const Session& session, const QString& path) {
+    LabWindow* lab = openLab(owner, session, LabWindow::Positional);
+    QComboBox* source = lab->positionalPanel()->sourceBox();
+    const int learned = source->findData(PositionalPanel::Learned);
+    bool saved = false;
+    if (learned >= 0) {
+        source->setCurrentIndex(learned);
+        for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+        saved = lab->grab().save(path, "PNG");
+        source->setCurrentIndex(0);
+    }
+    lab->close();
+    return saved;
 }
 
 }  // namespace attnscope

@@ -19,6 +19,7 @@
 #include "app/coref_tab.hpp"
 #include "app/hub/download_dialog.hpp"
 #include "app/hub/open_model_dialog.hpp"
+#include "app/lab_window.hpp"
 #include "app/main_window.hpp"
 #include "app/model_worker.hpp"
 #include "ui/attention_options.hpp"
@@ -208,6 +209,7 @@ void MainWindow::leaveModelMode() {
     setModelRunning(false);
     predictions_->clear();
     heatmapShows_ = {};  // the heatmap goes back to the lesson's trace
+    setLabModel(this, QString(), std::nullopt);
     description_->setToolTip(QString());
     sentence_->setPlaceholderText(tr("Type a sentence; every matrix below follows it."));
     updateLessonTabs();
@@ -294,6 +296,7 @@ void MainWindow::refreshModelViews() {
     const auto model = worker_->model();
     if (!modelMode_ || !run || !model) return;
     shownRun_ = run;  // the views still showing the previous run keep it alive (ShownBy)
+    setLabModel(this, displayName(*model), model->model);  // its learned position table in the lab
     const Trace& trace = run->trace;
     pieces_->setTokens(trace.tokens);
     refreshModelLabels();

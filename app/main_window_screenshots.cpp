@@ -186,6 +186,8 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
     if (waitForHeadAnalysis(120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
         headsPanel_->selectHead(headWorker_->evaluation()->ranking.front().head);
     shot(headsPanel_, "heads");
+    const QString lab = QStringLiteral("model-%1-lab-learned-positions.png").arg(n + 1, 2, 10, QLatin1Char('0'));
+    n += saveLearnedPositionsScreenshot(this, session_, QDir(dir).filePath(lab)) ? 1 : 0;
     return n;
 }
 

@@ -5,7 +5,11 @@
 #include <numeric>
 #include <string>
 
+#include <Eigen/QR>
+
 #include "core/lab/random.hpp"
+#include "core/model/bert.hpp"
+#include "core/model/gpt2.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/run_lesson.hpp"
 
@@ -35,6 +39,33 @@ Result<RelativePositionCheck> checkRelativePosition(int T, int d, int k) {
     const Mat predicted = pe.topRows(T - k) * map.value();                       // (T−k)×d
     const double largest = (pe.bottomRows(T - k) - predicted).cwiseAbs().maxCoeff();
     return RelativePositionCheck{std::move(map).value(), largest, T - k};
+}
+
+Result<Mat> learnedPositionTable(const LoadedModel& model, int rows) {
+    const MatrixRef* table = model.encoder ? &model.encoder->positions : model.gpt2 ? &model.gpt2->positions : nullptr;
+    const std::string where = "learned position table of " + model.source;
+    if (!table || !table->data)
+        return Error{where, "expected a " + familyName(model.config.family) + " model with a learned position table, found none"};
+    const int first = model.config.positionOffset;  // RoBERTa: rows 0, 1 belong to padding
+    const int available = static_cast<int>(table->rows) - first;
+    if (rows < 1 || rows > available)
+        return Error{where, "expected 1 … " + std::to_string(available) + " positions, asked for " + std::to_string(rows)};
+    return Mat(table->view().middleRows(first, rows).cast<double>());  // rows×d
+}
+
+Result<RelativePositionFit> fitRelativePositionMap(const Mat& table, int k) {
+    const int N = static_cast<int>(table.rows()), D = static_cast<int>(table.cols());
+    if (k < 1 || N - k <= D)
+        return Error{"relative position fit", "expected 1 ≤ k and more row pairs N − k than dimensions D = " +
+                                                  std::to_string(D) + ", found N = " + std::to_string(N) + ", k = " +
+                                                  std::to_string(k) + " (with fewer, any table fits exactly)"};
+    const Mat before = table.topRows(N - k), after = table.bottomRows(N - k);  // (N−k)×D each
+    RelativePositionFit fit;
+    fit.map = before.colPivHouseholderQr().solve(after);  // D×D, least squares
+    fit.rowsFitted = N - k;
+    const double size = after.norm();
+    fit.relativeResidual = size > 0 ? (after - before * fit.map).norm() / size : 0.0;
+    return fit;
 }
 
 std::vector<int> shuffledOrder(int n, std::uint64_t seed) {

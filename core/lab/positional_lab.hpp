@@ -10,6 +10,7 @@
 
 #include "core/lesson.hpp"
 #include "core/matrix.hpp"
+#include "core/model/transformer.hpp"
 #include "core/result.hpp"
 #include "core/trace.hpp"
 
@@ -28,6 +29,24 @@ struct RelativePositionCheck {
     int rowsChecked = 0;     // T − k
 };
 Result<RelativePositionCheck> checkRelativePosition(int T, int d, int k);
+
+// A real model's learned position table, the rows for positions 0 … rows − 1 as double: BERT's
+// embeddings.position_embeddings.weight, GPT-2's wpe (RoBERTa's positions start at row
+// padding_idx + 1, so its first rows are skipped). rows×d. Error naming the model when it has no
+// learned table or has fewer positions.
+Result<Mat> learnedPositionTable(const LoadedModel& model, int rows);
+
+// The relative-position question for any table PE (N×D): is there one D×D map R_k with
+// PE(pos + k) ≈ PE(pos)·R_k for every pos? R_k is the least-squares solution of
+// PE[k:] ≈ PE[:N−k]·R (QR with column pivoting), the residual ‖PE[k:] − PE[:N−k]·R_k‖_F relative
+// to ‖PE[k:]‖_F. For the sinusoidal table R_k is relativePositionMap and the residual ≈ 0. Error
+// unless N − k > D: with no more equations than unknowns per column, any table fits exactly.
+struct RelativePositionFit {
+    Mat map;                    // D×D  R_k
+    double relativeResidual = 0;
+    int rowsFitted = 0;         // N − k
+};
+Result<RelativePositionFit> fitRelativePositionMap(const Mat& table, int k);
 
 // A Fisher–Yates shuffle of 0…n−1 driven by LabRandom(seed): for i = n−1 down to 1, swap i with
 // ⌊u·(i+1)⌋. order[i] = the original position of the token now at i.

@@ -10,6 +10,11 @@ namespace attnscope {
 
 namespace {
 
+// Where QCPColorMapData puts the first and last cell centres of `count` cells at 0, 1, 2, …. A single
+// cell gets ±0.5: QCustomPlot draws a one-cell dimension with the width of its range, and a
+// range of zero width would not be drawn at all.
+QCPRange cellCentres(int count) { return count > 1 ? QCPRange(0, count - 1) : QCPRange(-0.5, 0.5); }
+
 QCPTextElement* addTitle(QCustomPlot* plot) {
     plot->plotLayout()->insertRow(0);
     auto* title = new QCPTextElement(plot, QString());
@@ -51,7 +56,7 @@ void MatrixPlotBuilder::build(const Mat& m, const QString& title, const QStringL
     columnLabels_ = columnLabels;
     const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
     map_->data()->setSize(cols, rows);
-    map_->data()->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+    map_->data()->setRange(cellCentres(cols), cellCentres(rows));
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
             const double v = m(r, c);
@@ -69,9 +74,11 @@ void MatrixPlotBuilder::build(const Mat& m, const QString& title, const QStringL
 void MatrixPlotBuilder::setCellNumbers(int decimals) { cellDecimals_ = decimals; }
 
 void MatrixPlotBuilder::printCells(Range colours) {
-    if (cellDecimals_ < 0) return;
     plot_->clearItems();
     cellTexts_.clear();
+    if (cellDecimals_ < 0 || drawn_.size() > kMaxCellsWithValues || drawn_.cols() > kMaxColumnsWithValues) return;
+    QFont font = plot_->font();
+    if (drawn_.cols() > 4) font.setPointSizeF(font.pointSizeF() * 0.85);  // narrower cells
     const double span = colours.high > colours.low ? colours.high - colours.low : 1.0;
     for (Eigen::Index r = 0; r < drawn_.rows(); ++r)
         for (Eigen::Index c = 0; c < drawn_.cols(); ++c) {
@@ -80,6 +87,7 @@ void MatrixPlotBuilder::printCells(Range colours) {
             auto* text = new QCPItemText(plot_);
             text->position->setCoords(static_cast<double>(c), static_cast<double>(r));
             text->setText(cellTexts_.back());
+            text->setFont(font);
             // Viridis is dark below ~0.6 of the range and bright above: pick the readable ink.
             const bool bright = !std::isinf(v) && (v - colours.low) / span > 0.6;
             text->setColor(bright || (std::isinf(v) && v > 0) ? Qt::black : Qt::white);
@@ -104,8 +112,11 @@ void MatrixPlotBuilder::setAxisTitles(const QString& x, const QString& y) {
 
 void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int count) {
     QCPAxis* axis = columns ? plot_->xAxis : plot_->yAxis;
-    if (labels.isEmpty()) {
-        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    if (labels.isEmpty()) {  // whole row / column numbers only (multiples of 1, sparser when many)
+        QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axis->setTicker(ticker);
     } else {
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
         for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
@@ -117,6 +128,17 @@ void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int cou
 }
 
 QString MatrixPlotBuilder::title() const { return title_->text(); }
+
+QStringList tokenLabels(const Trace& trace) {
+    QStringList labels;
+    for (const Token& t : trace.tokens) labels << QString::fromStdString(t.text);
+    return labels;
+}
+
+MatrixPlotBuilder::Range symmetricRange(const Mat& m) {
+    const double top = std::max(m.size() > 0 ? m.cwiseAbs().maxCoeff() : 0.0, 1e-12);  // never an empty range
+    return {-top, top};
+}
 
 CurvePlotBuilder::CurvePlotBuilder(QCustomPlot* plot) : plot_(plot) {
     title_ = addTitle(plot_);

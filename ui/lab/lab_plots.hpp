@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/matrix.hpp"
+#include "core/trace.hpp"
 
 class QCustomPlot;
 class QCPColorMap;
@@ -28,13 +29,16 @@ public:
     void build(const Mat& m, const QString& title, const QStringList& rowLabels, const QStringList& columnLabels,
                Range colours, const QString& scaleLabel);
     void setAxisTitles(const QString& x, const QString& y);
-    // From the next build on, print each cell's number with `decimals` decimals ("−∞" spelled out);
-    // a negative value prints none (the default).
+    // From the next build on, print each cell's number with `decimals` decimals ("−∞" spelled out)
+    // when the matrix has at most kMaxCellsWithValues cells and kMaxColumnsWithValues columns (more
+    // would not be legible); a negative value prints none (the default).
     void setCellNumbers(int decimals);
     const QStringList& cellTexts() const { return cellTexts_; }  // row-major, as printed
     // The (row, column) of the cell under a pixel of the plot; nullopt outside the matrix.
     std::optional<std::pair<int, int>> cellAt(const QPointF& pixel) const;
     QPointF cellCentre(int row, int col) const;  // in plot pixels (for clicks in tests)
+    static constexpr int kMaxCellsWithValues = 256;
+    static constexpr int kMaxColumnsWithValues = 8;
 
     QCustomPlot* plot() const { return plot_; }
     const Mat& drawn() const { return drawn_; }  // cell (row, col) as drawn
@@ -55,6 +59,12 @@ private:
     int cellDecimals_ = -1;
     QStringList cellTexts_;
 };
+
+// A colour range symmetric around 0 that covers every entry of m: signs read the same in every plot.
+MatrixPlotBuilder::Range symmetricRange(const Mat& m);
+
+// The tokens' texts, as row and column labels.
+QStringList tokenLabels(const Trace& trace);
 
 // One named series of (x, y) points as drawn.
 struct DrawnSeries {

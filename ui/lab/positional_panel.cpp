@@ -1,12 +1,14 @@
 #include "ui/lab/positional_panel.hpp"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -28,11 +30,6 @@ QSpinBox* spinBox(QWidget* parent, int low, int high, int value, int step = 1) {
     return box;
 }
 
-QStringList tokenLabels(const Trace& trace) {
-    QStringList labels;
-    for (const Token& t : trace.tokens) labels << QString::fromStdString(t.text);
-    return labels;
-}
 
 // "0, 1, 6" → {0, 1, 6}; entries that are not numbers in [0, width) are skipped.
 std::vector<int> chosenDimensions(const QString& text, int width) {
@@ -66,9 +63,15 @@ PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
     grid->addWidget(plotCard(rotationPlot, "relative-position-map", rotation_.get()), 0, 2);
     check_ = new QLabel(this);
     check_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    check_->setWordWrap(true);
     grid->addWidget(check_, 1, 0, 1, 3);
     layout->addLayout(grid, 1);
-    layout->addWidget(buildPermutationControls());
+    // The permutation demo needs a lesson's sentence: hidden until setLesson (a model opened
+    // from the command line comes without one).
+    permutation_ = new QWidget(this);
+    auto* demo = new QVBoxLayout(permutation_);
+    demo->setContentsMargins(0, 0, 0, 0);
+    demo->addWidget(buildPermutationControls());
     auto* pair = new QHBoxLayout;
     auto* originalPlot = new QCustomPlot(this);
     original_ = std::make_unique<MatrixPlotBuilder>(originalPlot);
@@ -76,12 +79,14 @@ PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
     shuffled_ = std::make_unique<MatrixPlotBuilder>(shuffledPlot);
     pair->addWidget(plotCard(originalPlot, "permutation-original", original_.get()));
     pair->addWidget(plotCard(shuffledPlot, "permutation-shuffled", shuffled_.get()));
-    layout->addLayout(pair, 1);
+    demo->addLayout(pair, 1);
     order_ = new QLabel(this);
     permutationCheck_ = new QLabel(this);
     permutationCheck_->setWordWrap(true);
-    layout->addWidget(order_);
-    layout->addWidget(permutationCheck_);
+    demo->addWidget(order_);
+    demo->addWidget(permutationCheck_);
+    permutation_->setVisible(false);
+    layout->addWidget(permutation_, 1);
     refreshEncoding();
 }
 
@@ -96,10 +101,14 @@ QWidget* PositionalPanel::buildEncodingControls() {
     offset_ = spinBox(box, 0, 511, 7);
     dimensions_ = new QLineEdit(QStringLiteral("0, 1, 6, 7"), box);
     dimensions_->setToolTip(tr("Dimensions drawn as curves, separated by commas"));
+    source_ = new QComboBox(box);
+    source_->addItem(tr("Sinusoidal"), Sinusoidal);
+    source_->setToolTip(tr("A real model opened in the main window offers its learned position table here"));
     const auto add = [row, box](const QString& label, QWidget* w) {
         row->addWidget(new QLabel(label, box));
         row->addWidget(w);
     };
+    add(tr("Table"), source_);
     add(tr("Positions T"), positions_);
     add(tr("Width d"), width_);
     add(tr("Curves of dimensions"), dimensions_);
@@ -108,6 +117,7 @@ QWidget* PositionalPanel::buildEncodingControls() {
     for (QSpinBox* s : {positions_, width_})
         connect(s, &QSpinBox::valueChanged, this, &PositionalPanel::refreshEncoding);
     connect(offset_, &QSpinBox::valueChanged, this, &PositionalPanel::refreshRotation);
+    connect(source_, &QComboBox::currentIndexChanged, this, &PositionalPanel::chooseSource);
     connect(dimensions_, &QLineEdit::editingFinished, this, &PositionalPanel::refreshEncoding);
     return box;
 }
@@ -145,18 +155,71 @@ void PositionalPanel::setLesson(const Lesson& lesson, const std::string& sentenc
     lesson_ = lesson;
     sentence_ = sentence;
     hasLesson_ = true;
+    permutation_->setVisible(true);
     refreshPermutation();
 }
 
-void PositionalPanel::refreshEncoding() {
+void PositionalPanel::setModel(const QString& name, std::optional<LoadedModel> model) {
+    const bool wasLearned = showsLearned();
+    modelName_ = name;
+    model_ = std::move(model);
+    {
+        const QSignalBlocker block(source_);
+        source_->clear();
+        source_->addItem(tr("Sinusoidal"), Sinusoidal);
+        if (model_) source_->addItem(tr("%1: learned table (first N positions)").arg(name), Learned);
+        source_->setCurrentIndex(wasLearned && model_ ? 1 : 0);
+    }
+    chooseSource();
+}
+
+bool PositionalPanel::showsLearned() const { return model_ && source_->currentData().toInt() == Learned; }
+
+void PositionalPanel::chooseSource() {
+    {
+        const QSignalBlocker blockPositions(positions_), blockWidth(width_);
+        if (showsLearned()) {  // as many positions as the table has, any width up to d
+            const int available = model_->config.maxTokens(), d = model_->config.width;
+            positions_->setRange(2, available);
+            positions_->setValue(std::min(available, 256));
+            width_->setRange(1, d);
+            width_->setSingleStep(1);
+            width_->setValue(std::min(d, 16));  // few enough dimensions for the fit to be overdetermined
+        } else {  // even widths: every sine has its cosine partner
+            positions_->setRange(2, 512);
+            positions_->setValue(64);
+            width_->setRange(2, 512);
+            width_->setSingleStep(2);
+            width_->setValue(32);
+        }
+    }
+    refreshEncoding();
+}
+
+Mat PositionalPanel::shownTable() const {
     const int T = positions_->value(), d = width_->value();
-    const Mat pe = sinusoidalEncoding(T, d);  // T×d
-    encoding_->build(pe, tr("Sinusoidal encoding PE (%1 positions × %2 dimensions)").arg(T).arg(d), {}, {},
-                     {-1, 1}, tr("PE value"));
+    if (!showsLearned()) return sinusoidalEncoding(T, d);  // T×d
+    const auto table = learnedPositionTable(*model_, T);    // T×d_model
+    return table ? Mat(table.value().leftCols(std::min<Eigen::Index>(d, table.value().cols()))) : Mat();
+}
+
+void PositionalPanel::refreshEncoding() {
+    const Mat pe = shownTable();  // T×d
+    const int T = static_cast<int>(pe.rows()), d = static_cast<int>(pe.cols());
+    const bool learned = showsLearned();
+    if (learned)
+        encoding_->build(pe, tr("%1: learned PE (%2 positions × %3 of %4 dims)")
+                                 .arg(modelName_).arg(T).arg(d).arg(model_->config.width),
+                         {}, {}, symmetricRange(pe), tr("PE value"));
+    else
+        encoding_->build(pe, tr("Sinusoidal encoding PE (%1 positions × %2 dimensions)").arg(T).arg(d), {}, {},
+                         {-1, 1}, tr("PE value"));
     curves_->begin(tr("PE(pos, i) along the positions"), tr("position"), tr("PE value"));
     int colour = 0;
     for (const int dim : chosenDimensions(dimensions_->text(), d)) {
-        DrawnSeries s{tr("dimension %1 (%2)").arg(dim).arg(dim % 2 ? "cos" : "sin"), {}, {}, DrawnSeries::Line};
+        const QString name = learned ? tr("dimension %1").arg(dim)
+                                     : tr("dimension %1 (%2)").arg(dim).arg(dim % 2 ? "cos" : "sin");
+        DrawnSeries s{name, {}, {}, DrawnSeries::Line};
         for (int pos = 0; pos < T; ++pos) {
             s.x.push_back(pos);
             s.y.push_back(pe(pos, dim));
@@ -169,6 +232,10 @@ void PositionalPanel::refreshEncoding() {
 }
 
 void PositionalPanel::refreshRotation() {
+    if (showsLearned()) {
+        refreshLearnedFit();
+        return;
+    }
     const int T = positions_->value(), d = width_->value(), k = offset_->value();
     const auto check = checkRelativePosition(T, d, k);
     if (!check) {
@@ -180,6 +247,23 @@ void PositionalPanel::refreshRotation() {
                         .arg(k)
                         .arg(scientific(check.value().largestDifference))
                         .arg(check.value().rowsChecked));
+}
+
+void PositionalPanel::refreshLearnedFit() {
+    const int k = offset_->value();
+    const auto fit = fitRelativePositionMap(shownTable(), k);
+    if (!fit) {
+        check_->setText(tr("No check: %1").arg(QString::fromStdString(fit.error().text())));
+        return;
+    }
+    rotation_->build(fit.value().map, tr("Least-squares R_%1: PE(pos + %1) ≈ PE(pos) · R_%1").arg(k), {}, {},
+                     symmetricRange(fit.value().map), tr("entry"));
+    check_->setText(tr("Learned table: the best single map PE(pos+%1) ≈ PE(pos)·R_%1 (least squares over %2 positions) "
+                       "leaves a relative residual ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 0 would mean every "
+                       "position is the one before it moved by the same map, as for the sinusoidal table.")
+                        .arg(k)
+                        .arg(fit.value().rowsFitted)
+                        .arg(QString::number(fit.value().relativeResidual, 'f', 3)));
 }
 
 void PositionalPanel::refreshPermutation() {

@@ -1,15 +1,20 @@
 #pragma once
 // Lab ▸ Positional encoding (issue 5 §1): the sinusoidal table as a heatmap and as curves, the
-// rotation R_k with its numeric check, and the permutation demo on the lesson's sentence. Every
-// number comes from core/pipeline (sinusoidalEncoding) and core/lab/positional_lab.
+// rotation R_k with its numeric check, and the permutation demo on the lesson's sentence. With a
+// real model open in the main window, its learned position table is offered the same way, with
+// the least-squares R_k and its residual. Every number comes from core/pipeline
+// (sinusoidalEncoding) and core/lab/positional_lab.
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/lesson.hpp"
 #include "core/matrix.hpp"
+#include "core/model/transformer.hpp"
 
 class QCheckBox;
+class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
@@ -27,15 +32,19 @@ public:
     ~PositionalPanel() override;
     // The lesson and sentence the permutation demo runs on.
     void setLesson(const Lesson& lesson, const std::string& sentence);
+    // The real model whose learned table the source choice offers (nullopt: sinusoidal only).
+    void setModel(const QString& name, std::optional<LoadedModel> model);
+    enum Source { Sinusoidal, Learned };
 
     // For tests and screenshots.
+    QComboBox* sourceBox() const { return source_; }  // item data: Source
     QSpinBox* positionsBox() const { return positions_; }
     QSpinBox* widthBox() const { return width_; }
     QSpinBox* offsetBox() const { return offset_; }
     QSpinBox* seedBox() const { return seed_; }
     QLineEdit* dimensionsEdit() const { return dimensions_; }
     QCheckBox* keepPositionalBox() const { return keep_; }
-    const MatrixPlotBuilder& encodingPlot() const { return *encoding_; }
+    const MatrixPlotBuilder& encodingPlot() const { return *encoding_; }  // the table drawn (N×D)
     const CurvePlotBuilder& curvesPlot() const { return *curves_; }
     const MatrixPlotBuilder& rotationPlot() const { return *rotation_; }
     const MatrixPlotBuilder& originalPlot() const { return *original_; }
@@ -48,13 +57,21 @@ private:
     QWidget* buildEncodingControls();
     QWidget* buildPermutationControls();
     QWidget* plotCard(QCustomPlot* plot, const QString& name, const MatrixPlotBuilder* matrix);
+    bool showsLearned() const;
+    void chooseSource();   // the source's limits on positions and width, then refreshEncoding
+    Mat shownTable() const;  // T×d sinusoidal, or the learned table's first T rows and d columns
     void refreshEncoding();
     void refreshRotation();
+    void refreshLearnedFit();  // the least-squares R_k of the learned table
     void refreshPermutation();
 
     Lesson lesson_;
     std::string sentence_;
     bool hasLesson_ = false;
+    QString modelName_;
+    std::optional<LoadedModel> model_;
+    QComboBox* source_ = nullptr;
+    QWidget* permutation_ = nullptr;  // the permutation demo's controls, plots and texts
     QSpinBox* positions_ = nullptr;
     QSpinBox* width_ = nullptr;
     QSpinBox* offset_ = nullptr;

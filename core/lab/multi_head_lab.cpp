@@ -1,0 +1,135 @@
+// Multi-head attention step by step.
+// Shape legend: T tokens, d model width, H heads, d_k = d / H head width.
+#include "core/lab/multi_head_lab.hpp"
+
+#include <cmath>
+#include <optional>
+
+#include "core/attention_layer.hpp"
+#include "core/lab/random.hpp"
+#include "core/lab/scaling.hpp"
+#include "core/pipeline/steps.hpp"
+
+namespace attnscope {
+
+namespace {
+
+std::string shape(Eigen::Index rows, Eigen::Index cols) {
+    return std::to_string(rows) + "×" + std::to_string(cols);
+}
+
+// Population standard deviation of every entry.
+double entryStd(const Mat& m) {
+    if (m.size() == 0) return 0;
+    const double mean = m.mean();
+    return std::sqrt((m.array() - mean).square().mean());
+}
+
+std::optional<Error> checkSplit(int d, int heads) {
+    if (d <= 0 || heads <= 0 || d % heads != 0)
+        return Error{"multi-head lab: H", "expected a head count that divides d = " + std::to_string(d) +
+                                              ", found H = " + std::to_string(heads)};
+    return std::nullopt;
+}
+
+}  // namespace
+
+MultiHeadWeights drawMultiHeadWeights(int d, std::uint64_t seed) {
+    LabRandom random(seed);
+    const double sigma = 1.0 / std::sqrt(static_cast<double>(d));  // N(0, 1/d)
+    MultiHeadWeights w;
+    w.wq = random.normalMatrix(d, d) * sigma;  // d×d
+    w.wk = random.normalMatrix(d, d) * sigma;  // d×d
+    w.wv = random.normalMatrix(d, d) * sigma;  // d×d
+    w.wo = random.normalMatrix(d, d) * sigma;  // d×d
+    return w;
+}
+
+Mat randomLabInput(int T, int d, std::uint64_t seed) { return LabRandom(seed).normalMatrix(T, d); }
+
+std::vector<int> headCountsFor(int d) {
+    std::vector<int> counts;
+    for (int h = 1; h <= d; ++h)
+        if (d % h == 0) counts.push_back(h);
+    return counts;
+}
+
+Result<std::vector<HeadWeights>> splitHeads(const MultiHeadWeights& weights, int heads) {
+    const int d = static_cast<int>(weights.wq.cols());
+    if (auto bad = checkSplit(d, heads)) return *bad;
+    const int dK = d / heads;
+    std::vector<HeadWeights> split;
+    for (int h = 0; h < heads; ++h)  // head h: columns h·d_k … (h+1)·d_k − 1, each d×d_k
+        split.push_back(HeadWeights{weights.wq.middleCols(h * dK, dK), weights.wk.middleCols(h * dK, dK),
+                                    weights.wv.middleCols(h * dK, dK), {}, {}, {}});
+    return split;
+}
+
+Result<MultiHeadRun> runMultiHead(const Mat& X, int heads, const MultiHeadWeights& weights,
+                                  const std::vector<Token>& tokens) {
+    const int d = static_cast<int>(X.cols());
+    for (const Mat* w : {&weights.wq, &weights.wk, &weights.wv, &weights.wo})
+        if (w->rows() != d || w->cols() != d)
+            return Error{"multi-head lab: weights", "expected " + shape(d, d) + " (d×d for X of width d = " +
+                                                        std::to_string(d) + "), found " + shape(w->rows(), w->cols())};
+    auto split = splitHeads(weights, heads);
+    if (!split) return split.error();
+    MultiHeadRun run;
+    run.heads = heads;
+    run.headWidth = d / heads;
+    Trace& t = run.trace;
+    t.tokens = tokens;
+    t.embedding = X;                           // T×d
+    t.positional = Mat::Zero(X.rows(), d);     // T×d
+    t.scaleDivisor = sqrtOf(run.headWidth);    // √d_k
+    t.hasOutputProjection = true;
+    std::vector<std::string> names;
+    for (const Token& token : tokens) names.push_back(token.text);
+    t.layers.push_back(runAttentionLayer(X, split.value(), weights.wo, {}, AttentionOptions{}, names, &t.notices));
+    run.singleScores = attentionScores(project(X, weights.wq, {}), project(X, weights.wk, {}));  // T×T
+    Mat sum = Mat::Zero(X.rows(), X.rows());  // T×T  Σ_h Q_h·K_hᵀ
+    for (const HeadTrace& h : t.layers[0].heads) sum += h.scores;
+    run.identityDifference = X.rows() == 0 ? 0.0 : (sum - run.singleScores).cwiseAbs().maxCoeff();
+    return run;
+}
+
+Result<MultiHeadRun> runMultiHead(const Mat& X, int heads, std::uint64_t seed, const std::vector<Token>& tokens) {
+    return runMultiHead(X, heads, drawMultiHeadWeights(static_cast<int>(X.cols()), seed), tokens);
+}
+
+HeadCountSummary summarize(const MultiHeadRun& run) {
+    HeadCountSummary s;
+    s.heads = run.heads;
+    s.headWidth = run.headWidth;
+    s.scale = 1.0 / run.trace.scaleDivisor;
+    const int d = run.heads * run.headWidth;
+    s.parameters = 4 * d * d;  // W_Q, W_K, W_V, W_O: d×d each, however they are split
+    const auto& heads = run.trace.layers.at(0).heads;
+    for (const HeadTrace& h : heads) {
+        s.rawScoreStd += entryStd(h.scores) / heads.size();
+        s.scaledScoreStd += entryStd(h.scaledScores) / heads.size();
+        s.meanEntropy += rowEntropies(h.weights).mean() / heads.size();
+    }
+    return s;
+}
+
+Result<std::vector<HeadCountSummary>> headCountTable(const Mat& X, const MultiHeadWeights& weights) {
+    std::vector<HeadCountSummary> table;
+    for (const int heads : headCountsFor(static_cast<int>(X.cols()))) {
+        auto run = runMultiHead(X, heads, weights);
+        if (!run) return run.error();
+        table.push_back(summarize(run.value()));
+    }
+    return table;
+}
+
+std::string multiHeadShapes(int T, int d, int heads) {
+    const int dK = heads > 0 ? d / heads : 0;
+    const std::string perHead = shape(T, dK);
+    return "X " + shape(T, d) + " → Q_h, K_h, V_h " + perHead + " (each of " + std::to_string(heads) +
+           (heads == 1 ? " head" : " heads") + ") → Q_h·K_hᵀ " + shape(T, T) + " → softmax(·/√" +
+           std::to_string(dK) + ") " + shape(T, T) + " → ·V_h " + perHead + " → concat " + shape(T, d) +
+           " → ·W_O " + shape(d, d) + " → " + shape(T, d);
+}
+
+}  // namespace attnscope

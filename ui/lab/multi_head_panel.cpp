@@ -1,0 +1,319 @@
+#include "ui/lab/multi_head_panel.hpp"
+
+#include <QAbstractTableModel>
+#include <QComboBox>
+#include <QFont>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "ui/lab/figure_export.hpp"
+#include "ui/lab/lab_plots.hpp"
+
+namespace attnscope {
+
+// The per-H table: one row per divisor of d, the chosen H highlighted. Display text is rounded;
+// Qt::UserRole gives each number as core computed it.
+class HeadCountTableModel : public QAbstractTableModel {
+public:
+    enum Column { Heads, HeadWidth, Scale, HeadShapes, Scores, Concat, Parameters, RawStd, ScaledStd, Entropy, Count };
+
+    using QAbstractTableModel::QAbstractTableModel;
+    void setRows(std::vector<HeadCountSummary> rows, int T, int d) {
+        beginResetModel();
+        rows_ = std::move(rows);
+        T_ = T;
+        d_ = d;
+        endResetModel();
+    }
+    void setChosen(int heads) {
+        chosen_ = heads;
+        if (!rows_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, Count - 1));
+    }
+    int rowCount(const QModelIndex& = {}) const override { return static_cast<int>(rows_.size()); }
+    int columnCount(const QModelIndex& = {}) const override { return Count; }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
+        static const char* const titles[] = {"H", "d_k = d/H", "1/√d_k", "Q_h, K_h, V_h", "Q_h·K_hᵀ", "concat",
+                                             "parameters 4d²", "std of Q_h·K_hᵀ", "std of Q_h·K_hᵀ/√d_k",
+                                             "mean row entropy (nats)"};
+        if (role != Qt::DisplayRole || orientation != Qt::Horizontal || section < 0 || section >= Count) return {};
+        return QObject::tr(titles[section]);
+    }
+
+    QVariant data(const QModelIndex& index, int role) const override {
+        if (!index.isValid() || index.row() >= rowCount()) return {};
+        const HeadCountSummary& s = rows_[static_cast<std::size_t>(index.row())];
+        const bool chosen = s.heads == chosen_;
+        if (role == Qt::FontRole && chosen) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        if (role == Qt::BackgroundRole && chosen) return QColor("#fde9a8");
+        if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+        if (role == Qt::UserRole) return number(s, index.column());
+        if (role == Qt::DisplayRole) return text(s, index.column());
+        return {};
+    }
+
+private:
+    static QString shape(int rows, int cols) { return QStringLiteral("%1×%2").arg(rows).arg(cols); }
+
+    QVariant number(const HeadCountSummary& s, int column) const {
+        switch (column) {
+            case Heads: return s.heads;
+            case HeadWidth: return s.headWidth;
+            case Scale: return s.scale;
+            case Parameters: return s.parameters;
+            case RawStd: return s.rawScoreStd;
+            case ScaledStd: return s.scaledScoreStd;
+            case Entropy: return s.meanEntropy;
+            default: return {};
+        }
+    }
+
+    QString text(const HeadCountSummary& s, int column) const {
+        switch (column) {
+            case HeadShapes: return shape(T_, s.headWidth);
+            case Scores: return shape(T_, T_);
+            case Concat: return shape(T_, d_);
+            case Scale: case RawStd: case ScaledStd: case Entropy:
+                return QString::number(number(s, column).toDouble(), 'f', 4);
+            default: return number(s, column).toString();
+        }
+    }
+
+    std::vector<HeadCountSummary> rows_;
+    int T_ = 0, d_ = 0, chosen_ = 0;
+};
+
+namespace {
+
+constexpr int kDecimals = 2;
+
+}  // namespace
+
+MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildControls());
+    shapes_ = new QLabel(this);
+    shapes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    shapes_->setWordWrap(true);
+    facts_ = new QLabel(this);
+    facts_->setWordWrap(true);
+    layout->addWidget(shapes_);
+    layout->addWidget(facts_);
+
+    auto* heads = new QWidget(this);
+    headRow_ = new QHBoxLayout(heads);
+    headRow_->setContentsMargins(0, 0, 0, 0);
+    headRow_->addStretch(1);  // few heads keep their size instead of filling the row
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(heads);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumHeight(270);
+    layout->addWidget(scroll, 1);
+
+    auto* detail = new QHBoxLayout;
+    // The concatenation and the output are d wide: more room than a head's d_k columns.
+    const auto matrixCard = [this, detail](std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name,
+                                           int stretch) {
+        auto* plot = new QCustomPlot(this);
+        builder = std::make_unique<MatrixPlotBuilder>(plot);
+        builder->setCellNumbers(kDecimals);
+        const MatrixPlotBuilder* b = builder.get();
+        detail->addWidget(card(plot, name, [b] { return &b->drawn(); }), stretch);
+    };
+    matrixCard(query_, "multi-head-query", 2);
+    matrixCard(key_, "multi-head-key", 2);
+    matrixCard(value_, "multi-head-value", 2);
+    matrixCard(concat_, "multi-head-concat", 3);
+    matrixCard(output_, "multi-head-output", 3);
+    layout->addLayout(detail, 1);
+
+    table_ = new QTableView(this);
+    model_ = new HeadCountTableModel(table_);
+    table_->setModel(model_);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setSelectionMode(QAbstractItemView::NoSelection);
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    layout->addWidget(table_);
+    error_ = new QLabel(this);
+    error_->setStyleSheet(QStringLiteral("color: #b00020"));
+    layout->addWidget(error_);
+}
+
+MultiHeadPanel::~MultiHeadPanel() = default;
+
+QWidget* MultiHeadPanel::buildControls() {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    input_ = new QComboBox(box);
+    heads_ = new QComboBox(box);
+    seed_ = new QSpinBox(box);
+    seed_->setRange(0, 2'000'000'000);
+    seed_->setValue(4);
+    inspect_ = new QSpinBox(box);
+    inspect_->setRange(1, 1);
+    const auto add = [row, box](const QString& label, QWidget* w) {
+        row->addWidget(new QLabel(label, box));
+        row->addWidget(w);
+    };
+    add(tr("Input X"), input_);
+    add(tr("Heads H"), heads_);
+    add(tr("Weights W_Q, W_K, W_V, W_O ~ N(0, 1/d), seed"), seed_);
+    add(tr("Inspect head"), inspect_);
+    row->addStretch(1);
+    connect(input_, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::chooseInput);
+    connect(heads_, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::refreshRun);
+    connect(seed_, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshWeights);
+    connect(inspect_, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshInspected);
+    return box;
+}
+
+QWidget* MultiHeadPanel::card(QCustomPlot* plot, const QString& name, std::function<const Mat*()> drawn) {
+    auto* card = new QWidget(this);
+    auto* column = new QVBoxLayout(card);
+    column->setContentsMargins(0, 0, 0, 0);
+    plot->setMinimumSize(240, 220);
+    column->addWidget(plot, 1);
+    column->addWidget(exportButton(this, plot, std::move(drawn), name), 0, Qt::AlignRight);
+    return card;
+}
+
+void MultiHeadPanel::setTrace(const Trace& trace) {
+    trace_ = trace;
+    const int d = trace_.layers.empty() ? 0 : static_cast<int>(trace_.layers[0].input.cols());
+    const QSignalBlocker block(input_);
+    const int chosen = input_->currentIndex();
+    input_->clear();
+    input_->addItem(tr("the sentence's X (d = %1)").arg(d), 0);
+    for (const int width : kRandomWidths) input_->addItem(tr("random X, d = %1").arg(width), width);
+    input_->setCurrentIndex(std::max(chosen, 0));
+    chooseInput();
+}
+
+void MultiHeadPanel::chooseInput() {
+    if (trace_.layers.empty()) return;
+    const int width = input_->currentData().toInt();
+    const Mat& sentence = trace_.layers[0].input;  // T×d
+    x_ = width == 0 ? sentence : randomLabInput(static_cast<int>(sentence.rows()), width, kInputSeed);
+    const int previous = heads_->currentData().toInt();
+    const std::vector<int> counts = headCountsFor(static_cast<int>(x_.cols()));
+    const QSignalBlocker block(heads_);
+    heads_->clear();
+    for (const int h : counts) heads_->addItem(QString::number(h), h);
+    // Keep H when it still divides d; else the first split into several heads.
+    int index = heads_->findData(previous);
+    if (index < 0) index = counts.size() > 1 ? 1 : 0;
+    heads_->setCurrentIndex(index);
+    refreshWeights();
+}
+
+void MultiHeadPanel::refreshWeights() {
+    if (x_.size() == 0) return;
+    weights_ = drawMultiHeadWeights(static_cast<int>(x_.cols()), static_cast<std::uint64_t>(seed_->value()));
+    auto table = headCountTable(x_, weights_);
+    summaries_ = table ? std::move(table).value() : std::vector<HeadCountSummary>{};
+    model_->setRows(summaries_, static_cast<int>(x_.rows()), static_cast<int>(x_.cols()));
+    // Every row and no empty space below them: 2 rows for d = 5, 6 for d = 12.
+    table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() +
+                           model_->rowCount() * table_->verticalHeader()->defaultSectionSize() + 2 * table_->frameWidth());
+    refreshRun();
+}
+
+void MultiHeadPanel::refreshRun() {
+    if (x_.size() == 0) return;
+    const int H = heads_->currentData().toInt();
+    auto run = runMultiHead(x_, H, weights_, trace_.tokens);
+    if (!run) {
+        error_->setText(QString::fromStdString(run.error().text()));
+        return;
+    }
+    error_->clear();
+    run_ = std::move(run).value();
+    model_->setChosen(H);
+    rebuildHeadPlots(H);
+    const LayerTrace& layer = run_.trace.layers[0];
+    const QStringList tokens = tokenLabels(run_.trace);
+    for (int h = 0; h < H; ++h)
+        headPlots_[static_cast<std::size_t>(h)]->build(layer.heads[static_cast<std::size_t>(h)].weights,
+                                                       tr("head %1: softmax(S_%1/√%2)").arg(h + 1).arg(run_.headWidth),
+                                                       tokens, tokens, {0, 1}, tr("attention weight"));
+    concat_->build(layer.concat, tr("concat (%1×%2)").arg(layer.concat.rows()).arg(layer.concat.cols()), tokens, {},
+                   symmetricRange(layer.concat), tr("value"));
+    output_->build(layer.output, tr("concat·W_O (%1×%2)").arg(layer.output.rows()).arg(layer.output.cols()), tokens,
+                   {}, symmetricRange(layer.output), tr("value"));
+    {
+        const QSignalBlocker block(inspect_);
+        inspect_->setRange(1, H);
+    }
+    refreshInspected();
+    const int T = static_cast<int>(x_.rows()), d = static_cast<int>(x_.cols());
+    shapes_->setText(tr("<b>Shapes:</b> %1").arg(QString::fromStdString(multiHeadShapes(T, d, H)).toHtmlEscaped()));
+    // "²" counts as a digit to QString::arg, so the squares are passed in whole.
+    const QString softmaxes = H == 1 ? tr("with one head there is a single softmax over the whole %1-wide dot product").arg(d)
+                                     : tr("what %1 heads buy is %1 separate softmaxes").arg(H);
+    facts_->setText(tr("<b>Parameters:</b> W_Q, W_K, W_V, W_O are d×d each, 4·d² = 4·%1 = %2 whatever H — H only "
+                       "decides how the columns of W_Q, W_K, W_V are split into heads of d_k = %3/%4 = %5, scaled by "
+                       "1/√%5. <b>Σ_h Q_h·K_hᵀ = Q·Kᵀ:</b> largest difference %6 — the heads' raw scores add up to "
+                       "the single-head scores; %7.")
+                        .arg(QString::number(d) + QStringLiteral("²"))
+                        .arg(4 * d * d)
+                        .arg(d)
+                        .arg(H)
+                        .arg(run_.headWidth)
+                        .arg(QString::number(run_.identityDifference, 'e', 1))
+                        .arg(softmaxes));
+}
+
+void MultiHeadPanel::refreshInspected() {
+    if (run_.trace.layers.empty()) return;
+    const int h = inspect_->value() - 1, dK = run_.headWidth;
+    const HeadTrace& head = run_.trace.layers[0].heads.at(static_cast<std::size_t>(h));
+    const QStringList tokens = tokenLabels(run_.trace);
+    // "Q_2 = X·W_Q[:, 2:4]": which columns of the one W_Q this head uses (shape in the colour label).
+    const auto draw = [&](MatrixPlotBuilder& plot, const Mat& m, QChar letter) {
+        plot.build(m, tr("%1_%2 = X·W_%1[:, %3:%4]").arg(letter).arg(h + 1).arg(h * dK).arg((h + 1) * dK), tokens, {},
+                   symmetricRange(m), tr("value (%1×%2)").arg(m.rows()).arg(m.cols()));
+    };
+    draw(*query_, head.q, QLatin1Char('Q'));
+    draw(*key_, head.k, QLatin1Char('K'));
+    draw(*value_, head.v, QLatin1Char('V'));
+}
+
+const Mat* MultiHeadPanel::headWeights(int head) const {
+    if (run_.trace.layers.empty() || head >= static_cast<int>(run_.trace.layers[0].heads.size())) return nullptr;
+    return &run_.trace.layers[0].heads[static_cast<std::size_t>(head)].weights;
+}
+
+void MultiHeadPanel::rebuildHeadPlots(int count) {
+    if (headPlotCount() == count) return;
+    for (QWidget* w : headCards_) w->deleteLater();
+    headCards_.clear();
+    headPlots_.clear();
+    for (int h = 0; h < count; ++h) {
+        auto* plot = new QCustomPlot(headRow_->parentWidget());
+        headPlots_.push_back(std::make_unique<MatrixPlotBuilder>(plot));
+        headPlots_.back()->setCellNumbers(kDecimals);
+        headCards_.push_back(card(plot, QStringLiteral("multi-head-weights-%1").arg(h + 1),
+                                  [this, h] { return headWeights(h); }));
+        headCards_.back()->setMaximumWidth(420);
+        headRow_->insertWidget(headRow_->count() - 1, headCards_.back());
+    }
+}
+
+QString MultiHeadPanel::shapesText() const { return shapes_->text(); }
+QString MultiHeadPanel::factsText() const { return facts_->text(); }
+QString MultiHeadPanel::errorText() const { return error_->text(); }
+
+}  // namespace attnscope

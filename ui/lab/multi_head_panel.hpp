@@ -1,0 +1,89 @@
+#pragma once
+// Lab ▸ Multi-head (issue 5 §4): the sentence's layer input X split over H heads of one seeded set
+// of weights (core/lab/multi_head_lab): the shapes line, each head's weights side by side, the
+// inspected head's Q_h, K_h, V_h, the concatenation and W_O's output, and the per-H table.
+#include <QWidget>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/lab/multi_head_lab.hpp"
+#include "core/trace.hpp"
+
+class QComboBox;
+class QCustomPlot;
+class QHBoxLayout;
+class QLabel;
+class QSpinBox;
+class QTableView;
+
+namespace attnscope {
+
+class HeadCountTableModel;
+class MatrixPlotBuilder;
+
+class MultiHeadPanel : public QWidget {
+    Q_OBJECT
+public:
+    // "random X" widths offered beside the sentence's own d (a lesson's d often has few divisors),
+    // and the seed of that stand-in input (the weights have their own seed box).
+    static constexpr int kRandomWidths[] = {8, 12, 16};
+    static constexpr std::uint64_t kInputSeed = 2017;
+
+    explicit MultiHeadPanel(QWidget* parent = nullptr);
+    ~MultiHeadPanel() override;
+    void setTrace(const Trace& trace);  // X = trace.layers[0].input, labelled by its tokens
+
+    // For tests and screenshots.
+    QComboBox* inputBox() const { return input_; }   // item data: 0 = the sentence's X, else the random width
+    QComboBox* headsBox() const { return heads_; }   // item data: H
+    QSpinBox* seedBox() const { return seed_; }
+    QSpinBox* inspectBox() const { return inspect_; }  // 1-based head
+    QTableView* summaryView() const { return table_; }
+    const Mat& input() const { return x_; }
+    const MultiHeadWeights& weights() const { return weights_; }
+    const MultiHeadRun& run() const { return run_; }
+    const std::vector<HeadCountSummary>& summaries() const { return summaries_; }
+    int headPlotCount() const { return static_cast<int>(headPlots_.size()); }
+    const MatrixPlotBuilder& headPlot(int head) const { return *headPlots_.at(head); }
+    const MatrixPlotBuilder& queryPlot() const { return *query_; }
+    const MatrixPlotBuilder& keyPlot() const { return *key_; }
+    const MatrixPlotBuilder& valuePlot() const { return *value_; }
+    const MatrixPlotBuilder& concatPlot() const { return *concat_; }
+    const MatrixPlotBuilder& outputPlot() const { return *output_; }
+    QString shapesText() const;
+    QString factsText() const;
+    QString errorText() const;
+
+private:
+    QWidget* buildControls();
+    QWidget* card(QCustomPlot* plot, const QString& name, std::function<const Mat*()> drawn);
+    void chooseInput();      // X from the sentence or the random stand-in, then the H choices
+    void refreshWeights();   // new seed or new width: new weights, the table, the run
+    void refreshRun();       // new H: split, run, draw
+    void refreshInspected(); // the inspected head's Q_h, K_h, V_h
+    void rebuildHeadPlots(int count);
+    const Mat* headWeights(int head) const;  // null once that head is gone
+
+    Trace trace_;
+    Mat x_;
+    MultiHeadWeights weights_;
+    MultiHeadRun run_;
+    std::vector<HeadCountSummary> summaries_;
+    QComboBox* input_ = nullptr;
+    QComboBox* heads_ = nullptr;
+    QSpinBox* seed_ = nullptr;
+    QSpinBox* inspect_ = nullptr;
+    QLabel* shapes_ = nullptr;
+    QLabel* facts_ = nullptr;
+    QLabel* error_ = nullptr;
+    QHBoxLayout* headRow_ = nullptr;
+    std::vector<QWidget*> headCards_;
+    std::vector<std::unique_ptr<MatrixPlotBuilder>> headPlots_;
+    std::unique_ptr<MatrixPlotBuilder> query_, key_, value_, concat_, output_;
+    QTableView* table_ = nullptr;
+    HeadCountTableModel* model_ = nullptr;
+};
+
+}  // namespace attnscope
