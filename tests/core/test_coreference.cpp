@@ -19,6 +19,7 @@
 #include "matrix_compare.hpp"
 
 #include "tests/matrix_literal.hpp"
+#include "tests/tiny_coref_set.hpp"
 
 using namespace attnscope;
 using Catch::Matchers::Contains;
@@ -596,13 +597,7 @@ TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by 
         if (!ran) return ran.error();
         return std::move(ran).value().trace;
     };
-    const std::string text =
-        R"({"sentence": "the cat sat on the mat and it ran", "mention": "it", "antecedent": "cat"})" "\n"
-        R"({"sentence": "the dog sat by the tree and it ran", "mention": "it", "antecedent": "dog"})" "\n"
-        R"({"sentence": "the cats sat on the mat and they ran", "mention": "they", "antecedent": "cats"})" "\n"
-        R"({"sentence": "she read the book and it was red", "mention": "it", "antecedent": "book"})" "\n"
-        R"({"sentence": "he sat by the river , then he ran", "mention": "he", "mention_occurrence": 2, "antecedent": "he"})" "\n"
-        R"({"sentence": "the cat sat with two dogs and they ran", "mention": "they", "antecedent": "dogs"})" "\n";
+    const std::string text = kTinyCorefSet;
     auto set = parseCorefSet(text, "tiny.jsonl");
     INFO((set ? std::string() : set.error().text()));
     REQUIRE(set.ok());

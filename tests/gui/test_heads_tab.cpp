@@ -24,6 +24,7 @@
 #include <chrono>
 #include <thread>
 
+#include "tests/tiny_coref_set.hpp"
 #include "app/coref_tab.hpp"
 #include "app/head_analysis_worker.hpp"
 #include "app/lesson_source.hpp"
@@ -54,13 +55,7 @@ const char* const kLessonSet =
 
 // For the tiny BERT (2 layers × 4 heads): 5 evaluated, nearest 2/5 and rule 3/5 worked out by
 // hand in tests/core/test_coreference.cpp.
-const char* const kBertSet =
-    R"({"sentence": "the cat sat on the mat and it ran", "mention": "it", "antecedent": "cat"})" "\n"
-    R"({"sentence": "the dog sat by the tree and it ran", "mention": "it", "antecedent": "dog"})" "\n"
-    R"({"sentence": "the cats sat on the mat and they ran", "mention": "they", "antecedent": "cats"})" "\n"
-    R"({"sentence": "she read the book and it was red", "mention": "it", "antecedent": "book"})" "\n"
-    R"({"sentence": "he sat by the river , then he ran", "mention": "he", "mention_occurrence": 2, "antecedent": "he"})" "\n"
-    R"({"sentence": "the cat sat with two dogs and they ran", "mention": "they", "antecedent": "dogs"})" "\n";
+const char* const kBertSet = kTinyCorefSet;
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const char* text) {
     const QString path = dir.filePath(name);
