@@ -8,7 +8,7 @@ build="${ATTNSCOPE_BUILD_DIR:-$here/build}"
 
 packages=(cmake g++ ninja-build pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
           libeigen3-dev catch2 nlohmann-json3-dev xvfb xauth fonts-wqy-microhei python3 libopenblas-dev
-          qt6-svg-dev)
+          qt6-svg-dev ccache)
 
 install_missing() {
   local missing=()
@@ -28,8 +28,10 @@ install_missing() {
 }
 
 configure_and_build() {
+  # ccache keyed on paths relative to the checkout, so clones and worktrees share compiled objects.
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$here")}" CCACHE_NOHASHDIR=1
   if [ ! -f "$build/build.ninja" ]; then
-    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   fi
   cmake --build "$build" -j "$(nproc)"
 }
