@@ -159,6 +159,20 @@ std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Tr
     return out + exportTrace(layerTrace, r.format, r.exportRequest);
 }
 
+// Qt decodes argv as UTF-8 and turns invalid bytes into U+FFFD, which no vocabulary or lesson holds.
+std::optional<std::string> invalidSentence(const QCommandLineParser& parser) {
+    if (parser.value("sentence").contains(QChar(0xFFFD)))
+        return "--sentence: expected UTF-8 text, found invalid bytes (shown as U+FFFD)";
+    return std::nullopt;
+}
+
+// Options of one source only: given with the other they would be silently ignored.
+std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
+    if (parser.isSet("model") && parser.isSet("lesson")) return "--model and --lesson exclude each other: give one";
+    if (!parser.isSet("model") && parser.isSet("top-k")) return "--top-k applies to --model runs only";
+    return std::nullopt;
+}
+
 int runModelCommand(const QCommandLineParser& parser) {
     if (!parser.isSet("sentence")) return fail("--model needs --sentence TEXT");
     auto opened = openModel(parser.value("model").toStdString());
@@ -172,9 +186,6 @@ int runModelCommand(const QCommandLineParser& parser) {
     // layer shown is rebuilt by detailTraceOf and the run keeps the attention weights only.
     const bool everyLayer = request.format == ExportFormat::Json && !request.layer && parser.isSet("print");
     if (!everyLayer) control.fullDetailMaxTokens = 0;
-    // Qt decodes argv as UTF-8 and turns invalid bytes into U+FFFD, which no vocabulary holds.
-    if (parser.value("sentence").contains(QChar(0xFFFD)))
-        return fail("--sentence: expected UTF-8 text, found invalid bytes (shown as U+FFFD)");
     const std::string sentence = parser.value("sentence").toStdString();
     auto run = runSentence(opened.value(), sentence, control);
     if (!run) return fail(run.error().text());
@@ -200,12 +211,25 @@ bool isCommandLineRun(const QStringList& arguments) {
     return false;
 }
 
+std::optional<std::string> commandLineError(const QStringList& arguments) {
+    if (isAnalysisCommand(arguments)) return std::nullopt;  // coref, heads check their own options
+    QCommandLineParser parser;
+    addOptions(parser);
+    if (!parser.parse(arguments)) return parser.errorText().toStdString();
+    if (!parser.positionalArguments().isEmpty())
+        return "unexpected argument \"" + parser.positionalArguments().first().toStdString() +
+               "\" (options start with --; see --help)";
+    if (auto bad = misplacedOption(parser)) return bad;
+    return invalidSentence(parser);
+}
+
 int runCommandLine(const QStringList& arguments) {
     if (isAnalysisCommand(arguments)) return runAnalysisCommand(arguments);  // coref, heads: cli_analysis.cpp
     QCommandLineParser parser;
     addOptions(parser);
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    if (auto error = commandLineError(arguments)) return fail(*error);
     if (parser.isSet("list-lessons")) return listLessons();
     if (parser.isSet("model")) return runModelCommand(parser);
 

@@ -2,6 +2,7 @@
 #include <QApplication>
 
 #include "app/cli.hpp"
+#include "app/cli_support.hpp"
 #include "app/main_window.hpp"
 #include "app/run_window.hpp"
 
@@ -15,5 +16,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("AttnScope");
     attnscope::initResources();
     if (headless) return attnscope::runCommandLine(QApplication::arguments());
+    // The window takes the same options: a mistyped one is refused, never silently dropped.
+    if (auto error = attnscope::commandLineError(QApplication::arguments())) return attnscope::fail(*error);
     return attnscope::runWindow(QApplication::arguments());
 }
