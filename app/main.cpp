@@ -2,6 +2,7 @@
 #include <QApplication>
 
 #include "app/cli.hpp"
+#include "app/cli_support.hpp"
 #include "app/main_window.hpp"
 #include "app/run_window.hpp"
 
@@ -14,6 +15,6 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("AttnScope");
     attnscope::initResources();
-    if (headless) return attnscope::runCommandLine(QApplication::arguments());
+    if (headless) return attnscope::finishOutput(attnscope::runCommandLine(QApplication::arguments()));
     return attnscope::runWindow(QApplication::arguments());
 }
