@@ -12,8 +12,13 @@
 #include <memory>
 #include <qcustomplot.h>
 
+#include <QTabWidget>
+
+#include "app/coref_tab.hpp"
+#include "app/lab_window.hpp"
 #include "app/main_window.hpp"
 #include "tests/full_disk/tmpfs_mount.hpp"
+#include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lesson_editor.hpp"
 
@@ -51,6 +56,8 @@ private slots:
     void saveOnAFullDiskKeepsTheOldFileAndTheEdit();
     void saveOnAReadOnlyFolderSaysSo();
     void figureExportsOnAFullDiskSayWhy();
+    void coreferenceExportsOnAFullDiskSayWhy();
+    void worksheetExportsOnAFullDiskSayWhy();
 
 private:
     // A window on the first built-in lesson saved as `path` (whose bytes go to `saved`), then edited.
@@ -127,6 +134,42 @@ void FullDiskTest::figureExportsOnAFullDiskSayWhy() {
                                       std::pair{"m.csv", saveMatrixCsv(m, pathIn(disk, "m.csv"))},
                                       std::pair{"m.npy", saveMatrixNpy(m, pathIn(disk, "m.npy"))}})
         QVERIFY2(error == pathIn(disk, name) + ": could not be written: No space left on device", qPrintable(error));
+    QCOMPARE(namesIn(disk), QStringList{"fill"});
+}
+
+void FullDiskTest::coreferenceExportsOnAFullDiskSayWhy() {
+    MainWindow window;
+    QVERIFY(window.openBuiltInLesson("coreference"));
+    window.show();
+    window.tabs()->setCurrentWidget(window.corefTab());
+    TmpfsMount disk;
+    QVERIFY(disk.mounted());
+    const QString old = pathIn(disk, "coref.csv");
+    QVERIFY(!window.corefTab()->exportTo(old, CorefTab::Export::Csv));  // a first export that fits
+    const QByteArray saved = contentOf(old);
+    QVERIFY(saved.contains("animal"));
+    QVERIFY(disk.fillUp());
+    using Kind = CorefTab::Export;
+    for (const auto& [name, kind] : {std::pair{"coref.png", Kind::Png}, std::pair{"coref.svg", Kind::Svg},
+                                     std::pair{"coref.pdf", Kind::Pdf}, std::pair{"coref.csv", Kind::Csv},
+                                     std::pair{"coref.json", Kind::Json}}) {
+        const auto error = window.corefTab()->exportTo(pathIn(disk, name), kind, 2);
+        QVERIFY2(error, name);
+        QCOMPARE(QString::fromStdString(error->text()), pathIn(disk, name) + ": could not be written: No space left on device");
+    }
+    QCOMPARE(contentOf(old), saved);
+    QCOMPARE(namesIn(disk), (QStringList{"coref.csv", "fill"}));
+}
+
+void FullDiskTest::worksheetExportsOnAFullDiskSayWhy() {
+    MainWindow window;
+    QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
+    ExercisePanel* panel = openLab(&window, window.session(), LabWindow::Exercises)->exercisePanel();
+    TmpfsMount disk;
+    QVERIFY(disk.mounted());
+    QVERIFY(disk.fillUp());
+    for (const char* name : {"sheet.md", "sheet.tex", "sheet.pdf"})
+        QCOMPARE(panel->exportWorksheetTo(pathIn(disk, name)), pathIn(disk, name) + ": could not be written: No space left on device");
     QCOMPARE(namesIn(disk), QStringList{"fill"});
 }
 
