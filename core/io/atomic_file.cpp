@@ -35,8 +35,9 @@ int createTemporary(const fs::path& target, std::string& temporary) {
     struct stat old {};
     const bool replacing = ::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
     for (int attempt = 0; attempt < 100; ++attempt) {
-        temporary = (folder / ("." + target.filename().string() + "." + std::to_string(::getpid()) + "." +
-                               std::to_string(counter++) + ".tmp"))
+        // At most 200 bytes of the name: a target of 255 still gets a temporary the OS accepts.
+        temporary = (folder / ("." + target.filename().string().substr(0, 200) + "." + std::to_string(::getpid()) +
+                               "." + std::to_string(counter++) + ".tmp"))
                         .string();
         const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 && replacing) ::fchmod(fd, old.st_mode & 07777);  // best effort, like cp -p

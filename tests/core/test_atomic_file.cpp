@@ -125,3 +125,11 @@ TEST_CASE("writeFileAtomically through a symlink replaces the file it points to"
     CHECK(fs::is_symlink(dir.path / "link.json"));
     CHECK(contentOf(dir.path / "real" / "lesson.json") == "new");
 }
+
+TEST_CASE("writeFileAtomically: a 255-byte file name still gets a temporary beside it", "[io]") {
+    ScratchFolder dir;
+    const fs::path file = dir.path / (std::string(250, 'n') + ".json");  // NAME_MAX is 255
+    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("{}")));
+    CHECK(contentOf(file) == "{}");
+    CHECK(dir.names().size() == 1);
+}
