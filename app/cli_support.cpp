@@ -1,7 +1,9 @@
 #include "app/cli_support.hpp"
 
 #include <QCommandLineParser>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace attnscope {
 
@@ -10,7 +12,20 @@ int fail(const std::string& message) {
     return 1;
 }
 
-void write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+namespace {
+int outputErrno = 0;  // the first failed write to stdout (e.g. `--print > file` on a full disk)
+}
+
+void write(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() && outputErrno == 0) outputErrno = errno;
+}
+
+int finishOutput(int exitCode) {
+    if (std::fflush(stdout) != 0 && outputErrno == 0) outputErrno = errno;
+    if (outputErrno == 0) return exitCode;
+    std::fprintf(stderr, "attnscope: standard output could not be written: %s\n", std::strerror(outputErrno));
+    return 1;
+}
 
 void notice(const std::string& text) { std::fprintf(stderr, "notice: %s\n", text.c_str()); }
 

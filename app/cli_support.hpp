@@ -11,6 +11,8 @@ namespace attnscope {
 // "attnscope: MESSAGE" on stderr; returns the exit code 1.
 int fail(const std::string& message);
 void write(const std::string& text);   // stdout, as is
+// The exit code once stdout is flushed: 1, with the OS's reason, if anything written to it was lost.
+int finishOutput(int exitCode);
 void notice(const std::string& text);  // "notice: TEXT" on stderr
 
 // --NAME as a whole number in [lo, hi]; nullopt when absent or bad (then `error` says why).

@@ -55,14 +55,6 @@ std::vector<std::string> tokenTexts(const Trace& trace) {
     return out;
 }
 
-QByteArray pngBytes(const QImage& image) {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
-}
-
 }  // namespace
 
 CorefTab::CorefTab(QWidget* parent) : QWidget(parent) {
@@ -227,7 +219,7 @@ std::optional<Error> CorefTab::exportTo(const QString& path, Export kind, double
         case Export::Json: bytes = QByteArray::fromStdString(resolutionToJson(view_->resolution())); break;
     }
     if (bytes.isEmpty()) return Error{path.toStdString(), "nothing could be drawn to write"};
-    return writeFileAtomically(path, bytes);  // QSaveFile: a reader never sees half a file
+    return writeFileAtomically(path, bytes);  // the one writer: a reader never sees half a file
 }
 
 void CorefTab::exportDialog(Export kind, double scale) {

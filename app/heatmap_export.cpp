@@ -1,8 +1,6 @@
 #include "app/heatmap_export.hpp"
 
-#include <QFile>
-#include <filesystem>
-
+#include "ui/file_write.hpp"
 #include "ui/heatmap_view.hpp"
 
 namespace attnscope {
@@ -17,16 +15,7 @@ std::optional<Error> exportHeatmapPng(const Trace& trace, const QString& path, i
     view.resize(side * heads + 40, side + 60);
     view.showTrace(trace, layer, 2);
     view.setAllHeads(heads > 1);
-    // Written beside the target and renamed over it, so a reader never sees half a PNG.
-    const QString temporary = path + ".part";
-    if (!view.savePng(temporary)) {
-        QFile::remove(temporary);
-        return Error{path.toStdString(), "could not be written as PNG"};
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary.toStdString(), path.toStdString(), error);
-    if (error) return Error{path.toStdString(), "could not be written: " + error.message()};
-    return std::nullopt;
+    return writePngFile(path, view.renderImage());  // the one atomic writer: the OS's reason on failure
 }
 
 }  // namespace attnscope

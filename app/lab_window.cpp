@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "app/session.hpp"
+#include "ui/file_write.hpp"
 #include "ui/lab/masks_panel.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/positional_panel.hpp"
@@ -123,7 +124,7 @@ LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page)
 namespace {
 
 // One PNG per sub-tab of the Masks & cross-attention panel (three sections do not fit one page).
-int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n) {
+int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n, QString& firstError) {
     const std::pair<MasksPanel::SubPage, QString> pages[] = {
         {MasksPanel::CausalPage, "masks-causal"}, {MasksPanel::PaddingPage, "masks-padding"},
         {MasksPanel::CrossPage, "masks-cross-attention"}};
@@ -134,14 +135,20 @@ int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n) {
         if (page == MasksPanel::CrossPage) lab->masksPanel()->selectCrossCell(0, 0);  // an explanation shown
         for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
         const QString name = QStringLiteral("%1-lab-%2.png").arg(n + written + 1, 2, 10, QLatin1Char('0')).arg(what);
-        written += lab->grab().save(QDir(dir).filePath(name), "PNG") ? 1 : 0;
+        written += saveScreenshot(lab, QDir(dir).filePath(name), firstError) ? 1 : 0;
     }
     return written;
 }
 
 }  // namespace
 
-int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n) {
+bool saveScreenshot(QWidget* widget, const QString& path, QString& firstError) {
+    const auto error = writePngFile(path, widget->grab().toImage());
+    if (error && firstError.isEmpty()) firstError = QString::fromStdString(error->text());
+    return !error;
+}
+
+int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n, QString& firstError) {
     const std::pair<LabWindow::Page, QString> pages[] = {
         {LabWindow::Positional, "positional-encoding"}, {LabWindow::Scaling, "scaling"}, {LabWindow::Synthesizer, "synthesizer"},
         {LabWindow::MultiHead, "multi-head"}, {LabWindow::Exercises, "exercises"}};
@@ -156,14 +163,15 @@ int saveLabScreenshots(QWidget* owner, const Session& session, const QString& di
         }
         for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
         const QString name = QStringLiteral("%1-lab-%2.png").arg(n + written + 1, 2, 10, QLatin1Char('0')).arg(what);
-        written += lab->grab().save(QDir(dir).filePath(name), "PNG") ? 1 : 0;
+        written += saveScreenshot(lab, QDir(dir).filePath(name), firstError) ? 1 : 0;
     }
-    written += saveMasksScreenshots(lab, dir, n + written);
+    written += saveMasksScreenshots(lab, dir, n + written, firstError);
     lab->close();
     return written;
 }
 
-bool saveLearnedPositionsScreenshot(QWidget* owner, const Session& session, const QString& path) {
+bool saveLearnedPositionsScreenshot(QWidget* owner, const Session& session, const QString& path,
+                                    QString& firstError) {
     LabWindow* lab = openLab(owner, session, LabWindow::Positional);
     QComboBox* source = lab->positionalPanel()->sourceBox();
     const int learned = source->findData(PositionalPanel::Learned);
@@ -171,7 +179,7 @@ bool saveLearnedPositionsScreenshot(QWidget* owner, const Session& session, cons
     if (learned >= 0) {
         source->setCurrentIndex(learned);
         for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
-        saved = lab->grab().save(path, "PNG");
+        saved = saveScreenshot(lab, path, firstError);
         source->setCurrentIndex(0);
     }
     lab->close();

@@ -5,7 +5,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace attnscope {
 
@@ -50,13 +49,6 @@ Result<Lesson> loadLesson(const QString& nameOrPathOrJson) {
         return Error{text.toStdString(), "is neither a lesson file nor a built-in lesson (built-in: " +
                                              builtInLessonNames().join(", ").toStdString() + ")"};
     return loadLessonFile(text);
-}
-
-std::optional<Error> writeFileAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return Error{path.toStdString(), "could not be written: " + file.errorString().toStdString()};
-    return std::nullopt;
 }
 
 std::optional<Error> saveLessonFile(const Lesson& lesson, const QString& path) {

@@ -4,6 +4,7 @@
 #include <QStringList>
 
 #include "core/lesson.hpp"
+#include "ui/file_write.hpp"  // writeFileAtomically: the one file writer, also used by the exports
 
 namespace attnscope {
 
@@ -19,10 +20,8 @@ std::vector<BuiltInLesson> builtInLessons();
 Result<Lesson> loadLesson(const QString& nameOrPathOrJson);
 Result<Lesson> loadLessonFile(const QString& path);
 
-// Writes the lesson atomically (temporary file, then rename): a crash never leaves half a file.
+// Writes the lesson with writeFileAtomically: a full disk or a crash never leaves half a file, and
+// the Error gives the OS's reason ("No space left on device").
 std::optional<Error> saveLessonFile(const Lesson& lesson, const QString& path);
-
-// Writes bytes atomically to path.
-std::optional<Error> writeFileAtomically(const QString& path, const QByteArray& bytes);
 
 }  // namespace attnscope

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("AttnScope");
     attnscope::initResources();
-    if (headless) return attnscope::runCommandLine(QApplication::arguments());
+    if (headless) return attnscope::finishOutput(attnscope::runCommandLine(QApplication::arguments()));
     // The window takes the same options: a mistyped one is refused, never silently dropped.
     if (auto error = attnscope::commandLineError(QApplication::arguments())) return attnscope::fail(*error);
     return attnscope::runWindow(QApplication::arguments());

@@ -403,7 +403,8 @@ void MainWindow::openLessonDialog() {
 
 bool MainWindow::saveLessonTo(const QString& path) {
     if (auto error = saveLessonFile(session_.lesson(), path)) {
-        showError(tr("The lesson could not be saved"), qs(error->text()));
+        showError(tr("The lesson could not be saved"),
+                  tr("%1\n\nThe file on disk is unchanged; your edits stay here, unsaved.").arg(qs(error->text())));
         return false;
     }
     lessonPath_ = path;
@@ -434,7 +435,8 @@ bool MainWindow::writeText(const QString& path, const std::string& text) {
 void MainWindow::exportHeatmap() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"), "heatmap.png", tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    if (!heatmap_->savePng(path)) showError(tr("The heatmap could not be saved"), path);
+    if (auto error = writePngFile(path, heatmap_->renderImage()))
+        showError(tr("The heatmap could not be saved"), qs(error->text()));
 }
 
 void MainWindow::exportWorksheet() {

@@ -75,6 +75,8 @@ public:
     // Model mode on `model` (a folder or cached id): model view, head view, heatmap with
     // predictions, worked example. Files are named model-NN-….png.
     int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
+    // The first screenshot that could not be written (the file and the OS's reason), or empty.
+    QString screenshotError() const { return screenshotError_; }
     // Processes events until the model worker is idle; false on timeout.
     bool waitForModel(int timeoutMs = 30000);
 
@@ -192,6 +194,7 @@ private:
     Session session_;
     QString lessonPath_;  // empty or ":/…" for built-in lessons: Save asks for a file
     QString lastError_;
+    QString screenshotError_;  // the first failed screenshot of saveScreenshots/saveModelScreenshots
     std::optional<std::pair<int, int>> selectedCell_;  // kept across recomputes of the same step
     std::optional<Step> shownStep_;
     QTimer sentenceTimer_;

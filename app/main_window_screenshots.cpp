@@ -73,7 +73,7 @@ void MainWindow::showEvent(QShowEvent* event) {
 bool MainWindow::grabTo(const QString& path) {
     // Layout requests travel up one parent per pass: let every level settle.
     for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
-    return grab().save(path, "PNG");
+    return saveScreenshot(this, path, screenshotError_);
 }
 
 // Layer `layer` (0-based, ≥ 1) of a lesson with several layers: its input (the residual sum)
@@ -97,6 +97,7 @@ int MainWindow::saveLayerScreenshots(const QString& dir, int n, const QString& l
 }
 
 int MainWindow::saveScreenshots(const QString& dir) {
+    screenshotError_.clear();
     QDir().mkpath(dir);
     const QString openedPath = lessonPath_;
     std::set<Step> seen;
@@ -153,11 +154,12 @@ int MainWindow::saveScreenshots(const QString& dir) {
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "heads"))) ? 1 : 0;
         reopen();  // the window ends on the lesson it was showing
     }
-    n += saveLabScreenshots(this, session_, dir, n);
+    n += saveLabScreenshots(this, session_, dir, n, screenshotError_);
     return n;
 }
 
 int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {
+    screenshotError_.clear();
     QDir().mkpath(dir);
     if (!sentence.isEmpty()) setSentence(sentence);  // the model reads the box once loaded
     openModel(model);
@@ -187,7 +189,7 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
         headsPanel_->selectHead(headWorker_->evaluation()->ranking.front().head);
     shot(headsPanel_, "heads");
     const QString lab = QStringLiteral("model-%1-lab-learned-positions.png").arg(n + 1, 2, 10, QLatin1Char('0'));
-    n += saveLearnedPositionsScreenshot(this, session_, QDir(dir).filePath(lab)) ? 1 : 0;
+    n += saveLearnedPositionsScreenshot(this, session_, QDir(dir).filePath(lab), screenshotError_) ? 1 : 0;
     return n;
 }
 

@@ -23,6 +23,17 @@ bool openRequestedLesson(MainWindow& window, const QCommandLineParser& parser) {
     return builtInLessonNames().contains(lesson) ? window.openBuiltInLesson(lesson) : window.openLessonFile(lesson);
 }
 
+// --screenshots: exit 1 with the first file that could not be written and the OS's reason, or when
+// nothing was written at all (then the window's last error, e.g. a model that did not open).
+int screenshotsExitCode(const MainWindow& window, int written, const QString& dir) {
+    QString error = window.screenshotError();
+    if (error.isEmpty() && written == 0)
+        error = window.lastError().isEmpty() ? dir + ": no screenshot was taken" : window.lastError();
+    if (error.isEmpty()) return 0;
+    std::fprintf(stderr, "attnscope: %s\n", error.toStdString().c_str());
+    return 1;
+}
+
 // --exit-after-first-heatmap: the time-to-first-heatmap benchmark (bench/run_forward_bench.sh)
 // measures the whole process; this quits it right after the first paint of the model run's
 // heatmap and prints the time since `started` (just before the model is requested) to stdout.
@@ -56,7 +67,8 @@ int runModelWindow(MainWindow& window, const QCommandLineParser& parser) {
     const QString sentence = parser.value("sentence");
     if (parser.isSet("screenshots")) {
         window.show();
-        return window.saveModelScreenshots(parser.value("screenshots"), parser.value("model"), sentence) > 0 ? 0 : 1;
+        const QString dir = parser.value("screenshots");
+        return screenshotsExitCode(window, window.saveModelScreenshots(dir, parser.value("model"), sentence), dir);
     }
     // A lesson underneath: if the model cannot be opened, the window still shows something valid.
     window.openBuiltInLesson("first-hand-exercise");
@@ -83,7 +95,10 @@ int runWindow(const QStringList& arguments) {
         std::fprintf(stderr, "attnscope: %s\n", window.lastError().toStdString().c_str());
     if (parser.isSet("sentence")) window.setSentence(parser.value("sentence"));
     window.show();
-    if (parser.isSet("screenshots")) return window.saveScreenshots(parser.value("screenshots")) > 0 ? 0 : 1;
+    if (parser.isSet("screenshots")) {
+        const QString dir = parser.value("screenshots");
+        return screenshotsExitCode(window, window.saveScreenshots(dir), dir);
+    }
     return QApplication::exec();
 }
 

@@ -1,10 +1,10 @@
 #include "ui/head_ranking_builder.hpp"
 
-#include <QBuffer>
-#include <QPdfWriter>
-#include <QSvgGenerator>
 #include <cmath>
 #include <qcustomplot.h>
+
+#include "ui/file_write.hpp"
+#include "ui/plot_bytes.hpp"
 
 namespace attnscope {
 
@@ -182,47 +182,12 @@ QString HeadRankingBuilder::hoverText(const QPointF& pixel) const {
 }
 
 QByteArray HeadRankingBuilder::toPng() const {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
     const QSize size = exportSize(plot_);
-    plot_->toPixmap(size.width(), size.height(), 2.0).save(&buffer, "PNG");  // 2×: sharp on slides
-    return bytes;
+    return pngBytes(plot_->toPixmap(size.width(), size.height(), 2.0).toImage());  // 2×: sharp on slides
 }
 
-QByteArray HeadRankingBuilder::toSvg() const {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    const QSize size = exportSize(plot_);
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setTitle(title_->text());
-    QCPPainter painter(&svg);
-    plot_->toPainter(&painter, size.width(), size.height());
-    painter.end();
-    return bytes;
-}
+QByteArray HeadRankingBuilder::toSvg() const { return plotSvgBytes(plot_, exportSize(plot_), title_->text()); }
 
-QByteArray HeadRankingBuilder::toPdf() const {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QPdfWriter pdf(&buffer);
-    pdf.setTitle(title_->text());
-    pdf.setCreator("AttnScope");
-    pdf.setResolution(96);  // one plot pixel per PDF pixel: the page is the plot's size
-    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    const QSize size = exportSize(plot_);
-    pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
-    QCPPainter painter(&pdf);
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNoCaching);
-    plot_->toPainter(&painter, size.width(), size.height());
-    painter.end();
-    return bytes;
-}
+QByteArray HeadRankingBuilder::toPdf() const { return plotPdfBytes(plot_, exportSize(plot_), title_->text()); }
 
 }  // namespace attnscope

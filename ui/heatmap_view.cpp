@@ -138,10 +138,10 @@ QCustomPlot* HeatmapView::firstPlot() const {
     return builders_.empty() ? nullptr : builders_.front()->plot();
 }
 
-bool HeatmapView::savePng(const QString& path) const {
+QImage HeatmapView::renderImage() const {
     ensureBuilt();
-    if (builders_.size() == 1) return builders_.front()->plot()->savePng(path);
-    return plotsArea_->grab().save(path, "PNG");
+    if (builders_.size() == 1) return builders_.front()->plot()->toPixmap().toImage();
+    return plotsArea_->grab().toImage();
 }
 
 }  // namespace attnscope

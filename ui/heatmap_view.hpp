@@ -1,6 +1,7 @@
 #pragma once
 // The attention heatmaps: one head, or every head side by side. One HeatmapBuilder per plot;
 // hovering a cell shows its exact weight.
+#include <QImage>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -32,7 +33,7 @@ public:
     // What is drawn, for tests and PNG export.
     std::vector<const HeatmapBuilder*> builders() const;
     QCustomPlot* firstPlot() const;
-    bool savePng(const QString& path) const;  // the whole row of plots
+    QImage renderImage() const;  // the whole row of plots, for the PNG export (writePngFile)
     QComboBox* headBox() const { return headBox_; }
     QCheckBox* allHeadsBox() const { return allBox_; }
 

@@ -5,8 +5,12 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QSaveFile>
+#include <cerrno>
+#include <cstring>
 #include <system_error>
+#include <unistd.h>
+
+#include "ui/file_write.hpp"
 
 namespace attnscope {
 
@@ -68,6 +72,26 @@ QNetworkRequest makeRequest(const QUrl& url) {
 }
 
 std::string str(const QString& text) { return text.toStdString(); }
+
+// Every byte, or the OS's reason: a short write is continued, so a full disk reports ENOSPC.
+std::optional<Error> appendAll(QFile& file, const QByteArray& data) {
+    for (qint64 done = 0; done < data.size();) {
+        const qint64 n = file.write(data.constData() + done, data.size() - done);
+        if (n <= 0) return Error{str(file.fileName()), "could not be written: " + str(file.errorString())};
+        done += n;
+    }
+    return std::nullopt;
+}
+
+// Before the partial becomes a blob: on the disk, and as long as what was received.
+std::optional<Error> syncToDisk(QFile& file, qint64 expectedSize) {
+    if (!file.flush() || ::fsync(file.handle()) != 0)
+        return Error{str(file.fileName()), std::string("could not be written: ") + std::strerror(errno)};
+    if (file.size() != expectedSize)
+        return Error{str(file.fileName()), "holds " + std::to_string(file.size()) + " bytes, " +
+                                               std::to_string(expectedSize) + " were received"};
+    return std::nullopt;
+}
 
 }  // namespace
 
@@ -250,7 +274,9 @@ void HubDownloader::skipOrFail(const QString& errorCode, const QString& errorMes
 std::optional<Error> HubDownloader::openPartial() {
     if (!QDir().mkpath(blobsDir())) return Error{str(blobsDir()), "could not be created"};
     partial_.setFileName(partialPath());
-    if (!partial_.open(QIODevice::ReadWrite))
+    // Unbuffered: every write reaches the OS at once and is checked there (a full disk is not
+    // discovered later by a close whose result nobody reads).
+    if (!partial_.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
         return Error{str(partial_.fileName()), "could not be opened: " + str(partial_.errorString())};
     hash_.reset();
     written_ = partial_.size();
@@ -318,8 +344,8 @@ void HubDownloader::writeBody(QNetworkReply* reply) {
     if (!bodyDecided_) decideBody(reply);
     const QByteArray data = reply->readAll();
     if (!acceptingBody_ || data.isEmpty() || writeError_) return;
-    if (partial_.write(data) != data.size()) {
-        writeError_ = Error{str(partial_.fileName()), "could not be written: " + str(partial_.errorString())};
+    if (auto error = appendAll(partial_, data)) {
+        writeError_ = error;
         reply->abort();
         return;
     }
@@ -374,6 +400,7 @@ void HubDownloader::retryOrFail(const Error& error) {
 
 void HubDownloader::finalizeFile() {
     const QString partialFile = partial_.fileName();
+    if (auto error = syncToDisk(partial_, written_)) return finish(error);  // the partial is kept to resume
     partial_.close();
     if (meta_.size >= 0 && written_ != meta_.size) {
         QFile::remove(partialFile);
@@ -391,8 +418,10 @@ void HubDownloader::finalizeFile() {
     const QString blobPath = blobsDir() + "/" + blobName;
     if (QFileInfo::exists(blobPath)) {
         QFile::remove(partialFile);  // an identical blob arrived meanwhile
-    } else if (!QFile::rename(partialFile, blobPath)) {
-        return finish(Error{str(blobPath), "could not be created from " + str(partialFile)});
+    } else {
+        std::error_code ec;
+        fs::rename(str(partialFile), str(blobPath), ec);
+        if (ec) return finish(Error{str(blobPath), "could not be created from " + str(partialFile) + ": " + ec.message()});
     }
     linkAndContinue(blobName);
 }
@@ -425,12 +454,8 @@ std::optional<Error> HubDownloader::linkIntoSnapshot(const QString& blobName) {
 std::optional<Error> HubDownloader::writeRef() {
     if (commit_ == request_.revision && isCommitHash(str(commit_))) return std::nullopt;  // a commit needs no ref
     const QString path = repoDir() + "/refs/" + request_.revision;
-    QDir().mkpath(QFileInfo(path).path());
-    QSaveFile ref(path);  // atomic: a reader never sees half a hash
-    const QByteArray bytes = commit_.toLatin1();
-    if (!ref.open(QIODevice::WriteOnly) || ref.write(bytes) != bytes.size() || !ref.commit())
-        return Error{str(path), "could not be written: " + str(ref.errorString())};
-    return std::nullopt;
+    QDir().mkpath(QFileInfo(path).path());  // a failure shows as the write's "No such file or directory"
+    return writeFileAtomically(path, commit_.toLatin1());  // the one writer: a reader never sees half a hash
 }
 
 }  // namespace attnscope

@@ -3,27 +3,17 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QImageWriter>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QSvgGenerator>
-#include <QTemporaryFile>
 #include <qcustomplot.h>
-#include <cstdio>
 
 #include "core/export.hpp"
 #include "core/npy.hpp"
+#include "ui/file_write.hpp"
+#include "ui/plot_bytes.hpp"
 
 namespace attnscope {
-
-QString writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return file.errorString();
-    if (file.write(bytes) != bytes.size() || !file.commit()) return file.errorString();
-    return {};
-}
 
 namespace {
 
@@ -43,41 +33,19 @@ QString savePlotPng(QCustomPlot* plot, const QString& path, int dpi) {
     const int dotsPerMetre = qRound(dpi / 0.0254);
     image.setDotsPerMeterX(dotsPerMetre);
     image.setDotsPerMeterY(dotsPerMetre);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return file.errorString();
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image)) return writer.errorString();
-    return file.commit() ? QString() : file.errorString();
+    return errorText(writePngFile(path, image));
 }
 
 QString savePlotSvg(QCustomPlot* plot, const QString& path) {
-    const QSize size = plotSize(plot);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return file.errorString();
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setTitle(QFileInfo(path).completeBaseName());
-    QCPPainter painter;
-    if (!painter.begin(&svg)) return QObject::tr("cannot draw the SVG");
-    plot->toPainter(&painter, size.width(), size.height());
-    painter.end();
-    return file.commit() ? QString() : file.errorString();
+    const QByteArray svg = plotSvgBytes(plot, plotSize(plot), QFileInfo(path).completeBaseName());
+    if (svg.isEmpty()) return QObject::tr("cannot draw the SVG");
+    return errorText(writeFileAtomically(path, svg));
 }
 
 QString savePlotPdf(QCustomPlot* plot, const QString& path) {
-    const QSize size = plotSize(plot);
-    // savePdf writes by name: write beside the target, then rename over it in one step.
-    QTemporaryFile temporary(QFileInfo(path).absolutePath() + "/.XXXXXX.pdf");
-    if (!temporary.open()) return temporary.errorString();
-    temporary.close();
-    if (!plot->savePdf(temporary.fileName(), size.width(), size.height()))
-        return QObject::tr("cannot write the PDF");
-    if (std::rename(QFile::encodeName(temporary.fileName()).constData(), QFile::encodeName(path).constData()) != 0)
-        return QObject::tr("cannot rename the PDF into place");
-    temporary.setAutoRemove(false);  // it is the target now
-    return {};
+    const QByteArray pdf = plotPdfBytes(plot, plotSize(plot), QFileInfo(path).completeBaseName());
+    if (pdf.isEmpty()) return QObject::tr("cannot draw the PDF");
+    return errorText(writeFileAtomically(path, pdf));
 }
 
 QByteArray matrixCsv(const Mat& m) {
@@ -92,15 +60,15 @@ QByteArray matrixCsv(const Mat& m) {
     return csv;
 }
 
-QString saveMatrixCsv(const Mat& m, const QString& path) { return writeAtomically(path, matrixCsv(m)); }
+QString saveMatrixCsv(const Mat& m, const QString& path) { return errorText(writeFileAtomically(path, matrixCsv(m))); }
 
 QString saveMatrixNpy(const Mat& m, const QString& path) {
     const std::string bytes = npyBytes(m);
-    return writeAtomically(path, QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
+    return errorText(writeFileAtomically(path, QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()))));
 }
 
 QString saveMatrixJson(const Mat& m, const QString& path) {
-    return writeAtomically(path, QByteArray::fromStdString(matrixToJson(m)));
+    return errorText(writeFileAtomically(path, QByteArray::fromStdString(matrixToJson(m))));
 }
 
 void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, const QString& baseName) {

@@ -1,7 +1,7 @@
 #pragma once
 // Figure and matrix export for the lab's plots: PNG at a chosen DPI, SVG and PDF vector output,
-// matrices as CSV, JSON and NumPy .npy. Every file is written atomically (QSaveFile, or for PDF a
-// temporary file renamed over the target): a failed write never leaves half a file.
+// matrices as CSV, JSON and NumPy .npy. Each is drawn into memory and written by the one atomic
+// writer (ui/file_write.hpp): a failed write never leaves half a file and says the OS's reason.
 #include <QString>
 
 #include "core/matrix.hpp"
@@ -15,7 +15,6 @@ class QWidget;
 namespace attnscope {
 
 // Each returns an empty string on success, else the reason.
-QString writeAtomically(const QString& path, const QByteArray& bytes);  // QSaveFile
 QString savePlotPng(QCustomPlot* plot, const QString& path, int dpi);
 QString savePlotSvg(QCustomPlot* plot, const QString& path);
 QString savePlotPdf(QCustomPlot* plot, const QString& path);

@@ -13,7 +13,7 @@
 #include <QTextDocument>
 #include <QTextFormat>
 
-#include "ui/lab/figure_export.hpp"
+#include "ui/file_write.hpp"
 
 namespace attnscope {
 
@@ -27,8 +27,8 @@ QFont worksheetFont() {
 }
 
 QString saveText(const Worksheet& sheet, const QString& path) {
-    QString error = writeAtomically(path, QByteArray::fromStdString(sheet.questions));
-    if (error.isEmpty()) error = writeAtomically(answerKeyPath(path), QByteArray::fromStdString(sheet.answers));
+    QString error = errorText(writeFileAtomically(path, QByteArray::fromStdString(sheet.questions)));
+    if (error.isEmpty()) error = errorText(writeFileAtomically(answerKeyPath(path), QByteArray::fromStdString(sheet.answers)));
     return error;
 }
 
@@ -72,7 +72,7 @@ QString saveWorksheet(const Trace& trace, const Exercise& exercise, const QStrin
     const auto format = suffix == "tex" ? WorksheetFormat::Latex : WorksheetFormat::Markdown;
     auto sheet = exerciseWorksheet(trace, exercise, format, title.toStdString(), phrases);
     if (!sheet) return QString::fromStdString(sheet.error().text());
-    if (suffix == "pdf") return writeAtomically(path, worksheetPdf(sheet.value(), title));
+    if (suffix == "pdf") return errorText(writeFileAtomically(path, worksheetPdf(sheet.value(), title)));
     return saveText(sheet.value(), path);
 }
 

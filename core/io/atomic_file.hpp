@@ -1,0 +1,38 @@
+#pragma once
+// The one way the program writes a file: into a new temporary file in the target's folder, every
+// write checked (short writes, EINTR), fsync, a checked close, then rename over the target. On any
+// failure the temporary is removed, the old file stays as it was, and the Error names the file and
+// gives the operating system's reason ("No space left on device", "Read-only file system", …).
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace attnscope {
+
+// Hands the bytes of a file, in as many chunks as wanted, to the temporary file being written.
+class FileChunkWriter {
+public:
+    FileChunkWriter(int fd, std::string target) : fd_(fd), target_(std::move(target)) {}
+    // Writes all of `bytes`; false (and the reason kept in error()) once the OS refused a write.
+    bool write(std::string_view bytes);
+    const std::optional<Error>& error() const { return error_; }
+
+private:
+    int fd_;
+    std::string target_;
+    std::optional<Error> error_;
+};
+
+// Calls `produce` with a writer for the new content and commits it only when produce returns no
+// error and every write succeeded. A symlink is followed: the file it points to is replaced.
+std::optional<Error> writeFileAtomically(const std::filesystem::path& path,
+                                         const std::function<std::optional<Error>(FileChunkWriter&)>& produce);
+
+// The same for content already in memory.
+std::optional<Error> writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+}  // namespace attnscope

@@ -1,0 +1,135 @@
+// core/io/atomic_file: the one file writer. The full disk and the read-only folder need a tmpfs
+// (root): they are in tests/full_disk/. Here: everything a normal folder can show.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+
+#include "core/io/atomic_file.hpp"
+#include "core/text_file.hpp"
+
+using namespace attnscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ScratchFolder {
+    fs::path path;
+    ScratchFolder() {
+        std::string name = (fs::temp_directory_path() / "attnscope-atomic-XXXXXX").string();
+        path = ::mkdtemp(name.data());
+    }
+    ~ScratchFolder() { fs::remove_all(path); }
+    // Every name in the folder: the target alone proves no temporary was left behind.
+    std::vector<std::string> names() const {
+        std::vector<std::string> out;
+        for (const auto& entry : fs::directory_iterator(path)) out.push_back(entry.path().filename().string());
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+};
+
+std::string contentOf(const fs::path& path) { return readTextFile(path).value(); }
+
+void put(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+unsigned modeOf(const fs::path& path) {
+    struct stat s {};
+    ::stat(path.c_str(), &s);
+    return s.st_mode & 07777;
+}
+
+}  // namespace
+
+TEST_CASE("writeFileAtomically writes a new file and replaces an old one", "[io]") {
+    ScratchFolder dir;
+    const fs::path file = dir.path / "lesson.json";
+    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("first\n")));
+    CHECK(contentOf(file) == "first\n");
+    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("second, longer\n")));
+    CHECK(contentOf(file) == "second, longer\n");
+    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("")));
+    CHECK(contentOf(file) == "");
+    CHECK(dir.names() == std::vector<std::string>{"lesson.json"});
+}
+
+TEST_CASE("writeFileAtomically in chunks: the file is their concatenation", "[io]") {
+    ScratchFolder dir;
+    const fs::path file = dir.path / "big.csv";
+    const std::string row(1000, 'x');
+    const auto error = writeFileAtomically(file, [&](FileChunkWriter& out) -> std::optional<Error> {
+        for (int i = 0; i < 300; ++i) out.write(row + "\n");
+        return std::nullopt;
+    });
+    REQUIRE_FALSE(error);
+    CHECK(fs::file_size(file) == 300 * 1001);
+    CHECK(dir.names() == std::vector<std::string>{"big.csv"});
+}
+
+TEST_CASE("writeFileAtomically: a failure half-way leaves the old file and no temporary", "[io]") {
+    ScratchFolder dir;
+    const fs::path file = dir.path / "figure.png";
+    put(file, "old picture");
+    const auto error = writeFileAtomically(file, [](FileChunkWriter& out) -> std::optional<Error> {
+        out.write("new half");
+        return Error{"figure.png", "the picture could not be drawn"};
+    });
+    REQUIRE(error);
+    CHECK(error->text() == "figure.png: the picture could not be drawn");
+    CHECK(contentOf(file) == "old picture");
+    CHECK(dir.names() == std::vector<std::string>{"figure.png"});
+}
+
+TEST_CASE("writeFileAtomically: a folder that does not exist gives the OS's reason", "[io]") {
+    ScratchFolder dir;
+    const fs::path file = dir.path / "missing" / "x.png";
+    const auto error = writeFileAtomically(file, std::string_view("bytes"));
+    REQUIRE(error);
+    CHECK(error->where == file.string());
+    CHECK(error->message == "could not be written: No such file or directory");
+    CHECK(dir.names().empty());
+}
+
+TEST_CASE("writeFileAtomically: a target that is a folder is refused and left alone", "[io]") {
+    ScratchFolder dir;
+    const fs::path folder = dir.path / "shots";
+    fs::create_directory(folder);
+    put(folder / "inside.txt", "kept");
+    const auto error = writeFileAtomically(folder, std::string_view("bytes"));
+    REQUIRE(error);
+    CHECK(error->text() == folder.string() + ": could not be written: Is a directory");
+    CHECK(contentOf(folder / "inside.txt") == "kept");
+    CHECK(dir.names() == std::vector<std::string>{"shots"});
+}
+
+TEST_CASE("writeFileAtomically keeps an old file's mode, and a new one follows the umask", "[io]") {
+    ScratchFolder dir;
+    const fs::path old = dir.path / "private.json";
+    put(old, "{}");
+    fs::permissions(old, fs::perms::owner_read | fs::perms::owner_write);
+    REQUIRE_FALSE(writeFileAtomically(old, std::string_view("{\"a\": 1}")));
+    CHECK(modeOf(old) == 0600);
+    const mode_t before = ::umask(027);
+    const auto error = writeFileAtomically(dir.path / "new.json", std::string_view("{}"));
+    ::umask(before);
+    REQUIRE_FALSE(error);
+    CHECK(modeOf(dir.path / "new.json") == 0640);  // 0666 minus the umask, not mkstemp's 0600
+}
+
+TEST_CASE("writeFileAtomically through a symlink replaces the file it points to", "[io]") {
+    ScratchFolder dir;
+    fs::create_directory(dir.path / "real");
+    put(dir.path / "real" / "lesson.json", "old");
+    fs::create_symlink("real/lesson.json", dir.path / "link.json");
+    REQUIRE_FALSE(writeFileAtomically(dir.path / "link.json", std::string_view("new")));
+    CHECK(fs::is_symlink(dir.path / "link.json"));
+    CHECK(contentOf(dir.path / "real" / "lesson.json") == "new");
+}
+
+TEST_CASE("writeFileAtomically: a 255-byte file name still gets a temporary beside it", "[io]") {
+    ScratchFolder dir;
+    const fs::path file = dir.path / (std::string(250, 'n') + ".json");  // NAME_MAX is 255
+    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("{}")));
+    CHECK(contentOf(file) == "{}");
+    CHECK(dir.names().size() == 1);
+}
