@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # AttnScope developer entry point. Two commands, both idempotent and incremental:
 #   ./dev.sh start   install what is missing, build, open the app on its built-in lesson
-#   ./dev.sh test    install what is missing, build, run the whole test suite (ctest)
+#   ./dev.sh test    install what is missing, build (and the clang fuzz targets), run the whole
+#                    test suite (ctest), fuzzing included
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${ATTNSCOPE_BUILD_DIR:-$here/build}"
 
 packages=(cmake g++ ninja-build pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
           libeigen3-dev catch2 nlohmann-json3-dev xvfb xauth fonts-wqy-microhei python3 libopenblas-dev
-          qt6-svg-dev ccache)
+          qt6-svg-dev ccache clang-14 libclang-rt-14-dev)
 
 install_missing() {
   local missing=()
@@ -36,6 +37,17 @@ configure_and_build() {
   cmake --build "$build" -j "$(nproc)"
 }
 
+# The libFuzzer targets (fuzz/), built with clang-14 + ASan/UBSan in their own folder inside the
+# build; the fuzz.<target> ctest entries run each for a fixed time (fuzz/targets.cmake).
+build_fuzzers() {
+  local fuzz="$build/fuzz-clang"
+  if [ ! -f "$fuzz/build.ninja" ]; then
+    cmake -S "$here" -B "$fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+          -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DATTNSCOPE_FUZZ=ON -DATTNSCOPE_OPENBLAS=OFF
+  fi
+  cmake --build "$fuzz" -j "$(nproc)" --target fuzzers
+}
+
 cmd="${1:-start}"
 shift || true
 case "$cmd" in
@@ -47,6 +59,7 @@ case "$cmd" in
   test)
     install_missing
     configure_and_build
+    build_fuzzers
     cd "$build"
     exec ctest --output-on-failure -j "$(nproc)" "$@"
     ;;

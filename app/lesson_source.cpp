@@ -41,6 +41,9 @@ Result<Lesson> loadLessonFile(const QString& path) {
 Result<Lesson> loadLesson(const QString& nameOrPathOrJson) {
     const QString text = nameOrPathOrJson.trimmed();
     if (text.startsWith('{')) {
+        // Invalid UTF-8 on the command line arrives as U+FFFD; the lesson format refuses it.
+        if (text.contains(QChar(0xFFFD)))
+            return Error{"inline lesson", "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
         const QByteArray bytes = text.toUtf8();
         return parseLesson(std::string_view(bytes.constData(), bytes.size()), "inline lesson");
     }

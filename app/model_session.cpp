@@ -70,6 +70,9 @@ Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sent
 }
 
 Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentence, const RunControl& control) {
+    // Only spaces would still run as [CLS] [SEP] (BERT) or a lone "␣" (GPT-2): no word to look at.
+    if (sentence.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos)
+        return Error{"sentence", "the sentence has no tokens; type at least one word"};
     auto input = prepareInput(opened, sentence);
     if (!input) return input.error();
     if (input.value().ids.empty()) return Error{"sentence", "nothing to run: the sentence has no tokens"};

@@ -2,10 +2,8 @@
 // Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width, L layers.
 #include "core/lesson.hpp"
 
-#include <cmath>
-#include <nlohmann/json.hpp>
-
-#include "core/json_text.hpp"
+#include "core/io/json_reader.hpp"
+#include "core/utf8.hpp"
 
 namespace attnscope {
 
@@ -13,57 +11,38 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-// A parse failure carrying the JSON path of the field at fault; caught inside this file only.
-struct FieldError {
-    std::string field;
-    std::string message;
-};
+using Field = json::Field<Json>;
+using json::fail;
+using json::need;
 
-std::string describe(const Json& j) { return describeJson(j); }
+double readNumber(const Field& f) { return need(f.number()); }
 
-const Json& require(const Json& obj, const std::string& key, const std::string& path) {
-    if (!obj.contains(key)) throw FieldError{path + key, "is missing"};
-    return obj.at(key);
+int readInt(const Field& f, int lo, int hi) { return static_cast<int>(need(f.integer(lo, hi))); }
+
+bool readBool(const Field& obj, const std::string& key, bool fallback) {
+    return need(obj.optionalBoolean(key)).value_or(fallback);
 }
 
-double readNumber(const Json& j, const std::string& field) {
-    if (!j.is_number()) throw FieldError{field, "expected a number, found " + describe(j)};
-    const double v = j.get<double>();
-    if (!std::isfinite(v)) throw FieldError{field, "expected a finite number"};
-    return v;
+// Lesson text is shown and tokenized as UTF-8 (docs/lesson-format.md: invalid UTF-8 is an error).
+// The JSON parser already refuses ill-formed bytes in a file; this also covers a lesson handed
+// over by other means and keeps the rule in one visible place.
+std::string checkedText(const Field& f, std::string text) {
+    if (const auto bad = utf8::decode(text).invalidAt)
+        fail(f.error("expected UTF-8 text, found an invalid byte sequence at byte " + std::to_string(*bad)));
+    return text;
 }
 
-int readInt(const Json& j, const std::string& field, int lo, int hi) {
-    if (!j.is_number_integer())
-        throw FieldError{field, "expected a whole number, found " + describe(j)};
-    const auto v = j.get<long long>();
-    if (v < lo || v > hi)
-        throw FieldError{field, "expected " + std::to_string(lo) + " to " + std::to_string(hi) +
-                                    ", found " + std::to_string(v)};
-    return static_cast<int>(v);
+std::string readString(const Field& obj, const std::string& key, const std::string& fallback) {
+    const auto found = need(obj.optionalMember(key));
+    return found ? checkedText(*found, need(found->text())) : fallback;
 }
 
-bool readBool(const Json& obj, const std::string& key, bool fallback) {
-    if (!obj.contains(key)) return fallback;
-    if (!obj[key].is_boolean())
-        throw FieldError{key, "expected true or false, found " + describe(obj[key])};
-    return obj[key].get<bool>();
-}
-
-std::string readString(const Json& obj, const std::string& key, const std::string& fallback) {
-    if (!obj.contains(key)) return fallback;
-    if (!obj[key].is_string()) throw FieldError{key, "expected text, found " + describe(obj[key])};
-    return obj[key].get<std::string>();
-}
-
-RowVec readVector(const Json& j, const std::string& field, Eigen::Index expected) {
-    if (!j.is_array()) throw FieldError{field, "expected a list of numbers, found " + describe(j)};
-    if (expected >= 0 && static_cast<Eigen::Index>(j.size()) != expected)
-        throw FieldError{field, "expected " + std::to_string(expected) + " numbers, found " +
-                                    std::to_string(j.size())};
-    RowVec v(j.size());
-    for (std::size_t i = 0; i < j.size(); ++i)
-        v[i] = readNumber(j[i], field + "[" + std::to_string(i) + "]");
+RowVec readVector(const Field& f, Eigen::Index expected) {
+    const auto items = need(f.elements("a list of numbers"));
+    if (expected >= 0 && static_cast<Eigen::Index>(items.size()) != expected)
+        fail(f.error("expected " + std::to_string(expected) + " numbers, found " + std::to_string(items.size())));
+    RowVec v(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) v[i] = readNumber(items[i]);
     return v;
 }
 
@@ -80,164 +59,154 @@ std::string foundShape(const Json& j) {
 
 // rows/cols of -1 mean "any". A wrong shape is reported whole ("expected 4×8, found 4×6"), with
 // what the shape stands for (`shapeName`, e.g. "(heads·d_v)×d_model").
-Mat readMatrix(const Json& j, const std::string& field, Eigen::Index rows, Eigen::Index cols,
-               const std::string& shapeName) {
-    if (!j.is_array()) throw FieldError{field, "expected a matrix (" + shapeName + "), found " + describe(j)};
-    if (j.empty()) throw FieldError{field, "expected a matrix (" + shapeName + "), found no rows"};
-    const Eigen::Index width = cols >= 0 ? cols : static_cast<Eigen::Index>(j[0].size());
+Mat readMatrix(const Field& f, Eigen::Index rows, Eigen::Index cols, const std::string& shapeName) {
+    const auto rowFields = need(f.elements("a matrix (" + shapeName + ")"));
+    const Json& j = f.json();
+    if (rowFields.empty()) fail(f.error("expected a matrix (" + shapeName + "), found no rows"));
+    const Eigen::Index firstWidth = j[0].is_array() ? static_cast<Eigen::Index>(j[0].size()) : 0;
+    const Eigen::Index width = cols >= 0 ? cols : firstWidth;
     const std::string found = foundShape(j);
     const bool rowsDiffer = rows >= 0 && static_cast<Eigen::Index>(j.size()) != rows;
-    const bool colsDiffer = !found.empty() && static_cast<Eigen::Index>(j[0].size()) != width;
+    const bool colsDiffer = !found.empty() && firstWidth != width;
     if (rowsDiffer || colsDiffer)
-        throw FieldError{field, "expected " + shapeText(rows, width) + ", found " +
-                                    (found.empty() ? std::to_string(j.size()) + " rows" : found) + " (" +
-                                    shapeName + ")"};
+        fail(f.error("expected " + shapeText(rows, width) + ", found " +
+                     (found.empty() ? std::to_string(j.size()) + " rows" : found) + " (" + shapeName + ")"));
     Mat m(j.size(), width);
-    for (std::size_t r = 0; r < j.size(); ++r)
-        m.row(r) = readVector(j[r], field + "[" + std::to_string(r) + "]", width);
+    for (std::size_t r = 0; r < rowFields.size(); ++r) m.row(r) = readVector(rowFields[r], width);
     return m;
 }
 
-void readPositional(const Json& doc, Lesson& lesson) {
-    if (!doc.contains("positional_encoding")) return;
-    const Json& pe = doc["positional_encoding"];
-    if (pe.is_string()) {
-        const auto kind = pe.get<std::string>();
+constexpr const char* kPositionalKinds = "\"none\", \"sinusoidal\" or {\"table\": …}";
+
+void readPositional(const Field& doc, Lesson& lesson) {
+    const auto pe = need(doc.optionalMember("positional_encoding"));
+    if (!pe) return;
+    if (pe->json().is_string()) {
+        const auto kind = need(pe->text());
         if (kind == "none") lesson.positional = PositionalKind::None;
         else if (kind == "sinusoidal") lesson.positional = PositionalKind::Sinusoidal;
-        else throw FieldError{"positional_encoding", "expected \"none\", \"sinusoidal\" or {\"table\": …}, found \"" + kind + "\""};
+        else fail(pe->error(std::string("expected ") + kPositionalKinds + ", found \"" + kind + "\""));
         return;
     }
-    if (!pe.is_object() || !pe.contains("table"))
-        throw FieldError{"positional_encoding", "expected \"none\", \"sinusoidal\" or {\"table\": …}, found " + describe(pe)};
+    if (!pe->has("table")) fail(pe->expected(kPositionalKinds));
     lesson.positional = PositionalKind::Table;
-    lesson.positionalTable = readMatrix(pe["table"], "positional_encoding.table", -1, lesson.dModel,
-                                        "the table is positions×d_model");
+    lesson.positionalTable = readMatrix(need(pe->member("table")), -1, lesson.dModel, "the table is positions×d_model");
 }
 
-void readEmbeddings(const Json& doc, Lesson& lesson) {
-    const Json& table = require(doc, "embeddings", "");
-    if (!table.is_object())
-        throw FieldError{"embeddings", "expected an object {token: [numbers]}, found " + describe(table)};
-    for (const auto& [token, vec] : table.items())
-        lesson.embeddings.emplace_back(token, readVector(vec, "embeddings." + token, lesson.dModel));
+void readEmbeddings(const Field& doc, Lesson& lesson) {
+    const Field table = need(doc.member("embeddings"));
+    for (const auto& [token, vec] : need(table.members("an object {token: [numbers]}")))
+        lesson.embeddings.emplace_back(checkedText(vec, token), readVector(vec, lesson.dModel));
 }
 
-RowVec readOptionalBias(const Json& head, const std::string& key, const std::string& path, int width) {
-    return head.contains(key) ? readVector(head[key], path + key, width) : RowVec();
+RowVec readOptionalBias(const Field& head, const std::string& key, int width) {
+    const auto bias = need(head.optionalMember(key));
+    return bias ? readVector(*bias, width) : RowVec();
 }
 
-// The heads_weights list of one layer; `path` is "" for a version 1 file, "layers[l]." else.
-std::vector<HeadWeights> readHeads(const Json& obj, const Lesson& lesson, const std::string& path) {
+// The heads_weights list of one layer (at the top level for version 1, in layers[l] else).
+std::vector<HeadWeights> readHeads(const Field& obj, const Lesson& lesson) {
     if (!lesson.projections) return {};
-    const std::string field = path + "heads_weights";
-    const Json& heads = require(obj, "heads_weights", path);
-    if (!heads.is_array() || static_cast<int>(heads.size()) != lesson.numHeads)
-        throw FieldError{field, "expected a list of " + std::to_string(lesson.numHeads) + " heads, found " +
-                                    describe(heads)};
+    const Field heads = need(obj.member("heads_weights"));
+    const auto list = need(heads.elements("a list of " + std::to_string(lesson.numHeads) + " heads"));
+    if (static_cast<int>(list.size()) != lesson.numHeads)
+        fail(heads.expected("a list of " + std::to_string(lesson.numHeads) + " heads"));
     const int d = lesson.dModel;
     std::vector<HeadWeights> out;
-    for (std::size_t h = 0; h < heads.size(); ++h) {
-        const std::string at = field + "[" + std::to_string(h) + "].";
-        const Json& head = heads[h];
-        if (!head.is_object()) throw FieldError{at, "expected an object with W_Q, W_K, W_V"};
+    for (const Field& head : list) {
+        need(head.requireObject("an object with W_Q, W_K, W_V"));
         HeadWeights w;
-        w.wq = readMatrix(require(head, "W_Q", at), at + "W_Q", d, lesson.dK, "W_Q is d_model×d_k");
-        w.wk = readMatrix(require(head, "W_K", at), at + "W_K", d, lesson.dK, "W_K is d_model×d_k");
-        w.wv = readMatrix(require(head, "W_V", at), at + "W_V", d, lesson.dV, "W_V is d_model×d_v");
-        w.bq = readOptionalBias(head, "b_Q", at, lesson.dK);
-        w.bk = readOptionalBias(head, "b_K", at, lesson.dK);
-        w.bv = readOptionalBias(head, "b_V", at, lesson.dV);
+        w.wq = readMatrix(need(head.member("W_Q")), d, lesson.dK, "W_Q is d_model×d_k");
+        w.wk = readMatrix(need(head.member("W_K")), d, lesson.dK, "W_K is d_model×d_k");
+        w.wv = readMatrix(need(head.member("W_V")), d, lesson.dV, "W_V is d_model×d_v");
+        w.bq = readOptionalBias(head, "b_Q", lesson.dK);
+        w.bk = readOptionalBias(head, "b_K", lesson.dK);
+        w.bv = readOptionalBias(head, "b_V", lesson.dV);
         out.push_back(std::move(w));
     }
     return out;
 }
 
 // heads_weights, W_O and b_O of one layer, from the top level (version 1) or from layers[l].
-LessonLayer readLayer(const Json& obj, const Lesson& lesson, const std::string& path) {
+LessonLayer readLayer(const Field& obj, const Lesson& lesson) {
     LessonLayer layer;
-    layer.heads = readHeads(obj, lesson, path);
+    layer.heads = readHeads(obj, lesson);
     const int concatWidth = lesson.numHeads * lesson.dV;
-    if (obj.contains("W_O"))
-        layer.wo = readMatrix(obj["W_O"], path + "W_O", concatWidth, lesson.dModel, "W_O is (heads·d_v)×d_model");
-    if (obj.contains("b_O")) layer.bo = readVector(obj["b_O"], path + "b_O", lesson.dModel);
+    if (const auto wo = need(obj.optionalMember("W_O")))
+        layer.wo = readMatrix(*wo, concatWidth, lesson.dModel, "W_O is (heads·d_v)×d_model");
+    layer.bo = readOptionalBias(obj, "b_O", lesson.dModel);
     return layer;
 }
 
 // Version 2: "layers" replaces the top-level heads_weights, W_O and b_O.
-void readLayers(const Json& doc, int version, Lesson& lesson) {
-    if (!doc.contains("layers")) {
-        lesson.layers = {readLayer(doc, lesson, "")};
+void readLayers(const Field& doc, int version, Lesson& lesson) {
+    const auto layers = need(doc.optionalMember("layers"));
+    if (!layers) {
+        lesson.layers = {readLayer(doc, lesson)};
         return;
     }
-    if (version < 2)
-        throw FieldError{"layers", "needs \"version\": 2 (a version 1 lesson has one layer, given at the top level)"};
+    if (version < 2) fail(layers->error("needs \"version\": 2 (a version 1 lesson has one layer, given at the top level)"));
     for (const char* key : {"heads_weights", "W_O", "b_O"})
-        if (doc.contains(key))
-            throw FieldError{key, "with \"layers\", give " + std::string(key) + " inside each layer, not at the top level"};
-    const Json& layers = doc["layers"];
-    if (!layers.is_array() || layers.empty() || layers.size() > 64)
-        throw FieldError{"layers", "expected a list of 1 to 64 layers, found " + describe(layers)};
+        if (doc.has(key))
+            fail(Error{doc.whereOf(key), "with \"layers\", give " + std::string(key) + " inside each layer, not at the top level"});
+    const auto list = need(layers->elements("a list of 1 to 64 layers"));
+    if (list.empty() || list.size() > 64) fail(layers->expected("a list of 1 to 64 layers"));
     lesson.residual = true;
     lesson.layers.clear();
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-        const std::string path = "layers[" + std::to_string(l) + "].";
-        if (!layers[l].is_object())
-            throw FieldError{"layers[" + std::to_string(l) + "]", "expected an object with heads_weights and W_O, found " +
-                                                               describe(layers[l])};
-        lesson.layers.push_back(readLayer(layers[l], lesson, path));
+    for (const Field& layer : list) {
+        need(layer.requireObject("an object with heads_weights and W_O"));
+        lesson.layers.push_back(readLayer(layer, lesson));
     }
 }
 
-void readDimensions(const Json& doc, Lesson& lesson) {
-    lesson.dModel = readInt(require(doc, "d_model", ""), "d_model", 1, 4096);
-    lesson.numHeads = doc.contains("heads") ? readInt(doc["heads"], "heads", 1, 64) : 1;
+int readOptionalInt(const Field& doc, const std::string& key, int lo, int hi, int fallback) {
+    return static_cast<int>(need(doc.optionalInteger(key, lo, hi)).value_or(fallback));
+}
+
+void readDimensions(const Field& doc, Lesson& lesson) {
+    lesson.dModel = readInt(need(doc.member("d_model")), 1, 4096);
+    lesson.numHeads = readOptionalInt(doc, "heads", 1, 64, 1);
     lesson.projections = readBool(doc, "projections", true);
-    lesson.dK = doc.contains("d_k") ? readInt(doc["d_k"], "d_k", 1, 4096) : lesson.dModel;
-    lesson.dV = doc.contains("d_v") ? readInt(doc["d_v"], "d_v", 1, 4096) : lesson.dK;
+    lesson.dK = readOptionalInt(doc, "d_k", 1, 4096, lesson.dModel);
+    lesson.dV = readOptionalInt(doc, "d_v", 1, 4096, lesson.dK);
     if (!lesson.projections && (lesson.dK != lesson.dModel || lesson.dV != lesson.dModel))
-        throw FieldError{"d_k", "without projections Q = K = V = X, so d_k and d_v must equal d_model (" +
-                                    std::to_string(lesson.dModel) + ")"};
+        fail(Error{doc.whereOf("d_k"), "without projections Q = K = V = X, so d_k and d_v must equal d_model (" +
+                                           std::to_string(lesson.dModel) + ")"});
 }
 
-void readDisplay(const Json& doc, Lesson& lesson) {
-    if (!doc.contains("display")) return;
-    const Json& display = doc["display"];
-    if (!display.is_object()) throw FieldError{"display", "expected an object, found " + describe(display)};
-    if (display.contains("decimals"))
-        lesson.decimals = readInt(display["decimals"], "display.decimals", 0, 12);
-    if (display.contains("hand_rounding") && !display["hand_rounding"].is_null())
-        lesson.handRounding = readInt(display["hand_rounding"], "display.hand_rounding", 0, 12);
+void readDisplay(const Field& doc, Lesson& lesson) {
+    const auto display = need(doc.optionalMember("display"));
+    if (!display) return;
+    need(display->requireObject());
+    lesson.decimals = readOptionalInt(*display, "decimals", 0, 12, lesson.decimals);
+    if (const auto rounding = need(display->optionalInteger("hand_rounding", 0, 12)))
+        lesson.handRounding = static_cast<int>(*rounding);
 }
 
-void readFeatureNames(const Json& doc, Lesson& lesson) {
-    if (!doc.contains("features")) return;
-    const Json& names = doc["features"];
-    if (!names.is_array() || static_cast<int>(names.size()) != lesson.dModel)
-        throw FieldError{"features", "expected a list of " + std::to_string(lesson.dModel) +
-                                         " names (d_model), found " + describe(names)};
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (!names[i].is_string())
-            throw FieldError{"features[" + std::to_string(i) + "]", "expected text, found " + describe(names[i])};
-        lesson.featureNames.push_back(names[i].get<std::string>());
-    }
+void readFeatureNames(const Field& doc, Lesson& lesson) {
+    const auto names = need(doc.optionalMember("features"));
+    if (!names) return;
+    const std::string expected = "a list of " + std::to_string(lesson.dModel) + " names (d_model)";
+    const auto list = need(names->elements(expected));
+    if (static_cast<int>(list.size()) != lesson.dModel) fail(names->expected(expected));
+    for (const Field& name : list) lesson.featureNames.push_back(checkedText(name, need(name.text())));
 }
 
-int checkHeader(const Json& doc) {
-    if (!doc.is_object()) throw FieldError{"(top level)", "expected a JSON object, found " + describe(doc)};
+int checkHeader(const Field& doc) {
+    need(doc.requireObject("a JSON object"));
     const std::string format = readString(doc, "format", "");
     if (format != "attnscope-lesson")
-        throw FieldError{"format", "expected \"attnscope-lesson\", found " +
-                                       (doc.contains("format") ? describe(doc["format"]) : "nothing")};
-    const int version = readInt(require(doc, "version", ""), "version", 1, 1000);
+        fail(Error{doc.whereOf("format"), "expected \"attnscope-lesson\", found " +
+                                              (doc.has("format") ? json::describe(doc.json()["format"]) : "nothing")});
+    const Field versionField = need(doc.member("version"));
+    const int version = readInt(versionField, 1, 1000);
     if (version > kLessonFormatVersion)
-        throw FieldError{"version", "this AttnScope reads lesson format versions 1 to " +
-                                        std::to_string(kLessonFormatVersion) + ", the file has version " +
-                                        std::to_string(version)};
+        fail(versionField.error("this AttnScope reads lesson format versions 1 to " + std::to_string(kLessonFormatVersion) +
+                                ", the file has version " + std::to_string(version)));
     return version;
 }
 
-Lesson readLesson(const Json& doc) {
+Lesson readLesson(const Field& doc) {
     const int version = checkHeader(doc);
     Lesson lesson;
     lesson.title = readString(doc, "title", "Untitled lesson");
@@ -409,17 +378,14 @@ std::optional<Error> validateLesson(const Lesson& lesson, const std::string& sou
     return std::nullopt;
 }
 
-Result<Lesson> parseLesson(std::string_view json, const std::string& source) {
-    const Json doc = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded())
-        return Error{source, "is not valid JSON (check commas, quotes and brackets)"};
-    try {
-        Lesson lesson = readLesson(doc);
+Result<Lesson> parseLesson(std::string_view text, const std::string& source) {
+    auto doc = json::parse<Json>(text, source);
+    if (!doc) return doc.error();
+    return json::catching([&]() -> Result<Lesson> {
+        Lesson lesson = readLesson(Field(doc.value(), source));
         if (auto e = validateLesson(lesson, source)) return *e;
         return lesson;
-    } catch (const FieldError& e) {
-        return Error{source + ": " + e.field, e.message};
-    }
+    });
 }
 
 std::string serializeLesson(const Lesson& lesson) {

@@ -123,6 +123,8 @@ Mat inputOf(const Mat& embedding, const Mat& positional, const Trace& trace) {
 Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings) {
     auto texts = lessonTokenize(sentence, lesson.lowercase);
     if (!texts) return texts.error();
+    // Empty or only separators: no matrices to show (they would print as empty tables).
+    if (texts.value().empty()) return Error{"sentence", "the sentence has no tokens; type at least one word"};
     Trace trace;
     trace.tokens = toTokens(std::move(texts).value(), trace.notices);
     trace.paddedFrom = padTokens(trace.tokens, settings.padTo);

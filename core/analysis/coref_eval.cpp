@@ -1,16 +1,15 @@
 #include "core/analysis/coref_eval.hpp"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
-
-#include "core/json_text.hpp"
+#include "core/io/json_reader.hpp"
 #include "core/text_file.hpp"
 
 namespace attnscope {
 
 namespace {
 
-using Json = nlohmann::json;
+using json::Json;
+using json::describe;
 
 constexpr const char* kKnownFields[] = {"sentence",   "mention", "mention_occurrence", "antecedent",
                                         "antecedent_occurrence", "id", "pair", "language", "note"};
@@ -51,7 +50,7 @@ struct LineReader {
             return std::string();
         }
         const Json& value = object.at(field);
-        if (!value.is_string()) return error(field, "expected text, found " + describeJson(value));
+        if (!value.is_string()) return error(field, "expected text, found " + describe(value));
         std::string s = value.get<std::string>();
         if (required && s.find_first_not_of(' ') == std::string::npos)
             return error(field, "expected text, found an empty string");
@@ -61,15 +60,17 @@ struct LineReader {
         if (!object.contains(field)) return 1;
         const Json& value = object.at(field);
         if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > 1000)
-            return error(field, "expected a whole number from 1 to 1000, found " + describeJson(value));
+            return error(field, "expected a whole number from 1 to 1000, found " + describe(value));
         return static_cast<int>(value.get<long long>());
     }
 };
 
 std::optional<Error> checkFields(const LineReader& line) {
-    for (const auto& [key, value] : line.object.items()) {
+    for (auto it = line.object.begin(); it != line.object.end(); ++it) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda (the fuzz build).
+        const std::string& key = it.key();
         const bool known = std::any_of(std::begin(kKnownFields), std::end(kKnownFields),
-                                       [&](const char* f) { return key == f; });
+                                       [&key](const char* f) { return key == f; });
         if (!known) return line.error(key, "unknown field (expected one of " + fieldList() + ")");
     }
     return std::nullopt;
@@ -112,11 +113,16 @@ Result<CorefExample> readExample(const LineReader& line) {
 }
 
 Result<CorefExample> parseLine(std::string_view text, const std::string& where) {
-    const Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded())
-        return Error{where, "expected a JSON object on one line, found text that is not valid JSON "
-                            "(check quotes, commas and braces)"};
-    if (!doc.is_object()) return Error{where, "expected a JSON object, found " + describeJson(doc)};
+    auto parsed = json::parse(text, where);
+    if (!parsed) {
+        // The reader says "line 1, column N" of the one-line text; the file's line is in `where`.
+        Error e = parsed.error();
+        if (e.message.rfind("is not valid JSON: line 1, ", 0) == 0)
+            e.message = "expected a JSON object on one line, found text that is not valid JSON at " + e.message.substr(27);
+        return e;
+    }
+    const Json& doc = parsed.value();
+    if (!doc.is_object()) return Error{where, "expected a JSON object, found " + describe(doc)};
     return readExample(LineReader{doc, where});
 }
 

@@ -2,134 +2,118 @@
 // spellings). Every error names the file and the field, with what was expected and found.
 #include "core/model/hf_config.hpp"
 
-#include <cmath>
-#include <nlohmann/json.hpp>
+#include <algorithm>
 
-#include "core/json_text.hpp"
+#include "core/io/json_reader.hpp"
 #include "core/text_file.hpp"
 
 namespace attnscope {
 
-using Json = nlohmann::json;
-
 namespace {
 
-// A field failure; thrown and caught inside this file only, turned into an Error at the API.
-struct FieldError {
-    std::string field;
-    std::string message;
-};
+using Field = json::Field<json::Json>;
+using json::fail;
+using json::need;
 
 // Sizes above this are not a real model's and would overflow later products.
 constexpr std::int64_t kLargestSize = std::int64_t{1} << 30;
-
-std::string describe(const Json& j) { return describeJson(j); }
-
-struct Field {
-    std::string key;             // the spelling found in the file
-    const Json* value = nullptr;  // nullptr when absent or null
-};
 
 std::string spellings(const std::string& key, const std::string& alias) {
     return alias.empty() ? key : key + " (or " + alias + ")";
 }
 
-// Either spelling; both present with different values is ambiguous and refused.
-Field lookup(const Json& config, const std::string& key, const std::string& alias = "") {
-    const auto present = [&](const std::string& k) { return !k.empty() && config.contains(k) && !config.at(k).is_null(); };
-    if (present(key) && present(alias) && config.at(key) != config.at(alias))
-        throw FieldError{key, "disagrees with " + alias + ": " + config.at(key).dump() + " vs " + config.at(alias).dump()};
-    if (present(key)) return {key, &config.at(key)};
-    if (present(alias)) return {alias, &config.at(alias)};
-    return {spellings(key, alias), nullptr};
+// Either spelling (absent or null when neither); both present with different values is ambiguous.
+std::optional<Field> lookup(const Field& config, const std::string& key, const std::string& alias = "") {
+    const auto first = need(config.optionalMember(key));
+    const auto second = alias.empty() ? std::nullopt : need(config.optionalMember(alias));
+    if (first && second && first->json() != second->json())
+        fail(first->error("disagrees with " + alias + ": " + first->json().dump() + " vs " + second->json().dump()));
+    return first ? first : second;
 }
 
-const Json& require(const Json& config, const std::string& key, const std::string& alias = "") {
-    const Field field = lookup(config, key, alias);
-    if (!field.value) throw FieldError{spellings(key, alias), "is missing"};
-    return *field.value;
+Field require(const Field& config, const std::string& key, const std::string& alias = "") {
+    const auto field = lookup(config, key, alias);
+    if (!field) fail(Error{config.whereOf(spellings(key, alias)), "is missing"});
+    return *field;
 }
 
-std::int64_t readSize(const Field& field, std::int64_t smallest) {
-    const Json& j = *field.value;
-    if (!j.is_number_integer()) throw FieldError{field.key, "expected a whole number, found " + describe(j)};
-    const auto v = j.get<std::int64_t>();
-    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(kLargestSize))
-        throw FieldError{field.key, "expected at most " + std::to_string(kLargestSize) + ", found " + j.dump()};
-    if (v < smallest || v > kLargestSize)
-        throw FieldError{field.key, "expected " + std::to_string(smallest) + " to " + std::to_string(kLargestSize) +
-                                        ", found " + std::to_string(v)};
-    return v;
+std::int64_t readSize(const Field& field, std::int64_t smallest) { return need(field.integer(smallest, kLargestSize)); }
+
+std::int64_t requireSize(const Field& config, const std::string& key, const std::string& alias) {
+    return readSize(require(config, key, alias), 1);
 }
 
-std::int64_t requireSize(const Json& config, const std::string& key, const std::string& alias) {
-    require(config, key, alias);
-    return readSize(lookup(config, key, alias), 1);
+std::string requireText(const Field& config, const std::string& key, const std::string& alias = "") {
+    return need(require(config, key, alias).text());
 }
 
-std::string requireText(const Json& config, const std::string& key, const std::string& alias = "") {
-    const Json& j = require(config, key, alias);
-    if (!j.is_string()) throw FieldError{lookup(config, key, alias).key, "expected text, found " + describe(j)};
-    return j.get<std::string>();
-}
-
-std::vector<std::string> readArchitectures(const Json& config) {
-    const Field field = lookup(config, "architectures");
-    if (!field.value) return {};
-    if (!field.value->is_array()) throw FieldError{field.key, "expected a list of names, found " + describe(*field.value)};
+std::vector<std::string> readArchitectures(const Field& config) {
+    const auto field = lookup(config, "architectures");
+    if (!field) return {};
     std::vector<std::string> names;
-    for (std::size_t i = 0; i < field.value->size(); ++i) {
-        const Json& name = (*field.value)[i];
-        if (!name.is_string())
-            throw FieldError{"architectures[" + std::to_string(i) + "]", "expected text, found " + describe(name)};
-        names.push_back(name.get<std::string>());
-    }
+    for (const Field& name : need(field->elements("a list of names"))) names.push_back(need(name.text()));
     return names;
 }
 
-double readLayerNormEps(const Json& config) {
-    const Json& j = require(config, "layer_norm_eps", "layer_norm_epsilon");
-    const std::string key = lookup(config, "layer_norm_eps", "layer_norm_epsilon").key;
-    if (!j.is_number()) throw FieldError{key, "expected a small positive number, found " + describe(j)};
-    const double eps = j.get<double>();
-    if (!(eps > 0 && eps < 1)) throw FieldError{key, "expected a small positive number, found " + j.dump()};
+double readLayerNormEps(const Field& config) {
+    const Field field = require(config, "layer_norm_eps", "layer_norm_epsilon");
+    if (!field.json().is_number()) fail(field.expected("a small positive number"));
+    const double eps = need(field.number());
+    if (!(eps > 0 && eps < 1)) fail(field.error("expected a small positive number, found " + field.json().dump()));
     return eps;
 }
 
-HfConfig readConfig(const Json& config) {
-    if (!config.is_object()) throw FieldError{"", "expected a JSON object, found " + describe(config)};
+std::string readModelType(const Field& config, const std::vector<std::string>& accepted) {
+    const std::string type = requireText(config, "model_type");
+    if (accepted.empty() || std::find(accepted.begin(), accepted.end(), type) != accepted.end()) return type;
+    std::string list;
+    for (std::size_t i = 0; i < accepted.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == accepted.size() ? " or " : ", ") + accepted[i];
+    fail(Error{config.whereOf("model_type"), "expected " + list + ", found \"" + type + "\""});
+}
+
+// DistilBERT spells its config differently from BERT; renamed to the keys readConfig reads.
+void renameDistilBertKeys(json::Json& config) {
+    if (!config.is_object() || config.value("model_type", json::Json()) != "distilbert") return;
+    const std::pair<const char*, const char*> renames[] = {
+        {"dim", "hidden_size"},         {"n_layers", "num_hidden_layers"},
+        {"n_heads", "num_attention_heads"}, {"hidden_dim", "intermediate_size"},
+        {"activation", "hidden_act"}};
+    for (const auto& [from, to] : renames)
+        if (config.contains(from) && !config.contains(to)) config[to] = config[from];
+    if (!config.contains("layer_norm_eps")) config["layer_norm_eps"] = 1e-12;  // fixed in the model code
+}
+
+HfConfig readConfig(const Field& config, const std::vector<std::string>& modelTypes) {
+    need(config.requireObject("a JSON object"));
     HfConfig c;
-    c.modelType = requireText(config, "model_type");
+    c.modelType = readModelType(config, modelTypes);
     c.architectures = readArchitectures(config);
     c.vocabSize = requireSize(config, "vocab_size", "");
     c.hiddenSize = requireSize(config, "hidden_size", "n_embd");
     c.numLayers = requireSize(config, "num_hidden_layers", "n_layer");
-    c.numHeads = requireSize(config, "num_attention_heads", "n_head");
+    const Field heads = require(config, "num_attention_heads", "n_head");
+    c.numHeads = readSize(heads, 1);
     if (c.hiddenSize % c.numHeads != 0)
-        throw FieldError{lookup(config, "num_attention_heads", "n_head").key,
-                         std::to_string(c.numHeads) + " heads do not divide the hidden size " + std::to_string(c.hiddenSize)};
-    const Field inner = lookup(config, "intermediate_size", "n_inner");
-    c.intermediateSize = inner.value ? readSize(inner, 1) : 4 * c.hiddenSize;
+        fail(heads.error(std::to_string(c.numHeads) + " heads do not divide the hidden size " + std::to_string(c.hiddenSize)));
+    const auto inner = lookup(config, "intermediate_size", "n_inner");
+    c.intermediateSize = inner ? readSize(*inner, 1) : 4 * c.hiddenSize;
     c.maxPositions = requireSize(config, "max_position_embeddings", "n_positions");
-    const Field typeVocab = lookup(config, "type_vocab_size");
-    c.typeVocabSize = typeVocab.value ? readSize(typeVocab, 0) : 0;
+    const auto typeVocab = lookup(config, "type_vocab_size");
+    c.typeVocabSize = typeVocab ? readSize(*typeVocab, 0) : 0;
     c.layerNormEps = readLayerNormEps(config);
     c.hiddenAct = requireText(config, "hidden_act", "activation_function");
-    const Field pad = lookup(config, "pad_token_id");
-    if (pad.value) c.padTokenId = readSize(pad, 0);
+    if (const auto pad = lookup(config, "pad_token_id")) c.padTokenId = readSize(*pad, 0);
     return c;
 }
 
 }  // namespace
 
-Result<HfConfig> parseHfConfig(std::string_view json, const std::string& file) {
-    const Json config = Json::parse(json.begin(), json.end(), nullptr, false);
-    if (config.is_discarded()) return Error{file, "is not valid JSON"};
-    try {
-        return readConfig(config);
-    } catch (const FieldError& e) {
-        return Error{e.field.empty() ? file : file + ": " + e.field, e.message};
-    }
+Result<HfConfig> parseHfConfig(std::string_view text, const std::string& file, const std::vector<std::string>& modelTypes) {
+    auto config = json::parse(text, file);
+    if (!config) return config.error();
+    renameDistilBertKeys(config.value());
+    return json::catching([&]() -> Result<HfConfig> { return readConfig(Field(config.value(), file), modelTypes); });
 }
 
 Result<HfConfig> loadHfConfig(const std::filesystem::path& path) {

@@ -31,7 +31,10 @@ struct HfConfig {
 };
 
 // `file` names the source in errors, e.g. "bert-base/config.json".
-Result<HfConfig> parseHfConfig(std::string_view json, const std::string& file = "config.json");
+// modelTypes, when not empty, lists the accepted model_type values (checked before any other field).
+// DistilBERT's spellings (dim, n_layers, …) are read as BERT's.
+Result<HfConfig> parseHfConfig(std::string_view json, const std::string& file = "config.json",
+                               const std::vector<std::string>& modelTypes = {});
 Result<HfConfig> loadHfConfig(const std::filesystem::path& path);
 
 }  // namespace attnscope

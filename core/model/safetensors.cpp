@@ -8,12 +8,12 @@
 #include <bit>
 #include <cstring>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <set>
+
+#include "core/io/json_reader.hpp"
 
 namespace attnscope {
 
-using Json = nlohmann::json;
+using json::Json;
 
 namespace {
 
@@ -42,66 +42,10 @@ std::string inQuotes(const std::string& name) {
     return "\"" + name.substr(0, cut) + "…\"";
 }
 
-std::string describe(const Json& j) {
-    switch (j.type()) {
-        case Json::value_t::null: return "null";
-        case Json::value_t::boolean: return "a boolean";
-        case Json::value_t::string: return "the text " + inQuotes(j.get<std::string>());
-        case Json::value_t::array: return "a list of " + std::to_string(j.size());
-        case Json::value_t::object: return "an object";
-        default: return "the number " + j.dump();
-    }
-}
+std::string describe(const Json& j) { return json::describe(j); }
 
 Error tensorError(const std::string& file, const std::string& tensor, std::string message) {
     return Error{file + ": tensor " + inQuotes(tensor), std::move(message)};
-}
-
-// nlohmann keeps the last of two equal keys silently; this parser callback remembers the first
-// duplicate instead, together with the top-level key (the tensor) it was found under.
-struct DuplicateKeyFinder {
-    std::vector<std::set<std::string>> openObjects;
-    std::string currentTopLevelKey;
-    std::optional<std::string> duplicateKey;
-    std::string duplicateUnder;  // empty for a duplicate top-level key
-
-    bool onEvent(Json::parse_event_t event, const Json& parsed) {
-        using E = Json::parse_event_t;
-        if (event == E::object_start) openObjects.emplace_back();
-        if (event == E::object_end && !openObjects.empty()) openObjects.pop_back();
-        if (event == E::key && !openObjects.empty()) noteKey(parsed.get<std::string>());
-        return true;
-    }
-
-    void noteKey(const std::string& key) {
-        const bool topLevel = openObjects.size() == 1;
-        if (topLevel) currentTopLevelKey = key;
-        if (openObjects.back().insert(key).second || duplicateKey) return;
-        duplicateKey = key;
-        if (!topLevel) duplicateUnder = currentTopLevelKey;
-    }
-};
-
-struct ParsedJson {
-    Json value;
-    DuplicateKeyFinder duplicates;
-};
-
-Result<ParsedJson> parseJson(std::string_view text, const std::string& file, const std::string& what) {
-    ParsedJson parsed;
-    auto& finder = parsed.duplicates;
-    const Json::parser_callback_t callback = [&finder](int, Json::parse_event_t event, Json& j) {
-        return finder.onEvent(event, j);
-    };
-    try {
-        parsed.value = Json::parse(text.begin(), text.end(), callback);
-    } catch (const Json::exception& e) {
-        // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 7: ...".
-        std::string detail = e.what();
-        if (const auto at = detail.find("] "); at != std::string::npos) detail = detail.substr(at + 2);
-        return Error{file, what + " is not valid JSON: " + detail};
-    }
-    return parsed;
 }
 
 std::optional<std::uint64_t> checkedMultiply(std::uint64_t a, std::uint64_t b) {
@@ -234,14 +178,6 @@ std::optional<Error> checkNoOverlap(std::vector<TensorInfo>& tensors, const std:
     return std::nullopt;
 }
 
-std::optional<Error> duplicateError(const DuplicateKeyFinder& finder, const std::string& file,
-                                    const std::string& what) {
-    if (!finder.duplicateKey) return std::nullopt;
-    if (finder.duplicateUnder.empty())
-        return Error{file, what + " names " + inQuotes(*finder.duplicateKey) + " twice"};
-    return tensorError(file, finder.duplicateUnder, "has the key " + inQuotes(*finder.duplicateKey) + " twice");
-}
-
 Result<SafetensorsHeader> readHeaderJson(const Json& header, SafetensorsHeader result, const std::string& file) {
     if (!header.is_object())
         return Error{file, "the header must be a JSON object of tensors, found " + describe(header)};
@@ -277,10 +213,9 @@ Result<SafetensorsHeader> parseSafetensors(const std::uint8_t* bytes, std::size_
     result.dataStart = 8 + headerSize;
     result.dataSize = size - result.dataStart;
     const std::string_view text(reinterpret_cast<const char*>(bytes + 8), headerSize);
-    auto parsed = parseJson(text, file, "the header");
+    auto parsed = json::parse(text, file);
     if (!parsed) return parsed.error();
-    if (auto error = duplicateError(parsed.value().duplicates, file, "the header")) return *error;
-    return readHeaderJson(parsed.value().value, std::move(result), file);
+    return readHeaderJson(parsed.value(), std::move(result), file);
 }
 
 namespace {
@@ -311,16 +246,10 @@ Result<SafetensorsIndex> readIndexJson(const Json& index, const std::string& fil
 
 }  // namespace
 
-Result<SafetensorsIndex> parseSafetensorsIndex(std::string_view json, const std::string& file) {
-    auto parsed = parseJson(json, file, "the index");
+Result<SafetensorsIndex> parseSafetensorsIndex(std::string_view text, const std::string& file) {
+    auto parsed = json::parse(text, file);
     if (!parsed) return parsed.error();
-    const auto& finder = parsed.value().duplicates;
-    if (finder.duplicateKey && finder.duplicateUnder == "weight_map")
-        return Error{file + ": weight_map", "names tensor " + inQuotes(*finder.duplicateKey) + " twice"};
-    if (finder.duplicateKey && !finder.duplicateUnder.empty())
-        return Error{file + ": " + finder.duplicateUnder, "has the key " + inQuotes(*finder.duplicateKey) + " twice"};
-    if (auto error = duplicateError(finder, file, "the index")) return *error;
-    return readIndexJson(parsed.value().value, file);
+    return readIndexJson(parsed.value(), file);
 }
 
 std::optional<DType> dtypeFromName(std::string_view name) {

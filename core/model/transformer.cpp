@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <unsupported/Eigen/SpecialFunctions>  // the packet erf used by geluErf
 #include <numeric>
 #include <set>
@@ -24,22 +23,9 @@
 
 namespace attnscope {
 
-using Json = nlohmann::json;
-
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
-// DistilBERT spells its config differently from BERT; rename to the keys parseHfConfig reads.
-void renameDistilBertKeys(Json& config) {
-    const std::pair<const char*, const char*> renames[] = {
-        {"dim", "hidden_size"},         {"n_layers", "num_hidden_layers"},
-        {"n_heads", "num_attention_heads"}, {"hidden_dim", "intermediate_size"},
-        {"activation", "hidden_act"}};
-    for (const auto& [from, to] : renames)
-        if (config.contains(from) && !config.contains(to)) config[to] = config[from];
-    if (!config.contains("layer_norm_eps")) config["layer_norm_eps"] = 1e-12;  // fixed in the model code
-}
 
 std::optional<ModelFamily> familyOf(const std::string& modelType) {
     if (modelType == "bert") return ModelFamily::Bert;
@@ -121,16 +107,12 @@ std::string familyName(ModelFamily family) {
 
 Result<TransformerConfig> parseTransformerConfig(std::string_view jsonText, std::string_view where) {
     const std::string file(where);
-    Json json = Json::parse(jsonText.begin(), jsonText.end(), nullptr, false);
-    if (json.is_discarded() || !json.is_object()) return Error{file, "is not a JSON object"};
-    const std::string modelType = json.value("model_type", std::string());
-    const auto family = familyOf(modelType);
-    if (!family)
-        return Error{file + ": model_type", "expected bert, roberta, distilbert or gpt2, found \"" + modelType + "\""};
-    if (*family == ModelFamily::DistilBert) renameDistilBertKeys(json);
-    auto parsed = parseHfConfig(json.dump(), file);
+    auto parsed = parseHfConfig(jsonText, file, {"bert", "roberta", "distilbert", "gpt2"});
     if (!parsed) return parsed.error();
     const HfConfig& hf = parsed.value();
+    const std::string modelType = hf.modelType;
+    const auto family = familyOf(modelType);
+    if (!family) return Error{file + ": model_type", "unsupported \"" + modelType + "\""};
     const auto activation = activationOf(hf.hiddenAct);
     if (!activation) return Error{file + ": activation", "unsupported activation \"" + hf.hiddenAct + "\""};
 

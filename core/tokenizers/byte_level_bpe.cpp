@@ -3,19 +3,14 @@
 #include "core/text_file.hpp"
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <queue>
 #include <sstream>
 
+#include "core/io/json_reader.hpp"
 #include "core/tokenizers/unicode.hpp"
 #include "core/utf8.hpp"
 
 namespace attnscope {
-
-// Vocabulary stores one string per id up to the largest id, so a tiny file with one huge id would
-// allocate gigabytes (found by fuzz/tokenizer_fuzz). The largest published vocabularies have
-// ~256K entries; 4M leaves room and bounds that table to ~130 MB.
-constexpr long long kMaxTokenId = (1 << 22) - 1;
 
 namespace {
 
@@ -238,18 +233,17 @@ Result<bool> ByteLevelBpeTokenizer::encodeText(std::string_view text, int& nextW
 std::string ByteLevelBpeTokenizer::displayText(const Token& token) const { return byteLevelDisplay(token.text); }
 
 Result<Vocabulary> parseVocabJsonText(const std::string& text, const std::string& where) {
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        return Error{where, std::string("expected a JSON object {\"piece\": id, ...}, found malformed JSON: ") + e.what()};
-    }
-    if (!json.is_object()) return Error{where, "expected a JSON object {\"piece\": id, ...}, found " + std::string(json.type_name())};
+    auto parsed = json::parse(text, where);
+    if (!parsed) return parsed.error();
+    const json::Field<json::Json> root(parsed.value(), where);
+    auto entries = root.members("a JSON object {\"piece\": id, ...}");
+    if (!entries) return entries.error();
+    if (entries.value().empty()) return root.error("expected at least one piece {\"piece\": id, ...}, found an empty vocabulary");
     Vocabulary vocab;
-    for (const auto& [piece, id] : json.items()) {
-        if (!id.is_number_integer() || id.get<long long>() < 0 || id.get<long long>() > kMaxTokenId)
-            return Error{where + ": \"" + piece + "\"", "expected an integer id from 0 to " + std::to_string(kMaxTokenId) + ", found " + id.dump()};
-        vocab.add(piece, id.get<int>());
+    for (const auto& [piece, idField] : entries.value()) {
+        auto id = idField.integer(0, kMaxTokenId);
+        if (!id) return id.error();
+        vocab.add(piece, static_cast<int>(id.value()));
     }
     return vocab;
 }

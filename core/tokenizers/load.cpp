@@ -1,7 +1,8 @@
 #include "core/tokenizers/load.hpp"
 
+#include "core/io/json_reader.hpp"
+#include "core/text_file.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"
-#include "core/tokenizers/json_support.hpp"
 #include "core/tokenizers/tokenizer_json.hpp"
 #include "core/tokenizers/wordpiece.hpp"
 
@@ -10,48 +11,63 @@ namespace attnscope {
 namespace {
 
 namespace fs = std::filesystem;
-using tokenizer_json::Json;
-using tokenizer_json::optionalField;
+using json::Json;
+using Field = json::Field<Json>;
 
-// An optional JSON file: missing → an empty object; unreadable or malformed → Error.
+// An optional JSON file (tokenizer_config.json, special_tokens_map.json): missing → an empty
+// object; unreadable, malformed or not an object → Error.
 Result<Json> optionalJsonFile(const fs::path& file) {
     std::error_code ec;
     if (!fs::exists(file, ec)) return Json::object();
-    auto json = tokenizer_json::readJsonFile(file);
-    if (json && !json.value().is_object())
-        return Error{file.string(), std::string("expected a JSON object, found ") + json.value().type_name()};
-    return json;
+    auto text = readTextFile(file);
+    if (!text) return text.error();
+    auto parsed = json::parse(text.value(), file.string());
+    if (!parsed) return parsed.error();
+    if (auto e = Field(parsed.value(), file.string()).requireObject("a JSON object")) return *e;
+    return parsed;
 }
 
-Result<WordPieceOptions> wordPieceOptions(const Json& config, const std::string& where) {
+// A special-token entry: absent or null → nullopt, "[CLS]" or {"content": "[CLS]", ...} → the text.
+Result<std::optional<std::string>> tokenContent(const Field& object, const std::string& key) {
+    auto entry = object.optionalMember(key);
+    if (!entry) return entry.error();
+    if (!entry.value()) return std::optional<std::string>{};
+    const Field& e = *entry.value();
+    if (e.json().is_string()) return std::optional<std::string>{e.json().get<std::string>()};
+    if (!e.json().is_object()) return e.expected("a token text or {\"content\": text, ...}");
+    return e.optionalText("content");
+}
+
+Result<WordPieceOptions> wordPieceOptions(const Field& config) {
     WordPieceOptions options;
-    auto lower = optionalField<bool>(config, "do_lower_case", where);
-    auto strip = optionalField<bool>(config, "strip_accents", where);
-    auto chinese = optionalField<bool>(config, "tokenize_chinese_chars", where);
+    auto lower = config.optionalBoolean("do_lower_case");
+    auto strip = config.optionalBoolean("strip_accents");
+    auto chinese = config.optionalBoolean("tokenize_chinese_chars");
+    auto unk = tokenContent(config, "unk_token");
     for (const auto* r : {&lower, &strip, &chinese})
         if (!*r) return r->error();
+    if (!unk) return unk.error();
     options.lowercase = lower.value().value_or(true);  // BertTokenizer's default
     options.stripAccents = strip.value();
     options.handleChineseChars = chinese.value().value_or(true);
-    if (config.contains("unk_token"))
-        options.unkToken = tokenizer_json::tokenContent(config["unk_token"]).value_or(options.unkToken);
+    options.unkToken = unk.value().value_or(options.unkToken);
     return options;
 }
 
-Result<std::unique_ptr<Tokenizer>> loadWordPieceFolder(const fs::path& dir, const Json& config) {
+Result<std::unique_ptr<Tokenizer>> loadWordPieceFolder(const fs::path& dir, const Field& config) {
     auto vocab = readWordPieceVocab(dir / "vocab.txt");
-    auto options = wordPieceOptions(config, (dir / "tokenizer_config.json").string());
+    auto options = wordPieceOptions(config);
     if (!vocab) return vocab.error();
     if (!options) return options.error();
     return std::unique_ptr<Tokenizer>(std::make_unique<WordPieceTokenizer>(std::move(vocab).value(), options.value()));
 }
 
-Result<std::unique_ptr<Tokenizer>> loadBpeFolder(const fs::path& dir, const Json& config) {
+Result<std::unique_ptr<Tokenizer>> loadBpeFolder(const fs::path& dir, const Field& config) {
     auto vocab = readBpeVocabJson(dir / "vocab.json");
     if (!vocab) return vocab.error();
     auto merges = readBpeMerges(dir / "merges.txt");
     if (!merges) return merges.error();
-    auto prefixSpace = optionalField<bool>(config, "add_prefix_space", (dir / "tokenizer_config.json").string());
+    auto prefixSpace = config.optionalBoolean("add_prefix_space");
     if (!prefixSpace) return prefixSpace.error();
     auto bpe = ByteLevelBpeTokenizer::create(std::move(vocab).value(), merges.value(),
                                              ByteLevelOptions{prefixSpace.value().value_or(false)},
@@ -61,15 +77,42 @@ Result<std::unique_ptr<Tokenizer>> loadBpeFolder(const fs::path& dir, const Json
 }
 
 // tokenizer_config.json's added_tokens_decoder: {"50256": {"content": "<|endoftext|>", "special": true}}.
-void addDecoderSpecials(Tokenizer& tokenizer, const Json& config) {
-    if (!config.contains("added_tokens_decoder") || !config["added_tokens_decoder"].is_object()) return;
-    for (const auto& [id, entry] : config["added_tokens_decoder"].items()) {
-        const auto content = tokenizer_json::tokenContent(entry);
-        if (content && entry.value("special", false)) tokenizer.addSpecialPiece(*content);
+std::optional<Error> addDecoderSpecials(Tokenizer& tokenizer, const Field& config) {
+    auto decoder = config.optionalMember("added_tokens_decoder");
+    if (!decoder) return decoder.error();
+    if (!decoder.value()) return std::nullopt;
+    auto entries = decoder.value()->members("an object {\"id\": {\"content\": text, \"special\": true}, ...}");
+    if (!entries) return entries.error();
+    for (const auto& [id, entry] : entries.value()) {
+        if (auto e = entry.requireObject("{\"content\": text, \"special\": true or false, ...}")) return *e;
+        auto content = entry.optionalText("content");
+        auto special = entry.optionalBoolean("special");
+        if (!content) return content.error();
+        if (!special) return special.error();
+        if (content.value() && special.value().value_or(false)) tokenizer.addSpecialPiece(*content.value());
     }
+    return std::nullopt;
 }
 
-Result<std::unique_ptr<Tokenizer>> loadModelFiles(const fs::path& dir, const Json& config) {
+// Fills the roles (cls_token, sep_token, …) named in a special_tokens_map.json or
+// tokenizer_config.json object, for pieces the vocabulary has.
+std::optional<Error> applySpecialTokenRoles(Tokenizer& tokenizer, const Field& map) {
+    SpecialTokens special = tokenizer.specialTokens();
+    const std::pair<const char*, std::optional<int> SpecialTokens::*> roles[] = {
+        {"cls_token", &SpecialTokens::cls}, {"sep_token", &SpecialTokens::sep}, {"mask_token", &SpecialTokens::mask},
+        {"pad_token", &SpecialTokens::pad}, {"unk_token", &SpecialTokens::unk}, {"bos_token", &SpecialTokens::bos},
+        {"eos_token", &SpecialTokens::eos}};
+    for (const auto& [key, member] : roles) {
+        auto content = tokenContent(map, key);
+        if (!content) return content.error();
+        if (!content.value()) continue;
+        if (const auto id = tokenizer.idOf(*content.value())) special.*member = id;
+    }
+    tokenizer.setSpecialTokens(special);
+    return std::nullopt;
+}
+
+Result<std::unique_ptr<Tokenizer>> loadModelFiles(const fs::path& dir, const Field& config) {
     std::error_code ec;
     if (fs::exists(dir / "tokenizer.json", ec)) return loadTokenizerJson(dir / "tokenizer.json");
     if (fs::exists(dir / "vocab.txt", ec)) return loadWordPieceFolder(dir, config);
@@ -82,15 +125,17 @@ Result<std::unique_ptr<Tokenizer>> loadModelFiles(const fs::path& dir, const Jso
 Result<std::unique_ptr<Tokenizer>> loadTokenizerFromFolder(const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return Error{dir.string(), "expected a folder with tokenizer files, found none"};
-    auto config = optionalJsonFile(dir / "tokenizer_config.json");
-    auto specialMap = optionalJsonFile(dir / "special_tokens_map.json");
-    if (!config) return config.error();
-    if (!specialMap) return specialMap.error();
-    auto tokenizer = loadModelFiles(dir, config.value());
+    const fs::path configFile = dir / "tokenizer_config.json", mapFile = dir / "special_tokens_map.json";
+    auto configJson = optionalJsonFile(configFile);
+    auto mapJson = optionalJsonFile(mapFile);
+    if (!configJson) return configJson.error();
+    if (!mapJson) return mapJson.error();
+    const Field config(configJson.value(), configFile.string()), specialMap(mapJson.value(), mapFile.string());
+    auto tokenizer = loadModelFiles(dir, config);
     if (!tokenizer) return tokenizer.error();
-    addDecoderSpecials(*tokenizer.value(), config.value());
-    tokenizer_json::applySpecialTokenRoles(*tokenizer.value(), config.value());
-    tokenizer_json::applySpecialTokenRoles(*tokenizer.value(), specialMap.value());
+    if (auto e = addDecoderSpecials(*tokenizer.value(), config)) return *e;
+    if (auto e = applySpecialTokenRoles(*tokenizer.value(), config)) return *e;
+    if (auto e = applySpecialTokenRoles(*tokenizer.value(), specialMap)) return *e;
     return tokenizer;
 }
 

@@ -75,4 +75,15 @@ Result<std::vector<Token>> Tokenizer::encode(std::string_view text) const {
     return tokens;
 }
 
+void assignRoleByName(SpecialTokens& special, std::string_view piece, int id) {
+    if (piece == "[CLS]") special.cls = id;
+    else if (piece == "[SEP]") special.sep = id;
+    else if (piece == "[MASK]" || piece == "<mask>") special.mask = id;
+    else if (piece == "[PAD]" || piece == "<pad>") special.pad = id;
+    else if (piece == "[UNK]" || piece == "<unk>") special.unk = id;
+    else if (piece == "<s>") special.bos = special.cls = id;
+    else if (piece == "</s>") special.eos = special.sep = id;
+    else if (piece == "<|endoftext|>") special.bos = special.eos = special.unk = id;
+}
+
 }  // namespace attnscope

@@ -22,6 +22,14 @@ struct SpecialTokens {
     std::optional<int> cls, sep, mask, pad, unk, bos, eos;
 };
 
+// Guesses a role from the conventional names: [CLS], <|endoftext|>, <s>, </s>, <pad>, …
+void assignRoleByName(SpecialTokens& special, std::string_view piece, int id);
+
+// Vocabulary stores one string per id up to the largest id, so a tiny file with one huge id would
+// allocate gigabytes (found by fuzz/tokenizer_fuzz). The largest published vocabularies have
+// ~256K entries; 4M leaves room and bounds that table to ~130 MB.
+constexpr long long kMaxTokenId = (1 << 22) - 1;
+
 // Piece ↔ id. Ids need not be dense; size() is the largest id + 1 (the embedding rows needed).
 class Vocabulary {
 public:

@@ -470,7 +470,8 @@ TEST_CASE("malformed coreference sets name the file, the line and the field", "[
     };
     const std::string ok = R"({"sentence": "The cat ran and it sat", "mention": "it", "antecedent": "cat"})";
     const std::vector<Bad> cases = {
-        {ok + "\n{\"sentence\": \"x\"", "set.jsonl: line 2: expected a JSON object on one line, found text that is not valid JSON"},
+        {ok + "\n{\"sentence\": \"x\"", "set.jsonl: line 2: expected a JSON object on one line, found text that is not valid JSON at column 17: "
+                                         "syntax error while parsing object - unexpected end of input; expected '}'"},
         {"[1, 2]", "set.jsonl: line 1: expected a JSON object, found a list of 2"},
         {R"({"sentence": "The cat ran", "mention": "it"})",
          "set.jsonl: line 1: antecedent: expected text, found nothing (the field is missing)"},

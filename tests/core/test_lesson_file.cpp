@@ -85,7 +85,7 @@ TEST_CASE("the hash rule for tokens missing from the table", "[lesson][hash]") {
 
 TEST_CASE("malformed lessons name the field at fault", "[lesson][errors]") {
     requireErrorNaming("{\"format\": \"attnscope-lesson\", ", "broken.json", "not valid JSON");
-    requireErrorNaming("[1, 2]", "(top level)", "JSON object");
+    requireErrorNaming("[1, 2]", "broken.json: expected a JSON object", "found a list of 2");
     requireErrorNaming(minimalWith("\"attnscope-lesson\"", "\"something\""), "format", "attnscope-lesson");
     requireErrorNaming(minimalWith("\"version\": 1", "\"version\": 7"), "version", "version 7");
     requireErrorNaming(minimalWith("\"d_model\": 2, ", ""), "d_model", "missing");
@@ -126,12 +126,13 @@ TEST_CASE("enormous sentences are cut with a notice", "[lesson]") {
     CHECK(trace.value().notices[0].find("2000 tokens") != std::string::npos);
 }
 
-TEST_CASE("an empty sentence gives an empty trace, not an error", "[lesson]") {
+TEST_CASE("an empty sentence is refused: there are no matrices to show (issue 10)", "[lesson]") {
     const auto lesson = parseLesson(kMinimal, "minimal").value();
-    const auto trace = runLesson(lesson, "");
-    REQUIRE(trace.ok());
-    CHECK(trace.value().tokenCount() == 0);
-    CHECK(trace.value().layers[0].heads[0].weights.size() == 0);
+    for (const char* sentence : {"", "   ", "\t\n"}) {
+        const auto trace = runLesson(lesson, sentence);
+        REQUIRE_FALSE(trace.ok());
+        CHECK(trace.error().text() == "sentence: the sentence has no tokens; type at least one word");
+    }
 }
 
 TEST_CASE("b_O without W_O must fit the concatenation", "[lesson][errors]") {

@@ -14,8 +14,7 @@ using namespace attnscope;
 TEST_CASE("fuzz regression: a huge id in vocab.json is an error, not a 3 GB allocation", "[tokenizer-real][fuzz]") {
     auto vocab = parseVocabJsonText(R"({"a": 99999999})", "vocab.json");
     REQUIRE_FALSE(vocab.ok());
-    CHECK(vocab.error().text().find("\"a\"") != std::string::npos);
-    CHECK(vocab.error().text().find("4194303") != std::string::npos);
+    CHECK(vocab.error().text() == "vocab.json: a: expected 0 to 4194303, found 99999999");
     CHECK(parseVocabJsonText(R"({"a": 4194303})", "vocab.json").ok());  // the largest allowed id
 }
 

@@ -278,6 +278,26 @@ private slots:
         QVERIFY(cellsMatchFixture(*w.heatmapView(), 0, 0));
     }
 
+    // A tokenizer.json normalizer of the wrong JSON type aborted the whole program (an uncaught
+    // nlohmann exception); now it is a message and the previous model stays.
+    void aWrongTypedTokenizerJsonKeepsThePreviousModel() {
+        MainWindow& w = *window_;
+        openBert(w);
+        const ModelRun* before = w.shownRun();
+        QTemporaryDir dir;
+        for (const char* name : {"config.json", "model.safetensors", "vocab.txt"})
+            QVERIFY(QFile::copy(kBert + "/" + name, dir.filePath(name)));
+        QFile tokenizer(dir.filePath("tokenizer.json"));
+        QVERIFY(tokenizer.open(QIODevice::WriteOnly));
+        tokenizer.write(R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": [1, 2, 3]})");
+        tokenizer.close();
+        w.openModel(dir.path());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.lastError().isEmpty(), kWaitMs);
+        QVERIFY2(w.lastError().contains("normalizer: expected an object or null, found a list of 3"), qPrintable(w.lastError()));
+        QVERIFY(w.isModelMode());
+        QCOMPARE(w.shownRun(), before);
+    }
+
     void aLessonLeavesModelMode() {
         MainWindow& w = *window_;
         openBert(w);
