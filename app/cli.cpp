@@ -237,8 +237,6 @@ int runCommandLine(const QStringList& arguments) {
     if (!lesson) return fail(lesson.error().text());
     Request request;
     if (auto error = readRequest(parser, lesson.value(), request)) return fail(*error);
-    if (parser.value("sentence").contains(QChar(0xFFFD)))  // as for --model: Qt's mark of invalid bytes
-        return fail("--sentence: expected UTF-8 text, found invalid bytes (shown as U+FFFD)");
     const std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString()
                                                           : lesson.value().sentence;
     auto trace = runLesson(lesson.value(), sentence, request.settings);
