@@ -2,6 +2,8 @@
 // Where a lesson comes from: a built-in name, a file, or JSON typed inline.
 #include <QString>
 #include <QStringList>
+#include <cstdint>
+#include <string>
 
 #include "core/lesson.hpp"
 
@@ -18,6 +20,10 @@ std::vector<BuiltInLesson> builtInLessons();
 // Reads a lesson from NAME (built-in), a path, or an inline JSON object ("{…}").
 Result<Lesson> loadLesson(const QString& nameOrPathOrJson);
 Result<Lesson> loadLessonFile(const QString& path);
+
+// The bytes of a built-in resource (":/…", read with QFile) or of a user's file, read by core's
+// readTextFile: a regular file of at most `maxBytes` (a FIFO, /dev/zero or a folder is refused).
+Result<std::string> readResourceOrFile(const QString& path, std::uint64_t maxBytes);
 
 // Writes the lesson atomically (temporary file, then rename): a crash never leaves half a file.
 std::optional<Error> saveLessonFile(const Lesson& lesson, const QString& path);

@@ -13,7 +13,7 @@ Result<Json> parseJson(const std::string& text, const std::string& where) {
 }
 
 Result<Json> readJsonFile(const std::filesystem::path& file) {
-    auto text = readTextFile(file);
+    auto text = readTextFile(file, kMaxTokenizerFileBytes);
     if (!text) return text.error();
     return parseJson(text.value(), file.string());
 }
