@@ -26,12 +26,12 @@ std::optional<Error> checkReadableFile(const std::filesystem::path& path, std::u
     if (ec || !std::filesystem::exists(status)) return Error{path.string(), "cannot be opened: no such file"};
     if (std::filesystem::is_directory(status)) return Error{path.string(), "is a folder, not a file"};
     if (!std::filesystem::is_regular_file(status))
-        return Error{path.string(), "is not a regular file (a device, FIFO or socket); only regular files are read"};
+        return Error{path.string(), "is not a regular file (a device, FIFO or socket): only regular files are read"};
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec) return Error{path.string(), "cannot read its size: " + ec.message()};
     if (size > maxBytes)
-        return Error{path.string(), "is " + byteSizeText(size) + "; at most " + byteSizeText(maxBytes) +
-                                        " is read from a file of this kind"};
+        return Error{path.string(), "is " + byteSizeText(size) + ", over the cap of " + byteSizeText(maxBytes) +
+                                        " for a file of this kind"};
     return std::nullopt;
 }
 
@@ -48,8 +48,8 @@ Result<std::string> readTextFile(const std::filesystem::path& path, std::uint64_
     }
     if (in.bad()) return Error{path.string(), "could not be read to the end"};
     if (text.size() > maxBytes)
-        return Error{path.string(), "grew past " + byteSizeText(maxBytes) + " while it was read; at most " +
-                                        byteSizeText(maxBytes) + " is read from a file of this kind"};
+        return Error{path.string(), "grew past the cap of " + byteSizeText(maxBytes) +
+                                        " for a file of this kind while it was read"};
     return text;
 }
 

@@ -1,6 +1,7 @@
-// Limits (issue 10, items 3 and 4): only regular files of a capped size are read; a config.json
+// Limits (issue 10, items 3, 4 and 5): only regular files of a capped size are read; a config.json
 // claiming more than its weights hold is refused on the header alone; a weight that is NaN or
-// ±∞ is refused at load, named with its first bad element (F32, F16, BF16).
+// ±∞ is refused at load, named with its first bad element (F32, F16, BF16); a wide lesson
+// without projections neither stores nor multiplies d×d identities.
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,9 +14,12 @@
 #include <sstream>
 #include <vector>
 
+#include "core/explain.hpp"
+#include "core/lesson.hpp"
 #include "core/model/bert.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/model/transformer.hpp"
+#include "core/run_lesson.hpp"
 #include "core/text_file.hpp"
 
 using namespace attnscope;
@@ -108,7 +112,7 @@ TEST_CASE("readTextFile reads only regular files, up to a cap it names", "[limit
 
     auto tooLarge = readTextFile(text, 64);
     REQUIRE_FALSE(tooLarge.ok());
-    CHECK(tooLarge.error().text() == text.string() + ": is 100 bytes; at most 64 bytes is read from a file of this kind");
+    CHECK(tooLarge.error().text() == text.string() + ": is 100 bytes, over the cap of 64 bytes for a file of this kind");
 
     auto folder = readTextFile(dir.path);
     REQUIRE_FALSE(folder.ok());
@@ -117,7 +121,7 @@ TEST_CASE("readTextFile reads only regular files, up to a cap it names", "[limit
     // /dev/zero never ends and a FIFO blocks until someone writes: both refused before opening.
     auto zero = readTextFile("/dev/zero");
     REQUIRE_FALSE(zero.ok());
-    CHECK(zero.error().message == "is not a regular file (a device, FIFO or socket); only regular files are read");
+    CHECK(zero.error().message == "is not a regular file (a device, FIFO or socket): only regular files are read");
     const fs::path fifo = dir.path / "fifo";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     auto fromFifo = readTextFile(fifo);
@@ -136,7 +140,7 @@ TEST_CASE("the default cap is 16 MiB and sizes are said in MiB", "[limits]") {
     fs::resize_file(big, 100u * 1024 * 1024);  // sparse: nothing is written
     auto read = readTextFile(big);
     REQUIRE_FALSE(read.ok());
-    CHECK(read.error().message == "is 100 MiB; at most 16 MiB is read from a file of this kind");
+    CHECK(read.error().message == "is 100 MiB, over the cap of 16 MiB for a file of this kind");
 }
 
 // ---------------------------------------------------------------- config against weights
@@ -230,4 +234,65 @@ TEST_CASE("firstNonFinite finds the first bad element in any block, and none in 
     CHECK(firstNonFinite(values.data(), static_cast<Eigen::Index>(values.size())) == Eigen::Index{4097});
     CHECK(firstNonFinite(values.data() + 4098, 5902) == Eigen::Index{5901});
     CHECK_FALSE(firstNonFinite(values.data(), 0));
+}
+
+// ---------------------------------------------------------------- wide lessons
+
+namespace {
+
+std::string wideLesson(int d, int heads) {
+    return R"({"format": "attnscope-lesson", "version": 1, "d_model": )" + std::to_string(d) +
+           R"(, "heads": )" + std::to_string(heads) +
+           R"(, "projections": false, "positional_encoding": "sinusoidal", "sentence": "a b c", "embeddings": {}})";
+}
+
+}  // namespace
+
+TEST_CASE("a 4096-wide lesson without projections copies X instead of multiplying by stored identities", "[limits]") {
+    auto lesson = parseLesson(wideLesson(4096, 1), "wide");
+    REQUIRE(lesson.ok());
+    auto trace = runLesson(lesson.value(), "a b c");
+    REQUIRE(trace.ok());
+    const LayerTrace& layer = trace.value().layers.at(0);
+    const HeadTrace& head = layer.heads.at(0);
+    // Before: three 4096×4096 identities per head and one for W_O (512 MB), and X·I products.
+    CHECK(head.params.wq.size() == 0);
+    CHECK(head.params.wv.size() == 0);
+    CHECK(layer.wo.size() == 0);
+    const Mat X = trace.value().embedding + trace.value().positional;  // E + P, no rounding
+    CHECK(head.q == X);
+    CHECK(head.v == X);
+    CHECK(layer.output == layer.concat);
+    // Q's operand is X alone; explanations still work on any cell.
+    CHECK(operandsOf(trace.value(), Step::Query, 0) == std::vector<Operand>{{Step::Input, 0}});
+    auto q = explainCell(trace.value(), CellRef{Step::Query, 0, 0, 1, 4095}, 3);
+    REQUIRE(q.ok());
+    CHECK(q.value().kind == ExplanationKind::Copy);
+    CHECK(q.value().value == X(1, 4095));
+    auto weight = explainCell(trace.value(), CellRef{Step::Weights, 0, 0, 2, 0}, 3);
+    REQUIRE(weight.ok());
+    CHECK(weight.value().kind == ExplanationKind::Softmax);
+    auto output = explainCell(trace.value(), CellRef{Step::Output, 0, 0, 0, 7}, 3);
+    REQUIRE(output.ok());
+    CHECK(output.value().kind == ExplanationKind::Copy);
+    CHECK(output.value().value == layer.concat(0, 7));
+}
+
+TEST_CASE("a hand-sized lesson without projections still shows its identity weights", "[limits]") {
+    auto lesson = parseLesson(wideLesson(4, 2), "small");
+    REQUIRE(lesson.ok());
+    auto trace = runLesson(lesson.value(), "a b c");
+    REQUIRE(trace.ok());
+    const LayerTrace& layer = trace.value().layers.at(0);
+    CHECK(layer.heads.at(1).params.wk == Mat(Mat::Identity(4, 4)));
+    CHECK(layer.wo == Mat(Mat::Identity(8, 8)));  // no W_O: the 8-wide concatenation is the output
+    CHECK(operandsOf(trace.value(), Step::Key, 0) == std::vector<Operand>{{Step::Input, 0}, {Step::WK, 0}});
+}
+
+TEST_CASE("heads × d_k or heads × d_v beyond 16384 columns per token is refused, naming heads", "[limits]") {
+    auto wide = parseLesson(wideLesson(4096, 64), "wide.json");
+    REQUIRE_FALSE(wide.ok());
+    CHECK(wide.error().text() == "wide.json: heads: 64 heads × d_k 4096 = 262144 columns per token; at most 16384 "
+                                 "(heads × d_k and heads × d_v)");
+    CHECK(parseLesson(wideLesson(4096, 4), "four heads").ok());  // 4 × 4096 = 16384: the largest allowed
 }
