@@ -6,6 +6,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "core/text_file.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -30,12 +32,19 @@ std::vector<BuiltInLesson> builtInLessons() {
     return lessons;
 }
 
-Result<Lesson> loadLessonFile(const QString& path) {
+Result<std::string> readResourceOrFile(const QString& path, std::uint64_t maxBytes) {
+    if (!path.startsWith(":/")) return readTextFile(path.toStdString(), maxBytes);
     QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{path.mid(2).toStdString(), "cannot be read: " + file.errorString().toStdString()};
+    return file.readAll().toStdString();
+}
+
+Result<Lesson> loadLessonFile(const QString& path) {
     const std::string source = path.startsWith(":/") ? path.mid(2).toStdString() : path.toStdString();
-    if (!file.open(QIODevice::ReadOnly)) return Error{source, "cannot be read: " + file.errorString().toStdString()};
-    const QByteArray bytes = file.readAll();
-    return parseLesson(std::string_view(bytes.constData(), bytes.size()), source);
+    auto bytes = readResourceOrFile(path, kMaxTextFileBytes);
+    if (!bytes) return bytes.error();
+    return parseLesson(bytes.value(), source);
 }
 
 Result<Lesson> loadLesson(const QString& nameOrPathOrJson) {

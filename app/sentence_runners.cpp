@@ -1,7 +1,9 @@
 #include "app/sentence_runners.hpp"
 
-#include <QFile>
 #include <QFileInfo>
+
+#include "app/lesson_source.hpp"
+#include "core/text_file.hpp"
 
 #include "core/run_lesson.hpp"
 
@@ -25,14 +27,12 @@ SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson) {
 QStringList builtInCorefSets() { return {":/coref/english.jsonl", ":/coref/chinese.jsonl"}; }
 
 Result<CorefSet> loadCorefSet(const QString& pathOrResource) {
-    QFile file(pathOrResource);
     const std::string name = QFileInfo(pathOrResource).fileName().toStdString();
-    if (!file.open(QIODevice::ReadOnly))
-        return Error{pathOrResource.toStdString(), "cannot be read: " + file.errorString().toStdString()};
-    const QByteArray text = file.readAll();
+    auto text = readResourceOrFile(pathOrResource, kMaxCorefSetBytes);
+    if (!text) return text.error();
     // Built-in sets are named by file name in messages; files by their path as given.
     const std::string source = pathOrResource.startsWith(":/") ? name : pathOrResource.toStdString();
-    return parseCorefSet(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), source);
+    return parseCorefSet(text.value(), source);
 }
 
 }  // namespace attnscope

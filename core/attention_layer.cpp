@@ -14,6 +14,18 @@ struct Rounder {
     Mat operator()(Mat m) const { return decimals ? roundTo(m, *decimals) : m; }
 };
 
+// X·W + b, or X + b when W is empty (the identity, see identityHead).
+Mat projectOrCopy(const Mat& X, const Mat& W, const RowVec& b) {
+    if (W.size() > 0) return project(X, W, b);
+    Mat out = X;
+    if (b.size() > 0) out.rowwise() += b;
+    return out;
+}
+
+Mat shownIdentity(Eigen::Index width) {
+    return width <= kLargestShownIdentity ? Mat(Mat::Identity(width, width)) : Mat();
+}
+
 // Self-attention passes the same X twice (Xq = Xkv, T_q = T_k = T).
 HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const AttentionOptions& options,
                   const std::vector<std::string>& tokenNames, std::vector<std::string>* notices) {
@@ -21,9 +33,9 @@ HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const Att
     const int T = static_cast<int>(Xq.rows());
     HeadTrace h;
     h.params = w;
-    h.q = r(project(Xq, w.wq, w.bq));                // T_q×d_k
-    h.k = r(project(Xkv, w.wk, w.bk));               // T_k×d_k
-    h.v = r(project(Xkv, w.wv, w.bv));               // T_k×d_v
+    h.q = r(projectOrCopy(Xq, w.wq, w.bq));          // T_q×d_k
+    h.k = r(projectOrCopy(Xkv, w.wk, w.bk));         // T_k×d_k
+    h.v = r(projectOrCopy(Xkv, w.wv, w.bv));         // T_k×d_v
     h.scores = r(attentionScores(h.q, h.k));         // T_q×T_k
     const double divisor = options.scaled ? sqrtOf(static_cast<int>(h.q.cols())) : 1.0;
     h.scaledScores = r(scaleScores(h.scores, divisor));  // T_q×T_k
@@ -50,17 +62,18 @@ LayerTrace runLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights
             if (notices) notices->push_back("head " + std::to_string(layer.heads.size()) + ": " + n);
     }
     layer.concat = concatHeads(outputs);  // T_q×(H·d_v)
-    layer.wo = wo.size() > 0 ? wo : Mat(Mat::Identity(layer.concat.cols(), layer.concat.cols()));
+    layer.wo = wo.size() > 0 ? wo : shownIdentity(layer.concat.cols());
     layer.bo = bo;
     const Rounder r{options.handRounding};
-    layer.output = r(outputProjection(layer.concat, layer.wo, layer.bo));  // T_q×d (T_q×H·d_v without W_O)
+    // T_q×d (T_q×H·d_v without W_O)
+    layer.output = r(wo.size() > 0 ? outputProjection(layer.concat, wo, bo) : projectOrCopy(layer.concat, Mat(), bo));
     return layer;
 }
 
 }  // namespace
 
 HeadWeights identityHead(int d) {
-    const Mat eye = Mat::Identity(d, d);
+    const Mat eye = shownIdentity(d);
     return HeadWeights{eye, eye, eye, {}, {}, {}};
 }
 

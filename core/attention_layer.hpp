@@ -19,8 +19,9 @@ struct AttentionOptions {
     int realTokens = -1;              // tokens from here on are padding, masked for every query (-1: none)
 };
 
-// X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v). wo: (H·d_v)×d, or empty for
-// none, in which case the output is the concatenation itself (T×(H·d_v)).
+// X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v; empty: the identity). wo: (H·d_v)×d,
+// or empty for none, in which case the output is the concatenation itself (T×(H·d_v)) and the
+// trace's W_O is the identity when it is at most kLargestShownIdentity wide, else empty.
 // Notices about masked rows or infinities are appended to `notices`.
 LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads, const Mat& wo,
                              const RowVec& bo, const AttentionOptions& options,
@@ -34,7 +35,14 @@ LayerTrace runCrossAttentionLayer(const Mat& Xq, const Mat& Xkv, const std::vect
                                   const Mat& wo, const RowVec& bo, const AttentionOptions& options,
                                   const std::vector<std::string>& queryNames, std::vector<std::string>* notices);
 
-// Q = K = V = X: identity weights of width d, the usual first hand exercise.
+// Empty weights (W_Q, W_K, W_V of a head, or W_O) mean the identity: the layer copies its input
+// instead of multiplying by I. identityHead stores the d×d identities only up to this width, where
+// they are worth showing; a 4096-wide lesson would otherwise hold (and multiply by) 128 MB
+// identities per head and weight.
+inline constexpr int kLargestShownIdentity = 64;
+
+// Q = K = V = X: identity weights of width d, the usual first hand exercise (empty above
+// kLargestShownIdentity).
 HeadWeights identityHead(int d);
 
 }  // namespace attnscope

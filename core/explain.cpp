@@ -3,6 +3,7 @@
 // (target) tokens and T_k key/value (source) tokens.
 #include "core/explain.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -14,9 +15,10 @@ namespace attnscope {
 std::string formatNumber(double value, int decimals) {
     if (std::isnan(value)) return "NaN";
     if (std::isinf(value)) return value < 0 ? "−∞" : "+∞";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    std::string text = buffer;
+    // to_chars prints exactly what printf's %.*f does, several times faster (wide tables).
+    char buffer[400];  // 309 integer digits and up to 80 decimals
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
+    std::string text = error == std::errc() ? std::string(buffer, end) : std::to_string(value);
     if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') text.erase(0, 1);
     return text;
 }
@@ -205,9 +207,20 @@ void explainConcat(Explanation& e, const Context& c) {
     e.sources.push_back(CellRef{Step::WeightedSum, c.cell.layer, h, c.cell.row, col});
 }
 
+// A layer without W_O whose identity is too wide to store: its output is the concatenation.
+void explainOutputCopy(Explanation& e, const Context& c) {
+    const int i = c.cell.row, col = c.cell.col;
+    e.kind = ExplanationKind::Copy;
+    e.rule = "out = concat (this layer has no W_O)";
+    e.terms.push_back({"concat[" + c.token(i) + "," + std::to_string(col) + "]", c.layer.concat(i, col)});
+    e.sources.push_back(c.at(Step::Concat, i, col));
+    if (c.layer.bo.size()) e.terms.push_back({"bias b_O[" + std::to_string(col) + "]", c.layer.bo[col]});
+}
+
 void explainOutput(Explanation& e, const Context& c) {
     const Mat& C = c.layer.concat;
     const Mat& W = c.layer.wo;
+    if (W.size() == 0) return explainOutputCopy(e, c);
     const int i = c.cell.row, col = c.cell.col;
     const int dV = static_cast<int>(c.layer.heads.at(0).weightedSum.cols());
     const bool single = c.trace.headCount() == 1;
@@ -339,11 +352,12 @@ void render(Explanation& e, const Context& c) {
 }
 
 // A real model's run may keep only the weights of a layer (LayerDetail::WeightsOnly); an
-// explanation reads the operands too, so it needs all of them.
+// explanation reads the operands too, so it needs all of them. (Empty W_Q…W_O are fine: in a
+// wide lesson without projections or W_O they stand for identities that are not stored.)
 bool keepsEveryIntermediate(const LayerTrace& layer) {
-    if (layer.input.size() == 0 || layer.wo.size() == 0 || layer.heads.empty()) return false;
+    if (layer.input.size() == 0 || layer.output.size() == 0 || layer.heads.empty()) return false;
     for (const HeadTrace& head : layer.heads)
-        if (head.q.size() == 0 || head.maskedScores.size() == 0 || head.params.wq.size() == 0) return false;
+        if (head.q.size() == 0 || head.maskedScores.size() == 0) return false;
     return true;
 }
 

@@ -352,9 +352,26 @@ std::optional<Error> validateOutput(const Lesson& lesson, const LessonLayer& lay
     return std::nullopt;
 }
 
+// Every token carries H·d_k query (and key) and H·d_v value numbers through each layer; beyond
+// this the run would take gigabytes (64 heads × 4096 without projections: 262144 per token).
+constexpr long long kMaxHeadColumns = 16384;
+
+std::optional<Error> validateHeadColumns(const Lesson& lesson, const std::string& source) {
+    for (const auto& [width, name] : {std::pair{lesson.dK, "d_k"}, std::pair{lesson.dV, "d_v"}}) {
+        const long long columns = static_cast<long long>(lesson.numHeads) * width;
+        if (columns > kMaxHeadColumns)
+            return Error{source + ": heads", std::to_string(lesson.numHeads) + " heads × " + name + " " +
+                                                 std::to_string(width) + " = " + std::to_string(columns) +
+                                                 " columns per token; at most " + std::to_string(kMaxHeadColumns) +
+                                                 " (heads × d_k and heads × d_v)"};
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Error> validateLesson(const Lesson& lesson, const std::string& source) {
+    if (auto e = validateHeadColumns(lesson, source)) return e;
     const int d = lesson.dModel;
     for (const auto& [token, vec] : lesson.embeddings) {
         if (auto e = checkShape(vec, 1, d, source + ": embeddings." + token)) return e;

@@ -11,6 +11,9 @@ namespace attnscope {
 
 // Terminal columns a string takes: CJK and full-width characters take two.
 int displayWidth(const std::string& text) {
+    // Numbers and most labels are ASCII, one column a byte: no decoding (a wide table has millions).
+    if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return static_cast<int>(text.size());
     int width = 0;
     for (const auto& cp : utf8::decode(text).points)
         width += (cp.value >= 0x1100 && (cp.value <= 0x115F || (cp.value >= 0x2E80 && cp.value <= 0xA4CF) ||

@@ -126,9 +126,16 @@ std::vector<Step> stepsOf(const Trace& trace, int layer) {
 std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
     const Step beforeSoftmax = trace.hasMask() ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
     const Step kvInput = trace.isCrossAttention() ? Step::SourceInput : Step::Input;  // what K and V project
-    const auto here = [layer](std::initializer_list<Step> steps) {
+    // A weight that is not stored (an identity too wide to show, see identityHead) is no operand.
+    const auto stored = [&](Step s) {
+        const bool weight = s == Step::WQ || s == Step::WK || s == Step::WV || s == Step::WO;
+        return !weight || layer >= trace.layerCount() || trace.layers[static_cast<std::size_t>(layer)].heads.empty() ||
+               stepMatrix(trace, s, layer, 0).size() > 0;
+    };
+    const auto here = [layer, &stored](std::initializer_list<Step> steps) {
         std::vector<Operand> out;
-        for (const Step s : steps) out.push_back({s, layer});
+        for (const Step s : steps)
+            if (stored(s)) out.push_back({s, layer});
         return out;
     };
     switch (step) {

@@ -116,7 +116,8 @@ struct Operand {
     bool operator==(const Operand&) const = default;
 };
 
-// The matrices a step of `layer` is computed from, shown beside it (e.g. Query ← Input, WQ).
+// The matrices a step of `layer` is computed from, shown beside it (e.g. Query ← Input, WQ);
+// weights the trace does not store (wide identities) are left out.
 std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer = 0);
 
 // The matrix for a step; head is ignored for steps that are not per head.

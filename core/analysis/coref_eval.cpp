@@ -238,7 +238,7 @@ Result<CorefSet> parseCorefSet(std::string_view text, const std::string& source)
 }
 
 Result<CorefSet> readCorefSet(const std::filesystem::path& path) {
-    auto text = readTextFile(path);
+    auto text = readTextFile(path, kMaxCorefSetBytes);
     if (!text) return Error{path.string(), text.error().message + " (expected a coreference set, JSON lines)"};
     return parseCorefSet(text.value(), path.string());
 }

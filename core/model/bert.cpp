@@ -151,7 +151,8 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
     w.positions = bind.matrix(e + "position_embeddings.weight", c.positions, c.width);
     if (c.typeVocabSize > 0) w.tokenTypes = bind.matrix(e + "token_type_embeddings.weight", c.typeVocabSize, c.width);
     w.embeddingNorm = bind.layerNorm(e + "LayerNorm", c.width);
-    for (int n = 0; n < c.layers; ++n) w.layers.push_back(bindLayer(bind, names, *prefix, n, c));
+    for (int n = 0; n < c.layers && !bind.error(); ++n)  // the first missing tensor ends the binding
+        w.layers.push_back(bindLayer(bind, names, *prefix, n, c));
     w.mlm = bindHead(bind, names, c, w.words);
     if (bind.error()) return *bind.error();
     w.usedNames = bind.used();

@@ -9,6 +9,8 @@
 #include <system_error>
 #include <vector>
 
+#include "core/text_file.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -73,8 +75,10 @@ Result<CheckpointFiles> findCheckpointFiles(const std::filesystem::path& folder)
         if (const auto pickles = pickleFilesIn(folder); !pickles.empty()) return pickleRefusal(pickles.front());
         return Error{folder.string(), "has neither model.safetensors nor model.safetensors.index.json"};
     }
-    if (!isFile(files.config))
+    std::error_code missing;
+    if (!std::filesystem::exists(files.config, missing))
         return Error{files.config.string(), "is missing; a Hugging Face model folder holds its config.json"};
+    if (auto error = checkReadableFile(files.config, kMaxTextFileBytes)) return *error;  // a FIFO, /dev/zero, a folder
     return files;
 }
 

@@ -64,7 +64,8 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
     w.prefix = prefix;
     w.words = bind.matrix(prefix + "wte.weight", c.vocabSize, c.width);
     w.positions = bind.matrix(prefix + "wpe.weight", c.positions, c.width);
-    for (int n = 0; n < c.layers; ++n) w.blocks.push_back(bindBlock(bind, prefix, n, c));
+    for (int n = 0; n < c.layers && !bind.error(); ++n)  // the first missing tensor ends the binding
+        w.blocks.push_back(bindBlock(bind, prefix, n, c));
     w.finalNorm = bind.layerNorm(prefix + "ln_f", c.width);
     w.lmHead = bind.has("lm_head.weight") ? bind.matrix("lm_head.weight", c.vocabSize, c.width) : w.words;
     if (bind.error()) return *bind.error();

@@ -1,5 +1,7 @@
 #include "core/model/hf_cache.hpp"
 
+#include "core/text_file.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -47,6 +49,7 @@ std::optional<std::string> checkIdPart(std::string_view part, const char* what) 
 
 // Reads the first line of a small text file (a ref), trimmed; nullopt when unreadable.
 std::optional<std::string> readRef(const fs::path& path) {
+    if (checkReadableFile(path, kMaxTextFileBytes)) return std::nullopt;  // a FIFO would block
     std::ifstream in(path);
     std::string line;
     if (!in || !std::getline(in, line)) return std::nullopt;

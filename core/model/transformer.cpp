@@ -5,6 +5,7 @@
 #include "core/model/transformer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <unsupported/Eigen/SpecialFunctions>  // the packet erf used by geluErf
@@ -16,6 +17,7 @@
 #include "core/model/checkpoint_files.hpp"
 #include "core/model/gpt2.hpp"
 #include "core/model/hf_config.hpp"
+#include "core/text_file.hpp"
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
 #include <cblas.h>  // OpenBLAS: CPU-dispatched SGEMM kernels (see the top-level CMakeLists.txt)
@@ -42,17 +44,6 @@ std::optional<Activation> activationOf(const std::string& name) {
     return std::nullopt;
 }
 
-std::string readFile(const std::filesystem::path& path, bool& ok) {
-    std::FILE* f = std::fopen(path.string().c_str(), "rb");
-    ok = f != nullptr;
-    if (!f) return {};
-    std::string text;
-    char buffer[65536];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) text.append(buffer, n);
-    std::fclose(f);
-    return text;
-}
-
 // Every tensor of the file must be a bound weight or a known unused tensor.
 std::optional<Error> checkNoUnexpected(const TensorStore& store, const std::vector<std::string>& used,
                                        const std::function<bool(const std::string&)>& knownUnused,
@@ -70,6 +61,96 @@ std::optional<Error> checkNoUnexpected(const TensorStore& store, const std::vect
 }
 
 bool isEncoder(ModelFamily family) { return family != ModelFamily::Gpt2; }
+
+// ------------------------------------------------ the config against what the weights hold
+// A config.json can claim sizes no file holds (num_hidden_layers 10⁹ would bind layers for
+// minutes); these are checked on the safetensors header alone, before anything is allocated.
+
+// config.json's own spelling of each size, per family (see hf_config.hpp for the aliases).
+struct SizeFieldNames {
+    const char *layers, *width, *positions;
+};
+SizeFieldNames sizeFieldNames(ModelFamily family) {
+    if (family == ModelFamily::Gpt2) return {"n_layer", "n_embd", "n_positions"};
+    if (family == ModelFamily::DistilBert) return {"n_layers", "dim", "max_position_embeddings"};
+    return {"num_hidden_layers", "hidden_size", "max_position_embeddings"};
+}
+
+// "encoder.layer." (BERT, RoBERTa), "transformer.layer." (DistilBERT), "h." (GPT-2).
+std::string layerMarker(ModelFamily family) {
+    if (family == ModelFamily::Gpt2) return "h.";
+    return family == ModelFamily::DistilBert ? "transformer.layer." : "encoder.layer.";
+}
+
+// The layer number in a tensor name such as "bert.encoder.layer.11.output.dense.weight":
+// the marker at the start of the name or after a '.', then digits and a '.'.
+std::optional<int> layerIndexOf(const std::string& name, const std::string& marker) {
+    for (std::size_t at = name.find(marker); at != std::string::npos; at = name.find(marker, at + 1)) {
+        if (at > 0 && name[at - 1] != '.') continue;
+        const std::size_t first = at + marker.size();
+        std::size_t end = first;
+        while (end < name.size() && end - first < 9 && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+        if (end > first && end < name.size() && name[end] == '.') return std::stoi(name.substr(first, end - first));
+    }
+    return std::nullopt;
+}
+
+// The name of the weights in messages: "model.safetensors", or the number of shards.
+std::string weightFilesLabel(const TensorStore& store) {
+    std::set<std::string> files;
+    for (const std::string& name : store.names())
+        files.insert(std::filesystem::path(store.find(name)->file).filename().string());
+    if (files.size() == 1) return *files.begin();
+    return "the " + std::to_string(files.size()) + " safetensors shards";
+}
+
+// The tensor whose name is `tail` or ends with "." + tail (any model prefix), if there is one.
+const TensorInfo* findByTail(const TensorStore& store, const std::string& tail) {
+    if (const TensorInfo* bare = store.find(tail)) return bare;
+    for (const std::string& name : store.names())
+        if (name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0 &&
+            name[name.size() - tail.size() - 1] == '.')
+            return store.find(name);
+    return nullptr;
+}
+
+std::optional<Error> checkLayerCount(const TransformerConfig& config, const TensorStore& store,
+                                     const std::string& configLabel) {
+    const std::string marker = layerMarker(config.family);
+    std::set<int> held;
+    for (const std::string& name : store.names())
+        if (const auto n = layerIndexOf(name, marker)) held.insert(*n);
+    if (config.layers <= static_cast<int>(held.size())) return std::nullopt;
+    const std::string field = configLabel + ": " + sizeFieldNames(config.family).layers;
+    const std::string claim = "is " + std::to_string(config.layers) + " but " + weightFilesLabel(store);
+    if (held.empty()) return Error{field, claim + " holds no layer (no tensor named " + marker + "N.…)"};
+    return Error{field, claim + " holds " + std::to_string(held.size()) + (held.size() == 1 ? " layer (" : " layers (") +
+                            marker + std::to_string(*held.begin()) + " … " + marker + std::to_string(*held.rbegin()) + ")"};
+}
+
+// One size of the config against one dimension of a 2-D table of the file.
+std::optional<Error> checkTableSize(const TensorInfo* table, int dimension, std::int64_t claimed,
+                                    const std::string& field, const std::string& what) {
+    if (!table || table->shape.size() != 2 || table->shape[static_cast<std::size_t>(dimension)] == claimed)
+        return std::nullopt;  // missing or odd tensors are named by the binder
+    return Error{field, "is " + std::to_string(claimed) + " but the " + what + " \"" + table->name + "\" in " +
+                            std::filesystem::path(table->file).filename().string() + " has " +
+                            std::to_string(table->shape[static_cast<std::size_t>(dimension)]) +
+                            (dimension == 0 ? " rows" : " columns")};
+}
+
+std::optional<Error> checkConfigFitsWeights(const TransformerConfig& config, const TensorStore& store,
+                                            const std::string& configLabel) {
+    if (auto error = checkLayerCount(config, store, configLabel)) return error;
+    const bool gpt2 = config.family == ModelFamily::Gpt2;
+    const TensorInfo* words = findByTail(store, gpt2 ? "wte.weight" : "embeddings.word_embeddings.weight");
+    const TensorInfo* positions = findByTail(store, gpt2 ? "wpe.weight" : "embeddings.position_embeddings.weight");
+    const SizeFieldNames fields = sizeFieldNames(config.family);
+    const std::string at = configLabel + ": ";
+    if (auto e = checkTableSize(words, 1, config.width, at + fields.width, "word-embedding table")) return e;
+    if (auto e = checkTableSize(words, 0, config.vocabSize, at + "vocab_size", "word-embedding table")) return e;
+    return checkTableSize(positions, 0, config.positions, at + fields.positions, "position table");
+}
 
 // Tokens for the Trace: the caller's, or the ids as text.
 Result<std::vector<Token>> labelTokens(const std::vector<int>& ids, const std::vector<Token>& tokens) {
@@ -145,6 +226,8 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
     model.store = std::move(store);
     std::vector<std::string> used;
     std::function<bool(const std::string&)> knownUnused;
+    const std::string configLabel = (std::filesystem::path(model.source) / "config.json").string();
+    if (auto error = checkConfigFitsWeights(config, *model.store, configLabel)) return *error;
     if (isEncoder(config.family)) {
         auto bound = bindEncoder(*model.store, config, model.source);
         if (!bound) return bound.error();
@@ -167,11 +250,10 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
 Result<LoadedModel> loadModel(const std::filesystem::path& folder) {
     auto files = findCheckpointFiles(folder);  // refuses pickle-only folders by name
     if (!files) return files.error();
-    bool ok = false;
     const std::filesystem::path& configPath = files.value().config;
-    const std::string text = readFile(configPath, ok);
-    if (!ok) return Error{configPath.string(), "cannot be read"};
-    auto config = parseTransformerConfig(text, configPath.string());
+    const auto text = readTextFile(configPath);  // a regular file of at most 16 MiB
+    if (!text) return text.error();
+    auto config = parseTransformerConfig(text.value(), configPath.string());
     if (!config) return config.error();
     auto store = TensorStore::open(files.value().weights);
     if (!store) return store.error();
@@ -322,6 +404,41 @@ void reportProgress(const RunControl& control, int layersDone, int layerCount) {
 
 // ---------------------------------------------------------------- binding by name
 
+std::optional<Eigen::Index> firstNonFinite(const float* data, Eigen::Index n) {
+    // x·0 is 0 for every finite x and NaN for NaN and ±∞, so a block's sum of x·0 is 0 exactly
+    // when the block is finite: one vectorised pass (Eigen packets), memory-bound. Only a bad
+    // block is searched element by element.
+    constexpr Eigen::Index kBlock = 4096;
+    for (Eigen::Index start = 0; start < n; start += kBlock) {
+        const Eigen::Index size = std::min(kBlock, n - start);
+        const Eigen::Map<const Eigen::ArrayXf> block(data + start, size);
+        if ((block * 0.0f).sum() == 0.0f) continue;
+        for (Eigen::Index i = 0; i < size; ++i)
+            if (!std::isfinite(block[i])) return start + i;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+std::string nonFiniteName(float x) { return std::isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf"; }
+
+}  // namespace
+
+// A weight that is NaN or ±∞ would make every attention weight and prediction NaN without a
+// word; the whole tensor is checked once, when it is bound.
+bool WeightBinder::refuseNonFinite(const std::string& name, const float* data, Eigen::Index rows, Eigen::Index cols) {
+    const auto bad = firstNonFinite(data, rows < 0 ? cols : rows * cols);
+    if (!bad) return false;
+    const std::string index = rows < 0 ? std::to_string(*bad)  // a vector: one index
+                                       : std::to_string(*bad / cols) + ", " + std::to_string(*bad % cols);
+    const TensorInfo* info = store_.find(name);
+    const std::string file = info ? std::filesystem::path(info->file).filename().string() + ": " : "";
+    error_ = Error{file + "tensor \"" + name + "\"",
+                   "holds " + nonFiniteName(data[*bad]) + " at [" + index + "]; weights must be finite"};
+    return true;
+}
+
 MatrixRef WeightBinder::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
     if (error_) return {};
     auto m = store_.matrix(name, rows, cols);
@@ -329,6 +446,7 @@ MatrixRef WeightBinder::matrix(const std::string& name, Eigen::Index rows, Eigen
         error_ = m.error();
         return {};
     }
+    if (refuseNonFinite(name, m.value().data(), rows, cols)) return {};
     used_.push_back(name);
     return MatrixRef{m.value().data(), rows, cols};
 }
@@ -340,6 +458,7 @@ VectorRef WeightBinder::vector(const std::string& name, Eigen::Index n) {
         error_ = v.error();
         return {};
     }
+    if (refuseNonFinite(name, v.value().data(), -1, n)) return {};
     used_.push_back(name);
     return VectorRef{v.value().data(), n};
 }

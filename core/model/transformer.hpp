@@ -193,8 +193,12 @@ Prediction predictionFrom(int position, RowVecF logits, int topK);
 std::optional<Error> checkCancelled(const RunControl& control);
 void reportProgress(const RunControl& control, int layersDone, int layerCount);
 
+// The index of the first NaN or ±∞ among n floats, if any (vectorised; used on every weight).
+std::optional<Eigen::Index> firstNonFinite(const float* data, Eigen::Index n);
+
 // Binds tensors by full HF name, remembering every name it bound and the first failure (a
-// missing or mis-shaped tensor, named with the expected and the found shape). Once failed, it
+// missing or mis-shaped tensor, named with the expected and the found shape, or a weight that
+// is NaN or ±∞, named with its first such element). Once failed, it
 // returns empty refs; check error() at the end.
 class WeightBinder {
 public:
@@ -209,6 +213,9 @@ public:
     const std::vector<std::string>& used() const { return used_; }
 
 private:
+    // Sets error_ when the tensor holds a NaN or ±∞, naming the first one; rows < 0: a vector.
+    bool refuseNonFinite(const std::string& name, const float* data, Eigen::Index rows, Eigen::Index cols);
+
     const TensorStore& store_;
     std::optional<Error> error_;
     std::vector<std::string> used_;

@@ -91,7 +91,7 @@ void appendVisibleChar(std::string_view ch, std::string& out) {
 }
 
 Result<std::string> readWholeFile(const std::filesystem::path& path, const std::string& expected) {
-    auto text = readTextFile(path);
+    auto text = readTextFile(path, kMaxTokenizerFileBytes);
     if (!text) return Error{path.string(), text.error().message + " (expected " + expected + ")"};
     return text;
 }

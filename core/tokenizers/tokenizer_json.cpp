@@ -236,7 +236,7 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
 }
 
 Result<std::unique_ptr<Tokenizer>> loadTokenizerJson(const std::filesystem::path& file) {
-    auto text = readTextFile(file);
+    auto text = readTextFile(file, kMaxTokenizerFileBytes);
     if (!text) return Error{file.string(), text.error().message + " (expected a Hugging Face tokenizer.json)"};
     return parseTokenizerJson(text.value(), file.string());
 }

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "core/tokenizers/unicode.hpp"
+#include "core/text_file.hpp"
 #include "core/utf8.hpp"
 
 namespace attnscope {
@@ -125,6 +126,8 @@ Result<bool> WordPieceTokenizer::encodeText(std::string_view text, int& nextWord
 }
 
 Result<Vocabulary> readWordPieceVocab(const std::filesystem::path& vocabTxt) {
+    if (auto error = checkReadableFile(vocabTxt, kMaxTokenizerFileBytes))
+        return Error{error->where, error->message + " (expected a WordPiece vocab.txt)"};
     std::ifstream in(vocabTxt, std::ios::binary);
     if (!in) return Error{vocabTxt.string(), "cannot open the file (expected a WordPiece vocab.txt)"};
     Vocabulary vocab;

@@ -75,6 +75,7 @@ private slots:
     void scalingHistogramAndEntropiesAreCores();
     void synthesizerRandomIgnoresTheSentence();
     void synthesizerSlidersSetTheMixture();
+    void synthesizerSaysWhenALessonIsTooWide();
     void exportsWriteFilesThatParse();
 };
 
@@ -223,6 +224,27 @@ void LabTest::synthesizerRandomIgnoresTheSentence() {
     const int seed = p->seedBox()->value();
     p->seedBox()->setValue(seed + 1);
     QVERIFY(largestDifference(p->variantPlot(2).drawn(), random) > 1e-3);  // new seed, new R
+}
+
+void LabTest::synthesizerSaysWhenALessonIsTooWide() {
+    // d_model 4096: the dense variant's W₁ alone is 16.8 M random numbers at every activation.
+    QTemporaryDir dir;
+    QFile file(dir.filePath("wide.json"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "attnscope-lesson", "version": 1, "d_model": 4096, "projections": false,
+                  "sentence": "a b c", "embeddings": {}})");
+    file.close();
+    QVERIFY(window->openLessonFile(file.fileName()));
+    SynthesizerPanel* p = open(LabWindow::Synthesizer)->synthesizerPanel();
+    QVERIFY2(p->errorText().contains("d_model is 4096") && p->errorText().contains("up to d_model 512"),
+             qPrintable(p->errorText()));
+    QVERIFY(p->variants().empty());
+    QVERIFY(!p->variantPlot(0).plot()->isVisible());
+    QVERIFY(window->openBuiltInLesson("coreference"));  // a hand-sized lesson: the plots again
+    p = open(LabWindow::Synthesizer)->synthesizerPanel();
+    QVERIFY(p->errorText().isEmpty());
+    QCOMPARE(p->variants().size(), std::size_t{6});
+    QVERIFY(p->variantPlot(0).plot()->isVisible());
 }
 
 void LabTest::synthesizerSlidersSetTheMixture() {

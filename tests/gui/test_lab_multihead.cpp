@@ -4,7 +4,9 @@
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QFont>
+#include <QTemporaryDir>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -56,6 +58,7 @@ private slots:
     void drawsCoresMatricesForEveryH();
     void summaryTableShowsCoresNumbers();
     void seedGivesTheSameWeightsEveryTime();
+    void wideSentenceIsNotOffered();
 };
 
 void LabMultiHeadTest::init() {
@@ -161,6 +164,26 @@ void LabMultiHeadTest::seedGivesTheSameWeightsEveryTime() {
     panel->seedBox()->setValue(11);
     QCOMPARE(largestDifference(panel->weights().wq, eleven.wq), 0.0);
     QCOMPARE(largestDifference(panel->concatPlot().drawn(), concat), 0.0);
+}
+
+
+void LabMultiHeadTest::wideSentenceIsNotOffered() {
+    // A 4096-wide lesson: its X would need four 4096×4096 weight draws and 13 head counts
+    // (tens of seconds, 2.5 GB, at every activation of the Lab); the random inputs are offered.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("wide.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "attnscope-lesson", "version": 1, "d_model": 4096, "projections": false,
+                  "sentence": "a b c", "embeddings": {}})");
+    file.close();
+    QVERIFY(window->openLessonFile(path));
+    LabWindow* lab = openLab(window.get(), window->session(), LabWindow::MultiHead);
+    panel = lab->multiHeadPanel();
+    QCOMPARE(panel->inputBox()->findData(0), -1);
+    QCOMPARE(panel->inputBox()->currentData().toInt(), 8);
+    QCOMPARE(largestDifference(panel->input(), randomLabInput(3, 8, MultiHeadPanel::kInputSeed)), 0.0);
+    QVERIFY(panel->inputBox()->toolTip().contains("4096"));
 }
 
 QTEST_MAIN(LabMultiHeadTest)

@@ -196,7 +196,12 @@ void MultiHeadPanel::setTrace(const Trace& trace) {
     const QSignalBlocker block(input_);
     const int chosen = input_->currentIndex();
     input_->clear();
-    input_->addItem(tr("the sentence's X (d = %1)").arg(d), 0);
+    if (d <= kLargestSentenceWidth) input_->addItem(tr("the sentence's X (d = %1)").arg(d), 0);
+    input_->setToolTip(d <= kLargestSentenceWidth
+                           ? QString()
+                           : tr("The sentence's X is %1 wide; this lab runs inputs up to %2 wide.")
+                                 .arg(d)
+                                 .arg(kLargestSentenceWidth));
     for (const int width : kRandomWidths) input_->addItem(tr("random X, d = %1").arg(width), width);
     input_->setCurrentIndex(std::max(chosen, 0));
     chooseInput();

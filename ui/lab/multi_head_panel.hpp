@@ -30,6 +30,9 @@ public:
     // and the seed of that stand-in input (the weights have their own seed box).
     static constexpr int kRandomWidths[] = {8, 12, 16};
     static constexpr std::uint64_t kInputSeed = 2017;
+    // A wider sentence is not offered: its d×d weights and every divisor of d would take tens of
+    // seconds (d_model 4096) each time the Lab is activated; the random inputs remain.
+    static constexpr int kLargestSentenceWidth = 512;
 
     explicit MultiHeadPanel(QWidget* parent = nullptr);
     ~MultiHeadPanel() override;

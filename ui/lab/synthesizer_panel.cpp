@@ -105,6 +105,15 @@ void SynthesizerPanel::refresh() {
     if (trace_.layers.empty()) return;
     const LayerTrace& layer = trace_.layers.at(0);
     const int d = static_cast<int>(layer.input.cols());
+    for (const auto& plot : plots_) plot->plot()->setVisible(d <= kLargestWidth);
+    if (d > kLargestWidth) {
+        variants_.clear();
+        error_->setText(tr("This lesson's d_model is %1; the synthesizer draws a d×d weight matrix and runs "
+                           "lessons up to d_model %2.")
+                            .arg(d)
+                            .arg(kLargestWidth));
+        return;
+    }
     const auto weights = makeSynthesizerWeights(d, kLength, kFactorA, kRank, static_cast<std::uint64_t>(seed_->value()));
     auto variants = weights ? synthesizerVariants(layer.input, layer.heads.at(head_->value() - 1).scaledScores,
                                                   weights.value(), alphas_)
