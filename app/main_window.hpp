@@ -7,7 +7,7 @@
 #include <memory>
 #include <optional>
 
-#include "app/session.hpp"
+#include "core/source/session.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/explain.hpp"

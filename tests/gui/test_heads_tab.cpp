@@ -29,7 +29,7 @@
 #include "app/head_analysis_worker.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
-#include "app/model_session.hpp"
+#include "core/source/model_session.hpp"
 #include "app/sentence_runners.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "core/lesson.hpp"

@@ -15,7 +15,7 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
-#include "app/session.hpp"
+#include "core/source/session.hpp"
 #include "core/lab/masks_lab.hpp"
 #include "core/run_lesson.hpp"
 #include "ui/lab/lab_plots.hpp"

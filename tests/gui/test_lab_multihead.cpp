@@ -14,7 +14,7 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
-#include "app/session.hpp"
+#include "core/source/session.hpp"
 #include "core/lab/multi_head_lab.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/multi_head_panel.hpp"
