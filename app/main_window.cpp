@@ -1,34 +1,40 @@
 #include "app/main_window.hpp"
 
 #include <QAction>
-#include <QCheckBox>
-#include <QComboBox>
 #include <QApplication>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
+#include <QCheckBox>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
-#include "app/model_worker.hpp"
-#include "core/export.hpp"
+#include "app/source/lesson_trace_source.hpp"
+#include "app/source/model_trace_source.hpp"
+#include "app/tabs/coref_tab_controller.hpp"
+#include "app/tabs/heads_tab.hpp"
+#include "ui/attention/attention_controls.hpp"
+#include "ui/attention/trace_tab.hpp"
+#include "ui/head_view.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
 #include "ui/matrix_panel.hpp"
+#include "ui/model_view.hpp"
 #include "ui/piece_strip.hpp"
+#include "ui/predictions_view.hpp"
+#include "ui/step/worked_example.hpp"
 #include "ui/step_navigator.hpp"
 #include "ui/token_strip.hpp"
 
@@ -44,8 +50,6 @@ namespace {
 constexpr int kSentenceDelayMs = 150;
 constexpr double kNormalPointSize = 12;  // projector-friendly by default
 constexpr double kLargerPointSize = 16;
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // Latin text in DejaVu, Chinese and Japanese from WenQuanYi: both must render on a projector.
 QFont appFont(double pointSize) {
@@ -63,17 +67,29 @@ QFont monoFont(double pointSize) {
     return f;
 }
 
+QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setStyleSheet(style);
+    return label;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("AttnScope");
     setFont(appFont(kNormalPointSize));
-    worker_ = new ModelWorker(this);
+    lesson_ = new LessonTraceSource(this);
+    model_ = new ModelTraceSource(this);
+    source_ = lesson_;
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
-    connectModelWorker();
-    connectHeadsPanel();
+    connectSource(lesson_);
+    connectSource(model_);
+    showSourcePanels();
+    setRunning(false);
     setLargerText(false);
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
@@ -81,48 +97,40 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1560, 960);
 }
 
-// The views point into session_, a member destroyed before QObject deletes the children:
-// delete the views first (an open cell editor still commits into a live lesson).
-MainWindow::~MainWindow() { delete takeCentralWidget(); }
+// The views point into the sources' traces: delete the views first (an open cell editor still
+// commits into a live lesson).
+MainWindow::~MainWindow() {
+    traceTabs_.clear();
+    delete takeCentralWidget();
+}
 
 QWidget* MainWindow::buildCentralWidget() {
     auto* central = new QWidget(this);
     title_ = new QLabel(central);
     title_->setObjectName("lessonTitle");
     description_ = new QLabel(central);
+    description_->setObjectName("description");
     description_->setWordWrap(true);
     sentence_ = new QLineEdit(central);
     sentence_->setObjectName("sentence");
-    sentence_->setPlaceholderText(tr("Type a sentence; every matrix below follows it."));
+    sentence_->setPlaceholderText(lesson_->sentencePlaceholder());
     tokens_ = new TokenStrip(central);
-    notices_ = new QLabel(central);
-    notices_->setObjectName("notices");
-    notices_->setWordWrap(true);
-    notices_->setStyleSheet("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;"
-                            " padding: 4px; }");
-    rounding_ = new QLabel(central);
-    rounding_->setObjectName("rounding");
-    rounding_->setStyleSheet("QLabel { color: #1d4e89; font-weight: bold; }");
-    error_ = new QLabel(central);
-    error_->setObjectName("error");
-    error_->setWordWrap(true);
-    error_->setStyleSheet("QLabel { color: #9b1c1c; font-weight: bold; }");
+    tokens_->setObjectName("tokens");
+    pieces_ = new PieceStrip(central);
+    pieces_->setObjectName("pieces");
+    notices_ = statusLabel("notices", "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;"
+                                      " padding: 4px; }", central);
+    rounding_ = statusLabel("rounding", "QLabel { color: #1d4e89; font-weight: bold; }", central);
+    rounding_->setWordWrap(false);
+    error_ = statusLabel("error", "QLabel { color: #9b1c1c; font-weight: bold; }", central);
     error_->hide();
-
+    controls_ = new AttentionControls(central);
     navigator_ = new StepNavigator(central);
-    tabs_ = new QTabWidget(central);
-    matrixPanel_ = new MatrixPanel(tabs_);
-    heatmap_ = new HeatmapView(tabs_);
-    editor_ = new LessonEditor(tabs_);
-    tabs_->addTab(matrixPanel_, tr("Worked example"));
-    tabs_->addTab(heatmap_, tr("Attention heatmap"));
-    tabs_->addTab(editor_, tr("Edit lesson"));
-    buildModelTabs();
-    buildCorefTab();
-    buildHeadsTab();
+    navigator_->setObjectName("navigator");
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(navigator_);
-    splitter->addWidget(tabs_);
+    splitter->addWidget(buildTabs(central));
+    buildSourcePanels();
     splitter->addWidget(predictionsArea_);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({250, 1000, 330});
@@ -134,16 +142,59 @@ QWidget* MainWindow::buildCentralWidget() {
     statusRow->addWidget(rounding_);
     statusRow->addWidget(error_, 1);
     auto* layout = new QVBoxLayout(central);
-    layout->addWidget(title_);
-    layout->addWidget(description_);
+    for (QWidget* w : std::initializer_list<QWidget*>{title_, description_}) layout->addWidget(w);
     layout->addLayout(sentenceRow);
-    layout->addWidget(buildModelControls(central));
-    layout->addWidget(tokens_);
-    layout->addWidget(pieces_);
-    layout->addWidget(notices_);
+    for (QWidget* w : std::initializer_list<QWidget*>{controls_, tokens_, pieces_, notices_}) layout->addWidget(w);
     layout->addLayout(statusRow);
     layout->addWidget(splitter, 1);
     return central;
+}
+
+// Every tab with its controller: the worked example, heatmap, lesson editor, model view, head
+// view, coreference and heads. A new view: a page and a TraceTab in traceTabs_ (ui/attention/trace_tab.hpp).
+QWidget* MainWindow::buildTabs(QWidget* parent) {
+    tabs_ = new QTabWidget(parent);
+    tabs_->setObjectName("tabs");
+    matrixPanel_ = new MatrixPanel(tabs_);
+    matrixPanel_->setObjectName("matrixPanel");
+    heatmap_ = new HeatmapView(tabs_);
+    heatmap_->setObjectName("heatmap");
+    editor_ = new LessonEditor(tabs_);
+    editor_->setObjectName("lessonEditor");
+    modelView_ = new ModelView(tabs_);
+    modelView_->setObjectName("modelView");
+    headView_ = new HeadView(tabs_);
+    headView_->setObjectName("headView");
+    tabs_->addTab(matrixPanel_, tr("Worked example"));
+    tabs_->addTab(heatmap_, tr("Attention heatmap"));
+    tabs_->addTab(editor_, tr("Edit lesson"));
+    tabs_->addTab(modelView_, tr("Model view"));
+    tabs_->addTab(headView_, tr("Head view"));
+    worked_ = new WorkedExample(navigator_, matrixPanel_, this);
+    traceTabs_.push_back(std::make_unique<HeatmapTab>(heatmap_));
+    traceTabs_.push_back(std::make_unique<ModelViewTab>(modelView_));
+    traceTabs_.push_back(std::make_unique<HeadViewTab>(headView_));
+    coref_ = new CorefTabController(tabs_, this);
+    heads_ = new HeadsTab(tabs_, modelView_, this);
+    return tabs_;
+}
+
+// What only some sources fill: the predictions panel, the run's progress and its Cancel button.
+void MainWindow::buildSourcePanels() {
+    predictions_ = new PredictionsView;
+    predictions_->setObjectName("predictions");
+    predictionsArea_ = new QScrollArea;
+    predictionsArea_->setWidgetResizable(true);
+    predictionsArea_->setWidget(predictions_);
+    predictionsArea_->setMinimumWidth(260);
+    progress_ = new QProgressBar;
+    progress_->setObjectName("runProgress");
+    progress_->setMaximumWidth(240);
+    progress_->setFormat(tr("layer %v of %m"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setObjectName("cancelRun");
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
 }
 
 void MainWindow::buildMenus() {
@@ -161,8 +212,10 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    buildLessonsMenu(menuBar()->addMenu(tr("&Lessons")));
-    addLabMenu(menuBar()->addMenu(tr("L&ab")), this, session_);  // the teaching lab (issue 5)
+    QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
+    for (const BuiltInLesson& lesson : builtInLessons())
+        lessons->addAction(lesson.title, this, [this, name = lesson.name] { openBuiltInLesson(name); });
+    addLabMenu(menuBar()->addMenu(tr("L&ab")), this, lesson_->session());  // the teaching lab (issue 5)
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* larger = view->addAction(tr("&Larger text"), this, &MainWindow::setLargerText);
@@ -176,66 +229,42 @@ void MainWindow::buildMenus() {
     connect(heatmap_->allHeadsBox(), &QCheckBox::toggled, allHeads, &QAction::setChecked);
 }
 
-void MainWindow::buildLessonsMenu(QMenu* menu) {
-    for (const BuiltInLesson& lesson : builtInLessons())
-        menu->addAction(lesson.title, this, [this, name = lesson.name] { openBuiltInLesson(name); });
-}
-
 void MainWindow::connectViews() {
     connect(sentence_, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
-    connect(navigator_, &StepNavigator::stepChanged, this, [this] { showCurrentStep(); });
     connect(navigator_, &StepNavigator::headChanged, this, [this](int head) {
         heatmap_->setHead(head);
-        showCurrentStep();
+        worked_->showCurrentStep();
     });
     connect(heatmap_, &HeatmapView::headChanged, navigator_, &StepNavigator::setCurrentHead);
-    connect(matrixPanel_, &MatrixPanel::cellSelected, this, &MainWindow::explain);
-    connect(editor_, &LessonEditor::lessonEdited, this, &MainWindow::onLessonEdited);
+    connect(editor_, &LessonEditor::lessonEdited, this, [this] {
+        heads_->setSource(source_);  // the ranking was of the weights before the edit
+        if (lesson_->rerun()) statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
+    });
+    connect(model_, &ModelTraceSource::opened, this, &MainWindow::onModelOpened);
+    connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
+    connect(cancel_, &QPushButton::clicked, this, [this] { source_->cancel(); });
     connect(editor_, &LessonEditor::editRejected, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    connect(controls_, &AttentionControls::layerChanged, this, &MainWindow::showLayer);
+    connect(controls_, &AttentionControls::optionsChanged, this, [this] { showOnTabs(false); });
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        for (const auto& tab : traceTabs_)
+            if (tab->page() == tabs_->currentWidget()) tab->drawIfStale();
+    });
+    connect(modelView_, &ModelView::headActivated, this, [this](int layer, int head) {
+        controls_->setLayer(layer);
+        heatmap_->setHead(head);
+        navigator_->setCurrentHead(head);
+        tabs_->setCurrentWidget(heatmap_);
+    });
+    connect(heads_, &HeadsTab::useHeadsForCoreference, this, &MainWindow::setCoreferenceHeads);
+    connect(heads_, &HeadsTab::failed, this, &MainWindow::showError);
+    connect(heads_, &HeadsTab::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
     // Text fields and matrix tables claim the arrows (ShortcutOverride) for their own cursor.
     auto* next = new QShortcut(QKeySequence(Qt::Key_Right), this);
     auto* previous = new QShortcut(QKeySequence(Qt::Key_Left), this);
     connect(next, &QShortcut::activated, navigator_, &StepNavigator::next);
     connect(previous, &QShortcut::activated, navigator_, &StepNavigator::previous);
-}
-
-bool MainWindow::openBuiltInLesson(const QString& name) {
-    const QString path = ":/lessons/" + name + ".json";
-    return openLesson(loadLessonFile(path), path);
-}
-
-bool MainWindow::openLessonFile(const QString& path) { return openLesson(loadLessonFile(path), path); }
-
-bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
-    std::optional<Error> error = lesson ? session_.openLesson(std::move(lesson).value()) : lesson.error();
-    if (error) {
-        showError(tr("The lesson could not be opened"),
-                  tr("%1\n\nThe previous lesson stays open.").arg(qs(error->text())));
-        return false;
-    }
-    lessonPath_ = path;
-    lastError_.clear();
-    if (modelMode_) leaveModelMode();
-    resetHeadAnalysis();
-    selectedCell_.reset();
-    shownStep_.reset();
-    sentenceTimer_.stop();
-    {
-        const QSignalBlocker blocker(sentence_);
-        sentence_->setText(qs(session_.sentence()));
-    }
-    editor_->setLesson(&session_.lesson());
-    navigator_->setCurrentHead(0);
-    {
-        const QSignalBlocker blocker(layerBox_);
-        layerBox_->clear();  // a new lesson starts at its first layer
-    }
-    refreshAll();
-    navigator_->setCurrentIndex(0);
-    setWindowTitle(tr("AttnScope — %1").arg(qs(session_.lesson().title)));
-    statusBar()->showMessage(tr("Opened %1").arg(qs(session_.lesson().title)), 5000);
-    return true;
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {
@@ -247,123 +276,9 @@ void MainWindow::showError(const QString& title, const QString& text) {
     box->open();
 }
 
-void MainWindow::setSentence(const QString& sentence) {
-    {
-        const QSignalBlocker blocker(sentence_);
-        sentence_->setText(sentence);
-    }
-    sentenceTimer_.stop();
-    applySentence();
-}
-
-void MainWindow::applySentence() {
-    if (modelMode_) return requestModelRun();
-    if (!session_.hasLesson()) return;
-    const QByteArray utf8 = sentence_->text().toUtf8();
-    if (auto error = session_.setSentence(utf8.toStdString())) {
-        setErrorText(tr("The sentence could not be run (%1); the previous result stays shown.")
-                         .arg(qs(error->text())));
-        return;
-    }
-    setErrorText(QString());
-    refreshAll();
-}
-
-void MainWindow::onLessonEdited() {
-    if (auto error = session_.rerun()) {
-        setErrorText(tr("The edited lesson could not be run (%1); the previous result stays shown.")
-                         .arg(qs(error->text())));
-        return;
-    }
-    setErrorText(QString());
-    resetHeadAnalysis();  // the ranking was of the weights before the edit
-    statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
-    refreshAll();
-}
-
-void MainWindow::refreshAll() {
-    const Trace& trace = session_.trace();
-    refreshLabels();
-    refreshLessonLayers();
-    tokens_->setTokens(trace.tokens);
-    navigator_->setHeadCount(trace.headCount());
-    {
-        const QSignalBlocker blocker(navigator_);  // one showCurrentStep below is enough
-        showStepsOf(trace, lessonLayer());
-    }
-    showCurrentStep();
-    heatmap_->setOptions({});  // lessons show every head as it is; model-mode options do not apply
-    heatmap_->showTrace(trace, lessonLayer(), session_.decimals());
-    editor_->refresh();
-    refreshCoref();
-    requestHeadStatistics();
-}
-
-// The layer box lists the lesson's layers; it is shown only when there are several.
-void MainWindow::refreshLessonLayers() {
-    const int layers = session_.trace().layerCount();
-    if (layerBox_->count() != layers) {
-        const QSignalBlocker blocker(layerBox_);
-        const int kept = std::clamp(layerBox_->currentIndex(), 0, std::max(0, layers - 1));
-        layerBox_->clear();
-        for (int layer = 1; layer <= layers; ++layer) layerBox_->addItem(QString::number(layer));
-        layerBox_->setCurrentIndex(kept);
-    }
-    updateLessonTabs();
-}
-
-int MainWindow::lessonLayer() const {
-    return std::clamp(layerBox_->currentIndex(), 0, std::max(0, session_.trace().layerCount() - 1));
-}
-
-// Another layer of the lesson: its steps (keeping the current one when it has it) and heatmap.
-void MainWindow::showLessonLayer() {
-    if (modelMode_ || !session_.hasLesson()) return;
-    selectedCell_.reset();
-    {
-        const QSignalBlocker blocker(navigator_);
-        showStepsOf(session_.trace(), lessonLayer());
-    }
-    showCurrentStep();
-    heatmap_->showTrace(session_.trace(), lessonLayer(), session_.decimals());
-}
-
-void MainWindow::showStepsOf(const Trace& trace, int layer) {
-    const std::vector<Step> steps = stepsOf(trace, layer);
-    std::vector<std::string> titles;
-    for (const Step step : steps) titles.push_back(stepTitleIn(trace, step, layer));
-    navigator_->setSteps(steps, titles);
-}
-
-void MainWindow::refreshLabels() {
-    const Trace& trace = session_.trace();
-    title_->setText(qs(session_.lesson().title));
-    description_->setText(qs(session_.lesson().description));
-    QStringList notices;
-    for (const std::string& n : trace.notices) notices << qs(n);
-    notices_->setText(notices.isEmpty() ? QString() : "⚠ " + notices.join("\n⚠ "));
-    notices_->setVisible(!notices.isEmpty());
-    rounding_->setText(trace.handRounding
-                           ? tr("Hand rounding: every intermediate is rounded to %1 decimals").arg(*trace.handRounding)
-                           : QString());
-    rounding_->setVisible(trace.handRounding.has_value());
-}
-
-void MainWindow::showCurrentStep() {
-    if (!hasWorkedTrace() || navigator_->currentIndex() < 0) return;
-    const Step step = navigator_->currentStep();
-    if (shownStep_ != step) selectedCell_.reset();
-    shownStep_ = step;
-    navigator_->setHeadEnabled(isPerHead(step));
-    matrixPanel_->showStep(workedTrace(), step, workedLayer(), navigator_->currentHead(), workedDecimals());
-    if (selectedCell_) matrixPanel_->selectCell(selectedCell_->first, selectedCell_->second);
-}
-
-void MainWindow::explain(const CellRef& cell) {
-    selectedCell_ = std::make_pair(cell.row, cell.col);
-    auto explanation = explainCell(workedTrace(), cell, workedDecimals());
-    if (explanation) matrixPanel_->showExplanation(explanation.value());
-    else matrixPanel_->showExplanationError(qs(explanation.error().text()));
+void MainWindow::setErrorText(const QString& text) {
+    error_->setText(text);
+    error_->setVisible(!text.isEmpty());
 }
 
 void MainWindow::setLargerText(bool larger) {
@@ -373,89 +288,20 @@ void MainWindow::setLargerText(bool larger) {
     titleFont.setBold(true);
     title_->setFont(titleFont);
     matrixPanel_->setExplanationFont(monoFont(size));
-    if (modelMode_) refreshModelViews();  // tables and plots resize to the new font
-    else if (session_.hasLesson()) refreshAll();
+    if (source_->trace()) onTraceChanged();  // tables and plots resize to the new font
 }
 
-void MainWindow::setErrorText(const QString& text) {
-    error_->setText(text);
-    error_->setVisible(!text.isEmpty());
-}
+void MainWindow::setCoreferenceHeads(const std::vector<HeadRef>& heads) { coref_->setHeads(heads); }
+void MainWindow::evaluateHeads(const QString& setSource) { heads_->evaluate(setSource); }
+bool MainWindow::exportHeadRanking(const QString& path, const QString& format) { return heads_->exportRanking(path, format); }
+bool MainWindow::waitForHeadAnalysis(int timeoutMs) { return heads_->waitUntilIdle(timeoutMs); }
 
-QString MainWindow::noticeText() const { return notices_->text(); }
-QString MainWindow::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
-
-// In model mode the worked example walks the detail layer of the last run.
-const Trace& MainWindow::workedTrace() const {
-    return modelMode_ && detailTrace_ ? *detailTrace_ : session_.trace();
-}
-int MainWindow::workedLayer() const { return modelMode_ ? 0 : lessonLayer(); }
-int MainWindow::workedDecimals() const { return modelMode_ ? 3 : session_.decimals(); }
-bool MainWindow::hasWorkedTrace() const { return modelMode_ ? detailTrace_ != nullptr : session_.hasLesson(); }
-QString MainWindow::roundingText() const { return rounding_->text(); }
-QString MainWindow::lessonTitle() const { return title_->text(); }
-
-void MainWindow::openLessonDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open lesson"), QString(),
-                                                      tr("AttnScope lessons (*.json);;All files (*)"));
-    if (!path.isEmpty()) openLessonFile(path);
-}
-
-bool MainWindow::saveLessonTo(const QString& path) {
-    if (auto error = saveLessonFile(session_.lesson(), path)) {
-        showError(tr("The lesson could not be saved"), qs(error->text()));
-        return false;
-    }
-    lessonPath_ = path;
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    return true;
-}
-
-void MainWindow::saveLesson() {
-    if (lessonPath_.isEmpty() || lessonPath_.startsWith(":/")) saveLessonAs();
-    else saveLessonTo(lessonPath_);
-}
-
-void MainWindow::saveLessonAs() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save lesson as"), QString(),
-                                                      tr("AttnScope lessons (*.json)"));
-    if (!path.isEmpty()) saveLessonTo(path);
-}
-
-bool MainWindow::writeText(const QString& path, const std::string& text) {
-    if (auto error = writeFileAtomically(path, QByteArray::fromStdString(text))) {
-        showError(tr("The file could not be written"), qs(error->text()));
-        return false;
-    }
-    statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-    return true;
-}
-
-void MainWindow::exportHeatmap() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"), "heatmap.png", tr("PNG images (*.png)"));
-    if (path.isEmpty()) return;
-    if (!heatmap_->savePng(path)) showError(tr("The heatmap could not be saved"), path);
-}
-
-void MainWindow::exportWorksheet() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export worksheet"), "worksheet.md",
-                                                      tr("Markdown (*.md)"));
-    if (path.isEmpty()) return;
-    ExportRequest request;
-    request.decimals = workedDecimals();
-    request.explain = true;
-    writeText(path, exportTrace(workedTrace(), ExportFormat::Markdown, request));
-}
-
-void MainWindow::exportStepCsv() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export step"), "step.csv", tr("CSV (*.csv)"));
-    if (path.isEmpty()) return;
-    ExportRequest request;
-    request.step = navigator_->currentStep();
-    request.head = navigator_->currentHead();
-    request.layer = workedLayer();
-    request.decimals = workedDecimals();
-    writeText(path, exportTrace(workedTrace(), ExportFormat::Csv, request));
+bool MainWindow::waitForModel(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (model_->running() && timer.elapsed() < timeoutMs) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QApplication::processEvents();  // deliver what the last result queued
+    return !model_->running();
 }
 
 }  // namespace attnscope

@@ -10,6 +10,8 @@
 
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "app/screenshot_tour.hpp"
+#include "app/source/model_trace_source.hpp"
 #include "ui/heatmap_view.hpp"
 
 namespace attnscope {
@@ -33,8 +35,10 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() == QEvent::Paint && !done_ && window_.shownRun() &&
-            watched == static_cast<QObject*>(window_.heatmapView()->firstPlot())) {
+        const auto* model = window_.findChild<ModelTraceSource*>("modelSource");
+        const auto* heatmap = window_.findChild<HeatmapView*>("heatmap");
+        if (event->type() == QEvent::Paint && !done_ && model && model->lastRun() && heatmap &&
+            watched == static_cast<QObject*>(heatmap->firstPlot())) {
             done_ = true;  // quit after this paint has been delivered
             QTimer::singleShot(0, qApp, [this] {
                 std::printf("first heatmap painted %lld ms after the model was requested\n", static_cast<long long>(started_.elapsed()));
@@ -56,7 +60,7 @@ int runModelWindow(MainWindow& window, const QCommandLineParser& parser) {
     const QString sentence = parser.value("sentence");
     if (parser.isSet("screenshots")) {
         window.show();
-        return window.saveModelScreenshots(parser.value("screenshots"), parser.value("model"), sentence) > 0 ? 0 : 1;
+        return ScreenshotTour(window).saveModelScreenshots(parser.value("screenshots"), parser.value("model"), sentence) > 0 ? 0 : 1;
     }
     // A lesson underneath: if the model cannot be opened, the window still shows something valid.
     window.openBuiltInLesson("first-hand-exercise");
@@ -83,7 +87,8 @@ int runWindow(const QStringList& arguments) {
         std::fprintf(stderr, "attnscope: %s\n", window.lastError().toStdString().c_str());
     if (parser.isSet("sentence")) window.setSentence(parser.value("sentence"));
     window.show();
-    if (parser.isSet("screenshots")) return window.saveScreenshots(parser.value("screenshots")) > 0 ? 0 : 1;
+    if (parser.isSet("screenshots")) return ScreenshotTour(window).saveLessonScreenshots(parser.value("screenshots")) > 0 ? 0 : 1;
+    ScreenshotTour::takeAtStartIfAsked(window);
     return QApplication::exec();
 }
 

@@ -14,6 +14,7 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
+#include "window_access.hpp"
 #include "core/source/session.hpp"
 #include "core/lab/multi_head_lab.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -62,7 +63,7 @@ void LabMultiHeadTest::init() {
     window = std::make_unique<MainWindow>();
     QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
     window->show();
-    LabWindow* lab = openLab(window.get(), window->session(), LabWindow::MultiHead);
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::MultiHead);
     QCOMPARE(lab->tabs()->currentIndex(), static_cast<int>(LabWindow::MultiHead));
     QCOMPARE(lab->tabs()->tabText(lab->tabs()->currentIndex()), QString("Multi-head"));
     panel = lab->multiHeadPanel();
@@ -70,7 +71,7 @@ void LabMultiHeadTest::init() {
 
 void LabMultiHeadTest::headChoicesAreTheDivisorsOfD() {
     // "cats chase mice" with five features: X is 3×5, and 5 splits only into 1 or 5 heads.
-    QCOMPARE(largestDifference(panel->input(), window->session().trace().layers[0].input), 0.0);
+    QCOMPARE(largestDifference(panel->input(), sessionOf(*window).trace().layers[0].input), 0.0);
     QCOMPARE(panel->input().cols(), Eigen::Index{5});
     QCOMPARE(offeredHeads(panel->headsBox()), QList<int>({1, 5}));
     QCOMPARE(panel->headsBox()->currentData().toInt(), 5);  // the first split into several heads
@@ -87,7 +88,7 @@ void LabMultiHeadTest::drawsCoresMatricesForEveryH() {
     selectData(panel->inputBox(), 12);
     const Mat X = randomLabInput(3, 12, MultiHeadPanel::kInputSeed);
     const auto seed = static_cast<std::uint64_t>(panel->seedBox()->value());
-    const std::vector<Token>& tokens = window->session().trace().tokens;
+    const std::vector<Token>& tokens = sessionOf(*window).trace().tokens;
     for (const int H : {1, 2, 3, 4, 6, 12}) {
         selectData(panel->headsBox(), H);
         const auto expected = runMultiHead(X, H, drawMultiHeadWeights(12, seed), tokens);

@@ -1,4 +1,4 @@
-#include "app/coref_tab.hpp"
+#include "ui/coref/coref_tab.hpp"
 
 #include <QBuffer>
 #include <QCheckBox>
@@ -13,9 +13,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "app/lesson_source.hpp"
 #include "core/analysis/coref_export.hpp"
 #include "ui/coref_view.hpp"
+#include "ui/lab/figure_export.hpp"
 
 namespace attnscope {
 
@@ -227,7 +227,10 @@ std::optional<Error> CorefTab::exportTo(const QString& path, Export kind, double
         case Export::Json: bytes = QByteArray::fromStdString(resolutionToJson(view_->resolution())); break;
     }
     if (bytes.isEmpty()) return Error{path.toStdString(), "nothing could be drawn to write"};
-    return writeFileAtomically(path, bytes);  // QSaveFile: a reader never sees half a file
+    // QSaveFile: a reader never sees half a file (ui/ cannot reach app's writeFileAtomically).
+    if (const QString reason = writeAtomically(path, bytes); !reason.isEmpty())
+        return Error{path.toStdString(), "could not be written: " + reason.toStdString()};
+    return std::nullopt;
 }
 
 void CorefTab::exportDialog(Export kind, double scale) {

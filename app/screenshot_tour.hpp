@@ -1,0 +1,31 @@
+#pragma once
+// The screenshots of docs/screenshots, taken from outside the window: it drives a MainWindow
+// through its public API and its widgets found by object name, and saves a PNG of it each time.
+#include <QString>
+
+namespace attnscope {
+
+class MainWindow;
+
+class ScreenshotTour {
+public:
+    explicit ScreenshotTour(MainWindow& window) : window_(window) {}
+
+    // Every kind of step of every built-in lesson, the heatmaps, the editor, a Chinese sentence,
+    // the coreference arcs, the Heads tab and the lab; returns the number of files written.
+    int saveLessonScreenshots(const QString& dir);
+    // `model` (a folder or cached id): model view, head view, heatmap with predictions, worked
+    // example, coreference, heads, learned positions. Files are named model-NN-….png.
+    int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
+    // Set ATTNSCOPE_SCREENSHOT_DIR to take the lesson screenshots once the window shows, then quit.
+    static void takeAtStartIfAsked(MainWindow& window);
+
+private:
+    bool grabTo(const QString& path);
+    int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
+    template <class T> T* find(const char* name) const;
+
+    MainWindow& window_;
+};
+
+}  // namespace attnscope
