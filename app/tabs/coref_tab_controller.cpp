@@ -4,11 +4,14 @@
 
 #include <QTabWidget>
 
+#include "app/source/latest_request_worker.hpp"
 #include "ui/coref/coref_tab.hpp"
 
 namespace attnscope {
 
-CorefTabController::CorefTabController(QTabWidget* tabs, QObject* parent) : QObject(parent), tabs_(tabs) {
+CorefTabController::CorefTabController(QTabWidget* tabs, QObject* parent)
+    : QObject(parent), tabs_(tabs), worker_(new LatestRequestWorker("attnscope-coreference", this)) {
+    setObjectName("corefController");
     tab_ = new CorefTab(tabs_);
     tabs_->addTab(tab_, tr("Coreference"));
     connect(tab_, &CorefTab::changed, this, &CorefTabController::refresh);
@@ -31,9 +34,20 @@ void CorefTabController::refresh() {
         return;
     }
     if (!trace_) return;
-    tab_->resolve(*trace_, layer_, head_);
     stale_ = false;
+    const auto options = tab_->request(*trace_, layer_, head_);
+    if (!options) return worker_->drop();  // nothing newer may draw over the reason shown
+    if (trace_->tokenCount() <= inlineTokenLimit_) {
+        worker_->drop();  // an older, longer sentence still resolving must not draw over this one
+        return tab_->showResolution(resolveSentence(*trace_, *options));
+    }
+    worker_->submit([this, trace = trace_, options = *options](const LatestRequestWorker::Request&) {
+        auto resolved = std::make_shared<const Result<SentenceResolution>>(resolveSentence(*trace, options));
+        return [this, resolved] { tab_->showResolution(*resolved); };
+    });
 }
+
+bool CorefTabController::busy() const { return worker_->busy(); }
 
 void CorefTabController::setHeads(const std::vector<HeadRef>& heads) {
     {
