@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "app/file_menu.hpp"
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
 #include "app/source/lesson_trace_source.hpp"
@@ -198,19 +199,10 @@ void MainWindow::buildSourcePanels() {
 }
 
 void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open lesson…"), QKeySequence::Open, this, &MainWindow::openLessonDialog);
-    file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &MainWindow::saveLesson);
-    file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &MainWindow::saveLessonAs);
-    file->addSeparator();
-    file->addAction(tr("Open &model…"), this, &MainWindow::openModelDialog);
-    file->addAction(tr("&Download model…"), this, &MainWindow::downloadModelDialog);
-    file->addSeparator();
-    file->addAction(tr("Export heatmap &PNG…"), this, &MainWindow::exportHeatmap);
-    file->addAction(tr("Export &worksheet (Markdown)…"), this, &MainWindow::exportWorksheet);
-    file->addAction(tr("Export current step (&CSV)…"), this, &MainWindow::exportStepCsv);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    auto* files = new FileMenu(*this, *worked_, *navigator_, *heatmap_);
+    files->fill(menuBar()->addMenu(tr("&File")));
+    connect(files, &FileMenu::failed, this, &MainWindow::showError);
+    connect(files, &FileMenu::status, this, [this](const QString& text) { statusBar()->showMessage(text, 5000); });
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     for (const BuiltInLesson& lesson : builtInLessons())
@@ -274,6 +266,16 @@ void MainWindow::showError(const QString& title, const QString& text) {
     auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
+}
+
+bool MainWindow::saveLessonTo(const QString& path) {
+    if (auto error = saveLessonFile(lesson_->session().lesson(), path)) {
+        showError(tr("The lesson could not be saved"), QString::fromStdString(error->text()));
+        return false;
+    }
+    lessonPath_ = path;
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
 }
 
 void MainWindow::setErrorText(const QString& text) {

@@ -100,17 +100,6 @@ private:
     TraceOnScreen onScreen() const;
     void showLayer();
 
-    // main_window_files.cpp: File menu actions.
-    void saveLesson();
-    void saveLessonAs();
-    void openLessonDialog();
-    void openModelDialog();
-    void downloadModelDialog();
-    void exportHeatmap();
-    void exportWorksheet();
-    void exportStepCsv();
-    bool writeText(const QString& path, const std::string& text);
-
     LessonTraceSource* lesson_ = nullptr;  // kept while a model is shown: the lab works on it
     ModelTraceSource* model_ = nullptr;
     TraceSource* source_ = nullptr;        // one of the two

@@ -69,10 +69,30 @@ void ScreenshotTour::takeAtStartIfAsked(MainWindow& window) {
     });
 }
 
+namespace {
+
 template <class T>
-T* ScreenshotTour::find(const char* name) const {
-    return window_.findChild<T*>(QString::fromLatin1(name));
+T* find(const MainWindow& window, const char* name) {
+    return window.findChild<T*>(QString::fromLatin1(name));
 }
+
+}  // namespace
+
+// The widgets under the names the window gave them; the tour keeps the window's member names.
+ScreenshotTour::ScreenshotTour(MainWindow& window)
+    : window_(window),
+      session_(find<LessonTraceSource>(window, "lessonSource")->session()),
+      layerBox_(find<QComboBox>(window, "layer")),
+      tabs_(find<QTabWidget>(window, "tabs")),
+      navigator_(find<StepNavigator>(window, "navigator")),
+      matrixPanel_(find<MatrixPanel>(window, "matrixPanel")),
+      heatmap_(find<HeatmapView>(window, "heatmap")),
+      editor_(find<LessonEditor>(window, "lessonEditor")),
+      modelView_(find<ModelView>(window, "modelView")),
+      headView_(find<HeadView>(window, "headView")),
+      coref_(find<CorefTab>(window, "corefTab")),
+      headsPanel_(find<HeadsPanel>(window, "headsPanel")),
+      headWorker_(find<HeadAnalysisWorker>(window, "headAnalysisWorker")) {}
 
 bool ScreenshotTour::grabTo(const QString& path) {
     // Layout requests travel up one parent per pass: let every level settle.
@@ -83,11 +103,6 @@ bool ScreenshotTour::grabTo(const QString& path) {
 // Layer `layer` (0-based, ≥ 1) of a lesson with several layers: its input (the residual sum)
 // and its weights, with the row of "it" explained when the sentence has one. Returns the count.
 int ScreenshotTour::saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer) {
-    auto* layerBox_ = find<QComboBox>("layer");
-    auto* tabs_ = find<QTabWidget>("tabs");
-    auto* matrixPanel_ = find<MatrixPanel>("matrixPanel");
-    auto* navigator_ = find<StepNavigator>("navigator");
-    const Session& session_ = find<LessonTraceSource>("lessonSource")->session();
     layerBox_->setCurrentIndex(layer);
     tabs_->setCurrentWidget(matrixPanel_);
     const QString prefix = QStringLiteral("layer%1-").arg(layer + 1);
@@ -106,14 +121,6 @@ int ScreenshotTour::saveLayerScreenshots(const QString& dir, int n, const QStrin
 }
 
 int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
-    auto* tabs_ = find<QTabWidget>("tabs");
-    auto* matrixPanel_ = find<MatrixPanel>("matrixPanel");
-    auto* heatmap_ = find<HeatmapView>("heatmap");
-    auto* editor_ = find<LessonEditor>("lessonEditor");
-    auto* coref_ = find<CorefTab>("corefTab");
-    auto* headsPanel_ = find<HeadsPanel>("headsPanel");
-    auto* navigator_ = find<StepNavigator>("navigator");
-    const Session& session_ = find<LessonTraceSource>("lessonSource")->session();
     MainWindow& w = window_;
     QDir().mkpath(dir);
     const QString openedPath = w.lessonPath();
@@ -176,16 +183,6 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
 }
 
 int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {
-    auto* tabs_ = find<QTabWidget>("tabs");
-    auto* matrixPanel_ = find<MatrixPanel>("matrixPanel");
-    auto* heatmap_ = find<HeatmapView>("heatmap");
-    auto* coref_ = find<CorefTab>("corefTab");
-    auto* headsPanel_ = find<HeadsPanel>("headsPanel");
-    auto* navigator_ = find<StepNavigator>("navigator");
-    auto* modelView_ = find<ModelView>("modelView");
-    auto* headView_ = find<HeadView>("headView");
-    auto* headWorker_ = find<HeadAnalysisWorker>("headAnalysisWorker");
-    const Session& session_ = find<LessonTraceSource>("lessonSource")->session();
     MainWindow& w = window_;
     QDir().mkpath(dir);
     if (!sentence.isEmpty()) w.setSentence(sentence);  // the model reads the box once loaded

@@ -3,13 +3,26 @@
 // through its public API and its widgets found by object name, and saves a PNG of it each time.
 #include <QString>
 
+class QComboBox;
+class QTabWidget;
+
 namespace attnscope {
 
+class CorefTab;
+class HeadAnalysisWorker;
+class HeadView;
+class HeadsPanel;
+class HeatmapView;
+class LessonEditor;
 class MainWindow;
+class MatrixPanel;
+class ModelView;
+class Session;
+class StepNavigator;
 
 class ScreenshotTour {
 public:
-    explicit ScreenshotTour(MainWindow& window) : window_(window) {}
+    explicit ScreenshotTour(MainWindow& window);
 
     // Every kind of step of every built-in lesson, the heatmaps, the editor, a Chinese sentence,
     // the coreference arcs, the Heads tab and the lab; returns the number of files written.
@@ -23,9 +36,19 @@ public:
 private:
     bool grabTo(const QString& path);
     int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
-    template <class T> T* find(const char* name) const;
-
     MainWindow& window_;
+    const Session& session_;  // the lesson under the window
+    QComboBox* layerBox_;
+    QTabWidget* tabs_;
+    StepNavigator* navigator_;
+    MatrixPanel* matrixPanel_;
+    HeatmapView* heatmap_;
+    LessonEditor* editor_;
+    ModelView* modelView_;
+    HeadView* headView_;
+    CorefTab* coref_;
+    HeadsPanel* headsPanel_;
+    HeadAnalysisWorker* headWorker_;
 };
 
 }  // namespace attnscope
