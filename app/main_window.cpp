@@ -1,4 +1,5 @@
 #include "app/main_window.hpp"
+#include "app/main_window_parts.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -78,7 +79,7 @@ QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_unique<Parts>()) {
     setWindowTitle("AttnScope");
     setFont(appFont(kNormalPointSize));
     lesson_ = new LessonTraceSource(this);
@@ -101,105 +102,105 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 // The views point into the sources' traces: delete the views first (an open cell editor still
 // commits into a live lesson).
 MainWindow::~MainWindow() {
-    traceTabs_.clear();
+    ui_->traceTabs.clear();
     delete takeCentralWidget();
 }
 
 QWidget* MainWindow::buildCentralWidget() {
     auto* central = new QWidget(this);
-    title_ = new QLabel(central);
-    title_->setObjectName("lessonTitle");
-    description_ = new QLabel(central);
-    description_->setObjectName("description");
-    description_->setWordWrap(true);
-    sentence_ = new QLineEdit(central);
-    sentence_->setObjectName("sentence");
-    sentence_->setPlaceholderText(lesson_->sentencePlaceholder());
-    tokens_ = new TokenStrip(central);
-    tokens_->setObjectName("tokens");
-    pieces_ = new PieceStrip(central);
-    pieces_->setObjectName("pieces");
-    notices_ = statusLabel("notices", "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;"
+    ui_->title = new QLabel(central);
+    ui_->title->setObjectName("lessonTitle");
+    ui_->description = new QLabel(central);
+    ui_->description->setObjectName("description");
+    ui_->description->setWordWrap(true);
+    ui_->sentence = new QLineEdit(central);
+    ui_->sentence->setObjectName("sentence");
+    ui_->sentence->setPlaceholderText(lesson_->sentencePlaceholder());
+    ui_->tokens = new TokenStrip(central);
+    ui_->tokens->setObjectName("tokens");
+    ui_->pieces = new PieceStrip(central);
+    ui_->pieces->setObjectName("pieces");
+    ui_->notices = statusLabel("notices", "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;"
                                       " padding: 4px; }", central);
-    rounding_ = statusLabel("rounding", "QLabel { color: #1d4e89; font-weight: bold; }", central);
-    rounding_->setWordWrap(false);
-    error_ = statusLabel("error", "QLabel { color: #9b1c1c; font-weight: bold; }", central);
-    error_->hide();
-    controls_ = new AttentionControls(central);
-    navigator_ = new StepNavigator(central);
-    navigator_->setObjectName("navigator");
+    ui_->rounding = statusLabel("rounding", "QLabel { color: #1d4e89; font-weight: bold; }", central);
+    ui_->rounding->setWordWrap(false);
+    ui_->error = statusLabel("error", "QLabel { color: #9b1c1c; font-weight: bold; }", central);
+    ui_->error->hide();
+    ui_->controls = new AttentionControls(central);
+    ui_->navigator = new StepNavigator(central);
+    ui_->navigator->setObjectName("navigator");
     auto* splitter = new QSplitter(Qt::Horizontal, central);
-    splitter->addWidget(navigator_);
+    splitter->addWidget(ui_->navigator);
     splitter->addWidget(buildTabs(central));
     buildSourcePanels();
-    splitter->addWidget(predictionsArea_);
+    splitter->addWidget(ui_->predictionsArea);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({250, 1000, 330});
 
     auto* sentenceRow = new QHBoxLayout;
     sentenceRow->addWidget(new QLabel(tr("Sentence:"), central));
-    sentenceRow->addWidget(sentence_, 1);
+    sentenceRow->addWidget(ui_->sentence, 1);
     auto* statusRow = new QHBoxLayout;
-    statusRow->addWidget(rounding_);
-    statusRow->addWidget(error_, 1);
+    statusRow->addWidget(ui_->rounding);
+    statusRow->addWidget(ui_->error, 1);
     auto* layout = new QVBoxLayout(central);
-    for (QWidget* w : std::initializer_list<QWidget*>{title_, description_}) layout->addWidget(w);
+    for (QWidget* w : std::initializer_list<QWidget*>{ui_->title, ui_->description}) layout->addWidget(w);
     layout->addLayout(sentenceRow);
-    for (QWidget* w : std::initializer_list<QWidget*>{controls_, tokens_, pieces_, notices_}) layout->addWidget(w);
+    for (QWidget* w : std::initializer_list<QWidget*>{ui_->controls, ui_->tokens, ui_->pieces, ui_->notices}) layout->addWidget(w);
     layout->addLayout(statusRow);
     layout->addWidget(splitter, 1);
     return central;
 }
 
 // Every tab with its controller: the worked example, heatmap, lesson editor, model view, head
-// view, coreference and heads. A new view: a page and a TraceTab in traceTabs_ (ui/attention/trace_tab.hpp).
+// view, coreference and heads. A new view: a page and a TraceTab in traceTabs (ui/attention/trace_tab.hpp).
 QWidget* MainWindow::buildTabs(QWidget* parent) {
-    tabs_ = new QTabWidget(parent);
-    tabs_->setObjectName("tabs");
-    matrixPanel_ = new MatrixPanel(tabs_);
-    matrixPanel_->setObjectName("matrixPanel");
-    heatmap_ = new HeatmapView(tabs_);
-    heatmap_->setObjectName("heatmap");
-    editor_ = new LessonEditor(tabs_);
-    editor_->setObjectName("lessonEditor");
-    modelView_ = new ModelView(tabs_);
-    modelView_->setObjectName("modelView");
-    headView_ = new HeadView(tabs_);
-    headView_->setObjectName("headView");
-    tabs_->addTab(matrixPanel_, tr("Worked example"));
-    tabs_->addTab(heatmap_, tr("Attention heatmap"));
-    tabs_->addTab(editor_, tr("Edit lesson"));
-    tabs_->addTab(modelView_, tr("Model view"));
-    tabs_->addTab(headView_, tr("Head view"));
-    worked_ = new WorkedExample(navigator_, matrixPanel_, this);
-    traceTabs_.push_back(std::make_unique<HeatmapTab>(heatmap_));
-    traceTabs_.push_back(std::make_unique<ModelViewTab>(modelView_));
-    traceTabs_.push_back(std::make_unique<HeadViewTab>(headView_));
-    coref_ = new CorefTabController(tabs_, this);
-    heads_ = new HeadsTab(tabs_, modelView_, this);
-    return tabs_;
+    ui_->tabs = new QTabWidget(parent);
+    ui_->tabs->setObjectName("tabs");
+    ui_->matrixPanel = new MatrixPanel(ui_->tabs);
+    ui_->matrixPanel->setObjectName("matrixPanel");
+    ui_->heatmap = new HeatmapView(ui_->tabs);
+    ui_->heatmap->setObjectName("heatmap");
+    ui_->editor = new LessonEditor(ui_->tabs);
+    ui_->editor->setObjectName("lessonEditor");
+    ui_->modelView = new ModelView(ui_->tabs);
+    ui_->modelView->setObjectName("modelView");
+    ui_->headView = new HeadView(ui_->tabs);
+    ui_->headView->setObjectName("headView");
+    ui_->tabs->addTab(ui_->matrixPanel, tr("Worked example"));
+    ui_->tabs->addTab(ui_->heatmap, tr("Attention heatmap"));
+    ui_->tabs->addTab(ui_->editor, tr("Edit lesson"));
+    ui_->tabs->addTab(ui_->modelView, tr("Model view"));
+    ui_->tabs->addTab(ui_->headView, tr("Head view"));
+    ui_->worked = new WorkedExample(ui_->navigator, ui_->matrixPanel, this);
+    ui_->traceTabs.push_back(std::make_unique<HeatmapTab>(ui_->heatmap));
+    ui_->traceTabs.push_back(std::make_unique<ModelViewTab>(ui_->modelView));
+    ui_->traceTabs.push_back(std::make_unique<HeadViewTab>(ui_->headView));
+    ui_->coref = new CorefTabController(ui_->tabs, this);
+    ui_->heads = new HeadsTab(ui_->tabs, ui_->modelView, this);
+    return ui_->tabs;
 }
 
 // What only some sources fill: the predictions panel, the run's progress and its Cancel button.
 void MainWindow::buildSourcePanels() {
-    predictions_ = new PredictionsView;
-    predictions_->setObjectName("predictions");
-    predictionsArea_ = new QScrollArea;
-    predictionsArea_->setWidgetResizable(true);
-    predictionsArea_->setWidget(predictions_);
-    predictionsArea_->setMinimumWidth(260);
-    progress_ = new QProgressBar;
-    progress_->setObjectName("runProgress");
-    progress_->setMaximumWidth(240);
-    progress_->setFormat(tr("layer %v of %m"));
-    cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setObjectName("cancelRun");
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
+    ui_->predictions = new PredictionsView;
+    ui_->predictions->setObjectName("predictions");
+    ui_->predictionsArea = new QScrollArea;
+    ui_->predictionsArea->setWidgetResizable(true);
+    ui_->predictionsArea->setWidget(ui_->predictions);
+    ui_->predictionsArea->setMinimumWidth(260);
+    ui_->progress = new QProgressBar;
+    ui_->progress->setObjectName("runProgress");
+    ui_->progress->setMaximumWidth(240);
+    ui_->progress->setFormat(tr("layer %v of %m"));
+    ui_->cancel = new QPushButton(tr("Cancel"));
+    ui_->cancel->setObjectName("cancelRun");
+    statusBar()->addPermanentWidget(ui_->progress);
+    statusBar()->addPermanentWidget(ui_->cancel);
 }
 
 void MainWindow::buildMenus() {
-    auto* files = new FileMenu(*this, *worked_, *navigator_, *heatmap_);
+    auto* files = new FileMenu(*this, *ui_->worked, *ui_->navigator, *ui_->heatmap);
     files->fill(menuBar()->addMenu(tr("&File")));
     connect(files, &FileMenu::failed, this, &MainWindow::showError);
     connect(files, &FileMenu::status, this, [this](const QString& text) { statusBar()->showMessage(text, 5000); });
@@ -213,50 +214,50 @@ void MainWindow::buildMenus() {
     QAction* larger = view->addAction(tr("&Larger text"), this, &MainWindow::setLargerText);
     larger->setCheckable(true);
     larger->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus));
-    QAction* shading = view->addAction(tr("&Colour shading of cells"), matrixPanel_, &MatrixPanel::setShading);
+    QAction* shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
     shading->setCheckable(true);
     shading->setChecked(true);
-    QAction* allHeads = view->addAction(tr("&All heads side by side"), heatmap_, &HeatmapView::setAllHeads);
+    QAction* allHeads = view->addAction(tr("&All heads side by side"), ui_->heatmap, &HeatmapView::setAllHeads);
     allHeads->setCheckable(true);
-    connect(heatmap_->allHeadsBox(), &QCheckBox::toggled, allHeads, &QAction::setChecked);
+    connect(ui_->heatmap->allHeadsBox(), &QCheckBox::toggled, allHeads, &QAction::setChecked);
 }
 
 void MainWindow::connectViews() {
-    connect(sentence_, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
-    connect(navigator_, &StepNavigator::headChanged, this, [this](int head) {
-        heatmap_->setHead(head);
-        worked_->showCurrentStep();
+    connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
+    connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
+        ui_->heatmap->setHead(head);
+        ui_->worked->showCurrentStep();
     });
-    connect(heatmap_, &HeatmapView::headChanged, navigator_, &StepNavigator::setCurrentHead);
-    connect(editor_, &LessonEditor::lessonEdited, this, [this] {
-        heads_->setSource(source_);  // the ranking was of the weights before the edit
+    connect(ui_->heatmap, &HeatmapView::headChanged, ui_->navigator, &StepNavigator::setCurrentHead);
+    connect(ui_->editor, &LessonEditor::lessonEdited, this, [this] {
+        ui_->heads->setSource(source_);  // the ranking was of the weights before the edit
         if (lesson_->rerun()) statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     });
     connect(model_, &ModelTraceSource::opened, this, &MainWindow::onModelOpened);
     connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
-    connect(cancel_, &QPushButton::clicked, this, [this] { source_->cancel(); });
-    connect(editor_, &LessonEditor::editRejected, this,
+    connect(ui_->cancel, &QPushButton::clicked, this, [this] { source_->cancel(); });
+    connect(ui_->editor, &LessonEditor::editRejected, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
-    connect(controls_, &AttentionControls::layerChanged, this, &MainWindow::showLayer);
-    connect(controls_, &AttentionControls::optionsChanged, this, [this] { showOnTabs(false); });
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        for (const auto& tab : traceTabs_)
-            if (tab->page() == tabs_->currentWidget()) tab->drawIfStale();
+    connect(ui_->controls, &AttentionControls::layerChanged, this, &MainWindow::showLayer);
+    connect(ui_->controls, &AttentionControls::optionsChanged, this, [this] { showOnTabs(false); });
+    connect(ui_->tabs, &QTabWidget::currentChanged, this, [this] {
+        for (const auto& tab : ui_->traceTabs)
+            if (tab->page() == ui_->tabs->currentWidget()) tab->drawIfStale();
     });
-    connect(modelView_, &ModelView::headActivated, this, [this](int layer, int head) {
-        controls_->setLayer(layer);
-        heatmap_->setHead(head);
-        navigator_->setCurrentHead(head);
-        tabs_->setCurrentWidget(heatmap_);
+    connect(ui_->modelView, &ModelView::headActivated, this, [this](int layer, int head) {
+        ui_->controls->setLayer(layer);
+        ui_->heatmap->setHead(head);
+        ui_->navigator->setCurrentHead(head);
+        ui_->tabs->setCurrentWidget(ui_->heatmap);
     });
-    connect(heads_, &HeadsTab::useHeadsForCoreference, this, &MainWindow::setCoreferenceHeads);
-    connect(heads_, &HeadsTab::failed, this, &MainWindow::showError);
-    connect(heads_, &HeadsTab::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
+    connect(ui_->heads, &HeadsTab::useHeadsForCoreference, this, &MainWindow::setCoreferenceHeads);
+    connect(ui_->heads, &HeadsTab::failed, this, &MainWindow::showError);
+    connect(ui_->heads, &HeadsTab::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
     // Text fields and matrix tables claim the arrows (ShortcutOverride) for their own cursor.
     auto* next = new QShortcut(QKeySequence(Qt::Key_Right), this);
     auto* previous = new QShortcut(QKeySequence(Qt::Key_Left), this);
-    connect(next, &QShortcut::activated, navigator_, &StepNavigator::next);
-    connect(previous, &QShortcut::activated, navigator_, &StepNavigator::previous);
+    connect(next, &QShortcut::activated, ui_->navigator, &StepNavigator::next);
+    connect(previous, &QShortcut::activated, ui_->navigator, &StepNavigator::previous);
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {
@@ -279,8 +280,8 @@ bool MainWindow::saveLessonTo(const QString& path) {
 }
 
 void MainWindow::setErrorText(const QString& text) {
-    error_->setText(text);
-    error_->setVisible(!text.isEmpty());
+    ui_->error->setText(text);
+    ui_->error->setVisible(!text.isEmpty());
 }
 
 void MainWindow::setLargerText(bool larger) {
@@ -288,15 +289,15 @@ void MainWindow::setLargerText(bool larger) {
     setFont(appFont(size));
     QFont titleFont = appFont(size * 1.35);
     titleFont.setBold(true);
-    title_->setFont(titleFont);
-    matrixPanel_->setExplanationFont(monoFont(size));
+    ui_->title->setFont(titleFont);
+    ui_->matrixPanel->setExplanationFont(monoFont(size));
     if (source_->trace()) onTraceChanged();  // tables and plots resize to the new font
 }
 
-void MainWindow::setCoreferenceHeads(const std::vector<HeadRef>& heads) { coref_->setHeads(heads); }
-void MainWindow::evaluateHeads(const QString& setSource) { heads_->evaluate(setSource); }
-bool MainWindow::exportHeadRanking(const QString& path, const QString& format) { return heads_->exportRanking(path, format); }
-bool MainWindow::waitForHeadAnalysis(int timeoutMs) { return heads_->waitUntilIdle(timeoutMs); }
+void MainWindow::setCoreferenceHeads(const std::vector<HeadRef>& heads) { ui_->coref->setHeads(heads); }
+void MainWindow::evaluateHeads(const QString& setSource) { ui_->heads->evaluate(setSource); }
+bool MainWindow::exportHeadRanking(const QString& path, const QString& format) { return ui_->heads->exportRanking(path, format); }
+bool MainWindow::waitForHeadAnalysis(int timeoutMs) { return ui_->heads->waitUntilIdle(timeoutMs); }
 
 bool MainWindow::waitForModel(int timeoutMs) {
     QElapsedTimer timer;

@@ -12,33 +12,11 @@
 #include "core/result.hpp"
 #include "core/lesson.hpp"
 
-class QLabel;
-class QLineEdit;
-class QMenu;
-class QProgressBar;
-class QPushButton;
-class QScrollArea;
-class QTabWidget;
-
 namespace attnscope {
 
-class AttentionControls;
-class CorefTabController;
-class HeadView;
-class HeadsTab;
-class HeatmapView;
-class LessonEditor;
 class LessonTraceSource;
-class MatrixPanel;
 class ModelTraceSource;
-class ModelView;
-class PieceStrip;
-class PredictionsView;
-class StepNavigator;
-class TokenStrip;
 class TraceSource;
-class TraceTab;
-class WorkedExample;
 struct TraceOnScreen;
 
 // Registers the compiled-in resources (built-in lessons) of the static attnscope_app library.
@@ -108,26 +86,8 @@ private:
     QTimer sentenceTimer_;
     int workedLayer_ = -1;                 // the layer box's layer the worked example shows
 
-    QLabel *title_ = nullptr, *description_ = nullptr, *notices_ = nullptr, *rounding_ = nullptr, *error_ = nullptr;
-    QLineEdit* sentence_ = nullptr;
-    TokenStrip* tokens_ = nullptr;
-    PieceStrip* pieces_ = nullptr;
-    StepNavigator* navigator_ = nullptr;
-    QTabWidget* tabs_ = nullptr;
-    MatrixPanel* matrixPanel_ = nullptr;
-    HeatmapView* heatmap_ = nullptr;
-    LessonEditor* editor_ = nullptr;
-    ModelView* modelView_ = nullptr;
-    HeadView* headView_ = nullptr;
-    PredictionsView* predictions_ = nullptr;
-    AttentionControls* controls_ = nullptr;
-    QScrollArea* predictionsArea_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QPushButton* cancel_ = nullptr;
-    WorkedExample* worked_ = nullptr;
-    std::vector<std::unique_ptr<TraceTab>> traceTabs_;  // heatmap, model view, head view
-    CorefTabController* coref_ = nullptr;
-    HeadsTab* heads_ = nullptr;
+    struct Parts;                 // the widgets and tab controllers (main_window_parts.hpp)
+    std::unique_ptr<Parts> ui_;
 };
 
 }  // namespace attnscope

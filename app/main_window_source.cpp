@@ -12,6 +12,7 @@
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "app/main_window_parts.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
@@ -42,8 +43,8 @@ void MainWindow::connectSource(TraceSource* source) {
     });
     connect(source, &TraceSource::progress, this, [this, shown](int done, int count) {
         if (!shown()) return;
-        progress_->setRange(0, count);
-        progress_->setValue(done);
+        ui_->progress->setRange(0, count);
+        ui_->progress->setValue(done);
     });
     connect(source, &TraceSource::traceChanged, this, [this, shown] {
         if (shown()) onTraceChanged();
@@ -71,7 +72,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
         return false;
     }
     lessonPath_ = path;
-    editor_->setLesson(&lesson_->session().lesson());
+    ui_->editor->setLesson(&lesson_->session().lesson());
     setLabModel(this, QString(), std::nullopt);  // the lab's positional panel back to formulas
     enterSource(lesson_);
     return true;
@@ -103,50 +104,50 @@ void MainWindow::enterSource(TraceSource* next) {
     setRunning(false);
     sentenceTimer_.stop();
     {
-        const QSignalBlocker blocker(sentence_);
-        sentence_->setText(source_->openingSentence(sentence_->text()));
+        const QSignalBlocker blocker(ui_->sentence);
+        ui_->sentence->setText(source_->openingSentence(ui_->sentence->text()));
     }
-    sentence_->setPlaceholderText(source_->sentencePlaceholder());
-    controls_->resetLayer();
-    navigator_->setCurrentHead(0);
-    worked_->forgetSelection();
+    ui_->sentence->setPlaceholderText(source_->sentencePlaceholder());
+    ui_->controls->resetLayer();
+    ui_->navigator->setCurrentHead(0);
+    ui_->worked->forgetSelection();
     workedLayer_ = -1;
-    heads_->setSource(source_);
-    predictions_->clear();
+    ui_->heads->setSource(source_);
+    ui_->predictions->clear();
     showSourcePanels();
     // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
-    QWidget* tab = tabs_->currentWidget();
-    if (source_->offers(Offer::ModelViews) && (tab == matrixPanel_ || tab == editor_)) tabs_->setCurrentWidget(heatmap_);
+    QWidget* tab = ui_->tabs->currentWidget();
+    if (source_->offers(Offer::ModelViews) && (tab == ui_->matrixPanel || tab == ui_->editor)) ui_->tabs->setCurrentWidget(ui_->heatmap);
     refreshLabels();
     setWindowTitle(tr("AttnScope — %1").arg(source_->name()));
     statusBar()->showMessage(tr("Opened %1").arg(source_->origin()), 5000);
     if (!source_->trace()) return applySentence();
     onTraceChanged();
     onWorkedTraceChanged();
-    navigator_->setCurrentIndex(0);
+    ui_->navigator->setCurrentIndex(0);
 }
 
 // The panels and controls the source offers; the rest hides.
 void MainWindow::showSourcePanels() {
     const auto offers = [this](Offer offer) { return source_->offers(offer); };
-    tabs_->setTabVisible(tabs_->indexOf(editor_), offers(Offer::LessonEditor));
-    tabs_->setTabVisible(tabs_->indexOf(modelView_), offers(Offer::ModelViews));
-    tabs_->setTabVisible(tabs_->indexOf(headView_), offers(Offer::ModelViews));
-    predictionsArea_->setVisible(offers(Offer::Predictions));
-    controls_->showOptions(offers(Offer::AttentionOptions));
+    ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->editor), offers(Offer::LessonEditor));
+    ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->modelView), offers(Offer::ModelViews));
+    ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->headView), offers(Offer::ModelViews));
+    ui_->predictionsArea->setVisible(offers(Offer::Predictions));
+    ui_->controls->showOptions(offers(Offer::AttentionOptions));
     // Sources with several layers share the layer selector, even without attention options.
     const auto trace = source_->trace();
-    controls_->setVisible(offers(Offer::AttentionOptions) || (trace && trace->layerCount() > 1));
-    pieces_->setVisible(offers(Offer::WordPieces));
-    tokens_->setVisible(!offers(Offer::WordPieces));
+    ui_->controls->setVisible(offers(Offer::AttentionOptions) || (trace && trace->layerCount() > 1));
+    ui_->pieces->setVisible(offers(Offer::WordPieces));
+    ui_->tokens->setVisible(!offers(Offer::WordPieces));
 }
 
-void MainWindow::applySentence() { source_->run(sentence_->text(), controls_->layer()); }
+void MainWindow::applySentence() { source_->run(ui_->sentence->text(), ui_->controls->layer()); }
 
 void MainWindow::setSentence(const QString& sentence) {
     {
-        const QSignalBlocker blocker(sentence_);
-        sentence_->setText(sentence);
+        const QSignalBlocker blocker(ui_->sentence);
+        ui_->sentence->setText(sentence);
     }
     sentenceTimer_.stop();
     applySentence();
@@ -159,23 +160,23 @@ void MainWindow::onTraceChanged() {
     if (!trace) return;
     setRunning(false);
     setErrorText(QString());
-    controls_->setLayerCount(trace->layerCount());
+    ui_->controls->setLayerCount(trace->layerCount());
     showSourcePanels();
     refreshLabels();
-    if (source_->offers(Offer::WordPieces)) pieces_->setTokens(trace->tokens);
-    else tokens_->setTokens(trace->tokens);
-    navigator_->setHeadCount(trace->headCount());
+    if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens);
+    else ui_->tokens->setTokens(trace->tokens);
+    ui_->navigator->setHeadCount(trace->headCount());
     showOnTabs(source_->cheapToShow());
-    if (source_->offers(Offer::Predictions)) source_->showPredictions(*predictions_);
-    if (source_->offers(Offer::LessonEditor)) editor_->refresh();
-    heads_->requestStatistics(trace, sentence_->text());
-    coref_->show(trace, controls_->layer(), navigator_->currentHead());
+    if (source_->offers(Offer::Predictions)) source_->showPredictions(*ui_->predictions);
+    if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
+    ui_->heads->requestStatistics(trace, ui_->sentence->text());
+    ui_->coref->show(trace, ui_->controls->layer(), ui_->navigator->currentHead());
 }
 
 // The worked example: the source's worked trace at the chosen layer.
 void MainWindow::onWorkedTraceChanged() {
-    const int layer = controls_->layer();
-    worked_->show(source_->workedTrace(), source_->workedLayer(layer), source_->decimals(), layer == workedLayer_);
+    const int layer = ui_->controls->layer();
+    ui_->worked->show(source_->workedTrace(), source_->workedLayer(layer), source_->decimals(), layer == workedLayer_);
     workedLayer_ = layer;
 }
 
@@ -186,33 +187,33 @@ void MainWindow::onRunFailed(const QString& message, bool cancelled) {
 }
 
 void MainWindow::setRunning(bool running) {
-    progress_->setVisible(running);
-    cancel_->setVisible(running);
-    if (running) progress_->setRange(0, 0);  // busy until the first layer reports
+    ui_->progress->setVisible(running);
+    ui_->cancel->setVisible(running);
+    if (running) ui_->progress->setRange(0, 0);  // busy until the first layer reports
 }
 
 void MainWindow::refreshLabels() {
-    title_->setText(source_->title());
-    description_->setText(source_->description());
-    description_->setToolTip(source_->descriptionToolTip());
+    ui_->title->setText(source_->title());
+    ui_->description->setText(source_->description());
+    ui_->description->setToolTip(source_->descriptionToolTip());
     const auto trace = source_->trace();
     QStringList notices;
     if (trace)
         for (const std::string& n : trace->notices) notices << QString::fromStdString(n);
-    notices_->setText(notices.isEmpty() ? QString() : "⚠ " + notices.join("\n⚠ "));
-    notices_->setVisible(!notices.isEmpty());
+    ui_->notices->setText(notices.isEmpty() ? QString() : "⚠ " + notices.join("\n⚠ "));
+    ui_->notices->setVisible(!notices.isEmpty());
     const bool rounded = trace && trace->handRounding;
-    rounding_->setText(rounded ? tr("Hand rounding: every intermediate is rounded to %1 decimals").arg(*trace->handRounding)
+    ui_->rounding->setText(rounded ? tr("Hand rounding: every intermediate is rounded to %1 decimals").arg(*trace->handRounding)
                                : QString());
-    rounding_->setVisible(rounded);
+    ui_->rounding->setVisible(rounded);
 }
 
 TraceOnScreen MainWindow::onScreen() const {
     TraceOnScreen shown;
     shown.trace = source_->trace();
-    shown.layer = controls_->layer();
+    shown.layer = ui_->controls->layer();
     shown.decimals = source_->decimals();
-    if (source_->offers(Offer::AttentionOptions)) shown.options = controls_->options();
+    if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
     return shown;
 }
 
@@ -220,17 +221,17 @@ TraceOnScreen MainWindow::onScreen() const {
 // they open (a tab the source does not offer never draws its trace).
 void MainWindow::showOnTabs(bool now) {
     const TraceOnScreen shown = onScreen();
-    for (const auto& tab : traceTabs_) {
-        const bool offered = tabs_->isTabVisible(tabs_->indexOf(tab->page()));
-        tab->show(shown, (now && offered) || tab->page() == tabs_->currentWidget());
+    for (const auto& tab : ui_->traceTabs) {
+        const bool offered = ui_->tabs->isTabVisible(ui_->tabs->indexOf(tab->page()));
+        tab->show(shown, (now && offered) || tab->page() == ui_->tabs->currentWidget());
     }
 }
 
 void MainWindow::showLayer() {
     if (!source_->trace()) return;
     showOnTabs(source_->cheapToShow());
-    coref_->show(source_->trace(), controls_->layer(), navigator_->currentHead());  // "all heads of layer N"
-    source_->showLayer(controls_->layer());
+    ui_->coref->show(source_->trace(), ui_->controls->layer(), ui_->navigator->currentHead());  // "all heads of layer N"
+    source_->showLayer(ui_->controls->layer());
 }
 
 }  // namespace attnscope
