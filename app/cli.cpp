@@ -14,7 +14,7 @@
 #include "app/cli_support.hpp"
 #include "app/heatmap_export.hpp"
 #include "app/lesson_source.hpp"
-#include "app/model_session.hpp"
+#include "core/source/model_session.hpp"
 #include "core/export.hpp"
 #include "core/model_export.hpp"
 #include "core/run_lesson.hpp"

@@ -10,7 +10,7 @@
 
 #include "app/cli_support.hpp"
 #include "app/lesson_source.hpp"
-#include "app/model_session.hpp"
+#include "core/source/model_session.hpp"
 #include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/analysis/coref_export.hpp"

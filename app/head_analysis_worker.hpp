@@ -1,19 +1,18 @@
 #pragma once
 // The Heads tab's long work, off the GUI thread: evaluating a coreference set (one sentence run
 // per example, minutes on a large model) and the head statistics of the sentence on screen.
-// Two threads, so the statistics of a newly typed sentence do not wait behind an evaluation.
-// Like ModelWorker: results come back as queued calls re-emitted as signals on the GUI thread;
-// a generation number drops what a newer request superseded; a cancelled or failed evaluation
-// leaves the last good one in place.
+// Two LatestRequestWorkers (two threads), so the statistics of a newly typed sentence do not
+// wait behind an evaluation. Results are re-emitted as signals on the GUI thread; a newer
+// request drops what the older one still delivers; a cancelled or failed evaluation leaves the
+// last good one in place.
 #include <QObject>
 #include <QString>
-#include <QThread>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "core/analysis/coref_eval.hpp"
+#include "app/source/latest_request_worker.hpp"
 #include "core/analysis/head_stats.hpp"
 
 namespace attnscope {
@@ -22,7 +21,7 @@ class HeadAnalysisWorker : public QObject {
     Q_OBJECT
 public:
     explicit HeadAnalysisWorker(QObject* parent = nullptr);
-    ~HeadAnalysisWorker() override;  // cancels what runs and waits for both threads
+    ~HeadAnalysisWorker() override;  // its workers cancel what runs and wait for their threads
 
     // → evaluationProgress…, then evaluationFinished or evaluationFailed. `description` names
     // what was evaluated ("bert-tiny on english.jsonl") for the view.
@@ -30,7 +29,7 @@ public:
     void cancelEvaluation();  // the running evaluation; the last good one stays
     // Forgets the evaluation (a new model or lesson: its heads are not these) and cancels a run.
     void clearEvaluation();
-    bool evaluating() const { return evaluating_; }
+    bool evaluating() const { return evaluator_->busy(); }
     std::shared_ptr<const CorefEvaluation> evaluation() const { return evaluation_; }
     std::shared_ptr<const CorefSet> evaluatedSet() const { return set_; }  // what evaluation() ran on
     QString evaluationDescription() const { return description_; }
@@ -38,7 +37,7 @@ public:
     // Head statistics of `trace` (kept alive until done), with the "coreference" label when the
     // last evaluation has the trace's shape. → statisticsReady (only for the latest request).
     void computeStatistics(std::shared_ptr<const Trace> trace);
-    bool computingStatistics() const { return statsInFlight_; }
+    bool computingStatistics() const { return statistician_->busy(); }
     std::shared_ptr<const std::vector<HeadStatistics>> statistics() const { return stats_; }
     const Trace* statisticsTrace() const { return statsTrace_.get(); }
 
@@ -53,19 +52,11 @@ signals:
     void statisticsReady();
 
 private:
-    void postToGui(std::function<void()> job);
-    static void postTo(QObject* context, std::function<void()> job);
     struct Delivery;
-    void deliverEvaluation(int generation, const Delivery& delivery);
+    void deliverEvaluation(const Delivery& delivery);
 
-    QThread evaluationThread_, statsThread_;
-    QObject* evaluationContext_ = nullptr;  // lives on evaluationThread_
-    QObject* statsContext_ = nullptr;       // lives on statsThread_
-    std::atomic<int> evaluationGeneration_{0};
-    std::atomic<int> statsGeneration_{0};
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    bool evaluating_ = false;
-    bool statsInFlight_ = false;
+    LatestRequestWorker* evaluator_ = nullptr;
+    LatestRequestWorker* statistician_ = nullptr;
     std::function<void(int)> progressHook_;
 
     std::shared_ptr<const CorefEvaluation> evaluation_;

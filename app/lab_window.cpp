@@ -9,7 +9,7 @@
 #include <QThread>
 #include <QVBoxLayout>
 
-#include "app/session.hpp"
+#include "core/source/session.hpp"
 #include "ui/file_write.hpp"
 #include "ui/lab/masks_panel.hpp"
 #include "ui/lab/exercise_panel.hpp"

@@ -1,44 +1,23 @@
 #pragma once
-// The AttnScope window: sentence box and tokens on top, the steps on the left, the worked
-// example / heatmap / lesson editor in the middle. It owns the Session and wires views to it;
-// the views only render the Session's Trace.
+// The AttnScope window, a thin shell: the menus, the central layout (sentence box and tokens on
+// top, the steps on the left, the tabs in the middle, the source's extra panels on the right)
+// and the open TraceSource, a lesson or a model. Each tab has its own controller, handed the
+// source's Trace and the options; nothing here asks which kind of source is open.
 #include <QMainWindow>
 #include <QTimer>
 #include <memory>
-#include <optional>
+#include <vector>
 
-#include "app/session.hpp"
 #include "core/analysis/coreference.hpp"
-#include "core/analysis/coref_eval.hpp"
-#include "core/explain.hpp"
-
-class QCheckBox;
-class QComboBox;
-class QLabel;
-class QLineEdit;
-class QMenu;
-class QProgressBar;
-class QPushButton;
-class QScrollArea;
-class QTabWidget;
+#include "core/result.hpp"
+#include "core/lesson.hpp"
 
 namespace attnscope {
 
-class CorefTab;
-class HeadAnalysisWorker;
-class HeadView;
-class HeadsPanel;
-class HeatmapView;
-class LessonEditor;
-class MatrixPanel;
-class ModelView;
-class ModelWorker;
-class PieceStrip;
-class PredictionsView;
-class StepNavigator;
-class TokenStrip;
-struct AttentionViewOptions;
-struct ModelRun;
+class LessonTraceSource;
+class ModelTraceSource;
+class TraceSource;
+struct TraceOnScreen;
 
 // Registers the compiled-in resources (built-in lessons) of the static attnscope_app library.
 void initResources();
@@ -49,199 +28,66 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Each returns false and keeps the current lesson when the lesson cannot be opened; the
+    // Each returns false and keeps what is open when the lesson cannot be opened or saved; the
     // reason appears in a (non-blocking) message box and in lastError().
     bool openBuiltInLesson(const QString& name);  // e.g. "first-hand-exercise"
     bool openLessonFile(const QString& path);
     bool saveLessonTo(const QString& path);
-
-    // Model mode: opens a model folder or a Hugging Face cache id off the GUI thread and runs
-    // the sentence box on it. On failure the previous lesson or model stays, with a message
-    // (lastError()). Opening a lesson afterwards leaves model mode.
+    // A model folder or Hugging Face cache id, opened off the GUI thread; then the sentence box
+    // runs on it. On failure what was open stays, with a message (lastError()).
     void openModel(const QString& pathOrId);
-    bool isModelMode() const { return modelMode_; }
+    bool waitForModel(int timeoutMs = 30000);  // processes events until the model is idle
 
-    // Runs the sentence now (typing runs it after a short pause).
-    void setSentence(const QString& sentence);
+    void setSentence(const QString& sentence);  // runs it now (typing runs it after a pause)
     void setLargerText(bool larger);
-
-    // Coreference tab (main_window_coref.cpp): scores the arcs with `heads` (0-based) and shows
-    // the tab; the head ranking's "use best heads" calls it.
+    // Coreference tab: scores the arcs with `heads` (0-based) and shows the tab.
     void setCoreferenceHeads(const std::vector<HeadRef>& heads);
-
-    // Walks every kind of step of every built-in lesson and saves a PNG of the window for each
-    // into `dir`; returns the number of files written. Used for docs/screenshots.
-    int saveScreenshots(const QString& dir);
-    // Model mode on `model` (a folder or cached id): model view, head view, heatmap with
-    // predictions, worked example. Files are named model-NN-….png.
-    int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
-    // The first screenshot that could not be written (the file and the OS's reason), or empty.
-    QString screenshotError() const { return screenshotError_; }
-    // Processes events until the model worker is idle; false on timeout.
-    bool waitForModel(int timeoutMs = 30000);
-
-    // Heads tab (main_window_heads.cpp): ranks every head on a coreference set (a path or a
-    // built-in ":/coref/…"), off the GUI thread; exports the ranking as png, svg, pdf, csv or
-    // json, atomically. The panel's useHeadsForCoreference signal carries core's bestHeads.
+    // Heads tab: ranks every head on a coreference set (a path or ":/coref/…") off the GUI
+    // thread; exports the ranking as png, svg, pdf, csv or json, atomically.
     void evaluateHeads(const QString& setSource);
     bool exportHeadRanking(const QString& path, const QString& format);
     bool waitForHeadAnalysis(int timeoutMs = 30000);  // until evaluation and statistics are idle
-    HeadsPanel* headsPanel() const { return headsPanel_; }
-    HeadAnalysisWorker* headAnalysisWorker() const { return headWorker_; }
 
-    // For tests.
-    const Session& session() const { return session_; }
-    QLineEdit* sentenceEdit() const { return sentence_; }
-    TokenStrip* tokenStrip() const { return tokens_; }
-    StepNavigator* navigator() const { return navigator_; }
-    MatrixPanel* matrixPanel() const { return matrixPanel_; }
-    HeatmapView* heatmapView() const { return heatmap_; }
-    LessonEditor* lessonEditor() const { return editor_; }
-    QTabWidget* tabs() const { return tabs_; }
+    const TraceSource& source() const { return *source_; }  // what the window shows
     QString lastError() const { return lastError_; }
-    QString noticeText() const;
-    QString roundingText() const;
-    QString lessonTitle() const;
-    ModelWorker* modelWorker() const { return worker_; }
-    PredictionsView* predictionsView() const { return predictions_; }
-    ModelView* modelView() const { return modelView_; }
-    HeadView* headView() const { return headView_; }
-    PieceStrip* pieceStrip() const { return pieces_; }
-    CorefTab* corefTab() const { return coref_; }
-    QComboBox* layerBox() const { return layerBox_; }
-    QCheckBox* hideSpecialBox() const { return hideSpecial_; }
-    QComboBox* aggregateBox() const { return aggregate_; }
-    QProgressBar* runProgress() const { return progress_; }
-    QPushButton* cancelButton() const { return cancel_; }
-    QString errorText() const;
-    // The run on screen in model mode (null otherwise).
-    const ModelRun* shownRun() const { return shownRun_.get(); }
-
-protected:
-    void showEvent(QShowEvent* event) override;
+    QString lessonPath() const { return lessonPath_; }  // empty or ":/…" for built-in lessons
 
 private:
-    void buildMenus();
-    void buildLessonsMenu(QMenu* menu);
     QWidget* buildCentralWidget();
+    QWidget* buildTabs(QWidget* parent);
+    void buildSourcePanels();
+    void buildMenus();
     void connectViews();
-    QWidget* buildModelControls(QWidget* parent);
-    void buildModelTabs();
-    void connectModelWorker();
-    void updateLessonTabs();
-
-    bool openLesson(Result<Lesson> lesson, const QString& path);
+    void connectSource(TraceSource* source);
     void showError(const QString& title, const QString& text);
-    void applySentence();
-    void onLessonEdited();
-    void refreshAll();
-    void refreshLabels();
-    void refreshLessonLayers();
-    void showLessonLayer();
-    void showStepsOf(const Trace& trace, int layer);
-    int lessonLayer() const;  // 0-based, the layer box's choice within the lesson's layers
     void setErrorText(const QString& text);
-    void showCurrentStep();
-    void explain(const CellRef& cell);
-    const Trace& workedTrace() const;  // what the worked example shows
-    int workedLayer() const;           // its layer: the chosen one of a lesson, 0 of the model's detail trace
-    int workedDecimals() const;
-    bool hasWorkedTrace() const;
 
-    // Model mode (main_window_model.cpp).
-    void openModelDialog();
-    void downloadModelDialog();
-    void enterModelMode();
-    void leaveModelMode();
-    void requestModelRun();
-    void onModelRunFinished();
-    void onModelRunFailed(const QString& message, bool cancelled);
-    void refreshModelViews();
-    void refreshModelLabels();
-    void showModelDetail();
-    void showModelLayer();
-    void refreshModelTab(QWidget* tab);
-    void applyAttentionOptions();
-    AttentionViewOptions attentionOptions() const;
-    int currentModelLayer() const;
-    void setModelRunning(bool running);
+    // main_window_source.cpp: the open source and what it shows.
+    bool openLesson(Result<Lesson> lesson, const QString& path);
+    void onModelOpened();
+    void onModelOpenFailed(const QString& message);
+    void enterSource(TraceSource* source);
+    void showSourcePanels();
+    void applySentence();
+    void onTraceChanged();
+    void onWorkedTraceChanged();
+    void onRunFailed(const QString& message, bool cancelled);
+    void setRunning(bool running);
+    void refreshLabels();
+    void showOnTabs(bool now);
+    TraceOnScreen onScreen() const;
+    void showLayer();
 
-    // Coreference tab (main_window_coref.cpp).
-    void buildCorefTab();
-    void refreshCoref();  // re-resolves the trace on screen when the tab is shown, else later
-    const Trace* corefTrace() const;
-    // Heads tab (main_window_heads.cpp).
-    void buildHeadsTab();
-    void connectHeadsPanel();
-    SentenceRunner currentSentenceRunner() const;
-    QString analysedName() const;
-    void onHeadEvaluationFinished();
-    void resetHeadAnalysis();
-    void requestHeadStatistics();
-    void onHeadStatisticsReady();
-    void exportHeadRankingDialog(const QString& format);
-
-    void saveLesson();
-    void saveLessonAs();
-    void openLessonDialog();
-    void exportHeatmap();
-    void exportWorksheet();
-    void exportStepCsv();
-    bool writeText(const QString& path, const std::string& text);
-    bool grabTo(const QString& path);
-    int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
-
-    Session session_;
-    QString lessonPath_;  // empty or ":/…" for built-in lessons: Save asks for a file
+    LessonTraceSource* lesson_ = nullptr;  // kept while a model is shown: the lab works on it
+    ModelTraceSource* model_ = nullptr;
+    TraceSource* source_ = nullptr;        // one of the two
+    QString lessonPath_;
     QString lastError_;
-    QString screenshotError_;  // the first failed screenshot of saveScreenshots/saveModelScreenshots
-    std::optional<std::pair<int, int>> selectedCell_;  // kept across recomputes of the same step
-    std::optional<Step> shownStep_;
     QTimer sentenceTimer_;
-    bool modelMode_ = false;
-    ModelWorker* worker_ = nullptr;
-    // Kept alive while views point into them; replaced only once a newer result is shown.
-    std::shared_ptr<const ModelRun> shownRun_;
-    std::shared_ptr<const Trace> detailTrace_;
-    // The run a multi-head view shows; it keeps that run alive. Views off screen are brought up
-    // to date when their tab opens: at 512 tokens each rebuild costs more than a frame.
-    struct ShownBy {
-        std::shared_ptr<const ModelRun> run;
-        bool stale = true;  // layer or options changed since
-        bool needs(const std::shared_ptr<const ModelRun>& latest) const { return stale || run != latest; }
-    };
-    ShownBy heatmapShows_, modelViewShows_, headViewShows_;
+    int workedLayer_ = -1;                 // the layer box's layer the worked example shows
 
-    QLabel* title_ = nullptr;
-    QLabel* description_ = nullptr;
-    QLineEdit* sentence_ = nullptr;
-    TokenStrip* tokens_ = nullptr;
-    QLabel* notices_ = nullptr;
-    QLabel* rounding_ = nullptr;
-    QLabel* error_ = nullptr;
-    StepNavigator* navigator_ = nullptr;
-    QTabWidget* tabs_ = nullptr;
-    MatrixPanel* matrixPanel_ = nullptr;
-    HeatmapView* heatmap_ = nullptr;
-    LessonEditor* editor_ = nullptr;
-    QWidget* modelControls_ = nullptr;
-    QComboBox* layerBox_ = nullptr;
-    QWidget* attentionControls_ = nullptr;  // model-mode options beside the layer box
-    QCheckBox* hideSpecial_ = nullptr;
-    QComboBox* aggregate_ = nullptr;
-    QComboBox* scale_ = nullptr;
-    QCheckBox* renormalize_ = nullptr;
-    PieceStrip* pieces_ = nullptr;
-    ModelView* modelView_ = nullptr;
-    HeadView* headView_ = nullptr;
-    PredictionsView* predictions_ = nullptr;
-    QScrollArea* predictionsArea_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QPushButton* cancel_ = nullptr;
-    CorefTab* coref_ = nullptr;
-    bool corefStale_ = true;  // the trace, layer or head changed while the tab was hidden
-    HeadsPanel* headsPanel_ = nullptr;
-    HeadAnalysisWorker* headWorker_ = nullptr;
+    struct Parts;                 // the widgets and tab controllers (main_window_parts.hpp)
+    std::unique_ptr<Parts> ui_;
 };
 
 }  // namespace attnscope

@@ -1,7 +1,5 @@
 #include "app/model_worker.hpp"
 
-#include <QMetaObject>
-
 namespace attnscope {
 
 struct ModelWorker::RunResult {
@@ -17,87 +15,51 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
-ModelWorker::ModelWorker(QObject* parent) : QObject(parent) {
-    context_ = new QObject;
-    context_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, context_, &QObject::deleteLater);
-    thread_.setObjectName("attnscope-model-worker");
-    thread_.start();
+ModelWorker::ModelWorker(QObject* parent)
+    : QObject(parent),
+      opener_(new LatestRequestWorker("attnscope-model-open", this)),
+      runner_(new LatestRequestWorker("attnscope-model-worker", this)),
+      detailer_(new LatestRequestWorker("attnscope-model-detail", this)) {
+    connect(runner_, &LatestRequestWorker::progress, this, &ModelWorker::progress);
 }
 
-ModelWorker::~ModelWorker() {
-    ++generation_;  // queued jobs see they are stale and return at once
-    if (cancel_) cancel_->store(true);
-    thread_.quit();
-    thread_.wait();
-}
+ModelWorker::~ModelWorker() = default;
 
-void ModelWorker::postToWorker(std::function<void()> job) {
-    QMetaObject::invokeMethod(context_, std::move(job), Qt::QueuedConnection);
-}
-
-// Queued on `this`: dropped by Qt if the worker is destroyed before it arrives.
-void ModelWorker::postToGui(std::function<void()> job) {
-    QMetaObject::invokeMethod(this, std::move(job), Qt::QueuedConnection);
-}
-
-int ModelWorker::startRequest() {
-    if (cancel_) cancel_->store(true);
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    runInFlight_ = true;
-    return ++generation_;
-}
-
-void ModelWorker::finishRequest(int generation) {
-    if (isCurrent(generation)) runInFlight_ = false;
-}
-
-// Opening has its own generation: typing while a model loads must not drop the load.
+// Opening has its own worker: typing while a model loads must not drop the load.
 void ModelWorker::openModel(const QString& pathOrId) {
-    const int openGeneration = ++openGeneration_;
-    opening_ = true;
-    const std::string path = pathOrId.toStdString();
-    postToWorker([this, openGeneration, path] {
+    opener_->submit([this, path = pathOrId.toStdString()](const LatestRequestWorker::Request&) {
         auto opened = attnscope::openModel(path);
         std::shared_ptr<const OpenedModel> model;
         QString message;
         if (opened) model = std::make_shared<const OpenedModel>(std::move(opened).value());
         else message = qs(opened.error().text());
-        postToGui([this, openGeneration, model, message] {
-            if (openGeneration != openGeneration_) return;  // a newer open came first
-            opening_ = false;
+        return [this, model, message] {
             if (!model) return emit openFailed(message);
-            ++generation_;  // results of the old model's runs no longer apply
-            if (cancel_) cancel_->store(true);
-            runInFlight_ = false;
-            model_ = model;  // a new model: the old results no longer apply
+            runner_->drop();  // results of the old model's runs no longer apply
+            detailer_->drop();
+            model_ = model;
             run_.reset();
             detail_.reset();
             detailLayer_ = 0;
             emit modelOpened();
-        });
+        };
     });
 }
 
 void ModelWorker::run(const QString& sentence, int detailLayer) {
-    if (opening_) return;  // modelOpened follows; the window runs the sentence box then
+    if (opener_->busy()) return;  // modelOpened follows; the window runs the sentence box then
     if (!model_) return emit runFailed(tr("No model is open."), false);
-    const int generation = startRequest();
     sentence_ = sentence;
     detailLayer_ = detailLayer;
-    RunControl control;
-    control.cancel = cancel_.get();
-    control.fullDetailMaxTokens = 0;  // the views read weights; detailTraceOf rebuilds the shown layer
-    auto keepAlive = cancel_;  // the flag must outlive the run even if a newer request replaces it
-    control.progress = [this, generation, hook = progressHook_](int done, int count) {
-        if (hook) hook(done);
-        postToGui([this, generation, done, count] {
-            if (isCurrent(generation)) emit progress(done, count);
-        });
-    };
-    const std::string text = sentence.toStdString();
-    postToWorker([this, generation, model = model_, control, keepAlive, text, detailLayer] {
-        if (!isCurrent(generation)) return;
+    auto work = [this, model = model_, hook = progressHook_, text = sentence.toStdString(),
+                 detailLayer](const LatestRequestWorker::Request& request) {
+        RunControl control;
+        control.cancel = request.cancelFlag();
+        control.fullDetailMaxTokens = 0;  // the views read weights; detailTraceOf rebuilds the shown layer
+        control.progress = [&request, &hook](int done, int count) {
+            if (hook) hook(done);
+            request.progress(done, count);
+        };
         auto result = std::make_shared<RunResult>();
         auto run = runSentence(*model, text, control);
         if (run) {
@@ -106,17 +68,17 @@ void ModelWorker::run(const QString& sentence, int detailLayer) {
             if (detail) result->detail = std::make_shared<const Trace>(std::move(detail).value());
         } else {
             result->error = run.error();
-            result->cancelled = keepAlive->load();
+            result->cancelled = request.cancelled();
         }
-        postToGui([this, generation, result] { deliverRun(generation, result); });
-    });
+        return [this, result] { deliverRun(result); };
+    };
+    runner_->submit(std::move(work));
     emit runStarted();
 }
 
-void ModelWorker::deliverRun(int generation, const std::shared_ptr<RunResult>& result) {
-    if (!isCurrent(generation)) return;  // a newer request superseded this one
-    finishRequest(generation);
+void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
     if (!result->run) return emit runFailed(qs(result->error->text()), result->cancelled);
+    detailer_->drop();  // a layer of the previous run
     run_ = result->run;
     if (result->detail) detail_ = result->detail;
     emit runFinished();
@@ -125,28 +87,22 @@ void ModelWorker::deliverRun(int generation, const std::shared_ptr<RunResult>& r
 void ModelWorker::showLayerInDetail(int layer) {
     detailLayer_ = layer;
     if (!model_ || !run_) return;
-    postToWorker([this, model = model_, run = run_, layer] {
+    detailer_->submit([this, model = model_, run = run_, layer](const LatestRequestWorker::Request&) {
         auto detail = detailTraceOf(*model, *run, layer);
-        if (!detail) return;
+        if (!detail) return LatestRequestWorker::Delivery{};
         auto shared = std::make_shared<const Trace>(std::move(detail).value());
-        postToGui([this, run, layer, shared] {
-            if (run != run_ || layer != detailLayer_) return;  // a newer run or layer came first
+        return LatestRequestWorker::Delivery{[this, run, shared] {
+            if (run != run_) return;  // a newer run came first
             detail_ = shared;
             emit detailReady();
-        });
+        }};
     });
 }
 
-void ModelWorker::cancel() {
-    if (cancel_) cancel_->store(true);
-}
+void ModelWorker::cancel() { runner_->cancel(); }
 
 void ModelWorker::clear() {
-    ++generation_;
-    ++openGeneration_;
-    if (cancel_) cancel_->store(true);
-    runInFlight_ = false;
-    opening_ = false;
+    for (LatestRequestWorker* worker : {opener_, runner_, detailer_}) worker->drop();
     model_.reset();
     run_.reset();
     detail_.reset();

@@ -1,17 +1,16 @@
 #pragma once
-// Loads and runs pretrained models off the GUI thread. Requests go to one worker thread;
-// progress and results come back as queued calls and are re-emitted as signals on the GUI
-// thread. A newer request supersedes the older one: the older run is cancelled (RunControl's
-// atomic flag, checked before every layer) and whatever it still delivers is dropped by its
-// generation number. The last good result stays available until a newer one is ready.
+// Loads and runs pretrained models off the GUI thread, through LatestRequestWorkers: opening,
+// running and rebuilding the worked example's layer each keep only their latest request (a
+// newer run cancels the older one; typing while a model loads does not drop the load). Results
+// are re-emitted as signals on the GUI thread; the last good result stays available until a
+// newer one is ready.
 #include <QObject>
 #include <QString>
-#include <QThread>
-#include <atomic>
 #include <functional>
 #include <memory>
 
-#include "app/model_session.hpp"
+#include "app/source/latest_request_worker.hpp"
+#include "core/source/model_session.hpp"
 
 namespace attnscope {
 
@@ -19,7 +18,7 @@ class ModelWorker : public QObject {
     Q_OBJECT
 public:
     explicit ModelWorker(QObject* parent = nullptr);
-    ~ModelWorker() override;  // cancels what runs and waits for the thread
+    ~ModelWorker() override;  // its workers cancel what runs and wait for their threads
 
     void openModel(const QString& pathOrId);            // → modelOpened / openFailed
     void run(const QString& sentence, int detailLayer);  // → runFinished / runFailed (needs a model)
@@ -27,7 +26,7 @@ public:
     void cancel();                                       // the running request; results stay
     void clear();                                        // forgets the model and results
 
-    bool running() const { return opening_ || runInFlight_; }
+    bool running() const { return opener_->busy() || runner_->busy(); }
     std::shared_ptr<const OpenedModel> model() const { return model_; }
     std::shared_ptr<const ModelRun> lastRun() const { return run_; }
     std::shared_ptr<const Trace> detailTrace() const { return detail_; }
@@ -48,20 +47,11 @@ signals:
 
 private:
     struct RunResult;
-    int startRequest();  // cancels the previous one; returns the new generation
-    void postToWorker(std::function<void()> job);
-    void postToGui(std::function<void()> job);
-    bool isCurrent(int generation) const { return generation == generation_.load(); }
-    void deliverRun(int generation, const std::shared_ptr<RunResult>& result);
-    void finishRequest(int generation);
+    void deliverRun(const std::shared_ptr<RunResult>& result);
 
-    QThread thread_;
-    QObject* context_ = nullptr;  // lives on thread_: jobs posted to it run there
-    std::atomic<int> generation_{0};
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    int openGeneration_ = 0;  // GUI thread only
-    bool opening_ = false;
-    bool runInFlight_ = false;
+    LatestRequestWorker* opener_ = nullptr;
+    LatestRequestWorker* runner_ = nullptr;
+    LatestRequestWorker* detailer_ = nullptr;
     std::function<void(int)> progressHook_;
 
     std::shared_ptr<const OpenedModel> model_;

@@ -10,6 +10,8 @@
 
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "app/screenshot_tour.hpp"
+#include "app/source/model_trace_source.hpp"
 #include "ui/heatmap_view.hpp"
 
 namespace attnscope {
@@ -25,8 +27,8 @@ bool openRequestedLesson(MainWindow& window, const QCommandLineParser& parser) {
 
 // --screenshots: exit 1 with the first file that could not be written and the OS's reason, or when
 // nothing was written at all (then the window's last error, e.g. a model that did not open).
-int screenshotsExitCode(const MainWindow& window, int written, const QString& dir) {
-    QString error = window.screenshotError();
+int screenshotsExitCode(const MainWindow& window, const ScreenshotTour& tour, int written, const QString& dir) {
+    QString error = tour.screenshotError();
     if (error.isEmpty() && written == 0)
         error = window.lastError().isEmpty() ? dir + ": no screenshot was taken" : window.lastError();
     if (error.isEmpty()) return 0;
@@ -44,8 +46,10 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() == QEvent::Paint && !done_ && window_.shownRun() &&
-            watched == static_cast<QObject*>(window_.heatmapView()->firstPlot())) {
+        const auto* model = window_.findChild<ModelTraceSource*>("modelSource");
+        const auto* heatmap = window_.findChild<HeatmapView*>("heatmap");
+        if (event->type() == QEvent::Paint && !done_ && model && model->lastRun() && heatmap &&
+            watched == static_cast<QObject*>(heatmap->firstPlot())) {
             done_ = true;  // quit after this paint has been delivered
             QTimer::singleShot(0, qApp, [this] {
                 std::printf("first heatmap painted %lld ms after the model was requested\n", static_cast<long long>(started_.elapsed()));
@@ -68,7 +72,8 @@ int runModelWindow(MainWindow& window, const QCommandLineParser& parser) {
     if (parser.isSet("screenshots")) {
         window.show();
         const QString dir = parser.value("screenshots");
-        return screenshotsExitCode(window, window.saveModelScreenshots(dir, parser.value("model"), sentence), dir);
+        ScreenshotTour tour(window);
+        return screenshotsExitCode(window, tour, tour.saveModelScreenshots(dir, parser.value("model"), sentence), dir);
     }
     // A lesson underneath: if the model cannot be opened, the window still shows something valid.
     window.openBuiltInLesson("first-hand-exercise");
@@ -97,8 +102,10 @@ int runWindow(const QStringList& arguments) {
     window.show();
     if (parser.isSet("screenshots")) {
         const QString dir = parser.value("screenshots");
-        return screenshotsExitCode(window, window.saveScreenshots(dir), dir);
+        ScreenshotTour tour(window);
+        return screenshotsExitCode(window, tour, tour.saveLessonScreenshots(dir), dir);
     }
+    ScreenshotTour::takeAtStartIfAsked(window);
     return QApplication::exec();
 }
 

@@ -6,7 +6,7 @@
 #include <QStringList>
 #include <memory>
 
-#include "app/model_session.hpp"
+#include "core/source/model_session.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/lesson.hpp"
 

@@ -17,6 +17,7 @@
 #include <random>
 
 #include "app/main_window.hpp"
+#include "app/source/trace_source.hpp"
 #include "core/run_lesson.hpp"
 
 using namespace attnscope;
@@ -126,7 +127,7 @@ int main(int argc, char** argv) {
         window.setSentence(QString::fromStdString(keystroke(i)));
         window.repaint();
     });
-    const int tokens = window.session().trace().tokenCount();
+    const int tokens = window.source().trace()->tokenCount();
     std::printf("keystroke benchmark: %d tokens, %d heads, %d iterations\n", tokens, lesson.numHeads, iterations);
     report("engine only (runLesson)", engine);
     report("keystroke (recompute+paint)", keystrokes);

@@ -20,6 +20,8 @@ struct AttentionViewOptions {
 
     // With hidden tokens: divide each kept row by its sum (labelled "renormalised").
     bool renormalize = false;
+
+    bool operator==(const AttentionViewOptions&) const = default;
 };
 
 }  // namespace attnscope

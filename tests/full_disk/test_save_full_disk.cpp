@@ -14,10 +14,11 @@
 
 #include <QTabWidget>
 
-#include "app/coref_tab.hpp"
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
 #include "tests/full_disk/tmpfs_mount.hpp"
+#include "tests/gui/window_access.hpp"
+#include "ui/coref/coref_tab.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lesson_editor.hpp"
@@ -70,9 +71,9 @@ void FullDiskTest::openEditedLesson(MainWindow& window, const QString& path, QBy
     saved = contentOf(path);
     QVERIFY(saved.startsWith("{"));
     window.show();
-    auto* model = window.lessonEditor()->model();
+    auto* model = child<LessonEditor>(window, "lessonEditor")->model();
     QVERIFY(model->setData(model->index(0, 0), "3"));
-    QCOMPARE(window.session().lesson().embeddings[0].second(0, 0), 3.0);
+    QCOMPARE(sessionOf(window).lesson().embeddings[0].second(0, 0), 3.0);
 }
 
 void FullDiskTest::saveOnAFullDiskKeepsTheOldFileAndTheEdit() {
@@ -95,7 +96,7 @@ void FullDiskTest::saveOnAFullDiskKeepsTheOldFileAndTheEdit() {
     QVERIFY(!window->statusBar()->currentMessage().startsWith("Saved"));
     QCOMPARE(contentOf(path), saved);                                     // the old file, whole
     QCOMPARE(namesIn(disk), (QStringList{"fill", "lesson.json"}));        // no temporary left
-    QCOMPARE(window->session().lesson().embeddings[0].second(0, 0), 3.0);  // the edit is still there
+    QCOMPARE(sessionOf(*window).lesson().embeddings[0].second(0, 0), 3.0);  // the edit is still there
     box->close();
     // Space again: the same Save writes the edited lesson.
     QVERIFY(QFile::remove(pathIn(disk, "fill")));
@@ -103,7 +104,7 @@ void FullDiskTest::saveOnAFullDiskKeepsTheOldFileAndTheEdit() {
     QVERIFY(window->statusBar()->currentMessage().startsWith("Saved"));
     MainWindow reopened;
     QVERIFY2(reopened.openLessonFile(path), qPrintable(reopened.lastError()));
-    QCOMPARE(reopened.session().lesson().embeddings[0].second(0, 0), 3.0);
+    QCOMPARE(sessionOf(reopened).lesson().embeddings[0].second(0, 0), 3.0);
 }
 
 void FullDiskTest::saveOnAReadOnlyFolderSaysSo() {
@@ -141,11 +142,11 @@ void FullDiskTest::coreferenceExportsOnAFullDiskSayWhy() {
     MainWindow window;
     QVERIFY(window.openBuiltInLesson("coreference"));
     window.show();
-    window.tabs()->setCurrentWidget(window.corefTab());
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(child<CorefTab>(window, "corefTab"));
     TmpfsMount disk;
     QVERIFY(disk.mounted());
     const QString old = pathIn(disk, "coref.csv");
-    QVERIFY(!window.corefTab()->exportTo(old, CorefTab::Export::Csv));  // a first export that fits
+    QVERIFY(!child<CorefTab>(window, "corefTab")->exportTo(old, CorefTab::Export::Csv));  // a first export that fits
     const QByteArray saved = contentOf(old);
     QVERIFY(saved.contains("animal"));
     QVERIFY(disk.fillUp());
@@ -153,7 +154,7 @@ void FullDiskTest::coreferenceExportsOnAFullDiskSayWhy() {
     for (const auto& [name, kind] : {std::pair{"coref.png", Kind::Png}, std::pair{"coref.svg", Kind::Svg},
                                      std::pair{"coref.pdf", Kind::Pdf}, std::pair{"coref.csv", Kind::Csv},
                                      std::pair{"coref.json", Kind::Json}}) {
-        const auto error = window.corefTab()->exportTo(pathIn(disk, name), kind, 2);
+        const auto error = child<CorefTab>(window, "corefTab")->exportTo(pathIn(disk, name), kind, 2);
         QVERIFY2(error, name);
         QCOMPARE(QString::fromStdString(error->text()), pathIn(disk, name) + ": could not be written: No space left on device");
     }
@@ -164,7 +165,7 @@ void FullDiskTest::coreferenceExportsOnAFullDiskSayWhy() {
 void FullDiskTest::worksheetExportsOnAFullDiskSayWhy() {
     MainWindow window;
     QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
-    ExercisePanel* panel = openLab(&window, window.session(), LabWindow::Exercises)->exercisePanel();
+    ExercisePanel* panel = openLab(&window, sessionOf(window), LabWindow::Exercises)->exercisePanel();
     TmpfsMount disk;
     QVERIFY(disk.mounted());
     QVERIFY(disk.fillUp());

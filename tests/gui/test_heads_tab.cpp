@@ -25,11 +25,12 @@
 #include <thread>
 
 #include "tests/tiny_coref_set.hpp"
-#include "app/coref_tab.hpp"
+#include "ui/coref/coref_tab.hpp"
 #include "app/head_analysis_worker.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
-#include "app/model_session.hpp"
+#include "window_access.hpp"
+#include "core/source/model_session.hpp"
 #include "app/sentence_runners.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "core/lesson.hpp"
@@ -104,19 +105,19 @@ private:
     std::unique_ptr<MainWindow> window_;
     QTemporaryDir dir_;
 
-    HeadsPanel& panel() { return *window_->headsPanel(); }
+    HeadsPanel& panel() { return *child<HeadsPanel>(*window_, "headsPanel"); }
 
     void evaluate(const QString& setPath) {
         panel().chooseSetSource(setPath);
         QTest::mouseClick(panel().evaluateButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!window_->headAnalysisWorker()->evaluating(), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluating(), kWaitMs);
         QVERIFY2(panel().evaluation() != nullptr, qPrintable(panel().messageText()));
     }
 
     void openBert() {
         window_->setSentence("the cat sat on the mat and it ran");
         window_->openModel(kBert);
-        QTRY_VERIFY_WITH_TIMEOUT(window_->isModelMode() && window_->shownRun() != nullptr, kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(showsModel(*window_) && shownRunOf(*window_) != nullptr, kWaitMs);
         QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
     }
 
@@ -124,7 +125,7 @@ private slots:
     void init() {
         window_ = std::make_unique<MainWindow>();
         window_->openBuiltInLesson("coreference");
-        window_->tabs()->setCurrentWidget(window_->headsPanel());
+        child<QTabWidget>(*window_, "tabs")->setCurrentWidget(child<HeadsPanel>(*window_, "headsPanel"));
         window_->show();
     }
     void cleanup() { window_.reset(); }
@@ -133,10 +134,10 @@ private slots:
         const QString set = writeFile(dir_, "lesson-set.jsonl", kLessonSet);
         std::atomic<bool> offGuiThread{true};
         QThread* gui = QThread::currentThread();
-        window_->headAnalysisWorker()->setProgressHookForTests([&](int) {
+        child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->setProgressHookForTests([&](int) {
             if (QThread::currentThread() == gui) offGuiThread = false;
         });
-        QSignalSpy progress(window_->headAnalysisWorker(), &HeadAnalysisWorker::evaluationProgress);
+        QSignalSpy progress(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker"), &HeadAnalysisWorker::evaluationProgress);
         evaluate(set);
         QVERIFY(offGuiThread.load());
         QCOMPARE(progress.count(), 3);
@@ -191,25 +192,25 @@ private slots:
         std::atomic<bool> reached{false}, release{false};
         std::atomic<int> lastDone{0};
         // On the evaluation thread, after sentence 1: hold the run until Cancel is pressed.
-        window_->headAnalysisWorker()->setProgressHookForTests([&](int done) {
+        child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->setProgressHookForTests([&](int done) {
             lastDone = done;
             if (done != 1) return;
             reached = true;
             for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         });
-        QSignalSpy failed(window_->headAnalysisWorker(), &HeadAnalysisWorker::evaluationFailed);
+        QSignalSpy failed(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker"), &HeadAnalysisWorker::evaluationFailed);
         QTest::mouseClick(panel().evaluateButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
         QVERIFY(panel().cancelButton()->isVisible());
         QVERIFY(!panel().evaluateButton()->isEnabled());
         QTest::mouseClick(panel().cancelButton(), Qt::LeftButton);
         release = true;
-        QTRY_VERIFY_WITH_TIMEOUT(!window_->headAnalysisWorker()->evaluating(), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluating(), kWaitMs);
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(1).toBool(), true);  // cancelled
         QCOMPARE(lastDone.load(), 1);                     // no sentence ran after the cancel
         QCOMPARE(panel().evaluation(), before);
-        QCOMPARE(window_->headAnalysisWorker()->evaluation(), before);
+        QCOMPARE(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluation(), before);
         QCOMPARE(panel().rankingBuilder().drawnCells().size(), drawn.size());
         for (std::size_t i = 0; i < drawn.size(); ++i) QCOMPARE(panel().rankingBuilder().drawnCells()[i].value, drawn[i].value);
         QVERIFY(panel().messageText().contains("Cancelled"));
@@ -250,12 +251,12 @@ private slots:
         QCOMPARE(received[1], bestHeads(expected, 3));
         QCOMPARE(received[1].size(), std::size_t{3});
         // The window hands them to the Coreference tab, which now scores with exactly those heads.
-        QCOMPARE(window_->tabs()->currentWidget(), static_cast<QWidget*>(window_->corefTab()));
-        QCOMPARE(window_->corefTab()->scoringBox()->currentIndex(), int(CorefTab::Heads));
+        QCOMPARE(child<QTabWidget>(*window_, "tabs")->currentWidget(), static_cast<QWidget*>(child<CorefTab>(*window_, "corefTab")));
+        QCOMPARE(child<CorefTab>(*window_, "corefTab")->scoringBox()->currentIndex(), int(CorefTab::Heads));
         QString expectedText;
         for (const HeadRef& h : received[1])
             expectedText += (expectedText.isEmpty() ? "" : ", ") + QString("%1:%2").arg(h.layer + 1).arg(h.head + 1);
-        QCOMPARE(window_->corefTab()->headsEdit()->text(), expectedText);
+        QCOMPARE(child<CorefTab>(*window_, "corefTab")->headsEdit()->text(), expectedText);
     }
 
     void statisticsTableSortsByAColumn() {
@@ -263,7 +264,7 @@ private slots:
         auto* proxy = panel().statsProxy();
         QCOMPARE(proxy->rowCount(), 8);
         // Equal to core's statistics of the run on screen.
-        auto expected = headStatistics(window_->shownRun()->trace);
+        auto expected = headStatistics(shownRunOf(*window_)->trace);
         QVERIFY(expected.ok());
         const auto& shown = panel().statsModel()->statistics();
         QCOMPARE(shown.size(), expected.value().size());
@@ -292,24 +293,24 @@ private slots:
         QCOMPARE(panel().statsProxy()->rowCount(), 2);  // 1 layer × 2 heads
         window_->setSentence("the cat sat");
         QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
-        auto expected = headStatistics(window_->session().trace());
+        auto expected = headStatistics(sessionOf(*window_).trace());
         QVERIFY(expected.ok());
         QCOMPARE(panel().statsModel()->statistics()[1].selfShare, expected.value()[1].selfShare);
     }
 
     void modelViewShowsTheLabelsAsBadges() {
         openBert();
-        const auto& badges = window_->modelView()->badges();
+        const auto& badges = child<ModelView>(*window_, "modelView")->badges();
         QCOMPARE(badges.size(), std::size_t{8});
-        auto expected = headStatistics(window_->shownRun()->trace);
+        auto expected = headStatistics(shownRunOf(*window_)->trace);
         QVERIFY(expected.ok());
         for (const HeadStatistics& s : expected.value()) {
-            const ThumbnailBadge* badge = window_->modelView()->badgeFor(s.head.layer, s.head.head);
+            const ThumbnailBadge* badge = child<ModelView>(*window_, "modelView")->badgeFor(s.head.layer, s.head.head);
             QVERIFY(badge != nullptr);
             QVERIFY2(badge->tooltip.startsWith(QString::fromStdString(s.labels.front())), qPrintable(badge->tooltip));
         }
         window_->openBuiltInLesson("two-heads");  // a lesson: no model view, no badges
-        QVERIFY(window_->modelView()->badges().empty());
+        QVERIFY(child<ModelView>(*window_, "modelView")->badges().empty());
     }
 
     void exportsWriteFilesThatParseWithTheRightNumbers() {

@@ -25,6 +25,7 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
+#include "window_access.hpp"
 #include "core/lab/positional_lab.hpp"
 #include "core/lab/scaling.hpp"
 #include "core/npy.hpp"
@@ -60,7 +61,7 @@ class LabTest : public QObject {
     QTemporaryDir tmp;
 
     LabWindow* open(LabWindow::Page page) {
-        return openLab(window.get(), window->session(), page);
+        return openLab(window.get(), sessionOf(*window), page);
     }
 
 private slots:
@@ -131,7 +132,7 @@ void LabTest::permutationDemoShowsOrderAndBreaksWithPositions() {
     QVERIFY(window->openBuiltInLesson("causal-mask"));
     PositionalPanel* p = open(LabWindow::Positional)->positionalPanel();
     p->seedBox()->setValue(2024);
-    const Lesson& lesson = window->session().lesson();
+    const Lesson& lesson = sessionOf(*window).lesson();
     const auto demo = permutationDemo(lesson, lesson.sentence, 2024);
     QVERIFY(demo.ok());
     QCOMPARE(p->originalPlot().drawn(), demo.value().original.layers[0].heads[0].weights);
@@ -200,7 +201,7 @@ void LabTest::scalingHistogramAndEntropiesAreCores() {
     }
     QCOMPARE(total, 250.0);
     p->headBox()->setValue(2);
-    const ScalingComparison c = compareScaling(window->session().trace().layers[0].heads[1]);
+    const ScalingComparison c = compareScaling(sessionOf(*window).trace().layers[0].heads[1]);
     const DrawnSeries* without = p->entropyPlot().find("without scaling");
     QVERIFY(without);
     for (int i = 0; i < 3; ++i) QCOMPARE(without->y.at(i), c.unscaledEntropies(i, 0));

@@ -29,6 +29,7 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
+#include "window_access.hpp"
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/worksheet_export.hpp"
@@ -98,7 +99,7 @@ class LabExerciseTest : public QObject {
     std::unique_ptr<MainWindow> window;
     QTemporaryDir tmp;
 
-    ExercisePanel* openPanel() { return openLab(window.get(), window->session(), LabWindow::Exercises)->exercisePanel(); }
+    ExercisePanel* openPanel() { return openLab(window.get(), sessionOf(*window), LabWindow::Exercises)->exercisePanel(); }
 
     // Types into a blank through the table's own editor, as a student does, and presses Enter.
     void typeInto(ExercisePanel* p, int blank, const QString& text) {
@@ -307,14 +308,14 @@ void LabExerciseTest::laterLayersOfferTheirOwnSteps() {
 }
 
 void LabExerciseTest::refreshKeepsAnswersNewSentenceRebuilds() {
-    LabWindow* lab = openLab(window.get(), window->session(), LabWindow::Exercises);
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::Exercises);
     ExercisePanel* p = lab->exercisePanel();
     p->answer(0, fixed(kCatsWeights[0]));
     lab->refresh();  // the same run: the answers survive
     QCOMPARE(p->scoreText(), QString("Score: 1 / 1 (total 3)"));
     QCOMPARE(p->model()->verdictOf(0), std::optional(Verdict::Correct));
     window->setSentence("mice chase cats");
-    lab = openLab(window.get(), window->session(), LabWindow::Exercises);
+    lab = openLab(window.get(), sessionOf(*window), LabWindow::Exercises);
     QCOMPARE(p->scoreText(), QString("Score: 0 / 0 (total 3)"));
     QCOMPARE(p->model()->headerData(0, Qt::Vertical, Qt::DisplayRole).toString(), QString("mice"));
     // Row mice = softmax(mice·mice, mice·chase, mice·cats) = softmax(3, 0, 1).

@@ -16,6 +16,7 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
+#include "window_access.hpp"
 #include "core/lab/positional_lab.hpp"
 #include "core/pipeline/steps.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -64,10 +65,10 @@ class LabLearnedPositionsTest : public QObject {
 
     void openBert() {
         window->openModel(kBert);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isModelMode() && window->shownRun() != nullptr, kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(showsModel(*window) && shownRunOf(*window) != nullptr, kWaitMs);
     }
     PositionalPanel* positional() {
-        return openLab(window.get(), window->session(), LabWindow::Positional)->positionalPanel();
+        return openLab(window.get(), sessionOf(*window), LabWindow::Positional)->positionalPanel();
     }
 
 private slots:
@@ -131,9 +132,9 @@ void LabLearnedPositionsTest::aLabOpenedBeforeTheModelFollowsIt() {
     QCOMPARE(p->sourceBox()->count(), 2);
     p->sourceBox()->setCurrentIndex(1);
     p->widthBox()->setValue(8);
-    const ModelRun* before = window->shownRun();
+    const ModelRun* before = shownRunOf(*window);
     window->setSentence("the sat");  // a new run of the same model keeps the reader's choices
-    QTRY_VERIFY_WITH_TIMEOUT(window->shownRun() && window->shownRun() != before, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(*window) && shownRunOf(*window) != before, kWaitMs);
     QCOMPARE(p->sourceBox()->currentIndex(), 1);
     QCOMPARE(p->widthBox()->value(), 8);
     QVERIFY(window->openBuiltInLesson("first-hand-exercise"));  // back to a lesson: the table goes

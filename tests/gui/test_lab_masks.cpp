@@ -15,7 +15,8 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
-#include "app/session.hpp"
+#include "window_access.hpp"
+#include "core/source/session.hpp"
 #include "core/lab/masks_lab.hpp"
 #include "core/run_lesson.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -48,10 +49,10 @@ class LabMasksTest : public QObject {
 
     MasksPanel* open(const char* lesson) {
         if (!window->openBuiltInLesson(lesson)) return nullptr;
-        LabWindow* lab = openLab(window.get(), window->session(), LabWindow::Masks);
+        LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::Masks);
         return lab->tabs()->currentWidget() == lab->masksPanel() ? lab->masksPanel() : nullptr;
     }
-    const Lesson& lesson() const { return window->session().lesson(); }
+    const Lesson& lesson() const { return sessionOf(*window).lesson(); }
 
 private slots:
     void initTestCase() { initResources(); }

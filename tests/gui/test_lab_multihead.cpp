@@ -16,7 +16,8 @@
 
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
-#include "app/session.hpp"
+#include "window_access.hpp"
+#include "core/source/session.hpp"
 #include "core/lab/multi_head_lab.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/multi_head_panel.hpp"
@@ -65,7 +66,7 @@ void LabMultiHeadTest::init() {
     window = std::make_unique<MainWindow>();
     QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
     window->show();
-    LabWindow* lab = openLab(window.get(), window->session(), LabWindow::MultiHead);
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::MultiHead);
     QCOMPARE(lab->tabs()->currentIndex(), static_cast<int>(LabWindow::MultiHead));
     QCOMPARE(lab->tabs()->tabText(lab->tabs()->currentIndex()), QString("Multi-head"));
     panel = lab->multiHeadPanel();
@@ -73,7 +74,7 @@ void LabMultiHeadTest::init() {
 
 void LabMultiHeadTest::headChoicesAreTheDivisorsOfD() {
     // "cats chase mice" with five features: X is 3×5, and 5 splits only into 1 or 5 heads.
-    QCOMPARE(largestDifference(panel->input(), window->session().trace().layers[0].input), 0.0);
+    QCOMPARE(largestDifference(panel->input(), sessionOf(*window).trace().layers[0].input), 0.0);
     QCOMPARE(panel->input().cols(), Eigen::Index{5});
     QCOMPARE(offeredHeads(panel->headsBox()), QList<int>({1, 5}));
     QCOMPARE(panel->headsBox()->currentData().toInt(), 5);  // the first split into several heads
@@ -90,7 +91,7 @@ void LabMultiHeadTest::drawsCoresMatricesForEveryH() {
     selectData(panel->inputBox(), 12);
     const Mat X = randomLabInput(3, 12, MultiHeadPanel::kInputSeed);
     const auto seed = static_cast<std::uint64_t>(panel->seedBox()->value());
-    const std::vector<Token>& tokens = window->session().trace().tokens;
+    const std::vector<Token>& tokens = sessionOf(*window).trace().tokens;
     for (const int H : {1, 2, 3, 4, 6, 12}) {
         selectData(panel->headsBox(), H);
         const auto expected = runMultiHead(X, H, drawMultiHeadWeights(12, seed), tokens);
@@ -178,7 +179,7 @@ void LabMultiHeadTest::wideSentenceIsNotOffered() {
                   "sentence": "a b c", "embeddings": {}})");
     file.close();
     QVERIFY(window->openLessonFile(path));
-    LabWindow* lab = openLab(window.get(), window->session(), LabWindow::MultiHead);
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::MultiHead);
     panel = lab->multiHeadPanel();
     QCOMPARE(panel->inputBox()->findData(0), -1);
     QCOMPARE(panel->inputBox()->currentData().toInt(), 8);

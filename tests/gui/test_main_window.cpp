@@ -1,5 +1,6 @@
 // GUI tests: the real MainWindow on the offscreen platform, checked through what each view
 // reports it drew (cells, labels, highlighted sources), never through pixels.
+#include <QLabel>
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QComboBox>
@@ -20,6 +21,8 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.hpp"
+#include "app/screenshot_tour.hpp"
+#include "window_access.hpp"
 #include "core/explain.hpp"
 #include "ui/heatmap_view.hpp"
 #include "ui/lesson_editor.hpp"
@@ -139,11 +142,11 @@ void MainWindowTest::openTestLesson() {
 }
 
 void MainWindowTest::opensTheBuiltInLesson() {
-    QVERIFY(window->lessonTitle().contains("first hand exercise"));
-    QCOMPARE(window->sentenceEdit()->text(), QString("cats chase mice"));
-    QCOMPARE(window->tokenStrip()->chipTexts(), (QStringList{"cats", "chase", "mice"}));
-    QCOMPARE(window->navigator()->steps(), stepsOf(window->session().trace()));
-    QCOMPARE(window->navigator()->list()->count(), static_cast<int>(stepsOf(window->session().trace()).size()));
+    QVERIFY(child<QLabel>(*window, "lessonTitle")->text().contains("first hand exercise"));
+    QCOMPARE(child<QLineEdit>(*window, "sentence")->text(), QString("cats chase mice"));
+    QCOMPARE(child<TokenStrip>(*window, "tokens")->chipTexts(), (QStringList{"cats", "chase", "mice"}));
+    QCOMPARE(child<StepNavigator>(*window, "navigator")->steps(), stepsOf(sessionOf(*window).trace()));
+    QCOMPARE(child<StepNavigator>(*window, "navigator")->list()->count(), static_cast<int>(stepsOf(sessionOf(*window).trace()).size()));
 }
 
 void MainWindowTest::lessonsMenuListsBuiltInLessons() {
@@ -155,16 +158,16 @@ void MainWindowTest::lessonsMenuListsBuiltInLessons() {
 }
 
 void MainWindowTest::typingASentenceUpdatesTokensAndHeatmap() {
-    QLineEdit* edit = window->sentenceEdit();
+    QLineEdit* edit = child<QLineEdit>(*window, "sentence");
     edit->clear();
     QTest::keyClicks(edit, "Mice chase cats and dogs");
-    QTRY_COMPARE(window->tokenStrip()->chipTexts(), (QStringList{"mice", "chase", "cats", "and", "dogs"}));
-    const Trace& trace = window->session().trace();
+    QTRY_COMPARE(child<TokenStrip>(*window, "tokens")->chipTexts(), (QStringList{"mice", "chase", "cats", "and", "dogs"}));
+    const Trace& trace = sessionOf(*window).trace();
     QCOMPARE(trace.tokenCount(), 5);
-    QCOMPARE(window->tokenStrip()->chipsInTable(), (std::vector<bool>{true, true, true, false, false}));
-    QVERIFY(window->tokenStrip()->chipToolTips()[4].contains("hash rule"));
+    QCOMPARE(child<TokenStrip>(*window, "tokens")->chipsInTable(), (std::vector<bool>{true, true, true, false, false}));
+    QVERIFY(child<TokenStrip>(*window, "tokens")->chipToolTips()[4].contains("hash rule"));
 
-    const auto builders = window->heatmapView()->builders();
+    const auto builders = child<HeatmapView>(*window, "heatmap")->builders();
     QCOMPARE(static_cast<int>(builders.size()), 1);
     verifyHeatmap(*builders[0], trace, 0);
     QCOMPARE(builders[0]->valueLabelCount(), 25);  // every weight printed in its cell
@@ -173,9 +176,9 @@ void MainWindowTest::typingASentenceUpdatesTokensAndHeatmap() {
     // A[cats, cats] = e² / (e² + e + e) = e / (e + 2).
     edit->clear();
     QTest::keyClicks(edit, "mice chase cats");
-    QTRY_COMPARE(window->session().trace().tokenCount(), 3);
-    const auto again = window->heatmapView()->builders();
-    verifyHeatmap(*again[0], window->session().trace(), 0);
+    QTRY_COMPARE(sessionOf(*window).trace().tokenCount(), 3);
+    const auto again = child<HeatmapView>(*window, "heatmap")->builders();
+    verifyHeatmap(*again[0], sessionOf(*window).trace(), 0);
     const DrawnCell catsCats = again[0]->drawnCells()[2 * 3 + 2];
     QCOMPARE(catsCats.row, 2);
     QCOMPARE(catsCats.col, 2);
@@ -183,57 +186,57 @@ void MainWindowTest::typingASentenceUpdatesTokensAndHeatmap() {
 }
 
 void MainWindowTest::heatmapHoverShowsTheExactWeight() {
-    window->tabs()->setCurrentWidget(window->heatmapView());
+    child<QTabWidget>(*window, "tabs")->setCurrentWidget(child<HeatmapView>(*window, "heatmap"));
     QApplication::processEvents();
-    const HeatmapBuilder& b = *window->heatmapView()->builders()[0];
+    const HeatmapBuilder& b = *child<HeatmapView>(*window, "heatmap")->builders()[0];
     QCustomPlot* plot = b.plot();
     const QPointF pixel(plot->xAxis->coordToPixel(2), plot->yAxis->coordToPixel(0));  // row cats, column mice
-    const double w = window->session().trace().layers[0].heads[0].weights(0, 2);
+    const double w = sessionOf(*window).trace().layers[0].heads[0].weights(0, 2);
     QCOMPARE(b.hoverText(pixel), QString("cats → mice: %1").arg(QString::fromStdString(formatNumber(w, 4))));
     QVERIFY(b.hoverText(QPointF(-100, -100)).isEmpty());
 }
 
 void MainWindowTest::stepsMoveWithButtonsAndArrowKeys() {
-    StepNavigator* nav = window->navigator();
+    StepNavigator* nav = child<StepNavigator>(*window, "navigator");
     QCOMPARE(nav->currentIndex(), 0);
-    QCOMPARE(window->matrixPanel()->resultModel()->step(), Step::Embedding);
+    QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->step(), Step::Embedding);
     QTest::mouseClick(nav->nextButton(), Qt::LeftButton);
     QCOMPARE(nav->currentIndex(), 1);
-    QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[1]);
+    QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->step(), nav->steps()[1]);
 
     nav->list()->setFocus();
     QTest::keyClick(nav->list(), Qt::Key_Right);
     QCOMPARE(nav->currentIndex(), 2);
-    QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[2]);
+    QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->step(), nav->steps()[2]);
     QTest::keyClick(nav->list(), Qt::Key_Right);
     QCOMPARE(nav->currentIndex(), 3);
     QTest::keyClick(nav->list(), Qt::Key_Left);
     QCOMPARE(nav->currentIndex(), 2);
     QTest::mouseClick(nav->previousButton(), Qt::LeftButton);
     QCOMPARE(nav->currentIndex(), 1);
-    QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[1]);
+    QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->step(), nav->steps()[1]);
     QVERIFY(!nav->previousButton()->isEnabled() || nav->currentIndex() > 0);
 }
 
 void MainWindowTest::arrowKeysInTheSentenceBoxDoNotChangeTheStep() {
-    window->sentenceEdit()->setFocus();
-    window->sentenceEdit()->setCursorPosition(3);
-    QTest::keyClick(window->sentenceEdit(), Qt::Key_Right);
-    QCOMPARE(window->navigator()->currentIndex(), 0);
-    QCOMPARE(window->sentenceEdit()->cursorPosition(), 4);
+    child<QLineEdit>(*window, "sentence")->setFocus();
+    child<QLineEdit>(*window, "sentence")->setCursorPosition(3);
+    QTest::keyClick(child<QLineEdit>(*window, "sentence"), Qt::Key_Right);
+    QCOMPARE(child<StepNavigator>(*window, "navigator")->currentIndex(), 0);
+    QCOMPARE(child<QLineEdit>(*window, "sentence")->cursorPosition(), 4);
 }
 
 void MainWindowTest::selectingACellExplainsItAndHighlightsItsSources() {
-    StepNavigator* nav = window->navigator();
+    StepNavigator* nav = child<StepNavigator>(*window, "navigator");
     nav->setCurrentIndex(indexOfStep(*nav, Step::Scores));
-    MatrixPanel* panel = window->matrixPanel();
+    MatrixPanel* panel = child<MatrixPanel>(*window, "matrixPanel");
     QCOMPARE(panel->resultModel()->step(), Step::Scores);
 
     // Click S[cats, mice]: cats = [1,0,1,0,0], mice = [1,1,0,1,0], so the score is 1·1 = 1.
     MatrixTable* view = panel->resultView();
     const QModelIndex cell = panel->resultModel()->index(0, 2);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
-    const Trace& trace = window->session().trace();
+    const Trace& trace = sessionOf(*window).trace();
     QCOMPARE(trace.layers[0].heads[0].scores(0, 2), 1.0);
     const auto expected = explainCell(trace, CellRef{Step::Scores, 0, 0, 0, 2}, 4);
     QVERIFY(expected.ok());
@@ -261,11 +264,11 @@ void MainWindowTest::selectingACellExplainsItAndHighlightsItsSources() {
 }
 
 void MainWindowTest::softmaxCellHighlightsItsRow() {
-    StepNavigator* nav = window->navigator();
+    StepNavigator* nav = child<StepNavigator>(*window, "navigator");
     nav->setCurrentIndex(indexOfStep(*nav, Step::Weights));
-    MatrixPanel* panel = window->matrixPanel();
+    MatrixPanel* panel = child<MatrixPanel>(*window, "matrixPanel");
     panel->selectCell(1, 0);
-    const auto expected = explainCell(window->session().trace(), CellRef{Step::Weights, 0, 0, 1, 0}, 4);
+    const auto expected = explainCell(sessionOf(*window).trace(), CellRef{Step::Weights, 0, 0, 1, 0}, 4);
     QVERIFY(expected.ok());
     QCOMPARE(expected.value().kind, ExplanationKind::Softmax);
     QCOMPARE(static_cast<int>(panel->explanationText().count('\n')) + 1,
@@ -277,14 +280,14 @@ void MainWindowTest::softmaxCellHighlightsItsRow() {
 }
 
 void MainWindowTest::nonNumbersAreRefusedAndTheOldValueStays() {
-    window->tabs()->setCurrentWidget(window->lessonEditor());
-    LessonEditor* editor = window->lessonEditor();
+    child<QTabWidget>(*window, "tabs")->setCurrentWidget(child<LessonEditor>(*window, "lessonEditor"));
+    LessonEditor* editor = child<LessonEditor>(*window, "lessonEditor");
     QVERIFY(editor->selectMatrix(LessonMatrixKind::Embeddings));
     LessonMatrixModel* model = editor->model();
     const int cats = 0;  // rows follow the lesson's table: cats, chase, mice
     QCOMPARE(model->headerData(cats, Qt::Vertical, Qt::DisplayRole).toString(), QString("cats"));
     QCOMPARE(model->valueAt(cats, 0), 1.0);
-    const Mat scoresBefore = window->session().trace().layers[0].heads[0].scores;
+    const Mat scoresBefore = sessionOf(*window).trace().layers[0].heads[0].scores;
 
     for (const char* bad : {"abc", "nan", "inf", "-inf", "1e999", ""}) {
         MatrixTable* table = editor->table();
@@ -305,31 +308,31 @@ void MainWindowTest::nonNumbersAreRefusedAndTheOldValueStays() {
     QVERIFY(editor->message().contains("is not a number"));
     QVERIFY(!model->setData(model->index(cats, 0), "NaN"));
     QVERIFY(editor->message().contains("is not a finite number"));
-    QCOMPARE(window->session().trace().layers[0].heads[0].scores, scoresBefore);
-    QCOMPARE(window->session().lesson().embeddings[cats].second(0, 0), 1.0);
+    QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].scores, scoresBefore);
+    QCOMPARE(sessionOf(*window).lesson().embeddings[cats].second(0, 0), 1.0);
 }
 
 void MainWindowTest::validEditsRecomputeEverything() {
-    LessonEditor* editor = window->lessonEditor();
+    LessonEditor* editor = child<LessonEditor>(*window, "lessonEditor");
     QVERIFY(editor->selectMatrix(LessonMatrixKind::Embeddings));
     // cats = [2,0,1,0,0] makes S[cats, cats] = 4 + 1 = 5 and S[cats, mice] = 2.
     QVERIFY(editor->model()->setData(editor->model()->index(0, 0), " 2 "));
-    const Trace& trace = window->session().trace();
+    const Trace& trace = sessionOf(*window).trace();
     QCOMPARE(trace.layers[0].heads[0].scores(0, 0), 5.0);
     QCOMPARE(trace.layers[0].heads[0].scores(0, 2), 2.0);
     QVERIFY(editor->message().isEmpty());
-    verifyHeatmap(*window->heatmapView()->builders()[0], trace, 0);
+    verifyHeatmap(*child<HeatmapView>(*window, "heatmap")->builders()[0], trace, 0);
     // The view shows the new numbers too.
-    StepNavigator* nav = window->navigator();
+    StepNavigator* nav = child<StepNavigator>(*window, "navigator");
     nav->setCurrentIndex(indexOfStep(*nav, Step::Scores));
-    const TraceMatrixModel* result = window->matrixPanel()->resultModel();
+    const TraceMatrixModel* result = child<MatrixPanel>(*window, "matrixPanel")->resultModel();
     QCOMPARE(result->data(result->index(0, 0), Qt::DisplayRole).toString(),
              QString::fromStdString(formatNumber(5.0, 4)));
 }
 
 void MainWindowTest::weightEditsNameTheCell() {
     openTestLesson();
-    LessonEditor* editor = window->lessonEditor();
+    LessonEditor* editor = child<LessonEditor>(*window, "lessonEditor");
     QVERIFY(editor->selectMatrix(LessonMatrixKind::WQ, 0));
     LessonMatrixModel* model = editor->model();
     QCOMPARE(model->rowCount(), 3);
@@ -339,12 +342,12 @@ void MainWindowTest::weightEditsNameTheCell() {
     QCOMPARE(model->valueAt(2, 1), 0.5);
     QCOMPARE(editor->message(), QString("“abc” is not a number; W_Q (head 1)[2, 1] keeps 0.5"));
     QVERIFY(model->setData(model->index(2, 1), "1.25"));
-    QCOMPARE(window->session().lesson().layers[0].heads[0].wq(2, 1), 1.25);
-    QCOMPARE(window->session().trace().layers[0].heads[0].params.wq(2, 1), 1.25);
+    QCOMPARE(sessionOf(*window).lesson().layers[0].heads[0].wq(2, 1), 1.25);
+    QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].params.wq(2, 1), 1.25);
 }
 
 void MainWindowTest::chineseSentenceGivesOneTokenPerCharacter() {
-    QLineEdit* edit = window->sentenceEdit();
+    QLineEdit* edit = child<QLineEdit>(*window, "sentence");
     edit->clear();
     edit->setFocus();
     // QTest::keyClicks aborts on non-ASCII text: commit it as an input method would.
@@ -353,10 +356,10 @@ void MainWindowTest::chineseSentenceGivesOneTokenPerCharacter() {
     QApplication::sendEvent(edit, &event);
     QCOMPARE(edit->text(), QStringLiteral("猫追老鼠"));
     const QStringList expected{"猫", "追", "老", "鼠"};
-    QTRY_COMPARE(window->tokenStrip()->chipTexts(), expected);
-    QCOMPARE(tokenTexts(window->session().trace()), expected);
-    QCOMPARE(window->tokenStrip()->chipsInTable(), std::vector<bool>(4, false));
-    verifyHeatmap(*window->heatmapView()->builders()[0], window->session().trace(), 0);
+    QTRY_COMPARE(child<TokenStrip>(*window, "tokens")->chipTexts(), expected);
+    QCOMPARE(tokenTexts(sessionOf(*window).trace()), expected);
+    QCOMPARE(child<TokenStrip>(*window, "tokens")->chipsInTable(), std::vector<bool>(4, false));
+    verifyHeatmap(*child<HeatmapView>(*window, "heatmap")->builders()[0], sessionOf(*window).trace(), 0);
 }
 
 void MainWindowTest::malformedLessonKeepsThePreviousOne() {
@@ -365,13 +368,13 @@ void MainWindowTest::malformedLessonKeepsThePreviousOne() {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("{ \"format\": \"attnscope-lesson\", ");
     f.close();
-    const QString title = window->lessonTitle();
-    const Mat weights = window->session().trace().layers[0].heads[0].weights;
+    const QString title = child<QLabel>(*window, "lessonTitle")->text();
+    const Mat weights = sessionOf(*window).trace().layers[0].heads[0].weights;
     QVERIFY(!window->openLessonFile(path));
     QVERIFY2(window->lastError().contains("not valid JSON"), qPrintable(window->lastError()));
-    QCOMPARE(window->lessonTitle(), title);
-    QCOMPARE(window->session().trace().layers[0].heads[0].weights, weights);
-    QCOMPARE(window->tokenStrip()->chipTexts(), (QStringList{"cats", "chase", "mice"}));
+    QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), title);
+    QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].weights, weights);
+    QCOMPARE(child<TokenStrip>(*window, "tokens")->chipTexts(), (QStringList{"cats", "chase", "mice"}));
     auto* box = window->findChild<QMessageBox*>();
     QVERIFY(box);
     QVERIFY(box->isVisible());
@@ -380,7 +383,7 @@ void MainWindowTest::malformedLessonKeepsThePreviousOne() {
 }
 
 void MainWindowTest::invalidLessonKeepsThePreviousOne() {
-    const QString title = window->lessonTitle();
+    const QString title = child<QLabel>(*window, "lessonTitle")->text();
     QVERIFY(!window->openLessonFile(tmp.filePath("does-not-exist.json")));
     QVERIFY(!window->openBuiltInLesson("no-such-lesson"));
     const QString path = tmp.filePath("wrong-shape.json");
@@ -390,74 +393,74 @@ void MainWindowTest::invalidLessonKeepsThePreviousOne() {
     f.close();
     QVERIFY(!window->openLessonFile(path));
     QVERIFY2(window->lastError().contains("embeddings.a"), qPrintable(window->lastError()));
-    QCOMPARE(window->lessonTitle(), title);
-    QCOMPARE(window->session().lesson().dModel, 5);
+    QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), title);
+    QCOMPARE(sessionOf(*window).lesson().dModel, 5);
 }
 
 void MainWindowTest::twoHeadsShowSideBySide() {
     openTestLesson();
-    const Trace& trace = window->session().trace();
+    const Trace& trace = sessionOf(*window).trace();
     QCOMPARE(trace.headCount(), 2);
-    HeatmapView* heatmap = window->heatmapView();
-    window->navigator()->setCurrentHead(1);
+    HeatmapView* heatmap = child<HeatmapView>(*window, "heatmap");
+    child<StepNavigator>(*window, "navigator")->setCurrentHead(1);
     QCOMPARE(heatmap->head(), 1);
     verifyHeatmap(*heatmap->builders()[0], trace, 1);
-    QCOMPARE(window->matrixPanel()->resultModel()->head(), 0);  // Embedding is not per head
+    QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->head(), 0);  // Embedding is not per head
     heatmap->setAllHeads(true);
     const auto builders = heatmap->builders();
     QCOMPARE(static_cast<int>(builders.size()), 2);
     verifyHeatmap(*builders[0], trace, 0);
     verifyHeatmap(*builders[1], trace, 1);
 
-    StepNavigator* nav = window->navigator();
+    StepNavigator* nav = child<StepNavigator>(*window, "navigator");
     nav->setCurrentIndex(indexOfStep(*nav, Step::Query));
-    QCOMPARE(window->matrixPanel()->resultModel()->head(), 1);
-    QVERIFY(operandFor(*window->matrixPanel(), Step::WQ));
+    QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->head(), 1);
+    QVERIFY(operandFor(*child<MatrixPanel>(*window, "matrixPanel"), Step::WQ));
     QVERIFY(indexOfStep(*nav, Step::Concat) >= 0);
     QVERIFY(indexOfStep(*nav, Step::Output) >= 0);
 }
 
 void MainWindowTest::handRoundingAndNoticesAreShown() {
-    QVERIFY(window->roundingText().isEmpty());
-    QVERIFY(window->noticeText().isEmpty());
+    QVERIFY(child<QLabel>(*window, "rounding")->text().isEmpty());
+    QVERIFY(child<QLabel>(*window, "notices")->text().isEmpty());
     openTestLesson();
-    QVERIFY2(window->roundingText().contains("2 decimals"), qPrintable(window->roundingText()));
-    QVERIFY2(window->noticeText().contains("positional table"), qPrintable(window->noticeText()));
+    QVERIFY2(child<QLabel>(*window, "rounding")->text().contains("2 decimals"), qPrintable(child<QLabel>(*window, "rounding")->text()));
+    QVERIFY2(child<QLabel>(*window, "notices")->text().contains("positional table"), qPrintable(child<QLabel>(*window, "notices")->text()));
 }
 
 void MainWindowTest::savedLessonReadsBack() {
     openTestLesson();
-    QVERIFY(window->lessonEditor()->model()->setData(window->lessonEditor()->model()->index(0, 0), "3"));
+    QVERIFY(child<LessonEditor>(*window, "lessonEditor")->model()->setData(child<LessonEditor>(*window, "lessonEditor")->model()->index(0, 0), "3"));
     const QString path = tmp.filePath("saved.json");
     QVERIFY(window->saveLessonTo(path));
     auto window2 = std::make_unique<MainWindow>();
     QVERIFY(window2->openLessonFile(path));
-    QCOMPARE(window2->session().lesson().embeddings[0].second(0, 0), 3.0);
-    QCOMPARE(window2->session().trace().layers[0].heads[1].weights, window->session().trace().layers[0].heads[1].weights);
+    QCOMPARE(sessionOf(*window2).lesson().embeddings[0].second(0, 0), 3.0);
+    QCOMPARE(sessionOf(*window2).trace().layers[0].heads[1].weights, sessionOf(*window).trace().layers[0].heads[1].weights);
 }
 
 void MainWindowTest::largerTextScalesEveryView() {
-    const double before = window->matrixPanel()->resultView()->font().pointSizeF();
+    const double before = child<MatrixPanel>(*window, "matrixPanel")->resultView()->font().pointSizeF();
     window->setLargerText(true);
-    QVERIFY(window->matrixPanel()->resultView()->font().pointSizeF() > before);
-    QVERIFY(window->heatmapView()->firstPlot()->font().pointSizeF() > before);
-    verifyHeatmap(*window->heatmapView()->builders()[0], window->session().trace(), 0);
+    QVERIFY(child<MatrixPanel>(*window, "matrixPanel")->resultView()->font().pointSizeF() > before);
+    QVERIFY(child<HeatmapView>(*window, "heatmap")->firstPlot()->font().pointSizeF() > before);
+    verifyHeatmap(*child<HeatmapView>(*window, "heatmap")->builders()[0], sessionOf(*window).trace(), 0);
     window->setLargerText(false);
-    QCOMPARE(window->matrixPanel()->resultView()->font().pointSizeF(), before);
+    QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultView()->font().pointSizeF(), before);
 }
 
 void MainWindowTest::twoLayerLessonShowsEveryLayer() {
     QVERIFY2(window->openBuiltInLesson("two-layers"), qPrintable(window->lastError()));
-    QComboBox* layers = window->layerBox();
+    QComboBox* layers = child<QComboBox>(*window, "layer");
     QVERIFY(layers->isVisibleTo(window.get()));  // the model mode's layer selector, reused
     QCOMPARE(layers->count(), 2);
     QCOMPARE(layers->currentIndex(), 0);
-    StepNavigator* nav = window->navigator();
-    QCOMPARE(nav->steps(), stepsOf(window->session().trace(), 0));
+    StepNavigator* nav = child<StepNavigator>(*window, "navigator");
+    QCOMPARE(nav->steps(), stepsOf(sessionOf(*window).trace(), 0));
     QCOMPARE(nav->steps().front(), Step::Embedding);
 
     layers->setCurrentIndex(1);
-    QCOMPARE(nav->steps(), stepsOf(window->session().trace(), 1));
+    QCOMPARE(nav->steps(), stepsOf(sessionOf(*window).trace(), 1));
     QCOMPARE(nav->steps().front(), Step::Input);
     QVERIFY2(nav->list()->item(0)->text().contains("Input of layer 2"), qPrintable(nav->list()->item(0)->text()));
 
@@ -466,7 +469,7 @@ void MainWindowTest::twoLayerLessonShowsEveryLayer() {
     // 2·(2·0.9758) = 3.9032 and every other score of its row is 0:
     // A₂[it, animal] = e^3.9032/(e^3.9032 + 10) = 0.8321, A₂[it, street] = 1/(e^3.9032 + 10) = 0.0168.
     nav->setCurrentIndex(indexOfStep(*nav, Step::Weights));
-    const TraceMatrixModel* result = window->matrixPanel()->resultModel();
+    const TraceMatrixModel* result = child<MatrixPanel>(*window, "matrixPanel")->resultModel();
     QCOMPARE(result->step(), Step::Weights);
     QCOMPARE(result->layer(), 1);
     const int it = 7, animal = 1, street = 5;
@@ -476,25 +479,25 @@ void MainWindowTest::twoLayerLessonShowsEveryLayer() {
     QCOMPARE(result->data(result->index(it, street), Qt::DisplayRole).toString(), QString("0.017"));
     QVERIFY(std::abs(result->data(result->index(it, animal), TraceMatrixModel::ValueRole).toDouble() - 0.8321110363) <
             1e-9);
-    window->matrixPanel()->selectCell(it, animal);
-    QVERIFY2(window->matrixPanel()->explanationText().contains("layer 2"),
-             qPrintable(window->matrixPanel()->explanationText()));
+    child<MatrixPanel>(*window, "matrixPanel")->selectCell(it, animal);
+    QVERIFY2(child<MatrixPanel>(*window, "matrixPanel")->explanationText().contains("layer 2"),
+             qPrintable(child<MatrixPanel>(*window, "matrixPanel")->explanationText()));
     // The heatmap follows the layer box.
-    const HeatmapBuilder& heat = *window->heatmapView()->builders()[0];
-    QCOMPARE(heat.drawnCells()[it * 11 + animal].value, window->session().trace().layers[1].heads[0].weights(it, animal));
+    const HeatmapBuilder& heat = *child<HeatmapView>(*window, "heatmap")->builders()[0];
+    QCOMPARE(heat.drawnCells()[it * 11 + animal].value, sessionOf(*window).trace().layers[1].heads[0].weights(it, animal));
 
     // The input of layer 2 is computed from layer 1: X + output.
     nav->setCurrentIndex(0);
-    const TraceMatrixModel* x1 = operandFor(*window->matrixPanel(), Step::Input);
-    const TraceMatrixModel* out1 = operandFor(*window->matrixPanel(), Step::Output);
+    const TraceMatrixModel* x1 = operandFor(*child<MatrixPanel>(*window, "matrixPanel"), Step::Input);
+    const TraceMatrixModel* out1 = operandFor(*child<MatrixPanel>(*window, "matrixPanel"), Step::Output);
     QVERIFY(x1 && out1);
     QCOMPARE(x1->layer(), 0);
     QCOMPARE(out1->layer(), 0);
     // Every step of layer 2 can be reached with Next.
     for (int i = 1; i < static_cast<int>(nav->steps().size()); ++i) {
         QTest::mouseClick(nav->nextButton(), Qt::LeftButton);
-        QCOMPARE(window->matrixPanel()->resultModel()->step(), nav->steps()[i]);
-        QCOMPARE(window->matrixPanel()->resultModel()->layer(), 1);
+        QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->step(), nav->steps()[i]);
+        QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultModel()->layer(), 1);
     }
 
     // "wide" for "tired": the layer stays, and "it" now looks at "street".
@@ -507,13 +510,13 @@ void MainWindowTest::twoLayerLessonShowsEveryLayer() {
     // A one-layer lesson hides the selector again.
     QVERIFY(window->openBuiltInLesson("coreference"));
     QVERIFY(!layers->isVisibleTo(window.get()));
-    QCOMPARE(nav->steps(), stepsOf(window->session().trace(), 0));
+    QCOMPARE(nav->steps(), stepsOf(sessionOf(*window).trace(), 0));
 }
 
 void MainWindowTest::layerTwoWeightsEditable() {
     QVERIFY(window->openBuiltInLesson("two-layers"));
-    window->layerBox()->setCurrentIndex(1);
-    LessonEditor* editor = window->lessonEditor();
+    child<QComboBox>(*window, "layer")->setCurrentIndex(1);
+    LessonEditor* editor = child<LessonEditor>(*window, "lessonEditor");
     QVERIFY(editor->selectMatrix(LessonMatrixKind::WQ, 0, 1));
     LessonMatrixModel* model = editor->model();
     QCOMPARE(model->choice().name, QString("W_Q (layer 2)"));
@@ -521,18 +524,18 @@ void MainWindowTest::layerTwoWeightsEditable() {
     // from 2·(2·0.9758) = 3.9032 to 2·(3·0.9758) = 5.8549.
     QCOMPARE(model->headerData(5, Qt::Vertical, Qt::DisplayRole).toString(), QString("tired"));
     QVERIFY(model->setData(model->index(5, 0), "3"));
-    const Trace& trace = window->session().trace();
-    QCOMPARE(window->session().lesson().layers[1].heads[0].wq(5, 0), 3.0);
+    const Trace& trace = sessionOf(*window).trace();
+    QCOMPARE(sessionOf(*window).lesson().layers[1].heads[0].wq(5, 0), 3.0);
     QVERIFY(std::abs(trace.layers[1].heads[0].scores(7, 1) - 6 * std::exp(6.0) / (std::exp(6.0) + 10)) < 1e-12);
-    QCOMPARE(trace.layers[0].heads[0].params.wq, window->session().lesson().layers[0].heads[0].wq);  // layer 1 untouched
+    QCOMPARE(trace.layers[0].heads[0].params.wq, sessionOf(*window).lesson().layers[0].heads[0].wq);  // layer 1 untouched
 }
 
 void MainWindowTest::screenshotsAreWritten() {
     const QString dir = tmp.filePath("shots");
-    const int written = window->saveScreenshots(dir);
+    const int written = ScreenshotTour(*window).saveLessonScreenshots(dir);
     QVERIFY(written >= 10);
     QCOMPARE(static_cast<int>(QDir(dir).entryList({"*.png"}).size()), written);
-    QVERIFY(window->lessonTitle().contains("first hand exercise"));
+    QVERIFY(child<QLabel>(*window, "lessonTitle")->text().contains("first hand exercise"));
 }
 
 int main(int argc, char** argv) {

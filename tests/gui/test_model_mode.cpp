@@ -1,6 +1,7 @@
 // Model mode of the real MainWindow on the offscreen platform, with the tiny reference models
 // (tests/reference/models) and their fixtures: what the views drew is compared with the
 // independent torch forward pass.
+#include <QLabel>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -23,6 +24,7 @@
 #include <thread>
 
 #include "app/main_window.hpp"
+#include "window_access.hpp"
 #include "app/model_worker.hpp"
 #include "ui/matrix_panel.hpp"
 #include "ui/head_view.hpp"
@@ -72,8 +74,8 @@ bool cellsEqualTrace(const HeatmapView& view, const Trace& trace) {
 
 QStringList runTokens(const MainWindow& w) {
     QStringList out;
-    if (w.shownRun())
-        for (const Token& t : w.shownRun()->trace.tokens) out << QString::fromStdString(t.text);
+    if (shownRunOf(w))
+        for (const Token& t : shownRunOf(w)->trace.tokens) out << QString::fromStdString(t.text);
     return out;
 }
 
@@ -118,9 +120,9 @@ private:
     // Opens on the heatmap tab: views off screen are only brought up to date when shown.
     void openBert(MainWindow& w, const QString& sentence = QStringLiteral("the [MASK] sat")) {
         w.setSentence(sentence);
-        w.tabs()->setCurrentWidget(w.heatmapView());
+        child<QTabWidget>(w, "tabs")->setCurrentWidget(child<HeatmapView>(w, "heatmap"));
         w.openModel(kBert);
-        QTRY_VERIFY_WITH_TIMEOUT(w.isModelMode() && w.shownRun() != nullptr, kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(showsModel(w) && shownRunOf(w) != nullptr, kWaitMs);
     }
 
 private slots:
@@ -135,28 +137,28 @@ private slots:
         MainWindow& w = *window_;
         openBert(w);
         QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "[MASK]", "sat", "[SEP]"}));
-        QVERIFY(cellsMatchFixture(*w.heatmapView(), 0, 0));  // layer 1, head 1
-        QCOMPARE(w.layerBox()->count(), 2);
-        QVERIFY(w.lessonTitle().contains("bert-tiny"));
-        QVERIFY(!w.runProgress()->isVisible());
+        QVERIFY(cellsMatchFixture(*child<HeatmapView>(w, "heatmap"), 0, 0));  // layer 1, head 1
+        QCOMPARE(child<QComboBox>(w, "layer")->count(), 2);
+        QVERIFY(child<QLabel>(w, "lessonTitle")->text().contains("bert-tiny"));
+        QVERIFY(!child<QProgressBar>(w, "runProgress")->isVisible());
     }
 
     void opensOnTheAttentionHeatmapFromTheWorkedExample() {
         MainWindow& w = *window_;
-        w.tabs()->setCurrentWidget(w.matrixPanel());
+        child<QTabWidget>(w, "tabs")->setCurrentWidget(child<MatrixPanel>(w, "matrixPanel"));
         w.openModel(kBert);
-        QTRY_VERIFY_WITH_TIMEOUT(w.isModelMode() && w.shownRun() != nullptr, kWaitMs);
-        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.heatmapView()));
-        QVERIFY(cellsEqualTrace(*w.heatmapView(), w.shownRun()->trace));
+        QTRY_VERIFY_WITH_TIMEOUT(showsModel(w) && shownRunOf(w) != nullptr, kWaitMs);
+        QCOMPARE(child<QTabWidget>(w, "tabs")->currentWidget(), static_cast<QWidget*>(child<HeatmapView>(w, "heatmap")));
+        QVERIFY(cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), shownRunOf(w)->trace));
     }
 
     void heatmapFollowsTheAttentionOptions() {
         MainWindow& w = *window_;
         openBert(w);
         const QStringList tokens = runTokens(w);  // [CLS] the [MASK] sat [SEP]
-        w.aggregateBox()->setCurrentIndex(AttentionViewOptions::Average);
-        w.hideSpecialBox()->setChecked(true);
-        const HeatmapBuilder& b = *w.heatmapView()->builders().front();
+        child<QComboBox>(w, "aggregate")->setCurrentIndex(AttentionViewOptions::Average);
+        child<QCheckBox>(w, "hideSpecial")->setChecked(true);
+        const HeatmapBuilder& b = *child<HeatmapView>(w, "heatmap")->builders().front();
         QVERIFY(!b.keyLabels().contains("[CLS]") && !b.keyLabels().contains("[SEP]"));
         const int K = static_cast<int>(b.keyLabels().size());
         QCOMPARE(b.drawnCells().size(), static_cast<std::size_t>(K * K));
@@ -169,35 +171,35 @@ private slots:
             QVERIFY2(std::abs(c.value - mean) < 1e-5, qPrintable(QString("cell %1,%2").arg(c.row).arg(c.col)));
         }
         w.openBuiltInLesson("two-heads");  // lessons ignore the model-mode options
-        QVERIFY(cellsEqualTrace(*w.heatmapView(), w.session().trace()));
+        QVERIFY(cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), sessionOf(w).trace()));
     }
 
     void modelViewHasLayersTimesHeadsThumbnails() {
         MainWindow& w = *window_;
         openBert(w);
-        QCOMPARE(w.tabs()->isTabVisible(w.tabs()->indexOf(w.modelView())), true);
-        QVERIFY(w.modelView()->drawnThumbnails().empty());  // not shown yet: not built
-        w.tabs()->setCurrentWidget(w.modelView());
-        QCOMPARE(static_cast<int>(w.modelView()->drawnThumbnails().size()), 2 * 4);
-        w.tabs()->setCurrentWidget(w.headView());
-        QCOMPARE(w.headView()->layer(), 0);
-        QVERIFY(!w.headView()->drawnLines().empty());
+        QCOMPARE(child<QTabWidget>(w, "tabs")->isTabVisible(child<QTabWidget>(w, "tabs")->indexOf(child<ModelView>(w, "modelView"))), true);
+        QVERIFY(child<ModelView>(w, "modelView")->drawnThumbnails().empty());  // not shown yet: not built
+        child<QTabWidget>(w, "tabs")->setCurrentWidget(child<ModelView>(w, "modelView"));
+        QCOMPARE(static_cast<int>(child<ModelView>(w, "modelView")->drawnThumbnails().size()), 2 * 4);
+        child<QTabWidget>(w, "tabs")->setCurrentWidget(child<HeadView>(w, "headView"));
+        QCOMPARE(child<HeadView>(w, "headView")->layer(), 0);
+        QVERIFY(!child<HeadView>(w, "headView")->drawnLines().empty());
     }
 
     void activatingAHeadOpensItsHeatmap() {
         MainWindow& w = *window_;
         openBert(w);
-        emit w.modelView()->headActivated(1, 2);
-        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.heatmapView()));
-        QCOMPARE(w.layerBox()->currentIndex(), 1);
-        QCOMPARE(w.heatmapView()->head(), 2);
-        QTRY_VERIFY_WITH_TIMEOUT(cellsMatchFixture(*w.heatmapView(), 1, 2), kWaitMs);
+        emit child<ModelView>(w, "modelView")->headActivated(1, 2);
+        QCOMPARE(child<QTabWidget>(w, "tabs")->currentWidget(), static_cast<QWidget*>(child<HeatmapView>(w, "heatmap")));
+        QCOMPARE(child<QComboBox>(w, "layer")->currentIndex(), 1);
+        QCOMPARE(child<HeatmapView>(w, "heatmap")->head(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(cellsMatchFixture(*child<HeatmapView>(w, "heatmap"), 1, 2), kWaitMs);
     }
 
     void predictionsPanelListsTopK() {
         MainWindow& w = *window_;
         openBert(w);
-        const PredictionsView& p = *w.predictionsView();
+        const PredictionsView& p = *child<PredictionsView>(w, "predictions");
         QCOMPARE(static_cast<int>(p.groups().size()), 1);  // one [MASK]
         QCOMPARE(p.itemCount(), RunControl{}.topK);
         QCOMPARE(p.groups()[0].rows[0].token, QString("cat"));
@@ -207,53 +209,53 @@ private slots:
     void pieceStripGroupsWordPiecesAndMarksSpecials() {
         MainWindow& w = *window_;
         openBert(w, "the cat playing");
-        QTRY_COMPARE_WITH_TIMEOUT(w.pieceStrip()->chipTexts(),
+        QTRY_COMPARE_WITH_TIMEOUT(child<PieceStrip>(w, "pieces")->chipTexts(),
                                   (QStringList{"[CLS]", "the", "cat", "play", "##ing", "[SEP]"}), kWaitMs);
-        const std::vector<int>& groups = w.pieceStrip()->groups();
+        const std::vector<int>& groups = child<PieceStrip>(w, "pieces")->groups();
         QCOMPARE(groups[3], groups[4]);  // play ##ing: one word
         QVERIFY(groups[2] != groups[3]);
-        QCOMPARE(w.pieceStrip()->specialFlags(), (std::vector<bool>{true, false, false, false, false, true}));
+        QCOMPARE(child<PieceStrip>(w, "pieces")->specialFlags(), (std::vector<bool>{true, false, false, false, false, true}));
     }
 
     void typingANewSentenceRunsAgain() {
         MainWindow& w = *window_;
         openBert(w);
-        w.sentenceEdit()->setText("the dog [MASK]");  // as typed: the debounce timer runs it
+        child<QLineEdit>(w, "sentence")->setText("the dog [MASK]");  // as typed: the debounce timer runs it
         QTRY_COMPARE_WITH_TIMEOUT(runTokens(w), (QStringList{"[CLS]", "the", "dog", "[MASK]", "[SEP]"}), kWaitMs);
-        QCOMPARE(w.predictionsView()->groups()[0].heading.startsWith("[MASK] at position 4"), true);
+        QCOMPARE(child<PredictionsView>(w, "predictions")->groups()[0].heading.startsWith("[MASK] at position 4"), true);
     }
 
     void cancellingMidRunKeepsThePreviousTrace() {
         MainWindow& w = *window_;
         openBert(w);
-        const ModelRun* before = w.shownRun();
+        const ModelRun* before = shownRunOf(w);
         std::atomic<bool> reached{false}, release{false};
         // On the worker thread, after layer 1: hold the run until the test has pressed Cancel.
-        w.modelWorker()->setProgressHookForTests([&](int done) {
+        child<ModelWorker>(w, "modelWorker")->setProgressHookForTests([&](int done) {
             if (done != 1) return;
             reached = true;
             for (int i = 0; i < 500 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         });
         w.setSentence("the dog sat");
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
-        QVERIFY(w.cancelButton()->isVisible());
-        QTest::mouseClick(w.cancelButton(), Qt::LeftButton);
+        QVERIFY(child<QPushButton>(w, "cancelRun")->isVisible());
+        QTest::mouseClick(child<QPushButton>(w, "cancelRun"), Qt::LeftButton);
         release = true;
-        QTRY_VERIFY_WITH_TIMEOUT(!w.modelWorker()->running(), kWaitMs);
-        QCOMPARE(w.shownRun(), before);
+        QTRY_VERIFY_WITH_TIMEOUT(!child<ModelWorker>(w, "modelWorker")->running(), kWaitMs);
+        QCOMPARE(shownRunOf(w), before);
         QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "[MASK]", "sat", "[SEP]"}));
         QVERIFY(w.statusBar()->currentMessage().contains("cancelled"));
-        QVERIFY(!w.runProgress()->isVisible());
-        w.modelWorker()->setProgressHookForTests({});
+        QVERIFY(!child<QProgressBar>(w, "runProgress")->isVisible());
+        child<ModelWorker>(w, "modelWorker")->setProgressHookForTests({});
     }
 
     void aNewerRequestSupersedesTheOlder() {
         MainWindow& w = *window_;
         openBert(w);
-        QSignalSpy finished(w.modelWorker(), &ModelWorker::runFinished);
+        QSignalSpy finished(child<ModelWorker>(w, "modelWorker"), &ModelWorker::runFinished);
         w.setSentence("the dog sat");
         w.setSentence("the [MASK] cat");
-        QTRY_VERIFY_WITH_TIMEOUT(!w.modelWorker()->running(), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!child<ModelWorker>(w, "modelWorker")->running(), kWaitMs);
         QTest::qWait(50);  // anything stale would arrive now
         QCOMPARE(finished.count(), 1);
         QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "[MASK]", "cat", "[SEP]"}));
@@ -262,7 +264,7 @@ private slots:
     void aBrokenFolderKeepsThePreviousModel() {
         MainWindow& w = *window_;
         openBert(w);
-        const ModelRun* before = w.shownRun();
+        const ModelRun* before = shownRunOf(w);
         QTemporaryDir dir;
         for (const char* name : {"model.safetensors", "vocab.txt"})
             QVERIFY(QFile::copy(kBert + "/" + name, dir.filePath(name)));
@@ -273,9 +275,9 @@ private slots:
         w.openModel(dir.path());
         QTRY_VERIFY_WITH_TIMEOUT(!w.lastError().isEmpty(), kWaitMs);
         QVERIFY2(w.lastError().contains("hidden_size"), qPrintable(w.lastError()));
-        QVERIFY(w.isModelMode());
-        QCOMPARE(w.shownRun(), before);
-        QVERIFY(cellsMatchFixture(*w.heatmapView(), 0, 0));
+        QVERIFY(showsModel(w));
+        QCOMPARE(shownRunOf(w), before);
+        QVERIFY(cellsMatchFixture(*child<HeatmapView>(w, "heatmap"), 0, 0));
     }
 
     // A tokenizer.json normalizer of the wrong JSON type aborted the whole program (an uncaught
@@ -283,7 +285,7 @@ private slots:
     void aWrongTypedTokenizerJsonKeepsThePreviousModel() {
         MainWindow& w = *window_;
         openBert(w);
-        const ModelRun* before = w.shownRun();
+        const ModelRun* before = shownRunOf(w);
         QTemporaryDir dir;
         for (const char* name : {"config.json", "model.safetensors", "vocab.txt"})
             QVERIFY(QFile::copy(kBert + "/" + name, dir.filePath(name)));
@@ -294,18 +296,18 @@ private slots:
         w.openModel(dir.path());
         QTRY_VERIFY_WITH_TIMEOUT(!w.lastError().isEmpty(), kWaitMs);
         QVERIFY2(w.lastError().contains("normalizer: expected an object or null, found a list of 3"), qPrintable(w.lastError()));
-        QVERIFY(w.isModelMode());
-        QCOMPARE(w.shownRun(), before);
+        QVERIFY(showsModel(w));
+        QCOMPARE(shownRunOf(w), before);
     }
 
     void aLessonLeavesModelMode() {
         MainWindow& w = *window_;
         openBert(w);
         QVERIFY(w.openBuiltInLesson("two-heads"));
-        QVERIFY(!w.isModelMode());
-        QVERIFY(!w.tabs()->isTabVisible(w.tabs()->indexOf(w.modelView())));
-        QVERIFY(!w.pieceStrip()->isVisible());
-        QCOMPARE(w.session().lesson().title.empty(), false);
+        QVERIFY(!showsModel(w));
+        QVERIFY(!child<QTabWidget>(w, "tabs")->isTabVisible(child<QTabWidget>(w, "tabs")->indexOf(child<ModelView>(w, "modelView"))));
+        QVERIFY(!child<PieceStrip>(w, "pieces")->isVisible());
+        QCOMPARE(sessionOf(w).lesson().title.empty(), false);
     }
 
     // Not a pass/fail test (benchmarks live in bench/): ATTNSCOPE_MEASURE=1 prints how long each

@@ -1,23 +1,26 @@
 // Screenshots for docs/screenshots: the window on every kind of step, the heatmap, the editor,
 // a Chinese sentence and the coreference arcs. Set ATTNSCOPE_SCREENSHOT_DIR to take them at
 // start-up and quit.
+#include "app/screenshot_tour.hpp"
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QTabWidget>
-#include <QComboBox>
 #include <QTimer>
 #include <algorithm>
 #include <set>
 
-#include "app/coref_tab.hpp"
+#include "app/head_analysis_worker.hpp"
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
-#include "app/head_analysis_worker.hpp"
 #include "app/main_window.hpp"
 #include "app/sentence_runners.hpp"
+#include "app/source/lesson_trace_source.hpp"
+#include "app/source/trace_source.hpp"
+#include "ui/coref/coref_tab.hpp"
 #include "ui/head_view.hpp"
 #include "ui/heads_panel.hpp"
 #include "ui/heatmap_view.hpp"
@@ -57,28 +60,49 @@ QString fileName(int n, const QString& lesson, const QString& what) {
 
 }  // namespace
 
-void MainWindow::showEvent(QShowEvent* event) {
-    QMainWindow::showEvent(event);
+void ScreenshotTour::takeAtStartIfAsked(MainWindow& window) {
     const QString dir = qEnvironmentVariable("ATTNSCOPE_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
-    static bool taken = false;
-    if (taken) return;
-    taken = true;
-    QTimer::singleShot(300, this, [this, dir] {
-        saveScreenshots(dir);
+    QTimer::singleShot(300, &window, [&window, dir] {
+        ScreenshotTour(window).saveLessonScreenshots(dir);
         QApplication::quit();
     });
 }
 
-bool MainWindow::grabTo(const QString& path) {
+namespace {
+
+template <class T>
+T* find(const MainWindow& window, const char* name) {
+    return window.findChild<T*>(QString::fromLatin1(name));
+}
+
+}  // namespace
+
+// The widgets under the names the window gave them; the tour keeps the window's member names.
+ScreenshotTour::ScreenshotTour(MainWindow& window)
+    : window_(window),
+      session_(find<LessonTraceSource>(window, "lessonSource")->session()),
+      layerBox_(find<QComboBox>(window, "layer")),
+      tabs_(find<QTabWidget>(window, "tabs")),
+      navigator_(find<StepNavigator>(window, "navigator")),
+      matrixPanel_(find<MatrixPanel>(window, "matrixPanel")),
+      heatmap_(find<HeatmapView>(window, "heatmap")),
+      editor_(find<LessonEditor>(window, "lessonEditor")),
+      modelView_(find<ModelView>(window, "modelView")),
+      headView_(find<HeadView>(window, "headView")),
+      coref_(find<CorefTab>(window, "corefTab")),
+      headsPanel_(find<HeadsPanel>(window, "headsPanel")),
+      headWorker_(find<HeadAnalysisWorker>(window, "headAnalysisWorker")) {}
+
+bool ScreenshotTour::grabTo(const QString& path) {
     // Layout requests travel up one parent per pass: let every level settle.
     for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
-    return saveScreenshot(this, path, screenshotError_);
+    return saveScreenshot(&window_, path, screenshotError_);
 }
 
 // Layer `layer` (0-based, ≥ 1) of a lesson with several layers: its input (the residual sum)
 // and its weights, with the row of "it" explained when the sentence has one. Returns the count.
-int MainWindow::saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer) {
+int ScreenshotTour::saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer) {
     layerBox_->setCurrentIndex(layer);
     tabs_->setCurrentWidget(matrixPanel_);
     const QString prefix = QStringLiteral("layer%1-").arg(layer + 1);
@@ -96,14 +120,15 @@ int MainWindow::saveLayerScreenshots(const QString& dir, int n, const QString& l
     return written;
 }
 
-int MainWindow::saveScreenshots(const QString& dir) {
+int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
+    MainWindow& w = window_;
     screenshotError_.clear();
     QDir().mkpath(dir);
-    const QString openedPath = lessonPath_;
+    const QString openedPath = w.lessonPath();
     std::set<Step> seen;
     int n = 0;
     for (const BuiltInLesson& lesson : builtInLessons()) {
-        if (!openBuiltInLesson(lesson.name)) continue;
+        if (!w.openBuiltInLesson(lesson.name)) continue;
         const Trace& trace = session_.trace();
         tabs_->setCurrentWidget(matrixPanel_);
         const std::vector<Step> steps = navigator_->steps();
@@ -121,14 +146,14 @@ int MainWindow::saveScreenshots(const QString& dir) {
         heatmap_->setAllHeads(false);
     }
     // The editor and a Chinese sentence, on the lesson the window was showing.
-    const auto reopen = [this, openedPath] {
-        if (openedPath.startsWith(":/lessons/")) openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
-        else if (!openedPath.isEmpty()) openLessonFile(openedPath);
+    const auto reopen = [&w, openedPath] {
+        if (openedPath.startsWith(":/lessons/")) w.openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
+        else if (!openedPath.isEmpty()) w.openLessonFile(openedPath);
     };
     reopen();
     tabs_->setCurrentWidget(editor_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "editor", "embedding-table"))) ? 1 : 0;
-    setSentence(QStringLiteral("猫追老鼠。"));
+    w.setSentence(QStringLiteral("猫追老鼠。"));
     tabs_->setCurrentWidget(matrixPanel_);
     navigator_->setCurrentIndex(static_cast<int>(navigator_->steps().size()) - 1);
     for (std::size_t i = 0; i < navigator_->steps().size(); ++i)
@@ -137,9 +162,9 @@ int MainWindow::saveScreenshots(const QString& dir) {
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "weights"))) ? 1 : 0;
     tabs_->setCurrentWidget(heatmap_);
     n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
-    setSentence(QString::fromStdString(session_.lesson().sentence));
+    w.setSentence(QString::fromStdString(session_.lesson().sentence));
     // The coreference arcs last, so the earlier files keep their numbers (the README shows them).
-    if (openBuiltInLesson("coreference")) {
+    if (w.openBuiltInLesson("coreference")) {
         tabs_->setCurrentWidget(coref_);
         coref_->scoringBox()->setCurrentIndex(CorefTab::Layer);  // the side panel lists both heads
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "arcs"))) ? 1 : 0;
@@ -147,24 +172,25 @@ int MainWindow::saveScreenshots(const QString& dir) {
         reopen();
     }
     // Last, so the numbers above stay: the Heads tab on the coreference lesson (1 layer, 2 heads).
-    if (openBuiltInLesson("coreference")) {
-        evaluateHeads(builtInCorefSets().at(0));
-        waitForHeadAnalysis(120000);
+    if (w.openBuiltInLesson("coreference")) {
+        w.evaluateHeads(builtInCorefSets().at(0));
+        w.waitForHeadAnalysis(120000);
         tabs_->setCurrentWidget(headsPanel_);
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "heads"))) ? 1 : 0;
         reopen();  // the window ends on the lesson it was showing
     }
-    n += saveLabScreenshots(this, session_, dir, n, screenshotError_);
+    n += saveLabScreenshots(&w, session_, dir, n, screenshotError_);
     return n;
 }
 
-int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {
+int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {
+    MainWindow& w = window_;
     screenshotError_.clear();
     QDir().mkpath(dir);
-    if (!sentence.isEmpty()) setSentence(sentence);  // the model reads the box once loaded
-    openModel(model);
-    if (!waitForModel() || !modelMode_ || !shownRun_) return 0;
-    waitForHeadAnalysis();  // the model view's label badges
+    if (!sentence.isEmpty()) w.setSentence(sentence);  // the model reads the box once loaded
+    w.openModel(model);
+    if (!w.waitForModel() || !w.source().offers(TraceSource::Offer::ModelViews) || !w.source().trace()) return 0;
+    w.waitForHeadAnalysis();  // the model view's label badges
     int n = 0;
     const auto shot = [&](QWidget* tab, const QString& what) {
         tabs_->setCurrentWidget(tab);
@@ -181,15 +207,15 @@ int MainWindow::saveModelScreenshots(const QString& dir, const QString& model, c
     matrixPanel_->selectCell(1, 2);
     shot(matrixPanel_, "worked-example-weights");
     // Coreference needs a pronoun: a sentence of the model's own words with "it" in it.
-    setSentence(QStringLiteral("the dog ran to the house and it was cold ."));
-    if (waitForModel()) shot(coref_, "coreference");
+    w.setSentence(QStringLiteral("the dog ran to the house and it was cold ."));
+    if (w.waitForModel()) shot(coref_, "coreference");
     // The Heads tab: the shipped English set ranked on this model, the best head selected.
-    evaluateHeads(builtInCorefSets().at(0));
-    if (waitForHeadAnalysis(120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
+    w.evaluateHeads(builtInCorefSets().at(0));
+    if (w.waitForHeadAnalysis(120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
         headsPanel_->selectHead(headWorker_->evaluation()->ranking.front().head);
     shot(headsPanel_, "heads");
     const QString lab = QStringLiteral("model-%1-lab-learned-positions.png").arg(n + 1, 2, 10, QLatin1Char('0'));
-    n += saveLearnedPositionsScreenshot(this, session_, QDir(dir).filePath(lab), screenshotError_) ? 1 : 0;
+    n += saveLearnedPositionsScreenshot(&w, session_, QDir(dir).filePath(lab), screenshotError_) ? 1 : 0;
     return n;
 }
 

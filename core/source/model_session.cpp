@@ -1,4 +1,4 @@
-#include "app/model_session.hpp"
+#include "core/source/model_session.hpp"
 
 #include <filesystem>
 
@@ -83,23 +83,31 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
     return result;
 }
 
+Trace withoutLayers(const Trace& full) {
+    Trace copy;
+    copy.tokens = full.tokens;
+    copy.keyTokens = full.keyTokens;
+    copy.embedding = full.embedding;
+    copy.positional = full.positional;
+    copy.featureNames = full.featureNames;
+    copy.positionalKind = full.positionalKind;
+    copy.projections = full.projections;
+    copy.scaled = full.scaled;
+    copy.scaleDivisor = full.scaleDivisor;
+    copy.causal = full.causal;
+    copy.paddedFrom = full.paddedFrom;
+    copy.hasOutputProjection = full.hasOutputProjection;
+    copy.residual = full.residual;
+    copy.handRounding = full.handRounding;
+    copy.notices = full.notices;
+    return copy;
+}
+
 Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer) {
     if (layer < 0 || layer >= static_cast<int>(run.trace.layers.size()))
         return Error{"model run", "no layer " + std::to_string(layer + 1)};
-    Trace detail;
     const Trace& full = run.trace;
-    detail.tokens = full.tokens;
-    detail.embedding = full.embedding;
-    detail.positional = full.positional;
-    detail.featureNames = full.featureNames;
-    detail.positionalKind = full.positionalKind;
-    detail.projections = full.projections;
-    detail.scaled = full.scaled;
-    detail.scaleDivisor = full.scaleDivisor;
-    detail.causal = full.causal;
-    detail.paddedFrom = full.paddedFrom;
-    detail.hasOutputProjection = full.hasOutputProjection;
-    detail.notices = full.notices;
+    Trace detail = withoutLayers(full);
     const auto index = static_cast<std::size_t>(layer);
     if (index < run.detail.size() && run.detail[index] == LayerDetail::Full) {
         detail.layers.push_back(full.layers[index]);

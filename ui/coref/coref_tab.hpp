@@ -1,9 +1,9 @@
 #pragma once
 // The Coreference tab: the scoring controls (rollout / every head of the current layer / chosen
 // heads), the cataphora switch, the mention (every pronoun, or the word last clicked), export
-// buttons, and the CorefView drawing the result. The window hands it the Trace on screen; the
-// tab resolves it with core's resolveSentence on the GUI thread (cheap next to a model run) and
-// the view only draws what came out.
+// buttons, and the CorefView drawing the result. Its controller (app/tabs/coref_tab_controller)
+// asks request() what to resolve, runs core's resolveSentence (off the GUI thread for long
+// sentences) and hands the outcome to showResolution(); the view only draws what came out.
 #include <QWidget>
 #include <optional>
 #include <string>
@@ -31,9 +31,12 @@ public:
 
     explicit CorefTab(QWidget* parent = nullptr);
 
-    // Resolves `trace` under the controls and shows it. `layer` is the window's current layer
-    // (0-based), `head` its current head: the default head set is that one head.
-    void resolve(const Trace& trace, int layer, int head);
+    // What to resolve in `trace` under the controls; nullopt (with the reason shown) when the
+    // chosen heads cannot be read. `layer` is the window's current layer (0-based), `head` its
+    // current head: the default head set is that one head.
+    std::optional<ResolveOptions> request(const Trace& trace, int layer, int head);
+    void showResolution(const Result<SentenceResolution>& resolved);
+    void resolve(const Trace& trace, int layer, int head);  // request, resolve here, show
     // Chosen heads = `heads` (0-based), e.g. from the head ranking's "use best heads".
     void setHeads(const std::vector<HeadRef>& heads);
     // Back to every pronoun of the sentence.

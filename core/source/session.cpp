@@ -1,4 +1,4 @@
-#include "app/session.hpp"
+#include "core/source/session.hpp"
 
 #include "core/run_lesson.hpp"
 

@@ -1,4 +1,4 @@
-#include "app/model_tokenizer.hpp"
+#include "core/source/model_tokenizer.hpp"
 
 #include "core/tokenizers/load.hpp"
 #include "core/tokenizers/tokenizer.hpp"

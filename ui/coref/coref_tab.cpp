@@ -1,4 +1,4 @@
-#include "app/coref_tab.hpp"
+#include "ui/coref/coref_tab.hpp"
 
 #include <QBuffer>
 #include <QCheckBox>
@@ -13,9 +13,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "app/lesson_source.hpp"
 #include "core/analysis/coref_export.hpp"
 #include "ui/coref_view.hpp"
+#include "ui/file_write.hpp"
 
 namespace attnscope {
 
@@ -141,6 +141,10 @@ QToolButton* CorefTab::buildExportButton() {
 }
 
 void CorefTab::resolve(const Trace& trace, int layer, int head) {
+    if (const auto options = request(trace, layer, head)) showResolution(resolveSentence(trace, *options));
+}
+
+std::optional<ResolveOptions> CorefTab::request(const Trace& trace, int layer, int head) {
     const std::vector<std::string> words = tokenTexts(trace);
     if (words != words_) mentionWord_.reset();  // word indices of another sentence mean nothing here
     words_ = words;
@@ -149,9 +153,12 @@ void CorefTab::resolve(const Trace& trace, int layer, int head) {
     if (!scoring) {
         setError(qs(scoring.error().text()));
         view_->showMessage(tr("Nothing drawn: the heads could not be read."));
-        return;
+        return std::nullopt;
     }
-    auto resolved = resolveSentence(trace, {scoring.value(), cataphora_->isChecked(), mentionWord_});
+    return ResolveOptions{scoring.value(), cataphora_->isChecked(), mentionWord_};
+}
+
+void CorefTab::showResolution(const Result<SentenceResolution>& resolved) {
     if (!resolved) {
         setError(qs(resolved.error().text()));
         view_->showMessage(tr("Nothing drawn: the sentence could not be resolved."));

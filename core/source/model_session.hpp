@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/model_tokenizer.hpp"
+#include "core/source/model_tokenizer.hpp"
 #include "core/model/transformer.hpp"
 
 namespace attnscope {
@@ -39,6 +39,11 @@ Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sent
 
 // prepareInput + runModel; the truncation notice ends up in trace.notices.
 Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentence, const RunControl& control);
+
+// Every field of `full` except its layers (tokens, embedding, settings, notices). Not a copy of
+// the whole Trace: a run keeps every layer's T×T weights, hundreds of MB at 512 tokens. A new
+// Trace field must be added here; tests/core/test_model_session.cpp fails until it is.
+Trace withoutLayers(const Trace& full);
 
 // The Trace the step-through example walks: run.trace's tokens, embedding and settings with
 // only `layer`, in full detail (recomputed with traceLayerInDetail when the run kept less).

@@ -1,0 +1,108 @@
+// The File menu: opening and saving lessons, opening and downloading models, exports.
+#include "app/file_menu.hpp"
+
+#include <QFileDialog>
+#include <QKeySequence>
+#include <QMenu>
+
+#include "app/hub/download_dialog.hpp"
+#include "app/hub/open_model_dialog.hpp"
+#include "app/lesson_source.hpp"
+#include "ui/file_write.hpp"
+#include "app/main_window.hpp"
+#include "core/export.hpp"
+#include "ui/heatmap_view.hpp"
+#include "ui/step/worked_example.hpp"
+#include "ui/step_navigator.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+FileMenu::FileMenu(MainWindow& window, const WorkedExample& worked, const StepNavigator& navigator,
+                   const HeatmapView& heatmap)
+    : QObject(&window), window_(window), worked_(worked), navigator_(navigator), heatmap_(heatmap) {}
+
+void FileMenu::fill(QMenu* file) {
+    file->addAction(tr("&Open lesson…"), QKeySequence::Open, this, &FileMenu::openLessonDialog);
+    file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &FileMenu::saveLesson);
+    file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &FileMenu::saveLessonAs);
+    file->addSeparator();
+    file->addAction(tr("Open &model…"), this, &FileMenu::openModelDialog);
+    file->addAction(tr("&Download model…"), this, &FileMenu::downloadModelDialog);
+    file->addSeparator();
+    file->addAction(tr("Export heatmap &PNG…"), this, &FileMenu::exportHeatmap);
+    file->addAction(tr("Export &worksheet (Markdown)…"), this, &FileMenu::exportWorksheet);
+    file->addAction(tr("Export current step (&CSV)…"), this, &FileMenu::exportStepCsv);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, &window_, &QWidget::close);
+}
+
+void FileMenu::openModelDialog() {
+    if (const auto chosen = OpenModelDialog::choose(&window_)) window_.openModel(*chosen);
+}
+
+void FileMenu::downloadModelDialog() {
+    if (const auto snapshot = DownloadDialog::download(&window_)) window_.openModel(*snapshot);
+}
+
+void FileMenu::openLessonDialog() {
+    const QString path = QFileDialog::getOpenFileName(&window_, tr("Open lesson"), QString(),
+                                                      tr("AttnScope lessons (*.json);;All files (*)"));
+    if (!path.isEmpty()) window_.openLessonFile(path);
+}
+
+void FileMenu::saveLesson() {
+    const QString path = window_.lessonPath();
+    if (path.isEmpty() || path.startsWith(":/")) saveLessonAs();
+    else window_.saveLessonTo(path);
+}
+
+void FileMenu::saveLessonAs() {
+    const QString path = QFileDialog::getSaveFileName(&window_, tr("Save lesson as"), QString(),
+                                                      tr("AttnScope lessons (*.json)"));
+    if (!path.isEmpty()) window_.saveLessonTo(path);
+}
+
+bool FileMenu::writeText(const QString& path, const std::string& text) {
+    if (auto error = writeFileAtomically(path, QByteArray::fromStdString(text))) {
+        emit failed(tr("The file could not be written"), qs(error->text()));
+        return false;
+    }
+    emit status(tr("Wrote %1").arg(path));
+    return true;
+}
+
+void FileMenu::exportHeatmap() {
+    const QString path = QFileDialog::getSaveFileName(&window_, tr("Export heatmap"), "heatmap.png", tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    if (auto error = writePngFile(path, heatmap_.renderImage()))
+        emit failed(tr("The heatmap could not be saved"), qs(error->text()));
+}
+
+void FileMenu::exportWorksheet() {
+    const QString path = QFileDialog::getSaveFileName(&window_, tr("Export worksheet"), "worksheet.md",
+                                                      tr("Markdown (*.md)"));
+    if (path.isEmpty()) return;
+    ExportRequest request;
+    request.decimals = worked_.decimals();
+    request.explain = true;
+    if (worked_.trace()) writeText(path, exportTrace(*worked_.trace(), ExportFormat::Markdown, request));
+}
+
+void FileMenu::exportStepCsv() {
+    const QString path = QFileDialog::getSaveFileName(&window_, tr("Export step"), "step.csv", tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    ExportRequest request;
+    request.step = navigator_.currentStep();
+    request.head = navigator_.currentHead();
+    request.layer = worked_.layer();
+    request.decimals = worked_.decimals();
+    if (worked_.trace()) writeText(path, exportTrace(*worked_.trace(), ExportFormat::Csv, request));
+}
+
+}  // namespace attnscope

@@ -1,0 +1,45 @@
+#pragma once
+// The File menu: opening and saving lessons, opening and downloading models, exporting the
+// heatmap, a worksheet and the current step. It asks for files and drives the window through
+// its public API; failures and "Wrote …" go out as signals the window shows.
+#include <QObject>
+#include <string>
+
+class QMenu;
+
+namespace attnscope {
+
+class HeatmapView;
+class MainWindow;
+class StepNavigator;
+class WorkedExample;
+
+class FileMenu : public QObject {
+    Q_OBJECT
+public:
+    FileMenu(MainWindow& window, const WorkedExample& worked, const StepNavigator& navigator,
+             const HeatmapView& heatmap);
+    void fill(QMenu* menu);
+
+signals:
+    void failed(const QString& title, const QString& text);
+    void status(const QString& text);
+
+private:
+    void saveLesson();
+    void saveLessonAs();
+    void openLessonDialog();
+    void openModelDialog();
+    void downloadModelDialog();
+    void exportHeatmap();
+    void exportWorksheet();
+    void exportStepCsv();
+    bool writeText(const QString& path, const std::string& text);
+
+    MainWindow& window_;
+    const WorkedExample& worked_;
+    const StepNavigator& navigator_;
+    const HeatmapView& heatmap_;
+};
+
+}  // namespace attnscope

@@ -1,0 +1,56 @@
+#pragma once
+// The widgets and tab controllers of MainWindow, private to its .cpp files: the window's header
+// stays the shell's interface.
+#include <memory>
+#include <vector>
+
+#include "app/main_window.hpp"
+#include "ui/attention/trace_tab.hpp"
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
+class QTabWidget;
+
+namespace attnscope {
+
+class AttentionControls;
+class CorefTabController;
+class HeadView;
+class HeadsTab;
+class HeatmapView;
+class LessonEditor;
+class MatrixPanel;
+class ModelView;
+class PieceStrip;
+class PredictionsView;
+class StepNavigator;
+class TokenStrip;
+class WorkedExample;
+
+struct MainWindow::Parts {
+    QLabel *title = nullptr, *description = nullptr, *notices = nullptr, *rounding = nullptr, *error = nullptr;
+    QLineEdit* sentence = nullptr;
+    TokenStrip* tokens = nullptr;
+    PieceStrip* pieces = nullptr;
+    StepNavigator* navigator = nullptr;
+    QTabWidget* tabs = nullptr;
+    MatrixPanel* matrixPanel = nullptr;
+    HeatmapView* heatmap = nullptr;
+    LessonEditor* editor = nullptr;
+    ModelView* modelView = nullptr;
+    HeadView* headView = nullptr;
+    PredictionsView* predictions = nullptr;
+    AttentionControls* controls = nullptr;
+    QScrollArea* predictionsArea = nullptr;
+    QProgressBar* progress = nullptr;
+    QPushButton* cancel = nullptr;
+    WorkedExample* worked = nullptr;
+    std::vector<std::unique_ptr<TraceTab>> traceTabs;  // heatmap, model view, head view
+    CorefTabController* coref = nullptr;
+    HeadsTab* heads = nullptr;
+};
+
+}  // namespace attnscope

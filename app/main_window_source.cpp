@@ -1,0 +1,237 @@
+// The open TraceSource and what it shows: opening lessons and models, running the sentence box,
+// handing each new Trace to the labels, the tabs and the source's own panels. Nothing here asks
+// which kind of source is open: the source answers offers() and fills what only it understands.
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "app/lab_window.hpp"
+#include "app/lesson_source.hpp"
+#include "app/main_window.hpp"
+#include "app/main_window_parts.hpp"
+#include "app/source/lesson_trace_source.hpp"
+#include "app/source/model_trace_source.hpp"
+#include "app/tabs/coref_tab_controller.hpp"
+#include "app/tabs/heads_tab.hpp"
+#include "ui/attention/attention_controls.hpp"
+#include "ui/attention/trace_tab.hpp"
+#include "ui/head_view.hpp"
+#include "ui/heatmap_view.hpp"
+#include "ui/lesson_editor.hpp"
+#include "ui/matrix_panel.hpp"
+#include "ui/model_view.hpp"
+#include "ui/piece_strip.hpp"
+#include "ui/predictions_view.hpp"
+#include "ui/step/worked_example.hpp"
+#include "ui/step_navigator.hpp"
+#include "ui/token_strip.hpp"
+
+namespace attnscope {
+
+using Offer = TraceSource::Offer;
+
+// Signals of a source that is not on screen (a model still loading, a lesson underneath) are
+// ignored: only source_ reaches the views.
+void MainWindow::connectSource(TraceSource* source) {
+    const auto shown = [this, source] { return source == source_; };
+    connect(source, &TraceSource::runStarted, this, [this, shown] {
+        if (shown()) setRunning(true);
+    });
+    connect(source, &TraceSource::progress, this, [this, shown](int done, int count) {
+        if (!shown()) return;
+        ui_->progress->setRange(0, count);
+        ui_->progress->setValue(done);
+    });
+    connect(source, &TraceSource::traceChanged, this, [this, shown] {
+        if (shown()) onTraceChanged();
+    });
+    connect(source, &TraceSource::workedTraceChanged, this, [this, shown] {
+        if (shown()) onWorkedTraceChanged();
+    });
+    connect(source, &TraceSource::runFailed, this, [this, shown](const QString& message, bool cancelled) {
+        if (shown()) onRunFailed(message, cancelled);
+    });
+}
+
+bool MainWindow::openBuiltInLesson(const QString& name) {
+    const QString path = ":/lessons/" + name + ".json";
+    return openLesson(loadLessonFile(path), path);
+}
+
+bool MainWindow::openLessonFile(const QString& path) { return openLesson(loadLessonFile(path), path); }
+
+bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
+    std::optional<Error> error = lesson ? lesson_->open(std::move(lesson).value()) : lesson.error();
+    if (error) {
+        showError(tr("The lesson could not be opened"),
+                  tr("%1\n\nThe previous lesson stays open.").arg(QString::fromStdString(error->text())));
+        return false;
+    }
+    lessonPath_ = path;
+    ui_->editor->setLesson(&lesson_->session().lesson());
+    setLabModel(this, QString(), std::nullopt);  // the lab's positional panel back to formulas
+    enterSource(lesson_);
+    return true;
+}
+
+void MainWindow::openModel(const QString& pathOrId) {
+    statusBar()->showMessage(tr("Opening %1…").arg(pathOrId));
+    setRunning(true);
+    model_->open(pathOrId);
+}
+
+void MainWindow::onModelOpened() {
+    if (const auto model = model_->model()) setLabModel(this, model_->name(), model->model);  // its learned positions
+    enterSource(model_);
+}
+
+void MainWindow::onModelOpenFailed(const QString& message) {
+    setRunning(false);
+    showError(tr("The model could not be opened"),
+              tr("%1\n\nThe previous %2 stays open.").arg(message, source_->kindName()));
+}
+
+// `next` is ready (a lesson run on its sentence, or a model loaded): every view switches to it.
+void MainWindow::enterSource(TraceSource* next) {
+    if (next != source_) source_->close();
+    source_ = next;
+    lastError_.clear();
+    setErrorText(QString());
+    setRunning(false);
+    sentenceTimer_.stop();
+    {
+        const QSignalBlocker blocker(ui_->sentence);
+        ui_->sentence->setText(source_->openingSentence(ui_->sentence->text()));
+    }
+    ui_->sentence->setPlaceholderText(source_->sentencePlaceholder());
+    ui_->controls->resetLayer();
+    ui_->navigator->setCurrentHead(0);
+    ui_->worked->forgetSelection();
+    workedLayer_ = -1;
+    ui_->heads->setSource(source_);
+    ui_->predictions->clear();
+    showSourcePanels();
+    // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
+    QWidget* tab = ui_->tabs->currentWidget();
+    if (source_->offers(Offer::ModelViews) && (tab == ui_->matrixPanel || tab == ui_->editor)) ui_->tabs->setCurrentWidget(ui_->heatmap);
+    refreshLabels();
+    setWindowTitle(tr("AttnScope — %1").arg(source_->name()));
+    statusBar()->showMessage(tr("Opened %1").arg(source_->origin()), 5000);
+    if (!source_->trace()) return applySentence();
+    onTraceChanged();
+    onWorkedTraceChanged();
+    ui_->navigator->setCurrentIndex(0);
+}
+
+// The panels and controls the source offers; the rest hides.
+void MainWindow::showSourcePanels() {
+    const auto offers = [this](Offer offer) { return source_->offers(offer); };
+    ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->editor), offers(Offer::LessonEditor));
+    ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->modelView), offers(Offer::ModelViews));
+    ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->headView), offers(Offer::ModelViews));
+    ui_->predictionsArea->setVisible(offers(Offer::Predictions));
+    ui_->controls->showOptions(offers(Offer::AttentionOptions));
+    // Sources with several layers share the layer selector, even without attention options.
+    const auto trace = source_->trace();
+    ui_->controls->setVisible(offers(Offer::AttentionOptions) || (trace && trace->layerCount() > 1));
+    ui_->pieces->setVisible(offers(Offer::WordPieces));
+    ui_->tokens->setVisible(!offers(Offer::WordPieces));
+}
+
+void MainWindow::applySentence() { source_->run(ui_->sentence->text(), ui_->controls->layer()); }
+
+void MainWindow::setSentence(const QString& sentence) {
+    {
+        const QSignalBlocker blocker(ui_->sentence);
+        ui_->sentence->setText(sentence);
+    }
+    sentenceTimer_.stop();
+    applySentence();
+}
+
+// A new run: every view switches to it. The views still showing the previous trace keep it
+// alive (TraceTab) until they draw the new one.
+void MainWindow::onTraceChanged() {
+    const auto trace = source_->trace();
+    if (!trace) return;
+    setRunning(false);
+    setErrorText(QString());
+    ui_->controls->setLayerCount(trace->layerCount());
+    showSourcePanels();
+    refreshLabels();
+    if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens);
+    else ui_->tokens->setTokens(trace->tokens);
+    ui_->navigator->setHeadCount(trace->headCount());
+    showOnTabs(source_->cheapToShow());
+    if (source_->offers(Offer::Predictions)) source_->showPredictions(*ui_->predictions);
+    if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
+    ui_->heads->requestStatistics(trace, ui_->sentence->text());
+    ui_->coref->show(trace, ui_->controls->layer(), ui_->navigator->currentHead());
+}
+
+// The worked example: the source's worked trace at the chosen layer.
+void MainWindow::onWorkedTraceChanged() {
+    const int layer = ui_->controls->layer();
+    ui_->worked->show(source_->workedTrace(), source_->workedLayer(layer), source_->decimals(), layer == workedLayer_);
+    workedLayer_ = layer;
+}
+
+void MainWindow::onRunFailed(const QString& message, bool cancelled) {
+    setRunning(false);
+    if (cancelled) return statusBar()->showMessage(tr("Run cancelled; the previous result stays shown."), 5000);
+    setErrorText(message);
+}
+
+void MainWindow::setRunning(bool running) {
+    ui_->progress->setVisible(running);
+    ui_->cancel->setVisible(running);
+    if (running) ui_->progress->setRange(0, 0);  // busy until the first layer reports
+}
+
+void MainWindow::refreshLabels() {
+    ui_->title->setText(source_->title());
+    ui_->description->setText(source_->description());
+    ui_->description->setToolTip(source_->descriptionToolTip());
+    const auto trace = source_->trace();
+    QStringList notices;
+    if (trace)
+        for (const std::string& n : trace->notices) notices << QString::fromStdString(n);
+    ui_->notices->setText(notices.isEmpty() ? QString() : "⚠ " + notices.join("\n⚠ "));
+    ui_->notices->setVisible(!notices.isEmpty());
+    const bool rounded = trace && trace->handRounding;
+    ui_->rounding->setText(rounded ? tr("Hand rounding: every intermediate is rounded to %1 decimals").arg(*trace->handRounding)
+                               : QString());
+    ui_->rounding->setVisible(rounded);
+}
+
+TraceOnScreen MainWindow::onScreen() const {
+    TraceOnScreen shown;
+    shown.trace = source_->trace();
+    shown.layer = ui_->controls->layer();
+    shown.decimals = source_->decimals();
+    if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
+    return shown;
+}
+
+// Every trace tab gets what is on screen; the one in front draws now, the others now or when
+// they open (a tab the source does not offer never draws its trace).
+void MainWindow::showOnTabs(bool now) {
+    const TraceOnScreen shown = onScreen();
+    for (const auto& tab : ui_->traceTabs) {
+        const bool offered = ui_->tabs->isTabVisible(ui_->tabs->indexOf(tab->page()));
+        tab->show(shown, (now && offered) || tab->page() == ui_->tabs->currentWidget());
+    }
+}
+
+void MainWindow::showLayer() {
+    if (!source_->trace()) return;
+    showOnTabs(source_->cheapToShow());
+    ui_->coref->show(source_->trace(), ui_->controls->layer(), ui_->navigator->currentHead());  // "all heads of layer N"
+    source_->showLayer(ui_->controls->layer());
+}
+
+}  // namespace attnscope

@@ -1,0 +1,57 @@
+#pragma once
+// The screenshots of docs/screenshots, taken from outside the window: it drives a MainWindow
+// through its public API and its widgets found by object name, and saves a PNG of it each time.
+#include <QString>
+
+class QComboBox;
+class QTabWidget;
+
+namespace attnscope {
+
+class CorefTab;
+class HeadAnalysisWorker;
+class HeadView;
+class HeadsPanel;
+class HeatmapView;
+class LessonEditor;
+class MainWindow;
+class MatrixPanel;
+class ModelView;
+class Session;
+class StepNavigator;
+
+class ScreenshotTour {
+public:
+    explicit ScreenshotTour(MainWindow& window);
+
+    // Every kind of step of every built-in lesson, the heatmaps, the editor, a Chinese sentence,
+    // the coreference arcs, the Heads tab and the lab; returns the number of files written.
+    int saveLessonScreenshots(const QString& dir);
+    // `model` (a folder or cached id): model view, head view, heatmap with predictions, worked
+    // example, coreference, heads, learned positions. Files are named model-NN-….png.
+    int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
+    // Set ATTNSCOPE_SCREENSHOT_DIR to take the lesson screenshots once the window shows, then quit.
+    static void takeAtStartIfAsked(MainWindow& window);
+    // The first screenshot that could not be written (the file and the OS's reason), or empty.
+    QString screenshotError() const { return screenshotError_; }
+
+private:
+    bool grabTo(const QString& path);
+    int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
+    MainWindow& window_;
+    const Session& session_;  // the lesson under the window
+    QComboBox* layerBox_;
+    QTabWidget* tabs_;
+    StepNavigator* navigator_;
+    MatrixPanel* matrixPanel_;
+    HeatmapView* heatmap_;
+    LessonEditor* editor_;
+    ModelView* modelView_;
+    HeadView* headView_;
+    CorefTab* coref_;
+    HeadsPanel* headsPanel_;
+    HeadAnalysisWorker* headWorker_;
+    QString screenshotError_;  // the first failed file of the last tour
+};
+
+}  // namespace attnscope

@@ -1,0 +1,69 @@
+#include "app/source/lesson_trace_source.hpp"
+
+#include <algorithm>
+
+#include "app/sentence_runners.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+LessonTraceSource::LessonTraceSource(QObject* parent) : TraceSource(parent) { setObjectName("lessonSource"); }
+
+std::optional<Error> LessonTraceSource::open(Lesson lesson) {
+    if (auto error = session_.openLesson(std::move(lesson))) return error;
+    trace_ = std::make_shared<const Trace>(session_.trace());
+    return std::nullopt;
+}
+
+QString LessonTraceSource::name() const { return qs(session_.lesson().title); }
+QString LessonTraceSource::description() const { return qs(session_.lesson().description); }
+
+void LessonTraceSource::run(const QString& sentence, int /*layer*/) {
+    if (!session_.hasLesson()) return;
+    const QByteArray utf8 = sentence.toUtf8();
+    if (auto error = session_.setSentence(utf8.toStdString()))
+        return emit runFailed(tr("The sentence could not be run (%1); the previous result stays shown.")
+                                  .arg(qs(error->text())),
+                              false);
+    publish();
+}
+
+bool LessonTraceSource::rerun() {
+    if (auto error = session_.rerun()) {
+        emit runFailed(tr("The edited lesson could not be run (%1); the previous result stays shown.")
+                           .arg(qs(error->text())),
+                       false);
+        return false;
+    }
+    publish();
+    return true;
+}
+
+// A lesson opens on its own sentence.
+QString LessonTraceSource::openingSentence(const QString& /*typed*/) const { return qs(session_.sentence()); }
+
+void LessonTraceSource::publish() {
+    trace_ = std::make_shared<const Trace>(session_.trace());
+    emit traceChanged();
+    emit workedTraceChanged();
+}
+
+// Every layer is in the lesson's trace already.
+void LessonTraceSource::showLayer(int /*layer*/) { emit workedTraceChanged(); }
+
+int LessonTraceSource::workedLayer(int layer) const {
+    return std::clamp(layer, 0, std::max(0, session_.trace().layerCount() - 1));
+}
+
+// Copied, so edits made while an evaluation runs do not reach into it.
+SentenceRunner LessonTraceSource::sentenceRunner() const {
+    if (!session_.hasLesson()) return {};
+    return lessonSentenceRunner(std::make_shared<const Lesson>(session_.lesson()));
+}
+
+}  // namespace attnscope

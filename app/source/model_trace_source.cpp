@@ -1,0 +1,133 @@
+#include "app/source/model_trace_source.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include "app/model_worker.hpp"
+#include "app/sentence_runners.hpp"
+#include "ui/predictions_view.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+ModelTraceSource::ModelTraceSource(QObject* parent) : TraceSource(parent), worker_(new ModelWorker(this)) {
+    setObjectName("modelSource");
+    worker_->setObjectName("modelWorker");
+    connect(worker_, &ModelWorker::modelOpened, this, [this] {
+        shown_.reset();  // the previous model's run
+        detail_.reset();
+        emit opened();
+    });
+    connect(worker_, &ModelWorker::openFailed, this, &ModelTraceSource::openFailed);
+    connect(worker_, &ModelWorker::runStarted, this, &TraceSource::runStarted);
+    connect(worker_, &ModelWorker::progress, this, &TraceSource::progress);
+    connect(worker_, &ModelWorker::runFinished, this, &ModelTraceSource::onRunFinished);
+    connect(worker_, &ModelWorker::runFailed, this, [this](const QString& message, bool cancelled) {
+        emit runFailed(cancelled ? message
+                                 : tr("The sentence could not be run (%1); the previous result stays shown.").arg(message),
+                       cancelled);
+    });
+    connect(worker_, &ModelWorker::detailReady, this, &ModelTraceSource::onDetailReady);
+}
+
+void ModelTraceSource::open(const QString& pathOrId) { worker_->openModel(pathOrId); }
+
+std::shared_ptr<const OpenedModel> ModelTraceSource::model() const { return worker_->model(); }
+int ModelTraceSource::layerCount() const { return model() ? model()->layerCount() : 0; }
+
+// A folder shows as its own name, a cache id as typed.
+QString ModelTraceSource::name() const {
+    if (!model()) return {};
+    const QFileInfo info(qs(model()->name));
+    return info.isDir() ? QDir(info.absoluteFilePath()).dirName() : qs(model()->name);
+}
+
+QString ModelTraceSource::shortName() const { return model() ? QFileInfo(qs(model()->name)).fileName() : QString(); }
+
+QString ModelTraceSource::description() const {
+    const auto m = model();
+    if (!m) return {};
+    const TransformerConfig& c = m->model.config;
+    return tr("%1 · %2 layers × %3 heads · d = %4 · vocabulary %5 · %6 tokenizer · %7")
+        .arg(qs(familyName(c.family)))
+        .arg(c.layers)
+        .arg(c.heads)
+        .arg(c.width)
+        .arg(c.vocabSize)
+        .arg(qs(m->tokenizer.kind()), qs(m->folder));
+}
+
+// Loading remarks ("decoder tied to the embeddings") are facts, not warnings: a tooltip.
+QString ModelTraceSource::descriptionToolTip() const {
+    QStringList remarks;
+    if (model())
+        for (const std::string& n : model()->notices) remarks << qs(n);
+    return remarks.join("\n");
+}
+
+QString ModelTraceSource::sentencePlaceholder() const {
+    return model() && predictsNextToken(model()->family())
+               ? tr("Type the start of a sentence; the model predicts what comes next.")
+               : tr("Type a sentence; write [MASK] where the model should fill in a word.");
+}
+
+QString ModelTraceSource::origin() const { return model() ? qs(model()->folder) : QString(); }
+
+// What was typed, else a sentence the family can answer.
+QString ModelTraceSource::openingSentence(const QString& typed) const {
+    if (!typed.trimmed().isEmpty()) return typed;
+    return model() && predictsNextToken(model()->family()) ? QStringLiteral("the cat sat")
+                                                           : QStringLiteral("the [MASK] sat");
+}
+
+void ModelTraceSource::run(const QString& sentence, int layer) {
+    if (worker_->model()) worker_->run(sentence, layer);
+}
+
+void ModelTraceSource::cancel() { worker_->cancel(); }
+bool ModelTraceSource::running() const { return worker_->running(); }
+
+void ModelTraceSource::showLayer(int layer) {
+    if (shown_) worker_->showLayerInDetail(layer);
+}
+
+// Cancels a run still going; the views keep what they show until they are given another trace.
+void ModelTraceSource::close() {
+    worker_->clear();
+    shown_.reset();
+    detail_.reset();
+}
+
+std::shared_ptr<const Trace> ModelTraceSource::trace() const {
+    return shown_ ? std::shared_ptr<const Trace>(shown_, &shown_->trace) : nullptr;
+}
+
+SentenceRunner ModelTraceSource::sentenceRunner() const {
+    return model() ? modelSentenceRunner(model()) : SentenceRunner{};
+}
+
+void ModelTraceSource::showPredictions(PredictionsView& view) const {
+    const auto m = model();
+    if (!m || !shown_) return view.clear();
+    view.showPredictions(*shown_, predictsNextToken(m->family()), [m](int id) { return m->tokenizer.label(id); });
+}
+
+void ModelTraceSource::onRunFinished() {
+    shown_ = worker_->lastRun();
+    emit traceChanged();
+    onDetailReady();
+}
+
+void ModelTraceSource::onDetailReady() {
+    const auto detail = worker_->detailTrace();
+    if (!detail || detail == detail_) return;
+    detail_ = detail;
+    emit workedTraceChanged();
+}
+
+}  // namespace attnscope

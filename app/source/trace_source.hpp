@@ -1,0 +1,77 @@
+#pragma once
+// What the window shows: a source that produces a Trace for the sentence box. Lessons and models
+// today; cross-attention pairs, ablated runs or compared sentences tomorrow. A slow source runs
+// off the GUI thread (a LatestRequestWorker) with progress and cancel; a fast one answers at once.
+// The window never asks which kind of source it holds: it reacts to the signals, asks offers()
+// which panels to show, and lets the source fill the panels only it understands.
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "core/analysis/coref_eval.hpp"
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+class PredictionsView;
+
+class TraceSource : public QObject {
+    Q_OBJECT
+public:
+    // Panels and controls beyond the ones every source has (steps, heatmap, coreference, heads).
+    enum class Offer {
+        LessonEditor,      // the Edit lesson tab (the source's weights can be edited in place)
+        ModelViews,        // the Model view and Head view tabs
+        Predictions,       // the predictions panel beside the tabs
+        AttentionOptions,  // hide special tokens, renormalise, aggregate heads, colour scale
+        WordPieces,        // tokens shown as word pieces (PieceStrip) instead of token chips
+    };
+
+    using QObject::QObject;
+
+    virtual bool offers(Offer offer) const = 0;
+    virtual QString kindName() const = 0;     // "lesson", "model": for "the previous … stays open"
+    virtual QString name() const = 0;         // for the window title
+    virtual QString shortName() const = 0;    // for analyses ("bert-tiny on english.jsonl")
+    virtual QString title() const = 0;        // the heading above the sentence box
+    virtual QString description() const = 0;
+    virtual QString descriptionToolTip() const { return {}; }
+    virtual QString origin() const = 0;       // where it was opened from, for "Opened …"
+    virtual QString sentencePlaceholder() const = 0;
+    // The sentence box once the source opens, given what was typed there.
+    virtual QString openingSentence(const QString& typed) const = 0;
+    virtual int decimals() const = 0;         // digits the views print
+
+    // Runs `sentence`, with `layer` (0-based) shown in the worked example.
+    // → runStarted, progress…, then traceChanged (and workedTraceChanged) or runFailed.
+    virtual void run(const QString& sentence, int layer) = 0;
+    virtual void cancel() {}
+    virtual bool running() const { return false; }
+    // Another layer in the worked example → workedTraceChanged (at once or later).
+    virtual void showLayer(int layer) = 0;
+    // Called when the source stops being shown: stop work, let go of big results.
+    virtual void close() {}
+
+    // Every layer of the last good run; null before the first one.
+    virtual std::shared_ptr<const Trace> trace() const = 0;
+    // What the worked example walks, and which of its layers shows window layer `layer`.
+    virtual std::shared_ptr<const Trace> workedTrace() const = 0;
+    virtual int workedLayer(int layer) const = 0;
+    // True when every view may follow each run at once; false: views off screen catch up when
+    // their tab opens (at 512 tokens each rebuild of a multi-head view costs more than a frame).
+    virtual bool cheapToShow() const = 0;
+
+    // Runs any sentence the way run() does, for coreference evaluation on a worker thread.
+    virtual SentenceRunner sentenceRunner() const = 0;
+    // Sources that offer Predictions fill the panel from their last run.
+    virtual void showPredictions(PredictionsView& /*view*/) const {}
+
+signals:
+    void runStarted();
+    void progress(int done, int total);
+    void traceChanged();
+    void workedTraceChanged();
+    void runFailed(const QString& message, bool cancelled);  // message: ready for the user
+};
+
+}  // namespace attnscope

@@ -1,0 +1,62 @@
+// The Coreference tab for every source alike: it resolves the Trace on screen whenever the tab
+// is shown and something changed.
+#include "app/tabs/coref_tab_controller.hpp"
+
+#include <QTabWidget>
+
+#include "app/source/latest_request_worker.hpp"
+#include "ui/coref/coref_tab.hpp"
+
+namespace attnscope {
+
+CorefTabController::CorefTabController(QTabWidget* tabs, QObject* parent)
+    : QObject(parent), tabs_(tabs), worker_(new LatestRequestWorker("attnscope-coreference", this)) {
+    setObjectName("corefController");
+    tab_ = new CorefTab(tabs_);
+    tabs_->addTab(tab_, tr("Coreference"));
+    connect(tab_, &CorefTab::changed, this, &CorefTabController::refresh);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (tabs_->currentWidget() == tab_ && stale_) refresh();
+    });
+}
+
+void CorefTabController::show(std::shared_ptr<const Trace> trace, int layer, int head) {
+    trace_ = std::move(trace);
+    layer_ = layer;
+    head_ = head;
+    refresh();
+}
+
+// Only the tab on screen is recomputed: rollout at 512 tokens multiplies T×T matrices per layer.
+void CorefTabController::refresh() {
+    if (tabs_->currentWidget() != tab_) {
+        stale_ = true;
+        return;
+    }
+    if (!trace_) return;
+    stale_ = false;
+    const auto options = tab_->request(*trace_, layer_, head_);
+    if (!options) return worker_->drop();  // nothing newer may draw over the reason shown
+    if (trace_->tokenCount() <= inlineTokenLimit_) {
+        worker_->drop();  // an older, longer sentence still resolving must not draw over this one
+        return tab_->showResolution(resolveSentence(*trace_, *options));
+    }
+    worker_->submit([this, trace = trace_, options = *options](const LatestRequestWorker::Request&) {
+        auto resolved = std::make_shared<const Result<SentenceResolution>>(resolveSentence(*trace, options));
+        return [this, resolved] { tab_->showResolution(*resolved); };
+    });
+}
+
+bool CorefTabController::busy() const { return worker_->busy(); }
+
+void CorefTabController::setHeads(const std::vector<HeadRef>& heads) {
+    {
+        const QSignalBlocker blocker(tab_);  // one refresh below, on the tab
+        tab_->setHeads(heads);
+    }
+    stale_ = true;
+    tabs_->setCurrentWidget(tab_);
+    if (stale_) refresh();
+}
+
+}  // namespace attnscope

@@ -1,0 +1,197 @@
+// The Heads tab: coreference ranking of every head on a set and the head statistics of the
+// sentence on screen, for every source alike. The HeadAnalysisWorker computes (off the GUI
+// thread); this file wires its results into the HeadsPanel and the model view's thumbnail
+// badges, and writes the exports.
+#include "app/tabs/heads_tab.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QTabWidget>
+
+#include "app/head_analysis_worker.hpp"
+#include "app/lesson_source.hpp"
+#include "app/sentence_runners.hpp"
+#include "app/source/trace_source.hpp"
+#include "core/analysis/coref_export.hpp"
+#include "ui/head_ranking_builder.hpp"
+#include "ui/heads_panel.hpp"
+#include "ui/model_view.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// The badge on a model-view thumbnail: the pattern label, short, plus "coref" when it applies.
+QString badgeText(const HeadStatistics& s) {
+    static const std::pair<const char*, const char*> shortNames[] = {
+        {"delimiter sink", "sink"}, {"previous-token", "prev"}, {"next-token", "next"},
+        {"self", "self"},           {"broad", "broad"},         {"coreference", "coref"}};
+    QStringList parts;
+    for (const std::string& label : s.labels)
+        for (const auto& [name, shortName] : shortNames)
+            if (label == name) parts << QString::fromLatin1(shortName);  // "mixed" gets no badge
+    return parts.join(" · ");
+}
+
+std::vector<ThumbnailBadge> badgesOf(const std::vector<HeadStatistics>& stats) {
+    std::vector<ThumbnailBadge> badges;
+    for (const HeadStatistics& s : stats) {
+        QStringList labels;
+        for (const std::string& l : s.labels) labels << qs(l);
+        badges.push_back({s.head.layer, s.head.head, badgeText(s),
+                          QObject::tr("%1 · entropy %2 bits").arg(labels.join(", ")).arg(s.entropy, 0, 'f', 2)});
+    }
+    return badges;
+}
+
+QString setLabel(const QString& source) { return QFileInfo(source).fileName(); }
+
+// The plot's title, so that an exported figure carries the baselines it is to be read against.
+QString rankingTitle(const CorefEvaluation& e, const QString& description) {
+    const auto percent = [](double share) { return QString::number(100 * share, 'f', 0) + "%"; };
+    return QObject::tr("Antecedent accuracy per head\n%1, %2 evaluated\nbaselines: nearest %3, rule %4; rollout %5")
+        .arg(description)
+        .arg(e.evaluated)
+        .arg(percent(e.nearestAccuracy()), percent(e.ruleAccuracy()), percent(e.rolloutAccuracy()));
+}
+
+// Why examples were left out (the tooltip of the baselines): the first few, then how many more.
+QString skippedText(const CorefEvaluation& evaluation, const CorefSet& set) {
+    constexpr int kListed = 15;
+    QStringList lines;
+    for (const ExampleOutcome& o : evaluation.outcomes) {
+        if (o.evaluated) continue;
+        if (lines.size() == kListed) {
+            lines << QObject::tr("… and %1 more (attnscope heads lists them all)").arg(evaluation.skipped() - kListed);
+            break;
+        }
+        lines << qs(exampleLabel(set, set.examples[static_cast<std::size_t>(o.index)]) + ": " + o.skipReason);
+    }
+    return lines.isEmpty() ? QString() : QObject::tr("Skipped:\n") + lines.join('\n');
+}
+
+}  // namespace
+
+HeadsTab::HeadsTab(QTabWidget* tabs, ModelView* modelView, QObject* parent)
+    : QObject(parent), worker_(new HeadAnalysisWorker(this)), modelView_(modelView) {
+    panel_ = new HeadsPanel(tabs);
+    panel_->setObjectName("headsPanel");
+    panel_->addSetSource(tr("English (built-in, 160 sentences)"), builtInCorefSets().at(0));
+    panel_->addSetSource(tr("Chinese (built-in, 56 sentences)"), builtInCorefSets().at(1));
+    panel_->chooseSetSource(builtInCorefSets().at(0));
+    tabs->addTab(panel_, tr("Heads"));
+    worker_->setObjectName("headAnalysisWorker");
+    connectPanel();
+}
+
+void HeadsTab::connectPanel() {
+    connect(panel_, &HeadsPanel::evaluateRequested, this, &HeadsTab::evaluate);
+    connect(panel_, &HeadsPanel::cancelRequested, worker_, &HeadAnalysisWorker::cancelEvaluation);
+    connect(panel_, &HeadsPanel::exportRequested, this, &HeadsTab::exportDialog);
+    connect(panel_, &HeadsPanel::useHeadsForCoreference, this, &HeadsTab::useHeadsForCoreference);
+    connect(worker_, &HeadAnalysisWorker::evaluationStarted, this, [this] { panel_->setEvaluating(true); });
+    connect(worker_, &HeadAnalysisWorker::evaluationProgress, panel_, &HeadsPanel::setProgress);
+    connect(worker_, &HeadAnalysisWorker::evaluationFinished, this, &HeadsTab::onEvaluationFinished);
+    connect(worker_, &HeadAnalysisWorker::evaluationFailed, this, [this](const QString& message, bool cancelled) {
+        panel_->setEvaluating(false);
+        panel_->showMessage(cancelled ? tr("Cancelled; the previous ranking stays shown.")
+                                      : tr("The evaluation failed: %1").arg(message));
+    });
+    connect(worker_, &HeadAnalysisWorker::statisticsReady, this, &HeadsTab::onStatisticsReady);
+}
+
+// A new model, lesson or edit: the ranking was of other heads.
+void HeadsTab::setSource(const TraceSource* source) {
+    source_ = source;
+    worker_->clearEvaluation();
+    panel_->clearEvaluation(tr("Press Evaluate to rank the heads of %1.").arg(source_->shortName()));
+    modelView_->setBadges({});
+}
+
+// Evaluations run on the source's sentence runner (a lesson is copied, so edits made while an
+// evaluation runs do not reach into it).
+void HeadsTab::evaluate(const QString& setSource) {
+    if (setSource.isEmpty()) return panel_->showMessage(tr("Choose a coreference set first."));
+    SentenceRunner run = source_ ? source_->sentenceRunner() : SentenceRunner{};
+    if (!run) return panel_->showMessage(tr("Open a lesson or a model first."));
+    auto set = loadCorefSet(setSource);
+    if (!set) return panel_->showMessage(tr("The set could not be read: %1").arg(qs(set.error().text())));
+    const QString description = tr("%1 on %2").arg(source_->shortName(), setLabel(setSource));
+    worker_->evaluate(std::make_shared<const CorefSet>(std::move(set).value()), std::move(run), description);
+}
+
+void HeadsTab::onEvaluationFinished() {
+    panel_->setEvaluating(false);
+    const auto evaluation = worker_->evaluation();
+    panel_->showEvaluation(evaluation, rankingTitle(*evaluation, worker_->evaluationDescription()));
+    panel_->showMessage(tr("Evaluated %1 of %2 sentences.").arg(evaluation->evaluated).arg(evaluation->outcomes.size()));
+    panel_->baselinesLabel()->setToolTip(skippedText(*evaluation, *worker_->evaluatedSet()));
+}
+
+void HeadsTab::requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence) {
+    statisticsSentence_ = sentence;
+    worker_->computeStatistics(std::move(trace));
+}
+
+void HeadsTab::onStatisticsReady() {
+    const auto stats = worker_->statistics();
+    const Trace* trace = worker_->statisticsTrace();
+    if (!stats || !trace) return;
+    panel_->showStatistics(*stats, tr("What every head does on “%1” (%2 tokens). Labels: thresholds in "
+                                      "docs/coreference.md; “coreference” when a head beats both baselines "
+                                      "on the evaluated set. Click a column to sort.")
+                                       .arg(statisticsSentence_)
+                                       .arg(trace->tokenCount()));
+    const bool badges = source_ && source_->offers(TraceSource::Offer::ModelViews);
+    modelView_->setBadges(badges ? badgesOf(*stats) : std::vector<ThumbnailBadge>{});
+}
+
+bool HeadsTab::exportRanking(const QString& path, const QString& format) {
+    const auto evaluation = worker_->evaluation();
+    const auto set = worker_->evaluatedSet();
+    if (!evaluation || !set) {
+        emit failed(tr("Nothing to export"), tr("Evaluate a coreference set first."));
+        return false;
+    }
+    const HeadRankingBuilder& builder = panel_->rankingBuilder();
+    QByteArray bytes;
+    if (format == "png") bytes = builder.toPng();
+    else if (format == "svg") bytes = builder.toSvg();
+    else if (format == "pdf") bytes = builder.toPdf();
+    else if (format == "csv") bytes = QByteArray::fromStdString(evaluationToCsv(*evaluation));
+    else if (format == "json") bytes = QByteArray::fromStdString(evaluationToJson(*evaluation, *set));
+    else {
+        emit failed(tr("Unknown export format"), format);
+        return false;
+    }
+    if (auto error = writeFileAtomically(path, bytes)) {
+        emit failed(tr("The file could not be written"), qs(error->text()));
+        return false;
+    }
+    emit wrote(path);
+    return true;
+}
+
+void HeadsTab::exportDialog(const QString& format) {
+    const QString filter = format == "csv"    ? tr("CSV (*.csv)")
+                           : format == "json" ? tr("JSON (*.json)")
+                                              : tr("%1 files (*.%2)").arg(format.toUpper(), format);
+    const QString path = QFileDialog::getSaveFileName(panel_, tr("Export head ranking"), "head-ranking." + format, filter);
+    if (!path.isEmpty()) exportRanking(path, format);
+}
+
+bool HeadsTab::waitUntilIdle(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    const auto busy = [this] { return worker_->evaluating() || worker_->computingStatistics(); };
+    while (busy() && timer.elapsed() < timeoutMs) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QApplication::processEvents();
+    return !busy();
+}
+
+}  // namespace attnscope

@@ -1,0 +1,51 @@
+#pragma once
+// The controller of the Heads tab: ranks every head of the open source on a coreference set
+// (a path or a built-in ":/coref/…") and computes the head statistics of the trace on screen,
+// both off the GUI thread (HeadAnalysisWorker); shows them in the HeadsPanel and as badges on
+// the model view; exports the ranking as png, svg, pdf, csv or json, atomically.
+#include <QObject>
+#include <memory>
+
+#include "core/analysis/coreference.hpp"
+
+class QTabWidget;
+
+namespace attnscope {
+
+class HeadAnalysisWorker;
+class HeadsPanel;
+class ModelView;
+class TraceSource;
+
+class HeadsTab : public QObject {
+    Q_OBJECT
+public:
+    // Adds the panel to `tabs`; badges go to `modelView` when the source offers the model views.
+    HeadsTab(QTabWidget* tabs, ModelView* modelView, QObject* parent = nullptr);
+
+    void setSource(const TraceSource* source);  // a new lesson, model or edit: the ranking is reset
+    void evaluate(const QString& setSource);
+    void requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence);
+    bool exportRanking(const QString& path, const QString& format);
+    bool waitUntilIdle(int timeoutMs);  // until evaluation and statistics are idle
+    HeadsPanel* panel() const { return panel_; }
+
+signals:
+    void useHeadsForCoreference(const std::vector<HeadRef>& heads);
+    void failed(const QString& title, const QString& text);
+    void wrote(const QString& path);
+
+private:
+    void connectPanel();
+    void onEvaluationFinished();
+    void onStatisticsReady();
+    void exportDialog(const QString& format);
+
+    const TraceSource* source_ = nullptr;
+    HeadsPanel* panel_ = nullptr;
+    HeadAnalysisWorker* worker_ = nullptr;
+    ModelView* modelView_ = nullptr;
+    QString statisticsSentence_;
+};
+
+}  // namespace attnscope

@@ -1,0 +1,30 @@
+#pragma once
+// How the GUI tests reach into the real MainWindow: its widgets by object name (findChild), the
+// lesson under it and the model source. The window has no getters that exist only for tests.
+#include <QObject>
+#include <QTest>
+
+#include "app/main_window.hpp"
+#include "app/source/lesson_trace_source.hpp"
+#include "app/source/model_trace_source.hpp"
+
+namespace attnscope {
+
+// The child named `name`; a missing one fails loudly instead of crashing later.
+template <class T>
+T* child(const QObject& window, const char* name) {
+    T* found = window.findChild<T*>(QString::fromLatin1(name));
+    if (!found) qFatal("no child \"%s\" of the expected type", name);
+    return found;
+}
+
+inline const Session& sessionOf(const MainWindow& w) { return child<LessonTraceSource>(w, "lessonSource")->session(); }
+inline ModelTraceSource* modelSourceOf(const MainWindow& w) { return child<ModelTraceSource>(w, "modelSource"); }
+// The window shows the model (not the lesson underneath).
+inline bool showsModel(const MainWindow& w) { return &w.source() == modelSourceOf(w); }
+// The model run on screen, null while the window shows a lesson.
+inline const ModelRun* shownRunOf(const MainWindow& w) {
+    return showsModel(w) ? modelSourceOf(w)->lastRun().get() : nullptr;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,80 @@
+#include "ui/attention/attention_controls.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <algorithm>
+
+namespace attnscope {
+
+AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
+    setObjectName("modelControls");
+    layer_ = new QComboBox(this);
+    layer_->setObjectName("layer");
+    options_ = new QWidget(this);
+    options_->setObjectName("attentionOptions");
+    hideSpecial_ = new QCheckBox(tr("Hide special tokens"), options_);
+    hideSpecial_->setObjectName("hideSpecial");
+    aggregate_ = new QComboBox(options_);
+    aggregate_->setObjectName("aggregate");
+    aggregate_->addItems({tr("Each head"), tr("Average over heads"), tr("Maximum over heads")});
+    scale_ = new QComboBox(options_);
+    scale_->setObjectName("colourScale");
+    scale_->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
+    renormalize_ = new QCheckBox(tr("Renormalise rows"), options_);
+    renormalize_->setObjectName("renormalize");
+    renormalize_->setToolTip(tr("With special tokens hidden: divide each row by what is left, so it sums to 1."));
+    auto* options = new QHBoxLayout(options_);
+    options->setContentsMargins(0, 0, 0, 0);
+    options->addSpacing(16);
+    options->addWidget(hideSpecial_);
+    options->addWidget(renormalize_);
+    options->addSpacing(16);
+    options->addWidget(new QLabel(tr("Heads:"), options_));
+    options->addWidget(aggregate_);
+    options->addWidget(new QLabel(tr("Colour scale:"), options_));
+    options->addWidget(scale_);
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel(tr("Layer:"), this));
+    row->addWidget(layer_);
+    row->addWidget(options_);
+    row->addStretch(1);
+    connect(layer_, &QComboBox::currentIndexChanged, this, &AttentionControls::layerChanged);
+    connect(hideSpecial_, &QCheckBox::toggled, this, &AttentionControls::optionsChanged);
+    connect(renormalize_, &QCheckBox::toggled, this, &AttentionControls::optionsChanged);
+    connect(aggregate_, &QComboBox::currentIndexChanged, this, &AttentionControls::optionsChanged);
+    connect(scale_, &QComboBox::currentIndexChanged, this, &AttentionControls::optionsChanged);
+}
+
+void AttentionControls::setLayerCount(int count) {
+    if (layer_->count() == count) return;
+    const QSignalBlocker blocker(layer_);
+    const int kept = std::clamp(layer_->currentIndex(), 0, std::max(0, count - 1));
+    layer_->clear();
+    for (int layer = 1; layer <= count; ++layer) layer_->addItem(QString::number(layer));
+    layer_->setCurrentIndex(kept);
+}
+
+void AttentionControls::resetLayer() {
+    const QSignalBlocker blocker(layer_);
+    layer_->clear();
+}
+
+void AttentionControls::setLayer(int layer) { layer_->setCurrentIndex(layer); }
+
+void AttentionControls::showOptions(bool shown) { options_->setVisible(shown); }
+
+int AttentionControls::layer() const { return std::max(0, layer_->currentIndex()); }
+
+AttentionViewOptions AttentionControls::options() const {
+    AttentionViewOptions options;
+    options.hideSpecial = hideSpecial_->isChecked();
+    options.renormalize = renormalize_->isChecked();
+    options.aggregate = static_cast<AttentionViewOptions::Aggregate>(aggregate_->currentIndex());
+    options.scale = static_cast<AttentionViewOptions::Scale>(scale_->currentIndex());
+    return options;
+}
+
+}  // namespace attnscope

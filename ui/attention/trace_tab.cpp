@@ -1,0 +1,56 @@
+#include "ui/attention/trace_tab.hpp"
+
+#include <algorithm>
+
+#include "ui/head_view.hpp"
+#include "ui/heatmap_view.hpp"
+#include "ui/model_view.hpp"
+
+namespace attnscope {
+
+namespace {
+
+// The head view's selection, minus heads a newly opened model does not have.
+std::vector<int> validHeads(std::vector<int> heads, int headCount) {
+    std::erase_if(heads, [headCount](int h) { return h < 0 || h >= headCount; });
+    return heads;
+}
+
+}  // namespace
+
+void TraceTab::show(TraceOnScreen shown, bool now) {
+    shown_ = std::move(shown);
+    stale_ = true;
+    if (now) drawIfStale();
+}
+
+void TraceTab::drawIfStale() {
+    if (!stale_ || !shown_.trace) return;
+    stale_ = false;
+    draw(shown_);
+}
+
+HeatmapTab::HeatmapTab(HeatmapView* view) : TraceTab(view), view_(view) {}
+
+void HeatmapTab::draw(const TraceOnScreen& shown) {
+    view_->setOptions(shown.options);
+    view_->showTrace(*shown.trace, shown.layer, shown.decimals);
+}
+
+ModelViewTab::ModelViewTab(ModelView* view) : TraceTab(view), view_(view) {}
+
+void ModelViewTab::draw(const TraceOnScreen& shown) {
+    if (shown.trace == drawn_ && shown.options == drawnOptions_) return;
+    drawn_ = shown.trace;
+    drawnOptions_ = shown.options;
+    view_->showTrace(*shown.trace, shown.options);
+}
+
+HeadViewTab::HeadViewTab(HeadView* view) : TraceTab(view), view_(view) {}
+
+void HeadViewTab::draw(const TraceOnScreen& shown) {
+    const Trace& trace = *shown.trace;
+    view_->showTrace(trace, shown.layer, validHeads(view_->heads(), trace.headCount()), shown.options);
+}
+
+}  // namespace attnscope

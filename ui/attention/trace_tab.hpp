@@ -1,0 +1,85 @@
+#pragma once
+// The controller of a tab that draws the Trace on screen. The window hands every tab the same
+// TraceOnScreen; the tab keeps it (and so keeps the trace alive while its view points into it)
+// and draws it now, or, when the tab is off screen and drawing is dear, when the tab opens.
+// Where to add a view: subclass TraceTab, draw() in one call to the view, add it to the window.
+#include <QWidget>
+#include <memory>
+
+#include "core/trace.hpp"
+#include "ui/attention_options.hpp"
+
+namespace attnscope {
+
+class HeadView;
+class HeatmapView;
+class ModelView;
+
+struct TraceOnScreen {
+    std::shared_ptr<const Trace> trace;  // every layer
+    int layer = 0;                       // 0-based, the layer box's choice
+    int decimals = 3;
+    AttentionViewOptions options;        // default for sources without attention options
+};
+
+class TraceTab {
+public:
+    explicit TraceTab(QWidget* page) : page_(page) {}
+    virtual ~TraceTab() = default;
+    TraceTab(const TraceTab&) = delete;
+    TraceTab& operator=(const TraceTab&) = delete;
+
+    QWidget* page() const { return page_; }
+    // Keeps `shown`; draws it at once when `now`, else at the next drawIfStale().
+    void show(TraceOnScreen shown, bool now);
+    void drawIfStale();  // the tab opened
+
+protected:
+    virtual void draw(const TraceOnScreen& shown) = 0;
+
+private:
+    QWidget* page_;
+    TraceOnScreen shown_;
+    bool stale_ = false;
+};
+
+// Attention heatmap of the chosen layer.
+class HeatmapTab : public TraceTab {
+public:
+    explicit HeatmapTab(HeatmapView* view);
+    HeatmapView* view() const { return view_; }
+
+protected:
+    void draw(const TraceOnScreen& shown) override;
+
+private:
+    HeatmapView* view_;
+};
+
+// Every head of every layer as thumbnails: another layer in the layer box changes nothing here.
+class ModelViewTab : public TraceTab {
+public:
+    explicit ModelViewTab(ModelView* view);
+
+protected:
+    void draw(const TraceOnScreen& shown) override;
+
+private:
+    ModelView* view_;
+    std::shared_ptr<const Trace> drawn_;
+    AttentionViewOptions drawnOptions_;
+};
+
+// Lines between tokens for the chosen layer's selected heads (kept when the trace changes).
+class HeadViewTab : public TraceTab {
+public:
+    explicit HeadViewTab(HeadView* view);
+
+protected:
+    void draw(const TraceOnScreen& shown) override;
+
+private:
+    HeadView* view_;
+};
+
+}  // namespace attnscope

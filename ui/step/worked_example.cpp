@@ -1,0 +1,54 @@
+#include "ui/step/worked_example.hpp"
+
+#include "core/explain.hpp"
+#include "ui/matrix_panel.hpp"
+#include "ui/step_navigator.hpp"
+
+namespace attnscope {
+
+WorkedExample::WorkedExample(StepNavigator* navigator, MatrixPanel* panel, QObject* parent)
+    : QObject(parent), navigator_(navigator), panel_(panel) {
+    connect(navigator_, &StepNavigator::stepChanged, this, [this] { showCurrentStep(); });
+    connect(panel_, &MatrixPanel::cellSelected, this, &WorkedExample::explain);
+}
+
+void WorkedExample::show(std::shared_ptr<const Trace> trace, int layer, int decimals, bool keepSelection) {
+    if (!trace) return;
+    const auto previous = std::exchange(trace_, std::move(trace));  // alive until the panel moved on
+    layer_ = layer;
+    decimals_ = decimals;
+    if (!keepSelection) selectedCell_.reset();
+    const std::vector<Step> steps = stepsOf(*trace_, layer_);
+    std::vector<std::string> titles;
+    for (const Step step : steps) titles.push_back(stepTitleIn(*trace_, step, layer_));
+    {
+        const QSignalBlocker blocker(navigator_);  // one showCurrentStep below is enough
+        navigator_->setSteps(steps, titles);
+        if (navigator_->currentIndex() < 0) navigator_->setCurrentIndex(0);
+    }
+    showCurrentStep();
+}
+
+void WorkedExample::forgetSelection() {
+    selectedCell_.reset();
+    shownStep_.reset();
+}
+
+void WorkedExample::showCurrentStep() {
+    if (!trace_ || navigator_->currentIndex() < 0) return;
+    const Step step = navigator_->currentStep();
+    if (shownStep_ != step) selectedCell_.reset();
+    shownStep_ = step;
+    navigator_->setHeadEnabled(isPerHead(step));
+    panel_->showStep(*trace_, step, layer_, navigator_->currentHead(), decimals_);
+    if (selectedCell_) panel_->selectCell(selectedCell_->first, selectedCell_->second);
+}
+
+void WorkedExample::explain(const CellRef& cell) {
+    selectedCell_ = std::make_pair(cell.row, cell.col);
+    auto explanation = explainCell(*trace_, cell, decimals_);
+    if (explanation) panel_->showExplanation(explanation.value());
+    else panel_->showExplanationError(QString::fromStdString(explanation.error().text()));
+}
+
+}  // namespace attnscope

@@ -1,0 +1,46 @@
+#pragma once
+// The controller of the Worked example tab: the step navigator on the left picks a step and a
+// head, the MatrixPanel shows that step of the worked trace, a clicked cell is explained (the
+// selection survives recomputes of the same step). The window hands it the source's worked
+// trace and layer; nothing here knows what kind of source produced it.
+#include <QObject>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "core/trace.hpp"
+
+namespace attnscope {
+
+class MatrixPanel;
+class StepNavigator;
+struct CellRef;
+
+class WorkedExample : public QObject {
+    Q_OBJECT
+public:
+    WorkedExample(StepNavigator* navigator, MatrixPanel* panel, QObject* parent = nullptr);
+
+    // A new worked trace (or layer): lists its steps, keeping the current one when it has it,
+    // and the selected cell when `keepSelection` (the same layer recomputed).
+    void show(std::shared_ptr<const Trace> trace, int layer, int decimals, bool keepSelection);
+    void forgetSelection();  // a new lesson or model starts without a selected cell
+    void showCurrentStep();
+
+    std::shared_ptr<const Trace> trace() const { return trace_; }
+    int layer() const { return layer_; }
+    int decimals() const { return decimals_; }
+
+private:
+    void explain(const CellRef& cell);
+
+    StepNavigator* navigator_;
+    MatrixPanel* panel_;
+    std::shared_ptr<const Trace> trace_;
+    int layer_ = 0;
+    int decimals_ = 3;
+    std::optional<std::pair<int, int>> selectedCell_;  // kept across recomputes of the same step
+    std::optional<Step> shownStep_;
+};
+
+}  // namespace attnscope
