@@ -15,9 +15,9 @@
 #include "app/heatmap_export.hpp"
 #include "app/lesson_source.hpp"
 #include "core/source/model_session.hpp"
-#include "core/export.hpp"
-#include "core/model_export.hpp"
-#include "core/run_lesson.hpp"
+#include "core/export/export.hpp"
+#include "core/export/model_export.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 namespace attnscope {
 

@@ -8,12 +8,12 @@
 #include "app/hub/download_dialog.hpp"
 #include "app/hub/open_model_dialog.hpp"
 #include "app/lesson_source.hpp"
-#include "ui/file_write.hpp"
+#include "ui/common/file_write.hpp"
 #include "app/main_window.hpp"
-#include "core/export.hpp"
-#include "ui/heatmap_view.hpp"
+#include "core/export/export.hpp"
+#include "ui/attention/heatmap_view.hpp"
 #include "ui/step/worked_example.hpp"
-#include "ui/step_navigator.hpp"
+#include "ui/step/step_navigator.hpp"
 
 namespace attnscope {
 

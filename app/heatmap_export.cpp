@@ -1,7 +1,7 @@
 #include "app/heatmap_export.hpp"
 
-#include "ui/file_write.hpp"
-#include "ui/heatmap_view.hpp"
+#include "ui/common/file_write.hpp"
+#include "ui/attention/heatmap_view.hpp"
 
 namespace attnscope {
 

@@ -3,8 +3,8 @@
 #include <QString>
 #include <optional>
 
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

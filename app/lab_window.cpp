@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 
 #include "core/source/session.hpp"
-#include "ui/file_write.hpp"
+#include "ui/common/file_write.hpp"
 #include "ui/lab/masks_panel.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/positional_panel.hpp"

@@ -6,7 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 namespace attnscope {
 

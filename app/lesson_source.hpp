@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/lesson.hpp"
-#include "ui/file_write.hpp"  // writeFileAtomically: the one file writer, also used by the exports
+#include "core/lesson/lesson.hpp"
+#include "ui/common/file_write.hpp"  // writeFileAtomically: the one file writer, also used by the exports
 
 namespace attnscope {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/analysis/coreference.hpp"
-#include "core/result.hpp"
-#include "core/lesson.hpp"
+#include "core/base/result.hpp"
+#include "core/lesson/lesson.hpp"
 
 namespace attnscope {
 

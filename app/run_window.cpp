@@ -12,7 +12,7 @@
 #include "app/main_window.hpp"
 #include "app/screenshot_tour.hpp"
 #include "app/source/model_trace_source.hpp"
-#include "ui/heatmap_view.hpp"
+#include "ui/attention/heatmap_view.hpp"
 
 namespace attnscope {
 

@@ -21,13 +21,13 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
 #include "ui/coref/coref_tab.hpp"
-#include "ui/head_view.hpp"
-#include "ui/heads_panel.hpp"
-#include "ui/heatmap_view.hpp"
-#include "ui/lesson_editor.hpp"
-#include "ui/model_view.hpp"
-#include "ui/matrix_panel.hpp"
-#include "ui/step_navigator.hpp"
+#include "ui/attention/head_view.hpp"
+#include "ui/heads/heads_panel.hpp"
+#include "ui/attention/heatmap_view.hpp"
+#include "ui/editor/lesson_editor.hpp"
+#include "ui/attention/model_view.hpp"
+#include "ui/step/matrix_panel.hpp"
+#include "ui/step/step_navigator.hpp"
 
 namespace attnscope {
 

@@ -3,9 +3,9 @@
 #include <QFileInfo>
 
 #include "app/lesson_source.hpp"
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 namespace attnscope {
 

@@ -8,7 +8,7 @@
 
 #include "core/source/model_session.hpp"
 #include "core/analysis/coref_eval.hpp"
-#include "core/lesson.hpp"
+#include "core/lesson/lesson.hpp"
 
 namespace attnscope {
 

@@ -18,7 +18,7 @@
 
 #include "app/main_window.hpp"
 #include "app/source/trace_source.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 using namespace attnscope;
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/lesson.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 using namespace attnscope;
 

@@ -4,8 +4,8 @@
 #include <initializer_list>
 #include <vector>
 
-#include "core/matrix.hpp"
-#include "core/trace.hpp"
+#include "core/base/matrix.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope::testing {
 

@@ -10,7 +10,7 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "ui/file_write.hpp"
+#include "ui/common/file_write.hpp"
 
 namespace attnscope {
 

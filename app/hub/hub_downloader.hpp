@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "core/model/hf_cache.hpp"
-#include "core/result.hpp"
+#include "core/base/result.hpp"
 
 class QNetworkAccessManager;
 class QNetworkReply;

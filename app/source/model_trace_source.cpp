@@ -5,7 +5,7 @@
 
 #include "app/model_worker.hpp"
 #include "app/sentence_runners.hpp"
-#include "ui/predictions_view.hpp"
+#include "ui/attention/predictions_view.hpp"
 
 namespace attnscope {
 

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "core/analysis/coref_eval.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -16,9 +16,9 @@
 #include "app/sentence_runners.hpp"
 #include "app/source/trace_source.hpp"
 #include "core/analysis/coref_export.hpp"
-#include "ui/head_ranking_builder.hpp"
-#include "ui/heads_panel.hpp"
-#include "ui/model_view.hpp"
+#include "ui/heads/head_ranking_builder.hpp"
+#include "ui/heads/heads_panel.hpp"
+#include "ui/attention/model_view.hpp"
 
 namespace attnscope {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/analysis/coreference.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

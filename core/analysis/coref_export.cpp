@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "core/explain.hpp"
-#include "core/utf8.hpp"
+#include "core/trace/explain.hpp"
+#include "core/text/utf8.hpp"
 
 namespace attnscope {
 

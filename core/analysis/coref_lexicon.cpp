@@ -5,9 +5,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/lesson_tokenizer.hpp"
+#include "core/lesson/lesson_tokenizer.hpp"
 #include "core/tokenizers/unicode.hpp"
-#include "core/utf8.hpp"
+#include "core/text/utf8.hpp"
 
 namespace attnscope {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/analysis/coref_lexicon.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

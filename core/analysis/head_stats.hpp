@@ -11,8 +11,8 @@
 
 #include "core/analysis/coref_eval.hpp"
 #include "core/analysis/coreference.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -10,7 +10,7 @@
 // renormalizeRows is an explicit option, and views that use it label the picture "renormalised".
 #include <vector>
 
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "core/utf8.hpp"
+#include "core/text/utf8.hpp"
 
 namespace attnscope::json {
 

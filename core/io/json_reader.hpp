@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/result.hpp"
+#include "core/base/result.hpp"
 
 namespace attnscope::json {
 

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/explain.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/trace/explain.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <sstream>
 
-#include "core/lesson_tokenizer.hpp"
+#include "core/lesson/lesson_tokenizer.hpp"
 
 namespace attnscope {
 

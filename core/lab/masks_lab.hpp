@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/lesson.hpp"
-#include "core/result.hpp"
-#include "core/run_lesson.hpp"
-#include "core/trace.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/base/result.hpp"
+#include "core/lesson/run_lesson.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <optional>
 
-#include "core/attention_layer.hpp"
+#include "core/pipeline/attention_layer.hpp"
 #include "core/lab/random.hpp"
 #include "core/lab/scaling.hpp"
 #include "core/pipeline/steps.hpp"

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "core/matrix.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/matrix.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -11,7 +11,7 @@
 #include "core/model/bert.hpp"
 #include "core/model/gpt2.hpp"
 #include "core/pipeline/steps.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 namespace attnscope {
 

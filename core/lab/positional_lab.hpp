@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "core/lesson.hpp"
-#include "core/matrix.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/base/matrix.hpp"
 #include "core/model/transformer.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

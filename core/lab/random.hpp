@@ -5,7 +5,7 @@
 //   normal:  Box–Muller, z = √(−2 ln u₁) · cos(2π u₂) with u₁ taken as 1 − u (never 0).
 #include <cstdint>
 
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 namespace attnscope {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/matrix.hpp"
-#include "core/trace.hpp"
+#include "core/base/matrix.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "core/matrix.hpp"
-#include "core/result.hpp"
+#include "core/base/matrix.hpp"
+#include "core/base/result.hpp"
 
 namespace attnscope {
 

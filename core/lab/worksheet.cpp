@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "core/table_format.hpp"
+#include "core/export/table_format.hpp"
 
 namespace attnscope {
 

@@ -5,15 +5,15 @@
 #include <string>
 
 #include "core/lab/exercise.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 
 enum class WorksheetFormat { Markdown, Latex };
 
 // Every phrase a worksheet prints besides numbers, labels and the explanation lines (which
-// core/explain.cpp writes in English). {n} is replaced by the number of decimals.
+// core/trace/explain.cpp writes in English). {n} is replaced by the number of decimals.
 struct WorksheetPhrases {
     std::string tokens = "Tokens";
     std::string given = "Given";

@@ -9,7 +9,7 @@
 #include <system_error>
 #include <vector>
 
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 namespace attnscope {
 

@@ -4,7 +4,7 @@
 // Pickle checkpoints (pytorch_model.bin, *.pt, *.pth, *.ckpt) are refused without being opened.
 #include <filesystem>
 
-#include "core/result.hpp"
+#include "core/base/result.hpp"
 
 namespace attnscope {
 

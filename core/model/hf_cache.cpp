@@ -1,6 +1,6 @@
 #include "core/model/hf_cache.hpp"
 
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 #include <algorithm>
 #include <cstdlib>

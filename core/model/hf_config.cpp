@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/io/json_reader.hpp"
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 namespace attnscope {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "core/result.hpp"
+#include "core/base/result.hpp"
 
 namespace attnscope {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/model/tensor_store.hpp"
-#include "core/result.hpp"
+#include "core/base/result.hpp"
 
 namespace attnscope {
 

@@ -5,7 +5,7 @@
 // cached buffer is never reallocated, so returned views stay valid as long as the store lives.
 #include "core/model/tensor_store.hpp"
 
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 #include <cstring>
 #include <fstream>

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.hpp"
+#include "core/base/result.hpp"
 
 namespace attnscope {
 

@@ -17,7 +17,7 @@
 #include "core/model/checkpoint_files.hpp"
 #include "core/model/gpt2.hpp"
 #include "core/model/hf_config.hpp"
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
 #include <cblas.h>  // OpenBLAS: CPU-dispatched SGEMM kernels (see the top-level CMakeLists.txt)

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "core/model/tensor_store.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

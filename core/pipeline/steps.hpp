@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 namespace attnscope {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -1,6 +1,6 @@
 #include "core/source/session.hpp"
 
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 namespace attnscope {
 

@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "core/lesson.hpp"
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

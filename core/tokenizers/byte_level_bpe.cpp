@@ -1,6 +1,6 @@
 #include "core/tokenizers/byte_level_bpe.hpp"
 
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 #include <fstream>
 #include <queue>
@@ -8,7 +8,7 @@
 
 #include "core/io/json_reader.hpp"
 #include "core/tokenizers/unicode.hpp"
-#include "core/utf8.hpp"
+#include "core/text/utf8.hpp"
 
 namespace attnscope {
 

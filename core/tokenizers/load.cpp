@@ -1,7 +1,7 @@
 #include "core/tokenizers/load.hpp"
 
 #include "core/io/json_reader.hpp"
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"
 #include "core/tokenizers/tokenizer_json.hpp"
 #include "core/tokenizers/wordpiece.hpp"

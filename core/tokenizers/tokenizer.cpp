@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/utf8.hpp"
+#include "core/text/utf8.hpp"
 
 namespace attnscope {
 

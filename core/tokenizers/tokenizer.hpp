@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/trace.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

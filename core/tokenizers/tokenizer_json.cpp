@@ -1,6 +1,6 @@
 #include "core/tokenizers/tokenizer_json.hpp"
 
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 #include "core/io/json_reader.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"

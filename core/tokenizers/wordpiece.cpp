@@ -3,8 +3,8 @@
 #include <fstream>
 
 #include "core/tokenizers/unicode.hpp"
-#include "core/text_file.hpp"
-#include "core/utf8.hpp"
+#include "core/io/text_file.hpp"
+#include "core/text/utf8.hpp"
 
 namespace attnscope {
 

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <string>
 
-#include "core/lesson.hpp"
-#include "core/run_lesson.hpp"
-#include "core/text_file.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
+#include "core/io/text_file.hpp"
 
 namespace attnscope::testing {
 

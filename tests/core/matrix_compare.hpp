@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 namespace attnscope::testing {
 

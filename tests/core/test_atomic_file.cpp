@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "core/io/atomic_file.hpp"
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 
 using namespace attnscope;
 namespace fs = std::filesystem;

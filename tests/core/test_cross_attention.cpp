@@ -1,4 +1,4 @@
-// Cross-attention (core/run_lesson.hpp runCrossAttention) and the masks lab (core/lab/masks_lab).
+// Cross-attention (core/lesson/run_lesson.hpp runCrossAttention) and the masks lab (core/lab/masks_lab).
 //
 // Golden values: tests/reference/reference_cross_attention.py (numpy, reads the lesson JSON itself,
 // shares no code with core/) wrote tests/reference/fixtures/cross_attention.json, committed; the
@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/explain.hpp"
-#include "core/export.hpp"
+#include "core/trace/explain.hpp"
+#include "core/export/export.hpp"
 #include "core/lab/masks_lab.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 #include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"

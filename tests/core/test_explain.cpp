@@ -3,9 +3,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/explain.hpp"
-#include "core/lesson.hpp"
-#include "core/run_lesson.hpp"
+#include "core/trace/explain.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 using namespace attnscope;
 

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/export.hpp"
-#include "core/lesson.hpp"
-#include "core/run_lesson.hpp"
+#include "core/export/export.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 using namespace attnscope;
 

@@ -9,10 +9,10 @@
 
 #include "core/analysis/coref_eval.hpp"
 #include "core/io/json_reader.hpp"
-#include "core/lesson.hpp"
+#include "core/lesson/lesson.hpp"
 #include "core/model/hf_config.hpp"
 #include "core/model/transformer.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"
 #include "core/tokenizers/load.hpp"
 #include "core/tokenizers/tokenizer_json.hpp"

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/lab/worksheet.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 #include "builtin_lesson.hpp"
 

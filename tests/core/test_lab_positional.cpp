@@ -7,7 +7,7 @@
 
 #include "core/lab/positional_lab.hpp"
 #include "core/pipeline/steps.hpp"
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 #include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "core/lab/synthesizer.hpp"
-#include "core/run_lesson.hpp"
-#include "core/text_file.hpp"
+#include "core/lesson/run_lesson.hpp"
+#include "core/io/text_file.hpp"
 #include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "core/lab/worksheet.hpp"
-#include "core/run_lesson.hpp"
-#include "core/text_file.hpp"
+#include "core/lesson/run_lesson.hpp"
+#include "core/io/text_file.hpp"
 
 #include "builtin_lesson.hpp"
 

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "core/explain.hpp"
-#include "core/export.hpp"
-#include "core/lesson.hpp"
-#include "core/run_lesson.hpp"
+#include "core/trace/explain.hpp"
+#include "core/export/export.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 #include "matrix_compare.hpp"
 
 using namespace attnscope;

@@ -3,8 +3,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/lesson.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 #include "matrix_compare.hpp"
 
 using namespace attnscope;

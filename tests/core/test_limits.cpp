@@ -14,13 +14,13 @@
 #include <sstream>
 #include <vector>
 
-#include "core/explain.hpp"
-#include "core/lesson.hpp"
+#include "core/trace/explain.hpp"
+#include "core/lesson/lesson.hpp"
 #include "core/model/bert.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/model/transformer.hpp"
-#include "core/run_lesson.hpp"
-#include "core/text_file.hpp"
+#include "core/lesson/run_lesson.hpp"
+#include "core/io/text_file.hpp"
 
 using namespace attnscope;
 namespace fs = std::filesystem;

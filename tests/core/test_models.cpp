@@ -35,7 +35,7 @@
 
 #include "core/model/bert.hpp"
 #include "core/model/gpt2.hpp"
-#include "core/explain.hpp"
+#include "core/trace/explain.hpp"
 #include "core/model/transformer.hpp"
 #include "matrix_compare.hpp"
 

@@ -1,8 +1,8 @@
-// NumPy .npy bytes (core/npy.hpp), checked byte by byte against the format description.
+// NumPy .npy bytes (core/io/npy.hpp), checked byte by byte against the format description.
 #include <catch2/catch.hpp>
 #include <cstring>
 
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "tests/matrix_literal.hpp"
 
 using namespace attnscope;

@@ -1,12 +1,12 @@
-// Padding masks for a batch of sentences (core/run_lesson.hpp runLessonBatch).
+// Padding masks for a batch of sentences (core/lesson/run_lesson.hpp runLessonBatch).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 
-#include "core/export.hpp"
+#include "core/export/export.hpp"
 #include "core/pipeline/steps.hpp"
-#include "core/run_lesson.hpp"
-#include "core/text_file.hpp"
+#include "core/lesson/run_lesson.hpp"
+#include "core/io/text_file.hpp"
 #include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"

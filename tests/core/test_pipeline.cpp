@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "core/attention_layer.hpp"
+#include "core/pipeline/attention_layer.hpp"
 #include "core/pipeline/steps.hpp"
 #include "matrix_compare.hpp"
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lesson.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 
 using namespace attnscope;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "core/lesson_tokenizer.hpp"
+#include "core/lesson/lesson_tokenizer.hpp"
 
 using attnscope::lessonTokenize;
 using Tokens = std::vector<std::string>;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/io/atomic_file.hpp"
-#include "core/text_file.hpp"
+#include "core/io/text_file.hpp"
 #include "tests/full_disk/tmpfs_mount.hpp"
 
 using namespace attnscope;

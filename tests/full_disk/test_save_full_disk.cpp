@@ -21,7 +21,7 @@
 #include "ui/coref/coref_tab.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/figure_export.hpp"
-#include "ui/lesson_editor.hpp"
+#include "ui/editor/lesson_editor.hpp"
 
 using namespace attnscope;
 using attnscope::testing::TmpfsMount;

@@ -25,8 +25,8 @@
 #include "app/main_window.hpp"
 #include "window_access.hpp"
 #include "app/model_worker.hpp"
-#include "ui/heatmap_view.hpp"
-#include "ui/coref_view.hpp"
+#include "ui/attention/heatmap_view.hpp"
+#include "ui/coref/coref_view.hpp"
 
 using namespace attnscope;
 

@@ -33,11 +33,11 @@
 #include "core/source/model_session.hpp"
 #include "app/sentence_runners.hpp"
 #include "core/analysis/head_stats.hpp"
-#include "core/lesson.hpp"
-#include "ui/head_ranking_builder.hpp"
-#include "ui/head_stats_model.hpp"
-#include "ui/heads_panel.hpp"
-#include "ui/model_view.hpp"
+#include "core/lesson/lesson.hpp"
+#include "ui/heads/head_ranking_builder.hpp"
+#include "ui/heads/head_stats_model.hpp"
+#include "ui/heads/heads_panel.hpp"
+#include "ui/attention/model_view.hpp"
 #include <qcustomplot.h>
 
 using namespace attnscope;

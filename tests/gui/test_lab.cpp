@@ -28,7 +28,7 @@
 #include "window_access.hpp"
 #include "core/lab/positional_lab.hpp"
 #include "core/lab/scaling.hpp"
-#include "core/npy.hpp"
+#include "core/io/npy.hpp"
 #include "core/pipeline/steps.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"

@@ -18,7 +18,7 @@
 #include "window_access.hpp"
 #include "core/source/session.hpp"
 #include "core/lab/masks_lab.hpp"
-#include "core/run_lesson.hpp"
+#include "core/lesson/run_lesson.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/masks_panel.hpp"
 

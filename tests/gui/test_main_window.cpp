@@ -23,13 +23,13 @@
 #include "app/main_window.hpp"
 #include "app/screenshot_tour.hpp"
 #include "window_access.hpp"
-#include "core/explain.hpp"
-#include "ui/heatmap_view.hpp"
-#include "ui/lesson_editor.hpp"
-#include "ui/matrix_panel.hpp"
-#include "ui/matrix_table.hpp"
-#include "ui/step_navigator.hpp"
-#include "ui/token_strip.hpp"
+#include "core/trace/explain.hpp"
+#include "ui/attention/heatmap_view.hpp"
+#include "ui/editor/lesson_editor.hpp"
+#include "ui/step/matrix_panel.hpp"
+#include "ui/step/matrix_table.hpp"
+#include "ui/step/step_navigator.hpp"
+#include "ui/step/token_strip.hpp"
 
 using namespace attnscope;
 

@@ -26,12 +26,12 @@
 #include "app/main_window.hpp"
 #include "window_access.hpp"
 #include "app/model_worker.hpp"
-#include "ui/matrix_panel.hpp"
-#include "ui/head_view.hpp"
-#include "ui/heatmap_view.hpp"
-#include "ui/model_view.hpp"
-#include "ui/piece_strip.hpp"
-#include "ui/predictions_view.hpp"
+#include "ui/step/matrix_panel.hpp"
+#include "ui/attention/head_view.hpp"
+#include "ui/attention/heatmap_view.hpp"
+#include "ui/attention/model_view.hpp"
+#include "ui/attention/piece_strip.hpp"
+#include "ui/attention/predictions_view.hpp"
 
 using namespace attnscope;
 

@@ -29,8 +29,8 @@
 #include <functional>
 
 #include "core/model/transformer.hpp"
-#include "ui/head_view.hpp"
-#include "ui/model_view.hpp"
+#include "ui/attention/head_view.hpp"
+#include "ui/attention/model_view.hpp"
 
 #include "tests/matrix_literal.hpp"
 

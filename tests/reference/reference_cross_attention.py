@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent reference for AttnScope's cross-attention (core/run_lesson.hpp runCrossAttention).
+"""Independent reference for AttnScope's cross-attention (core/lesson/run_lesson.hpp runCrossAttention).
 
 Written from the lesson-format specification (docs/lesson-format.md) and the textbook definition of
 cross-attention, sharing no code with core/ (nor with reference_attention.py): numpy only.

@@ -4,7 +4,7 @@
 // the window reads layer() and options() and hands them to the tabs.
 #include <QWidget>
 
-#include "ui/attention_options.hpp"
+#include "ui/attention/attention_options.hpp"
 
 class QCheckBox;
 class QComboBox;

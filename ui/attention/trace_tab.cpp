@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "ui/head_view.hpp"
-#include "ui/heatmap_view.hpp"
-#include "ui/model_view.hpp"
+#include "ui/attention/head_view.hpp"
+#include "ui/attention/heatmap_view.hpp"
+#include "ui/attention/model_view.hpp"
 
 namespace attnscope {
 

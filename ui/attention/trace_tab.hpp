@@ -6,8 +6,8 @@
 #include <QWidget>
 #include <memory>
 
-#include "core/trace.hpp"
-#include "ui/attention_options.hpp"
+#include "core/trace/trace.hpp"
+#include "ui/attention/attention_options.hpp"
 
 namespace attnscope {
 

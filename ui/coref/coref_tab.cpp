@@ -14,8 +14,8 @@
 #include <QVBoxLayout>
 
 #include "core/analysis/coref_export.hpp"
-#include "ui/coref_view.hpp"
-#include "ui/file_write.hpp"
+#include "ui/coref/coref_view.hpp"
+#include "ui/common/file_write.hpp"
 
 namespace attnscope {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/analysis/coreference.hpp"
-#include "core/result.hpp"
+#include "core/base/result.hpp"
 
 class QCheckBox;
 class QComboBox;

@@ -19,7 +19,7 @@
 #include <QVBoxLayout>
 #include <QSignalBlocker>
 
-#include "core/explain.hpp"
+#include "core/trace/explain.hpp"
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/worksheet_export.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "core/lab/exercise.hpp"
 #include "core/lab/worksheet.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 class QComboBox;
 class QLabel;

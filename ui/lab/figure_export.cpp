@@ -8,10 +8,10 @@
 #include <QPushButton>
 #include <qcustomplot.h>
 
-#include "core/export.hpp"
-#include "core/npy.hpp"
-#include "ui/file_write.hpp"
-#include "ui/plot_bytes.hpp"
+#include "core/export/export.hpp"
+#include "core/io/npy.hpp"
+#include "ui/common/file_write.hpp"
+#include "ui/common/plot_bytes.hpp"
 
 namespace attnscope {
 

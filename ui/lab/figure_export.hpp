@@ -1,10 +1,10 @@
 #pragma once
 // Figure and matrix export for the lab's plots: PNG at a chosen DPI, SVG and PDF vector output,
 // matrices as CSV, JSON and NumPy .npy. Each is drawn into memory and written by the one atomic
-// writer (ui/file_write.hpp): a failed write never leaves half a file and says the OS's reason.
+// writer (ui/common/file_write.hpp): a failed write never leaves half a file and says the OS's reason.
 #include <QString>
 
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 #include <functional>
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <qcustomplot.h>
 
-#include "core/explain.hpp"
-#include "ui/heatmap_builder.hpp"
+#include "core/trace/explain.hpp"
+#include "ui/attention/heatmap_builder.hpp"
 
 namespace attnscope {
 

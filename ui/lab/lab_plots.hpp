@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/matrix.hpp"
-#include "core/trace.hpp"
+#include "core/base/matrix.hpp"
+#include "core/trace/trace.hpp"
 
 class QCustomPlot;
 class QCPColorMap;

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <qcustomplot.h>
 
-#include "core/explain.hpp"
+#include "core/trace/explain.hpp"
 #include "core/lab/masks_lab.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"

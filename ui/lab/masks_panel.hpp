@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lesson.hpp"
-#include "core/trace.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/trace/trace.hpp"
 
 class QCustomPlot;
 class QLabel;

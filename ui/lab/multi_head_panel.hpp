@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/lab/multi_head_lab.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 class QComboBox;
 class QCustomPlot;

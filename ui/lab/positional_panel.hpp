@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "core/lesson.hpp"
-#include "core/matrix.hpp"
+#include "core/lesson/lesson.hpp"
+#include "core/base/matrix.hpp"
 #include "core/model/transformer.hpp"
 
 class QCheckBox;

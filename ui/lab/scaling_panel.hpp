@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/lab/scaling.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 class QComboBox;
 class QCustomPlot;

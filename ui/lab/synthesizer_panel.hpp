@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/lab/synthesizer.hpp"
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 class QLabel;
 class QSlider;

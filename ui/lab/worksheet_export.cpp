@@ -13,7 +13,7 @@
 #include <QTextDocument>
 #include <QTextFormat>
 
-#include "ui/file_write.hpp"
+#include "ui/common/file_write.hpp"
 
 namespace attnscope {
 

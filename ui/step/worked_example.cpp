@@ -1,8 +1,8 @@
 #include "ui/step/worked_example.hpp"
 
-#include "core/explain.hpp"
-#include "ui/matrix_panel.hpp"
-#include "ui/step_navigator.hpp"
+#include "core/trace/explain.hpp"
+#include "ui/step/matrix_panel.hpp"
+#include "ui/step/step_navigator.hpp"
 
 namespace attnscope {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <utility>
 
-#include "core/trace.hpp"
+#include "core/trace/trace.hpp"
 
 namespace attnscope {
 

@@ -1,0 +1,36 @@
+#pragma once
+// Renders a Trace as text, CSV, Markdown worksheets or the versioned JSON trace schema
+// (docs/trace-format.md). Pure string building: the caller decides where it goes.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/trace/trace.hpp"
+
+namespace attnscope {
+
+inline constexpr int kTraceFormatVersion = 1;
+
+enum class ExportFormat { Text, Json, Csv, Markdown };
+std::optional<ExportFormat> exportFormatFromName(std::string_view name);
+
+struct ExportRequest {
+    std::optional<Step> step;  // all steps of the run when empty
+    std::optional<int> head;   // all heads when empty (0-based)
+    int decimals = 3;
+    bool explain = false;      // worksheets: add each cell's explanation (text/markdown)
+    std::optional<int> layer;  // every layer when empty (0-based)
+};
+
+// Text, CSV and Markdown print the requested matrices with token labels. JSON holds the whole
+// Trace (every layer, head and intermediate) so that tools need one schema; with request.layer
+// it holds that one layer and says which ("layer_index").
+std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request);
+
+std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer = std::nullopt);
+
+// One matrix as {"rows": R, "cols": C, "data": [[…], …]}, non-finite cells spelled as the trace
+// schema spells them ("-inf", "inf", "nan"); numbers round-trip exactly.
+std::string matrixToJson(const Mat& m);
+
+}  // namespace attnscope

@@ -1,0 +1,56 @@
+#include "core/io/text_file.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <system_error>
+
+namespace attnscope {
+
+std::string byteSizeText(std::uint64_t bytes) {
+    const auto scaled = [bytes](std::uint64_t unit, const char* name) {
+        char text[48];
+        if (bytes % unit == 0) std::snprintf(text, sizeof text, "%llu %s", static_cast<unsigned long long>(bytes / unit), name);
+        else std::snprintf(text, sizeof text, "%.1f %s", static_cast<double>(bytes) / static_cast<double>(unit), name);
+        return std::string(text);
+    };
+    if (bytes >= 1024 * kMiB) return scaled(1024 * kMiB, "GiB");
+    if (bytes >= kMiB) return scaled(kMiB, "MiB");
+    if (bytes >= 1024) return scaled(1024, "KiB");
+    return std::to_string(bytes) + " bytes";
+}
+
+std::optional<Error> checkReadableFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);  // follows symbolic links
+    if (ec || !std::filesystem::exists(status)) return Error{path.string(), "cannot be opened: no such file"};
+    if (std::filesystem::is_directory(status)) return Error{path.string(), "is a folder, not a file"};
+    if (!std::filesystem::is_regular_file(status))
+        return Error{path.string(), "is not a regular file (a device, FIFO or socket): only regular files are read"};
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) return Error{path.string(), "cannot read its size: " + ec.message()};
+    if (size > maxBytes)
+        return Error{path.string(), "is " + byteSizeText(size) + ", over the cap of " + byteSizeText(maxBytes) +
+                                        " for a file of this kind"};
+    return std::nullopt;
+}
+
+Result<std::string> readTextFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
+    if (auto error = checkReadableFile(path, maxBytes)) return *error;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path.string(), "cannot be opened"};
+    // Read at most one byte past the cap: a file that grew since the check is still refused.
+    std::string text;
+    char buffer[65536];
+    while (in && text.size() <= maxBytes) {
+        in.read(buffer, sizeof buffer);
+        text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad()) return Error{path.string(), "could not be read to the end"};
+    if (text.size() > maxBytes)
+        return Error{path.string(), "grew past the cap of " + byteSizeText(maxBytes) +
+                                        " for a file of this kind while it was read"};
+    return text;
+}
+
+}  // namespace attnscope

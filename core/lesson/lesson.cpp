@@ -1,0 +1,441 @@
+// Lesson files: parsing, validation and writing. Format: docs/lesson-format.md.
+// Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width, L layers.
+#include "core/lesson/lesson.hpp"
+
+#include "core/io/json_reader.hpp"
+#include "core/text/utf8.hpp"
+
+namespace attnscope {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+using Field = json::Field<Json>;
+using json::fail;
+using json::need;
+
+double readNumber(const Field& f) { return need(f.number()); }
+
+int readInt(const Field& f, int lo, int hi) { return static_cast<int>(need(f.integer(lo, hi))); }
+
+bool readBool(const Field& obj, const std::string& key, bool fallback) {
+    return need(obj.optionalBoolean(key)).value_or(fallback);
+}
+
+// Lesson text is shown and tokenized as UTF-8 (docs/lesson-format.md: invalid UTF-8 is an error).
+// The JSON parser already refuses ill-formed bytes in a file; this also covers a lesson handed
+// over by other means and keeps the rule in one visible place.
+std::string checkedText(const Field& f, std::string text) {
+    if (const auto bad = utf8::decode(text).invalidAt)
+        fail(f.error("expected UTF-8 text, found an invalid byte sequence at byte " + std::to_string(*bad)));
+    return text;
+}
+
+std::string readString(const Field& obj, const std::string& key, const std::string& fallback) {
+    const auto found = need(obj.optionalMember(key));
+    return found ? checkedText(*found, need(found->text())) : fallback;
+}
+
+RowVec readVector(const Field& f, Eigen::Index expected) {
+    const auto items = need(f.elements("a list of numbers"));
+    if (expected >= 0 && static_cast<Eigen::Index>(items.size()) != expected)
+        fail(f.error("expected " + std::to_string(expected) + " numbers, found " + std::to_string(items.size())));
+    RowVec v(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) v[i] = readNumber(items[i]);
+    return v;
+}
+
+std::string shapeText(Eigen::Index rows, Eigen::Index cols) {
+    return (rows >= 0 ? std::to_string(rows) : std::string("n")) + "×" + std::to_string(cols);
+}
+
+// The shape of a list of equally long lists, e.g. "4×6"; empty when the rows differ in length.
+std::string foundShape(const Json& j) {
+    for (const Json& row : j)
+        if (!row.is_array() || row.size() != j[0].size()) return "";
+    return std::to_string(j.size()) + "×" + std::to_string(j[0].size());
+}
+
+// rows/cols of -1 mean "any". A wrong shape is reported whole ("expected 4×8, found 4×6"), with
+// what the shape stands for (`shapeName`, e.g. "(heads·d_v)×d_model").
+Mat readMatrix(const Field& f, Eigen::Index rows, Eigen::Index cols, const std::string& shapeName) {
+    const auto rowFields = need(f.elements("a matrix (" + shapeName + ")"));
+    const Json& j = f.json();
+    if (rowFields.empty()) fail(f.error("expected a matrix (" + shapeName + "), found no rows"));
+    const Eigen::Index firstWidth = j[0].is_array() ? static_cast<Eigen::Index>(j[0].size()) : 0;
+    const Eigen::Index width = cols >= 0 ? cols : firstWidth;
+    const std::string found = foundShape(j);
+    const bool rowsDiffer = rows >= 0 && static_cast<Eigen::Index>(j.size()) != rows;
+    const bool colsDiffer = !found.empty() && firstWidth != width;
+    if (rowsDiffer || colsDiffer)
+        fail(f.error("expected " + shapeText(rows, width) + ", found " +
+                     (found.empty() ? std::to_string(j.size()) + " rows" : found) + " (" + shapeName + ")"));
+    Mat m(j.size(), width);
+    for (std::size_t r = 0; r < rowFields.size(); ++r) m.row(r) = readVector(rowFields[r], width);
+    return m;
+}
+
+constexpr const char* kPositionalKinds = "\"none\", \"sinusoidal\" or {\"table\": …}";
+
+void readPositional(const Field& doc, Lesson& lesson) {
+    const auto pe = need(doc.optionalMember("positional_encoding"));
+    if (!pe) return;
+    if (pe->json().is_string()) {
+        const auto kind = need(pe->text());
+        if (kind == "none") lesson.positional = PositionalKind::None;
+        else if (kind == "sinusoidal") lesson.positional = PositionalKind::Sinusoidal;
+        else fail(pe->error(std::string("expected ") + kPositionalKinds + ", found \"" + kind + "\""));
+        return;
+    }
+    if (!pe->has("table")) fail(pe->expected(kPositionalKinds));
+    lesson.positional = PositionalKind::Table;
+    lesson.positionalTable = readMatrix(need(pe->member("table")), -1, lesson.dModel, "the table is positions×d_model");
+}
+
+void readEmbeddings(const Field& doc, Lesson& lesson) {
+    const Field table = need(doc.member("embeddings"));
+    for (const auto& [token, vec] : need(table.members("an object {token: [numbers]}")))
+        lesson.embeddings.emplace_back(checkedText(vec, token), readVector(vec, lesson.dModel));
+}
+
+RowVec readOptionalBias(const Field& head, const std::string& key, int width) {
+    const auto bias = need(head.optionalMember(key));
+    return bias ? readVector(*bias, width) : RowVec();
+}
+
+// The heads_weights list of one layer (at the top level for version 1, in layers[l] else).
+std::vector<HeadWeights> readHeads(const Field& obj, const Lesson& lesson) {
+    if (!lesson.projections) return {};
+    const Field heads = need(obj.member("heads_weights"));
+    const auto list = need(heads.elements("a list of " + std::to_string(lesson.numHeads) + " heads"));
+    if (static_cast<int>(list.size()) != lesson.numHeads)
+        fail(heads.expected("a list of " + std::to_string(lesson.numHeads) + " heads"));
+    const int d = lesson.dModel;
+    std::vector<HeadWeights> out;
+    for (const Field& head : list) {
+        need(head.requireObject("an object with W_Q, W_K, W_V"));
+        HeadWeights w;
+        w.wq = readMatrix(need(head.member("W_Q")), d, lesson.dK, "W_Q is d_model×d_k");
+        w.wk = readMatrix(need(head.member("W_K")), d, lesson.dK, "W_K is d_model×d_k");
+        w.wv = readMatrix(need(head.member("W_V")), d, lesson.dV, "W_V is d_model×d_v");
+        w.bq = readOptionalBias(head, "b_Q", lesson.dK);
+        w.bk = readOptionalBias(head, "b_K", lesson.dK);
+        w.bv = readOptionalBias(head, "b_V", lesson.dV);
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+// heads_weights, W_O and b_O of one layer, from the top level (version 1) or from layers[l].
+LessonLayer readLayer(const Field& obj, const Lesson& lesson) {
+    LessonLayer layer;
+    layer.heads = readHeads(obj, lesson);
+    const int concatWidth = lesson.numHeads * lesson.dV;
+    if (const auto wo = need(obj.optionalMember("W_O")))
+        layer.wo = readMatrix(*wo, concatWidth, lesson.dModel, "W_O is (heads·d_v)×d_model");
+    layer.bo = readOptionalBias(obj, "b_O", lesson.dModel);
+    return layer;
+}
+
+// Version 2: "layers" replaces the top-level heads_weights, W_O and b_O.
+void readLayers(const Field& doc, int version, Lesson& lesson) {
+    const auto layers = need(doc.optionalMember("layers"));
+    if (!layers) {
+        lesson.layers = {readLayer(doc, lesson)};
+        return;
+    }
+    if (version < 2) fail(layers->error("needs \"version\": 2 (a version 1 lesson has one layer, given at the top level)"));
+    for (const char* key : {"heads_weights", "W_O", "b_O"})
+        if (doc.has(key))
+            fail(Error{doc.whereOf(key), "with \"layers\", give " + std::string(key) + " inside each layer, not at the top level"});
+    const auto list = need(layers->elements("a list of 1 to 64 layers"));
+    if (list.empty() || list.size() > 64) fail(layers->expected("a list of 1 to 64 layers"));
+    lesson.residual = true;
+    lesson.layers.clear();
+    for (const Field& layer : list) {
+        need(layer.requireObject("an object with heads_weights and W_O"));
+        lesson.layers.push_back(readLayer(layer, lesson));
+    }
+}
+
+int readOptionalInt(const Field& doc, const std::string& key, int lo, int hi, int fallback) {
+    return static_cast<int>(need(doc.optionalInteger(key, lo, hi)).value_or(fallback));
+}
+
+void readDimensions(const Field& doc, Lesson& lesson) {
+    lesson.dModel = readInt(need(doc.member("d_model")), 1, 4096);
+    lesson.numHeads = readOptionalInt(doc, "heads", 1, 64, 1);
+    lesson.projections = readBool(doc, "projections", true);
+    lesson.dK = readOptionalInt(doc, "d_k", 1, 4096, lesson.dModel);
+    lesson.dV = readOptionalInt(doc, "d_v", 1, 4096, lesson.dK);
+    if (!lesson.projections && (lesson.dK != lesson.dModel || lesson.dV != lesson.dModel))
+        fail(Error{doc.whereOf("d_k"), "without projections Q = K = V = X, so d_k and d_v must equal d_model (" +
+                                           std::to_string(lesson.dModel) + ")"});
+}
+
+void readDisplay(const Field& doc, Lesson& lesson) {
+    const auto display = need(doc.optionalMember("display"));
+    if (!display) return;
+    need(display->requireObject());
+    lesson.decimals = readOptionalInt(*display, "decimals", 0, 12, lesson.decimals);
+    if (const auto rounding = need(display->optionalInteger("hand_rounding", 0, 12)))
+        lesson.handRounding = static_cast<int>(*rounding);
+}
+
+void readFeatureNames(const Field& doc, Lesson& lesson) {
+    const auto names = need(doc.optionalMember("features"));
+    if (!names) return;
+    const std::string expected = "a list of " + std::to_string(lesson.dModel) + " names (d_model)";
+    const auto list = need(names->elements(expected));
+    if (static_cast<int>(list.size()) != lesson.dModel) fail(names->expected(expected));
+    for (const Field& name : list) lesson.featureNames.push_back(checkedText(name, need(name.text())));
+}
+
+int checkHeader(const Field& doc) {
+    need(doc.requireObject("a JSON object"));
+    const std::string format = readString(doc, "format", "");
+    if (format != "attnscope-lesson")
+        fail(Error{doc.whereOf("format"), "expected \"attnscope-lesson\", found " +
+                                              (doc.has("format") ? json::describe(doc.json()["format"]) : "nothing")});
+    const Field versionField = need(doc.member("version"));
+    const int version = readInt(versionField, 1, 1000);
+    if (version > kLessonFormatVersion)
+        fail(versionField.error("this AttnScope reads lesson format versions 1 to " + std::to_string(kLessonFormatVersion) +
+                                ", the file has version " + std::to_string(version)));
+    return version;
+}
+
+Lesson readLesson(const Field& doc) {
+    const int version = checkHeader(doc);
+    Lesson lesson;
+    lesson.title = readString(doc, "title", "Untitled lesson");
+    lesson.description = readString(doc, "description", "");
+    lesson.sentence = readString(doc, "sentence", "");
+    readDimensions(doc, lesson);
+    lesson.lowercase = readBool(doc, "lowercase", true);
+    lesson.scale = readBool(doc, "scale", true);
+    lesson.causalMask = readBool(doc, "causal_mask", false);
+    readFeatureNames(doc, lesson);
+    readEmbeddings(doc, lesson);
+    readLayers(doc, version, lesson);
+    readPositional(doc, lesson);
+    readDisplay(doc, lesson);
+    return lesson;
+}
+
+Json matrixJson(const Mat& m) {
+    Json rows = Json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        Json row = Json::array();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+Json vectorJson(const RowVec& v) { return matrixJson(v)[0]; }
+
+Json headJson(const HeadWeights& w) {
+    Json head = Json::object();
+    head["W_Q"] = matrixJson(w.wq);
+    head["W_K"] = matrixJson(w.wk);
+    head["W_V"] = matrixJson(w.wv);
+    if (w.bq.size()) head["b_Q"] = vectorJson(w.bq);
+    if (w.bk.size()) head["b_K"] = vectorJson(w.bk);
+    if (w.bv.size()) head["b_V"] = vectorJson(w.bv);
+    return head;
+}
+
+// heads_weights, W_O and b_O of one layer, added to `into` (the top level, or a layers[l] object).
+Json layerJson(const Lesson& lesson, const LessonLayer& layer, Json into) {
+    if (lesson.projections) {
+        Json heads = Json::array();
+        for (const HeadWeights& w : layer.heads) heads.push_back(headJson(w));
+        into["heads_weights"] = std::move(heads);
+    }
+    if (layer.wo.size()) into["W_O"] = matrixJson(layer.wo);
+    if (layer.bo.size()) into["b_O"] = vectorJson(layer.bo);
+    return into;
+}
+
+Json positionalJson(const Lesson& lesson) {
+    switch (lesson.positional) {
+        case PositionalKind::Sinusoidal: return "sinusoidal";
+        case PositionalKind::Table: return Json{{"table", matrixJson(lesson.positionalTable)}};
+        default: return "none";
+    }
+}
+
+std::optional<Error> checkShape(const Mat& m, Eigen::Index rows, Eigen::Index cols,
+                                const std::string& where) {
+    if (m.rows() == rows && m.cols() == cols) return std::nullopt;
+    return Error{where, "expected " + std::to_string(rows) + "×" + std::to_string(cols) +
+                            ", found " + std::to_string(m.rows()) + "×" + std::to_string(m.cols())};
+}
+
+std::optional<Error> checkFinite(const Mat& m, const std::string& where) {
+    if (m.allFinite()) return std::nullopt;
+    return Error{where, "contains NaN or infinity; every weight must be a finite number"};
+}
+
+}  // namespace
+
+const RowVec* Lesson::findEmbedding(std::string_view token) const {
+    for (const auto& [name, vec] : embeddings)
+        if (name == token) return &vec;
+    return nullptr;
+}
+
+RowVec* Lesson::findEmbedding(std::string_view token) {
+    for (auto& [name, vec] : embeddings)
+        if (name == token) return &vec;
+    return nullptr;
+}
+
+std::uint32_t fnv1a32(std::string_view bytes) {
+    std::uint32_t hash = 2166136261u;
+    for (const char ch : bytes) {
+        hash ^= static_cast<unsigned char>(ch);
+        hash *= 16777619u;
+    }
+    return hash;
+}
+
+RowVec hashedEmbedding(std::string_view token, int dModel) {
+    RowVec v(dModel);
+    std::string bytes(token);
+    bytes.push_back('\0');
+    for (int c = 0; c < dModel; ++c) {
+        bytes.back() = static_cast<char>(c);
+        v[c] = static_cast<double>(fnv1a32(bytes) % 5) - 2.0;
+    }
+    return v;
+}
+
+namespace {
+
+std::optional<Error> validateHeads(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+    if (!lesson.projections) return std::nullopt;
+    if (static_cast<int>(layer.heads.size()) != lesson.numHeads)
+        return Error{path + "heads_weights", "expected " + std::to_string(lesson.numHeads) + " heads, found " +
+                                                 std::to_string(layer.heads.size())};
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+        const std::string at = path + "heads_weights[" + std::to_string(h) + "].";
+        const HeadWeights& w = layer.heads[h];
+        for (const auto& [m, name, cols] : {std::tuple{&w.wq, "W_Q", lesson.dK},
+                                            std::tuple{&w.wk, "W_K", lesson.dK},
+                                            std::tuple{&w.wv, "W_V", lesson.dV}}) {
+            if (auto e = checkShape(*m, lesson.dModel, cols, at + name)) return e;
+            if (auto e = checkFinite(*m, at + name)) return e;
+        }
+    }
+    return std::nullopt;
+}
+
+// W_O and b_O. With residual connections the output is added to X, so it must be d wide.
+std::optional<Error> validateOutput(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+    const int d = lesson.dModel;
+    const int concatWidth = lesson.numHeads * lesson.dV;
+    if (layer.wo.size()) {
+        if (auto e = checkShape(layer.wo, concatWidth, d, path + "W_O")) return e;
+        return checkFinite(layer.wo, path + "W_O");
+    }
+    if (lesson.residual && concatWidth != d)
+        return Error{path + "W_O", "is missing: the residual connection adds the output to X, which is d_model = " +
+                                       std::to_string(d) + " wide, but without W_O the output is the concatenation, "
+                                       "heads·d_v = " + std::to_string(concatWidth) + " wide; give a " +
+                                       std::to_string(concatWidth) + "×" + std::to_string(d) + " W_O"};
+    if (layer.bo.size() && concatWidth != d)
+        return Error{path + "b_O", "without W_O the output is the concatenation, " + std::to_string(concatWidth) +
+                                       " wide (heads·d_v), but b_O has " + std::to_string(d) + " numbers"};
+    return std::nullopt;
+}
+
+// Every token carries H·d_k query (and key) and H·d_v value numbers through each layer; beyond
+// this the run would take gigabytes (64 heads × 4096 without projections: 262144 per token).
+constexpr long long kMaxHeadColumns = 16384;
+
+std::optional<Error> validateHeadColumns(const Lesson& lesson, const std::string& source) {
+    for (const auto& [width, name] : {std::pair{lesson.dK, "d_k"}, std::pair{lesson.dV, "d_v"}}) {
+        const long long columns = static_cast<long long>(lesson.numHeads) * width;
+        if (columns > kMaxHeadColumns)
+            return Error{source + ": heads", std::to_string(lesson.numHeads) + " heads × " + name + " " +
+                                                 std::to_string(width) + " = " + std::to_string(columns) +
+                                                 " columns per token; at most " + std::to_string(kMaxHeadColumns) +
+                                                 " (heads × d_k and heads × d_v)"};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Error> validateLesson(const Lesson& lesson, const std::string& source) {
+    if (auto e = validateHeadColumns(lesson, source)) return e;
+    const int d = lesson.dModel;
+    for (const auto& [token, vec] : lesson.embeddings) {
+        if (auto e = checkShape(vec, 1, d, source + ": embeddings." + token)) return e;
+        if (auto e = checkFinite(vec, source + ": embeddings." + token)) return e;
+    }
+    if (lesson.layers.empty() || (!lesson.residual && lesson.layers.size() != 1))
+        return Error{source + ": layers", "expected one layer, or a list of layers joined by residual connections; "
+                                          "found " + std::to_string(lesson.layers.size()) + " layers"};
+    for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
+        // Error paths as in the file: top-level fields for version 1, "layers[l]." otherwise.
+        const std::string path = source + ": " + (lesson.residual ? "layers[" + std::to_string(l) + "]." : "");
+        if (auto e = validateHeads(lesson, lesson.layers[l], path)) return e;
+        if (auto e = validateOutput(lesson, lesson.layers[l], path)) return e;
+    }
+    if (lesson.positional == PositionalKind::Table) {
+        if (auto e = checkShape(lesson.positionalTable, lesson.positionalTable.rows(), d,
+                                source + ": positional_encoding.table"))
+            return e;
+        if (auto e = checkFinite(lesson.positionalTable, source + ": positional_encoding.table")) return e;
+    }
+    return std::nullopt;
+}
+
+Result<Lesson> parseLesson(std::string_view text, const std::string& source) {
+    auto doc = json::parse<Json>(text, source);
+    if (!doc) return doc.error();
+    return json::catching([&]() -> Result<Lesson> {
+        Lesson lesson = readLesson(Field(doc.value(), source));
+        if (auto e = validateLesson(lesson, source)) return *e;
+        return lesson;
+    });
+}
+
+std::string serializeLesson(const Lesson& lesson) {
+    Json doc = Json::object();
+    doc["format"] = "attnscope-lesson";
+    doc["version"] = lesson.residual ? 2 : 1;  // the oldest version that can hold the lesson
+    doc["title"] = lesson.title;
+    doc["description"] = lesson.description;
+    doc["sentence"] = lesson.sentence;
+    doc["d_model"] = lesson.dModel;
+    doc["heads"] = lesson.numHeads;
+    doc["d_k"] = lesson.dK;
+    doc["d_v"] = lesson.dV;
+    doc["lowercase"] = lesson.lowercase;
+    doc["projections"] = lesson.projections;
+    doc["scale"] = lesson.scale;
+    doc["causal_mask"] = lesson.causalMask;
+    doc["positional_encoding"] = positionalJson(lesson);
+    if (!lesson.featureNames.empty()) doc["features"] = lesson.featureNames;
+    Json table = Json::object();
+    for (const auto& [token, vec] : lesson.embeddings) table[token] = vectorJson(vec);
+    doc["embeddings"] = std::move(table);
+    if (lesson.residual) {
+        Json layers = Json::array();
+        for (const LessonLayer& layer : lesson.layers) layers.push_back(layerJson(lesson, layer, Json::object()));
+        doc["layers"] = std::move(layers);
+    } else if (!lesson.layers.empty()) {
+        doc = layerJson(lesson, lesson.layers[0], std::move(doc));
+    }
+    Json display = {{"decimals", lesson.decimals}};
+    display["hand_rounding"] = lesson.handRounding ? Json(*lesson.handRounding) : Json(nullptr);
+    doc["display"] = std::move(display);
+    return doc.dump(2) + "\n";
+}
+
+}  // namespace attnscope

@@ -1,0 +1,74 @@
+#pragma once
+// A lesson model: a tiny, fully specified self-attention model (one layer, or a stack of layers
+// joined by residual connections) whose every number a student can check by hand. The file
+// format is specified in docs/lesson-format.md.
+//
+// Shape legend: T tokens, d model width (d_model), H heads, d_k query/key width, d_v value width,
+// L layers.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/base/matrix.hpp"
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
+
+namespace attnscope {
+
+// Version 2 added "layers"; a file without it is written as version 1, so older readers keep
+// reading single-layer lessons.
+inline constexpr int kLessonFormatVersion = 2;
+
+// The weights of one attention layer. Every layer of a lesson shares d_model, H, d_k and d_v.
+struct LessonLayer {
+    std::vector<HeadWeights> heads;  // H (unused without projections)
+    Mat wo;                          // (H·d_v)×d, empty: no W_O
+    RowVec bo;                       // 1×d, optional
+};
+
+struct Lesson {
+    std::string title;
+    std::string description;
+    std::string sentence;  // the sentence the lesson opens with
+    int dModel = 0;
+    int numHeads = 1;
+    int dK = 0;
+    int dV = 0;
+    bool lowercase = true;
+    std::vector<std::string> featureNames;                       // d, optional
+    std::vector<std::pair<std::string, RowVec>> embeddings;      // token → 1×d, in file order
+    std::vector<LessonLayer> layers = std::vector<LessonLayer>(1);  // L ≥ 1
+    // True for files that give "layers": layer l+1 reads X_l + output_l (a residual connection).
+    // A version 1 file has one layer and no residual, exactly as before.
+    bool residual = false;
+    PositionalKind positional = PositionalKind::None;
+    Mat positionalTable;                                         // rows × d, for Table
+    bool scale = true;
+    bool causalMask = false;
+    bool projections = true;
+    int decimals = 3;
+    std::optional<int> handRounding;
+
+    const RowVec* findEmbedding(std::string_view token) const;
+    RowVec* findEmbedding(std::string_view token);
+};
+
+// Parses a lesson from JSON text. `source` names the file (or "inline lesson") in errors.
+Result<Lesson> parseLesson(std::string_view json, const std::string& source);
+
+// Checks every dimension against d_model, H, d_k and d_v. parseLesson already calls it; editors
+// call it again after changing a lesson.
+std::optional<Error> validateLesson(const Lesson& lesson, const std::string& source);
+
+// Writes a lesson as JSON that parseLesson reads back to an identical lesson.
+std::string serializeLesson(const Lesson& lesson);
+
+// The documented rule for tokens missing from the embedding table: component c of the vector is
+// (fnv1a32(token bytes followed by the single byte c) mod 5) − 2, an integer in [−2, 2].
+RowVec hashedEmbedding(std::string_view token, int dModel);
+std::uint32_t fnv1a32(std::string_view bytes);
+
+}  // namespace attnscope

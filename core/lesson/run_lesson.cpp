@@ -1,0 +1,195 @@
+// Lesson runs: tokens → embedding (+ positional encoding) → attention layer 1 → (+ residual)
+// layer 2 → … Shapes: T tokens, d model width, H heads, d_k, d_v head widths, L layers.
+#include "core/lesson/run_lesson.hpp"
+
+#include <algorithm>
+
+#include "core/pipeline/attention_layer.hpp"
+#include "core/lesson/lesson_tokenizer.hpp"
+#include "core/pipeline/steps.hpp"
+
+namespace attnscope {
+
+Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens) {
+    Mat X(static_cast<Eigen::Index>(tokens.size()), lesson.dModel);  // T×d
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const RowVec* row = lesson.findEmbedding(tokens[i].text);
+        tokens[i].inTable = row != nullptr;
+        X.row(i) = row ? *row : hashedEmbedding(tokens[i].text, lesson.dModel);
+    }
+    return X;
+}
+
+Mat positionalRows(const Lesson& lesson, int T, std::vector<std::string>* notices) {
+    switch (lesson.positional) {
+        case PositionalKind::Sinusoidal: return sinusoidalEncoding(T, lesson.dModel);
+        case PositionalKind::Table: {
+            Mat pe = Mat::Zero(T, lesson.dModel);  // T×d
+            const auto known = std::min<Eigen::Index>(T, lesson.positionalTable.rows());
+            pe.topRows(known) = lesson.positionalTable.topRows(known);
+            if (known < T && notices)
+                notices->push_back("the positional table has " + std::to_string(known) +
+                                   " rows; later positions add zeros");
+            return pe;
+        }
+        default: return Mat::Zero(T, lesson.dModel);
+    }
+}
+
+namespace {
+
+std::vector<HeadWeights> headsFor(const Lesson& lesson, const LessonLayer& layer) {
+    if (lesson.projections) return layer.heads;
+    return std::vector<HeadWeights>(lesson.numHeads, identityHead(lesson.dModel));
+}
+
+// Every attention layer in turn; with residual connections layer l+1 reads X_l + output_l.
+std::optional<Error> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
+    if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
+    std::vector<std::string> names;
+    for (const Token& t : trace.tokens) names.push_back(t.text);
+    const AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding, trace.paddedFrom};
+    const bool several = lesson.layers.size() > 1;
+    for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
+        if (l > 0) {
+            const LayerTrace& before = trace.layers.back();
+            if (before.output.cols() != before.input.cols())  // validateLesson reports this by field
+                return Error{"lesson", "layer " + std::to_string(l) + "'s output is not d_model wide"};
+            X = before.input + before.output;  // T×d; both addends already rounded
+            if (trace.handRounding) X = roundTo(X, *trace.handRounding);
+        }
+        const LessonLayer& layer = lesson.layers[l];
+        std::vector<std::string> notices;
+        trace.layers.push_back(runAttentionLayer(X, headsFor(lesson, layer), layer.wo, layer.bo, options, names,
+                                                 &notices));
+        for (const std::string& n : notices)
+            trace.notices.push_back(several ? "layer " + std::to_string(l + 1) + ", " + n : n);
+    }
+    return std::nullopt;
+}
+
+std::vector<Token> toTokens(std::vector<std::string> texts, std::vector<std::string>& notices) {
+    if (static_cast<int>(texts.size()) > kMaxLessonTokens) {
+        notices.push_back("the sentence has " + std::to_string(texts.size()) + " tokens; only the first " +
+                          std::to_string(kMaxLessonTokens) + " are shown");
+        texts.resize(kMaxLessonTokens);
+    }
+    std::vector<Token> tokens;
+    for (auto& t : texts) tokens.push_back(Token{std::move(t)});
+    return tokens;
+}
+
+constexpr const char* kPadToken = "[PAD]";
+
+// Appends [PAD] tokens up to padTo; returns where the padding starts (-1: none added).
+int padTokens(std::vector<Token>& tokens, int padTo) {
+    const int real = static_cast<int>(tokens.size());
+    if (padTo <= real) return -1;
+    for (int i = real; i < std::min(padTo, kMaxLessonTokens); ++i) tokens.push_back(Token{kPadToken, true, -1, -1, true});
+    return real;
+}
+
+// The run's settings, as the views show them.
+void describeRun(const Lesson& lesson, const RunSettings& settings, Trace& trace) {
+    trace.featureNames = lesson.featureNames;
+    trace.positionalKind = lesson.positional;
+    trace.projections = lesson.projections;
+    trace.scaled = lesson.scale;
+    trace.scaleDivisor = lesson.scale ? sqrtOf(lesson.dK) : 1.0;
+    trace.causal = lesson.causalMask;
+    trace.hasOutputProjection = std::any_of(lesson.layers.begin(), lesson.layers.end(),
+                                            [](const LessonLayer& l) { return l.wo.size() > 0; });
+    trace.residual = lesson.residual;
+    trace.handRounding = settings.exact ? std::nullopt
+                                        : (settings.handRounding ? settings.handRounding : lesson.handRounding);
+}
+
+// One sentence of a cross-attention pair: at least one token, errors named by its role.
+Result<std::vector<std::string>> wordsOf(const Lesson& lesson, std::string_view sentence, const std::string& role) {
+    auto texts = lessonTokenize(sentence, lesson.lowercase);
+    if (!texts) return Error{role, texts.error().message};
+    if (texts.value().empty()) return Error{role, "has no tokens; type at least one word"};
+    return texts;
+}
+
+// E + P of tokens 0…T−1 (hand-rounded when the run is): the X the first layer reads.
+Mat inputOf(const Mat& embedding, const Mat& positional, const Trace& trace) {
+    Mat X = embedding + positional;  // T×d
+    return trace.handRounding ? roundTo(X, *trace.handRounding) : X;
+}
+
+}  // namespace
+
+Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings) {
+    auto texts = lessonTokenize(sentence, lesson.lowercase);
+    if (!texts) return texts.error();
+    // Empty or only separators: no matrices to show (they would print as empty tables).
+    if (texts.value().empty()) return Error{"sentence", "the sentence has no tokens; type at least one word"};
+    Trace trace;
+    trace.tokens = toTokens(std::move(texts).value(), trace.notices);
+    trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
+    const int T = trace.tokenCount();
+    describeRun(lesson, settings, trace);
+
+    trace.embedding = embedTokens(lesson, trace.tokens);                // T×d
+    if (trace.paddedFrom >= 0) {                                        // [PAD] rows are zero vectors
+        trace.embedding.bottomRows(T - trace.paddedFrom).setZero();
+        for (int i = trace.paddedFrom; i < T; ++i) trace.tokens[static_cast<std::size_t>(i)].inTable = true;
+    }
+    trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
+    if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), trace)) return *error;
+    return trace;
+}
+
+Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, std::string_view source,
+                                RunSettings settings) {
+    if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
+    auto targetTexts = wordsOf(lesson, target, "target sentence");
+    if (!targetTexts) return targetTexts.error();
+    auto sourceTexts = wordsOf(lesson, source, "source sentence");
+    if (!sourceTexts) return sourceTexts.error();
+    Trace trace;
+    describeRun(lesson, settings, trace);
+    trace.causal = false;
+    trace.residual = false;
+    if (lesson.causalMask)
+        trace.notices.push_back("no causal mask in cross-attention: every target token may read the whole source "
+                                "(the mask orders the tokens of one sentence)");
+    if (lesson.layers.size() > 1)
+        trace.notices.push_back("cross-attention uses the weights of layer 1 of " + std::to_string(lesson.layers.size()));
+    trace.tokens = toTokens(std::move(targetTexts).value(), trace.notices);       // T_q
+    trace.keyTokens = toTokens(std::move(sourceTexts).value(), trace.notices);    // T_k
+    trace.embedding = embedTokens(lesson, trace.tokens);                          // T_q×d
+    trace.positional = positionalRows(lesson, trace.tokenCount(), &trace.notices);  // T_q×d
+    const Mat sourceEmbedding = embedTokens(lesson, trace.keyTokens);            // T_k×d
+    const Mat sourcePositional = positionalRows(lesson, trace.keyCount(), &trace.notices);  // T_k×d, from position 0
+    const Mat Xq = inputOf(trace.embedding, trace.positional, trace);            // T_q×d
+    const Mat Xkv = inputOf(sourceEmbedding, sourcePositional, trace);           // T_k×d
+    trace.hasOutputProjection = lesson.layers[0].wo.size() > 0;
+    const AttentionOptions options{lesson.scale, false, trace.handRounding, -1};
+    std::vector<std::string> names;
+    for (const Token& t : trace.tokens) names.push_back(t.text);
+    trace.layers.push_back(runCrossAttentionLayer(Xq, Xkv, headsFor(lesson, lesson.layers[0]), lesson.layers[0].wo,
+                                                  lesson.layers[0].bo, options, names, &trace.notices));
+    return trace;
+}
+
+Result<std::vector<Trace>> runLessonBatch(const Lesson& lesson, const std::vector<std::string>& sentences,
+                                          RunSettings settings) {
+    int longest = 0;
+    for (const std::string& s : sentences) {
+        auto texts = lessonTokenize(s, lesson.lowercase);
+        if (!texts) return texts.error();
+        longest = std::max(longest, static_cast<int>(texts.value().size()));
+    }
+    settings.padTo = longest;
+    std::vector<Trace> traces;
+    for (const std::string& s : sentences) {
+        auto trace = runLesson(lesson, s, settings);
+        if (!trace) return trace.error();
+        traces.push_back(std::move(trace).value());
+    }
+    return traces;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,398 @@
+// Cell explanations: the arithmetic behind any cell of any step, as data plus rendered lines.
+// Shapes: T tokens, d model width, H heads, d_k, d_v head widths; in cross-attention T_q query
+// (target) tokens and T_k key/value (source) tokens.
+#include "core/trace/explain.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "core/lesson/lesson.hpp"
+
+namespace attnscope {
+
+std::string formatNumber(double value, int decimals) {
+    if (std::isnan(value)) return "NaN";
+    if (std::isinf(value)) return value < 0 ? "−∞" : "+∞";
+    // to_chars prints exactly what printf's %.*f does, several times faster (wide tables).
+    char buffer[400];  // 309 integer digits and up to 80 decimals
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
+    std::string text = error == std::errc() ? std::string(buffer, end) : std::to_string(value);
+    if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') text.erase(0, 1);
+    return text;
+}
+
+namespace {
+
+// Everything one explanation needs, so the per-step builders stay short.
+struct Context {
+    const Trace& trace;
+    CellRef cell;
+    int decimals;
+    const LayerTrace& layer;
+    const HeadTrace& head;
+    std::string num(double v) const { return formatNumber(v, decimals); }
+    std::string token(int i) const { return trace.tokens.at(i).text; }              // a query's token
+    std::string keyToken(int j) const { return trace.columnTokens().at(j).text; }  // a key's / value's token
+    const Mat& m(Step s) const { return stepMatrix(trace, s, cell.layer, cell.head); }
+    CellRef at(Step s, int r, int c) const { return CellRef{s, cell.layer, cell.head, r, c}; }
+};
+
+std::string headSuffix(const Context& c) {
+    const bool severalHeads = c.trace.headCount() > 1;
+    return isPerHead(c.cell.step) && severalHeads ? ", head " + std::to_string(c.cell.head + 1) : "";
+}
+
+std::string layerSuffix(const Context& c) {
+    const bool titleSaysIt = c.cell.step == Step::Input && c.cell.layer > 0;  // "Input of layer 2: …"
+    return c.trace.layerCount() > 1 && !titleSaysIt ? ", layer " + std::to_string(c.cell.layer + 1) : "";
+}
+
+std::string cellName(const Context& c) {
+    const auto rows = rowLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head);
+    const auto cols = columnLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head);
+    return std::string(stepSymbol(c.cell.step)) + "[" + rows.at(c.cell.row) + ", " +
+           cols.at(c.cell.col) + "]";
+}
+
+// Σ_r a(r)·b(r) over n terms, each product a term; the sources are both factors' cells.
+void addProducts(Explanation& e, const Context& c, int n, const std::function<double(int)>& a,
+                 const std::function<double(int)>& b, const std::function<std::string(int)>& label,
+                 const std::function<std::pair<CellRef, CellRef>(int)>& refs) {
+    for (int r = 0; r < n; ++r) {
+        const double product = a(r) * b(r);
+        e.terms.push_back({label(r) + " = " + c.num(a(r)) + " × " + c.num(b(r)) + " = " + c.num(product),
+                           product});
+        const auto [ra, rb] = refs(r);
+        e.sources.push_back(ra);
+        e.sources.push_back(rb);
+    }
+}
+
+void explainProjection(Explanation& e, const Context& c, Step weightStep) {
+    // Cross-attention: K and V rows are source tokens, projected from the source's X.
+    const bool fromSource = weightStep != Step::WQ && c.trace.isCrossAttention();
+    const Step inputStep = fromSource ? Step::SourceInput : Step::Input;
+    const std::string x = fromSource ? "X_src" : "X";
+    const Mat& X = c.m(inputStep);  // T×d (T_k×d for K and V)
+    const Mat& W = c.m(weightStep);
+    const int i = c.cell.row, col = c.cell.col;
+    const std::string rowToken = fromSource ? c.keyToken(i) : c.token(i);
+    const std::string sym(stepSymbol(c.cell.step));
+    if (!c.trace.projections) {
+        e.kind = ExplanationKind::Copy;
+        e.rule = sym + " = " + x + " (no projections in this lesson: Q = K = V = X)";
+        e.terms.push_back({x + "[" + rowToken + ", " + std::to_string(col) + "]", X(i, col)});
+        e.sources.push_back(c.at(inputStep, i, col));
+        return;
+    }
+    e.kind = ExplanationKind::DotProduct;
+    const std::string w(stepSymbol(weightStep));
+    e.rule = sym + "[i,c] = Σ_r " + x + "[i,r] · " + w + "[r,c]  (row of " + x + " times column of " + w + ")";
+    addProducts(e, c, static_cast<int>(X.cols()), [&](int r) { return X(i, r); },
+                [&](int r) { return W(r, col); },
+                [&](int r) { return x + "[" + rowToken + "," + std::to_string(r) + "]·" + w + "[" +
+                                    std::to_string(r) + "," + std::to_string(col) + "]"; },
+                [&](int r) { return std::pair{c.at(inputStep, i, r), c.at(weightStep, r, col)}; });
+    const HeadWeights& p = c.head.params;
+    const RowVec& bias = weightStep == Step::WQ ? p.bq : weightStep == Step::WK ? p.bk : p.bv;
+    if (bias.size()) e.terms.push_back({"bias b[" + std::to_string(col) + "]", bias[col]});
+}
+
+void explainScores(Explanation& e, const Context& c) {
+    const Mat& Q = c.m(Step::Query);
+    const Mat& K = c.m(Step::Key);
+    const int i = c.cell.row, j = c.cell.col;
+    e.kind = ExplanationKind::DotProduct;
+    const std::string source = c.trace.isCrossAttention() ? " (a source token)" : "";
+    e.rule = "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  (how well " + c.token(i) + "'s query matches " +
+             c.keyToken(j) + "'s key" + source + ")";
+    addProducts(e, c, static_cast<int>(Q.cols()), [&](int k) { return Q(i, k); },
+                [&](int k) { return K(j, k); },
+                [&](int k) { return "q[" + c.token(i) + "," + std::to_string(k) + "]·k[" + c.keyToken(j) + "," +
+                                    std::to_string(k) + "]"; },
+                [&](int k) { return std::pair{c.at(Step::Query, i, k), c.at(Step::Key, j, k)}; });
+}
+
+void explainScaled(Explanation& e, const Context& c) {
+    e.kind = ExplanationKind::Division;
+    const double score = c.m(Step::Scores)(c.cell.row, c.cell.col);
+    const int dK = static_cast<int>(c.head.q.cols());
+    e.rule = "scaled = S[i,j] / √d_k with d_k = " + std::to_string(dK) + ", √d_k = " +
+             formatNumber(c.trace.scaleDivisor, 8);
+    e.numerator = score;
+    e.divisor = c.trace.scaleDivisor;
+    e.terms.push_back({c.num(score) + " / " + formatNumber(c.trace.scaleDivisor, 8), score / c.trace.scaleDivisor});
+    e.sources.push_back(c.at(Step::Scores, c.cell.row, c.cell.col));
+}
+
+// Why M[i,j] hides or keeps a key: a [PAD] column, a later token (causal), or neither.
+std::string maskReason(const Context& c, int i, int j) {
+    const bool padding = c.trace.paddedFrom >= 0 && j >= c.trace.paddedFrom;
+    const bool later = c.trace.causal && j > i;
+    if (padding) return c.keyToken(j) + " is padding: hidden from every query (−∞, so its weight becomes 0)";
+    if (later) return c.keyToken(j) + " comes after " + c.token(i) + ": hidden (−∞, so its weight becomes 0)";
+    if (c.trace.isCrossAttention()) return "no mask in cross-attention: every source token is visible (add 0)";
+    return c.trace.causal ? c.keyToken(j) + " is at or before " + c.token(i) + ": visible (add 0)"
+                          : c.keyToken(j) + " is a real token: visible (add 0)";
+}
+
+std::string maskRule(const Trace& trace) {
+    if (trace.causal && trace.paddedFrom >= 0) return "(M is −∞ for later tokens and for [PAD], else 0)";
+    if (trace.paddedFrom >= 0) return "(M is −∞ in the [PAD] columns, else 0)";
+    return trace.causal ? "(M is 0 for earlier tokens, −∞ for later ones)" : "(M is 0 everywhere)";
+}
+
+void explainMask(Explanation& e, const Context& c) {
+    const int i = c.cell.row, j = c.cell.col;
+    if (c.cell.step == Step::Mask) {
+        e.kind = ExplanationKind::Given;
+        e.rule = maskReason(c, i, j);
+        return;
+    }
+    e.kind = ExplanationKind::Mask;
+    e.rule = "masked = scaled + M[i,j]  " + maskRule(c.trace);
+    e.terms.push_back({"scaled[" + c.token(i) + "," + c.keyToken(j) + "]", c.m(Step::Scaled)(i, j)});
+    e.terms.push_back({"M[" + c.token(i) + "," + c.keyToken(j) + "]", c.head.mask(i, j)});
+    e.sources = {c.at(Step::Scaled, i, j), c.at(Step::Mask, i, j)};
+}
+
+Step softmaxInput(const Trace& trace) {
+    return trace.hasMask() ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
+}
+
+void explainSoftmax(Explanation& e, const Context& c) {
+    const Step inputStep = softmaxInput(c.trace);
+    const Mat& S = c.m(inputStep);
+    const int i = c.cell.row, j = c.cell.col;
+    e.kind = ExplanationKind::Softmax;
+    const double rowMax = S.row(i).maxCoeff();
+    e.rowMax = rowMax;
+    e.rule = "A[i,j] = exp(s_ij − max) / Σ_j' exp(s_ij' − max), with the row maximum " + c.num(rowMax) +
+             " subtracted so no exponential overflows";
+    for (int k = 0; k < S.cols(); ++k) {
+        const double shifted = std::isfinite(rowMax) ? std::exp(S(i, k) - rowMax) : 0.0;
+        e.terms.push_back({"exp(" + c.num(S(i, k)) + " − " + c.num(rowMax) + ") for " + c.keyToken(k), shifted});
+        e.sources.push_back(c.at(inputStep, i, k));
+    }
+    e.numerator = e.terms.at(j).value;
+    e.divisor = 0.0;
+    for (const Term& t : e.terms) *e.divisor += t.value;
+}
+
+void explainWeightedSum(Explanation& e, const Context& c) {
+    const Mat& A = c.m(Step::Weights);
+    const Mat& V = c.m(Step::Value);
+    const int i = c.cell.row, col = c.cell.col;
+    e.kind = ExplanationKind::DotProduct;
+    const std::string whose = c.trace.isCrossAttention() ? "each source token's value" : "each token's value";
+    e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  (" + whose + ", weighted by " + c.token(i) + "'s attention)";
+    addProducts(e, c, static_cast<int>(A.cols()), [&](int j) { return A(i, j); },
+                [&](int j) { return V(j, col); },
+                [&](int j) { return "a[" + c.token(i) + "→" + c.keyToken(j) + "]·v[" + c.keyToken(j) + "," +
+                                    std::to_string(col) + "]"; },
+                [&](int j) { return std::pair{c.at(Step::Weights, i, j), c.at(Step::Value, j, col)}; });
+}
+
+void explainConcat(Explanation& e, const Context& c) {
+    e.kind = ExplanationKind::Copy;
+    const int dV = static_cast<int>(c.layer.heads.at(0).weightedSum.cols());
+    const int h = c.cell.col / dV, col = c.cell.col % dV;
+    e.rule = "column " + std::to_string(c.cell.col) + " of the concatenation is column " + std::to_string(col) +
+             " of head " + std::to_string(h + 1) + "'s output";
+    e.terms.push_back({"head " + std::to_string(h + 1) + " A·V[" + c.token(c.cell.row) + "," +
+                           std::to_string(col) + "]",
+                       c.layer.heads.at(h).weightedSum(c.cell.row, col)});
+    e.sources.push_back(CellRef{Step::WeightedSum, c.cell.layer, h, c.cell.row, col});
+}
+
+// A layer without W_O whose identity is too wide to store: its output is the concatenation.
+void explainOutputCopy(Explanation& e, const Context& c) {
+    const int i = c.cell.row, col = c.cell.col;
+    e.kind = ExplanationKind::Copy;
+    e.rule = "out = concat (this layer has no W_O)";
+    e.terms.push_back({"concat[" + c.token(i) + "," + std::to_string(col) + "]", c.layer.concat(i, col)});
+    e.sources.push_back(c.at(Step::Concat, i, col));
+    if (c.layer.bo.size()) e.terms.push_back({"bias b_O[" + std::to_string(col) + "]", c.layer.bo[col]});
+}
+
+void explainOutput(Explanation& e, const Context& c) {
+    const Mat& C = c.layer.concat;
+    const Mat& W = c.layer.wo;
+    if (W.size() == 0) return explainOutputCopy(e, c);
+    const int i = c.cell.row, col = c.cell.col;
+    const int dV = static_cast<int>(c.layer.heads.at(0).weightedSum.cols());
+    const bool single = c.trace.headCount() == 1;
+    e.kind = ExplanationKind::DotProduct;
+    e.rule = "out[i,c] = Σ_r concat[i,r] · W_O[r,c]";
+    addProducts(e, c, static_cast<int>(C.cols()), [&](int r) { return C(i, r); },
+                [&](int r) { return W(r, col); },
+                [&](int r) { return "concat[" + c.token(i) + "," + std::to_string(r) + "]·W_O[" +
+                                    std::to_string(r) + "," + std::to_string(col) + "]"; },
+                [&](int r) {
+                    const CellRef from = single ? CellRef{Step::WeightedSum, c.cell.layer, r / dV, i, r % dV}
+                                                : c.at(Step::Concat, i, r);
+                    return std::pair{from, c.at(Step::WO, r, col)};
+                });
+    if (c.layer.bo.size()) e.terms.push_back({"bias b_O[" + std::to_string(col) + "]", c.layer.bo[col]});
+}
+
+void explainEmbedding(Explanation& e, const Context& c) {
+    const Token& t = c.trace.tokens.at(c.cell.row);
+    e.kind = ExplanationKind::Lookup;
+    if (t.inTable) {
+        e.rule = "looked up: row \"" + t.text + "\" of the embedding table, feature " + std::to_string(c.cell.col);
+        return;
+    }
+    std::string bytes = t.text;
+    bytes.push_back(static_cast<char>(c.cell.col));
+    const std::uint32_t hash = fnv1a32(bytes);
+    e.rule = "\"" + t.text + "\" is not in the table, so the hash rule gives it a vector: (FNV-1a-32(\"" +
+             t.text + "\" + byte " + std::to_string(c.cell.col) + ") = " + std::to_string(hash) +
+             ") mod 5 = " + std::to_string(hash % 5) + ", minus 2";
+}
+
+void explainPositional(Explanation& e, const Context& c) {
+    e.kind = ExplanationKind::Given;
+    const int pos = c.cell.row, col = c.cell.col;
+    const int d = static_cast<int>(c.trace.positional.cols());
+    if (c.trace.positionalKind == PositionalKind::Sinusoidal) {
+        const int pair = col / 2;
+        e.rule = std::string(col % 2 == 0 ? "sin" : "cos") + "(" + std::to_string(pos) + " / 10000^(" +
+                 std::to_string(2 * pair) + "/" + std::to_string(d) + "))  (position " + std::to_string(pos) +
+                 ", column " + std::to_string(col) + ")";
+    } else {
+        e.rule = "row " + std::to_string(pos) + " of the lesson's positional table";
+    }
+}
+
+// A later layer's input: the residual sum of the layer before (lessons), or what a real model's
+// layer passed on after parts this view does not show (feed-forward block, LayerNorm).
+void explainLaterInput(Explanation& e, const Context& c) {
+    const int i = c.cell.row, col = c.cell.col, before = c.cell.layer - 1;
+    const LayerTrace& previous = c.trace.layers.at(before);
+    const std::string n = std::to_string(before + 1);
+    if (!c.trace.residual) {
+        e.kind = ExplanationKind::Given;
+        e.rule = "the vector layer " + n + " passed on (after parts this view does not show)";
+        return;
+    }
+    e.kind = ExplanationKind::Sum;
+    e.rule = "residual connection: X of this layer = X of layer " + n + " + output of layer " + n +
+             " (the layer adds what it found to what the token already was)";
+    e.terms.push_back({"X[" + c.token(i) + "," + std::to_string(col) + "] of layer " + n, previous.input(i, col)});
+    e.terms.push_back({"out[" + c.token(i) + "," + std::to_string(col) + "] of layer " + n, previous.output(i, col)});
+    e.sources = {CellRef{Step::Input, before, 0, i, col}, CellRef{Step::Output, before, 0, i, col}};
+}
+
+void explainInput(Explanation& e, const Context& c) {
+    if (c.cell.layer > 0) return explainLaterInput(e, c);
+    const int i = c.cell.row, col = c.cell.col;
+    e.kind = ExplanationKind::Sum;
+    e.rule = "X = E + P: the token's vector plus the encoding of its position";
+    e.terms.push_back({"E[" + c.token(i) + "," + std::to_string(col) + "]", c.trace.embedding(i, col)});
+    e.terms.push_back({"P[" + std::to_string(i) + "," + std::to_string(col) + "]", c.trace.positional(i, col)});
+    e.sources = {c.at(Step::Embedding, i, col), c.at(Step::Positional, i, col)};
+}
+
+// The source's X is not kept split into E and P; its rule says how it was made.
+void explainSourceInput(Explanation& e, const Context& c) {
+    if (!c.trace.isCrossAttention()) return explainInput(e, c);  // self-attention: X itself
+    e.kind = ExplanationKind::Given;
+    e.rule = "X_src[" + c.keyToken(c.cell.row) + "] = E + P: the source token's vector plus the encoding of its "
+             "position " + std::to_string(c.cell.row) + " in the source sentence";
+}
+
+void build(Explanation& e, const Context& c) {
+    switch (c.cell.step) {
+        case Step::Embedding: return explainEmbedding(e, c);
+        case Step::Positional: return explainPositional(e, c);
+        case Step::Input: return explainInput(e, c);
+        case Step::SourceInput: return explainSourceInput(e, c);
+        case Step::Query: return explainProjection(e, c, Step::WQ);
+        case Step::Key: return explainProjection(e, c, Step::WK);
+        case Step::Value: return explainProjection(e, c, Step::WV);
+        case Step::Scores: return explainScores(e, c);
+        case Step::Scaled: return explainScaled(e, c);
+        case Step::Mask: case Step::Masked: return explainMask(e, c);
+        case Step::Weights: return explainSoftmax(e, c);
+        case Step::WeightedSum: return explainWeightedSum(e, c);
+        case Step::Concat: return explainConcat(e, c);
+        case Step::Output: return explainOutput(e, c);
+        case Step::WQ: case Step::WK: case Step::WV: case Step::WO:
+            e.kind = ExplanationKind::Given;
+            e.rule = "a weight of the lesson (edit it in the weights editor)";
+            return;
+    }
+}
+
+void renderResult(Explanation& e, const Context& c) {
+    auto& out = e.lines;
+    if (e.kind == ExplanationKind::Softmax) {
+        out.push_back("sum of exponentials = " + c.num(*e.divisor));
+        out.push_back("A = " + c.num(*e.numerator) + " / " + c.num(*e.divisor) + " = " +
+                      c.num(*e.divisor > 0 ? *e.numerator / *e.divisor : 0.0));
+    } else if (e.kind == ExplanationKind::Sum || e.kind == ExplanationKind::DotProduct ||
+               e.kind == ExplanationKind::Mask) {
+        out.push_back("sum = " + c.num(e.termsTotal));
+    }
+    if (c.trace.handRounding && e.kind != ExplanationKind::Given && e.kind != ExplanationKind::Lookup)
+        out.push_back("hand-rounded to " + std::to_string(*c.trace.handRounding) + " decimals: " + c.num(e.value));
+    else
+        out.push_back("value = " + c.num(e.value));
+}
+
+void render(Explanation& e, const Context& c) {
+    e.lines.push_back(e.title);
+    e.lines.push_back(e.rule);
+    for (const Term& t : e.terms)
+        e.lines.push_back("  " + t.label + (t.label.find(" = ") == std::string::npos ? " = " + c.num(t.value) : ""));
+    renderResult(e, c);
+}
+
+// A real model's run may keep only the weights of a layer (LayerDetail::WeightsOnly); an
+// explanation reads the operands too, so it needs all of them. (Empty W_Q…W_O are fine: in a
+// wide lesson without projections or W_O they stand for identities that are not stored.)
+bool keepsEveryIntermediate(const LayerTrace& layer) {
+    if (layer.input.size() == 0 || layer.output.size() == 0 || layer.heads.empty()) return false;
+    for (const HeadTrace& head : layer.heads)
+        if (head.q.size() == 0 || head.maskedScores.size() == 0) return false;
+    return true;
+}
+
+std::optional<Error> checkCell(const Trace& trace, const CellRef& cell) {
+    const std::string where = "cell of " + std::string(stepKey(cell.step));
+    if (cell.layer < 0 || cell.layer >= static_cast<int>(trace.layers.size()))
+        return Error{where, "layer " + std::to_string(cell.layer) + " does not exist"};
+    if (cell.head < 0 || cell.head >= trace.headCount())
+        return Error{where, "head " + std::to_string(cell.head) + " does not exist"};
+    const bool layerStep = cell.step != Step::Embedding && cell.step != Step::Positional;
+    if (layerStep && !keepsEveryIntermediate(trace.layers[static_cast<std::size_t>(cell.layer)]))
+        return Error{where, "layer " + std::to_string(cell.layer + 1) +
+                                " kept only its attention weights; rebuild it in detail (traceLayerInDetail) to explain it"};
+    const Mat& m = stepMatrix(trace, cell.step, cell.layer, cell.head);
+    if (cell.row < 0 || cell.row >= m.rows() || cell.col < 0 || cell.col >= m.cols())
+        return Error{where, "(" + std::to_string(cell.row) + ", " + std::to_string(cell.col) +
+                                ") is outside the " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
+                                " matrix"};
+    return std::nullopt;
+}
+
+}  // namespace
+
+Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals) {
+    if (auto error = checkCell(trace, cell)) return *error;
+    const LayerTrace& layer = trace.layers[cell.layer];
+    const Context c{trace, cell, decimals, layer, layer.heads[cell.head]};
+    Explanation e;
+    e.cell = cell;
+    e.value = stepMatrix(trace, cell.step, cell.layer, cell.head)(cell.row, cell.col);
+    e.title = stepTitleIn(trace, cell.step, cell.layer) + ": " + cellName(c) + headSuffix(c) + layerSuffix(c);
+    build(e, c);
+    for (const Term& t : e.terms) e.termsTotal += t.value;
+    render(e, c);
+    return e;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,207 @@
+// Step metadata and matrix lookup for a Trace.
+#include "core/trace/trace.hpp"
+
+#include <array>
+
+namespace attnscope {
+
+namespace {
+
+struct StepInfo {
+    Step step;
+    std::string_view key;
+    std::string_view title;
+    std::string_view symbol;
+};
+
+constexpr std::array<StepInfo, 19> kSteps{{
+    {Step::Embedding, "embedding", "Embedding: each token's vector", "E"},
+    {Step::Input, "x", "Input X = E + positional encoding", "X"},
+    {Step::Query, "q", "Queries Q = X·W_Q", "Q"},
+    {Step::Key, "k", "Keys K = X·W_K", "K"},
+    {Step::Value, "v", "Values V = X·W_V", "V"},
+    {Step::Scores, "scores", "Scores S = Q·Kᵀ", "S"},
+    {Step::Scaled, "scaled_scores", "Scaled scores S / √d_k", "S/√d_k"},
+    {Step::Masked, "masked_scores", "Masked scores (causal mask)", "S+M"},
+    {Step::Weights, "weights", "Attention weights A = softmax(rows)", "A"},
+    {Step::WeightedSum, "weighted_sum", "Weighted sum A·V", "A·V"},
+    {Step::Concat, "concat", "Concatenation of heads", "concat"},
+    {Step::Output, "output", "Output = concat·W_O", "out"},
+    {Step::Positional, "positional", "Positional encoding P", "P"},
+    {Step::WQ, "w_q", "Weights W_Q", "W_Q"},
+    {Step::WK, "w_k", "Weights W_K", "W_K"},
+    {Step::WV, "w_v", "Weights W_V", "W_V"},
+    {Step::WO, "w_o", "Weights W_O", "W_O"},
+    {Step::Mask, "mask", "Mask M (0 keeps, −∞ hides)", "M"},
+    {Step::SourceInput, "x_source", "Source input X_src (keys and values come from it)", "X_src"},
+}};
+
+const StepInfo& info(Step step) {
+    for (const StepInfo& s : kSteps)
+        if (s.step == step) return s;
+    return kSteps[0];
+}
+
+bool hasTokenRows(Step step) {
+    return step != Step::WQ && step != Step::WK && step != Step::WV && step != Step::WO;
+}
+
+std::vector<std::string> tokenTexts(const std::vector<Token>& tokens) {
+    std::vector<std::string> out;
+    for (const Token& t : tokens) out.push_back(t.text);
+    return out;
+}
+
+// K and V (and the source input) have a row per key token: the source's in cross-attention.
+bool hasKeyRows(Step step) { return step == Step::Key || step == Step::Value || step == Step::SourceInput; }
+
+std::vector<std::string> indexLabels(Eigen::Index n, const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (Eigen::Index i = 0; i < n; ++i)
+        out.push_back(static_cast<Eigen::Index>(names.size()) == n ? names[i] : std::to_string(i));
+    return out;
+}
+
+}  // namespace
+
+bool isPerHead(Step step) {
+    switch (step) {
+        case Step::Query: case Step::Key: case Step::Value: case Step::Scores: case Step::Scaled:
+        case Step::Masked: case Step::Weights: case Step::WeightedSum: case Step::WQ:
+        case Step::WK: case Step::WV: case Step::Mask:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool isTokenByToken(Step step) {
+    return step == Step::Scores || step == Step::Scaled || step == Step::Masked ||
+           step == Step::Weights || step == Step::Mask;
+}
+
+std::string_view stepKey(Step step) { return info(step).key; }
+std::string_view stepTitle(Step step) { return info(step).title; }
+std::string_view stepSymbol(Step step) { return info(step).symbol; }
+
+std::optional<Step> stepFromKey(std::string_view key) {
+    for (const StepInfo& s : kSteps)
+        if (s.key == key) return s.step;
+    return std::nullopt;
+}
+
+// 12 → "₁₂", for X₂ = X₁ + output₁.
+std::string subscript(int n) {
+    static constexpr std::array<std::string_view, 10> kDigits{"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    std::string out;
+    for (const char digit : std::to_string(n)) out += kDigits[digit - '0'];
+    return out;
+}
+
+std::string stepTitleIn(const Trace& trace, Step step, int layer) {
+    if (step == Step::Masked && trace.paddedFrom >= 0)
+        return trace.causal ? "Masked scores (causal and padding mask)" : "Masked scores (padding mask)";
+    if (step != Step::Input || layer == 0) return std::string(stepTitle(step));
+    const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
+    if (trace.residual)
+        return "Input of layer " + n + ": X" + subscript(layer + 1) + " = X" + subscript(layer) + " + output" +
+               subscript(layer) + " (residual)";
+    return "Input of layer " + n + ": what layer " + before + " passed on";
+}
+
+std::vector<Step> stepsOf(const Trace& trace, int layer) {
+    std::vector<Step> steps;
+    if (layer == 0) steps.push_back(Step::Embedding);
+    if (layer > 0 || trace.positionalKind != PositionalKind::None) steps.push_back(Step::Input);
+    if (trace.isCrossAttention()) steps.push_back(Step::SourceInput);
+    steps.insert(steps.end(), {Step::Query, Step::Key, Step::Value, Step::Scores});
+    if (trace.scaled) steps.push_back(Step::Scaled);
+    if (trace.hasMask()) steps.push_back(Step::Masked);
+    steps.insert(steps.end(), {Step::Weights, Step::WeightedSum});
+    if (trace.headCount() > 1) steps.push_back(Step::Concat);
+    if (trace.hasOutputProjection) steps.push_back(Step::Output);
+    return steps;
+}
+
+std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
+    const Step beforeSoftmax = trace.hasMask() ? Step::Masked : (trace.scaled ? Step::Scaled : Step::Scores);
+    const Step kvInput = trace.isCrossAttention() ? Step::SourceInput : Step::Input;  // what K and V project
+    // A weight that is not stored (an identity too wide to show, see identityHead) is no operand.
+    const auto stored = [&](Step s) {
+        const bool weight = s == Step::WQ || s == Step::WK || s == Step::WV || s == Step::WO;
+        return !weight || layer >= trace.layerCount() || trace.layers[static_cast<std::size_t>(layer)].heads.empty() ||
+               stepMatrix(trace, s, layer, 0).size() > 0;
+    };
+    const auto here = [layer, &stored](std::initializer_list<Step> steps) {
+        std::vector<Operand> out;
+        for (const Step s : steps)
+            if (stored(s)) out.push_back({s, layer});
+        return out;
+    };
+    switch (step) {
+        case Step::Input:
+            if (layer == 0) return here({Step::Embedding, Step::Positional});
+            // Residual connection: the layer before's input plus its output.
+            if (trace.residual) return {{Step::Input, layer - 1}, {Step::Output, layer - 1}};
+            return {};
+        case Step::Query: return here({Step::Input, Step::WQ});
+        case Step::Key: return here({kvInput, Step::WK});
+        case Step::Value: return here({kvInput, Step::WV});
+        case Step::Scores: return here({Step::Query, Step::Key});
+        case Step::Scaled: return here({Step::Scores});
+        case Step::Masked: return here({Step::Scaled, Step::Mask});
+        case Step::Weights: return here({beforeSoftmax});
+        case Step::WeightedSum: return here({Step::Weights, Step::Value});
+        case Step::Output: return here({trace.headCount() > 1 ? Step::Concat : Step::WeightedSum, Step::WO});
+        default: return {};
+    }
+}
+
+const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head) {
+    const LayerTrace& l = trace.layers.at(layer);
+    const HeadTrace& h = l.heads.at(head);
+    switch (step) {
+        case Step::Embedding: return trace.embedding;
+        case Step::Positional: return trace.positional;
+        case Step::Input: return l.input;
+        case Step::SourceInput: return l.keyValueInput();
+        case Step::Query: return h.q;
+        case Step::Key: return h.k;
+        case Step::Value: return h.v;
+        case Step::Scores: return h.scores;
+        case Step::Scaled: return h.scaledScores;
+        case Step::Masked: return h.maskedScores;
+        case Step::Mask: return h.mask;
+        case Step::Weights: return h.weights;
+        case Step::WeightedSum: return h.weightedSum;
+        case Step::Concat: return l.concat;
+        case Step::Output: return l.output;
+        case Step::WQ: return h.params.wq;
+        case Step::WK: return h.params.wk;
+        case Step::WV: return h.params.wv;
+        case Step::WO: return l.wo;
+    }
+    return trace.embedding;
+}
+
+std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head) {
+    if (hasKeyRows(step)) return tokenTexts(trace.columnTokens());
+    if (hasTokenRows(step)) return tokenTexts(trace.tokens);
+    const Mat& m = stepMatrix(trace, step, layer, head);
+    const bool featureRows = step != Step::WO;  // W_Q rows index the model's features
+    return indexLabels(m.rows(), featureRows ? trace.featureNames : std::vector<std::string>{});
+}
+
+std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head) {
+    if (isTokenByToken(step)) return tokenTexts(trace.columnTokens());
+    const Mat& m = stepMatrix(trace, step, layer, head);
+    // Without projections Q = K = V = X, so their columns are still the model's features.
+    const bool copiesOfX = !trace.projections && (step == Step::Query || step == Step::Key ||
+                                                  step == Step::Value || step == Step::WeightedSum);
+    const bool featureCols = step == Step::Embedding || step == Step::Positional || step == Step::Input ||
+                             step == Step::SourceInput ||
+                             step == Step::Output || step == Step::WO || copiesOfX;
+    return indexLabels(m.cols(), featureCols ? trace.featureNames : std::vector<std::string>{});
+}
+
+}  // namespace attnscope

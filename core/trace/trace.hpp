@@ -1,0 +1,130 @@
+#pragma once
+// The Trace: every intermediate of one run, as plain data. Lesson models and real models fill the
+// same type, so every view and export works with both.
+//
+// Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width.
+// Cross-attention (Trace::keyTokens not empty): T_q query tokens (the target), T_k key/value
+// tokens (the source); self-attention is the case T_q = T_k = T.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/matrix.hpp"
+
+namespace attnscope {
+
+struct Token {
+    std::string text;
+    bool inTable = true;  // false: its vector came from the documented hash rule
+    int id = -1;          // vocabulary id for real tokenizers, -1 for lesson tokens
+    int word = -1;        // index of the word this piece belongs to (-1: the token is its own word)
+    bool special = false; // [CLS], [SEP], <|endoftext|>, ...
+};
+
+struct HeadWeights {
+    Mat wq, wk, wv;  // d×d_k, d×d_k, d×d_v  (row-vector convention: Q = X·W_Q)
+    RowVec bq, bk, bv;  // empty when the lesson has no bias
+};
+
+struct HeadTrace {
+    HeadWeights params;   // the weights this head used (identity when projections are off)
+    Mat q;                // T_q×d_k   X·W_Q + b_Q
+    Mat k;                // T_k×d_k   X_kv·W_K + b_K  (X_kv = LayerTrace::keyValueInput())
+    Mat v;                // T_k×d_v   X_kv·W_V + b_V
+    Mat scores;           // T_q×T_k   Q·Kᵀ
+    Mat scaledScores;     // T_q×T_k   scores / scaleDivisor
+    Mat mask;             // T_q×T_k   0 where attention is allowed, -inf where masked
+    Mat maskedScores;     // T_q×T_k   scaledScores + mask
+    Mat weights;          // T_q×T_k   softmax of each row of maskedScores
+    Mat weightedSum;      // T_q×d_v   weights·V
+};
+
+struct LayerTrace {
+    Mat input;                    // T×d        X entering the layer (lessons: E + P, then X + output of the layer before)
+    Mat keyInput;                 // T_k×d      cross-attention: the source's X that K and V come from; empty: `input`
+    std::vector<HeadTrace> heads; // H
+    Mat concat;                   // T×(H·d_v)  [head_1 | … | head_H]
+    Mat wo;                       // (H·d_v)×d  identity when the lesson has no W_O
+    RowVec bo;                    // empty when there is no output bias
+    Mat output;                   // T×d        concat·W_O + b_O
+
+    // What K and V are projected from: the source in cross-attention, else the layer's input.
+    const Mat& keyValueInput() const { return keyInput.size() > 0 ? keyInput : input; }  // T_k×d
+};
+
+enum class PositionalKind { None, Sinusoidal, Table };
+
+struct Trace {
+    std::vector<Token> tokens;     // the queries' tokens (rows); in self-attention the keys' too
+    std::vector<Token> keyTokens;  // cross-attention: the source tokens keys and values come from
+                                   // (columns of scores/weights, rows of K and V); empty: self-attention
+    Mat embedding;   // T×d  the token vectors
+    Mat positional;  // T×d  what positional encoding added (zeros when none)
+    std::vector<LayerTrace> layers;
+    std::vector<std::string> featureNames;  // d names for embedding columns (may be empty)
+
+    PositionalKind positionalKind = PositionalKind::None;
+    bool projections = true;
+    bool scaled = true;
+    double scaleDivisor = 1.0;  // √d_k when scaled, else 1
+    bool causal = false;
+    int paddedFrom = -1;  // tokens from here on are padding ([PAD]), hidden from every query; -1: none
+    bool hasOutputProjection = false;
+    bool residual = false;  // layer l+1's input is X_l + output_l (lessons with several layers)
+    std::optional<int> handRounding;  // every intermediate rounded to this many decimals
+    std::vector<std::string> notices; // things the reader must see: masked rows, infinities, …
+
+    bool hasMask() const { return causal || paddedFrom >= 0; }  // a Masked step between scaling and softmax
+    int tokenCount() const { return static_cast<int>(tokens.size()); }  // T_q
+    bool isCrossAttention() const { return !keyTokens.empty(); }
+    const std::vector<Token>& columnTokens() const { return isCrossAttention() ? keyTokens : tokens; }
+    int keyCount() const { return static_cast<int>(columnTokens().size()); }  // T_k
+    int headCount() const { return layers.empty() ? 0 : static_cast<int>(layers[0].heads.size()); }
+    int layerCount() const { return static_cast<int>(layers.size()); }
+};
+
+// Every matrix a run shows. The first group are the steps a lesson walks through; the second
+// are operands shown beside a step (weights, the positional rows, the mask) but not steps.
+enum class Step {
+    Embedding, Input, Query, Key, Value, Scores, Scaled, Masked, Weights, WeightedSum, Concat, Output,
+    Positional, WQ, WK, WV, WO, Mask,
+    SourceInput  // cross-attention: X of the source sentence (K and V come from it); else X itself
+};
+
+bool isPerHead(Step step);
+bool isTokenByToken(Step step);             // T_q×T_k: columns are (key) tokens too
+std::string_view stepKey(Step step);        // command-line and JSON name, e.g. "scaled_scores"
+std::string_view stepTitle(Step step);      // human title, e.g. "Scaled scores  S / √d_k"
+std::string_view stepSymbol(Step step);     // short symbol, e.g. "Q", "S/√d_k", "W_Q"
+std::optional<Step> stepFromKey(std::string_view key);
+
+// The title of a step in `layer` (0-based): stepTitle, except that a later layer's input says
+// where it comes from ("Input of layer 2: X₂ = X₁ + output₁ (residual)").
+std::string stepTitleIn(const Trace& trace, Step step, int layer);
+
+// The steps layer `layer` (0-based) walks through: the first layer starts at the embedding (no
+// positional step without an encoding), a later one at its input X; no scaling step when
+// scaling is off, no mask step without a mask, no W_O step without W_O.
+std::vector<Step> stepsOf(const Trace& trace, int layer = 0);
+
+// A matrix shown beside a step: which step, in which layer (0-based). The input of a later
+// layer is computed from the layer before.
+struct Operand {
+    Step step;
+    int layer;
+    bool operator==(const Operand&) const = default;
+};
+
+// The matrices a step of `layer` is computed from, shown beside it (e.g. Query ← Input, WQ);
+// weights the trace does not store (wide identities) are left out.
+std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer = 0);
+
+// The matrix for a step; head is ignored for steps that are not per head.
+const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head);
+
+// Labels: rows are tokens for token rows, else feature indices; columns likewise.
+std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head);
+std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head);
+
+}  // namespace attnscope

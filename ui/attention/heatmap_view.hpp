@@ -1,0 +1,66 @@
+#pragma once
+// The attention heatmaps: one head, or every head side by side. One HeatmapBuilder per plot;
+// hovering a cell shows its exact weight.
+#include <QImage>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "core/trace/trace.hpp"
+#include "ui/attention/heatmap_builder.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QHBoxLayout;
+
+namespace attnscope {
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+    ~HeatmapView() override;
+
+    void showTrace(const Trace& trace, int layer, int decimals);
+    void setHead(int head);
+    void setAllHeads(bool all);
+    // Hidden tokens, aggregate, colour scale; drawn at the next showTrace or when shown.
+    void setOptions(const AttentionViewOptions& options);
+    int head() const { return head_; }
+    bool allHeads() const { return allHeads_; }
+
+    // What is drawn, for tests and PNG export.
+    std::vector<const HeatmapBuilder*> builders() const;
+    QCustomPlot* firstPlot() const;
+    QImage renderImage() const;  // the whole row of plots, for the PNG export (writePngFile)
+    QComboBox* headBox() const { return headBox_; }
+    QCheckBox* allHeadsBox() const { return allBox_; }
+
+signals:
+    void headChanged(int head);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void rebuild();
+    void ensureBuilt() const;  // the plots are a cache of the trace, rebuilt when stale
+    void clearPlots();
+    QCustomPlot* addPlot();
+
+    const Trace* trace_ = nullptr;
+    int layer_ = 0;
+    int decimals_ = 3;
+    int head_ = 0;
+    bool allHeads_ = false;
+    bool dirty_ = false;
+    AttentionViewOptions options_;
+    QComboBox* headBox_ = nullptr;
+    QCheckBox* allBox_ = nullptr;
+    QWidget* plotsArea_ = nullptr;
+    QHBoxLayout* plotsRow_ = nullptr;
+    std::vector<std::unique_ptr<HeatmapBuilder>> builders_;
+};
+
+}  // namespace attnscope

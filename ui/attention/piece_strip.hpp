@@ -1,0 +1,42 @@
+#pragma once
+// The token strip for real models: one chip per vocabulary piece, pieces of the same word
+// (Token.word) drawn touching under one bracket, special tokens ([CLS], [SEP], …) in grey with
+// a dashed border. Painted by one widget (no widget per token) so 512 pieces cost one paint.
+#include <QRect>
+#include <QWidget>
+#include <vector>
+
+#include "core/trace/trace.hpp"
+
+class QScrollArea;
+
+namespace attnscope {
+
+class PieceCanvas;
+
+class PieceStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit PieceStrip(QWidget* parent = nullptr);
+    void setTokens(const std::vector<Token>& tokens);
+
+    // What is drawn, for tests: texts, the word group of each chip (consecutive pieces of one
+    // word share a group; every other chip is its own), special flags, chip rectangles.
+    QStringList chipTexts() const;
+    const std::vector<int>& groups() const { return groups_; }
+    std::vector<bool> specialFlags() const;
+    const std::vector<QRect>& chipRects() const { return rects_; }
+
+private:
+    friend class PieceCanvas;
+    void layoutChips();
+    void paintChips(QPainter& painter, const QRect& exposed) const;
+
+    std::vector<Token> tokens_;
+    std::vector<int> groups_;
+    std::vector<QRect> rects_;
+    QScrollArea* scroll_ = nullptr;
+    PieceCanvas* canvas_ = nullptr;
+};
+
+}  // namespace attnscope

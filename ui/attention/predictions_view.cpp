@@ -1,0 +1,103 @@
+#include "ui/attention/predictions_view.hpp"
+
+#include <QPainter>
+#include <QPaintEvent>
+
+namespace attnscope {
+
+namespace {
+
+constexpr int kMargin = 8;
+constexpr int kLabelWidthChars = 14;  // token column
+const QColor kBarColour("#31688e");   // viridis blue: the heatmaps' palette
+const QColor kTrackColour("#e8eef4");
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString headingOf(const Prediction& p, const Trace& trace, bool nextToken) {
+    const QString token = p.position < trace.tokenCount() ? qs(trace.tokens[p.position].text) : QStringLiteral("?");
+    if (nextToken) return QObject::tr("Next token after “%1” (position %2)").arg(token).arg(p.position + 1);
+    return QObject::tr("%1 at position %2").arg(token).arg(p.position + 1);
+}
+
+}  // namespace
+
+PredictionsView::PredictionsView(QWidget* parent) : QWidget(parent) {
+    setObjectName("predictions");
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    clear();
+}
+
+void PredictionsView::clear() {
+    groups_.clear();
+    emptyText_ = tr("No predictions: BERT-family models predict at [MASK] tokens (type [MASK] in the sentence).");
+    updateGeometry();
+    update();
+}
+
+void PredictionsView::showPredictions(const ModelRun& run, bool nextToken, const Labeler& label) {
+    groups_.clear();
+    for (const Prediction& p : run.predictions) {
+        Group group{headingOf(p, run.trace, nextToken), {}};
+        for (const TokenScore& s : p.top) group.rows.push_back({qs(label(s.id)), s.probability, s.id});
+        groups_.push_back(std::move(group));
+    }
+    updateGeometry();
+    update();
+}
+
+int PredictionsView::itemCount() const {
+    int n = 0;
+    for (const Group& g : groups_) n += static_cast<int>(g.rows.size());
+    return n;
+}
+
+int PredictionsView::rowHeight() const { return fontMetrics().height() + 6; }
+
+int PredictionsView::contentHeight() const {
+    if (groups_.empty()) return 2 * kMargin + 2 * rowHeight();
+    return 2 * kMargin + (static_cast<int>(groups_.size()) + itemCount()) * rowHeight() +
+           static_cast<int>(groups_.size()) * kMargin;
+}
+
+QSize PredictionsView::sizeHint() const { return {360, contentHeight()}; }
+
+void PredictionsView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().base());
+    const int h = rowHeight();
+    const QRect area = rect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    if (groups_.empty()) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(area, Qt::TextWordWrap, emptyText_);
+        return;
+    }
+    const int labelWidth = fontMetrics().averageCharWidth() * kLabelWidthChars;
+    const int numberWidth = fontMetrics().horizontalAdvance("0.000 ");
+    const int barWidth = std::max(40, area.width() - labelWidth - numberWidth);
+    QFont bold = font();
+    bold.setBold(true);
+    int y = area.top();
+    for (const Group& group : groups_) {
+        painter.setFont(bold);
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRect(area.left(), y, area.width(), h), Qt::AlignVCenter, group.heading);
+        painter.setFont(font());
+        y += h;
+        for (const Row& row : group.rows) {
+            const QRect label(area.left(), y, labelWidth - 6, h);
+            painter.drawText(label, Qt::AlignVCenter | Qt::AlignRight,
+                             fontMetrics().elidedText(row.token, Qt::ElideRight, label.width()));
+            const QRect track(area.left() + labelWidth, y + 3, barWidth, h - 6);
+            painter.fillRect(track, kTrackColour);
+            painter.fillRect(QRect(track.topLeft(), QSize(static_cast<int>(track.width() * row.probability), track.height())),
+                             kBarColour);
+            painter.drawText(QRect(track.right() + 6, y, numberWidth, h), Qt::AlignVCenter,
+                             QString::number(row.probability, 'f', 3));
+            y += h;
+        }
+        y += kMargin;
+    }
+}
+
+}  // namespace attnscope

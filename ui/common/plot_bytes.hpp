@@ -1,0 +1,16 @@
+#pragma once
+// A QCustomPlot drawn into memory as SVG or PDF vectors (and PNG through pngBytes), so every figure
+// export hands finished bytes to the one file writer (ui/common/file_write.hpp) instead of writing by name.
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+class QCustomPlot;
+
+namespace attnscope {
+
+QByteArray plotSvgBytes(QCustomPlot* plot, QSize size, const QString& title);
+// The page is the plot's size: one plot pixel per PDF pixel at 96 DPI.
+QByteArray plotPdfBytes(QCustomPlot* plot, QSize size, const QString& title);
+
+}  // namespace attnscope

@@ -1,0 +1,85 @@
+#include "ui/editor/lesson_editor.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "ui/step/matrix_table.hpp"
+
+namespace attnscope {
+
+LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
+    matrixBox_ = new QComboBox(this);
+    matrixBox_->setObjectName("editMatrix");
+    table_ = new MatrixTable(this);
+    table_->setObjectName("editTable");
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                            QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+    // Wide enough to type "-0.0000" without scrolling inside the cell.
+    table_->horizontalHeader()->setMinimumSectionSize(table_->fontMetrics().horizontalAdvance("-00.00000"));
+    model_ = new LessonMatrixModel(this);
+    table_->setModel(model_);
+    message_ = new QLabel(this);
+    message_->setObjectName("editMessage");
+    message_->setWordWrap(true);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Matrix:"), this));
+    top->addWidget(matrixBox_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(new QLabel(tr("Double-click a number to change it; every view recomputes at once."), this));
+    layout->addWidget(table_, 1);
+    layout->addWidget(message_);
+
+    connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i < static_cast<int>(choices_.size())) model_->setChoice(choices_[i]);
+        table_->resizeColumnsToContents();
+    });
+    connect(model_, &LessonMatrixModel::lessonEdited, this, [this] {
+        showMessage(QString(), false);
+        emit lessonEdited();
+    });
+    connect(model_, &LessonMatrixModel::editRejected, this, [this](const QString& text) {
+        showMessage(text, true);
+        emit editRejected(text);
+    });
+}
+
+void LessonEditor::setLesson(Lesson* lesson) {
+    lesson_ = lesson;
+    model_->setLesson(lesson);
+    choices_ = lesson ? editableMatrices(*lesson) : std::vector<LessonMatrixChoice>{};
+    const QSignalBlocker blocker(matrixBox_);
+    matrixBox_->clear();
+    for (const auto& c : choices_) matrixBox_->addItem(c.name);
+    matrixBox_->setCurrentIndex(choices_.empty() ? -1 : 0);
+    if (!choices_.empty()) model_->setChoice(choices_[0]);
+    table_->resizeColumnsToContents();
+    showMessage(QString(), false);
+}
+
+void LessonEditor::refresh() {
+    if (model_->rowCount() > 0)
+        emit model_->dataChanged(model_->index(0, 0), model_->index(model_->rowCount() - 1, model_->columnCount() - 1));
+}
+
+bool LessonEditor::selectMatrix(LessonMatrixKind kind, int head, int layer) {
+    for (std::size_t i = 0; i < choices_.size(); ++i)
+        if (choices_[i].kind == kind && choices_[i].head == head && choices_[i].layer == layer) {
+            matrixBox_->setCurrentIndex(static_cast<int>(i));
+            return true;
+        }
+    return false;
+}
+
+void LessonEditor::showMessage(const QString& text, bool error) {
+    message_->setText(text);
+    message_->setStyleSheet(error ? "QLabel { color: #9b1c1c; font-weight: bold; }" : QString());
+}
+
+QString LessonEditor::message() const { return message_->text(); }
+
+}  // namespace attnscope

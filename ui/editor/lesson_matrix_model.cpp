@@ -1,0 +1,147 @@
+#include "ui/editor/lesson_matrix_model.hpp"
+
+#include <QLocale>
+#include <cmath>
+
+namespace attnscope {
+
+namespace {
+
+// "W_Q", "W_Q (head 2)", "W_Q (layer 2)", "W_Q (layer 2, head 1)": only what tells them apart.
+QString weightName(const QString& symbol, const Lesson& lesson, int layer, int head) {
+    QStringList where;
+    if (lesson.layers.size() > 1) where << QObject::tr("layer %1").arg(layer + 1);
+    if (head >= 0 && lesson.numHeads > 1) where << QObject::tr("head %1").arg(head + 1);
+    return where.isEmpty() ? symbol : QStringLiteral("%1 (%2)").arg(symbol, where.join(", "));
+}
+
+QString featureLabel(const Lesson& lesson, int i) {
+    return i < static_cast<int>(lesson.featureNames.size()) ? QString::fromStdString(lesson.featureNames[i])
+                                                            : QString::number(i);
+}
+
+}  // namespace
+
+QString editableNumber(double value) { return QString::number(value, 'g', 15); }
+
+std::vector<LessonMatrixChoice> editableMatrices(const Lesson& lesson) {
+    std::vector<LessonMatrixChoice> out{{LessonMatrixKind::Embeddings, 0, QObject::tr("Embedding table")}};
+    for (int l = 0; l < static_cast<int>(lesson.layers.size()); ++l) {
+        const LessonLayer& layer = lesson.layers[l];
+        for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h) {
+            out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h), l});
+            out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h), l});
+            out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h), l});
+        }
+        if (layer.wo.size() > 0) out.push_back({LessonMatrixKind::WO, 0, weightName("W_O", lesson, l, -1), l});
+    }
+    if (lesson.positional == PositionalKind::Table)
+        out.push_back({LessonMatrixKind::Positional, 0, QObject::tr("Positional table")});
+    return out;
+}
+
+LessonMatrixModel::LessonMatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void LessonMatrixModel::setLesson(Lesson* lesson) {
+    beginResetModel();
+    lesson_ = lesson;
+    choice_ = LessonMatrixChoice{};
+    endResetModel();
+}
+
+void LessonMatrixModel::setChoice(const LessonMatrixChoice& choice) {
+    beginResetModel();
+    choice_ = choice;
+    endResetModel();
+}
+
+Mat* LessonMatrixModel::matrix() const {
+    if (!lesson_ || choice_.kind == LessonMatrixKind::Embeddings) return nullptr;
+    if (choice_.kind == LessonMatrixKind::Positional) return &lesson_->positionalTable;
+    if (choice_.layer < 0 || choice_.layer >= static_cast<int>(lesson_->layers.size())) return nullptr;
+    LessonLayer& layer = lesson_->layers[choice_.layer];
+    if (choice_.kind == LessonMatrixKind::WO) return &layer.wo;
+    if (choice_.head < 0 || choice_.head >= static_cast<int>(layer.heads.size())) return nullptr;
+    HeadWeights& w = layer.heads[choice_.head];
+    return choice_.kind == LessonMatrixKind::WQ ? &w.wq : choice_.kind == LessonMatrixKind::WK ? &w.wk : &w.wv;
+}
+
+double* LessonMatrixModel::cell(int row, int col) const {
+    if (!lesson_ || row < 0 || col < 0 || row >= rows() || col >= cols()) return nullptr;
+    if (choice_.kind == LessonMatrixKind::Embeddings) return &lesson_->embeddings[row].second(0, col);
+    return &(*matrix())(row, col);
+}
+
+int LessonMatrixModel::rows() const {
+    if (!lesson_) return 0;
+    if (choice_.kind == LessonMatrixKind::Embeddings) return static_cast<int>(lesson_->embeddings.size());
+    const Mat* m = matrix();
+    return m ? static_cast<int>(m->rows()) : 0;
+}
+
+int LessonMatrixModel::cols() const {
+    if (!lesson_) return 0;
+    if (choice_.kind == LessonMatrixKind::Embeddings) return lesson_->dModel;
+    const Mat* m = matrix();
+    return m ? static_cast<int>(m->cols()) : 0;
+}
+
+double LessonMatrixModel::valueAt(int row, int col) const {
+    const double* p = cell(row, col);
+    return p ? *p : std::nan("");
+}
+
+int LessonMatrixModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows(); }
+int LessonMatrixModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : cols(); }
+
+QVariant LessonMatrixModel::data(const QModelIndex& index, int role) const {
+    const double* p = cell(index.row(), index.column());
+    if (!p) return {};
+    if (role == Qt::DisplayRole || role == Qt::EditRole) return editableNumber(*p);
+    if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant LessonMatrixModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole || !lesson_) return {};
+    const bool embeddingRows = choice_.kind == LessonMatrixKind::Embeddings && orientation == Qt::Vertical;
+    if (embeddingRows && section < static_cast<int>(lesson_->embeddings.size()))
+        return QString::fromStdString(lesson_->embeddings[section].first);
+    // Feature axes: the columns of E, P and W_O, the rows of W_Q/W_K/W_V.
+    const bool wRows = choice_.kind == LessonMatrixKind::WQ || choice_.kind == LessonMatrixKind::WK ||
+                       choice_.kind == LessonMatrixKind::WV;
+    const bool featureAxis = orientation == Qt::Horizontal ? !wRows : wRows;
+    return featureAxis ? featureLabel(*lesson_, section) : QString::number(section);
+}
+
+Qt::ItemFlags LessonMatrixModel::flags(const QModelIndex& index) const {
+    if (!index.isValid()) return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable;
+}
+
+QString LessonMatrixModel::cellName(int row, int col) const {
+    const QString base = choice_.kind == LessonMatrixKind::Embeddings ? QStringLiteral("embedding") : choice_.name;
+    return QStringLiteral("%1[%2, %3]").arg(base, headerData(row, Qt::Vertical, Qt::DisplayRole).toString(),
+                                         headerData(col, Qt::Horizontal, Qt::DisplayRole).toString());
+}
+
+bool LessonMatrixModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    double* p = cell(index.row(), index.column());
+    if (role != Qt::EditRole || !p) return false;
+    const QString text = value.toString().trimmed();
+    bool ok = false;
+    const double parsed = QLocale::c().toDouble(text, &ok);
+    if (!ok || !std::isfinite(parsed)) {
+        const QString what = ok ? tr("is not a finite number") : tr("is not a number");
+        emit editRejected(tr("“%1” %2; %3 keeps %4")
+                              .arg(text, what, cellName(index.row(), index.column()), editableNumber(*p)));
+        return false;
+    }
+    if (parsed == *p) return true;
+    *p = parsed;
+    emit dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
+    emit lessonEdited();
+    return true;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,193 @@
+#include "ui/heads/head_ranking_builder.hpp"
+
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "ui/common/file_write.hpp"
+#include "ui/common/plot_bytes.hpp"
+
+namespace attnscope {
+
+namespace {
+
+// More cells than this get no printed percentages: they would not be legible.
+constexpr int kMaxCellsWithNumbers = 16 * 16;
+
+QFont scaled(QFont font, double factor) {
+    font.setPointSizeF(font.pointSizeF() * factor);
+    return font;
+}
+
+QString percent(double share) { return QString::number(100 * share, 'f', 0) + "%"; }
+
+// Exports at the plot's size on screen, but never smaller than this (the tab may not have been
+// shown yet, leaving the plot at a placeholder size).
+QSize exportSize(const QCustomPlot* plot) { return plot->size().expandedTo(QSize(640, 480)); }
+
+}  // namespace
+
+HeadRankingBuilder::HeadRankingBuilder(QCustomPlot* plot) : plot_(plot) {
+    plot_->plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(plot_, QString());
+    plot_->plotLayout()->addElement(0, 0, title_);
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setInterpolate(false);
+    scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(1, 1, scale_);
+    scale_->setLabel(QObject::tr("antecedent accuracy"));
+    map_->setColorScale(scale_);
+    scale_->setGradient(viridisGradient());
+    map_->setDataRange(QCPRange(0, 1));  // fixed: the same colour means the same accuracy on every model
+    auto* group = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    plot_->yAxis->setRangeReversed(true);  // layer 1 on top, as in the model view
+    plot_->xAxis->setLabel(QObject::tr("head"));
+    plot_->yAxis->setLabel(QObject::tr("layer"));
+    plot_->xAxis->grid()->setVisible(false);
+    plot_->yAxis->grid()->setVisible(false);
+    clear(QObject::tr("No evaluation yet"));
+}
+
+void HeadRankingBuilder::clear(const QString& message) {
+    cells_.clear();
+    correct_.clear();
+    layers_ = heads_ = evaluated_ = 0;
+    selected_.reset();
+    map_->data()->clear();
+    title_->setText(message);
+    title_->setFont(scaled(plot_->font(), 1.1));
+    setAxes();
+    printValues();
+    plot_->replot();
+}
+
+void HeadRankingBuilder::build(const CorefEvaluation& evaluation, const QString& title) {
+    layers_ = evaluation.layers;
+    heads_ = evaluation.headsPerLayer;
+    evaluated_ = evaluation.evaluated;
+    cells_.clear();
+    correct_.clear();
+    if (layers_ > 0 && heads_ > 0) {
+        map_->data()->setSize(gridSize(heads_), gridSize(layers_));
+        map_->data()->setRange(gridRange(heads_), gridRange(layers_));
+    } else {
+        map_->data()->clear();
+    }
+    for (int l = 0; l < layers_; ++l)
+        for (int h = 0; h < heads_; ++h) {
+            const double accuracy = evaluation.accuracy(l, h);
+            setGridCell(h, l, accuracy);
+            cells_.push_back({l, h, accuracy});
+            correct_.push_back(static_cast<int>(std::lround(evaluation.correct(l, h))));
+        }
+    title_->setText(title);  // long titles: the caller breaks them into lines
+    title_->setFont(plot_->font());
+    if (selected_ && (selected_->layer >= layers_ || selected_->head >= heads_)) selected_.reset();
+    setAxes();
+    printValues();
+    plot_->replot();
+}
+
+// QCPColorMap sizes a cell from the distance between the first and last cell centres, so a
+// lone row or column (a lesson's one layer) would be drawn zero pixels tall. Such a dimension
+// is stored as two half-cells with the same value, centred at ±0.25: together one cell, −0.5…0.5.
+int HeadRankingBuilder::gridSize(int count) { return count == 1 ? 2 : count; }
+
+QCPRange HeadRankingBuilder::gridRange(int count) {
+    return count == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, count - 1);
+}
+
+void HeadRankingBuilder::setGridCell(int head, int layer, double value) {
+    for (int h = head; h < (heads_ == 1 ? 2 : head + 1); ++h)
+        for (int l = layer; l < (layers_ == 1 ? 2 : layer + 1); ++l) map_->data()->setCell(h, l, value);
+}
+
+// Ticks 1…H and 1…L: the numbers people say ("layer 5, head 4").
+void HeadRankingBuilder::setAxes() {
+    const auto ticker = [](int count) {
+        QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+        const int step = count > 24 ? 4 : count > 12 ? 2 : 1;  // long axes: every other label
+        for (int i = 0; i < count; i += step) t->addTick(i, QString::number(i + 1));
+        return t;
+    };
+    plot_->xAxis->setTicker(ticker(heads_));
+    plot_->yAxis->setTicker(ticker(layers_));
+    plot_->xAxis->setRange(-0.5, std::max(heads_, 1) - 0.5);
+    plot_->yAxis->setRange(-0.5, std::max(layers_, 1) - 0.5);
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, scale_->axis()}) {
+        axis->setSubTicks(false);
+        axis->setTickLabelFont(plot_->font());
+        axis->setLabelFont(plot_->font());
+    }
+    scale_->axis()->setRange(0, 1);
+}
+
+void HeadRankingBuilder::printValues() {
+    plot_->clearItems();  // also the selection frame: selectHead draws it again
+    frame_ = nullptr;
+    valueLabels_ = 0;
+    if (static_cast<int>(cells_.size()) <= kMaxCellsWithNumbers) {
+        const QFont font = scaled(plot_->font(), cells_.size() > 64 ? 0.75 : 0.9);
+        for (const DrawnCell& c : cells_) {
+            auto* text = new QCPItemText(plot_);
+            text->position->setCoords(c.col, c.row);
+            text->setText(percent(c.value));
+            text->setFont(font);
+            text->setColor(c.value > 0.6 ? Qt::black : Qt::white);  // viridis is bright above ~0.6
+            text->setClipToAxisRect(true);
+            ++valueLabels_;
+        }
+    }
+    selectHead(selected_);
+}
+
+void HeadRankingBuilder::selectHead(std::optional<HeadRef> head) {
+    if (head && (head->layer < 0 || head->head < 0 || head->layer >= layers_ || head->head >= heads_)) head.reset();
+    selected_ = head;
+    if (frame_) plot_->removeItem(frame_);
+    frame_ = nullptr;
+    if (selected_) {
+        frame_ = new QCPItemRect(plot_);
+        frame_->topLeft->setCoords(selected_->head - 0.5, selected_->layer - 0.5);
+        frame_->bottomRight->setCoords(selected_->head + 0.5, selected_->layer + 0.5);
+        frame_->setPen(QPen(QColor("#e4572e"), 3));
+        frame_->setBrush(Qt::NoBrush);
+    }
+    plot_->replot();
+}
+
+std::optional<HeadRef> HeadRankingBuilder::headAt(const QPointF& pixel) const {
+    if (!plot_->axisRect()->rect().contains(pixel.toPoint())) return std::nullopt;
+    double key = 0, value = 0;
+    map_->pixelsToCoords(pixel, key, value);
+    const int head = static_cast<int>(std::lround(key));
+    const int layer = static_cast<int>(std::lround(value));
+    if (layer < 0 || head < 0 || layer >= layers_ || head >= heads_) return std::nullopt;
+    return HeadRef{layer, head};
+}
+
+QPointF HeadRankingBuilder::pixelOf(const HeadRef& head) const { return map_->coordsToPixels(head.head, head.layer); }
+
+QString HeadRankingBuilder::hoverText(const QPointF& pixel) const {
+    const auto head = headAt(pixel);
+    if (!head) return {};
+    const std::size_t i = static_cast<std::size_t>(head->layer * heads_ + head->head);
+    return QObject::tr("Layer %1 · head %2: %3% (%4 of %5)")
+        .arg(head->layer + 1)
+        .arg(head->head + 1)
+        .arg(QString::number(100 * cells_[i].value, 'f', 1))
+        .arg(correct_[i])
+        .arg(evaluated_);
+}
+
+QByteArray HeadRankingBuilder::toPng() const {
+    const QSize size = exportSize(plot_);
+    return pngBytes(plot_->toPixmap(size.width(), size.height(), 2.0).toImage());  // 2×: sharp on slides
+}
+
+QByteArray HeadRankingBuilder::toSvg() const { return plotSvgBytes(plot_, exportSize(plot_), title_->text()); }
+
+QByteArray HeadRankingBuilder::toPdf() const { return plotPdfBytes(plot_, exportSize(plot_), title_->text()); }
+
+}  // namespace attnscope

@@ -1,0 +1,89 @@
+#include "ui/heads/head_stats_model.hpp"
+
+namespace attnscope {
+
+QString labelText(const HeadStatistics& stats) {
+    QStringList labels;
+    for (const std::string& l : stats.labels) labels << QString::fromStdString(l);
+    return labels.join(", ");
+}
+
+HeadStatsModel::HeadStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HeadStatsModel::setStatistics(std::vector<HeadStatistics> stats) {
+    beginResetModel();
+    stats_ = std::move(stats);
+    endResetModel();
+}
+
+int HeadStatsModel::rowOf(const HeadRef& head) const {
+    for (std::size_t i = 0; i < stats_.size(); ++i)
+        if (stats_[i].head == head) return static_cast<int>(i);
+    return -1;
+}
+
+int HeadStatsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(stats_.size());
+}
+
+int HeadStatsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant HeadStatsModel::sortValue(const HeadStatistics& s, int column) const {
+    switch (column) {
+    case Layer: return s.head.layer + 1;
+    case Head: return s.head.head + 1;
+    case Entropy: return s.entropy;
+    case Delimiter: return s.delimiterShare;
+    case Previous: return s.previousShare;
+    case Next: return s.nextShare;
+    case Self: return s.selfShare;
+    case Coreference: return s.corefAccuracy ? *s.corefAccuracy : -1.0;  // "no evaluation" sorts first
+    case Label: return labelText(s);
+    default: return {};
+    }
+}
+
+QString HeadStatsModel::displayText(const HeadStatistics& s, int column) const {
+    switch (column) {
+    case Layer: case Head: return QString::number(sortValue(s, column).toInt());
+    case Entropy: return QString::number(s.entropy, 'f', 2);
+    case Coreference: return s.corefAccuracy ? QString::number(100 * *s.corefAccuracy, 'f', 1) + "%" : QStringLiteral("–");
+    case Label: return labelText(s);
+    default: return QString::number(sortValue(s, column).toDouble(), 'f', 3);
+    }
+}
+
+QVariant HeadStatsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const HeadStatistics& s = stats_[static_cast<std::size_t>(index.row())];
+    if (role == Qt::DisplayRole) return displayText(s, index.column());
+    if (role == kSortRole) return sortValue(s, index.column());
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == Label ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == Entropy)
+        return tr("%1 bits; normalised %2").arg(s.entropy, 0, 'f', 3).arg(s.normalizedEntropy, 0, 'f', 3);
+    return {};
+}
+
+QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    // Short: the table shares the tab with the ranking; the tooltips say more.
+    static const char* const names[] = {"Layer", "Head", "Entropy", "Delim./special", "Previous",
+                                        "Next", "Self", "Coref.", "Label"};
+    static const char* const tips[] = {
+        "Layers and heads count from 1",
+        "",
+        "Mean over rows of −Σ w·log₂ w, in bits",
+        "Share of attention to special tokens and punctuation",
+        "Share to the token just before (rows after the first)",
+        "Share to the token just after (rows before the last)",
+        "Share to the token itself",
+        "Antecedent accuracy on the evaluated coreference set",
+        "Thresholds in docs/coreference.md, “Head statistics”"};
+    if (section < 0 || section >= ColumnCount) return {};
+    if (role == Qt::DisplayRole) return tr(names[section]);
+    if (role == Qt::ToolTipRole && tips[section][0] != '\0') return tr(tips[section]);
+    return {};
+}
+
+}  // namespace attnscope

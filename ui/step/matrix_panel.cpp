@@ -1,0 +1,229 @@
+#include "ui/step/matrix_panel.hpp"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "ui/step/matrix_delegate.hpp"
+#include "ui/step/matrix_table.hpp"
+
+namespace attnscope {
+
+namespace {
+
+const QSize kMaxTableSize{620, 460};
+
+QString stepCaption(const Trace& trace, Step step, int layer, int head) {
+    QString text = QString::fromStdString(stepTitleIn(trace, step, layer));
+    if (step == Step::Key) text += QStringLiteral("  (read as Kᵀ)");
+    const bool titleNamesLayer = step == Step::Input && layer > 0;
+    const bool perLayer = step != Step::Embedding && step != Step::Positional;
+    if (trace.layerCount() > 1 && perLayer && !titleNamesLayer) text += QStringLiteral("  — layer %1").arg(layer + 1);
+    if (isPerHead(step) && trace.headCount() > 1) text += QStringLiteral("  — head %1").arg(head + 1);
+    return text;
+}
+
+// The operator printed between the operands and before the result, so the row reads as a sum.
+std::array<QString, 2> operatorsFor(const Trace& trace, Step step, int decimals) {
+    switch (step) {
+        case Step::Input: case Step::Masked: return {"+", "="};
+        case Step::Query: case Step::Key: case Step::Value: case Step::Scores:
+        case Step::WeightedSum: case Step::Output:
+            return {"·", "="};
+        case Step::Scaled:
+            return {"", QStringLiteral("÷ %1 =").arg(QString::fromStdString(formatNumber(trace.scaleDivisor, decimals)))};
+        case Step::Weights: return {"", QStringLiteral("softmax\nof each row\n→")};
+        default: return {"", ""};
+    }
+}
+
+QLabel* operatorLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setAlignment(Qt::AlignCenter);
+    label->setContentsMargins(4, 0, 4, 0);
+    return label;
+}
+
+QFont scaledBold(QFont font, double factor) {
+    font.setPointSizeF(font.pointSizeF() * factor);
+    font.setBold(true);
+    return font;
+}
+
+}  // namespace
+
+MatrixPanel::MatrixPanel(QWidget* parent) : QWidget(parent), delegate_(new MatrixDelegate(this)) {
+    splitter_ = new QSplitter(Qt::Vertical, this);
+    QSplitter* splitter = splitter_;
+    auto* scroll = new QScrollArea(splitter);
+    scroll->setWidgetResizable(true);
+    auto* canvas = new QWidget(scroll);
+    auto* column = new QVBoxLayout(canvas);
+    title_ = new QLabel(canvas);
+    column->addWidget(title_);
+    auto* row = new QHBoxLayout;
+    operands_[0] = makeSlot(canvas);
+    operators_[0] = operatorLabel(canvas);
+    operands_[1] = makeSlot(canvas);
+    operators_[1] = operatorLabel(canvas);
+    result_ = makeSlot(canvas);
+    row->addWidget(operands_[0].box, 0, Qt::AlignTop);
+    row->addWidget(operators_[0], 0, Qt::AlignVCenter);
+    row->addWidget(operands_[1].box, 0, Qt::AlignTop);
+    row->addWidget(operators_[1], 0, Qt::AlignVCenter);
+    row->addWidget(result_.box, 0, Qt::AlignTop);
+    row->addStretch(1);
+    column->addLayout(row);
+    column->addStretch(1);
+    scroll->setWidget(canvas);
+    canvas_ = canvas;
+
+    explanation_ = new QPlainTextEdit(splitter);
+    explanation_->setReadOnly(true);
+    explanation_->setObjectName("explanation");
+    explanation_->setPlaceholderText(tr("Select a cell of the result to see how it was computed."));
+    splitter->addWidget(scroll);
+    splitter->addWidget(explanation_);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    applyFonts();
+    connect(result_.table->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { onCurrentChanged(current); });
+}
+
+MatrixPanel::Slot MatrixPanel::makeSlot(QWidget* parent) {
+    Slot slot;
+    slot.box = new QWidget(parent);
+    auto* layout = new QVBoxLayout(slot.box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    slot.caption = new QLabel(slot.box);
+    slot.caption->setWordWrap(true);
+    slot.table = new MatrixTable(slot.box);
+    slot.model = new TraceMatrixModel(slot.table);
+    slot.table->setModel(slot.model);
+    slot.table->setItemDelegate(delegate_);
+    layout->addWidget(slot.caption);
+    layout->addWidget(slot.table);
+    return slot;
+}
+
+void MatrixPanel::fillSlot(Slot& slot, const Trace& trace, Step step, int layer, int head, int decimals) {
+    slot.model->show(&trace, step, layer, head, decimals);
+    slot.caption->setText(stepCaption(trace, step, layer, head));
+    slot.table->fitToContents(kMaxTableSize);
+    slot.caption->setMaximumWidth(std::max(slot.table->width(), 220));
+    slot.box->show();
+}
+
+void MatrixPanel::showStep(const Trace& trace, Step step, int layer, int head, int decimals) {
+    const std::vector<Operand> ops = operandsOf(trace, step, layer);
+    const auto symbols = operatorsFor(trace, step, decimals);
+    title_->setText(stepCaption(trace, step, layer, head));
+    for (std::size_t i = 0; i < operands_.size(); ++i) {
+        if (i < ops.size()) fillSlot(operands_[i], trace, ops[i].step, ops[i].layer, head, decimals);
+        else { operands_[i].model->clear(); operands_[i].box->hide(); }
+    }
+    operators_[0]->setText(ops.size() > 1 ? symbols[0] : QString());
+    operators_[0]->setVisible(ops.size() > 1);
+    operators_[1]->setText(symbols[1]);
+    operators_[1]->setFont(scaledBold(font(), symbols[1].size() > 4 ? 1.2 : 2.0));
+    operators_[1]->setVisible(!ops.empty());
+    const QSignalBlocker blocker(result_.table->selectionModel());
+    fillSlot(result_, trace, step, layer, head, decimals);
+    clearExplanation();
+    giveRestToExplanation();
+}
+
+// Small matrices leave the explanation most of the height; large ones keep 70 % for the tables.
+void MatrixPanel::giveRestToExplanation() {
+    const int total = splitter_->height();
+    if (total <= 0) return;
+    const int tables = std::min(canvas_->sizeHint().height() + 8, total * 7 / 10);
+    splitter_->setSizes({tables, total - tables});
+}
+
+void MatrixPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    giveRestToExplanation();
+}
+
+std::vector<TraceMatrixModel*> MatrixPanel::operandModels() const {
+    std::vector<TraceMatrixModel*> out;
+    for (const Slot& s : operands_)
+        if (s.model->hasMatrix()) out.push_back(s.model);
+    return out;
+}
+
+void MatrixPanel::selectCell(int row, int col) {
+    const QModelIndex index = result_.model->index(row, col);
+    if (!index.isValid()) return;
+    result_.table->setCurrentIndex(index);
+    onCurrentChanged(index);  // also when the cell was already current: explain it again
+}
+
+void MatrixPanel::onCurrentChanged(const QModelIndex& current) {
+    if (!current.isValid() || !result_.model->hasMatrix()) return;
+    const TraceMatrixModel& m = *result_.model;
+    emit cellSelected(CellRef{m.step(), m.layer(), m.head(), current.row(), current.column()});
+}
+
+void MatrixPanel::showExplanation(const Explanation& explanation) {
+    QStringList lines;
+    for (const std::string& line : explanation.lines) lines << QString::fromStdString(line);
+    explanation_->setPlainText(lines.join('\n'));
+    highlightSources(explanation.sources);
+}
+
+void MatrixPanel::showExplanationError(const QString& message) {
+    explanation_->setPlainText(message);
+    highlightSources({});
+}
+
+void MatrixPanel::clearExplanation() {
+    explanation_->clear();
+    highlightSources({});
+}
+
+void MatrixPanel::highlightSources(const std::vector<CellRef>& sources) {
+    for (Slot* slot : {&operands_[0], &operands_[1], &result_}) {
+        const TraceMatrixModel& m = *slot->model;
+        std::vector<MatrixCell> cells;
+        for (const CellRef& s : sources) {
+            const bool sameHead = !isPerHead(s.step) || s.head == m.head();
+            if (m.hasMatrix() && s.step == m.step() && s.layer == m.layer() && sameHead)
+                cells.push_back({s.row, s.col});
+        }
+        slot->model->setHighlightedCells(std::move(cells));
+    }
+}
+
+void MatrixPanel::setShading(bool on) {
+    delegate_->setShading(on);
+    for (Slot* slot : {&operands_[0], &operands_[1], &result_}) slot->table->viewport()->update();
+}
+
+void MatrixPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) applyFonts();
+    QWidget::changeEvent(event);
+}
+
+// Title and operators are sized relative to the panel font, so "Larger text" scales them too.
+void MatrixPanel::applyFonts() {
+    title_->setFont(scaledBold(font(), 1.3));
+    for (QLabel* op : operators_) op->setFont(scaledBold(font(), 2.0));
+}
+
+void MatrixPanel::setExplanationFont(const QFont& font) { explanation_->setFont(font); }
+
+QString MatrixPanel::explanationText() const { return explanation_->toPlainText(); }
+
+}  // namespace attnscope

@@ -1,0 +1,56 @@
+#include "ui/step/matrix_table.hpp"
+
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QScrollBar>
+#include <algorithm>
+
+namespace attnscope {
+
+MatrixTable::MatrixTable(QWidget* parent) : QTableView(parent) {
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    verticalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
+}
+
+// Column widths come from the font metrics of each column's widest text; asking every cell's
+// delegate for a size hint (resizeColumnsToContents) cost more than the whole recompute.
+void MatrixTable::fitToContents(QSize maxSize) {
+    const QFontMetrics metrics(font());
+    const QAbstractItemModel* m = model();
+    const int rows = m ? m->rowCount() : 0;
+    const int cols = m ? m->columnCount() : 0;
+    const int rowHeight = metrics.height() + 8;
+    verticalHeader()->setDefaultSectionSize(rowHeight);
+    const QFontMetrics headerMetrics(horizontalHeader()->font());
+    for (int c = 0; c < cols; ++c) {
+        int widest = headerMetrics.horizontalAdvance(m->headerData(c, Qt::Horizontal).toString()) + 12;
+        for (int r = 0; r < rows; ++r)
+            widest = std::max(widest, metrics.horizontalAdvance(m->index(r, c).data().toString()) + 16);
+        setColumnWidth(c, widest);
+    }
+    const int frame = 2 * frameWidth();
+    int w = verticalHeader()->sizeHint().width() + frame + 2;
+    for (int c = 0; c < cols; ++c) w += columnWidth(c);
+    const int h = horizontalHeader()->sizeHint().height() + frame + 2 + rows * rowHeight;
+    // Leave room for the scroll bar that appears when the other direction is cut.
+    const int fullW = w + (h > maxSize.height() ? verticalScrollBar()->sizeHint().width() : 0);
+    const int fullH = h + (w > maxSize.width() ? horizontalScrollBar()->sizeHint().height() : 0);
+    setFixedSize(std::min(fullW, maxSize.width()), std::min(fullH, maxSize.height()));
+}
+
+bool MatrixTable::event(QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down) {
+            event->accept();
+            return true;
+        }
+    }
+    return QTableView::event(event);
+}
+
+}  // namespace attnscope

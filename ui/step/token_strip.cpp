@@ -1,0 +1,91 @@
+#include "ui/step/token_strip.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+
+namespace attnscope {
+
+namespace {
+
+const char* kTableChipStyle =
+    "QLabel { background: #e3f0fb; border: 2px solid #2b6cb0; border-radius: 8px; padding: 3px 10px; }";
+const char* kHashedChipStyle =
+    "QLabel { background: #fff4e0; border: 2px dashed #c05621; border-radius: 8px; padding: 3px 10px;"
+    " font-style: italic; }";
+
+}  // namespace
+
+TokenStrip::TokenStrip(QWidget* parent) : QWidget(parent) {
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* inner = new QWidget(scroll);
+    row_ = new QHBoxLayout(inner);
+    row_->setContentsMargins(2, 2, 2, 2);
+    row_->addStretch(1);
+    scroll->setWidget(inner);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+}
+
+QLabel* TokenStrip::makeChip() {
+    auto* chip = new QLabel(this);
+    chip->setTextFormat(Qt::PlainText);  // a token "<b>" is text, not markup
+    chip->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    return chip;
+}
+
+void TokenStrip::showToken(QLabel* chip, const Token& token, int position, bool styleChanged) {
+    QFont f = font();  // follows "Larger text", so set on reused chips too
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    if (chip->font() != f) chip->setFont(f);
+    const QString text = QString::fromStdString(token.text);
+    if (chip->text() != text) chip->setText(text);
+    if (styleChanged) chip->setStyleSheet(token.inTable ? kTableChipStyle : kHashedChipStyle);
+    const QString where = token.inTable
+        ? tr("vector from the lesson's embedding table")
+        : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
+    chip->setToolTip(tr("token %1 “%2”: %3").arg(position).arg(text, where));
+}
+
+// Chips are reused between keystrokes: a style sheet per new label made typing stutter.
+void TokenStrip::setTokens(const std::vector<Token>& tokens) {
+    while (chips_.size() > tokens.size()) {
+        delete chips_.back();
+        chips_.pop_back();
+        inTable_.pop_back();
+    }
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const bool fresh = i >= chips_.size();
+        if (fresh) {
+            chips_.push_back(makeChip());
+            inTable_.push_back(tokens[i].inTable);
+            row_->insertWidget(row_->count() - 1, chips_.back());  // before the stretch
+        }
+        const bool styleChanged = fresh || inTable_[i] != tokens[i].inTable;
+        inTable_[i] = tokens[i].inTable;
+        showToken(chips_[i], tokens[i], static_cast<int>(i), styleChanged);
+    }
+    // Room for one row of chips plus a horizontal scroll bar for long sentences.
+    const int chipHeight = chips_.empty() ? fontMetrics().height() + 14 : chips_.front()->sizeHint().height();
+    setFixedHeight(chipHeight + 8);
+}
+
+QStringList TokenStrip::chipTexts() const {
+    QStringList out;
+    for (const QLabel* chip : chips_) out << chip->text();
+    return out;
+}
+
+QStringList TokenStrip::chipToolTips() const {
+    QStringList out;
+    for (const QLabel* chip : chips_) out << chip->toolTip();
+    return out;
+}
+
+std::vector<bool> TokenStrip::chipsInTable() const { return inTable_; }
+
+}  // namespace attnscope

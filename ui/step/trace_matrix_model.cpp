@@ -1,0 +1,88 @@
+#include "ui/step/trace_matrix_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/trace/explain.hpp"
+
+namespace attnscope {
+
+TraceMatrixModel::TraceMatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void TraceMatrixModel::show(const Trace* trace, Step step, int layer, int head, int decimals) {
+    beginResetModel();
+    trace_ = trace;
+    step_ = step;
+    layer_ = layer;
+    head_ = isPerHead(step) ? head : 0;
+    decimals_ = decimals;
+    highlighted_.clear();
+    rowLabels_ = rowLabels(*trace, step, layer, head_);
+    colLabels_ = columnLabels(*trace, step, layer, head_);
+    // Shading is relative to the largest finite magnitude, so −∞ cells do not flatten the rest.
+    max_ = 0;
+    const Mat& m = matrix();
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (std::isfinite(m.data()[i])) max_ = std::max(max_, std::abs(m.data()[i]));
+    endResetModel();
+}
+
+void TraceMatrixModel::clear() {
+    beginResetModel();
+    trace_ = nullptr;
+    highlighted_.clear();
+    rowLabels_.clear();
+    colLabels_.clear();
+    endResetModel();
+}
+
+void TraceMatrixModel::setHighlightedCells(std::vector<MatrixCell> cells) {
+    highlighted_ = std::move(cells);
+    if (rowCount() > 0 && columnCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {HighlightRole});
+}
+
+bool TraceMatrixModel::isHighlighted(int row, int col) const {
+    return std::find(highlighted_.begin(), highlighted_.end(), MatrixCell{row, col}) != highlighted_.end();
+}
+
+const Mat& TraceMatrixModel::matrix() const { return stepMatrix(*trace_, step_, layer_, head_); }
+
+int TraceMatrixModel::rowCount(const QModelIndex& parent) const {
+    return (parent.isValid() || !trace_) ? 0 : static_cast<int>(matrix().rows());
+}
+
+int TraceMatrixModel::columnCount(const QModelIndex& parent) const {
+    return (parent.isValid() || !trace_) ? 0 : static_cast<int>(matrix().cols());
+}
+
+double TraceMatrixModel::shadeOf(double value) const {
+    if (!std::isfinite(value) || max_ == 0) return 0;
+    return value / max_;
+}
+
+QVariant TraceMatrixModel::data(const QModelIndex& index, int role) const {
+    if (!trace_ || !index.isValid()) return {};
+    const double value = matrix()(index.row(), index.column());
+    switch (role) {
+        case Qt::DisplayRole:
+            return QString::fromStdString(formatNumber(value, decimals_));
+        case Qt::ToolTipRole:
+            return QString::fromStdString(formatNumber(value, 12));
+        case Qt::TextAlignmentRole:
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        case ValueRole: return value;
+        case ShadeRole: return std::isinf(value) ? QVariant() : QVariant(shadeOf(value));
+        case HighlightRole: return isHighlighted(index.row(), index.column());
+        default: return {};
+    }
+}
+
+QVariant TraceMatrixModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole || section < 0) return {};
+    const auto& labels = orientation == Qt::Horizontal ? colLabels_ : rowLabels_;
+    if (section >= static_cast<int>(labels.size())) return {};
+    return QString::fromStdString(labels[section]);
+}
+
+}  // namespace attnscope
