@@ -64,14 +64,14 @@ void attendHead(const HeadInput<Scalar>& in, const Arithmetic& arithmetic, HeadS
     const bool everything = record == HeadRecord::Everything;
     arithmetic.scores(in.q, in.k, s.scores);            // T_q×d_k · d_k×T_k → T_q×T_k
     arithmetic.round(s.scores);
-    s.weights = scaleScores(s.scores, in.divisor);      // T_q×T_k
+    scaleScores(s.scores, in.divisor, s.weights);       // T_q×T_k
     arithmetic.round(s.weights);
     if (everything) {
         trace.scores = toTraceMatrix(s.scores);
         trace.scaledScores = toTraceMatrix(s.weights);
     }
     const bool masked = in.mask.size() > 0;
-    if (masked) s.weights = applyMask(s.weights, in.mask);  // T_q×T_k
+    if (masked) applyMaskInPlace(s.weights, in.mask);   // T_q×T_k
     if (everything) {
         trace.mask = masked ? toTraceMatrix(in.mask) : Mat(Mat::Zero(s.weights.rows(), s.weights.cols()));
         trace.maskedScores = toTraceMatrix(s.weights);

@@ -33,4 +33,11 @@ MatOf<Scalar> applyMask(const MatOf<Scalar>& scores, const MatOf<Scalar>& mask) 
 template Mat applyMask(const Mat&, const Mat&);
 template MatOf<float> applyMask(const MatOf<float>&, const MatOf<float>&);
 
+template <typename Scalar>
+void applyMaskInPlace(MatOf<Scalar>& scores, const MatOf<Scalar>& mask) {
+    scores += mask;  // T×T
+}
+template void applyMaskInPlace(Mat&, const Mat&);
+template void applyMaskInPlace(MatOf<float>&, const MatOf<float>&);
+
 }  // namespace attnscope

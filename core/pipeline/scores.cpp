@@ -16,6 +16,13 @@ MatOf<Scalar> scaleScores(const MatOf<Scalar>& scores, Scalar divisor) {
 template Mat scaleScores(const Mat&, double);
 template MatOf<float> scaleScores(const MatOf<float>&, float);
 
+template <typename Scalar>
+void scaleScores(const MatOf<Scalar>& scores, Scalar divisor, MatOf<Scalar>& out) {
+    out = scores / divisor;  // T×T
+}
+template void scaleScores(const Mat&, double, Mat&);
+template void scaleScores(const MatOf<float>&, float, MatOf<float>&);
+
 double sqrtOf(int dK) { return std::sqrt(static_cast<double>(dK)); }
 
 }  // namespace attnscope

@@ -39,13 +39,13 @@ void softmaxRowsInPlace(MatOf<Scalar>& weights, std::vector<std::string>* notice
     const Scalar inf = std::numeric_limits<Scalar>::infinity();  // weights: T×T
     for (Eigen::Index i = 0; i < weights.rows(); ++i) {
         auto row = weights.row(i);
-        if (row.array().isNaN().any()) {
+        const Scalar rowMax = row.template maxCoeff<Eigen::PropagateNaN>();  // NaN if any score is
+        if (std::isnan(rowMax)) {
             row.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
             if (notices) notices->push_back("scores of " + rowName(rowNames, i) +
                                             " contain NaN: its weights are undefined");
             continue;
         }
-        const Scalar rowMax = row.maxCoeff();
         if (rowMax == -inf) {
             row.setZero();
             if (notices) notices->push_back("every score of " + rowName(rowNames, i) +

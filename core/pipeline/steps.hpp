@@ -22,6 +22,8 @@ Mat project(const Mat& X, const Mat& W, const RowVec& b);  // T×d · d×d_k →
 Mat attentionScores(const Mat& Q, const Mat& K);     // T×d_k · d_k×T → T×T
 template <typename Scalar>
 MatOf<Scalar> scaleScores(const MatOf<Scalar>& scores, Scalar divisor);  // T×T
+template <typename Scalar>  // the same into `out`, reusing its storage (the kernel's T×T buffer)
+void scaleScores(const MatOf<Scalar>& scores, Scalar divisor, MatOf<Scalar>& out);  // T×T
 double sqrtOf(int dK);
 
 // mask.cpp — additive masks: 0 keeps a score, -inf removes it
@@ -31,6 +33,8 @@ Mat noMask(int T);      // T×T zeros
 Mat paddingMask(int T, int realTokens);  // T×T, -inf in the columns of tokens realTokens…T−1 (padding)
 template <typename Scalar>
 MatOf<Scalar> applyMask(const MatOf<Scalar>& scores, const MatOf<Scalar>& mask);  // T×T
+template <typename Scalar>  // scores += mask, in place
+void applyMaskInPlace(MatOf<Scalar>& scores, const MatOf<Scalar>& mask);  // T×T
 
 // softmax.cpp — numerically stable row softmax. A row whose entries are all -inf has no
 // distribution: its weights are all 0 and a notice says so. A row with +inf entries splits its
