@@ -292,6 +292,8 @@ void activate(MatF& X, Activation activation) {
     }
 }
 
+void softmaxRows(MatF& X) { softmaxRowsInPlace(X, nullptr); }  // the lessons' softmax, in float
+
 MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows) {
     const auto M = table.view();
     MatF out(static_cast<Eigen::Index>(rows.size()), M.cols());
@@ -390,8 +392,6 @@ struct ModelArithmetic {
 };
 
 }  // namespace
-
-void softmaxRows(MatF& X) { softmaxRowsInPlace(X, nullptr); }
 
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
                         LayerDetail detail, LayerTrace& layer) {
