@@ -5,7 +5,14 @@
 
 namespace attnscope {
 
-using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using RowVec = Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor>;
+// Of any scalar: lessons compute in double (Mat), real models in float (MatF, core/model); the
+// attention kernel (core/pipeline/attention_kernel.hpp) is written once for both.
+template <typename Scalar>
+using MatOf = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename Scalar>
+using RowVecOf = Eigen::Matrix<Scalar, 1, Eigen::Dynamic, Eigen::RowMajor>;
+
+using Mat = MatOf<double>;
+using RowVec = RowVecOf<double>;
 
 }  // namespace attnscope

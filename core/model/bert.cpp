@@ -7,6 +7,8 @@
 
 #include <numeric>
 
+#include "core/model/layer_trace.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -164,14 +166,9 @@ MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const Transformer
     const MatF Q = linear(X, w.query), K = linear(X, w.key), V = linear(X, w.value);  // T×d each
     const MatF context = multiHeadAttention(Q, K, V, c.heads, false, detail, trace);     // T×d
     MatF attended = linear(context, w.attentionOutput);                                 // T×d
-    if (detail == LayerDetail::Full) {
-        trace.input = toDouble(X);
-        trace.concat = toDouble(context);
-        trace.output = toDouble(attended);
-        trace.wo = w.attentionOutput.weight.view().transpose().cast<double>();  // d×d, row-vector convention
-        trace.bo = w.attentionOutput.bias.view().cast<double>();
-        for (int h = 0; h < c.heads; ++h) trace.heads[static_cast<std::size_t>(h)].params = headSlices(w, h, c.headWidth());
-    }
+    recordAttentionLayer({X, context, attended, w.attentionOutput, WeightLayout::OutIn,
+                          [&](int h) { return headSlices(w, h, c.headWidth()); }},
+                         detail, trace);
     attended += X;  // residual, then post-LayerNorm
     layerNorm(attended, w.attentionNorm, c.layerNormEps);
     MatF inner = linear(attended, w.intermediate);  // T×d_ff

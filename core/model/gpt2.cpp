@@ -6,6 +6,8 @@
 
 #include <numeric>
 
+#include "core/model/layer_trace.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -82,15 +84,10 @@ MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig
     const MatF Q = qkv.leftCols(d), K = qkv.middleCols(d, d), V = qkv.rightCols(d);
     const MatF context = multiHeadAttention(Q, K, V, c.heads, true, detail, trace);  // T×d
     const MatF attended = conv1d(context, w.projection);                            // T×d
-    if (detail == LayerDetail::Full) {
-        trace.input = toDouble(normed);  // the heads project ln_1(X), not the residual stream
-        trace.concat = toDouble(context);
-        trace.output = toDouble(attended);
-        trace.wo = w.projection.weight.view().cast<double>();  // d×d, already [in, out]
-        trace.bo = w.projection.bias.view().cast<double>();
-        for (int h = 0; h < c.heads; ++h)
-            trace.heads[static_cast<std::size_t>(h)].params = headSlices(w, h, c.width, c.headWidth());
-    }
+    // The heads project ln_1(X), not the residual stream.
+    recordAttentionLayer({normed, context, attended, w.projection, WeightLayout::InOut,
+                          [&](int h) { return headSlices(w, h, c.width, c.headWidth()); }},
+                         detail, trace);
     MatF residual = X + attended;  // T×d
     normed = residual;
     layerNorm(normed, w.norm2, c.layerNormEps);

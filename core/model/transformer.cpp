@@ -18,6 +18,7 @@
 #include "core/model/gpt2.hpp"
 #include "core/model/hf_config.hpp"
 #include "core/io/text_file.hpp"
+#include "core/pipeline/attention_kernel.hpp"
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
 #include <cblas.h>  // OpenBLAS: CPU-dispatched SGEMM kernels (see the top-level CMakeLists.txt)
@@ -27,7 +28,6 @@ namespace attnscope {
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 std::optional<ModelFamily> familyOf(const std::string& modelType) {
     if (modelType == "bert") return ModelFamily::Bert;
@@ -357,14 +357,7 @@ void activate(MatF& X, Activation activation) {
     }
 }
 
-void softmaxRows(MatF& X) {
-    for (Eigen::Index r = 0; r < X.rows(); ++r) {
-        auto row = X.row(r).array();
-        const float top = row.maxCoeff();  // finite: every row keeps at least its own token
-        row = (row - top).exp();
-        row /= row.sum();
-    }
-}
+void softmaxRows(MatF& X) { softmaxRowsInPlace(X, nullptr); }  // the lessons' softmax, in float
 
 MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows) {
     const auto M = table.view();
@@ -481,11 +474,24 @@ LayerNormRef WeightBinder::layerNorm(const std::string& name, Eigen::Index n) {
 
 namespace {
 
-MatF causalMaskF(Eigen::Index T) {  // T×T: 0 on and below the diagonal, -inf above
-    MatF mask = MatF::Zero(T, T);
-    for (Eigen::Index i = 0; i < T; ++i) mask.row(i).tail(T - i - 1).setConstant(kNegInf);
-    return mask;
-}
+// The models' arithmetic for the attention kernel: float, each head's two products as one SGEMM
+// on the head's columns of Q, K, V and of the context in place (`product`: gemm or gemmEigen,
+// see multiHeadAttention); no hand-rounding.
+struct ModelArithmetic {
+    decltype(&gemm) product;
+
+    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
+        out.resize(q.rows(), k.rows());  // T×T = Q_h·K_hᵀ
+        product(q.rows(), k.rows(), q.cols(), q.data(), q.outerStride(), k.data(), k.outerStride(), true, 0.0f,
+                out.data(), out.cols());
+    }
+    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
+        product(weights.rows(), v.cols(), weights.cols(), weights.data(), weights.cols(), v.data(), v.outerStride(),
+                false, 0.0f, out.data(), out.outerStride());  // T×T · T×d_k → T×d_k, A_h·V_h
+    }
+    template <typename M>
+    void round(M&&) const {}
+};
 
 }  // namespace
 
@@ -493,42 +499,24 @@ MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, 
                         LayerDetail detail, LayerTrace& layer) {
     const Eigen::Index T = Q.rows(), d = Q.cols(), dk = d / heads;
     const float divisor = std::sqrt(static_cast<float>(dk));
-    const bool full = detail == LayerDetail::Full;
-    const MatF mask = causal ? causalMaskF(T) : MatF();  // T×T; none for the encoders (all zero)
-    const Mat maskDouble = full ? (causal ? toDouble(mask) : Mat(Mat::Zero(T, T))) : Mat();
-    MatF context(T, d);                                  // T×d
+    const HeadRecord record = detail == LayerDetail::Full ? HeadRecord::Everything : HeadRecord::WeightsOnly;
+    const MatF mask = causal ? causalMask<float>(static_cast<int>(T)) : MatF();  // T×T; none for the encoders
+    MatF context(T, d);                                                           // T×d
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
     // Heads are independent: each writes its own columns of the context and its own HeadTrace.
     // They are shared out over as many threads as the matrix products may use (OpenBLAS's count).
     // With one thread, OpenBLAS (single-threaded then) runs the small per-head products; with
     // more, each head thread uses Eigen, as OpenBLAS would thread these small products again.
     const int workers = std::clamp(productThreads(), 1, heads);
-    const auto small = workers == 1 ? &gemm : &gemmEigen;
+    const ModelArithmetic arithmetic{workers == 1 ? &gemm : &gemmEigen};
+    const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
     const auto runHeads = [&](int first, int step) {
-        MatF scores(T, T), weights(T, T);  // T×T, reused by this thread's heads
+        HeadScratch<float> scratch;  // T×T, reused by this thread's heads
         for (int h = first; h < heads; h += step) {
             const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context
-            small(T, T, dk, Q.data() + c0, d, K.data() + c0, d, true, 0.0f, scores.data(), T);  // Q_h·K_hᵀ
-            weights = scores / divisor;      // scaled, then masked; the softmax makes them the weights
-            HeadTrace& trace = layer.heads[static_cast<std::size_t>(h)];
-            if (full) {
-                trace.scores = toDouble(scores);
-                trace.scaledScores = toDouble(weights);
-            }
-            if (causal) weights += mask;
-            if (full) {
-                trace.mask = maskDouble;
-                trace.maskedScores = toDouble(weights);
-            }
-            softmaxRows(weights);
-            small(T, dk, T, weights.data(), T, V.data() + c0, d, false, 0.0f, context.data() + c0, d);  // A_h·V_h
-            trace.weights = toDouble(weights);
-            if (full) {
-                trace.q = Q.middleCols(c0, dk).cast<double>();
-                trace.k = K.middleCols(c0, dk).cast<double>();
-                trace.v = V.middleCols(c0, dk).cast<double>();
-                trace.weightedSum = context.middleCols(c0, dk).cast<double>();
-            }
+            const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(c0, dk), V.middleCols(c0, dk), mask, divisor};
+            attendHead(in, arithmetic, scratch, context.middleCols(c0, dk), record,
+                       layer.heads[static_cast<std::size_t>(h)], rows);
         }
     };
     std::vector<std::thread> helpers;

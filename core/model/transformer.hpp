@@ -180,6 +180,7 @@ MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows);  // |rows
 
 // Multi-head scaled dot-product attention. Q, K, V: T×d with head h in columns h·d_k…(h+1)·d_k.
 // Returns the context T×d ([head_1 | … | head_H]); fills layer.heads (H entries) per `detail`.
+// Each head goes through the attention kernel the lessons use (core/pipeline/attention_kernel.hpp).
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
                         LayerDetail detail, LayerTrace& layer);
 

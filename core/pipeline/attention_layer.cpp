@@ -2,16 +2,31 @@
 // cross-attention), d model width, H heads, d_k, d_v head widths.
 #include "core/pipeline/attention_layer.hpp"
 
-#include "core/pipeline/steps.hpp"
+#include "core/pipeline/attention_kernel.hpp"
 
 namespace attnscope {
 
 namespace {
 
-// Applies hand-rounding when it is on, so each step starts from what a student wrote down.
-struct Rounder {
+// The lesson's arithmetic for the attention kernel: exact double through the pipeline's step
+// functions, and hand-rounding, when it is on, so each step starts from what a student wrote down.
+struct LessonArithmetic {
     std::optional<int> decimals;
-    Mat operator()(Mat m) const { return decimals ? roundTo(m, *decimals) : m; }
+
+    void scores(const ConstHeadView<double>& q, const ConstHeadView<double>& k, Mat& out) const {
+        out = attentionScores(q, k);  // T_q×d_k · d_k×T_k → T_q×T_k
+    }
+    void weightedSum(const Mat& weights, const ConstHeadView<double>& v, HeadOutView<double> out) const {
+        out = attnscope::weightedSum(weights, v);  // T_q×T_k · T_k×d_v → T_q×d_v
+    }
+    template <typename M>
+    void round(M&& m) const {
+        if (decimals) m = roundTo(Mat(m), *decimals);
+    }
+    Mat rounded(Mat m) const {
+        round(m);
+        return m;
+    }
 };
 
 // X·W + b, or X + b when W is empty (the identity, see identityHead).
@@ -26,25 +41,28 @@ Mat shownIdentity(Eigen::Index width) {
     return width <= kLargestShownIdentity ? Mat(Mat::Identity(width, width)) : Mat();
 }
 
+// The additive mask of every head: causal and padding exist only in self-attention (T_q = T_k = T);
+// cross-attention adds zeros.
+Mat layerMask(Eigen::Index queries, Eigen::Index keys, const AttentionOptions& options) {
+    const int T = static_cast<int>(queries);
+    Mat mask = options.causal ? causalMask(T) : Mat(Mat::Zero(queries, keys));  // T_q×T_k
+    if (options.realTokens >= 0) mask += paddingMask(T, options.realTokens);  // -inf + -inf stays -inf
+    return mask;
+}
+
 // Self-attention passes the same X twice (Xq = Xkv, T_q = T_k = T).
-HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const AttentionOptions& options,
-                  const std::vector<std::string>& tokenNames, std::vector<std::string>* notices) {
-    const Rounder r{options.handRounding};
-    const int T = static_cast<int>(Xq.rows());
+HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const Mat& mask,
+                  const AttentionOptions& options, const RowNotices& rows) {
+    const LessonArithmetic lesson{options.handRounding};
+    const Mat q = lesson.rounded(projectOrCopy(Xq, w.wq, w.bq));   // T_q×d_k
+    const Mat k = lesson.rounded(projectOrCopy(Xkv, w.wk, w.bk));  // T_k×d_k
+    const Mat v = lesson.rounded(projectOrCopy(Xkv, w.wv, w.bv));  // T_k×d_v
+    const double divisor = options.scaled ? sqrtOf(static_cast<int>(q.cols())) : 1.0;
     HeadTrace h;
     h.params = w;
-    h.q = r(projectOrCopy(Xq, w.wq, w.bq));          // T_q×d_k
-    h.k = r(projectOrCopy(Xkv, w.wk, w.bk));         // T_k×d_k
-    h.v = r(projectOrCopy(Xkv, w.wv, w.bv));         // T_k×d_v
-    h.scores = r(attentionScores(h.q, h.k));         // T_q×T_k
-    const double divisor = options.scaled ? sqrtOf(static_cast<int>(h.q.cols())) : 1.0;
-    h.scaledScores = r(scaleScores(h.scores, divisor));  // T_q×T_k
-    // Masks exist only in self-attention (T_q = T_k = T); cross-attention adds zeros.
-    h.mask = options.causal ? causalMask(T) : Mat(Mat::Zero(Xq.rows(), Xkv.rows()));  // T_q×T_k
-    if (options.realTokens >= 0) h.mask += paddingMask(T, options.realTokens);  // -inf + -inf stays -inf
-    h.maskedScores = applyMask(h.scaledScores, h.mask);  // T_q×T_k
-    h.weights = r(softmaxRows(h.maskedScores, notices, tokenNames));  // T_q×T_k
-    h.weightedSum = r(weightedSum(h.weights, h.v));  // T_q×T_k · T_k×d_v → T_q×d_v
+    HeadScratch<double> scratch;
+    Mat out(q.rows(), v.cols());  // T_q×d_v, recorded as h.weightedSum
+    attendHead(HeadInput<double>{q, k, v, mask, divisor}, lesson, scratch, out, HeadRecord::Everything, h, rows);
     return h;
 }
 
@@ -54,9 +72,10 @@ LayerTrace runLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights
     LayerTrace layer;
     layer.input = Xq;  // T_q×d
     std::vector<Mat> outputs;
+    const Mat mask = layerMask(Xq.rows(), Xkv.rows(), options);  // T_q×T_k
     for (const HeadWeights& w : heads) {
         std::vector<std::string> headNotices;
-        layer.heads.push_back(runHead(Xq, Xkv, w, options, tokenNames, &headNotices));
+        layer.heads.push_back(runHead(Xq, Xkv, w, mask, options, RowNotices{&headNotices, tokenNames}));
         outputs.push_back(layer.heads.back().weightedSum);
         for (const std::string& n : headNotices)
             if (notices) notices->push_back("head " + std::to_string(layer.heads.size()) + ": " + n);
@@ -64,9 +83,9 @@ LayerTrace runLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights
     layer.concat = concatHeads(outputs);  // T_q×(H·d_v)
     layer.wo = wo.size() > 0 ? wo : shownIdentity(layer.concat.cols());
     layer.bo = bo;
-    const Rounder r{options.handRounding};
-    // T_q×d (T_q×H·d_v without W_O)
-    layer.output = r(wo.size() > 0 ? outputProjection(layer.concat, wo, bo) : projectOrCopy(layer.concat, Mat(), bo));
+    const LessonArithmetic lesson{options.handRounding};
+    // T_q×d (T_q×H·d_v without W_O, where an empty W_O means the identity: a copy)
+    layer.output = lesson.rounded(wo.size() > 0 ? outputProjection(layer.concat, wo, bo) : projectOrCopy(layer.concat, Mat(), bo));
     return layer;
 }
 

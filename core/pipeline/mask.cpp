@@ -6,13 +6,16 @@
 
 namespace attnscope {
 
-Mat causalMask(int T) {
-    Mat mask = Mat::Zero(T, T);  // T×T
-    const double blocked = -std::numeric_limits<double>::infinity();
+template <typename Scalar>
+MatOf<Scalar> causalMask(int T) {
+    MatOf<Scalar> mask = MatOf<Scalar>::Zero(T, T);  // T×T
+    const Scalar blocked = -std::numeric_limits<Scalar>::infinity();
     for (int i = 0; i < T; ++i)
         for (int j = i + 1; j < T; ++j) mask(i, j) = blocked;  // the future is hidden
     return mask;
 }
+template Mat causalMask<double>(int);
+template MatOf<float> causalMask<float>(int);
 
 Mat noMask(int T) { return Mat::Zero(T, T); }
 
@@ -23,8 +26,18 @@ Mat paddingMask(int T, int realTokens) {
     return mask;
 }
 
-Mat applyMask(const Mat& scores, const Mat& mask) {
+template <typename Scalar>
+MatOf<Scalar> applyMask(const MatOf<Scalar>& scores, const MatOf<Scalar>& mask) {
     return scores + mask;  // T×T; -inf + finite = -inf
 }
+template Mat applyMask(const Mat&, const Mat&);
+template MatOf<float> applyMask(const MatOf<float>&, const MatOf<float>&);
+
+template <typename Scalar>
+void applyMaskInPlace(MatOf<Scalar>& scores, const MatOf<Scalar>& mask) {
+    scores += mask;  // T×T
+}
+template void applyMaskInPlace(Mat&, const Mat&);
+template void applyMaskInPlace(MatOf<float>&, const MatOf<float>&);
 
 }  // namespace attnscope

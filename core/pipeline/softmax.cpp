@@ -1,6 +1,8 @@
 // Row softmax.  Shapes: T tokens (query rows) × T tokens (key columns).
+// One definition for lessons (double) and real models (float); see steps.hpp.
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "core/pipeline/steps.hpp"
 
@@ -14,41 +16,57 @@ std::string rowName(const std::vector<std::string>& names, Eigen::Index i) {
 }
 
 // Softmax of one row whose maximum is finite: shift by the maximum so exp never overflows.
-void softmaxFiniteRow(Eigen::Ref<RowVec> row, double rowMax) {
-    // std::exp, not Eigen's vectorised exp: the latter clamps −∞ to a denormal instead of 0,
-    // and a masked token must get exactly zero weight.
-    row = row.unaryExpr([rowMax](double s) { return std::exp(s - rowMax); });
-    row /= row.sum();                     // the maximum contributes exp(0) = 1, so sum ≥ 1
+// A masked token (−∞) must get exactly zero weight.
+template <typename Scalar>
+void softmaxFiniteRow(Eigen::Ref<RowVecOf<Scalar>> row, Scalar rowMax) {
+    if constexpr (std::is_same_v<Scalar, float>) {
+        // Models: T² exponentials per head, so Eigen's vectorised exp; it maps −∞ to a denormal
+        // (2.9e-39) instead of 0, which the select puts right.
+        const Scalar blocked = -std::numeric_limits<Scalar>::infinity();
+        row = (row.array() == blocked).select(Scalar(0), (row.array() - rowMax).exp());
+    } else {
+        // Lessons: std::exp, exact to the last bit the reference traces are checked to.
+        row = row.unaryExpr([rowMax](Scalar s) { return std::exp(s - rowMax); });
+    }
+    row /= row.sum();  // the maximum contributes exp(0) = 1, so sum ≥ 1
 }
 
 }  // namespace
 
-Mat softmaxRows(const Mat& scores, std::vector<std::string>* notices,
-                const std::vector<std::string>& rowNames) {
-    Mat weights = scores;  // T×T
-    const double inf = std::numeric_limits<double>::infinity();
+template <typename Scalar>
+void softmaxRowsInPlace(MatOf<Scalar>& weights, std::vector<std::string>* notices,
+                        const std::vector<std::string>& rowNames) {
+    const Scalar inf = std::numeric_limits<Scalar>::infinity();  // weights: T×T
     for (Eigen::Index i = 0; i < weights.rows(); ++i) {
         auto row = weights.row(i);
-        if (row.array().isNaN().any()) {
-            row.setConstant(std::numeric_limits<double>::quiet_NaN());
+        const Scalar rowMax = row.template maxCoeff<Eigen::PropagateNaN>();  // NaN if any score is
+        if (std::isnan(rowMax)) {
+            row.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
             if (notices) notices->push_back("scores of " + rowName(rowNames, i) +
                                             " contain NaN: its weights are undefined");
             continue;
         }
-        const double rowMax = row.maxCoeff();
         if (rowMax == -inf) {
             row.setZero();
             if (notices) notices->push_back("every score of " + rowName(rowNames, i) +
                                             " is masked: it attends to nothing (weights 0)");
         } else if (rowMax == inf) {
-            row = (row.array() == inf).cast<double>();
+            row = (row.array() == inf).template cast<Scalar>();
             row /= row.sum();
             if (notices) notices->push_back("scores of " + rowName(rowNames, i) +
                                             " contain +inf: the weight is split among those");
         } else {
-            softmaxFiniteRow(row, rowMax);
+            softmaxFiniteRow<Scalar>(row, rowMax);
         }
     }
+}
+template void softmaxRowsInPlace(Mat&, std::vector<std::string>*, const std::vector<std::string>&);
+template void softmaxRowsInPlace(MatOf<float>&, std::vector<std::string>*, const std::vector<std::string>&);
+
+Mat softmaxRows(const Mat& scores, std::vector<std::string>* notices,
+                const std::vector<std::string>& rowNames) {
+    Mat weights = scores;  // T×T
+    softmaxRowsInPlace(weights, notices, rowNames);
     return weights;
 }
 

@@ -3,6 +3,8 @@
 // with the shape legend at its top:
 //   T tokens, d model width, H heads, d_k query/key width, d_v value width.
 // Every function is pure: same inputs, same outputs, no hidden state.
+// The steps the attention kernel (attention_kernel.hpp) runs for lessons (double) and real models
+// (float) are templates on the scalar, defined in their .cpp and instantiated there for both.
 #include <string>
 #include <vector>
 
@@ -18,20 +20,30 @@ Mat project(const Mat& X, const Mat& W, const RowVec& b);  // T×d · d×d_k →
 
 // scores.cpp — Q·Kᵀ and the scaling: each score divided by √d_k, as written on the board
 Mat attentionScores(const Mat& Q, const Mat& K);     // T×d_k · d_k×T → T×T
-Mat scaleScores(const Mat& scores, double divisor);  // T×T
+template <typename Scalar>
+MatOf<Scalar> scaleScores(const MatOf<Scalar>& scores, Scalar divisor);  // T×T
+template <typename Scalar>  // the same into `out`, reusing its storage (the kernel's T×T buffer)
+void scaleScores(const MatOf<Scalar>& scores, Scalar divisor, MatOf<Scalar>& out);  // T×T
 double sqrtOf(int dK);
 
 // mask.cpp — additive masks: 0 keeps a score, -inf removes it
-Mat causalMask(int T);  // T×T, -inf above the diagonal (token i sees tokens 0..i)
+template <typename Scalar = double>
+MatOf<Scalar> causalMask(int T);  // T×T, -inf above the diagonal (token i sees tokens 0..i)
 Mat noMask(int T);      // T×T zeros
 Mat paddingMask(int T, int realTokens);  // T×T, -inf in the columns of tokens realTokens…T−1 (padding)
-Mat applyMask(const Mat& scores, const Mat& mask);  // T×T
+template <typename Scalar>
+MatOf<Scalar> applyMask(const MatOf<Scalar>& scores, const MatOf<Scalar>& mask);  // T×T
+template <typename Scalar>  // scores += mask, in place
+void applyMaskInPlace(MatOf<Scalar>& scores, const MatOf<Scalar>& mask);  // T×T
 
 // softmax.cpp — numerically stable row softmax. A row whose entries are all -inf has no
 // distribution: its weights are all 0 and a notice says so. A row with +inf entries splits its
 // weight evenly among them (the limit of softmax). NaN scores make the row NaN, with a notice.
 Mat softmaxRows(const Mat& scores, std::vector<std::string>* notices,
                 const std::vector<std::string>& rowNames = {});  // T×T
+template <typename Scalar>  // the same, in place (the kernel reuses its T×T buffer)
+void softmaxRowsInPlace(MatOf<Scalar>& scores, std::vector<std::string>* notices,
+                        const std::vector<std::string>& rowNames = {});  // T×T
 
 // weighted_sum.cpp — A·V: each output row is the attention-weighted mix of value rows
 Mat weightedSum(const Mat& weights, const Mat& V);  // T×T · T×d_v → T×d_v

@@ -1,0 +1,92 @@
+#pragma once
+// The attention kernel: one head's scores → scaling → mask → softmax → weighted sum, with every
+// intermediate recorded into its HeadTrace. Written once, for both callers:
+//   * lessons (core/pipeline/attention_layer.cpp): double, Eigen products through the pipeline's step
+//     functions, hand-rounding after each step;
+//   * real models (core/model/transformer.cpp, multiHeadAttention): float, the two products as
+//     SGEMM on head slices of Q, K, V in place, heads on several threads, no rounding.
+// What differs is the Arithmetic policy, a small struct with
+//   void scores(ConstHeadView q, ConstHeadView k, MatOf<Scalar>& out) const;  // out = q·kᵀ, T_q×T_k
+//   void weightedSum(const MatOf<Scalar>& a, ConstHeadView v, HeadOutView out) const;  // out = a·v
+//   template <class M> void round(M&& m) const;  // hand-rounding, or nothing
+//
+// Shape legend: T_q query tokens, T_k key/value tokens (T_q = T_k = T in self-attention),
+// d_k query/key width, d_v value width.
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/pipeline/steps.hpp"
+#include "core/trace/trace.hpp"
+
+namespace attnscope {
+
+// A head's slice of a wider matrix, used in place (row stride = the full width).
+template <typename Scalar>
+using ConstHeadView = Eigen::Ref<const MatOf<Scalar>, 0, Eigen::OuterStride<>>;
+template <typename Scalar>
+using HeadOutView = Eigen::Ref<MatOf<Scalar>, 0, Eigen::OuterStride<>>;
+
+template <typename Scalar>
+struct HeadInput {
+    ConstHeadView<Scalar> q;     // T_q×d_k
+    ConstHeadView<Scalar> k;     // T_k×d_k
+    ConstHeadView<Scalar> v;     // T_k×d_v
+    const MatOf<Scalar>& mask;   // T_q×T_k, added to the scaled scores; empty: no mask (recorded as zeros)
+    Scalar divisor;              // √d_k, or 1 when scaling is off
+};
+
+// How much of the head the Trace keeps (models keep only the weights for most layers).
+enum class HeadRecord { Everything, WeightsOnly };
+
+// Where the softmax's notices about masked or infinite rows go (nullptr: nowhere).
+struct RowNotices {
+    std::vector<std::string>* notices = nullptr;
+    std::vector<std::string> rowNames;  // names the rows in the notices ("row 3" past its end)
+};
+
+// T_q×T_k buffers, reused across the heads one thread runs.
+template <typename Scalar>
+struct HeadScratch {
+    MatOf<Scalar> scores, weights;
+};
+
+template <typename Derived>
+Mat toTraceMatrix(const Eigen::MatrixBase<Derived>& m) {  // the Trace holds double
+    return m.template cast<double>();
+}
+
+// One head: fills `out` (T_q×d_v) with weights·V and `trace` with the intermediates (params are
+// the caller's: the kernel never sees the weight matrices).
+template <typename Scalar, typename Arithmetic>
+void attendHead(const HeadInput<Scalar>& in, const Arithmetic& arithmetic, HeadScratch<Scalar>& s,
+                std::type_identity_t<HeadOutView<Scalar>> out, HeadRecord record, HeadTrace& trace, const RowNotices& rows) {
+    const bool everything = record == HeadRecord::Everything;
+    arithmetic.scores(in.q, in.k, s.scores);            // T_q×d_k · d_k×T_k → T_q×T_k
+    arithmetic.round(s.scores);
+    scaleScores(s.scores, in.divisor, s.weights);       // T_q×T_k
+    arithmetic.round(s.weights);
+    if (everything) {
+        trace.scores = toTraceMatrix(s.scores);
+        trace.scaledScores = toTraceMatrix(s.weights);
+    }
+    const bool masked = in.mask.size() > 0;
+    if (masked) applyMaskInPlace(s.weights, in.mask);   // T_q×T_k
+    if (everything) {
+        trace.mask = masked ? toTraceMatrix(in.mask) : Mat(Mat::Zero(s.weights.rows(), s.weights.cols()));
+        trace.maskedScores = toTraceMatrix(s.weights);
+    }
+    softmaxRowsInPlace(s.weights, rows.notices, rows.rowNames);  // T_q×T_k, each row sums to 1
+    arithmetic.round(s.weights);
+    trace.weights = toTraceMatrix(s.weights);   // every record keeps the weights
+    arithmetic.weightedSum(s.weights, in.v, out);       // T_q×T_k · T_k×d_v → T_q×d_v
+    arithmetic.round(out);
+    if (everything) {
+        trace.q = toTraceMatrix(in.q);
+        trace.k = toTraceMatrix(in.k);
+        trace.v = toTraceMatrix(in.v);
+        trace.weightedSum = toTraceMatrix(out);
+    }
+}
+
+}  // namespace attnscope
