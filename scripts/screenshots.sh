@@ -3,7 +3,7 @@
 # A lesson with several layers adds its later layers' input (the residual sum) and weights,
 # e.g. NN-two-layers-layer2-weights.png with the row of "it" explained.
 #   scripts/screenshots.sh [path/to/attnscope] [output dir]
-# The window takes the pictures itself (MainWindow::saveScreenshots) when
+# The screenshot tour (app/screenshot_tour.cpp) drives the window and takes the pictures when
 # ATTNSCOPE_SCREENSHOT_DIR is set, then quits.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
