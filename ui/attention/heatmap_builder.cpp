@@ -5,6 +5,7 @@
 
 #include "core/analysis/head_summary.hpp"
 #include "core/trace/explain.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -12,8 +13,6 @@ namespace {
 
 // Cells with more tokens than this get no printed numbers: they would not be legible.
 constexpr int kMaxTokensWithNumbers = 12;
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QFont scaled(QFont font, double factor) {
     font.setPointSizeF(font.pointSizeF() * factor);

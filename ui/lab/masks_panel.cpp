@@ -18,12 +18,11 @@
 #include "core/lab/masks_lab.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
 namespace {
-
-QString qs(const std::string& text) { return QString::fromStdString(text); }
 
 QStringList labelsOf(const std::vector<Token>& tokens) {
     QStringList labels;
