@@ -90,16 +90,10 @@ MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
 MasksPanel::~MasksPanel() = default;
 
 QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name) {
-    auto* card = new QWidget(parent);
-    auto* column = new QVBoxLayout(card);
-    column->setContentsMargins(0, 0, 0, 0);
-    auto* plot = new QCustomPlot(card);
-    plot->setMinimumSize(300, 240);
+    auto* plot = new QCustomPlot(parent);
     builder = std::make_unique<MatrixPlotBuilder>(plot);
     const MatrixPlotBuilder* drawn = builder.get();
-    column->addWidget(plot, 1);
-    column->addWidget(exportButton(card, plot, [drawn] { return &drawn->drawn(); }, name), 0, Qt::AlignRight);
-    return card;
+    return attnscope::plotCard(parent, plot, name, QSize(300, 240), [drawn] { return &drawn->drawn(); });
 }
 
 QWidget* MasksPanel::buildCausalPage() {
