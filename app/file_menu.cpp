@@ -14,14 +14,9 @@
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
 
 FileMenu::FileMenu(MainWindow& window, const WorkedExample& worked, const StepNavigator& navigator,
                    const HeatmapView& heatmap)

@@ -45,12 +45,10 @@ void LabWindow::showPage(Page page) { tabs_->setCurrentIndex(static_cast<int>(pa
 
 void LabWindow::refresh() {
     if (!session_.hasLesson()) return;
-    positional_->setLesson(session_.lesson(), session_.sentence());
-    scaling_->setTrace(session_.trace());
-    synthesizer_->setTrace(session_.trace());
-    masks_->setLesson(session_.lesson(), session_.sentence());
-    multiHead_->setTrace(session_.trace());
-    exercises_->setTrace(session_.trace(), session_.decimals(), QString::fromStdString(session_.lesson().title));
+    const LabInput input{session_.lesson(), session_.sentence(), session_.trace(), session_.decimals()};
+    for (LabPanel* panel : std::initializer_list<LabPanel*>{positional_, scaling_, synthesizer_, masks_,
+                                                            multiHead_, exercises_})
+        panel->setInput(input);
 }
 
 void LabWindow::setModel(const QString& name, std::optional<LoadedModel> model) {

@@ -1,4 +1,5 @@
 #include "app/model_worker.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -8,12 +9,6 @@ struct ModelWorker::RunResult {
     std::shared_ptr<const ModelRun> run;
     std::shared_ptr<const Trace> detail;
 };
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
 
 ModelWorker::ModelWorker(QObject* parent)
     : QObject(parent),

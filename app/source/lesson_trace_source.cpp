@@ -3,14 +3,9 @@
 #include <algorithm>
 
 #include "app/sentence_runners.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
 
 LessonTraceSource::LessonTraceSource(QObject* parent) : TraceSource(parent) { setObjectName("lessonSource"); }
 

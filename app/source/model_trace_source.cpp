@@ -6,14 +6,9 @@
 #include "app/model_worker.hpp"
 #include "app/sentence_runners.hpp"
 #include "ui/attention/predictions_view.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
 
 ModelTraceSource::ModelTraceSource(QObject* parent) : TraceSource(parent), worker_(new ModelWorker(this)) {
     setObjectName("modelSource");

@@ -19,12 +19,11 @@
 #include "ui/heads/head_ranking_builder.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // The badge on a model-view thumbnail: the pattern label, short, plus "coref" when it applies.
 QString badgeText(const HeadStatistics& s) {

@@ -5,6 +5,7 @@
 
 #include "core/analysis/head_summary.hpp"
 #include "core/trace/explain.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -13,46 +14,13 @@ namespace {
 // Cells with more tokens than this get no printed numbers: they would not be legible.
 constexpr int kMaxTokensWithNumbers = 12;
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QFont scaled(QFont font, double factor) {
-    font.setPointSizeF(font.pointSizeF() * factor);
-    return font;
-}
 
 }  // namespace
 
-QCPColorGradient viridisGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    const char* stops[] = {"#440154", "#482878", "#3e4989", "#31688e", "#26828e",
-                           "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"};
-    for (int i = 0; i < 10; ++i) g.setColorStopAt(i / 9.0, QColor(stops[i]));
-    g.setColorInterpolation(QCPColorGradient::ciRGB);
-    return g;
-}
-
-HeatmapBuilder::HeatmapBuilder(QCustomPlot* plot) : plot_(plot) {
-    plot_->plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(plot_, QString());
-    plot_->plotLayout()->addElement(0, 0, title_);
-    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    map_->setInterpolate(false);
-    map_->setGradient(viridisGradient());
-    scale_ = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(1, 1, scale_);
-    scale_->setLabel(QObject::tr("attention weight"));
-    map_->setColorScale(scale_);
-    scale_->setGradient(viridisGradient());  // the scale's gradient wins over the map's
+HeatmapBuilder::HeatmapBuilder(QCustomPlot* plot) : ColorMapPlot(plot, QObject::tr("attention weight")) {
     map_->setDataRange(QCPRange(0, 1));  // fixed: colours mean the same in every head
-    auto* group = new QCPMarginGroup(plot_);
-    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    plot_->yAxis->setRangeReversed(true);  // the first token is the top row
     plot_->xAxis->setLabel(QObject::tr("attended-to token (key)"));
     plot_->yAxis->setLabel(QObject::tr("query token"));
-    plot_->xAxis->grid()->setVisible(false);
-    plot_->yAxis->grid()->setVisible(false);
 }
 
 namespace {
@@ -108,7 +76,7 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     for (const int i : selection.keep) labels << qs(trace.tokens.at(i).text);
     setAxes(labels);
     title_->setText(titleFor(trace, head, options));
-    title_->setFont(scaled(plot_->font(), 1.2));
+    title_->setFont(scaledFont(plot_->font(), 1.2));
     printValues(decimals);
     plot_->replot();
 }
@@ -138,7 +106,7 @@ void HeatmapBuilder::printValues(int decimals) {
     const int T = static_cast<int>(keyLabels_.size());
     if (T > kMaxTokensWithNumbers) return;
     const int shown = T > 6 ? std::min(decimals, 2) : decimals;
-    const QFont font = scaled(plot_->font(), T > 6 ? 0.85 : 1.0);
+    const QFont font = scaledFont(plot_->font(), T > 6 ? 0.85 : 1.0);
     for (const DrawnCell& c : cells_) {
         auto* text = new QCPItemText(plot_);
         text->position->setCoords(c.col, c.row);

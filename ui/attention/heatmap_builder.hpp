@@ -8,25 +8,12 @@
 
 #include "core/trace/trace.hpp"
 #include "ui/attention/attention_options.hpp"
-
-class QCustomPlot;
-class QCPColorMap;
-class QCPColorScale;
-class QCPColorGradient;
-class QCPTextElement;
+#include "ui/common/color_map_plot.hpp"
 
 namespace attnscope {
 
-struct DrawnCell {
-    int row = 0;  // query token
-    int col = 0;  // attended-to token
-    double value = 0;
-};
-
-// A perceptual, colour-blind-safe gradient: viridis sampled at ten stops.
-QCPColorGradient viridisGradient();
-
-class HeatmapBuilder {
+// Drawn cells: row = query token, col = attended-to token.
+class HeatmapBuilder : public ColorMapPlot {
 public:
     explicit HeatmapBuilder(QCustomPlot* plot);
 
@@ -38,7 +25,6 @@ public:
     // "query → key: weight" for a point in plot pixels; empty outside the cells.
     QString hoverText(const QPointF& pixel) const;
 
-    QCustomPlot* plot() const { return plot_; }
     const std::vector<DrawnCell>& drawnCells() const { return cells_; }
     const QStringList& keyLabels() const { return keyLabels_; }      // x axis, left to right
     const QStringList& queryLabels() const { return queryLabels_; }  // y axis, top to bottom
@@ -49,10 +35,6 @@ private:
     void setAxes(const QStringList& labels);
     void printValues(int decimals);
 
-    QCustomPlot* plot_;
-    QCPColorMap* map_ = nullptr;
-    QCPColorScale* scale_ = nullptr;
-    QCPTextElement* title_ = nullptr;
     std::vector<DrawnCell> cells_;
     QStringList keyLabels_;
     QStringList queryLabels_;

@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QPaintEvent>
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -12,7 +13,6 @@ constexpr int kLabelWidthChars = 14;  // token column
 const QColor kBarColour("#31688e");   // viridis blue: the heatmaps' palette
 const QColor kTrackColour("#e8eef4");
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString headingOf(const Prediction& p, const Trace& trace, bool nextToken) {
     const QString token = p.position < trace.tokenCount() ? qs(trace.tokens[p.position].text) : QStringLiteral("?");

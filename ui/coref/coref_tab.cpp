@@ -16,12 +16,11 @@
 #include "core/analysis/coref_export.hpp"
 #include "ui/coref/coref_view.hpp"
 #include "ui/common/file_write.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString headList(const std::vector<HeadRef>& heads) {
     QStringList items;

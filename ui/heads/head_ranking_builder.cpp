@@ -13,11 +13,6 @@ namespace {
 // More cells than this get no printed percentages: they would not be legible.
 constexpr int kMaxCellsWithNumbers = 16 * 16;
 
-QFont scaled(QFont font, double factor) {
-    font.setPointSizeF(font.pointSizeF() * factor);
-    return font;
-}
-
 QString percent(double share) { return QString::number(100 * share, 'f', 0) + "%"; }
 
 // Exports at the plot's size on screen, but never smaller than this (the tab may not have been
@@ -26,26 +21,11 @@ QSize exportSize(const QCustomPlot* plot) { return plot->size().expandedTo(QSize
 
 }  // namespace
 
-HeadRankingBuilder::HeadRankingBuilder(QCustomPlot* plot) : plot_(plot) {
-    plot_->plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(plot_, QString());
-    plot_->plotLayout()->addElement(0, 0, title_);
-    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    map_->setInterpolate(false);
-    scale_ = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(1, 1, scale_);
-    scale_->setLabel(QObject::tr("antecedent accuracy"));
-    map_->setColorScale(scale_);
-    scale_->setGradient(viridisGradient());
+HeadRankingBuilder::HeadRankingBuilder(QCustomPlot* plot)
+    : ColorMapPlot(plot, QObject::tr("antecedent accuracy")) {
     map_->setDataRange(QCPRange(0, 1));  // fixed: the same colour means the same accuracy on every model
-    auto* group = new QCPMarginGroup(plot_);
-    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    plot_->yAxis->setRangeReversed(true);  // layer 1 on top, as in the model view
     plot_->xAxis->setLabel(QObject::tr("head"));
     plot_->yAxis->setLabel(QObject::tr("layer"));
-    plot_->xAxis->grid()->setVisible(false);
-    plot_->yAxis->grid()->setVisible(false);
     clear(QObject::tr("No evaluation yet"));
 }
 
@@ -56,7 +36,7 @@ void HeadRankingBuilder::clear(const QString& message) {
     selected_.reset();
     map_->data()->clear();
     title_->setText(message);
-    title_->setFont(scaled(plot_->font(), 1.1));
+    title_->setFont(scaledFont(plot_->font(), 1.1));
     setAxes();
     printValues();
     plot_->replot();
@@ -128,7 +108,7 @@ void HeadRankingBuilder::printValues() {
     frame_ = nullptr;
     valueLabels_ = 0;
     if (static_cast<int>(cells_.size()) <= kMaxCellsWithNumbers) {
-        const QFont font = scaled(plot_->font(), cells_.size() > 64 ? 0.75 : 0.9);
+        const QFont font = scaledFont(plot_->font(), cells_.size() > 64 ? 0.75 : 0.9);
         for (const DrawnCell& c : cells_) {
             auto* text = new QCPItemText(plot_);
             text->position->setCoords(c.col, c.row);

@@ -12,16 +12,12 @@
 #include "core/analysis/coref_eval.hpp"
 #include "ui/attention/heatmap_builder.hpp"
 
-class QCustomPlot;
-class QCPColorMap;
-class QCPColorScale;
 class QCPItemRect;
 class QCPRange;
-class QCPTextElement;
 
 namespace attnscope {
 
-class HeadRankingBuilder {
+class HeadRankingBuilder : public ColorMapPlot {
 public:
     explicit HeadRankingBuilder(QCustomPlot* plot);
 
@@ -41,7 +37,6 @@ public:
     QByteArray toSvg() const;
     QByteArray toPdf() const;
 
-    QCustomPlot* plot() const { return plot_; }
     // row = layer, col = head, value = accuracy (0 to 1).
     const std::vector<DrawnCell>& drawnCells() const { return cells_; }
     int layers() const { return layers_; }
@@ -56,10 +51,6 @@ private:
     static QCPRange gridRange(int count);
     void setGridCell(int head, int layer, double value);
 
-    QCustomPlot* plot_;
-    QCPColorMap* map_ = nullptr;
-    QCPColorScale* scale_ = nullptr;
-    QCPTextElement* title_ = nullptr;
     QCPItemRect* frame_ = nullptr;  // around the selected cell
     std::vector<DrawnCell> cells_;
     std::vector<int> correct_;  // parallel to cells_, for the hover text

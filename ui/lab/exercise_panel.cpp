@@ -22,12 +22,11 @@
 #include "core/trace/explain.hpp"
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/worksheet_export.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QSpinBox* spinBox(QWidget* parent, int low, int high, int value) {
     auto* box = new QSpinBox(parent);

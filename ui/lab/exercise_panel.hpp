@@ -12,6 +12,7 @@
 #include "core/lab/exercise.hpp"
 #include "core/lab/worksheet.hpp"
 #include "core/trace/trace.hpp"
+#include "ui/lab/lab_panel.hpp"
 
 class QComboBox;
 class QLabel;
@@ -25,10 +26,13 @@ namespace attnscope {
 
 class ExerciseTableModel;
 
-class ExercisePanel : public QWidget {
+class ExercisePanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     explicit ExercisePanel(QWidget* parent = nullptr);
+    void setInput(const LabInput& input) override {
+        setTrace(input.trace, input.decimals, QString::fromStdString(input.lesson.title));
+    }
 
     // The lesson's run, its decimals and title. A new run (other numbers) rebuilds the exercise;
     // the same run again keeps the student's answers.

@@ -6,6 +6,7 @@
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QVBoxLayout>
 #include <qcustomplot.h>
 
 #include "core/export/export.hpp"
@@ -101,6 +102,17 @@ QPushButton* exportButton(QWidget* parent, QCustomPlot* plot, std::function<cons
         exportFigureDialog(parent, plot, matrix ? matrix() : nullptr, baseName);
     });
     return button;
+}
+
+QWidget* plotCard(QWidget* parent, QCustomPlot* plot, const QString& baseName, QSize minimum,
+                  std::function<const Mat*()> matrix) {
+    auto* card = new QWidget(parent);
+    auto* column = new QVBoxLayout(card);
+    column->setContentsMargins(0, 0, 0, 0);
+    plot->setMinimumSize(minimum);
+    column->addWidget(plot, 1);
+    column->addWidget(exportButton(card, plot, std::move(matrix), baseName), 0, Qt::AlignRight);
+    return card;
 }
 
 }  // namespace attnscope

@@ -2,6 +2,7 @@
 // Figure and matrix export for the lab's plots: PNG at a chosen DPI, SVG and PDF vector output,
 // matrices as CSV, JSON and NumPy .npy. Each is drawn into memory and written by the one atomic
 // writer (ui/common/file_write.hpp): a failed write never leaves half a file and says the OS's reason.
+#include <QSize>
 #include <QString>
 
 #include "core/base/matrix.hpp"
@@ -32,5 +33,10 @@ void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, c
 // An "Export…" button that runs exportFigureDialog; `matrix` returns the matrix drawn (or null).
 QPushButton* exportButton(QWidget* parent, QCustomPlot* plot, std::function<const Mat*()> matrix,
                           const QString& baseName);
+
+// The lab's one plot card: the plot (at least `minimum` in size) with its Export… button below on
+// the right, in a new widget under `parent`.
+QWidget* plotCard(QWidget* parent, QCustomPlot* plot, const QString& baseName, QSize minimum,
+                  std::function<const Mat*()> matrix = {});
 
 }  // namespace attnscope

@@ -33,20 +33,8 @@ QColor labColour(int index) {
     return colours[index % 6];
 }
 
-MatrixPlotBuilder::MatrixPlotBuilder(QCustomPlot* plot) : plot_(plot) {
-    title_ = addTitle(plot_);
-    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
-    map_->setInterpolate(false);
-    scale_ = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(1, 1, scale_);
-    map_->setColorScale(scale_);
-    scale_->setGradient(viridisGradient());
-    auto* group = new QCPMarginGroup(plot_);
-    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    plot_->yAxis->setRangeReversed(true);  // row 0 on top, as the matrix is written
-    plot_->xAxis->grid()->setVisible(false);
-    plot_->yAxis->grid()->setVisible(false);
+MatrixPlotBuilder::MatrixPlotBuilder(QCustomPlot* plot) : ColorMapPlot(plot, QString()) {
+    title_->setFont(scaledFont(plot_->font(), 1.15));
 }
 
 void MatrixPlotBuilder::build(const Mat& m, const QString& title, const QStringList& rowLabels,

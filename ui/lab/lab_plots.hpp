@@ -11,17 +11,16 @@
 
 #include "core/base/matrix.hpp"
 #include "core/trace/trace.hpp"
+#include "ui/common/color_map_plot.hpp"
 
 class QCustomPlot;
-class QCPColorMap;
-class QCPColorScale;
 class QCPTextElement;
 
 namespace attnscope {
 
 // Any matrix as a heatmap: row 0 on top, colour over [low, high] (viridis); ±∞ cells take the
 // colour of the range's end (a mask's −∞ is the darkest), and drawn() keeps them as they are.
-class MatrixPlotBuilder {
+class MatrixPlotBuilder : public ColorMapPlot {
 public:
     explicit MatrixPlotBuilder(QCustomPlot* plot);
     struct Range { double low = 0, high = 1; };
@@ -40,7 +39,6 @@ public:
     static constexpr int kMaxCellsWithValues = 256;
     static constexpr int kMaxColumnsWithValues = 8;
 
-    QCustomPlot* plot() const { return plot_; }
     const Mat& drawn() const { return drawn_; }  // cell (row, col) as drawn
     QString title() const;
     const QStringList& rowLabels() const { return rowLabels_; }
@@ -50,10 +48,6 @@ private:
     void setAxis(bool columns, const QStringList& labels, int count);
     void printCells(Range colours);
 
-    QCustomPlot* plot_;
-    QCPColorMap* map_ = nullptr;
-    QCPColorScale* scale_ = nullptr;
-    QCPTextElement* title_ = nullptr;
     Mat drawn_;
     QStringList rowLabels_, columnLabels_;
     int cellDecimals_ = -1;

@@ -18,12 +18,11 @@
 #include "core/lab/masks_lab.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
 namespace {
-
-QString qs(const std::string& text) { return QString::fromStdString(text); }
 
 QStringList labelsOf(const std::vector<Token>& tokens) {
     QStringList labels;
@@ -91,16 +90,10 @@ MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
 MasksPanel::~MasksPanel() = default;
 
 QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name) {
-    auto* card = new QWidget(parent);
-    auto* column = new QVBoxLayout(card);
-    column->setContentsMargins(0, 0, 0, 0);
-    auto* plot = new QCustomPlot(card);
-    plot->setMinimumSize(300, 240);
+    auto* plot = new QCustomPlot(parent);
     builder = std::make_unique<MatrixPlotBuilder>(plot);
     const MatrixPlotBuilder* drawn = builder.get();
-    column->addWidget(plot, 1);
-    column->addWidget(exportButton(card, plot, [drawn] { return &drawn->drawn(); }, name), 0, Qt::AlignRight);
-    return card;
+    return attnscope::plotCard(parent, plot, name, QSize(300, 240), [drawn] { return &drawn->drawn(); });
 }
 
 QWidget* MasksPanel::buildCausalPage() {

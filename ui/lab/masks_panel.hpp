@@ -15,6 +15,7 @@
 
 #include "core/lesson/lesson.hpp"
 #include "core/trace/trace.hpp"
+#include "ui/lab/lab_panel.hpp"
 
 class QCustomPlot;
 class QLabel;
@@ -28,10 +29,11 @@ namespace attnscope {
 
 class MatrixPlotBuilder;
 
-class MasksPanel : public QWidget {
+class MasksPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     enum SubPage { CausalPage, PaddingPage, CrossPage };
+    void setInput(const LabInput& input) override { setLesson(input.lesson, input.sentence); }
 
     explicit MasksPanel(QWidget* parent = nullptr);
     ~MasksPanel() override;

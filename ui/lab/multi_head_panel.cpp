@@ -181,13 +181,7 @@ QWidget* MultiHeadPanel::buildControls() {
 }
 
 QWidget* MultiHeadPanel::card(QCustomPlot* plot, const QString& name, std::function<const Mat*()> drawn) {
-    auto* card = new QWidget(this);
-    auto* column = new QVBoxLayout(card);
-    column->setContentsMargins(0, 0, 0, 0);
-    plot->setMinimumSize(240, 220);
-    column->addWidget(plot, 1);
-    column->addWidget(exportButton(this, plot, std::move(drawn), name), 0, Qt::AlignRight);
-    return card;
+    return plotCard(this, plot, name, QSize(240, 220), std::move(drawn));
 }
 
 void MultiHeadPanel::setTrace(const Trace& trace) {

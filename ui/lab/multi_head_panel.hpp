@@ -10,6 +10,7 @@
 
 #include "core/lab/multi_head_lab.hpp"
 #include "core/trace/trace.hpp"
+#include "ui/lab/lab_panel.hpp"
 
 class QComboBox;
 class QCustomPlot;
@@ -23,12 +24,13 @@ namespace attnscope {
 class HeadCountTableModel;
 class MatrixPlotBuilder;
 
-class MultiHeadPanel : public QWidget {
+class MultiHeadPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     // "random X" widths offered beside the sentence's own d (a lesson's d often has few divisors),
     // and the seed of that stand-in input (the weights have their own seed box).
     static constexpr int kRandomWidths[] = {8, 12, 16};
+    void setInput(const LabInput& input) override { setTrace(input.trace); }
     static constexpr std::uint64_t kInputSeed = 2017;
     // A wider sentence is not offered: its d×d weights and every divisor of d would take tens of
     // seconds (d_model 4096) each time the Lab is activated; the random inputs remain.

@@ -140,15 +140,9 @@ QWidget* PositionalPanel::buildPermutationControls() {
 }
 
 QWidget* PositionalPanel::plotCard(QCustomPlot* plot, const QString& name, const MatrixPlotBuilder* matrix) {
-    auto* card = new QWidget(this);
-    auto* column = new QVBoxLayout(card);
-    column->setContentsMargins(0, 0, 0, 0);
-    plot->setMinimumSize(260, 220);
-    column->addWidget(plot, 1);
     std::function<const Mat*()> drawn;
     if (matrix) drawn = [matrix] { return &matrix->drawn(); };
-    column->addWidget(exportButton(this, plot, drawn, name), 0, Qt::AlignRight);
-    return card;
+    return attnscope::plotCard(this, plot, name, QSize(260, 220), std::move(drawn));
 }
 
 void PositionalPanel::setLesson(const Lesson& lesson, const std::string& sentence) {

@@ -12,6 +12,7 @@
 #include "core/lesson/lesson.hpp"
 #include "core/base/matrix.hpp"
 #include "core/model/transformer.hpp"
+#include "ui/lab/lab_panel.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -25,10 +26,11 @@ namespace attnscope {
 class CurvePlotBuilder;
 class MatrixPlotBuilder;
 
-class PositionalPanel : public QWidget {
+class PositionalPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     explicit PositionalPanel(QWidget* parent = nullptr);
+    void setInput(const LabInput& input) override { setLesson(input.lesson, input.sentence); }
     ~PositionalPanel() override;
     // The lesson and sentence the permutation demo runs on.
     void setLesson(const Lesson& lesson, const std::string& sentence);

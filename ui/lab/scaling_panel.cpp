@@ -78,13 +78,7 @@ QWidget* ScalingPanel::buildControls() {
 }
 
 QWidget* ScalingPanel::plotCard(QCustomPlot* plot, const QString& name) {
-    auto* card = new QWidget(this);
-    auto* column = new QVBoxLayout(card);
-    column->setContentsMargins(0, 0, 0, 0);
-    plot->setMinimumSize(320, 240);
-    column->addWidget(plot, 1);
-    column->addWidget(exportButton(this, plot, {}, name), 0, Qt::AlignRight);
-    return card;
+    return attnscope::plotCard(this, plot, name, QSize(320, 240));
 }
 
 void ScalingPanel::setTrace(const Trace& trace) {

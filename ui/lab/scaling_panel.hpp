@@ -8,6 +8,7 @@
 
 #include "core/lab/scaling.hpp"
 #include "core/trace/trace.hpp"
+#include "ui/lab/lab_panel.hpp"
 
 class QComboBox;
 class QCustomPlot;
@@ -18,10 +19,11 @@ namespace attnscope {
 
 class CurvePlotBuilder;
 
-class ScalingPanel : public QWidget {
+class ScalingPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     static constexpr int kRuns = 5;
+    void setInput(const LabInput& input) override { setTrace(input.trace); }
     static constexpr int kKeys = 50;
 
     explicit ScalingPanel(QWidget* parent = nullptr);

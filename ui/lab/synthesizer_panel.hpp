@@ -8,6 +8,7 @@
 
 #include "core/lab/synthesizer.hpp"
 #include "core/trace/trace.hpp"
+#include "ui/lab/lab_panel.hpp"
 
 class QLabel;
 class QSlider;
@@ -17,11 +18,12 @@ namespace attnscope {
 
 class MatrixPlotBuilder;
 
-class SynthesizerPanel : public QWidget {
+class SynthesizerPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     // The model's room ℓ (a sentence of up to ℓ tokens), the factors a·b = ℓ and the rank r.
     static constexpr int kLength = 32;
+    void setInput(const LabInput& input) override { setTrace(input.trace); }
     static constexpr int kFactorA = 4;
     static constexpr int kRank = 2;
     // The dense variant draws a d×d W₁ on every refresh (16.8 M numbers at d_model 4096, every

@@ -1,0 +1,42 @@
+#include "ui/common/color_map_plot.hpp"
+
+#include <qcustomplot.h>
+
+namespace attnscope {
+
+QCPColorGradient viridisGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    const char* stops[] = {"#440154", "#482878", "#3e4989", "#31688e", "#26828e",
+                           "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"};
+    for (int i = 0; i < 10; ++i) g.setColorStopAt(i / 9.0, QColor(stops[i]));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    return g;
+}
+
+QFont scaledFont(QFont font, double factor) {
+    font.setPointSizeF(font.pointSizeF() * factor);
+    return font;
+}
+
+ColorMapPlot::ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel) : plot_(plot) {
+    plot_->plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(plot_, QString());
+    plot_->plotLayout()->addElement(0, 0, title_);
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setInterpolate(false);
+    map_->setGradient(viridisGradient());
+    scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(1, 1, scale_);
+    scale_->setLabel(scaleLabel);
+    map_->setColorScale(scale_);
+    scale_->setGradient(viridisGradient());  // the scale's gradient wins over the map's
+    auto* group = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    plot_->yAxis->setRangeReversed(true);  // row 0 (first token, layer 1) on top, as written
+    plot_->xAxis->grid()->setVisible(false);
+    plot_->yAxis->grid()->setVisible(false);
+}
+
+}  // namespace attnscope

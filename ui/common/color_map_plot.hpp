@@ -1,0 +1,44 @@
+#pragma once
+// The one colour-map plot base: the heatmap, the head ranking and the lab's matrix plots all
+// draw a grid of cells into a QCustomPlot with a title row on top, a viridis colour scale on the
+// right that lines up with the axis rect, row 0 on top and no grid lines. Subclasses fill the map,
+// label the axes and record what they drew (DrawnCell or a Mat) for tests.
+#include <QFont>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QCPColorGradient;
+class QCPTextElement;
+
+namespace attnscope {
+
+// One cell as drawn: tests compare these with core's numbers instead of reading pixels.
+struct DrawnCell {
+    int row = 0;
+    int col = 0;
+    double value = 0;
+};
+
+// A perceptual, colour-blind-safe gradient: viridis sampled at ten stops.
+QCPColorGradient viridisGradient();
+
+// `font` with its point size times `factor` (titles larger, cell numbers smaller).
+QFont scaledFont(QFont font, double factor);
+
+class ColorMapPlot {
+public:
+    QCustomPlot* plot() const { return plot_; }
+
+protected:
+    // Sets the plot up as described above; `scaleLabel` names what the colours mean.
+    ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel);
+    ~ColorMapPlot() = default;  // the plot owns the items; never deleted through the base
+
+    QCustomPlot* plot_;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+};
+
+}  // namespace attnscope
