@@ -16,460 +16,18 @@
 
 #include "core/analysis/head_summary.hpp"
 
+#include "ui/attention/head_view_lines.hpp"
+#include "ui/attention/token_lines_canvas.hpp"
+
 namespace attnscope {
 
 namespace {
 
-constexpr int kPad = 8;            // px around the two token columns
-constexpr int kMaxTextWidth = 160; // px; longer tokens are elided
-constexpr int kMinLineSpan = 140;  // px between the columns at least
-constexpr double kBoxAlpha = 0.55; // hover boxes: a little lighter than the lines they echo
-constexpr int kOpacitySteps = 64;  // line opacities are painted in 1/64 steps (grouped strokes)
-constexpr int kDenseLines = 1500;  // more lines than this in one picture: hairlines
 constexpr double kInlineWeights = 1 << 16;  // heads × K² up to this: lines extracted on the GUI thread
 constexpr int kInlineLines = 600;           // lines up to this: the picture is rendered while painting
 constexpr double kInlinePixels = 4e6;
-constexpr int kHoverDenseLines = 300;  // more hovered lines than this: plain-loop hairlines
-constexpr int kHoverDim = 215;     // 0…255: how much the cached picture fades behind hovered lines
-
-// The part of a line between y = band.first and y = band.second, or nothing. Long inputs have
-// lines thousands of px long; the antialiasing rasteriser would stroke all of them before
-// clipping, so each is cut to the exposed rows first.
-std::optional<std::pair<QPointF, QPointF>> clippedToBand(QPointF a, QPointF b, std::pair<double, double> band) {
-    if (std::max(a.y(), b.y()) < band.first || std::min(a.y(), b.y()) > band.second) return std::nullopt;
-    if (a.y() == b.y()) return std::make_pair(a, b);
-    const auto at = [&](double y) {
-        const double t = std::clamp((y - a.y()) / (b.y() - a.y()), 0.0, 1.0);
-        return a + t * (b - a);
-    };
-    return std::make_pair(at(std::clamp(a.y(), band.first, band.second)), at(std::clamp(b.y(), band.first, band.second)));
-}
-
-// Plain-loop hairlines for dense pictures (tens of thousands of lines thousands of px long):
-// one antialiased pixel pair per scanline (Xiaolin Wu), blended straight into an RGB32 image.
-// QPainter's stroker takes ~50× longer per pixel for the same picture.
-class HairlineRaster {
-public:
-    explicit HairlineRaster(QImage& image)
-        : bits_(image.bits()), stride_(image.bytesPerLine()), w_(image.width()), h_(image.height()) {}
-
-    // From (x0, y0) to (x1, y1) in image pixels; `alpha` 0…1 of `colour` at full coverage.
-    // Only the scanlines (columns) inside the image are walked; 16.16 fixed point inside.
-    void line(double x0, double y0, double x1, double y1, QRgb colour, double alpha) {
-        const int a = static_cast<int>(alpha * 256 + 0.5);
-        if (a <= 0) return;
-        const bool steep = std::abs(y1 - y0) >= std::abs(x1 - x0);
-        if (!steep) std::swap(x0, y0), std::swap(x1, y1);  // walk along the longer axis
-        if (y0 > y1) std::swap(x0, x1), std::swap(y0, y1);
-        const int along = steep ? h_ : w_, across = steep ? w_ : h_;
-        const double g = y1 > y0 ? (x1 - x0) / (y1 - y0) : 0.0;
-        const int s0 = std::max(0, static_cast<int>(std::ceil(y0 - 0.5)));
-        const int s1 = std::min(along - 1, static_cast<int>(std::floor(y1 - 0.5)));
-        if (s0 > s1) return;
-        constexpr double kOne = 65536.0;
-        // Offset by +1 pixel so the fixed-point value stays positive (truncation = floor).
-        std::int64_t pos = static_cast<std::int64_t>((x0 + (s0 + 0.5 - y0) * g - 0.5 + 1.0) * kOne);
-        const std::int64_t step = static_cast<std::int64_t>(g * kOne);
-        const qsizetype pixelStep = steep ? static_cast<qsizetype>(sizeof(QRgb)) : stride_;
-        const qsizetype lineStep = steep ? stride_ : static_cast<qsizetype>(sizeof(QRgb));
-        uchar* row = bits_ + s0 * lineStep;
-        for (int s = s0; s <= s1; ++s, pos += step, row += lineStep) {
-            const int i = static_cast<int>(pos >> 16) - 1;
-            const int f = static_cast<int>((pos >> 8) & 0xff);
-            const int a0 = (a * (256 - f)) >> 8, a1 = (a * f) >> 8;
-            if (static_cast<unsigned>(i) < static_cast<unsigned>(across))
-                blend(reinterpret_cast<QRgb*>(row + i * pixelStep), colour, a0);
-            if (static_cast<unsigned>(i + 1) < static_cast<unsigned>(across))
-                blend(reinterpret_cast<QRgb*>(row + (i + 1) * pixelStep), colour, a1);
-        }
-    }
-
-    // Every pixel a fraction alpha/256 of the way to `colour` (the hover dimming).
-    void veil(QRgb colour, int alpha) {
-        for (int y = 0; y < h_; ++y) {
-            auto* p = reinterpret_cast<QRgb*>(bits_ + static_cast<qsizetype>(y) * stride_);
-            for (int x = 0; x < w_; ++x) blend(p + x, colour, alpha);
-        }
-    }
-
-private:
-    // d = (c·a + d·(256 − a)) / 256, red and blue in one multiply, green in another.
-    static void blend(QRgb* p, QRgb c, int a) {
-        const quint32 d = *p, b = 256 - static_cast<quint32>(a), ua = static_cast<quint32>(a);
-        const quint32 rb = (((c & 0xff00ff) * ua + (d & 0xff00ff) * b) >> 8) & 0xff00ff;
-        const quint32 g = (((c & 0x00ff00) * ua + (d & 0x00ff00) * b) >> 8) & 0x00ff00;
-        *p = 0xff000000u | rb | g;
-    }
-
-    uchar* bits_;
-    qsizetype stride_;
-    int w_, h_;
-};
-
-// What the line extraction reads (the trace stays alive until the next showTrace, which waits).
-struct LinesJob {
-    const Trace* trace = nullptr;
-    int layer = 0;
-    std::vector<int> heads;
-    AttentionViewOptions options;
-    std::vector<int> keep;
-    std::shared_ptr<std::atomic<bool>> cancel;
-};
-
-// Lines for one K×K shown matrix; row/column r is token keep[r].
-void addLines(std::vector<DrawnLine>& out, const Mat& shown, const std::vector<int>& keep, int head, double scaleMax) {
-    for (Eigen::Index r = 0; r < shown.rows(); ++r)
-        for (Eigen::Index c = 0; c < shown.cols(); ++c) {
-            const double w = shown(r, c);
-            if (!(w >= HeadView::kMinWeight)) continue;  // also skips NaN
-            const double alpha = scaleMax > 0 ? std::min(1.0, w / scaleMax) : 0.0;
-            out.push_back({keep[static_cast<std::size_t>(r)], keep[static_cast<std::size_t>(c)], head, w, alpha});
-        }
-}
-
-// Every line of the layer under the options; nothing when cancelled. Worker or GUI thread.
-std::optional<std::vector<DrawnLine>> extractLines(const LinesJob& job) {
-    std::vector<DrawnLine> lines;
-    if (job.trace->layers.empty()) return lines;
-    const auto cancelled = [&] { return job.cancel->load(std::memory_order_relaxed); };
-    const LayerTrace& layer = job.trace->layers[static_cast<std::size_t>(job.layer)];
-    const WeightSelection selection{job.keep, job.options.renormalize};
-    double layerMax = 1.0;
-    if (job.options.scale == AttentionViewOptions::SharedMax) {
-        // maxWeight(trace, layer, selection), head by head so that a cancel is seen within one head.
-        layerMax = 0;
-        for (const HeadTrace& h : layer.heads) {
-            if (cancelled()) return std::nullopt;
-            if (h.weights.size() > 0) layerMax = std::max(layerMax, maxWeight(shownWeights(h.weights, selection)));
-        }
-    }
-    const auto scaleFor = [&](const Mat& shown) {
-        switch (job.options.scale) {
-        case AttentionViewOptions::Fixed01: return 1.0;
-        case AttentionViewOptions::SharedMax: return layerMax;
-        case AttentionViewOptions::PerHeadMax: return maxWeight(shown);
-        }
-        return 1.0;
-    };
-    if (job.options.aggregate != AttentionViewOptions::PerHead && !job.heads.empty()) {
-        const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer, job.heads)
-                                                                                : averageOverHeads(layer, job.heads);
-        const Mat shown = shownWeights(summary, selection);
-        addLines(lines, shown, job.keep, HeadView::kAggregateHead, scaleFor(shown));
-    } else {
-        for (const int h : job.heads) {
-            if (cancelled()) return std::nullopt;
-            if (h < 0 || h >= static_cast<int>(layer.heads.size())) continue;
-            const Mat shown = shownWeights(layer.heads[static_cast<std::size_t>(h)].weights, selection);
-            addLines(lines, shown, job.keep, h, scaleFor(shown));
-        }
-    }
-    return lines;
-}
-
-// What rendering the picture reads: its own copies only.
-struct RenderJob {
-    std::shared_ptr<const std::vector<DrawnLine>> lines;
-    std::vector<int> rowOf;
-    int width = 0, height = 0, top = 0;
-    double dpr = 1;
-    QColor base;
-    std::shared_ptr<std::atomic<bool>> cancel;
-};
-
-// Every line on an opaque picture of the band between the token columns (x 0 … width, canvas
-// y). Batched per (head, opacity step): a few hundred pen changes instead of one per line.
-// `progress(percent)` now and then; a null image when cancelled.
-template <class Progress>
-QImage renderLines(const RenderJob& job, Progress&& progress) {
-    QImage image(static_cast<int>(std::ceil(job.width * job.dpr)), static_cast<int>(std::ceil(job.height * job.dpr)),
-                 QImage::Format_RGB32);  // opaque: painting it is a plain blit
-    if (image.isNull()) return {};
-    image.setDevicePixelRatio(job.dpr);
-    image.fill(job.base);
-    const auto rowCentre = [&](int row) { return job.top + row * HeadView::kRowHeight + HeadView::kRowHeight / 2.0; };
-    const std::size_t total = std::max<std::size_t>(job.lines->size(), 1);
-    constexpr std::size_t kChunk = 32;  // lines between cancel checks (dense: up to ~300k px)
-    int reported = 0;
-    const auto progressAt = [&](std::size_t done) {
-        const int percent = static_cast<int>(100 * done / total);
-        if (percent >= reported + 5) progress(reported = percent);
-    };
-    if (static_cast<int>(job.lines->size()) > kDenseLines) {
-        // Dense (long inputs): 1 device-px antialiased hairlines in plain loops.
-        HairlineRaster raster(image);
-        const double right = job.width * job.dpr;
-        std::size_t done = 0;
-        for (const DrawnLine& line : *job.lines) {
-            if (done % kChunk == 0) {
-                if (job.cancel->load(std::memory_order_relaxed)) return {};
-                progressAt(done);
-            }
-            ++done;
-            const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
-            raster.line(0, rowCentre(job.rowOf[static_cast<std::size_t>(line.from)]) * job.dpr, right,
-                        rowCentre(job.rowOf[static_cast<std::size_t>(line.to)]) * job.dpr, HeadView::headColour(line.head).rgb(),
-                        alpha);
-        }
-        return image;
-    }
-    // Sparse: antialiased 2 px strokes, batched per (head, opacity step) — a few pen changes.
-    std::map<std::pair<int, int>, std::vector<QLineF>> batches;
-    for (const DrawnLine& line : *job.lines) {
-        const int step = static_cast<int>(std::lround(line.alpha * kOpacitySteps));
-        if (step <= 0) continue;
-        batches[{line.head, step}].emplace_back(QPointF(0, rowCentre(job.rowOf[static_cast<std::size_t>(line.from)])),
-                                                QPointF(job.width, rowCentre(job.rowOf[static_cast<std::size_t>(line.to)])));
-    }
-    QPainter p(&image);
-    p.setRenderHint(QPainter::Antialiasing);
-    QPen pen;
-    pen.setWidthF(2.0);
-    std::size_t done = 0;
-    for (const auto& [key, lines] : batches) {
-        QColor c = HeadView::headColour(key.first);
-        c.setAlphaF(static_cast<float>(key.second) / kOpacitySteps);
-        pen.setColor(c);
-        p.setPen(pen);
-        for (std::size_t at = 0; at < lines.size(); at += kChunk) {
-            if (job.cancel->load(std::memory_order_relaxed)) return {};
-            const int n = static_cast<int>(std::min(kChunk, lines.size() - at));
-            p.drawLines(lines.data() + at, n);
-            progressAt(done += static_cast<std::size_t>(n));
-        }
-    }
-    return image;
-}
 
 }  // namespace
-
-// Paints both token columns and the lines: the visible part of HeadView's cached picture, the
-// hovered token's lines over it, and the visible token labels.
-class TokenLinesCanvas : public QWidget {
-public:
-    explicit TokenLinesCanvas(HeadView* view) : QWidget(view), view_(view) {
-        setMouseTracking(true);
-        setAttribute(Qt::WA_OpaquePaintEvent);
-    }
-    void relayout();
-    int rowCentre(int row) const { return top_ + row * HeadView::kRowHeight + HeadView::kRowHeight / 2; }
-    QRect cellRect(HoveredToken::Side side, int row) const;
-    QRect band() const { return QRect(lineLeft(), 0, std::max(lineRight() - lineLeft(), 1), height()); }
-    HeadView::ImageKey currentKey() const {
-        return {view_->linesGeneration_, band().width(), height(), top_, devicePixelRatioF(), palette().color(QPalette::Base).rgb()};
-    }
-    int top() const { return top_; }
-    int painted = 0;
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent*) override { view_->setHoveredToken(std::nullopt); }
-
-private:
-    void paintHeaders(QPainter& p);
-    void paintTokens(QPainter& p, int firstRow, int lastRow);
-    void paintHoverBoxes(QPainter& p, int firstRow, int lastRow);
-    void paintLines(QPainter& p, const QRect& exposed);
-    void paintStatus(QPainter& p, const QString& text);
-    int lineLeft() const { return kPad + textWidth_ + 4; }
-    int lineRight() const { return width() - kPad - textWidth_ - 4; }
-
-    HeadView* view_;
-    int textWidth_ = 60;
-    int top_ = 24;
-};
-
-void TokenLinesCanvas::relayout() {
-    const QFontMetrics fm(font());
-    int widest = 0;
-    if (view_->trace_)
-        for (const int t : view_->keep_)
-            widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(view_->trace_->tokens[t].text)));
-    textWidth_ = std::min(widest, kMaxTextWidth) + 2 * kPad + 4;  // +4: elidedText wants slack
-    top_ = fm.height() + 12;
-    setMinimumSize(2 * (kPad + textWidth_) + kMinLineSpan,
-                   top_ + static_cast<int>(view_->keep_.size()) * HeadView::kRowHeight + kPad);
-    update();
-}
-
-QRect TokenLinesCanvas::cellRect(HoveredToken::Side side, int row) const {
-    const int x = side == HoveredToken::Left ? kPad : width() - kPad - textWidth_;
-    return QRect(x, top_ + row * HeadView::kRowHeight, textWidth_, HeadView::kRowHeight);
-}
-
-void TokenLinesCanvas::paintEvent(QPaintEvent* event) {
-    QPainter p(this);
-    const QRect exposed = event->rect();
-    p.fillRect(exposed, palette().base());
-    const int rows = static_cast<int>(view_->keep_.size());
-    painted = 0;
-    if (rows > 0) {
-        // Only the rows the scroll area exposes (long inputs are thousands of px tall).
-        const int first = std::clamp((exposed.top() - top_) / HeadView::kRowHeight, 0, std::max(rows - 1, 0));
-        const int last = std::clamp((exposed.bottom() - top_) / HeadView::kRowHeight, 0, rows - 1);
-        paintHoverBoxes(p, first, last);
-        paintTokens(p, first, last);
-        paintLines(p, exposed);
-    }
-    paintHeaders(p);  // last: the cached line picture is opaque over the header band
-}
-
-void TokenLinesCanvas::paintHeaders(QPainter& p) {
-    p.setPen(palette().color(QPalette::PlaceholderText));
-    const QRect band(0, 0, width(), top_ - 4);
-    p.drawText(band.adjusted(kPad, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, HeadView::tr("query (attends)"));
-    p.drawText(band.adjusted(0, 0, -kPad, 0), Qt::AlignRight | Qt::AlignVCenter, HeadView::tr("key (attended to)"));
-}
-
-void TokenLinesCanvas::paintTokens(QPainter& p, int firstRow, int lastRow) {
-    const QFontMetrics fm(font());
-    const auto hovered = view_->hoveredToken();
-    for (int row = firstRow; row <= lastRow; ++row) {
-        const int token = view_->keep_[static_cast<std::size_t>(row)];
-        const Token& t = view_->trace_->tokens[static_cast<std::size_t>(token)];
-        const QString text = fm.elidedText(QString::fromStdString(t.text), Qt::ElideRight, textWidth_ - 2 * kPad + 2);
-        for (const auto side : {HoveredToken::Left, HoveredToken::Right}) {
-            const QRect cell = cellRect(side, row).adjusted(kPad / 2, 0, -kPad / 2, 0);
-            const bool isHovered = hovered && *hovered == HoveredToken{side, token};
-            if (isHovered) p.fillRect(cell, palette().color(QPalette::Highlight).lighter(160));
-            // Special tokens in grey: they soak up weight and are rarely the point.
-            p.setPen(t.special ? palette().color(QPalette::PlaceholderText) : palette().color(QPalette::Text));
-            p.drawText(cell.adjusted(kPad / 2, 0, -kPad / 2, 0),
-                       (side == HoveredToken::Left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, text);
-        }
-    }
-}
-
-// While hovering, the tokens at the other end get a box in the line's colour (as bertviz does).
-void TokenLinesCanvas::paintHoverBoxes(QPainter& p, int firstRow, int lastRow) {
-    const auto hovered = view_->hoveredToken();
-    if (!hovered) return;
-    const auto other = hovered->side == HoveredToken::Left ? HoveredToken::Right : HoveredToken::Left;
-    for (const DrawnLine& line : view_->shown_) {
-        const int token = hovered->side == HoveredToken::Left ? line.to : line.from;
-        const int row = view_->rowOf_[static_cast<std::size_t>(token)];
-        if (row < firstRow || row > lastRow) continue;
-        QColor c = HeadView::headColour(line.head);
-        c.setAlphaF(static_cast<float>(line.alpha * kBoxAlpha));
-        p.fillRect(cellRect(other, row).adjusted(kPad / 2, 1, -kPad / 2, -1), c);
-    }
-}
-
-// A note at the top of the visible part of the band (the picture is still being made).
-void TokenLinesCanvas::paintStatus(QPainter& p, const QString& text) {
-    const QRect seen = visibleRegion().boundingRect() & band();
-    const QRect box(seen.left(), std::max(seen.top(), top_), seen.width(), HeadView::kRowHeight + 6);
-    p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(box, Qt::AlignCenter, text);
-}
-
-// The cached picture's exposed part (a blit; stretched while a new size is being rendered),
-// then, when hovering, the hovered token's lines over the dimmed picture, cut to the exposed
-// rows.
-void TokenLinesCanvas::paintLines(QPainter& p, const QRect& exposed) {
-    const QRect area = band() & exposed;
-    if (area.isEmpty()) return;
-    const std::vector<DrawnLine>& all = *view_->all_;
-    if (all.empty()) {
-        if (view_->linesPending_) paintStatus(p, HeadView::tr("Finding lines…"));
-        return;
-    }
-    const HeadView::ImageKey key = currentKey();
-    if (!(view_->imageKey_ == key)) view_->requestImage(key);  // may render right here when small
-    const QImage& image = view_->linesImage_;
-    const bool current = view_->imageKey_ == key;
-    if (!image.isNull()) {
-        const QRect b = band();
-        const double sx = image.width() / static_cast<double>(b.width());
-        const double sy = image.height() / static_cast<double>(b.height());
-        const QRectF source((area.left() - b.left()) * sx, area.top() * sy, area.width() * sx, area.height() * sy);
-        p.drawImage(QRectF(area), image, source);  // no smoothing hint: a blit, or nearest when stale
-    }
-    if (!current) {
-        QColor veil = palette().color(QPalette::Base);
-        veil.setAlpha(160);
-        if (!image.isNull()) p.fillRect(area, veil);
-        paintStatus(p, HeadView::tr("Drawing %1 lines… %2%").arg(all.size()).arg(view_->renderPercent_));
-    }
-    if (!view_->hovered_) {
-        if (!current) return;
-        // Lines of the picture crossing the painted rows.
-        const int firstRow = (area.top() - top_) / HeadView::kRowHeight;
-        const int lastRow = (area.bottom() - top_) / HeadView::kRowHeight;
-        const auto& rowOf = view_->rowOf_;
-        for (const DrawnLine& line : all) {
-            const int a = rowOf[static_cast<std::size_t>(line.from)], b = rowOf[static_cast<std::size_t>(line.to)];
-            if (std::min(a, b) <= lastRow && std::max(a, b) >= firstRow) ++painted;
-        }
-        return;
-    }
-    const std::vector<DrawnLine>& hoveredLines = view_->shown_;
-    if (static_cast<int>(hoveredLines.size()) > kHoverDenseLines) {
-        // Many (hovering [SEP] gives every row's line): the worker's hover picture, a blit.
-        const HoveredToken token = *view_->hovered_;
-        const auto want = std::make_pair(key, token);
-        if (current && view_->hoverKey_ != want) view_->requestHoverImage(key, token);
-        if (current && view_->hoverKey_ == want) {
-            const QImage& hover = view_->hoverImage_;
-            const double dpr = hover.devicePixelRatio();
-            p.drawImage(QRectF(area), hover, QRectF((area.left() - band().left()) * dpr, area.top() * dpr, area.width() * dpr, area.height() * dpr));
-            const int firstRow = (area.top() - top_) / HeadView::kRowHeight;
-            const int lastRow = (area.bottom() - top_) / HeadView::kRowHeight;
-            for (const DrawnLine& line : hoveredLines) {
-                const int a = view_->rowOf_[static_cast<std::size_t>(line.from)], b = view_->rowOf_[static_cast<std::size_t>(line.to)];
-                if (std::min(a, b) <= lastRow && std::max(a, b) >= firstRow) ++painted;
-            }
-            return;
-        }
-        QColor dim = palette().color(QPalette::Base);
-        dim.setAlpha(kHoverDim);
-        p.fillRect(area, dim);
-        paintStatus(p, HeadView::tr("Drawing %1 lines…").arg(hoveredLines.size()));
-        return;
-    }
-    QColor dim = palette().color(QPalette::Base);
-    dim.setAlpha(kHoverDim);
-    p.fillRect(area, dim);
-    p.save();
-    p.setClipRect(area);
-    p.setRenderHint(QPainter::Antialiasing);
-    const std::pair<double, double> rows(area.top() - 2.0, area.bottom() + 2.0);
-    std::map<std::pair<int, int>, std::vector<QLineF>> batches;
-    for (const DrawnLine& line : hoveredLines) {
-        const int fromRow = view_->rowOf_[static_cast<std::size_t>(line.from)];
-        const int toRow = view_->rowOf_[static_cast<std::size_t>(line.to)];
-        const auto segment = clippedToBand(QPointF(lineLeft(), rowCentre(fromRow)), QPointF(lineRight(), rowCentre(toRow)), rows);
-        if (!segment) continue;
-        const int step = static_cast<int>(std::lround(line.alpha * kOpacitySteps));
-        batches[{line.head, step}].emplace_back(segment->first, segment->second);
-        ++painted;
-    }
-    QPen pen;
-    pen.setWidthF(2.0);
-    for (const auto& [k, lines] : batches) {
-        QColor c = HeadView::headColour(k.first);
-        c.setAlphaF(static_cast<float>(k.second) / kOpacitySteps);
-        pen.setColor(c);
-        p.setPen(pen);
-        p.drawLines(lines.data(), static_cast<int>(lines.size()));
-    }
-    p.restore();
-}
-
-void TokenLinesCanvas::mouseMoveEvent(QMouseEvent* event) {
-    const QPoint pos = event->position().toPoint();
-    const int row = (pos.y() - top_) / HeadView::kRowHeight;
-    std::optional<HoveredToken> hit;
-    if (pos.y() >= top_ && row < static_cast<int>(view_->keep_.size())) {
-        const int token = view_->keep_[static_cast<std::size_t>(row)];
-        if (pos.x() < lineLeft()) hit = HoveredToken{HoveredToken::Left, token};
-        else if (pos.x() > lineRight()) hit = HoveredToken{HoveredToken::Right, token};
-    }
-    view_->setHoveredToken(hit);
-}
-
-// ----------------------------------------------------------------------------------- HeadView
 
 HeadView::HeadView(QWidget* parent) : QWidget(parent) {
     pool_.setMaxThreadCount(1);
@@ -551,7 +109,32 @@ void HeadView::setHeads(std::vector<int> heads) {
 
 QString HeadView::caption() const { return caption_->text(); }
 QWidget* HeadView::canvas() const { return canvas_; }
-int HeadView::paintedLineCount() const { return canvas_->painted; }
+
+// Counted from what the last paint recorded (the paint itself only records which lines and rows).
+int HeadView::paintedLineCount() const {
+    const TokenLinesCanvas::Painted& painted = canvas_->painted();
+    if (painted.source == TokenLinesCanvas::Painted::None) return 0;
+    const QRect& area = painted.area;
+    int n = 0;
+    if (painted.source == TokenLinesCanvas::Painted::HoverLines) {
+        const std::pair<double, double> rows(area.top() - 2.0, area.bottom() + 2.0);
+        const QRect b = canvas_->band();
+        for (const DrawnLine& line : shown_) {
+            const QPointF from(b.left(), canvas_->rowCentre(rowOf_[static_cast<std::size_t>(line.from)]));
+            const QPointF to(b.right() + 1, canvas_->rowCentre(rowOf_[static_cast<std::size_t>(line.to)]));
+            if (clippedToBand(from, to, rows)) ++n;
+        }
+        return n;
+    }
+    // The pictures: lines crossing the painted rows.
+    const int firstRow = (area.top() - canvas_->top()) / kRowHeight;
+    const int lastRow = (area.bottom() - canvas_->top()) / kRowHeight;
+    for (const DrawnLine& line : painted.source == TokenLinesCanvas::Painted::Picture ? *all_ : shown_) {
+        const int a = rowOf_[static_cast<std::size_t>(line.from)], b = rowOf_[static_cast<std::size_t>(line.to)];
+        if (std::min(a, b) <= lastRow && std::max(a, b) >= firstRow) ++n;
+    }
+    return n;
+}
 
 void HeadView::rebuildHeadButtons() {
     buttons_.clear();

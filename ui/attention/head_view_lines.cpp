@@ -1,0 +1,161 @@
+#include "ui/attention/head_view_lines.hpp"
+
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/analysis/head_summary.hpp"
+
+namespace attnscope {
+
+std::optional<std::pair<QPointF, QPointF>> clippedToBand(QPointF a, QPointF b, std::pair<double, double> band) {
+    if (std::max(a.y(), b.y()) < band.first || std::min(a.y(), b.y()) > band.second) return std::nullopt;
+    if (a.y() == b.y()) return std::make_pair(a, b);
+    const auto at = [&](double y) {
+        const double t = std::clamp((y - a.y()) / (b.y() - a.y()), 0.0, 1.0);
+        return a + t * (b - a);
+    };
+    return std::make_pair(at(std::clamp(a.y(), band.first, band.second)), at(std::clamp(b.y(), band.first, band.second)));
+}
+
+namespace {
+
+// Lines for one K×K shown matrix; row/column r is token keep[r].
+void addLines(std::vector<DrawnLine>& out, const Mat& shown, const std::vector<int>& keep, int head, double scaleMax) {
+    for (Eigen::Index r = 0; r < shown.rows(); ++r)
+        for (Eigen::Index c = 0; c < shown.cols(); ++c) {
+            const double w = shown(r, c);
+            if (!(w >= HeadView::kMinWeight)) continue;  // also skips NaN
+            const double alpha = scaleMax > 0 ? std::min(1.0, w / scaleMax) : 0.0;
+            out.push_back({keep[static_cast<std::size_t>(r)], keep[static_cast<std::size_t>(c)], head, w, alpha});
+        }
+}
+
+}  // namespace
+
+std::optional<std::vector<DrawnLine>> extractLines(const LinesJob& job) {
+    std::vector<DrawnLine> lines;
+    if (job.trace->layers.empty()) return lines;
+    const auto cancelled = [&] { return job.cancel->load(std::memory_order_relaxed); };
+    const LayerTrace& layer = job.trace->layers[static_cast<std::size_t>(job.layer)];
+    const WeightSelection selection{job.keep, job.options.renormalize};
+    double layerMax = 1.0;
+    if (job.options.scale == AttentionViewOptions::SharedMax) {
+        // maxWeight(trace, layer, selection), head by head so that a cancel is seen within one head.
+        layerMax = 0;
+        for (const HeadTrace& h : layer.heads) {
+            if (cancelled()) return std::nullopt;
+            if (h.weights.size() > 0) layerMax = std::max(layerMax, maxWeight(shownWeights(h.weights, selection)));
+        }
+    }
+    const auto scaleFor = [&](const Mat& shown) {
+        switch (job.options.scale) {
+        case AttentionViewOptions::Fixed01: return 1.0;
+        case AttentionViewOptions::SharedMax: return layerMax;
+        case AttentionViewOptions::PerHeadMax: return maxWeight(shown);
+        }
+        return 1.0;
+    };
+    if (job.options.aggregate != AttentionViewOptions::PerHead && !job.heads.empty()) {
+        const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer, job.heads)
+                                                                                : averageOverHeads(layer, job.heads);
+        const Mat shown = shownWeights(summary, selection);
+        addLines(lines, shown, job.keep, HeadView::kAggregateHead, scaleFor(shown));
+    } else {
+        for (const int h : job.heads) {
+            if (cancelled()) return std::nullopt;
+            if (h < 0 || h >= static_cast<int>(layer.heads.size())) continue;
+            const Mat shown = shownWeights(layer.heads[static_cast<std::size_t>(h)].weights, selection);
+            addLines(lines, shown, job.keep, h, scaleFor(shown));
+        }
+    }
+    return lines;
+}
+
+namespace {
+
+constexpr std::size_t kChunk = 32;  // lines between cancel checks (dense: up to ~300k px)
+
+// Reports progress in steps of 5 %.
+class ProgressSteps {
+public:
+    ProgressSteps(std::size_t total, const std::function<void(int)>& progress)
+        : total_(std::max<std::size_t>(total, 1)), progress_(progress) {}
+    void at(std::size_t done) {
+        const int percent = static_cast<int>(100 * done / total_);
+        if (percent >= reported_ + 5) progress_(reported_ = percent);
+    }
+
+private:
+    std::size_t total_;
+    const std::function<void(int)>& progress_;
+    int reported_ = 0;
+};
+
+double rowCentreOf(const RenderJob& job, int token) {
+    return job.top + job.rowOf[static_cast<std::size_t>(token)] * HeadView::kRowHeight + HeadView::kRowHeight / 2.0;
+}
+
+// Dense (long inputs): 1 device-px antialiased hairlines in plain loops. False when cancelled.
+bool drawHairlines(QImage& image, const RenderJob& job, ProgressSteps& progress) {
+    HairlineRaster raster(image);
+    const double right = job.width * job.dpr;
+    std::size_t done = 0;
+    for (const DrawnLine& line : *job.lines) {
+        if (done % kChunk == 0) {
+            if (job.cancel->load(std::memory_order_relaxed)) return false;
+            progress.at(done);
+        }
+        ++done;
+        const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
+        raster.line(0, rowCentreOf(job, line.from) * job.dpr, right, rowCentreOf(job, line.to) * job.dpr,
+                    HeadView::headColour(line.head).rgb(), alpha);
+    }
+    return true;
+}
+
+// Sparse: antialiased 2 px strokes, batched per (head, opacity step) — a few pen changes.
+// False when cancelled.
+bool drawStrokes(QImage& image, const RenderJob& job, ProgressSteps& progress) {
+    std::map<std::pair<int, int>, std::vector<QLineF>> batches;
+    for (const DrawnLine& line : *job.lines) {
+        const int step = static_cast<int>(std::lround(line.alpha * kOpacitySteps));
+        if (step <= 0) continue;
+        batches[{line.head, step}].emplace_back(QPointF(0, rowCentreOf(job, line.from)), QPointF(job.width, rowCentreOf(job, line.to)));
+    }
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    QPen pen;
+    pen.setWidthF(2.0);
+    std::size_t done = 0;
+    for (const auto& [key, lines] : batches) {
+        QColor c = HeadView::headColour(key.first);
+        c.setAlphaF(static_cast<float>(key.second) / kOpacitySteps);
+        pen.setColor(c);
+        p.setPen(pen);
+        for (std::size_t at = 0; at < lines.size(); at += kChunk) {
+            if (job.cancel->load(std::memory_order_relaxed)) return false;
+            const int n = static_cast<int>(std::min(kChunk, lines.size() - at));
+            p.drawLines(lines.data() + at, n);
+            progress.at(done += static_cast<std::size_t>(n));
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+QImage renderLines(const RenderJob& job, const std::function<void(int)>& progress) {
+    QImage image(static_cast<int>(std::ceil(job.width * job.dpr)), static_cast<int>(std::ceil(job.height * job.dpr)),
+                 QImage::Format_RGB32);  // opaque: painting it is a plain blit
+    if (image.isNull()) return {};
+    image.setDevicePixelRatio(job.dpr);
+    image.fill(job.base);
+    ProgressSteps steps(job.lines->size(), progress);
+    const bool dense = static_cast<int>(job.lines->size()) > kDenseLines;
+    const bool done = dense ? drawHairlines(image, job, steps) : drawStrokes(image, job, steps);
+    return done ? image : QImage();
+}
+
+}  // namespace attnscope
