@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/io/json_reader.hpp"
+#include "core/tokenizers/vocab_json.hpp"
 #include "core/tokenizers/unicode.hpp"
 #include "core/text/utf8.hpp"
 
@@ -236,9 +237,15 @@ Result<Vocabulary> parseVocabJsonText(const std::string& text, const std::string
     auto parsed = json::parse(text, where);
     if (!parsed) return parsed.error();
     const json::Field<json::Json> root(parsed.value(), where);
-    auto entries = root.members("a JSON object {\"piece\": id, ...}");
+    auto vocab = readVocabObject(root, "a JSON object {\"piece\": id, ...}");
+    if (vocab && vocab.value().count() == 0)
+        return root.error("expected at least one piece {\"piece\": id, ...}, found an empty vocabulary");
+    return vocab;
+}
+
+Result<Vocabulary> readVocabObject(const json::Field<json::Json>& object, const std::string& what) {
+    auto entries = object.members(what);
     if (!entries) return entries.error();
-    if (entries.value().empty()) return root.error("expected at least one piece {\"piece\": id, ...}, found an empty vocabulary");
     Vocabulary vocab;
     for (const auto& [piece, idField] : entries.value()) {
         auto id = idField.integer(0, kMaxTokenId);

@@ -4,6 +4,7 @@
 
 #include "core/io/json_reader.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"
+#include "core/tokenizers/vocab_json.hpp"
 #include "core/tokenizers/wordpiece.hpp"
 
 namespace attnscope {
@@ -37,15 +38,7 @@ Result<std::optional<Field>> optionalObject(const Field& root, const std::string
 Result<Vocabulary> readVocab(const Field& model) {
     auto vocabField = model.member("vocab");
     if (!vocabField) return vocabField.error();
-    auto entries = vocabField.value().members("an object {\"piece\": id, ...}");
-    if (!entries) return entries.error();
-    Vocabulary vocab;
-    for (const auto& [piece, idField] : entries.value()) {
-        auto id = idField.integer(0, kMaxTokenId);
-        if (!id) return id.error();
-        vocab.add(piece, static_cast<int>(id.value()));
-    }
-    return vocab;
+    return readVocabObject(vocabField.value(), "an object {\"piece\": id, ...}");
 }
 
 Result<AddedToken> readAddedToken(const Field& entry) {
