@@ -194,7 +194,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
     if (!layerTrace) return fail(layerTrace.error().text());
     if (parser.isSet("export-png")) {
-        if (auto error = exportHeatmapPng(layerTrace.value(), parser.value("export-png"))) return fail(error->text());
+        if (auto error = exportHeatmapPng(layerTrace.value(), parser.value("export-png")); !error.ok()) return fail(error.error().text());
     }
     if (parser.isSet("print")) write(modelOutput(opened.value(), run.value(), layerTrace.value(), request));
     return 0;
@@ -245,7 +245,7 @@ int runCommandLine(const QStringList& arguments) {
 
     if (parser.isSet("export-png")) {
         const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);
-        if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"), layer)) return fail(error->text());
+        if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"), layer); !error.ok()) return fail(error.error().text());
     }
     if (parser.isSet("print")) write(exportTrace(trace.value(), request.format, request.exportRequest));
     return 0;

@@ -64,8 +64,8 @@ void FileMenu::saveLessonAs() {
 }
 
 bool FileMenu::writeText(const QString& path, const std::string& text) {
-    if (auto error = writeFileAtomically(path, QByteArray::fromStdString(text))) {
-        emit failed(tr("The file could not be written"), qs(error->text()));
+    if (auto error = writeFileAtomically(path, QByteArray::fromStdString(text)); !error.ok()) {
+        emit failed(tr("The file could not be written"), qs(error.error().text()));
         return false;
     }
     emit status(tr("Wrote %1").arg(path));
@@ -75,8 +75,8 @@ bool FileMenu::writeText(const QString& path, const std::string& text) {
 void FileMenu::exportHeatmap() {
     const QString path = QFileDialog::getSaveFileName(&window_, tr("Export heatmap"), "heatmap.png", tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    if (auto error = writePngFile(path, heatmap_.renderImage()))
-        emit failed(tr("The heatmap could not be saved"), qs(error->text()));
+    if (auto error = writePngFile(path, heatmap_.renderImage()); !error.ok())
+        emit failed(tr("The heatmap could not be saved"), qs(error.error().text()));
 }
 
 void FileMenu::exportWorksheet() {

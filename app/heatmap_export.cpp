@@ -5,7 +5,7 @@
 
 namespace attnscope {
 
-std::optional<Error> exportHeatmapPng(const Trace& trace, const QString& path, int layer) {
+Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer) {
     if (trace.tokenCount() == 0) return Error{path.toStdString(), "nothing to draw: the sentence has no tokens"};
     if (layer < 0 || layer >= trace.layerCount())
         return Error{path.toStdString(), "there is no layer " + std::to_string(layer + 1)};

@@ -9,6 +9,6 @@
 namespace attnscope {
 
 // Draws every head's attention heatmap of `layer` (0-based) side by side and writes a PNG atomically.
-std::optional<Error> exportHeatmapPng(const Trace& trace, const QString& path, int layer = 0);
+Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer = 0);
 
 }  // namespace attnscope

@@ -142,8 +142,8 @@ int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n, QString& fir
 
 bool saveScreenshot(QWidget* widget, const QString& path, QString& firstError) {
     const auto error = writePngFile(path, widget->grab().toImage());
-    if (error && firstError.isEmpty()) firstError = QString::fromStdString(error->text());
-    return !error;
+    if (!error.ok() && firstError.isEmpty()) firstError = QString::fromStdString(error.error().text());
+    return error.ok();
 }
 
 int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n, QString& firstError) {

@@ -63,7 +63,7 @@ Result<Lesson> loadLesson(const QString& nameOrPathOrJson) {
     return loadLessonFile(text);
 }
 
-std::optional<Error> saveLessonFile(const Lesson& lesson, const QString& path) {
+Result<void> saveLessonFile(const Lesson& lesson, const QString& path) {
     return writeFileAtomically(path, QByteArray::fromStdString(serializeLesson(lesson)));
 }
 

@@ -28,6 +28,6 @@ Result<std::string> readResourceOrFile(const QString& path, std::uint64_t maxByt
 
 // Writes the lesson with writeFileAtomically: a full disk or a crash never leaves half a file, and
 // the Error gives the OS's reason ("No space left on device").
-std::optional<Error> saveLessonFile(const Lesson& lesson, const QString& path);
+Result<void> saveLessonFile(const Lesson& lesson, const QString& path);
 
 }  // namespace attnscope

@@ -270,10 +270,10 @@ void MainWindow::showError(const QString& title, const QString& text) {
 }
 
 bool MainWindow::saveLessonTo(const QString& path) {
-    if (auto error = saveLessonFile(lesson_->session().lesson(), path)) {
+    if (auto error = saveLessonFile(lesson_->session().lesson(), path); !error.ok()) {
         showError(tr("The lesson could not be saved"),
                   tr("%1\n\nThe file on disk is unchanged; your edits stay here, unsaved.")
-                      .arg(QString::fromStdString(error->text())));
+                      .arg(QString::fromStdString(error.error().text())));
         return false;
     }
     lessonPath_ = path;

@@ -65,10 +65,10 @@ bool MainWindow::openBuiltInLesson(const QString& name) {
 bool MainWindow::openLessonFile(const QString& path) { return openLesson(loadLessonFile(path), path); }
 
 bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
-    std::optional<Error> error = lesson ? lesson_->open(std::move(lesson).value()) : lesson.error();
-    if (error) {
+    Result<void> error = lesson ? lesson_->open(std::move(lesson).value()) : lesson.error();
+    if (!error.ok()) {
         showError(tr("The lesson could not be opened"),
-                  tr("%1\n\nThe previous lesson stays open.").arg(QString::fromStdString(error->text())));
+                  tr("%1\n\nThe previous lesson stays open.").arg(QString::fromStdString(error.error().text())));
         return false;
     }
     lessonPath_ = path;

@@ -4,7 +4,7 @@
 namespace attnscope {
 
 struct ModelWorker::RunResult {
-    std::optional<Error> error;
+    Error error;  // why run is empty
     bool cancelled = false;
     std::shared_ptr<const ModelRun> run;
     std::shared_ptr<const Trace> detail;
@@ -72,7 +72,7 @@ void ModelWorker::run(const QString& sentence, int detailLayer) {
 }
 
 void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
-    if (!result->run) return emit runFailed(qs(result->error->text()), result->cancelled);
+    if (!result->run) return emit runFailed(qs(result->error.text()), result->cancelled);
     detailer_->drop();  // a layer of the previous run
     run_ = result->run;
     if (result->detail) detail_ = result->detail;

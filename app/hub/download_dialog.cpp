@@ -109,8 +109,8 @@ void DownloadDialog::validateInput() {
         if (!repo) problem = QString::fromStdString(repo.error().message);
     }
     if (problem.isEmpty())
-        if (auto error = validateRevision(revisionEdit_->text().trimmed().toStdString()))
-            problem = QString::fromStdString(error->text());
+        if (auto error = validateRevision(revisionEdit_->text().trimmed().toStdString()); !error.ok())
+            problem = QString::fromStdString(error.error().text());
     if (problem.isEmpty() && checkedFiles().empty()) problem = tr("Tick at least one file.");
     repoProblem_->setText(problem);
     repoProblem_->setVisible(!problem.isEmpty());
@@ -129,8 +129,8 @@ std::vector<HubFile> DownloadDialog::checkedFiles() const {
 
 void DownloadDialog::startDownload() {
     HubDownloadRequest request{repoEdit_->text().trimmed(), revisionEdit_->text().trimmed(), checkedFiles()};
-    if (auto error = downloader_->start(request)) {
-        status_->setText(QString::fromStdString(error->text()));
+    if (auto error = downloader_->start(request); !error.ok()) {
+        status_->setText(QString::fromStdString(error.error().text()));
         return;
     }
     snapshotPath_.clear();
@@ -155,14 +155,14 @@ void DownloadDialog::onProgress(qint64 bytes, qint64 total) {
                      (total > 0 ? " / " + locale.formattedDataSize(total) : QString()));
 }
 
-void DownloadDialog::onFinished(const std::optional<Error>& error) {
+void DownloadDialog::onFinished(const Result<void>& error) {
     setRunning(false);
     progressBar_->setRange(0, 1);
-    if (error) {
+    if (!error.ok()) {
         progressBar_->setValue(0);
         status_->setText(downloader_->wasCancelled()
                              ? tr("Cancelled. The partial file is kept; downloading again resumes it.")
-                             : QString::fromStdString(error->text()));
+                             : QString::fromStdString(error.error().text()));
         return;
     }
     progressBar_->setValue(1);

@@ -42,7 +42,7 @@ private:
     void startDownload();
     void onFileStarted(const QString& name, int index, int count);
     void onProgress(qint64 bytes, qint64 total);
-    void onFinished(const std::optional<Error>& error);
+    void onFinished(const Result<void>& error);
     void setRunning(bool running);
 
     HubDownloader* downloader_;

@@ -74,23 +74,23 @@ QNetworkRequest makeRequest(const QUrl& url) {
 std::string str(const QString& text) { return text.toStdString(); }
 
 // Every byte, or the OS's reason: a short write is continued, so a full disk reports ENOSPC.
-std::optional<Error> appendAll(QFile& file, const QByteArray& data) {
+Result<void> appendAll(QFile& file, const QByteArray& data) {
     for (qint64 done = 0; done < data.size();) {
         const qint64 n = file.write(data.constData() + done, data.size() - done);
         if (n <= 0) return Error{str(file.fileName()), "could not be written: " + str(file.errorString())};
         done += n;
     }
-    return std::nullopt;
+    return {};
 }
 
 // Before the partial becomes a blob: on the disk, and as long as what was received.
-std::optional<Error> syncToDisk(QFile& file, qint64 expectedSize) {
+Result<void> syncToDisk(QFile& file, qint64 expectedSize) {
     if (!file.flush() || ::fsync(file.handle()) != 0)
         return Error{str(file.fileName()), std::string("could not be written: ") + std::strerror(errno)};
     if (file.size() != expectedSize)
         return Error{str(file.fileName()), "holds " + std::to_string(file.size()) + " bytes, " +
                                                std::to_string(expectedSize) + " were received"};
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
@@ -105,14 +105,14 @@ HubDownloader::~HubDownloader() {
     }
 }
 
-std::optional<Error> HubDownloader::start(const HubDownloadRequest& request) {
+Result<void> HubDownloader::start(const HubDownloadRequest& request) {
     if (running_) return Error{"download", "another download is still running"};
     auto repo = parseRepoId(str(request.repoId));
     if (!repo) return repo.error();
-    if (auto error = validateRevision(str(request.revision))) return error;
+    if (auto error = validateRevision(str(request.revision)); !error.ok()) return error;
     if (request.files.empty()) return Error{"download", "no files were requested"};
     for (const HubFile& file : request.files)
-        if (auto error = validateRepoFileName(str(file.name))) return error;
+        if (auto error = validateRepoFileName(str(file.name)); !error.ok()) return error;
 
     request_ = request;
     repo_ = repo.value();
@@ -124,7 +124,7 @@ std::optional<Error> HubDownloader::start(const HubDownloadRequest& request) {
     running_ = true;
     // Queued so that finished() never fires before start() has returned.
     QMetaObject::invokeMethod(this, &HubDownloader::startNextFile, Qt::QueuedConnection);
-    return std::nullopt;
+    return {};
 }
 
 void HubDownloader::cancel() {
@@ -167,10 +167,10 @@ Error HubDownloader::fileError(const QString& message) const {
     return Error{repo_.text() + " (" + str(request_.revision) + "): " + str(file), str(message)};
 }
 
-void HubDownloader::finish(std::optional<Error> error) {
+void HubDownloader::finish(Result<void> error) {
     if (partial_.isOpen()) partial_.close();
     const QFileInfo partial(partial_.fileName());
-    if (error && partial.exists() && partial.size() == 0) QFile::remove(partial.filePath());  // nothing to resume
+    if (!error.ok() && partial.exists() && partial.size() == 0) QFile::remove(partial.filePath());  // nothing to resume
     running_ = false;
     emit finished(std::move(error));
 }
@@ -234,7 +234,7 @@ void HubDownloader::onHeadFinished(QNetworkReply* reply, int redirects) {
     // Already in blobs/ (another revision, or an earlier run): only the snapshot link is missing.
     if (!meta_.blobName.isEmpty() && QFileInfo::exists(blobsDir() + "/" + meta_.blobName))
         return linkAndContinue(meta_.blobName);
-    if (auto error = openPartial()) return finish(error);
+    if (auto error = openPartial(); !error.ok()) return finish(error);
     sendGet();
 }
 
@@ -271,7 +271,7 @@ void HubDownloader::skipOrFail(const QString& errorCode, const QString& errorMes
 
 // ---- one file: GET into blobs/<hash>.incomplete ----------------------------------------------
 
-std::optional<Error> HubDownloader::openPartial() {
+Result<void> HubDownloader::openPartial() {
     if (!QDir().mkpath(blobsDir())) return Error{str(blobsDir()), "could not be created"};
     partial_.setFileName(partialPath());
     // Unbuffered: every write reaches the OS at once and is checked there (a full disk is not
@@ -289,7 +289,7 @@ std::optional<Error> HubDownloader::openPartial() {
         done += chunk.size();
     }
     partial_.seek(written_);
-    return std::nullopt;
+    return {};
 }
 
 void HubDownloader::restartPartial() {
@@ -309,7 +309,7 @@ void HubDownloader::sendGet() {
     if (offset_ > 0) request.setRawHeader("Range", "bytes=" + QByteArray::number(offset_) + "-");
     bodyDecided_ = false;
     acceptingBody_ = false;
-    writeError_.reset();
+    writeError_ = {};
     QNetworkReply* reply = network_->get(request);
     reply_ = reply;
     connect(reply, &QNetworkReply::metaDataChanged, this, [this, reply] {
@@ -343,8 +343,8 @@ void HubDownloader::decideBody(QNetworkReply* reply) {
 void HubDownloader::writeBody(QNetworkReply* reply) {
     if (!bodyDecided_) decideBody(reply);
     const QByteArray data = reply->readAll();
-    if (!acceptingBody_ || data.isEmpty() || writeError_) return;
-    if (auto error = appendAll(partial_, data)) {
+    if (!acceptingBody_ || data.isEmpty() || !writeError_.ok()) return;
+    if (auto error = appendAll(partial_, data); !error.ok()) {
         writeError_ = error;
         reply->abort();
         return;
@@ -360,7 +360,7 @@ void HubDownloader::onGetFinished(QNetworkReply* reply) {
     if (!cancelled_ && !rangeMismatch_) writeBody(reply);  // bytes that arrived with the end
     const bool rangeMismatch = std::exchange(rangeMismatch_, false);
     if (cancelled_) return finish(Error{"download", "cancelled"});
-    if (writeError_) return finish(writeError_);
+    if (!writeError_.ok()) return finish(writeError_);
     const int status = statusOf(reply);
     if (status == 404) {
         partial_.close();
@@ -400,7 +400,7 @@ void HubDownloader::retryOrFail(const Error& error) {
 
 void HubDownloader::finalizeFile() {
     const QString partialFile = partial_.fileName();
-    if (auto error = syncToDisk(partial_, written_)) return finish(error);  // the partial is kept to resume
+    if (auto error = syncToDisk(partial_, written_); !error.ok()) return finish(error);  // the partial is kept to resume
     partial_.close();
     if (meta_.size >= 0 && written_ != meta_.size) {
         QFile::remove(partialFile);
@@ -427,13 +427,13 @@ void HubDownloader::finalizeFile() {
 }
 
 void HubDownloader::linkAndContinue(const QString& blobName) {
-    if (auto error = linkIntoSnapshot(blobName)) return finish(error);
+    if (auto error = linkIntoSnapshot(blobName); !error.ok()) return finish(error);
     emit progress(meta_.size < 0 ? written_ : meta_.size, meta_.size);
     ++index_;
     startNextFile();
 }
 
-std::optional<Error> HubDownloader::linkIntoSnapshot(const QString& blobName) {
+Result<void> HubDownloader::linkIntoSnapshot(const QString& blobName) {
     const QString file = request_.files[index_].name;
     const fs::path link = fs::path(str(repoDir())) / "snapshots" / str(commit_) / str(file);
     // snapshots/<commit>/<dirs…>/<file> → up to the repo folder, then into blobs/.
@@ -448,11 +448,11 @@ std::optional<Error> HubDownloader::linkIntoSnapshot(const QString& blobName) {
     fs::create_symlink(target, temporary, ec);
     if (!ec) fs::rename(temporary, link, ec);
     if (ec) return Error{link.string(), "could not be linked to " + target.string() + ": " + ec.message()};
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> HubDownloader::writeRef() {
-    if (commit_ == request_.revision && isCommitHash(str(commit_))) return std::nullopt;  // a commit needs no ref
+Result<void> HubDownloader::writeRef() {
+    if (commit_ == request_.revision && isCommitHash(str(commit_))) return {};  // a commit needs no ref
     const QString path = repoDir() + "/refs/" + request_.revision;
     QDir().mkpath(QFileInfo(path).path());  // a failure shows as the write's "No such file or directory"
     return writeFileAtomically(path, commit_.toLatin1());  // the one writer: a reader never sees half a hash

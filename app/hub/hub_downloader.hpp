@@ -66,7 +66,7 @@ public:
 
     // Validates the id, the revision and every file name first: an invalid one is returned here
     // and no request is made. Otherwise the download runs and ends with finished().
-    std::optional<Error> start(const HubDownloadRequest& request);
+    Result<void> start(const HubDownloadRequest& request);
     // Stops the transfer; finished() follows with an error saying so. The partial file is kept
     // as blobs/<hash>.incomplete so that the next start() resumes it; no snapshot entry is made.
     void cancel();
@@ -80,7 +80,7 @@ public:
 signals:
     void fileStarted(const QString& name, int index, int count);
     void progress(qint64 bytes, qint64 total);  // of the current file; total is -1 when unknown
-    void finished(std::optional<attnscope::Error> error);
+    void finished(attnscope::Result<void> error);
 
 private:
     // What the HEAD request told about the current file.
@@ -102,12 +102,12 @@ private:
     void retryOrFail(const Error& error);
     void finalizeFile();
     void linkAndContinue(const QString& blobName);
-    std::optional<Error> linkIntoSnapshot(const QString& blobName);
-    void finish(std::optional<Error> error);
+    Result<void> linkIntoSnapshot(const QString& blobName);
+    void finish(Result<void> error);
 
-    std::optional<Error> openPartial();
+    Result<void> openPartial();
     void restartPartial();
-    std::optional<Error> writeRef();
+    Result<void> writeRef();
 
     QUrl fileUrl(const QString& file) const;
     QString repoDir() const;
@@ -138,7 +138,7 @@ private:
     bool bodyDecided_ = false;      // the current GET's final status has been looked at
     bool acceptingBody_ = false;    // ... and it allows writing its body into the partial
     bool rangeMismatch_ = false;    // a 206 started elsewhere than asked: aborted, retried from 0
-    std::optional<Error> writeError_;
+    Result<void> writeError_;
     int resumes_ = 0;
 };
 

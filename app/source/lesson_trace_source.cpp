@@ -9,10 +9,10 @@ namespace attnscope {
 
 LessonTraceSource::LessonTraceSource(QObject* parent) : TraceSource(parent) { setObjectName("lessonSource"); }
 
-std::optional<Error> LessonTraceSource::open(Lesson lesson) {
-    if (auto error = session_.openLesson(std::move(lesson))) return error;
+Result<void> LessonTraceSource::open(Lesson lesson) {
+    if (auto error = session_.openLesson(std::move(lesson)); !error.ok()) return error;
     trace_ = std::make_shared<const Trace>(session_.trace());
-    return std::nullopt;
+    return {};
 }
 
 QString LessonTraceSource::name() const { return qs(session_.lesson().title); }
@@ -21,17 +21,17 @@ QString LessonTraceSource::description() const { return qs(session_.lesson().des
 void LessonTraceSource::run(const QString& sentence, int /*layer*/) {
     if (!session_.hasLesson()) return;
     const QByteArray utf8 = sentence.toUtf8();
-    if (auto error = session_.setSentence(utf8.toStdString()))
+    if (auto error = session_.setSentence(utf8.toStdString()); !error.ok())
         return emit runFailed(tr("The sentence could not be run (%1); the previous result stays shown.")
-                                  .arg(qs(error->text())),
+                                  .arg(qs(error.error().text())),
                               false);
     publish();
 }
 
 bool LessonTraceSource::rerun() {
-    if (auto error = session_.rerun()) {
+    if (auto error = session_.rerun(); !error.ok()) {
         emit runFailed(tr("The edited lesson could not be run (%1); the previous result stays shown.")
-                           .arg(qs(error->text())),
+                           .arg(qs(error.error().text())),
                        false);
         return false;
     }

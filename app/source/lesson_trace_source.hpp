@@ -13,7 +13,7 @@ public:
     explicit LessonTraceSource(QObject* parent = nullptr);
 
     // Replaces the lesson and runs it on its own sentence; on error nothing changes.
-    std::optional<Error> open(Lesson lesson);
+    Result<void> open(Lesson lesson);
     bool rerun();  // after an edit → traceChanged or runFailed (false)
     const Session& session() const { return session_; }
     Session& session() { return session_; }

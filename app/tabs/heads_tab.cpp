@@ -168,8 +168,8 @@ bool HeadsTab::exportRanking(const QString& path, const QString& format) {
         emit failed(tr("Unknown export format"), format);
         return false;
     }
-    if (auto error = writeFileAtomically(path, bytes)) {
-        emit failed(tr("The file could not be written"), qs(error->text()));
+    if (auto error = writeFileAtomically(path, bytes); !error.ok()) {
+        emit failed(tr("The file could not be written"), qs(error.error().text()));
         return false;
     }
     emit wrote(path);

@@ -65,7 +65,7 @@ struct LineReader {
     }
 };
 
-std::optional<Error> checkFields(const LineReader& line) {
+Result<void> checkFields(const LineReader& line) {
     for (auto it = line.object.begin(); it != line.object.end(); ++it) {
         // Not a structured binding: clang 14 cannot capture one in a lambda (the fuzz build).
         const std::string& key = it.key();
@@ -73,20 +73,20 @@ std::optional<Error> checkFields(const LineReader& line) {
                                        [&key](const char* f) { return key == f; });
         if (!known) return line.error(key, "unknown field (expected one of " + fieldList() + ")");
     }
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> checkOccurs(const LineReader& line, const std::string& sentence, const char* field,
+Result<void> checkOccurs(const LineReader& line, const std::string& sentence, const char* field,
                                  const std::string& text, int occurrence) {
     const int found = occurrencesIn(sentence, text);
-    if (found >= occurrence) return std::nullopt;
+    if (found >= occurrence) return {};
     return line.error(field, "expected \"" + text + "\" to occur as a word " + std::to_string(occurrence) +
                                  (occurrence == 1 ? " time" : " times") + " in the sentence, found " +
                                  std::to_string(found));
 }
 
 Result<CorefExample> readExample(const LineReader& line) {
-    if (auto bad = checkFields(line)) return *bad;
+    if (auto bad = checkFields(line); !bad.ok()) return bad.error();
     auto sentence = line.text("sentence", true);
     if (!sentence) return sentence.error();
     auto mention = line.text("mention", true);
@@ -105,8 +105,8 @@ Result<CorefExample> readExample(const LineReader& line) {
         if (auto e = line.text(informative, false); !e) return e.error();
     CorefExample ex{sentence.value(), mention.value(), mentionOcc.value(), antecedent.value(),
                     goldOcc.value(), id.value(), pair.value(), 0};
-    if (auto bad = checkOccurs(line, ex.sentence, "mention", ex.mention, ex.mentionOccurrence)) return *bad;
-    if (auto bad = checkOccurs(line, ex.sentence, "antecedent", ex.antecedent, ex.antecedentOccurrence)) return *bad;
+    if (auto bad = checkOccurs(line, ex.sentence, "mention", ex.mention, ex.mentionOccurrence); !bad.ok()) return bad.error();
+    if (auto bad = checkOccurs(line, ex.sentence, "antecedent", ex.antecedent, ex.antecedentOccurrence); !bad.ok()) return bad.error();
     if (lowercaseAscii(ex.mention) == lowercaseAscii(ex.antecedent) && ex.mentionOccurrence == ex.antecedentOccurrence)
         return line.error("antecedent", "expected a word other than the mention, found the mention itself");
     return ex;
@@ -163,7 +163,7 @@ std::optional<std::string> locate(const CorefExample& ex, const std::vector<Word
     return std::nullopt;
 }
 
-std::optional<Error> checkShape(CorefEvaluation& eval, const Trace& trace, const std::string& where) {
+Result<void> checkShape(CorefEvaluation& eval, const Trace& trace, const std::string& where) {
     const int layers = static_cast<int>(trace.layers.size()), heads = trace.headCount();
     if (layers == 0 || heads == 0) return Error{where, "expected a run with attention heads, found none"};
     if (eval.layers == 0) {
@@ -174,11 +174,11 @@ std::optional<Error> checkShape(CorefEvaluation& eval, const Trace& trace, const
         return Error{where, "expected " + std::to_string(eval.layers) + " layers × " +
                                 std::to_string(eval.headsPerLayer) + " heads like the first sentence, found " +
                                 std::to_string(layers) + " × " + std::to_string(heads)};
-    return std::nullopt;
+    return {};
 }
 
 // Scores one located example under every head and under rollout.
-std::optional<Error> scoreExample(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
+Result<void> scoreExample(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
                                   bool cataphora, const std::string& where, ExampleOutcome& o) {
     auto perHead = resolveMention(trace, words, mention, Scoring::headSet(allHeads(trace)), cataphora);
     if (!perHead) return Error{where + ": " + perHead.error().where, perHead.error().message};
@@ -192,7 +192,7 @@ std::optional<Error> scoreExample(const Trace& trace, const std::vector<Word>& w
     o.nearestCorrect = chosenIsGold(r, r.baselines.nearest, o);
     o.ruleCorrect = chosenIsGold(r, r.baselines.rule, o);
     o.rolloutCorrect = chosenIsGold(rollout.value(), rollout.value().chosen, o);
-    return std::nullopt;
+    return {};
 }
 
 void tally(CorefEvaluation& eval, const ExampleOutcome& o) {
@@ -266,7 +266,7 @@ Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunn
         const std::string where = exampleLabel(set, ex);
         auto trace = run(ex.sentence);
         if (!trace) return Error{where + ": " + trace.error().where, trace.error().message};
-        if (auto bad = checkShape(eval, trace.value(), where)) return *bad;
+        if (auto bad = checkShape(eval, trace.value(), where); !bad.ok()) return bad.error();
         ExampleOutcome o;
         o.index = i;
         const std::vector<Word> words = wordsOf(trace.value().tokens);
@@ -274,7 +274,7 @@ Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunn
         if (auto reason = locate(ex, words, control.cataphora, mention, o)) {
             o.skipReason = *reason;
         } else {
-            if (auto bad = scoreExample(trace.value(), words, mention, control.cataphora, where, o)) return *bad;
+            if (auto bad = scoreExample(trace.value(), words, mention, control.cataphora, where, o); !bad.ok()) return bad.error();
             o.evaluated = true;
         }
         tally(eval, o);

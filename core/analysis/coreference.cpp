@@ -78,7 +78,7 @@ int nearestWhere(const std::vector<int>& candidates, const Mention& mention, All
 
 std::string headName(const HeadRef& h) { return std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1); }
 
-std::optional<Error> checkWeights(const Mat& weights, const std::vector<Word>& words, const std::string& what) {
+Result<void> checkWeights(const Mat& weights, const std::vector<Word>& words, const std::string& what) {
     if (weights.rows() == 0 || weights.rows() != weights.cols())
         return Error{what, "expected a square attention matrix, found " + std::to_string(weights.rows()) + "×" +
                                std::to_string(weights.cols()) + " (were the weights kept?)"};
@@ -87,7 +87,7 @@ std::optional<Error> checkWeights(const Mat& weights, const std::vector<Word>& w
             if (t >= weights.rows())
                 return Error{what, "the words use token " + std::to_string(t + 1) + " but the matrix has only " +
                                        std::to_string(weights.rows()) + " rows"};
-    return std::nullopt;
+    return {};
 }
 
 Result<const Mat*> headWeights(const Trace& trace, const HeadRef& h) {
@@ -123,18 +123,18 @@ Result<Mat> perHeadScores(const Trace& trace, const std::vector<Word>& words, co
     for (std::size_t k = 0; k < heads.size(); ++k) {
         auto weights = headWeights(trace, heads[k]);
         if (!weights) return weights.error();
-        if (auto bad = checkWeights(*weights.value(), words, "head " + headName(heads[k]))) return *bad;
+        if (auto bad = checkWeights(*weights.value(), words, "head " + headName(heads[k])); !bad.ok()) return bad.error();
         scores.row(static_cast<Eigen::Index>(k)) = candidateDistribution(*weights.value(), words, mention, candidates);
     }
     return scores;
 }
 
-std::optional<Error> checkMention(const std::vector<Word>& words, const Mention& mention) {
+Result<void> checkMention(const std::vector<Word>& words, const Mention& mention) {
     const int count = static_cast<int>(words.size());
     if (mention.firstWord < 0 || mention.lastWord >= count || mention.firstWord > mention.lastWord)
         return Error{"mention", "expected words within 1.." + std::to_string(count) + ", found " +
                                     std::to_string(mention.firstWord + 1) + ".." + std::to_string(mention.lastWord + 1)};
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
@@ -337,13 +337,13 @@ int ruleBaseline(const std::vector<Word>& words, const std::vector<int>& candida
 // pronoun on the GUI thread.
 static Result<Resolution> scoreMention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
                                        const Scoring& scoring, bool cataphora, const Mat* rollout) {
-    if (auto bad = checkMention(words, mention)) return *bad;
+    if (auto bad = checkMention(words, mention); !bad.ok()) return bad.error();
     Resolution r;
     r.mention = mention;
     r.candidates = candidatesFor(words, mention, cataphora);
     r.scoringText = describeScoring(scoring, trace.headCount());
     if (scoring.kind == Scoring::Kind::Rollout) {
-        if (auto bad = checkWeights(*rollout, words, "rollout")) return *bad;
+        if (auto bad = checkWeights(*rollout, words, "rollout"); !bad.ok()) return bad.error();
         r.scores = candidateDistribution(*rollout, words, mention, r.candidates);
         r.headScores = Mat::Zero(0, static_cast<Eigen::Index>(r.candidates.size()));
     } else {
@@ -378,7 +378,7 @@ static Result<Mat> rolloutFor(const Trace& trace, const Scoring& scoring, const 
 
 Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
                                   const Scoring& scoring, bool cataphora) {
-    if (auto bad = checkMention(words, mention)) return *bad;
+    if (auto bad = checkMention(words, mention); !bad.ok()) return bad.error();
     auto rollout = rolloutFor(trace, scoring, words, {mention});
     if (!rollout) return rollout.error();
     return scoreMention(trace, words, mention, scoring, cataphora, &rollout.value());

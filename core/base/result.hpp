@@ -28,4 +28,20 @@ private:
     std::variant<T, Error> data_;
 };
 
+// Success with nothing to return, or an Error: the same convention as Result<T>, so `ok()` (and `if (r)`)
+// always means success. A default-constructed Result<void> is a success: `return {};`.
+template <>
+class Result<void> {
+public:
+    Result() = default;
+    Result(Error error) : error_(std::move(error)), failed_(true) {}
+    bool ok() const { return !failed_; }
+    explicit operator bool() const { return ok(); }
+    const Error& error() const { return error_; }
+
+private:
+    Error error_;
+    bool failed_ = false;
+};
+
 }  // namespace attnscope

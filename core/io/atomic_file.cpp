@@ -78,7 +78,7 @@ void syncFolder(const fs::path& target) {
 }  // namespace
 
 bool FileChunkWriter::write(std::string_view bytes) {
-    if (error_) return false;
+    if (!error_.ok()) return false;
     while (!bytes.empty()) {
         const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
         if (n < 0 && errno == EINTR) continue;
@@ -92,8 +92,8 @@ bool FileChunkWriter::write(std::string_view bytes) {
     return true;
 }
 
-std::optional<Error> writeFileAtomically(const fs::path& path,
-                                         const std::function<std::optional<Error>(FileChunkWriter&)>& produce) {
+Result<void> writeFileAtomically(const fs::path& path,
+                                         const std::function<Result<void>(FileChunkWriter&)>& produce) {
     const fs::path target = resolvedTarget(path);
     const std::string name = path.string();
     std::string temporaryPath;
@@ -101,20 +101,20 @@ std::optional<Error> writeFileAtomically(const fs::path& path,
     if (fd < 0) return osError(name, "could not be written");
     TemporaryFile temporary(fd, temporaryPath);
     FileChunkWriter writer(fd, name);
-    if (auto error = produce(writer)) return error;
-    if (writer.error()) return writer.error();
+    if (auto error = produce(writer); !error.ok()) return error;
+    if (!writer.status().ok()) return writer.status();
     if (::fsync(fd) != 0) return osError(name, "could not be written");
     if (temporary.close() != 0) return osError(name, "could not be written");
     if (::rename(temporary.path().c_str(), target.c_str()) != 0) return osError(name, "could not be written");
     temporary.keep();
     syncFolder(target);
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> writeFileAtomically(const fs::path& path, std::string_view bytes) {
-    return writeFileAtomically(path, [bytes](FileChunkWriter& out) -> std::optional<Error> {
+Result<void> writeFileAtomically(const fs::path& path, std::string_view bytes) {
+    return writeFileAtomically(path, [bytes](FileChunkWriter& out) -> Result<void> {
         out.write(bytes);
-        return std::nullopt;  // a failed write is reported by the writer itself
+        return {};  // a failed write is reported by the writer itself
     });
 }
 

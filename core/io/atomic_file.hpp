@@ -19,20 +19,20 @@ public:
     FileChunkWriter(int fd, std::string target) : fd_(fd), target_(std::move(target)) {}
     // Writes all of `bytes`; false (and the reason kept in error()) once the OS refused a write.
     bool write(std::string_view bytes);
-    const std::optional<Error>& error() const { return error_; }
+    const Result<void>& status() const { return error_; }
 
 private:
     int fd_;
     std::string target_;
-    std::optional<Error> error_;
+    Result<void> error_;
 };
 
 // Calls `produce` with a writer for the new content and commits it only when produce returns no
 // error and every write succeeded. A symlink is followed: the file it points to is replaced.
-std::optional<Error> writeFileAtomically(const std::filesystem::path& path,
-                                         const std::function<std::optional<Error>(FileChunkWriter&)>& produce);
+Result<void> writeFileAtomically(const std::filesystem::path& path,
+                                         const std::function<Result<void>(FileChunkWriter&)>& produce);
 
 // The same for content already in memory.
-std::optional<Error> writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
 
 }  // namespace attnscope

@@ -71,7 +71,7 @@ public:
     CheckingSax(JsonT& root, std::string_view text, const std::string& file)
         : dom_(root, false), text_(text), file_(file) {}
 
-    std::optional<Error> error;
+    Result<void> error;
 
     bool null() { return value() && dom_.null(); }
     bool boolean(bool v) { return value() && dom_.boolean(v); }
@@ -181,7 +181,7 @@ Result<JsonT> parse(std::string_view text, const std::string& file) {
     JsonT root;
     CheckingSax<JsonT> sax(root, text, file);
     const bool ok = JsonT::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json, true);
-    if (sax.error) return *sax.error;
+    if (!sax.error.ok()) return sax.error.error();
     if (!ok) return Error{file, "is not valid JSON"};
     return root;
 }
@@ -223,7 +223,7 @@ bool Field<JsonT>::has(const std::string& key) const {
 template <class JsonT>
 Result<std::optional<Field<JsonT>>> Field<JsonT>::optionalMember(const std::string& key) const {
     if (value_->is_null()) return std::optional<Field>{};
-    if (auto e = requireObject()) return *e;
+    if (auto e = requireObject(); !e.ok()) return e.error();
     const auto it = value_->find(key);
     if (it == value_->end() || it->is_null()) return std::optional<Field>{};
     return std::optional<Field>{child(memberPath(key), *it)};
@@ -231,7 +231,7 @@ Result<std::optional<Field<JsonT>>> Field<JsonT>::optionalMember(const std::stri
 
 template <class JsonT>
 Result<Field<JsonT>> Field<JsonT>::member(const std::string& key) const {
-    if (auto e = requireObject()) return *e;
+    if (auto e = requireObject(); !e.ok()) return e.error();
     auto found = optionalMember(key);
     if (!found) return found.error();
     if (!found.value()) return Error{whereOf(key), "is missing"};
@@ -239,8 +239,8 @@ Result<Field<JsonT>> Field<JsonT>::member(const std::string& key) const {
 }
 
 template <class JsonT>
-std::optional<Error> Field<JsonT>::requireObject(const std::string& what) const {
-    if (value_->is_object()) return std::nullopt;
+Result<void> Field<JsonT>::requireObject(const std::string& what) const {
+    if (value_->is_object()) return {};
     return expected(what);
 }
 

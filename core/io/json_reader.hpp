@@ -61,7 +61,7 @@ public:
     Result<std::optional<Field>> optionalMember(const std::string& key) const;
 
     // Type checks; `what` words the expectation ("a list of numbers").
-    std::optional<Error> requireObject(const std::string& what = "an object") const;
+    Result<void> requireObject(const std::string& what = "an object") const;
     Result<std::vector<Field>> elements(const std::string& what = "a list") const;
     Result<std::vector<std::pair<std::string, Field>>> members(const std::string& what = "an object") const;
 
@@ -101,8 +101,8 @@ T need(Result<T> result) {
     return std::move(result).value();
 }
 
-inline void need(const std::optional<Error>& error) {
-    if (error) fail(*error);
+inline void need(const Result<void>& error) {
+    if (!error.ok()) fail(error.error());
 }
 
 template <class Fn>

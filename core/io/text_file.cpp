@@ -20,7 +20,7 @@ std::string byteSizeText(std::uint64_t bytes) {
     return std::to_string(bytes) + " bytes";
 }
 
-std::optional<Error> checkReadableFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
+Result<void> checkReadableFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);  // follows symbolic links
     if (ec || !std::filesystem::exists(status)) return Error{path.string(), "cannot be opened: no such file"};
@@ -32,11 +32,11 @@ std::optional<Error> checkReadableFile(const std::filesystem::path& path, std::u
     if (size > maxBytes)
         return Error{path.string(), "is " + byteSizeText(size) + ", over the cap of " + byteSizeText(maxBytes) +
                                         " for a file of this kind"};
-    return std::nullopt;
+    return {};
 }
 
 Result<std::string> readTextFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
-    if (auto error = checkReadableFile(path, maxBytes)) return *error;
+    if (auto error = checkReadableFile(path, maxBytes); !error.ok()) return error.error();
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{path.string(), "cannot be opened"};
     // Read at most one byte past the cap: a file that grew since the check is still refused.

@@ -26,6 +26,6 @@ Result<std::string> readTextFile(const std::filesystem::path& path, std::uint64_
 
 // The same checks without reading: an error when `path` is not a regular file of at most
 // `maxBytes` (for readers that stream the file themselves).
-std::optional<Error> checkReadableFile(const std::filesystem::path& path, std::uint64_t maxBytes);
+Result<void> checkReadableFile(const std::filesystem::path& path, std::uint64_t maxBytes);
 
 }  // namespace attnscope

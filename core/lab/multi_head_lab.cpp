@@ -25,11 +25,11 @@ double entryStd(const Mat& m) {
     return std::sqrt((m.array() - mean).square().mean());
 }
 
-std::optional<Error> checkSplit(int d, int heads) {
+Result<void> checkSplit(int d, int heads) {
     if (d <= 0 || heads <= 0 || d % heads != 0)
         return Error{"multi-head lab: H", "expected a head count that divides d = " + std::to_string(d) +
                                               ", found H = " + std::to_string(heads)};
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ std::vector<int> headCountsFor(int d) {
 
 Result<std::vector<HeadWeights>> splitHeads(const MultiHeadWeights& weights, int heads) {
     const int d = static_cast<int>(weights.wq.cols());
-    if (auto bad = checkSplit(d, heads)) return *bad;
+    if (auto bad = checkSplit(d, heads); !bad.ok()) return bad.error();
     const int dK = d / heads;
     std::vector<HeadWeights> split;
     for (int h = 0; h < heads; ++h)  // head h: columns h·d_k … (h+1)·d_k − 1, each d×d_k

@@ -267,15 +267,15 @@ Json positionalJson(const Lesson& lesson) {
     }
 }
 
-std::optional<Error> checkShape(const Mat& m, Eigen::Index rows, Eigen::Index cols,
+Result<void> checkShape(const Mat& m, Eigen::Index rows, Eigen::Index cols,
                                 const std::string& where) {
-    if (m.rows() == rows && m.cols() == cols) return std::nullopt;
+    if (m.rows() == rows && m.cols() == cols) return {};
     return Error{where, "expected " + std::to_string(rows) + "×" + std::to_string(cols) +
                             ", found " + std::to_string(m.rows()) + "×" + std::to_string(m.cols())};
 }
 
-std::optional<Error> checkFinite(const Mat& m, const std::string& where) {
-    if (m.allFinite()) return std::nullopt;
+Result<void> checkFinite(const Mat& m, const std::string& where) {
+    if (m.allFinite()) return {};
     return Error{where, "contains NaN or infinity; every weight must be a finite number"};
 }
 
@@ -315,8 +315,8 @@ RowVec hashedEmbedding(std::string_view token, int dModel) {
 
 namespace {
 
-std::optional<Error> validateHeads(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
-    if (!lesson.projections) return std::nullopt;
+Result<void> validateHeads(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+    if (!lesson.projections) return {};
     if (static_cast<int>(layer.heads.size()) != lesson.numHeads)
         return Error{path + "heads_weights", "expected " + std::to_string(lesson.numHeads) + " heads, found " +
                                                  std::to_string(layer.heads.size())};
@@ -326,19 +326,19 @@ std::optional<Error> validateHeads(const Lesson& lesson, const LessonLayer& laye
         for (const auto& [m, name, cols] : {std::tuple{&w.wq, "W_Q", lesson.dK},
                                             std::tuple{&w.wk, "W_K", lesson.dK},
                                             std::tuple{&w.wv, "W_V", lesson.dV}}) {
-            if (auto e = checkShape(*m, lesson.dModel, cols, at + name)) return e;
-            if (auto e = checkFinite(*m, at + name)) return e;
+            if (auto e = checkShape(*m, lesson.dModel, cols, at + name); !e.ok()) return e;
+            if (auto e = checkFinite(*m, at + name); !e.ok()) return e;
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 // W_O and b_O. With residual connections the output is added to X, so it must be d wide.
-std::optional<Error> validateOutput(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+Result<void> validateOutput(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
     const int d = lesson.dModel;
     const int concatWidth = lesson.numHeads * lesson.dV;
     if (layer.wo.size()) {
-        if (auto e = checkShape(layer.wo, concatWidth, d, path + "W_O")) return e;
+        if (auto e = checkShape(layer.wo, concatWidth, d, path + "W_O"); !e.ok()) return e;
         return checkFinite(layer.wo, path + "W_O");
     }
     if (lesson.residual && concatWidth != d)
@@ -349,14 +349,14 @@ std::optional<Error> validateOutput(const Lesson& lesson, const LessonLayer& lay
     if (layer.bo.size() && concatWidth != d)
         return Error{path + "b_O", "without W_O the output is the concatenation, " + std::to_string(concatWidth) +
                                        " wide (heads·d_v), but b_O has " + std::to_string(d) + " numbers"};
-    return std::nullopt;
+    return {};
 }
 
 // Every token carries H·d_k query (and key) and H·d_v value numbers through each layer; beyond
 // this the run would take gigabytes (64 heads × 4096 without projections: 262144 per token).
 constexpr long long kMaxHeadColumns = 16384;
 
-std::optional<Error> validateHeadColumns(const Lesson& lesson, const std::string& source) {
+Result<void> validateHeadColumns(const Lesson& lesson, const std::string& source) {
     for (const auto& [width, name] : {std::pair{lesson.dK, "d_k"}, std::pair{lesson.dV, "d_v"}}) {
         const long long columns = static_cast<long long>(lesson.numHeads) * width;
         if (columns > kMaxHeadColumns)
@@ -365,17 +365,17 @@ std::optional<Error> validateHeadColumns(const Lesson& lesson, const std::string
                                                  " columns per token; at most " + std::to_string(kMaxHeadColumns) +
                                                  " (heads × d_k and heads × d_v)"};
     }
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
 
-std::optional<Error> validateLesson(const Lesson& lesson, const std::string& source) {
-    if (auto e = validateHeadColumns(lesson, source)) return e;
+Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
+    if (auto e = validateHeadColumns(lesson, source); !e.ok()) return e;
     const int d = lesson.dModel;
     for (const auto& [token, vec] : lesson.embeddings) {
-        if (auto e = checkShape(vec, 1, d, source + ": embeddings." + token)) return e;
-        if (auto e = checkFinite(vec, source + ": embeddings." + token)) return e;
+        if (auto e = checkShape(vec, 1, d, source + ": embeddings." + token); !e.ok()) return e;
+        if (auto e = checkFinite(vec, source + ": embeddings." + token); !e.ok()) return e;
     }
     if (lesson.layers.empty() || (!lesson.residual && lesson.layers.size() != 1))
         return Error{source + ": layers", "expected one layer, or a list of layers joined by residual connections; "
@@ -383,16 +383,17 @@ std::optional<Error> validateLesson(const Lesson& lesson, const std::string& sou
     for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
         // Error paths as in the file: top-level fields for version 1, "layers[l]." otherwise.
         const std::string path = source + ": " + (lesson.residual ? "layers[" + std::to_string(l) + "]." : "");
-        if (auto e = validateHeads(lesson, lesson.layers[l], path)) return e;
-        if (auto e = validateOutput(lesson, lesson.layers[l], path)) return e;
+        if (auto e = validateHeads(lesson, lesson.layers[l], path); !e.ok()) return e;
+        if (auto e = validateOutput(lesson, lesson.layers[l], path); !e.ok()) return e;
     }
     if (lesson.positional == PositionalKind::Table) {
         if (auto e = checkShape(lesson.positionalTable, lesson.positionalTable.rows(), d,
-                                source + ": positional_encoding.table"))
+                                source + ": positional_encoding.table");
+            !e.ok())
             return e;
-        if (auto e = checkFinite(lesson.positionalTable, source + ": positional_encoding.table")) return e;
+        if (auto e = checkFinite(lesson.positionalTable, source + ": positional_encoding.table"); !e.ok()) return e;
     }
-    return std::nullopt;
+    return {};
 }
 
 Result<Lesson> parseLesson(std::string_view text, const std::string& source) {
@@ -400,7 +401,7 @@ Result<Lesson> parseLesson(std::string_view text, const std::string& source) {
     if (!doc) return doc.error();
     return json::catching([&]() -> Result<Lesson> {
         Lesson lesson = readLesson(Field(doc.value(), source));
-        if (auto e = validateLesson(lesson, source)) return *e;
+        if (auto e = validateLesson(lesson, source); !e.ok()) return e.error();
         return lesson;
     });
 }

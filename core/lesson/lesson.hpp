@@ -61,7 +61,7 @@ Result<Lesson> parseLesson(std::string_view json, const std::string& source);
 
 // Checks every dimension against d_model, H, d_k and d_v. parseLesson already calls it; editors
 // call it again after changing a lesson.
-std::optional<Error> validateLesson(const Lesson& lesson, const std::string& source);
+Result<void> validateLesson(const Lesson& lesson, const std::string& source);
 
 // Writes a lesson as JSON that parseLesson reads back to an identical lesson.
 std::string serializeLesson(const Lesson& lesson);

@@ -44,7 +44,7 @@ std::vector<HeadWeights> headsFor(const Lesson& lesson, const LessonLayer& layer
 }
 
 // Every attention layer in turn; with residual connections layer l+1 reads X_l + output_l.
-std::optional<Error> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
+Result<void> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
     if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
@@ -65,7 +65,7 @@ std::optional<Error> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
         for (const std::string& n : notices)
             trace.notices.push_back(several ? "layer " + std::to_string(l + 1) + ", " + n : n);
     }
-    return std::nullopt;
+    return {};
 }
 
 std::vector<Token> toTokens(std::vector<std::string> texts, std::vector<std::string>& notices) {
@@ -137,7 +137,7 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
         for (int i = trace.paddedFrom; i < T; ++i) trace.tokens[static_cast<std::size_t>(i)].inTable = true;
     }
     trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
-    if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), trace)) return *error;
+    if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), trace); !error.ok()) return error.error();
     return trace;
 }
 

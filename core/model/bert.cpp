@@ -153,10 +153,10 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
     w.positions = bind.matrix(e + "position_embeddings.weight", c.positions, c.width);
     if (c.typeVocabSize > 0) w.tokenTypes = bind.matrix(e + "token_type_embeddings.weight", c.typeVocabSize, c.width);
     w.embeddingNorm = bind.layerNorm(e + "LayerNorm", c.width);
-    for (int n = 0; n < c.layers && !bind.error(); ++n)  // the first missing tensor ends the binding
+    for (int n = 0; n < c.layers && bind.status().ok(); ++n)  // the first missing tensor ends the binding
         w.layers.push_back(bindLayer(bind, names, *prefix, n, c));
     w.mlm = bindHead(bind, names, c, w.words);
-    if (bind.error()) return *bind.error();
+    if (!bind.status().ok()) return bind.status().error();
     w.usedNames = bind.used();
     return w;
 }
@@ -179,7 +179,7 @@ MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const Transformer
     return out;
 }
 
-std::optional<Error> runEncoder(const EncoderWeights& w, const TransformerConfig& c, const std::vector<int>& ids,
+Result<void> runEncoder(const EncoderWeights& w, const TransformerConfig& c, const std::vector<int>& ids,
                                 const RunControl& control, ModelRun& run) {
     MatF tokens = gatherRows(w.words, ids);  // T×d
     if (w.tokenTypes.data) tokens.rowwise() += w.tokenTypes.view().row(0);  // one sentence: type 0
@@ -192,7 +192,7 @@ std::optional<Error> runEncoder(const EncoderWeights& w, const TransformerConfig
     layerNorm(X, w.embeddingNorm, c.layerNormEps);
     run.hiddenStates.push_back(X);
     for (int n = 0; n < c.layers; ++n) {
-        if (auto cancelled = checkCancelled(control)) return cancelled;
+        if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
         LayerTrace layer;
         X = encoderLayer(X, w.layers[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer);
         run.trace.layers.push_back(std::move(layer));
@@ -200,7 +200,7 @@ std::optional<Error> runEncoder(const EncoderWeights& w, const TransformerConfig
         reportProgress(control, n + 1, c.layers);
     }
     if (w.mlm && !control.predictAt.empty()) run.predictions = predict(*w.mlm, c, X, control.predictAt, control.topK);
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace attnscope

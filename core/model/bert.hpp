@@ -50,7 +50,7 @@ bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig
 
 // The forward pass (ids already truncated to the position table). Fills run.trace.layers,
 // embedding, positional, run.hiddenStates, run.predictions; run.trace.tokens is set by the caller.
-std::optional<Error> runEncoder(const EncoderWeights& weights, const TransformerConfig& config,
+Result<void> runEncoder(const EncoderWeights& weights, const TransformerConfig& config,
                                 const std::vector<int>& ids, const RunControl& control, ModelRun& run);
 
 // One layer: X (T×d) → T×d, filling `trace` per `detail`.

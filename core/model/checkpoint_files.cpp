@@ -78,7 +78,7 @@ Result<CheckpointFiles> findCheckpointFiles(const std::filesystem::path& folder)
     std::error_code missing;
     if (!std::filesystem::exists(files.config, missing))
         return Error{files.config.string(), "is missing; a Hugging Face model folder holds its config.json"};
-    if (auto error = checkReadableFile(files.config, kMaxTextFileBytes)) return *error;  // a FIFO, /dev/zero, a folder
+    if (auto error = checkReadableFile(files.config, kMaxTextFileBytes); !error.ok()) return error.error();  // a FIFO, /dev/zero, a folder
     return files;
 }
 

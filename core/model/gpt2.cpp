@@ -66,11 +66,11 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
     w.prefix = prefix;
     w.words = bind.matrix(prefix + "wte.weight", c.vocabSize, c.width);
     w.positions = bind.matrix(prefix + "wpe.weight", c.positions, c.width);
-    for (int n = 0; n < c.layers && !bind.error(); ++n)  // the first missing tensor ends the binding
+    for (int n = 0; n < c.layers && bind.status().ok(); ++n)  // the first missing tensor ends the binding
         w.blocks.push_back(bindBlock(bind, prefix, n, c));
     w.finalNorm = bind.layerNorm(prefix + "ln_f", c.width);
     w.lmHead = bind.has("lm_head.weight") ? bind.matrix("lm_head.weight", c.vocabSize, c.width) : w.words;
-    if (bind.error()) return *bind.error();
+    if (!bind.status().ok()) return bind.status().error();
     w.usedNames = bind.used();
     return w;
 }
@@ -97,7 +97,7 @@ MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig
     return residual;
 }
 
-std::optional<Error> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, const std::vector<int>& ids,
+Result<void> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, const std::vector<int>& ids,
                              const RunControl& control, ModelRun& run) {
     const MatF tokens = gatherRows(w.words, ids);  // T×d
     std::vector<int> positionIds(ids.size());
@@ -108,7 +108,7 @@ std::optional<Error> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, c
     MatF X = tokens + positions;  // T×d, the residual stream
     run.hiddenStates.push_back(X);
     for (int n = 0; n < c.layers; ++n) {
-        if (auto cancelled = checkCancelled(control)) return cancelled;
+        if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
         LayerTrace layer;
         X = gpt2Block(X, w.blocks[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer);
         run.trace.layers.push_back(std::move(layer));
@@ -118,7 +118,7 @@ std::optional<Error> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, c
     layerNorm(X, w.finalNorm, c.layerNormEps);
     run.hiddenStates.push_back(X);  // after ln_f, as transformers reports the last hidden state
     if (!control.predictAt.empty()) run.predictions = predict(w.lmHead, X, control.predictAt, control.topK);
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace attnscope

@@ -36,7 +36,7 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
 // h.N.attn.bias and h.N.attn.masked_bias: causal-mask buffers the published files store.
 bool isKnownUnusedGpt2Tensor(const std::string& name);
 
-std::optional<Error> runGpt2(const Gpt2Weights& weights, const TransformerConfig& config,
+Result<void> runGpt2(const Gpt2Weights& weights, const TransformerConfig& config,
                              const std::vector<int>& ids, const RunControl& control, ModelRun& run);
 
 // One block: X (T×d, the residual stream) → T×d, filling `trace` per `detail`.

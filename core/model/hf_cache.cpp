@@ -49,7 +49,7 @@ std::optional<std::string> checkIdPart(std::string_view part, const char* what) 
 
 // Reads the first line of a small text file (a ref), trimmed; nullopt when unreadable.
 std::optional<std::string> readRef(const fs::path& path) {
-    if (checkReadableFile(path, kMaxTextFileBytes)) return std::nullopt;  // a FIFO would block
+    if (!checkReadableFile(path, kMaxTextFileBytes).ok()) return std::nullopt;  // a FIFO would block
     std::ifstream in(path);
     std::string line;
     if (!in || !std::getline(in, line)) return std::nullopt;
@@ -168,7 +168,7 @@ Result<RepoId> parseRepoId(std::string_view id) {
     return repo;
 }
 
-std::optional<Error> validateRepoFileName(std::string_view name) {
+Result<void> validateRepoFileName(std::string_view name) {
     const std::string where = "file name " + inQuotes(name);
     if (name.empty()) return Error{"file name", "is empty"};
     for (char c : name) {
@@ -186,16 +186,13 @@ std::optional<Error> validateRepoFileName(std::string_view name) {
             return Error{where, "contains \"" + std::string(component) + "\"; paths must stay inside the repo"};
         begin = end + 1;
     }
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> validateRevision(std::string_view revision) {
-    if (auto error = validateRepoFileName(revision)) {
-        error->where = "revision " + inQuotes(revision);
-        return error;
-    }
+Result<void> validateRevision(std::string_view revision) {
+    if (auto name = validateRepoFileName(revision); !name.ok()) return Error{"revision " + inQuotes(revision), name.error().message};
     if (revision.find(' ') != std::string_view::npos) return Error{"revision " + inQuotes(revision), "contains a space"};
-    return std::nullopt;
+    return {};
 }
 
 bool isCommitHash(std::string_view text) {
@@ -205,7 +202,7 @@ bool isCommitHash(std::string_view text) {
 Result<fs::path> findCachedModel(const CacheEnv& env, std::string_view id, std::string_view revision) {
     auto repo = parseRepoId(id);
     if (!repo) return repo.error();
-    if (auto error = validateRevision(revision)) return *error;
+    if (auto error = validateRevision(revision); !error.ok()) return error.error();
     auto root = hubCacheRoot(env);
     if (!root) return root.error();
     const fs::path repoDir = root.value() / repo.value().cacheFolderName();
@@ -220,7 +217,7 @@ Result<fs::path> findCachedModel(const CacheEnv& env, std::string_view id, std::
     const fs::path ref = repoDir / "refs" / std::string(revision);
     tried.push_back(ref);
     if (auto commit = readRef(ref)) {
-        if (!isCommitHash(*commit) && (validateRevision(*commit) || commit->find('/') != std::string::npos))
+        if (!isCommitHash(*commit) && (!validateRevision(*commit).ok() || commit->find('/') != std::string::npos))
             return Error{ref.string(), "expected a commit hash, found " + inQuotes(*commit)};
         const fs::path snapshot = repoDir / "snapshots" / *commit;
         if (isDirectory(snapshot)) return snapshot;

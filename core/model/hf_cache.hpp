@@ -47,10 +47,10 @@ Result<RepoId> parseRepoId(std::string_view id);
 // A file name inside a repo ("config.json", "onnx/model.onnx"): relative '/'-separated
 // components only; refuses empty, ".", "..", absolute paths, backslashes, NUL and control chars.
 // The name becomes a path under snapshots/, so this is what keeps a download inside the cache.
-std::optional<Error> validateRepoFileName(std::string_view name);
+Result<void> validateRepoFileName(std::string_view name);
 
 // A revision (branch, tag, commit, "refs/pr/1"): the file-name rules, since it becomes refs/<rev>.
-std::optional<Error> validateRevision(std::string_view revision);
+Result<void> validateRevision(std::string_view revision);
 
 bool isCommitHash(std::string_view text);  // exactly 40 lowercase or uppercase hex digits
 

@@ -116,7 +116,7 @@ Result<std::pair<std::uint64_t, std::uint64_t>> readOffsets(const Json& entry, c
 }
 
 // The byte span must lie in the data section and hold exactly shape product × dtype size bytes.
-std::optional<Error> checkSpan(const TensorInfo& t, std::uint64_t dataSize, const std::string& file) {
+Result<void> checkSpan(const TensorInfo& t, std::uint64_t dataSize, const std::string& file) {
     if (t.begin > t.end)
         return tensorError(file, t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
                                              "]: begin is after end");
@@ -128,7 +128,7 @@ std::optional<Error> checkSpan(const TensorInfo& t, std::uint64_t dataSize, cons
         if (bytes) bytes = checkedMultiply(*bytes, static_cast<std::uint64_t>(size));
     if (std::find(t.shape.begin(), t.shape.end(), 0) != t.shape.end()) bytes = 0;  // [0, huge] is empty
     const auto span = t.end - t.begin;
-    if (bytes && *bytes == span) return std::nullopt;
+    if (bytes && *bytes == span) return {};
     const std::string expected = bytes ? std::to_string(*bytes) + " bytes" : "more bytes than fit in 64 bits";
     return tensorError(file, t.name, "shape " + shapeText(t.shape) + " of " + std::string(dtypeName(t.dtype)) +
                                          " needs " + expected + ", but data_offsets span " + std::to_string(span));
@@ -145,7 +145,7 @@ Result<TensorInfo> readTensor(const std::string& name, const Json& entry, std::u
     auto offsets = readOffsets(entry, file, name);
     if (!offsets) return offsets.error();
     TensorInfo info{name, dtype.value(), std::move(shape).value(), file, offsets.value().first, offsets.value().second};
-    if (auto error = checkSpan(info, dataSize, file)) return *error;
+    if (auto error = checkSpan(info, dataSize, file); !error.ok()) return error.error();
     return info;
 }
 
@@ -162,7 +162,7 @@ Result<std::map<std::string, std::string>> readTextMap(const Json& j, const std:
 }
 
 // Sorted by begin, each non-empty tensor must start at or after the furthest end seen so far.
-std::optional<Error> checkNoOverlap(std::vector<TensorInfo>& tensors, const std::string& file) {
+Result<void> checkNoOverlap(std::vector<TensorInfo>& tensors, const std::string& file) {
     std::sort(tensors.begin(), tensors.end(),
               [](const TensorInfo& a, const TensorInfo& b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
     const TensorInfo* furthest = nullptr;
@@ -175,7 +175,7 @@ std::optional<Error> checkNoOverlap(std::vector<TensorInfo>& tensors, const std:
                                                  std::to_string(furthest->end) + "]");
         if (!furthest || t.end > furthest->end) furthest = &t;
     }
-    return std::nullopt;
+    return {};
 }
 
 Result<SafetensorsHeader> readHeaderJson(const Json& header, SafetensorsHeader result, const std::string& file) {
@@ -192,7 +192,7 @@ Result<SafetensorsHeader> readHeaderJson(const Json& header, SafetensorsHeader r
         if (!tensor) return tensor.error();
         result.tensors.push_back(std::move(tensor).value());
     }
-    if (auto error = checkNoOverlap(result.tensors, file)) return *error;
+    if (auto error = checkNoOverlap(result.tensors, file); !error.ok()) return error.error();
     return result;
 }
 

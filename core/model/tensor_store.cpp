@@ -85,8 +85,8 @@ struct TensorStore::Impl {
 
     // Parses one mapped file; returns its header so the caller can pick which tensors to keep.
     Result<SafetensorsHeader> addFile(const std::filesystem::path& path);
-    std::optional<Error> openSingle(const std::filesystem::path& path);
-    std::optional<Error> openSharded(const std::filesystem::path& indexPath);
+    Result<void> openSingle(const std::filesystem::path& path);
+    Result<void> openSharded(const std::filesystem::path& indexPath);
     void addTensor(const TensorInfo& info, const MappedFile& file, std::uint64_t dataStart);
     Result<const float*> floats(std::string_view name, const std::vector<std::int64_t>& expectedShape) const;
     const float* floatData(const StoredTensor& t) const;
@@ -127,15 +127,15 @@ Result<const float*> TensorStore::Impl::floats(std::string_view name,
     return floatData(it->second);
 }
 
-std::optional<Error> TensorStore::Impl::openSingle(const std::filesystem::path& path) {
+Result<void> TensorStore::Impl::openSingle(const std::filesystem::path& path) {
     auto header = addFile(path);
     if (!header) return header.error();
     for (const auto& info : header.value().tensors) addTensor(info, files.back(), header.value().dataStart);
-    return std::nullopt;
+    return {};
 }
 
 // Opens each shard once, then keeps exactly the tensors the index assigns to it.
-std::optional<Error> TensorStore::Impl::openSharded(const std::filesystem::path& indexPath) {
+Result<void> TensorStore::Impl::openSharded(const std::filesystem::path& indexPath) {
     auto text = readTextFile(indexPath);
     if (!text) return text.error();
     auto index = parseSafetensorsIndex(text.value(), label);
@@ -155,7 +155,7 @@ std::optional<Error> TensorStore::Impl::openSharded(const std::filesystem::path&
             addTensor(*found->second, files.back(), header.value().dataStart);
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 namespace {
@@ -176,7 +176,7 @@ Result<TensorStore> TensorStore::open(const std::filesystem::path& fileOrIndex) 
     auto impl = std::make_unique<Impl>();
     impl->label = fileLabel(path);
     const auto error = isIndexFile(path) ? impl->openSharded(path) : impl->openSingle(path);
-    if (error) return *error;
+    if (!error.ok()) return error.error();
     TensorStore store;
     store.impl_ = std::move(impl);
     return store;

@@ -45,7 +45,7 @@ std::optional<Activation> activationOf(const std::string& name) {
 }
 
 // Every tensor of the file must be a bound weight or a known unused tensor.
-std::optional<Error> checkNoUnexpected(const TensorStore& store, const std::vector<std::string>& used,
+Result<void> checkNoUnexpected(const TensorStore& store, const std::vector<std::string>& used,
                                        const std::function<bool(const std::string&)>& knownUnused,
                                        const std::string& familyName) {
     const std::set<std::string> bound(used.begin(), used.end());
@@ -57,7 +57,7 @@ std::optional<Error> checkNoUnexpected(const TensorStore& store, const std::vect
         return Error{info->file + ": tensor \"" + name + "\"",
                      "unexpected tensor of shape " + shape + "]: not a weight of a " + familyName + " model"};
     }
-    return std::nullopt;
+    return {};
 }
 
 bool isEncoder(ModelFamily family) { return family != ModelFamily::Gpt2; }
@@ -114,13 +114,13 @@ const TensorInfo* findByTail(const TensorStore& store, const std::string& tail) 
     return nullptr;
 }
 
-std::optional<Error> checkLayerCount(const TransformerConfig& config, const TensorStore& store,
+Result<void> checkLayerCount(const TransformerConfig& config, const TensorStore& store,
                                      const std::string& configLabel) {
     const std::string marker = layerMarker(config.family);
     std::set<int> held;
     for (const std::string& name : store.names())
         if (const auto n = layerIndexOf(name, marker)) held.insert(*n);
-    if (config.layers <= static_cast<int>(held.size())) return std::nullopt;
+    if (config.layers <= static_cast<int>(held.size())) return {};
     const std::string field = configLabel + ": " + sizeFieldNames(config.family).layers;
     const std::string claim = "is " + std::to_string(config.layers) + " but " + weightFilesLabel(store);
     if (held.empty()) return Error{field, claim + " holds no layer (no tensor named " + marker + "N.…)"};
@@ -129,26 +129,26 @@ std::optional<Error> checkLayerCount(const TransformerConfig& config, const Tens
 }
 
 // One size of the config against one dimension of a 2-D table of the file.
-std::optional<Error> checkTableSize(const TensorInfo* table, int dimension, std::int64_t claimed,
+Result<void> checkTableSize(const TensorInfo* table, int dimension, std::int64_t claimed,
                                     const std::string& field, const std::string& what) {
     if (!table || table->shape.size() != 2 || table->shape[static_cast<std::size_t>(dimension)] == claimed)
-        return std::nullopt;  // missing or odd tensors are named by the binder
+        return {};  // missing or odd tensors are named by the binder
     return Error{field, "is " + std::to_string(claimed) + " but the " + what + " \"" + table->name + "\" in " +
                             std::filesystem::path(table->file).filename().string() + " has " +
                             std::to_string(table->shape[static_cast<std::size_t>(dimension)]) +
                             (dimension == 0 ? " rows" : " columns")};
 }
 
-std::optional<Error> checkConfigFitsWeights(const TransformerConfig& config, const TensorStore& store,
+Result<void> checkConfigFitsWeights(const TransformerConfig& config, const TensorStore& store,
                                             const std::string& configLabel) {
-    if (auto error = checkLayerCount(config, store, configLabel)) return error;
+    if (auto error = checkLayerCount(config, store, configLabel); !error.ok()) return error;
     const bool gpt2 = config.family == ModelFamily::Gpt2;
     const TensorInfo* words = findByTail(store, gpt2 ? "wte.weight" : "embeddings.word_embeddings.weight");
     const TensorInfo* positions = findByTail(store, gpt2 ? "wpe.weight" : "embeddings.position_embeddings.weight");
     const SizeFieldNames fields = sizeFieldNames(config.family);
     const std::string at = configLabel + ": ";
-    if (auto e = checkTableSize(words, 1, config.width, at + fields.width, "word-embedding table")) return e;
-    if (auto e = checkTableSize(words, 0, config.vocabSize, at + "vocab_size", "word-embedding table")) return e;
+    if (auto e = checkTableSize(words, 1, config.width, at + fields.width, "word-embedding table"); !e.ok()) return e;
+    if (auto e = checkTableSize(words, 0, config.vocabSize, at + "vocab_size", "word-embedding table"); !e.ok()) return e;
     return checkTableSize(positions, 0, config.positions, at + fields.positions, "position table");
 }
 
@@ -163,13 +163,13 @@ Result<std::vector<Token>> labelTokens(const std::vector<int>& ids, const std::v
     return labels;
 }
 
-std::optional<Error> checkIds(const std::vector<int>& ids, int vocabSize) {
+Result<void> checkIds(const std::vector<int>& ids, int vocabSize) {
     if (ids.empty()) return Error{"model input", "no tokens to run"};
     for (std::size_t i = 0; i < ids.size(); ++i)
         if (ids[i] < 0 || ids[i] >= vocabSize)
             return Error{"model input: token " + std::to_string(i),
                          "id " + std::to_string(ids[i]) + " is outside the vocabulary 0…" + std::to_string(vocabSize - 1)};
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
@@ -227,7 +227,7 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
     std::vector<std::string> used;
     std::function<bool(const std::string&)> knownUnused;
     const std::string configLabel = (std::filesystem::path(model.source) / "config.json").string();
-    if (auto error = checkConfigFitsWeights(config, *model.store, configLabel)) return *error;
+    if (auto error = checkConfigFitsWeights(config, *model.store, configLabel); !error.ok()) return error.error();
     if (isEncoder(config.family)) {
         auto bound = bindEncoder(*model.store, config, model.source);
         if (!bound) return bound.error();
@@ -243,7 +243,7 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
         model.gpt2 = std::make_shared<const Gpt2Weights>(std::move(bound).value());
         knownUnused = [](const std::string& n) { return isKnownUnusedGpt2Tensor(n); };
     }
-    if (auto error = checkNoUnexpected(*model.store, used, knownUnused, familyName(config.family))) return *error;
+    if (auto error = checkNoUnexpected(*model.store, used, knownUnused, familyName(config.family)); !error.ok()) return error.error();
     return model;
 }
 
@@ -386,9 +386,9 @@ Prediction predictionFrom(int position, RowVecF logits, int topK) {
     return p;
 }
 
-std::optional<Error> checkCancelled(const RunControl& control) {
+Result<void> checkCancelled(const RunControl& control) {
     if (control.cancel && control.cancel->load()) return Error{"model run", "cancelled"};
-    return std::nullopt;
+    return {};
 }
 
 void reportProgress(const RunControl& control, int layersDone, int layerCount) {
@@ -433,7 +433,7 @@ bool WeightBinder::refuseNonFinite(const std::string& name, const float* data, E
 }
 
 MatrixRef WeightBinder::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
-    if (error_) return {};
+    if (!error_.ok()) return {};
     auto m = store_.matrix(name, rows, cols);
     if (!m) {
         error_ = m.error();
@@ -445,7 +445,7 @@ MatrixRef WeightBinder::matrix(const std::string& name, Eigen::Index rows, Eigen
 }
 
 VectorRef WeightBinder::vector(const std::string& name, Eigen::Index n) {
-    if (error_) return {};
+    if (!error_.ok()) return {};
     auto v = store_.vector(name, n);
     if (!v) {
         error_ = v.error();
@@ -552,7 +552,7 @@ void setTraceFlags(Trace& trace, const TransformerConfig& config) {
 Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids, const std::vector<Token>& tokens,
                           const RunControl& control) {
     const TransformerConfig& config = model.config;
-    if (auto error = checkIds(ids, config.vocabSize)) return *error;
+    if (auto error = checkIds(ids, config.vocabSize); !error.ok()) return error.error();
     auto labels = labelTokens(ids, tokens);
     if (!labels) return labels.error();
 
@@ -584,7 +584,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
             return Error{"model run", "prediction position " + std::to_string(p) + " is outside the input"};
     const auto error = model.encoder ? runEncoder(*model.encoder, config, input, effective, run)
                                      : runGpt2(*model.gpt2, config, input, effective, run);
-    if (error) return *error;
+    if (!error.ok()) return error.error();
     return run;
 }
 

@@ -191,7 +191,7 @@ Mat toDouble(const MatF& m);
 Prediction predictionFrom(int position, RowVecF logits, int topK);
 
 // Between layers: an error when the caller asked to cancel; else reports progress.
-std::optional<Error> checkCancelled(const RunControl& control);
+Result<void> checkCancelled(const RunControl& control);
 void reportProgress(const RunControl& control, int layersDone, int layerCount);
 
 // The index of the first NaN or ±∞ among n floats, if any (vectorised; used on every weight).
@@ -210,7 +210,7 @@ public:
     LinearRef linear(const std::string& name, Eigen::Index out, Eigen::Index in);  // .weight [out, in], .bias
     LinearRef conv1d(const std::string& name, Eigen::Index in, Eigen::Index out);  // .weight [in, out], .bias
     LayerNormRef layerNorm(const std::string& name, Eigen::Index n);  // .weight/.bias or .gamma/.beta
-    const std::optional<Error>& error() const { return error_; }
+    const Result<void>& status() const { return error_; }
     const std::vector<std::string>& used() const { return used_; }
 
 private:
@@ -218,7 +218,7 @@ private:
     bool refuseNonFinite(const std::string& name, const float* data, Eigen::Index rows, Eigen::Index cols);
 
     const TensorStore& store_;
-    std::optional<Error> error_;
+    Result<void> error_;
     std::vector<std::string> used_;
 };
 

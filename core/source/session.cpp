@@ -4,31 +4,31 @@
 
 namespace attnscope {
 
-std::optional<Error> Session::openLesson(Lesson lesson) {
-    if (auto invalid = validateLesson(lesson, lesson.title)) return invalid;
+Result<void> Session::openLesson(Lesson lesson) {
+    if (auto invalid = validateLesson(lesson, lesson.title); !invalid.ok()) return invalid;
     auto run = runLesson(lesson, lesson.sentence);
     if (!run) return run.error();
     sentence_ = lesson.sentence;
     lesson_ = std::move(lesson);
     trace_ = std::move(run).value();
     hasLesson_ = true;
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> Session::setSentence(std::string sentence) {
+Result<void> Session::setSentence(std::string sentence) {
     auto run = runLesson(lesson_, sentence);
     if (!run) return run.error();
     sentence_ = std::move(sentence);
     trace_ = std::move(run).value();
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> Session::rerun() {
-    if (auto invalid = validateLesson(lesson_, lesson_.title)) return invalid;
+Result<void> Session::rerun() {
+    if (auto invalid = validateLesson(lesson_, lesson_.title); !invalid.ok()) return invalid;
     auto run = runLesson(lesson_, sentence_);
     if (!run) return run.error();
     trace_ = std::move(run).value();
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace attnscope

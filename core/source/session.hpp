@@ -13,11 +13,11 @@ namespace attnscope {
 class Session {
 public:
     // Replaces the lesson and runs it on its own sentence; on error nothing changes.
-    std::optional<Error> openLesson(Lesson lesson);
+    Result<void> openLesson(Lesson lesson);
     // Runs the lesson on a new sentence; on error the previous trace stays.
-    std::optional<Error> setSentence(std::string sentence);
+    Result<void> setSentence(std::string sentence);
     // Runs again after the lesson was edited in place.
-    std::optional<Error> rerun();
+    Result<void> rerun();
 
     bool hasLesson() const { return hasLesson_; }
     Lesson& lesson() { return lesson_; }

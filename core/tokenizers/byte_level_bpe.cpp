@@ -216,7 +216,7 @@ Result<std::vector<int>> ByteLevelBpeTokenizer::chunkIds(std::string_view chunk)
     return ids;
 }
 
-Result<bool> ByteLevelBpeTokenizer::encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const {
+Result<void> ByteLevelBpeTokenizer::encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const {
     std::string prefixed;
     if (options_.addPrefixSpace && !text.empty() && text.front() != ' ') {
         prefixed = " " + std::string(text);
@@ -228,7 +228,7 @@ Result<bool> ByteLevelBpeTokenizer::encodeText(std::string_view text, int& nextW
         for (int id : ids.value()) out.push_back(makeToken(id, nextWord));
         ++nextWord;
     }
-    return true;
+    return {};
 }
 
 std::string ByteLevelBpeTokenizer::displayText(const Token& token) const { return byteLevelDisplay(token.text); }

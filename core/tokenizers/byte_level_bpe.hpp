@@ -34,7 +34,7 @@ public:
     std::string_view kind() const override { return "BPE"; }
 
 protected:
-    Result<bool> encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const override;
+    Result<void> encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const override;
 
 private:
     struct MergeResult {

@@ -23,7 +23,7 @@ Result<Json> optionalJsonFile(const fs::path& file) {
     if (!text) return text.error();
     auto parsed = json::parse(text.value(), file.string());
     if (!parsed) return parsed.error();
-    if (auto e = Field(parsed.value(), file.string()).requireObject("a JSON object")) return *e;
+    if (auto e = Field(parsed.value(), file.string()).requireObject("a JSON object"); !e.ok()) return e.error();
     return parsed;
 }
 
@@ -77,26 +77,26 @@ Result<std::unique_ptr<Tokenizer>> loadBpeFolder(const fs::path& dir, const Fiel
 }
 
 // tokenizer_config.json's added_tokens_decoder: {"50256": {"content": "<|endoftext|>", "special": true}}.
-std::optional<Error> addDecoderSpecials(Tokenizer& tokenizer, const Field& config) {
+Result<void> addDecoderSpecials(Tokenizer& tokenizer, const Field& config) {
     auto decoder = config.optionalMember("added_tokens_decoder");
     if (!decoder) return decoder.error();
-    if (!decoder.value()) return std::nullopt;
+    if (!decoder.value()) return {};
     auto entries = decoder.value()->members("an object {\"id\": {\"content\": text, \"special\": true}, ...}");
     if (!entries) return entries.error();
     for (const auto& [id, entry] : entries.value()) {
-        if (auto e = entry.requireObject("{\"content\": text, \"special\": true or false, ...}")) return *e;
+        if (auto e = entry.requireObject("{\"content\": text, \"special\": true or false, ...}"); !e.ok()) return e.error();
         auto content = entry.optionalText("content");
         auto special = entry.optionalBoolean("special");
         if (!content) return content.error();
         if (!special) return special.error();
         if (content.value() && special.value().value_or(false)) tokenizer.addSpecialPiece(*content.value());
     }
-    return std::nullopt;
+    return {};
 }
 
 // Fills the roles (cls_token, sep_token, …) named in a special_tokens_map.json or
 // tokenizer_config.json object, for pieces the vocabulary has.
-std::optional<Error> applySpecialTokenRoles(Tokenizer& tokenizer, const Field& map) {
+Result<void> applySpecialTokenRoles(Tokenizer& tokenizer, const Field& map) {
     SpecialTokens special = tokenizer.specialTokens();
     const std::pair<const char*, std::optional<int> SpecialTokens::*> roles[] = {
         {"cls_token", &SpecialTokens::cls}, {"sep_token", &SpecialTokens::sep}, {"mask_token", &SpecialTokens::mask},
@@ -109,7 +109,7 @@ std::optional<Error> applySpecialTokenRoles(Tokenizer& tokenizer, const Field& m
         if (const auto id = tokenizer.idOf(*content.value())) special.*member = id;
     }
     tokenizer.setSpecialTokens(special);
-    return std::nullopt;
+    return {};
 }
 
 Result<std::unique_ptr<Tokenizer>> loadModelFiles(const fs::path& dir, const Field& config) {
@@ -133,9 +133,9 @@ Result<std::unique_ptr<Tokenizer>> loadTokenizerFromFolder(const fs::path& dir) 
     const Field config(configJson.value(), configFile.string()), specialMap(mapJson.value(), mapFile.string());
     auto tokenizer = loadModelFiles(dir, config);
     if (!tokenizer) return tokenizer.error();
-    if (auto e = addDecoderSpecials(*tokenizer.value(), config)) return *e;
-    if (auto e = applySpecialTokenRoles(*tokenizer.value(), config)) return *e;
-    if (auto e = applySpecialTokenRoles(*tokenizer.value(), specialMap)) return *e;
+    if (auto e = addDecoderSpecials(*tokenizer.value(), config); !e.ok()) return e.error();
+    if (auto e = applySpecialTokenRoles(*tokenizer.value(), config); !e.ok()) return e.error();
+    if (auto e = applySpecialTokenRoles(*tokenizer.value(), specialMap); !e.ok()) return e.error();
     return tokenizer;
 }
 

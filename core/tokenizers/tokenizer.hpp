@@ -71,7 +71,7 @@ public:
 protected:
     explicit Tokenizer(Vocabulary vocab) : vocab_(std::move(vocab)) {}
     // Encodes valid UTF-8 free of special tokens, numbering words from nextWord on.
-    virtual Result<bool> encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const = 0;
+    virtual Result<void> encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const = 0;
     const Vocabulary& vocab() const { return vocab_; }
     Token makeToken(int id, int word) const;
 

@@ -31,7 +31,7 @@ Result<std::string> typeOf(const Field& object) {
 Result<std::optional<Field>> optionalObject(const Field& root, const std::string& key) {
     auto found = root.optionalMember(key);
     if (!found || !found.value()) return found;
-    if (auto e = found.value()->requireObject("an object or null")) return *e;
+    if (auto e = found.value()->requireObject("an object or null"); !e.ok()) return e.error();
     return found;
 }
 
@@ -42,7 +42,7 @@ Result<Vocabulary> readVocab(const Field& model) {
 }
 
 Result<AddedToken> readAddedToken(const Field& entry) {
-    if (auto e = entry.requireObject("{\"id\": integer, \"content\": string, ...}")) return *e;
+    if (auto e = entry.requireObject("{\"id\": integer, \"content\": string, ...}"); !e.ok()) return e.error();
     auto id = entry.member("id");
     if (!id) return id.error();
     auto idValue = id.value().integer(0, kMaxTokenId);
@@ -72,12 +72,12 @@ Result<std::vector<AddedToken>> readAddedTokens(const Field& root) {
 }
 
 // BertNormalizer's options; a null normalizer turns them off.
-std::optional<Error> readBertNormalizer(const Field& root, WordPieceOptions& options) {
+Result<void> readBertNormalizer(const Field& root, WordPieceOptions& options) {
     auto normalizer = optionalObject(root, "normalizer");
     if (!normalizer) return normalizer.error();
     if (!normalizer.value()) {
         options.lowercase = options.cleanText = options.handleChineseChars = false;
-        return std::nullopt;
+        return {};
     }
     const Field& n = *normalizer.value();
     auto type = typeOf(n);
@@ -94,7 +94,7 @@ std::optional<Error> readBertNormalizer(const Field& root, WordPieceOptions& opt
     options.stripAccents = strip.value();
     options.handleChineseChars = chinese.value().value_or(true);
     options.cleanText = clean.value().value_or(true);
-    return std::nullopt;
+    return {};
 }
 
 // The pre_tokenizer object, which must be of `expectedType`.
@@ -121,7 +121,7 @@ Result<WordPieceOptions> wordPieceOptions(const Field& root, const Field& model)
     options.unkToken = unk.value().value_or(options.unkToken);
     options.continuingPrefix = prefix.value().value_or(options.continuingPrefix);
     options.maxInputCharsPerWord = static_cast<int>(maxChars.value().value_or(options.maxInputCharsPerWord));
-    if (auto e = readBertNormalizer(root, options)) return *e;
+    if (auto e = readBertNormalizer(root, options); !e.ok()) return e.error();
     auto pre = preTokenizer(root, "BertPreTokenizer", "WordPiece");
     if (!pre) return pre.error();
     return options;
@@ -201,10 +201,10 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
     auto parsed = json::parse(text, where);
     if (!parsed) return parsed.error();
     const Field root(parsed.value(), where);
-    if (auto e = root.requireObject("a JSON object with a \"model\"")) return *e;
+    if (auto e = root.requireObject("a JSON object with a \"model\""); !e.ok()) return e.error();
     auto model = root.member("model");
     if (!model) return model.error();
-    if (auto e = model.value().requireObject("an object describing the tokenizer model")) return *e;
+    if (auto e = model.value().requireObject("an object describing the tokenizer model"); !e.ok()) return e.error();
     auto vocab = readVocab(model.value());
     auto added = readAddedTokens(root);
     if (!vocab) return vocab.error();

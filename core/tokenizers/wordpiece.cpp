@@ -120,14 +120,14 @@ void WordPieceTokenizer::appendWordPieces(const std::u32string& word, int wordIn
     for (int id : pieces) out.push_back(makeToken(id, wordIndex));
 }
 
-Result<bool> WordPieceTokenizer::encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const {
+Result<void> WordPieceTokenizer::encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const {
     for (const std::u32string& word : basicTokenize(text)) appendWordPieces(word, nextWord++, out);
-    return true;
+    return {};
 }
 
 Result<Vocabulary> readWordPieceVocab(const std::filesystem::path& vocabTxt) {
-    if (auto error = checkReadableFile(vocabTxt, kMaxTokenizerFileBytes))
-        return Error{error->where, error->message + " (expected a WordPiece vocab.txt)"};
+    if (auto error = checkReadableFile(vocabTxt, kMaxTokenizerFileBytes); !error.ok())
+        return Error{error.error().where, error.error().message + " (expected a WordPiece vocab.txt)"};
     std::ifstream in(vocabTxt, std::ios::binary);
     if (!in) return Error{vocabTxt.string(), "cannot open the file (expected a WordPiece vocab.txt)"};
     Vocabulary vocab;

@@ -31,7 +31,7 @@ public:
     const WordPieceOptions& options() const { return options_; }
 
 protected:
-    Result<bool> encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const override;
+    Result<void> encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const override;
 
 private:
     std::vector<std::u32string> basicTokenize(std::string_view text) const;

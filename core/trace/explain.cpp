@@ -361,7 +361,7 @@ bool keepsEveryIntermediate(const LayerTrace& layer) {
     return true;
 }
 
-std::optional<Error> checkCell(const Trace& trace, const CellRef& cell) {
+Result<void> checkCell(const Trace& trace, const CellRef& cell) {
     const std::string where = "cell of " + std::string(stepKey(cell.step));
     if (cell.layer < 0 || cell.layer >= static_cast<int>(trace.layers.size()))
         return Error{where, "layer " + std::to_string(cell.layer) + " does not exist"};
@@ -376,13 +376,13 @@ std::optional<Error> checkCell(const Trace& trace, const CellRef& cell) {
         return Error{where, "(" + std::to_string(cell.row) + ", " + std::to_string(cell.col) +
                                 ") is outside the " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
                                 " matrix"};
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
 
 Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals) {
-    if (auto error = checkCell(trace, cell)) return *error;
+    if (auto error = checkCell(trace, cell); !error.ok()) return error.error();
     const LayerTrace& layer = trace.layers[cell.layer];
     const Context c{trace, cell, decimals, layer, layer.heads[cell.head]};
     Explanation e;

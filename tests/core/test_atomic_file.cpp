@@ -44,11 +44,11 @@ unsigned modeOf(const fs::path& path) {
 TEST_CASE("writeFileAtomically writes a new file and replaces an old one", "[io]") {
     ScratchFolder dir;
     const fs::path file = dir.path / "lesson.json";
-    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("first\n")));
+    REQUIRE(writeFileAtomically(file, std::string_view("first\n")).ok());
     CHECK(contentOf(file) == "first\n");
-    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("second, longer\n")));
+    REQUIRE(writeFileAtomically(file, std::string_view("second, longer\n")).ok());
     CHECK(contentOf(file) == "second, longer\n");
-    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("")));
+    REQUIRE(writeFileAtomically(file, std::string_view("")).ok());
     CHECK(contentOf(file) == "");
     CHECK(dir.names() == std::vector<std::string>{"lesson.json"});
 }
@@ -57,11 +57,11 @@ TEST_CASE("writeFileAtomically in chunks: the file is their concatenation", "[io
     ScratchFolder dir;
     const fs::path file = dir.path / "big.csv";
     const std::string row(1000, 'x');
-    const auto error = writeFileAtomically(file, [&](FileChunkWriter& out) -> std::optional<Error> {
+    const auto error = writeFileAtomically(file, [&](FileChunkWriter& out) -> Result<void> {
         for (int i = 0; i < 300; ++i) out.write(row + "\n");
-        return std::nullopt;
+        return {};
     });
-    REQUIRE_FALSE(error);
+    REQUIRE(error.ok());
     CHECK(fs::file_size(file) == 300 * 1001);
     CHECK(dir.names() == std::vector<std::string>{"big.csv"});
 }
@@ -70,12 +70,12 @@ TEST_CASE("writeFileAtomically: a failure half-way leaves the old file and no te
     ScratchFolder dir;
     const fs::path file = dir.path / "figure.png";
     put(file, "old picture");
-    const auto error = writeFileAtomically(file, [](FileChunkWriter& out) -> std::optional<Error> {
+    const auto error = writeFileAtomically(file, [](FileChunkWriter& out) -> Result<void> {
         out.write("new half");
         return Error{"figure.png", "the picture could not be drawn"};
     });
-    REQUIRE(error);
-    CHECK(error->text() == "figure.png: the picture could not be drawn");
+    REQUIRE_FALSE(error.ok());
+    CHECK(error.error().text() == "figure.png: the picture could not be drawn");
     CHECK(contentOf(file) == "old picture");
     CHECK(dir.names() == std::vector<std::string>{"figure.png"});
 }
@@ -84,9 +84,9 @@ TEST_CASE("writeFileAtomically: a folder that does not exist gives the OS's reas
     ScratchFolder dir;
     const fs::path file = dir.path / "missing" / "x.png";
     const auto error = writeFileAtomically(file, std::string_view("bytes"));
-    REQUIRE(error);
-    CHECK(error->where == file.string());
-    CHECK(error->message == "could not be written: No such file or directory");
+    REQUIRE_FALSE(error.ok());
+    CHECK(error.error().where == file.string());
+    CHECK(error.error().message == "could not be written: No such file or directory");
     CHECK(dir.names().empty());
 }
 
@@ -96,8 +96,8 @@ TEST_CASE("writeFileAtomically: a target that is a folder is refused and left al
     fs::create_directory(folder);
     put(folder / "inside.txt", "kept");
     const auto error = writeFileAtomically(folder, std::string_view("bytes"));
-    REQUIRE(error);
-    CHECK(error->text() == folder.string() + ": could not be written: Is a directory");
+    REQUIRE_FALSE(error.ok());
+    CHECK(error.error().text() == folder.string() + ": could not be written: Is a directory");
     CHECK(contentOf(folder / "inside.txt") == "kept");
     CHECK(dir.names() == std::vector<std::string>{"shots"});
 }
@@ -107,12 +107,12 @@ TEST_CASE("writeFileAtomically keeps an old file's mode, and a new one follows t
     const fs::path old = dir.path / "private.json";
     put(old, "{}");
     fs::permissions(old, fs::perms::owner_read | fs::perms::owner_write);
-    REQUIRE_FALSE(writeFileAtomically(old, std::string_view("{\"a\": 1}")));
+    REQUIRE(writeFileAtomically(old, std::string_view("{\"a\": 1}")).ok());
     CHECK(modeOf(old) == 0600);
     const mode_t before = ::umask(027);
     const auto error = writeFileAtomically(dir.path / "new.json", std::string_view("{}"));
     ::umask(before);
-    REQUIRE_FALSE(error);
+    REQUIRE(error.ok());
     CHECK(modeOf(dir.path / "new.json") == 0640);  // 0666 minus the umask, not mkstemp's 0600
 }
 
@@ -121,7 +121,7 @@ TEST_CASE("writeFileAtomically through a symlink replaces the file it points to"
     fs::create_directory(dir.path / "real");
     put(dir.path / "real" / "lesson.json", "old");
     fs::create_symlink("real/lesson.json", dir.path / "link.json");
-    REQUIRE_FALSE(writeFileAtomically(dir.path / "link.json", std::string_view("new")));
+    REQUIRE(writeFileAtomically(dir.path / "link.json", std::string_view("new")).ok());
     CHECK(fs::is_symlink(dir.path / "link.json"));
     CHECK(contentOf(dir.path / "real" / "lesson.json") == "new");
 }
@@ -129,7 +129,7 @@ TEST_CASE("writeFileAtomically through a symlink replaces the file it points to"
 TEST_CASE("writeFileAtomically: a 255-byte file name still gets a temporary beside it", "[io]") {
     ScratchFolder dir;
     const fs::path file = dir.path / (std::string(250, 'n') + ".json");  // NAME_MAX is 255
-    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("{}")));
+    REQUIRE(writeFileAtomically(file, std::string_view("{}")).ok());
     CHECK(contentOf(file) == "{}");
     CHECK(dir.names().size() == 1);
 }

@@ -105,7 +105,7 @@ TEST_CASE("parseRepoId refuses traversal and malformed ids with a reason", "[hfc
 
 TEST_CASE("validateRepoFileName keeps names inside the repo", "[hfcache]") {
     for (const std::string good : {"config.json", "onnx/model.onnx", "model-00001-of-00002.safetensors", "a..b.txt"})
-        CHECK_FALSE(validateRepoFileName(good).has_value());
+        CHECK(validateRepoFileName(good).ok());
     const std::vector<std::pair<std::string, std::string>> bad = {
         {"", "empty"},
         {"../config.json", "\"..\""},
@@ -121,11 +121,11 @@ TEST_CASE("validateRepoFileName keeps names inside the repo", "[hfcache]") {
     for (const auto& [name, reason] : bad) {
         INFO(name);
         const auto error = validateRepoFileName(name);
-        REQUIRE(error.has_value());
-        CHECK_THAT(error->text(), Catch::Contains(reason));
+        REQUIRE_FALSE(error.ok());
+        CHECK_THAT(error.error().text(), Catch::Contains(reason));
     }
-    CHECK_FALSE(validateRevision("refs/pr/1").has_value());
-    CHECK(validateRevision("../main").has_value());
+    CHECK(validateRevision("refs/pr/1").ok());
+    CHECK_FALSE(validateRevision("../main").ok());
 }
 
 TEST_CASE("findCachedModel follows refs/main to the snapshot, with and without org", "[hfcache]") {

@@ -110,9 +110,9 @@ TEST_CASE("validateLesson catches edits that break a lesson", "[lesson][errors]"
     auto lesson = parseLesson(kMinimal, "minimal").value();
     lesson.layers[0].heads[0].wq(1, 1) = std::numeric_limits<double>::quiet_NaN();
     const auto error = validateLesson(lesson, "minimal");
-    REQUIRE(error);
-    CHECK(error->text().find("heads_weights[0].W_Q") != std::string::npos);
-    CHECK(error->text().find("NaN") != std::string::npos);
+    REQUIRE_FALSE(error.ok());
+    CHECK(error.error().text().find("heads_weights[0].W_Q") != std::string::npos);
+    CHECK(error.error().text().find("NaN") != std::string::npos);
 }
 
 TEST_CASE("enormous sentences are cut with a notice", "[lesson]") {
@@ -228,6 +228,6 @@ TEST_CASE("validateLesson names the layer of a broken edit", "[lesson][layers][e
     auto lesson = parseLesson(kTwoLayers, "two-layers").value();
     lesson.layers[1].wo(3, 2) = std::numeric_limits<double>::infinity();
     const auto error = validateLesson(lesson, "two-layers");
-    REQUIRE(error);
-    CHECK(error->text() == "two-layers: layers[1].W_O: contains NaN or infinity; every weight must be a finite number");
+    REQUIRE_FALSE(error.ok());
+    CHECK(error.error().text() == "two-layers: layers[1].W_O: contains NaN or infinity; every weight must be a finite number");
 }

@@ -38,8 +38,8 @@ TEST_CASE("a full disk: No space left on device, the old file intact, no tempora
     put(file, kOldLesson);
     REQUIRE(disk.fillUp());
     const auto error = writeFileAtomically(file, std::string(10000, 'x'));
-    REQUIRE(error);
-    CHECK(error->text() == file.string() + ": could not be written: No space left on device");
+    REQUIRE_FALSE(error.ok());
+    CHECK(error.error().text() == file.string() + ": could not be written: No space left on device");
     CHECK(readTextFile(file).value() == kOldLesson);
     CHECK(namesIn(disk.path()) == std::vector<std::string>{"fill", "lesson.json"});
 }
@@ -51,14 +51,14 @@ TEST_CASE("a nearly full disk: the write stops half-way and nothing is committed
     put(file, kOldLesson);
     REQUIRE(disk.fillUp(8192));  // 8 KB free: the first chunks fit, the rest does not
     int chunksAccepted = 0;
-    const auto error = writeFileAtomically(file, [&](FileChunkWriter& out) -> std::optional<Error> {
+    const auto error = writeFileAtomically(file, [&](FileChunkWriter& out) -> Result<void> {
         for (int i = 0; i < 40 && out.write(std::string(1024, 'y')); ++i) ++chunksAccepted;
-        return std::nullopt;
+        return {};
     });
-    REQUIRE(error);
+    REQUIRE_FALSE(error.ok());
     CHECK(chunksAccepted > 0);  // really half-way, not refused at the start
     CHECK(chunksAccepted < 40);
-    CHECK(error->message == "could not be written: No space left on device");
+    CHECK(error.error().message == "could not be written: No space left on device");
     CHECK(readTextFile(file).value() == kOldLesson);
     CHECK(namesIn(disk.path()) == std::vector<std::string>{"fill", "lesson.json"});
 }
@@ -70,8 +70,8 @@ TEST_CASE("a read-only filesystem: Read-only file system, the old file intact", 
     put(file, "1,2\n");
     REQUIRE(disk.remountReadOnly());
     const auto error = writeFileAtomically(file, std::string_view("3,4\n"));
-    REQUIRE(error);
-    CHECK(error->text() == file.string() + ": could not be written: Read-only file system");
+    REQUIRE_FALSE(error.ok());
+    CHECK(error.error().text() == file.string() + ": could not be written: Read-only file system");
     CHECK(readTextFile(file).value() == "1,2\n");
     CHECK(namesIn(disk.path()) == std::vector<std::string>{"figure.csv"});
 }
@@ -82,9 +82,9 @@ TEST_CASE("after space is freed the same write succeeds", "[io][root]") {
     const fs::path file = disk.path() / "lesson.json";
     put(file, kOldLesson);
     REQUIRE(disk.fillUp());
-    REQUIRE(writeFileAtomically(file, std::string_view("{}")));
+    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("{}")).ok());
     fs::remove(disk.path() / "fill");
-    REQUIRE_FALSE(writeFileAtomically(file, std::string_view("{}")));
+    REQUIRE(writeFileAtomically(file, std::string_view("{}")).ok());
     CHECK(readTextFile(file).value() == "{}");
 }
 

@@ -68,13 +68,13 @@ private slots:
         HubDownloader downloader(disk.path().string());
         downloader.setBaseUrl(hub.url());
         QSignalSpy finished(&downloader, &HubDownloader::finished);
-        std::optional<Error> error;
-        connect(&downloader, &HubDownloader::finished, this, [&error](std::optional<Error> e) { error = std::move(e); });
-        QVERIFY(!downloader.start({"org/tiny", "main", {{"config.json"}}}));
+        Result<void> error;
+        connect(&downloader, &HubDownloader::finished, this, [&error](Result<void> e) { error = std::move(e); });
+        QVERIFY((downloader.start({"org/tiny", "main", {{"config.json"}}})).ok());
         QVERIFY(finished.wait(20'000));
-        QVERIFY2(error, "the download reported success on a full disk");
-        QVERIFY2(QString::fromStdString(error->text()).contains("No space left on device"), error->text().c_str());
-        QVERIFY2(QString::fromStdString(error->where).endsWith(".incomplete"), error->where.c_str());
+        QVERIFY2(!error.ok(), "the download reported success on a full disk");
+        QVERIFY2(QString::fromStdString(error.error().text()).contains("No space left on device"), error.error().text().c_str());
+        QVERIFY2(QString::fromStdString(error.error().where).endsWith(".incomplete"), error.error().where.c_str());
         const QString repo = cache + "/models--org--tiny";
         QCOMPARE(QDir(repo + "/blobs").entryList({"*"}, QDir::Files | QDir::NoDotAndDotDot).filter(QRegularExpression("^[0-9a-f]+$")),
                  QStringList());  // no blob: only the partial, kept to be resumed

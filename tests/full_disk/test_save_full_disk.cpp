@@ -18,6 +18,7 @@
 #include "app/main_window.hpp"
 #include "tests/full_disk/tmpfs_mount.hpp"
 #include "tests/gui/window_access.hpp"
+#include "ui/common/file_write.hpp"
 #include "ui/coref/coref_tab.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/figure_export.hpp"
@@ -129,11 +130,11 @@ void FullDiskTest::figureExportsOnAFullDiskSayWhy() {
     QCustomPlot plot;
     plot.resize(300, 200);
     const Mat m = Mat::Identity(2, 2);
-    for (const auto& [name, error] : {std::pair{"m.png", savePlotPng(&plot, pathIn(disk, "m.png"), 96)},
-                                      std::pair{"m.svg", savePlotSvg(&plot, pathIn(disk, "m.svg"))},
-                                      std::pair{"m.pdf", savePlotPdf(&plot, pathIn(disk, "m.pdf"))},
-                                      std::pair{"m.csv", saveMatrixCsv(m, pathIn(disk, "m.csv"))},
-                                      std::pair{"m.npy", saveMatrixNpy(m, pathIn(disk, "m.npy"))}})
+    for (const auto& [name, error] : {std::pair{"m.png", errorText(savePlotPng(&plot, pathIn(disk, "m.png"), 96))},
+                                      std::pair{"m.svg", errorText(savePlotSvg(&plot, pathIn(disk, "m.svg")))},
+                                      std::pair{"m.pdf", errorText(savePlotPdf(&plot, pathIn(disk, "m.pdf")))},
+                                      std::pair{"m.csv", errorText(saveMatrixCsv(m, pathIn(disk, "m.csv")))},
+                                      std::pair{"m.npy", errorText(saveMatrixNpy(m, pathIn(disk, "m.npy")))}})
         QVERIFY2(error == pathIn(disk, name) + ": could not be written: No space left on device", qPrintable(error));
     QCOMPARE(namesIn(disk), QStringList{"fill"});
 }
@@ -146,7 +147,7 @@ void FullDiskTest::coreferenceExportsOnAFullDiskSayWhy() {
     TmpfsMount disk;
     QVERIFY(disk.mounted());
     const QString old = pathIn(disk, "coref.csv");
-    QVERIFY(!child<CorefTab>(window, "corefTab")->exportTo(old, CorefTab::Export::Csv));  // a first export that fits
+    QVERIFY(child<CorefTab>(window, "corefTab")->exportTo(old, CorefTab::Export::Csv).ok());  // a first export that fits
     const QByteArray saved = contentOf(old);
     QVERIFY(saved.contains("animal"));
     QVERIFY(disk.fillUp());
@@ -155,8 +156,8 @@ void FullDiskTest::coreferenceExportsOnAFullDiskSayWhy() {
                                      std::pair{"coref.pdf", Kind::Pdf}, std::pair{"coref.csv", Kind::Csv},
                                      std::pair{"coref.json", Kind::Json}}) {
         const auto error = child<CorefTab>(window, "corefTab")->exportTo(pathIn(disk, name), kind, 2);
-        QVERIFY2(error, name);
-        QCOMPARE(QString::fromStdString(error->text()), pathIn(disk, name) + ": could not be written: No space left on device");
+        QVERIFY2(!error.ok(), name);
+        QCOMPARE(QString::fromStdString(error.error().text()), pathIn(disk, name) + ": could not be written: No space left on device");
     }
     QCOMPARE(contentOf(old), saved);
     QCOMPARE(namesIn(disk), (QStringList{"coref.csv", "fill"}));
@@ -170,7 +171,7 @@ void FullDiskTest::worksheetExportsOnAFullDiskSayWhy() {
     QVERIFY(disk.mounted());
     QVERIFY(disk.fillUp());
     for (const char* name : {"sheet.md", "sheet.tex", "sheet.pdf"})
-        QCOMPARE(panel->exportWorksheetTo(pathIn(disk, name)), pathIn(disk, name) + ": could not be written: No space left on device");
+        QCOMPARE(errorText(panel->exportWorksheetTo(pathIn(disk, name))), pathIn(disk, name) + ": could not be written: No space left on device");
     QCOMPARE(namesIn(disk), QStringList{"fill"});
 }
 

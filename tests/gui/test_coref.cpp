@@ -262,11 +262,11 @@ private slots:
         const double score = arcTo(view(), "animal")->score;
         const QString png = tmp.filePath("coref.png"), svg = tmp.filePath("coref.svg"), pdf = tmp.filePath("coref.pdf");
         const QString csv = tmp.filePath("coref.csv"), json = tmp.filePath("coref.json");
-        QVERIFY(!tab.exportTo(png, CorefTab::Export::Png, 2));
-        QVERIFY(!tab.exportTo(svg, CorefTab::Export::Svg));
-        QVERIFY(!tab.exportTo(pdf, CorefTab::Export::Pdf));
-        QVERIFY(!tab.exportTo(csv, CorefTab::Export::Csv));
-        QVERIFY(!tab.exportTo(json, CorefTab::Export::Json));
+        QVERIFY((tab.exportTo(png, CorefTab::Export::Png, 2)).ok());
+        QVERIFY((tab.exportTo(svg, CorefTab::Export::Svg)).ok());
+        QVERIFY((tab.exportTo(pdf, CorefTab::Export::Pdf)).ok());
+        QVERIFY((tab.exportTo(csv, CorefTab::Export::Csv)).ok());
+        QVERIFY((tab.exportTo(json, CorefTab::Export::Json)).ok());
 
         const QImage image(png);
         QVERIFY(!image.isNull());

@@ -30,6 +30,7 @@
 #include "core/lab/scaling.hpp"
 #include "core/io/npy.hpp"
 #include "core/pipeline/steps.hpp"
+#include "ui/common/file_write.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/positional_panel.hpp"
@@ -270,14 +271,14 @@ void LabTest::exportsWriteFilesThatParse() {
     QCOMPARE(m.rows(), Eigen::Index{10});
 
     const QString png = tmp.filePath("pe.png");
-    QCOMPARE(savePlotPng(plot, png, 192), QString());
+    QCOMPARE(errorText(savePlotPng(plot, png, 192)), QString());
     QImage image(png);
     QVERIFY(!image.isNull());
     QCOMPARE(image.width(), 2 * plot->width());  // 192 DPI is twice the 96 of the screen
     QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 192);
 
     const QString svg = tmp.filePath("pe.svg");
-    QCOMPARE(savePlotSvg(plot, svg), QString());
+    QCOMPARE(errorText(savePlotSvg(plot, svg)), QString());
     QFile svgFile(svg);
     QVERIFY(svgFile.open(QIODevice::ReadOnly));
     QXmlStreamReader xml(&svgFile);
@@ -287,21 +288,21 @@ void LabTest::exportsWriteFilesThatParse() {
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
 
     const QString pdf = tmp.filePath("pe.pdf");
-    QCOMPARE(savePlotPdf(plot, pdf), QString());
+    QCOMPARE(errorText(savePlotPdf(plot, pdf)), QString());
     QFile pdfFile(pdf);
     QVERIFY(pdfFile.open(QIODevice::ReadOnly));
     QVERIFY(pdfFile.readAll().startsWith("%PDF"));
     QCOMPARE(QDir(tmp.path()).entryList({"*.pdf"}, QDir::Files | QDir::Hidden).size(), qsizetype{1});  // no temporary left
 
     const QString npy = tmp.filePath("pe.npy");
-    QCOMPARE(saveMatrixNpy(m, npy), QString());
+    QCOMPARE(errorText(saveMatrixNpy(m, npy)), QString());
     QFile npyFile(npy);
     QVERIFY(npyFile.open(QIODevice::ReadOnly));
     const std::string expected = npyBytes(sinusoidalEncoding(10, 8));
     QCOMPARE(npyFile.readAll(), QByteArray(expected.data(), qsizetype(expected.size())));
 
     const QString csv = tmp.filePath("pe.csv");
-    QCOMPARE(saveMatrixCsv(m, csv), QString());
+    QCOMPARE(errorText(saveMatrixCsv(m, csv)), QString());
     QFile csvFile(csv);
     QVERIFY(csvFile.open(QIODevice::ReadOnly | QIODevice::Text));
     const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
@@ -313,7 +314,7 @@ void LabTest::exportsWriteFilesThatParse() {
 
     // JSON read back with Qt's parser (not the nlohmann writer's): every cell, exactly.
     const QString json = tmp.filePath("pe.json");
-    QCOMPARE(saveMatrixJson(m, json), QString());
+    QCOMPARE(errorText(saveMatrixJson(m, json)), QString());
     const auto readJson = [&json] {
         QFile file(json);
         return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
@@ -328,11 +329,11 @@ void LabTest::exportsWriteFilesThatParse() {
     QCOMPARE(data[3].toArray()[1].toDouble(), std::cos(3.0));  // PE(3, 1) = cos(3 / 10000^0)
     Mat masked(1, 2);
     masked << 0.5, -INFINITY;
-    QCOMPARE(saveMatrixJson(masked, json), QString());
+    QCOMPARE(errorText(saveMatrixJson(masked, json)), QString());
     QCOMPARE(readJson()["data"].toArray()[0].toArray()[1].toString(), QString("-inf"));
 
-    QVERIFY(!savePlotPng(plot, tmp.filePath("bad.png"), 5).isEmpty());  // DPI refused
-    QVERIFY(!saveMatrixCsv(m, tmp.filePath("missing/dir.csv")).isEmpty());
+    QVERIFY(!savePlotPng(plot, tmp.filePath("bad.png"), 5).ok());  // DPI refused
+    QVERIFY(!saveMatrixCsv(m, tmp.filePath("missing/dir.csv")).ok());
 }
 
 int main(int argc, char** argv) {

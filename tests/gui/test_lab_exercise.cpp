@@ -30,6 +30,7 @@
 #include "app/lab_window.hpp"
 #include "app/main_window.hpp"
 #include "window_access.hpp"
+#include "ui/common/file_write.hpp"
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/exercise_panel.hpp"
 #include "ui/lab/worksheet_export.hpp"
@@ -326,7 +327,7 @@ void LabExerciseTest::refreshKeepsAnswersNewSentenceRebuilds() {
 void LabExerciseTest::markdownAndLatexWorksheetsParseBack() {
     ExercisePanel* p = openPanel();
     const QString md = tmp.filePath("sheet.md");
-    QCOMPARE(p->exportWorksheetTo(md), QString());
+    QCOMPARE(errorText(p->exportWorksheetTo(md)), QString());
     QCOMPARE(answerKeyPath(md), tmp.filePath("sheet-answers.md"));
     const QString questions = QString::fromUtf8(readAll(md));
     const QString answers = QString::fromUtf8(readAll(answerKeyPath(md)));
@@ -338,7 +339,7 @@ void LabExerciseTest::markdownAndLatexWorksheetsParseBack() {
     QVERIFY(answers.contains("Answer key"));
 
     const QString tex = tmp.filePath("sheet.tex");
-    QCOMPARE(p->exportWorksheetTo(tex), QString());
+    QCOMPARE(errorText(p->exportWorksheetTo(tex)), QString());
     const QString texQuestions = QString::fromUtf8(readAll(tex));
     const QString texAnswers = QString::fromUtf8(readAll(tmp.filePath("sheet-answers.tex")));
     for (const QString& doc : {texQuestions, texAnswers}) {
@@ -351,15 +352,15 @@ void LabExerciseTest::markdownAndLatexWorksheetsParseBack() {
 
     p->languageBox()->setCurrentIndex(1);  // 中文
     const QString zh = tmp.filePath("zh.md");
-    QCOMPARE(p->exportWorksheetTo(zh), QString());
+    QCOMPARE(errorText(p->exportWorksheetTo(zh)), QString());
     const QString zhQuestions = QString::fromUtf8(readAll(zh));
     QVERIFY(zhQuestions.contains("## 已知"));
     QVERIFY(zhQuestions.contains("每个答案保留 4 位小数。"));
     QCOMPARE(markdownRow(zhQuestions, "cats"), QStringList({"____", "____", "____"}));
     QVERIFY(QString::fromUtf8(readAll(tmp.filePath("zh-answers.md"))).contains("答案"));
 
-    QVERIFY(p->exportWorksheetTo(tmp.filePath("sheet.docx")).contains("unknown file type"));
-    QVERIFY(!p->exportWorksheetTo(tmp.filePath("missing/sheet.md")).isEmpty());
+    QVERIFY(errorText(p->exportWorksheetTo(tmp.filePath("sheet.docx"))).contains("unknown file type"));
+    QVERIFY(!p->exportWorksheetTo(tmp.filePath("missing/sheet.md")).ok());
 }
 
 void LabExerciseTest::pdfWorksheetsHaveTwoPagesInBothLanguages() {
@@ -369,7 +370,7 @@ void LabExerciseTest::pdfWorksheetsHaveTwoPagesInBothLanguages() {
     for (const int language : {0, 1}) {
         p->languageBox()->setCurrentIndex(language);
         const QString path = tmp.filePath(QStringLiteral("sheet-%1.pdf").arg(language));
-        QCOMPARE(p->exportWorksheetTo(path), QString());
+        QCOMPARE(errorText(p->exportWorksheetTo(path)), QString());
         const QByteArray pdf = readAll(path);
         QVERIFY(pdf.startsWith("%PDF"));
         QCOMPARE(pdfPageObjects(pdf), 2);

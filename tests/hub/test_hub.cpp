@@ -175,18 +175,18 @@ private:
 
 struct Outcome {
     bool finished = false;
-    std::optional<Error> error;
+    Result<void> error;
 };
 
 // Starts the download and waits (event loop, no sleeps) for finished().
 Outcome download(HubDownloader& downloader, const HubDownloadRequest& request) {
     Outcome outcome;
     QSignalSpy spy(&downloader, &HubDownloader::finished);
-    const auto connection = QObject::connect(&downloader, &HubDownloader::finished, [&outcome](std::optional<Error> error) {
+    const auto connection = QObject::connect(&downloader, &HubDownloader::finished, [&outcome](Result<void> error) {
         outcome.finished = true;
         outcome.error = std::move(error);
     });
-    if (auto refused = downloader.start(request)) {
+    if (auto refused = downloader.start(request); !refused.ok()) {
         outcome.error = refused;
     } else if (spy.isEmpty()) {
         spy.wait(kTimeoutMs);
@@ -252,7 +252,7 @@ private slots:
         const Outcome outcome = download(*downloader, {"org/tiny-model", "main",
                                                        {{"config.json"}, {"model.safetensors"}, {"vocab.txt"}}});
         QVERIFY(outcome.finished);
-        QVERIFY2(!outcome.error, outcome.error ? outcome.error->text().c_str() : "");
+        QVERIFY2(outcome.error.ok(), outcome.error.ok() ? "" : outcome.error.error().text().c_str());
         QCOMPARE(downloader->snapshotPath(), snapshot());
 
         // Relative symlinks into blobs/, named by sha256 (LFS) or the git ETag (small files).
@@ -278,7 +278,7 @@ private slots:
 
         // A second run finds every blob in place: metadata only, no body is fetched again.
         hub_->requests.clear();
-        QVERIFY(!download(*downloader, {"org/tiny-model", "main", {{"config.json"}, {"model.safetensors"}}}).error);
+        QVERIFY((download(*downloader, {"org/tiny-model", "main", {{"config.json"}, {"model.safetensors"}}}).error).ok());
         for (const RecordedRequest& request : hub_->requests) QCOMPARE(request.method, QByteArray("HEAD"));
     }
 
@@ -286,7 +286,7 @@ private slots:
         hub_->repo = "tiny-bert";
         auto downloader = makeDownloader();
         const Outcome outcome = download(*downloader, {"tiny-bert", "main", {{"config.json"}}});
-        QVERIFY2(!outcome.error, outcome.error ? outcome.error->text().c_str() : "");
+        QVERIFY2(outcome.error.ok(), outcome.error.ok() ? "" : outcome.error.error().text().c_str());
         QCOMPARE(hub_->requests.first().path, QString("/tiny-bert/resolve/main/config.json"));
         QCOMPARE(readAll(cache_.path() + "/models--tiny-bert/snapshots/" + kCommit + "/config.json"), config_);
         QVERIFY(findCachedModel(env(), "tiny-bert").ok());
@@ -296,7 +296,7 @@ private slots:
         hub_->dropAfterBytes["model.safetensors"] = 100'000;
         auto downloader = makeDownloader();
         const Outcome outcome = download(*downloader, {"org/tiny-model", "main", {{"model.safetensors"}}});
-        QVERIFY2(!outcome.error, outcome.error ? outcome.error->text().c_str() : "");
+        QVERIFY2(outcome.error.ok(), outcome.error.ok() ? "" : outcome.error.error().text().c_str());
         const auto gets = hub_->requestsFor("GET", "/cdn/model.safetensors");
         // Qt's HTTP layer may itself resend the GET once when the connection closes (a race on
         // when it notices); its answer is discarded, so 2 or 3 requests, and ours resumes.
@@ -316,20 +316,20 @@ private slots:
         hub_->ignoreRange.insert("model.safetensors");
         auto downloader = makeDownloader();
         const Outcome outcome = download(*downloader, {"org/tiny-model", "main", {{"model.safetensors"}}});
-        QVERIFY2(!outcome.error, outcome.error ? outcome.error->text().c_str() : "");
+        QVERIFY2(outcome.error.ok(), outcome.error.ok() ? "" : outcome.error.error().text().c_str());
         QCOMPARE(hub_->requestsFor("GET", "/cdn/model.safetensors").value(0).range, QByteArray("bytes=7-"));
         QCOMPARE(readAll(weightsBlob()), weights_);
     }
 
     void hashMismatchLeavesTheCacheUntouched() {
         auto downloader = makeDownloader();
-        QVERIFY(!download(*downloader, {"org/tiny-model", "main", {{"config.json"}}}).error);
+        QVERIFY((download(*downloader, {"org/tiny-model", "main", {{"config.json"}}}).error).ok());
         const QStringList before = cacheListing(cache_.path());
 
         hub_->wrongHash.insert("model.safetensors");
         const Outcome outcome = download(*downloader, {"org/tiny-model", "main", {{"model.safetensors"}}});
-        QVERIFY(outcome.error);
-        const QString text = QString::fromStdString(outcome.error->text());
+        QVERIFY(!outcome.error.ok());
+        const QString text = QString::fromStdString(outcome.error.error().text());
         QVERIFY2(text.contains("model.safetensors") && text.contains("sha256 mismatch") &&
                      text.contains(sha256Hex("other bytes")) && text.contains(sha256Hex(weights_)),
                  qPrintable(text));
@@ -340,21 +340,21 @@ private slots:
         auto downloader = makeDownloader();
         const Outcome optional = download(*downloader, {"org/tiny-model", "main",
                                                         {{"config.json"}, {"tokenizer.json", true}}});
-        QVERIFY2(!optional.error, optional.error ? optional.error->text().c_str() : "");
+        QVERIFY2(optional.error.ok(), optional.error.ok() ? "" : optional.error.error().text().c_str());
         QCOMPARE(downloader->skippedFiles(), QStringList{"tokenizer.json"});
         QVERIFY(!QFile::exists(snapshot() + "/tokenizer.json"));
 
         const Outcome required = download(*downloader, {"org/tiny-model", "main", {{"missing.bin"}}});
-        QVERIFY(required.error);
-        const QString text = QString::fromStdString(required.error->text());
+        QVERIFY(!required.error.ok());
+        const QString text = QString::fromStdString(required.error.error().text());
         QVERIFY2(text.contains("not found on the hub") && text.contains("missing.bin") &&
                      text.contains("org/tiny-model") && text.contains("main"),
                  qPrintable(text));
 
         // A missing revision fails even for optional files: the repo cannot be what was meant.
         const Outcome revision = download(*downloader, {"org/tiny-model", "v9", {{"tokenizer.json", true}}});
-        QVERIFY(revision.error);
-        QVERIFY(QString::fromStdString(revision.error->text()).contains("v9"));
+        QVERIFY(!revision.error.ok());
+        QVERIFY(QString::fromStdString(revision.error.error().text()).contains("v9"));
     }
 
     void cancelKeepsThePartialForResume() {
@@ -366,7 +366,7 @@ private slots:
                          });
         const Outcome cancelled = download(*downloader, {"org/tiny-model", "main", {{"config.json"}, {"model.safetensors"}}});
         QVERIFY(cancelled.finished);
-        QVERIFY(cancelled.error);
+        QVERIFY(!cancelled.error.ok());
         QVERIFY(downloader->wasCancelled());
         QVERIFY(!QFile::exists(snapshot() + "/model.safetensors"));
         QVERIFY(!QFile::exists(repoDir() + "/refs/main"));  // the ref is written only after every file
@@ -378,7 +378,7 @@ private slots:
         QObject::disconnect(downloader.get(), &HubDownloader::progress, downloader.get(), nullptr);
         hub_->stallAfterBytes.clear();
         const Outcome resumed = download(*downloader, {"org/tiny-model", "main", {{"config.json"}, {"model.safetensors"}}});
-        QVERIFY2(!resumed.error, resumed.error ? resumed.error->text().c_str() : "");
+        QVERIFY2(resumed.error.ok(), resumed.error.ok() ? "" : resumed.error.error().text().c_str());
         QCOMPARE(hub_->requestsFor("GET", "/cdn/model.safetensors").last().range, "bytes=" + QByteArray::number(kept) + "-");
         QCOMPARE(sha256Hex(readAll(snapshot() + "/model.safetensors")), sha256Hex(weights_));
     }
@@ -386,7 +386,7 @@ private slots:
     void missingCommitHeaderFallsBackToTheRevisionName() {
         hub_->sendCommit = false;
         auto downloader = makeDownloader();
-        QVERIFY(!download(*downloader, {"org/tiny-model", "main", {{"config.json"}}}).error);
+        QVERIFY((download(*downloader, {"org/tiny-model", "main", {{"config.json"}}}).error).ok());
         QCOMPARE(readAll(repoDir() + "/refs/main"), QByteArray("main"));
         QCOMPARE(readAll(repoDir() + "/snapshots/main/config.json"), config_);
         QVERIFY(findCachedModel(env(), "org/tiny-model").ok());
@@ -406,7 +406,7 @@ private slots:
         };
         for (const HubDownloadRequest& request : bad) {
             const auto error = downloader->start(request);
-            QVERIFY2(error.has_value(), qPrintable(request.repoId + " " + request.revision));
+            QVERIFY2(!error.ok(), qPrintable(request.repoId + " " + request.revision));
             QVERIFY(!downloader->isRunning());
         }
         QCoreApplication::processEvents();
@@ -432,7 +432,7 @@ private slots:
 
     void openModelDialogListsCachedModels() {
         auto downloader = makeDownloader();
-        QVERIFY(!download(*downloader, {"org/tiny-model", "main", {{"config.json"}, {"model.safetensors"}}}).error);
+        QVERIFY((download(*downloader, {"org/tiny-model", "main", {{"config.json"}, {"model.safetensors"}}}).error).ok());
         OpenModelDialog dialog(env());
         QCOMPARE(dialog.table()->rowCount(), 1);
         QCOMPARE(dialog.table()->item(0, 0)->text(), QString("org/tiny-model"));

@@ -10,7 +10,7 @@
 
 namespace attnscope {
 
-std::optional<Error> writeFileAtomically(const QString& path, const QByteArray& bytes) {
+Result<void> writeFileAtomically(const QString& path, const QByteArray& bytes) {
     const std::filesystem::path target(QFile::encodeName(path).toStdString());
     return writeFileAtomically(target, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
@@ -24,14 +24,14 @@ QByteArray pngBytes(const QImage& image) {
     return bytes;
 }
 
-std::optional<Error> writePngFile(const QString& path, const QImage& image) {
+Result<void> writePngFile(const QString& path, const QImage& image) {
     const QByteArray bytes = pngBytes(image);
     if (bytes.isEmpty()) return Error{path.toStdString(), "there is no picture to write (nothing was drawn)"};
     return writeFileAtomically(path, bytes);
 }
 
-QString errorText(const std::optional<Error>& error) {
-    return error ? QString::fromStdString(error->text()) : QString();
+QString errorText(const Result<void>& error) {
+    return !error.ok() ? QString::fromStdString(error.error().text()) : QString();
 }
 
 }  // namespace attnscope

@@ -12,15 +12,15 @@ class QImage;
 
 namespace attnscope {
 
-std::optional<Error> writeFileAtomically(const QString& path, const QByteArray& bytes);
+Result<void> writeFileAtomically(const QString& path, const QByteArray& bytes);
 
 // The image encoded as PNG in memory (keeping its dots per metre), then written as above.
-std::optional<Error> writePngFile(const QString& path, const QImage& image);
+Result<void> writePngFile(const QString& path, const QImage& image);
 
 // PNG bytes of an image; empty when it cannot be encoded (a null image).
 QByteArray pngBytes(const QImage& image);
 
 // An Error's text for the QString-returning callers ("" when there is none).
-QString errorText(const std::optional<Error>& error);
+QString errorText(const Result<void>& error);
 
 }  // namespace attnscope

@@ -215,7 +215,7 @@ void CorefTab::setError(const QString& text) {
 
 QString CorefTab::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
 
-std::optional<Error> CorefTab::exportTo(const QString& path, Export kind, double scale) const {
+Result<void> CorefTab::exportTo(const QString& path, Export kind, double scale) const {
     QByteArray bytes;
     switch (kind) {
         case Export::Png: bytes = pngBytes(view_->renderImage(scale)); break;
@@ -236,8 +236,8 @@ void CorefTab::exportDialog(Export kind, double scale) {
     const auto i = static_cast<std::size_t>(kind);
     const QString path = QFileDialog::getSaveFileName(this, tr("Export coreference"), names[i], tr(filters[i]));
     if (path.isEmpty()) return;
-    if (const auto error = exportTo(path, kind, scale))
-        QMessageBox::warning(this, tr("The file could not be written"), qs(error->text()));
+    if (const auto error = exportTo(path, kind, scale); !error.ok())
+        QMessageBox::warning(this, tr("The file could not be written"), qs(error.error().text()));
 }
 
 }  // namespace attnscope

@@ -43,7 +43,7 @@ public:
     void resolveEveryPronoun();
 
     // Writes the arcs (PNG at `scale`, SVG, PDF) or the scores (CSV, JSON) atomically.
-    std::optional<Error> exportTo(const QString& path, Export kind, double scale = 2) const;
+    Result<void> exportTo(const QString& path, Export kind, double scale = 2) const;
 
     CorefView* view() const { return view_; }
     QComboBox* scoringBox() const { return scoring_; }

@@ -20,6 +20,7 @@
 #include <QSignalBlocker>
 
 #include "core/trace/explain.hpp"
+#include "ui/common/file_write.hpp"
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/worksheet_export.hpp"
 #include "ui/common/qt_text.hpp"
@@ -314,8 +315,8 @@ WorksheetPhrases ExercisePanel::phrases() const {
     return language_->currentIndex() == 1 ? chineseWorksheetPhrases() : WorksheetPhrases{};
 }
 
-QString ExercisePanel::exportWorksheetTo(const QString& path) const {
-    if (!exercise_) return tr("there is no exercise to export");
+Result<void> ExercisePanel::exportWorksheetTo(const QString& path) const {
+    if (!exercise_) return Error{path.toStdString(), tr("there is no exercise to export").toStdString()};
     return saveWorksheet(trace_, *exercise_, title_, phrases(), path);
 }
 
@@ -325,9 +326,8 @@ void ExercisePanel::exportDialog() {
         tr("Markdown: NAME.md and NAME-answers.md (*.md);;LaTeX: NAME.tex and NAME-answers.tex (*.tex);;"
            "PDF: questions, then the answer key on a new page (*.pdf)"));
     if (path.isEmpty()) return;
-    const QString error = exportWorksheetTo(path);
-    if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Export failed"), error);
+    if (const auto written = exportWorksheetTo(path); !written.ok()) {
+        QMessageBox::warning(this, tr("Export failed"), errorText(written));
         return;
     }
     const bool twoFiles = QFileInfo(path).suffix().toLower() != "pdf";

@@ -47,7 +47,7 @@ public:
     void showAnswer();
     // Writes the worksheet of the current exercise (see ui/lab/worksheet_export.hpp for the files);
     // empty on success, else the reason.
-    QString exportWorksheetTo(const QString& path) const;
+    Result<void> exportWorksheetTo(const QString& path) const;
     WorksheetPhrases phrases() const;  // the chosen language's
     // For the screenshots: one answer right, one wrong, and that one's explanation partly revealed.
     void showDemo();

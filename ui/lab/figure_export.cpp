@@ -25,8 +25,9 @@ QSize plotSize(QCustomPlot* plot) {
 
 }  // namespace
 
-QString savePlotPng(QCustomPlot* plot, const QString& path, int dpi) {
-    if (dpi < 24 || dpi > 1200) return QObject::tr("DPI must be between 24 and 1200, found %1").arg(dpi);
+Result<void> savePlotPng(QCustomPlot* plot, const QString& path, int dpi) {
+    if (dpi < 24 || dpi > 1200)
+        return Error{path.toStdString(), QObject::tr("DPI must be between 24 and 1200, found %1").arg(dpi).toStdString()};
     const QSize size = plotSize(plot);
     // The plot is laid out at 96 DPI on screen; a higher DPI scales the same picture up.
     const double scale = dpi / 96.0;
@@ -34,19 +35,19 @@ QString savePlotPng(QCustomPlot* plot, const QString& path, int dpi) {
     const int dotsPerMetre = qRound(dpi / 0.0254);
     image.setDotsPerMeterX(dotsPerMetre);
     image.setDotsPerMeterY(dotsPerMetre);
-    return errorText(writePngFile(path, image));
+    return writePngFile(path, image);
 }
 
-QString savePlotSvg(QCustomPlot* plot, const QString& path) {
+Result<void> savePlotSvg(QCustomPlot* plot, const QString& path) {
     const QByteArray svg = plotSvgBytes(plot, plotSize(plot), QFileInfo(path).completeBaseName());
-    if (svg.isEmpty()) return QObject::tr("cannot draw the SVG");
-    return errorText(writeFileAtomically(path, svg));
+    if (svg.isEmpty()) return Error{path.toStdString(), QObject::tr("cannot draw the SVG").toStdString()};
+    return writeFileAtomically(path, svg);
 }
 
-QString savePlotPdf(QCustomPlot* plot, const QString& path) {
+Result<void> savePlotPdf(QCustomPlot* plot, const QString& path) {
     const QByteArray pdf = plotPdfBytes(plot, plotSize(plot), QFileInfo(path).completeBaseName());
-    if (pdf.isEmpty()) return QObject::tr("cannot draw the PDF");
-    return errorText(writeFileAtomically(path, pdf));
+    if (pdf.isEmpty()) return Error{path.toStdString(), QObject::tr("cannot draw the PDF").toStdString()};
+    return writeFileAtomically(path, pdf);
 }
 
 QByteArray matrixCsv(const Mat& m) {
@@ -61,15 +62,15 @@ QByteArray matrixCsv(const Mat& m) {
     return csv;
 }
 
-QString saveMatrixCsv(const Mat& m, const QString& path) { return errorText(writeFileAtomically(path, matrixCsv(m))); }
+Result<void> saveMatrixCsv(const Mat& m, const QString& path) { return writeFileAtomically(path, matrixCsv(m)); }
 
-QString saveMatrixNpy(const Mat& m, const QString& path) {
+Result<void> saveMatrixNpy(const Mat& m, const QString& path) {
     const std::string bytes = npyBytes(m);
-    return errorText(writeFileAtomically(path, QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()))));
+    return writeFileAtomically(path, QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
 }
 
-QString saveMatrixJson(const Mat& m, const QString& path) {
-    return errorText(writeFileAtomically(path, QByteArray::fromStdString(matrixToJson(m))));
+Result<void> saveMatrixJson(const Mat& m, const QString& path) {
+    return writeFileAtomically(path, QByteArray::fromStdString(matrixToJson(m)));
 }
 
 void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, const QString& baseName) {
@@ -79,7 +80,7 @@ void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, c
                                                       QDir::home().filePath(baseName + ".png"), filters);
     if (path.isEmpty()) return;
     const QString suffix = QFileInfo(path).suffix().toLower();
-    QString error;
+    Result<void> error;
     if (suffix == "svg") error = savePlotSvg(plot, path);
     else if (suffix == "pdf") error = savePlotPdf(plot, path);
     else if (suffix == "csv" && matrix) error = saveMatrixCsv(*matrix, path);
@@ -90,8 +91,11 @@ void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, c
         const int dpi = QInputDialog::getInt(parent, QObject::tr("PNG resolution"), QObject::tr("DPI:"), 300, 24, 1200, 1, &ok);
         if (!ok) return;
         error = savePlotPng(plot, path, dpi);
-    } else error = QObject::tr("unknown file type “.%1”: use .png, .svg, .pdf, .csv, .json or .npy").arg(suffix);
-    if (!error.isEmpty()) QMessageBox::warning(parent, QObject::tr("Export failed"), error);
+    } else {
+        error = Error{path.toStdString(),
+                      QObject::tr("unknown file type “.%1”: use .png, .svg, .pdf, .csv, .json or .npy").arg(suffix).toStdString()};
+    }
+    if (!error.ok()) QMessageBox::warning(parent, QObject::tr("Export failed"), errorText(error));
 }
 
 QPushButton* exportButton(QWidget* parent, QCustomPlot* plot, std::function<const Mat*()> matrix,

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include "core/base/matrix.hpp"
+#include "core/base/result.hpp"
 
 #include <functional>
 
@@ -15,13 +16,13 @@ class QWidget;
 
 namespace attnscope {
 
-// Each returns an empty string on success, else the reason.
-QString savePlotPng(QCustomPlot* plot, const QString& path, int dpi);
-QString savePlotSvg(QCustomPlot* plot, const QString& path);
-QString savePlotPdf(QCustomPlot* plot, const QString& path);
-QString saveMatrixCsv(const Mat& m, const QString& path);
-QString saveMatrixNpy(const Mat& m, const QString& path);
-QString saveMatrixJson(const Mat& m, const QString& path);  // core's matrixToJson
+// Each fails with the reason (a refused DPI, nothing drawn, the OS's reason for a failed write).
+Result<void> savePlotPng(QCustomPlot* plot, const QString& path, int dpi);
+Result<void> savePlotSvg(QCustomPlot* plot, const QString& path);
+Result<void> savePlotPdf(QCustomPlot* plot, const QString& path);
+Result<void> saveMatrixCsv(const Mat& m, const QString& path);
+Result<void> saveMatrixNpy(const Mat& m, const QString& path);
+Result<void> saveMatrixJson(const Mat& m, const QString& path);  // core's matrixToJson
 
 // Full-precision CSV: one line per row, values separated by commas (17 significant digits).
 QByteArray matrixCsv(const Mat& m);

@@ -26,10 +26,10 @@ QFont worksheetFont() {
     return f;
 }
 
-QString saveText(const Worksheet& sheet, const QString& path) {
-    QString error = errorText(writeFileAtomically(path, QByteArray::fromStdString(sheet.questions)));
-    if (error.isEmpty()) error = errorText(writeFileAtomically(answerKeyPath(path), QByteArray::fromStdString(sheet.answers)));
-    return error;
+Result<void> saveText(const Worksheet& sheet, const QString& path) {
+    if (auto questions = writeFileAtomically(path, QByteArray::fromStdString(sheet.questions)); !questions.ok())
+        return questions;
+    return writeFileAtomically(answerKeyPath(path), QByteArray::fromStdString(sheet.answers));
 }
 
 }  // namespace
@@ -64,15 +64,15 @@ QByteArray worksheetPdf(const Worksheet& markdown, const QString& title) {
     return buffer.data();
 }
 
-QString saveWorksheet(const Trace& trace, const Exercise& exercise, const QString& title,
+Result<void> saveWorksheet(const Trace& trace, const Exercise& exercise, const QString& title,
                       const WorksheetPhrases& phrases, const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != "md" && suffix != "tex" && suffix != "pdf")
-        return QObject::tr("unknown file type “.%1”: use .md, .tex or .pdf").arg(suffix);
+        return Error{path.toStdString(), QObject::tr("unknown file type “.%1”: use .md, .tex or .pdf").arg(suffix).toStdString()};
     const auto format = suffix == "tex" ? WorksheetFormat::Latex : WorksheetFormat::Markdown;
     auto sheet = exerciseWorksheet(trace, exercise, format, title.toStdString(), phrases);
-    if (!sheet) return QString::fromStdString(sheet.error().text());
-    if (suffix == "pdf") return errorText(writeFileAtomically(path, worksheetPdf(sheet.value(), title)));
+    if (!sheet) return sheet.error();
+    if (suffix == "pdf") return writeFileAtomically(path, worksheetPdf(sheet.value(), title));
     return saveText(sheet.value(), path);
 }
 

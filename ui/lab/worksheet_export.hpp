@@ -18,9 +18,9 @@ QString answerKeyPath(const QString& path);
 // Latin text in DejaVu Sans, Chinese from WenQuanYi Micro Hei.
 QByteArray worksheetPdf(const Worksheet& markdown, const QString& title);
 
-// Writes the worksheet in the format the file name ends with (.md, .tex or .pdf); returns an
-// empty string on success, else the reason (an unknown suffix, a file that cannot be written).
-QString saveWorksheet(const Trace& trace, const Exercise& exercise, const QString& title,
+// Writes the worksheet in the format the file name ends with (.md, .tex or .pdf); fails with the
+// reason (an unknown suffix, a file that cannot be written).
+Result<void> saveWorksheet(const Trace& trace, const Exercise& exercise, const QString& title,
                       const WorksheetPhrases& phrases, const QString& path);
 
 }  // namespace attnscope
