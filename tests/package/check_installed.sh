@@ -43,8 +43,9 @@ for qm in $found; do
   [ "$(od -An -tx1 -N4 "$pkg/usr/share/attnscope/translations/$qm" | tr -d ' ')" = 3cb86418 ] || fail "$qm is not a .qm file"
 done
 
-# ---- Nothing in the package points into the source or build tree.
-for tree in "$src" "$build"; do
+# ---- Nothing in the package points into the source or build tree. Searched with a folder of the
+# tree appended: a bare clone path such as /attnscope is also part of /usr/share/attnscope.
+for tree in "$src/resources/" "$src/app/" "$src/core/" "$src/packaging/" "$src/tests/" "$build/"; do
   if grep -rlF -- "$tree" "$pkg" >/dev/null; then fail "$(grep -rlF -- "$tree" "$pkg" | head -3) names $tree"; fi
 done
 if command -v readelf >/dev/null && readelf -d "$pkg/usr/bin/attnscope" | grep -qE 'RPATH|RUNPATH'; then
@@ -74,7 +75,8 @@ bash "$root/runs.sh" "$build/app/attnscope" "$root/expected" "$coref_set" || fai
 hidden_check="[ ! -e '$src/CMakeLists.txt' ] && [ ! -e '$build/app/attnscope' ] || { echo 'the trees are still visible' >&2; exit 3; }"
 hide="mount -t tmpfs attnscope-hidden '$build' && mount -t tmpfs attnscope-hidden '$src' && $hidden_check"
 installed_run="bash '$root/runs.sh' '$pkg/usr/bin/attnscope' '$root/got' '$coref_set'"
-if unshare --mount --propagation private true 2>/dev/null; then
+mkdir "$root/probe"
+if unshare --mount --propagation private sh -c "mount -t tmpfs probe '$root/probe'" 2>/dev/null; then
   unshare --mount --propagation private sh -c "$hide && $installed_run" ||
     fail "the installed binary failed with the source and build trees hidden"
   echo "ran with $src and $build hidden (mount namespace)"
