@@ -3,13 +3,16 @@
 #   ./dev.sh start   install what is missing, build, open the app on its built-in lesson
 #   ./dev.sh test    install what is missing, build (and the clang fuzz targets), run the whole
 #                    test suite (ctest), fuzzing included
+#   ./dev.sh package install what is missing, build, write build/package/attnscope_VERSION_amd64.deb
+#                    (CPack, packaging/CMakeLists.txt) and run lintian on it
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${ATTNSCOPE_BUILD_DIR:-$here/build}"
 
 packages=(cmake g++ ninja-build pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
           libeigen3-dev catch2 nlohmann-json3-dev xvfb xauth fonts-wqy-microhei python3 libopenblas-dev
-          qt6-svg-dev ccache clang-14 libclang-rt-14-dev)
+          qt6-svg-dev ccache clang-14 libclang-rt-14-dev
+          desktop-file-utils appstream lintian dpkg-dev)  # the package and its checks (tests/package)
 
 install_missing() {
   local missing=()
@@ -28,13 +31,13 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-configure_and_build() {
+configure_and_build() {  # [TARGET...]: default everything
   # ccache keyed on paths relative to the checkout, so clones and worktrees share compiled objects.
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$here")}" CCACHE_NOHASHDIR=1
   if [ ! -f "$build/build.ninja" ]; then
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   fi
-  cmake --build "$build" -j "$(nproc)"
+  cmake --build "$build" -j "$(nproc)" ${1:+--target "$@"}
 }
 
 # The libFuzzer targets (fuzz/), built with clang-14 + ASan/UBSan in their own folder inside the
@@ -63,8 +66,17 @@ case "$cmd" in
     cd "$build"
     exec ctest --output-on-failure -j "$(nproc)" "$@"
     ;;
+  package)
+    install_missing
+    configure_and_build attnscope attnscope_packaging_files  # what the install rules install
+    rm -f "$build"/package/attnscope_*.deb
+    cpack --config "$build/CPackConfig.cmake" -B "$build/package"
+    deb="$(ls "$build"/package/attnscope_*_amd64.deb)"
+    lintian "$deb"  # no error allowed (exit non-zero); warnings and notes are printed
+    echo "dev.sh: $deb"
+    ;;
   *)
-    echo "usage: ./dev.sh start|test" >&2
+    echo "usage: ./dev.sh start|test|package" >&2
     exit 2
     ;;
 esac

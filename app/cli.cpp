@@ -3,6 +3,7 @@
 //           [--export-png FILE]
 // attnscope --model FOLDER|HF-ID --sentence TEXT --print [--layer L] [--head H] [--step S]
 //           [--format text|json|csv|markdown] [--top-k K] [--decimals N] [--export-png FILE]
+// attnscope --list-lessons · attnscope --version · attnscope --help (every option, also in packaging/attnscope.1)
 // attnscope coref …, attnscope heads …: see cli_analysis.hpp
 #include "app/cli.hpp"
 
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/app_identity.hpp"
 #include "app/cli_analysis.hpp"
 #include "app/cli_support.hpp"
 #include "app/heatmap_export.hpp"
@@ -27,6 +29,7 @@ void addOptions(QCommandLineParser& parser) {
     parser.setApplicationDescription("AttnScope: transformer self-attention, every number visible.\n"
                                      "Coreference and head analysis: attnscope coref --help, attnscope heads --help.");
     parser.addHelpOption();
+    parser.addVersionOption();
     parser.addOptions({
         {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
         {"model", "A pretrained model: a FOLDER (config.json, model.safetensors, tokenizer files) "
@@ -206,7 +209,7 @@ bool isCommandLineRun(const QStringList& arguments) {
     if (isAnalysisCommand(arguments)) return true;
     for (const QString& a : arguments)
         if (a == "--print" || a.startsWith("--export-png") || a == "--list-lessons" || a == "--help" ||
-            a == "-h" || a == "--help-all")
+            a == "-h" || a == "--help-all" || a == "--version" || a == "-v")
             return true;
     return false;
 }
@@ -230,6 +233,7 @@ int runCommandLine(const QStringList& arguments) {
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
     if (auto error = commandLineError(arguments)) return fail(*error);
+    if (parser.isSet("version")) return write(versionLine().toStdString() + "\n"), 0;
     if (parser.isSet("list-lessons")) return listLessons();
     if (parser.isSet("model")) return runModelCommand(parser);
 

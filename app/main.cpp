@@ -1,6 +1,7 @@
 // The attnscope binary: the window by default, the command line with --print / --export-png.
 #include <QApplication>
 
+#include "app/app_identity.hpp"
 #include "app/cli.hpp"
 #include "app/cli_support.hpp"
 #include "app/main_window.hpp"
@@ -13,7 +14,7 @@ int main(int argc, char** argv) {
     // Heatmap export needs a QApplication but no screen: ssh sessions and CI have none.
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    QApplication::setApplicationName("AttnScope");
+    attnscope::applyApplicationIdentity();  // name, version, desktop id, window icon
     attnscope::initResources();
     if (headless) return attnscope::finishOutput(attnscope::runCommandLine(QApplication::arguments()));
     // The window takes the same options: a mistyped one is refused, never silently dropped.

@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "app/app_identity.hpp"
 #include "app/file_menu.hpp"
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
@@ -220,6 +221,7 @@ void MainWindow::buildMenus() {
     QAction* allHeads = view->addAction(tr("&All heads side by side"), ui_->heatmap, &HeatmapView::setAllHeads);
     allHeads->setCheckable(true);
     connect(ui_->heatmap->allHeadsBox(), &QCheckBox::toggled, allHeads, &QAction::setChecked);
+    fillHelpMenu(menuBar()->addMenu(tr("&Help")), this);  // About AttnScope (app/app_identity.cpp)
 }
 
 void MainWindow::connectViews() {
