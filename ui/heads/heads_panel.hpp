@@ -20,11 +20,13 @@ class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QListWidget;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
+class QVBoxLayout;
 
 namespace attnscope {
 
@@ -81,6 +83,9 @@ signals:
 private:
     QWidget* buildSetRow();
     QWidget* buildRanking();
+    void buildRankingPlot(QWidget* box);
+    QVBoxLayout* buildRankingSide(QWidget* box);
+    QMenu* buildExportMenu(QWidget* parent);
     QWidget* buildStatistics();
     void onPlotClicked(const QPointF& pixel);
     void onSetChosen(int index);
