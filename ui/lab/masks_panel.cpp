@@ -16,8 +16,10 @@
 
 #include "core/trace/explain.hpp"
 #include "core/lab/masks_lab.hpp"
+#include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/plot_cards.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
@@ -74,8 +76,7 @@ MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
     auto* headRow = new QHBoxLayout;
     headRow->setContentsMargins(6, 6, 6, 0);
     headRow->addWidget(new QLabel(tr("Every view shows layer 1, head"), this));
-    head_ = new QSpinBox(this);
-    head_->setRange(1, 1);
+    head_ = spinBox(this, 1, 1, 1);
     headRow->addWidget(head_);
     headRow->addStretch(1);
     layout->addLayout(headRow);
@@ -90,68 +91,63 @@ MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
 MasksPanel::~MasksPanel() = default;
 
 QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name) {
-    auto* plot = new QCustomPlot(parent);
-    builder = std::make_unique<MatrixPlotBuilder>(plot);
-    const MatrixPlotBuilder* drawn = builder.get();
-    return attnscope::plotCard(parent, plot, name, QSize(300, 240), [drawn] { return &drawn->drawn(); });
+    return matrixCard(parent, builder, name, QSize(300, 240));
+}
+
+// What every page shows, top to bottom: its introduction, its inputs (if any), the message line,
+// the plots (taking the room) and the check line under them.
+QWidget* MasksPanel::assemblePage(QWidget* page, const QString& intro, QLayout* inputs, QLayout* plots,
+                                  QLabel*& message, QLabel*& check) {
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(wrapped(intro, page));
+    if (inputs) layout->addLayout(inputs);
+    message = messageLabel(page);
+    layout->addWidget(message);
+    layout->addLayout(plots, 1);
+    check = wrapped(QString(), page);
+    layout->addWidget(check);
+    return page;
 }
 
 QWidget* MasksPanel::buildCausalPage() {
     auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(wrapped(tr("<b>Causal mask.</b> A model that writes text word by word must not read the words after "
-                                 "the one it is writing. The mask M is added to the scaled scores <i>before</i> the softmax: "
-                                 "0 keeps a score, −∞ above the diagonal removes it, and since e<sup>−∞</sup> = 0 every "
-                                 "weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on "
-                                 "(the head chosen above)."), page));
-    causalMessage_ = messageLabel(page);
-    layout->addWidget(causalMessage_);
     auto* grid = new QGridLayout;
     const QString names[] = {"causal-scaled-scores", "causal-mask", "causal-masked-scores", "causal-weights"};
     causalPlots_.resize(4);
     for (int i = 0; i < 4; ++i) grid->addWidget(plotCard(page, causalPlots_[i], names[i]), i / 2, i % 2);
-    layout->addLayout(grid, 1);
-    causalCheck_ = wrapped(QString(), page);
-    layout->addWidget(causalCheck_);
     for (auto& plot : causalPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
-    return page;
+    return assemblePage(page,
+                        tr("<b>Causal mask.</b> A model that writes text word by word must not read the words after "
+                           "the one it is writing. The mask M is added to the scaled scores <i>before</i> the softmax: "
+                           "0 keeps a score, −∞ above the diagonal removes it, and since e<sup>−∞</sup> = 0 every "
+                           "weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on "
+                           "(the head chosen above)."),
+                        nullptr, grid, causalMessage_, causalCheck_);
 }
 
 QWidget* MasksPanel::buildPaddingPage() {
     auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(wrapped(tr("<b>Padding mask.</b> Sentences of different lengths are run together as one batch: the "
-                                 "shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns "
-                                 "for every query, so no real token (and no [PAD]) attends to padding. The real tokens then "
-                                 "get the weights they get alone."), page));
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Second sentence of the batch:"), page));
     second_ = new QLineEdit(page);
     second_->setToolTip(tr("Press Enter to run the batch [lesson sentence, this sentence]"));
     row->addWidget(second_, 1);
-    layout->addLayout(row);
-    paddingMessage_ = messageLabel(page);
-    layout->addWidget(paddingMessage_);
     auto* plots = new QHBoxLayout;
     const QString names[] = {"padding-weights-1", "padding-weights-2", "padding-mask"};
     paddingPlots_.resize(3);
     for (int i = 0; i < 3; ++i) plots->addWidget(plotCard(page, paddingPlots_[i], names[i]));
-    layout->addLayout(plots, 1);
-    paddingCheck_ = wrapped(QString(), page);
-    layout->addWidget(paddingCheck_);
     for (auto& plot : paddingPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
     connect(second_, &QLineEdit::returnPressed, this, &MasksPanel::refreshPadding);
-    return page;
+    return assemblePage(page,
+                        tr("<b>Padding mask.</b> Sentences of different lengths are run together as one batch: the "
+                           "shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns "
+                           "for every query, so no real token (and no [PAD]) attends to padding. The real tokens then "
+                           "get the weights they get alone."),
+                        row, plots, paddingMessage_, paddingCheck_);
 }
 
 QWidget* MasksPanel::buildCrossPage() {
     auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(wrapped(tr("<b>Cross-attention</b> (a translation's decoder reading its encoder): the queries come "
-                                 "from one sentence (the target, rows), the keys and values from another (the source, "
-                                 "columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are "
-                                 "T_target × T_source and each target token's output mixes source values. Nothing is "
-                                 "masked: the target may read the whole source. Click a cell to see its arithmetic."), page));
     auto* row = new QHBoxLayout;
     target_ = new QLabel(page);
     row->addWidget(target_);
@@ -160,22 +156,22 @@ QWidget* MasksPanel::buildCrossPage() {
     source_ = new QLineEdit(page);
     source_->setToolTip(tr("Press Enter to run cross-attention from the lesson's sentence to this one"));
     row->addWidget(source_, 1);
-    layout->addLayout(row);
-    crossMessage_ = messageLabel(page);
-    layout->addWidget(crossMessage_);
     auto* body = new QHBoxLayout;
     body->addWidget(plotCard(page, crossPlot_, "cross-attention-weights"), 3);
     explanation_ = new QPlainTextEdit(page);
     explanation_->setReadOnly(true);
     explanation_->setPlaceholderText(tr("Click a cell of the heatmap to see how its score and weight were computed."));
     body->addWidget(explanation_, 2);
-    layout->addLayout(body, 1);
-    crossCheck_ = wrapped(QString(), page);
-    layout->addWidget(crossCheck_);
     crossPlot_->setAxisTitles(tr("source token (keys, values)"), tr("target token (queries)"));
     connect(crossPlot_->plot(), &QCustomPlot::mousePress, this, &MasksPanel::onCrossClick);
     connect(source_, &QLineEdit::returnPressed, this, &MasksPanel::refreshCross);
-    return page;
+    return assemblePage(page,
+                        tr("<b>Cross-attention</b> (a translation's decoder reading its encoder): the queries come "
+                           "from one sentence (the target, rows), the keys and values from another (the source, "
+                           "columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are "
+                           "T_target × T_source and each target token's output mixes source values. Nothing is "
+                           "masked: the target may read the whole source. Click a cell to see its arithmetic."),
+                        row, body, crossMessage_, crossCheck_);
 }
 
 void MasksPanel::setLesson(const Lesson& lesson, const std::string& sentence) {

@@ -19,6 +19,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QMouseEvent;
 class QPlainTextEdit;
@@ -64,6 +65,8 @@ public:
     QString explanationText() const;
 
 private:
+    QWidget* assemblePage(QWidget* page, const QString& intro, QLayout* inputs, QLayout* plots, QLabel*& message,
+                          QLabel*& check);
     QWidget* buildCausalPage();
     QWidget* buildPaddingPage();
     QWidget* buildCrossPage();

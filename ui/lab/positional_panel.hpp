@@ -58,7 +58,6 @@ public:
 private:
     QWidget* buildEncodingControls();
     QWidget* buildPermutationControls();
-    QWidget* plotCard(QCustomPlot* plot, const QString& name, const MatrixPlotBuilder* matrix);
     bool showsLearned() const;
     void chooseSource();   // the source's limits on positions and width, then refreshEncoding
     Mat shownTable() const;  // T×d sinusoidal, or the learned table's first T rows and d columns

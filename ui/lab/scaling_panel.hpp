@@ -44,7 +44,6 @@ public:
 
 private:
     QWidget* buildControls();
-    QWidget* plotCard(QCustomPlot* plot, const QString& name);
     void refreshSweep();
     void showSweep(std::vector<ScalingSetting> sweep, std::uint64_t seed);
     void refreshHistogram();
