@@ -76,6 +76,7 @@ QWidget* HeadsPanel::buildSetRow() {
     message_ = new QLabel(row);
     message_->setObjectName("evaluationMessage");
     message_->setWordWrap(true);
+    // Caption, control, … in a margin-less row, as AttentionControls and the lab's ControlRow.
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("Coreference set:"), row));

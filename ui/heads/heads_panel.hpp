@@ -96,6 +96,8 @@ private:
     void selectStatsRow(const HeadRef& head);
 
     std::shared_ptr<const CorefEvaluation> evaluation_;
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* sets_ = nullptr;
     QPushButton* evaluate_ = nullptr;
     QPushButton* cancel_ = nullptr;

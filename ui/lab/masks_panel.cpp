@@ -95,17 +95,18 @@ QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder
 }
 
 // What every page shows, top to bottom: its introduction, its inputs (if any), the message line,
-// the plots (taking the room) and the check line under them.
+// the plots (taking the room) and the check line under them. The three build*Page functions
+// below end alike because each hands its own parts to this one.
 QWidget* MasksPanel::assemblePage(QWidget* page, const QString& intro, QLayout* inputs, QLayout* plots,
-                                  QLabel*& message, QLabel*& check) {
+                                  PageTexts& texts) {
     auto* layout = new QVBoxLayout(page);
     layout->addWidget(wrapped(intro, page));
     if (inputs) layout->addLayout(inputs);
-    message = messageLabel(page);
-    layout->addWidget(message);
+    texts.message = messageLabel(page);
+    layout->addWidget(texts.message);
     layout->addLayout(plots, 1);
-    check = wrapped(QString(), page);
-    layout->addWidget(check);
+    texts.check = wrapped(QString(), page);
+    layout->addWidget(texts.check);
     return page;
 }
 
@@ -122,7 +123,7 @@ QWidget* MasksPanel::buildCausalPage() {
                            "0 keeps a score, −∞ above the diagonal removes it, and since e<sup>−∞</sup> = 0 every "
                            "weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on "
                            "(the head chosen above)."),
-                        nullptr, grid, causalMessage_, causalCheck_);
+                        nullptr, grid, causal_);
 }
 
 QWidget* MasksPanel::buildPaddingPage() {
@@ -143,7 +144,7 @@ QWidget* MasksPanel::buildPaddingPage() {
                            "shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns "
                            "for every query, so no real token (and no [PAD]) attends to padding. The real tokens then "
                            "get the weights they get alone."),
-                        row, plots, paddingMessage_, paddingCheck_);
+                        row, plots, padding_);
 }
 
 QWidget* MasksPanel::buildCrossPage() {
@@ -171,7 +172,7 @@ QWidget* MasksPanel::buildCrossPage() {
                            "columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are "
                            "T_target × T_source and each target token's output mixes source values. Nothing is "
                            "masked: the target may read the whole source. Click a cell to see its arithmetic."),
-                        row, body, crossMessage_, crossCheck_);
+                        row, body, cross_);
 }
 
 void MasksPanel::setLesson(const Lesson& lesson, const std::string& sentence) {
@@ -202,8 +203,8 @@ void MasksPanel::showSubPage(SubPage page) { pages_->setCurrentIndex(static_cast
 void MasksPanel::refreshCausal() {
     if (!hasLesson_) return;
     auto demo = causalDemo(lesson_, sentence_);
-    if (!demo) return causalMessage_->setText(failure(demo.error()));
-    causalMessage_->clear();
+    if (!demo) return causal_.message->setText(failure(demo.error()));
+    causal_.message->clear();
     const Trace& t = demo.value().trace;
     const HeadTrace& h = t.layers.at(0).heads.at(head());
     const QStringList labels = labelsOf(t.tokens);
@@ -219,7 +220,7 @@ void MasksPanel::refreshCausal() {
     causalPlots_[2]->build(h.maskedScores, tr("%1 + M: later tokens are −∞").arg(s), labels, labels, range, tr("score"));
     causalPlots_[3]->build(h.weights, tr("A = softmax(%1 + M) per row: upper triangle 0").arg(s), labels, labels, {0, 1},
                            tr("attention weight"));
-    causalCheck_->setText(tr("Check (every layer and head): largest weight above the diagonal = %1%2; every row sums to 1 "
+    causal_.check->setText(tr("Check (every layer and head): largest weight above the diagonal = %1%2; every row sums to 1 "
                              "(largest |Σ_j A_ij − 1| = %3). The first token can only attend to itself: its weight is 1.")
                               .arg(small(demo.value().largestAboveDiagonal))
                               .arg(demo.value().largestAboveDiagonal == 0 ? tr(" (exactly: e^−∞ = 0)") : QString())
@@ -229,8 +230,8 @@ void MasksPanel::refreshCausal() {
 void MasksPanel::refreshPadding() {
     if (!hasLesson_) return;
     auto demo = paddingDemo(lesson_, sentence_, second_->text().toStdString());
-    if (!demo) return paddingMessage_->setText(failure(demo.error()));
-    paddingMessage_->clear();
+    if (!demo) return padding_.message->setText(failure(demo.error()));
+    padding_.message->clear();
     const PaddingDemo& p = demo.value();
     for (int s = 0; s < 2; ++s) {
         const Trace& t = p.batch[static_cast<std::size_t>(s)];
@@ -251,14 +252,14 @@ void MasksPanel::refreshPadding() {
                                             : tr("Mask of sentence 1: nothing to pad"),
                             labels, labels, {-1, 0}, tr("mask"));
     if (p.padded < 0)
-        return paddingCheck_->setText(tr("Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer "
+        return padding_.check->setText(tr("Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer "
                                          "second sentence and press Enter.").arg(masked.tokenCount()));
     const double difference = p.largestDifferenceAlone;
     const QString rounding = difference > 0 && difference < 1e-12
                                  ? tr(" — equal up to the last bits of a double (the softmax adds its e^−∞ = 0 terms in "
                                       "another order)")
                                  : QString();
-    paddingCheck_->setText(tr("Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens' rows "
+    padding_.check->setText(tr("Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens' rows "
                               "sum to 1 (largest |Σ_j A_ij − 1| = %2); sentence %3's real part (weights, A·V, output) "
                               "against its run alone, without [PAD]: largest difference %4%5.")
                                .arg(small(p.largestPaddedWeight))
@@ -271,8 +272,8 @@ void MasksPanel::refreshPadding() {
 void MasksPanel::refreshCross() {
     if (!hasLesson_) return;
     auto demo = crossAttentionDemo(lesson_, sentence_, source_->text().toStdString());
-    if (!demo) return crossMessage_->setText(failure(demo.error()));
-    crossMessage_->clear();
+    if (!demo) return cross_.message->setText(failure(demo.error()));
+    cross_.message->clear();
     crossTrace_ = std::move(demo.value().trace);
     const Trace& t = crossTrace_;
     crossPlot_->setCellNumbers(cellDecimals(lesson_, std::max(t.tokenCount(), t.keyCount())));
@@ -284,7 +285,7 @@ void MasksPanel::refreshCross() {
     QString check = tr("Check: each target row is a distribution over the source tokens (largest |Σ_j A_ij − 1| = %1).")
                         .arg(small(demo.value().largestRowSumError));
     for (const std::string& n : t.notices) check += tr("  Notice: %1.").arg(qs(n));
-    crossCheck_->setText(check);
+    cross_.check->setText(check);
 }
 
 void MasksPanel::onCrossClick(QMouseEvent* event) {
@@ -302,11 +303,11 @@ void MasksPanel::selectCrossCell(int row, int col) {
     explanation_->setPlainText(lines.join('\n'));
 }
 
-QString MasksPanel::causalCheckText() const { return causalCheck_->text(); }
-QString MasksPanel::paddingCheckText() const { return paddingCheck_->text(); }
-QString MasksPanel::crossCheckText() const { return crossCheck_->text(); }
-QString MasksPanel::paddingMessage() const { return paddingMessage_->text(); }
-QString MasksPanel::crossMessage() const { return crossMessage_->text(); }
+QString MasksPanel::causalCheckText() const { return causal_.check->text(); }
+QString MasksPanel::paddingCheckText() const { return padding_.check->text(); }
+QString MasksPanel::crossCheckText() const { return cross_.check->text(); }
+QString MasksPanel::paddingMessage() const { return padding_.message->text(); }
+QString MasksPanel::crossMessage() const { return cross_.message->text(); }
 QString MasksPanel::explanationText() const { return explanation_->toPlainText(); }
 
 }  // namespace attnscope
