@@ -21,7 +21,7 @@ public:
              const HeatmapView& heatmap);
     void fill(QMenu* menu);
 
-signals:
+signals:  // reported to the window, as the Heads tab's failed / wrote
     void failed(const QString& title, const QString& text);
     void status(const QString& text);
 

@@ -44,7 +44,7 @@ public:
     // Tests: called on the evaluation thread after every sentence, before progress is posted.
     void setProgressHookForTests(std::function<void(int done)> hook) { progressHook_ = std::move(hook); }
 
-signals:
+signals:  // started, progress, finished or failed: the same life as ModelWorker's runs
     void evaluationStarted();
     void evaluationProgress(int done, int total);
     void evaluationFinished();
@@ -52,6 +52,7 @@ signals:
     void statisticsReady();
 
 private:
+    // Like ModelWorker: its LatestRequestWorkers, a test hook, and the last good results.
     struct Delivery;
     void deliverEvaluation(const Delivery& delivery);
 

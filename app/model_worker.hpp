@@ -36,7 +36,7 @@ public:
     // Tests: called on the worker thread after every layer, before progress is reported.
     void setProgressHookForTests(std::function<void(int layersDone)> hook) { progressHook_ = std::move(hook); }
 
-signals:
+signals:  // started, progress, finished or failed: the same life as HeadAnalysisWorker's evaluations
     void modelOpened();
     void openFailed(const QString& message);
     void runStarted();
@@ -46,6 +46,7 @@ signals:
     void detailReady();
 
 private:
+    // Like HeadAnalysisWorker: its LatestRequestWorkers, a test hook, and the last good results.
     struct RunResult;
     void deliverRun(const std::shared_ptr<RunResult>& result);
 

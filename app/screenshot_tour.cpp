@@ -127,42 +127,15 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     const QString openedPath = w.lessonPath();
     std::set<Step> seen;
     int n = 0;
-    for (const BuiltInLesson& lesson : builtInLessons()) {
-        if (!w.openBuiltInLesson(lesson.name)) continue;
-        const Trace& trace = session_.trace();
-        tabs_->setCurrentWidget(matrixPanel_);
-        const std::vector<Step> steps = navigator_->steps();
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            if (!seen.insert(steps[i]).second) continue;
-            navigator_->setCurrentIndex(static_cast<int>(i));
-            const auto [row, col] = interestingCell(trace, steps[i]);
-            matrixPanel_->selectCell(row, col);
-            n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson.name, QString::fromUtf8(stepKey(steps[i]).data())))) ? 1 : 0;
-        }
-        for (int layer = 1; layer < trace.layerCount(); ++layer) n += saveLayerScreenshots(dir, n, lesson.name, layer);
-        tabs_->setCurrentWidget(heatmap_);  // of the last layer shown
-        heatmap_->setAllHeads(trace.headCount() > 1);
-        n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson.name, "heatmap"))) ? 1 : 0;
-        heatmap_->setAllHeads(false);
-    }
+    for (const BuiltInLesson& lesson : builtInLessons())
+        if (w.openBuiltInLesson(lesson.name)) n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
     // The editor and a Chinese sentence, on the lesson the window was showing.
     const auto reopen = [&w, openedPath] {
         if (openedPath.startsWith(":/lessons/")) w.openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
         else if (!openedPath.isEmpty()) w.openLessonFile(openedPath);
     };
     reopen();
-    tabs_->setCurrentWidget(editor_);
-    n += grabTo(QDir(dir).filePath(fileName(n + 1, "editor", "embedding-table"))) ? 1 : 0;
-    w.setSentence(QStringLiteral("猫追老鼠。"));
-    tabs_->setCurrentWidget(matrixPanel_);
-    navigator_->setCurrentIndex(static_cast<int>(navigator_->steps().size()) - 1);
-    for (std::size_t i = 0; i < navigator_->steps().size(); ++i)
-        if (navigator_->steps()[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
-    matrixPanel_->selectCell(1, 2);
-    n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "weights"))) ? 1 : 0;
-    tabs_->setCurrentWidget(heatmap_);
-    n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
-    w.setSentence(QString::fromStdString(session_.lesson().sentence));
+    n += saveEditorAndChineseScreenshots(dir, n);
     // The coreference arcs last, so the earlier files keep their numbers (the README shows them).
     if (w.openBuiltInLesson("coreference")) {
         tabs_->setCurrentWidget(coref_);
@@ -181,6 +154,47 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     }
     n += saveLabScreenshots(&w, session_, dir, n, screenshotError_);
     return n;
+}
+
+// The open built-in lesson: each step not shown by an earlier lesson (`seen`), its later
+// layers, and its heatmap. Returns how many files were written after the n already there.
+int ScreenshotTour::saveBuiltInLessonScreenshots(const QString& dir, int n, const QString& lesson, std::set<Step>& seen) {
+    const int before = n;
+    const Trace& trace = session_.trace();
+    tabs_->setCurrentWidget(matrixPanel_);
+    const std::vector<Step> steps = navigator_->steps();
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (!seen.insert(steps[i]).second) continue;
+        navigator_->setCurrentIndex(static_cast<int>(i));
+        const auto [row, col] = interestingCell(trace, steps[i]);
+        matrixPanel_->selectCell(row, col);
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson, QString::fromUtf8(stepKey(steps[i]).data())))) ? 1 : 0;
+    }
+    for (int layer = 1; layer < trace.layerCount(); ++layer) n += saveLayerScreenshots(dir, n, lesson, layer);
+    tabs_->setCurrentWidget(heatmap_);  // of the last layer shown
+    heatmap_->setAllHeads(trace.headCount() > 1);
+    n += grabTo(QDir(dir).filePath(fileName(n + 1, lesson, "heatmap"))) ? 1 : 0;
+    heatmap_->setAllHeads(false);
+    return n - before;
+}
+
+// The editor, then a Chinese sentence's weights and heatmap; the lesson's sentence is put back.
+int ScreenshotTour::saveEditorAndChineseScreenshots(const QString& dir, int n) {
+    MainWindow& w = window_;
+    const int before = n;
+    tabs_->setCurrentWidget(editor_);
+    n += grabTo(QDir(dir).filePath(fileName(n + 1, "editor", "embedding-table"))) ? 1 : 0;
+    w.setSentence(QStringLiteral("猫追老鼠。"));
+    tabs_->setCurrentWidget(matrixPanel_);
+    navigator_->setCurrentIndex(static_cast<int>(navigator_->steps().size()) - 1);
+    for (std::size_t i = 0; i < navigator_->steps().size(); ++i)
+        if (navigator_->steps()[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
+    matrixPanel_->selectCell(1, 2);
+    n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "weights"))) ? 1 : 0;
+    tabs_->setCurrentWidget(heatmap_);
+    n += grabTo(QDir(dir).filePath(fileName(n + 1, "chinese", "heatmap"))) ? 1 : 0;
+    w.setSentence(QString::fromStdString(session_.lesson().sentence));
+    return n - before;
 }
 
 int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {

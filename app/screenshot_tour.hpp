@@ -2,6 +2,9 @@
 // The screenshots of docs/screenshots, taken from outside the window: it drives a MainWindow
 // through its public API and its widgets found by object name, and saves a PNG of it each time.
 #include <QString>
+#include <set>
+
+#include "core/trace/trace.hpp"
 
 class QComboBox;
 class QTabWidget;
@@ -38,6 +41,8 @@ public:
 private:
     bool grabTo(const QString& path);
     int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
+    int saveBuiltInLessonScreenshots(const QString& dir, int n, const QString& lesson, std::set<Step>& seen);
+    int saveEditorAndChineseScreenshots(const QString& dir, int n);
     MainWindow& window_;
     const Session& session_;  // the lesson under the window
     QComboBox* layerBox_;

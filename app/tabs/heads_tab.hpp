@@ -30,7 +30,7 @@ public:
     bool waitUntilIdle(int timeoutMs);  // until evaluation and statistics are idle
     HeadsPanel* panel() const { return panel_; }
 
-signals:
+signals:  // reported to the window, as the File menu's failed / status
     void useHeadsForCoreference(const std::vector<HeadRef>& heads);
     void failed(const QString& title, const QString& text);
     void wrote(const QString& path);

@@ -65,7 +65,7 @@ Result<std::vector<Token>> Tokenizer::encode(std::string_view text) const {
             if (at < found) found = at, piece = &candidate;
         }
         const std::size_t end = piece ? found : text.size();
-        if (auto encoded = encodeText(text.substr(pos, end - pos), nextWord, tokens); !encoded) return encoded.error();
+        if (auto encoded = encodeText(text.substr(pos, end - pos), nextWord, tokens); !encoded.ok()) return encoded.error();
         if (!piece) break;
         Token special = makeToken(*idOf(*piece), nextWord++);
         special.special = true;

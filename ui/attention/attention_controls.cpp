@@ -35,6 +35,7 @@ AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
     options->addWidget(aggregate_);
     options->addWidget(new QLabel(tr("Colour scale:"), options_));
     options->addWidget(scale_);
+    // Caption, control, … in a margin-less row, as the Heads panel's set row and the lab's ControlRow.
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(new QLabel(tr("Layer:"), this));

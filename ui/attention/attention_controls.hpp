@@ -29,6 +29,8 @@ signals:
     void optionsChanged();
 
 private:
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* layer_ = nullptr;
     QWidget* options_ = nullptr;
     QCheckBox* hideSpecial_ = nullptr;

@@ -1,21 +1,18 @@
 #include "ui/attention/model_view.hpp"
 
 #include <QEvent>
-#include <QHelpEvent>
-#include <QPaintEvent>
 #include <QLabel>
-#include <QMouseEvent>
-#include <QPainter>
 #include <QScrollArea>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <qcustomplot.h>
 
 #include "core/analysis/head_summary.hpp"
-#include "ui/attention/heatmap_builder.hpp"
+#include "ui/attention/thumbnail_build.hpp"
+#include "ui/attention/thumbnail_grid.hpp"
+
+// The model view's grid layout, its builds and rescales on the worker, captions and tooltips.
+// The pixels are made in thumbnail_build.cpp, painted by ThumbnailGrid (thumbnail_grid.cpp).
 
 namespace attnscope {
 
@@ -23,262 +20,12 @@ namespace {
 
 constexpr int kMinThumb = 36;    // px; below this the grid scrolls instead of shrinking
 constexpr int kMaxThumb = 160;   // px; small traces do not blow up into huge blocks
-constexpr int kGap = 6;          // px between thumbnails
 constexpr int kAggregateGap = 18;  // px before the mean / max column, to set it apart
 // Traces up to this many weights in all (L·H·T²) are built on the GUI thread at once (well under
 // a millisecond); larger ones in the worker.
 constexpr double kInlineWeights = 1 << 16;
 
-// viridis sampled at 256 steps once: thumbnails are Indexed8 images using this colour table.
-const QVector<QRgb>& viridisTable() {
-    static const QVector<QRgb> table = [] {
-        QVector<QRgb> t(256);
-        QCPColorGradient g = viridisGradient();  // color() is non-const: it caches its table
-        for (int i = 0; i < 256; ++i) t[i] = g.color(i / 255.0, QCPRange(0, 1));
-        return t;
-    }();
-    return table;
-}
-
-// 255 / scaleMax, the factor from a weight to a colour-table index (0 when there is no scale).
-double indexFactor(double scaleMax) { return scaleMax > 0 ? 255.0 / scaleMax : 0.0; }
-
-// Rounded and clamped to 0…255 without lround (this runs L·H·T² times per rebuild).
-uchar colourIndex(double value, double factor) {
-    const double x = value * factor + 0.5;
-    if (!(x >= 1.0)) return 0;  // also NaN
-    return x >= 255.0 ? 255 : static_cast<uchar>(x);
-}
-
-// One pixel per weight. Plain loops: this runs L·H times per rebuild, never while painting.
-QImage weightsImage(const Mat& w, double scaleMax) {
-    QImage img(static_cast<int>(w.cols()), static_cast<int>(w.rows()), QImage::Format_Indexed8);
-    img.setColorTable(viridisTable());
-    const double factor = indexFactor(scaleMax);
-    for (int r = 0; r < img.height(); ++r) {
-        uchar* line = img.scanLine(r);
-        const double* weights = w.data() + static_cast<std::ptrdiff_t>(r) * w.cols();  // row-major
-        for (int c = 0; c < img.width(); ++c) line[c] = colourIndex(weights[c], factor);
-    }
-    return img;
-}
-
-// What is painted: `full` at `px` × `px` device pixels, RGB32 (a plain blit onto the backing
-// store). Downscaling averages (smooth); upscaling keeps the cells crisp (nearest).
-QImage scaledForPainting(const QImage& full, int px) {
-    if (full.isNull() || px <= 0) return {};
-    if (full.width() > px || full.height() > px)
-        return full.convertToFormat(QImage::Format_RGB32).scaled(px, px, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-    return full.scaled(px, px, Qt::IgnoreAspectRatio, Qt::FastTransformation).convertToFormat(QImage::Format_RGB32);
-}
-
-QString aggregateName(AttentionViewOptions::Aggregate a) {
-    return a == AttentionViewOptions::Max ? QObject::tr("max") : QObject::tr("mean");
-}
-
 }  // namespace
-
-// ------------------------------------------------------------------------------ the worker part
-
-// Everything a build reads, copied (the trace itself stays alive until the next showTrace,
-// which waits for the build to stop before letting go of it).
-namespace {
-
-struct BuildJob {
-    const Trace* trace = nullptr;
-    AttentionViewOptions options;
-    WeightSelection selection;
-    bool everything = true;  // no hidden tokens, no renormalising: draw the weights as they are
-    std::shared_ptr<std::atomic<bool>> cancel;
-    std::shared_ptr<std::atomic<int>> targetPixels;
-};
-
-struct Finished {
-    std::size_t index = 0;  // into thumbs_
-    double scaleMax = 0;
-    QImage image;   // one pixel per weight
-    QImage scaled;  // at the thumbnail size the build was asked for when it got there
-};
-
-// The whole build, thumbnail by thumbnail in thumbs_ order (per layer: heads, then the
-// aggregate). Runs on the worker (or inline for tiny traces); stops after the thumbnail it is on
-// when cancelled. Reads only the trace and its own copies.
-template <class SharedMaxSink, class ThumbnailSink>
-void runBuild(const BuildJob& job, SharedMaxSink&& onSharedMax, ThumbnailSink&& onThumbnail) {
-    const Trace& trace = *job.trace;
-    const auto cancelled = [&] { return job.cancel->load(std::memory_order_relaxed); };
-    double sharedMax = 1.0;
-    if (job.options.scale == AttentionViewOptions::SharedMax) {
-        // maxWeight(trace, selection), head by head so that a cancel is seen within one head.
-        sharedMax = 0;
-        for (const LayerTrace& layer : trace.layers)
-            for (const HeadTrace& head : layer.heads) {
-                if (cancelled()) return;
-                if (head.weights.size() == 0) continue;
-                sharedMax = std::max(sharedMax, job.everything ? maxWeight(head.weights)
-                                                               : maxWeight(shownWeights(head.weights, job.selection)));
-            }
-        onSharedMax(sharedMax);
-    }
-    std::size_t index = 0;
-    const auto emitThumbnail = [&](const Mat& shown) {
-        Finished done;
-        done.index = index++;
-        if (shown.size() > 0) {
-            done.scaleMax = job.options.scale == AttentionViewOptions::PerHeadMax ? maxWeight(shown) : sharedMax;
-            done.image = weightsImage(shown, done.scaleMax);
-            done.scaled = scaledForPainting(done.image, job.targetPixels->load(std::memory_order_relaxed));
-        }
-        onThumbnail(std::move(done));
-    };
-    for (const LayerTrace& layer : trace.layers) {
-        for (const HeadTrace& head : layer.heads) {
-            if (cancelled()) return;
-            if (job.everything) emitThumbnail(head.weights);  // no T×T copy
-            else emitThumbnail(shownWeights(head.weights, job.selection));
-        }
-        if (job.options.aggregate == AttentionViewOptions::PerHead) continue;
-        if (cancelled()) return;
-        const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer) : averageOverHeads(layer);
-        emitThumbnail(shownWeights(summary, job.selection));
-    }
-}
-
-}  // namespace
-
-// The single painted widget holding every thumbnail. Geometry lives in ModelView::thumbs_;
-// the images it paints are ModelView::scaled_, already at the thumbnail size.
-class ThumbnailGrid : public QWidget {
-public:
-    explicit ThumbnailGrid(ModelView* view) : QWidget(view), view_(view) {
-        setMouseTracking(true);
-        setAttribute(Qt::WA_OpaquePaintEvent);
-    }
-    QPoint labelOrigin;  // top-left of the first thumbnail
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent*) override { setHovered(-1); }
-    bool event(QEvent* event) override;
-
-private:
-    void paintLabels(QPainter& p, const QRect& exposed);
-    void paintThumbnail(QPainter& p, std::size_t i);
-    void paintBadge(QPainter& p, const QRect& thumb, const QString& text);
-    void setHovered(int index) {
-        if (index == hovered_) return;
-        const auto& thumbs = view_->thumbs_;
-        const auto rectOf = [&](int i) { return thumbs[static_cast<std::size_t>(i)].rect.adjusted(-3, -3, 3, 3); };
-        if (hovered_ >= 0 && hovered_ < static_cast<int>(thumbs.size())) update(rectOf(hovered_));
-        hovered_ = index;
-        if (hovered_ >= 0) update(rectOf(hovered_));
-    }
-    int indexAt(QPoint pos) const;
-
-    ModelView* view_;
-    int hovered_ = -1;
-};
-
-int ThumbnailGrid::indexAt(QPoint pos) const {
-    const auto& thumbs = view_->thumbs_;
-    for (std::size_t i = 0; i < thumbs.size(); ++i)
-        if (thumbs[i].rect.contains(pos)) return static_cast<int>(i);
-    return -1;
-}
-
-// O(visible thumbnails): one blit each of an image the worker already scaled.
-void ThumbnailGrid::paintEvent(QPaintEvent* event) {
-    QPainter p(this);
-    const QRect exposed = event->rect();
-    p.fillRect(exposed, palette().window());
-    paintLabels(p, exposed);
-    for (std::size_t i = 0; i < view_->thumbs_.size(); ++i)
-        if (view_->thumbs_[i].rect.adjusted(-3, -3, 3, 3).intersects(exposed)) paintThumbnail(p, i);
-}
-
-void ThumbnailGrid::paintLabels(QPainter& p, const QRect& exposed) {
-    p.setPen(palette().color(QPalette::WindowText));
-    for (const DrawnThumbnail& t : view_->thumbs_) {
-        if (t.layer == 0) {
-            const QString text = t.head == ModelView::kAggregateHead ? aggregateName(view_->options_.aggregate)
-                                                                     : ModelView::tr("head %1").arg(t.head + 1);
-            const QRect box(t.rect.left() - kGap, 0, t.rect.width() + 2 * kGap, labelOrigin.y());
-            if (box.intersects(exposed)) p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, text);
-        }
-        if (t.head == 0) {
-            const QRect box(0, t.rect.top(), labelOrigin.x() - kGap, t.rect.height());
-            if (box.intersects(exposed))
-                p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, ModelView::tr("layer %1").arg(t.layer + 1));
-        }
-    }
-}
-
-void ThumbnailGrid::paintThumbnail(QPainter& p, std::size_t i) {
-    const DrawnThumbnail& t = view_->thumbs_[i];
-    const QImage& scaled = view_->scaled_[i];
-    if (!t.computed) {
-        p.fillRect(t.rect, palette().color(QPalette::Mid));
-        p.setPen(palette().color(QPalette::Light));
-        QFont small = font();
-        small.setPointSizeF(small.pointSizeF() * 0.8);
-        p.setFont(small);
-        p.drawText(t.rect.adjusted(2, 2, -2, -2), Qt::AlignCenter | Qt::TextWordWrap, ModelView::tr("not computed"));
-        p.setFont(font());
-    } else if (scaled.isNull()) {
-        p.fillRect(t.rect, palette().color(QPalette::Midlight));  // still being built
-    } else {
-        p.drawImage(t.rect, scaled);  // a blit when the worker's size is current; else nearest, no smoothing
-        if (view_->images_[i].isNull()) {  // the previous options' picture, until this one is built
-            QColor veil = palette().color(QPalette::Window);
-            veil.setAlpha(150);
-            p.fillRect(t.rect, veil);
-        }
-    }
-    if (const ThumbnailBadge* badge = view_->badgeFor(t.layer, t.head)) paintBadge(p, t.rect, badge->text);
-    if (static_cast<int>(i) == hovered_) {
-        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(t.rect.adjusted(-2, -2, 1, 1));
-    }
-}
-
-// A dark strip along the bottom edge with the badge in white: readable on any viridis colour.
-void ThumbnailGrid::paintBadge(QPainter& p, const QRect& thumb, const QString& text) {
-    if (text.isEmpty()) return;
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * (thumb.width() < 80 ? 0.65 : 0.8));
-    const QFontMetrics fm(small);
-    const QRect strip(thumb.left(), thumb.bottom() + 1 - fm.height() - 2, thumb.width(), fm.height() + 2);
-    p.fillRect(strip, QColor(0, 0, 0, 170));
-    p.setFont(small);
-    p.setPen(Qt::white);
-    p.drawText(strip.adjusted(2, 0, -2, 0), Qt::AlignCenter, fm.elidedText(text, Qt::ElideRight, strip.width() - 4));
-    p.setFont(font());
-}
-
-void ThumbnailGrid::mousePressEvent(QMouseEvent* event) {
-    if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
-    if (const auto hit = view_->thumbnailAt(event->position().toPoint()))
-        emit view_->headActivated(hit->first, hit->second);
-}
-
-void ThumbnailGrid::mouseMoveEvent(QMouseEvent* event) {
-    const int index = indexAt(event->position().toPoint());
-    setHovered(index);
-    const bool clickable = index >= 0 && view_->thumbnailAt(event->position().toPoint()).has_value();
-    setCursor(clickable ? Qt::PointingHandCursor : Qt::ArrowCursor);
-}
-
-bool ThumbnailGrid::event(QEvent* event) {
-    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
-    auto* help = static_cast<QHelpEvent*>(event);
-    const QString text = view_->tooltipAt(help->pos());
-    if (text.isEmpty()) QToolTip::hideText();
-    else QToolTip::showText(help->globalPos(), text, this);
-    return true;
-}
 
 // ---------------------------------------------------------------------------------- ModelView
 
@@ -359,9 +106,19 @@ void ModelView::rebuild() {
     std::vector<std::pair<std::pair<int, int>, QImage>> previous;
     for (std::size_t i = 0; i < thumbs_.size(); ++i)
         if (!scaled_[i].isNull()) previous.push_back({{thumbs_[i].layer, thumbs_[i].head}, scaled_[i]});
+    const double weights = placeThumbnails();
+    for (std::size_t i = 0; i < thumbs_.size(); ++i)
+        for (const auto& [key, image] : previous)
+            if (key == std::make_pair(thumbs_[i].layer, thumbs_[i].head)) scaled_[i] = image;
+    caption_->setText(describeScale(options_.scale == AttentionViewOptions::Fixed01 ? std::optional<double>(1.0) : std::nullopt));
+    layoutThumbnails();
+    startBuild(weights);
+}
+
+// One thumbnail per (layer, head), plus the aggregate column, none of them built yet. Returns
+// how many weights they show in all (what decides between building inline and on the worker).
+double ModelView::placeThumbnails() {
     thumbs_.clear();
-    images_.clear();
-    scaled_.clear();
     finished_ = 0;
     keep_ = visibleTokens(*trace_, options_.hideSpecial);
     const int k = static_cast<int>(keep_.size());
@@ -384,12 +141,12 @@ void ModelView::rebuild() {
     }
     images_.assign(thumbs_.size(), QImage());
     scaled_.assign(thumbs_.size(), QImage());
-    for (std::size_t i = 0; i < thumbs_.size(); ++i)
-        for (const auto& [key, image] : previous)
-            if (key == std::make_pair(thumbs_[i].layer, thumbs_[i].head)) scaled_[i] = image;
-    caption_->setText(describeScale(options_.scale == AttentionViewOptions::Fixed01 ? std::optional<double>(1.0) : std::nullopt));
-    layoutThumbnails();
+    return weights;
+}
 
+// Tiny traces are built before returning (no "building" state); others on the worker, each
+// thumbnail queued back to the GUI thread as it is done.
+void ModelView::startBuild(double weights) {
     BuildJob job;
     job.trace = trace_;
     job.options = options_;
@@ -398,9 +155,9 @@ void ModelView::rebuild() {
     job.cancel = cancel_ = std::make_shared<std::atomic<bool>>(false);
     job.targetPixels = targetPixels_;
     const std::uint64_t generation = generation_;
-    if (weights <= kInlineWeights) {  // tiny: done before returning, no "building" state
+    if (weights <= kInlineWeights) {
         runBuild(job, [&](double m) { acceptSharedMax(generation, m); },
-                 [&](Finished&& done) {
+                 [&](BuiltThumbnail&& done) {
                      accept(generation, done.index, done.scaleMax, std::move(done.image), std::move(done.scaled));
                  });
         return;
@@ -412,7 +169,7 @@ void ModelView::rebuild() {
             [&](double m) {
                 QMetaObject::invokeMethod(this, [this, generation, m] { acceptSharedMax(generation, m); }, Qt::QueuedConnection);
             },
-            [&](Finished&& done) {
+            [&](BuiltThumbnail&& done) {
                 QMetaObject::invokeMethod(
                     this,
                     [this, generation, done = std::move(done)]() mutable {
@@ -496,20 +253,20 @@ void ModelView::layoutThumbnails() {
     const int layers = trace_ ? static_cast<int>(trace_->layers.size()) : 0;
     const int cols = std::max(columnCount(), 1);
     const int extra = options_.aggregate == AttentionViewOptions::PerHead ? 0 : kAggregateGap;
-    const QPoint origin(fm.horizontalAdvance(tr("layer %1").arg(std::max(layers, 1))) + 2 * kGap,
-                        fm.height() + kGap);
-    const QSize room = scroll_->viewport()->size() - QSize(origin.x() + extra + kGap, origin.y() + kGap);
-    const int fitW = room.width() / cols - kGap;
-    const int fitH = room.height() / std::max(layers, 1) - kGap;
+    const QPoint origin(fm.horizontalAdvance(tr("layer %1").arg(std::max(layers, 1))) + 2 * kThumbnailGap,
+                        fm.height() + kThumbnailGap);
+    const QSize room = scroll_->viewport()->size() - QSize(origin.x() + extra + kThumbnailGap, origin.y() + kThumbnailGap);
+    const int fitW = room.width() / cols - kThumbnailGap;
+    const int fitH = room.height() / std::max(layers, 1) - kThumbnailGap;
     const int size = std::clamp(std::min(fitW, fitH), kMinThumb, kMaxThumb);
     for (DrawnThumbnail& t : thumbs_) {
         const int col = t.head == kAggregateHead ? cols - 1 : t.head;
-        const int x = origin.x() + col * (size + kGap) + (t.head == kAggregateHead ? extra : 0);
-        t.rect = QRect(x, origin.y() + t.layer * (size + kGap), size, size);
+        const int x = origin.x() + col * (size + kThumbnailGap) + (t.head == kAggregateHead ? extra : 0);
+        t.rect = QRect(x, origin.y() + t.layer * (size + kThumbnailGap), size, size);
     }
     grid_->labelOrigin = origin;
-    grid_->setFixedSize(origin.x() + cols * (size + kGap) + extra + kGap,
-                        origin.y() + std::max(layers, 1) * (size + kGap) + kGap);
+    grid_->setFixedSize(origin.x() + cols * (size + kThumbnailGap) + extra + kThumbnailGap,
+                        origin.y() + std::max(layers, 1) * (size + kThumbnailGap) + kThumbnailGap);
     const bool resized = size != thumbSize_;
     thumbSize_ = size;
     targetPixels_->store(devicePixels(size));

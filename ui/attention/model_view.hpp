@@ -94,6 +94,8 @@ protected:
 private:
     friend class ThumbnailGrid;
     void rebuild();
+    double placeThumbnails();
+    void startBuild(double weights);
     void cancelWork(bool wait);
     void accept(std::uint64_t generation, std::size_t index, double scaleMax, QImage image, QImage scaled);
     void acceptSharedMax(std::uint64_t generation, double sharedMax);

@@ -14,6 +14,8 @@ namespace attnscope {
 
 class PieceCanvas;
 
+// A sibling of TokenStrip (ui/step/) with the same entry points, painted as one canvas so that
+// a word's pieces can be joined: the two strips draw different things, so they stay two.
 class PieceStrip : public QWidget {
     Q_OBJECT
 public:

@@ -30,14 +30,10 @@ void TraceTab::drawIfStale() {
     draw(shown_);
 }
 
-HeatmapTab::HeatmapTab(HeatmapView* view) : TraceTab(view), view_(view) {}
-
 void HeatmapTab::draw(const TraceOnScreen& shown) {
     view_->setOptions(shown.options);
     view_->showTrace(*shown.trace, shown.layer, shown.decimals);
 }
-
-ModelViewTab::ModelViewTab(ModelView* view) : TraceTab(view), view_(view) {}
 
 void ModelViewTab::draw(const TraceOnScreen& shown) {
     if (shown.trace == drawn_ && shown.options == drawnOptions_) return;
@@ -45,8 +41,6 @@ void ModelViewTab::draw(const TraceOnScreen& shown) {
     drawnOptions_ = shown.options;
     view_->showTrace(*shown.trace, shown.options);
 }
-
-HeadViewTab::HeadViewTab(HeadView* view) : TraceTab(view), view_(view) {}
 
 void HeadViewTab::draw(const TraceOnScreen& shown) {
     const Trace& trace = *shown.trace;

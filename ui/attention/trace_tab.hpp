@@ -2,7 +2,8 @@
 // The controller of a tab that draws the Trace on screen. The window hands every tab the same
 // TraceOnScreen; the tab keeps it (and so keeps the trace alive while its view points into it)
 // and draws it now, or, when the tab is off screen and drawing is dear, when the tab opens.
-// Where to add a view: subclass TraceTab, draw() in one call to the view, add it to the window.
+// Where to add a view: subclass ViewTab<YourView>, draw() in one call to the view, add it to the
+// window.
 #include <QWidget>
 #include <memory>
 
@@ -43,43 +44,46 @@ private:
     bool stale_ = false;
 };
 
-// Attention heatmap of the chosen layer.
-class HeatmapTab : public TraceTab {
+// A tab whose page is the one view widget it draws into.
+template <class View>
+class ViewTab : public TraceTab {
 public:
-    explicit HeatmapTab(HeatmapView* view);
-    HeatmapView* view() const { return view_; }
+    explicit ViewTab(View* view) : TraceTab(view), view_(view) {}
+    View* view() const { return view_; }
+
+protected:
+    View* view_;
+};
+
+// Attention heatmap of the chosen layer.
+class HeatmapTab : public ViewTab<HeatmapView> {
+public:
+    using ViewTab::ViewTab;
 
 protected:
     void draw(const TraceOnScreen& shown) override;
-
-private:
-    HeatmapView* view_;
 };
 
 // Every head of every layer as thumbnails: another layer in the layer box changes nothing here.
-class ModelViewTab : public TraceTab {
+class ModelViewTab : public ViewTab<ModelView> {
 public:
-    explicit ModelViewTab(ModelView* view);
+    using ViewTab::ViewTab;
 
 protected:
     void draw(const TraceOnScreen& shown) override;
 
 private:
-    ModelView* view_;
     std::shared_ptr<const Trace> drawn_;
     AttentionViewOptions drawnOptions_;
 };
 
 // Lines between tokens for the chosen layer's selected heads (kept when the trace changes).
-class HeadViewTab : public TraceTab {
+class HeadViewTab : public ViewTab<HeadView> {
 public:
-    explicit HeadViewTab(HeadView* view);
+    using ViewTab::ViewTab;
 
 protected:
     void draw(const TraceOnScreen& shown) override;
-
-private:
-    HeadView* view_;
 };
 
 }  // namespace attnscope

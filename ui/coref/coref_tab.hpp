@@ -66,6 +66,8 @@ private:
 
     std::optional<int> mentionWord_;   // a word index, or every pronoun
     std::vector<std::string> words_;   // the token texts last resolved: a new sentence resets the mention
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     CorefView* view_ = nullptr;
     QComboBox* scoring_ = nullptr;
     QLineEdit* heads_ = nullptr;

@@ -1,83 +1,35 @@
 #include "ui/coref/coref_view.hpp"
 
-#include <QBuffer>
 #include <QEvent>
 #include <QHeaderView>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QMouseEvent>
-#include <QPageSize>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QPaintEvent>
-#include <QPdfWriter>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QSvgGenerator>
 #include <QTableWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "core/trace/explain.hpp"
+#include "ui/coref/coref_style.hpp"
+
+// The view's widgets, events, hit tests and side panel; its layout is in coref_layout.cpp, its
+// painting and exports in coref_paint.cpp.
 
 namespace attnscope {
 
+using coref::headName;
+using coref::kMargin;
+using coref::number;
+
 namespace {
 
-constexpr int kDecimals = 3;
 constexpr int kMaxHeadsInToolTip = 8;
-constexpr double kMargin = 12;
-constexpr double kMinArcWidth = 1.0;   // every candidate keeps a visible, hoverable arc
-constexpr double kMinOpacity = 0.2;
-constexpr double kMinChosenOpacity = 0.6;
-constexpr double kHitWidth = 9;        // px around an arc that count as "on it"
-const QColor kChosen("#c0392b");       // strong red: the argmax
-const QColor kOther("#31688e");        // viridis blue, as the heatmaps
-const QColor kNearest("#b35900");      // baselines: orange and green, told apart by their labels too
-const QColor kRule("#1e7b4b");
-const QColor kMentionFill("#fde2e0"), kCandidateFill("#e3f0fb"), kWordBorder("#2b6cb0");
-const QColor kMutedText("#777777");
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString number(double v) { return qs(formatNumber(v, kDecimals)); }
-QString headName(const HeadRef& h) { return QStringLiteral("%1:%2").arg(h.layer + 1).arg(h.head + 1); }
-
-// Ranks by score within one mention: 1 + the number of strictly higher scores.
-int rankOf(const Resolution& r, int candidate) {
-    int rank = 1;
-    for (Eigen::Index c = 0; c < r.scores.cols(); ++c)
-        if (r.scores(c) > r.scores(candidate)) ++rank;
-    return rank;
-}
-
-QColor withAlpha(QColor colour, double alpha) {
-    colour.setAlphaF(static_cast<float>(std::clamp(alpha, 0.0, 1.0)));
-    return colour;
-}
-
-// The top of an arc: in the free band above a line of words, where a label hides no word (an
-// arc between lines has its middle among the words in between).
-QPointF highestPoint(const QPainterPath& path) {
-    QPointF top = path.pointAtPercent(0.5);
-    for (int i = 0; i <= 50; ++i) {
-        const QPointF p = path.pointAtPercent(i / 50.0);
-        if (p.y() < top.y()) top = p;
-    }
-    return top;
-}
-
-// A small label on white in a rounded box: baseline markers, mention numbers, the chosen score.
-void drawTag(QPainter& painter, const QRectF& rect, const QColor& colour, const QString& text) {
-    painter.setPen(QPen(colour, 1.2));
-    painter.setBrush(Qt::white);
-    painter.drawRoundedRect(rect, 4, 4);
-    painter.drawText(rect, Qt::AlignCenter, text);
-}
-
-QColor markerColour(DrawnMarker::Kind kind) {
-    return kind == DrawnMarker::Nearest ? kNearest : kind == DrawnMarker::Rule ? kRule : kChosen;
-}
+constexpr double kHitWidth = 9;  // px around an arc that count as "on it"
 
 }  // namespace
 
@@ -207,8 +159,8 @@ void CorefView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
-// ---------------------------------------------------------------- layout
-
+// The legend, words, markers and arcs are placed by coref_layout.cpp; the canvas takes the
+// picture's size.
 void CorefView::relayout() {
     const double width = std::max(320, scroll_->viewport()->width());
     const double wordsTop = layoutLegend(width);
@@ -222,214 +174,6 @@ void CorefView::relayout() {
     // On screen the white page fills the viewport; exports keep the picture's own size.
     canvas_->resize(sceneSize_.width(), std::max(sceneSize_.height(), scroll_->viewport()->height()));
     canvas_->update();
-}
-
-// The scoring line, the key (flowing onto more lines when narrow) and the message. Returns the
-// y where the words start.
-double CorefView::layoutLegend(double width) {
-    const QFontMetricsF fm(font());
-    QFont bold = font();
-    bold.setBold(true);
-    const QRectF area(kMargin, kMargin, width - 2 * kMargin, 1e6);
-    const QRectF scoringBox = QFontMetricsF(bold).boundingRect(area, Qt::TextWordWrap, legendText().section('\n', 0, 0));
-    scoringRect_ = QRectF(kMargin, kMargin, area.width(), scoringBox.height());
-    double y = layoutKey(width, scoringRect_.bottom() + fm.height() * 0.3);
-    messageRect_ = QRectF();
-    if (!message_.isEmpty()) {
-        const QRectF box = fm.boundingRect(area.translated(0, y - kMargin), Qt::TextWordWrap, message_);
-        messageRect_ = QRectF(kMargin, y, area.width(), box.height());
-        y += box.height() + fm.height() * 0.3;
-    }
-    y += fm.height() * 0.5;  // room for the chosen score's tag on the highest arc
-    legendHeight_ = y;
-    return y;
-}
-
-// The key's samples and captions, flowing onto more lines when narrow. Returns the y below it.
-double CorefView::layoutKey(double width, double y) {
-    const QFontMetricsF fm(font());
-    const QFontMetricsF small(smallFont());
-    const std::vector<std::pair<LegendEntry::Sample, QString>> key = {
-        {LegendEntry::ChosenArc, tr("chosen (highest score)")},
-        {LegendEntry::OtherArc, tr("other candidates: thickness and opacity = score")},
-        {LegendEntry::NearestMarker, tr("nearest-mention baseline")},
-        {LegendEntry::RuleMarker, tr("rule baseline (agreement + recency)")},
-    };
-    legend_.clear();
-    double x = kMargin;
-    for (const auto& [sample, text] : key) {
-        const double swatch = sample == LegendEntry::NearestMarker ? small.horizontalAdvance(tr("nearest")) + 10
-                              : sample == LegendEntry::RuleMarker  ? small.horizontalAdvance(tr("rule")) + 10
-                                                                   : fm.height() * 2.2;
-        const double itemWidth = swatch + 6 + fm.horizontalAdvance(text) + fm.height();
-        if (x > kMargin && x + itemWidth > width - kMargin) {
-            x = kMargin;
-            y += fm.height() * 1.3;
-        }
-        LegendEntry entry;
-        entry.sample = sample;
-        entry.text = text;
-        entry.sampleRect = QRectF(x, y + (fm.height() - small.height() - 4) / 2, swatch, small.height() + 4);
-        entry.textRect = QRectF(x + swatch + 6, y, fm.horizontalAdvance(text) + 2, fm.height());
-        legend_.push_back(entry);
-        x += itemWidth;
-    }
-    return y + fm.height() * 1.3;
-}
-
-// Marker labels per word, so a word's slot is wide enough for what hangs under it.
-static std::vector<std::vector<std::pair<DrawnMarker::Kind, int>>> markersByWord(const SentenceResolution& s) {
-    std::vector<std::vector<std::pair<DrawnMarker::Kind, int>>> out(s.words.size());
-    for (std::size_t m = 0; m < s.mentions.size(); ++m) {
-        const Resolution& r = s.mentions[m];
-        const auto add = [&](int candidate, DrawnMarker::Kind kind) {
-            if (candidate >= 0) out[static_cast<std::size_t>(r.candidates[static_cast<std::size_t>(candidate)])].push_back({kind, static_cast<int>(m)});
-        };
-        add(r.baselines.nearest, DrawnMarker::Nearest);
-        add(r.baselines.rule, DrawnMarker::Rule);
-        // Several mentions: each is numbered under its word, and the baselines name the number.
-        if (s.mentions.size() > 1) out[static_cast<std::size_t>(r.mention.firstWord)].push_back({DrawnMarker::MentionNumber, static_cast<int>(m)});
-    }
-    return out;
-}
-
-static QString markerLabel(DrawnMarker::Kind kind, int mention, const SentenceResolution& s) {
-    const QString number = QStringLiteral("#%1").arg(mention + 1);
-    if (kind == DrawnMarker::MentionNumber) return number;
-    const QString base = kind == DrawnMarker::Nearest ? QObject::tr("nearest") : QObject::tr("rule");
-    return s.mentions.size() < 2 ? base : base + " " + number;
-}
-
-void CorefView::layoutWords(double width, double top) {
-    const QFontMetricsF fm(font());
-    const QFontMetricsF small(smallFont());
-    const double padX = fm.averageCharWidth() * 0.6, padY = fm.height() * 0.2;
-    const double gap = fm.averageCharWidth() * 1.4;
-    const double wordHeight = fm.height() + 2 * padY;
-    const double markerHeight = small.height() + 8;
-    const double lineHeight = arcBand() + wordHeight + markerHeight + fm.height() * 0.4;
-    const auto markers = markersByWord(resolved_);
-    std::vector<bool> mention(resolved_.words.size()), candidate(resolved_.words.size());
-    for (const Resolution& r : resolved_.mentions) {
-        for (int w = r.mention.firstWord; w <= r.mention.lastWord; ++w) mention[static_cast<std::size_t>(w)] = true;
-        for (int c : r.candidates) candidate[static_cast<std::size_t>(c)] = true;
-    }
-    words_.clear();
-    lines_.clear();
-    slotOfWord_.assign(resolved_.words.size(), -1);
-    lineWidth_ = width - 2 * kMargin;
-    double x = kMargin;
-    for (std::size_t i = 0; i < resolved_.words.size(); ++i) {
-        const QString text = qs(resolved_.words[i].text);
-        const double box = fm.horizontalAdvance(text) + 2 * padX;
-        double hanging = 0;
-        for (const auto& [kind, m] : markers[i]) hanging += small.horizontalAdvance(markerLabel(kind, m, resolved_)) + 14;
-        const double slot = std::max(box, hanging);
-        if (lines_.empty() || (x > kMargin && x + slot > width - kMargin)) {
-            const double lineTop = lines_.empty() ? top : lines_.back().top + lineHeight;
-            lines_.push_back({lineTop, lineTop + arcBand()});
-            x = kMargin;
-        }
-        DrawnWord word;
-        word.word = static_cast<int>(i);
-        word.text = text;
-        word.rect = QRectF(x + (slot - box) / 2, lines_.back().wordTop, box, wordHeight);
-        word.line = static_cast<int>(lines_.size()) - 1;
-        word.mention = mention[i];
-        word.candidate = candidate[i];
-        slotOfWord_[i] = static_cast<int>(words_.size());
-        words_.push_back(word);
-        x += slot + gap;
-    }
-}
-
-void CorefView::layoutMarkers() {
-    const QFontMetricsF small(smallFont());
-    markers_.clear();
-    const auto byWord = markersByWord(resolved_);
-    for (std::size_t w = 0; w < byWord.size(); ++w) {
-        if (byWord[w].empty()) continue;
-        const QRectF box = words_[static_cast<std::size_t>(slotOfWord_[w])].rect;
-        double total = 0;
-        for (const auto& [kind, m] : byWord[w]) total += small.horizontalAdvance(markerLabel(kind, m, resolved_)) + 14;
-        double x = box.center().x() - (total - 4) / 2;
-        for (const auto& [kind, m] : byWord[w]) {
-            DrawnMarker marker;
-            marker.kind = kind;
-            marker.mention = m;
-            marker.word = static_cast<int>(w);
-            marker.label = markerLabel(kind, m, resolved_);
-            const double labelWidth = small.horizontalAdvance(marker.label) + 10;
-            marker.rect = QRectF(x, box.bottom() + 4, labelWidth, small.height() + 4);
-            markers_.push_back(marker);
-            x += labelWidth + 4;
-        }
-    }
-}
-
-const DrawnWord* CorefView::drawnWord(int word) const {
-    if (word < 0 || word >= static_cast<int>(slotOfWord_.size())) return nullptr;
-    const int slot = slotOfWord_[static_cast<std::size_t>(word)];
-    return slot < 0 ? nullptr : &words_[static_cast<std::size_t>(slot)];
-}
-
-QPointF CorefView::wordAnchor(int word) const {
-    const DrawnWord* w = drawnWord(word);
-    return w ? QPointF(w->rect.center().x(), w->rect.top()) : QPointF();
-}
-
-// The middle of a multi-word mention when it sits on one line, else its first word.
-QPointF CorefView::mentionAnchor(const Resolution& r) const {
-    const DrawnWord* first = drawnWord(r.mention.firstWord);
-    const DrawnWord* last = drawnWord(r.mention.lastWord);
-    if (!first || !last) return {};
-    if (first->line != last->line) return wordAnchor(r.mention.firstWord);
-    return {(first->rect.left() + last->rect.right()) / 2, first->rect.top()};
-}
-
-// Within a line the arc rises higher the farther it reaches; across lines it climbs out of the
-// mention's band and drops into the candidate's (passing behind the words in between).
-QPainterPath CorefView::arcPath(QPointF from, QPointF to, bool sameLine) const {
-    const double band = arcBand();
-    QPainterPath path(from);
-    if (sameLine) {
-        // Heights spread over the first few word widths, so nearby candidates' arcs stay apart.
-        const double reach = std::min(1.0, std::abs(to.x() - from.x()) / (band * 6));
-        const double height = band * (0.22 + 0.7 * reach);
-        const double control = from.y() - height * 4 / 3;  // a cubic's apex is 3/4 of its control height
-        path.cubicTo(from.x(), control, to.x(), control, to.x(), to.y());
-    } else {
-        path.cubicTo(from.x(), from.y() - band * 0.9, to.x(), to.y() - band * 0.9, to.x(), to.y());
-    }
-    return path;
-}
-
-void CorefView::layoutArcs() {
-    arcs_.clear();
-    const double maxWidth = QFontMetricsF(font()).height() * 0.5;
-    for (std::size_t m = 0; m < resolved_.mentions.size(); ++m) {
-        const Resolution& r = resolved_.mentions[m];
-        const QPointF from = mentionAnchor(r);
-        const int mentionLine = drawnWord(r.mention.firstWord)->line;
-        for (std::size_t c = 0; c < r.candidates.size(); ++c) {
-            DrawnArc arc;
-            arc.mention = static_cast<int>(m);
-            arc.candidate = static_cast<int>(c);
-            arc.fromWord = r.mention.firstWord;
-            arc.toWord = r.candidates[c];
-            arc.score = r.scores(static_cast<Eigen::Index>(c));
-            arc.rank = rankOf(r, static_cast<int>(c));
-            arc.chosen = r.chosen == static_cast<int>(c);
-            arc.width = std::max(kMinArcWidth, maxWidth * arc.score);
-            arc.opacity = std::max(arc.chosen ? kMinChosenOpacity : kMinOpacity, arc.score);
-            arc.path = arcPath(from, wordAnchor(arc.toWord), drawnWord(arc.toWord)->line == mentionLine);
-            arcs_.push_back(std::move(arc));
-        }
-    }
-    // Weak arcs first so strong ones lie on top; the chosen ones last of all.
-    std::stable_sort(arcs_.begin(), arcs_.end(), [](const DrawnArc& a, const DrawnArc& b) {
-        return std::pair(a.chosen, a.score) < std::pair(b.chosen, b.score);
-    });
 }
 
 // ---------------------------------------------------------------- hit tests and details
@@ -528,159 +272,6 @@ void CorefView::setHoveredArc(std::optional<int> arc) {
     if (arc == hovered_) return;
     hovered_ = arc;
     canvas_->update();
-}
-
-// ---------------------------------------------------------------- painting
-
-void CorefView::paintScene(QPainter& painter, const QRectF& exposed, bool interactive) const {
-    painter.fillRect(exposed, Qt::white);
-    paintLegend(painter);
-    paintArcs(painter);
-    if (interactive && selected_) paintArc(painter, arcs_[static_cast<std::size_t>(*selected_)], true);
-    if (interactive && hovered_) paintArc(painter, arcs_[static_cast<std::size_t>(*hovered_)], true);
-    paintWords(painter, exposed);
-    paintMarkers(painter);
-    paintChosenScores(painter);
-}
-
-void CorefView::paintLegend(QPainter& painter) const {
-    QFont bold = font();
-    bold.setBold(true);
-    painter.setFont(bold);
-    painter.setPen(Qt::black);
-    painter.drawText(scoringRect_, Qt::TextWordWrap, legendText().section('\n', 0, 0));
-    for (const LegendEntry& e : legend_) {
-        const QRectF s = e.sampleRect;
-        const double y = s.center().y();
-        if (e.sample == LegendEntry::ChosenArc || e.sample == LegendEntry::OtherArc) {
-            const bool chosen = e.sample == LegendEntry::ChosenArc;
-            painter.setPen(QPen(chosen ? kChosen : withAlpha(kOther, 0.7), chosen ? 4 : 2.5, Qt::SolidLine, Qt::RoundCap));
-            painter.drawLine(QPointF(s.left(), y), QPointF(s.right(), y));
-        } else {
-            const bool nearest = e.sample == LegendEntry::NearestMarker;
-            painter.setFont(smallFont());
-            drawTag(painter, s, markerColour(nearest ? DrawnMarker::Nearest : DrawnMarker::Rule),
-                    nearest ? tr("nearest") : tr("rule"));
-        }
-        painter.setFont(font());
-        painter.setPen(Qt::black);
-        painter.drawText(e.textRect, Qt::AlignLeft | Qt::AlignVCenter, e.text);
-    }
-    if (!message_.isEmpty()) {
-        painter.setFont(font());
-        painter.setPen(kMutedText);
-        painter.drawText(messageRect_, Qt::TextWordWrap, message_);
-    }
-}
-
-void CorefView::paintArcs(QPainter& painter) const {
-    painter.setBrush(Qt::NoBrush);
-    for (const DrawnArc& arc : arcs_) paintArc(painter, arc, false);
-}
-
-// A highlighted arc gets a dark halo under it so the one hovered or clicked stands out.
-void CorefView::paintArc(QPainter& painter, const DrawnArc& arc, bool highlighted) const {
-    painter.setBrush(Qt::NoBrush);
-    if (highlighted) {
-        painter.setPen(QPen(QColor(0, 0, 0, 90), arc.width + 5, Qt::SolidLine, Qt::RoundCap));
-        painter.drawPath(arc.path);
-    }
-    const QColor colour = arc.chosen ? kChosen : kOther;
-    painter.setPen(QPen(withAlpha(colour, highlighted ? 1.0 : arc.opacity), arc.width, Qt::SolidLine, Qt::RoundCap));
-    painter.drawPath(arc.path);
-}
-
-void CorefView::paintWords(QPainter& painter, const QRectF& exposed) const {
-    std::vector<bool> chosenWord(resolved_.words.size());
-    for (const Resolution& r : resolved_.mentions)
-        if (r.chosen >= 0) chosenWord[static_cast<std::size_t>(r.candidates[static_cast<std::size_t>(r.chosen)])] = true;
-    QFont bold = font();
-    bold.setBold(true);
-    for (const DrawnWord& w : words_) {
-        if (!w.rect.adjusted(-2, -2, 2, 2).intersects(exposed)) continue;  // 100+ words: the visible ones
-        const QRectF box = w.rect.adjusted(0.75, 0.75, -0.75, -0.75);
-        if (w.mention || w.candidate) {
-            const bool chosen = chosenWord[static_cast<std::size_t>(w.word)];
-            painter.setPen(QPen(w.mention || chosen ? kChosen : kWordBorder, chosen || w.mention ? 2.2 : 1.2));
-            painter.setBrush(w.mention ? kMentionFill : kCandidateFill);
-            painter.drawRoundedRect(box, 5, 5);
-        } else {
-            painter.fillRect(box, Qt::white);  // arcs crossing lines pass behind the words
-        }
-        painter.setFont(w.mention ? bold : font());
-        painter.setPen(w.mention || w.candidate ? QColor(Qt::black) : kMutedText);
-        painter.drawText(w.rect, Qt::AlignCenter, w.text);
-    }
-}
-
-void CorefView::paintMarkers(QPainter& painter) const {
-    painter.setFont(smallFont());
-    for (const DrawnMarker& m : markers_) drawTag(painter, m.rect, markerColour(m.kind), m.label);
-}
-
-// The chosen arc's score at its middle, on a white tag so crossing arcs do not hide it.
-void CorefView::paintChosenScores(QPainter& painter) const {
-    QFont f = smallFont();
-    f.setBold(true);
-    painter.setFont(f);
-    const QFontMetricsF fm(f);
-    for (const DrawnArc& arc : arcs_) {
-        if (!arc.chosen) continue;
-        const QString text = number(arc.score);
-        const QPointF mid = highestPoint(arc.path);
-        const QRectF tag(mid.x() - fm.horizontalAdvance(text) / 2 - 4, mid.y() - fm.height() / 2 - 1,
-                         fm.horizontalAdvance(text) + 8, fm.height() + 2);
-        drawTag(painter, tag, kChosen, text);
-    }
-}
-
-// ---------------------------------------------------------------- exports
-
-QSize CorefView::figureSize() const { return sceneSize_; }
-
-QImage CorefView::renderImage(double scale) const {
-    QImage image((QSizeF(sceneSize_) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    painter.scale(scale, scale);
-    paintScene(painter, QRectF(QPointF(), sceneSize_), false);
-    return image;
-}
-
-QByteArray CorefView::renderSvg() const {
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setSize(sceneSize_);
-    svg.setViewBox(QRect(QPoint(), sceneSize_));
-    svg.setTitle(tr("AttnScope coreference"));
-    svg.setDescription(legendText());
-    QPainter painter(&svg);
-    painter.setRenderHint(QPainter::Antialiasing);
-    paintScene(painter, QRectF(QPointF(), sceneSize_), false);
-    painter.end();
-    return buffer.data();
-}
-
-// One page exactly the figure's size: at 96 dpi a painter unit is one of the view's pixels.
-QByteArray CorefView::renderPdf() const {
-    constexpr double kDpi = 96;
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    QPdfWriter pdf(&buffer);
-    pdf.setResolution(static_cast<int>(kDpi));
-    pdf.setTitle(tr("AttnScope coreference"));
-    pdf.setCreator(QStringLiteral("AttnScope"));
-    pdf.setPageMargins(QMarginsF());
-    pdf.setPageSize(QPageSize(QSizeF(sceneSize_) * (72 / kDpi), QPageSize::Point));
-    QPainter painter(&pdf);
-    painter.setRenderHint(QPainter::Antialiasing);
-    paintScene(painter, QRectF(QPointF(), sceneSize_), false);
-    painter.end();
-    return buffer.data();
 }
 
 }  // namespace attnscope

@@ -35,6 +35,8 @@ signals:
 private:
     Lesson* lesson_ = nullptr;
     std::vector<LessonMatrixChoice> choices_;
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* matrixBox_ = nullptr;
     MatrixTable* table_ = nullptr;
     LessonMatrixModel* model_ = nullptr;

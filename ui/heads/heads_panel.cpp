@@ -76,6 +76,7 @@ QWidget* HeadsPanel::buildSetRow() {
     message_ = new QLabel(row);
     message_->setObjectName("evaluationMessage");
     message_->setWordWrap(true);
+    // Caption, control, … in a margin-less row, as AttentionControls and the lab's ControlRow.
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("Coreference set:"), row));
@@ -92,6 +93,16 @@ QWidget* HeadsPanel::buildSetRow() {
 
 QWidget* HeadsPanel::buildRanking() {
     auto* box = new QWidget(this);
+    buildRankingPlot(box);
+    auto* layout = new QHBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_, 3);
+    layout->addLayout(buildRankingSide(box), 1);
+    return box;
+}
+
+// The heatmap of accuracies: a click selects a head, hovering tells its numbers.
+void HeadsPanel::buildRankingPlot(QWidget* box) {
     plot_ = new QCustomPlot(box);
     plot_->setObjectName("headRanking");
     plot_->setMinimumSize(360, 260);
@@ -105,7 +116,10 @@ QWidget* HeadsPanel::buildRanking() {
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
     });
+}
 
+// Beside the heatmap: the baselines, the best heads, the selected one, "use best" and exports.
+QVBoxLayout* HeadsPanel::buildRankingSide(QWidget* box) {
     baselines_ = new QLabel(box);
     baselines_->setObjectName("baselines");
     baselines_->setWordWrap(true);
@@ -123,21 +137,12 @@ QWidget* HeadsPanel::buildRanking() {
     useBest_->setObjectName("useBestHeads");
     export_ = new QPushButton(tr("Export…"), box);
     export_->setObjectName("exportRanking");
-    auto* menu = new QMenu(export_);
-    const std::pair<QString, QString> formats[] = {{"png", tr("Heatmap as PNG…")},
-                                                   {"svg", tr("Heatmap as SVG…")},
-                                                   {"pdf", tr("Heatmap as PDF…")},
-                                                   {"csv", tr("Accuracies as CSV…")},
-                                                   {"json", tr("Evaluation as JSON…")}};
-    for (const auto& [format, text] : formats)
-        menu->addAction(text, this, [this, format = format] { emit exportRequested(format); });
-    export_->setMenu(menu);
+    export_->setMenu(buildExportMenu(export_));
     connect(useBest_, &QPushButton::clicked, this, &HeadsPanel::emitBestHeads);
     connect(topHeads_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (evaluation_ && row >= 0 && row < static_cast<int>(evaluation_->ranking.size()))
             selectHead(evaluation_->ranking[static_cast<std::size_t>(row)].head);
     });
-
     auto* side = new QVBoxLayout;
     side->addWidget(baselines_);
     side->addWidget(new QLabel(tr("Best heads:"), box));
@@ -148,11 +153,19 @@ QWidget* HeadsPanel::buildRanking() {
     useRow->addWidget(useBest_, 1);
     side->addLayout(useRow);
     side->addWidget(export_);
-    auto* layout = new QHBoxLayout(box);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_, 3);
-    layout->addLayout(side, 1);
-    return box;
+    return side;
+}
+
+QMenu* HeadsPanel::buildExportMenu(QWidget* parent) {
+    auto* menu = new QMenu(parent);
+    const std::pair<QString, QString> formats[] = {{"png", tr("Heatmap as PNG…")},
+                                                   {"svg", tr("Heatmap as SVG…")},
+                                                   {"pdf", tr("Heatmap as PDF…")},
+                                                   {"csv", tr("Accuracies as CSV…")},
+                                                   {"json", tr("Evaluation as JSON…")}};
+    for (const auto& [format, text] : formats)
+        menu->addAction(text, this, [this, format = format] { emit exportRequested(format); });
+    return menu;
 }
 
 QWidget* HeadsPanel::buildStatistics() {

@@ -20,11 +20,13 @@ class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QListWidget;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
+class QVBoxLayout;
 
 namespace attnscope {
 
@@ -81,6 +83,9 @@ signals:
 private:
     QWidget* buildSetRow();
     QWidget* buildRanking();
+    void buildRankingPlot(QWidget* box);
+    QVBoxLayout* buildRankingSide(QWidget* box);
+    QMenu* buildExportMenu(QWidget* parent);
     QWidget* buildStatistics();
     void onPlotClicked(const QPointF& pixel);
     void onSetChosen(int index);
@@ -91,6 +96,8 @@ private:
     void selectStatsRow(const HeadRef& head);
 
     std::shared_ptr<const CorefEvaluation> evaluation_;
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* sets_ = nullptr;
     QPushButton* evaluate_ = nullptr;
     QPushButton* cancel_ = nullptr;

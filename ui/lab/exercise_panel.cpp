@@ -21,22 +21,12 @@
 
 #include "core/trace/explain.hpp"
 #include "ui/common/file_write.hpp"
+#include "ui/lab/control_row.hpp"
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/worksheet_export.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
-
-namespace {
-
-QSpinBox* spinBox(QWidget* parent, int low, int high, int value) {
-    auto* box = new QSpinBox(parent);
-    box->setRange(low, high);
-    box->setValue(value);
-    return box;
-}
-
-}  // namespace
 
 ExercisePanel::ExercisePanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -81,7 +71,7 @@ QWidget* ExercisePanel::buildControls() {
     hide_->setCurrentIndex(static_cast<int>(HideKind::OneRow));
     row_ = spinBox(box, 1, 1, 1);
     count_ = spinBox(box, 1, 10'000, 4);
-    seed_ = spinBox(box, 0, 2'000'000'000, 1);
+    seed_ = spinBox(box, 0, kMaxSeed, 1);
     seed_->setToolTip(tr("The same seed hides the same cells: a class can share an exercise"));
     auto* create = new QPushButton(tr("New exercise"), box);
     language_ = new QComboBox(box);

@@ -96,6 +96,8 @@ private:
     std::size_t revealed_ = 0;        // how many of lines_ are shown
     bool answerShown_ = false;
 
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QSpinBox* layer_ = nullptr;
     QSpinBox* head_ = nullptr;
     QComboBox* step_ = nullptr;

@@ -16,8 +16,10 @@
 
 #include "core/trace/explain.hpp"
 #include "core/lab/masks_lab.hpp"
+#include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/plot_cards.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
@@ -74,8 +76,7 @@ MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
     auto* headRow = new QHBoxLayout;
     headRow->setContentsMargins(6, 6, 6, 0);
     headRow->addWidget(new QLabel(tr("Every view shows layer 1, head"), this));
-    head_ = new QSpinBox(this);
-    head_->setRange(1, 1);
+    head_ = spinBox(this, 1, 1, 1);
     headRow->addWidget(head_);
     headRow->addStretch(1);
     layout->addLayout(headRow);
@@ -90,68 +91,64 @@ MasksPanel::MasksPanel(QWidget* parent) : QWidget(parent) {
 MasksPanel::~MasksPanel() = default;
 
 QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name) {
-    auto* plot = new QCustomPlot(parent);
-    builder = std::make_unique<MatrixPlotBuilder>(plot);
-    const MatrixPlotBuilder* drawn = builder.get();
-    return attnscope::plotCard(parent, plot, name, QSize(300, 240), [drawn] { return &drawn->drawn(); });
+    return matrixCard(parent, builder, name, QSize(300, 240));
+}
+
+// What every page shows, top to bottom: its introduction, its inputs (if any), the message line,
+// the plots (taking the room) and the check line under them. The three build*Page functions
+// below end alike because each hands its own parts to this one.
+QWidget* MasksPanel::assemblePage(QWidget* page, const QString& intro, QLayout* inputs, QLayout* plots,
+                                  PageTexts& texts) {
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(wrapped(intro, page));
+    if (inputs) layout->addLayout(inputs);
+    texts.message = messageLabel(page);
+    layout->addWidget(texts.message);
+    layout->addLayout(plots, 1);
+    texts.check = wrapped(QString(), page);
+    layout->addWidget(texts.check);
+    return page;
 }
 
 QWidget* MasksPanel::buildCausalPage() {
     auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(wrapped(tr("<b>Causal mask.</b> A model that writes text word by word must not read the words after "
-                                 "the one it is writing. The mask M is added to the scaled scores <i>before</i> the softmax: "
-                                 "0 keeps a score, −∞ above the diagonal removes it, and since e<sup>−∞</sup> = 0 every "
-                                 "weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on "
-                                 "(the head chosen above)."), page));
-    causalMessage_ = messageLabel(page);
-    layout->addWidget(causalMessage_);
     auto* grid = new QGridLayout;
     const QString names[] = {"causal-scaled-scores", "causal-mask", "causal-masked-scores", "causal-weights"};
     causalPlots_.resize(4);
     for (int i = 0; i < 4; ++i) grid->addWidget(plotCard(page, causalPlots_[i], names[i]), i / 2, i % 2);
-    layout->addLayout(grid, 1);
-    causalCheck_ = wrapped(QString(), page);
-    layout->addWidget(causalCheck_);
     for (auto& plot : causalPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
-    return page;
+    return assemblePage(page,
+                        tr("<b>Causal mask.</b> A model that writes text word by word must not read the words after "
+                           "the one it is writing. The mask M is added to the scaled scores <i>before</i> the softmax: "
+                           "0 keeps a score, −∞ above the diagonal removes it, and since e<sup>−∞</sup> = 0 every "
+                           "weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on "
+                           "(the head chosen above)."),
+                        nullptr, grid, causal_);
 }
 
 QWidget* MasksPanel::buildPaddingPage() {
     auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(wrapped(tr("<b>Padding mask.</b> Sentences of different lengths are run together as one batch: the "
-                                 "shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns "
-                                 "for every query, so no real token (and no [PAD]) attends to padding. The real tokens then "
-                                 "get the weights they get alone."), page));
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Second sentence of the batch:"), page));
     second_ = new QLineEdit(page);
     second_->setToolTip(tr("Press Enter to run the batch [lesson sentence, this sentence]"));
     row->addWidget(second_, 1);
-    layout->addLayout(row);
-    paddingMessage_ = messageLabel(page);
-    layout->addWidget(paddingMessage_);
     auto* plots = new QHBoxLayout;
     const QString names[] = {"padding-weights-1", "padding-weights-2", "padding-mask"};
     paddingPlots_.resize(3);
     for (int i = 0; i < 3; ++i) plots->addWidget(plotCard(page, paddingPlots_[i], names[i]));
-    layout->addLayout(plots, 1);
-    paddingCheck_ = wrapped(QString(), page);
-    layout->addWidget(paddingCheck_);
     for (auto& plot : paddingPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
     connect(second_, &QLineEdit::returnPressed, this, &MasksPanel::refreshPadding);
-    return page;
+    return assemblePage(page,
+                        tr("<b>Padding mask.</b> Sentences of different lengths are run together as one batch: the "
+                           "shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns "
+                           "for every query, so no real token (and no [PAD]) attends to padding. The real tokens then "
+                           "get the weights they get alone."),
+                        row, plots, padding_);
 }
 
 QWidget* MasksPanel::buildCrossPage() {
     auto* page = new QWidget(this);
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(wrapped(tr("<b>Cross-attention</b> (a translation's decoder reading its encoder): the queries come "
-                                 "from one sentence (the target, rows), the keys and values from another (the source, "
-                                 "columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are "
-                                 "T_target × T_source and each target token's output mixes source values. Nothing is "
-                                 "masked: the target may read the whole source. Click a cell to see its arithmetic."), page));
     auto* row = new QHBoxLayout;
     target_ = new QLabel(page);
     row->addWidget(target_);
@@ -160,22 +157,22 @@ QWidget* MasksPanel::buildCrossPage() {
     source_ = new QLineEdit(page);
     source_->setToolTip(tr("Press Enter to run cross-attention from the lesson's sentence to this one"));
     row->addWidget(source_, 1);
-    layout->addLayout(row);
-    crossMessage_ = messageLabel(page);
-    layout->addWidget(crossMessage_);
     auto* body = new QHBoxLayout;
     body->addWidget(plotCard(page, crossPlot_, "cross-attention-weights"), 3);
     explanation_ = new QPlainTextEdit(page);
     explanation_->setReadOnly(true);
     explanation_->setPlaceholderText(tr("Click a cell of the heatmap to see how its score and weight were computed."));
     body->addWidget(explanation_, 2);
-    layout->addLayout(body, 1);
-    crossCheck_ = wrapped(QString(), page);
-    layout->addWidget(crossCheck_);
     crossPlot_->setAxisTitles(tr("source token (keys, values)"), tr("target token (queries)"));
     connect(crossPlot_->plot(), &QCustomPlot::mousePress, this, &MasksPanel::onCrossClick);
     connect(source_, &QLineEdit::returnPressed, this, &MasksPanel::refreshCross);
-    return page;
+    return assemblePage(page,
+                        tr("<b>Cross-attention</b> (a translation's decoder reading its encoder): the queries come "
+                           "from one sentence (the target, rows), the keys and values from another (the source, "
+                           "columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are "
+                           "T_target × T_source and each target token's output mixes source values. Nothing is "
+                           "masked: the target may read the whole source. Click a cell to see its arithmetic."),
+                        row, body, cross_);
 }
 
 void MasksPanel::setLesson(const Lesson& lesson, const std::string& sentence) {
@@ -206,8 +203,8 @@ void MasksPanel::showSubPage(SubPage page) { pages_->setCurrentIndex(static_cast
 void MasksPanel::refreshCausal() {
     if (!hasLesson_) return;
     auto demo = causalDemo(lesson_, sentence_);
-    if (!demo) return causalMessage_->setText(failure(demo.error()));
-    causalMessage_->clear();
+    if (!demo) return causal_.message->setText(failure(demo.error()));
+    causal_.message->clear();
     const Trace& t = demo.value().trace;
     const HeadTrace& h = t.layers.at(0).heads.at(head());
     const QStringList labels = labelsOf(t.tokens);
@@ -223,7 +220,7 @@ void MasksPanel::refreshCausal() {
     causalPlots_[2]->build(h.maskedScores, tr("%1 + M: later tokens are −∞").arg(s), labels, labels, range, tr("score"));
     causalPlots_[3]->build(h.weights, tr("A = softmax(%1 + M) per row: upper triangle 0").arg(s), labels, labels, {0, 1},
                            tr("attention weight"));
-    causalCheck_->setText(tr("Check (every layer and head): largest weight above the diagonal = %1%2; every row sums to 1 "
+    causal_.check->setText(tr("Check (every layer and head): largest weight above the diagonal = %1%2; every row sums to 1 "
                              "(largest |Σ_j A_ij − 1| = %3). The first token can only attend to itself: its weight is 1.")
                               .arg(small(demo.value().largestAboveDiagonal))
                               .arg(demo.value().largestAboveDiagonal == 0 ? tr(" (exactly: e^−∞ = 0)") : QString())
@@ -233,8 +230,8 @@ void MasksPanel::refreshCausal() {
 void MasksPanel::refreshPadding() {
     if (!hasLesson_) return;
     auto demo = paddingDemo(lesson_, sentence_, second_->text().toStdString());
-    if (!demo) return paddingMessage_->setText(failure(demo.error()));
-    paddingMessage_->clear();
+    if (!demo) return padding_.message->setText(failure(demo.error()));
+    padding_.message->clear();
     const PaddingDemo& p = demo.value();
     for (int s = 0; s < 2; ++s) {
         const Trace& t = p.batch[static_cast<std::size_t>(s)];
@@ -255,14 +252,14 @@ void MasksPanel::refreshPadding() {
                                             : tr("Mask of sentence 1: nothing to pad"),
                             labels, labels, {-1, 0}, tr("mask"));
     if (p.padded < 0)
-        return paddingCheck_->setText(tr("Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer "
+        return padding_.check->setText(tr("Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer "
                                          "second sentence and press Enter.").arg(masked.tokenCount()));
     const double difference = p.largestDifferenceAlone;
     const QString rounding = difference > 0 && difference < 1e-12
                                  ? tr(" — equal up to the last bits of a double (the softmax adds its e^−∞ = 0 terms in "
                                       "another order)")
                                  : QString();
-    paddingCheck_->setText(tr("Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens' rows "
+    padding_.check->setText(tr("Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens' rows "
                               "sum to 1 (largest |Σ_j A_ij − 1| = %2); sentence %3's real part (weights, A·V, output) "
                               "against its run alone, without [PAD]: largest difference %4%5.")
                                .arg(small(p.largestPaddedWeight))
@@ -275,8 +272,8 @@ void MasksPanel::refreshPadding() {
 void MasksPanel::refreshCross() {
     if (!hasLesson_) return;
     auto demo = crossAttentionDemo(lesson_, sentence_, source_->text().toStdString());
-    if (!demo) return crossMessage_->setText(failure(demo.error()));
-    crossMessage_->clear();
+    if (!demo) return cross_.message->setText(failure(demo.error()));
+    cross_.message->clear();
     crossTrace_ = std::move(demo.value().trace);
     const Trace& t = crossTrace_;
     crossPlot_->setCellNumbers(cellDecimals(lesson_, std::max(t.tokenCount(), t.keyCount())));
@@ -288,7 +285,7 @@ void MasksPanel::refreshCross() {
     QString check = tr("Check: each target row is a distribution over the source tokens (largest |Σ_j A_ij − 1| = %1).")
                         .arg(small(demo.value().largestRowSumError));
     for (const std::string& n : t.notices) check += tr("  Notice: %1.").arg(qs(n));
-    crossCheck_->setText(check);
+    cross_.check->setText(check);
 }
 
 void MasksPanel::onCrossClick(QMouseEvent* event) {
@@ -306,11 +303,11 @@ void MasksPanel::selectCrossCell(int row, int col) {
     explanation_->setPlainText(lines.join('\n'));
 }
 
-QString MasksPanel::causalCheckText() const { return causalCheck_->text(); }
-QString MasksPanel::paddingCheckText() const { return paddingCheck_->text(); }
-QString MasksPanel::crossCheckText() const { return crossCheck_->text(); }
-QString MasksPanel::paddingMessage() const { return paddingMessage_->text(); }
-QString MasksPanel::crossMessage() const { return crossMessage_->text(); }
+QString MasksPanel::causalCheckText() const { return causal_.check->text(); }
+QString MasksPanel::paddingCheckText() const { return padding_.check->text(); }
+QString MasksPanel::crossCheckText() const { return cross_.check->text(); }
+QString MasksPanel::paddingMessage() const { return padding_.message->text(); }
+QString MasksPanel::crossMessage() const { return cross_.message->text(); }
 QString MasksPanel::explanationText() const { return explanation_->toPlainText(); }
 
 }  // namespace attnscope

@@ -19,6 +19,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QMouseEvent;
 class QPlainTextEdit;
@@ -64,6 +65,12 @@ public:
     QString explanationText() const;
 
 private:
+    // The lines every page has around its plots: why it was not updated, and the check of its numbers.
+    struct PageTexts {
+        QLabel* message = nullptr;
+        QLabel* check = nullptr;
+    };
+    QWidget* assemblePage(QWidget* page, const QString& intro, QLayout* inputs, QLayout* plots, PageTexts& texts);
     QWidget* buildCausalPage();
     QWidget* buildPaddingPage();
     QWidget* buildCrossPage();
@@ -79,16 +86,13 @@ private:
     std::string sentence_;
     bool hasLesson_ = false;
     Trace crossTrace_;
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QTabWidget* pages_ = nullptr;
     QSpinBox* head_ = nullptr;
     QLineEdit* second_ = nullptr;
     QLineEdit* source_ = nullptr;
-    QLabel* causalCheck_ = nullptr;
-    QLabel* paddingCheck_ = nullptr;
-    QLabel* crossCheck_ = nullptr;
-    QLabel* causalMessage_ = nullptr;
-    QLabel* paddingMessage_ = nullptr;
-    QLabel* crossMessage_ = nullptr;
+    PageTexts causal_, padding_, cross_;
     QLabel* target_ = nullptr;
     QPlainTextEdit* explanation_ = nullptr;
     std::vector<std::unique_ptr<MatrixPlotBuilder>> causalPlots_;   // scaled, mask, masked, weights

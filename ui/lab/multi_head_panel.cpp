@@ -13,8 +13,10 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/plot_cards.hpp"
 
 namespace attnscope {
 
@@ -97,6 +99,7 @@ private:
 namespace {
 
 constexpr int kDecimals = 2;
+const QSize kCardSize(240, 220);
 
 }  // namespace
 
@@ -123,19 +126,15 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
 
     auto* detail = new QHBoxLayout;
     // The concatenation and the output are d wide: more room than a head's d_k columns.
-    const auto matrixCard = [this, detail](std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name,
-                                           int stretch) {
-        auto* plot = new QCustomPlot(this);
-        builder = std::make_unique<MatrixPlotBuilder>(plot);
+    const auto addMatrix = [this, detail](std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name, int stretch) {
+        detail->addWidget(matrixCard(this, builder, name, kCardSize), stretch);
         builder->setCellNumbers(kDecimals);
-        const MatrixPlotBuilder* b = builder.get();
-        detail->addWidget(card(plot, name, [b] { return &b->drawn(); }), stretch);
     };
-    matrixCard(query_, "multi-head-query", 2);
-    matrixCard(key_, "multi-head-key", 2);
-    matrixCard(value_, "multi-head-value", 2);
-    matrixCard(concat_, "multi-head-concat", 3);
-    matrixCard(output_, "multi-head-output", 3);
+    addMatrix(query_, "multi-head-query", 2);
+    addMatrix(key_, "multi-head-key", 2);
+    addMatrix(value_, "multi-head-value", 2);
+    addMatrix(concat_, "multi-head-concat", 3);
+    addMatrix(output_, "multi-head-output", 3);
     layout->addLayout(detail, 1);
 
     table_ = new QTableView(this);
@@ -154,34 +153,24 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
 MultiHeadPanel::~MultiHeadPanel() = default;
 
 QWidget* MultiHeadPanel::buildControls() {
-    auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    input_ = new QComboBox(box);
-    heads_ = new QComboBox(box);
-    seed_ = new QSpinBox(box);
-    seed_->setRange(0, 2'000'000'000);
-    seed_->setValue(4);
-    inspect_ = new QSpinBox(box);
-    inspect_->setRange(1, 1);
-    const auto add = [row, box](const QString& label, QWidget* w) {
-        row->addWidget(new QLabel(label, box));
-        row->addWidget(w);
-    };
-    add(tr("Input X"), input_);
-    add(tr("Heads H"), heads_);
-    add(tr("Weights W_Q, W_K, W_V, W_O ~ N(0, 1/d), seed"), seed_);
-    add(tr("Inspect head"), inspect_);
-    row->addStretch(1);
+    ControlRow row(this);
+    input_ = new QComboBox(row.box());
+    heads_ = new QComboBox(row.box());
+    seed_ = spinBox(row.box(), 0, kMaxSeed, 4);
+    inspect_ = spinBox(row.box(), 1, 1, 1);
+    row.add(tr("Input X"), input_)
+        .add(tr("Heads H"), heads_)
+        .add(tr("Weights W_Q, W_K, W_V, W_O ~ N(0, 1/d), seed"), seed_)
+        .add(tr("Inspect head"), inspect_);
     connect(input_, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::chooseInput);
     connect(heads_, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::refreshRun);
     connect(seed_, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshWeights);
     connect(inspect_, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshInspected);
-    return box;
+    return row.done();
 }
 
 QWidget* MultiHeadPanel::card(QCustomPlot* plot, const QString& name, std::function<const Mat*()> drawn) {
-    return plotCard(this, plot, name, QSize(240, 220), std::move(drawn));
+    return plotCard(this, plot, name, kCardSize, std::move(drawn));
 }
 
 void MultiHeadPanel::setTrace(const Trace& trace) {

@@ -30,7 +30,6 @@ public:
     // "random X" widths offered beside the sentence's own d (a lesson's d often has few divisors),
     // and the seed of that stand-in input (the weights have their own seed box).
     static constexpr int kRandomWidths[] = {8, 12, 16};
-    void setInput(const LabInput& input) override { setTrace(input.trace); }
     static constexpr std::uint64_t kInputSeed = 2017;
     // A wider sentence is not offered: its d×d weights and every divisor of d would take tens of
     // seconds (d_model 4096) each time the Lab is activated; the random inputs remain.
@@ -39,8 +38,9 @@ public:
     explicit MultiHeadPanel(QWidget* parent = nullptr);
     ~MultiHeadPanel() override;
     void setTrace(const Trace& trace);  // X = trace.layers[0].input, labelled by its tokens
+    void setInput(const LabInput& input) override { setTrace(input.trace); }
 
-    // For tests and screenshots.
+    // For tests and screenshots (each lab panel lists its own controls and plots alike).
     QComboBox* inputBox() const { return input_; }   // item data: 0 = the sentence's X, else the random width
     QComboBox* headsBox() const { return heads_; }   // item data: H
     QSpinBox* seedBox() const { return seed_; }
@@ -76,6 +76,8 @@ private:
     MultiHeadWeights weights_;
     MultiHeadRun run_;
     std::vector<HeadCountSummary> summaries_;
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* input_ = nullptr;
     QComboBox* heads_ = nullptr;
     QSpinBox* seed_ = nullptr;

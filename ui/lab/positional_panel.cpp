@@ -15,21 +15,14 @@
 
 #include "core/lab/positional_lab.hpp"
 #include "core/pipeline/steps.hpp"
+#include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/plot_cards.hpp"
 
 namespace attnscope {
 
 namespace {
-
-QSpinBox* spinBox(QWidget* parent, int low, int high, int value, int step = 1) {
-    auto* box = new QSpinBox(parent);
-    box->setRange(low, high);
-    box->setSingleStep(step);
-    box->setValue(value);
-    return box;
-}
-
 
 // "0, 1, 6" → {0, 1, 6}; entries that are not numbers in [0, width) are skipped.
 std::vector<int> chosenDimensions(const QString& text, int width) {
@@ -42,6 +35,8 @@ std::vector<int> chosenDimensions(const QString& text, int width) {
     return dims;
 }
 
+const QSize kCardSize(260, 220);
+
 QString scientific(double value) { return QString::number(value, 'e', 1); }
 
 }  // namespace
@@ -50,17 +45,11 @@ PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildEncodingControls());
     auto* grid = new QGridLayout;
-    auto* encodingPlot = new QCustomPlot(this);
-    encoding_ = std::make_unique<MatrixPlotBuilder>(encodingPlot);
+    grid->addWidget(matrixCard(this, encoding_, "positional-encoding", kCardSize), 0, 0);
+    grid->addWidget(curveCard(this, curves_, "positional-curves", kCardSize), 0, 1);
+    grid->addWidget(matrixCard(this, rotation_, "relative-position-map", kCardSize), 0, 2);
     encoding_->setAxisTitles(tr("dimension"), tr("position"));
-    auto* curvesPlot = new QCustomPlot(this);
-    curves_ = std::make_unique<CurvePlotBuilder>(curvesPlot);
-    auto* rotationPlot = new QCustomPlot(this);
-    rotation_ = std::make_unique<MatrixPlotBuilder>(rotationPlot);
     rotation_->setAxisTitles(tr("output dimension"), tr("input dimension"));
-    grid->addWidget(plotCard(encodingPlot, "positional-encoding", encoding_.get()), 0, 0);
-    grid->addWidget(plotCard(curvesPlot, "positional-curves", nullptr), 0, 1);
-    grid->addWidget(plotCard(rotationPlot, "relative-position-map", rotation_.get()), 0, 2);
     check_ = new QLabel(this);
     check_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     check_->setWordWrap(true);
@@ -73,12 +62,8 @@ PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
     demo->setContentsMargins(0, 0, 0, 0);
     demo->addWidget(buildPermutationControls());
     auto* pair = new QHBoxLayout;
-    auto* originalPlot = new QCustomPlot(this);
-    original_ = std::make_unique<MatrixPlotBuilder>(originalPlot);
-    auto* shuffledPlot = new QCustomPlot(this);
-    shuffled_ = std::make_unique<MatrixPlotBuilder>(shuffledPlot);
-    pair->addWidget(plotCard(originalPlot, "permutation-original", original_.get()));
-    pair->addWidget(plotCard(shuffledPlot, "permutation-shuffled", shuffled_.get()));
+    pair->addWidget(matrixCard(this, original_, "permutation-original", kCardSize));
+    pair->addWidget(matrixCard(this, shuffled_, "permutation-shuffled", kCardSize));
     demo->addLayout(pair, 1);
     order_ = new QLabel(this);
     permutationCheck_ = new QLabel(this);
@@ -93,56 +78,37 @@ PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
 PositionalPanel::~PositionalPanel() = default;
 
 QWidget* PositionalPanel::buildEncodingControls() {
-    auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    positions_ = spinBox(box, 2, 512, 64);
-    width_ = spinBox(box, 2, 512, 32, 2);  // even: every sine has its cosine partner
-    offset_ = spinBox(box, 0, 511, 7);
-    dimensions_ = new QLineEdit(QStringLiteral("0, 1, 6, 7"), box);
+    ControlRow row(this);
+    positions_ = spinBox(row.box(), 2, 512, 64);
+    width_ = spinBox(row.box(), 2, 512, 32, 2);  // even: every sine has its cosine partner
+    offset_ = spinBox(row.box(), 0, 511, 7);
+    dimensions_ = new QLineEdit(QStringLiteral("0, 1, 6, 7"), row.box());
     dimensions_->setToolTip(tr("Dimensions drawn as curves, separated by commas"));
-    source_ = new QComboBox(box);
+    source_ = new QComboBox(row.box());
     source_->addItem(tr("Sinusoidal"), Sinusoidal);
     source_->setToolTip(tr("A real model opened in the main window offers its learned position table here"));
-    const auto add = [row, box](const QString& label, QWidget* w) {
-        row->addWidget(new QLabel(label, box));
-        row->addWidget(w);
-    };
-    add(tr("Table"), source_);
-    add(tr("Positions T"), positions_);
-    add(tr("Width d"), width_);
-    add(tr("Curves of dimensions"), dimensions_);
-    add(tr("Offset k"), offset_);
-    row->addStretch(1);
+    row.add(tr("Table"), source_)
+        .add(tr("Positions T"), positions_)
+        .add(tr("Width d"), width_)
+        .add(tr("Curves of dimensions"), dimensions_)
+        .add(tr("Offset k"), offset_);
     for (QSpinBox* s : {positions_, width_})
         connect(s, &QSpinBox::valueChanged, this, &PositionalPanel::refreshEncoding);
     connect(offset_, &QSpinBox::valueChanged, this, &PositionalPanel::refreshRotation);
     connect(source_, &QComboBox::currentIndexChanged, this, &PositionalPanel::chooseSource);
     connect(dimensions_, &QLineEdit::editingFinished, this, &PositionalPanel::refreshEncoding);
-    return box;
+    return row.done();
 }
 
 QWidget* PositionalPanel::buildPermutationControls() {
-    auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    auto* title = new QLabel(tr("<b>Permutation demo</b> on the lesson's sentence (layer 1, head 1)"), box);
-    seed_ = spinBox(box, 0, 1'000'000, 7);
-    keep_ = new QCheckBox(tr("keep positional encoding (and the causal mask)"), box);
-    row->addWidget(title);
-    row->addWidget(new QLabel(tr("Shuffle seed"), box));
-    row->addWidget(seed_);
-    row->addWidget(keep_);
-    row->addStretch(1);
+    ControlRow row(this);
+    auto* title = new QLabel(tr("<b>Permutation demo</b> on the lesson's sentence (layer 1, head 1)"), row.box());
+    seed_ = spinBox(row.box(), 0, 1'000'000, 7);
+    keep_ = new QCheckBox(tr("keep positional encoding (and the causal mask)"), row.box());
+    row.add(title).add(tr("Shuffle seed"), seed_).add(keep_);
     connect(seed_, &QSpinBox::valueChanged, this, &PositionalPanel::refreshPermutation);
     connect(keep_, &QCheckBox::toggled, this, &PositionalPanel::refreshPermutation);
-    return box;
-}
-
-QWidget* PositionalPanel::plotCard(QCustomPlot* plot, const QString& name, const MatrixPlotBuilder* matrix) {
-    std::function<const Mat*()> drawn;
-    if (matrix) drawn = [matrix] { return &matrix->drawn(); };
-    return attnscope::plotCard(this, plot, name, QSize(260, 220), std::move(drawn));
+    return row.done();
 }
 
 void PositionalPanel::setLesson(const Lesson& lesson, const std::string& sentence) {

@@ -30,15 +30,15 @@ class PositionalPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     explicit PositionalPanel(QWidget* parent = nullptr);
-    void setInput(const LabInput& input) override { setLesson(input.lesson, input.sentence); }
     ~PositionalPanel() override;
     // The lesson and sentence the permutation demo runs on.
     void setLesson(const Lesson& lesson, const std::string& sentence);
+    void setInput(const LabInput& input) override { setLesson(input.lesson, input.sentence); }
     // The real model whose learned table the source choice offers (nullopt: sinusoidal only).
     void setModel(const QString& name, std::optional<LoadedModel> model);
     enum Source { Sinusoidal, Learned };
 
-    // For tests and screenshots.
+    // For tests and screenshots (each lab panel lists its own controls and plots alike).
     QComboBox* sourceBox() const { return source_; }  // item data: Source
     QSpinBox* positionsBox() const { return positions_; }
     QSpinBox* widthBox() const { return width_; }
@@ -58,7 +58,6 @@ public:
 private:
     QWidget* buildEncodingControls();
     QWidget* buildPermutationControls();
-    QWidget* plotCard(QCustomPlot* plot, const QString& name, const MatrixPlotBuilder* matrix);
     bool showsLearned() const;
     void chooseSource();   // the source's limits on positions and width, then refreshEncoding
     Mat shownTable() const;  // T×d sinusoidal, or the learned table's first T rows and d columns
@@ -72,6 +71,8 @@ private:
     bool hasLesson_ = false;
     QString modelName_;
     std::optional<LoadedModel> model_;
+    // The child widgets it reads or updates after building them (such lists look alike in every
+    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* source_ = nullptr;
     QWidget* permutation_ = nullptr;  // the permutation demo's controls, plots and texts
     QSpinBox* positions_ = nullptr;

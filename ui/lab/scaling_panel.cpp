@@ -9,8 +9,10 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/plot_cards.hpp"
 
 namespace attnscope {
 
@@ -32,15 +34,10 @@ ScalingPanel::ScalingPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildControls());
     auto* grid = new QGridLayout;
-    auto* sweep = new QCustomPlot(this);
-    sweepPlot_ = std::make_unique<CurvePlotBuilder>(sweep);
-    auto* histogram = new QCustomPlot(this);
-    histogramPlot_ = std::make_unique<CurvePlotBuilder>(histogram);
-    auto* entropy = new QCustomPlot(this);
-    entropyPlot_ = std::make_unique<CurvePlotBuilder>(entropy);
-    grid->addWidget(plotCard(sweep, "scaling-sweep"), 0, 0, 2, 1);
-    grid->addWidget(plotCard(histogram, "scaling-histogram"), 0, 1);
-    grid->addWidget(plotCard(entropy, "scaling-entropies"), 1, 1);
+    const QSize cardSize(320, 240);
+    grid->addWidget(curveCard(this, sweepPlot_, "scaling-sweep", cardSize), 0, 0, 2, 1);
+    grid->addWidget(curveCard(this, histogramPlot_, "scaling-histogram", cardSize), 0, 1);
+    grid->addWidget(curveCard(this, entropyPlot_, "scaling-entropies", cardSize), 1, 1);
     grid->setColumnStretch(0, 3);
     grid->setColumnStretch(1, 2);
     layout->addLayout(grid, 1);
@@ -53,32 +50,19 @@ ScalingPanel::ScalingPanel(QWidget* parent) : QWidget(parent) {
 ScalingPanel::~ScalingPanel() = default;
 
 QWidget* ScalingPanel::buildControls() {
-    auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    seed_ = new QSpinBox(box);
-    seed_->setRange(0, 2'000'000'000);
-    seed_->setValue(2017);  // the reference experiment's seed (tests/core/test_lab_scaling.cpp)
-    dimension_ = new QComboBox(box);
+    ControlRow row(this);
+    seed_ = spinBox(row.box(), 0, kMaxSeed, 2017);  // the reference experiment's seed (tests/core/test_lab_scaling.cpp)
+    dimension_ = new QComboBox(row.box());
     for (const int d : powersOfTwoDimensions()) dimension_->addItem(QString::number(d), d);
     dimension_->setCurrentText(QStringLiteral("1024"));
-    head_ = new QSpinBox(box);
-    head_->setRange(1, 1);
-    row->addWidget(new QLabel(tr("q and %1 keys from N(0, 1), %2 runs per d, seed").arg(kKeys).arg(kRuns), box));
-    row->addWidget(seed_);
-    row->addWidget(new QLabel(tr("Distribution of q·k at d ="), box));
-    row->addWidget(dimension_);
-    row->addWidget(new QLabel(tr("Sentence: layer 1, head"), box));
-    row->addWidget(head_);
-    row->addStretch(1);
+    head_ = spinBox(row.box(), 1, 1, 1);
+    row.add(tr("q and %1 keys from N(0, 1), %2 runs per d, seed").arg(kKeys).arg(kRuns), seed_)
+        .add(tr("Distribution of q·k at d ="), dimension_)
+        .add(tr("Sentence: layer 1, head"), head_);
     connect(seed_, &QSpinBox::valueChanged, this, &ScalingPanel::refreshSweep);
     connect(dimension_, &QComboBox::currentIndexChanged, this, &ScalingPanel::refreshHistogram);
     connect(head_, &QSpinBox::valueChanged, this, &ScalingPanel::refreshEntropies);
-    return box;
-}
-
-QWidget* ScalingPanel::plotCard(QCustomPlot* plot, const QString& name) {
-    return attnscope::plotCard(this, plot, name, QSize(320, 240));
+    return row.done();
 }
 
 void ScalingPanel::setTrace(const Trace& trace) {

@@ -19,16 +19,17 @@ namespace attnscope {
 
 class CurvePlotBuilder;
 
+// A lab panel: a QWidget taking the LabPanel contract (declared like its siblings).
 class ScalingPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     static constexpr int kRuns = 5;
-    void setInput(const LabInput& input) override { setTrace(input.trace); }
     static constexpr int kKeys = 50;
 
     explicit ScalingPanel(QWidget* parent = nullptr);
     ~ScalingPanel() override;
     void setTrace(const Trace& trace);  // the sentence whose rows are compared
+    void setInput(const LabInput& input) override { setTrace(input.trace); }
 
     // For tests and screenshots.
     QSpinBox* seedBox() const { return seed_; }
@@ -44,7 +45,6 @@ public:
 
 private:
     QWidget* buildControls();
-    QWidget* plotCard(QCustomPlot* plot, const QString& name);
     void refreshSweep();
     void showSweep(std::vector<ScalingSetting> sweep, std::uint64_t seed);
     void refreshHistogram();

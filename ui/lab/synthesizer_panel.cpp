@@ -8,8 +8,10 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/plot_cards.hpp"
 
 namespace attnscope {
 
@@ -25,20 +27,8 @@ SynthesizerPanel::SynthesizerPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(buildControls());
     layout->addWidget(buildSliders());
     auto* grid = new QGridLayout;
-    for (int i = 0; i < kVariants; ++i) {
-        auto* plot = new QCustomPlot(this);
-        plot->setMinimumSize(280, 240);
-        plots_[i] = std::make_unique<MatrixPlotBuilder>(plot);
-        auto* card = new QWidget(this);
-        auto* column = new QVBoxLayout(card);
-        column->setContentsMargins(0, 0, 0, 0);
-        column->addWidget(plot, 1);
-        const MatrixPlotBuilder* builder = plots_[i].get();
-        column->addWidget(exportButton(this, plot, [builder] { return &builder->drawn(); },
-                                       QStringLiteral("synthesizer-%1").arg(i + 1)),
-                          0, Qt::AlignRight);
-        grid->addWidget(card, i / 3, i % 3);
-    }
+    for (int i = 0; i < kVariants; ++i)
+        grid->addWidget(matrixCard(this, plots_[i], QStringLiteral("synthesizer-%1").arg(i + 1), QSize(280, 240)), i / 3, i % 3);
     layout->addLayout(grid, 1);
     error_ = new QLabel(this);
     error_->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -54,41 +44,31 @@ SynthesizerPanel::SynthesizerPanel(QWidget* parent) : QWidget(parent) {
 SynthesizerPanel::~SynthesizerPanel() = default;
 
 QWidget* SynthesizerPanel::buildControls() {
-    auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    head_ = new QSpinBox(box);
-    head_->setRange(1, 1);
-    seed_ = new QSpinBox(box);
-    seed_->setRange(0, 2'000'000'000);
-    seed_->setValue(2020);
-    row->addWidget(new QLabel(tr("Weights after softmax on the sentence; dot product from layer 1, head"), box));
-    row->addWidget(head_);
-    row->addWidget(new QLabel(tr("Synthesizer weights: ℓ = %1, a = %2, r = %3, seed").arg(kLength).arg(kFactorA).arg(kRank), box));
-    row->addWidget(seed_);
-    row->addStretch(1);
+    ControlRow row(this);
+    head_ = spinBox(row.box(), 1, 1, 1);
+    seed_ = spinBox(row.box(), 0, kMaxSeed, 2020);
+    row.add(tr("Weights after softmax on the sentence; dot product from layer 1, head"), head_)
+        .add(tr("Synthesizer weights: ℓ = %1, a = %2, r = %3, seed").arg(kLength).arg(kFactorA).arg(kRank), seed_);
     connect(head_, &QSpinBox::valueChanged, this, &SynthesizerPanel::refresh);
     connect(seed_, &QSpinBox::valueChanged, this, &SynthesizerPanel::refresh);
-    return box;
+    return row.done();
 }
 
 QWidget* SynthesizerPanel::buildSliders() {
-    auto* box = new QWidget(this);
-    auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(new QLabel(tr("Mixture α:"), box));
+    ControlRow row(this);
+    row.add(new QLabel(tr("Mixture α:"), row.box()));
     for (int i = 0; i < 5; ++i) {
-        row->addWidget(new QLabel(tr(kMixed[i]), box));
-        sliders_[i] = new QSlider(Qt::Horizontal, box);
+        row.add(new QLabel(tr(kMixed[i]), row.box()));
+        sliders_[i] = new QSlider(Qt::Horizontal, row.box());
         sliders_[i]->setRange(0, 100);
         sliders_[i]->setValue(i == 0 ? 100 : 0);
         sliders_[i]->setMinimumWidth(60);
-        row->addWidget(sliders_[i], 1);
+        row.add(sliders_[i], 1);
         connect(sliders_[i], &QSlider::valueChanged, this, &SynthesizerPanel::refresh);
     }
-    alphaText_ = new QLabel(box);
-    row->addWidget(alphaText_);
-    return box;
+    alphaText_ = new QLabel(row.box());
+    row.add(alphaText_);
+    return row.box();  // no closing stretch: the sliders take the room
 }
 
 void SynthesizerPanel::setTrace(const Trace& trace) {

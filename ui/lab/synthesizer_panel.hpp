@@ -18,12 +18,12 @@ namespace attnscope {
 
 class MatrixPlotBuilder;
 
+// A lab panel: a QWidget taking the LabPanel contract (declared like its siblings).
 class SynthesizerPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
     // The model's room ℓ (a sentence of up to ℓ tokens), the factors a·b = ℓ and the rank r.
     static constexpr int kLength = 32;
-    void setInput(const LabInput& input) override { setTrace(input.trace); }
     static constexpr int kFactorA = 4;
     static constexpr int kRank = 2;
     // The dense variant draws a d×d W₁ on every refresh (16.8 M numbers at d_model 4096, every
@@ -34,6 +34,7 @@ public:
     explicit SynthesizerPanel(QWidget* parent = nullptr);
     ~SynthesizerPanel() override;
     void setTrace(const Trace& trace);
+    void setInput(const LabInput& input) override { setTrace(input.trace); }
 
     // For tests and screenshots.
     QSpinBox* seedBox() const { return seed_; }

@@ -11,6 +11,7 @@ class QLabel;
 
 namespace attnscope {
 
+// One chip widget per token; PieceStrip (ui/attention/) is its word-piece sibling.
 class TokenStrip : public QWidget {
     Q_OBJECT
 public:
