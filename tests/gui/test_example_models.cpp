@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include "app/main_window.hpp"
+#include "ui/attention/model_view.hpp"
 #include "window_access.hpp"
 
 using namespace attnscope;
@@ -79,6 +80,27 @@ private slots:
         QVERIFY2(openFromMenu("exampleModel:example-bert", "The LORD is my shepherd") >= 0, qPrintable(w.lastError()));
         QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "lord", "is", "my", "shepherd", "[SEP]"}));
         QCOMPARE(child<QComboBox>(w, "layer")->count(), 4);
+    }
+
+    // The model view badges the learned heads tests/core/test_example_models.cpp pins on this
+    // sentence: previous-token 3:2, next-token 2:4, broad 2:3, 4:1 and 4:3.
+    void theModelViewBadgesTheLearnedHeads() {
+        MainWindow& w = *window_;
+        QVERIFY2(openFromMenu("exampleModel:example-bert",
+                              "The animal didn't cross the street because it was too tired.") >= 0,
+                 qPrintable(w.lastError()));
+        QVERIFY(w.waitForHeadAnalysis(kWaitMs));
+        const ModelView& view = *child<ModelView>(w, "modelView");
+        const auto badge = [&](int layer, int head) {
+            const ThumbnailBadge* b = view.badgeFor(layer - 1, head - 1);
+            return b ? b->text : QStringLiteral("(none)");
+        };
+        QCOMPARE(badge(3, 2), QStringLiteral("prev"));
+        QCOMPARE(badge(2, 4), QStringLiteral("next"));
+        QCOMPARE(badge(2, 3), QStringLiteral("broad"));
+        QCOMPARE(badge(4, 1), QStringLiteral("broad"));
+        QCOMPARE(badge(4, 3), QStringLiteral("broad"));
+        QCOMPARE(badge(1, 1), QString());  // "mixed" gets no badge
     }
 };
 
