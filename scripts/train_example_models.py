@@ -655,6 +655,11 @@ ROLLOUT_SENTENCE = "The animal didn't cross the street because it was too tired.
 EXTRA_SENTENCES = [ROLLOUT_SENTENCE, "The teacher praised the student because she had worked hard.",
                    "Café owners in Zürich don't open before 9 o'clock, do they?"]
 COREF_SET = os.path.join(ROOT, "resources", "coref", "english.jsonl")
+PROMPTS = {"gpt": ["In the beginning God created the", "The LORD is my shepherd", "And Moses said unto the",
+                   "The animal didn't cross the street because it was too"],
+           "bert": ["In the beginning God created the heaven and the [MASK].", "The LORD is my [MASK]; I shall not want.",
+                    "And God said, Let there be [MASK]: and there was light.",
+                    "The animal didn't cross the [MASK] because it was too tired."]}
 
 
 def check_sentences(kind, tokenizer, held):
@@ -733,10 +738,11 @@ def percent(x):
     return f"{100 * x:.1f} %"
 
 
-def card_heads(heads, sentences):
+def card_heads(heads, sentences, causal):
     lines = [f"Labels from AttnScope's head statistics (`attnscope heads --stats`, default thresholds) on "
-             f"{len(sentences)} sentences (the held-out verses and the three sentences below); shares are means "
-             "over those sentences.", "",
+             f"{len(sentences)} sentences (eight held-out verses and three modern sentences); shares are means "
+             "over those sentences." + (" The causal mask forbids attending to the next token, hence its zeros."
+                                         if causal else ""), "",
              "| head | labels (sentences) | previous | next | delimiter | self | norm. entropy |",
              "|---|---|---|---|---|---|---|"]
     for (layer, head), e in sorted(heads.items()):
@@ -767,7 +773,17 @@ def card_coref(e):
     return lines
 
 
-def write_card(kind, folder, figures, worst, heads, sentences, coref, rollout):
+def card_predictions(kind, folder, binary):
+    """What the model predicts on a few prompts, as `attnscope --print` reports it."""
+    lines = ["| input | top 3 (probability) |", "|---|---|"]
+    for prompt in PROMPTS[kind]:
+        out = attnscope(binary, "--model", folder, "--sentence", prompt, "--print", "--top-k", "3")
+        prediction = out.splitlines()[1].split(": ", 1)[1]  # after the header: "next token after …: a 0.1, …"
+        lines.append(f"| {prompt.replace('|', '/')} | {prediction} |")
+    return lines
+
+
+def write_card(kind, folder, figures, worst, heads, sentences, coref, rollout, predictions):
     name = MODEL_NAMES[kind]
     size = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
     params = sum(t.numel() for t in load_weights(folder).values())
@@ -825,7 +841,12 @@ def write_card(kind, folder, figures, worst, heads, sentences, coref, rollout):
         f"AttnScope's forward pass matches the script's PyTorch forward pass: the largest difference in any attention "
         f"weight over {len(sentences)} sentences is {worst:.1e} (the script stops above 1e-5), and AttnScope's token "
         "ids equal the script's (tests/core/test_example_models.cpp keeps checking that).", "",
-        "## What the heads do", "", *card_heads(heads, sentences), "",
+        "## Predictions", "",
+        ("The next token after each input" if is_gpt else "The token at each [MASK]") +
+        " (`attnscope --model " + name + " --sentence … --print --top-k 3`). The KJV inputs are verses or verse beginnings (Genesis "
+        "1:1 is held out; the others occur in the training text); the last input is modern English.", "",
+        *predictions, "",
+        "## What the heads do", "", *card_heads(heads, sentences, is_gpt), "",
         "## Coreference", "", *card_coref(coref), "",
         "## Rollout", "",
         f"`attnscope coref --model {name} --sentence \"{ROLLOUT_SENTENCE}\" --rollout`:", "", "```", rollout.strip(), "```", "",
@@ -855,7 +876,8 @@ def report(kinds, held, binary):
         heads = head_labels(folder, binary, sentences)
         coref = coref_evaluation(folder, binary)
         rollout = attnscope(binary, "coref", "--model", folder, "--sentence", ROLLOUT_SENTENCE, "--rollout")
-        write_card(kind, folder, figures, worst, heads, sentences, coref, rollout.replace(folder, name))
+        write_card(kind, folder, figures, worst, heads, sentences, coref, rollout.replace(folder, name),
+                   card_predictions(kind, folder, binary))
         print(f"{name}: MODEL_CARD.md written", flush=True)
     with open(FIXTURE, "w", encoding="utf-8") as f:  # one sentence per line: readable diffs
         models = [f'"{name}": [\n' + ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows) + "\n]"
