@@ -117,11 +117,14 @@ TEST_CASE("example model names resolve in the documented order", "[examples]") {
     }
 }
 
-TEST_CASE("openModel opens the examples by name from the source tree", "[examples]") {
+TEST_CASE("openModel opens the examples by name", "[examples]") {
+    const ExampleModelPlaces places = ExampleModelPlaces::fromProcess();
+    REQUIRE(places.sourceDir);
+    CHECK(*places.sourceDir == sourceDir());  // the development fallback: this very source tree
     for (const std::string name : {"example-gpt", "example-bert"}) {
         const OpenedModel model = openExample(name);
         CHECK(model.name == name);
-        CHECK(fs::path(model.folder) == sourceDir() / "resources" / "models" / name);
+        CHECK(fs::path(model.folder) == findExampleModel(places, name).value());
         CHECK(model.layerCount() == 4);
         CHECK(model.headCount() == 4);
         CHECK(model.family() == (name == "example-gpt" ? ModelFamily::Gpt2 : ModelFamily::Bert));
