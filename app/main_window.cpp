@@ -22,6 +22,7 @@
 
 #include "app/app_identity.hpp"
 #include "app/file_menu.hpp"
+#include "app/model_menu.hpp"
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
 #include "app/source/lesson_trace_source.hpp"
@@ -209,6 +210,7 @@ void MainWindow::buildMenus() {
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     for (const BuiltInLesson& lesson : builtInLessons())
         lessons->addAction(lesson.title, this, [this, name = lesson.name] { openBuiltInLesson(name); });
+    addModelMenu(menuBar()->addMenu(tr("&Model")), *this);  // the shipped example models (issue 15)
     addLabMenu(menuBar()->addMenu(tr("L&ab")), this, lesson_->session());  // the teaching lab (issue 5)
 
     QMenu* view = menuBar()->addMenu(tr("&View"));

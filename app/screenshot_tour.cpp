@@ -220,8 +220,8 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
         if (steps[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
     matrixPanel_->selectCell(1, 2);
     shot(matrixPanel_, "worked-example-weights");
-    // Coreference needs a pronoun: a sentence of the model's own words with "it" in it.
-    w.setSentence(QStringLiteral("the dog ran to the house and it was cold ."));
+    // Coreference needs a pronoun: the classic sentence (the example models know its words).
+    w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired."));
     if (w.waitForModel()) shot(coref_, "coreference");
     // The Heads tab: the shipped English set ranked on this model, the best head selected.
     w.evaluateHeads(builtInCorefSets().at(0));

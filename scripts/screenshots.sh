@@ -15,10 +15,10 @@ if [ ! -x "$bin" ]; then
 fi
 mkdir -p "$out"
 ATTNSCOPE_SCREENSHOT_DIR="$out" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin"
-# Model mode on the tiny reference BERT that the tests use (model view, head view, heatmap,
-# worked example, and the Heads tab ranking the shipped English set).
-xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model "$here/tests/reference/models/bert-tiny" \
-  --sentence "the cat was playing on the [MASK] ." --screenshots "$out"
+# Model mode on the shipped example BERT (resources/models/example-bert, learned weights: model
+# view, head view, heatmap, worked example, and the Heads tab ranking the shipped English set).
+xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model example-bert \
+  --sentence "And God said unto Noah, The end of all [MASK] is come before me." --screenshots "$out"
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then
   echo "screenshots.sh: no screenshots were written to $out" >&2

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/model/hf_cache.hpp"
+#include "core/source/example_models.hpp"
 
 namespace attnscope {
 
@@ -31,10 +32,21 @@ void truncate(std::vector<Token>& pieces, int maxPieces, std::vector<std::string
     pieces.resize(static_cast<std::size_t>(maxPieces));
 }
 
+// An existing folder first, then a shipped example's name, then a Hugging Face cache id; a
+// failure also names the examples, which are what a user without a model can open.
+Result<std::filesystem::path> resolveModel(std::string_view pathOrId) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(std::string(pathOrId), ec) && isExampleModelName(pathOrId))
+        return findExampleModel(ExampleModelPlaces::fromProcess(), pathOrId);
+    auto folder = resolveModelPath(CacheEnv::fromProcess(), pathOrId);
+    if (folder) return folder;
+    return Error{folder.error().where, folder.error().message + " (the example models: " + exampleModelNames() + ")"};
+}
+
 }  // namespace
 
 Result<OpenedModel> openModel(std::string_view pathOrId) {
-    auto folder = resolveModelPath(CacheEnv::fromProcess(), pathOrId);
+    auto folder = resolveModel(pathOrId);
     if (!folder) return folder.error();
     auto model = loadModel(folder.value());
     if (!model) return model.error();

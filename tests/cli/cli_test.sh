@@ -120,6 +120,12 @@ PY
     grep -q "^prediction,,,2,␣sat,0,␣on,0.3685$" <<<"$csv" || fail "csv prediction: $csv"
     grep -q "^weights,2,1,0,the,1,␣cat,0.0000$" <<<"$csv" || fail "causal mask row 0 of layer 2: $csv"
     ;;
+  model_example_by_name)
+    # The shipped example GPT opened by name (resources/models/example-gpt, found from the source tree).
+    out="$("$bin" --model example-gpt --sentence "The LORD is my shepherd" --print --top-k 1)" || fail "exit $?"
+    grep -q "^model: example-gpt (GPT-2, 4 layers × 4 heads), layer 4$" <<<"$out" || fail "header: $out"
+    expect_line "$out" "next token after position 5 (␣shepherd): , 0.313"
+    ;;
   model_truncation)
     # 40 word pieces, 32 positions: [CLS] + 30 pieces + [SEP]; the notice goes to stderr.
     long="$(printf 'the cat %.0s' $(seq 20))"
