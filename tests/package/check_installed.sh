@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # package.installed_run DEB SRC BUILD VERSION: the package extracted to a temporary root holds
 # what a desktop needs, and its binary runs (--version, --list-lessons, a lesson printed, heads
-# on the installed coreference set) without the source or build tree:
+# on the installed coreference set, an installed example model opened by name) without the source or build tree:
 #   - no file of the package names the source or build folder (so nothing can be looked up there);
 #   - the runs happen with both folders hidden under empty tmpfs mounts (a mount namespace, when
 #     this machine allows one; otherwise with a cleared environment from /, and it says so), and
@@ -28,6 +28,13 @@ for size in 16 22 24 32 48 64 128 256; do
   # A PNG's width and height are the big-endian words at bytes 16 and 20 (the IHDR chunk).
   read -r w h < <(od -An -tu4 --endian=big -j16 -N8 "$png")
   [ "$w $h" = "$size $size" ] || fail "${size}x${size}/$app_id.png is ${w}x${h}"
+done
+# The example models (resources/models/example-*) are installed whole, byte for byte.
+for model in "$src"/resources/models/*/; do
+  for f in "$model"*; do
+    rel=models/$(basename "$model")/$(basename "$f")
+    cmp -s "$f" "$pkg/usr/share/attnscope/$rel" || fail "$rel is not installed"
+  done
 done
 for set in "$src"/resources/coref/*.jsonl; do
   cmp -s "$set" "$pkg/usr/share/attnscope/coref/$(basename "$set")" || fail "coreference set $(basename "$set") is not installed"
@@ -66,6 +73,7 @@ run "$1" --version > "$2/version"
 run "$1" --list-lessons > "$2/lessons"
 run "$1" --lesson causal-mask --print --step weights > "$2/lesson"
 run "$1" heads --lesson coreference --coref-set "$3" --top 3 > "$2/heads"
+run "$1" --model example-bert --sentence "the lord is my shepherd" --print --step weights > "$2/model"
 EOS
 coref_set=$pkg/usr/share/attnscope/coref/english.jsonl
 bash "$root/runs.sh" "$build/app/attnscope" "$root/expected" "$coref_set" || fail "the build tree's binary failed"
@@ -90,7 +98,8 @@ fi
   fail "--list-lessons lists $(wc -l < "$root/got/lessons") lessons, resources.qrc has $lessons_in_qrc"
 grep -q 'Attention weights' "$root/got/lesson" || fail "the lesson printed no attention weights: $(head -3 "$root/got/lesson")"
 grep -q 'examples evaluated' "$root/got/heads" || fail "heads evaluated no example of the installed set: $(head -3 "$root/got/heads")"
-for out in version lessons lesson heads; do
+grep -q 'shepherd' "$root/got/model" || fail "the installed example model printed no run: $(head -3 "$root/got/model")"
+for out in version lessons lesson heads model; do
   [ -s "$root/got/$out" ] || fail "the installed binary printed nothing for $out"
   cmp -s "$root/expected/$out" "$root/got/$out" || fail "the installed binary's $out differs from the build tree's:
 $(diff "$root/expected/$out" "$root/got/$out" | head -10)"
