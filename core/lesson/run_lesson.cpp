@@ -133,6 +133,7 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     Trace trace;
     trace.tokens = toTokens(std::move(texts).value(), trace.notices);
     trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
+    if (!settings.ablate.empty()) trace.notices.push_back(ablationNotice(settings.ablate));
     const int T = trace.tokenCount();
     describeRun(lesson, settings, trace);
 

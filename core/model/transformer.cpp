@@ -583,6 +583,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     }
     if (auto error = checkHeadsExist(control.ablate, config.layers, config.heads, "ablate"); !error.ok())
         return error.error();
+    if (!control.ablate.empty()) run.trace.notices.push_back(ablationNotice(control.ablate));
     for (int p : effective.predictAt)
         if (p < 0 || p >= static_cast<int>(input.size()))
             return Error{"model run", "prediction position " + std::to_string(p) + " is outside the input"};

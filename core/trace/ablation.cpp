@@ -29,6 +29,11 @@ Result<HeadRef> parseItem(std::string_view item) {
     return HeadRef{layer - 1, head - 1};
 }
 
+// "there is 1 layer", "there are 2 layers".
+std::string counted(int n, const std::string& noun, const std::string& one, const std::string& many) {
+    return (n == 1 ? one : many) + std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 }  // namespace
 
 Result<std::vector<HeadRef>> parseHeadSpec(std::string_view spec) {
@@ -52,9 +57,9 @@ Result<void> checkHeadsExist(const std::vector<HeadRef>& ablate, int layers, int
     for (const HeadRef& h : ablate) {
         const std::string name = "head " + std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1);
         if (h.layer < 0 || h.layer >= layers)
-            return Error{where, "cannot ablate " + name + ": there are " + std::to_string(layers) + " layers"};
+            return Error{where, "cannot ablate " + name + ": " + counted(layers, "layer", "there is ", "there are ")};
         if (h.head < 0 || h.head >= heads)
-            return Error{where, "cannot ablate " + name + ": each layer has " + std::to_string(heads) + " heads"};
+            return Error{where, "cannot ablate " + name + ": each layer has " + counted(heads, "head", "", "")};
     }
     return {};
 }
@@ -80,6 +85,11 @@ std::string headSpecText(const std::vector<HeadRef>& heads) {
     for (const HeadRef& h : heads)
         text += (text.empty() ? "" : ",") + std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1);
     return text;
+}
+
+std::string ablationNotice(const std::vector<HeadRef>& heads) {
+    return "heads switched off (layer:head): " + headSpecText(heads) +
+           "; their weights are shown as computed, their output is zero";
 }
 
 }  // namespace attnscope

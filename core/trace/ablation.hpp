@@ -28,4 +28,7 @@ std::vector<HeadRef> ablatedHeads(const Trace& trace);
 // "1:2,3:4": the heads counted from 1, as the command line takes them.
 std::string headSpecText(const std::vector<HeadRef>& heads);
 
+// The run's notice: which heads are off and what that means for their numbers.
+std::string ablationNotice(const std::vector<HeadRef>& heads);
+
 }  // namespace attnscope
