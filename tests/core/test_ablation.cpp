@@ -20,6 +20,7 @@
 #include "core/lesson/run_lesson.hpp"
 #include "core/model/transformer.hpp"
 #include "core/trace/ablation.hpp"
+#include "core/trace/explain.hpp"
 #include "matrix_compare.hpp"
 
 using namespace attnscope;
@@ -326,4 +327,23 @@ TEST_CASE("The JSON trace lists the ablated heads and flags each head", "[ablati
     CHECK(doc.at("layers")[0].at("heads")[0].at("ablated") == false);
     CHECK(matrixOf(doc.at("layers")[1].at("heads")[0].at("output")).isZero(0.0));
     CHECK(!matrixOf(doc.at("layers")[1].at("heads")[0].at("weights")).isZero(1e-3));
+}
+
+TEST_CASE("The worked example of an ablated head's weighted sum adds up to its zero output", "[ablation]") {
+    RunSettings settings;
+    settings.exact = true;
+    settings.ablate = {HeadRef{0, 1}};
+    auto trace = runLesson(ablationLesson(), "the animal was tired", settings);
+    REQUIRE(trace.ok());
+    auto e = explainCell(trace.value(), CellRef{Step::WeightedSum, 0, 1, 1, 0}, 4);
+    REQUIRE(e.ok());
+    CHECK(e.value().value == 0.0);
+    CHECK(e.value().termsTotal == 0.0);
+    CHECK(e.value().rule.find("switched off (head_mask 0)") != std::string::npos);
+    REQUIRE(e.value().terms.size() == 4);
+    CHECK(e.value().terms[0].label.rfind("0·a[animal→the]", 0) == 0);
+    // Head 1 is on: its explanation is the plain weighted sum, and it adds up to a non-zero value.
+    auto on = explainCell(trace.value(), CellRef{Step::WeightedSum, 0, 0, 7 % 4, 0}, 4);
+    REQUIRE(on.ok());
+    CHECK(on.value().rule.find("switched off") == std::string::npos);
 }
