@@ -1,8 +1,9 @@
 // attnscope --lesson FILE|NAME|JSON --sentence TEXT --print [--layer L] [--step S] [--head H]
 //           [--format text|json|csv|markdown] [--decimals N] [--hand-rounding N] [--explain]
-//           [--export-png FILE]
+//           [--export-png FILE] [--ablate L:H[,L:H…]]
 // attnscope --model FOLDER|HF-ID --sentence TEXT --print [--layer L] [--head H] [--step S]
 //           [--format text|json|csv|markdown] [--top-k K] [--decimals N] [--export-png FILE]
+//           [--ablate L:H[,L:H…]]
 // attnscope --list-lessons · attnscope --version · attnscope --help (every option, also in packaging/attnscope.1)
 // attnscope coref …, attnscope heads …: see cli_analysis.hpp
 #include "app/cli.hpp"
@@ -20,6 +21,7 @@
 #include "core/export/export.hpp"
 #include "core/export/model_export.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -48,6 +50,8 @@ void addOptions(QCommandLineParser& parser) {
         {"exact", "Ignore the lesson's hand-rounding setting."},
         {"explain", "Text and Markdown: add each cell's explanation (a worksheet)."},
         {"export-png", "Write the attention heatmaps (all heads) to a PNG file.", "file"},
+        {"ablate", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
+                   "as Hugging Face's head_mask: their weights are shown, their output is zero.", "heads"},
         {"list-lessons", "List the built-in lessons."},
         {"screenshots", "Open the window and save a screenshot of every step to DIR.", "dir"},
         {"exit-after-first-heatmap", "With --model, for benchmarks: quit once the window has painted the "
@@ -81,9 +85,22 @@ std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, E
     return std::nullopt;
 }
 
+// --ablate L:H[,L:H…] against a model or lesson of `layers` × `heads`; no option: no head.
+std::optional<std::string> readAblation(const QCommandLineParser& parser, int layers, int heads,
+                                        std::vector<HeadRef>& ablate) {
+    if (!parser.isSet("ablate")) return std::nullopt;
+    auto parsed = parseHeadSpec(parser.value("ablate").toStdString());
+    if (!parsed) return "--ablate: " + parsed.error().message;
+    if (auto bad = checkHeadsExist(parsed.value(), layers, heads, "--ablate"); !bad.ok()) return bad.error().text();
+    ablate = std::move(parsed).value();
+    return std::nullopt;
+}
+
 std::optional<std::string> readRequest(const QCommandLineParser& parser, const Lesson& lesson, Request& r) {
     std::string error;
     if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
+    if (auto bad = readAblation(parser, static_cast<int>(lesson.layers.size()), lesson.numHeads, r.settings.ablate))
+        return bad;
     const auto layer = readCount(parser, "layer", 1, std::max<int>(1, lesson.layers.size()), error);
     const auto head = readCount(parser, "head", 1, std::max(1, lesson.numHeads), error);
     const auto decimals = readCount(parser, "decimals", 0, 12, error);
@@ -105,12 +122,14 @@ struct ModelRequest {
     ExportRequest exportRequest;
     std::optional<int> layer;  // 0-based; empty: all (json) / the last (others)
     int topK = 5;
+    std::vector<HeadRef> ablate;
 };
 
 std::optional<std::string> readModelRequest(const QCommandLineParser& parser, const OpenedModel& opened,
                                             ModelRequest& r) {
     std::string error;
     if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
+    if (auto bad = readAblation(parser, opened.layerCount(), opened.headCount(), r.ablate)) return bad;
     const auto layer = readCount(parser, "layer", 1, opened.layerCount(), error);
     const auto head = readCount(parser, "head", 1, opened.headCount(), error);
     const auto decimals = readCount(parser, "decimals", 0, 12, error);
@@ -185,6 +204,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (auto error = readModelRequest(parser, opened.value(), request)) return fail(*error);
     RunControl control;
     control.topK = request.topK;
+    control.ablate = request.ablate;
     // Only the JSON of a whole run (no --layer) writes every layer in detail; otherwise the one
     // layer shown is rebuilt by detailTraceOf and the run keeps the attention weights only.
     const bool everyLayer = request.format == ExportFormat::Json && !request.layer && parser.isSet("print");

@@ -61,11 +61,6 @@ std::vector<int> candidatesFor(const std::vector<Word>& words, const Mention& me
 
 // ---------------------------------------------------------------- scoring
 
-struct HeadRef {
-    int layer = 0, head = 0;
-    bool operator==(const HeadRef&) const = default;
-};
-
 // How heads are combined into one distribution over the candidates.
 struct Scoring {
     enum class Kind { Heads, Layer, Rollout };

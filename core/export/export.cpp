@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/trace/ablation.hpp"
 #include "core/trace/explain.hpp"
 #include "core/export/table_format.hpp"
 #include "core/text/utf8.hpp"
@@ -151,7 +152,8 @@ Json headJson(const HeadTrace& h) {
                 {"mask", matrixJson(h.mask)},
                 {"masked_scores", matrixJson(h.maskedScores)},
                 {"weights", matrixJson(h.weights)},
-                {"output", matrixJson(h.weightedSum)}};
+                {"output", matrixJson(h.weightedSum)},
+                {"ablated", h.ablated}};
 }
 
 Json layerJson(const LayerTrace& l) {
@@ -180,6 +182,13 @@ Json tokensJson(const std::vector<Token>& all, bool detailed) {
     return tokens;
 }
 
+// [[layer, head], …] counted from 1, as the command line's --ablate.
+Json ablatedJson(const std::vector<HeadRef>& heads) {
+    Json list = Json::array();
+    for (const HeadRef& h : heads) list.push_back(Json::array({h.layer + 1, h.head + 1}));
+    return list;
+}
+
 }  // namespace
 
 std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
@@ -198,6 +207,7 @@ std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
                            {"residual", trace.residual},
                            {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
     doc["notices"] = trace.notices;
+    doc["ablated"] = ablatedJson(ablatedHeads(trace));
     doc["embedding"] = matrixJson(trace.embedding);
     doc["positional"] = matrixJson(trace.positional);
     Json layers = Json::array();

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/export/export.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -62,6 +63,10 @@ std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily 
                                    {"top", std::move(top)}});
     }
     if (onlyLayer) doc["layer_index"] = *onlyLayer;
+    // The whole run's heads, also when `trace` is one layer of it (whose own list would say layer 1).
+    Json ablated = Json::array();
+    for (const HeadRef& h : ablatedHeads(run.trace)) ablated.push_back(Json::array({h.layer + 1, h.head + 1}));
+    doc["ablated"] = std::move(ablated);
     doc["predictions"] = std::move(predictions);
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }

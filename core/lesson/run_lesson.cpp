@@ -7,6 +7,7 @@
 #include "core/pipeline/attention_layer.hpp"
 #include "core/lesson/lesson_tokenizer.hpp"
 #include "core/pipeline/steps.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -44,11 +45,11 @@ std::vector<HeadWeights> headsFor(const Lesson& lesson, const LessonLayer& layer
 }
 
 // Every attention layer in turn; with residual connections layer l+1 reads X_l + output_l.
-Result<void> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
+Result<void> runLayers(const Lesson& lesson, Mat X, const std::vector<HeadRef>& ablate, Trace& trace) {
     if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
-    const AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding, trace.paddedFrom};
+    AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding, trace.paddedFrom, {}};
     const bool several = lesson.layers.size() > 1;
     for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
         if (l > 0) {
@@ -59,6 +60,7 @@ Result<void> runLayers(const Lesson& lesson, Mat X, Trace& trace) {
             if (trace.handRounding) X = roundTo(X, *trace.handRounding);
         }
         const LessonLayer& layer = lesson.layers[l];
+        options.ablatedHeads = layerHeadMask(ablate, static_cast<int>(l), lesson.numHeads);
         std::vector<std::string> notices;
         trace.layers.push_back(runAttentionLayer(X, headsFor(lesson, layer), layer.wo, layer.bo, options, names,
                                                  &notices));
@@ -125,9 +127,13 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     if (!texts) return texts.error();
     // Empty or only separators: no matrices to show (they would print as empty tables).
     if (texts.value().empty()) return Error{"sentence", "the sentence has no tokens; type at least one word"};
+    if (auto bad = checkHeadsExist(settings.ablate, static_cast<int>(lesson.layers.size()), lesson.numHeads, "ablate");
+        !bad.ok())
+        return bad.error();
     Trace trace;
     trace.tokens = toTokens(std::move(texts).value(), trace.notices);
     trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
+    if (!settings.ablate.empty()) trace.notices.push_back(ablationNotice(settings.ablate));
     const int T = trace.tokenCount();
     describeRun(lesson, settings, trace);
 
@@ -137,7 +143,7 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
         for (int i = trace.paddedFrom; i < T; ++i) trace.tokens[static_cast<std::size_t>(i)].inTable = true;
     }
     trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
-    if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), trace); !error.ok()) return error.error();
+    if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), settings.ablate, trace); !error.ok()) return error.error();
     return trace;
 }
 
@@ -166,7 +172,10 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     const Mat Xq = inputOf(trace.embedding, trace.positional, trace);            // T_q×d
     const Mat Xkv = inputOf(sourceEmbedding, sourcePositional, trace);           // T_k×d
     trace.hasOutputProjection = lesson.layers[0].wo.size() > 0;
-    const AttentionOptions options{lesson.scale, false, trace.handRounding, -1};
+    if (auto bad = checkHeadsExist(settings.ablate, 1, lesson.numHeads, "ablate (cross-attention runs layer 1)");
+        !bad.ok())
+        return bad.error();
+    const AttentionOptions options{lesson.scale, false, trace.handRounding, -1, layerHeadMask(settings.ablate, 0, lesson.numHeads)};
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
     trace.layers.push_back(runCrossAttentionLayer(Xq, Xkv, headsFor(lesson, lesson.layers[0]), lesson.layers[0].wo,

@@ -21,6 +21,10 @@ struct RunSettings {
     std::optional<int> handRounding;
     bool exact = false;
     int padTo = 0;  // append [PAD] tokens up to this length, masked for every query (a batch)
+    // Heads switched off (0-based), as Hugging Face's head_mask (core/trace/ablation.hpp); a head
+    // the lesson does not have is an error naming it. Cross-attention runs (layer 1 only) refuse
+    // a head of a later layer the same way.
+    std::vector<HeadRef> ablate;
 };
 
 Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings = {});

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -162,9 +163,9 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
 }
 
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& c, LayerDetail detail,
-                  LayerTrace& trace) {
+                  LayerTrace& trace, const std::vector<bool>& ablated) {
     const MatF Q = linear(X, w.query), K = linear(X, w.key), V = linear(X, w.value);  // T×d each
-    const MatF context = multiHeadAttention(Q, K, V, c.heads, false, detail, trace);     // T×d
+    const MatF context = multiHeadAttention(Q, K, V, c.heads, false, detail, trace, ablated);     // T×d
     MatF attended = linear(context, w.attentionOutput);                                 // T×d
     recordAttentionLayer({X, context, attended, w.attentionOutput, WeightLayout::OutIn,
                           [&](int h) { return headSlices(w, h, c.headWidth()); }},
@@ -194,7 +195,8 @@ Result<void> runEncoder(const EncoderWeights& w, const TransformerConfig& c, con
     for (int n = 0; n < c.layers; ++n) {
         if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
         LayerTrace layer;
-        X = encoderLayer(X, w.layers[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer);
+        X = encoderLayer(X, w.layers[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer,
+                         layerHeadMask(control.ablate, n, c.heads));
         run.trace.layers.push_back(std::move(layer));
         run.hiddenStates.push_back(X);
         reportProgress(control, n + 1, c.layers);

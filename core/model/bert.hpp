@@ -55,6 +55,6 @@ Result<void> runEncoder(const EncoderWeights& weights, const TransformerConfig& 
 
 // One layer: X (T×d) → T×d, filling `trace` per `detail`.
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
-                  LayerDetail detail, LayerTrace& trace);
+                  LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {});
 
 }  // namespace attnscope

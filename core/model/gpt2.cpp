@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -76,13 +77,13 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
 }
 
 MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& c, LayerDetail detail,
-               LayerTrace& trace) {
+               LayerTrace& trace, const std::vector<bool>& ablated) {
     const Eigen::Index d = c.width;
     MatF normed = X;  // T×d
     layerNorm(normed, w.norm1, c.layerNormEps);
     const MatF qkv = conv1d(normed, w.attention);  // T×3d = [Q | K | V]
     const MatF Q = qkv.leftCols(d), K = qkv.middleCols(d, d), V = qkv.rightCols(d);
-    const MatF context = multiHeadAttention(Q, K, V, c.heads, true, detail, trace);  // T×d
+    const MatF context = multiHeadAttention(Q, K, V, c.heads, true, detail, trace, ablated);  // T×d
     const MatF attended = conv1d(context, w.projection);                            // T×d
     // The heads project ln_1(X), not the residual stream.
     recordAttentionLayer({normed, context, attended, w.projection, WeightLayout::InOut,
@@ -110,7 +111,8 @@ Result<void> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, const std
     for (int n = 0; n < c.layers; ++n) {
         if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
         LayerTrace layer;
-        X = gpt2Block(X, w.blocks[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer);
+        X = gpt2Block(X, w.blocks[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer,
+                      layerHeadMask(control.ablate, n, c.heads));
         run.trace.layers.push_back(std::move(layer));
         if (n + 1 < c.layers) run.hiddenStates.push_back(X);
         reportProgress(control, n + 1, c.layers);

@@ -41,6 +41,6 @@ Result<void> runGpt2(const Gpt2Weights& weights, const TransformerConfig& config
 
 // One block: X (T×d, the residual stream) → T×d, filling `trace` per `detail`.
 MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& config,
-               LayerDetail detail, LayerTrace& trace);
+               LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {});
 
 }  // namespace attnscope

@@ -19,6 +19,7 @@
 #include "core/model/hf_config.hpp"
 #include "core/io/text_file.hpp"
 #include "core/pipeline/attention_kernel.hpp"
+#include "core/trace/ablation.hpp"
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
 #include <cblas.h>  // OpenBLAS: CPU-dispatched SGEMM kernels (see the top-level CMakeLists.txt)
@@ -496,7 +497,7 @@ struct ModelArithmetic {
 }  // namespace
 
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
-                        LayerDetail detail, LayerTrace& layer) {
+                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
     const Eigen::Index T = Q.rows(), d = Q.cols(), dk = d / heads;
     const float divisor = std::sqrt(static_cast<float>(dk));
     const HeadRecord record = detail == LayerDetail::Full ? HeadRecord::Everything : HeadRecord::WeightsOnly;
@@ -514,7 +515,8 @@ MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, 
         HeadScratch<float> scratch;  // T×T, reused by this thread's heads
         for (int h = first; h < heads; h += step) {
             const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context
-            const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(c0, dk), V.middleCols(c0, dk), mask, divisor};
+            const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(c0, dk), V.middleCols(c0, dk), mask, divisor,
+                                      !ablated.empty() && ablated[static_cast<std::size_t>(h)]};
             attendHead(in, arithmetic, scratch, context.middleCols(c0, dk), record,
                        layer.heads[static_cast<std::size_t>(h)], rows);
         }
@@ -579,6 +581,9 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
             effective.predictAt.push_back(static_cast<int>(input.size()) - 1);
         }
     }
+    if (auto error = checkHeadsExist(control.ablate, config.layers, config.heads, "ablate"); !error.ok())
+        return error.error();
+    if (!control.ablate.empty()) run.trace.notices.push_back(ablationNotice(control.ablate));
     for (int p : effective.predictAt)
         if (p < 0 || p >= static_cast<int>(input.size()))
             return Error{"model run", "prediction position " + std::to_string(p) + " is outside the input"};
@@ -593,10 +598,13 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
         return Error{"model run", "no layer " + std::to_string(layer)};
     const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
     LayerTrace trace;
+    const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run
     if (model.encoder)
-        encoderLayer(X, model.encoder->layers[static_cast<std::size_t>(layer)], model.config, LayerDetail::Full, trace);
+        encoderLayer(X, model.encoder->layers[static_cast<std::size_t>(layer)], model.config, LayerDetail::Full, trace,
+                     ablated);
     else
-        gpt2Block(X, model.gpt2->blocks[static_cast<std::size_t>(layer)], model.config, LayerDetail::Full, trace);
+        gpt2Block(X, model.gpt2->blocks[static_cast<std::size_t>(layer)], model.config, LayerDetail::Full, trace,
+                  ablated);
     return trace;
 }
 

@@ -117,6 +117,9 @@ struct RunControl {
     // Where to predict. Empty: BERT family at every [MASK] / <mask> token, GPT-2 after the
     // last token.
     std::vector<int> predictAt;
+    // Heads switched off (0-based), as Hugging Face's head_mask: see core/trace/ablation.hpp.
+    // A head outside the model is an error naming it.
+    std::vector<HeadRef> ablate;
 };
 
 struct TokenScore {
@@ -181,8 +184,9 @@ MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows);  // |rows
 // Multi-head scaled dot-product attention. Q, K, V: T×d with head h in columns h·d_k…(h+1)·d_k.
 // Returns the context T×d ([head_1 | … | head_H]); fills layer.heads (H entries) per `detail`.
 // Each head goes through the attention kernel the lessons use (core/pipeline/attention_kernel.hpp).
+// `ablated` (H entries, or empty for none): heads whose output is zeroed (head_mask = 0).
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
-                        LayerDetail detail, LayerTrace& layer);
+                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated = {});
 
 // Converts a float matrix for the Trace.
 Mat toDouble(const MatF& m);

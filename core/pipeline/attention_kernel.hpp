@@ -34,6 +34,7 @@ struct HeadInput {
     ConstHeadView<Scalar> v;     // T_k×d_v
     const MatOf<Scalar>& mask;   // T_q×T_k, added to the scaled scores; empty: no mask (recorded as zeros)
     Scalar divisor;              // √d_k, or 1 when scaling is off
+    bool ablated = false;        // head_mask 0: weights × 0 before the weighted sum (see core/trace/ablation.hpp)
 };
 
 // How much of the head the Trace keeps (models keep only the weights for most layers).
@@ -78,8 +79,10 @@ void attendHead(const HeadInput<Scalar>& in, const Arithmetic& arithmetic, HeadS
     }
     softmaxRowsInPlace(s.weights, rows.notices, rows.rowNames);  // T_q×T_k, each row sums to 1
     arithmetic.round(s.weights);
-    trace.weights = toTraceMatrix(s.weights);   // every record keeps the weights
-    arithmetic.weightedSum(s.weights, in.v, out);       // T_q×T_k · T_k×d_v → T_q×d_v
+    trace.weights = toTraceMatrix(s.weights);   // every record keeps the weights, ablated or not
+    trace.ablated = in.ablated;
+    if (in.ablated) out.setZero();                      // (0·A)·V = 0 for finite V, as head_mask = 0
+    else arithmetic.weightedSum(s.weights, in.v, out);  // T_q×T_k · T_k×d_v → T_q×d_v
     arithmetic.round(out);
     if (everything) {
         trace.q = toTraceMatrix(in.q);

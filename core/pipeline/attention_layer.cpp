@@ -52,7 +52,7 @@ Mat layerMask(Eigen::Index queries, Eigen::Index keys, const AttentionOptions& o
 
 // Self-attention passes the same X twice (Xq = Xkv, T_q = T_k = T).
 HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const Mat& mask,
-                  const AttentionOptions& options, const RowNotices& rows) {
+                  const AttentionOptions& options, bool ablated, const RowNotices& rows) {
     const LessonArithmetic lesson{options.handRounding};
     const Mat q = lesson.rounded(projectOrCopy(Xq, w.wq, w.bq));   // T_q×d_k
     const Mat k = lesson.rounded(projectOrCopy(Xkv, w.wk, w.bk));  // T_k×d_k
@@ -62,7 +62,7 @@ HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const Mat
     h.params = w;
     HeadScratch<double> scratch;
     Mat out(q.rows(), v.cols());  // T_q×d_v, recorded as h.weightedSum
-    attendHead(HeadInput<double>{q, k, v, mask, divisor}, lesson, scratch, out, HeadRecord::Everything, h, rows);
+    attendHead(HeadInput<double>{q, k, v, mask, divisor, ablated}, lesson, scratch, out, HeadRecord::Everything, h, rows);
     return h;
 }
 
@@ -75,7 +75,9 @@ LayerTrace runLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights
     const Mat mask = layerMask(Xq.rows(), Xkv.rows(), options);  // T_q×T_k
     for (const HeadWeights& w : heads) {
         std::vector<std::string> headNotices;
-        layer.heads.push_back(runHead(Xq, Xkv, w, mask, options, RowNotices{&headNotices, tokenNames}));
+        const std::size_t h = layer.heads.size();
+        const bool ablated = h < options.ablatedHeads.size() && options.ablatedHeads[h];
+        layer.heads.push_back(runHead(Xq, Xkv, w, mask, options, ablated, RowNotices{&headNotices, tokenNames}));
         outputs.push_back(layer.heads.back().weightedSum);
         for (const std::string& n : headNotices)
             if (notices) notices->push_back("head " + std::to_string(layer.heads.size()) + ": " + n);

@@ -17,6 +17,7 @@ struct AttentionOptions {
     bool causal = false;              // hide later tokens
     std::optional<int> handRounding;  // round every intermediate to this many decimals
     int realTokens = -1;              // tokens from here on are padding, masked for every query (-1: none)
+    std::vector<bool> ablatedHeads;   // H entries (or empty: none): heads whose output is zeroed
 };
 
 // X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v; empty: the identity). wo: (H·d_v)×d,

@@ -188,10 +188,13 @@ void explainWeightedSum(Explanation& e, const Context& c) {
     e.kind = ExplanationKind::DotProduct;
     const std::string whose = c.trace.isCrossAttention() ? "each source token's value" : "each token's value";
     e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  (" + whose + ", weighted by " + c.token(i) + "'s attention)";
-    addProducts(e, c, static_cast<int>(A.cols()), [&](int j) { return A(i, j); },
+    // A head switched off (head_mask 0) multiplies its weights by 0 before this sum.
+    const bool off = c.head.ablated;
+    if (off) e.rule = "this head is switched off (head_mask 0): out[i,c] = Σ_j (0·A[i,j]) · V[j,c] = 0";
+    addProducts(e, c, static_cast<int>(A.cols()), [&](int j) { return off ? 0.0 * A(i, j) : A(i, j); },
                 [&](int j) { return V(j, col); },
-                [&](int j) { return "a[" + c.token(i) + "→" + c.keyToken(j) + "]·v[" + c.keyToken(j) + "," +
-                                    std::to_string(col) + "]"; },
+                [&](int j) { return std::string(off ? "0·" : "") + "a[" + c.token(i) + "→" + c.keyToken(j) + "]·v[" +
+                                    c.keyToken(j) + "," + std::to_string(col) + "]"; },
                 [&](int j) { return std::pair{c.at(Step::Weights, i, j), c.at(Step::Value, j, col)}; });
 }
 

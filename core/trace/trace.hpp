@@ -5,6 +5,7 @@
 // Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width.
 // Cross-attention (Trace::keyTokens not empty): T_q query tokens (the target), T_k key/value
 // tokens (the source); self-attention is the case T_q = T_k = T.
+#include <compare>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,12 @@ struct Token {
     bool special = false; // [CLS], [SEP], <|endoftext|>, ...
 };
 
+// One head of one layer, both counted from 0 (shown from 1).
+struct HeadRef {
+    int layer = 0, head = 0;
+    auto operator<=>(const HeadRef&) const = default;
+};
+
 struct HeadWeights {
     Mat wq, wk, wv;  // d×d_k, d×d_k, d×d_v  (row-vector convention: Q = X·W_Q)
     RowVec bq, bk, bv;  // empty when the lesson has no bias
@@ -37,7 +44,10 @@ struct HeadTrace {
     Mat mask;             // T_q×T_k   0 where attention is allowed, -inf where masked
     Mat maskedScores;     // T_q×T_k   scaledScores + mask
     Mat weights;          // T_q×T_k   softmax of each row of maskedScores
-    Mat weightedSum;      // T_q×d_v   weights·V
+    Mat weightedSum;      // T_q×d_v   weights·V (zero when the head is ablated)
+    // Switched off for this run (Hugging Face's head_mask = 0): `weights` are still the ones it
+    // computed, but they were multiplied by 0 before the weighted sum, so its output is zero.
+    bool ablated = false;
 };
 
 struct LayerTrace {

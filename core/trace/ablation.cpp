@@ -1,0 +1,95 @@
+// Head ablation: parsing "L:H" lists and turning them into per-layer masks.
+#include "core/trace/ablation.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace attnscope {
+
+namespace {
+
+// A whole number ≥ 1 written with digits only (no sign, no spaces); 0 when it is not one.
+int positiveNumber(std::string_view text) {
+    int value = 0;
+    if (text.empty() || text.size() > 9) return 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return 0;
+    return value;
+}
+
+Result<HeadRef> parseItem(std::string_view item) {
+    const std::string quoted = "\"" + std::string(item) + "\"";
+    const std::size_t colon = item.find(':');
+    if (colon == std::string_view::npos)
+        return Error{"ablate", quoted + " is not LAYER:HEAD (e.g. 1:2, both counted from 1)"};
+    const int layer = positiveNumber(item.substr(0, colon));
+    const int head = positiveNumber(item.substr(colon + 1));
+    if (layer < 1 || head < 1)
+        return Error{"ablate", quoted + ": layer and head are whole numbers counted from 1 (e.g. 1:2)"};
+    return HeadRef{layer - 1, head - 1};
+}
+
+// "there is 1 layer", "there are 2 layers".
+std::string counted(int n, const std::string& noun, const std::string& one, const std::string& many) {
+    return (n == 1 ? one : many) + std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+Result<std::vector<HeadRef>> parseHeadSpec(std::string_view spec) {
+    if (spec.empty()) return Error{"ablate", "no head given; expected LAYER:HEAD[,LAYER:HEAD…] (e.g. 1:2)"};
+    std::vector<HeadRef> heads;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = std::min(spec.find(',', start), spec.size());
+        auto item = parseItem(spec.substr(start, comma - start));
+        if (!item) return item.error();
+        heads.push_back(item.value());
+        if (comma == spec.size()) break;
+        start = comma + 1;
+    }
+    std::sort(heads.begin(), heads.end());
+    heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+    return heads;
+}
+
+Result<void> checkHeadsExist(const std::vector<HeadRef>& ablate, int layers, int heads, const std::string& where) {
+    for (const HeadRef& h : ablate) {
+        const std::string name = "head " + std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1);
+        if (h.layer < 0 || h.layer >= layers)
+            return Error{where, "cannot ablate " + name + ": " + counted(layers, "layer", "there is ", "there are ")};
+        if (h.head < 0 || h.head >= heads)
+            return Error{where, "cannot ablate " + name + ": each layer has " + counted(heads, "head", "", "")};
+    }
+    return {};
+}
+
+std::vector<bool> layerHeadMask(const std::vector<HeadRef>& ablate, int layer, int heads) {
+    if (ablate.empty()) return {};
+    std::vector<bool> mask(static_cast<std::size_t>(std::max(heads, 0)), false);
+    for (const HeadRef& h : ablate)
+        if (h.layer == layer && h.head >= 0 && h.head < heads) mask[static_cast<std::size_t>(h.head)] = true;
+    return mask;
+}
+
+std::vector<HeadRef> ablatedHeads(const Trace& trace) {
+    std::vector<HeadRef> heads;
+    for (int l = 0; l < trace.layerCount(); ++l)
+        for (std::size_t h = 0; h < trace.layers[static_cast<std::size_t>(l)].heads.size(); ++h)
+            if (trace.layers[static_cast<std::size_t>(l)].heads[h].ablated) heads.push_back(HeadRef{l, static_cast<int>(h)});
+    return heads;
+}
+
+std::string headSpecText(const std::vector<HeadRef>& heads) {
+    std::string text;
+    for (const HeadRef& h : heads)
+        text += (text.empty() ? "" : ",") + std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1);
+    return text;
+}
+
+std::string ablationNotice(const std::vector<HeadRef>& heads) {
+    return "heads switched off (layer:head): " + headSpecText(heads) +
+           "; their weights are shown as computed, their output is zero";
+}
+
+}  // namespace attnscope
