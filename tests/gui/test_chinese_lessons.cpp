@@ -88,8 +88,12 @@ void ChineseLessonsTest::lessonTextsFollowTheDefaultLocale() {
     QStringList titles = menuTitles(*menu);
     QVERIFY(titles.contains(QStringLiteral("6. 第一个手算练习：猫追老鼠（Q = K = V = X）")));
     QVERIFY(titles.contains(QStringLiteral("8. 因果掩码：不许偷看后面的字")));
-    QVERIFY(titles.contains("1. The first hand exercise: Q = K = V = X"));  // no Chinese title: English
+    QVERIFY(titles.contains(QStringLiteral("1. 第一个手算练习：Q = K = V = X")));
     QCOMPARE(titles.size(), builtInLessonNames().size());
+    // Lesson 1 has no Chinese description: the English one is shown.
+    QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
+    QVERIFY(child<QLabel>(*window, "description")->text().startsWith("Three tokens, five hand-picked"));
+    QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), QStringLiteral("1. 第一个手算练习：Q = K = V = X"));
 
     // The language is read when shown: switching it (as View ▸ Language does) changes the menu.
     QLocale::setDefault(QLocale("en_US"));
