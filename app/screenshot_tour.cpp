@@ -131,8 +131,10 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     const QString openedPath = w.lessonPath();
     std::set<Step> seen;
     int n = 0;
+    const auto chinese = [](const BuiltInLesson& lesson) { return lesson.name.endsWith("-zh"); };
     for (const BuiltInLesson& lesson : builtInLessons())
-        if (w.openBuiltInLesson(lesson.name)) n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
+        if (!chinese(lesson) && w.openBuiltInLesson(lesson.name))
+            n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
     // The editor and a Chinese sentence, on the lesson the window was showing.
     const auto reopen = [&w, openedPath] {
         if (openedPath.startsWith(":/lessons/")) w.openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
@@ -157,6 +159,11 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
         reopen();  // the window ends on the lesson it was showing
     }
     n += saveLabScreenshots(&w, session_, dir, n, screenshotError_);
+    // The Chinese lessons after everything else, so the files above keep their numbers.
+    for (const BuiltInLesson& lesson : builtInLessons())
+        if (chinese(lesson) && w.openBuiltInLesson(lesson.name))
+            n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
+    reopen();
     return n;
 }
 
