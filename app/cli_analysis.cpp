@@ -16,6 +16,7 @@
 #include "core/analysis/coref_export.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -71,7 +72,7 @@ Result<AnalysisSource> lessonSource(const QString& nameOrPath) {
     if (!loaded) return loaded.error();
     auto lesson = std::make_shared<const Lesson>(std::move(loaded).value());
     AnalysisSource source;
-    source.description = "lesson: " + lesson->title;
+    source.description = "lesson: " + lesson->title.in(displayLanguage());
     source.defaultSentence = lesson->sentence;
     source.run = lessonSentenceRunner(lesson);
     return source;

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 
 #include "core/io/text_file.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -25,7 +26,7 @@ std::vector<BuiltInLesson> builtInLessons() {
     std::vector<BuiltInLesson> lessons;
     for (const QString& name : builtInLessonNames()) {
         auto lesson = loadLessonFile(kBuiltInDir + "/" + name + ".json");
-        lessons.push_back({name, lesson ? QString::fromStdString(lesson.value().title) : name});
+        lessons.push_back({name, lesson ? qs(lesson.value().title) : name});
     }
     // Lesson titles start with their number ("1. …"), so sorting by title gives the teaching order.
     std::sort(lessons.begin(), lessons.end(), [](const auto& a, const auto& b) { return a.title < b.title; });

@@ -12,7 +12,7 @@ namespace attnscope {
 
 struct BuiltInLesson {
     QString name;   // file name without .json, e.g. "first-hand-exercise"
-    QString title;
+    QString title;  // in the display language at the time of the call (lessons give several)
 };
 
 QStringList builtInLessonNames();

@@ -208,8 +208,15 @@ void MainWindow::buildMenus() {
     connect(files, &FileMenu::status, this, [this](const QString& text) { statusBar()->showMessage(text, 5000); });
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
-    for (const BuiltInLesson& lesson : builtInLessons())
-        lessons->addAction(lesson.title, this, [this, name = lesson.name] { openBuiltInLesson(name); });
+    lessons->setObjectName("lessonsMenu");
+    // Titles in the language of the moment (View ▸ Language changes it): refilled on every opening.
+    auto fillLessons = [this, lessons] {
+        lessons->clear();
+        for (const BuiltInLesson& lesson : builtInLessons())
+            lessons->addAction(lesson.title, this, [this, name = lesson.name] { openBuiltInLesson(name); });
+    };
+    fillLessons();
+    connect(lessons, &QMenu::aboutToShow, this, fillLessons);
     addModelMenu(menuBar()->addMenu(tr("&Model")), *this);  // the shipped example models (issue 15)
     addLabMenu(menuBar()->addMenu(tr("L&ab")), this, lesson_->session());  // the teaching lab (issue 5)
 

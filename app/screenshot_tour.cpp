@@ -41,17 +41,21 @@ std::pair<int, int> interestingCell(const Trace& trace, Step step) {
     return {row, col};
 }
 
-int indexOf(const std::vector<std::string>& labels, const std::string& wanted, int fallback) {
-    const auto at = std::find(labels.begin(), labels.end(), wanted);
-    return at == labels.end() ? fallback : static_cast<int>(at - labels.begin());
+// The first of `wanted` (English, then Chinese) among `labels`, else `fallback`.
+int indexOf(const std::vector<std::string>& labels, std::initializer_list<const char*> wanted, int fallback) {
+    for (const char* word : wanted)
+        if (const auto at = std::find(labels.begin(), labels.end(), word); at != labels.end())
+            return static_cast<int>(at - labels.begin());
+    return fallback;
 }
 
-// In a later layer of the two-layer lesson: the row of "it", and the column of "animal" among
-// the weights or of the feature "tired" in X; interestingCell for sentences without them.
+// In a later layer of the two-layer lessons: the row of "it" (它), and the column of "animal" (动)
+// among the weights or of the feature "tired" in X; interestingCell for sentences without them.
 std::pair<int, int> layerCell(const Trace& trace, Step step, int layer) {
     const auto [row, col] = interestingCell(trace, step);
-    return {indexOf(rowLabels(trace, step, layer, 0), "it", row),
-            indexOf(columnLabels(trace, step, layer, 0), step == Step::Weights ? "animal" : "tired", col)};
+    const bool weights = step == Step::Weights;  // X's columns are features, named in English here
+    return {indexOf(rowLabels(trace, step, layer, 0), {"it", "它"}, row),
+            indexOf(columnLabels(trace, step, layer, 0), {weights ? "animal" : "tired", weights ? "动" : "tired"}, col)};
 }
 
 QString fileName(int n, const QString& lesson, const QString& what) {
@@ -127,8 +131,10 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     const QString openedPath = w.lessonPath();
     std::set<Step> seen;
     int n = 0;
+    const auto chinese = [](const BuiltInLesson& lesson) { return lesson.name.endsWith("-zh"); };
     for (const BuiltInLesson& lesson : builtInLessons())
-        if (w.openBuiltInLesson(lesson.name)) n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
+        if (!chinese(lesson) && w.openBuiltInLesson(lesson.name))
+            n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
     // The editor and a Chinese sentence, on the lesson the window was showing.
     const auto reopen = [&w, openedPath] {
         if (openedPath.startsWith(":/lessons/")) w.openBuiltInLesson(QFileInfo(openedPath).completeBaseName());
@@ -153,6 +159,11 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
         reopen();  // the window ends on the lesson it was showing
     }
     n += saveLabScreenshots(&w, session_, dir, n, screenshotError_);
+    // The Chinese lessons after everything else, so the files above keep their numbers.
+    for (const BuiltInLesson& lesson : builtInLessons())
+        if (chinese(lesson) && w.openBuiltInLesson(lesson.name))
+            n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
+    reopen();
     return n;
 }
 

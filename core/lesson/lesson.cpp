@@ -37,6 +37,29 @@ std::string readString(const Field& obj, const std::string& key, const std::stri
     return found ? checkedText(*found, need(found->text())) : fallback;
 }
 
+// Version 3: a text may be {"en": "…", "zh_CN": "…"}; a plain string is one text for every language.
+LocalizedText readLocalized(const Field& f, int version) {
+    if (f.json().is_string()) return LocalizedText(checkedText(f, need(f.text())));
+    const char* expected = "text, or an object {language: text} such as {\"en\": \"…\", \"zh_CN\": \"…\"}";
+    if (!f.json().is_object()) fail(f.expected(expected));
+    if (version < 3) fail(f.error("a text in several languages needs \"version\": 3"));
+    const auto entries = need(f.members(expected));
+    if (entries.empty()) fail(f.error("expected at least one language, found an empty object"));
+    LocalizedText text;
+    for (const auto& [language, value] : entries) {
+        if (!isLanguageCode(language))
+            fail(value.error("expected a language code such as \"en\" or \"zh_CN\" (2–3 lower-case letters, "
+                             "optionally \"_\" and a 2-letter region in capitals), found \"" + language + "\""));
+        text.set(language, checkedText(value, need(value.text())));
+    }
+    return text;
+}
+
+LocalizedText readLocalizedMember(const Field& obj, const std::string& key, int version, const char* fallback) {
+    const auto found = need(obj.optionalMember(key));
+    return found ? readLocalized(*found, version) : LocalizedText(fallback);
+}
+
 RowVec readVector(const Field& f, Eigen::Index expected) {
     const auto items = need(f.elements("a list of numbers"));
     if (expected >= 0 && static_cast<Eigen::Index>(items.size()) != expected)
@@ -183,13 +206,13 @@ void readDisplay(const Field& doc, Lesson& lesson) {
         lesson.handRounding = static_cast<int>(*rounding);
 }
 
-void readFeatureNames(const Field& doc, Lesson& lesson) {
+void readFeatureNames(const Field& doc, int version, Lesson& lesson) {
     const auto names = need(doc.optionalMember("features"));
     if (!names) return;
     const std::string expected = "a list of " + std::to_string(lesson.dModel) + " names (d_model)";
     const auto list = need(names->elements(expected));
     if (static_cast<int>(list.size()) != lesson.dModel) fail(names->expected(expected));
-    for (const Field& name : list) lesson.featureNames.push_back(checkedText(name, need(name.text())));
+    for (const Field& name : list) lesson.featureNames.push_back(readLocalized(name, version));
 }
 
 int checkHeader(const Field& doc) {
@@ -209,19 +232,33 @@ int checkHeader(const Field& doc) {
 Lesson readLesson(const Field& doc) {
     const int version = checkHeader(doc);
     Lesson lesson;
-    lesson.title = readString(doc, "title", "Untitled lesson");
-    lesson.description = readString(doc, "description", "");
+    lesson.title = readLocalizedMember(doc, "title", version, "Untitled lesson");
+    lesson.description = readLocalizedMember(doc, "description", version, "");
     lesson.sentence = readString(doc, "sentence", "");
     readDimensions(doc, lesson);
     lesson.lowercase = readBool(doc, "lowercase", true);
     lesson.scale = readBool(doc, "scale", true);
     lesson.causalMask = readBool(doc, "causal_mask", false);
-    readFeatureNames(doc, lesson);
+    readFeatureNames(doc, version, lesson);
     readEmbeddings(doc, lesson);
     readLayers(doc, version, lesson);
     readPositional(doc, lesson);
     readDisplay(doc, lesson);
     return lesson;
+}
+
+Json localizedJson(const LocalizedText& text) {
+    if (text.isPlain()) return text.in("");
+    Json languages = Json::object();
+    for (const auto& [language, value] : text.entries()) languages[language] = value;
+    return languages;
+}
+
+// The oldest format version that holds the lesson: 3 for texts in several languages, 2 for layers.
+int versionNeeded(const Lesson& lesson) {
+    bool localized = !lesson.title.isPlain() || !lesson.description.isPlain();
+    for (const LocalizedText& name : lesson.featureNames) localized = localized || !name.isPlain();
+    return localized ? 3 : lesson.residual ? 2 : 1;
 }
 
 Json matrixJson(const Mat& m) {
@@ -409,9 +446,9 @@ Result<Lesson> parseLesson(std::string_view text, const std::string& source) {
 std::string serializeLesson(const Lesson& lesson) {
     Json doc = Json::object();
     doc["format"] = "attnscope-lesson";
-    doc["version"] = lesson.residual ? 2 : 1;  // the oldest version that can hold the lesson
-    doc["title"] = lesson.title;
-    doc["description"] = lesson.description;
+    doc["version"] = versionNeeded(lesson);
+    doc["title"] = localizedJson(lesson.title);
+    doc["description"] = localizedJson(lesson.description);
     doc["sentence"] = lesson.sentence;
     doc["d_model"] = lesson.dModel;
     doc["heads"] = lesson.numHeads;
@@ -422,7 +459,11 @@ std::string serializeLesson(const Lesson& lesson) {
     doc["scale"] = lesson.scale;
     doc["causal_mask"] = lesson.causalMask;
     doc["positional_encoding"] = positionalJson(lesson);
-    if (!lesson.featureNames.empty()) doc["features"] = lesson.featureNames;
+    if (!lesson.featureNames.empty()) {
+        Json names = Json::array();
+        for (const LocalizedText& name : lesson.featureNames) names.push_back(localizedJson(name));
+        doc["features"] = std::move(names);
+    }
     Json table = Json::object();
     for (const auto& [token, vec] : lesson.embeddings) table[token] = vectorJson(vec);
     doc["embeddings"] = std::move(table);

@@ -14,13 +14,15 @@
 
 #include "core/base/matrix.hpp"
 #include "core/base/result.hpp"
+#include "core/text/localized_text.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
 
-// Version 2 added "layers"; a file without it is written as version 1, so older readers keep
-// reading single-layer lessons.
-inline constexpr int kLessonFormatVersion = 2;
+// Version 2 added "layers"; version 3 lets title, description and feature names be given in
+// several languages. A file is written with the oldest version that holds it, so older readers
+// keep reading lessons that use no newer feature.
+inline constexpr int kLessonFormatVersion = 3;
 
 // The weights of one attention layer. Every layer of a lesson shares d_model, H, d_k and d_v.
 struct LessonLayer {
@@ -30,15 +32,15 @@ struct LessonLayer {
 };
 
 struct Lesson {
-    std::string title;
-    std::string description;
+    LocalizedText title;
+    LocalizedText description;
     std::string sentence;  // the sentence the lesson opens with
     int dModel = 0;
     int numHeads = 1;
     int dK = 0;
     int dV = 0;
     bool lowercase = true;
-    std::vector<std::string> featureNames;                       // d, optional
+    std::vector<LocalizedText> featureNames;                     // d, optional
     std::vector<std::pair<std::string, RowVec>> embeddings;      // token → 1×d, in file order
     std::vector<LessonLayer> layers = std::vector<LessonLayer>(1);  // L ≥ 1
     // True for files that give "layers": layer l+1 reads X_l + output_l (a residual connection).

@@ -5,7 +5,7 @@
 namespace attnscope {
 
 Result<void> Session::openLesson(Lesson lesson) {
-    if (auto invalid = validateLesson(lesson, lesson.title); !invalid.ok()) return invalid;
+    if (auto invalid = validateLesson(lesson, lesson.title.in("")); !invalid.ok()) return invalid;
     auto run = runLesson(lesson, lesson.sentence);
     if (!run) return run.error();
     sentence_ = lesson.sentence;
@@ -24,7 +24,7 @@ Result<void> Session::setSentence(std::string sentence) {
 }
 
 Result<void> Session::rerun() {
-    if (auto invalid = validateLesson(lesson_, lesson_.title); !invalid.ok()) return invalid;
+    if (auto invalid = validateLesson(lesson_, lesson_.title.in("")); !invalid.ok()) return invalid;
     auto run = runLesson(lesson_, sentence_);
     if (!run) return run.error();
     trace_ = std::move(run).value();

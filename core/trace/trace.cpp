@@ -184,15 +184,15 @@ const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head) {
     return trace.embedding;
 }
 
-std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head) {
+std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head, std::string_view language) {
     if (hasKeyRows(step)) return tokenTexts(trace.columnTokens());
     if (hasTokenRows(step)) return tokenTexts(trace.tokens);
     const Mat& m = stepMatrix(trace, step, layer, head);
     const bool featureRows = step != Step::WO;  // W_Q rows index the model's features
-    return indexLabels(m.rows(), featureRows ? trace.featureNames : std::vector<std::string>{});
+    return indexLabels(m.rows(), featureRows ? textsIn(trace.featureNames, language) : std::vector<std::string>{});
 }
 
-std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head) {
+std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head, std::string_view language) {
     if (isTokenByToken(step)) return tokenTexts(trace.columnTokens());
     const Mat& m = stepMatrix(trace, step, layer, head);
     // Without projections Q = K = V = X, so their columns are still the model's features.
@@ -201,7 +201,7 @@ std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, 
     const bool featureCols = step == Step::Embedding || step == Step::Positional || step == Step::Input ||
                              step == Step::SourceInput ||
                              step == Step::Output || step == Step::WO || copiesOfX;
-    return indexLabels(m.cols(), featureCols ? trace.featureNames : std::vector<std::string>{});
+    return indexLabels(m.cols(), featureCols ? textsIn(trace.featureNames, language) : std::vector<std::string>{});
 }
 
 }  // namespace attnscope

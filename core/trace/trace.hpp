@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/matrix.hpp"
+#include "core/text/localized_text.hpp"
 
 namespace attnscope {
 
@@ -72,7 +73,7 @@ struct Trace {
     Mat embedding;   // T×d  the token vectors
     Mat positional;  // T×d  what positional encoding added (zeros when none)
     std::vector<LayerTrace> layers;
-    std::vector<std::string> featureNames;  // d names for embedding columns (may be empty)
+    std::vector<LocalizedText> featureNames;  // d names for embedding columns (may be empty)
 
     PositionalKind positionalKind = PositionalKind::None;
     bool projections = true;
@@ -133,8 +134,11 @@ std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer = 0);
 // The matrix for a step; head is ignored for steps that are not per head.
 const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head);
 
-// Labels: rows are tokens for token rows, else feature indices; columns likewise.
-std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head);
-std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head);
+// Labels: rows are tokens for token rows, else feature names (in `language`, see LocalizedText::in)
+// or indices; columns likewise.
+std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head,
+                                   std::string_view language = {});
+std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head,
+                                      std::string_view language = {});
 
 }  // namespace attnscope

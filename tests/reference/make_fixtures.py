@@ -22,6 +22,10 @@ L2 = "resources/lessons/two-heads.json"
 L3 = "resources/lessons/coreference.json"
 L4 = "resources/lessons/causal-mask.json"
 L5 = "resources/lessons/two-layers.json"  # format version 2: two layers and a residual connection
+# format version 3 (texts in English and Chinese), character tokens
+Z1 = "resources/lessons/first-hand-exercise-zh.json"
+Z2 = "resources/lessons/coreference-zh.json"  # two layers, like L5
+Z3 = "resources/lessons/causal-mask-zh.json"
 
 # (fixture name, lesson, sentence or None for the lesson's own, hand_rounding or None for exact)
 FIXTURES = [
@@ -49,6 +53,14 @@ FIXTURES = [
     ("two-layers-round2", L5, None, 2),
     # CJK: every character is its own token and none is in the table
     ("first-hand-exercise-cjk", L1, "我的笔记本", None),
+    # the Chinese lessons: own sentences, the 宽 (wide) variant, a hashed character, hand-rounding
+    ("first-hand-exercise-zh", Z1, None, None),
+    ("coreference-zh", Z2, None, None),
+    ("coreference-zh-wide", Z2, "动物没有过马路，因为它太宽了", None),
+    ("causal-mask-zh", Z3, None, None),
+    ("first-hand-exercise-zh-hashed", Z1, "猫追小鸟", None),
+    ("coreference-zh-round2", Z2, None, 2),
+    ("causal-mask-zh-round3", Z3, None, 3),
 ]
 
 

@@ -214,8 +214,10 @@ def load_lesson(path):
     if doc.get("format") != "attnscope-lesson":
         raise LessonError("format must be \"attnscope-lesson\"")
     version = doc.get("version")
-    if version not in (1, 2):
-        raise LessonError("this reference reads lesson format versions 1 and 2")
+    # Version 3 only lets texts (title, description, features) be given in several languages;
+    # a run reads none of them.
+    if version not in (1, 2, 3):
+        raise LessonError("this reference reads lesson format versions 1 to 3")
     d = int(doc["d_model"])
     lesson = {
         "sentence": doc.get("sentence", ""),

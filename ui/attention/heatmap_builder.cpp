@@ -94,7 +94,7 @@ void HeatmapBuilder::setAxes(const QStringList& labels) {
         axis->setTickLabelFont(plot_->font());
         axis->setLabelFont(plot_->font());
     }
-    plot_->xAxis->setTickLabelRotation(T > 6 ? -45 : 0);
+    plot_->xAxis->setTickLabelRotation(tickLabelRotation(labels, 6));
     scale_->axis()->setTickLabelFont(plot_->font());
     scale_->axis()->setLabelFont(plot_->font());
     scale_->axis()->setRange(0, scaleMax_);

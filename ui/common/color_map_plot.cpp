@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include "ui/common/qt_text.hpp"
+
 namespace attnscope {
 
 QCPColorGradient viridisGradient() {
@@ -17,6 +19,13 @@ QCPColorGradient viridisGradient() {
 QFont scaledFont(QFont font, double factor) {
     font.setPointSizeF(font.pointSizeF() * factor);
     return font;
+}
+
+double tickLabelRotation(const QStringList& labels, int uprightUpTo) {
+    if (labels.size() <= uprightUpTo) return 0;
+    for (const QString& label : labels)
+        if (containsCjk(label)) return 0;
+    return -45;
 }
 
 ColorMapPlot::ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel) : plot_(plot) {

@@ -4,6 +4,7 @@
 // right that lines up with the axis rect, row 0 on top and no grid lines. Subclasses fill the map,
 // label the axes and record what they drew (DrawnCell or a Mat) for tests.
 #include <QFont>
+#include <QStringList>
 
 class QCustomPlot;
 class QCPColorMap;
@@ -25,6 +26,10 @@ QCPColorGradient viridisGradient();
 
 // `font` with its point size times `factor` (titles larger, cell numbers smaller).
 QFont scaledFont(QFont font, double factor);
+
+// The tick label rotation of a category axis: −45° for more than `uprightUpTo` Latin labels, so
+// long words do not overlap; 0 (upright) otherwise, and always when a label has a CJK character.
+double tickLabelRotation(const QStringList& labels, int uprightUpTo);
 
 class ColorMapPlot {
 public:

@@ -3,6 +3,8 @@
 #include <QLocale>
 #include <cmath>
 
+#include "ui/common/qt_text.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -16,7 +18,7 @@ QString weightName(const QString& symbol, const Lesson& lesson, int layer, int h
 }
 
 QString featureLabel(const Lesson& lesson, int i) {
-    return i < static_cast<int>(lesson.featureNames.size()) ? QString::fromStdString(lesson.featureNames[i])
+    return i < static_cast<int>(lesson.featureNames.size()) ? qs(lesson.featureNames[i])
                                                             : QString::number(i);
 }
 

@@ -2,6 +2,8 @@
 
 #include <QColor>
 
+#include "ui/common/qt_text.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -41,8 +43,8 @@ void ExerciseTableModel::show(const Trace* trace, const Exercise* exercise) {
         blankOfCell_[static_cast<std::size_t>(c.row * m.cols() + c.col)] = static_cast<int>(b);
     }
     answers_.assign(exercise->blanks.size(), Answer{});
-    rowLabels_ = rowLabels(*trace, s.step, s.layer, s.head);
-    colLabels_ = columnLabels(*trace, s.step, s.layer, s.head);
+    rowLabels_ = rowLabels(*trace, s.step, s.layer, s.head, displayLanguage());
+    colLabels_ = columnLabels(*trace, s.step, s.layer, s.head, displayLanguage());
     endResetModel();
 }
 

@@ -3,6 +3,7 @@
 // step, one row, or seeded random cells), typed answers checked by core/lab/exercise with the
 // tolerance of the chosen decimals, a score, the explanation of a blank revealed line by line,
 // and worksheet export (Markdown, LaTeX, PDF; English or Chinese phrases).
+#include <QLocale>
 #include <QStringList>
 #include <QWidget>
 #include <optional>
@@ -31,7 +32,7 @@ class ExercisePanel : public QWidget, public LabPanel {
 public:
     explicit ExercisePanel(QWidget* parent = nullptr);
     void setInput(const LabInput& input) override {
-        setTrace(input.trace, input.decimals, QString::fromStdString(input.lesson.title));
+        setTrace(input.trace, input.decimals, QString::fromStdString(input.lesson.title.in(QLocale().name().toStdString())));
     }
 
     // The lesson's run, its decimals and title. A new run (other numbers) rebuilds the exercise;

@@ -112,7 +112,7 @@ void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int cou
     }
     axis->setSubTicks(false);
     axis->setRange(-0.5, std::max(count, 1) - 0.5);
-    if (columns) axis->setTickLabelRotation(labels.size() > 5 ? -45 : 0);
+    if (columns) axis->setTickLabelRotation(tickLabelRotation(labels, 5));
 }
 
 QString MatrixPlotBuilder::title() const { return title_->text(); }
@@ -187,7 +187,7 @@ void CurvePlotBuilder::setXLabels(const QStringList& labels) {
     for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
     plot_->xAxis->setTicker(ticker);
     xLabels_ = static_cast<int>(labels.size());
-    plot_->xAxis->setTickLabelRotation(labels.size() > 5 ? -45 : 0);
+    plot_->xAxis->setTickLabelRotation(tickLabelRotation(labels, 5));
 }
 
 void CurvePlotBuilder::finish() {

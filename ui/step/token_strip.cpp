@@ -4,6 +4,8 @@
 #include <QLabel>
 #include <QScrollArea>
 
+#include "ui/common/qt_text.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -13,6 +15,9 @@ const char* kTableChipStyle =
 const char* kHashedChipStyle =
     "QLabel { background: #fff4e0; border: 2px dashed #c05621; border-radius: 8px; padding: 3px 10px;"
     " font-style: italic; }";
+// CJK fonts have no italic: Qt would shear the glyphs, so Chinese chips stay upright.
+const char* kHashedCjkChipStyle =
+    "QLabel { background: #fff4e0; border: 2px dashed #c05621; border-radius: 8px; padding: 3px 10px; }";
 
 }  // namespace
 
@@ -43,8 +48,10 @@ void TokenStrip::showToken(QLabel* chip, const Token& token, int position, bool 
     f.setPointSizeF(f.pointSizeF() * 1.15);
     if (chip->font() != f) chip->setFont(f);
     const QString text = QString::fromStdString(token.text);
+    styleChanged = styleChanged || containsCjk(chip->text()) != containsCjk(text);  // italic or upright
     if (chip->text() != text) chip->setText(text);
-    if (styleChanged) chip->setStyleSheet(token.inTable ? kTableChipStyle : kHashedChipStyle);
+    if (styleChanged)
+        chip->setStyleSheet(token.inTable ? kTableChipStyle : containsCjk(text) ? kHashedCjkChipStyle : kHashedChipStyle);
     const QString where = token.inTable
         ? tr("vector from the lesson's embedding table")
         : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");

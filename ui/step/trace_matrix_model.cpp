@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/trace/explain.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -17,8 +18,8 @@ void TraceMatrixModel::show(const Trace* trace, Step step, int layer, int head, 
     head_ = isPerHead(step) ? head : 0;
     decimals_ = decimals;
     highlighted_.clear();
-    rowLabels_ = rowLabels(*trace, step, layer, head_);
-    colLabels_ = columnLabels(*trace, step, layer, head_);
+    rowLabels_ = rowLabels(*trace, step, layer, head_, displayLanguage());
+    colLabels_ = columnLabels(*trace, step, layer, head_, displayLanguage());
     // Shading is relative to the largest finite magnitude, so −∞ cells do not flatten the rest.
     max_ = 0;
     const Mat& m = matrix();
