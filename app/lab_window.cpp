@@ -119,6 +119,15 @@ LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page)
     return lab;
 }
 
+void rebuildLab(QWidget* owner, const Session& session) {
+    auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!lab) return;
+    const bool shown = lab->isVisible();
+    const auto page = static_cast<LabWindow::Page>(lab->tabs()->currentIndex());  // tabs in Page order
+    delete lab;
+    if (shown) openLab(owner, session, page);
+}
+
 namespace {
 
 // One PNG per sub-tab of the Masks & cross-attention panel (three sections do not fit one page).
