@@ -13,6 +13,9 @@ namespace {
 
 const QString kSettingsKey = QStringLiteral("interface/language");
 
+// ~/.config/AttnScope/AttnScope.conf (the application sets no organisation name).
+QSettings userSettings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
+
 struct Installed {
     QString language = QStringLiteral("en");
     std::unique_ptr<QTranslator> app, qt;  // owned here; removed before they are replaced
@@ -39,11 +42,11 @@ QString languageForLocale(const QString& locale) {
 QString systemLanguage() { return languageForLocale(QLocale::system().name()); }
 
 QString savedLanguage() {
-    const QString saved = QSettings().value(kSettingsKey).toString();
+    const QString saved = userSettings().value(kSettingsKey).toString();
     return supportedLanguages().contains(saved) ? saved : systemLanguage();
 }
 
-void saveLanguage(const QString& language) { QSettings().setValue(kSettingsKey, language); }
+void saveLanguage(const QString& language) { userSettings().setValue(kSettingsKey, language); }
 
 bool applyLanguage(const QString& language) {
     Installed& state = installed();
