@@ -121,6 +121,20 @@ private slots:
         QCOMPARE(child<StepNavigator>(window, "navigator")->currentIndex(), 3);
     }
 
+    // An open lab window comes back in the new language, on the page it showed.
+    void anOpenLabFollowsTheLanguage() {
+        MainWindow window;
+        QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
+        openLab(&window, sessionOf(window), LabWindow::Masks);
+        window.setLanguage("zh_CN");
+        const auto labs = window.findChildren<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
+        QCOMPARE(labs.size(), 1);  // the old one is gone, not hidden
+        QVERIFY(labs.front()->isVisible());
+        QCOMPARE(labs.front()->tabs()->currentIndex(), static_cast<int>(LabWindow::Masks));
+        QCOMPARE(labs.front()->tabs()->tabText(0), QStringLiteral("位置编码"));
+        QCOMPARE(labs.front()->windowTitle(), QStringLiteral("AttnScope — 实验室"));
+    }
+
     // The check itself: a label narrower than its text, and a button, are reported; one that fits is not.
     void clippingCheckFindsAClippedLabel() {
         QWidget root;
