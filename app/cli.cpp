@@ -28,34 +28,36 @@ namespace attnscope {
 namespace {
 
 void addOptions(QCommandLineParser& parser) {
-    parser.setApplicationDescription("AttnScope: transformer self-attention, every number visible.\n"
-                                     "Coreference and head analysis: attnscope coref --help, attnscope heads --help.");
+    parser.setApplicationDescription(translate("cli", "AttnScope: transformer self-attention, every number visible.\n"
+                                             "Coreference and head analysis: attnscope coref --help, attnscope heads --help."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({
-        {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
-        {"model", "A pretrained model: a FOLDER (config.json, model.safetensors, tokenizer files) "
-                  "or a Hugging Face id found in the local cache (e.g. bert-base-uncased).", "model"},
-        {"layer", "Only this layer (1 = first). Models: default the last for text, all for json; "
-                  "lessons: default every layer (the last for --export-png).", "l"},
-        {"top-k", "Models: how many predicted tokens to list (default 5).", "k"},
-        {"sentence", "The sentence to run (default: the lesson's own).", "text"},
-        {"print", "Print the matrices instead of opening a window."},
-        {"step", "Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, "
-                 "masked_scores, weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o.", "step"},
-        {"head", "Only this head (1 = first).", "h"},
-        {"format", "text (default), json, csv or markdown.", "format"},
-        {"decimals", "Decimals shown (default: the lesson's).", "n"},
-        {"hand-rounding", "Round every intermediate to N decimals, as by hand.", "n"},
-        {"exact", "Ignore the lesson's hand-rounding setting."},
-        {"explain", "Text and Markdown: add each cell's explanation (a worksheet)."},
-        {"export-png", "Write the attention heatmaps (all heads) to a PNG file.", "file"},
-        {"ablate", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
-                   "as Hugging Face's head_mask: their weights are shown, their output is zero.", "heads"},
-        {"list-lessons", "List the built-in lessons."},
-        {"screenshots", "Open the window and save a screenshot of every step to DIR.", "dir"},
-        {"exit-after-first-heatmap", "With --model, for benchmarks: quit once the window has painted the "
-                                     "model's first heatmap, printing the milliseconds since start."},
+        {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
+        {"model", translate("cli", "A pretrained model: a FOLDER (config.json, model.safetensors, tokenizer files) "
+                  "or a Hugging Face id found in the local cache (e.g. bert-base-uncased)."), "model"},
+        {"layer", translate("cli", "Only this layer (1 = first). Models: default the last for text, all for json; "
+                  "lessons: default every layer (the last for --export-png)."), "l"},
+        {"top-k", translate("cli", "Models: how many predicted tokens to list (default 5)."), "k"},
+        {"sentence", translate("cli", "The sentence to run (default: the lesson's own)."), "text"},
+        {"print", translate("cli", "Print the matrices instead of opening a window.")},
+        {"step", translate("cli", "Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, "
+                 "masked_scores, weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o."), "step"},
+        {"head", translate("cli", "Only this head (1 = first)."), "h"},
+        {"format", translate("cli", "text (default), json, csv or markdown."), "format"},
+        {"decimals", translate("cli", "Decimals shown (default: the lesson's)."), "n"},
+        {"hand-rounding", translate("cli", "Round every intermediate to N decimals, as by hand."), "n"},
+        {"exact", translate("cli", "Ignore the lesson's hand-rounding setting.")},
+        {"explain", translate("cli", "Text and Markdown: add each cell's explanation (a worksheet).")},
+        {"export-png", translate("cli", "Write the attention heatmaps (all heads) to a PNG file."), "file"},
+        {"ablate", translate("cli", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
+                   "as Hugging Face's head_mask: their weights are shown, their output is zero."), "heads"},
+        {"list-lessons", translate("cli", "List the built-in lessons.")},
+        {"screenshots", translate("cli", "Open the window and save a screenshot of every step to DIR."), "dir"},
+        {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
+         "language"},
+        {"exit-after-first-heatmap", translate("cli", "With --model, for benchmarks: quit once the window has painted the "
+                                     "model's first heatmap, printing the milliseconds since start.")},
     });
 }
 

@@ -23,26 +23,28 @@ namespace attnscope {
 namespace {
 
 void addOptions(QCommandLineParser& parser) {
-    parser.setApplicationDescription(
-        "attnscope coref: which earlier word a pronoun attends to.\n"
-        "attnscope heads: every head's antecedent accuracy on a coreference set, or head statistics.");
+    parser.setApplicationDescription(translate(
+        "cli", "attnscope coref: which earlier word a pronoun attends to.\n"
+               "attnscope heads: every head's antecedent accuracy on a coreference set, or head statistics."));
     parser.addHelpOption();
-    parser.addPositionalArgument("command", "coref or heads");
+    parser.addPositionalArgument("command", translate("cli", "coref or heads"));
     parser.addOptions({
-        {"model", "A pretrained model: a FOLDER or a Hugging Face id in the local cache.", "model"},
-        {"lesson", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON.", "lesson"},
-        {"sentence", "The sentence (default: the lesson's own).", "text"},
-        {"heads", "coref: the mean of these heads, LAYER:HEAD pairs counted from 1, e.g. 5:4,6:1.", "list"},
-        {"layer", "coref: the mean of every head of this layer (1 = first).", "l"},
-        {"rollout", "coref: attention rollout through every layer (the default)."},
-        {"mention", "coref: resolve this word (WORD or WORD#N for its N-th occurrence) instead of every pronoun.",
+        {"model", translate("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
+        {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
+        {"sentence", translate("cli", "The sentence (default: the lesson's own)."), "text"},
+        {"heads", translate("cli", "coref: the mean of these heads, LAYER:HEAD pairs counted from 1, e.g. 5:4,6:1."), "list"},
+        {"layer", translate("cli", "coref: the mean of every head of this layer (1 = first)."), "l"},
+        {"rollout", translate("cli", "coref: attention rollout through every layer (the default).")},
+        {"mention", translate("cli", "coref: resolve this word (WORD or WORD#N for its N-th occurrence) instead of every pronoun."),
          "word"},
-        {"cataphora", "Let words after the mention be candidates too."},
-        {"coref-set", "heads: a coreference set (JSON lines, see docs/coreference.md).", "file"},
-        {"stats", "heads: print entropy and attention shares of every head on --sentence."},
-        {"top", "heads: print only the N best heads of the ranking.", "n"},
-        {"format", "text (default) or json.", "format"},
-        {"decimals", "Decimals shown in text (default 3).", "n"},
+        {"cataphora", translate("cli", "Let words after the mention be candidates too.")},
+        {"coref-set", translate("cli", "heads: a coreference set (JSON lines, see docs/coreference.md)."), "file"},
+        {"stats", translate("cli", "heads: print entropy and attention shares of every head on --sentence.")},
+        {"top", translate("cli", "heads: print only the N best heads of the ranking."), "n"},
+        {"format", translate("cli", "text (default) or json."), "format"},
+        {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
+         "language"},
+        {"decimals", translate("cli", "Decimals shown in text (default 3)."), "n"},
     });
 }
 

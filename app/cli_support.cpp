@@ -1,9 +1,12 @@
 #include "app/cli_support.hpp"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include "app/language.hpp"
 
 namespace attnscope {
 
@@ -40,6 +43,21 @@ std::optional<int> readCount(const QCommandLineParser& parser, const QString& na
         return std::nullopt;
     }
     return value;
+}
+
+QString translate(const char* context, const char* text) { return QCoreApplication::translate(context, text); }
+
+std::optional<QString> languageOption(const QStringList& arguments, std::string& error) {
+    for (int i = 1; i < arguments.size(); ++i) {
+        QString value;
+        if (arguments[i] == QLatin1String("--lang")) value = i + 1 < arguments.size() ? arguments[i + 1] : QString();
+        else if (arguments[i].startsWith(QLatin1String("--lang="))) value = arguments[i].mid(7);
+        else continue;
+        if (supportedLanguages().contains(value)) return value;
+        error = "--lang expects zh_CN or en, got \"" + value.toStdString() + "\"";
+        return std::nullopt;
+    }
+    return QString();
 }
 
 }  // namespace attnscope

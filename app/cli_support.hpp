@@ -1,6 +1,7 @@
 #pragma once
 // What every command-line command shares: how it fails, writes and reads a bounded number.
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,13 @@ void write(const std::string& text);   // stdout, as is
 // The exit code once stdout is flushed: 1, with the OS's reason, if anything written to it was lost.
 int finishOutput(int exitCode);
 void notice(const std::string& text);  // "notice: TEXT" on stderr
+
+// Command-line texts (--help) in the interface language; lupdate reads translate("cli", "…").
+QString translate(const char* context, const char* text);
+
+// The value of --lang (--lang X or --lang=X): empty when absent; an error unless zh_CN or en.
+// main() applies it before anything is printed, so --help and messages follow it.
+std::optional<QString> languageOption(const QStringList& arguments, std::string& error);
 
 // --NAME as a whole number in [lo, hi]; nullopt when absent or bad (then `error` says why).
 std::optional<int> readCount(const QCommandLineParser& parser, const QString& name, int lo, int hi,

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QMenu>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
@@ -33,7 +34,12 @@ LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt
     masks_ = new MasksPanel(tabs_);
     tabs_->addTab(masks_, tr("Masks && cross-attention"));
     multiHead_ = new MultiHeadPanel(tabs_);
-    tabs_->addTab(multiHead_, tr("Multi-head"));
+    // The lab's tallest page (~720 px): scrollable, so the lab fits a 1366×768 screen (language_tests).
+    auto* multiHeadArea = new QScrollArea(tabs_);
+    multiHeadArea->setWidgetResizable(true);
+    multiHeadArea->setFrameShape(QFrame::NoFrame);
+    multiHeadArea->setWidget(multiHead_);
+    tabs_->addTab(multiHeadArea, tr("Multi-head"));
     exercises_ = new ExercisePanel(tabs_);
     tabs_->addTab(exercises_, tr("Exercises"));
     layout->addWidget(tabs_);
@@ -117,6 +123,15 @@ LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page)
     lab->raise();
     lab->activateWindow();
     return lab;
+}
+
+void rebuildLab(QWidget* owner, const Session& session) {
+    auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!lab) return;
+    const bool shown = lab->isVisible();
+    const auto page = static_cast<LabWindow::Page>(lab->tabs()->currentIndex());  // tabs in Page order
+    delete lab;
+    if (shown) openLab(owner, session, page);
 }
 
 namespace {

@@ -58,6 +58,9 @@ private:
 void addLabMenu(QMenu* menu, QWidget* owner, const Session& session);
 // Opens (or brings up) `owner`'s lab window on `page`.
 LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page);
+// After a language change: an open lab window of `owner` is rebuilt in the new language on the
+// same page (a hidden one is dropped; the next openLab builds it anew).
+void rebuildLab(QWidget* owner, const Session& session);
 // Called by the main window when a model run is shown (the model) and when it goes back to a
 // lesson (nullopt): passed on to `owner`'s lab window, now or when it opens.
 void setLabModel(QWidget* owner, const QString& name, std::optional<LoadedModel> model);

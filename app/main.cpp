@@ -4,6 +4,7 @@
 #include "app/app_identity.hpp"
 #include "app/cli.hpp"
 #include "app/cli_support.hpp"
+#include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "app/run_window.hpp"
 
@@ -16,6 +17,14 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     attnscope::applyApplicationIdentity();  // name, version, desktop id, window icon
     attnscope::initResources();
+    // The interface language before anything is printed or shown: --lang, else (the window) the
+    // choice saved by View ▸ Language, else the system locale.
+    std::string languageError;
+    const auto language = attnscope::languageOption(QApplication::arguments(), languageError);
+    if (!language) return attnscope::fail(languageError);
+    attnscope::applyLanguage(!language->isEmpty() ? *language
+                             : headless           ? attnscope::systemLanguage()
+                                                  : attnscope::savedLanguage());
     if (headless) return attnscope::finishOutput(attnscope::runCommandLine(QApplication::arguments()));
     // The window takes the same options: a mistyped one is refused, never silently dropped.
     if (auto error = attnscope::commandLineError(QApplication::arguments())) return attnscope::fail(*error);

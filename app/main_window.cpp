@@ -92,6 +92,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     connectViews();
     connectSource(lesson_);
     connectSource(model_);
+    connect(model_, &ModelTraceSource::opened, this, &MainWindow::onModelOpened);
+    connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
     showSourcePanels();
     setRunning(false);
     setLargerText(false);
@@ -174,12 +176,12 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->tabs->addTab(ui_->editor, tr("Edit lesson"));
     ui_->tabs->addTab(ui_->modelView, tr("Model view"));
     ui_->tabs->addTab(ui_->headView, tr("Head view"));
-    ui_->worked = new WorkedExample(ui_->navigator, ui_->matrixPanel, this);
+    ui_->worked = new WorkedExample(ui_->navigator, ui_->matrixPanel, ui_->tabs);
     ui_->traceTabs.push_back(std::make_unique<HeatmapTab>(ui_->heatmap));
     ui_->traceTabs.push_back(std::make_unique<ModelViewTab>(ui_->modelView));
     ui_->traceTabs.push_back(std::make_unique<HeadViewTab>(ui_->headView));
-    ui_->coref = new CorefTabController(ui_->tabs, this);
-    ui_->heads = new HeadsTab(ui_->tabs, ui_->modelView, this);
+    ui_->coref = new CorefTabController(ui_->tabs, ui_->tabs);
+    ui_->heads = new HeadsTab(ui_->tabs, ui_->modelView, ui_->tabs);
     return ui_->tabs;
 }
 
@@ -221,15 +223,16 @@ void MainWindow::buildMenus() {
     addLabMenu(menuBar()->addMenu(tr("L&ab")), this, lesson_->session());  // the teaching lab (issue 5)
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* larger = view->addAction(tr("&Larger text"), this, &MainWindow::setLargerText);
+    QAction* larger = ui_->largerText = view->addAction(tr("&Larger text"), this, &MainWindow::setLargerText);
     larger->setCheckable(true);
     larger->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus));
-    QAction* shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
+    QAction* shading = ui_->shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
     shading->setCheckable(true);
     shading->setChecked(true);
     QAction* allHeads = view->addAction(tr("&All heads side by side"), ui_->heatmap, &HeatmapView::setAllHeads);
     allHeads->setCheckable(true);
     connect(ui_->heatmap->allHeadsBox(), &QCheckBox::toggled, allHeads, &QAction::setChecked);
+    addLanguageMenu(view);  // View ▸ Language (main_window_language.cpp)
     fillHelpMenu(menuBar()->addMenu(tr("&Help")), this);  // About AttnScope (app/app_identity.cpp)
 }
 
@@ -244,8 +247,6 @@ void MainWindow::connectViews() {
         ui_->heads->setSource(source_);  // the ranking was of the weights before the edit
         if (lesson_->rerun()) statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     });
-    connect(model_, &ModelTraceSource::opened, this, &MainWindow::onModelOpened);
-    connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
     connect(ui_->cancel, &QPushButton::clicked, this, [this] { source_->cancel(); });
     connect(ui_->editor, &LessonEditor::editRejected, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
@@ -265,8 +266,9 @@ void MainWindow::connectViews() {
     connect(ui_->heads, &HeadsTab::failed, this, &MainWindow::showError);
     connect(ui_->heads, &HeadsTab::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
     // Text fields and matrix tables claim the arrows (ShortcutOverride) for their own cursor.
-    auto* next = new QShortcut(QKeySequence(Qt::Key_Right), this);
-    auto* previous = new QShortcut(QKeySequence(Qt::Key_Left), this);
+    // On the central widget: rebuilt with it when the language changes (setLanguage), never twice.
+    auto* next = new QShortcut(QKeySequence(Qt::Key_Right), centralWidget());
+    auto* previous = new QShortcut(QKeySequence(Qt::Key_Left), centralWidget());
     connect(next, &QShortcut::activated, ui_->navigator, &StepNavigator::next);
     connect(previous, &QShortcut::activated, ui_->navigator, &StepNavigator::previous);
 }

@@ -40,6 +40,9 @@ public:
 
     void setSentence(const QString& sentence);  // runs it now (typing runs it after a pause)
     void setLargerText(bool larger);
+    // "en" or "zh_CN": installs it, remembers it, rebuilds every widget in it at once, keeping
+    // the open source, sentence, layer, step, head and tab (main_window_language.cpp).
+    void setLanguage(const QString& language);
     // Coreference tab: scores the arcs with `heads` (0-based) and shows the tab.
     void setCoreferenceHeads(const std::vector<HeadRef>& heads);
     // Heads tab: ranks every head on a coreference set (a path or ":/coref/…") off the GUI
@@ -57,6 +60,8 @@ private:
     QWidget* buildTabs(QWidget* parent);
     void buildSourcePanels();
     void buildMenus();
+    void addLanguageMenu(QMenu* view);
+    void rebuildWidgets();
     void connectViews();
     void connectSource(TraceSource* source);
     void showError(const QString& title, const QString& text);

@@ -7,6 +7,7 @@
 #include "app/main_window.hpp"
 #include "ui/attention/trace_tab.hpp"
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -51,6 +52,7 @@ struct MainWindow::Parts {
     std::vector<std::unique_ptr<TraceTab>> traceTabs;  // heatmap, model view, head view
     CorefTabController* coref = nullptr;
     HeadsTab* heads = nullptr;
+    QAction *largerText = nullptr, *shading = nullptr;  // View menu states, kept across a rebuild
 };
 
 }  // namespace attnscope

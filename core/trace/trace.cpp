@@ -3,6 +3,8 @@
 
 #include <array>
 
+#include "core/text/messages.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -10,30 +12,30 @@ namespace {
 struct StepInfo {
     Step step;
     std::string_view key;
-    std::string_view title;
     std::string_view symbol;
 };
 
+// Titles: the message catalogue (core/text/messages.cpp), in English and Chinese.
 constexpr std::array<StepInfo, 19> kSteps{{
-    {Step::Embedding, "embedding", "Embedding: each token's vector", "E"},
-    {Step::Input, "x", "Input X = E + positional encoding", "X"},
-    {Step::Query, "q", "Queries Q = X·W_Q", "Q"},
-    {Step::Key, "k", "Keys K = X·W_K", "K"},
-    {Step::Value, "v", "Values V = X·W_V", "V"},
-    {Step::Scores, "scores", "Scores S = Q·Kᵀ", "S"},
-    {Step::Scaled, "scaled_scores", "Scaled scores S / √d_k", "S/√d_k"},
-    {Step::Masked, "masked_scores", "Masked scores (causal mask)", "S+M"},
-    {Step::Weights, "weights", "Attention weights A = softmax(rows)", "A"},
-    {Step::WeightedSum, "weighted_sum", "Weighted sum A·V", "A·V"},
-    {Step::Concat, "concat", "Concatenation of heads", "concat"},
-    {Step::Output, "output", "Output = concat·W_O", "out"},
-    {Step::Positional, "positional", "Positional encoding P", "P"},
-    {Step::WQ, "w_q", "Weights W_Q", "W_Q"},
-    {Step::WK, "w_k", "Weights W_K", "W_K"},
-    {Step::WV, "w_v", "Weights W_V", "W_V"},
-    {Step::WO, "w_o", "Weights W_O", "W_O"},
-    {Step::Mask, "mask", "Mask M (0 keeps, −∞ hides)", "M"},
-    {Step::SourceInput, "x_source", "Source input X_src (keys and values come from it)", "X_src"},
+    {Step::Embedding, "embedding", "E"},
+    {Step::Input, "x", "X"},
+    {Step::Query, "q", "Q"},
+    {Step::Key, "k", "K"},
+    {Step::Value, "v", "V"},
+    {Step::Scores, "scores", "S"},
+    {Step::Scaled, "scaled_scores", "S/√d_k"},
+    {Step::Masked, "masked_scores", "S+M"},
+    {Step::Weights, "weights", "A"},
+    {Step::WeightedSum, "weighted_sum", "A·V"},
+    {Step::Concat, "concat", "concat"},
+    {Step::Output, "output", "out"},
+    {Step::Positional, "positional", "P"},
+    {Step::WQ, "w_q", "W_Q"},
+    {Step::WK, "w_k", "W_K"},
+    {Step::WV, "w_v", "W_V"},
+    {Step::WO, "w_o", "W_O"},
+    {Step::Mask, "mask", "M"},
+    {Step::SourceInput, "x_source", "X_src"},
 }};
 
 const StepInfo& info(Step step) {
@@ -81,7 +83,7 @@ bool isTokenByToken(Step step) {
 }
 
 std::string_view stepKey(Step step) { return info(step).key; }
-std::string_view stepTitle(Step step) { return info(step).title; }
+std::string_view stepTitle(Step step) { return stepTitle(step, Language::English); }
 std::string_view stepSymbol(Step step) { return info(step).symbol; }
 
 std::optional<Step> stepFromKey(std::string_view key) {
@@ -90,23 +92,8 @@ std::optional<Step> stepFromKey(std::string_view key) {
     return std::nullopt;
 }
 
-// 12 → "₁₂", for X₂ = X₁ + output₁.
-std::string subscript(int n) {
-    static constexpr std::array<std::string_view, 10> kDigits{"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
-    std::string out;
-    for (const char digit : std::to_string(n)) out += kDigits[digit - '0'];
-    return out;
-}
-
 std::string stepTitleIn(const Trace& trace, Step step, int layer) {
-    if (step == Step::Masked && trace.paddedFrom >= 0)
-        return trace.causal ? "Masked scores (causal and padding mask)" : "Masked scores (padding mask)";
-    if (step != Step::Input || layer == 0) return std::string(stepTitle(step));
-    const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
-    if (trace.residual)
-        return "Input of layer " + n + ": X" + subscript(layer + 1) + " = X" + subscript(layer) + " + output" +
-               subscript(layer) + " (residual)";
-    return "Input of layer " + n + ": what layer " + before + " passed on";
+    return stepTitleIn(trace, step, layer, Language::English);
 }
 
 std::vector<Step> stepsOf(const Trace& trace, int layer) {

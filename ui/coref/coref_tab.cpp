@@ -231,8 +231,9 @@ Result<void> CorefTab::exportTo(const QString& path, Export kind, double scale) 
 void CorefTab::exportDialog(Export kind, double scale) {
     static const char* const names[] = {"coreference.png", "coreference.svg", "coreference.pdf", "coreference.csv",
                                         "coreference.json"};
-    static const char* const filters[] = {"PNG images (*.png)", "SVG images (*.svg)", "PDF documents (*.pdf)",
-                                          "CSV (*.csv)", "JSON (*.json)"};
+    static const char* const filters[] = {QT_TR_NOOP("PNG images (*.png)"), QT_TR_NOOP("SVG images (*.svg)"),
+                                          QT_TR_NOOP("PDF documents (*.pdf)"), QT_TR_NOOP("CSV (*.csv)"),
+                                          QT_TR_NOOP("JSON (*.json)")};
     const auto i = static_cast<std::size_t>(kind);
     const QString path = QFileDialog::getSaveFileName(this, tr("Export coreference"), names[i], tr(filters[i]));
     if (path.isEmpty()) return;

@@ -64,7 +64,7 @@ protected:
         const auto* help = static_cast<QHelpEvent*>(event);
         const QPointF p = help->pos();
         if (const auto word = view_->wordAt(p))
-            QToolTip::showText(help->globalPos(), tr("Click to resolve “%1” as the mention")
+            QToolTip::showText(help->globalPos(), CorefView::tr("Click to resolve “%1” as the mention")
                                                       .arg(qs(view_->resolved_.words[static_cast<std::size_t>(*word)].text)), this);
         else if (const auto arc = view_->arcAt(p))
             QToolTip::showText(help->globalPos(), view_->arcToolTip(*arc), this);

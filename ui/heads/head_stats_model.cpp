@@ -68,18 +68,19 @@ QVariant HeadStatsModel::data(const QModelIndex& index, int role) const {
 QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     // Short: the table shares the tab with the ranking; the tooltips say more.
-    static const char* const names[] = {"Layer", "Head", "Entropy", "Delim./special", "Previous",
-                                        "Next", "Self", "Coref.", "Label"};
+    static const char* const names[] = {QT_TR_NOOP("Layer"),    QT_TR_NOOP("Head"),     QT_TR_NOOP("Entropy"),
+                                        QT_TR_NOOP("Delim./special"), QT_TR_NOOP("Previous"), QT_TR_NOOP("Next"),
+                                        QT_TR_NOOP("Self"),     QT_TR_NOOP("Coref."),   QT_TR_NOOP("Label")};
     static const char* const tips[] = {
-        "Layers and heads count from 1",
+        QT_TR_NOOP("Layers and heads count from 1"),
         "",
-        "Mean over rows of −Σ w·log₂ w, in bits",
-        "Share of attention to special tokens and punctuation",
-        "Share to the token just before (rows after the first)",
-        "Share to the token just after (rows before the last)",
-        "Share to the token itself",
-        "Antecedent accuracy on the evaluated coreference set",
-        "Thresholds in docs/coreference.md, “Head statistics”"};
+        QT_TR_NOOP("Mean over rows of −Σ w·log₂ w, in bits"),
+        QT_TR_NOOP("Share of attention to special tokens and punctuation"),
+        QT_TR_NOOP("Share to the token just before (rows after the first)"),
+        QT_TR_NOOP("Share to the token just after (rows before the last)"),
+        QT_TR_NOOP("Share to the token itself"),
+        QT_TR_NOOP("Antecedent accuracy on the evaluated coreference set"),
+        QT_TR_NOOP("Thresholds in docs/coreference.md, “Head statistics”")};
     if (section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) return tr(names[section]);
     if (role == Qt::ToolTipRole && tips[section][0] != '\0') return tr(tips[section]);

@@ -42,9 +42,12 @@ public:
     int columnCount(const QModelIndex& = {}) const override { return Count; }
 
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
-        static const char* const titles[] = {"H", "d_k = d/H", "1/√d_k", "Q_h, K_h, V_h", "Q_h·K_hᵀ", "concat",
-                                             "parameters 4d²", "std of Q_h·K_hᵀ", "std of Q_h·K_hᵀ/√d_k",
-                                             "mean row entropy (nats)"};
+        static const char* const titles[] = {"H", "d_k = d/H", "1/√d_k", "Q_h, K_h, V_h", "Q_h·K_hᵀ",
+                                             QT_TRANSLATE_NOOP("QObject", "concat"),
+                                             QT_TRANSLATE_NOOP("QObject", "parameters 4d²"),
+                                             QT_TRANSLATE_NOOP("QObject", "std of Q_h·K_hᵀ"),
+                                             QT_TRANSLATE_NOOP("QObject", "std of Q_h·K_hᵀ/√d_k"),
+                                             QT_TRANSLATE_NOOP("QObject", "mean row entropy (nats)")};
         if (role != Qt::DisplayRole || orientation != Qt::Horizontal || section < 0 || section >= Count) return {};
         return QObject::tr(titles[section]);
     }

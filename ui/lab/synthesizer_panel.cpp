@@ -18,7 +18,11 @@ namespace attnscope {
 namespace {
 
 // The order of synthesizerVariants' mixture: every variant but the mixture itself.
-const char* const kMixed[] = {"Dot product", "Dense", "Random", "Factorized Dense", "Factorized Random"};
+const char* const kMixed[] = {QT_TRANSLATE_NOOP("attnscope::SynthesizerPanel", "Dot product"),
+                              QT_TRANSLATE_NOOP("attnscope::SynthesizerPanel", "Dense"),
+                              QT_TRANSLATE_NOOP("attnscope::SynthesizerPanel", "Random"),
+                              QT_TRANSLATE_NOOP("attnscope::SynthesizerPanel", "Factorized Dense"),
+                              QT_TRANSLATE_NOOP("attnscope::SynthesizerPanel", "Factorized Random")};
 
 }  // namespace
 

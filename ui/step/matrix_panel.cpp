@@ -1,5 +1,6 @@
 #include "ui/step/matrix_panel.hpp"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
@@ -11,6 +12,7 @@
 
 #include "ui/step/matrix_delegate.hpp"
 #include "ui/step/matrix_table.hpp"
+#include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
@@ -19,12 +21,12 @@ namespace {
 const QSize kMaxTableSize{620, 460};
 
 QString stepCaption(const Trace& trace, Step step, int layer, int head) {
-    QString text = QString::fromStdString(stepTitleIn(trace, step, layer));
-    if (step == Step::Key) text += QStringLiteral("  (read as Kᵀ)");
+    QString text = QString::fromStdString(stepTitleIn(trace, step, layer, coreLanguage()));
+    if (step == Step::Key) text += QCoreApplication::translate("attnscope::MatrixPanel", "  (read as Kᵀ)");
     const bool titleNamesLayer = step == Step::Input && layer > 0;
     const bool perLayer = step != Step::Embedding && step != Step::Positional;
-    if (trace.layerCount() > 1 && perLayer && !titleNamesLayer) text += QStringLiteral("  — layer %1").arg(layer + 1);
-    if (isPerHead(step) && trace.headCount() > 1) text += QStringLiteral("  — head %1").arg(head + 1);
+    if (trace.layerCount() > 1 && perLayer && !titleNamesLayer) text += QCoreApplication::translate("attnscope::MatrixPanel", "  — layer %1").arg(layer + 1);
+    if (isPerHead(step) && trace.headCount() > 1) text += QCoreApplication::translate("attnscope::MatrixPanel", "  — head %1").arg(head + 1);
     return text;
 }
 
@@ -37,7 +39,7 @@ std::array<QString, 2> operatorsFor(const Trace& trace, Step step, int decimals)
             return {"·", "="};
         case Step::Scaled:
             return {"", QStringLiteral("÷ %1 =").arg(QString::fromStdString(formatNumber(trace.scaleDivisor, decimals)))};
-        case Step::Weights: return {"", QStringLiteral("softmax\nof each row\n→")};
+        case Step::Weights: return {"", QCoreApplication::translate("attnscope::MatrixPanel", "softmax\nof each row\n→")};
         default: return {"", ""};
     }
 }

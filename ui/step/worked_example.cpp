@@ -3,6 +3,7 @@
 #include "core/trace/explain.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
+#include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
@@ -20,7 +21,7 @@ void WorkedExample::show(std::shared_ptr<const Trace> trace, int layer, int deci
     if (!keepSelection) selectedCell_.reset();
     const std::vector<Step> steps = stepsOf(*trace_, layer_);
     std::vector<std::string> titles;
-    for (const Step step : steps) titles.push_back(stepTitleIn(*trace_, step, layer_));
+    for (const Step step : steps) titles.push_back(stepTitleIn(*trace_, step, layer_, coreLanguage()));
     {
         const QSignalBlocker blocker(navigator_);  // one showCurrentStep below is enough
         navigator_->setSteps(steps, titles);

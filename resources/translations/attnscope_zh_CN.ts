@@ -1,0 +1,2383 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>About</name>
+    <message>
+        <source>&lt;p&gt;Transformer self-attention, every number visible and computable by hand.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Transformer 自注意力：每个数字都看得见，都能手算。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Where the numbers come from.&lt;/b&gt; Every number is computed on this computer by AttnScope&apos;s own engine, without a network connection. Lessons run in double precision on the embeddings and weights written in the lesson file (optionally rounded as by hand); real models run in single precision on the weights of the safetensors files you open, with the formulas of their Hugging Face implementation (BERT, DistilBERT, RoBERTa, GPT-2). An independent Python reference checks both in the test suite.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;数字从何而来。&lt;/b&gt;每个数字都由 AttnScope 自己的计算引擎在本机算出，无需联网。课程以双精度运行，使用课程文件中写明的嵌入和权重（可选择像手算一样舍入）；真实模型以单精度运行，使用你打开的 safetensors 文件中的权重，公式与其 Hugging Face 实现一致（BERT、DistilBERT、RoBERTa、GPT-2）。测试套件中有一份独立的 Python 参考实现对两者进行核对。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Licence:&lt;/b&gt; GNU General Public License, version 3 or any later version (GPL-3.0-or-later). AttnScope comes with ABSOLUTELY NO WARRANTY. It uses Qt %1 (LGPL-3.0), QCustomPlot (GPL-3.0), Eigen (MPL-2.0), nlohmann/json (MIT) and OpenBLAS (BSD-3-Clause).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;许可证：&lt;/b&gt;GNU 通用公共许可证第 3 版或任何更高版本（GPL-3.0-or-later）。AttnScope 不提供任何担保。它使用了 Qt %1（LGPL-3.0）、QCustomPlot（GPL-3.0）、Eigen（MPL-2.0）、nlohmann/json（MIT）和 OpenBLAS（BSD-3-Clause）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;About AttnScope</source>
+        <translation>关于 AttnScope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About AttnScope</source>
+        <translation>关于 AttnScope</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>config</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>no config.json</source>
+        <translation>没有 config.json</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>no .safetensors</source>
+        <translation>没有 .safetensors</translation>
+    </message>
+    <message>
+        <source>&amp;Positional encoding</source>
+        <translation>位置编码(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Why scale by √&amp;d_k</source>
+        <translation>为什么要除以 √d_k 缩放(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Synthesizer</source>
+        <translation>Synthesizer 合成注意力(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Masks &amp;&amp; cross-attention</source>
+        <translation>掩码与交叉注意力(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Multi-head, step by step</source>
+        <translation>多头注意力，逐步演示(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Exercises</source>
+        <translation>练习(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Example models</source>
+        <translation>示例模型(&amp;E)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 · entropy %2 bits</source>
+        <translation>%1 · 熵 %2 比特</translation>
+    </message>
+    <message>
+        <source>Antecedent accuracy per head
+%1, %2 evaluated
+baselines: nearest %3, rule %4; rollout %5</source>
+        <translation>各注意力头的先行词准确率
+%1，已评估 %2
+基线：最近指称 %3，规则 %4；注意力展开 %5</translation>
+    </message>
+    <message>
+        <source>… and %1 more (attnscope heads lists them all)</source>
+        <translation>……另有 %1 条（attnscope heads 会全部列出）</translation>
+    </message>
+    <message>
+        <source>Skipped:
+</source>
+        <translation>已跳过：
+</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>attended-to token (key)</source>
+        <translation>被关注的词元（键）</translation>
+    </message>
+    <message>
+        <source>query token</source>
+        <translation>查询词元</translation>
+    </message>
+    <message>
+        <source>Average over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Maximum over heads</source>
+        <translation>各头最大值</translation>
+    </message>
+    <message>
+        <source>Attention weights — head %1</source>
+        <translation>注意力权重 — 第 %1 头</translation>
+    </message>
+    <message>
+        <source>Attention weights</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source> (special tokens hidden, rows renormalised)</source>
+        <translation>（已隐藏特殊词元，各行重新归一化）</translation>
+    </message>
+    <message>
+        <source> (special tokens hidden: rows sum to &lt; 1)</source>
+        <translation>（已隐藏特殊词元：各行之和 &lt; 1）</translation>
+    </message>
+    <message>
+        <source>Next token after “%1” (position %2)</source>
+        <translation>“%1”之后的下一个词元（位置 %2）</translation>
+    </message>
+    <message>
+        <source>%1 at position %2</source>
+        <translation>位置 %2 上的 %1</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>nearest</source>
+        <translation>最近指称</translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>第 %1 头</translation>
+    </message>
+    <message>
+        <source>Embedding table</source>
+        <translation>嵌入表</translation>
+    </message>
+    <message>
+        <source>Positional table</source>
+        <translation>位置编码表</translation>
+    </message>
+    <message>
+        <source>antecedent accuracy</source>
+        <translation>先行词准确率</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>No evaluation yet</source>
+        <translation>尚未评估</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2: %3% (%4 of %5)</source>
+        <translation>第 %1 层 · 第 %2 头：%3%（%5 个中的 %4 个）</translation>
+    </message>
+    <message>
+        <source>%1 (%2/%3)</source>
+        <translation>%1（%2/%3）</translation>
+    </message>
+    <message>
+        <source>layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 头</translation>
+    </message>
+    <message>
+        <source>DPI must be between 24 and 1200, found %1</source>
+        <translation>DPI 必须在 24 到 1200 之间，实际为 %1</translation>
+    </message>
+    <message>
+        <source>cannot draw the SVG</source>
+        <translation>无法绘制 SVG</translation>
+    </message>
+    <message>
+        <source>cannot draw the PDF</source>
+        <translation>无法绘制 PDF</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>;;CSV matrix (*.csv);;JSON matrix (*.json);;NumPy matrix (*.npy)</source>
+        <translation>;;CSV 矩阵 (*.csv);;JSON 矩阵 (*.json);;NumPy 矩阵 (*.npy)</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图形</translation>
+    </message>
+    <message>
+        <source>PNG resolution</source>
+        <translation>PNG 分辨率</translation>
+    </message>
+    <message>
+        <source>DPI:</source>
+        <translation>DPI：</translation>
+    </message>
+    <message>
+        <source>unknown file type “.%1”: use .png, .svg, .pdf, .csv, .json or .npy</source>
+        <translation>未知的文件类型“.%1”：请使用 .png、.svg、.pdf、.csv、.json 或 .npy</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>PNG (chosen DPI), SVG, PDF%1</source>
+        <translation>PNG（所选 DPI）、SVG、PDF%1</translation>
+    </message>
+    <message>
+        <source>; the matrix as CSV, JSON or .npy</source>
+        <translation>；矩阵可导出为 CSV、JSON 或 .npy</translation>
+    </message>
+    <message>
+        <source>Not updated — %1. The plots still show the last valid input.</source>
+        <translation>未更新 — %1。图中仍显示上一次有效的输入。</translation>
+    </message>
+    <message>
+        <source>scaled by 1/√d</source>
+        <translation>按 1/√d 缩放</translation>
+    </message>
+    <message>
+        <source>unscaled</source>
+        <translation>未缩放</translation>
+    </message>
+    <message>
+        <source>unknown file type “.%1”: use .md, .tex or .pdf</source>
+        <translation>未知的文件类型“.%1”：请使用 .md、.tex 或 .pdf</translation>
+    </message>
+    <message>
+        <source>concat</source>
+        <translation>拼接</translation>
+    </message>
+    <message>
+        <source>parameters 4d²</source>
+        <translation>参数量 4d²</translation>
+    </message>
+    <message>
+        <source>std of Q_h·K_hᵀ</source>
+        <translation>Q_h·K_hᵀ 的标准差</translation>
+    </message>
+    <message>
+        <source>std of Q_h·K_hᵀ/√d_k</source>
+        <translation>Q_h·K_hᵀ/√d_k 的标准差</translation>
+    </message>
+    <message>
+        <source>mean row entropy (nats)</source>
+        <translation>各行熵的平均（奈特）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::AttentionControls</name>
+    <message>
+        <source>Hide special tokens</source>
+        <translation>隐藏特殊词元</translation>
+    </message>
+    <message>
+        <source>Each head</source>
+        <translation>每个头</translation>
+    </message>
+    <message>
+        <source>Average over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Maximum over heads</source>
+        <translation>各头最大值</translation>
+    </message>
+    <message>
+        <source>Fixed 0–1</source>
+        <translation>固定 0–1</translation>
+    </message>
+    <message>
+        <source>Shared maximum</source>
+        <translation>共同最大值</translation>
+    </message>
+    <message>
+        <source>Per-head maximum</source>
+        <translation>各头各自最大值</translation>
+    </message>
+    <message>
+        <source>Renormalise rows</source>
+        <translation>各行重新归一化</translation>
+    </message>
+    <message>
+        <source>With special tokens hidden: divide each row by what is left, so it sums to 1.</source>
+        <translation>隐藏特殊词元时：每行除以剩余部分之和，使其总和为 1。</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Colour scale:</source>
+        <translation>色标：</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorefTab</name>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>All heads of layer 1</source>
+        <translation>第 1 层的所有头</translation>
+    </message>
+    <message>
+        <source>Chosen heads</source>
+        <translation>所选的头</translation>
+    </message>
+    <message>
+        <source>Rollout multiplies every layer&apos;s head-averaged attention (plus the residual identity)</source>
+        <translation>注意力展开把每一层按头平均后的注意力（加上残差单位矩阵）逐层相乘</translation>
+    </message>
+    <message>
+        <source>L:H, …</source>
+        <translation>层:头, …</translation>
+    </message>
+    <message>
+        <source>The heads to average, LAYER:HEAD counted from 1, e.g. 5:4, 6:1</source>
+        <translation>要平均的头，格式为 层:头，从 1 开始计数，例如 5:4, 6:1</translation>
+    </message>
+    <message>
+        <source>Cataphora</source>
+        <translation>后指</translation>
+    </message>
+    <message>
+        <source>Admit the words after the mention as candidates too</source>
+        <translation>指称之后的词也作为候选</translation>
+    </message>
+    <message>
+        <source>Every pronoun</source>
+        <translation>每个代词</translation>
+    </message>
+    <message>
+        <source>Resolve every pronoun of the sentence again, instead of the clicked word</source>
+        <translation>重新消解句中的每个代词，而不是所点击的词</translation>
+    </message>
+    <message>
+        <source>Scores from:</source>
+        <translation>分数来源：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Arcs as PNG (%1×)…</source>
+        <translation>弧线导出为 PNG（%1×）…</translation>
+    </message>
+    <message>
+        <source>Arcs as SVG…</source>
+        <translation>弧线导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Arcs as PDF…</source>
+        <translation>弧线导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>Scores as CSV…</source>
+        <translation>分数导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Scores as JSON…</source>
+        <translation>分数导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>All heads of layer %1</source>
+        <translation>第 %1 层的所有头</translation>
+    </message>
+    <message>
+        <source>Nothing drawn: the heads could not be read.</source>
+        <translation>未绘制：无法读取这些头。</translation>
+    </message>
+    <message>
+        <source>Nothing drawn: the sentence could not be resolved.</source>
+        <translation>未绘制：无法对该句进行消解。</translation>
+    </message>
+    <message>
+        <source>Mention: every pronoun</source>
+        <translation>指称：每个代词</translation>
+    </message>
+    <message>
+        <source>Click a word in the picture to resolve it as the mention</source>
+        <translation>点击图中的词，将其作为指称进行消解</translation>
+    </message>
+    <message>
+        <source>Mention: “%1”</source>
+        <translation>指称：“%1”</translation>
+    </message>
+    <message>
+        <source>Export coreference</source>
+        <translation>导出共指</translation>
+    </message>
+    <message>
+        <source>The file could not be written</source>
+        <translation>无法写入文件</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorefTabController</name>
+    <message>
+        <source>Coreference</source>
+        <translation>共指</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorefView</name>
+    <message>
+        <source>chosen (highest score)</source>
+        <translation>选中（分数最高）</translation>
+    </message>
+    <message>
+        <source>other candidates: thickness and opacity = score</source>
+        <translation>其他候选：粗细和不透明度 = 分数</translation>
+    </message>
+    <message>
+        <source>nearest-mention baseline</source>
+        <translation>最近指称基线</translation>
+    </message>
+    <message>
+        <source>rule baseline (agreement + recency)</source>
+        <translation>规则基线（一致性 + 就近）</translation>
+    </message>
+    <message>
+        <source>nearest</source>
+        <translation>最近指称</translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>AttnScope coreference</source>
+        <translation>AttnScope 共指</translation>
+    </message>
+    <message>
+        <source>Click to resolve “%1” as the mention</source>
+        <translation>点击以将“%1”作为指称进行消解</translation>
+    </message>
+    <message>
+        <source>Layer:head</source>
+        <translation>层:头</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>Nothing to resolve yet.</source>
+        <translation>尚无可消解的内容。</translation>
+    </message>
+    <message>
+        <source>No pronoun in this sentence: click a word to resolve it as the mention.</source>
+        <translation>这句话中没有代词：点击一个词，将其作为指称进行消解。</translation>
+    </message>
+    <message>
+        <source>Scores: none</source>
+        <translation>分数：无</translation>
+    </message>
+    <message>
+        <source>Scores: %1</source>
+        <translation>分数：%1</translation>
+    </message>
+    <message>
+        <source>score %1 · rank %2 of %3%4</source>
+        <translation>分数 %1 · 第 %2 名，共 %3 个%4</translation>
+    </message>
+    <message>
+        <source> · chosen</source>
+        <translation> · 选中</translation>
+    </message>
+    <message>
+        <source>the nearest-mention baseline&apos;s choice</source>
+        <translation>最近指称基线的选择</translation>
+    </message>
+    <message>
+        <source>the rule baseline&apos;s choice</source>
+        <translation>规则基线的选择</translation>
+    </message>
+    <message>
+        <source>attention rollout: no per-head scores</source>
+        <translation>注意力展开：没有单个头的分数</translation>
+    </message>
+    <message>
+        <source>one head: %1</source>
+        <translation>一个头：%1</translation>
+    </message>
+    <message>
+        <source>… %1 more (click the arc)</source>
+        <translation>……另有 %1 个（点击弧线）</translation>
+    </message>
+    <message>
+        <source>mean of %1 heads: %2</source>
+        <translation>%1 个头的平均：%2</translation>
+    </message>
+    <message>
+        <source>Click an arc to see each head&apos;s score.</source>
+        <translation>点击一条弧线，查看每个头的分数。</translation>
+    </message>
+    <message>
+        <source>score %1, rank %2 of %3%4</source>
+        <translation>分数 %1，第 %2 名，共 %3 个%4</translation>
+    </message>
+    <message>
+        <source>, chosen</source>
+        <translation>，选中</translation>
+    </message>
+    <message>
+        <source>Attention rollout mixes every head of every layer: there are no per-head scores.</source>
+        <translation>注意力展开混合了每一层的每个头：没有单个头的分数。</translation>
+    </message>
+    <message>
+        <source>The score is the mean of these heads&apos; scores:</source>
+        <translation>该分数是以下各头分数的平均值：</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::DownloadDialog</name>
+    <message>
+        <source>Download a model</source>
+        <translation>下载模型</translation>
+    </message>
+    <message>
+        <source>Download a model from the Hugging Face hub</source>
+        <translation>从 Hugging Face Hub 下载模型</translation>
+    </message>
+    <message>
+        <source>  (optional)</source>
+        <translation>  （可选）</translation>
+    </message>
+    <message>
+        <source>Skipped without an error when the repo does not have it</source>
+        <translation>仓库中没有该文件时直接跳过，不报错</translation>
+    </message>
+    <message>
+        <source>Ready.</source>
+        <translation>就绪。</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Model id:</source>
+        <translation>模型 ID：</translation>
+    </message>
+    <message>
+        <source>Revision:</source>
+        <translation>修订版本：</translation>
+    </message>
+    <message>
+        <source>Files:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Tick at least one file.</source>
+        <translation>请至少勾选一个文件。</translation>
+    </message>
+    <message>
+        <source>Contacting %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>File %1 of %2: %3</source>
+        <translation>第 %1 个文件，共 %2 个：%3</translation>
+    </message>
+    <message>
+        <source>Cancelled. The partial file is kept; downloading again resumes it.</source>
+        <translation>已取消。已下载的部分会保留，再次下载时将继续。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ExercisePanel</name>
+    <message>
+        <source>Whole step</source>
+        <translation>整个步骤</translation>
+    </message>
+    <message>
+        <source>One row</source>
+        <translation>一行</translation>
+    </message>
+    <message>
+        <source>Random cells</source>
+        <translation>随机单元格</translation>
+    </message>
+    <message>
+        <source>The same seed hides the same cells: a class can share an exercise</source>
+        <translation>相同的种子隐藏相同的单元格：全班可以共用一道练习</translation>
+    </message>
+    <message>
+        <source>New exercise</source>
+        <translation>新练习</translation>
+    </message>
+    <message>
+        <source>Export worksheet…</source>
+        <translation>导出练习单…</translation>
+    </message>
+    <message>
+        <source>NAME.md / NAME.tex with NAME-answers beside it, or one PDF (answer key on a new page)</source>
+        <translation>NAME.md / NAME.tex，旁边附 NAME-answers 答案文件；或一个 PDF（答案另起一页）</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Decimals</source>
+        <translation>小数位</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>Worksheet</source>
+        <translation>练习单</translation>
+    </message>
+    <message>
+        <source>Explanation of the selected blank</source>
+        <translation>所选空格的讲解</translation>
+    </message>
+    <message>
+        <source>Reveal next step</source>
+        <translation>显示下一步</translation>
+    </message>
+    <message>
+        <source>Show answer</source>
+        <translation>显示答案</translation>
+    </message>
+    <message>
+        <source>No exercise: %1</source>
+        <translation>没有练习：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fill in the %n blank cell(s): double-click or start typing, then press Enter.</source>
+        <translation>
+            <numerusform>请填写 %n 个空白单元格：双击或直接输入，然后按回车。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>✓ %1 is right for %2.</source>
+        <translation>✓ %1 是 %2 的正确答案。</translation>
+    </message>
+    <message>
+        <source>✗ %1 is not right for %2: try again, or reveal the explanation step by step.</source>
+        <translation>✗ %1 不是 %2 的正确答案：再试一次，或逐步显示讲解。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number: type digits with a decimal point or comma, e.g. %2. Not counted.</source>
+        <translation>“%1”不是数字：请输入带小数点或逗号的数字，例如 %2。本次不计分。</translation>
+    </message>
+    <message>
+        <source>Blank %1 of %2: row %3, column %4</source>
+        <translation>第 %1 个空格，共 %2 个：第 %3 行，第 %4 列</translation>
+    </message>
+    <message>
+        <source>Select a blank cell.</source>
+        <translation>请选择一个空白单元格。</translation>
+    </message>
+    <message>
+        <source>… step %1 of %2</source>
+        <translation>……第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>Answer: %1</source>
+        <translation>答案：%1</translation>
+    </message>
+    <message>
+        <source>Score: %1 / %2 (total %3)</source>
+        <translation>得分：%1 / %2（共 %3）</translation>
+    </message>
+    <message>
+        <source>there is no exercise to export</source>
+        <translation>没有可导出的练习</translation>
+    </message>
+    <message>
+        <source>Export worksheet</source>
+        <translation>导出练习单</translation>
+    </message>
+    <message>
+        <source>Markdown: NAME.md and NAME-answers.md (*.md);;LaTeX: NAME.tex and NAME-answers.tex (*.tex);;PDF: questions, then the answer key on a new page (*.pdf)</source>
+        <translation>Markdown：NAME.md 和 NAME-answers.md (*.md);;LaTeX：NAME.tex 和 NAME-answers.tex (*.tex);;PDF：先是题目，答案另起一页 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Wrote %1 and %2</source>
+        <translation>已写入 %1 和 %2</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ExerciseTableModel</name>
+    <message numerus="yes">
+        <source>Type your answer with %n decimal(s), then press Enter</source>
+        <translation>
+            <numerusform>输入保留 %n 位小数的答案，然后按回车</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>“%1” is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>Wrong: try again, or reveal the explanation</source>
+        <translation>错误：再试一次，或显示讲解</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::FileMenu</name>
+    <message>
+        <source>&amp;Open lesson…</source>
+        <translation>打开课程(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save lesson</source>
+        <translation>保存课程(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save lesson &amp;as…</source>
+        <translation>课程另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Download model…</source>
+        <translation>下载模型(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Export heatmap &amp;PNG…</source>
+        <translation>导出热力图 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;worksheet (Markdown)…</source>
+        <translation>导出练习单（Markdown）(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Export current step (&amp;CSV)…</source>
+        <translation>导出当前步骤（CSV）(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>AttnScope lessons (*.json);;All files (*)</source>
+        <translation>AttnScope 课程 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save lesson as</source>
+        <translation>课程另存为</translation>
+    </message>
+    <message>
+        <source>AttnScope lessons (*.json)</source>
+        <translation>AttnScope 课程 (*.json)</translation>
+    </message>
+    <message>
+        <source>The file could not be written</source>
+        <translation>无法写入文件</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export heatmap</source>
+        <translation>导出热力图</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>The heatmap could not be saved</source>
+        <translation>无法保存热力图</translation>
+    </message>
+    <message>
+        <source>Export worksheet</source>
+        <translation>导出练习单</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Export step</source>
+        <translation>导出步骤</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadAnalysisWorker</name>
+    <message>
+        <source>Evaluation stopped: the model or lesson changed.</source>
+        <translation>评估已停止：模型或课程已改变。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadStatsModel</name>
+    <message>
+        <source>%1 bits; normalised %2</source>
+        <translation>%1 比特；归一化后 %2</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <source>Delim./special</source>
+        <translation>分隔符/特殊</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>前一个</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>后一个</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>Coref.</source>
+        <translation>共指</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Layers and heads count from 1</source>
+        <translation>层和头都从 1 开始计数</translation>
+    </message>
+    <message>
+        <source>Mean over rows of −Σ w·log₂ w, in bits</source>
+        <translation>各行 −Σ w·log₂ w 的平均，单位为比特</translation>
+    </message>
+    <message>
+        <source>Share of attention to special tokens and punctuation</source>
+        <translation>分给特殊词元和标点的注意力占比</translation>
+    </message>
+    <message>
+        <source>Share to the token just before (rows after the first)</source>
+        <translation>分给紧邻的前一个词元的占比（第一行之后的各行）</translation>
+    </message>
+    <message>
+        <source>Share to the token just after (rows before the last)</source>
+        <translation>分给紧邻的后一个词元的占比（最后一行之前的各行）</translation>
+    </message>
+    <message>
+        <source>Share to the token itself</source>
+        <translation>分给词元自身的占比</translation>
+    </message>
+    <message>
+        <source>Antecedent accuracy on the evaluated coreference set</source>
+        <translation>在已评估的共指数据集上的先行词准确率</translation>
+    </message>
+    <message>
+        <source>Thresholds in docs/coreference.md, “Head statistics”</source>
+        <translation>阈值见 docs/coreference.md 的“Head statistics”一节</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadView</name>
+    <message>
+        <source>Heads:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Show or hide head %1&apos;s lines</source>
+        <translation>显示或隐藏第 %1 头的连线</translation>
+    </message>
+    <message>
+        <source>Layer %1: attention weights not computed.</source>
+        <translation>第 %1 层：尚未计算注意力权重。</translation>
+    </message>
+    <message>
+        <source>Layer %1. Line opacity = weight</source>
+        <translation>第 %1 层。连线不透明度 = 权重</translation>
+    </message>
+    <message>
+        <source> (1 = opaque)</source>
+        <translation>（1 = 不透明）</translation>
+    </message>
+    <message>
+        <source> / the layer&apos;s largest shown weight</source>
+        <translation> / 该层显示的最大权重</translation>
+    </message>
+    <message>
+        <source> / each head&apos;s largest weight</source>
+        <translation> / 每个头自身的最大权重</translation>
+    </message>
+    <message>
+        <source>; weights below %1 are not drawn.</source>
+        <translation>；小于 %1 的权重不绘制。</translation>
+    </message>
+    <message>
+        <source> Black: maximum over the selected heads.</source>
+        <translation> 黑色：所选各头的最大值。</translation>
+    </message>
+    <message>
+        <source> Black: mean over the selected heads.</source>
+        <translation> 黑色：所选各头的平均值。</translation>
+    </message>
+    <message>
+        <source> Special tokens hidden; rows renormalised to sum to 1.</source>
+        <translation> 已隐藏特殊词元；各行重新归一化，总和为 1。</translation>
+    </message>
+    <message>
+        <source> Special tokens hidden: rows no longer sum to 1.</source>
+        <translation> 已隐藏特殊词元：各行之和不再为 1。</translation>
+    </message>
+    <message>
+        <source> Hover a token to isolate its lines.</source>
+        <translation> 将鼠标悬停在词元上可单独显示它的连线。</translation>
+    </message>
+    <message>
+        <source>query (attends)</source>
+        <translation>查询（发出注意）</translation>
+    </message>
+    <message>
+        <source>key (attended to)</source>
+        <translation>键（被关注）</translation>
+    </message>
+    <message>
+        <source>Finding lines…</source>
+        <translation>正在查找连线…</translation>
+    </message>
+    <message>
+        <source>Drawing %1 lines… %2%</source>
+        <translation>正在绘制 %1 条连线… %2%</translation>
+    </message>
+    <message>
+        <source>Drawing %1 lines…</source>
+        <translation>正在绘制 %1 条连线…</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadsPanel</name>
+    <message>
+        <source>Choose a coreference set and press Evaluate to rank every head.</source>
+        <translation>选择一个共指数据集并点击“评估”，为每个头排名。</translation>
+    </message>
+    <message>
+        <source>Other file…</source>
+        <translation>其他文件…</translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <source>Run every sentence of the set and measure how often each head attends most to the gold antecedent.</source>
+        <translation>运行数据集中的每个句子，统计每个头把最大注意力给到标准先行词的频率。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>sentence %v of %m</source>
+        <translation>第 %v 句，共 %m 句</translation>
+    </message>
+    <message>
+        <source>Coreference set:</source>
+        <translation>共指数据集：</translation>
+    </message>
+    <message>
+        <source>best </source>
+        <translation>最佳 </translation>
+    </message>
+    <message>
+        <source>How many of the best heads the coreference view averages.</source>
+        <translation>共指视图对多少个最佳头取平均。</translation>
+    </message>
+    <message>
+        <source>Use best head(s) for coreference</source>
+        <translation>用最佳的头进行共指消解</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Best heads:</source>
+        <translation>最佳的头：</translation>
+    </message>
+    <message>
+        <source>Heatmap as PNG…</source>
+        <translation>热力图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Heatmap as SVG…</source>
+        <translation>热力图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Heatmap as PDF…</source>
+        <translation>热力图导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>Accuracies as CSV…</source>
+        <translation>准确率导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Evaluation as JSON…</source>
+        <translation>评估结果导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Coreference set</source>
+        <translation>共指数据集</translation>
+    </message>
+    <message>
+        <source>Coreference sets (*.jsonl);;All files (*)</source>
+        <translation>共指数据集 (*.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Baselines appear here after an evaluation.</source>
+        <translation>评估之后这里会显示基线结果。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 of %2 examples evaluated&lt;/b&gt; (%3 skipped)&lt;br&gt;</source>
+        <translation>&lt;b&gt;已评估 %2 个样例中的 %1 个&lt;/b&gt;（跳过 %3 个）&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Nearest mention: %1&lt;br&gt;</source>
+        <translation>最近指称：%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Rule-based: %1&lt;br&gt;</source>
+        <translation>基于规则：%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Attention rollout: %1</source>
+        <translation>注意力展开：%1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Best head: %1</source>
+        <translation>&lt;br&gt;最佳的头：%1</translation>
+    </message>
+    <message>
+        <source>%1. %2 — %3</source>
+        <translation>%1. %2 — %3</translation>
+    </message>
+    <message>
+        <source>Click a cell to select a head.</source>
+        <translation>点击一个单元格以选择一个头。</translation>
+    </message>
+    <message>
+        <source>Selected: %1 — %2</source>
+        <translation>已选择：%1 — %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadsTab</name>
+    <message>
+        <source>English (built-in, 160 sentences)</source>
+        <translation>英语（内置，160 句）</translation>
+    </message>
+    <message>
+        <source>Chinese (built-in, 56 sentences)</source>
+        <translation>中文（内置，56 句）</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Cancelled; the previous ranking stays shown.</source>
+        <translation>已取消；仍显示之前的排名。</translation>
+    </message>
+    <message>
+        <source>The evaluation failed: %1</source>
+        <translation>评估失败：%1</translation>
+    </message>
+    <message>
+        <source>Press Evaluate to rank the heads of %1.</source>
+        <translation>点击“评估”，为 %1 的各个头排名。</translation>
+    </message>
+    <message>
+        <source>Choose a coreference set first.</source>
+        <translation>请先选择一个共指数据集。</translation>
+    </message>
+    <message>
+        <source>Open a lesson or a model first.</source>
+        <translation>请先打开一个课程或模型。</translation>
+    </message>
+    <message>
+        <source>The set could not be read: %1</source>
+        <translation>无法读取数据集：%1</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1，数据集 %2</translation>
+    </message>
+    <message>
+        <source>Evaluated %1 of %2 sentences.</source>
+        <translation>已评估 %2 句中的 %1 句。</translation>
+    </message>
+    <message>
+        <source>What every head does on “%1” (%2 tokens). Labels: thresholds in docs/coreference.md; “coreference” when a head beats both baselines on the evaluated set. Click a column to sort.</source>
+        <translation>每个头在“%1”（%2 个词元）上的表现。标签的阈值见 docs/coreference.md；某个头在已评估的数据集上胜过两个基线时标为“共指”。点击列标题可排序。</translation>
+    </message>
+    <message>
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Evaluate a coreference set first.</source>
+        <translation>请先评估一个共指数据集。</translation>
+    </message>
+    <message>
+        <source>Unknown export format</source>
+        <translation>未知的导出格式</translation>
+    </message>
+    <message>
+        <source>The file could not be written</source>
+        <translation>无法写入文件</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>%1 files (*.%2)</source>
+        <translation>%1 文件 (*.%2)</translation>
+    </message>
+    <message>
+        <source>Export head ranking</source>
+        <translation>导出注意力头排名</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeatmapView</name>
+    <message>
+        <source>All heads side by side</source>
+        <translation>所有头并排显示</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Hover a cell for its exact weight.</source>
+        <translation>将鼠标悬停在单元格上可查看精确权重。</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>第 %1 头</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LabWindow</name>
+    <message>
+        <source>AttnScope — Lab</source>
+        <translation>AttnScope — 实验室</translation>
+    </message>
+    <message>
+        <source>Positional encoding</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>Why scale by √d_k</source>
+        <translation>为什么要除以 √d_k 缩放</translation>
+    </message>
+    <message>
+        <source>Synthesizer</source>
+        <translation>Synthesizer 合成注意力</translation>
+    </message>
+    <message>
+        <source>Masks &amp;&amp; cross-attention</source>
+        <translation>掩码与交叉注意力</translation>
+    </message>
+    <message>
+        <source>Multi-head</source>
+        <translation>多头</translation>
+    </message>
+    <message>
+        <source>Exercises</source>
+        <translation>练习</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonEditor</name>
+    <message>
+        <source>Matrix:</source>
+        <translation>矩阵：</translation>
+    </message>
+    <message>
+        <source>Double-click a number to change it; every view recomputes at once.</source>
+        <translation>双击一个数字即可修改；所有视图会立即重新计算。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonMatrixModel</name>
+    <message>
+        <source>is not a finite number</source>
+        <translation>不是有限数</translation>
+    </message>
+    <message>
+        <source>is not a number</source>
+        <translation>不是数字</translation>
+    </message>
+    <message>
+        <source>“%1” %2; %3 keeps %4</source>
+        <translation>“%1”%2；%3 保持为 %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonTraceSource</name>
+    <message>
+        <source>The sentence could not be run (%1); the previous result stays shown.</source>
+        <translation>无法运行该句子（%1）；仍显示之前的结果。</translation>
+    </message>
+    <message>
+        <source>The edited lesson could not be run (%1); the previous result stays shown.</source>
+        <translation>无法运行编辑后的课程（%1）；仍显示之前的结果。</translation>
+    </message>
+    <message>
+        <source>lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Type a sentence; every matrix below follows it.</source>
+        <translation>输入一个句子；下方的每个矩阵都会随之更新。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MainWindow</name>
+    <message>
+        <source>Sentence:</source>
+        <translation>句子：</translation>
+    </message>
+    <message>
+        <source>Worked example</source>
+        <translation>逐步演算</translation>
+    </message>
+    <message>
+        <source>Attention heatmap</source>
+        <translation>注意力热力图</translation>
+    </message>
+    <message>
+        <source>Edit lesson</source>
+        <translation>编辑课程</translation>
+    </message>
+    <message>
+        <source>Model view</source>
+        <translation>模型视图</translation>
+    </message>
+    <message>
+        <source>Head view</source>
+        <translation>注意力头视图</translation>
+    </message>
+    <message>
+        <source>layer %v of %m</source>
+        <translation>第 %v 层，共 %m 层</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>L&amp;ab</source>
+        <translation>实验室(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Larger text</source>
+        <translation>放大文字(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Colour shading of cells</source>
+        <translation>单元格颜色深浅(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;All heads side by side</source>
+        <translation>所有头并排显示(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Recomputed with the edited weights.</source>
+        <translation>已用编辑后的权重重新计算。</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>The lesson could not be saved</source>
+        <translation>无法保存课程</translation>
+    </message>
+    <message>
+        <source>%1
+
+The file on disk is unchanged; your edits stay here, unsaved.</source>
+        <translation>%1
+
+磁盘上的文件未被改动；你的编辑仍保留在这里，尚未保存。</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>The lesson could not be opened</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>%1
+
+The previous lesson stays open.</source>
+        <translation>%1
+
+之前的课程仍然打开着。</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>The model could not be opened</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>%1
+
+The previous %2 stays open.</source>
+        <translation>%1
+
+之前的%2仍然打开着。</translation>
+    </message>
+    <message>
+        <source>AttnScope — %1</source>
+        <translation>AttnScope — %1</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Run cancelled; the previous result stays shown.</source>
+        <translation>运行已取消；仍显示之前的结果。</translation>
+    </message>
+    <message>
+        <source>Hand rounding: every intermediate is rounded to %1 decimals</source>
+        <translation>手算舍入：每个中间结果都舍入到 %1 位小数</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;G)</translation>
+    </message>
+    <message>
+        <source>%1: no translation built in</source>
+        <translation>%1：没有内置的翻译</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MasksPanel</name>
+    <message>
+        <source>Every view shows layer 1, head</source>
+        <translation>所有视图显示第 1 层，头</translation>
+    </message>
+    <message>
+        <source>Causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>Padding mask (a batch)</source>
+        <translation>填充掩码（一个批次）</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>key token j</source>
+        <translation>键词元 j</translation>
+    </message>
+    <message>
+        <source>query token i</source>
+        <translation>查询词元 i</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Causal mask.&lt;/b&gt; A model that writes text word by word must not read the words after the one it is writing. The mask M is added to the scaled scores &lt;i&gt;before&lt;/i&gt; the softmax: 0 keeps a score, −∞ above the diagonal removes it, and since e&lt;sup&gt;−∞&lt;/sup&gt; = 0 every weight above the diagonal is exactly 0. The lesson&apos;s sentence, run with the mask on (the head chosen above).</source>
+        <translation>&lt;b&gt;因果掩码。&lt;/b&gt;逐词生成文本的模型不能读取它正在写的词之后的词。掩码 M 在 softmax &lt;i&gt;之前&lt;/i&gt;加到缩放后的分数上：0 保留分数，对角线以上的 −∞ 把分数去掉；由于 e&lt;sup&gt;−∞&lt;/sup&gt; = 0，对角线以上的每个权重都恰好为 0。下面是课程的句子在加上掩码后的运行结果（使用上面选择的头）。</translation>
+    </message>
+    <message>
+        <source>Second sentence of the batch:</source>
+        <translation>批次中的第二个句子：</translation>
+    </message>
+    <message>
+        <source>Press Enter to run the batch [lesson sentence, this sentence]</source>
+        <translation>按回车运行批次 [课程句子, 这个句子]</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Padding mask.&lt;/b&gt; Sentences of different lengths are run together as one batch: the shorter one is filled up with [PAD] tokens, and a padding mask puts −∞ in their columns for every query, so no real token (and no [PAD]) attends to padding. The real tokens then get the weights they get alone.</source>
+        <translation>&lt;b&gt;填充掩码。&lt;/b&gt;长度不同的句子作为一个批次一起运行：较短的句子用 [PAD] 词元补齐，填充掩码对每个查询在这些列中放入 −∞，因此没有真实词元（也没有 [PAD]）会关注填充位置。这样，真实词元得到的权重与单独运行时相同。</translation>
+    </message>
+    <message>
+        <source>Source (keys, values):</source>
+        <translation>源句（键、值）：</translation>
+    </message>
+    <message>
+        <source>Press Enter to run cross-attention from the lesson&apos;s sentence to this one</source>
+        <translation>按回车运行从课程句子到这个句子的交叉注意力</translation>
+    </message>
+    <message>
+        <source>Click a cell of the heatmap to see how its score and weight were computed.</source>
+        <translation>点击热力图中的单元格，查看其分数和权重是如何算出的。</translation>
+    </message>
+    <message>
+        <source>source token (keys, values)</source>
+        <translation>源词元（键、值）</translation>
+    </message>
+    <message>
+        <source>target token (queries)</source>
+        <translation>目标词元（查询）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cross-attention&lt;/b&gt; (a translation&apos;s decoder reading its encoder): the queries come from one sentence (the target, rows), the keys and values from another (the source, columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are T_target × T_source and each target token&apos;s output mixes source values. Nothing is masked: the target may read the whole source. Click a cell to see its arithmetic.</source>
+        <translation>&lt;b&gt;交叉注意力&lt;/b&gt;（翻译模型的解码器读取编码器）：查询来自一个句子（目标句，行），键和值来自另一个句子（源句，列）。Q = X_target·W_Q，K = X_source·W_K，V = X_source·W_V，因此权重是 T_target × T_source 的矩阵，每个目标词元的输出是源句各值的混合。这里没有掩码：目标句可以读取整个源句。点击一个单元格查看其计算过程。</translation>
+    </message>
+    <message>
+        <source>Target (queries): &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>目标句（查询）：&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Scaled scores S/√d_k = Q·Kᵀ/√d_k</source>
+        <translation>缩放后的分数 S/√d_k = Q·Kᵀ/√d_k</translation>
+    </message>
+    <message>
+        <source>Scores S = Q·Kᵀ (no scaling)</source>
+        <translation>分数 S = Q·Kᵀ（未缩放）</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>Causal mask M: −∞ above the diagonal</source>
+        <translation>因果掩码 M：对角线以上为 −∞</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>%1 + M: later tokens are −∞</source>
+        <translation>%1 + M：后面的词元为 −∞</translation>
+    </message>
+    <message>
+        <source>A = softmax(%1 + M) per row: upper triangle 0</source>
+        <translation>A = 按行 softmax(%1 + M)：上三角为 0</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>Check (every layer and head): largest weight above the diagonal = %1%2; every row sums to 1 (largest |Σ_j A_ij − 1| = %3). The first token can only attend to itself: its weight is 1.</source>
+        <translation>检验（每一层、每个头）：对角线以上的最大权重 = %1%2；每行之和为 1（最大的 |Σ_j A_ij − 1| = %3）。第一个词元只能关注它自己：其权重为 1。</translation>
+    </message>
+    <message>
+        <source> (exactly: e^−∞ = 0)</source>
+        <translation>（恰好为 0：e^−∞ = 0）</translation>
+    </message>
+    <message>
+        <source>Sentence %1: weights, %2 [PAD] column(s) = 0</source>
+        <translation>句子 %1：权重，%2 个 [PAD] 列 = 0</translation>
+    </message>
+    <message>
+        <source>Sentence %1: weights (no padding)</source>
+        <translation>句子 %1：权重（无填充）</translation>
+    </message>
+    <message>
+        <source>Mask of sentence %1 (causal + padding)</source>
+        <translation>句子 %1 的掩码（因果 + 填充）</translation>
+    </message>
+    <message>
+        <source>Padding mask of sentence %1</source>
+        <translation>句子 %1 的填充掩码</translation>
+    </message>
+    <message>
+        <source>Mask of sentence 1: nothing to pad</source>
+        <translation>句子 1 的掩码：无需填充</translation>
+    </message>
+    <message>
+        <source>Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer second sentence and press Enter.</source>
+        <translation>两个句子都有 %1 个词元，因此没有填充。请输入一个更短或更长的第二个句子并按回车。</translation>
+    </message>
+    <message>
+        <source> — equal up to the last bits of a double (the softmax adds its e^−∞ = 0 terms in another order)</source>
+        <translation> — 相等，只差双精度数的最后几位（softmax 以另一种顺序加上了 e^−∞ = 0 的项）</translation>
+    </message>
+    <message>
+        <source>Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens&apos; rows sum to 1 (largest |Σ_j A_ij − 1| = %2); sentence %3&apos;s real part (weights, A·V, output) against its run alone, without [PAD]: largest difference %4%5.</source>
+        <translation>检验（每一层、每个头）：[PAD] 列中的最大权重 = %1；真实词元的各行之和为 1（最大的 |Σ_j A_ij − 1| = %2）；句子 %3 的真实部分（权重、A·V、输出）与其不带 [PAD] 单独运行的结果相比：最大差值 %4%5。</translation>
+    </message>
+    <message>
+        <source>, head %1 of %2</source>
+        <translation>，第 %1 头，共 %2 个头</translation>
+    </message>
+    <message>
+        <source>Cross-attention weights (%1 target × %2 source tokens%3)</source>
+        <translation>交叉注意力权重（%1 个目标词元 × %2 个源词元%3）</translation>
+    </message>
+    <message>
+        <source>Check: each target row is a distribution over the source tokens (largest |Σ_j A_ij − 1| = %1).</source>
+        <translation>检验：每个目标行都是源词元上的一个概率分布（最大的 |Σ_j A_ij − 1| = %1）。</translation>
+    </message>
+    <message>
+        <source>  Notice: %1.</source>
+        <translation>  注意：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MatrixPanel</name>
+    <message>
+        <source>Select a cell of the result to see how it was computed.</source>
+        <translation>选择结果中的一个单元格，查看它是如何算出的。</translation>
+    </message>
+    <message>
+        <source>  (read as Kᵀ)</source>
+        <translation>  （按 Kᵀ 读）</translation>
+    </message>
+    <message>
+        <source>  — layer %1</source>
+        <translation>  — 第 %1 层</translation>
+    </message>
+    <message>
+        <source>  — head %1</source>
+        <translation>  — 第 %1 头</translation>
+    </message>
+    <message>
+        <source>softmax
+of each row
+→</source>
+        <translation>对每一行
+做 softmax
+→</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ModelTraceSource</name>
+    <message>
+        <source>The sentence could not be run (%1); the previous result stays shown.</source>
+        <translation>无法运行该句子（%1）；仍显示之前的结果。</translation>
+    </message>
+    <message>
+        <source>%1 · %2 layers × %3 heads · d = %4 · vocabulary %5 · %6 tokenizer · %7</source>
+        <translation>%1 · %2 层 × %3 个头 · d = %4 · 词表 %5 · %6 分词器 · %7</translation>
+    </message>
+    <message>
+        <source>Type the start of a sentence; the model predicts what comes next.</source>
+        <translation>输入一个句子的开头；模型会预测接下来的内容。</translation>
+    </message>
+    <message>
+        <source>Type a sentence; write [MASK] where the model should fill in a word.</source>
+        <translation>输入一个句子；在需要模型填词的地方写 [MASK]。</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ModelView</name>
+    <message>
+        <source>Building thumbnails… %1 / %2</source>
+        <translation>正在生成缩略图… %1 / %2</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Layer %1 · %2 over %3 heads</source>
+        <translation>第 %1 层 · %3 个头的%2</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 头</translation>
+    </message>
+    <message>
+        <source>
+weights not computed</source>
+        <translation>
+尚未计算权重</translation>
+    </message>
+    <message>
+        <source>
+building…</source>
+        <translation>
+正在生成…</translation>
+    </message>
+    <message>
+        <source>
+brightest colour = %1</source>
+        <translation>
+最亮颜色 = %1</translation>
+    </message>
+    <message>
+        <source>
+click to open it large</source>
+        <translation>
+点击放大查看</translation>
+    </message>
+    <message>
+        <source>Colour: attention weight from 0 (dark) to 1 (yellow).</source>
+        <translation>颜色：注意力权重从 0（深色）到 1（黄色）。</translation>
+    </message>
+    <message>
+        <source>Colour: 0 (dark) to %1 (yellow), the largest weight shown in any head.</source>
+        <translation>颜色：从 0（深色）到 %1（黄色），即所有头中显示的最大权重。</translation>
+    </message>
+    <message>
+        <source>Colour: 0 (dark) to the largest weight shown in any head (yellow; finding it…).</source>
+        <translation>颜色：从 0（深色）到所有头中显示的最大权重（黄色；正在查找…）。</translation>
+    </message>
+    <message>
+        <source>Colour: 0 (dark) to each head&apos;s own largest weight (yellow).</source>
+        <translation>颜色：从 0（深色）到每个头自身的最大权重（黄色）。</translation>
+    </message>
+    <message>
+        <source> Special tokens hidden; rows renormalised to sum to 1.</source>
+        <translation> 已隐藏特殊词元；各行重新归一化，总和为 1。</translation>
+    </message>
+    <message>
+        <source> Special tokens hidden: rows no longer sum to 1.</source>
+        <translation> 已隐藏特殊词元：各行之和不再为 1。</translation>
+    </message>
+    <message>
+        <source> Last column: %1 over the layer&apos;s heads.</source>
+        <translation> 最后一列：该层各头的%1。</translation>
+    </message>
+    <message>
+        <source> Click a head to open it.</source>
+        <translation> 点击一个头可将其打开。</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>第 %1 头</translation>
+    </message>
+    <message>
+        <source>not computed</source>
+        <translation>尚未计算</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ModelWorker</name>
+    <message>
+        <source>No model is open.</source>
+        <translation>没有打开的模型。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MultiHeadPanel</name>
+    <message>
+        <source>Input X</source>
+        <translation>输入 X</translation>
+    </message>
+    <message>
+        <source>Heads H</source>
+        <translation>头数 H</translation>
+    </message>
+    <message>
+        <source>Weights W_Q, W_K, W_V, W_O ~ N(0, 1/d), seed</source>
+        <translation>权重 W_Q, W_K, W_V, W_O ~ N(0, 1/d)，种子</translation>
+    </message>
+    <message>
+        <source>Inspect head</source>
+        <translation>查看头</translation>
+    </message>
+    <message>
+        <source>the sentence&apos;s X (d = %1)</source>
+        <translation>句子的 X（d = %1）</translation>
+    </message>
+    <message>
+        <source>The sentence&apos;s X is %1 wide; this lab runs inputs up to %2 wide.</source>
+        <translation>句子的 X 宽度为 %1；本实验只能运行宽度不超过 %2 的输入。</translation>
+    </message>
+    <message>
+        <source>random X, d = %1</source>
+        <translation>随机 X，d = %1</translation>
+    </message>
+    <message>
+        <source>head %1: softmax(S_%1/√%2)</source>
+        <translation>第 %1 头：softmax(S_%1/√%2)</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>concat (%1×%2)</source>
+        <translation>拼接（%1×%2）</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>concat·W_O (%1×%2)</source>
+        <translation>拼接·W_O（%1×%2）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Shapes:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;形状：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>with one head there is a single softmax over the whole %1-wide dot product</source>
+        <translation>只有一个头时，只对整个 %1 维的点积做一次 softmax</translation>
+    </message>
+    <message>
+        <source>what %1 heads buy is %1 separate softmaxes</source>
+        <translation>%1 个头带来的是 %1 个各自独立的 softmax</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parameters:&lt;/b&gt; W_Q, W_K, W_V, W_O are d×d each, 4·d² = 4·%1 = %2 whatever H — H only decides how the columns of W_Q, W_K, W_V are split into heads of d_k = %3/%4 = %5, scaled by 1/√%5. &lt;b&gt;Σ_h Q_h·K_hᵀ = Q·Kᵀ:&lt;/b&gt; largest difference %6 — the heads&apos; raw scores add up to the single-head scores; %7.</source>
+        <translation>&lt;b&gt;参数：&lt;/b&gt;W_Q、W_K、W_V、W_O 都是 d×d 矩阵，无论 H 是多少，共 4·d² = 4·%1 = %2 个参数 — H 只决定 W_Q、W_K、W_V 的列如何划分成 d_k = %3/%4 = %5 维的头，并按 1/√%5 缩放。&lt;b&gt;Σ_h Q_h·K_hᵀ = Q·Kᵀ：&lt;/b&gt;最大差值 %6 — 各头的原始分数相加等于单头的分数；%7。</translation>
+    </message>
+    <message>
+        <source>%1_%2 = X·W_%1[:, %3:%4]</source>
+        <translation>%1_%2 = X·W_%1[:, %3:%4]</translation>
+    </message>
+    <message>
+        <source>value (%1×%2)</source>
+        <translation>值（%1×%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::OpenModelDialog</name>
+    <message>
+        <source>Open a pretrained model</source>
+        <translation>打开预训练模型</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>修订版本</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Browse folder…</source>
+        <translation>浏览文件夹…</translation>
+    </message>
+    <message>
+        <source>Download…</source>
+        <translation>下载…</translation>
+    </message>
+    <message>
+        <source>Models in the Hugging Face cache (%1):</source>
+        <translation>Hugging Face 缓存中的模型（%1）：</translation>
+    </message>
+    <message>
+        <source>none yet — download one or browse to a folder.</source>
+        <translation>暂无 — 请下载一个，或浏览到一个文件夹。</translation>
+    </message>
+    <message>
+        <source>Model folder (config.json + *.safetensors)</source>
+        <translation>模型文件夹（config.json + *.safetensors）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::PositionalPanel</name>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>output dimension</source>
+        <translation>输出维度</translation>
+    </message>
+    <message>
+        <source>input dimension</source>
+        <translation>输入维度</translation>
+    </message>
+    <message>
+        <source>Dimensions drawn as curves, separated by commas</source>
+        <translation>以曲线绘制的维度，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>A real model opened in the main window offers its learned position table here</source>
+        <translation>在主窗口中打开真实模型后，这里会提供它学习得到的位置编码表</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>编码表</translation>
+    </message>
+    <message>
+        <source>Positions T</source>
+        <translation>位置数 T</translation>
+    </message>
+    <message>
+        <source>Width d</source>
+        <translation>宽度 d</translation>
+    </message>
+    <message>
+        <source>Curves of dimensions</source>
+        <translation>维度曲线</translation>
+    </message>
+    <message>
+        <source>Offset k</source>
+        <translation>偏移 k</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Permutation demo&lt;/b&gt; on the lesson&apos;s sentence (layer 1, head 1)</source>
+        <translation>在课程句子上的&lt;b&gt;置换演示&lt;/b&gt;（第 1 层，第 1 头）</translation>
+    </message>
+    <message>
+        <source>keep positional encoding (and the causal mask)</source>
+        <translation>保留位置编码（以及因果掩码）</translation>
+    </message>
+    <message>
+        <source>Shuffle seed</source>
+        <translation>打乱种子</translation>
+    </message>
+    <message>
+        <source>%1: learned table (first N positions)</source>
+        <translation>%1：学习得到的编码表（前 N 个位置）</translation>
+    </message>
+    <message>
+        <source>%1: learned PE (%2 positions × %3 of %4 dims)</source>
+        <translation>%1：学习得到的位置编码（%2 个位置 × %4 维中的 %3 维）</translation>
+    </message>
+    <message>
+        <source>PE value</source>
+        <translation>位置编码值</translation>
+    </message>
+    <message>
+        <source>Sinusoidal encoding PE (%1 positions × %2 dimensions)</source>
+        <translation>正弦位置编码 PE（%1 个位置 × %2 维）</translation>
+    </message>
+    <message>
+        <source>PE(pos, i) along the positions</source>
+        <translation>PE(pos, i) 随位置的变化</translation>
+    </message>
+    <message>
+        <source>dimension %1</source>
+        <translation>维度 %1</translation>
+    </message>
+    <message>
+        <source>dimension %1 (%2)</source>
+        <translation>维度 %1（%2）</translation>
+    </message>
+    <message>
+        <source>No check: %1</source>
+        <translation>未检验：%1</translation>
+    </message>
+    <message>
+        <source>R_%1: PE(pos + %1) = PE(pos) · R_%1</source>
+        <translation>R_%1：PE(pos + %1) = PE(pos) · R_%1</translation>
+    </message>
+    <message>
+        <source>entry</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>PE(pos+%1) = PE(pos)·R_%1: largest difference %2 over %3 positions</source>
+        <translation>PE(pos+%1) = PE(pos)·R_%1：在 %3 个位置上的最大差值为 %2</translation>
+    </message>
+    <message>
+        <source>Least-squares R_%1: PE(pos + %1) ≈ PE(pos) · R_%1</source>
+        <translation>最小二乘 R_%1：PE(pos + %1) ≈ PE(pos) · R_%1</translation>
+    </message>
+    <message>
+        <source>Learned table: the best single map PE(pos+%1) ≈ PE(pos)·R_%1 (least squares over %2 positions) leaves a relative residual ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 0 would mean every position is the one before it moved by the same map, as for the sinusoidal table.</source>
+        <translation>学习得到的编码表：最佳的单一映射 PE(pos+%1) ≈ PE(pos)·R_%1（在 %2 个位置上做最小二乘）留下的相对残差 ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 若为 0，则意味着每个位置都是前一个位置经同一映射移动而来，正如正弦编码表那样。</translation>
+    </message>
+    <message>
+        <source>No demo: %1</source>
+        <translation>无演示：%1</translation>
+    </message>
+    <message>
+        <source>Original order</source>
+        <translation>原始顺序</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>Shuffled</source>
+        <translation>打乱后</translation>
+    </message>
+    <message>
+        <source>Order: shuffled token i is original token [%1]</source>
+        <translation>顺序：打乱后的词元 i 是原来的词元 [%1]</translation>
+    </message>
+    <message>
+        <source>Without positional encoding, A′(i, j) = A(order[i], order[j]) for every layer, head, i, j: largest difference %1 — shuffling only permutes rows and columns.</source>
+        <translation>没有位置编码时，对每一层、每个头以及所有 i、j，都有 A′(i, j) = A(order[i], order[j])：最大差值 %1 — 打乱只是置换了行和列。</translation>
+    </message>
+    <message>
+        <source>With positional encoding kept, A′(i, j) = A(order[i], order[j]) breaks: largest difference %1 — the model sees word order.</source>
+        <translation>保留位置编码时，A′(i, j) = A(order[i], order[j]) 不再成立：最大差值 %1 — 模型能看到词序。</translation>
+    </message>
+    <message>
+        <source>This lesson has no positional encoding or causal mask, so even kept the check holds: largest difference %1. Try the causal-mask lesson.</source>
+        <translation>本课程没有位置编码或因果掩码，所以即使保留，检验依然成立：最大差值 %1。请试试因果掩码那一课。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::PredictionsView</name>
+    <message>
+        <source>No predictions: BERT-family models predict at [MASK] tokens (type [MASK] in the sentence).</source>
+        <translation>没有预测：BERT 系列模型在 [MASK] 词元处进行预测（请在句子中输入 [MASK]）。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ScalingPanel</name>
+    <message>
+        <source>q and %1 keys from N(0, 1), %2 runs per d, seed</source>
+        <translation>q 和 %1 个键取自 N(0, 1)，每个 d 运行 %2 次，种子</translation>
+    </message>
+    <message>
+        <source>Distribution of q·k at d =</source>
+        <translation>q·k 的分布，d =</translation>
+    </message>
+    <message>
+        <source>Sentence: layer 1, head</source>
+        <translation>句子：第 1 层，头</translation>
+    </message>
+    <message>
+        <source>Running the experiment for seed %1…</source>
+        <translation>正在以种子 %1 运行实验…</translation>
+    </message>
+    <message>
+        <source>Largest softmax gradient vs d (seed %1)</source>
+        <translation>softmax 最大梯度随 d 的变化（种子 %1）</translation>
+    </message>
+    <message>
+        <source>dimension d</source>
+        <translation>维度 d</translation>
+    </message>
+    <message>
+        <source>largest |∂yᵢ/∂sⱼ|</source>
+        <translation>最大的 |∂yᵢ/∂sⱼ|</translation>
+    </message>
+    <message>
+        <source>median, %1</source>
+        <translation>中位数，%1</translation>
+    </message>
+    <message>
+        <source>each run, %1</source>
+        <translation>每次运行，%1</translation>
+    </message>
+    <message>
+        <source>At d = 1024 the median largest gradient is %1 unscaled and %2 scaled: without the division the softmax saturates and stops learning.</source>
+        <translation>在 d = 1024 时，最大梯度的中位数在未缩放时为 %1，缩放后为 %2：不做除法，softmax 就会饱和，无法继续学习。</translation>
+    </message>
+    <message>
+        <source> %1 values were exactly 0 (underflow) and cannot be drawn on a log scale.</source>
+        <translation> 有 %1 个值恰好为 0（下溢），无法在对数坐标上绘制。</translation>
+    </message>
+    <message>
+        <source>q·k at d = %1 (%2 runs × %3 keys)</source>
+        <translation>d = %1 时的 q·k（%2 次运行 × %3 个键）</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>Row entropy on the sentence (layer 1, head %1)</source>
+        <translation>句子上各行的熵（第 1 层，第 %1 头）</translation>
+    </message>
+    <message>
+        <source>entropy (nats)</source>
+        <translation>熵（奈特）</translation>
+    </message>
+    <message>
+        <source>with 1/√d_k (÷%1)</source>
+        <translation>乘以 1/√d_k（÷%1）</translation>
+    </message>
+    <message>
+        <source>without scaling</source>
+        <translation>不缩放</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::StepNavigator</name>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Previous step (Left arrow)</source>
+        <translation>上一步（左方向键）</translation>
+    </message>
+    <message>
+        <source>Next step (Right arrow)</source>
+        <translation>下一步（右方向键）</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Steps&lt;/b&gt;</source>
+        <translation>&lt;b&gt;步骤&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>第 %1 头</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::SynthesizerPanel</name>
+    <message>
+        <source>&lt;b&gt;The point:&lt;/b&gt; Random ignores the tokens entirely (the same picture for every sentence), Dense looks at each token alone (a row depends only on its own token), and only the dot product compares tokens with each other.</source>
+        <translation>&lt;b&gt;要点：&lt;/b&gt;Random（随机）完全不看词元（每个句子的图都一样），Dense（稠密）只单独看每个词元（一行只取决于它自己的词元），只有点积才会把词元彼此进行比较。</translation>
+    </message>
+    <message>
+        <source>Weights after softmax on the sentence; dot product from layer 1, head</source>
+        <translation>句子上 softmax 之后的权重；点积取自第 1 层，头</translation>
+    </message>
+    <message>
+        <source>Synthesizer weights: ℓ = %1, a = %2, r = %3, seed</source>
+        <translation>Synthesizer 权重：ℓ = %1，a = %2，r = %3，种子</translation>
+    </message>
+    <message>
+        <source>Mixture α:</source>
+        <translation>混合系数 α：</translation>
+    </message>
+    <message>
+        <source>This lesson&apos;s d_model is %1; the synthesizer draws a d×d weight matrix and runs lessons up to d_model %2.</source>
+        <translation>本课程的 d_model 为 %1；Synthesizer 会生成一个 d×d 的权重矩阵，只能运行 d_model 不超过 %2 的课程。</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>α = (%1)</source>
+        <translation>α = (%1)</translation>
+    </message>
+    <message>
+        <source>Dot product</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>Dense</source>
+        <translation>Dense（稠密）</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>Random（随机）</translation>
+    </message>
+    <message>
+        <source>Factorized Dense</source>
+        <translation>Factorized Dense（分解稠密）</translation>
+    </message>
+    <message>
+        <source>Factorized Random</source>
+        <translation>Factorized Random（分解随机）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::TokenStrip</name>
+    <message>
+        <source>vector from the lesson&apos;s embedding table</source>
+        <translation>向量取自课程的嵌入表</translation>
+    </message>
+    <message>
+        <source>not in the lesson&apos;s table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)</source>
+        <translation>不在课程的嵌入表中：其向量由哈希规则生成（fnv1a32 mod 5 − 2）</translation>
+    </message>
+    <message>
+        <source>token %1 “%2”: %3</source>
+        <translation>词元 %1“%2”：%3</translation>
+    </message>
+</context>
+<context>
+    <name>cli</name>
+    <message>
+        <source>AttnScope: transformer self-attention, every number visible.
+Coreference and head analysis: attnscope coref --help, attnscope heads --help.</source>
+        <translation>AttnScope：Transformer 自注意力，每个数字都看得见。
+共指与注意力头分析：attnscope coref --help、attnscope heads --help。</translation>
+    </message>
+    <message>
+        <source>Built-in lesson NAME, a lesson FILE, or inline lesson JSON.</source>
+        <translation>内置课程名 NAME、课程文件 FILE，或内联的课程 JSON。</translation>
+    </message>
+    <message>
+        <source>A pretrained model: a FOLDER (config.json, model.safetensors, tokenizer files) or a Hugging Face id found in the local cache (e.g. bert-base-uncased).</source>
+        <translation>预训练模型：一个文件夹 FOLDER（含 config.json、model.safetensors 和分词器文件），或本地缓存中的 Hugging Face 模型 ID（例如 bert-base-uncased）。</translation>
+    </message>
+    <message>
+        <source>Only this layer (1 = first). Models: default the last for text, all for json; lessons: default every layer (the last for --export-png).</source>
+        <translation>只输出这一层（1 = 第一层）。模型：text 格式默认最后一层，json 格式默认所有层；课程：默认每一层（--export-png 时为最后一层）。</translation>
+    </message>
+    <message>
+        <source>Models: how many predicted tokens to list (default 5).</source>
+        <translation>模型：列出多少个预测词元（默认 5）。</translation>
+    </message>
+    <message>
+        <source>The sentence to run (default: the lesson&apos;s own).</source>
+        <translation>要运行的句子（默认：课程自带的句子）。</translation>
+    </message>
+    <message>
+        <source>Print the matrices instead of opening a window.</source>
+        <translation>打印矩阵，而不是打开窗口。</translation>
+    </message>
+    <message>
+        <source>Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, masked_scores, weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o.</source>
+        <translation>只输出这个步骤：embedding、positional、x、q、k、v、scores、scaled_scores、mask、masked_scores、weights、weighted_sum、concat、output、w_q、w_k、w_v、w_o。</translation>
+    </message>
+    <message>
+        <source>Only this head (1 = first).</source>
+        <translation>只输出这个头（1 = 第一个）。</translation>
+    </message>
+    <message>
+        <source>text (default), json, csv or markdown.</source>
+        <translation>text（默认）、json、csv 或 markdown。</translation>
+    </message>
+    <message>
+        <source>Decimals shown (default: the lesson&apos;s).</source>
+        <translation>显示的小数位数（默认：课程的设置）。</translation>
+    </message>
+    <message>
+        <source>Round every intermediate to N decimals, as by hand.</source>
+        <translation>像手算一样，把每个中间结果舍入到 N 位小数。</translation>
+    </message>
+    <message>
+        <source>Ignore the lesson&apos;s hand-rounding setting.</source>
+        <translation>忽略课程的手算舍入设置。</translation>
+    </message>
+    <message>
+        <source>Text and Markdown: add each cell&apos;s explanation (a worksheet).</source>
+        <translation>text 和 Markdown 格式：附上每个单元格的讲解（即一份练习单）。</translation>
+    </message>
+    <message>
+        <source>Write the attention heatmaps (all heads) to a PNG file.</source>
+        <translation>把注意力热力图（所有头）写入 PNG 文件。</translation>
+    </message>
+    <message>
+        <source>List the built-in lessons.</source>
+        <translation>列出内置课程。</translation>
+    </message>
+    <message>
+        <source>Open the window and save a screenshot of every step to DIR.</source>
+        <translation>打开窗口，并把每个步骤的截图保存到 DIR。</translation>
+    </message>
+    <message>
+        <source>Interface language: zh_CN (Simplified Chinese) or en (default: the system locale).</source>
+        <translation>界面语言：zh_CN（简体中文）或 en（英语）（默认：系统区域设置）。</translation>
+    </message>
+    <message>
+        <source>With --model, for benchmarks: quit once the window has painted the model&apos;s first heatmap, printing the milliseconds since start.</source>
+        <translation>与 --model 一起使用，用于性能测试：窗口绘制出模型的第一张热力图后立即退出，并打印自启动以来的毫秒数。</translation>
+    </message>
+    <message>
+        <source>attnscope coref: which earlier word a pronoun attends to.
+attnscope heads: every head&apos;s antecedent accuracy on a coreference set, or head statistics.</source>
+        <translation>attnscope coref：代词关注的是前面哪个词。
+attnscope heads：每个头在共指数据集上的先行词准确率，或注意力头统计。</translation>
+    </message>
+    <message>
+        <source>coref or heads</source>
+        <translation>coref 或 heads</translation>
+    </message>
+    <message>
+        <source>A pretrained model: a FOLDER or a Hugging Face id in the local cache.</source>
+        <translation>预训练模型：一个文件夹 FOLDER，或本地缓存中的 Hugging Face 模型 ID。</translation>
+    </message>
+    <message>
+        <source>The sentence (default: the lesson&apos;s own).</source>
+        <translation>句子（默认：课程自带的句子）。</translation>
+    </message>
+    <message>
+        <source>coref: the mean of these heads, LAYER:HEAD pairs counted from 1, e.g. 5:4,6:1.</source>
+        <translation>coref：这些头的平均，格式为 层:头 对，从 1 开始计数，例如 5:4,6:1。</translation>
+    </message>
+    <message>
+        <source>coref: the mean of every head of this layer (1 = first).</source>
+        <translation>coref：这一层所有头的平均（1 = 第一层）。</translation>
+    </message>
+    <message>
+        <source>coref: attention rollout through every layer (the default).</source>
+        <translation>coref：贯穿所有层的注意力展开（默认）。</translation>
+    </message>
+    <message>
+        <source>coref: resolve this word (WORD or WORD#N for its N-th occurrence) instead of every pronoun.</source>
+        <translation>coref：消解这个词（WORD，或 WORD#N 表示它第 N 次出现），而不是每个代词。</translation>
+    </message>
+    <message>
+        <source>Let words after the mention be candidates too.</source>
+        <translation>指称之后的词也作为候选。</translation>
+    </message>
+    <message>
+        <source>heads: a coreference set (JSON lines, see docs/coreference.md).</source>
+        <translation>heads：一个共指数据集（JSON Lines 格式，见 docs/coreference.md）。</translation>
+    </message>
+    <message>
+        <source>heads: print entropy and attention shares of every head on --sentence.</source>
+        <translation>heads：打印每个头在 --sentence 上的熵和注意力占比。</translation>
+    </message>
+    <message>
+        <source>heads: print only the N best heads of the ranking.</source>
+        <translation>heads：只打印排名中最好的 N 个头。</translation>
+    </message>
+    <message>
+        <source>text (default) or json.</source>
+        <translation>text（默认）或 json。</translation>
+    </message>
+    <message>
+        <source>Decimals shown in text (default 3).</source>
+        <translation>text 格式显示的小数位数（默认 3）。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,73 @@
+// core's message catalogue (issue 12): every message in English and Chinese, the same arguments
+// in both, and the step titles the window shows in Chinese.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "core/text/messages.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+std::set<std::string> placeholders(std::string_view text) {
+    std::set<std::string> found;
+    const std::string s(text);
+    const std::regex brace(R"(\{[1-9]\})");
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), brace); it != std::sregex_iterator(); ++it) found.insert(it->str());
+    return found;
+}
+
+bool hasChinese(std::string_view text) {  // a UTF-8 lead byte of U+4E00…U+9FFF (E4–E9)
+    for (const unsigned char c : text)
+        if (c >= 0xE4 && c <= 0xE9) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("every message of core's catalogue has an English and a Chinese text with the same arguments") {
+    int checked = 0;
+    for (int i = 0; i < static_cast<int>(MessageId::Count); ++i) {
+        const auto id = static_cast<MessageId>(i);
+        INFO("message " << i << ": " << message(id, Language::English));
+        const std::string_view english = message(id, Language::English), chinese = message(id, Language::Chinese);
+        CHECK_FALSE(english.empty());
+        CHECK_FALSE(chinese.empty());
+        CHECK(chinese != english);
+        CHECK(hasChinese(chinese));
+        CHECK(placeholders(english) == placeholders(chinese));
+        ++checked;
+    }
+    CHECK(checked == 23);
+}
+
+TEST_CASE("step titles: English as before, Chinese from the catalogue") {
+    CHECK(stepTitle(Step::Scaled) == "Scaled scores S / √d_k");
+    CHECK(stepTitle(Step::Scaled, Language::English) == "Scaled scores S / √d_k");
+    CHECK(stepTitle(Step::Scaled, Language::Chinese) == "缩放后的分数 S / √d_k");
+    CHECK(stepTitle(Step::Query, Language::Chinese) == "查询 Q = X·W_Q");
+    CHECK(stepTitle(Step::SourceInput, Language::Chinese) == "源输入 X_src（键和值来自它）");
+    Trace trace;
+    trace.residual = true;
+    CHECK(stepTitleIn(trace, Step::Input, 1) == "Input of layer 2: X₂ = X₁ + output₁ (residual)");
+    CHECK(stepTitleIn(trace, Step::Input, 1, Language::Chinese) == "第 2 层的输入：X₂ = X₁ + output₁（残差）");
+    trace.residual = false;
+    CHECK(stepTitleIn(trace, Step::Input, 11, Language::Chinese) == "第 12 层的输入：第 11 层传下来的结果");
+    CHECK(stepTitleIn(trace, Step::Input, 11) == "Input of layer 12: what layer 11 passed on");
+}
+
+TEST_CASE("fillMessage puts each argument in its place and leaves other braces alone") {
+    CHECK(fillMessage("{2} before {1}, {1} again; {x} {9}", {"a", "b"}) == "b before a, a again; {x} {9}");
+    CHECK(fillMessage("no arguments", {}) == "no arguments");
+}
+
+TEST_CASE("language codes") {
+    CHECK(languageFromCode("zh_CN") == Language::Chinese);
+    CHECK(languageFromCode("zh") == Language::Chinese);
+    CHECK(languageFromCode("en") == Language::English);
+    CHECK(languageFromCode("en_US") == Language::English);
+    CHECK_FALSE(languageFromCode("de_DE").has_value());
+}
