@@ -23,6 +23,7 @@ signals:
     void changed();
 
 private:
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QCheckBox* hideSpecial_ = nullptr;
     QCheckBox* renormalize_ = nullptr;
     QComboBox* aggregate_ = nullptr;
@@ -47,6 +48,7 @@ signals:
     void optionsChanged();
 
 private:
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QComboBox* layer_ = nullptr;
     AttentionOptionsGroup* options_ = nullptr;
 };

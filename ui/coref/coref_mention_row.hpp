@@ -26,6 +26,7 @@ signals:
     void cataphoraToggled();
 
 private:
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QLabel* mention_ = nullptr;
     QPushButton* everyPronoun_ = nullptr;
     QCheckBox* cataphora_ = nullptr;

@@ -37,6 +37,7 @@ signals:
 private:
     void onChosen(int index);
 
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QComboBox* sets_ = nullptr;
     QPushButton* evaluate_ = nullptr;
     QPushButton* cancel_ = nullptr;

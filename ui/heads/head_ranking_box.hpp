@@ -39,6 +39,7 @@ signals:
 private:
     QMenu* buildExportMenu(QWidget* parent);
 
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QSpinBox* count_ = nullptr;
     QPushButton* use_ = nullptr;
     QPushButton* export_ = nullptr;
@@ -75,6 +76,7 @@ private:
     void showSelection();
 
     std::shared_ptr<const CorefEvaluation> evaluation_;
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QCustomPlot* plot_ = nullptr;
     std::unique_ptr<HeadRankingBuilder> builder_;
     QLabel* baselines_ = nullptr;

@@ -33,6 +33,7 @@ signals:
     void headChosen(attnscope::HeadRef head);  // the user picked its row
 
 private:
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QLabel* caption_ = nullptr;
     HeadStatsModel* model_ = nullptr;
     QSortFilterProxyModel* proxy_ = nullptr;

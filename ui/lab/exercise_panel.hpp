@@ -84,7 +84,8 @@ private:
     std::size_t revealed_ = 0;        // how many of lines_ are shown
     bool answerShown_ = false;
 
-    // Its parts (ui/lab/exercise_parts.hpp), each owning its controls, and the status lines.
+    // Its parts (ui/lab/exercise_parts.hpp), each owning its controls, and the status lines (a
+    // member list like every widget's by shape: nothing to share).
     ExerciseSettings* settings_ = nullptr;
     ExerciseTable* table_ = nullptr;
     ExplanationBox* explanation_ = nullptr;
