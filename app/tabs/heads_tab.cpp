@@ -17,6 +17,7 @@
 #include "app/source/trace_source.hpp"
 #include "core/analysis/coref_export.hpp"
 #include "ui/heads/head_ranking_builder.hpp"
+#include "ui/heads/head_ranking_box.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/common/qt_text.hpp"
@@ -129,7 +130,7 @@ void HeadsTab::onEvaluationFinished() {
     const auto evaluation = worker_->evaluation();
     panel_->showEvaluation(evaluation, rankingTitle(*evaluation, worker_->evaluationDescription()));
     panel_->showMessage(tr("Evaluated %1 of %2 sentences.").arg(evaluation->evaluated).arg(evaluation->outcomes.size()));
-    panel_->baselinesLabel()->setToolTip(skippedText(*evaluation, *worker_->evaluatedSet()));
+    panel_->ranking()->baselinesLabel()->setToolTip(skippedText(*evaluation, *worker_->evaluatedSet()));
 }
 
 void HeadsTab::requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence) {

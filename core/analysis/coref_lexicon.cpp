@@ -304,6 +304,8 @@ bool agrees(const PronounInfo& pronoun, const NounInfo& noun) {
     return true;
 }
 
+// One switch per enum (referentName, numberName, nounKindName): alike by shape, kept apart so the
+// compiler checks each enum's cases.
 std::string_view referentName(Referent referent) {
     switch (referent) {
         case R::Male: return "male";

@@ -100,6 +100,8 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
     if (bias.size()) e.terms.push_back({"bias b[" + std::to_string(col) + "]", bias[col]});
 }
 
+// explainScores and explainWeightedSum read alike: each is one dot product through addProducts.
+// What is left differs in every line (which matrices, K read by rows and V by columns, the labels).
 void explainScores(Explanation& e, const Context& c) {
     const Mat& Q = c.m(Step::Query);
     const Mat& K = c.m(Step::Key);

@@ -36,6 +36,9 @@
 #include "core/lesson/lesson.hpp"
 #include "ui/heads/head_ranking_builder.hpp"
 #include "ui/heads/head_stats_model.hpp"
+#include "ui/heads/coref_set_row.hpp"
+#include "ui/heads/head_ranking_box.hpp"
+#include "ui/heads/head_stats_table.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/model_view.hpp"
 #include <qcustomplot.h>
@@ -109,7 +112,7 @@ private:
 
     void evaluate(const QString& setPath) {
         panel().chooseSetSource(setPath);
-        QTest::mouseClick(panel().evaluateButton(), Qt::LeftButton);
+        QTest::mouseClick(panel().setRow()->evaluateButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluating(), kWaitMs);
         QVERIFY2(panel().evaluation() != nullptr, qPrintable(panel().messageText()));
     }
@@ -143,8 +146,8 @@ private slots:
         QCOMPARE(progress.count(), 3);
         QCOMPARE(progress.last().at(0).toInt(), 3);
         QCOMPARE(progress.last().at(1).toInt(), 3);
-        QCOMPARE(panel().progressBar()->value(), panel().progressBar()->maximum());
-        QVERIFY(!panel().cancelButton()->isVisible());
+        QCOMPARE(panel().setRow()->progressBar()->value(), panel().setRow()->progressBar()->maximum());
+        QVERIFY(!panel().setRow()->cancelButton()->isVisible());
 
         const CorefEvaluation expected = coreEvaluation(set, lessonRunner("coreference"));
         const HeadRankingBuilder& builder = panel().rankingBuilder();
@@ -154,13 +157,13 @@ private slots:
         QCOMPARE(builder.drawnCells()[0].value, 0.5);
         QCOMPARE(builder.drawnCells()[1].value, 0.5);
         // The lone layer really is painted (QCPColorMap draws a one-row map zero pixels tall).
-        const QImage picture = panel().rankingPlot()->toPixmap(0, 0, 1.0).toImage();
+        const QImage picture = panel().ranking()->plot()->toPixmap(0, 0, 1.0).toImage();
         for (const DrawnCell& c : builder.drawnCells()) {
             const QPoint beside = builder.pixelOf(HeadRef{c.row, c.col}).toPoint() + QPoint(-30, -20);  // off the label
             QVERIFY2(picture.pixelColor(beside) != QColor(Qt::white), "cell not painted");
         }
-        QVERIFY(panel().baselinesLabel()->text().contains("2 of 3 examples evaluated"));
-        QVERIFY(panel().baselinesLabel()->text().contains("Nearest mention: 50.0% (1/2)"));
+        QVERIFY(panel().ranking()->baselinesLabel()->text().contains("2 of 3 examples evaluated"));
+        QVERIFY(panel().ranking()->baselinesLabel()->text().contains("Nearest mention: 50.0% (1/2)"));
     }
 
     void tinyBertEvaluationEqualsCore() {
@@ -175,12 +178,12 @@ private slots:
         QVERIFY(cellsEqual(builder, expected));
         for (const DrawnCell& c : builder.drawnCells())  // every accuracy is a multiple of 1/5
             QCOMPARE(std::round(c.value * 5) / 5, c.value);
-        const QString baselines = panel().baselinesLabel()->text();
+        const QString baselines = panel().ranking()->baselinesLabel()->text();
         QVERIFY2(baselines.contains("Nearest mention: 40.0% (2/5)"), qPrintable(baselines));
         QVERIFY2(baselines.contains("Rule-based: 60.0% (3/5)"), qPrintable(baselines));
-        QCOMPARE(panel().topHeadsList()->count(), 8);
+        QCOMPARE(panel().ranking()->topHeadsList()->count(), 8);
         const HeadRef best = expected.ranking.front().head;
-        QVERIFY(panel().topHeadsList()->item(0)->text().contains(
+        QVERIFY(panel().ranking()->topHeadsList()->item(0)->text().contains(
             QStringLiteral("layer %1 · head %2").arg(best.layer + 1).arg(best.head + 1)));
     }
 
@@ -199,11 +202,11 @@ private slots:
             for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         });
         QSignalSpy failed(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker"), &HeadAnalysisWorker::evaluationFailed);
-        QTest::mouseClick(panel().evaluateButton(), Qt::LeftButton);
+        QTest::mouseClick(panel().setRow()->evaluateButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
-        QVERIFY(panel().cancelButton()->isVisible());
-        QVERIFY(!panel().evaluateButton()->isEnabled());
-        QTest::mouseClick(panel().cancelButton(), Qt::LeftButton);
+        QVERIFY(panel().setRow()->cancelButton()->isVisible());
+        QVERIFY(!panel().setRow()->evaluateButton()->isEnabled());
+        QTest::mouseClick(panel().setRow()->cancelButton(), Qt::LeftButton);
         release = true;
         QTRY_VERIFY_WITH_TIMEOUT(!child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluating(), kWaitMs);
         QCOMPARE(failed.count(), 1);
@@ -214,8 +217,8 @@ private slots:
         QCOMPARE(panel().rankingBuilder().drawnCells().size(), drawn.size());
         for (std::size_t i = 0; i < drawn.size(); ++i) QCOMPARE(panel().rankingBuilder().drawnCells()[i].value, drawn[i].value);
         QVERIFY(panel().messageText().contains("Cancelled"));
-        QVERIFY(!panel().cancelButton()->isVisible());
-        QVERIFY(panel().evaluateButton()->isEnabled());
+        QVERIFY(!panel().setRow()->cancelButton()->isVisible());
+        QVERIFY(panel().setRow()->evaluateButton()->isEnabled());
     }
 
     void clickingACellSelectsThatHead() {
@@ -223,14 +226,14 @@ private slots:
         evaluate(writeFile(dir_, "bert-set.jsonl", kBertSet));
         QSignalSpy selected(&panel(), &HeadsPanel::headSelected);
         const HeadRef target{1, 2};
-        QTest::mouseClick(panel().rankingPlot(), Qt::LeftButton, {}, panel().rankingBuilder().pixelOf(target).toPoint());
+        QTest::mouseClick(panel().ranking()->plot(), Qt::LeftButton, {}, panel().rankingBuilder().pixelOf(target).toPoint());
         QCOMPARE(panel().selectedHead(), std::optional<HeadRef>(target));
         QCOMPARE(selected.count(), 1);
         // The statistics table follows.
-        const QModelIndex current = panel().statsTable()->currentIndex();
-        const int row = panel().statsProxy()->mapToSource(current).row();
+        const QModelIndex current = panel().statistics()->table()->currentIndex();
+        const int row = panel().statistics()->proxy()->mapToSource(current).row();
         QVERIFY(row >= 0);
-        QCOMPARE(panel().statsModel()->statistics()[static_cast<std::size_t>(row)].head, target);
+        QCOMPARE(panel().statistics()->model()->statistics()[static_cast<std::size_t>(row)].head, target);
     }
 
     void useBestHeadsCarriesCoresBestHeads() {
@@ -241,11 +244,11 @@ private slots:
         std::vector<std::vector<HeadRef>> received;
         connect(&panel(), &HeadsPanel::useHeadsForCoreference, this,
                 [&](std::vector<HeadRef> heads) { received.push_back(std::move(heads)); });
-        QVERIFY(panel().useBestButton()->isEnabled());
-        QCOMPARE(panel().bestCountBox()->maximum(), 8);
-        QTest::mouseClick(panel().useBestButton(), Qt::LeftButton);
-        panel().bestCountBox()->setValue(3);
-        QTest::mouseClick(panel().useBestButton(), Qt::LeftButton);
+        QVERIFY(panel().ranking()->bestHeadsRow()->useButton()->isEnabled());
+        QCOMPARE(panel().ranking()->bestHeadsRow()->countBox()->maximum(), 8);
+        QTest::mouseClick(panel().ranking()->bestHeadsRow()->useButton(), Qt::LeftButton);
+        panel().ranking()->bestHeadsRow()->countBox()->setValue(3);
+        QTest::mouseClick(panel().ranking()->bestHeadsRow()->useButton(), Qt::LeftButton);
         QCOMPARE(received.size(), std::size_t{2});
         QCOMPARE(received[0], bestHeads(expected, 1));
         QCOMPARE(received[1], bestHeads(expected, 3));
@@ -261,18 +264,18 @@ private slots:
 
     void statisticsTableSortsByAColumn() {
         openBert();
-        auto* proxy = panel().statsProxy();
+        auto* proxy = panel().statistics()->proxy();
         QCOMPARE(proxy->rowCount(), 8);
         // Equal to core's statistics of the run on screen.
         auto expected = headStatistics(shownRunOf(*window_)->trace);
         QVERIFY(expected.ok());
-        const auto& shown = panel().statsModel()->statistics();
+        const auto& shown = panel().statistics()->model()->statistics();
         QCOMPARE(shown.size(), expected.value().size());
         for (std::size_t i = 0; i < shown.size(); ++i) {
             QCOMPARE(shown[i].entropy, expected.value()[i].entropy);
             QCOMPARE(shown[i].labels, expected.value()[i].labels);
         }
-        panel().statsTable()->sortByColumn(HeadStatsModel::Entropy, Qt::DescendingOrder);
+        panel().statistics()->table()->sortByColumn(HeadStatsModel::Entropy, Qt::DescendingOrder);
         double previous = 1e9;
         for (int r = 0; r < proxy->rowCount(); ++r) {
             const double entropy = proxy->index(r, HeadStatsModel::Entropy).data(HeadStatsModel::kSortRole).toDouble();
@@ -283,19 +286,19 @@ private slots:
         for (const HeadStatistics& s : expected.value()) maxEntropy = std::max(maxEntropy, s.entropy);
         QCOMPARE(proxy->index(0, HeadStatsModel::Entropy).data(HeadStatsModel::kSortRole).toDouble(), maxEntropy);
         QCOMPARE(proxy->index(0, HeadStatsModel::Entropy).data().toString(), QString::number(maxEntropy, 'f', 2));
-        panel().statsTable()->sortByColumn(HeadStatsModel::Layer, Qt::AscendingOrder);
+        panel().statistics()->table()->sortByColumn(HeadStatsModel::Layer, Qt::AscendingOrder);
         QCOMPARE(proxy->index(0, HeadStatsModel::Layer).data().toString(), QStringLiteral("1"));
         QCOMPARE(proxy->index(7, HeadStatsModel::Layer).data().toString(), QStringLiteral("2"));
     }
 
     void statisticsFollowTheLessonSentence() {
         QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
-        QCOMPARE(panel().statsProxy()->rowCount(), 2);  // 1 layer × 2 heads
+        QCOMPARE(panel().statistics()->proxy()->rowCount(), 2);  // 1 layer × 2 heads
         window_->setSentence("the cat sat");
         QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
         auto expected = headStatistics(sessionOf(*window_).trace());
         QVERIFY(expected.ok());
-        QCOMPARE(panel().statsModel()->statistics()[1].selfShare, expected.value()[1].selfShare);
+        QCOMPARE(panel().statistics()->model()->statistics()[1].selfShare, expected.value()[1].selfShare);
     }
 
     void modelViewShowsTheLabelsAsBadges() {

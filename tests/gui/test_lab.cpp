@@ -33,6 +33,7 @@
 #include "ui/common/file_write.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/permutation_demo_box.hpp"
 #include "ui/lab/positional_panel.hpp"
 #include "ui/lab/scaling_panel.hpp"
 #include "ui/lab/synthesizer_panel.hpp"
@@ -99,7 +100,7 @@ void LabTest::menuOpensEachPanel() {
     }
     auto* lab = window->findChild<LabWindow*>();
     // On the built-in lesson "cats chase mice": every panel has drawn something.
-    QCOMPARE(lab->positionalPanel()->originalPlot().rowLabels(), QStringList({"cats", "chase", "mice"}));
+    QCOMPARE(lab->positionalPanel()->permutation()->originalPlot().rowLabels(), QStringList({"cats", "chase", "mice"}));
     QCOMPARE(lab->scalingPanel()->entropyPlot().series().at(0).y.size(), std::size_t{3});
     QCOMPARE(lab->synthesizerPanel()->variants().size(), std::size_t{6});
     QCOMPARE(lab->synthesizerPanel()->variantPlot(2).title(), QString("Random"));
@@ -132,25 +133,25 @@ void LabTest::positionalDrawsTheEncodingAndTheCheck() {
 void LabTest::permutationDemoShowsOrderAndBreaksWithPositions() {
     QVERIFY(window->openBuiltInLesson("causal-mask"));
     PositionalPanel* p = open(LabWindow::Positional)->positionalPanel();
-    p->seedBox()->setValue(2024);
+    p->permutation()->seedBox()->setValue(2024);
     const Lesson& lesson = sessionOf(*window).lesson();
     const auto demo = permutationDemo(lesson, lesson.sentence, 2024);
     QVERIFY(demo.ok());
-    QCOMPARE(p->originalPlot().drawn(), demo.value().original.layers[0].heads[0].weights);
-    QCOMPARE(p->shuffledPlot().drawn(), demo.value().shuffled.layers[0].heads[0].weights);
+    QCOMPARE(p->permutation()->originalPlot().drawn(), demo.value().original.layers[0].heads[0].weights);
+    QCOMPARE(p->permutation()->shuffledPlot().drawn(), demo.value().shuffled.layers[0].heads[0].weights);
     QStringList order;
     for (const int i : demo.value().order) order << QString::number(i);
-    QVERIFY2(p->orderText().contains("[" + order.join(", ") + "]"), qPrintable(p->orderText()));
-    QVERIFY(p->permutationCheckText().startsWith("Without positional encoding"));
-    QVERIFY(p->permutationCheckText().contains(QString::number(demo.value().largestDifference, 'e', 1)));
+    QVERIFY2(p->permutation()->orderText().contains("[" + order.join(", ") + "]"), qPrintable(p->permutation()->orderText()));
+    QVERIFY(p->permutation()->checkText().startsWith("Without positional encoding"));
+    QVERIFY(p->permutation()->checkText().contains(QString::number(demo.value().largestDifference, 'e', 1)));
 
-    p->keepPositionalBox()->setChecked(true);
+    p->permutation()->keepPositionalBox()->setChecked(true);
     const auto kept = permutationDemo(lesson, lesson.sentence, 2024, true);
     QVERIFY(kept.value().largestDifference > 0.01);
-    QCOMPARE(p->shuffledPlot().drawn(), kept.value().shuffled.layers[0].heads[0].weights);
-    QVERIFY2(p->permutationCheckText().contains("breaks: largest difference " +
+    QCOMPARE(p->permutation()->shuffledPlot().drawn(), kept.value().shuffled.layers[0].heads[0].weights);
+    QVERIFY2(p->permutation()->checkText().contains("breaks: largest difference " +
                                                 QString::number(kept.value().largestDifference, 'e', 1)),
-             qPrintable(p->permutationCheckText()));
+             qPrintable(p->permutation()->checkText()));
 }
 
 void LabTest::scalingPlotsTheSweepMedians() {

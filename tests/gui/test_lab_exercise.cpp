@@ -33,6 +33,7 @@
 #include "ui/common/file_write.hpp"
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/exercise_panel.hpp"
+#include "ui/lab/exercise_parts.hpp"
 #include "ui/lab/worksheet_export.hpp"
 
 using namespace attnscope;
@@ -159,8 +160,8 @@ void LabExerciseTest::menuOpensTheExercisesTab() {
 void LabExerciseTest::hiddenRowShowsTheOtherCells() {
     ExercisePanel* p = openPanel();
     // The defaults: the weights, row 1 hidden, the lesson's 4 decimals.
-    QCOMPARE(p->stepBox()->currentData().toInt(), static_cast<int>(Step::Weights));
-    QCOMPARE(p->decimalsBox()->value(), 4);
+    QCOMPARE(p->settings()->stepBox()->currentData().toInt(), static_cast<int>(Step::Weights));
+    QCOMPARE(p->settings()->decimalsBox()->value(), 4);
     ExerciseTableModel* m = p->model();
     QCOMPARE(m->rowCount(), 3);
     QCOMPARE(m->columnCount(), 3);
@@ -209,11 +210,11 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
     p->answer(1, "0.3");  // Weights[cats, chase] = 0.2119: wrong
     QCOMPARE(p->selectedBlank(), 1);
     QVERIFY(p->revealedLines().isEmpty());
-    QVERIFY(p->revealButton()->isEnabled());
+    QVERIFY(p->explanationBox()->revealButton()->isEnabled());
     // Title, rule, the three exponentials, their sum, the division and the value.
     QStringList shown;
-    while (p->revealButton()->isEnabled()) {
-        QTest::mouseClick(p->revealButton(), Qt::LeftButton);
+    while (p->explanationBox()->revealButton()->isEnabled()) {
+        QTest::mouseClick(p->explanationBox()->revealButton(), Qt::LeftButton);
         QCOMPARE(p->revealedLines().size(), shown.size() + 1);
         QCOMPARE(p->revealedLines().mid(0, shown.size()), shown);  // earlier lines stay, in order
         shown = p->revealedLines();
@@ -226,9 +227,9 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
     QCOMPARE(shown.at(5), "sum of exponentials = " + fixed(1 + 2 / e));
     QCOMPARE(shown.at(7), "value = " + fixed(kCatsWeights[1]));
     QVERIFY(!p->explanationText().contains("Answer:"));
-    QTest::mouseClick(p->answerButton(), Qt::LeftButton);
+    QTest::mouseClick(p->explanationBox()->answerButton(), Qt::LeftButton);
     QVERIFY(p->explanationText().endsWith("Answer: " + fixed(kCatsWeights[1])));
-    QVERIFY(!p->answerButton()->isEnabled());
+    QVERIFY(!p->explanationBox()->answerButton()->isEnabled());
     p->table()->setCurrentIndex(p->model()->indexOfBlank(2));  // another blank: from its first line
     QCOMPARE(p->selectedBlank(), 2);
     QVERIFY(p->revealedLines().isEmpty());
@@ -236,8 +237,8 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
 
 void LabExerciseTest::wholeStepAndRandomCells() {
     ExercisePanel* p = openPanel();
-    p->stepBox()->setCurrentIndex(p->stepBox()->findData(static_cast<int>(Step::Scores)));
-    p->hideBox()->setCurrentIndex(static_cast<int>(HideKind::WholeStep));
+    p->settings()->stepBox()->setCurrentIndex(p->settings()->stepBox()->findData(static_cast<int>(Step::Scores)));
+    p->settings()->hideBox()->setCurrentIndex(static_cast<int>(HideKind::WholeStep));
     p->newExercise();
     QCOMPARE(p->scoreText(), QString("Score: 0 / 0 (total 9)"));
     const int scores[3][3] = {{2, 1, 1}, {1, 2, 0}, {1, 0, 3}};  // X·Xᵀ, by hand
@@ -245,9 +246,9 @@ void LabExerciseTest::wholeStepAndRandomCells() {
         for (int c = 0; c < 3; ++c) p->answer(p->model()->blankAt(r, c), QString::number(scores[r][c]));
     QCOMPARE(p->scoreText(), QString("Score: 9 / 9 (total 9)"));
 
-    p->hideBox()->setCurrentIndex(static_cast<int>(HideKind::RandomCells));
-    p->countBox()->setValue(4);
-    p->seedBox()->setValue(7);
+    p->settings()->hideBox()->setCurrentIndex(static_cast<int>(HideKind::RandomCells));
+    p->settings()->countBox()->setValue(4);
+    p->settings()->seedBox()->setValue(7);
     p->newExercise();
     QCOMPARE(p->exercise()->blanks.size(), std::size_t{4});
     std::vector<CellRef> first;
@@ -263,13 +264,13 @@ void LabExerciseTest::wholeStepAndRandomCells() {
     p->newExercise();  // the same seed hides the same cells
     for (std::size_t i = 0; i < first.size(); ++i) QVERIFY(p->exercise()->blanks[i].cell == first[i]);
 
-    p->hideBox()->setCurrentIndex(static_cast<int>(HideKind::OneRow));
-    p->rowBox()->setValue(3);
+    p->settings()->hideBox()->setCurrentIndex(static_cast<int>(HideKind::OneRow));
+    p->settings()->rowBox()->setValue(3);
     p->newExercise();
     QCOMPARE(p->model()->blankAt(2, 2), 2);
     p->answer(2, "3.0001");  // 4 decimals: 3.0001 is a unit off
     QCOMPARE(p->model()->verdictOf(2), std::optional(Verdict::Wrong));
-    p->decimalsBox()->setValue(1);
+    p->settings()->decimalsBox()->setValue(1);
     p->newExercise();
     p->answer(2, "3.04");  // 1 decimal: within half a unit (0.05)
     QCOMPARE(p->model()->verdictOf(2), std::optional(Verdict::Correct));
@@ -278,8 +279,8 @@ void LabExerciseTest::wholeStepAndRandomCells() {
 void LabExerciseTest::maskedCellsAreShownNeverAsked() {
     QVERIFY(window->openBuiltInLesson("causal-mask"));  // "the cat saw the dog": 5 tokens
     ExercisePanel* p = openPanel();
-    p->stepBox()->setCurrentIndex(p->stepBox()->findData(static_cast<int>(Step::Masked)));
-    p->hideBox()->setCurrentIndex(static_cast<int>(HideKind::WholeStep));
+    p->settings()->stepBox()->setCurrentIndex(p->settings()->stepBox()->findData(static_cast<int>(Step::Masked)));
+    p->settings()->hideBox()->setCurrentIndex(static_cast<int>(HideKind::WholeStep));
     p->newExercise();
     QCOMPARE(p->scoreText(), QString("Score: 0 / 0 (total 15)"));  // on and below the diagonal: 5·6/2
     ExerciseTableModel* m = p->model();
@@ -296,16 +297,16 @@ void LabExerciseTest::maskedCellsAreShownNeverAsked() {
 void LabExerciseTest::laterLayersOfferTheirOwnSteps() {
     QVERIFY(window->openBuiltInLesson("two-layers"));
     ExercisePanel* p = openPanel();
-    QCOMPARE(p->layerBox()->maximum(), 2);
-    QCOMPARE(p->stepBox()->itemData(0).toInt(), static_cast<int>(Step::Embedding));
-    p->layerBox()->setValue(2);  // layer 2 starts at its input X₂ = X₁ + output₁
-    QCOMPARE(p->stepBox()->itemData(0).toInt(), static_cast<int>(Step::Input));
-    QVERIFY2(p->stepBox()->itemText(0).startsWith("Input of layer 2"), qPrintable(p->stepBox()->itemText(0)));
-    QCOMPARE(p->stepBox()->currentData().toInt(), static_cast<int>(Step::Weights));  // the step kept
+    QCOMPARE(p->settings()->layerBox()->maximum(), 2);
+    QCOMPARE(p->settings()->stepBox()->itemData(0).toInt(), static_cast<int>(Step::Embedding));
+    p->settings()->layerBox()->setValue(2);  // layer 2 starts at its input X₂ = X₁ + output₁
+    QCOMPARE(p->settings()->stepBox()->itemData(0).toInt(), static_cast<int>(Step::Input));
+    QVERIFY2(p->settings()->stepBox()->itemText(0).startsWith("Input of layer 2"), qPrintable(p->settings()->stepBox()->itemText(0)));
+    QCOMPARE(p->settings()->stepBox()->currentData().toInt(), static_cast<int>(Step::Weights));  // the step kept
     p->newExercise();
     QCOMPARE(p->exercise()->spec.layer, 1);
     QCOMPARE(p->exercise()->blanks.at(0).cell.layer, 1);
-    QCOMPARE(p->decimalsBox()->value(), 3);  // the lesson's decimals
+    QCOMPARE(p->settings()->decimalsBox()->value(), 3);  // the lesson's decimals
 }
 
 void LabExerciseTest::refreshKeepsAnswersNewSentenceRebuilds() {
@@ -350,7 +351,7 @@ void LabExerciseTest::markdownAndLatexWorksheetsParseBack() {
     QCOMPARE(latexRow(texQuestions, "cats"), QStringList({"\\_\\_\\_\\_", "\\_\\_\\_\\_", "\\_\\_\\_\\_"}));
     QCOMPARE(latexRow(texAnswers, "cats"), QStringList({fixed(kCatsWeights[0]), fixed(kCatsWeights[1]), fixed(kCatsWeights[2])}));
 
-    p->languageBox()->setCurrentIndex(1);  // 中文
+    p->settings()->languageBox()->setCurrentIndex(1);  // 中文
     const QString zh = tmp.filePath("zh.md");
     QCOMPARE(errorText(p->exportWorksheetTo(zh)), QString());
     const QString zhQuestions = QString::fromUtf8(readAll(zh));
@@ -368,7 +369,7 @@ void LabExerciseTest::pdfWorksheetsHaveTwoPagesInBothLanguages() {
     // Lesson 1's questions (the tokens, the scores, the weights with row cats blank) fit one A4
     // page, and so does the key (three explanations of 8 lines): it starts on a new page, so two.
     for (const int language : {0, 1}) {
-        p->languageBox()->setCurrentIndex(language);
+        p->settings()->languageBox()->setCurrentIndex(language);
         const QString path = tmp.filePath(QStringLiteral("sheet-%1.pdf").arg(language));
         QCOMPARE(errorText(p->exportWorksheetTo(path)), QString());
         const QByteArray pdf = readAll(path);

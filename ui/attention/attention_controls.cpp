@@ -8,33 +8,49 @@
 
 namespace attnscope {
 
+AttentionOptionsGroup::AttentionOptionsGroup(QWidget* parent) : QWidget(parent) {
+    setObjectName("attentionOptions");
+    hideSpecial_ = new QCheckBox(tr("Hide special tokens"), this);
+    hideSpecial_->setObjectName("hideSpecial");
+    aggregate_ = new QComboBox(this);
+    aggregate_->setObjectName("aggregate");
+    aggregate_->addItems({tr("Each head"), tr("Average over heads"), tr("Maximum over heads")});
+    scale_ = new QComboBox(this);
+    scale_->setObjectName("colourScale");
+    scale_->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
+    renormalize_ = new QCheckBox(tr("Renormalise rows"), this);
+    renormalize_->setObjectName("renormalize");
+    renormalize_->setToolTip(tr("With special tokens hidden: divide each row by what is left, so it sums to 1."));
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addSpacing(16);
+    row->addWidget(hideSpecial_);
+    row->addWidget(renormalize_);
+    row->addSpacing(16);
+    row->addWidget(new QLabel(tr("Heads:"), this));
+    row->addWidget(aggregate_);
+    row->addWidget(new QLabel(tr("Colour scale:"), this));
+    row->addWidget(scale_);
+    connect(hideSpecial_, &QCheckBox::toggled, this, &AttentionOptionsGroup::changed);
+    connect(renormalize_, &QCheckBox::toggled, this, &AttentionOptionsGroup::changed);
+    connect(aggregate_, &QComboBox::currentIndexChanged, this, &AttentionOptionsGroup::changed);
+    connect(scale_, &QComboBox::currentIndexChanged, this, &AttentionOptionsGroup::changed);
+}
+
+AttentionViewOptions AttentionOptionsGroup::options() const {
+    AttentionViewOptions options;
+    options.hideSpecial = hideSpecial_->isChecked();
+    options.renormalize = renormalize_->isChecked();
+    options.aggregate = static_cast<AttentionViewOptions::Aggregate>(aggregate_->currentIndex());
+    options.scale = static_cast<AttentionViewOptions::Scale>(scale_->currentIndex());
+    return options;
+}
+
 AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
     setObjectName("modelControls");
     layer_ = new QComboBox(this);
     layer_->setObjectName("layer");
-    options_ = new QWidget(this);
-    options_->setObjectName("attentionOptions");
-    hideSpecial_ = new QCheckBox(tr("Hide special tokens"), options_);
-    hideSpecial_->setObjectName("hideSpecial");
-    aggregate_ = new QComboBox(options_);
-    aggregate_->setObjectName("aggregate");
-    aggregate_->addItems({tr("Each head"), tr("Average over heads"), tr("Maximum over heads")});
-    scale_ = new QComboBox(options_);
-    scale_->setObjectName("colourScale");
-    scale_->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
-    renormalize_ = new QCheckBox(tr("Renormalise rows"), options_);
-    renormalize_->setObjectName("renormalize");
-    renormalize_->setToolTip(tr("With special tokens hidden: divide each row by what is left, so it sums to 1."));
-    auto* options = new QHBoxLayout(options_);
-    options->setContentsMargins(0, 0, 0, 0);
-    options->addSpacing(16);
-    options->addWidget(hideSpecial_);
-    options->addWidget(renormalize_);
-    options->addSpacing(16);
-    options->addWidget(new QLabel(tr("Heads:"), options_));
-    options->addWidget(aggregate_);
-    options->addWidget(new QLabel(tr("Colour scale:"), options_));
-    options->addWidget(scale_);
+    options_ = new AttentionOptionsGroup(this);
     // Caption, control, … in a margin-less row, as the Heads panel's set row and the lab's ControlRow.
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -43,10 +59,7 @@ AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
     row->addWidget(options_);
     row->addStretch(1);
     connect(layer_, &QComboBox::currentIndexChanged, this, &AttentionControls::layerChanged);
-    connect(hideSpecial_, &QCheckBox::toggled, this, &AttentionControls::optionsChanged);
-    connect(renormalize_, &QCheckBox::toggled, this, &AttentionControls::optionsChanged);
-    connect(aggregate_, &QComboBox::currentIndexChanged, this, &AttentionControls::optionsChanged);
-    connect(scale_, &QComboBox::currentIndexChanged, this, &AttentionControls::optionsChanged);
+    connect(options_, &AttentionOptionsGroup::changed, this, &AttentionControls::optionsChanged);
 }
 
 void AttentionControls::setLayerCount(int count) {
@@ -69,13 +82,6 @@ void AttentionControls::showOptions(bool shown) { options_->setVisible(shown); }
 
 int AttentionControls::layer() const { return std::max(0, layer_->currentIndex()); }
 
-AttentionViewOptions AttentionControls::options() const {
-    AttentionViewOptions options;
-    options.hideSpecial = hideSpecial_->isChecked();
-    options.renormalize = renormalize_->isChecked();
-    options.aggregate = static_cast<AttentionViewOptions::Aggregate>(aggregate_->currentIndex());
-    options.scale = static_cast<AttentionViewOptions::Scale>(scale_->currentIndex());
-    return options;
-}
+AttentionViewOptions AttentionControls::options() const { return options_->options(); }
 
 }  // namespace attnscope

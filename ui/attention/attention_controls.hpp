@@ -1,7 +1,7 @@
 #pragma once
 // The row under the sentence box: the layer selector (every source with several layers) and the
-// attention options of the multi-head views (sources that offer them). It only holds choices;
-// the window reads layer() and options() and hands them to the tabs.
+// attention options of the multi-head views (sources that offer them, as AttentionOptionsGroup).
+// It only holds choices; the window reads layer() and options() and hands them to the tabs.
 #include <QWidget>
 
 #include "ui/attention/attention_options.hpp"
@@ -10,6 +10,25 @@ class QCheckBox;
 class QComboBox;
 
 namespace attnscope {
+
+// Hide special tokens, renormalise rows, how heads are combined and the colour scale: the
+// choices behind one AttentionViewOptions, read together.
+class AttentionOptionsGroup : public QWidget {
+    Q_OBJECT
+public:
+    explicit AttentionOptionsGroup(QWidget* parent = nullptr);
+    AttentionViewOptions options() const;
+
+signals:
+    void changed();
+
+private:
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
+    QCheckBox* hideSpecial_ = nullptr;
+    QCheckBox* renormalize_ = nullptr;
+    QComboBox* aggregate_ = nullptr;
+    QComboBox* scale_ = nullptr;
+};
 
 class AttentionControls : public QWidget {
     Q_OBJECT
@@ -29,14 +48,9 @@ signals:
     void optionsChanged();
 
 private:
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QComboBox* layer_ = nullptr;
-    QWidget* options_ = nullptr;
-    QCheckBox* hideSpecial_ = nullptr;
-    QComboBox* aggregate_ = nullptr;
-    QComboBox* scale_ = nullptr;
-    QCheckBox* renormalize_ = nullptr;
+    AttentionOptionsGroup* options_ = nullptr;
 };
 
 }  // namespace attnscope

@@ -1,7 +1,6 @@
 #include "ui/coref/coref_tab.hpp"
 
 #include <QBuffer>
-#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -9,11 +8,11 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "core/analysis/coref_export.hpp"
+#include "ui/coref/coref_mention_row.hpp"
 #include "ui/coref/coref_view.hpp"
 #include "ui/common/file_write.hpp"
 #include "ui/common/qt_text.hpp"
@@ -88,13 +87,7 @@ QWidget* CorefTab::buildControls() {
     heads_->setMinimumWidth(heads_->fontMetrics().horizontalAdvance("10:12, 9:3") + 16);
     heads_->setMaximumWidth(240);
     heads_->setEnabled(false);
-    cataphora_ = new QCheckBox(tr("Cataphora"), row);
-    cataphora_->setToolTip(tr("Admit the words after the mention as candidates too"));
-    cataphora_->setObjectName("corefCataphora");
-    mention_ = new QLabel(row);
-    mention_->setObjectName("corefMention");
-    everyPronoun_ = new QPushButton(tr("Every pronoun"), row);
-    everyPronoun_->setToolTip(tr("Resolve every pronoun of the sentence again, instead of the clicked word"));
+    mentionRow_ = new CorefMentionRow(row);
     // Two short rows: in model mode the predictions panel leaves the tab narrow.
     auto* scoringRow = new QHBoxLayout;
     scoringRow->addWidget(new QLabel(tr("Scores from:"), row));
@@ -102,23 +95,17 @@ QWidget* CorefTab::buildControls() {
     scoringRow->addWidget(heads_);
     scoringRow->addStretch(1);
     scoringRow->addWidget(buildExportButton());
-    auto* mentionRow = new QHBoxLayout;
-    mentionRow->addWidget(mention_);
-    mentionRow->addWidget(everyPronoun_);
-    mentionRow->addSpacing(12);
-    mentionRow->addWidget(cataphora_);
-    mentionRow->addStretch(1);
     auto* layout = new QVBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(scoringRow);
-    layout->addLayout(mentionRow);
+    layout->addWidget(mentionRow_);
     connect(scoring_, &QComboBox::currentIndexChanged, this, [this](int index) {
         heads_->setEnabled(index == Heads);
         emit changed();
     });
     connect(heads_, &QLineEdit::editingFinished, this, &CorefTab::changed);
-    connect(cataphora_, &QCheckBox::toggled, this, &CorefTab::changed);
-    connect(everyPronoun_, &QPushButton::clicked, this, &CorefTab::resolveEveryPronoun);
+    connect(mentionRow_, &CorefMentionRow::cataphoraToggled, this, &CorefTab::changed);
+    connect(mentionRow_, &CorefMentionRow::everyPronounRequested, this, &CorefTab::resolveEveryPronoun);
     return row;
 }
 
@@ -154,7 +141,7 @@ std::optional<ResolveOptions> CorefTab::request(const Trace& trace, int layer, i
         view_->showMessage(tr("Nothing drawn: the heads could not be read."));
         return std::nullopt;
     }
-    return ResolveOptions{scoring.value(), cataphora_->isChecked(), mentionWord_};
+    return ResolveOptions{scoring.value(), mentionRow_->cataphora(), mentionWord_};
 }
 
 void CorefTab::showResolution(const Result<SentenceResolution>& resolved) {
@@ -197,16 +184,12 @@ void CorefTab::resolveEveryPronoun() {
 }
 
 void CorefTab::updateMentionLabel() {
-    everyPronoun_->setEnabled(mentionWord_.has_value());
-    if (!mentionWord_) {
-        mention_->setText(tr("Mention: every pronoun"));
-        mention_->setToolTip(tr("Click a word in the picture to resolve it as the mention"));
-        return;
-    }
+    if (!mentionWord_) return mentionRow_->showMention(std::nullopt);
     const SentenceResolution& r = view_->resolution();
-    const QString text = r.mentions.empty() ? QString() : qs(r.mentions.front().mention.text);
-    mention_->setText(tr("Mention: “%1”").arg(text));
+    mentionRow_->showMention(r.mentions.empty() ? QString() : qs(r.mentions.front().mention.text));
 }
+
+QCheckBox* CorefTab::cataphoraBox() const { return mentionRow_->cataphoraBox(); }
 
 void CorefTab::setError(const QString& text) {
     error_->setText(text);

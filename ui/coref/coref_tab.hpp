@@ -16,11 +16,11 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QPushButton;
 class QToolButton;
 
 namespace attnscope {
 
+class CorefMentionRow;
 class CorefView;
 
 class CorefTab : public QWidget {
@@ -47,7 +47,7 @@ public:
 
     CorefView* view() const { return view_; }
     QComboBox* scoringBox() const { return scoring_; }
-    QCheckBox* cataphoraBox() const { return cataphora_; }
+    QCheckBox* cataphoraBox() const;
     QLineEdit* headsEdit() const { return heads_; }
     std::optional<int> mentionWord() const { return mentionWord_; }
     QString errorText() const;
@@ -66,14 +66,10 @@ private:
 
     std::optional<int> mentionWord_;   // a word index, or every pronoun
     std::vector<std::string> words_;   // the token texts last resolved: a new sentence resets the mention
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
     CorefView* view_ = nullptr;
     QComboBox* scoring_ = nullptr;
     QLineEdit* heads_ = nullptr;
-    QCheckBox* cataphora_ = nullptr;
-    QLabel* mention_ = nullptr;
-    QPushButton* everyPronoun_ = nullptr;
+    CorefMentionRow* mentionRow_ = nullptr;  // the mention, "Every pronoun", cataphora
     QLabel* error_ = nullptr;
 };
 

@@ -18,14 +18,16 @@
 class QComboBox;
 class QLabel;
 class QModelIndex;
-class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QTableView;
 
 namespace attnscope {
 
+class ExerciseSettings;
+class ExerciseTable;
 class ExerciseTableModel;
+class ExplanationBox;
 
 class ExercisePanel : public QWidget, public LabPanel {
     Q_OBJECT
@@ -56,19 +58,10 @@ public:
     // For tests and screenshots.
     const Exercise* exercise() const { return exercise_ ? &*exercise_ : nullptr; }
     ExerciseScore score() const;
-    QComboBox* stepBox() const { return step_; }
-    QComboBox* hideBox() const { return hide_; }
-    QComboBox* languageBox() const { return language_; }
-    QSpinBox* layerBox() const { return layer_; }
-    QSpinBox* headBox() const { return head_; }
-    QSpinBox* rowBox() const { return row_; }
-    QSpinBox* countBox() const { return count_; }
-    QSpinBox* seedBox() const { return seed_; }
-    QSpinBox* decimalsBox() const { return decimals_; }
-    QPushButton* revealButton() const { return reveal_; }
-    QPushButton* answerButton() const { return showAnswer_; }
-    QTableView* table() const { return table_; }
-    ExerciseTableModel* model() const { return model_; }
+    ExerciseSettings* settings() const { return settings_; }
+    ExplanationBox* explanationBox() const { return explanation_; }
+    QTableView* table() const;
+    ExerciseTableModel* model() const;
     int selectedBlank() const { return selected_; }
     QStringList revealedLines() const;
     QString scoreText() const;
@@ -76,11 +69,6 @@ public:
     QString explanationText() const;
 
 private:
-    QWidget* buildControls();
-    QWidget* buildExplanation();
-    void fillSteps();
-    void updateControls();
-    ExerciseSpec specFromControls() const;
     void showScore();
     void showExplanation();
     void showMessage(const QString& text, bool problem);
@@ -97,25 +85,13 @@ private:
     std::size_t revealed_ = 0;        // how many of lines_ are shown
     bool answerShown_ = false;
 
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
-    QSpinBox* layer_ = nullptr;
-    QSpinBox* head_ = nullptr;
-    QComboBox* step_ = nullptr;
-    QSpinBox* decimals_ = nullptr;
-    QComboBox* hide_ = nullptr;
-    QSpinBox* row_ = nullptr;
-    QSpinBox* count_ = nullptr;
-    QSpinBox* seed_ = nullptr;
-    QComboBox* language_ = nullptr;
-    QTableView* table_ = nullptr;
-    ExerciseTableModel* model_ = nullptr;
+    // Its parts (ui/lab/exercise_parts.hpp), each owning its controls, and the status lines (a
+    // member list like every widget's by shape: nothing to share).
+    ExerciseSettings* settings_ = nullptr;
+    ExerciseTable* table_ = nullptr;
+    ExplanationBox* explanation_ = nullptr;
     QLabel* score_ = nullptr;
     QLabel* message_ = nullptr;
-    QLabel* explanationTitle_ = nullptr;
-    QPlainTextEdit* explanation_ = nullptr;
-    QPushButton* reveal_ = nullptr;
-    QPushButton* showAnswer_ = nullptr;
 };
 
 }  // namespace attnscope

@@ -1,6 +1,5 @@
 #include "ui/lab/positional_panel.hpp"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -18,6 +17,7 @@
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/permutation_demo_box.hpp"
 #include "ui/lab/plot_cards.hpp"
 
 namespace attnscope {
@@ -57,20 +57,7 @@ PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(grid, 1);
     // The permutation demo needs a lesson's sentence: hidden until setLesson (a model opened
     // from the command line comes without one).
-    permutation_ = new QWidget(this);
-    auto* demo = new QVBoxLayout(permutation_);
-    demo->setContentsMargins(0, 0, 0, 0);
-    demo->addWidget(buildPermutationControls());
-    auto* pair = new QHBoxLayout;
-    pair->addWidget(matrixCard(this, original_, "permutation-original", kCardSize));
-    pair->addWidget(matrixCard(this, shuffled_, "permutation-shuffled", kCardSize));
-    demo->addLayout(pair, 1);
-    order_ = new QLabel(this);
-    permutationCheck_ = new QLabel(this);
-    permutationCheck_->setWordWrap(true);
-    demo->addWidget(order_);
-    demo->addWidget(permutationCheck_);
-    permutation_->setVisible(false);
+    permutation_ = new PermutationDemoBox(this);
     layout->addWidget(permutation_, 1);
     refreshEncoding();
 }
@@ -100,23 +87,8 @@ QWidget* PositionalPanel::buildEncodingControls() {
     return row.done();
 }
 
-QWidget* PositionalPanel::buildPermutationControls() {
-    ControlRow row(this);
-    auto* title = new QLabel(tr("<b>Permutation demo</b> on the lesson's sentence (layer 1, head 1)"), row.box());
-    seed_ = spinBox(row.box(), 0, 1'000'000, 7);
-    keep_ = new QCheckBox(tr("keep positional encoding (and the causal mask)"), row.box());
-    row.add(title).add(tr("Shuffle seed"), seed_).add(keep_);
-    connect(seed_, &QSpinBox::valueChanged, this, &PositionalPanel::refreshPermutation);
-    connect(keep_, &QCheckBox::toggled, this, &PositionalPanel::refreshPermutation);
-    return row.done();
-}
-
 void PositionalPanel::setLesson(const Lesson& lesson, const std::string& sentence) {
-    lesson_ = lesson;
-    sentence_ = sentence;
-    hasLesson_ = true;
-    permutation_->setVisible(true);
-    refreshPermutation();
+    permutation_->setLesson(lesson, sentence);
 }
 
 void PositionalPanel::setModel(const QString& name, std::optional<LoadedModel> model) {
@@ -226,36 +198,6 @@ void PositionalPanel::refreshLearnedFit() {
                         .arg(QString::number(fit.value().relativeResidual, 'f', 3)));
 }
 
-void PositionalPanel::refreshPermutation() {
-    if (!hasLesson_) return;
-    const auto demo = permutationDemo(lesson_, sentence_, static_cast<std::uint64_t>(seed_->value()), keep_->isChecked());
-    if (!demo) {
-        permutationCheck_->setText(tr("No demo: %1").arg(QString::fromStdString(demo.error().text())));
-        return;
-    }
-    const PermutationDemo& p = demo.value();
-    original_->build(p.original.layers.at(0).heads.at(0).weights, tr("Original order"), tokenLabels(p.original),
-                     tokenLabels(p.original), {0, 1}, tr("attention weight"));
-    shuffled_->build(p.shuffled.layers.at(0).heads.at(0).weights, tr("Shuffled"), tokenLabels(p.shuffled),
-                     tokenLabels(p.shuffled), {0, 1}, tr("attention weight"));
-    QStringList order;
-    for (const int i : p.order) order << QString::number(i);
-    order_->setText(tr("Order: shuffled token i is original token [%1]").arg(order.join(", ")));
-    const QString difference = scientific(p.largestDifference);
-    if (!p.positional)
-        permutationCheck_->setText(tr("Without positional encoding, A′(i, j) = A(order[i], order[j]) for every layer, "
-                                      "head, i, j: largest difference %1 — shuffling only permutes rows and columns.")
-                                       .arg(difference));
-    else if (p.largestDifference > 1e-9)
-        permutationCheck_->setText(tr("With positional encoding kept, A′(i, j) = A(order[i], order[j]) breaks: largest "
-                                      "difference %1 — the model sees word order.").arg(difference));
-    else
-        permutationCheck_->setText(tr("This lesson has no positional encoding or causal mask, so even kept the check "
-                                      "holds: largest difference %1. Try the causal-mask lesson.").arg(difference));
-}
-
 QString PositionalPanel::checkText() const { return check_->text(); }
-QString PositionalPanel::orderText() const { return order_->text(); }
-QString PositionalPanel::permutationCheckText() const { return permutationCheck_->text(); }
 
 }  // namespace attnscope

@@ -14,7 +14,6 @@
 #include "core/model/transformer.hpp"
 #include "ui/lab/lab_panel.hpp"
 
-class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -25,6 +24,7 @@ namespace attnscope {
 
 class CurvePlotBuilder;
 class MatrixPlotBuilder;
+class PermutationDemoBox;
 
 class PositionalPanel : public QWidget, public LabPanel {
     Q_OBJECT
@@ -43,52 +43,36 @@ public:
     QSpinBox* positionsBox() const { return positions_; }
     QSpinBox* widthBox() const { return width_; }
     QSpinBox* offsetBox() const { return offset_; }
-    QSpinBox* seedBox() const { return seed_; }
     QLineEdit* dimensionsEdit() const { return dimensions_; }
-    QCheckBox* keepPositionalBox() const { return keep_; }
     const MatrixPlotBuilder& encodingPlot() const { return *encoding_; }  // the table drawn (N×D)
     const CurvePlotBuilder& curvesPlot() const { return *curves_; }
     const MatrixPlotBuilder& rotationPlot() const { return *rotation_; }
-    const MatrixPlotBuilder& originalPlot() const { return *original_; }
-    const MatrixPlotBuilder& shuffledPlot() const { return *shuffled_; }
     QString checkText() const;
-    QString orderText() const;
-    QString permutationCheckText() const;
+    PermutationDemoBox* permutation() const { return permutation_; }
 
 private:
     QWidget* buildEncodingControls();
-    QWidget* buildPermutationControls();
     bool showsLearned() const;
     void chooseSource();   // the source's limits on positions and width, then refreshEncoding
     Mat shownTable() const;  // T×d sinusoidal, or the learned table's first T rows and d columns
     void refreshEncoding();
     void refreshRotation();
     void refreshLearnedFit();  // the least-squares R_k of the learned table
-    void refreshPermutation();
 
-    Lesson lesson_;
-    std::string sentence_;
-    bool hasLesson_ = false;
     QString modelName_;
     std::optional<LoadedModel> model_;
     // The child widgets it reads or updates after building them (such lists look alike in every
     // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* source_ = nullptr;
-    QWidget* permutation_ = nullptr;  // the permutation demo's controls, plots and texts
+    PermutationDemoBox* permutation_ = nullptr;  // its own controls, plots and texts
     QSpinBox* positions_ = nullptr;
     QSpinBox* width_ = nullptr;
     QSpinBox* offset_ = nullptr;
-    QSpinBox* seed_ = nullptr;
     QLineEdit* dimensions_ = nullptr;
-    QCheckBox* keep_ = nullptr;
     QLabel* check_ = nullptr;
-    QLabel* order_ = nullptr;
-    QLabel* permutationCheck_ = nullptr;
     std::unique_ptr<MatrixPlotBuilder> encoding_;
     std::unique_ptr<CurvePlotBuilder> curves_;
     std::unique_ptr<MatrixPlotBuilder> rotation_;
-    std::unique_ptr<MatrixPlotBuilder> original_;
-    std::unique_ptr<MatrixPlotBuilder> shuffled_;
 };
 
 }  // namespace attnscope

@@ -1,0 +1,93 @@
+#include "ui/heads/coref_set_row.hpp"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+
+namespace attnscope {
+
+namespace {
+const QString kOtherFile = QStringLiteral("<other file>");  // the set box's last entry
+}
+
+CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
+    sets_ = new QComboBox(this);
+    sets_->setObjectName("corefSet");
+    sets_->addItem(tr("Other file…"), kOtherFile);
+    evaluate_ = new QPushButton(tr("Evaluate"), this);
+    evaluate_->setObjectName("evaluateHeads");
+    evaluate_->setToolTip(tr("Run every sentence of the set and measure how often each head attends most to the gold antecedent."));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName("cancelEvaluation");
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName("evaluationProgress");
+    progress_->setFormat(tr("sentence %v of %m"));
+    progress_->setMaximumWidth(260);
+    message_ = new QLabel(this);
+    message_->setObjectName("evaluationMessage");
+    message_->setWordWrap(true);
+    // Caption, control, … in a margin-less row, as AttentionControls and the lab's ControlRow.
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Coreference set:"), this));
+    layout->addWidget(sets_);
+    layout->addWidget(evaluate_);
+    layout->addWidget(cancel_);
+    layout->addWidget(progress_);
+    layout->addWidget(message_, 1);
+    connect(sets_, &QComboBox::activated, this, &CorefSetRow::onChosen);
+    connect(evaluate_, &QPushButton::clicked, this, [this] { emit evaluateRequested(source()); });
+    connect(cancel_, &QPushButton::clicked, this, &CorefSetRow::cancelRequested);
+}
+
+void CorefSetRow::addSource(const QString& label, const QString& source) {
+    sets_->insertItem(sets_->count() - 1, label, source);  // before "Other file…"
+    if (sets_->currentData().toString() == kOtherFile) sets_->setCurrentIndex(sets_->count() - 2);
+}
+
+void CorefSetRow::chooseSource(const QString& source) {
+    int index = sets_->findData(source);
+    if (index < 0) {
+        addSource(QFileInfo(source).fileName(), source);
+        index = sets_->findData(source);
+        sets_->setItemData(index, source, Qt::ToolTipRole);
+    }
+    sets_->setCurrentIndex(index);
+}
+
+QString CorefSetRow::source() const {
+    const QString source = sets_->currentData().toString();
+    return source == kOtherFile ? QString() : source;
+}
+
+void CorefSetRow::onChosen(int index) {
+    if (sets_->itemData(index).toString() != kOtherFile) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Coreference set"), QString(),
+                                                      tr("Coreference sets (*.jsonl);;All files (*)"));
+    if (path.isEmpty()) sets_->setCurrentIndex(0);
+    else chooseSource(path);
+}
+
+void CorefSetRow::setEvaluating(bool running) {
+    evaluate_->setEnabled(!running);
+    cancel_->setVisible(running);
+    progress_->setVisible(running);
+    if (running) {
+        progress_->setRange(0, 0);  // busy until the first sentence reports
+        message_->clear();
+    }
+}
+
+void CorefSetRow::setProgress(int done, int total) {
+    progress_->setRange(0, total);
+    progress_->setValue(done);
+}
+
+void CorefSetRow::showMessage(const QString& text) { message_->setText(text); }
+QString CorefSetRow::messageText() const { return message_->text(); }
+
+}  // namespace attnscope

@@ -1,0 +1,48 @@
+#pragma once
+// The Heads panel's top row: which coreference set to evaluate (built-in ones, files chosen
+// before, "Other file…"), Evaluate / Cancel, the progress and a message line.
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace attnscope {
+
+class CorefSetRow : public QWidget {
+    Q_OBJECT
+public:
+    explicit CorefSetRow(QWidget* parent = nullptr);
+
+    // A choice in the set box: `source` is what evaluateRequested carries (a path or ":/…").
+    void addSource(const QString& label, const QString& source);
+    void chooseSource(const QString& source);  // adds a file entry when new
+    QString source() const;                    // empty while "Other file…" is chosen
+
+    void setEvaluating(bool running);
+    void setProgress(int done, int total);
+    void showMessage(const QString& text);
+    QString messageText() const;
+
+    QPushButton* evaluateButton() const { return evaluate_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QProgressBar* progressBar() const { return progress_; }
+
+signals:
+    void evaluateRequested(const QString& source);
+    void cancelRequested();
+
+private:
+    void onChosen(int index);
+
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
+    QComboBox* sets_ = nullptr;
+    QPushButton* evaluate_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* message_ = nullptr;
+};
+
+}  // namespace attnscope

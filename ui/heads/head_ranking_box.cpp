@@ -1,0 +1,189 @@
+#include "ui/heads/head_ranking_box.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+
+#include "ui/heads/head_ranking_builder.hpp"
+
+namespace attnscope {
+
+namespace {
+
+constexpr int kTopHeadsListed = 10;
+
+QString percentText(double share) { return QString::number(100 * share, 'f', 1) + "%"; }
+
+QString countText(int correct, const CorefEvaluation& e) {
+    return QObject::tr("%1 (%2/%3)").arg(percentText(e.share(correct))).arg(correct).arg(e.evaluated);
+}
+
+QString headText(const HeadRef& h) { return QObject::tr("layer %1 · head %2").arg(h.layer + 1).arg(h.head + 1); }
+
+}  // namespace
+
+BestHeadsRow::BestHeadsRow(QWidget* parent) : QWidget(parent) {
+    count_ = new QSpinBox(this);
+    count_->setRange(1, 1);
+    count_->setPrefix(tr("best "));
+    count_->setToolTip(tr("How many of the best heads the coreference view averages."));
+    use_ = new QPushButton(tr("Use best head(s) for coreference"), this);
+    use_->setObjectName("useBestHeads");
+    export_ = new QPushButton(tr("Export…"), this);
+    export_->setObjectName("exportRanking");
+    export_->setMenu(buildExportMenu(export_));
+    connect(use_, &QPushButton::clicked, this, [this] { emit useRequested(count_->value()); });
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    auto* useRow = new QHBoxLayout;
+    useRow->addWidget(count_);
+    useRow->addWidget(use_, 1);
+    column->addLayout(useRow);
+    column->addWidget(export_);
+}
+
+QMenu* BestHeadsRow::buildExportMenu(QWidget* parent) {
+    auto* menu = new QMenu(parent);
+    const std::pair<QString, QString> formats[] = {{"png", tr("Heatmap as PNG…")},
+                                                   {"svg", tr("Heatmap as SVG…")},
+                                                   {"pdf", tr("Heatmap as PDF…")},
+                                                   {"csv", tr("Accuracies as CSV…")},
+                                                   {"json", tr("Evaluation as JSON…")}};
+    for (const auto& [format, text] : formats)
+        menu->addAction(text, this, [this, format = format] { emit exportRequested(format); });
+    return menu;
+}
+
+void BestHeadsRow::showEvaluated(int heads, bool usable) {
+    count_->setRange(1, std::max(heads, 1));
+    use_->setEnabled(usable);
+    export_->setEnabled(true);
+}
+
+void BestHeadsRow::clear() {
+    use_->setEnabled(false);
+    export_->setEnabled(false);
+}
+
+HeadRankingBox::HeadRankingBox(QWidget* parent) : QWidget(parent) {
+    buildPlot();
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_, 3);
+    layout->addLayout(buildSide(), 1);
+}
+
+HeadRankingBox::~HeadRankingBox() = default;
+
+// The heatmap of accuracies: a click selects a head, hovering tells its numbers.
+void HeadRankingBox::buildPlot() {
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName("headRanking");
+    plot_->setMinimumSize(360, 260);
+    plot_->setMouseTracking(true);
+    builder_ = std::make_unique<HeadRankingBuilder>(plot_);
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        if (event->button() != Qt::LeftButton) return;
+        if (const auto head = builder_->headAt(event->position())) emit headClicked(*head);
+    });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = builder_->hoverText(event->position());
+        if (text.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+    });
+}
+
+// Beside the heatmap: the baselines, the best heads, the selected one, "use best" and exports.
+QVBoxLayout* HeadRankingBox::buildSide() {
+    baselines_ = new QLabel(this);
+    baselines_->setObjectName("baselines");
+    baselines_->setWordWrap(true);
+    baselines_->setTextFormat(Qt::RichText);
+    topHeads_ = new QListWidget(this);
+    topHeads_->setObjectName("topHeads");
+    selection_ = new QLabel(this);
+    selection_->setObjectName("selectedHead");
+    selection_->setWordWrap(true);
+    best_ = new BestHeadsRow(this);
+    connect(best_, &BestHeadsRow::useRequested, this, [this](int count) {
+        if (evaluation_) emit useHeadsForCoreference(bestHeads(*evaluation_, count));
+    });
+    connect(best_, &BestHeadsRow::exportRequested, this, &HeadRankingBox::exportRequested);
+    connect(topHeads_, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (evaluation_ && row >= 0 && row < static_cast<int>(evaluation_->ranking.size()))
+            emit headClicked(evaluation_->ranking[static_cast<std::size_t>(row)].head);
+    });
+    auto* side = new QVBoxLayout;
+    side->addWidget(baselines_);
+    side->addWidget(new QLabel(tr("Best heads:"), this));
+    side->addWidget(topHeads_, 1);
+    side->addWidget(selection_);
+    side->addWidget(best_);
+    return side;
+}
+
+void HeadRankingBox::showEvaluation(std::shared_ptr<const CorefEvaluation> evaluation, const QString& title) {
+    evaluation_ = std::move(evaluation);
+    if (!evaluation_) return clearEvaluation(title);
+    builder_->build(*evaluation_, title);
+    showBaselines(*evaluation_);
+    showTopHeads(*evaluation_);
+    const int heads = evaluation_->layers * evaluation_->headsPerLayer;
+    best_->showEvaluated(heads, heads > 0 && evaluation_->evaluated > 0);
+    showSelection();
+}
+
+void HeadRankingBox::clearEvaluation(const QString& message) {
+    evaluation_.reset();
+    builder_->clear(message);
+    baselines_->setText(tr("Baselines appear here after an evaluation."));
+    topHeads_->clear();
+    best_->clear();
+    showSelection();
+}
+
+void HeadRankingBox::showBaselines(const CorefEvaluation& e) {
+    QString text = tr("<b>%1 of %2 examples evaluated</b> (%3 skipped)<br>")
+                       .arg(e.evaluated)
+                       .arg(e.outcomes.size())
+                       .arg(e.skipped());
+    text += tr("Nearest mention: %1<br>").arg(countText(e.nearestCorrect, e));
+    text += tr("Rule-based: %1<br>").arg(countText(e.ruleCorrect, e));
+    text += tr("Attention rollout: %1").arg(countText(e.rolloutCorrect, e));
+    if (!e.ranking.empty()) text += tr("<br>Best head: %1").arg(countText(e.ranking.front().correct, e));
+    baselines_->setText(text);
+}
+
+void HeadRankingBox::showTopHeads(const CorefEvaluation& e) {
+    const QSignalBlocker blocker(topHeads_);
+    topHeads_->clear();
+    const int shown = std::min(kTopHeadsListed, static_cast<int>(e.ranking.size()));
+    for (int i = 0; i < shown; ++i) {
+        const HeadAccuracy& h = e.ranking[static_cast<std::size_t>(i)];
+        topHeads_->addItem(tr("%1. %2 — %3").arg(i + 1).arg(headText(h.head), countText(h.correct, e)));
+    }
+}
+
+void HeadRankingBox::selectHead(std::optional<HeadRef> head) {
+    builder_->selectHead(head);
+    showSelection();
+}
+
+std::optional<HeadRef> HeadRankingBox::selectedHead() const { return builder_->selectedHead(); }
+
+void HeadRankingBox::showSelection() {
+    const auto head = builder_->selectedHead();
+    if (!head || !evaluation_) return selection_->setText(tr("Click a cell to select a head."));
+    const int correct = static_cast<int>(std::lround(evaluation_->correct(head->layer, head->head)));
+    selection_->setText(tr("Selected: %1 — %2").arg(headText(*head), countText(correct, *evaluation_)));
+}
+
+}  // namespace attnscope

@@ -1,0 +1,43 @@
+#pragma once
+// The Heads panel's lower half: a caption and a sortable table of the head statistics of the
+// current sentence (HeadStatsModel behind a sort proxy). A row clicked names its head.
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+#include "core/analysis/head_stats.hpp"
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace attnscope {
+
+class HeadStatsModel;
+
+class HeadStatsTable : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeadStatsTable(QWidget* parent = nullptr);
+
+    // The statistics to list; `selected` stays selected when it is among them.
+    void show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected);
+    void selectHead(const HeadRef& head);  // follows the heatmap's selection, sorted or not
+    bool lists(const HeadRef& head) const;
+
+    HeadStatsModel* model() const { return model_; }
+    QSortFilterProxyModel* proxy() const { return proxy_; }
+    QTableView* table() const { return table_; }
+
+signals:
+    void headChosen(attnscope::HeadRef head);  // the user picked its row
+
+private:
+    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
+    QLabel* caption_ = nullptr;
+    HeadStatsModel* model_ = nullptr;
+    QSortFilterProxyModel* proxy_ = nullptr;
+    QTableView* table_ = nullptr;
+};
+
+}  // namespace attnscope
