@@ -296,6 +296,13 @@ baselines: nearest %3, rule %4; rollout %5</source>
 <context>
     <name>attnscope::AttentionControls</name>
     <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::AttentionOptionsGroup</name>
+    <message>
         <source>Hide special tokens</source>
         <translation>隐藏特殊词元</translation>
     </message>
@@ -339,9 +346,110 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Colour scale:</source>
         <translation>色标：</translation>
     </message>
+</context>
+<context>
+    <name>attnscope::BestHeadsRow</name>
     <message>
-        <source>Layer:</source>
-        <translation>层：</translation>
+        <source>best </source>
+        <translation>最佳 </translation>
+    </message>
+    <message>
+        <source>How many of the best heads the coreference view averages.</source>
+        <translation>共指视图对多少个最佳头取平均。</translation>
+    </message>
+    <message>
+        <source>Use best head(s) for coreference</source>
+        <translation>用最佳的头进行共指消解</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Heatmap as PNG…</source>
+        <translation>热力图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Heatmap as SVG…</source>
+        <translation>热力图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Heatmap as PDF…</source>
+        <translation>热力图导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>Accuracies as CSV…</source>
+        <translation>准确率导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Evaluation as JSON…</source>
+        <translation>评估结果导出为 JSON…</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorefMentionRow</name>
+    <message>
+        <source>Every pronoun</source>
+        <translation>每个代词</translation>
+    </message>
+    <message>
+        <source>Resolve every pronoun of the sentence again, instead of the clicked word</source>
+        <translation>重新消解句中的每个代词，而不是所点击的词</translation>
+    </message>
+    <message>
+        <source>Cataphora</source>
+        <translation>后指</translation>
+    </message>
+    <message>
+        <source>Admit the words after the mention as candidates too</source>
+        <translation>指称之后的词也作为候选</translation>
+    </message>
+    <message>
+        <source>Mention: every pronoun</source>
+        <translation>指称：每个代词</translation>
+    </message>
+    <message>
+        <source>Click a word in the picture to resolve it as the mention</source>
+        <translation>点击图中的词，将其作为指称进行消解</translation>
+    </message>
+    <message>
+        <source>Mention: “%1”</source>
+        <translation>指称：“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorefSetRow</name>
+    <message>
+        <source>Other file…</source>
+        <translation>其他文件…</translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <source>Run every sentence of the set and measure how often each head attends most to the gold antecedent.</source>
+        <translation>运行数据集中的每个句子，统计每个头把最大注意力给到标准先行词的频率。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>sentence %v of %m</source>
+        <translation>第 %v 句，共 %m 句</translation>
+    </message>
+    <message>
+        <source>Coreference set:</source>
+        <translation>共指数据集：</translation>
+    </message>
+    <message>
+        <source>Coreference set</source>
+        <translation>共指数据集</translation>
+    </message>
+    <message>
+        <source>Coreference sets (*.jsonl);;All files (*)</source>
+        <translation>共指数据集 (*.jsonl);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -369,22 +477,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>The heads to average, LAYER:HEAD counted from 1, e.g. 5:4, 6:1</source>
         <translation>要平均的头，格式为 层:头，从 1 开始计数，例如 5:4, 6:1</translation>
-    </message>
-    <message>
-        <source>Cataphora</source>
-        <translation>后指</translation>
-    </message>
-    <message>
-        <source>Admit the words after the mention as candidates too</source>
-        <translation>指称之后的词也作为候选</translation>
-    </message>
-    <message>
-        <source>Every pronoun</source>
-        <translation>每个代词</translation>
-    </message>
-    <message>
-        <source>Resolve every pronoun of the sentence again, instead of the clicked word</source>
-        <translation>重新消解句中的每个代词，而不是所点击的词</translation>
     </message>
     <message>
         <source>Scores from:</source>
@@ -425,18 +517,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Nothing drawn: the sentence could not be resolved.</source>
         <translation>未绘制：无法对该句进行消解。</translation>
-    </message>
-    <message>
-        <source>Mention: every pronoun</source>
-        <translation>指称：每个代词</translation>
-    </message>
-    <message>
-        <source>Click a word in the picture to resolve it as the mention</source>
-        <translation>点击图中的词，将其作为指称进行消解</translation>
-    </message>
-    <message>
-        <source>Mention: “%1”</source>
-        <translation>指称：“%1”</translation>
     </message>
     <message>
         <source>Export coreference</source>
@@ -643,78 +723,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
 <context>
     <name>attnscope::ExercisePanel</name>
     <message>
-        <source>Whole step</source>
-        <translation>整个步骤</translation>
-    </message>
-    <message>
-        <source>One row</source>
-        <translation>一行</translation>
-    </message>
-    <message>
-        <source>Random cells</source>
-        <translation>随机单元格</translation>
-    </message>
-    <message>
-        <source>The same seed hides the same cells: a class can share an exercise</source>
-        <translation>相同的种子隐藏相同的单元格：全班可以共用一道练习</translation>
-    </message>
-    <message>
-        <source>New exercise</source>
-        <translation>新练习</translation>
-    </message>
-    <message>
-        <source>Export worksheet…</source>
-        <translation>导出练习单…</translation>
-    </message>
-    <message>
-        <source>NAME.md / NAME.tex with NAME-answers beside it, or one PDF (answer key on a new page)</source>
-        <translation>NAME.md / NAME.tex，旁边附 NAME-answers 答案文件；或一个 PDF（答案另起一页）</translation>
-    </message>
-    <message>
-        <source>Layer</source>
-        <translation>层</translation>
-    </message>
-    <message>
-        <source>Head</source>
-        <translation>头</translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation>步骤</translation>
-    </message>
-    <message>
-        <source>Decimals</source>
-        <translation>小数位</translation>
-    </message>
-    <message>
-        <source>Hide</source>
-        <translation>隐藏</translation>
-    </message>
-    <message>
-        <source>Row</source>
-        <translation>行</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>种子</translation>
-    </message>
-    <message>
-        <source>Worksheet</source>
-        <translation>练习单</translation>
-    </message>
-    <message>
-        <source>Explanation of the selected blank</source>
-        <translation>所选空格的讲解</translation>
-    </message>
-    <message>
-        <source>Reveal next step</source>
-        <translation>显示下一步</translation>
-    </message>
-    <message>
-        <source>Show answer</source>
-        <translation>显示答案</translation>
-    </message>
-    <message>
         <source>No exercise: %1</source>
         <translation>没有练习：%1</translation>
     </message>
@@ -782,6 +790,69 @@ baselines: nearest %3, rule %4; rollout %5</source>
     </message>
 </context>
 <context>
+    <name>attnscope::ExerciseSettings</name>
+    <message>
+        <source>New exercise</source>
+        <translation>新练习</translation>
+    </message>
+    <message>
+        <source>Export worksheet…</source>
+        <translation>导出练习单…</translation>
+    </message>
+    <message>
+        <source>NAME.md / NAME.tex with NAME-answers beside it, or one PDF (answer key on a new page)</source>
+        <translation>NAME.md / NAME.tex，旁边附 NAME-answers 答案文件；或一个 PDF（答案另起一页）</translation>
+    </message>
+    <message>
+        <source>Whole step</source>
+        <translation>整个步骤</translation>
+    </message>
+    <message>
+        <source>One row</source>
+        <translation>一行</translation>
+    </message>
+    <message>
+        <source>Random cells</source>
+        <translation>随机单元格</translation>
+    </message>
+    <message>
+        <source>The same seed hides the same cells: a class can share an exercise</source>
+        <translation>相同的种子隐藏相同的单元格：全班可以共用一道练习</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Decimals</source>
+        <translation>小数位</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>Worksheet</source>
+        <translation>练习单</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::ExerciseTableModel</name>
     <message numerus="yes">
         <source>Type your answer with %n decimal(s), then press Enter</source>
@@ -800,6 +871,21 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Wrong: try again, or reveal the explanation</source>
         <translation>错误：再试一次，或显示讲解</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ExplanationBox</name>
+    <message>
+        <source>Explanation of the selected blank</source>
+        <translation>所选空格的讲解</translation>
+    </message>
+    <message>
+        <source>Reveal next step</source>
+        <translation>显示下一步</translation>
+    </message>
+    <message>
+        <source>Show answer</source>
+        <translation>显示答案</translation>
     </message>
 </context>
 <context>
@@ -898,6 +984,49 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Evaluation stopped: the model or lesson changed.</source>
         <translation>评估已停止：模型或课程已改变。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadRankingBox</name>
+    <message>
+        <source>Best heads:</source>
+        <translation>最佳的头：</translation>
+    </message>
+    <message>
+        <source>Baselines appear here after an evaluation.</source>
+        <translation>评估之后这里会显示基线结果。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 of %2 examples evaluated&lt;/b&gt; (%3 skipped)&lt;br&gt;</source>
+        <translation>&lt;b&gt;已评估 %2 个样例中的 %1 个&lt;/b&gt;（跳过 %3 个）&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Nearest mention: %1&lt;br&gt;</source>
+        <translation>最近指称：%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Rule-based: %1&lt;br&gt;</source>
+        <translation>基于规则：%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Attention rollout: %1</source>
+        <translation>注意力展开：%1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Best head: %1</source>
+        <translation>&lt;br&gt;最佳的头：%1</translation>
+    </message>
+    <message>
+        <source>%1. %2 — %3</source>
+        <translation>%1. %2 — %3</translation>
+    </message>
+    <message>
+        <source>Click a cell to select a head.</source>
+        <translation>点击一个单元格以选择一个头。</translation>
+    </message>
+    <message>
+        <source>Selected: %1 — %2</source>
+        <translation>已选择：%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -1055,114 +1184,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Choose a coreference set and press Evaluate to rank every head.</source>
         <translation>选择一个共指数据集并点击“评估”，为每个头排名。</translation>
-    </message>
-    <message>
-        <source>Other file…</source>
-        <translation>其他文件…</translation>
-    </message>
-    <message>
-        <source>Evaluate</source>
-        <translation>评估</translation>
-    </message>
-    <message>
-        <source>Run every sentence of the set and measure how often each head attends most to the gold antecedent.</source>
-        <translation>运行数据集中的每个句子，统计每个头把最大注意力给到标准先行词的频率。</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>sentence %v of %m</source>
-        <translation>第 %v 句，共 %m 句</translation>
-    </message>
-    <message>
-        <source>Coreference set:</source>
-        <translation>共指数据集：</translation>
-    </message>
-    <message>
-        <source>best </source>
-        <translation>最佳 </translation>
-    </message>
-    <message>
-        <source>How many of the best heads the coreference view averages.</source>
-        <translation>共指视图对多少个最佳头取平均。</translation>
-    </message>
-    <message>
-        <source>Use best head(s) for coreference</source>
-        <translation>用最佳的头进行共指消解</translation>
-    </message>
-    <message>
-        <source>Export…</source>
-        <translation>导出…</translation>
-    </message>
-    <message>
-        <source>Best heads:</source>
-        <translation>最佳的头：</translation>
-    </message>
-    <message>
-        <source>Heatmap as PNG…</source>
-        <translation>热力图导出为 PNG…</translation>
-    </message>
-    <message>
-        <source>Heatmap as SVG…</source>
-        <translation>热力图导出为 SVG…</translation>
-    </message>
-    <message>
-        <source>Heatmap as PDF…</source>
-        <translation>热力图导出为 PDF…</translation>
-    </message>
-    <message>
-        <source>Accuracies as CSV…</source>
-        <translation>准确率导出为 CSV…</translation>
-    </message>
-    <message>
-        <source>Evaluation as JSON…</source>
-        <translation>评估结果导出为 JSON…</translation>
-    </message>
-    <message>
-        <source>Coreference set</source>
-        <translation>共指数据集</translation>
-    </message>
-    <message>
-        <source>Coreference sets (*.jsonl);;All files (*)</source>
-        <translation>共指数据集 (*.jsonl);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Baselines appear here after an evaluation.</source>
-        <translation>评估之后这里会显示基线结果。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1 of %2 examples evaluated&lt;/b&gt; (%3 skipped)&lt;br&gt;</source>
-        <translation>&lt;b&gt;已评估 %2 个样例中的 %1 个&lt;/b&gt;（跳过 %3 个）&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>Nearest mention: %1&lt;br&gt;</source>
-        <translation>最近指称：%1&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>Rule-based: %1&lt;br&gt;</source>
-        <translation>基于规则：%1&lt;br&gt;</translation>
-    </message>
-    <message>
-        <source>Attention rollout: %1</source>
-        <translation>注意力展开：%1</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;Best head: %1</source>
-        <translation>&lt;br&gt;最佳的头：%1</translation>
-    </message>
-    <message>
-        <source>%1. %2 — %3</source>
-        <translation>%1. %2 — %3</translation>
-    </message>
-    <message>
-        <source>Click a cell to select a head.</source>
-        <translation>点击一个单元格以选择一个头。</translation>
-    </message>
-    <message>
-        <source>Selected: %1 — %2</source>
-        <translation>已选择：%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -1916,6 +1937,53 @@ click to open it large</source>
     </message>
 </context>
 <context>
+    <name>attnscope::PermutationDemoBox</name>
+    <message>
+        <source>&lt;b&gt;Permutation demo&lt;/b&gt; on the lesson&apos;s sentence (layer 1, head 1)</source>
+        <translation>在课程句子上的&lt;b&gt;置换演示&lt;/b&gt;（第 1 层，第 1 头）</translation>
+    </message>
+    <message>
+        <source>keep positional encoding (and the causal mask)</source>
+        <translation>保留位置编码（以及因果掩码）</translation>
+    </message>
+    <message>
+        <source>Shuffle seed</source>
+        <translation>打乱种子</translation>
+    </message>
+    <message>
+        <source>No demo: %1</source>
+        <translation>无演示：%1</translation>
+    </message>
+    <message>
+        <source>Original order</source>
+        <translation>原始顺序</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>Shuffled</source>
+        <translation>打乱后</translation>
+    </message>
+    <message>
+        <source>Order: shuffled token i is original token [%1]</source>
+        <translation>顺序：打乱后的词元 i 是原来的词元 [%1]</translation>
+    </message>
+    <message>
+        <source>Without positional encoding, A′(i, j) = A(order[i], order[j]) for every layer, head, i, j: largest difference %1 — shuffling only permutes rows and columns.</source>
+        <translation>没有位置编码时，对每一层、每个头以及所有 i、j，都有 A′(i, j) = A(order[i], order[j])：最大差值 %1 — 打乱只是置换了行和列。</translation>
+    </message>
+    <message>
+        <source>With positional encoding kept, A′(i, j) = A(order[i], order[j]) breaks: largest difference %1 — the model sees word order.</source>
+        <translation>保留位置编码时，A′(i, j) = A(order[i], order[j]) 不再成立：最大差值 %1 — 模型能看到词序。</translation>
+    </message>
+    <message>
+        <source>This lesson has no positional encoding or causal mask, so even kept the check holds: largest difference %1. Try the causal-mask lesson.</source>
+        <translation>本课程没有位置编码或因果掩码，所以即使保留，检验依然成立：最大差值 %1。请试试因果掩码那一课。</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::PositionalPanel</name>
     <message>
         <source>dimension</source>
@@ -1964,18 +2032,6 @@ click to open it large</source>
     <message>
         <source>Offset k</source>
         <translation>偏移 k</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Permutation demo&lt;/b&gt; on the lesson&apos;s sentence (layer 1, head 1)</source>
-        <translation>在课程句子上的&lt;b&gt;置换演示&lt;/b&gt;（第 1 层，第 1 头）</translation>
-    </message>
-    <message>
-        <source>keep positional encoding (and the causal mask)</source>
-        <translation>保留位置编码（以及因果掩码）</translation>
-    </message>
-    <message>
-        <source>Shuffle seed</source>
-        <translation>打乱种子</translation>
     </message>
     <message>
         <source>%1: learned table (first N positions)</source>
@@ -2028,38 +2084,6 @@ click to open it large</source>
     <message>
         <source>Learned table: the best single map PE(pos+%1) ≈ PE(pos)·R_%1 (least squares over %2 positions) leaves a relative residual ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 0 would mean every position is the one before it moved by the same map, as for the sinusoidal table.</source>
         <translation>学习得到的编码表：最佳的单一映射 PE(pos+%1) ≈ PE(pos)·R_%1（在 %2 个位置上做最小二乘）留下的相对残差 ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 若为 0，则意味着每个位置都是前一个位置经同一映射移动而来，正如正弦编码表那样。</translation>
-    </message>
-    <message>
-        <source>No demo: %1</source>
-        <translation>无演示：%1</translation>
-    </message>
-    <message>
-        <source>Original order</source>
-        <translation>原始顺序</translation>
-    </message>
-    <message>
-        <source>attention weight</source>
-        <translation>注意力权重</translation>
-    </message>
-    <message>
-        <source>Shuffled</source>
-        <translation>打乱后</translation>
-    </message>
-    <message>
-        <source>Order: shuffled token i is original token [%1]</source>
-        <translation>顺序：打乱后的词元 i 是原来的词元 [%1]</translation>
-    </message>
-    <message>
-        <source>Without positional encoding, A′(i, j) = A(order[i], order[j]) for every layer, head, i, j: largest difference %1 — shuffling only permutes rows and columns.</source>
-        <translation>没有位置编码时，对每一层、每个头以及所有 i、j，都有 A′(i, j) = A(order[i], order[j])：最大差值 %1 — 打乱只是置换了行和列。</translation>
-    </message>
-    <message>
-        <source>With positional encoding kept, A′(i, j) = A(order[i], order[j]) breaks: largest difference %1 — the model sees word order.</source>
-        <translation>保留位置编码时，A′(i, j) = A(order[i], order[j]) 不再成立：最大差值 %1 — 模型能看到词序。</translation>
-    </message>
-    <message>
-        <source>This lesson has no positional encoding or causal mask, so even kept the check holds: largest difference %1. Try the causal-mask lesson.</source>
-        <translation>本课程没有位置编码或因果掩码，所以即使保留，检验依然成立：最大差值 %1。请试试因果掩码那一课。</translation>
     </message>
 </context>
 <context>
@@ -2378,6 +2402,10 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
     <message>
         <source>Decimals shown in text (default 3).</source>
         <translation>text 格式显示的小数位数（默认 3）。</translation>
+    </message>
+    <message>
+        <source>Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), as Hugging Face&apos;s head_mask: their weights are shown, their output is zero.</source>
+        <translation>关闭这些头（层:头，从 1 开始计数，以逗号分隔，例如 1:2,2:1），与 Hugging Face 的 head_mask 相同：仍显示它们的权重，但其输出为零。</translation>
     </message>
 </context>
 </TS>
