@@ -19,6 +19,13 @@ ATTNSCOPE_SCREENSHOT_DIR="$out" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin"
 # view, head view, heatmap, worked example, and the Heads tab ranking the shipped English set).
 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model example-bert \
   --sentence "And God said unto Noah, The end of all [MASK] is come before me." --screenshots "$out"
+# The interface in Simplified Chinese (--lang zh_CN): a lesson step, a Chinese lesson, the editor,
+# the coreference and heads tabs, and the lab. The tour runs whole; only these pictures are kept.
+zh="$out/zh_CN"
+mkdir -p "$zh"
+ATTNSCOPE_SCREENSHOT_DIR="$zh" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --lang zh_CN
+keep='^(06-first-hand-exercise-weights|20-editor-embedding-table|23-coreference-arcs|24-coreference-heads|25-lab-positional-encoding|28-lab-multi-head|29-lab-exercises|30-lab-masks-causal|33-first-hand-exercise-zh-heatmap|35-coreference-zh-layer2-weights)[.]png$'
+find "$zh" -maxdepth 1 -name '*.png' -printf '%f\n' | grep -Ev "$keep" | sed "s|^|$zh/|" | xargs -r rm -f
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then
   echo "screenshots.sh: no screenshots were written to $out" >&2
