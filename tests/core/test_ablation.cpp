@@ -22,8 +22,10 @@
 #include "core/trace/ablation.hpp"
 #include "core/trace/explain.hpp"
 #include "matrix_compare.hpp"
+#include "model_fixtures.hpp"
 
 using namespace attnscope;
+using namespace attnscope::fixture_io;
 
 namespace {
 
@@ -33,36 +35,7 @@ using Json = nlohmann::json;
 constexpr double kModelTolerance = 1e-5;
 constexpr double kLessonTolerance = 1e-9;
 
-fs::path sourceDir() { return fs::path(ATTNSCOPE_SOURCE_DIR); }
 fs::path fixtures() { return sourceDir() / "tests/reference/fixtures"; }
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-Json readJson(const fs::path& path) {
-    INFO("fixture: " << path.string());
-    const std::string text = readText(path);
-    REQUIRE(!text.empty());
-    return Json::parse(text);
-}
-
-LoadedModel loadTiny(const std::string& name) {
-    auto model = loadModel(sourceDir() / "tests/reference/models" / name);
-    INFO("load error: " << (model ? std::string() : model.error().text()));
-    REQUIRE(model.ok());
-    return std::move(model).value();
-}
-
-Mat matrixOf(const Json& rows) {
-    Mat m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.at(0).size()));
-    for (Eigen::Index r = 0; r < m.rows(); ++r)
-        for (Eigen::Index c = 0; c < m.cols(); ++c) m(r, c) = rows.at(r).at(c).get<double>();
-    return m;
-}
 
 std::vector<HeadRef> headsOf(const Json& pairs) {  // [[layer, head], …] counted from 1
     std::vector<HeadRef> heads;

@@ -38,8 +38,10 @@
 #include "core/trace/explain.hpp"
 #include "core/model/transformer.hpp"
 #include "matrix_compare.hpp"
+#include "model_fixtures.hpp"
 
 using namespace attnscope;
+using namespace attnscope::fixture_io;
 
 namespace {
 
@@ -50,36 +52,10 @@ constexpr double kTolerance = 1e-5;
 constexpr double kHalfVsFloatTolerance = 3e-2;
 constexpr int kMaskId = 4;  // [MASK] in the tiny BERT vocabulary
 
-fs::path sourceDir() { return fs::path(ATTNSCOPE_SOURCE_DIR); }
 bool verbose() { return std::getenv("ATTNSCOPE_TEST_VERBOSE") != nullptr; }
 
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 Json readFixture(const std::string& name) {
-    const fs::path path = sourceDir() / "tests/reference/fixtures" / ("model-" + name + ".json");
-    INFO("fixture: " << path.string());
-    const std::string text = readText(path);
-    REQUIRE(!text.empty());
-    return Json::parse(text);
-}
-
-LoadedModel loadTiny(const std::string& name) {
-    auto model = loadModel(sourceDir() / "tests/reference/models" / name);
-    INFO("load error: " << (model ? std::string() : model.error().text()));
-    REQUIRE(model.ok());
-    return std::move(model).value();
-}
-
-Mat matrixOf(const Json& rows) {
-    Mat m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.at(0).size()));
-    for (Eigen::Index r = 0; r < m.rows(); ++r)
-        for (Eigen::Index c = 0; c < m.cols(); ++c) m(r, c) = rows.at(r).at(c).get<double>();
-    return m;
+    return readJson(sourceDir() / "tests/reference/fixtures" / ("model-" + name + ".json"));
 }
 
 Mat rowOf(const Json& values) {
