@@ -120,6 +120,10 @@ QWidget* MainWindow::buildCentralWidget() {
     ui_->sentence = new QLineEdit(central);
     ui_->sentence->setObjectName("sentence");
     ui_->sentence->setPlaceholderText(lesson_->sentencePlaceholder());
+    ui_->ablate = new QLineEdit(central);
+    ui_->ablate->setObjectName("ablateEdit");
+    ui_->ablate->setPlaceholderText(tr("none (e.g. 1:2,2:1)"));
+    ui_->ablate->setToolTip(tr("Heads to switch off, LAYER:HEAD counted from 1: their output becomes zero"));
     ui_->tokens = new TokenStrip(central);
     ui_->tokens->setObjectName("tokens");
     ui_->pieces = new PieceStrip(central);
@@ -144,6 +148,8 @@ QWidget* MainWindow::buildCentralWidget() {
     auto* sentenceRow = new QHBoxLayout;
     sentenceRow->addWidget(new QLabel(tr("Sentence:"), central));
     sentenceRow->addWidget(ui_->sentence, 1);
+    sentenceRow->addWidget(new QLabel(tr("Switch heads off:"), central));
+    sentenceRow->addWidget(ui_->ablate);
     auto* statusRow = new QHBoxLayout;
     statusRow->addWidget(ui_->rounding);
     statusRow->addWidget(ui_->error, 1);
@@ -238,6 +244,7 @@ void MainWindow::buildMenus() {
 
 void MainWindow::connectViews() {
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
+    connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
     connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
         ui_->heatmap->setHead(head);
         ui_->worked->showCurrentStep();

@@ -74,6 +74,7 @@ private:
     void enterSource(TraceSource* source);
     void showSourcePanels();
     void applySentence();
+    void applyAblation();
     void onTraceChanged();
     void onWorkedTraceChanged();
     void onRunFailed(const QString& message, bool cancelled);

@@ -20,6 +20,7 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
 #include "app/tabs/heads_tab.hpp"
+#include "core/trace/ablation.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -79,6 +80,7 @@ void MainWindow::rebuildWidgets() {
         const QSignalBlocker blocker(ui_->sentence);
         ui_->sentence->setText(kept.sentence);
     }
+    if (const auto trace = source_->trace()) ui_->ablate->setText(QString::fromStdString(headSpecText(ablatedHeads(*trace))));
     if (!lessonPath_.isEmpty()) ui_->editor->setLesson(&lesson_->session().lesson());
     ui_->heads->setSource(source_);
     ui_->shading->setChecked(kept.shading);

@@ -34,6 +34,7 @@ class WorkedExample;
 struct MainWindow::Parts {
     QLabel *title = nullptr, *description = nullptr, *notices = nullptr, *rounding = nullptr, *error = nullptr;
     QLineEdit* sentence = nullptr;
+    QLineEdit* ablate = nullptr;  // "Switch heads off:" L:H,L:H as --ablate takes them
     TokenStrip* tokens = nullptr;
     PieceStrip* pieces = nullptr;
     StepNavigator* navigator = nullptr;

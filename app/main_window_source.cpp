@@ -17,6 +17,7 @@
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
+#include "core/trace/ablation.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
@@ -108,6 +109,7 @@ void MainWindow::enterSource(TraceSource* next) {
         ui_->sentence->setText(source_->openingSentence(ui_->sentence->text()));
     }
     ui_->sentence->setPlaceholderText(source_->sentencePlaceholder());
+    ui_->ablate->clear();  // a new lesson or model runs with every head
     ui_->controls->resetLayer();
     ui_->navigator->setCurrentHead(0);
     ui_->worked->forgetSelection();
@@ -143,6 +145,22 @@ void MainWindow::showSourcePanels() {
 }
 
 void MainWindow::applySentence() { source_->run(ui_->sentence->text(), ui_->controls->layer()); }
+
+// "Switch heads off:" the command line's L:H list, checked against the trace on screen; a bad
+// one is reported and changes nothing (the source never sees it).
+void MainWindow::applyAblation() {
+    const auto trace = source_->trace();
+    if (!trace) return;
+    const std::string spec = ui_->ablate->text().trimmed().toStdString();
+    auto heads = spec.empty() ? Result<std::vector<HeadRef>>(std::vector<HeadRef>{}) : parseHeadSpec(spec);
+    Result<void> exists = heads ? checkHeadsExist(heads.value(), trace->layerCount(), trace->headCount(), "ablate")
+                                : Result<void>(heads.error());
+    if (!exists.ok())
+        return setErrorText(tr("Switch heads off: %1; the previous result stays shown.")
+                                .arg(QString::fromStdString(exists.error().text())));
+    if (heads.value() == ablatedHeads(*trace)) return setErrorText(QString());
+    source_->setAblation(std::move(heads).value());
+}
 
 void MainWindow::setSentence(const QString& sentence) {
     {

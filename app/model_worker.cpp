@@ -41,14 +41,15 @@ void ModelWorker::openModel(const QString& pathOrId) {
     });
 }
 
-void ModelWorker::run(const QString& sentence, int detailLayer) {
+void ModelWorker::run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate) {
     if (opener_->busy()) return;  // modelOpened follows; the window runs the sentence box then
     if (!model_) return emit runFailed(tr("No model is open."), false);
     sentence_ = sentence;
     detailLayer_ = detailLayer;
     auto work = [this, model = model_, hook = progressHook_, text = sentence.toStdString(),
-                 detailLayer](const LatestRequestWorker::Request& request) {
+                 detailLayer, ablate](const LatestRequestWorker::Request& request) {
         RunControl control;
+        control.ablate = ablate;
         control.cancel = request.cancelFlag();
         control.fullDetailMaxTokens = 0;  // the views read weights; detailTraceOf rebuilds the shown layer
         control.progress = [&request, &hook](int done, int count) {

@@ -8,6 +8,7 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "app/source/latest_request_worker.hpp"
 #include "core/source/model_session.hpp"
@@ -21,7 +22,8 @@ public:
     ~ModelWorker() override;  // its workers cancel what runs and wait for their threads
 
     void openModel(const QString& pathOrId);            // → modelOpened / openFailed
-    void run(const QString& sentence, int detailLayer);  // → runFinished / runFailed (needs a model)
+    // → runFinished / runFailed (needs a model); `ablate`: heads switched off (RunControl::ablate)
+    void run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate = {});
     void showLayerInDetail(int layer);                   // → detailReady (for lastRun())
     void cancel();                                       // the running request; results stay
     void clear();                                        // forgets the model and results

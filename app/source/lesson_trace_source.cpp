@@ -28,6 +28,15 @@ void LessonTraceSource::run(const QString& sentence, int /*layer*/) {
     publish();
 }
 
+void LessonTraceSource::setAblation(std::vector<HeadRef> heads) {
+    if (!session_.hasLesson()) return;
+    if (auto error = session_.setAblation(std::move(heads)); !error.ok())
+        return emit runFailed(tr("The sentence could not be run (%1); the previous result stays shown.")
+                                  .arg(qs(error.error().text())),
+                              false);
+    publish();
+}
+
 bool LessonTraceSource::rerun() {
     if (auto error = session_.rerun(); !error.ok()) {
         emit runFailed(tr("The edited lesson could not be run (%1); the previous result stays shown.")

@@ -29,6 +29,7 @@ public:
     QString sentencePlaceholder() const override { return tr("Type a sentence; every matrix below follows it."); }
     int decimals() const override { return session_.decimals(); }
     void run(const QString& sentence, int layer) override;
+    void setAblation(std::vector<HeadRef> heads) override;
     void showLayer(int layer) override;
     std::shared_ptr<const Trace> trace() const override { return trace_; }
     std::shared_ptr<const Trace> workedTrace() const override { return trace_; }

@@ -15,6 +15,7 @@ ModelTraceSource::ModelTraceSource(QObject* parent) : TraceSource(parent), worke
     worker_->setObjectName("modelWorker");
     connect(worker_, &ModelWorker::modelOpened, this, [this] {
         shown_.reset();  // the previous model's run
+        ablate_.clear();
         detail_.reset();
         emit opened();
     });
@@ -81,7 +82,13 @@ QString ModelTraceSource::openingSentence(const QString& typed) const {
 }
 
 void ModelTraceSource::run(const QString& sentence, int layer) {
-    if (worker_->model()) worker_->run(sentence, layer);
+    if (worker_->model()) worker_->run(sentence, layer, ablate_);
+}
+
+// The sentence of the last run, with the worked example's layer.
+void ModelTraceSource::setAblation(std::vector<HeadRef> heads) {
+    ablate_ = std::move(heads);
+    if (worker_->model()) worker_->run(worker_->lastSentence(), worker_->detailLayer(), ablate_);
 }
 
 void ModelTraceSource::cancel() { worker_->cancel(); }

@@ -34,6 +34,7 @@ public:
     QString openingSentence(const QString& typed) const override;
     int decimals() const override { return 3; }
     void run(const QString& sentence, int layer) override;
+    void setAblation(std::vector<HeadRef> heads) override;
     void cancel() override;
     bool running() const override;
     void showLayer(int layer) override;
@@ -57,6 +58,7 @@ private:
     // Kept alive while views point into them; replaced only once a newer result is shown.
     std::shared_ptr<const ModelRun> shown_;
     std::shared_ptr<const Trace> detail_;
+    std::vector<HeadRef> ablate_;  // for every run until another model opens
 };
 
 }  // namespace attnscope

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <vector>
 
 #include "core/analysis/coref_eval.hpp"
 #include "core/trace/trace.hpp"
@@ -45,6 +46,9 @@ public:
     // Runs `sentence`, with `layer` (0-based) shown in the worked example.
     // → runStarted, progress…, then traceChanged (and workedTraceChanged) or runFailed.
     virtual void run(const QString& sentence, int layer) = 0;
+    // Runs the last sentence again with these heads switched off (0-based, heads that exist; empty:
+    // none) and keeps them for the next runs → as run(). Opening another lesson or model: none.
+    virtual void setAblation(std::vector<HeadRef> heads) = 0;
     virtual void cancel() {}
     virtual bool running() const { return false; }
     // Another layer in the worked example → workedTraceChanged (at once or later).

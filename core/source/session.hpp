@@ -3,12 +3,15 @@
 // A failed run never replaces the trace, so the screen always holds a valid state.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/lesson/lesson.hpp"
 #include "core/base/result.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
+
+struct RunSettings;
 
 class Session {
 public:
@@ -18,6 +21,10 @@ public:
     Result<void> setSentence(std::string sentence);
     // Runs again after the lesson was edited in place.
     Result<void> rerun();
+    // Runs the sentence again with these heads switched off (0-based; empty: none), as
+    // RunSettings::ablate; on error the previous heads and trace stay. A new lesson starts with none.
+    Result<void> setAblation(std::vector<HeadRef> heads);
+    const std::vector<HeadRef>& ablation() const { return ablate_; }
 
     bool hasLesson() const { return hasLesson_; }
     Lesson& lesson() { return lesson_; }
@@ -27,9 +34,12 @@ public:
     int decimals() const { return lesson_.decimals; }
 
 private:
+    RunSettings settings() const;  // the heads switched off
+
     Lesson lesson_;
     std::string sentence_;
     Trace trace_;
+    std::vector<HeadRef> ablate_;
     bool hasLesson_ = false;
 };
 

@@ -1510,6 +1510,22 @@ The previous %2 stays open.</source>
         <source>%1: no translation built in</source>
         <translation>%1：没有内置的翻译</translation>
     </message>
+    <message>
+        <source>none (e.g. 1:2,2:1)</source>
+        <translation>无（例如 1:2,2:1）</translation>
+    </message>
+    <message>
+        <source>Heads to switch off, LAYER:HEAD counted from 1: their output becomes zero</source>
+        <translation>要关闭的头，写作 层:头，从 1 开始计数：它们的输出变为零</translation>
+    </message>
+    <message>
+        <source>Switch heads off:</source>
+        <translation>关闭的头：</translation>
+    </message>
+    <message>
+        <source>Switch heads off: %1; the previous result stays shown.</source>
+        <translation>关闭头：%1；仍显示之前的结果。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MasksPanel</name>

@@ -1,0 +1,106 @@
+// "Switch heads off:" in the real MainWindow (offscreen): the CLI's L:H syntax typed in the
+// window reruns the lesson with those heads ablated; a bad spec keeps the shown trace and says why.
+// The expected numbers come from the unablated run: an ablated head keeps its weights, its slice
+// of the concatenation is zero, and the output is that concatenation times W_O (plus b_O).
+#include <QLabel>
+#include <QLineEdit>
+#include <QTest>
+
+#include "app/main_window.hpp"
+#include "window_access.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+// Types `spec` into the ablation box and presses Return, as a user does.
+void typeAblation(MainWindow& window, const QString& spec) {
+    auto* edit = child<QLineEdit>(window, "ablateEdit");
+    edit->selectAll();
+    edit->del();
+    QTest::keyClicks(edit, spec);
+    QTest::keyClick(edit, Qt::Key_Return);
+}
+
+}  // namespace
+
+class AblationWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void switchesTheFirstHeadOff();
+    void aBadSpecKeepsTheTrace();
+    void theHeadsStayOffForTheNextSentence();
+};
+
+void AblationWindowTest::switchesTheFirstHeadOff() {
+    MainWindow window;
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    const auto before = window.source().trace();
+    QVERIFY(before);
+    QCOMPARE(before->headCount(), 2);
+    typeAblation(window, "1:1");
+    const auto after = window.source().trace();
+    QVERIFY(after && after != before);
+    const LayerTrace& layer = after->layers[0];
+    const LayerTrace& intact = before->layers[0];
+    QVERIFY(layer.heads[0].ablated);
+    QVERIFY(!layer.heads[1].ablated);
+    QVERIFY(!intact.heads[0].ablated);
+    // Its weights are still the ones it computed; its output is zero.
+    QVERIFY(layer.heads[0].weights.isApprox(intact.heads[0].weights, 1e-12));
+    const Eigen::Index dv = layer.heads[0].weightedSum.cols();
+    QCOMPARE(layer.concat.leftCols(dv).cwiseAbs().maxCoeff(), 0.0);
+    QVERIFY(intact.concat.leftCols(dv).cwiseAbs().maxCoeff() > 0.1);
+    QVERIFY(layer.concat.rightCols(dv).isApprox(intact.concat.rightCols(dv), 1e-12));
+    Mat expected = intact.concat;
+    expected.leftCols(dv).setZero();
+    Mat output = expected * intact.wo;
+    if (intact.bo.size() > 0) output.rowwise() += intact.bo;
+    QVERIFY(layer.output.isApprox(output, 1e-9));
+    QVERIFY(!layer.output.isApprox(intact.output, 1e-6));
+    QVERIFY(child<QLabel>(window, "error")->text().isEmpty());
+    // An empty box switches every head on again.
+    typeAblation(window, "");
+    QVERIFY(!window.source().trace()->layers[0].heads[0].ablated);
+    QVERIFY(window.source().trace()->layers[0].output.isApprox(intact.output, 1e-12));
+}
+
+void AblationWindowTest::aBadSpecKeepsTheTrace() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    typeAblation(window, "1:2");
+    const auto shown = window.source().trace();
+    QVERIFY(shown->layers[0].heads[1].ablated);
+    auto* error = child<QLabel>(window, "error");
+    for (const QString& bad : {QStringLiteral("9:9"), QStringLiteral("1:"), QStringLiteral("x")}) {
+        typeAblation(window, bad);
+        QCOMPARE(window.source().trace(), shown);  // the same run, untouched
+        QVERIFY2(error->isVisible() && error->text().contains("previous result stays"), qPrintable(error->text()));
+    }
+    typeAblation(window, "9:9");
+    QVERIFY2(error->text().contains("9:9") && error->text().contains("1 layer"), qPrintable(error->text()));
+    typeAblation(window, "1:1");
+    QVERIFY(!error->isVisible());
+    QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
+    QVERIFY(!window.source().trace()->layers[0].heads[1].ablated);
+}
+
+void AblationWindowTest::theHeadsStayOffForTheNextSentence() {
+    MainWindow window;
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    typeAblation(window, "1:1");
+    window.setSentence("mice chase cats");
+    const auto trace = window.source().trace();
+    QCOMPARE(trace->tokens.size(), std::size_t{3});
+    QVERIFY(trace->layers[0].heads[0].ablated);
+    QCOMPARE(trace->layers[0].concat.leftCols(2).cwiseAbs().maxCoeff(), 0.0);
+    // Another lesson starts with every head on, and the box says so.
+    QVERIFY(window.openBuiltInLesson("two-layers"));
+    QVERIFY(child<QLineEdit>(window, "ablateEdit")->text().isEmpty());
+    for (const LayerTrace& layer : window.source().trace()->layers)
+        for (const HeadTrace& head : layer.heads) QVERIFY(!head.ablated);
+}
+
+QTEST_MAIN(AblationWindowTest)
+#include "test_ablation_window.moc"
