@@ -1,7 +1,13 @@
 // "Switch heads off:" in the real MainWindow (offscreen): the CLI's L:H syntax typed in the
 // window reruns the lesson with those heads ablated; a bad spec keeps the shown trace and says why.
 // The expected numbers come from the unablated run: an ablated head keeps its weights, its slice
-// of the concatenation is zero, and the output is that concatenation times W_O (plus b_O).
+// of the concatenation is zero, and the output is that concatenation times W_O (plus b_O). On the
+// tiny BERT, the predictions are PyTorch's with Hugging Face's head_mask
+// (tests/reference/fixtures/ablation.json, written by tests/reference/reference_ablation.py).
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTest>
@@ -12,6 +18,18 @@
 using namespace attnscope;
 
 namespace {
+
+const QString kSource = QStringLiteral(ATTNSCOPE_SOURCE_DIR);
+constexpr int kWaitMs = 20000;
+
+// The fixture's case for bert-tiny on "the [MASK] sat" (ids 2 17 4 42 3) with layer 1 switched off.
+QJsonObject bertFixtureCase() {
+    QFile file(kSource + "/tests/reference/fixtures/ablation.json");
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read ablation.json");
+    for (const QJsonValue c : QJsonDocument::fromJson(file.readAll()).object()["models"].toArray())
+        if (c["ids"].toArray() == QJsonArray{2, 17, 4, 42, 3}) return c.toObject();
+    qFatal("ablation.json has no bert-tiny case for ids 2 17 4 42 3");
+}
 
 // Types `spec` into the ablation box and presses Return, as a user does.
 void typeAblation(MainWindow& window, const QString& spec) {
@@ -30,6 +48,7 @@ private slots:
     void switchesTheFirstHeadOff();
     void aBadSpecKeepsTheTrace();
     void theHeadsStayOffForTheNextSentence();
+    void tinyBertPredictsAsPyTorchWithTheHeadsOff();
 };
 
 void AblationWindowTest::switchesTheFirstHeadOff() {
@@ -100,6 +119,37 @@ void AblationWindowTest::theHeadsStayOffForTheNextSentence() {
     QVERIFY(child<QLineEdit>(window, "ablateEdit")->text().isEmpty());
     for (const LayerTrace& layer : window.source().trace()->layers)
         for (const HeadTrace& head : layer.heads) QVERIFY(!head.ablated);
+}
+
+void AblationWindowTest::tinyBertPredictsAsPyTorchWithTheHeadsOff() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
+    window.setSentence("the [MASK] sat");
+    window.openModel(kSource + "/tests/reference/models/bert-tiny");
+    QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr, kWaitMs);
+    const std::shared_ptr<const ModelRun> intact = modelSourceOf(window)->lastRun();  // kept alive
+    const QJsonObject expected = bertFixtureCase();
+    QCOMPARE(expected["ablate"].toArray().size(), 4);  // [1,1] … [1,4]: the whole first layer
+    typeAblation(window, "1:1,1:2,1:3,1:4");
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != intact.get() && !window.source().running(), kWaitMs);
+    const ModelRun& run = *shownRunOf(window);
+    for (int h = 0; h < 4; ++h) QVERIFY(run.trace.layers[0].heads[std::size_t(h)].ablated);
+    for (const HeadTrace& head : run.trace.layers[1].heads) QVERIFY(!head.ablated);
+    const QJsonArray top = expected["predictions"].toArray()[0].toObject()["top"].toArray();
+    QCOMPARE(run.predictions.at(0).position, 2);
+    for (int k = 0; k < top.size(); ++k) {
+        const QJsonArray idAndProbability = top[k].toArray();
+        QCOMPARE(run.predictions[0].top.at(std::size_t(k)).id, idAndProbability[0].toInt());
+        QVERIFY(std::abs(run.predictions[0].top[std::size_t(k)].probability - idAndProbability[1].toDouble()) < 1e-4);
+    }
+    // Switching the layer off changed the prediction, so the numbers above are the ablated run's.
+    QVERIFY(std::abs(intact->predictions[0].top[0].probability - top[0].toArray()[1].toDouble()) > 1e-3);
+    // A head bert-tiny does not have: said in the error line, the run on screen stays.
+    typeAblation(window, "3:1");
+    QCOMPARE(shownRunOf(window), &run);
+    QVERIFY(!window.source().running());
+    QVERIFY(child<QLabel>(window, "error")->text().contains("3:1"));
 }
 
 QTEST_MAIN(AblationWindowTest)
