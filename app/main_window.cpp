@@ -22,6 +22,7 @@
 
 #include "app/app_identity.hpp"
 #include "app/file_menu.hpp"
+#include "app/head_switch_menu.hpp"
 #include "app/model_menu.hpp"
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
@@ -245,6 +246,7 @@ void MainWindow::buildMenus() {
 void MainWindow::connectViews() {
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
+    addHeadSwitchMenu(ui_->modelView, ui_->ablate, [this] { return source_->trace(); }, [this] { applyAblation(); });
     connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
         ui_->heatmap->setHead(head);
         ui_->worked->showCurrentStep();

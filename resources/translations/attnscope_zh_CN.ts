@@ -292,6 +292,14 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>mean row entropy (nats)</source>
         <translation>各行熵的平均（奈特）</translation>
     </message>
+    <message>
+        <source>Switch head %1 back on</source>
+        <translation>重新打开头 %1</translation>
+    </message>
+    <message>
+        <source>Switch head %1 off</source>
+        <translation>关闭头 %1</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::AttentionControls</name>

@@ -8,11 +8,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QContextMenuEvent>
 #include <QLabel>
+#include <QMenu>
+#include <QTabWidget>
 #include <QLineEdit>
 #include <QTest>
 
 #include "app/main_window.hpp"
+#include "ui/attention/model_view.hpp"
 #include "window_access.hpp"
 
 using namespace attnscope;
@@ -49,6 +53,7 @@ private slots:
     void aBadSpecKeepsTheTrace();
     void theHeadsStayOffForTheNextSentence();
     void tinyBertPredictsAsPyTorchWithTheHeadsOff();
+    void aThumbnailsMenuSwitchesItsHeadOffAndOn();
 };
 
 void AblationWindowTest::switchesTheFirstHeadOff() {
@@ -150,6 +155,53 @@ void AblationWindowTest::tinyBertPredictsAsPyTorchWithTheHeadsOff() {
     QCOMPARE(shownRunOf(window), &run);
     QVERIFY(!window.source().running());
     QVERIFY(child<QLabel>(window, "error")->text().contains("3:1"));
+}
+
+namespace {
+
+// Right-clicks the thumbnail of (layer, head) and triggers the menu's one action; its text.
+QString switchFromThumbnail(MainWindow& window, int layer, int head) {
+    auto* view = child<ModelView>(window, "modelView");
+    QRect rect;
+    for (const DrawnThumbnail& t : view->drawnThumbnails())
+        if (t.layer == layer && t.head == head) rect = t.rect;
+    if (rect.isNull()) return {};
+    QContextMenuEvent event(QContextMenuEvent::Mouse, rect.center(), view->canvas()->mapToGlobal(rect.center()));
+    QApplication::sendEvent(view->canvas(), &event);
+    auto* menu = window.findChild<QMenu*>("headSwitchMenu");
+    if (!menu || menu->actions().size() != 1) return {};
+    const QString text = menu->actions()[0]->text();
+    menu->actions()[0]->trigger();
+    menu->close();  // deleted on close: the next right-click finds its own menu
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    return text;
+}
+
+}  // namespace
+
+void AblationWindowTest::aThumbnailsMenuSwitchesItsHeadOffAndOn() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
+    window.setSentence("the [MASK] sat");
+    window.openModel(kSource + "/tests/reference/models/bert-tiny");
+    QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr, kWaitMs);
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(child<ModelView>(window, "modelView"));
+    QTRY_VERIFY_WITH_TIMEOUT(!child<ModelView>(window, "modelView")->drawnThumbnails().empty(), kWaitMs);
+    const auto before = modelSourceOf(window)->lastRun();
+    QCOMPARE(switchFromThumbnail(window, 1, 2), QStringLiteral("Switch head 2:3 off"));
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("2:3"));
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != before.get() && !window.source().running(), kWaitMs);
+    QVERIFY(shownRunOf(window)->trace.layers[1].heads[2].ablated);
+    QCOMPARE(std::count_if(shownRunOf(window)->trace.layers[1].heads.begin(), shownRunOf(window)->trace.layers[1].heads.end(),
+                           [](const HeadTrace& h) { return h.ablated; }),
+             1);
+    const auto off = modelSourceOf(window)->lastRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!child<ModelView>(window, "modelView")->drawnThumbnails().empty(), kWaitMs);
+    QCOMPARE(switchFromThumbnail(window, 1, 2), QStringLiteral("Switch head 2:3 back on"));
+    QVERIFY(child<QLineEdit>(window, "ablateEdit")->text().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != off.get() && !window.source().running(), kWaitMs);
+    QVERIFY(!shownRunOf(window)->trace.layers[1].heads[2].ablated);
 }
 
 QTEST_MAIN(AblationWindowTest)
