@@ -11,10 +11,12 @@
 #include <QContextMenuEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QLineEdit>
 #include <QTest>
 
+#include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "ui/attention/model_view.hpp"
 #include "window_access.hpp"
@@ -49,7 +51,10 @@ void typeAblation(MainWindow& window, const QString& spec) {
 class AblationWindowTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // setLanguage saves its choice
+    void cleanup() { applyLanguage("en"); }
     void switchesTheFirstHeadOff();
+    void theBoxSurvivesALanguageChange();
     void aBadSpecKeepsTheTrace();
     void theHeadsStayOffForTheNextSentence();
     void tinyBertPredictsAsPyTorchWithTheHeadsOff();
@@ -87,6 +92,17 @@ void AblationWindowTest::switchesTheFirstHeadOff() {
     typeAblation(window, "");
     QVERIFY(!window.source().trace()->layers[0].heads[0].ablated);
     QVERIFY(window.source().trace()->layers[0].output.isApprox(intact.output, 1e-12));
+}
+
+// Every widget is rebuilt in the new language; the box shows the heads the run still has off.
+void AblationWindowTest::theBoxSurvivesALanguageChange() {
+    MainWindow window;
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    typeAblation(window, "1:2");
+    window.setLanguage("zh_CN");
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:2"));
+    QVERIFY(window.source().trace()->layers[0].heads[1].ablated);
+    window.setLanguage("en");
 }
 
 void AblationWindowTest::aBadSpecKeepsTheTrace() {
