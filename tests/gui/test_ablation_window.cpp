@@ -38,6 +38,15 @@ QJsonObject bertFixtureCase() {
 }
 
 // Types `spec` into the ablation box and presses Return, as a user does.
+// The window on the tiny BERT fixture with "the [MASK] sat" (ids 2 17 4 42 3), its run shown.
+void openTinyBert(MainWindow& window) {
+    window.show();
+    QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
+    window.setSentence("the [MASK] sat");
+    window.openModel(kSource + "/tests/reference/models/bert-tiny");
+    QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr, kWaitMs);
+}
+
 void typeAblation(MainWindow& window, const QString& spec) {
     auto* edit = child<QLineEdit>(window, "ablateEdit");
     edit->selectAll();
@@ -144,11 +153,8 @@ void AblationWindowTest::theHeadsStayOffForTheNextSentence() {
 
 void AblationWindowTest::tinyBertPredictsAsPyTorchWithTheHeadsOff() {
     MainWindow window;
-    window.show();
-    QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
-    window.setSentence("the [MASK] sat");
-    window.openModel(kSource + "/tests/reference/models/bert-tiny");
-    QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr, kWaitMs);
+    openTinyBert(window);
+    if (QTest::currentTestFailed()) return;
     const std::shared_ptr<const ModelRun> intact = modelSourceOf(window)->lastRun();  // kept alive
     const QJsonObject expected = bertFixtureCase();
     QCOMPARE(expected["ablate"].toArray().size(), 4);  // [1,1] … [1,4]: the whole first layer
@@ -197,11 +203,8 @@ QString switchFromThumbnail(MainWindow& window, int layer, int head) {
 
 void AblationWindowTest::aThumbnailsMenuSwitchesItsHeadOffAndOn() {
     MainWindow window;
-    window.show();
-    QVERIFY(window.openBuiltInLesson("first-hand-exercise"));
-    window.setSentence("the [MASK] sat");
-    window.openModel(kSource + "/tests/reference/models/bert-tiny");
-    QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr, kWaitMs);
+    openTinyBert(window);
+    if (QTest::currentTestFailed()) return;
     child<QTabWidget>(window, "tabs")->setCurrentWidget(child<ModelView>(window, "modelView"));
     QTRY_VERIFY_WITH_TIMEOUT(!child<ModelView>(window, "modelView")->drawnThumbnails().empty(), kWaitMs);
     const auto before = modelSourceOf(window)->lastRun();
