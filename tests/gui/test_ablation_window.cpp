@@ -19,6 +19,7 @@
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/attention/predictions_view.hpp"
 #include "window_access.hpp"
 
 using namespace attnscope;
@@ -68,6 +69,7 @@ private slots:
     void theHeadsStayOffForTheNextSentence();
     void tinyBertPredictsAsPyTorchWithTheHeadsOff();
     void aThumbnailsMenuSwitchesItsHeadOffAndOn();
+    void predictionsShowBeforeAndAfter();
 };
 
 void AblationWindowTest::switchesTheFirstHeadOff() {
@@ -221,6 +223,36 @@ void AblationWindowTest::aThumbnailsMenuSwitchesItsHeadOffAndOn() {
     QVERIFY(child<QLineEdit>(window, "ablateEdit")->text().isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != off.get() && !window.source().running(), kWaitMs);
     QVERIFY(!shownRunOf(window)->trace.layers[1].heads[2].ablated);
+}
+
+// With 2:2 off, torch's head_effects say the [MASK]'s top token 79 falls from 0.298 to 0.015 and
+// token 25 leads; the panel shows each after-token with its probability before.
+void AblationWindowTest::predictionsShowBeforeAndAfter() {
+    MainWindow window;
+    openTinyBert(window);
+    if (QTest::currentTestFailed()) return;
+    auto* view = child<PredictionsView>(window, "predictions");
+    QVERIFY(!view->hasChanges());
+    const std::shared_ptr<const ModelRun> intact = modelSourceOf(window)->lastRun();
+    typeAblation(window, "2:2");
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != intact.get() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(view->hasChanges(), kWaitMs);
+    QCOMPARE(view->groups().size(), std::size_t{1});
+    const auto& rows = view->groups()[0].rows;
+    QCOMPARE(rows.at(0).id, 25);
+    bool saw79 = false;
+    for (const PredictionsView::Row& row : rows) {
+        for (const TokenScore& s : intact->predictions[0].top)  // where the intact run's top-k has it
+            if (s.id == row.id) QVERIFY2(std::abs(row.before - s.probability) < 1e-5, qPrintable(row.token));
+        if (row.id != 79) continue;
+        saw79 = true;
+        QVERIFY(std::abs(row.before - 0.2982193921) < 1e-5);
+        QVERIFY(std::abs(row.probability - 0.01511021251) < 1e-5);
+    }
+    QVERIFY(saw79);
+    typeAblation(window, "");  // every head on: plain bars again
+    QTRY_VERIFY_WITH_TIMEOUT(!view->hasChanges() && !window.source().running(), kWaitMs);
+    QCOMPARE(view->itemCount(), static_cast<int>(intact->predictions[0].top.size()));
 }
 
 QTEST_MAIN(AblationWindowTest)
