@@ -19,7 +19,14 @@
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/attention/heatmap_view.hpp"
 #include "ui/attention/predictions_view.hpp"
+#include "ui/heads/head_stats_model.hpp"
+#include "ui/heads/head_stats_table.hpp"
+#include "ui/heads/heads_panel.hpp"
+#include <QTableView>
+#include <QSortFilterProxyModel>
+#include <qcustomplot.h>
 #include "window_access.hpp"
 
 using namespace attnscope;
@@ -70,6 +77,8 @@ private slots:
     void tinyBertPredictsAsPyTorchWithTheHeadsOff();
     void aThumbnailsMenuSwitchesItsHeadOffAndOn();
     void predictionsShowBeforeAndAfter();
+    void aHeatmapsMenuSwitchesItsHead();
+    void aStatisticsRowsMenuSwitchesItsHead();
 };
 
 void AblationWindowTest::switchesTheFirstHeadOff() {
@@ -183,15 +192,11 @@ void AblationWindowTest::tinyBertPredictsAsPyTorchWithTheHeadsOff() {
 
 namespace {
 
-// Right-clicks the thumbnail of (layer, head) and triggers the menu's one action; its text.
-QString switchFromThumbnail(MainWindow& window, int layer, int head) {
-    auto* view = child<ModelView>(window, "modelView");
-    QRect rect;
-    for (const DrawnThumbnail& t : view->drawnThumbnails())
-        if (t.layer == layer && t.head == head) rect = t.rect;
-    if (rect.isNull()) return {};
-    QContextMenuEvent event(QContextMenuEvent::Mouse, rect.center(), view->canvas()->mapToGlobal(rect.center()));
-    QApplication::sendEvent(view->canvas(), &event);
+// Right-clicks point `at` of `target` and triggers the menu's one action; its text ("" when no
+// menu opened).
+QString switchVia(MainWindow& window, QWidget* target, QPoint at) {
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, target->mapToGlobal(at));
+    QApplication::sendEvent(target, &event);
     auto* menu = window.findChild<QMenu*>("headSwitchMenu");
     if (!menu || menu->actions().size() != 1) return {};
     const QString text = menu->actions()[0]->text();
@@ -199,6 +204,16 @@ QString switchFromThumbnail(MainWindow& window, int layer, int head) {
     menu->close();  // deleted on close: the next right-click finds its own menu
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     return text;
+}
+
+// Right-clicks the thumbnail of (layer, head).
+QString switchFromThumbnail(MainWindow& window, int layer, int head) {
+    auto* view = child<ModelView>(window, "modelView");
+    QRect rect;
+    for (const DrawnThumbnail& t : view->drawnThumbnails())
+        if (t.layer == layer && t.head == head) rect = t.rect;
+    if (rect.isNull()) return {};
+    return switchVia(window, view->canvas(), rect.center());
 }
 
 }  // namespace
@@ -253,6 +268,45 @@ void AblationWindowTest::predictionsShowBeforeAndAfter() {
     typeAblation(window, "");  // every head on: plain bars again
     QTRY_VERIFY_WITH_TIMEOUT(!view->hasChanges() && !window.source().running(), kWaitMs);
     QCOMPARE(view->itemCount(), static_cast<int>(intact->predictions[0].top.size()));
+}
+
+// The heatmap of head 2 (two-heads lesson): a right-click on its plot reaches the view, which
+// names the head drawn there.
+void AblationWindowTest::aHeatmapsMenuSwitchesItsHead() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    auto* heatmap = child<HeatmapView>(window, "heatmap");
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(heatmap);
+    heatmap->setHead(1);
+    QTRY_VERIFY(heatmap->firstPlot() != nullptr && heatmap->firstPlot()->isVisible());
+    QWidget* plot = heatmap->firstPlot();
+    QCOMPARE(switchVia(window, plot, plot->rect().center()), QStringLiteral("Switch head 1:2 off"));
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:2"));
+    QVERIFY(window.source().trace()->layers[0].heads[1].ablated);
+    QVERIFY(!window.source().trace()->layers[0].heads[0].ablated);
+    QTRY_VERIFY(heatmap->firstPlot()->isVisible());  // rebuilt with the new run
+    plot = heatmap->firstPlot();
+    QCOMPARE(switchVia(window, plot, plot->rect().center()), QStringLiteral("Switch head 1:2 back on"));
+    QVERIFY(!window.source().trace()->layers[0].heads[1].ablated);
+}
+
+// The Heads tab's statistics table: a right-click on head 1:1's row, wherever sorting put it.
+void AblationWindowTest::aStatisticsRowsMenuSwitchesItsHead() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(child<HeadsPanel>(window, "headsPanel"));
+    QVERIFY(window.waitForHeadAnalysis(kWaitMs));
+    const HeadStatsTable* stats = child<HeadsPanel>(window, "headsPanel")->statistics();
+    QTRY_COMPARE(stats->model()->rowCount(), 2);
+    stats->table()->sortByColumn(HeadStatsModel::Head, Qt::DescendingOrder);  // head 2 on top
+    const QModelIndex first = stats->proxy()->mapFromSource(stats->model()->index(stats->model()->rowOf({0, 0}), 0));
+    QCOMPARE(first.row(), 1);
+    const QPoint at = stats->table()->visualRect(first).center();
+    QCOMPARE(switchVia(window, stats->table()->viewport(), at), QStringLiteral("Switch head 1:1 off"));
+    QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:1"));
 }
 
 QTEST_MAIN(AblationWindowTest)
