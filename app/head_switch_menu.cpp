@@ -31,6 +31,13 @@ QMenu* headSwitchMenu(HeadRef head, const Trace& trace, QLineEdit* ablateEdit, s
     return menu;
 }
 
+void switchHeadOff(HeadRef head, const Trace& trace, const HeadSwitching& switching) {
+    const std::vector<HeadRef> off = ablatedHeads(trace);
+    if (std::find(off.begin(), off.end(), head) != off.end()) return;
+    switching.ablateEdit->setText(QString::fromStdString(headSpecText(toggledHead(off, head))));
+    switching.apply();
+}
+
 void addHeadSwitchMenu(QWidget* widget, std::function<std::optional<HeadRef>(QPoint)> headAt,
                        const HeadSwitching& switching) {
     widget->setContextMenuPolicy(Qt::CustomContextMenu);

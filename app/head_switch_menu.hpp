@@ -31,6 +31,9 @@ struct HeadSwitching {
     std::function<void()> apply;
 };
 
+// Switches `head` off (when it is on) by adding it to the box and applying it.
+void switchHeadOff(HeadRef head, const Trace& trace, const HeadSwitching& switching);
+
 // Installs headSwitchMenu on `widget`: `headAt` names the head under a point of `widget`
 // (nullopt: none there, e.g. an average of heads).
 void addHeadSwitchMenu(QWidget* widget, std::function<std::optional<HeadRef>(QPoint)> headAt,

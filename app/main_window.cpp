@@ -30,10 +30,12 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
+#include "app/tabs/head_effect_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
+#include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include <qcustomplot.h>
@@ -202,9 +204,15 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
 void MainWindow::buildSourcePanels() {
     ui_->predictions = new PredictionsView;
     ui_->predictions->setObjectName("predictions");
+    ui_->headEffectBox = new HeadEffectBox;
+    auto* column = new QWidget;
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(ui_->predictions);
+    columnLayout->addWidget(ui_->headEffectBox, 1);
     ui_->predictionsArea = new QScrollArea;
     ui_->predictionsArea->setWidgetResizable(true);
-    ui_->predictionsArea->setWidget(ui_->predictions);
+    ui_->predictionsArea->setWidget(column);
     ui_->predictionsArea->setMinimumWidth(260);
     ui_->progress = new QProgressBar;
     ui_->progress->setObjectName("runProgress");
@@ -265,6 +273,7 @@ void MainWindow::addHeadSwitchMenus() {
     addHeadSwitchMenu(ranking->plot(), [ranking](QPoint at) { return ranking->builder().headAt(at); }, switching);
     const HeadStatsTable* stats = ui_->heads->panel()->statistics();
     addHeadSwitchMenu(stats->table(), [stats](QPoint at) { return stats->headAt(at); }, switching);
+    ui_->headEffects = new HeadEffectController(ui_->headEffectBox, model_, ui_->predictions, switching, ui_->headEffectBox);
 }
 
 void MainWindow::connectViews() {

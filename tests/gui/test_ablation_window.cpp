@@ -19,7 +19,10 @@
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
+#include <QListWidget>
+#include <QPushButton>
 #include "ui/attention/predictions_view.hpp"
 #include "ui/heads/head_stats_model.hpp"
 #include "ui/heads/head_stats_table.hpp"
@@ -79,6 +82,7 @@ private slots:
     void predictionsShowBeforeAndAfter();
     void aHeatmapsMenuSwitchesItsHead();
     void aStatisticsRowsMenuSwitchesItsHead();
+    void ranksHeadsByEffectAsTorch();
 };
 
 void AblationWindowTest::switchesTheFirstHeadOff() {
@@ -307,6 +311,41 @@ void AblationWindowTest::aStatisticsRowsMenuSwitchesItsHead() {
     QCOMPARE(switchVia(window, stats->table()->viewport(), at), QStringLiteral("Switch head 1:1 off"));
     QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
     QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:1"));
+}
+
+// "Most important heads" on tiny BERT's [MASK] (ids 2 17 4 42 3): the ranking torch's head_effects
+// give (reference_ablation.py): 1:3 moves token 79 most (0.298 → 0.760), then 2:2 (→ 0.015), then
+// 1:2 (→ 0.047). Double-clicking the first entry switches 1:3 off.
+void AblationWindowTest::ranksHeadsByEffectAsTorch() {
+    MainWindow window;
+    openTinyBert(window);
+    if (QTest::currentTestFailed()) return;
+    auto* box = child<HeadEffectBox>(window, "headEffects");
+    QTRY_VERIFY(box->rankButton()->isEnabled());
+    QTest::mouseClick(box->rankButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(box->entries().size(), std::size_t{8}, kWaitMs);
+    QFile file(kSource + "/tests/reference/fixtures/ablation.json");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject bert;
+    for (const QJsonValue e : QJsonDocument::fromJson(file.readAll()).object()["head_effects"].toArray())
+        if (e["model"] == QStringLiteral("bert-tiny")) bert = e.toObject();
+    for (const QJsonValue e : bert["effects"].toArray()) {
+        const HeadRef head{e["head"][0].toInt() - 1, e["head"][1].toInt() - 1};
+        const auto listed = std::find_if(box->entries().begin(), box->entries().end(),
+                                         [&](const HeadEffectBox::Entry& x) { return x.head == head; });
+        QVERIFY(listed != box->entries().end());
+        QVERIFY2(std::abs(listed->after - e["after"].toDouble()) < 1e-5, qPrintable(listed->text));
+    }
+    QCOMPARE(box->entries()[0].head, (HeadRef{0, 2}));
+    QCOMPARE(box->entries()[1].head, (HeadRef{1, 1}));
+    QVERIFY2(box->entries()[0].text.startsWith("1:3   0.298 → 0.760 (+0.462)"), qPrintable(box->entries()[0].text));
+    const auto before = modelSourceOf(window)->lastRun();
+    QListWidgetItem* first = box->list()->item(0);
+    emit box->list()->itemDoubleClicked(first);
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:3"));
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != before.get() && !window.source().running(), kWaitMs);
+    QVERIFY(shownRunOf(window)->trace.layers[0].heads[2].ablated);
+    QVERIFY(box->entries().empty());  // a new run: the ranking was of the old one
 }
 
 QTEST_MAIN(AblationWindowTest)
