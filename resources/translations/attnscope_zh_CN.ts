@@ -301,8 +301,8 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>关闭头 %1</translation>
     </message>
     <message>
-        <source>%1:%2   %3 → %4 (%5)   then “%6”</source>
-        <translation>%1:%2   %3 → %4（%5）   之后预测“%6”</translation>
+        <source>%1:%2   %3 → %4 (%5), then “%6”</source>
+        <translation>%1:%2   %3 → %4（%5），之后预测“%6”</translation>
     </message>
 </context>
 <context>

@@ -17,7 +17,7 @@ namespace {
 
 QString entryText(const HeadEffect& e, double before, const HeadEffectBox::Labeler& label) {
     const double change = e.after - before;
-    return QObject::tr("%1:%2   %3 → %4 (%5)   then “%6”")
+    return QObject::tr("%1:%2   %3 → %4 (%5), then “%6”")
         .arg(e.head.layer + 1)
         .arg(e.head.head + 1)
         .arg(before, 0, 'f', 3)
@@ -50,6 +50,8 @@ HeadEffectBox::HeadEffectBox(QWidget* parent) : QWidget(parent) {
     list_ = new QListWidget;
     list_->setObjectName("headEffectList");
     list_->setToolTip(tr("Double-click a head to switch it off."));
+    list_->setWordWrap(true);  // the panel is narrow: an entry takes two lines rather than a scrollbar
+    list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(title);
     layout->addLayout(row);
     layout->addWidget(progress_);
