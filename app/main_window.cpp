@@ -18,6 +18,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include "app/app_identity.hpp"
@@ -29,12 +30,19 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
+#include "app/tabs/head_effect_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
+#include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
+#include <qcustomplot.h>
+#include "ui/heads/head_ranking_box.hpp"
+#include "ui/heads/head_ranking_builder.hpp"
+#include "ui/heads/head_stats_table.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/attention/piece_strip.hpp"
@@ -196,9 +204,15 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
 void MainWindow::buildSourcePanels() {
     ui_->predictions = new PredictionsView;
     ui_->predictions->setObjectName("predictions");
+    ui_->headEffectBox = new HeadEffectBox;
+    auto* column = new QWidget;
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(ui_->predictions);
+    columnLayout->addWidget(ui_->headEffectBox, 1);
     ui_->predictionsArea = new QScrollArea;
     ui_->predictionsArea->setWidgetResizable(true);
-    ui_->predictionsArea->setWidget(ui_->predictions);
+    ui_->predictionsArea->setWidget(column);
     ui_->predictionsArea->setMinimumWidth(260);
     ui_->progress = new QProgressBar;
     ui_->progress->setObjectName("runProgress");
@@ -243,10 +257,29 @@ void MainWindow::buildMenus() {
     fillHelpMenu(menuBar()->addMenu(tr("&Help")), this);  // About AttnScope (app/app_identity.cpp)
 }
 
+// Right-click a head in the model view, a one-head heatmap, the Heads ranking or its statistics
+// table to switch it off or back on (app/head_switch_menu.cpp).
+void MainWindow::addHeadSwitchMenus() {
+    const HeadSwitching switching{ui_->ablate, [this] { return source_->trace(); }, [this] { applyAblation(); }};
+    ModelView* model = ui_->modelView;
+    addHeadSwitchMenu(model->canvas(), [model](QPoint at) -> std::optional<HeadRef> {
+        const auto hit = model->thumbnailAt(at);
+        if (!hit || hit->second == ModelView::kAggregateHead) return std::nullopt;
+        return HeadRef{hit->first, hit->second};
+    }, switching);
+    HeatmapView* heatmap = ui_->heatmap;
+    addHeadSwitchMenu(heatmap, [heatmap](QPoint at) { return heatmap->headAt(at); }, switching);
+    const HeadRankingBox* ranking = ui_->heads->panel()->ranking();
+    addHeadSwitchMenu(ranking->plot(), [ranking](QPoint at) { return ranking->builder().headAt(at); }, switching);
+    const HeadStatsTable* stats = ui_->heads->panel()->statistics();
+    addHeadSwitchMenu(stats->table(), [stats](QPoint at) { return stats->headAt(at); }, switching);
+    ui_->headEffects = new HeadEffectController(ui_->headEffectBox, model_, ui_->predictions, switching, ui_->headEffectBox);
+}
+
 void MainWindow::connectViews() {
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
-    addHeadSwitchMenu(ui_->modelView, ui_->ablate, [this] { return source_->trace(); }, [this] { applyAblation(); });
+    addHeadSwitchMenus();
     connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
         ui_->heatmap->setHead(head);
         ui_->worked->showCurrentStep();

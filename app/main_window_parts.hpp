@@ -19,6 +19,8 @@ namespace attnscope {
 
 class AttentionControls;
 class CorefTabController;
+class HeadEffectBox;
+class HeadEffectController;
 class HeadView;
 class HeadsTab;
 class HeatmapView;
@@ -45,6 +47,8 @@ struct MainWindow::Parts {
     ModelView* modelView = nullptr;
     HeadView* headView = nullptr;
     PredictionsView* predictions = nullptr;
+    HeadEffectBox* headEffectBox = nullptr;         // "Most important heads", under the predictions
+    HeadEffectController* headEffects = nullptr;
     AttentionControls* controls = nullptr;
     QScrollArea* predictionsArea = nullptr;
     QProgressBar* progress = nullptr;

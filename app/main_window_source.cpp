@@ -26,6 +26,7 @@
 #include "ui/step/matrix_panel.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/attention/piece_strip.hpp"
+#include "app/tabs/head_effect_controller.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -185,7 +186,10 @@ void MainWindow::onTraceChanged() {
     else ui_->tokens->setTokens(trace->tokens);
     ui_->navigator->setHeadCount(trace->headCount());
     showOnTabs(source_->cheapToShow());
-    if (source_->offers(Offer::Predictions)) source_->showPredictions(*ui_->predictions);
+    if (source_->offers(Offer::Predictions)) {
+        source_->showPredictions(*ui_->predictions);
+        ui_->headEffects->showRun();
+    }
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
     ui_->heads->requestStatistics(trace, ui_->sentence->text());
     ui_->coref->show(trace, ui_->controls->layer(), ui_->navigator->currentHead());

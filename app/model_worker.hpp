@@ -34,6 +34,9 @@ public:
     std::shared_ptr<const Trace> detailTrace() const { return detail_; }
     int detailLayer() const { return detailLayer_; }
     QString lastSentence() const { return sentence_; }
+    // The predictions of lastRun()'s sentence with every head on: what an ablated run's
+    // predictions are compared with (before → after). Null before the first run.
+    std::shared_ptr<const std::vector<Prediction>> plainPredictions() const { return plain_; }
 
     // Tests: called on the worker thread after every layer, before progress is reported.
     void setProgressHookForTests(std::function<void(int layersDone)> hook) { progressHook_ = std::move(hook); }
@@ -60,6 +63,7 @@ private:
     std::shared_ptr<const OpenedModel> model_;
     std::shared_ptr<const ModelRun> run_;
     std::shared_ptr<const Trace> detail_;
+    std::shared_ptr<const std::vector<Prediction>> plain_;
     int detailLayer_ = 0;
     QString sentence_;
 };

@@ -5,6 +5,7 @@
 
 #include "app/model_worker.hpp"
 #include "app/sentence_runners.hpp"
+#include "core/trace/ablation.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/common/qt_text.hpp"
 
@@ -116,7 +117,11 @@ SentenceRunner ModelTraceSource::sentenceRunner() const {
 void ModelTraceSource::showPredictions(PredictionsView& view) const {
     const auto m = model();
     if (!m || !shown_) return view.clear();
-    view.showPredictions(*shown_, predictsNextToken(m->family()), [m](int id) { return m->tokenizer.label(id); });
+    const auto label = [m](int id) { return m->tokenizer.label(id); };
+    const auto plain = worker_->plainPredictions();
+    if (ablatedHeads(shown_->trace).empty() || !plain || shown_ != worker_->lastRun())
+        return view.showPredictions(*shown_, predictsNextToken(m->family()), label);
+    view.showChanges(*shown_, comparePredictions(*plain, shown_->predictions), predictsNextToken(m->family()), label);
 }
 
 void ModelTraceSource::onRunFinished() {

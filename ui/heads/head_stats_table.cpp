@@ -58,3 +58,13 @@ void HeadStatsTable::selectHead(const HeadRef& head) {
 }
 
 }  // namespace attnscope
+
+namespace attnscope {
+
+std::optional<HeadRef> HeadStatsTable::headAt(QPoint viewportPoint) const {
+    const QModelIndex index = proxy_->mapToSource(table_->indexAt(viewportPoint));
+    if (!index.isValid()) return std::nullopt;
+    return model_->statistics().at(static_cast<std::size_t>(index.row())).head;
+}
+
+}  // namespace attnscope

@@ -24,6 +24,7 @@ public:
     void show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected);
     void selectHead(const HeadRef& head);  // follows the heatmap's selection, sorted or not
     bool lists(const HeadRef& head) const;
+    std::optional<HeadRef> headAt(QPoint viewportPoint) const;  // the row's head under a point of table()->viewport()
 
     HeadStatsModel* model() const { return model_; }
     QSortFilterProxyModel* proxy() const { return proxy_; }
