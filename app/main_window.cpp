@@ -11,8 +11,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
@@ -23,6 +21,7 @@
 
 #include "app/app_identity.hpp"
 #include "app/file_menu.hpp"
+#include "app/reporting_part.hpp"
 #include "app/head_switch_menu.hpp"
 #include "app/model_menu.hpp"
 #include "app/lab_window.hpp"
@@ -33,6 +32,7 @@
 #include "app/tabs/head_effect_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
 #include "ui/attention/head_effect_box.hpp"
@@ -214,21 +214,13 @@ void MainWindow::buildSourcePanels() {
     ui_->predictionsArea->setWidgetResizable(true);
     ui_->predictionsArea->setWidget(column);
     ui_->predictionsArea->setMinimumWidth(260);
-    ui_->progress = new QProgressBar;
-    ui_->progress->setObjectName("runProgress");
-    ui_->progress->setMaximumWidth(240);
-    ui_->progress->setFormat(tr("layer %v of %m"));
-    ui_->cancel = new QPushButton(tr("Cancel"));
-    ui_->cancel->setObjectName("cancelRun");
+    ui_->progress = new JobProgress(tr("layer %v of %m"), "runProgress", "cancelRun");
     statusBar()->addPermanentWidget(ui_->progress);
-    statusBar()->addPermanentWidget(ui_->cancel);
 }
 
 void MainWindow::buildMenus() {
     auto* files = new FileMenu(*this, *ui_->worked, *ui_->navigator, *ui_->heatmap);
     files->fill(menuBar()->addMenu(tr("&File")));
-    connect(files, &FileMenu::failed, this, &MainWindow::showError);
-    connect(files, &FileMenu::status, this, [this](const QString& text) { statusBar()->showMessage(text, 5000); });
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     lessons->setObjectName("lessonsMenu");
@@ -289,7 +281,7 @@ void MainWindow::connectViews() {
         ui_->heads->setSource(source_);  // the ranking was of the weights before the edit
         if (lesson_->rerun()) statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     });
-    connect(ui_->cancel, &QPushButton::clicked, this, [this] { source_->cancel(); });
+    connect(ui_->progress, &JobProgress::cancelRequested, this, [this] { source_->cancel(); });
     connect(ui_->editor, &LessonEditor::editRejected, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     connect(ui_->controls, &AttentionControls::layerChanged, this, &MainWindow::showLayer);
@@ -305,8 +297,10 @@ void MainWindow::connectViews() {
         ui_->tabs->setCurrentWidget(ui_->heatmap);
     });
     connect(ui_->heads, &HeadsTab::useHeadsForCoreference, this, &MainWindow::setCoreferenceHeads);
-    connect(ui_->heads, &HeadsTab::failed, this, &MainWindow::showError);
-    connect(ui_->heads, &HeadsTab::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
+    for (const ReportingPart* part : findChildren<ReportingPart*>()) {  // the File menu, the Heads tab
+        connect(part, &ReportingPart::failed, this, &MainWindow::showError);
+        connect(part, &ReportingPart::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
+    }
     // Text fields and matrix tables claim the arrows (ShortcutOverride) for their own cursor.
     // On the central widget: rebuilt with it when the language changes (setLanguage), never twice.
     auto* next = new QShortcut(QKeySequence(Qt::Key_Right), centralWidget());

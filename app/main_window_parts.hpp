@@ -10,8 +10,6 @@
 class QAction;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QScrollArea;
 class QTabWidget;
 
@@ -24,6 +22,7 @@ class HeadEffectController;
 class HeadView;
 class HeadsTab;
 class HeatmapView;
+class JobProgress;
 class LessonEditor;
 class MatrixPanel;
 class ModelView;
@@ -51,8 +50,7 @@ struct MainWindow::Parts {
     HeadEffectController* headEffects = nullptr;
     AttentionControls* controls = nullptr;
     QScrollArea* predictionsArea = nullptr;
-    QProgressBar* progress = nullptr;
-    QPushButton* cancel = nullptr;
+    JobProgress* progress = nullptr;  // the run's, in the status bar
     WorkedExample* worked = nullptr;
     std::vector<std::unique_ptr<TraceTab>> traceTabs;  // heatmap, model view, head view
     CorefTabController* coref = nullptr;

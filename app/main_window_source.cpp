@@ -3,8 +3,6 @@
 // which kind of source is open: the source answers offers() and fills what only it understands.
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -19,6 +17,7 @@
 #include "app/tabs/heads_tab.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
 #include "ui/attention/heatmap_view.hpp"
@@ -45,8 +44,7 @@ void MainWindow::connectSource(TraceSource* source) {
     });
     connect(source, &TraceSource::progress, this, [this, shown](int done, int count) {
         if (!shown()) return;
-        ui_->progress->setRange(0, count);
-        ui_->progress->setValue(done);
+        ui_->progress->setProgress(done, count);
     });
     connect(source, &TraceSource::traceChanged, this, [this, shown] {
         if (shown()) onTraceChanged();
@@ -209,9 +207,7 @@ void MainWindow::onRunFailed(const QString& message, bool cancelled) {
 }
 
 void MainWindow::setRunning(bool running) {
-    ui_->progress->setVisible(running);
-    ui_->cancel->setVisible(running);
-    if (running) ui_->progress->setRange(0, 0);  // busy until the first layer reports
+    ui_->progress->setRunning(running);
 }
 
 void MainWindow::refreshLabels() {

@@ -35,11 +35,10 @@ ModelWorker::ModelWorker(QObject* parent)
     : QObject(parent),
       opener_(new LatestRequestWorker("attnscope-model-open", this)),
       runner_(new LatestRequestWorker("attnscope-model-worker", this)),
-      detailer_(new LatestRequestWorker("attnscope-model-detail", this)) {
-    connect(runner_, &LatestRequestWorker::progress, this, &ModelWorker::progress);
+      detailer_(new LatestRequestWorker("attnscope-model-detail", this)),
+      runs_(new JobSignals(this)) {
+    connect(runner_, &LatestRequestWorker::progress, runs_, &JobSignals::progress);
 }
-
-ModelWorker::~ModelWorker() = default;
 
 // Opening has its own worker: typing while a model loads must not drop the load.
 void ModelWorker::openModel(const QString& pathOrId) {
@@ -65,20 +64,17 @@ void ModelWorker::openModel(const QString& pathOrId) {
 
 void ModelWorker::run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate) {
     if (opener_->busy()) return;  // modelOpened follows; the window runs the sentence box then
-    if (!model_) return emit runFailed(tr("No model is open."), false);
+    if (!model_) return emit runs_->failed(tr("No model is open."), false);
     Predictions kept = sentence == sentence_ && run_ ? plain_ : nullptr;
     sentence_ = sentence;
     detailLayer_ = detailLayer;
-    auto work = [this, model = model_, hook = progressHook_, text = sentence.toStdString(),
+    auto work = [this, model = model_, text = sentence.toStdString(),
                  detailLayer, ablate, kept](const LatestRequestWorker::Request& request) {
         RunControl control;
         control.ablate = ablate;
         control.cancel = request.cancelFlag();
         control.fullDetailMaxTokens = 0;  // the views read weights; detailTraceOf rebuilds the shown layer
-        control.progress = [&request, &hook](int done, int count) {
-            if (hook) hook(done);
-            request.progress(done, count);
-        };
+        control.progress = request.progress;
         auto result = std::make_shared<RunResult>();
         auto run = runSentence(*model, text, control);
         if (run) {
@@ -93,16 +89,16 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
         return [this, result] { deliverRun(result); };
     };
     runner_->submit(std::move(work));
-    emit runStarted();
+    emit runs_->started();
 }
 
 void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
-    if (!result->run) return emit runFailed(qs(result->error.text()), result->cancelled);
+    if (!result->run) return emit runs_->failed(qs(result->error.text()), result->cancelled);
     detailer_->drop();  // a layer of the previous run
     run_ = result->run;
     plain_ = result->plain;
     if (result->detail) detail_ = result->detail;
-    emit runFinished();
+    emit runs_->finished();
 }
 
 void ModelWorker::showLayerInDetail(int layer) {

@@ -21,10 +21,11 @@ ModelTraceSource::ModelTraceSource(QObject* parent) : TraceSource(parent), worke
         emit opened();
     });
     connect(worker_, &ModelWorker::openFailed, this, &ModelTraceSource::openFailed);
-    connect(worker_, &ModelWorker::runStarted, this, &TraceSource::runStarted);
-    connect(worker_, &ModelWorker::progress, this, &TraceSource::progress);
-    connect(worker_, &ModelWorker::runFinished, this, &ModelTraceSource::onRunFinished);
-    connect(worker_, &ModelWorker::runFailed, this, [this](const QString& message, bool cancelled) {
+    const JobSignals* runs = worker_->runs();
+    connect(runs, &JobSignals::started, this, &TraceSource::runStarted);
+    connect(runs, &JobSignals::progress, this, &TraceSource::progress);
+    connect(runs, &JobSignals::finished, this, &ModelTraceSource::onRunFinished);
+    connect(runs, &JobSignals::failed, this, [this](const QString& message, bool cancelled) {
         emit runFailed(cancelled ? message
                                  : tr("The sentence could not be run (%1); the previous result stays shown.").arg(message),
                        cancelled);

@@ -94,7 +94,6 @@ void writeAnswers(Writer& w, const Trace& trace, const Exercise& e, const std::s
 
 }  // namespace
 
-// Field by field, as model/bert.cpp's namesOf fills its names: alike by shape only.
 WorksheetPhrases chineseWorksheetPhrases() {
     WorksheetPhrases p;
     p.tokens = "词元";

@@ -60,8 +60,6 @@ private:
     bool allHeads_ = false;
     bool dirty_ = false;
     AttentionViewOptions options_;
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* headBox_ = nullptr;
     QCheckBox* allBox_ = nullptr;
     QWidget* plotsArea_ = nullptr;
