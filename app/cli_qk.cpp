@@ -3,6 +3,7 @@
 #include "app/cli_qk.hpp"
 
 #include <QCommandLineParser>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -32,6 +33,11 @@ void addOptions(QCommandLineParser& parser) {
         {"corpus", translate("cli", "A text file: every non-empty line is a sentence (at most 1000 are read)."), "file"},
         {"layer", translate("cli", "The layer (1 = first)."), "l"},
         {"head", translate("cli", "The head (1 = first)."), "h"},
+        {"layout", translate("cli", "pca (default) or tsne (exact t-SNE of the same normalised points, at most 2000)."),
+         "layout"},
+        {"perplexity", translate("cli", "t-SNE: the effective number of neighbours (default 30, at most (points - 1) / 3)."),
+         "p"},
+        {"seed", translate("cli", "t-SNE: the seed of its random start (default 1)."), "n"},
         {"format", translate("cli", "json (default) or csv."), "format"},
         {"out", translate("cli", "Write to FILE (atomically) instead of standard output."), "file"},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
@@ -130,6 +136,27 @@ Result<HeadRef> readHead(const QCommandLineParser& parser) {
     return HeadRef{*layer - 1, *head - 1};
 }
 
+// --layout, --perplexity, --seed; the perplexity defaults to 30, or less when there are few points.
+Result<QkOptions> readLayout(const QCommandLineParser& parser, int points) {
+    QkOptions options;
+    const QString layout = parser.value("layout").isEmpty() ? "pca" : parser.value("layout");
+    if (layout != "pca" && layout != "tsne") return Error{"", "--layout expects pca or tsne, got \"" + layout.toStdString() + "\""};
+    const bool tsneOnly = parser.isSet("perplexity") || parser.isSet("seed");
+    if (layout == "pca" && tsneOnly) return Error{"", "--perplexity and --seed need --layout tsne"};
+    if (layout == "pca") return options;
+    options.layout = QkLayout::Tsne;
+    options.tsne.perplexity = std::clamp(largestPerplexity(points), 1.0, 30.0);
+    if (parser.isSet("perplexity")) {
+        bool ok = false;
+        options.tsne.perplexity = parser.value("perplexity").toDouble(&ok);
+        if (!ok) return Error{"", "--perplexity expects a number, got \"" + parser.value("perplexity").toStdString() + "\""};
+    }
+    std::string error;
+    options.tsne.seed = static_cast<std::uint64_t>(readCount(parser, "seed", 0, 2147483647, error).value_or(1));
+    if (!error.empty()) return Error{"", error};
+    return options;
+}
+
 int writeResult(const QCommandLineParser& parser, const std::string& text) {
     if (!parser.isSet("out")) return write(text), 0;
     auto written = writeFileAtomically(parser.value("out").toStdString(), text);
@@ -156,7 +183,11 @@ int runQkCommand(const QStringList& arguments) {
     if (!sentences) return fail(sentences.error().text());
     auto gathered = runSentences(sentences.value(), source.value(), head.value());
     if (!gathered) return fail(gathered.error().text());
-    auto space = qkSpace(gathered.value());
+    int points = 0;
+    for (const QkSentence& s : gathered.value()) points += static_cast<int>(s.q.rows() + s.k.rows());
+    auto options = readLayout(parser, points);
+    if (!options) return fail(options.error().text());
+    auto space = qkSpace(gathered.value(), options.value());
     if (!space) return fail(space.error().text());
     std::fprintf(stderr, "qk: %s\n", qkSummary(space.value()).c_str());
     return writeResult(parser, format == "json" ? qkSpaceToJson(space.value(), head.value())

@@ -171,7 +171,7 @@ double qkSoftmaxCheck(const QkSentence& s, const QkNormalisation& n) {
     return (recomputed - s.weights).cwiseAbs().maxCoeff();
 }
 
-Result<QkSpace> qkSpace(const std::vector<QkSentence>& sentences) {
+Result<QkSpace> qkSpace(const std::vector<QkSentence>& sentences, const QkOptions& options) {
     if (auto ok = checkSentences(sentences); !ok) return ok.error();
     const QkNormalisation n = qkNormalisation(sentences);
     QkSpace space;
@@ -184,7 +184,14 @@ Result<QkSpace> qkSpace(const std::vector<QkSentence>& sentences) {
         space.softmaxMaxDifference = std::max(space.softmaxMaxDifference, qkSoftmaxCheck(s, n));
     }
     const Mat normalised = normalisedPoints(sentences, n);
-    const Mat plane = principalPlane(normalised, space.explained);
+    Mat plane = principalPlane(normalised, space.explained);
+    if (options.layout == QkLayout::Tsne) {
+        auto embedded = tsne(normalised, options.tsne, options.cancel);
+        if (!embedded) return embedded.error();
+        plane = std::move(embedded).value();
+        space.layout = QkLayout::Tsne;
+        space.perplexity = options.tsne.perplexity;
+    }
     for (std::size_t p = 0; p < space.points.size(); ++p) {
         space.points[p].x = plane(static_cast<Eigen::Index>(p), 0);
         space.points[p].y = plane(static_cast<Eigen::Index>(p), 1);
@@ -228,6 +235,8 @@ std::string qkSpaceToJson(const QkSpace& space, HeadRef head) {
                       {"sentences", space.weights.size()},
                       {"queries", space.queryCount()},
                       {"keys", space.keyCount()},
+                      {"layout", space.layout == QkLayout::Pca ? "pca" : "tsne"},
+                      {"perplexity", space.layout == QkLayout::Pca ? Json(nullptr) : Json(space.perplexity)},
                       {"explained_variance", {space.explained[0], space.explained[1]}},
                       {"distance_dot_correlation", space.distanceDotCorrelation},
                       {"scale", space.scale},
@@ -245,11 +254,12 @@ std::string qkSpaceToCsv(const QkSpace& space) {
 }
 
 std::string qkSummary(const QkSpace& space) {
-    char line[256];
+    char line[320], layout[64] = "";
+    if (space.layout == QkLayout::Tsne) std::snprintf(layout, sizeof layout, "t-SNE (perplexity %g); ", space.perplexity);
     std::snprintf(line, sizeof line,
-                  "%d queries, %d keys; PC1 explains %.1f %%, PC2 %.1f %% of the variance; correlation of 2-D "
+                  "%d queries, %d keys; %sPC1 explains %.1f %%, PC2 %.1f %% of the variance; correlation of 2-D "
                   "distance and dot product: %.3f; softmax unchanged by the normalisation (largest difference %.1e)",
-                  space.queryCount(), space.keyCount(), 100 * space.explained[0], 100 * space.explained[1],
+                  space.queryCount(), space.keyCount(), layout, 100 * space.explained[0], 100 * space.explained[1],
                   space.distanceDotCorrelation, space.softmaxMaxDifference);
     return line;
 }

@@ -12,15 +12,18 @@
 //    qkSoftmaxCheck recomputes the weights from the normalised vectors to prove it.
 // 3. Exact PCA of the joint point set to 2-D (covariance of all N points, SelfAdjointEigenSolver);
 //    each component's sign is fixed so that its eigenvector's largest-|value| entry is positive.
+//    Or exact t-SNE of the same normalised points (core/analysis/tsne.hpp, seeded), up to 2,000.
 #include <string>
 #include <vector>
 
+#include "core/analysis/tsne.hpp"
 #include "core/base/result.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
 
 enum class QkKind { Query, Key };
+enum class QkLayout { Pca, Tsne };
 enum class TokenKind { Special, Punctuation, Word };
 
 // One head's vectors of one sentence, copied out of a Trace.
@@ -49,19 +52,28 @@ struct QkPoint {
 struct QkSpace {
     std::vector<QkPoint> points;  // every sentence's queries, then its keys, sentence after sentence
     std::vector<Mat> weights;     // per sentence, T_q×T_k: what a click on a query draws
-    double explained[2] = {0, 0}; // share of the joint point set's variance on PC1, PC2 (0–1)
+    double explained[2] = {0, 0}; // share of the joint point set's variance on PC1, PC2 (0–1), either layout
     // Pearson correlation, over every (query, key) pair of the same sentence that the mask allows,
     // between their 2-D distance and the dot product of their normalised vectors (q·k + q·c:
     // per row, q·k up to the constant the softmax ignores). Negative: closer means more attention.
     double distanceDotCorrelation = 0;
+    QkLayout layout = QkLayout::Pca;  // what x and y are: PCA coordinates or a t-SNE embedding
+    double perplexity = 0;        // t-SNE's (0 for PCA)
     double scale = 1.0;           // a: queries ×a, keys ×1/a
     double softmaxMaxDifference = 0;  // largest |softmax(q'·k'ᵀ/s + mask) − trace weights|
     int queryCount() const;
     int keyCount() const;
 };
 
-// Normalises and projects; an error when there is nothing to project or the widths differ.
-Result<QkSpace> qkSpace(const std::vector<QkSentence>& sentences);
+struct QkOptions {
+    QkLayout layout = QkLayout::Pca;
+    TsneOptions tsne;                         // t-SNE only
+    const std::atomic<bool>* cancel = nullptr;  // t-SNE only: checked every 50 iterations
+};
+
+// Normalises and projects; an error when there is nothing to project, the widths differ or
+// t-SNE refuses (too many points, a perplexity out of range, cancelled).
+Result<QkSpace> qkSpace(const std::vector<QkSentence>& sentences, const QkOptions& options = {});
 
 // The normalisation alone (step 2): the translation c (1×d_k) and the scale a, for all sentences.
 struct QkNormalisation {

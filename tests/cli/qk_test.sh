@@ -62,5 +62,15 @@ case "$case_name" in
       > "$tmp/out.csv" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "exit $?"; }
     compare csv "$tmp/out.csv" "$fix/fixtures/qk_bert-tiny.json" 0 1e-4
     ;;
+  qk_tsne_seed)
+    # The same seed gives the same layout, another seed another; the points are those of PCA.
+    run() { "$bin" qk --lesson coreference --layer 1 --head 1 --layout tsne --perplexity 5 "$@" --format csv 2>/dev/null; }
+    a="$(run --seed 7)" && b="$(run --seed 7)" && c="$(run --seed 8)" || fail "exit $?"
+    [ "$a" = "$b" ] || fail "seed 7 gave two layouts"
+    [ "$a" != "$c" ] || fail "seeds 7 and 8 gave the same layout"
+    [ "$(grep -c '^query,' <<<"$a")" = 11 ] && [ "$(grep -c '^key,' <<<"$a")" = 11 ] || fail "expected 11 queries and 11 keys"
+    "$bin" qk --lesson coreference --layer 1 --head 1 --layout tsne --perplexity 5 2>/dev/null |
+      python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["layout"]=="tsne" and d["perplexity"]==5, d' || fail "json"
+    ;;
   *) fail "unknown case" ;;
 esac
