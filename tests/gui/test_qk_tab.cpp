@@ -14,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.hpp"
+#include "app/tabs/qk_tab_controller.hpp"
 #include "ui/qk/qk_view.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "window_access.hpp"
@@ -122,6 +123,22 @@ private slots:
         child<QComboBox>(*window, "qkColourBy")->setCurrentIndex(1);
         QCOMPARE(view().drawnPointCount(), 6);
         QCOMPARE(view().plot()->graphCount(), 2);  // every token a word: one colour, two shapes
+    }
+
+    void tsneRunsOffTheGuiThreadAndPcaComesBack() {
+        QVERIFY(window->openBuiltInLesson("coreference"));
+        auto* controller = child<QkTabController>(*window, "qkController");
+        child<QComboBox>(*window, "qkLayout")->setCurrentIndex(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), kWaitMs);
+        QCOMPARE(view().space()->layout, QkLayout::Tsne);
+        QVERIFY(view().caption().contains("t-SNE (perplexity 7, seed 1"));  // (22 − 1) / 3
+        QCOMPARE(view().drawnPointCount(), 22);
+        QCOMPARE(view().plot()->xAxis->label(), QString("t-SNE 1"));
+        clickPoint(7);  // the query of "it"
+        QCOMPARE(view().drawnLines().size(), std::size_t{11});
+        child<QComboBox>(*window, "qkLayout")->setCurrentIndex(0);
+        QCOMPARE(view().space()->layout, QkLayout::Pca);
+        QVERIFY(view().caption().contains("PC1 explains 96.8 %"));
     }
 
     void modelLayerTwoMatchesTheReference() {

@@ -51,6 +51,10 @@ QColor bucketColour(int bucket, int steps) {
 }  // namespace
 
 QkView::QkView(QWidget* parent) : QWidget(parent) {
+    layout_ = new QComboBox(this);
+    layout_->setObjectName("qkLayout");
+    layout_->addItems({tr("PCA"), tr("t-SNE")});
+    connect(layout_, &QComboBox::currentIndexChanged, this, &QkView::layoutChanged);
     colourBy_ = new QComboBox(this);
     colourBy_->setObjectName("qkColourBy");
     colourBy_->addItems({tr("position"), tr("token kind")});
@@ -80,6 +84,8 @@ QkView::QkView(QWidget* parent) : QWidget(parent) {
         else QToolTip::showText(event->globalPosition().toPoint(), hoverText(point), plot_);
     });
     auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Layout:"), this));
+    row->addWidget(layout_);
     row->addWidget(new QLabel(tr("● queries   ▲ keys   Colour by:"), this));
     row->addWidget(colourBy_);
     row->addWidget(legend_);
@@ -98,7 +104,11 @@ void QkView::showSpace(QkSpace space, HeadRef head) {
     space_ = std::move(space);
     head_ = head;
     const QkSpace& s = *space_;
-    summary_->setText(tr("Layer %1, head %2: %3 queries ● and %4 keys ▲. PC1 explains %5 %, PC2 %6 % of the variance; "
+    const QString layout = s.layout == QkLayout::Tsne
+                               ? tr("t-SNE (perplexity %1, seed 1; its axes have no meaning, only neighbours do). ")
+                                     .arg(s.perplexity, 0, 'g', 3)
+                               : QString();
+    summary_->setText(tr("Layer %1, head %2: %3 queries ● and %4 keys ▲. %8PC1 explains %5 %, PC2 %6 % of the variance; "
                          "correlation of 2-D distance and dot product: %7.")
                           .arg(head.layer + 1)
                           .arg(head.head + 1)
@@ -106,7 +116,8 @@ void QkView::showSpace(QkSpace space, HeadRef head) {
                           .arg(s.keyCount())
                           .arg(100 * s.explained[0], 0, 'f', 1)
                           .arg(100 * s.explained[1], 0, 'f', 1)
-                          .arg(s.distanceDotCorrelation, 0, 'f', 3));
+                          .arg(s.distanceDotCorrelation, 0, 'f', 3)
+                          .arg(layout));
     note_->setText(tr("The keys are moved so their centre meets the queries' centre, the queries multiplied by a = %1 and "
                       "the keys divided by it: this changes no softmax, since every score of a query shifts by the same amount "
                       "(recomputed from the moved vectors, the weights differ by at most %2). Click a query to draw its "
@@ -129,6 +140,8 @@ void QkView::selectQuery(int point) {
     drawLines();
     plot_->replot();
 }
+
+QkLayout QkView::layout() const { return layout_->currentIndex() == 1 ? QkLayout::Tsne : QkLayout::Pca; }
 
 QString QkView::caption() const { return summary_->text() + "\n" + note_->text(); }
 
@@ -167,8 +180,9 @@ void QkView::drawPoints() {
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) axis->scaleRange(1.2, axis->range().center());
     fitted_ = {plot_->xAxis->range(), plot_->yAxis->range()};
     if (space_->points.size() <= kLabelledPointsUpTo) drawLabels();
-    plot_->xAxis->setLabel(tr("PC1 (%1 %)").arg(100 * space_->explained[0], 0, 'f', 1));
-    plot_->yAxis->setLabel(tr("PC2 (%1 %)").arg(100 * space_->explained[1], 0, 'f', 1));
+    const bool pca = space_->layout == QkLayout::Pca;
+    plot_->xAxis->setLabel(pca ? tr("PC1 (%1 %)").arg(100 * space_->explained[0], 0, 'f', 1) : tr("t-SNE 1"));
+    plot_->yAxis->setLabel(pca ? tr("PC2 (%1 %)").arg(100 * space_->explained[1], 0, 'f', 1) : tr("t-SNE 2"));
 }
 
 // Lines from the selected query to every key of its sentence with a weight above 0.

@@ -34,6 +34,8 @@ public:
     void showSpace(QkSpace space, HeadRef head);
     void showMessage(const QString& text);  // nothing to draw, and why
 
+    QkLayout layout() const;  // the "Layout" box: PCA or t-SNE
+
     // Selects the query point `point` (an index into points, of kind Query) or none (-1).
     void selectQuery(int point);
 
@@ -54,6 +56,12 @@ private:
     void keepEqualScales();
     QString hoverText(int point) const;
 
+signals:
+    void layoutChanged();  // the user chose PCA or t-SNE: the controller recomputes
+
+private:
+
+    QComboBox* layout_ = nullptr;
     QComboBox* colourBy_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QLabel* legend_ = nullptr;
