@@ -86,12 +86,13 @@ QkView::QkView(QWidget* parent) : QWidget(parent) {
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Layout:"), this));
     row->addWidget(layout_);
-    row->addWidget(new QLabel(tr("● queries   ▲ keys   Colour by:"), this));
+    row->addWidget(new QLabel(tr("Colour by:"), this));
     row->addWidget(colourBy_);
-    row->addWidget(legend_);
     row->addStretch(1);
+    legend_->setWordWrap(true);  // a narrow window (a model's predictions beside it) wraps it
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(row);
+    layout->addWidget(legend_);
     layout->addWidget(plot_, 1);
     layout->addWidget(summary_);
     layout->addWidget(note_);
@@ -158,8 +159,8 @@ void QkView::drawPoints() {
     drawnPoints_ = 0;
     if (!space_) return;
     const bool byKind = colourBy_->currentIndex() == 1;
-    legend_->setText(byKind ? tr("orange: special token · purple: punctuation · blue: word")
-                            : tr("dark purple → yellow: first → last token"));
+    legend_->setText(byKind ? tr("● queries, ▲ keys; orange: special token, purple: punctuation, blue: word")
+                            : tr("● queries, ▲ keys; dark purple → yellow: first → last token"));
     const auto counts = countsOf(*space_);
     std::map<std::pair<QkKind, QRgb>, QCPGraph*> graphs;  // one graph per shape and colour
     for (const QkPoint& p : space_->points) {
