@@ -188,12 +188,18 @@ void QkView::drawPoints() {
 
 // Lines from the selected query to every key of its sentence with a weight above 0.
 void QkView::drawLines() {
-    for (QCPItemLine* line : lineItems_) plot_->removeItem(line);
+    for (QCPAbstractItem* item : lineItems_) plot_->removeItem(item);
     lineItems_.clear();
     lines_.clear();
     if (!space_ || selected_ < 0) return;
     const auto& points = space_->points;
     const QkPoint& query = points[static_cast<std::size_t>(selected_)];
+    auto* ring = new QCPItemTracer(plot_);  // the clicked query, ringed
+    ring->position->setCoords(query.x, query.y);
+    ring->setStyle(QCPItemTracer::tsCircle);
+    ring->setSize(18);
+    ring->setPen(QPen(QColor(200, 30, 30), 2));
+    lineItems_.push_back(ring);
     const Mat& weights = space_->weights[static_cast<std::size_t>(query.sentence)];
     for (int k = 0; k < static_cast<int>(points.size()); ++k) {
         const QkPoint& key = points[static_cast<std::size_t>(k)];

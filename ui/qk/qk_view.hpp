@@ -14,7 +14,6 @@
 
 class QComboBox;
 class QCustomPlot;
-class QCPItemLine;
 class QLabel;
 
 namespace attnscope {
@@ -72,7 +71,7 @@ private:
     int selected_ = -1;
     int drawnPoints_ = 0;
     std::vector<DrawnQkLine> lines_;
-    std::vector<QCPItemLine*> lineItems_;
+    std::vector<QCPAbstractItem*> lineItems_;  // the lines and the ring around the clicked query
     std::pair<QCPRange, QCPRange> fitted_;  // x and y ranges that hold every point
 };
 
