@@ -31,6 +31,7 @@
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/head_effect_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
+#include "app/tabs/qk_tab_controller.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
@@ -197,6 +198,7 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->traceTabs.push_back(std::make_unique<HeadViewTab>(ui_->headView));
     ui_->coref = new CorefTabController(ui_->tabs, ui_->tabs);
     ui_->heads = new HeadsTab(ui_->tabs, ui_->modelView, ui_->tabs);
+    ui_->qk = new QkTabController(ui_->tabs, ui_->tabs);
     return ui_->tabs;
 }
 
@@ -275,6 +277,7 @@ void MainWindow::connectViews() {
     connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
         ui_->heatmap->setHead(head);
         ui_->worked->showCurrentStep();
+        ui_->qk->setHead(head);
     });
     connect(ui_->heatmap, &HeatmapView::headChanged, ui_->navigator, &StepNavigator::setCurrentHead);
     connect(ui_->editor, &LessonEditor::lessonEdited, this, [this] {

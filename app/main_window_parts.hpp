@@ -28,6 +28,7 @@ class MatrixPanel;
 class ModelView;
 class PieceStrip;
 class PredictionsView;
+class QkTabController;
 class StepNavigator;
 class TokenStrip;
 class WorkedExample;
@@ -55,6 +56,7 @@ struct MainWindow::Parts {
     std::vector<std::unique_ptr<TraceTab>> traceTabs;  // heatmap, model view, head view
     CorefTabController* coref = nullptr;
     HeadsTab* heads = nullptr;
+    QkTabController* qk = nullptr;  // Queries & keys: the worked layer's head in 2-D
     QAction *largerText = nullptr, *shading = nullptr;  // View menu states, kept across a rebuild
 };
 

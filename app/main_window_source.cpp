@@ -15,6 +15,7 @@
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
+#include "app/tabs/qk_tab_controller.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/common/job_progress.hpp"
@@ -197,6 +198,7 @@ void MainWindow::onTraceChanged() {
 void MainWindow::onWorkedTraceChanged() {
     const int layer = ui_->controls->layer();
     ui_->worked->show(source_->workedTrace(), source_->workedLayer(layer), source_->decimals(), layer == workedLayer_);
+    ui_->qk->show(source_->workedTrace(), source_->workedLayer(layer), layer, ui_->navigator->currentHead());
     workedLayer_ = layer;
 }
 

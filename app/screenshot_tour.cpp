@@ -23,6 +23,7 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
 #include "ui/coref/coref_tab.hpp"
+#include "ui/qk/qk_view.hpp"
 #include "ui/attention/head_view.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/head_effect_box.hpp"
@@ -166,6 +167,9 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     for (const BuiltInLesson& lesson : builtInLessons())
         if (chinese(lesson) && w.openBuiltInLesson(lesson.name))
             n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
+    // Queries and keys of the coreference head, "it" clicked (after the rest, so the numbers stay).
+    if (w.openBuiltInLesson("coreference"))
+        n += saveQkScreenshot(QDir(dir).filePath(fileName(n + 1, "coreference", "queries-keys")), "it");
     reopen();
     return n;
 }
@@ -231,6 +235,16 @@ bool switchOffAndRank(MainWindow& w, const QString& spec) {
 
 }  // namespace
 
+int ScreenshotTour::saveQkScreenshot(const QString& path, const QString& word) {
+    auto* view = find<QkView>(window_, "qkView");
+    tabs_->setCurrentWidget(view);
+    if (view->space())
+        for (std::size_t p = 0; p < view->space()->points.size(); ++p)
+            if (view->space()->points[p].kind == QkKind::Query && view->space()->points[p].text == word.toStdString())
+                view->selectQuery(static_cast<int>(p));
+    return grabTo(path) ? 1 : 0;
+}
+
 int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {
     MainWindow& w = window_;
     screenshotError_.clear();
@@ -266,6 +280,8 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     if (w.waitForModel() && switchOffAndRank(w, QStringLiteral("1:1"))) shot(heatmap_, "ablation");
     const QString lab = QStringLiteral("model-%1-lab-learned-positions.png").arg(n + 1, 2, 10, QLatin1Char('0'));
     n += saveLearnedPositionsScreenshot(&w, session_, QDir(dir).filePath(lab), screenshotError_) ? 1 : 0;
+    const QString qk = QStringLiteral("model-%1-queries-keys.png").arg(n + 1, 2, 10, QLatin1Char('0'));
+    n += saveQkScreenshot(QDir(dir).filePath(qk), QStringLiteral("it"));
     return n;
 }
 
