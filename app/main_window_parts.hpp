@@ -18,6 +18,7 @@ class QTabWidget;
 namespace attnscope {
 
 class AttentionControls;
+class CompareTabController;
 class CorefTabController;
 class HeadEffectBox;
 class HeadEffectController;
@@ -57,6 +58,7 @@ struct MainWindow::Parts {
     std::vector<std::unique_ptr<TraceTab>> traceTabs;  // heatmap, model view, head view
     CorefTabController* coref = nullptr;
     HeadsTab* heads = nullptr;
+    CompareTabController* compare = nullptr;  // sentence A beside a sentence B
     QAction *largerText = nullptr, *shading = nullptr;  // View menu states, kept across a rebuild
 };
 
