@@ -28,6 +28,7 @@
 #include "app/lesson_source.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
+#include "app/tabs/compare_tab_controller.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/head_effect_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
@@ -199,6 +200,7 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->coref = new CorefTabController(ui_->tabs, ui_->tabs);
     ui_->heads = new HeadsTab(ui_->tabs, ui_->modelView, ui_->tabs);
     ui_->qk = new QkTabController(ui_->tabs, ui_->tabs);
+    ui_->compare = new CompareTabController(ui_->tabs, ui_->tabs);
     return ui_->tabs;
 }
 
@@ -278,6 +280,7 @@ void MainWindow::connectViews() {
         ui_->heatmap->setHead(head);
         ui_->worked->showCurrentStep();
         ui_->qk->setHead(head);
+        ui_->compare->setHead(head);
     });
     connect(ui_->heatmap, &HeatmapView::headChanged, ui_->navigator, &StepNavigator::setCurrentHead);
     connect(ui_->editor, &LessonEditor::lessonEdited, this, [this] {

@@ -16,6 +16,7 @@ class QTabWidget;
 namespace attnscope {
 
 class AttentionControls;
+class CompareTabController;
 class CorefTabController;
 class HeadEffectBox;
 class HeadEffectController;
@@ -57,6 +58,7 @@ struct MainWindow::Parts {
     CorefTabController* coref = nullptr;
     HeadsTab* heads = nullptr;
     QkTabController* qk = nullptr;  // Queries & keys: the worked layer's head in 2-D
+    CompareTabController* compare = nullptr;  // sentence A beside a sentence B
     QAction *largerText = nullptr, *shading = nullptr;  // View menu states, kept across a rebuild
 };
 

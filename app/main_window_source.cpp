@@ -13,6 +13,7 @@
 #include "app/main_window_parts.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
+#include "app/tabs/compare_tab_controller.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
@@ -115,6 +116,7 @@ void MainWindow::enterSource(TraceSource* next) {
     ui_->worked->forgetSelection();
     workedLayer_ = -1;
     ui_->heads->setSource(source_);
+    ui_->compare->sourceChanged();
     ui_->predictions->clear();
     showSourcePanels();
     // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
@@ -245,6 +247,7 @@ void MainWindow::showOnTabs(bool now) {
         const bool offered = ui_->tabs->isTabVisible(ui_->tabs->indexOf(tab->page()));
         tab->show(shown, (now && offered) || tab->page() == ui_->tabs->currentWidget());
     }
+    ui_->compare->show(shown.trace, source_->sentenceRunner(), shown.layer, ui_->navigator->currentHead(), shown.decimals);
 }
 
 void MainWindow::showLayer() {

@@ -22,8 +22,10 @@
 #include "app/sentence_runners.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
+#include "ui/compare/compare_view.hpp"
 #include "ui/coref/coref_tab.hpp"
 #include "ui/qk/qk_view.hpp"
+#include "ui/lab/lab_plots.hpp"
 #include "ui/attention/head_view.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/head_effect_box.hpp"
@@ -78,6 +80,26 @@ void ScreenshotTour::takeAtStartIfAsked(MainWindow& window) {
 }
 
 namespace {
+
+// The Compare tab on the coreference lesson: "…too tired" against "…too wide", head 2 (the head
+// that reads the last word). False when B did not run.
+bool showTiredAgainstWide(MainWindow& w) {
+    auto* view = w.findChild<CompareView*>("compareView");
+    auto* navigator = w.findChild<StepNavigator*>("navigator");
+    auto* tabs = w.findChild<QTabWidget*>("tabs");
+    if (!view || !navigator || !tabs) return false;
+    w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired"));
+    tabs->setCurrentWidget(view);
+    navigator->setCurrentHead(1);
+    view->sentenceBox()->setText(QStringLiteral("The animal didn't cross the street because it was too wide"));
+    emit view->sentenceBox()->returnPressed();
+    QElapsedTimer clock;
+    clock.start();
+    while (view->builders()[2]->drawn().size() == 0 && clock.elapsed() < 20000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    return view->builders()[2]->drawn().size() > 0;
+}
+
 
 template <class T>
 T* find(const MainWindow& window, const char* name) {
@@ -170,6 +192,8 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     // Queries and keys of the coreference head, "it" clicked (after the rest, so the numbers stay).
     if (w.openBuiltInLesson("coreference"))
         n += saveQkScreenshot(QDir(dir).filePath(fileName(n + 1, "coreference", "queries-keys")), "it");
+    if (w.openBuiltInLesson("coreference") && showTiredAgainstWide(w))
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "compare"))) ? 1 : 0;
     reopen();
     return n;
 }

@@ -16,6 +16,16 @@ QCPColorGradient viridisGradient() {
     return g;
 }
 
+QCPColorGradient divergingGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor("#0072b2"));  // Okabe–Ito blue: B larger
+    g.setColorStopAt(0.5, QColor("#ffffff"));
+    g.setColorStopAt(1.0, QColor("#d55e00"));  // Okabe–Ito vermillion: A larger
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    return g;
+}
+
 QFont scaledFont(QFont font, double factor) {
     font.setPointSizeF(font.pointSizeF() * factor);
     return font;
@@ -26,6 +36,11 @@ double tickLabelRotation(const QStringList& labels, int uprightUpTo) {
     for (const QString& label : labels)
         if (containsCjk(label)) return 0;
     return -45;
+}
+
+void ColorMapPlot::setGradient(const QCPColorGradient& gradient) {
+    map_->setGradient(gradient);
+    scale_->setGradient(gradient);
 }
 
 ColorMapPlot::ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel) : plot_(plot) {

@@ -24,6 +24,10 @@ struct DrawnCell {
 // A perceptual, colour-blind-safe gradient: viridis sampled at ten stops.
 QCPColorGradient viridisGradient();
 
+// A diverging, colour-blind-safe gradient for signed values (a difference A − B): Okabe–Ito blue
+// through white to vermillion, white at the middle of the range.
+QCPColorGradient divergingGradient();
+
 // `font` with its point size times `factor` (titles larger, cell numbers smaller).
 QFont scaledFont(QFont font, double factor);
 
@@ -34,6 +38,7 @@ double tickLabelRotation(const QStringList& labels, int uprightUpTo);
 class ColorMapPlot {
 public:
     QCustomPlot* plot() const { return plot_; }
+    void setGradient(const QCPColorGradient& gradient);  // viridis until set
 
 protected:
     // Sets the plot up as described above; `scaleLabel` names what the colours mean.

@@ -1,0 +1,45 @@
+#pragma once
+// The controller of the Compare tab (issue 14 §4): sentence A is the window's run, sentence B is
+// typed in the tab and run the way the open source runs any sentence (its SentenceRunner), off
+// the GUI thread on a LatestRequestWorker (a model takes seconds); core's compareHead lines both
+// up for the shown layer and head. B is run again when the source changes.
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "core/analysis/coref_eval.hpp"
+#include "core/trace/trace.hpp"
+
+class QTabWidget;
+
+namespace attnscope {
+
+class CompareView;
+class LatestRequestWorker;
+
+class CompareTabController : public QObject {
+    Q_OBJECT
+public:
+    explicit CompareTabController(QTabWidget* tabs, QObject* parent = nullptr);  // adds the tab
+
+    // A's trace (every layer), how to run B, the shown layer and head (0-based), decimals.
+    void show(std::shared_ptr<const Trace> a, SentenceRunner runner, int layer, int head, int decimals);
+    void setHead(int head);
+    void sourceChanged();  // another lesson or model: B is run again at the next show()
+    void runB(const QString& sentence);
+    CompareView* view() const { return view_; }
+    bool busy() const;
+
+private:
+    void refresh();
+
+    CompareView* view_ = nullptr;
+    LatestRequestWorker* worker_ = nullptr;
+    std::shared_ptr<const Trace> a_, b_;
+    SentenceRunner runner_;
+    QString sentenceB_;
+    int layer_ = 0, head_ = 0, decimals_ = 3;
+    bool rerunB_ = false;
+};
+
+}  // namespace attnscope

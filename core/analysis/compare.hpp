@@ -1,0 +1,50 @@
+#pragma once
+// Two sentences side by side (issue 14 §4): the same head's attention in sentence A and in
+// sentence B on common rows and columns, and the difference A − B. Tokens line up by position when
+// both sentences have as many tokens; otherwise by word: words (wordsOf; special tokens stay
+// units of their own) are matched by the longest common subsequence of their lower-cased texts,
+// and the words between two matches are paired in order when both gaps hold as many words (…too
+// tired / …too wide); what stays unpaired is left out and named.
+//
+// Shape legend: U aligned units (tokens or words), T_A / T_B tokens of A / B.
+#include <string>
+#include <vector>
+
+#include "core/base/result.hpp"
+#include "core/trace/trace.hpp"
+
+namespace attnscope {
+
+struct AlignedUnit {
+    std::string textA, textB;          // the token or word in each sentence
+    std::vector<int> tokensA, tokensB;  // its token indices in each trace
+};
+
+struct Alignment {
+    enum class By { Position, Word };
+    By by = By::Position;
+    std::vector<AlignedUnit> units;                // U, in sentence order
+    std::vector<std::string> onlyInA, onlyInB;     // words left out (By::Word)
+};
+
+Alignment alignTokens(const std::vector<Token>& a, const std::vector<Token>& b);
+
+// "tired | wide" where the two texts differ, else the text.
+std::string unitLabel(const AlignedUnit& unit);
+
+// Attention between aligned units: from a unit, the mean over its query tokens; to a unit, the
+// sum over its key tokens (as coreference reads words). By::Position: the weights themselves.
+Mat unitAttention(const Mat& weights, const std::vector<AlignedUnit>& units, bool sideA);  // U×U
+
+struct HeadComparison {
+    HeadRef head;
+    Alignment alignment;
+    Mat a, b;         // U×U
+    Mat difference;   // U×U  a − b
+};
+
+// The head's weights in both traces, aligned. Errors: a head or layer one trace lacks, no weights
+// kept, cross-attention traces.
+Result<HeadComparison> compareHead(const Trace& a, const Trace& b, HeadRef head);
+
+}  // namespace attnscope

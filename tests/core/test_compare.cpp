@@ -1,0 +1,94 @@
+// Two sentences side by side (core/analysis/compare.hpp): alignment by position and by word, the
+// attention between aligned units and A − B, each checked against numbers worked out by hand.
+#include <catch2/catch.hpp>
+
+#include "core/analysis/compare.hpp"
+#include "matrix_compare.hpp"
+#include "tests/matrix_literal.hpp"
+
+using namespace attnscope;
+using attnscope::testing::rows;
+
+namespace {
+
+Token piece(const std::string& text, int word, bool special = false) { return Token{text, true, -1, word, special}; }
+
+Trace oneHead(std::vector<Token> tokens, const Mat& weights) {
+    Trace t;
+    t.tokens = std::move(tokens);
+    LayerTrace layer;
+    HeadTrace head;
+    head.weights = weights;
+    layer.heads.push_back(head);
+    t.layers.push_back(layer);
+    return t;
+}
+
+std::vector<std::string> labels(const Alignment& a) {
+    std::vector<std::string> out;
+    for (const AlignedUnit& u : a.units) out.push_back(unitLabel(u));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("Same token count: aligned by position, A − B cell by cell", "[compare]") {
+    // A: cat sat it, B: dog sat it. Rows are the queries.
+    const Mat wa = rows({{1, 0, 0}, {.5, .5, 0}, {.2, .3, .5}});
+    const Mat wb = rows({{1, 0, 0}, {.25, .75, 0}, {.6, .1, .3}});
+    auto c = compareHead(oneHead({piece("cat", 0), piece("sat", 1), piece("it", 2)}, wa),
+                         oneHead({piece("dog", 0), piece("sat", 1), piece("it", 2)}, wb), {0, 0});
+    REQUIRE(c.ok());
+    CHECK(c.value().alignment.by == Alignment::By::Position);
+    CHECK(labels(c.value().alignment) == std::vector<std::string>{"cat | dog", "sat", "it"});
+    // "it" row: .2 − .6 = −.4, .3 − .1 = .2, .5 − .3 = .2; "sat" row: .25, −.25, 0.
+    REQUIRE_MATRIX_NEAR(rows({{0, 0, 0}, {.25, -.25, 0}, {-.4, .2, .2}}), c.value().difference, 1e-15);
+    REQUIRE_MATRIX_NEAR(wa, c.value().a, 0.0);
+}
+
+TEST_CASE("Different token counts: aligned by word, pieces joined, extra words named", "[compare]") {
+    // A: [CLS] the play ##ing [SEP]          (5 tokens, words: the, playing)
+    // B: [CLS] the big cat played [SEP]      (6 tokens, words: the, big, cat, played)
+    // Common subsequence: [CLS], the, [SEP]. Gap A = {playing}, gap B = {big, cat, played}: lengths
+    // differ, so all four are left out. Units: [CLS], the, [SEP].
+    const std::vector<Token> a{piece("[CLS]", -1, true), piece("the", 0), piece("play", 1), piece("##ing", 1),
+                               piece("[SEP]", -1, true)};
+    const std::vector<Token> b{piece("[CLS]", -1, true), piece("the", 0), piece("big", 1), piece("cat", 2),
+                               piece("played", 3), piece("[SEP]", -1, true)};
+    const Alignment al = alignTokens(a, b);
+    CHECK(al.by == Alignment::By::Word);
+    CHECK(labels(al) == std::vector<std::string>{"[CLS]", "the", "[SEP]"});
+    CHECK(al.onlyInA == std::vector<std::string>{"playing"});
+    CHECK(al.onlyInB == std::vector<std::string>{"big", "cat", "played"});
+}
+
+TEST_CASE("Word units: from a word = mean over its pieces, to a word = sum over its pieces", "[compare]") {
+    // A: the play ##ing (3 tokens), B: the pl ##ay ##ed (4 tokens): the counts differ, so by word.
+    // Words: A {the, playing}, B {the, played}: the ↔ the, then the equal gaps pair playing ↔ played.
+    const Mat wa = rows({{.5, .3, .2}, {.1, .6, .3}, {.4, .4, .2}});
+    const Mat wb = rows({{1, 0, 0, 0}, {.1, .2, .3, .4}, {0, .5, .5, 0}, {.25, .25, .25, .25}});
+    auto c = compareHead(oneHead({piece("the", 0), piece("play", 1), piece("##ing", 1)}, wa),
+                         oneHead({piece("the", 0), piece("pl", 1), piece("##ay", 1), piece("##ed", 1)}, wb), {0, 0});
+    REQUIRE(c.ok());
+    CHECK(c.value().alignment.by == Alignment::By::Word);
+    CHECK(labels(c.value().alignment) == std::vector<std::string>{"the", "playing | played"});
+    // A: the→the .5, the→playing .3+.2 = .5; playing→the = mean(.1, .4) = .25,
+    //    playing→playing = mean(.6+.3, .4+.2) = .75.
+    REQUIRE_MATRIX_NEAR(rows({{.5, .5}, {.25, .75}}), c.value().a, 1e-15);
+    // B: the→the 1, the→played 0; played→the = mean(.1, 0, .25) = .35/3,
+    //    played→played = mean(.9, 1, .75) = 2.65/3.
+    REQUIRE_MATRIX_NEAR(rows({{1, 0}, {.35 / 3, 2.65 / 3}}), c.value().b, 1e-15);
+    REQUIRE_MATRIX_NEAR(rows({{-.5, .5}, {.25 - .35 / 3, .75 - 2.65 / 3}}), c.value().difference, 1e-15);
+}
+
+TEST_CASE("Comparing needs the head in both traces", "[compare]") {
+    const Trace t = oneHead({piece("a", 0)}, rows({{1}}));
+    auto missing = compareHead(t, t, {0, 1});
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().text() == "sentence A: has no head 1:2");
+    Trace noWeights = t;
+    noWeights.layers[0].heads[0].weights = Mat();
+    auto empty = compareHead(t, noWeights, {0, 0});
+    REQUIRE_FALSE(empty.ok());
+    CHECK(empty.error().text() == "sentence B: expected the head's T×T weights, found 0×0");
+}

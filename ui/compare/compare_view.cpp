@@ -1,0 +1,92 @@
+#include "ui/compare/compare_view.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "ui/common/qt_text.hpp"
+#include "ui/lab/lab_plots.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QStringList unitLabels(const Alignment& alignment) {
+    QStringList labels;
+    for (const AlignedUnit& u : alignment.units) labels << qs(unitLabel(u));
+    return labels;
+}
+
+QString joined(const std::vector<std::string>& words) {
+    QStringList out;
+    for (const std::string& w : words) out << qs(w);
+    return out.join(QStringLiteral(", "));
+}
+
+QString alignmentText(const Alignment& a) {
+    if (a.by == Alignment::By::Position) return CompareView::tr("Tokens aligned by position (both sentences have as many).");
+    QString text = CompareView::tr("Different token counts: aligned by word (%1 words in common or paired).")
+                       .arg(a.units.size());
+    if (!a.onlyInA.empty()) text += QStringLiteral(" ") + CompareView::tr("Only in A: %1.").arg(joined(a.onlyInA));
+    if (!a.onlyInB.empty()) text += QStringLiteral(" ") + CompareView::tr("Only in B: %1.").arg(joined(a.onlyInB));
+    return text;
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    setObjectName("compareView");
+    auto* layout = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout;
+    sentenceB_ = new QLineEdit;
+    sentenceB_->setObjectName("compareSentence");
+    sentenceB_->setPlaceholderText(tr("A second sentence, e.g. the same with one word changed"));
+    row->addWidget(new QLabel(tr("Compare with (B):")));
+    row->addWidget(sentenceB_, 1);
+    layout->addLayout(row);
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    layout->addWidget(caption_);
+    auto* plots = new QHBoxLayout;
+    for (int i = 0; i < 3; ++i) {
+        auto* plot = new QCustomPlot;
+        plot->setMinimumSize(200, 220);  // three side by side fit the tab area at 1366 px
+        plots->addWidget(plot, 1);
+        builders_.push_back(std::make_unique<MatrixPlotBuilder>(plot));
+        builders_.back()->setAxisTitles(tr("key (attended to)"), tr("query"));
+    }
+    builders_[2]->setGradient(divergingGradient());
+    layout->addLayout(plots, 1);
+    connect(sentenceB_, &QLineEdit::returnPressed, this, [this] { emit sentenceEntered(sentenceB_->text()); });
+    showMessage(tr("Type a second sentence and press Enter: its attention is set beside this one's."));
+}
+
+CompareView::~CompareView() = default;
+
+void CompareView::showComparison(const HeadComparison& c, int decimals) {
+    const QStringList labels = unitLabels(c.alignment);
+    const QString head = tr("layer %1 · head %2").arg(c.head.layer + 1).arg(c.head.head + 1);
+    for (auto& b : builders_) b->setCellNumbers(decimals);
+    builders_[0]->build(c.a, tr("A — %1").arg(head), labels, labels, {0, 1}, tr("attention weight"));
+    builders_[1]->build(c.b, tr("B — %1").arg(head), labels, labels, {0, 1}, tr("attention weight"));
+    builders_[2]->build(c.difference, tr("A − B"), labels, labels, symmetricRange(c.difference),
+                        tr("A − B (vermillion: A larger)"));
+    caption_->setText(alignmentText(c.alignment));
+}
+
+void CompareView::showMessage(const QString& message) {
+    for (auto& b : builders_) b->build(Mat(), QString(), {}, {}, {0, 1}, QString());
+    caption_->setText(message);
+}
+
+std::vector<const MatrixPlotBuilder*> CompareView::builders() const {
+    std::vector<const MatrixPlotBuilder*> out;
+    for (const auto& b : builders_) out.push_back(b.get());
+    return out;
+}
+
+QString CompareView::caption() const { return caption_->text(); }
+
+}  // namespace attnscope
