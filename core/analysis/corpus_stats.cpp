@@ -161,19 +161,30 @@ std::vector<std::string> capNotices(const CorpusText& corpus, int skippedLong, c
     return notices;
 }
 
+// A run's own notices (a sentence cut to the model's positions, …), named by line: the first
+// few as they are, then how many more sentences had any, so a long corpus cannot flood the output.
+void keepRunNotices(const Trace& trace, const std::string& where, int& sentencesWithNotices,
+                    std::vector<std::string>& notices) {
+    if (trace.notices.empty()) return;
+    if (++sentencesWithNotices <= kCorpusNoticesShown)
+        for (const std::string& n : trace.notices) notices.push_back(where + ": " + n);
+}
+
 }  // namespace
 
 Result<CorpusStats> runCorpus(const CorpusText& corpus, const SentenceRunner& run, const CorpusControl& control) {
     CorpusAccumulator sums(control.maxOffset);
     const int total = static_cast<int>(corpus.lines.size());
     const auto started = std::chrono::steady_clock::now();
-    int skippedLong = 0;
+    int skippedLong = 0, sentencesWithNotices = 0;
+    std::vector<std::string> runNotices;
     for (int n = 0; n < total; ++n) {
         if (control.cancel && control.cancel->load()) return Error{corpus.source, "corpus statistics cancelled"};
         const std::string where = corpus.source + ": line " + std::to_string(corpus.lineNumbers[static_cast<std::size_t>(n)]);
         auto trace = run(corpus.lines[static_cast<std::size_t>(n)]);
         if (!trace) return Error{where + (trace.error().where.empty() ? "" : ": " + trace.error().where),
                                  trace.error().message};
+        keepRunNotices(trace.value(), where, sentencesWithNotices, runNotices);
         if (trace.value().tokenCount() > control.limits.maxTokens) {
             ++skippedLong;
         } else if (auto added = sums.add(trace.value()); !added) {
@@ -186,6 +197,10 @@ Result<CorpusStats> runCorpus(const CorpusText& corpus, const SentenceRunner& ru
                                         " tokens, found none"};
     CorpusStats stats = sums.result();
     stats.notices = capNotices(corpus, skippedLong, control.limits);
+    stats.notices.insert(stats.notices.end(), runNotices.begin(), runNotices.end());
+    if (sentencesWithNotices > kCorpusNoticesShown)
+        stats.notices.push_back(corpus.source + ": " + std::to_string(sentencesWithNotices - kCorpusNoticesShown) +
+                                " more sentences had notices (not shown)");
     return stats;
 }
 

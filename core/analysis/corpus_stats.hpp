@@ -45,7 +45,8 @@ struct CorpusStats {
     std::int64_t queries = 0;
     std::vector<std::int64_t> offsetQueries;  // 2K+1: queries where each offset exists
     std::vector<CorpusHeadStats> heads;       // L·H, layer by layer
-    std::vector<std::string> notices;         // caps that left lines or sentences out
+    std::vector<std::string> notices;         // caps that left lines or sentences out, then the runs' own
+                                              // notices by line (the first kCorpusNoticesShown sentences')
 };
 
 // Running sums over sentences. add() errors (and adds nothing) on a cross-attention trace, a
@@ -77,6 +78,7 @@ struct CorpusLimits {
     int maxLines = 10000;  // sentences read from the file; later lines are left out
     int maxTokens = 512;   // longer sentences (after tokenizing) are skipped
 };
+inline constexpr int kCorpusNoticesShown = 5;
 inline constexpr std::uint64_t kMaxCorpusBytes = 64 * 1024 * 1024;
 
 // The sentences of a text file: one per line, blank lines skipped, "\r\n" accepted.

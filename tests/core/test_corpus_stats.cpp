@@ -149,6 +149,20 @@ TEST_CASE("runCorpus: progress with an ETA, cancel, a failing line named, long s
     CHECK(capped.value().notices.empty());
 }
 
+TEST_CASE("runCorpus keeps the runs' notices by line, the first five sentences' only", "[corpus]") {
+    const SentenceRunner noisy = [](const std::string& sentence) -> Result<Trace> {
+        Trace t = handTrace();
+        t.notices.push_back("cut " + sentence);
+        return t;
+    };
+    auto stats = runCorpus(corpusOf("s1\ns2\n\ns3\ns4\ns5\ns6\ns7\n"), noisy);
+    REQUIRE(stats.ok());
+    const std::vector<std::string> want{"c.txt: line 1: cut s1", "c.txt: line 2: cut s2", "c.txt: line 4: cut s3",
+                                        "c.txt: line 5: cut s4", "c.txt: line 6: cut s5",
+                                        "c.txt: 2 more sentences had notices (not shown)"};
+    CHECK(stats.value().notices == want);
+}
+
 TEST_CASE("corpus statistics as CSV name every column, offsets from -8 to +8", "[corpus]") {
     CorpusAccumulator sums;
     REQUIRE(sums.add(handTrace()).ok());
