@@ -6,8 +6,9 @@
 #
 #   bench/run_corpus_bench.sh [build-dir] [rounds] [model-dir]
 #
-# Defaults: build-dir build, 3 rounds, THREADS=2 (OpenBLAS threads on both sides), SENTENCES=40
-# per timed corpus; model in /tmp/attnscope-bench/bert-base (written by bench/make_bert_base.py
+# Defaults: build-dir build, 3 rounds, THREADS=1 (OpenBLAS threads on both sides; 2 on a loaded
+# machine makes OpenBLAS spin against itself, torch ~7x slower here), SENTENCES=40
+# per timed corpus, MEMORY="100 1000" (the two corpus sizes of the memory check); model in /tmp/attnscope-bench/bert-base (written by bench/make_bert_base.py
 # when missing; ~440 MB). Each side is a whole process (load + run), timed by /usr/bin/time; the
 # per-sentence time is (t(N sentences) − t(1 sentence)) / (N − 1), so loading cancels out.
 set -euo pipefail
@@ -15,8 +16,9 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build}"
 rounds="${2:-3}"
 model="${3:-/tmp/attnscope-bench/bert-base}"
-threads="${THREADS:-2}"
+threads="${THREADS:-1}"
 n="${SENTENCES:-40}"
+read -r m_small m_large <<<"${MEMORY:-100 1000}"  # corpus sizes of the memory check
 py=/usr/bin/python3
 cli="$build/app/attnscope"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
@@ -37,12 +39,15 @@ with open(sys.argv[2], "w") as f:
         f.write(" ".join(rng.choice(words) for _ in range(int(sys.argv[3]) - 2)) + "\n")
 PY
 }
-# seconds and peak RSS (KiB) of one whole process
-timed() { /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > /dev/null; cat "$tmp/time"; }
+# seconds and peak RSS (KiB) of one whole process; its stderr shown only when it fails
+timed() {
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > /dev/null 2> "$tmp/stderr" || { cat "$tmp/stderr" >&2; return 1; }
+    tail -1 "$tmp/time"
+}
 ours() { timed "$cli" heads --model "$model" --stats --corpus "$1" --format json --out "$2"; }
 theirs() { timed "$py" "$here/bench/torch_corpus_stats.py" "$model" "$1" --threads "$threads" --out "$2"; }
 
-echo "== machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load: $(uptime | sed 's/.*load average: //'); $threads thread(s)"
+echo "== machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc --all) cores; load: $(uptime | sed 's/.*load average: //'); $threads thread(s)"
 for T in 32 128; do
     corpus "$tmp/one-$T.txt" "$T" 1
     corpus "$tmp/many-$T.txt" "$T" "$n"
@@ -70,7 +75,7 @@ PY
 done
 
 echo "== memory: peak RSS of attnscope heads --corpus, T=32"
-corpus "$tmp/m100.txt" 32 100
-corpus "$tmp/m1000.txt" 32 1000
-echo "100 sentences: $(ours "$tmp/m100.txt" "$tmp/m.json" | awk '{print $2 " KiB, " $1 " s"}')"
-echo "1000 sentences: $(ours "$tmp/m1000.txt" "$tmp/m.json" | awk '{print $2 " KiB, " $1 " s"}')"
+for m in "$m_small" "$m_large"; do
+    corpus "$tmp/m$m.txt" 32 "$m"
+    echo "$m sentences: peak RSS $(ours "$tmp/m$m.txt" "$tmp/m.json" | awk '{print $2 " KiB, " $1 " s"}')"
+done
