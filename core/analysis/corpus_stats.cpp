@@ -1,6 +1,9 @@
 #include "core/analysis/corpus_stats.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
