@@ -15,6 +15,9 @@
 #include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/analysis/coref_export.hpp"
+#include "core/analysis/corpus_export.hpp"
+#include "core/analysis/corpus_stats.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "ui/common/qt_text.hpp"
@@ -41,8 +44,13 @@ void addOptions(QCommandLineParser& parser) {
         {"cataphora", translate("cli", "Let words after the mention be candidates too.")},
         {"coref-set", translate("cli", "heads: a coreference set (JSON lines, see docs/coreference.md)."), "file"},
         {"stats", translate("cli", "heads: print entropy and attention shares of every head on --sentence.")},
+        {"corpus", translate("cli", "heads --stats: the statistics over a text FILE, one sentence a line (blank lines skipped)."),
+         "file"},
+        {"max-lines", translate("cli", "heads --corpus: read at most N sentences (default 10000)."), "n"},
+        {"max-tokens", translate("cli", "heads --corpus: skip sentences longer than N tokens (default 512)."), "n"},
+        {"out", translate("cli", "heads --corpus: write to FILE instead of standard output."), "file"},
         {"top", translate("cli", "heads: print only the N best heads of the ranking."), "n"},
-        {"format", translate("cli", "text (default) or json."), "format"},
+        {"format", translate("cli", "text (default) or json; heads --corpus also csv."), "format"},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
          "language"},
         {"decimals", translate("cli", "Decimals shown in text (default 3)."), "n"},
@@ -200,8 +208,59 @@ Result<std::vector<HeadStatistics>> statsOf(const QCommandLineParser& parser, co
     return headStatistics(trace.value(), evaluation);
 }
 
+// ---------------------------------------------------------------- heads --corpus
+
+void printCorpusProgress(const CorpusProgress& p) {
+    std::fprintf(stderr, "\rsentences: %d/%d, about %.0f s left   ", p.done, p.total, p.etaSeconds);
+    if (p.done == p.total) std::fprintf(stderr, "\n");
+}
+
+Result<void> checkCorpusOptions(const QCommandLineParser& parser, const std::string& format) {
+    if (!parser.isSet("stats")) return Error{"--corpus", "needs --stats (heads --corpus FILE --stats)"};
+    if (parser.isSet("sentence")) return Error{"", "give either --sentence or --corpus, not both"};
+    if (parser.isSet("coref-set")) return Error{"", "give either --coref-set or --corpus, not both"};
+    if (format != "text" && format != "json" && format != "csv")
+        return Error{"--format", "expected text, json or csv, got \"" + format + "\""};
+    if (parser.isSet("out") && parser.value("out").isEmpty()) return Error{"--out", "expected a file name, got nothing"};
+    return {};
+}
+
+Result<CorpusLimits> corpusLimits(const QCommandLineParser& parser) {
+    CorpusLimits limits;
+    std::string error;
+    limits.maxLines = readCount(parser, "max-lines", 1, 10000000, error).value_or(limits.maxLines);
+    if (error.empty()) limits.maxTokens = readCount(parser, "max-tokens", 1, 100000, error).value_or(limits.maxTokens);
+    if (!error.empty()) return Error{"", error};
+    return limits;
+}
+
+int runCorpusStats(const QCommandLineParser& parser, const AnalysisSource& source, const std::string& format) {
+    if (auto checked = checkCorpusOptions(parser, format); !checked) return fail(checked.error().text());
+    std::string error;
+    const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
+    if (!error.empty()) return fail(error);
+    auto limits = corpusLimits(parser);
+    if (!limits) return fail(limits.error().text());
+    auto corpus = readCorpus(parser.value("corpus").toStdString(), limits.value());
+    if (!corpus) return fail(corpus.error().text());
+    CorpusControl control;
+    control.limits = limits.value();
+    if (isatty(STDERR_FILENO)) control.progress = printCorpusProgress;
+    auto stats = runCorpus(corpus.value(), source.run, control);
+    if (!stats) return fail(stats.error().text());
+    for (const std::string& n : stats.value().notices) notice(n);
+    const std::string text = format == "json"  ? corpusStatsToJson(stats.value(), source.description)
+                             : format == "csv" ? corpusStatsToCsv(stats.value())
+                                               : corpusStatsToText(stats.value(), source.description, decimals);
+    if (!parser.isSet("out")) return write(text), 0;
+    if (auto written = writeFileAtomically(parser.value("out").toStdString(), text); !written)
+        return fail(written.error().text());
+    return 0;
+}
+
 int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
+    if (parser.isSet("corpus")) return runCorpusStats(parser, source, format);
     if (format != "text" && format != "json") return fail("--format expects text or json, got \"" + format + "\"");
     if (!parser.isSet("coref-set") && !parser.isSet("stats")) return fail("heads needs --coref-set FILE or --stats");
     std::string error;

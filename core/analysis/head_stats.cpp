@@ -6,8 +6,6 @@
 
 namespace attnscope {
 
-namespace {
-
 double rowEntropyBits(const Mat& w, Eigen::Index row) {
     double h = 0;
     for (Eigen::Index c = 0; c < w.cols(); ++c)
@@ -15,8 +13,9 @@ double rowEntropyBits(const Mat& w, Eigen::Index row) {
     return h;
 }
 
-// Tokens a row may attend to: all of them, or itself and the earlier ones under a causal mask.
 Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T) { return trace.causal ? row + 1 : T; }
+
+namespace {
 
 std::vector<bool> delimiterTokens(const Trace& trace) {
     std::vector<bool> out;

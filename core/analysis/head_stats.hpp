@@ -37,6 +37,11 @@ struct HeadLabelThresholds {
     double broadEntropy = 0.85; // "broad": normalised entropy at least this
 };
 
+// −Σ w·log₂ w over one row of weights, in bits (0·log 0 taken as 0). Shared with corpus_stats.
+double rowEntropyBits(const Mat& weights, Eigen::Index row);
+// Tokens a row may attend to: all T, or itself and the earlier ones under a causal mask.
+Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T);
+
 // The first that applies, in this order: "delimiter sink", "previous-token", "next-token",
 // "self", "broad"; else "mixed".
 std::string patternLabel(const HeadStatistics& stats, const HeadLabelThresholds& thresholds = {});

@@ -1,0 +1,210 @@
+#include "core/analysis/corpus_stats.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/analysis/coreference.hpp"
+#include "core/analysis/head_stats.hpp"
+#include "core/io/text_file.hpp"
+#include "core/text/utf8.hpp"
+
+namespace attnscope {
+
+namespace {
+
+std::vector<bool> punctuationTokens(const Trace& trace) {
+    std::vector<bool> out;
+    for (const Token& t : trace.tokens) out.push_back(!t.special && isPunctuationToken(t));
+    return out;
+}
+
+double mean(double sum, std::int64_t count) { return count > 0 ? sum / static_cast<double>(count) : 0; }
+
+std::string headName(const HeadRef& h) {
+    return "layer " + std::to_string(h.layer + 1) + " head " + std::to_string(h.head + 1);
+}
+
+}  // namespace
+
+CorpusAccumulator::CorpusAccumulator(int maxOffset)
+    : maxOffset_(maxOffset), offsetQueries_(static_cast<std::size_t>(2 * maxOffset + 1), 0) {}
+
+Result<void> CorpusAccumulator::checkShape(const Trace& trace) const {
+    if (trace.isCrossAttention()) return Error{"corpus statistics", "expected self-attention, found cross-attention"};
+    const int L = static_cast<int>(trace.layers.size()), H = trace.headCount();
+    if (L == 0 || H == 0) return Error{"corpus statistics", "expected attention heads, found a trace without any"};
+    if (sentences_ > 0 && (L != layers_ || H != heads_))
+        return Error{"corpus statistics", "expected " + std::to_string(layers_) + " layers × " + std::to_string(heads_) +
+                                              " heads as in the first sentence, found " + std::to_string(L) + " × " +
+                                              std::to_string(H)};
+    const Eigen::Index T = trace.tokenCount();
+    for (const HeadRef& ref : allHeads(trace)) {
+        const Mat& w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
+        if (w.rows() != T || w.cols() != T)
+            return Error{"corpus statistics: " + headName(ref),
+                         "expected " + std::to_string(T) + "×" + std::to_string(T) + " weights, found " +
+                             std::to_string(w.rows()) + "×" + std::to_string(w.cols())};
+    }
+    return {};
+}
+
+void CorpusAccumulator::addHead(const Trace& trace, const Mat& w, const std::vector<bool>& punctuation,
+                                Sums& s) const {
+    const Eigen::Index T = w.rows();
+    for (Eigen::Index i = 0; i < T; ++i) {
+        s.first += w(i, 0);
+        s.last += w(i, T - 1);
+        s.entropy += rowEntropyBits(w, i);
+        s.uniform += std::log2(static_cast<double>(tokensSeen(trace, i, T)));
+        const std::string& text = trace.tokens[static_cast<std::size_t>(i)].text;
+        for (Eigen::Index j = 0; j < T; ++j) {
+            if (punctuation[static_cast<std::size_t>(j)]) s.punctuation += w(i, j);
+            if (j != i && trace.tokens[static_cast<std::size_t>(j)].text == text) s.sameToken += w(i, j);
+        }
+        for (int o = -maxOffset_; o <= maxOffset_; ++o)
+            if (i + o >= 0 && i + o < T) s.offsets[static_cast<std::size_t>(o + maxOffset_)] += w(i, i + o);
+    }
+}
+
+Result<void> CorpusAccumulator::add(const Trace& trace) {
+    if (auto shape = checkShape(trace); !shape) return shape.error();
+    if (sentences_ == 0) {
+        layers_ = static_cast<int>(trace.layers.size());
+        heads_ = trace.headCount();
+        sums_.assign(static_cast<std::size_t>(layers_ * heads_),
+                     Sums{0, 0, 0, 0, 0, 0, std::vector<double>(offsetQueries_.size(), 0.0)});
+    }
+    const std::vector<bool> punctuation = punctuationTokens(trace);
+    for (const HeadRef& ref : allHeads(trace))
+        addHead(trace, trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights,
+                punctuation, sums_[static_cast<std::size_t>(ref.layer * heads_ + ref.head)]);
+    const int T = trace.tokenCount();
+    queries_ += T;
+    for (int o = -maxOffset_; o <= maxOffset_; ++o)
+        offsetQueries_[static_cast<std::size_t>(o + maxOffset_)] += std::max(0, T - std::abs(o));
+    ++sentences_;
+    return {};
+}
+
+CorpusStats CorpusAccumulator::result() const {
+    CorpusStats out;
+    out.layers = layers_, out.headsPerLayer = heads_, out.maxOffset = maxOffset_;
+    out.sentences = sentences_, out.queries = queries_, out.offsetQueries = offsetQueries_;
+    for (int n = 0; n < layers_ * heads_; ++n) {
+        const Sums& s = sums_[static_cast<std::size_t>(n)];
+        CorpusHeadStats h;
+        h.head = HeadRef{n / heads_, n % heads_};
+        h.first = mean(s.first, queries_), h.last = mean(s.last, queries_);
+        h.punctuation = mean(s.punctuation, queries_), h.sameToken = mean(s.sameToken, queries_);
+        h.entropy = mean(s.entropy, queries_), h.uniformEntropy = mean(s.uniform, queries_);
+        for (std::size_t o = 0; o < s.offsets.size(); ++o) h.offsets.push_back(mean(s.offsets[o], offsetQueries_[o]));
+        h.previous = h.offsets[static_cast<std::size_t>(maxOffset_ - 1)];
+        h.self = h.offsets[static_cast<std::size_t>(maxOffset_)];
+        h.next = h.offsets[static_cast<std::size_t>(maxOffset_ + 1)];
+        out.heads.push_back(std::move(h));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- the file
+
+Result<CorpusText> parseCorpus(std::string_view text, const std::string& source, const CorpusLimits& limits) {
+    CorpusText corpus;
+    corpus.source = source;
+    int lineNumber = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string_view line = text.substr(start, end - start);
+        start = end + 1, ++lineNumber;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        if (const auto bad = utf8::decode(line).invalidAt)
+            return Error{source + ": line " + std::to_string(lineNumber),
+                         "expected UTF-8 text, found an invalid byte at byte " + std::to_string(*bad + 1)};
+        if (static_cast<int>(corpus.lines.size()) >= limits.maxLines) {
+            ++corpus.linesLeftOut;
+            continue;
+        }
+        corpus.lines.emplace_back(line);
+        corpus.lineNumbers.push_back(lineNumber);
+    }
+    if (corpus.lines.empty()) return Error{source, "expected at least one sentence (a non-blank line), found none"};
+    return corpus;
+}
+
+Result<CorpusText> readCorpus(const std::filesystem::path& path, const CorpusLimits& limits) {
+    auto text = readTextFile(path, kMaxCorpusBytes);
+    if (!text) return text.error();
+    return parseCorpus(text.value(), path.filename().string(), limits);
+}
+
+// ---------------------------------------------------------------- the run
+
+namespace {
+
+CorpusProgress progressAfter(int done, int total, std::chrono::steady_clock::time_point started) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    CorpusProgress p{done, total, 0, 0};
+    p.secondsPerSentence = done > 0 ? elapsed / done : 0;
+    p.etaSeconds = p.secondsPerSentence * (total - done);
+    return p;
+}
+
+std::vector<std::string> capNotices(const CorpusText& corpus, int skippedLong, const CorpusLimits& limits) {
+    std::vector<std::string> notices;
+    if (corpus.linesLeftOut > 0)
+        notices.push_back(corpus.source + ": read the first " + std::to_string(limits.maxLines) + " sentences; " +
+                          std::to_string(corpus.linesLeftOut) + " more lines left out (the cap is " +
+                          std::to_string(limits.maxLines) + " sentences)");
+    if (skippedLong > 0)
+        notices.push_back(corpus.source + ": skipped " + std::to_string(skippedLong) + " sentences longer than " +
+                          std::to_string(limits.maxTokens) + " tokens");
+    return notices;
+}
+
+// A run's own notices (a sentence cut to the model's positions, …), named by line: the first
+// few as they are, then how many more sentences had any, so a long corpus cannot flood the output.
+void keepRunNotices(const Trace& trace, const std::string& where, int& sentencesWithNotices,
+                    std::vector<std::string>& notices) {
+    if (trace.notices.empty()) return;
+    if (++sentencesWithNotices <= kCorpusNoticesShown)
+        for (const std::string& n : trace.notices) notices.push_back(where + ": " + n);
+}
+
+}  // namespace
+
+Result<CorpusStats> runCorpus(const CorpusText& corpus, const SentenceRunner& run, const CorpusControl& control) {
+    CorpusAccumulator sums(control.maxOffset);
+    const int total = static_cast<int>(corpus.lines.size());
+    const auto started = std::chrono::steady_clock::now();
+    int skippedLong = 0, sentencesWithNotices = 0;
+    std::vector<std::string> runNotices;
+    for (int n = 0; n < total; ++n) {
+        if (control.cancel && control.cancel->load()) return Error{corpus.source, "corpus statistics cancelled"};
+        const std::string where = corpus.source + ": line " + std::to_string(corpus.lineNumbers[static_cast<std::size_t>(n)]);
+        auto trace = run(corpus.lines[static_cast<std::size_t>(n)]);
+        if (!trace) return Error{where + (trace.error().where.empty() ? "" : ": " + trace.error().where),
+                                 trace.error().message};
+        keepRunNotices(trace.value(), where, sentencesWithNotices, runNotices);
+        if (trace.value().tokenCount() > control.limits.maxTokens) {
+            ++skippedLong;
+        } else if (auto added = sums.add(trace.value()); !added) {
+            return Error{where + ": " + added.error().where, added.error().message};
+        }
+        if (control.progress) control.progress(progressAfter(n + 1, total, started));
+    }
+    if (sums.sentences() == 0)
+        return Error{corpus.source, "expected a sentence of at most " + std::to_string(control.limits.maxTokens) +
+                                        " tokens, found none"};
+    CorpusStats stats = sums.result();
+    stats.notices = capNotices(corpus, skippedLong, control.limits);
+    stats.notices.insert(stats.notices.end(), runNotices.begin(), runNotices.end());
+    if (sentencesWithNotices > kCorpusNoticesShown)
+        stats.notices.push_back(corpus.source + ": " + std::to_string(sentencesWithNotices - kCorpusNoticesShown) +
+                                " more sentences had notices (not shown)");
+    return stats;
+}
+
+}  // namespace attnscope
