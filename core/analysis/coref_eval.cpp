@@ -116,10 +116,13 @@ Result<CorefExample> parseLine(std::string_view text, const ErrorText& where) {
     auto parsed = json::parse(text, where.in(Language::English));
     if (!parsed) {
         // The reader says "line 1, column N: reason" of the one-line text; the file's line is in `where`.
-        const std::string& message = parsed.error().message;
-        const std::string prefix = "is not valid JSON: line 1, column ";
+        const Error& e = parsed.error();
+        const std::string& message = e.message;
+        const std::string prefix = "is not valid JSON: line 1, column ", line = where.in(Language::English);
         const std::size_t colon = message.find(": ", prefix.size());
-        if (message.rfind(prefix, 0) != 0 || colon == std::string::npos) return Error{where, parsed.error().messageForm()};
+        if (e.where.rfind(line + ": ", 0) == 0)  // a place inside the line: a duplicated key's object
+            return Error{errorText(ErrorId::WhereMessage, where, e.where.substr(line.size() + 2)), e.messageForm()};
+        if (message.rfind(prefix, 0) != 0 || colon == std::string::npos) return Error{where, e.messageForm()};
         return Error{where, errorText(ErrorId::NotJsonLine, message.substr(prefix.size(), colon - prefix.size()),
                                       message.substr(colon + 2))};
     }

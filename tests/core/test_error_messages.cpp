@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "core/analysis/coref_eval.hpp"
 #include "core/lesson/lesson.hpp"
 #include "core/model/tensor_store.hpp"
 #include "core/text/error_messages.hpp"
@@ -140,4 +141,19 @@ TEST_CASE("a bad tokenizer file: the same English as before, and Chinese by text
     REQUIRE_FALSE(normalizer.ok());
     CHECK(normalizer.error().text() == "tokenizer.json: normalizer: expected an object or null, found a list of 3");
     CHECK(normalizer.error().textIn(Language::Chinese) == "tokenizer.json: normalizer: 应为对象或 null，实际为含 3 项的列表");
+}
+
+TEST_CASE("a coreference set line: its JSON errors keep their place and read in Chinese") {
+    const auto duplicated = parseCorefSet("{\"sentence\": \"a b\", \"sentence\": \"c\"}\n", "set.jsonl");
+    REQUIRE_FALSE(duplicated.ok());
+    CHECK(duplicated.error().text() == "set.jsonl: line 1: has the key \"sentence\" twice at the top level (each key may appear only once)");
+    CHECK(duplicated.error().textIn(Language::Chinese) == "set.jsonl: 第 1 行: 在顶层两次出现键“sentence”（每个键只能出现一次）");
+    const auto nested = parseCorefSet("{\"note\": {\"a\": 1, \"a\": 2}}\n", "set.jsonl");
+    REQUIRE_FALSE(nested.ok());
+    CHECK(nested.error().where == "set.jsonl: line 1: note");
+    CHECK(nested.error().textIn(Language::Chinese) == "set.jsonl: 第 1 行: note: 两次出现键“a”（每个键只能出现一次）");
+    const auto broken = parseCorefSet("{\"sentence\": }\n", "set.jsonl");
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.error().text().rfind("set.jsonl: line 1: expected a JSON object on one line, found text that is not valid JSON at column 15: ", 0) == 0);
+    CHECK(broken.error().textIn(Language::Chinese).rfind("set.jsonl: 第 1 行: 应为写在一行上的 JSON 对象，实际是第 15 列处无效的 JSON 文本：", 0) == 0);
 }
