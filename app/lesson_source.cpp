@@ -49,14 +49,30 @@ Result<Lesson> loadLessonFile(const QString& path) {
     return parseLesson(bytes.value(), source);
 }
 
+namespace {
+
+// "inline lesson: d_model" names no file: its words are worded by the catalogue like the message.
+Error inlineLessonError(const Error& error) {
+    const std::string inline_ = "inline lesson";
+    if (error.where == inline_) return Error{ErrorId::WhereInlineLesson, error.messageForm()};
+    if (error.where.rfind(inline_ + ": ", 0) != 0) return error;
+    return Error{errorText(ErrorId::WhereMessage, ErrorId::WhereInlineLesson, error.where.substr(inline_.size() + 2)),
+                 error.messageForm()};
+}
+
+}  // namespace
+
 Result<Lesson> loadLesson(const QString& nameOrPathOrJson) {
     const QString text = nameOrPathOrJson.trimmed();
     if (text.startsWith('{')) {
         // Invalid UTF-8 on the command line arrives as U+FFFD; the lesson format refuses it.
         if (text.contains(QChar(0xFFFD)))
-            return Error{"inline lesson", errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes, ErrorId::ShownAsFffd)};
+            return Error{ErrorId::WhereInlineLesson,
+                         errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes, ErrorId::ShownAsFffd)};
         const QByteArray bytes = text.toUtf8();
-        return parseLesson(std::string_view(bytes.constData(), bytes.size()), "inline lesson");
+        auto lesson = parseLesson(std::string_view(bytes.constData(), bytes.size()), "inline lesson");
+        if (!lesson) return inlineLessonError(lesson.error());
+        return lesson;
     }
     if (builtInLessonNames().contains(text)) return loadLessonFile(kBuiltInDir + "/" + text + ".json");
     if (!QFileInfo::exists(text))

@@ -353,7 +353,8 @@ namespace attnscope {
     /* app/lesson_source (the shell's lesson loading, worded by core's catalogue) */ \
     X(CannotBeRead, "cannot be read: {1}", "无法读取：{1}") \
     X(ShownAsFffd, "shown as U+FFFD", "显示为 U+FFFD") \
-    X(NotALesson, "is neither a lesson file nor a built-in lesson (built-in: {1})", "既不是课程文件，也不是内置课程（内置课程：{1}）")
+    X(NotALesson, "is neither a lesson file nor a built-in lesson (built-in: {1})", "既不是课程文件，也不是内置课程（内置课程：{1}）") \
+    X(WhereInlineLesson, "inline lesson", "内联课程")
 
 enum class ErrorId {
 #define ATTNSCOPE_ERROR_ID(id, english, chinese) id,
