@@ -3,12 +3,17 @@
 // lesson, a checkpoint, a tokenizer) that read exactly as before in English and in Chinese by textIn.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <string>
 
 #include "core/analysis/coref_eval.hpp"
 #include "core/lesson/lesson.hpp"
+#include "core/model/checkpoint_files.hpp"
 #include "core/model/tensor_store.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/tokenizers/tokenizer_json.hpp"
@@ -156,4 +161,23 @@ TEST_CASE("a coreference set line: its JSON errors keep their place and read in 
     REQUIRE_FALSE(broken.ok());
     CHECK(broken.error().text().rfind("set.jsonl: line 1: expected a JSON object on one line, found text that is not valid JSON at column 15: ", 0) == 0);
     CHECK(broken.error().textIn(Language::Chinese).rfind("set.jsonl: 第 1 行: 应为写在一行上的 JSON 对象，实际是第 15 列处无效的 JSON 文本：", 0) == 0);
+}
+
+TEST_CASE("a pickle-only model folder: the refusal keeps its line break before the command, in both languages") {
+    const auto folder = std::filesystem::temp_directory_path() / ("attnscope-pickle-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    std::ofstream(folder / "pytorch_model.bin") << "x";
+    const auto files = findCheckpointFiles(folder);
+    std::filesystem::remove_all(folder);
+    REQUIRE_FALSE(files.ok());
+    const std::string command = "python -c \"import torch; from safetensors.torch import save_file; "
+                                "sd = torch.load('pytorch_model.bin', map_location='cpu', weights_only=True); "
+                                "save_file({k: v.clone().contiguous() for k, v in sd.items()}, 'model.safetensors')\"";
+    CHECK(files.error().message ==
+          "is a PyTorch pickle checkpoint. Pickle files can execute code when loaded, so AttnScope never opens them; "
+          "nothing was read from it. Download the model's .safetensors version, or convert it once in Python:\n  " + command);
+    CHECK(files.error().textIn(Language::Chinese) ==
+          (folder / "pytorch_model.bin").string() +
+              ": 是 PyTorch pickle 检查点。Pickle 文件加载时可能执行代码，所以 AttnScope 从不打开它；没有从中读取任何内容。"
+              "请下载该模型的 .safetensors 版本，或用 Python 转换一次：\n  " + command);
 }
