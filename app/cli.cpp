@@ -22,6 +22,7 @@
 #include "core/export/model_export.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/trace/ablation.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -92,8 +93,8 @@ std::optional<std::string> readAblation(const QCommandLineParser& parser, int la
                                         std::vector<HeadRef>& ablate) {
     if (!parser.isSet("ablate")) return std::nullopt;
     auto parsed = parseHeadSpec(parser.value("ablate").toStdString());
-    if (!parsed) return "--ablate: " + parsed.error().message;
-    if (auto bad = checkHeadsExist(parsed.value(), layers, heads, "--ablate"); !bad.ok()) return bad.error().text();
+    if (!parsed) return "--ablate: " + coreErrorMessage(parsed.error());
+    if (auto bad = checkHeadsExist(parsed.value(), layers, heads, "--ablate"); !bad.ok()) return coreErrorString(bad.error());
     ablate = std::move(parsed).value();
     return std::nullopt;
 }
@@ -200,7 +201,7 @@ std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
 int runModelCommand(const QCommandLineParser& parser) {
     if (!parser.isSet("sentence")) return fail("--model needs --sentence TEXT");
     auto opened = openModel(parser.value("model").toStdString());
-    if (!opened) return fail(opened.error().text());
+    if (!opened) return fail(coreErrorString(opened.error()));
     for (const std::string& text : opened.value().notices) notice(text);
     ModelRequest request;
     if (auto error = readModelRequest(parser, opened.value(), request)) return fail(*error);
@@ -213,13 +214,13 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (!everyLayer) control.fullDetailMaxTokens = 0;
     const std::string sentence = parser.value("sentence").toStdString();
     auto run = runSentence(opened.value(), sentence, control);
-    if (!run) return fail(run.error().text());
+    if (!run) return fail(coreErrorString(run.error()));
     for (const std::string& text : run.value().trace.notices) notice(text);
     const int layer = request.layer.value_or(opened.value().layerCount() - 1);
     auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
-    if (!layerTrace) return fail(layerTrace.error().text());
+    if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
     if (parser.isSet("export-png")) {
-        if (auto error = exportHeatmapPng(layerTrace.value(), parser.value("export-png")); !error.ok()) return fail(error.error().text());
+        if (auto error = exportHeatmapPng(layerTrace.value(), parser.value("export-png")); !error.ok()) return fail(coreErrorString(error.error()));
     }
     if (parser.isSet("print")) write(modelOutput(opened.value(), run.value(), layerTrace.value(), request));
     return 0;
@@ -260,18 +261,18 @@ int runCommandLine(const QStringList& arguments) {
     if (parser.isSet("model")) return runModelCommand(parser);
 
     auto lesson = loadLesson(parser.isSet("lesson") ? parser.value("lesson") : "first-hand-exercise");
-    if (!lesson) return fail(lesson.error().text());
+    if (!lesson) return fail(coreErrorString(lesson.error()));
     Request request;
     if (auto error = readRequest(parser, lesson.value(), request)) return fail(*error);
     const std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString()
                                                           : lesson.value().sentence;
     auto trace = runLesson(lesson.value(), sentence, request.settings);
-    if (!trace) return fail(trace.error().text());
+    if (!trace) return fail(coreErrorString(trace.error()));
     for (const std::string& text : trace.value().notices) notice(text);
 
     if (parser.isSet("export-png")) {
         const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);
-        if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"), layer); !error.ok()) return fail(error.error().text());
+        if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"), layer); !error.ok()) return fail(coreErrorString(error.error()));
     }
     if (parser.isSet("print")) write(exportTrace(trace.value(), request.format, request.exportRequest));
     return 0;

@@ -21,6 +21,7 @@
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -174,19 +175,19 @@ int runCoref(const QCommandLineParser& parser, const AnalysisSource& source) {
     const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
     if (!error.empty()) return fail(error);
     auto sentence = sentenceOf(parser, source);
-    if (!sentence) return fail(sentence.error().text());
+    if (!sentence) return fail(coreErrorString(sentence.error()));
     auto trace = runAndReport(source, sentence.value());
-    if (!trace) return fail(trace.error().text());
+    if (!trace) return fail(coreErrorString(trace.error()));
     auto scoring = readScoring(parser, {static_cast<int>(trace.value().layers.size()), trace.value().headCount()});
-    if (!scoring) return fail(scoring.error().text());
+    if (!scoring) return fail(coreErrorString(scoring.error()));
     ResolveOptions options{scoring.value(), parser.isSet("cataphora"), std::nullopt};
     if (parser.isSet("mention")) {
         auto word = mentionWord(parser.value("mention"), wordsOf(trace.value().tokens));
-        if (!word) return fail(word.error().text());
+        if (!word) return fail(coreErrorString(word.error()));
         options.mentionWord = word.value();
     }
     auto resolved = resolveSentence(trace.value(), options);
-    if (!resolved) return fail(resolved.error().text());
+    if (!resolved) return fail(coreErrorString(resolved.error()));
     if (format == "json") return write(resolutionToJson(resolved.value())), 0;
     write(source.description + "\n" + resolutionToText(resolved.value(), decimals));
     return 0;
@@ -270,19 +271,19 @@ int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
     std::optional<CorefEvaluation> evaluation;
     if (parser.isSet("coref-set")) {
         auto read = readCorefSet(parser.value("coref-set").toStdString());
-        if (!read) return fail(read.error().text());
+        if (!read) return fail(coreErrorString(read.error()));
         set = std::move(read).value();
         EvaluationControl control;
         control.cataphora = parser.isSet("cataphora");
         if (isatty(STDERR_FILENO)) control.progress = printProgress;
         auto evaluated = evaluateCorefSet(*set, source.run, control);
-        if (!evaluated) return fail(evaluated.error().text());
+        if (!evaluated) return fail(coreErrorString(evaluated.error()));
         evaluation = std::move(evaluated).value();
     }
     std::optional<std::vector<HeadStatistics>> stats;
     if (parser.isSet("stats")) {
         auto computed = statsOf(parser, source, evaluation ? &*evaluation : nullptr);
-        if (!computed) return fail(computed.error().text());
+        if (!computed) return fail(coreErrorString(computed.error()));
         stats = std::move(computed).value();
     }
     if (format == "json") {
@@ -314,7 +315,7 @@ int runAnalysisCommand(const QStringList& arguments) {
     auto source = openSource(parser);
     if (!source) {
         const Error& e = source.error();
-        return fail(e.where.empty() ? positional[0].toStdString() + " " + e.message : e.text());
+        return fail(e.where.empty() ? positional[0].toStdString() + " " + coreErrorMessage(e) : coreErrorString(e));
     }
     if (positional[0] == "coref") return runCoref(parser, source.value());
     return runHeads(parser, source.value());

@@ -15,6 +15,7 @@
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -65,7 +66,7 @@ void FileMenu::saveLessonAs() {
 
 bool FileMenu::writeText(const QString& path, const std::string& text) {
     if (auto error = writeFileAtomically(path, QByteArray::fromStdString(text)); !error.ok()) {
-        emit failed(tr("The file could not be written"), qs(error.error().text()));
+        emit failed(tr("The file could not be written"), coreErrorText(error.error()));
         return false;
     }
     emit wrote(path);
@@ -76,7 +77,7 @@ void FileMenu::exportHeatmap() {
     const QString path = QFileDialog::getSaveFileName(&window_, tr("Export heatmap"), "heatmap.png", tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
     if (auto error = writePngFile(path, heatmap_.renderImage()); !error.ok())
-        emit failed(tr("The heatmap could not be saved"), qs(error.error().text()));
+        emit failed(tr("The heatmap could not be saved"), coreErrorText(error.error()));
 }
 
 void FileMenu::exportWorksheet() {

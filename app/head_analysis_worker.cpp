@@ -1,4 +1,5 @@
 #include "app/head_analysis_worker.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -35,7 +36,7 @@ void HeadAnalysisWorker::evaluate(std::shared_ptr<const CorefSet> set, SentenceR
         auto result = evaluateCorefSet(*set, run, control);
         Delivery delivery{nullptr, set, description, QString(), false};
         if (result) delivery.evaluation = std::make_shared<const CorefEvaluation>(std::move(result).value());
-        else delivery.error = QString::fromStdString(result.error().text());
+        else delivery.error = coreErrorText(result.error());
         delivery.cancelled = !result && request.cancelled();
         return [this, delivery] { deliverEvaluation(delivery); };
     };

@@ -18,6 +18,7 @@
 #include "ui/lab/scaling_panel.hpp"
 #include "ui/lab/synthesizer_panel.hpp"
 #include "ui/lab/multi_head_panel.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -157,7 +158,7 @@ int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n, QString& fir
 
 bool saveScreenshot(QWidget* widget, const QString& path, QString& firstError) {
     const auto error = writePngFile(path, widget->grab().toImage());
-    if (!error.ok() && firstError.isEmpty()) firstError = QString::fromStdString(error.error().text());
+    if (!error.ok() && firstError.isEmpty()) firstError = coreErrorText(error.error());
     return error.ok();
 }
 

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
@@ -37,7 +38,7 @@ Result<std::string> readResourceOrFile(const QString& path, std::uint64_t maxByt
     if (!path.startsWith(":/")) return readTextFile(path.toStdString(), maxBytes);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Error{path.mid(2).toStdString(), "cannot be read: " + file.errorString().toStdString()};
+        return Error{path.mid(2).toStdString(), errorText(ErrorId::CannotBeRead, file.errorString().toStdString())};
     return file.readAll().toStdString();
 }
 
@@ -48,19 +49,34 @@ Result<Lesson> loadLessonFile(const QString& path) {
     return parseLesson(bytes.value(), source);
 }
 
+namespace {
+
+// "inline lesson: d_model" names no file: its words are worded by the catalogue like the message.
+Error inlineLessonError(const Error& error) {
+    const std::string inline_ = "inline lesson";
+    if (error.where == inline_) return Error{ErrorId::WhereInlineLesson, error.messageForm()};
+    if (error.where.rfind(inline_ + ": ", 0) != 0) return error;
+    return Error{errorText(ErrorId::WhereMessage, ErrorId::WhereInlineLesson, error.where.substr(inline_.size() + 2)),
+                 error.messageForm()};
+}
+
+}  // namespace
+
 Result<Lesson> loadLesson(const QString& nameOrPathOrJson) {
     const QString text = nameOrPathOrJson.trimmed();
     if (text.startsWith('{')) {
         // Invalid UTF-8 on the command line arrives as U+FFFD; the lesson format refuses it.
         if (text.contains(QChar(0xFFFD)))
-            return Error{"inline lesson", "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
+            return Error{ErrorId::WhereInlineLesson,
+                         errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes, ErrorId::ShownAsFffd)};
         const QByteArray bytes = text.toUtf8();
-        return parseLesson(std::string_view(bytes.constData(), bytes.size()), "inline lesson");
+        auto lesson = parseLesson(std::string_view(bytes.constData(), bytes.size()), "inline lesson");
+        if (!lesson) return inlineLessonError(lesson.error());
+        return lesson;
     }
     if (builtInLessonNames().contains(text)) return loadLessonFile(kBuiltInDir + "/" + text + ".json");
     if (!QFileInfo::exists(text))
-        return Error{text.toStdString(), "is neither a lesson file nor a built-in lesson (built-in: " +
-                                             builtInLessonNames().join(", ").toStdString() + ")"};
+        return Error{text.toStdString(), errorText(ErrorId::NotALesson, builtInLessonNames().join(", ").toStdString())};
     return loadLessonFile(text);
 }
 

@@ -52,6 +52,7 @@
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/step/token_strip.hpp"
+#include "ui/common/core_error_text.hpp"
 
 // Q_INIT_RESOURCE cannot be used inside a namespace.
 static void initAttnScopeResources() { Q_INIT_RESOURCE(resources); }
@@ -328,7 +329,7 @@ bool MainWindow::saveLessonTo(const QString& path) {
     if (auto error = saveLessonFile(lesson_->session().lesson(), path); !error.ok()) {
         showError(tr("The lesson could not be saved"),
                   tr("%1\n\nThe file on disk is unchanged; your edits stay here, unsaved.")
-                      .arg(QString::fromStdString(error.error().text())));
+                      .arg(coreErrorText(error.error())));
         return false;
     }
     lessonPath_ = path;

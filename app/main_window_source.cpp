@@ -32,6 +32,7 @@
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/step/token_strip.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -70,7 +71,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
     Result<void> error = lesson ? lesson_->open(std::move(lesson).value()) : lesson.error();
     if (!error.ok()) {
         showError(tr("The lesson could not be opened"),
-                  tr("%1\n\nThe previous lesson stays open.").arg(QString::fromStdString(error.error().text())));
+                  tr("%1\n\nThe previous lesson stays open.").arg(coreErrorText(error.error())));
         return false;
     }
     lessonPath_ = path;
@@ -159,7 +160,7 @@ void MainWindow::applyAblation() {
                                 : Result<void>(heads.error());
     if (!exists.ok())
         return setErrorText(tr("Switch heads off: %1; the previous result stays shown.")
-                                .arg(QString::fromStdString(exists.error().text())));
+                                .arg(coreErrorText(exists.error())));
     if (heads.value() == ablatedHeads(*trace)) return setErrorText(QString());
     source_->setAblation(std::move(heads).value());
 }

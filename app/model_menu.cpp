@@ -6,6 +6,7 @@
 #include "app/main_window.hpp"
 #include "core/source/example_models.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -21,7 +22,7 @@ void addModelMenu(QMenu* menu, MainWindow& window) {
         const auto folder = findExampleModel(places, example.name);  // a few stat calls: cheap
         action->setEnabled(folder.ok());
         action->setToolTip(folder ? QObject::tr("%1 (%2)").arg(qs(example.description), qs(folder.value().string()))
-                                  : qs(folder.error().text()));
+                                  : coreErrorText(folder.error()));
         QObject::connect(action, &QAction::triggered, &window, [&window, name] { window.openModel(name); });
     }
 }

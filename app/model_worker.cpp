@@ -1,5 +1,6 @@
 #include "app/model_worker.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -47,7 +48,7 @@ void ModelWorker::openModel(const QString& pathOrId) {
         std::shared_ptr<const OpenedModel> model;
         QString message;
         if (opened) model = std::make_shared<const OpenedModel>(std::move(opened).value());
-        else message = qs(opened.error().text());
+        else message = coreErrorText(opened.error());
         return [this, model, message] {
             if (!model) return emit openFailed(message);
             runner_->drop();  // results of the old model's runs no longer apply
@@ -93,7 +94,7 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
 }
 
 void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
-    if (!result->run) return emit runs_->failed(qs(result->error.text()), result->cancelled);
+    if (!result->run) return emit runs_->failed(coreErrorText(result->error), result->cancelled);
     detailer_->drop();  // a layer of the previous run
     run_ = result->run;
     plain_ = result->plain;

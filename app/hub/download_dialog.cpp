@@ -1,4 +1,5 @@
 #include "app/hub/download_dialog.hpp"
+#include "ui/common/core_error_text.hpp"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -42,7 +43,7 @@ QUrl DownloadDialog::hubEndpoint() {
 std::optional<QString> DownloadDialog::download(QWidget* parent) {
     auto root = hubCacheRoot(CacheEnv::fromProcess());
     if (!root) {
-        QMessageBox::warning(parent, tr("Download a model"), QString::fromStdString(root.error().text()));
+        QMessageBox::warning(parent, tr("Download a model"), coreErrorText(root.error()));
         return std::nullopt;
     }
     DownloadDialog dialog(root.value(), parent);
@@ -106,11 +107,11 @@ void DownloadDialog::validateInput() {
     QString problem;
     if (!id.isEmpty()) {
         auto repo = parseRepoId(id.toStdString());
-        if (!repo) problem = QString::fromStdString(repo.error().message);
+        if (!repo) problem = QString::fromStdString(coreErrorMessage(repo.error()));
     }
     if (problem.isEmpty())
         if (auto error = validateRevision(revisionEdit_->text().trimmed().toStdString()); !error.ok())
-            problem = QString::fromStdString(error.error().text());
+            problem = coreErrorText(error.error());
     if (problem.isEmpty() && checkedFiles().empty()) problem = tr("Tick at least one file.");
     repoProblem_->setText(problem);
     repoProblem_->setVisible(!problem.isEmpty());
@@ -130,7 +131,7 @@ std::vector<HubFile> DownloadDialog::checkedFiles() const {
 void DownloadDialog::startDownload() {
     HubDownloadRequest request{repoEdit_->text().trimmed(), revisionEdit_->text().trimmed(), checkedFiles()};
     if (auto error = downloader_->start(request); !error.ok()) {
-        status_->setText(QString::fromStdString(error.error().text()));
+        status_->setText(coreErrorText(error.error()));
         return;
     }
     snapshotPath_.clear();
@@ -162,7 +163,7 @@ void DownloadDialog::onFinished(const Result<void>& error) {
         progressBar_->setValue(0);
         status_->setText(downloader_->wasCancelled()
                              ? tr("Cancelled. The partial file is kept; downloading again resumes it.")
-                             : QString::fromStdString(error.error().text()));
+                             : coreErrorText(error.error()));
         return;
     }
     progressBar_->setValue(1);

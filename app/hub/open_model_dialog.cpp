@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "app/hub/download_dialog.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -79,7 +80,7 @@ void OpenModelDialog::buildUi() {
 void OpenModelDialog::refresh() {
     auto root = hubCacheRoot(env_);
     cacheLabel_->setText(root ? tr("Models in the Hugging Face cache (%1):").arg(QString::fromStdString(root.value().string()))
-                              : QString::fromStdString(root.error().text()));
+                              : coreErrorText(root.error()));
     const std::vector<CachedModel> models = listCachedModels(env_);
     table_->setRowCount(0);
     const QLocale locale;

@@ -4,6 +4,7 @@
 
 #include "app/sentence_runners.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -23,7 +24,7 @@ void LessonTraceSource::run(const QString& sentence, int /*layer*/) {
     const QByteArray utf8 = sentence.toUtf8();
     if (auto error = session_.setSentence(utf8.toStdString()); !error.ok())
         return emit runFailed(tr("The sentence could not be run (%1); the previous result stays shown.")
-                                  .arg(qs(error.error().text())),
+                                  .arg(coreErrorText(error.error())),
                               false);
     publish();
 }
@@ -32,7 +33,7 @@ void LessonTraceSource::setAblation(std::vector<HeadRef> heads) {
     if (!session_.hasLesson()) return;
     if (auto error = session_.setAblation(std::move(heads)); !error.ok())
         return emit runFailed(tr("The sentence could not be run (%1); the previous result stays shown.")
-                                  .arg(qs(error.error().text())),
+                                  .arg(coreErrorText(error.error())),
                               false);
     publish();
 }
@@ -40,7 +41,7 @@ void LessonTraceSource::setAblation(std::vector<HeadRef> heads) {
 bool LessonTraceSource::rerun() {
     if (auto error = session_.rerun(); !error.ok()) {
         emit runFailed(tr("The edited lesson could not be run (%1); the previous result stays shown.")
-                           .arg(qs(error.error().text())),
+                           .arg(coreErrorText(error.error())),
                        false);
         return false;
     }

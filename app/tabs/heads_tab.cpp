@@ -21,6 +21,7 @@
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -121,7 +122,7 @@ void HeadsTab::evaluate(const QString& setSource) {
     SentenceRunner run = source_ ? source_->sentenceRunner() : SentenceRunner{};
     if (!run) return panel_->showMessage(tr("Open a lesson or a model first."));
     auto set = loadCorefSet(setSource);
-    if (!set) return panel_->showMessage(tr("The set could not be read: %1").arg(qs(set.error().text())));
+    if (!set) return panel_->showMessage(tr("The set could not be read: %1").arg(coreErrorText(set.error())));
     const QString description = tr("%1 on %2").arg(source_->shortName(), setLabel(setSource));
     worker_->evaluate(std::make_shared<const CorefSet>(std::move(set).value()), std::move(run), description);
 }
@@ -171,7 +172,7 @@ bool HeadsTab::exportRanking(const QString& path, const QString& format) {
         return false;
     }
     if (auto error = writeFileAtomically(path, bytes); !error.ok()) {
-        emit failed(tr("The file could not be written"), qs(error.error().text()));
+        emit failed(tr("The file could not be written"), coreErrorText(error.error()));
         return false;
     }
     emit wrote(path);

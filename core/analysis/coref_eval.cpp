@@ -3,13 +3,14 @@
 #include <algorithm>
 #include "core/io/json_reader.hpp"
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
 namespace {
 
 using json::Json;
-using json::describe;
+using json::describeText;
 
 constexpr const char* kKnownFields[] = {"sentence",   "mention", "mention_occurrence", "antecedent",
                                         "antecedent_occurrence", "id", "pair", "language", "note"};
@@ -39,28 +40,29 @@ int occurrencesIn(std::string_view text, std::string_view needle) {
 // Errors inside one line carry "source: line N: field".
 struct LineReader {
     const Json& object;
-    std::string where;  // "source: line N"
+    ErrorText where;  // "source: line N"
 
-    Error error(const std::string& field, const std::string& message) const {
-        return Error{where + ": " + field, message};
+    Error error(const std::string& field, ErrorText message) const {
+        return Error{errorText(ErrorId::WhereMessage, where, field), std::move(message)};
     }
     Result<std::string> text(const char* field, bool required) const {
         if (!object.contains(field)) {
-            if (required) return error(field, "expected text, found nothing (the field is missing)");
+            if (required)
+                return error(field, errorText(ErrorId::ExpectedFoundNote, ErrorId::AText, ErrorId::Nothing, ErrorId::TheFieldIsMissing));
             return std::string();
         }
         const Json& value = object.at(field);
-        if (!value.is_string()) return error(field, "expected text, found " + describe(value));
+        if (!value.is_string()) return error(field, errorText(ErrorId::ExpectedFound, ErrorId::AText, describeText(value)));
         std::string s = value.get<std::string>();
         if (required && s.find_first_not_of(' ') == std::string::npos)
-            return error(field, "expected text, found an empty string");
+            return error(field, errorText(ErrorId::ExpectedFound, ErrorId::AText, ErrorId::AnEmptyString));
         return s;
     }
     Result<int> occurrence(const char* field) const {
         if (!object.contains(field)) return 1;
         const Json& value = object.at(field);
         if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > 1000)
-            return error(field, "expected a whole number from 1 to 1000, found " + describe(value));
+            return error(field, errorText(ErrorId::ExpectedFound, errorText(ErrorId::AWholeNumberFrom, 1, 1000), describeText(value)));
         return static_cast<int>(value.get<long long>());
     }
 };
@@ -71,7 +73,7 @@ Result<void> checkFields(const LineReader& line) {
         const std::string& key = it.key();
         const bool known = std::any_of(std::begin(kKnownFields), std::end(kKnownFields),
                                        [&key](const char* f) { return key == f; });
-        if (!known) return line.error(key, "unknown field (expected one of " + fieldList() + ")");
+        if (!known) return line.error(key, errorText(ErrorId::UnknownField, fieldList()));
     }
     return {};
 }
@@ -80,9 +82,7 @@ Result<void> checkOccurs(const LineReader& line, const std::string& sentence, co
                                  const std::string& text, int occurrence) {
     const int found = occurrencesIn(sentence, text);
     if (found >= occurrence) return {};
-    return line.error(field, "expected \"" + text + "\" to occur as a word " + std::to_string(occurrence) +
-                                 (occurrence == 1 ? " time" : " times") + " in the sentence, found " +
-                                 std::to_string(found));
+    return line.error(field, errorText(occurrence == 1 ? ErrorId::OccursOnce : ErrorId::OccursTimes, text, occurrence, found));
 }
 
 Result<CorefExample> readExample(const LineReader& line) {
@@ -108,21 +108,26 @@ Result<CorefExample> readExample(const LineReader& line) {
     if (auto bad = checkOccurs(line, ex.sentence, "mention", ex.mention, ex.mentionOccurrence); !bad.ok()) return bad.error();
     if (auto bad = checkOccurs(line, ex.sentence, "antecedent", ex.antecedent, ex.antecedentOccurrence); !bad.ok()) return bad.error();
     if (lowercaseAscii(ex.mention) == lowercaseAscii(ex.antecedent) && ex.mentionOccurrence == ex.antecedentOccurrence)
-        return line.error("antecedent", "expected a word other than the mention, found the mention itself");
+        return line.error("antecedent", errorText(ErrorId::ExpectedFound, ErrorId::AWordOtherThanMention, ErrorId::TheMentionItself));
     return ex;
 }
 
-Result<CorefExample> parseLine(std::string_view text, const std::string& where) {
-    auto parsed = json::parse(text, where);
+Result<CorefExample> parseLine(std::string_view text, const ErrorText& where) {
+    auto parsed = json::parse(text, where.in(Language::English));
     if (!parsed) {
-        // The reader says "line 1, column N" of the one-line text; the file's line is in `where`.
-        Error e = parsed.error();
-        if (e.message.rfind("is not valid JSON: line 1, ", 0) == 0)
-            e.message = "expected a JSON object on one line, found text that is not valid JSON at " + e.message.substr(27);
-        return e;
+        // The reader says "line 1, column N: reason" of the one-line text; the file's line is in `where`.
+        const Error& e = parsed.error();
+        const std::string& message = e.message;
+        const std::string prefix = "is not valid JSON: line 1, column ", line = where.in(Language::English);
+        const std::size_t colon = message.find(": ", prefix.size());
+        if (e.where.rfind(line + ": ", 0) == 0)  // a place inside the line: a duplicated key's object
+            return Error{errorText(ErrorId::WhereMessage, where, e.where.substr(line.size() + 2)), e.messageForm()};
+        if (message.rfind(prefix, 0) != 0 || colon == std::string::npos) return Error{where, e.messageForm()};
+        return Error{where, errorText(ErrorId::NotJsonLine, message.substr(prefix.size(), colon - prefix.size()),
+                                      message.substr(colon + 2))};
     }
     const Json& doc = parsed.value();
-    if (!doc.is_object()) return Error{where, "expected a JSON object, found " + describe(doc)};
+    if (!doc.is_object()) return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::AJsonObject, describeText(doc))};
     return readExample(LineReader{doc, where});
 }
 
@@ -163,27 +168,25 @@ std::optional<std::string> locate(const CorefExample& ex, const std::vector<Word
     return std::nullopt;
 }
 
-Result<void> checkShape(CorefEvaluation& eval, const Trace& trace, const std::string& where) {
+Result<void> checkShape(CorefEvaluation& eval, const Trace& trace, const ErrorText& where) {
     const int layers = static_cast<int>(trace.layers.size()), heads = trace.headCount();
-    if (layers == 0 || heads == 0) return Error{where, "expected a run with attention heads, found none"};
+    if (layers == 0 || heads == 0) return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::ARunWithHeads, ErrorId::NoneFound)};
     if (eval.layers == 0) {
         eval.layers = layers, eval.headsPerLayer = heads;
         eval.correct = Mat::Zero(layers, heads);
     }
     if (layers != eval.layers || heads != eval.headsPerLayer)
-        return Error{where, "expected " + std::to_string(eval.layers) + " layers × " +
-                                std::to_string(eval.headsPerLayer) + " heads like the first sentence, found " +
-                                std::to_string(layers) + " × " + std::to_string(heads)};
+        return Error{where, errorText(ErrorId::LayersHeadsLikeFirst, eval.layers, eval.headsPerLayer, layers, heads)};
     return {};
 }
 
 // Scores one located example under every head and under rollout.
 Result<void> scoreExample(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
-                                  bool cataphora, const std::string& where, ExampleOutcome& o) {
+                                  bool cataphora, const ErrorText& where, ExampleOutcome& o) {
     auto perHead = resolveMention(trace, words, mention, Scoring::headSet(allHeads(trace)), cataphora);
-    if (!perHead) return Error{where + ": " + perHead.error().where, perHead.error().message};
+    if (!perHead) return Error{errorText(ErrorId::WhereMessage, where, perHead.error().whereForm()), perHead.error().messageForm()};
     auto rollout = resolveMention(trace, words, mention, Scoring::rollout(), cataphora);
-    if (!rollout) return Error{where + ": " + rollout.error().where, rollout.error().message};
+    if (!rollout) return Error{errorText(ErrorId::WhereMessage, where, rollout.error().whereForm()), rollout.error().messageForm()};
     const Resolution& r = perHead.value();
     for (Eigen::Index k = 0; k < r.headScores.rows(); ++k) {
         const int choice = chooseCandidate(r.headScores.row(k), r.candidates, mention);
@@ -228,18 +231,19 @@ Result<CorefSet> parseCorefSet(std::string_view text, const std::string& source)
         ++lineNumber;
         start = end + 1;
         if (skippedLine(line)) continue;
-        auto example = parseLine(line, source + ": line " + std::to_string(lineNumber));
+        auto example = parseLine(line, errorText(ErrorId::WhereLine, source, lineNumber));
         if (!example) return example.error();
         example.value().line = lineNumber;
         set.examples.push_back(std::move(example).value());
     }
-    if (set.examples.empty()) return Error{source, "expected at least one example line, found none"};
+    if (set.examples.empty()) return Error{source, errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneExampleLine, ErrorId::NoneFound)};
     return set;
 }
 
 Result<CorefSet> readCorefSet(const std::filesystem::path& path) {
     auto text = readTextFile(path, kMaxCorefSetBytes);
-    if (!text) return Error{path.string(), text.error().message + " (expected a coreference set, JSON lines)"};
+    if (!text)
+        return Error{path.string(), errorText(ErrorId::WithNote, text.error().messageForm(), errorText(ErrorId::ExpectedWhat, ErrorId::ACorefSetJsonLines))};
     return parseCorefSet(text.value(), path.string());
 }
 
@@ -255,17 +259,27 @@ std::string exampleLabel(const CorefSet& set, const CorefExample& example) {
     return example.id.empty() ? line : line + " (" + example.id + ")";
 }
 
+namespace {
+
+// exampleLabel for an error: "source: line N (id)" in any language.
+ErrorText exampleWhere(const CorefSet& set, const CorefExample& example) {
+    const ErrorText line = errorText(ErrorId::WhereLine, set.source, example.line);
+    return example.id.empty() ? line : errorText(ErrorId::WithNote, line, example.id);
+}
+
+}  // namespace
+
 Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunner& run,
                                          const EvaluationControl& control) {
     CorefEvaluation eval;
     eval.source = set.source;
     const int total = static_cast<int>(set.examples.size());
     for (int i = 0; i < total; ++i) {
-        if (control.cancel && control.cancel->load()) return Error{set.source, "evaluation cancelled"};
+        if (control.cancel && control.cancel->load()) return Error{set.source, ErrorId::EvaluationCancelled};
         const CorefExample& ex = set.examples[static_cast<std::size_t>(i)];
-        const std::string where = exampleLabel(set, ex);
+        const ErrorText where = exampleWhere(set, ex);
         auto trace = run(ex.sentence);
-        if (!trace) return Error{where + ": " + trace.error().where, trace.error().message};
+        if (!trace) return Error{errorText(ErrorId::WhereMessage, where, trace.error().whereForm()), trace.error().messageForm()};
         if (auto bad = checkShape(eval, trace.value(), where); !bad.ok()) return bad.error();
         ExampleOutcome o;
         o.index = i;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/analysis/head_summary.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -78,26 +79,24 @@ int nearestWhere(const std::vector<int>& candidates, const Mention& mention, All
 
 std::string headName(const HeadRef& h) { return std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1); }
 
-Result<void> checkWeights(const Mat& weights, const std::vector<Word>& words, const std::string& what) {
+Result<void> checkWeights(const Mat& weights, const std::vector<Word>& words, const ErrorText& what) {
     if (weights.rows() == 0 || weights.rows() != weights.cols())
-        return Error{what, "expected a square attention matrix, found " + std::to_string(weights.rows()) + "×" +
-                               std::to_string(weights.cols()) + " (were the weights kept?)"};
+        return Error{what, errorText(ErrorId::SquareMatrixExpected, weights.rows(), weights.cols())};
     for (const Word& word : words)
         for (const int t : word.tokens)
             if (t >= weights.rows())
-                return Error{what, "the words use token " + std::to_string(t + 1) + " but the matrix has only " +
-                                       std::to_string(weights.rows()) + " rows"};
+                return Error{what, errorText(ErrorId::WordsUseToken, t + 1, weights.rows())};
     return {};
 }
 
 Result<const Mat*> headWeights(const Trace& trace, const HeadRef& h) {
     if (h.layer < 0 || h.layer >= static_cast<int>(trace.layers.size()))
-        return Error{"head " + headName(h), "expected a layer from 1 to " + std::to_string(trace.layers.size()) +
-                                                ", found " + std::to_string(h.layer + 1)};
+        return Error{errorText(ErrorId::WhereHead, headName(h)),
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::ALayerFrom, trace.layers.size()), h.layer + 1)};
     const LayerTrace& layer = trace.layers[static_cast<std::size_t>(h.layer)];
     if (h.head < 0 || h.head >= static_cast<int>(layer.heads.size()))
-        return Error{"head " + headName(h), "expected a head from 1 to " + std::to_string(layer.heads.size()) +
-                                                ", found " + std::to_string(h.head + 1)};
+        return Error{errorText(ErrorId::WhereHead, headName(h)),
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::AHeadFrom, layer.heads.size()), h.head + 1)};
     return &layer.heads[static_cast<std::size_t>(h.head)].weights;
 }
 
@@ -106,13 +105,12 @@ Result<std::vector<HeadRef>> headsOf(const Trace& trace, const Scoring& scoring)
     if (scoring.kind == Scoring::Kind::Layer) {
         const int layers = static_cast<int>(trace.layers.size());
         if (scoring.layer < 0 || scoring.layer >= layers)
-            return Error{"layer " + std::to_string(scoring.layer + 1),
-                         "expected a layer from 1 to " + std::to_string(layers) + ", found " +
-                             std::to_string(scoring.layer + 1)};
+            return Error{errorText(ErrorId::WhereLayer, scoring.layer + 1),
+                         errorText(ErrorId::ExpectedFound, errorText(ErrorId::ALayerFrom, layers), scoring.layer + 1)};
         const auto count = trace.layers[static_cast<std::size_t>(scoring.layer)].heads.size();
         for (int h = 0; h < static_cast<int>(count); ++h) heads.push_back({scoring.layer, h});
     }
-    if (heads.empty()) return Error{"scoring", "expected at least one head, found none"};
+    if (heads.empty()) return Error{ErrorId::WhereScoring, errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneHead, ErrorId::NoneFound)};
     return heads;
 }
 
@@ -137,7 +135,7 @@ Result<Mat> perHeadScores(const Trace& trace, const std::vector<Word>& words, co
     for (std::size_t k = 0; k < heads.size(); ++k) {
         auto weights = headWeights(trace, heads[k]);
         if (!weights) return weights.error();
-        if (auto bad = checkWeights(*weights.value(), words, "head " + headName(heads[k])); !bad.ok()) return bad.error();
+        if (auto bad = checkWeights(*weights.value(), words, errorText(ErrorId::WhereHead, headName(heads[k]))); !bad.ok()) return bad.error();
         if (isAblated(trace, heads[k])) continue;  // switched off: it passes nothing on, its row stays 0
         scores.row(static_cast<Eigen::Index>(k)) = candidateDistribution(*weights.value(), words, mention, candidates);
     }
@@ -147,8 +145,8 @@ Result<Mat> perHeadScores(const Trace& trace, const std::vector<Word>& words, co
 Result<void> checkMention(const std::vector<Word>& words, const Mention& mention) {
     const int count = static_cast<int>(words.size());
     if (mention.firstWord < 0 || mention.lastWord >= count || mention.firstWord > mention.lastWord)
-        return Error{"mention", "expected words within 1.." + std::to_string(count) + ", found " +
-                                    std::to_string(mention.firstWord + 1) + ".." + std::to_string(mention.lastWord + 1)};
+        return Error{ErrorId::WhereMention, errorText(ErrorId::ExpectedFound, errorText(ErrorId::WordsWithin, count),
+                                                      std::to_string(mention.firstWord + 1) + ".." + std::to_string(mention.lastWord + 1))};
     return {};
 }
 
@@ -194,8 +192,7 @@ std::vector<Mention> findPronouns(const std::vector<Word>& words) {
 Result<Mention> mentionAtWord(const std::vector<Word>& words, int word) {
     const int count = static_cast<int>(words.size());
     if (word < 0 || word >= count)
-        return Error{"mention", "expected a word from 1 to " + std::to_string(count) + ", found " +
-                                    std::to_string(word + 1)};
+        return Error{ErrorId::WhereMention, errorText(ErrorId::ExpectedFound, errorText(ErrorId::AWordFrom, count), word + 1)};
     for (int last = std::min(count - 1, word + kLongestPronounWords - 1); last >= word; --last) {
         const std::string text = joinedText(words, word, last);
         if (text.size() > longestPronounBytes()) continue;
@@ -284,8 +281,8 @@ Result<Mat> rolloutStep(const Trace& trace, std::size_t layer) {
     const LayerTrace& here = trace.layers[layer];
     const Mat every = averageOverHeads(here);  // checks every head's shape
     if (every.rows() == 0 || every.rows() != trace.tokenCount())
-        return Error{"rollout: layer " + std::to_string(layer + 1),
-                     "expected every head's T×T weights, found a head without them"};
+        return Error{errorText(ErrorId::WhereRolloutLayer, layer + 1),
+                     errorText(ErrorId::ExpectedFound, ErrorId::EveryHeadWeights, ErrorId::AHeadWithoutThem)};
     const std::vector<int> on = headsOn(here);
     Mat mean = on.empty() ? Mat(Mat::Zero(every.rows(), every.cols()))
                : on.size() == here.heads.size()
@@ -304,7 +301,7 @@ Result<Mat> attentionRollout(const Trace& trace) {
 }
 
 Result<Mat> attentionRolloutRows(const Trace& trace, const std::vector<int>& rows) {
-    if (trace.layers.empty()) return Error{"rollout", "expected at least one layer, found none"};
+    if (trace.layers.empty()) return Error{ErrorId::WhereRollout, errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneLayer, ErrorId::NoneFound)};
     // R = Â_{L-1} ⋯ Â_0, so its rows are e_iᵀ·Â_{L-1}, then times Â_{L-2}, …, Â_0: n×T·T×T per
     // layer instead of T×T·T×T (at 512 tokens and 12 layers, 250 ms became a few ms per mention).
     Mat out;  // n×T
@@ -373,7 +370,7 @@ static Result<Resolution> scoreMention(const Trace& trace, const std::vector<Wor
     r.candidates = candidatesFor(words, mention, cataphora);
     r.scoringText = describeScoring(scoring, trace.headCount());
     if (scoring.kind == Scoring::Kind::Rollout) {
-        if (auto bad = checkWeights(*rollout, words, "rollout"); !bad.ok()) return bad.error();
+        if (auto bad = checkWeights(*rollout, words, ErrorId::WhereRollout); !bad.ok()) return bad.error();
         r.scores = candidateDistribution(*rollout, words, mention, r.candidates);
         r.headScores = Mat::Zero(0, static_cast<Eigen::Index>(r.candidates.size()));
     } else {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/text/error_messages.hpp"
+
 
 namespace attnscope {
 
@@ -73,20 +75,18 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
     const int T = trace.tokenCount();
     if (evaluation && (evaluation->layers != static_cast<int>(trace.layers.size()) ||
                        evaluation->headsPerLayer != trace.headCount()))
-        return Error{"head statistics", "expected an evaluation of " + std::to_string(trace.layers.size()) +
-                                            " layers × " + std::to_string(trace.headCount()) + " heads, found " +
-                                            std::to_string(evaluation->layers) + " × " +
-                                            std::to_string(evaluation->headsPerLayer)};
+        return Error{ErrorId::WhereHeadStatistics,
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::AnEvaluationOf, trace.layers.size(), trace.headCount()),
+                               std::to_string(evaluation->layers) + " × " + std::to_string(evaluation->headsPerLayer))};
     const std::vector<bool> delimiter = delimiterTokens(trace);
     std::vector<HeadStatistics> out;
     for (const HeadRef& ref : allHeads(trace)) {
         const LayerTrace& layer = trace.layers[static_cast<std::size_t>(ref.layer)];
         const Mat& w = layer.heads[static_cast<std::size_t>(ref.head)].weights;
         if (w.rows() != T || w.cols() != T)
-            return Error{"head statistics: layer " + std::to_string(ref.layer + 1) + " head " +
-                             std::to_string(ref.head + 1),
-                         "expected " + std::to_string(T) + "×" + std::to_string(T) + " weights, found " +
-                             std::to_string(w.rows()) + "×" + std::to_string(w.cols())};
+            return Error{errorText(ErrorId::WhereHeadStatisticsHead, ref.layer + 1, ref.head + 1),
+                         errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, T),
+                                   std::to_string(w.rows()) + "×" + std::to_string(w.cols()))};
         HeadStatistics s = statisticsOf(trace, w, delimiter);
         s.head = ref;
         s.labels.push_back(patternLabel(s, thresholds));

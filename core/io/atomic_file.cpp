@@ -8,15 +8,18 @@
 #include <unistd.h>
 #include <utility>
 
+#include "core/text/error_messages.hpp"
+
 namespace attnscope {
 
 namespace fs = std::filesystem;
 
 namespace {
 
-// "PATH: could not be written: No space left on device", with errno read at the failure.
-Error osError(const std::string& target, const char* what) {
-    return Error{target, std::string(what) + ": " + std::strerror(errno)};
+// "PATH: could not be written: No space left on device", with errno read at the failure (the OS's
+// text stays as it is, in every language).
+Error osError(const std::string& target) {
+    return Error{target, errorText(ErrorId::CouldNotBeWritten, std::strerror(errno))};
 }
 
 // A symlink is written through (as an editor would); a dangling one is replaced.
@@ -84,7 +87,7 @@ bool FileChunkWriter::write(std::string_view bytes) {
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             if (n == 0) errno = EIO;  // no progress without an error: never loop forever
-            error_ = osError(target_, "could not be written");
+            error_ = osError(target_);
             return false;
         }
         bytes.remove_prefix(static_cast<std::size_t>(n));
@@ -98,14 +101,14 @@ Result<void> writeFileAtomically(const fs::path& path,
     const std::string name = path.string();
     std::string temporaryPath;
     const int fd = createTemporary(target, temporaryPath);
-    if (fd < 0) return osError(name, "could not be written");
+    if (fd < 0) return osError(name);
     TemporaryFile temporary(fd, temporaryPath);
     FileChunkWriter writer(fd, name);
     if (auto error = produce(writer); !error.ok()) return error;
     if (!writer.status().ok()) return writer.status();
-    if (::fsync(fd) != 0) return osError(name, "could not be written");
-    if (temporary.close() != 0) return osError(name, "could not be written");
-    if (::rename(temporary.path().c_str(), target.c_str()) != 0) return osError(name, "could not be written");
+    if (::fsync(fd) != 0) return osError(name);
+    if (temporary.close() != 0) return osError(name);
+    if (::rename(temporary.path().c_str(), target.c_str()) != 0) return osError(name);
     temporary.keep();
     syncFolder(target);
     return {};

@@ -91,8 +91,7 @@ public:
             // nlohmann would keep the last silently; a duplicated key is almost always an edit gone wrong.
             const std::string object = pathOfOpen();
             error = Error{object.empty() ? file_ : file_ + ": " + object,
-                          "has the key \"" + clipped(k, 80) + "\" twice" + (object.empty() ? " at the top level" : "") +
-                              " (each key may appear only once)"};
+                          errorText(object.empty() ? ErrorId::DuplicateTopKey : ErrorId::DuplicateKey, clipped(k, 80))};
             return false;
         }
         frame.lastKey = k;
@@ -108,8 +107,7 @@ public:
                                   : isWholeToken(lastToken) && lastToken.size() <= position ? position - lastToken.size()
                                   : (position == 0 ? 0 : position - 1);
         const auto [line, column] = lineAndColumn(text_, start);
-        error = Error{file_, "is not valid JSON: line " + std::to_string(line) + ", column " + std::to_string(column) +
-                                 ": " + reason(e.what())};
+        error = Error{file_, errorText(ErrorId::NotValidJsonAt, line, column, reason(e.what()))};
         return false;
     }
 
@@ -126,7 +124,7 @@ private:
     bool open(bool isObject) {
         value();
         if (stack_.size() >= static_cast<std::size_t>(kMaxDepth)) {
-            error = Error{file_, "is nested deeper than " + std::to_string(kMaxDepth) + " levels of lists and objects"};
+            error = Error{file_, errorText(ErrorId::NestedTooDeep, kMaxDepth)};
             return false;
         }
         stack_.push_back(Frame{isObject, {}, {}, 0});
@@ -156,16 +154,21 @@ private:
 }  // namespace
 
 template <class JsonT>
-std::string describe(const JsonT& j) {
+ErrorText describeText(const JsonT& j) {
     switch (j.type()) {
-        case JsonT::value_t::null: return "null";
-        case JsonT::value_t::boolean: return "a boolean";
-        case JsonT::value_t::string: return "the text \"" + clipped(j.template get_ref<const std::string&>(), 40) + "\"";
-        case JsonT::value_t::array: return "a list of " + std::to_string(j.size());
-        case JsonT::value_t::object: return "an object";
-        case JsonT::value_t::binary: return "binary data";
-        default: return "the number " + j.dump();
+        case JsonT::value_t::null: return ErrorId::JsonNull;
+        case JsonT::value_t::boolean: return ErrorId::JsonBoolean;
+        case JsonT::value_t::string: return errorText(ErrorId::JsonText, clipped(j.template get_ref<const std::string&>(), 40));
+        case JsonT::value_t::array: return errorText(ErrorId::JsonList, j.size());
+        case JsonT::value_t::object: return ErrorId::JsonObject;
+        case JsonT::value_t::binary: return ErrorId::JsonBinary;
+        default: return errorText(ErrorId::JsonNumber, j.dump());
     }
+}
+
+template <class JsonT>
+std::string describe(const JsonT& j) {
+    return describeText(j).in(Language::English);
 }
 
 std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::size_t offset) {
@@ -182,7 +185,7 @@ Result<JsonT> parse(std::string_view text, const std::string& file) {
     CheckingSax<JsonT> sax(root, text, file);
     const bool ok = JsonT::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json, true);
     if (!sax.error.ok()) return sax.error.error();
-    if (!ok) return Error{file, "is not valid JSON"};
+    if (!ok) return Error{file, ErrorId::NotValidJson};
     return root;
 }
 
@@ -209,8 +212,8 @@ std::string Field<JsonT>::whereOf(const std::string& key) const {
 }
 
 template <class JsonT>
-Error Field<JsonT>::expected(const std::string& what) const {
-    return error("expected " + what + ", found " + describe(*value_));
+Error Field<JsonT>::expected(ErrorText what) const {
+    return error(errorText(ErrorId::ExpectedFound, std::move(what), describeText(*value_)));
 }
 
 template <class JsonT>
@@ -234,19 +237,19 @@ Result<Field<JsonT>> Field<JsonT>::member(const std::string& key) const {
     if (auto e = requireObject(); !e.ok()) return e.error();
     auto found = optionalMember(key);
     if (!found) return found.error();
-    if (!found.value()) return Error{whereOf(key), "is missing"};
+    if (!found.value()) return Error{whereOf(key), ErrorId::IsMissing};
     return *found.value();
 }
 
 template <class JsonT>
-Result<void> Field<JsonT>::requireObject(const std::string& what) const {
+Result<void> Field<JsonT>::requireObject(ErrorText what) const {
     if (value_->is_object()) return {};
-    return expected(what);
+    return expected(std::move(what));
 }
 
 template <class JsonT>
-Result<std::vector<Field<JsonT>>> Field<JsonT>::elements(const std::string& what) const {
-    if (!value_->is_array()) return expected(what);
+Result<std::vector<Field<JsonT>>> Field<JsonT>::elements(ErrorText what) const {
+    if (!value_->is_array()) return expected(std::move(what));
     std::vector<Field> out;
     out.reserve(value_->size());
     for (std::size_t i = 0; i < value_->size(); ++i) out.push_back(child(path_ + "[" + std::to_string(i) + "]", (*value_)[i]));
@@ -254,8 +257,8 @@ Result<std::vector<Field<JsonT>>> Field<JsonT>::elements(const std::string& what
 }
 
 template <class JsonT>
-Result<std::vector<std::pair<std::string, Field<JsonT>>>> Field<JsonT>::members(const std::string& what) const {
-    if (!value_->is_object()) return expected(what);
+Result<std::vector<std::pair<std::string, Field<JsonT>>>> Field<JsonT>::members(ErrorText what) const {
+    if (!value_->is_object()) return expected(std::move(what));
     std::vector<std::pair<std::string, Field>> out;
     out.reserve(value_->size());
     for (auto it = value_->begin(); it != value_->end(); ++it) out.emplace_back(it.key(), child(memberPath(it.key()), it.value()));
@@ -264,32 +267,32 @@ Result<std::vector<std::pair<std::string, Field<JsonT>>>> Field<JsonT>::members(
 
 template <class JsonT>
 Result<long long> Field<JsonT>::integer(long long lo, long long hi) const {
-    const std::string range = std::to_string(lo) + " to " + std::to_string(hi);
-    if (!value_->is_number_integer()) return expected("a whole number from " + range);
+    if (!value_->is_number_integer()) return expected(errorText(ErrorId::AWholeNumberFrom, lo, hi));
     // Unsigned values above INT64_MAX would wrap to negative numbers through get<long long>().
     const bool tooLarge = value_->is_number_unsigned() && value_->template get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
     const long long v = tooLarge ? hi : value_->template get<long long>();
-    if (tooLarge || v < lo || v > hi) return error("expected " + range + ", found " + value_->dump());
+    if (tooLarge || v < lo || v > hi)
+        return error(errorText(ErrorId::ExpectedFound, errorText(ErrorId::Range, lo, hi), value_->dump()));
     return v;
 }
 
 template <class JsonT>
 Result<double> Field<JsonT>::number() const {
-    if (!value_->is_number()) return expected("a number");
+    if (!value_->is_number()) return expected(ErrorId::ANumber);
     const double v = value_->template get<double>();
-    if (!std::isfinite(v)) return error("expected a finite number, found " + value_->dump());
+    if (!std::isfinite(v)) return error(errorText(ErrorId::ExpectedFound, ErrorId::AFiniteNumber, value_->dump()));
     return v;
 }
 
 template <class JsonT>
 Result<std::string> Field<JsonT>::text() const {
-    if (!value_->is_string()) return expected("text");
+    if (!value_->is_string()) return expected(ErrorId::AText);
     return value_->template get<std::string>();
 }
 
 template <class JsonT>
 Result<bool> Field<JsonT>::boolean() const {
-    if (!value_->is_boolean()) return expected("true or false");
+    if (!value_->is_boolean()) return expected(ErrorId::TrueOrFalse);
     return value_->template get<bool>();
 }
 
@@ -323,6 +326,8 @@ Result<std::optional<bool>> Field<JsonT>::optionalBoolean(const std::string& key
     return optionalOf<bool>(*this, key, [](const Field& f) { return f.boolean(); });
 }
 
+template ErrorText describeText<Json>(const Json&);
+template ErrorText describeText<OrderedJson>(const OrderedJson&);
 template std::string describe<Json>(const Json&);
 template std::string describe<OrderedJson>(const OrderedJson&);
 template Result<Json> parse<Json>(std::string_view, const std::string&);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/base/result.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope::json {
 
@@ -28,7 +29,9 @@ constexpr int kMaxDepth = 256;
 // How a message names a JSON value: null, a boolean, the text "…" (40 characters at most, cut on a
 // character boundary), a list of N, an object, the number N.
 template <class JsonT>
-std::string describe(const JsonT& j);
+ErrorText describeText(const JsonT& j);
+template <class JsonT>
+std::string describe(const JsonT& j);  // describeText in English
 
 // Line and column (both from 1, the column in bytes) of a byte offset into text.
 std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::size_t offset);
@@ -49,8 +52,8 @@ public:
     const std::string& path() const { return path_; }
     std::string where() const;                          // "file: path", or "file" at the top
     std::string whereOf(const std::string& key) const;  // where() of a member (or a label), present or not
-    Error error(const std::string& message) const { return Error{where(), message}; }
-    Error expected(const std::string& what) const;      // "expected <what>, found <describe>"
+    Error error(ErrorText message) const { return Error{where(), std::move(message)}; }
+    Error expected(ErrorText what) const;  // "expected <what>, found <describe>"
 
     bool isNull() const { return value_->is_null(); }
     // A member that is present and not null (false when this is not an object).
@@ -61,9 +64,9 @@ public:
     Result<std::optional<Field>> optionalMember(const std::string& key) const;
 
     // Type checks; `what` words the expectation ("a list of numbers").
-    Result<void> requireObject(const std::string& what = "an object") const;
-    Result<std::vector<Field>> elements(const std::string& what = "a list") const;
-    Result<std::vector<std::pair<std::string, Field>>> members(const std::string& what = "an object") const;
+    Result<void> requireObject(ErrorText what = ErrorId::JsonObject) const;
+    Result<std::vector<Field>> elements(ErrorText what = ErrorId::AList) const;
+    Result<std::vector<std::pair<std::string, Field>>> members(ErrorText what = ErrorId::JsonObject) const;
 
     // Scalars. integer() reports an out-of-range number as written (never wrapped: 2^64-1 stays
     // 18446744073709551615); number() refuses nothing but finite numbers.

@@ -5,40 +5,42 @@
 #include <optional>
 #include <system_error>
 
+#include "core/text/error_messages.hpp"
+
 namespace attnscope {
 
-std::string byteSizeText(std::uint64_t bytes) {
+ErrorText byteSizeErrorText(std::uint64_t bytes) {
     const auto scaled = [bytes](std::uint64_t unit, const char* name) {
         char text[48];
         if (bytes % unit == 0) std::snprintf(text, sizeof text, "%llu %s", static_cast<unsigned long long>(bytes / unit), name);
         else std::snprintf(text, sizeof text, "%.1f %s", static_cast<double>(bytes) / static_cast<double>(unit), name);
-        return std::string(text);
+        return ErrorText::verbatim(text);  // the units are symbols, the same in every language
     };
     if (bytes >= 1024 * kMiB) return scaled(1024 * kMiB, "GiB");
     if (bytes >= kMiB) return scaled(kMiB, "MiB");
     if (bytes >= 1024) return scaled(1024, "KiB");
-    return std::to_string(bytes) + " bytes";
+    return errorText(ErrorId::Bytes, bytes);
 }
+
+std::string byteSizeText(std::uint64_t bytes) { return byteSizeErrorText(bytes).in(Language::English); }
 
 Result<void> checkReadableFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);  // follows symbolic links
-    if (ec || !std::filesystem::exists(status)) return Error{path.string(), "cannot be opened: no such file"};
-    if (std::filesystem::is_directory(status)) return Error{path.string(), "is a folder, not a file"};
-    if (!std::filesystem::is_regular_file(status))
-        return Error{path.string(), "is not a regular file (a device, FIFO or socket): only regular files are read"};
+    if (ec || !std::filesystem::exists(status)) return Error{path.string(), ErrorId::NoSuchFile};
+    if (std::filesystem::is_directory(status)) return Error{path.string(), ErrorId::IsFolderNotFile};
+    if (!std::filesystem::is_regular_file(status)) return Error{path.string(), ErrorId::NotRegularFile};
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) return Error{path.string(), "cannot read its size: " + ec.message()};
+    if (ec) return Error{path.string(), errorText(ErrorId::CannotReadSize, ec.message())};
     if (size > maxBytes)
-        return Error{path.string(), "is " + byteSizeText(size) + ", over the cap of " + byteSizeText(maxBytes) +
-                                        " for a file of this kind"};
+        return Error{path.string(), errorText(ErrorId::OverCap, byteSizeErrorText(size), byteSizeErrorText(maxBytes))};
     return {};
 }
 
 Result<std::string> readTextFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
     if (auto error = checkReadableFile(path, maxBytes); !error.ok()) return error.error();
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path.string(), "cannot be opened"};
+    if (!in) return Error{path.string(), ErrorId::CannotBeOpened};
     // Read at most one byte past the cap: a file that grew since the check is still refused.
     std::string text;
     char buffer[65536];
@@ -46,10 +48,8 @@ Result<std::string> readTextFile(const std::filesystem::path& path, std::uint64_
         in.read(buffer, sizeof buffer);
         text.append(buffer, static_cast<std::size_t>(in.gcount()));
     }
-    if (in.bad()) return Error{path.string(), "could not be read to the end"};
-    if (text.size() > maxBytes)
-        return Error{path.string(), "grew past the cap of " + byteSizeText(maxBytes) +
-                                        " for a file of this kind while it was read"};
+    if (in.bad()) return Error{path.string(), ErrorId::NotReadToEnd};
+    if (text.size() > maxBytes) return Error{path.string(), errorText(ErrorId::GrewPastCap, byteSizeErrorText(maxBytes))};
     return text;
 }
 

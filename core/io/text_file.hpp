@@ -21,6 +21,7 @@ inline constexpr std::uint64_t kMaxCorefSetBytes = 64 * kMiB;
 
 // "16 MiB", "1.5 KiB", "12 bytes": how messages state a size or a cap.
 std::string byteSizeText(std::uint64_t bytes);
+ErrorText byteSizeErrorText(std::uint64_t bytes);  // the same for an error message, in any language
 
 Result<std::string> readTextFile(const std::filesystem::path& path, std::uint64_t maxBytes = kMaxTextFileBytes);
 

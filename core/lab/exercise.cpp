@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/lab/random.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -57,19 +58,19 @@ bool sameRun(const Trace& a, const Trace& b) {
 }
 
 Result<Exercise> makeExercise(const Trace& trace, const ExerciseSpec& spec) {
-    const std::string where = "exercise on " + std::string(stepKey(spec.step));
+    const ErrorText where = errorText(ErrorId::WhereExerciseOn, stepKey(spec.step));
     if (spec.layer < 0 || spec.layer >= static_cast<int>(trace.layers.size()))
-        return Error{where, "layer " + std::to_string(spec.layer + 1) + " does not exist"};
+        return Error{where, errorText(ErrorId::LayerDoesNotExist, spec.layer + 1)};
     if (isPerHead(spec.step) && (spec.head < 0 || spec.head >= trace.headCount()))
-        return Error{where, "head " + std::to_string(spec.head + 1) + " does not exist"};
+        return Error{where, errorText(ErrorId::HeadDoesNotExist, spec.head + 1)};
     const Mat& m = stepMatrix(trace, spec.step, spec.layer, spec.head);
-    if (m.size() == 0) return Error{where, "this run kept no such matrix"};
+    if (m.size() == 0) return Error{where, ErrorId::RunKeptNoMatrix};
     if (spec.hide == HideKind::OneRow && (spec.row < 0 || spec.row >= m.rows()))
-        return Error{where, "row " + std::to_string(spec.row + 1) + " is outside the " + std::to_string(m.rows()) + " rows"};
+        return Error{where, errorText(ErrorId::RowOutside, spec.row + 1, m.rows())};
     Exercise exercise{spec, {}, answerTolerance(spec.decimals)};
     for (const auto& [r, c] : hiddenCells(m, spec))
         exercise.blanks.push_back(Blank{CellRef{spec.step, spec.layer, spec.head, r, c}, m(r, c)});
-    if (exercise.blanks.empty()) return Error{where, "has no finite cell to ask for"};
+    if (exercise.blanks.empty()) return Error{where, ErrorId::NoFiniteCell};
     return exercise;
 }
 

@@ -8,20 +8,20 @@
 #include <sstream>
 
 #include "core/lesson/lesson_tokenizer.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
 namespace {
 
 // Empty and over-long sentences are refused before running: the panel keeps what it showed.
-Result<void> checkSentence(const Lesson& lesson, std::string_view sentence, const std::string& role) {
+Result<void> checkSentence(const Lesson& lesson, std::string_view sentence, ErrorId role) {
     auto words = lessonTokenize(sentence, lesson.lowercase);
-    if (!words) return Error{role, words.error().message};
+    if (!words) return Error{role, words.error().messageForm()};
     const int n = static_cast<int>(words.value().size());
-    if (n == 0) return Error{role, "is empty; type at least one word"};
+    if (n == 0) return Error{role, ErrorId::IsEmptyTypeWord};
     if (n > kMaxMaskLabTokens)
-        return Error{role, "has " + std::to_string(n) + " tokens; the lab shows at most " +
-                               std::to_string(kMaxMaskLabTokens) + " so every number stays legible"};
+        return Error{role, errorText(ErrorId::LabTooManyTokens, n, kMaxMaskLabTokens)};
     return {};
 }
 
@@ -86,7 +86,7 @@ std::string joined(const std::vector<std::string>& words) {
 }  // namespace
 
 Result<CausalDemo> causalDemo(const Lesson& lesson, std::string_view sentence, RunSettings settings) {
-    if (auto error = checkSentence(lesson, sentence, "sentence"); !error.ok()) return error.error();
+    if (auto error = checkSentence(lesson, sentence, ErrorId::WhereSentence); !error.ok()) return error.error();
     Lesson causal = lesson;
     causal.causalMask = true;
     auto trace = runLesson(causal, sentence, settings);
@@ -101,8 +101,8 @@ Result<CausalDemo> causalDemo(const Lesson& lesson, std::string_view sentence, R
 
 Result<PaddingDemo> paddingDemo(const Lesson& lesson, std::string_view first, std::string_view second,
                                 RunSettings settings) {
-    if (auto error = checkSentence(lesson, first, "first sentence"); !error.ok()) return error.error();
-    if (auto error = checkSentence(lesson, second, "second sentence"); !error.ok()) return error.error();
+    if (auto error = checkSentence(lesson, first, ErrorId::WhereFirstSentence); !error.ok()) return error.error();
+    if (auto error = checkSentence(lesson, second, ErrorId::WhereSecondSentence); !error.ok()) return error.error();
     auto batch = runLessonBatch(lesson, {std::string(first), std::string(second)}, settings);
     if (!batch) return batch.error();
     PaddingDemo demo{std::move(batch).value()};
@@ -122,8 +122,8 @@ Result<PaddingDemo> paddingDemo(const Lesson& lesson, std::string_view first, st
 
 Result<CrossAttentionDemo> crossAttentionDemo(const Lesson& lesson, std::string_view target, std::string_view source,
                                               RunSettings settings) {
-    if (auto error = checkSentence(lesson, target, "target sentence"); !error.ok()) return error.error();
-    if (auto error = checkSentence(lesson, source, "source sentence"); !error.ok()) return error.error();
+    if (auto error = checkSentence(lesson, target, ErrorId::WhereTargetSentence); !error.ok()) return error.error();
+    if (auto error = checkSentence(lesson, source, ErrorId::WhereSourceSentence); !error.ok()) return error.error();
     auto trace = runCrossAttention(lesson, target, source, settings);
     if (!trace) return trace.error();
     CrossAttentionDemo demo{std::move(trace).value()};

@@ -9,6 +9,7 @@
 #include "core/lab/random.hpp"
 #include "core/lab/scaling.hpp"
 #include "core/pipeline/steps.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -27,8 +28,7 @@ double entryStd(const Mat& m) {
 
 Result<void> checkSplit(int d, int heads) {
     if (d <= 0 || heads <= 0 || d % heads != 0)
-        return Error{"multi-head lab: H", "expected a head count that divides d = " + std::to_string(d) +
-                                              ", found H = " + std::to_string(heads)};
+        return Error{ErrorId::WhereMultiHeadH, errorText(ErrorId::HeadCountDivides, d, heads)};
     return {};
 }
 
@@ -70,8 +70,7 @@ Result<MultiHeadRun> runMultiHead(const Mat& X, int heads, const MultiHeadWeight
     const int d = static_cast<int>(X.cols());
     for (const Mat* w : {&weights.wq, &weights.wk, &weights.wv, &weights.wo})
         if (w->rows() != d || w->cols() != d)
-            return Error{"multi-head lab: weights", "expected " + shape(d, d) + " (d×d for X of width d = " +
-                                                        std::to_string(d) + "), found " + shape(w->rows(), w->cols())};
+            return Error{ErrorId::WhereMultiHeadWeights, errorText(ErrorId::WeightsForWidth, shape(d, d), d, shape(w->rows(), w->cols()))};
     auto split = splitHeads(weights, heads);
     if (!split) return split.error();
     MultiHeadRun run;

@@ -12,12 +12,13 @@
 #include "core/model/gpt2.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
 Result<Mat> relativePositionMap(int d, int k) {
     if (d <= 0 || d % 2 != 0)
-        return Error{"relative position map: d", "expected an even width, found " + std::to_string(d)};
+        return Error{ErrorId::WhereRelativeMapD, errorText(ErrorId::ExpectedFound, ErrorId::AnEvenWidth, d)};
     Mat map = Mat::Zero(d, d);  // d×d
     for (int i = 0; i < d / 2; ++i) {
         const double angle = k / std::pow(10000.0, 2.0 * i / d);  // k·ωᵢ, as sinusoidalEncoding
@@ -32,7 +33,7 @@ Result<Mat> relativePositionMap(int d, int k) {
 
 Result<RelativePositionCheck> checkRelativePosition(int T, int d, int k) {
     if (k < 0 || k >= T)
-        return Error{"relative position check: k", "expected 0 ≤ k < T = " + std::to_string(T) + ", found " + std::to_string(k)};
+        return Error{ErrorId::WhereRelativeCheckK, errorText(ErrorId::KBelowT, T, k)};
     auto map = relativePositionMap(d, k);
     if (!map) return map.error();
     const Mat pe = sinusoidalEncoding(T, d);                                     // T×d
@@ -43,22 +44,20 @@ Result<RelativePositionCheck> checkRelativePosition(int T, int d, int k) {
 
 Result<Mat> learnedPositionTable(const LoadedModel& model, int rows) {
     const MatrixRef* table = model.encoder ? &model.encoder->positions : model.gpt2 ? &model.gpt2->positions : nullptr;
-    const std::string where = "learned position table of " + model.source;
+    const ErrorText where = errorText(ErrorId::WhereLearnedTableOf, model.source);
     if (!table || !table->data)
-        return Error{where, "expected a " + familyName(model.config.family) + " model with a learned position table, found none"};
+        return Error{where, errorText(ErrorId::LearnedTableExpected, familyName(model.config.family))};
     const int first = model.config.positionOffset;  // RoBERTa: rows 0, 1 belong to padding
     const int available = static_cast<int>(table->rows) - first;
     if (rows < 1 || rows > available)
-        return Error{where, "expected 1 … " + std::to_string(available) + " positions, asked for " + std::to_string(rows)};
+        return Error{where, errorText(ErrorId::PositionsAskedFor, available, rows)};
     return Mat(table->view().middleRows(first, rows).cast<double>());  // rows×d
 }
 
 Result<RelativePositionFit> fitRelativePositionMap(const Mat& table, int k) {
     const int N = static_cast<int>(table.rows()), D = static_cast<int>(table.cols());
     if (k < 1 || N - k <= D)
-        return Error{"relative position fit", "expected 1 ≤ k and more row pairs N − k than dimensions D = " +
-                                                  std::to_string(D) + ", found N = " + std::to_string(N) + ", k = " +
-                                                  std::to_string(k) + " (with fewer, any table fits exactly)"};
+        return Error{ErrorId::WhereRelativeFit, errorText(ErrorId::FitNeedsPairs, D, N, k)};
     const Mat before = table.topRows(N - k), after = table.bottomRows(N - k);  // (N−k)×D each
     RelativePositionFit fit;
     fit.map = before.colPivHouseholderQr().solve(after);  // D×D, least squares
@@ -122,8 +121,7 @@ Result<PermutationDemo> permutationDemo(const Lesson& lesson, std::string_view s
     for (std::size_t i = 0; i < demo.order.size(); ++i)
         if (i >= shuffled.value().tokens.size() ||
             shuffled.value().tokens[i].text != original.value().tokens[static_cast<std::size_t>(demo.order[i])].text)
-            return Error{"permutation demo", "the shuffled sentence does not read back as the shuffled tokens (token " +
-                                                 std::to_string(i + 1) + ")"};
+            return Error{ErrorId::WherePermutationDemo, errorText(ErrorId::ShuffledDoesNotReadBack, i + 1)};
     demo.largestDifference = largestPermutedDifference(original.value(), shuffled.value(), demo.order);
     demo.original = std::move(original).value();
     demo.shuffled = std::move(shuffled).value();

@@ -6,6 +6,7 @@
 
 #include "core/lab/random.hpp"
 #include "core/pipeline/steps.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -21,11 +22,9 @@ Mat drawn(LabRandom& random, Eigen::Index rows, Eigen::Index cols, Eigen::Index 
 
 Result<SynthesizerWeights> makeSynthesizerWeights(int d, int length, int factorA, int rank, std::uint64_t seed) {
     if (d < 1 || length < 1 || rank < 1)
-        return Error{"synthesizer", "expected d, ℓ and the rank ≥ 1, found " + std::to_string(d) + ", " +
-                                        std::to_string(length) + ", " + std::to_string(rank)};
+        return Error{ErrorId::WhereSynthesizer, errorText(ErrorId::SynthesizerSizes, d, length, rank)};
     if (factorA < 1 || length % factorA != 0)
-        return Error{"synthesizer: factor a", "expected a divisor of ℓ = " + std::to_string(length) + ", found " +
-                                                  std::to_string(factorA)};
+        return Error{ErrorId::WhereSynthesizerFactor, errorText(ErrorId::ADivisorOf, length, factorA)};
     SynthesizerWeights w{length, factorA, length / factorA, rank, seed, {}, {}, {}, {}, {}, {}, {}, {}, {}};
     LabRandom random(seed);
     w.w1 = drawn(random, d, d, d);
@@ -71,14 +70,14 @@ std::vector<double> normalizedAlphas(const std::vector<double>& positions) {
 
 Result<Mat> mixtureScores(const std::vector<Mat>& scores, const std::vector<double>& alphas) {
     if (scores.empty() || alphas.size() != scores.size())
-        return Error{"mixture: α", "expected one weight per variant (" + std::to_string(scores.size()) + "), found " +
-                                       std::to_string(alphas.size())};
+        return Error{ErrorId::WhereMixtureAlpha, errorText(ErrorId::OneWeightPerVariant, scores.size(), alphas.size())};
     double total = 0;
     for (double a : alphas) {
-        if (!std::isfinite(a) || a < 0) return Error{"mixture: α", "expected finite weights ≥ 0, found " + std::to_string(a)};
+        if (!std::isfinite(a) || a < 0) return Error{ErrorId::WhereMixtureAlpha, errorText(ErrorId::FiniteWeights, std::to_string(a))};
         total += a;
     }
-    if (std::abs(total - 1.0) > 1e-9) return Error{"mixture: α", "expected weights summing to 1, found " + std::to_string(total)};
+    if (std::abs(total - 1.0) > 1e-9)
+        return Error{ErrorId::WhereMixtureAlpha, errorText(ErrorId::WeightsSumToOne, std::to_string(total))};
     Mat mix = Mat::Zero(scores[0].rows(), scores[0].cols());
     for (std::size_t i = 0; i < scores.size(); ++i) mix += alphas[i] * scores[i];
     return mix;
@@ -89,8 +88,7 @@ Result<std::vector<SynthesizerVariant>> synthesizerVariants(const Mat& X, const 
                                                             const std::vector<double>& alphas) {
     const int T = static_cast<int>(X.rows());
     if (T > w.length)
-        return Error{"synthesizer", "the sentence has " + std::to_string(T) + " tokens, the model room for " +
-                                        std::to_string(w.length)};
+        return Error{ErrorId::WhereSynthesizer, errorText(ErrorId::SentenceTooLongForModel, T, w.length)};
     std::vector<SynthesizerVariant> variants{{"Dot product", dotProductScores, {}},
                                              {"Dense", denseScores(X, w), {}},
                                              {"Random", randomScores(T, w), {}},

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/export/table_format.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -107,7 +108,7 @@ WorksheetPhrases chineseWorksheetPhrases() {
 
 Result<Worksheet> exerciseWorksheet(const Trace& trace, const Exercise& exercise, WorksheetFormat format,
                                     const std::string& title, const WorksheetPhrases& phrases) {
-    if (exercise.blanks.empty()) return Error{"worksheet", "the exercise hides no cell"};
+    if (exercise.blanks.empty()) return Error{ErrorId::WhereWorksheet, ErrorId::ExerciseHidesNoCell};
     Writer questions{format, {}}, answers{format, {}};
     writeQuestions(questions, trace, exercise, title, phrases);
     writeAnswers(answers, trace, exercise, title, phrases);

@@ -3,6 +3,7 @@
 #include "core/lesson/lesson.hpp"
 
 #include "core/io/json_reader.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/text/utf8.hpp"
 
 namespace attnscope {
@@ -28,7 +29,7 @@ bool readBool(const Field& obj, const std::string& key, bool fallback) {
 // over by other means and keeps the rule in one visible place.
 std::string checkedText(const Field& f, std::string text) {
     if (const auto bad = utf8::decode(text).invalidAt)
-        fail(f.error("expected UTF-8 text, found an invalid byte sequence at byte " + std::to_string(*bad)));
+        fail(f.error(errorText(ErrorId::InvalidUtf8At, *bad)));
     return text;
 }
 
@@ -40,16 +41,14 @@ std::string readString(const Field& obj, const std::string& key, const std::stri
 // Version 3: a text may be {"en": "…", "zh_CN": "…"}; a plain string is one text for every language.
 LocalizedText readLocalized(const Field& f, int version) {
     if (f.json().is_string()) return LocalizedText(checkedText(f, need(f.text())));
-    const char* expected = "text, or an object {language: text} such as {\"en\": \"…\", \"zh_CN\": \"…\"}";
-    if (!f.json().is_object()) fail(f.expected(expected));
-    if (version < 3) fail(f.error("a text in several languages needs \"version\": 3"));
-    const auto entries = need(f.members(expected));
-    if (entries.empty()) fail(f.error("expected at least one language, found an empty object"));
+    if (!f.json().is_object()) fail(f.expected(ErrorId::LocalizedTextExpected));
+    if (version < 3) fail(f.error(ErrorId::SeveralLanguagesNeedV3));
+    const auto entries = need(f.members(ErrorId::LocalizedTextExpected));
+    if (entries.empty()) fail(f.error(errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneLanguage, ErrorId::AnEmptyObject)));
     LocalizedText text;
     for (const auto& [language, value] : entries) {
         if (!isLanguageCode(language))
-            fail(value.error("expected a language code such as \"en\" or \"zh_CN\" (2–3 lower-case letters, "
-                             "optionally \"_\" and a 2-letter region in capitals), found \"" + language + "\""));
+            fail(value.error(errorText(ErrorId::ExpectedLanguageCode, language)));
         text.set(language, checkedText(value, need(value.text())));
     }
     return text;
@@ -61,9 +60,9 @@ LocalizedText readLocalizedMember(const Field& obj, const std::string& key, int 
 }
 
 RowVec readVector(const Field& f, Eigen::Index expected) {
-    const auto items = need(f.elements("a list of numbers"));
+    const auto items = need(f.elements(ErrorId::AListOfNumbers));
     if (expected >= 0 && static_cast<Eigen::Index>(items.size()) != expected)
-        fail(f.error("expected " + std::to_string(expected) + " numbers, found " + std::to_string(items.size())));
+        fail(f.error(errorText(ErrorId::ExpectedFound, errorText(ErrorId::CountNumbers, expected), items.size())));
     RowVec v(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) v[i] = readNumber(items[i]);
     return v;
@@ -82,24 +81,23 @@ std::string foundShape(const Json& j) {
 
 // rows/cols of -1 mean "any". A wrong shape is reported whole ("expected 4×8, found 4×6"), with
 // what the shape stands for (`shapeName`, e.g. "(heads·d_v)×d_model").
-Mat readMatrix(const Field& f, Eigen::Index rows, Eigen::Index cols, const std::string& shapeName) {
-    const auto rowFields = need(f.elements("a matrix (" + shapeName + ")"));
+Mat readMatrix(const Field& f, Eigen::Index rows, Eigen::Index cols, const ErrorText& shapeName) {
+    const auto rowFields = need(f.elements(errorText(ErrorId::AMatrixOf, shapeName)));
     const Json& j = f.json();
-    if (rowFields.empty()) fail(f.error("expected a matrix (" + shapeName + "), found no rows"));
+    if (rowFields.empty()) fail(f.error(errorText(ErrorId::ExpectedFound, errorText(ErrorId::AMatrixOf, shapeName), ErrorId::NoRows)));
     const Eigen::Index firstWidth = j[0].is_array() ? static_cast<Eigen::Index>(j[0].size()) : 0;
     const Eigen::Index width = cols >= 0 ? cols : firstWidth;
     const std::string found = foundShape(j);
     const bool rowsDiffer = rows >= 0 && static_cast<Eigen::Index>(j.size()) != rows;
     const bool colsDiffer = !found.empty() && firstWidth != width;
     if (rowsDiffer || colsDiffer)
-        fail(f.error("expected " + shapeText(rows, width) + ", found " +
-                     (found.empty() ? std::to_string(j.size()) + " rows" : found) + " (" + shapeName + ")"));
+        fail(f.error(errorText(ErrorId::ExpectedFoundNote, shapeText(rows, width),
+                               found.empty() ? errorText(ErrorId::CountRows, j.size()) : ErrorText::verbatim(found),
+                               shapeName)));
     Mat m(j.size(), width);
     for (std::size_t r = 0; r < rowFields.size(); ++r) m.row(r) = readVector(rowFields[r], width);
     return m;
 }
-
-constexpr const char* kPositionalKinds = "\"none\", \"sinusoidal\" or {\"table\": …}";
 
 void readPositional(const Field& doc, Lesson& lesson) {
     const auto pe = need(doc.optionalMember("positional_encoding"));
@@ -108,17 +106,17 @@ void readPositional(const Field& doc, Lesson& lesson) {
         const auto kind = need(pe->text());
         if (kind == "none") lesson.positional = PositionalKind::None;
         else if (kind == "sinusoidal") lesson.positional = PositionalKind::Sinusoidal;
-        else fail(pe->error(std::string("expected ") + kPositionalKinds + ", found \"" + kind + "\""));
+        else fail(pe->error(errorText(ErrorId::ExpectedFound, ErrorId::PositionalKinds, errorText(ErrorId::Quoted, kind))));
         return;
     }
-    if (!pe->has("table")) fail(pe->expected(kPositionalKinds));
+    if (!pe->has("table")) fail(pe->expected(ErrorId::PositionalKinds));
     lesson.positional = PositionalKind::Table;
-    lesson.positionalTable = readMatrix(need(pe->member("table")), -1, lesson.dModel, "the table is positions×d_model");
+    lesson.positionalTable = readMatrix(need(pe->member("table")), -1, lesson.dModel, ErrorId::ShapeTable);
 }
 
 void readEmbeddings(const Field& doc, Lesson& lesson) {
     const Field table = need(doc.member("embeddings"));
-    for (const auto& [token, vec] : need(table.members("an object {token: [numbers]}")))
+    for (const auto& [token, vec] : need(table.members(ErrorId::AnObjectTokenNumbers)))
         lesson.embeddings.emplace_back(checkedText(vec, token), readVector(vec, lesson.dModel));
 }
 
@@ -131,17 +129,16 @@ RowVec readOptionalBias(const Field& head, const std::string& key, int width) {
 std::vector<HeadWeights> readHeads(const Field& obj, const Lesson& lesson) {
     if (!lesson.projections) return {};
     const Field heads = need(obj.member("heads_weights"));
-    const auto list = need(heads.elements("a list of " + std::to_string(lesson.numHeads) + " heads"));
-    if (static_cast<int>(list.size()) != lesson.numHeads)
-        fail(heads.expected("a list of " + std::to_string(lesson.numHeads) + " heads"));
+    const auto list = need(heads.elements(errorText(ErrorId::AListOfHeads, lesson.numHeads)));
+    if (static_cast<int>(list.size()) != lesson.numHeads) fail(heads.expected(errorText(ErrorId::AListOfHeads, lesson.numHeads)));
     const int d = lesson.dModel;
     std::vector<HeadWeights> out;
     for (const Field& head : list) {
-        need(head.requireObject("an object with W_Q, W_K, W_V"));
+        need(head.requireObject(ErrorId::AnObjectWithWQKV));
         HeadWeights w;
-        w.wq = readMatrix(need(head.member("W_Q")), d, lesson.dK, "W_Q is d_model×d_k");
-        w.wk = readMatrix(need(head.member("W_K")), d, lesson.dK, "W_K is d_model×d_k");
-        w.wv = readMatrix(need(head.member("W_V")), d, lesson.dV, "W_V is d_model×d_v");
+        w.wq = readMatrix(need(head.member("W_Q")), d, lesson.dK, errorText(ErrorId::ShapeIs, "W_Q", "d_model×d_k"));
+        w.wk = readMatrix(need(head.member("W_K")), d, lesson.dK, errorText(ErrorId::ShapeIs, "W_K", "d_model×d_k"));
+        w.wv = readMatrix(need(head.member("W_V")), d, lesson.dV, errorText(ErrorId::ShapeIs, "W_V", "d_model×d_v"));
         w.bq = readOptionalBias(head, "b_Q", lesson.dK);
         w.bk = readOptionalBias(head, "b_K", lesson.dK);
         w.bv = readOptionalBias(head, "b_V", lesson.dV);
@@ -156,7 +153,7 @@ LessonLayer readLayer(const Field& obj, const Lesson& lesson) {
     layer.heads = readHeads(obj, lesson);
     const int concatWidth = lesson.numHeads * lesson.dV;
     if (const auto wo = need(obj.optionalMember("W_O")))
-        layer.wo = readMatrix(*wo, concatWidth, lesson.dModel, "W_O is (heads·d_v)×d_model");
+        layer.wo = readMatrix(*wo, concatWidth, lesson.dModel, ErrorId::ShapeWO);
     layer.bo = readOptionalBias(obj, "b_O", lesson.dModel);
     return layer;
 }
@@ -168,16 +165,16 @@ void readLayers(const Field& doc, int version, Lesson& lesson) {
         lesson.layers = {readLayer(doc, lesson)};
         return;
     }
-    if (version < 2) fail(layers->error("needs \"version\": 2 (a version 1 lesson has one layer, given at the top level)"));
+    if (version < 2) fail(layers->error(ErrorId::LayersNeedV2));
     for (const char* key : {"heads_weights", "W_O", "b_O"})
         if (doc.has(key))
-            fail(Error{doc.whereOf(key), "with \"layers\", give " + std::string(key) + " inside each layer, not at the top level"});
-    const auto list = need(layers->elements("a list of 1 to 64 layers"));
-    if (list.empty() || list.size() > 64) fail(layers->expected("a list of 1 to 64 layers"));
+            fail(Error{doc.whereOf(key), errorText(ErrorId::KeyInsideEachLayer, key)});
+    const auto list = need(layers->elements(ErrorId::AListOfLayers));
+    if (list.empty() || list.size() > 64) fail(layers->expected(ErrorId::AListOfLayers));
     lesson.residual = true;
     lesson.layers.clear();
     for (const Field& layer : list) {
-        need(layer.requireObject("an object with heads_weights and W_O"));
+        need(layer.requireObject(ErrorId::AnObjectWithHeadsWO));
         lesson.layers.push_back(readLayer(layer, lesson));
     }
 }
@@ -193,8 +190,7 @@ void readDimensions(const Field& doc, Lesson& lesson) {
     lesson.dK = readOptionalInt(doc, "d_k", 1, 4096, lesson.dModel);
     lesson.dV = readOptionalInt(doc, "d_v", 1, 4096, lesson.dK);
     if (!lesson.projections && (lesson.dK != lesson.dModel || lesson.dV != lesson.dModel))
-        fail(Error{doc.whereOf("d_k"), "without projections Q = K = V = X, so d_k and d_v must equal d_model (" +
-                                           std::to_string(lesson.dModel) + ")"});
+        fail(Error{doc.whereOf("d_k"), errorText(ErrorId::NoProjectionsDims, lesson.dModel)});
 }
 
 void readDisplay(const Field& doc, Lesson& lesson) {
@@ -209,23 +205,23 @@ void readDisplay(const Field& doc, Lesson& lesson) {
 void readFeatureNames(const Field& doc, int version, Lesson& lesson) {
     const auto names = need(doc.optionalMember("features"));
     if (!names) return;
-    const std::string expected = "a list of " + std::to_string(lesson.dModel) + " names (d_model)";
+    const ErrorText expected = errorText(ErrorId::AListOfNames, lesson.dModel);
     const auto list = need(names->elements(expected));
     if (static_cast<int>(list.size()) != lesson.dModel) fail(names->expected(expected));
     for (const Field& name : list) lesson.featureNames.push_back(readLocalized(name, version));
 }
 
 int checkHeader(const Field& doc) {
-    need(doc.requireObject("a JSON object"));
+    need(doc.requireObject(ErrorId::AJsonObject));
     const std::string format = readString(doc, "format", "");
     if (format != "attnscope-lesson")
-        fail(Error{doc.whereOf("format"), "expected \"attnscope-lesson\", found " +
-                                              (doc.has("format") ? json::describe(doc.json()["format"]) : "nothing")});
+        fail(Error{doc.whereOf("format"),
+                   errorText(ErrorId::ExpectedFound, errorText(ErrorId::Quoted, "attnscope-lesson"),
+                             doc.has("format") ? json::describeText(doc.json()["format"]) : ErrorText(ErrorId::Nothing))});
     const Field versionField = need(doc.member("version"));
     const int version = readInt(versionField, 1, 1000);
     if (version > kLessonFormatVersion)
-        fail(versionField.error("this AttnScope reads lesson format versions 1 to " + std::to_string(kLessonFormatVersion) +
-                                ", the file has version " + std::to_string(version)));
+        fail(versionField.error(errorText(ErrorId::LessonFormatVersions, kLessonFormatVersion, version)));
     return version;
 }
 
@@ -307,13 +303,12 @@ Json positionalJson(const Lesson& lesson) {
 Result<void> checkShape(const Mat& m, Eigen::Index rows, Eigen::Index cols,
                                 const std::string& where) {
     if (m.rows() == rows && m.cols() == cols) return {};
-    return Error{where, "expected " + std::to_string(rows) + "×" + std::to_string(cols) +
-                            ", found " + std::to_string(m.rows()) + "×" + std::to_string(m.cols())};
+    return Error{where, errorText(ErrorId::ExpectedFound, shapeText(rows, cols), shapeText(m.rows(), m.cols()))};
 }
 
 Result<void> checkFinite(const Mat& m, const std::string& where) {
     if (m.allFinite()) return {};
-    return Error{where, "contains NaN or infinity; every weight must be a finite number"};
+    return Error{where, ErrorId::NanOrInfinity};
 }
 
 }  // namespace
@@ -355,8 +350,8 @@ namespace {
 Result<void> validateHeads(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
     if (!lesson.projections) return {};
     if (static_cast<int>(layer.heads.size()) != lesson.numHeads)
-        return Error{path + "heads_weights", "expected " + std::to_string(lesson.numHeads) + " heads, found " +
-                                                 std::to_string(layer.heads.size())};
+        return Error{path + "heads_weights",
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::CountHeads, lesson.numHeads), layer.heads.size())};
     for (std::size_t h = 0; h < layer.heads.size(); ++h) {
         const std::string at = path + "heads_weights[" + std::to_string(h) + "].";
         const HeadWeights& w = layer.heads[h];
@@ -379,13 +374,9 @@ Result<void> validateOutput(const Lesson& lesson, const LessonLayer& layer, cons
         return checkFinite(layer.wo, path + "W_O");
     }
     if (lesson.residual && concatWidth != d)
-        return Error{path + "W_O", "is missing: the residual connection adds the output to X, which is d_model = " +
-                                       std::to_string(d) + " wide, but without W_O the output is the concatenation, "
-                                       "heads·d_v = " + std::to_string(concatWidth) + " wide; give a " +
-                                       std::to_string(concatWidth) + "×" + std::to_string(d) + " W_O"};
+        return Error{path + "W_O", errorText(ErrorId::WOMissingResidual, d, concatWidth)};
     if (layer.bo.size() && concatWidth != d)
-        return Error{path + "b_O", "without W_O the output is the concatenation, " + std::to_string(concatWidth) +
-                                       " wide (heads·d_v), but b_O has " + std::to_string(d) + " numbers"};
+        return Error{path + "b_O", errorText(ErrorId::BOWithoutWO, concatWidth, d)};
     return {};
 }
 
@@ -397,10 +388,7 @@ Result<void> validateHeadColumns(const Lesson& lesson, const std::string& source
     for (const auto& [width, name] : {std::pair{lesson.dK, "d_k"}, std::pair{lesson.dV, "d_v"}}) {
         const long long columns = static_cast<long long>(lesson.numHeads) * width;
         if (columns > kMaxHeadColumns)
-            return Error{source + ": heads", std::to_string(lesson.numHeads) + " heads × " + name + " " +
-                                                 std::to_string(width) + " = " + std::to_string(columns) +
-                                                 " columns per token; at most " + std::to_string(kMaxHeadColumns) +
-                                                 " (heads × d_k and heads × d_v)"};
+            return Error{source + ": heads", errorText(ErrorId::HeadColumns, lesson.numHeads, name, width, columns, kMaxHeadColumns)};
     }
     return {};
 }
@@ -415,8 +403,7 @@ Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
         if (auto e = checkFinite(vec, source + ": embeddings." + token); !e.ok()) return e;
     }
     if (lesson.layers.empty() || (!lesson.residual && lesson.layers.size() != 1))
-        return Error{source + ": layers", "expected one layer, or a list of layers joined by residual connections; "
-                                          "found " + std::to_string(lesson.layers.size()) + " layers"};
+        return Error{source + ": layers", errorText(ErrorId::OneLayerOrList, lesson.layers.size())};
     for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
         // Error paths as in the file: top-level fields for version 1, "layers[l]." otherwise.
         const std::string path = source + ": " + (lesson.residual ? "layers[" + std::to_string(l) + "]." : "");

@@ -1,5 +1,6 @@
 #include "core/lesson/lesson_tokenizer.hpp"
 
+#include "core/text/error_messages.hpp"
 #include "core/text/utf8.hpp"
 
 namespace attnscope {
@@ -46,8 +47,7 @@ char32_t lowered(char32_t cp, bool lowercase) {
 Result<std::vector<std::string>> lessonTokenize(std::string_view text, bool lowercase) {
     const utf8::Decoded decoded = utf8::decode(text);
     if (decoded.invalidAt) {
-        return Error{"sentence", "not valid UTF-8 text (bad byte sequence at byte " +
-                                     std::to_string(*decoded.invalidAt) + ")"};
+        return Error{ErrorId::WhereSentence, errorText(ErrorId::SentenceNotUtf8, *decoded.invalidAt)};
     }
     std::vector<std::string> tokens;
     std::string word;

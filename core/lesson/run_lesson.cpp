@@ -7,6 +7,7 @@
 #include "core/pipeline/attention_layer.hpp"
 #include "core/lesson/lesson_tokenizer.hpp"
 #include "core/pipeline/steps.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/trace/ablation.hpp"
 
 namespace attnscope {
@@ -46,7 +47,7 @@ std::vector<HeadWeights> headsFor(const Lesson& lesson, const LessonLayer& layer
 
 // Every attention layer in turn; with residual connections layer l+1 reads X_l + output_l.
 Result<void> runLayers(const Lesson& lesson, Mat X, const std::vector<HeadRef>& ablate, Trace& trace) {
-    if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
+    if (lesson.layers.empty()) return Error{ErrorId::WhereLesson, ErrorId::NoAttentionLayer};
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
     AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding, trace.paddedFrom, {}};
@@ -55,7 +56,7 @@ Result<void> runLayers(const Lesson& lesson, Mat X, const std::vector<HeadRef>& 
         if (l > 0) {
             const LayerTrace& before = trace.layers.back();
             if (before.output.cols() != before.input.cols())  // validateLesson reports this by field
-                return Error{"lesson", "layer " + std::to_string(l) + "'s output is not d_model wide"};
+                return Error{ErrorId::WhereLesson, errorText(ErrorId::LayerOutputNotDModel, l)};
             X = before.input + before.output;  // T×d; both addends already rounded
             if (trace.handRounding) X = roundTo(X, *trace.handRounding);
         }
@@ -107,10 +108,10 @@ void describeRun(const Lesson& lesson, const RunSettings& settings, Trace& trace
 }
 
 // One sentence of a cross-attention pair: at least one token, errors named by its role.
-Result<std::vector<std::string>> wordsOf(const Lesson& lesson, std::string_view sentence, const std::string& role) {
+Result<std::vector<std::string>> wordsOf(const Lesson& lesson, std::string_view sentence, ErrorId role) {
     auto texts = lessonTokenize(sentence, lesson.lowercase);
-    if (!texts) return Error{role, texts.error().message};
-    if (texts.value().empty()) return Error{role, "has no tokens; type at least one word"};
+    if (!texts) return Error{role, texts.error().messageForm()};
+    if (texts.value().empty()) return Error{role, ErrorId::HasNoTokens};
     return texts;
 }
 
@@ -126,7 +127,7 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     auto texts = lessonTokenize(sentence, lesson.lowercase);
     if (!texts) return texts.error();
     // Empty or only separators: no matrices to show (they would print as empty tables).
-    if (texts.value().empty()) return Error{"sentence", "the sentence has no tokens; type at least one word"};
+    if (texts.value().empty()) return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
     if (auto bad = checkHeadsExist(settings.ablate, static_cast<int>(lesson.layers.size()), lesson.numHeads, "ablate");
         !bad.ok())
         return bad.error();
@@ -149,10 +150,10 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
 
 Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, std::string_view source,
                                 RunSettings settings) {
-    if (lesson.layers.empty()) return Error{"lesson", "has no attention layer"};
-    auto targetTexts = wordsOf(lesson, target, "target sentence");
+    if (lesson.layers.empty()) return Error{ErrorId::WhereLesson, ErrorId::NoAttentionLayer};
+    auto targetTexts = wordsOf(lesson, target, ErrorId::WhereTargetSentence);
     if (!targetTexts) return targetTexts.error();
-    auto sourceTexts = wordsOf(lesson, source, "source sentence");
+    auto sourceTexts = wordsOf(lesson, source, ErrorId::WhereSourceSentence);
     if (!sourceTexts) return sourceTexts.error();
     Trace trace;
     describeRun(lesson, settings, trace);
@@ -172,7 +173,7 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     const Mat Xq = inputOf(trace.embedding, trace.positional, trace);            // T_q×d
     const Mat Xkv = inputOf(sourceEmbedding, sourcePositional, trace);           // T_k×d
     trace.hasOutputProjection = lesson.layers[0].wo.size() > 0;
-    if (auto bad = checkHeadsExist(settings.ablate, 1, lesson.numHeads, "ablate (cross-attention runs layer 1)");
+    if (auto bad = checkHeadsExist(settings.ablate, 1, lesson.numHeads, ErrorText(ErrorId::WhereAblateCross));
         !bad.ok())
         return bad.error();
     const AttentionOptions options{lesson.scale, false, trace.handRounding, -1, layerHeadMask(settings.ablate, 0, lesson.numHeads)};

@@ -8,6 +8,8 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
+#include "core/text/error_messages.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -128,8 +130,7 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
     const EncoderNames names = namesOf(c.family);
     const auto prefix = detectPrefix(store, names);
     if (!prefix)
-        return Error{source, "tensor \"embeddings.word_embeddings.weight\" is missing (looked for it with and without the \"" +
-                                 names.prefix + "\" prefix)"};
+        return Error{source, errorText(ErrorId::TensorMissingPrefix, "embeddings.word_embeddings.weight", names.prefix)};
     WeightBinder bind(store);
     EncoderWeights w;
     w.prefix = *prefix;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -52,18 +53,17 @@ bool isPickleCheckpoint(const std::filesystem::path& file) {
 
 Error pickleRefusal(const std::filesystem::path& file) {
     const std::string name = file.filename().string();
-    return Error{file.string(),
-                 "is a PyTorch pickle checkpoint. Pickle files can execute code when loaded, so AttnScope never "
-                 "opens them; nothing was read from it. Download the model's .safetensors version, or convert "
-                 "it once in Python:\n  python -c \"import torch; from safetensors.torch import save_file; "
-                 "sd = torch.load('" + name + "', map_location='cpu', weights_only=True); "
-                 "save_file({k: v.clone().contiguous() for k, v in sd.items()}, 'model.safetensors')\""};
+    const std::string command =  // code, the same in every language
+        "python -c \"import torch; from safetensors.torch import save_file; "
+        "sd = torch.load('" + name + "', map_location='cpu', weights_only=True); "
+        "save_file({k: v.clone().contiguous() for k, v in sd.items()}, 'model.safetensors')\"";
+    return Error{file.string(), errorText(ErrorId::PickleRefused, command)};
 }
 
 Result<CheckpointFiles> findCheckpointFiles(const std::filesystem::path& folder) {
     std::error_code ec;
-    if (!std::filesystem::exists(folder, ec)) return Error{folder.string(), "does not exist"};
-    if (!std::filesystem::is_directory(folder, ec)) return Error{folder.string(), "is not a folder"};
+    if (!std::filesystem::exists(folder, ec)) return Error{folder.string(), ErrorId::DoesNotExist};
+    if (!std::filesystem::is_directory(folder, ec)) return Error{folder.string(), ErrorId::IsNotAFolder};
     CheckpointFiles files{folder, folder / "config.json", {}, false};
     if (isFile(folder / "model.safetensors.index.json")) {
         files.weights = folder / "model.safetensors.index.json";
@@ -73,11 +73,11 @@ Result<CheckpointFiles> findCheckpointFiles(const std::filesystem::path& folder)
     } else {
         // A pickle-only folder: say why it is refused before anything else is missing.
         if (const auto pickles = pickleFilesIn(folder); !pickles.empty()) return pickleRefusal(pickles.front());
-        return Error{folder.string(), "has neither model.safetensors nor model.safetensors.index.json"};
+        return Error{folder.string(), ErrorId::NoSafetensorsFile};
     }
     std::error_code missing;
     if (!std::filesystem::exists(files.config, missing))
-        return Error{files.config.string(), "is missing; a Hugging Face model folder holds its config.json"};
+        return Error{files.config.string(), ErrorId::ConfigMissing};
     if (auto error = checkReadableFile(files.config, kMaxTextFileBytes); !error.ok()) return error.error();  // a FIFO, /dev/zero, a folder
     return files;
 }

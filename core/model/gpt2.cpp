@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
+#include "core/text/error_messages.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -60,7 +62,7 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
     std::string prefix;
     if (store.find("transformer.wte.weight")) prefix = "transformer.";
     else if (!store.find("wte.weight"))
-        return Error{source, "tensor \"wte.weight\" is missing (looked for it with and without the \"transformer.\" prefix)"};
+        return Error{source, errorText(ErrorId::TensorMissingPrefix, "wte.weight", "transformer.")};
     WeightBinder bind(store);
     Gpt2Weights w;
     w.prefix = prefix;

@@ -1,6 +1,7 @@
 #include "core/model/hf_cache.hpp"
 
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -36,14 +37,13 @@ bool isHex(char c) {
 
 std::string inQuotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-std::optional<std::string> checkIdPart(std::string_view part, const char* what) {
-    if (part.empty()) return std::string("the ") + what + " is empty";
-    if (!isAlnum(part.front())) return std::string("the ") + what + " must start with a letter or digit";
-    if (part.back() == '-' || part.back() == '.') return std::string("the ") + what + " must not end with '-' or '.'";
+std::optional<ErrorText> checkIdPart(std::string_view part, ErrorId what) {
+    if (part.empty()) return errorText(ErrorId::IdPartEmpty, what);
+    if (!isAlnum(part.front())) return errorText(ErrorId::IdPartStart, what);
+    if (part.back() == '-' || part.back() == '.') return errorText(ErrorId::IdPartEnd, what);
     for (char c : part)
         if (!isAlnum(c) && c != '.' && c != '_' && c != '-')
-            return std::string("the ") + what + " may only contain letters, digits, '.', '_' and '-' (found " +
-                   inQuotes(std::string(1, c)) + ")";
+            return errorText(ErrorId::IdPartCharacters, what, inQuotes(std::string(1, c)));
     return std::nullopt;
 }
 
@@ -137,7 +137,7 @@ Result<fs::path> hubCacheRoot(const CacheEnv& env) {
     if (env.hfHubCache && !env.hfHubCache->empty()) return expandHome(*env.hfHubCache, env);
     if (env.hfHome && !env.hfHome->empty()) return expandHome(*env.hfHome, env) / "hub";
     if (env.home && !env.home->empty()) return fs::path(*env.home) / ".cache" / "huggingface" / "hub";
-    return Error{"Hugging Face cache", "none of HF_HUB_CACHE, HF_HOME or HOME is set, so there is no cache folder"};
+    return Error{ErrorId::WhereHfCache, ErrorId::NoCacheFolder};
 }
 
 std::string RepoId::cacheFolderName() const {
@@ -145,53 +145,53 @@ std::string RepoId::cacheFolderName() const {
 }
 
 Result<RepoId> parseRepoId(std::string_view id) {
-    const std::string where = "model id " + inQuotes(id);
-    if (id.empty()) return Error{"model id", "is empty; expected ORG/NAME or NAME, e.g. openai-community/gpt2"};
+    const ErrorText where = errorText(ErrorId::WhereModelIdQuoted, inQuotes(id));
+    if (id.empty()) return Error{ErrorId::WhereModelId, ErrorId::ModelIdEmpty};
     if (id.size() > kMaxRepoIdLength)
-        return Error{where, "is " + std::to_string(id.size()) + " characters long; at most " +
-                                std::to_string(kMaxRepoIdLength) + " are allowed"};
-    if (id.find("..") != std::string_view::npos) return Error{where, "must not contain \"..\""};
+        return Error{where, errorText(ErrorId::TooManyCharacters, id.size(), kMaxRepoIdLength)};
+    if (id.find("..") != std::string_view::npos) return Error{where, errorText(ErrorId::MustNotContain, "\"..\"")};
     // "--" separates org and name in cache folder names, so the hub forbids it in ids.
-    if (id.find("--") != std::string_view::npos) return Error{where, "must not contain \"--\""};
+    if (id.find("--") != std::string_view::npos) return Error{where, errorText(ErrorId::MustNotContain, "\"--\"")};
     const std::size_t slash = id.find('/');
     if (slash != std::string_view::npos && id.find('/', slash + 1) != std::string_view::npos)
-        return Error{where, "has more than one '/'; expected ORG/NAME or NAME"};
+        return Error{where, ErrorId::MoreThanOneSlash};
     RepoId repo;
     if (slash == std::string_view::npos) {
         repo.name = std::string(id);
     } else {
         repo.org = std::string(id.substr(0, slash));
         repo.name = std::string(id.substr(slash + 1));
-        if (auto problem = checkIdPart(repo.org, "organisation")) return Error{where, *problem};
+        if (auto problem = checkIdPart(repo.org, ErrorId::PartOrganisation)) return Error{where, *problem};
     }
-    if (auto problem = checkIdPart(repo.name, "model name")) return Error{where, *problem};
+    if (auto problem = checkIdPart(repo.name, ErrorId::PartModelName)) return Error{where, *problem};
     return repo;
 }
 
 Result<void> validateRepoFileName(std::string_view name) {
-    const std::string where = "file name " + inQuotes(name);
-    if (name.empty()) return Error{"file name", "is empty"};
+    const ErrorText where = errorText(ErrorId::WhereFileNameQuoted, inQuotes(name));
+    if (name.empty()) return Error{ErrorId::WhereFileName, ErrorId::IsEmpty};
     for (char c : name) {
-        if (c == '\0') return Error{where, "contains a NUL character"};
-        if (static_cast<unsigned char>(c) < 0x20) return Error{where, "contains a control character"};
-        if (c == '\\') return Error{where, "contains a backslash; only '/' separates folders"};
+        if (c == '\0') return Error{where, ErrorId::ContainsNul};
+        if (static_cast<unsigned char>(c) < 0x20) return Error{where, ErrorId::ContainsControl};
+        if (c == '\\') return Error{where, ErrorId::ContainsBackslash};
     }
-    if (name.front() == '/') return Error{where, "is an absolute path; expected a path relative to the repo"};
+    if (name.front() == '/') return Error{where, ErrorId::AbsolutePath};
     std::size_t begin = 0;
     while (begin <= name.size()) {
         const std::size_t end = std::min(name.find('/', begin), name.size());
         const std::string_view component = name.substr(begin, end - begin);
-        if (component.empty()) return Error{where, "has an empty path component (\"//\" or a trailing '/')"};
+        if (component.empty()) return Error{where, ErrorId::EmptyPathComponent};
         if (component == "." || component == "..")
-            return Error{where, "contains \"" + std::string(component) + "\"; paths must stay inside the repo"};
+            return Error{where, errorText(ErrorId::PathLeavesRepo, errorText(ErrorId::Quoted, component))};
         begin = end + 1;
     }
     return {};
 }
 
 Result<void> validateRevision(std::string_view revision) {
-    if (auto name = validateRepoFileName(revision); !name.ok()) return Error{"revision " + inQuotes(revision), name.error().message};
-    if (revision.find(' ') != std::string_view::npos) return Error{"revision " + inQuotes(revision), "contains a space"};
+    const ErrorText where = errorText(ErrorId::WhereRevision, inQuotes(revision));
+    if (auto name = validateRepoFileName(revision); !name.ok()) return Error{where, name.error().messageForm()};
+    if (revision.find(' ') != std::string_view::npos) return Error{where, ErrorId::ContainsSpace};
     return {};
 }
 
@@ -206,7 +206,7 @@ Result<fs::path> findCachedModel(const CacheEnv& env, std::string_view id, std::
     auto root = hubCacheRoot(env);
     if (!root) return root.error();
     const fs::path repoDir = root.value() / repo.value().cacheFolderName();
-    const std::string where = "model " + inQuotes(id) + " at revision " + inQuotes(revision);
+    const ErrorText where = errorText(ErrorId::WhereModelAtRevision, inQuotes(id), inQuotes(revision));
     std::vector<fs::path> tried;
 
     if (isCommitHash(revision)) {
@@ -218,12 +218,12 @@ Result<fs::path> findCachedModel(const CacheEnv& env, std::string_view id, std::
     tried.push_back(ref);
     if (auto commit = readRef(ref)) {
         if (!isCommitHash(*commit) && (!validateRevision(*commit).ok() || commit->find('/') != std::string::npos))
-            return Error{ref.string(), "expected a commit hash, found " + inQuotes(*commit)};
+            return Error{ref.string(), errorText(ErrorId::ExpectedFound, ErrorId::ACommitHash, inQuotes(*commit))};
         const fs::path snapshot = repoDir / "snapshots" / *commit;
         if (isDirectory(snapshot)) return snapshot;
         tried.push_back(snapshot);
     }
-    return Error{where, "is not in the Hugging Face cache (looked at " + joinPaths(tried) + ")"};
+    return Error{where, errorText(ErrorId::NotInHfCache, joinPaths(tried))};
 }
 
 std::vector<CachedModel> listCachedModels(const CacheEnv& env) {
@@ -246,12 +246,10 @@ Result<fs::path> resolveModelPath(const CacheEnv& env, std::string_view pathOrId
     if (isDirectory(asPath)) return asPath;
     auto repo = parseRepoId(pathOrId);
     if (!repo)
-        return Error{std::string(pathOrId), "is neither a folder (looked at " + asPath.string() +
-                                                ") nor a valid model id (" + repo.error().message + ")"};
+        return Error{std::string(pathOrId), errorText(ErrorId::NeitherFolderNorId, asPath.string(), repo.error().messageForm())};
     auto cached = findCachedModel(env, pathOrId);
     if (cached) return cached;
-    return Error{std::string(pathOrId), "is neither a folder (looked at " + asPath.string() + ") nor a cached model: " +
-                                            cached.error().text()};
+    return Error{std::string(pathOrId), errorText(ErrorId::NeitherFolderNorCached, asPath.string(), cached.error().textForm())};
 }
 
 }  // namespace attnscope

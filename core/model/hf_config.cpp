@@ -6,6 +6,7 @@
 
 #include "core/io/json_reader.hpp"
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -18,8 +19,10 @@ using json::need;
 // Sizes above this are not a real model's and would overflow later products.
 constexpr std::int64_t kLargestSize = std::int64_t{1} << 30;
 
-std::string spellings(const std::string& key, const std::string& alias) {
-    return alias.empty() ? key : key + " (or " + alias + ")";
+// Where a key is, naming its alias too: "config.json: hidden_size (or n_embd)".
+ErrorText spellings(const Field& config, const std::string& key, const std::string& alias) {
+    if (alias.empty()) return ErrorText::verbatim(config.whereOf(key));
+    return errorText(ErrorId::OrAlias, config.whereOf(key), alias);
 }
 
 // Either spelling (absent or null when neither); both present with different values is ambiguous.
@@ -27,13 +30,13 @@ std::optional<Field> lookup(const Field& config, const std::string& key, const s
     const auto first = need(config.optionalMember(key));
     const auto second = alias.empty() ? std::nullopt : need(config.optionalMember(alias));
     if (first && second && first->json() != second->json())
-        fail(first->error("disagrees with " + alias + ": " + first->json().dump() + " vs " + second->json().dump()));
+        fail(first->error(errorText(ErrorId::DisagreesWith, alias, first->json().dump(), second->json().dump())));
     return first ? first : second;
 }
 
 Field require(const Field& config, const std::string& key, const std::string& alias = "") {
     const auto field = lookup(config, key, alias);
-    if (!field) fail(Error{config.whereOf(spellings(key, alias)), "is missing"});
+    if (!field) fail(Error{spellings(config, key, alias), ErrorId::IsMissing});
     return *field;
 }
 
@@ -51,25 +54,27 @@ std::vector<std::string> readArchitectures(const Field& config) {
     const auto field = lookup(config, "architectures");
     if (!field) return {};
     std::vector<std::string> names;
-    for (const Field& name : need(field->elements("a list of names"))) names.push_back(need(name.text()));
+    for (const Field& name : need(field->elements(ErrorId::ANameList))) names.push_back(need(name.text()));
     return names;
 }
 
 double readLayerNormEps(const Field& config) {
     const Field field = require(config, "layer_norm_eps", "layer_norm_epsilon");
-    if (!field.json().is_number()) fail(field.expected("a small positive number"));
+    if (!field.json().is_number()) fail(field.expected(ErrorId::ASmallPositiveNumber));
     const double eps = need(field.number());
-    if (!(eps > 0 && eps < 1)) fail(field.error("expected a small positive number, found " + field.json().dump()));
+    if (!(eps > 0 && eps < 1))
+        fail(field.error(errorText(ErrorId::ExpectedFound, ErrorId::ASmallPositiveNumber, field.json().dump())));
     return eps;
 }
 
 std::string readModelType(const Field& config, const std::vector<std::string>& accepted) {
     const std::string type = requireText(config, "model_type");
     if (accepted.empty() || std::find(accepted.begin(), accepted.end(), type) != accepted.end()) return type;
-    std::string list;
-    for (std::size_t i = 0; i < accepted.size(); ++i)
-        list += (i == 0 ? "" : i + 1 == accepted.size() ? " or " : ", ") + accepted[i];
-    fail(Error{config.whereOf("model_type"), "expected " + list + ", found \"" + type + "\""});
+    std::string list;  // "bert, distilbert" or "gpt2"
+    for (std::size_t i = 0; i + 1 < accepted.size(); ++i) list += (i == 0 ? "" : ", ") + accepted[i];
+    const ErrorText expected = accepted.size() == 1 ? ErrorText::verbatim(accepted[0])
+                                                    : errorText(ErrorId::OrList, list, accepted.back());
+    fail(Error{config.whereOf("model_type"), errorText(ErrorId::ExpectedFound, expected, errorText(ErrorId::Quoted, type))});
 }
 
 // DistilBERT spells its config differently from BERT; renamed to the keys readConfig reads.
@@ -85,7 +90,7 @@ void renameDistilBertKeys(json::Json& config) {
 }
 
 HfConfig readConfig(const Field& config, const std::vector<std::string>& modelTypes) {
-    need(config.requireObject("a JSON object"));
+    need(config.requireObject(ErrorId::AJsonObject));
     HfConfig c;
     c.modelType = readModelType(config, modelTypes);
     c.architectures = readArchitectures(config);
@@ -95,7 +100,7 @@ HfConfig readConfig(const Field& config, const std::vector<std::string>& modelTy
     const Field heads = require(config, "num_attention_heads", "n_head");
     c.numHeads = readSize(heads, 1);
     if (c.hiddenSize % c.numHeads != 0)
-        fail(heads.error(std::to_string(c.numHeads) + " heads do not divide the hidden size " + std::to_string(c.hiddenSize)));
+        fail(heads.error(errorText(ErrorId::HeadsDoNotDivide, c.numHeads, c.hiddenSize)));
     const auto inner = lookup(config, "intermediate_size", "n_inner");
     c.intermediateSize = inner ? readSize(*inner, 1) : 4 * c.hiddenSize;
     c.maxPositions = requireSize(config, "max_position_embeddings", "n_positions");

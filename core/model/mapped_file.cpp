@@ -11,6 +11,8 @@
 #include <system_error>
 #include <utility>
 
+#include "core/text/error_messages.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -29,14 +31,14 @@ struct FileDescriptor {
 
 Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
     FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (file.fd < 0) return Error{path.string(), "cannot open: " + reason(errno)};
+    if (file.fd < 0) return Error{path.string(), errorText(ErrorId::CannotOpenOs, reason(errno))};
     struct stat info {};
-    if (::fstat(file.fd, &info) != 0) return Error{path.string(), "cannot read its size: " + reason(errno)};
-    if (!S_ISREG(info.st_mode)) return Error{path.string(), "is not a regular file"};
+    if (::fstat(file.fd, &info) != 0) return Error{path.string(), errorText(ErrorId::CannotReadSize, reason(errno))};
+    if (!S_ISREG(info.st_mode)) return Error{path.string(), ErrorId::IsNotRegularFile};
     const auto size = static_cast<std::size_t>(info.st_size);
     if (size == 0) return MappedFile(path, nullptr, 0);  // mmap refuses length 0
     void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
-    if (mapping == MAP_FAILED) return Error{path.string(), "cannot map into memory: " + reason(errno)};
+    if (mapping == MAP_FAILED) return Error{path.string(), errorText(ErrorId::CannotMap, reason(errno))};
     return MappedFile(path, static_cast<const std::uint8_t*>(mapping), size);
 }
 

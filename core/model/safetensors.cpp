@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "core/io/json_reader.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -42,10 +43,15 @@ std::string inQuotes(const std::string& name) {
     return "\"" + name.substr(0, cut) + "…\"";
 }
 
-std::string describe(const Json& j) { return json::describe(j); }
+ErrorText describe(const Json& j) { return json::describeText(j); }
 
-Error tensorError(const std::string& file, const std::string& tensor, std::string message) {
-    return Error{file + ": tensor " + inQuotes(tensor), std::move(message)};
+Error tensorError(const std::string& file, const std::string& tensor, ErrorText message) {
+    return Error{errorText(ErrorId::WhereTensor, file, inQuotes(tensor)), std::move(message)};
+}
+
+// "shape: expected a list of sizes, found …"
+ErrorText fieldExpected(const std::string& field, ErrorText what, ErrorText found) {
+    return errorText(ErrorId::FieldExpectedFound, field, std::move(what), std::move(found));
 }
 
 std::optional<std::uint64_t> checkedMultiply(std::uint64_t a, std::uint64_t b) {
@@ -71,28 +77,26 @@ Result<std::uint64_t> readCount(const Json& j, const std::string& file, const st
                                 const std::string& field) {
     if (j.is_number_unsigned() && j.get<std::uint64_t>() <= std::numeric_limits<std::int64_t>::max())
         return j.get<std::uint64_t>();
-    std::string found = describe(j);
-    if (j.is_number_integer() && !j.is_number_unsigned()) found = std::to_string(j.get<std::int64_t>());
-    return tensorError(file, tensor, field + ": expected a non-negative whole number, found " + found);
+    ErrorText found = describe(j);
+    if (j.is_number_integer() && !j.is_number_unsigned()) found = ErrorText::verbatim(std::to_string(j.get<std::int64_t>()));
+    return tensorError(file, tensor, fieldExpected(field, ErrorId::ANonNegativeWholeNumber, found));
 }
 
 Result<DType> readDType(const Json& entry, const std::string& file, const std::string& tensor) {
-    if (!entry.contains("dtype")) return tensorError(file, tensor, "\"dtype\" is missing");
+    if (!entry.contains("dtype")) return tensorError(file, tensor, errorText(ErrorId::KeyIsMissing, "dtype"));
     const Json& j = entry.at("dtype");
-    if (!j.is_string()) return tensorError(file, tensor, "dtype: expected text such as \"F32\", found " + describe(j));
+    if (!j.is_string()) return tensorError(file, tensor, fieldExpected("dtype", ErrorId::TextSuchAsF32, describe(j)));
     const auto dtype = dtypeFromName(j.get<std::string>());
     if (!dtype)
-        return tensorError(file, tensor, "unknown dtype " + inQuotes(j.get<std::string>()) +
-                                             "; known: F32, F16, BF16, F64, I64, I32, I16, I8, U64, U32, "
-                                             "U16, U8, BOOL");
+        return tensorError(file, tensor, errorText(ErrorId::UnknownDtype, inQuotes(j.get<std::string>())));
     return *dtype;
 }
 
 Result<std::vector<std::int64_t>> readShape(const Json& entry, const std::string& file,
                                             const std::string& tensor) {
-    if (!entry.contains("shape")) return tensorError(file, tensor, "\"shape\" is missing");
+    if (!entry.contains("shape")) return tensorError(file, tensor, errorText(ErrorId::KeyIsMissing, "shape"));
     const Json& j = entry.at("shape");
-    if (!j.is_array()) return tensorError(file, tensor, "shape: expected a list of sizes, found " + describe(j));
+    if (!j.is_array()) return tensorError(file, tensor, fieldExpected("shape", ErrorId::AListOfSizes, describe(j)));
     std::vector<std::int64_t> shape;
     for (std::size_t i = 0; i < j.size(); ++i) {
         auto size = readCount(j[i], file, tensor, "shape[" + std::to_string(i) + "]");
@@ -104,10 +108,10 @@ Result<std::vector<std::int64_t>> readShape(const Json& entry, const std::string
 
 Result<std::pair<std::uint64_t, std::uint64_t>> readOffsets(const Json& entry, const std::string& file,
                                                             const std::string& tensor) {
-    if (!entry.contains("data_offsets")) return tensorError(file, tensor, "\"data_offsets\" is missing");
+    if (!entry.contains("data_offsets")) return tensorError(file, tensor, errorText(ErrorId::KeyIsMissing, "data_offsets"));
     const Json& j = entry.at("data_offsets");
     if (!j.is_array() || j.size() != 2)
-        return tensorError(file, tensor, "data_offsets: expected [begin, end], found " + describe(j));
+        return tensorError(file, tensor, fieldExpected("data_offsets", ErrorId::BeginEnd, describe(j)));
     auto begin = readCount(j[0], file, tensor, "data_offsets[0]");
     if (!begin) return begin.error();
     auto end = readCount(j[1], file, tensor, "data_offsets[1]");
@@ -118,26 +122,23 @@ Result<std::pair<std::uint64_t, std::uint64_t>> readOffsets(const Json& entry, c
 // The byte span must lie in the data section and hold exactly shape product × dtype size bytes.
 Result<void> checkSpan(const TensorInfo& t, std::uint64_t dataSize, const std::string& file) {
     if (t.begin > t.end)
-        return tensorError(file, t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                                             "]: begin is after end");
+        return tensorError(file, t.name, errorText(ErrorId::OffsetsBeginAfterEnd, t.begin, t.end));
     if (t.end > dataSize)
-        return tensorError(file, t.name, "data_offsets end " + std::to_string(t.end) +
-                                             " is beyond the data section of " + std::to_string(dataSize) + " bytes");
+        return tensorError(file, t.name, errorText(ErrorId::OffsetsBeyondData, t.end, dataSize));
     std::optional<std::uint64_t> bytes = dtypeSize(t.dtype);
     for (const auto size : t.shape)
         if (bytes) bytes = checkedMultiply(*bytes, static_cast<std::uint64_t>(size));
     if (std::find(t.shape.begin(), t.shape.end(), 0) != t.shape.end()) bytes = 0;  // [0, huge] is empty
     const auto span = t.end - t.begin;
     if (bytes && *bytes == span) return {};
-    const std::string expected = bytes ? std::to_string(*bytes) + " bytes" : "more bytes than fit in 64 bits";
-    return tensorError(file, t.name, "shape " + shapeText(t.shape) + " of " + std::string(dtypeName(t.dtype)) +
-                                         " needs " + expected + ", but data_offsets span " + std::to_string(span));
+    const ErrorText expected = bytes ? errorText(ErrorId::Bytes, *bytes) : ErrorText(ErrorId::MoreThan64Bits);
+    return tensorError(file, t.name, errorText(ErrorId::ShapeNeedsBytes, shapeText(t.shape), dtypeName(t.dtype), expected, span));
 }
 
 Result<TensorInfo> readTensor(const std::string& name, const Json& entry, std::uint64_t dataSize,
                               const std::string& file) {
     if (!entry.is_object())
-        return tensorError(file, name, "expected an object with dtype, shape and data_offsets, found " + describe(entry));
+        return tensorError(file, name, errorText(ErrorId::ExpectedFound, ErrorId::AnObjectDtypeShapeOffsets, describe(entry)));
     auto dtype = readDType(entry, file, name);
     if (!dtype) return dtype.error();
     auto shape = readShape(entry, file, name);
@@ -151,11 +152,11 @@ Result<TensorInfo> readTensor(const std::string& name, const Json& entry, std::u
 
 Result<std::map<std::string, std::string>> readTextMap(const Json& j, const std::string& file,
                                                        const std::string& field) {
-    if (!j.is_object()) return Error{file + ": " + field, "expected an object of text values, found " + describe(j)};
+    if (!j.is_object()) return Error{file + ": " + field, errorText(ErrorId::ExpectedFound, ErrorId::AnObjectOfTextValues, describe(j))};
     std::map<std::string, std::string> map;
     for (const auto& [key, value] : j.items()) {
         if (!value.is_string())
-            return Error{file + ": " + field + "." + key, "expected text, found " + describe(value)};
+            return Error{file + ": " + field + "." + key, errorText(ErrorId::ExpectedFound, ErrorId::AText, describe(value))};
         map[key] = value.get<std::string>();
     }
     return map;
@@ -169,10 +170,8 @@ Result<void> checkNoOverlap(std::vector<TensorInfo>& tensors, const std::string&
     for (const auto& t : tensors) {
         if (t.begin == t.end) continue;  // an empty tensor owns no bytes
         if (furthest && t.begin < furthest->end)
-            return tensorError(file, t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                                                 "] overlap tensor " + inQuotes(furthest->name) + " [" +
-                                                 std::to_string(furthest->begin) + ", " +
-                                                 std::to_string(furthest->end) + "]");
+            return tensorError(file, t.name, errorText(ErrorId::OffsetsOverlap, t.begin, t.end, inQuotes(furthest->name),
+                                                       furthest->begin, furthest->end));
         if (!furthest || t.end > furthest->end) furthest = &t;
     }
     return {};
@@ -180,7 +179,7 @@ Result<void> checkNoOverlap(std::vector<TensorInfo>& tensors, const std::string&
 
 Result<SafetensorsHeader> readHeaderJson(const Json& header, SafetensorsHeader result, const std::string& file) {
     if (!header.is_object())
-        return Error{file, "the header must be a JSON object of tensors, found " + describe(header)};
+        return Error{file, errorText(ErrorId::HeaderNotObject, describe(header))};
     for (const auto& [name, entry] : header.items()) {
         if (name == "__metadata__") {
             auto metadata = readTextMap(entry, file, "__metadata__");
@@ -200,15 +199,12 @@ Result<SafetensorsHeader> readHeaderJson(const Json& header, SafetensorsHeader r
 
 Result<SafetensorsHeader> parseSafetensors(const std::uint8_t* bytes, std::size_t size, const std::string& file) {
     if (size < 8)
-        return Error{file, "the file is " + std::to_string(size) +
-                               " bytes, shorter than the 8-byte header length every safetensors file starts with"};
+        return Error{file, errorText(ErrorId::FileTooShort, size)};
     const std::uint64_t headerSize = readLittleEndianU64(bytes);
     if (headerSize > kMaxSafetensorsHeaderBytes)
-        return Error{file, "header length " + std::to_string(headerSize) +
-                               " bytes is beyond the 100 MB limit; this is not a safetensors file"};
+        return Error{file, errorText(ErrorId::HeaderBeyondLimit, headerSize)};
     if (headerSize > size - 8)
-        return Error{file, "header length " + std::to_string(headerSize) + " bytes, but only " +
-                               std::to_string(size - 8) + " bytes follow; the file is truncated or not safetensors"};
+        return Error{file, errorText(ErrorId::HeaderTruncated, headerSize, size - 8)};
     SafetensorsHeader result;
     result.dataStart = 8 + headerSize;
     result.dataSize = size - result.dataStart;
@@ -227,15 +223,15 @@ bool isPlainFileName(const std::string& name) {
 }
 
 Result<SafetensorsIndex> readIndexJson(const Json& index, const std::string& file) {
-    if (!index.is_object()) return Error{file, "expected a JSON object with \"weight_map\", found " + describe(index)};
-    if (!index.contains("weight_map")) return Error{file + ": weight_map", "is missing"};
+    if (!index.is_object()) return Error{file, errorText(ErrorId::ExpectedFound, ErrorId::AJsonObjectWithWeightMap, describe(index))};
+    if (!index.contains("weight_map")) return Error{file + ": weight_map", ErrorId::IsMissing};
     const Json& map = index.at("weight_map");
-    if (!map.is_object()) return Error{file + ": weight_map", "expected an object, found " + describe(map)};
+    if (!map.is_object()) return Error{file + ": weight_map", errorText(ErrorId::ExpectedFound, ErrorId::JsonObject, describe(map))};
     SafetensorsIndex result;
     for (const auto& [tensor, shard] : map.items()) {
         if (!shard.is_string() || !isPlainFileName(shard.get<std::string>()))
             return Error{file + ": weight_map." + tensor,
-                         "expected the file name of a shard in the same folder, found " + describe(shard)};
+                         errorText(ErrorId::ExpectedFound, ErrorId::AShardFileName, describe(shard))};
         result.weightMap.emplace_back(tensor, shard.get<std::string>());
     }
     if (index.contains("metadata") && index.at("metadata").is_object())

@@ -17,6 +17,7 @@
 #include "core/model/checkpoint_files.hpp"
 #include "core/model/mapped_file.hpp"
 #include "core/model/safetensors.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -116,14 +117,12 @@ const float* TensorStore::Impl::floatData(const StoredTensor& t) const {
 Result<const float*> TensorStore::Impl::floats(std::string_view name,
                                                const std::vector<std::int64_t>& expectedShape) const {
     const auto it = tensors.find(name);
-    if (it == tensors.end()) return Error{label, "tensor " + inQuotes(name) + " is missing"};
+    if (it == tensors.end()) return Error{label, errorText(ErrorId::TensorIsMissing, inQuotes(name))};
     const TensorInfo& info = it->second.info;
-    const std::string where = fileLabel(info.file) + ": tensor " + inQuotes(name);
-    if (!isReadableAsFloat(info.dtype))
-        return Error{where, "has dtype " + std::string(dtypeName(info.dtype)) +
-                                "; only F32, F16 and BF16 tensors can be read as numbers"};
+    const ErrorText where = errorText(ErrorId::WhereTensor, fileLabel(info.file), inQuotes(name));
+    if (!isReadableAsFloat(info.dtype)) return Error{where, errorText(ErrorId::HasDtypeNotFloat, dtypeName(info.dtype))};
     if (info.shape != expectedShape)
-        return Error{where, "expected shape " + shapeText(expectedShape) + ", found " + shapeText(info.shape)};
+        return Error{where, errorText(ErrorId::ExpectedShape, shapeText(expectedShape), shapeText(info.shape))};
     return floatData(it->second);
 }
 
@@ -150,8 +149,7 @@ Result<void> TensorStore::Impl::openSharded(const std::filesystem::path& indexPa
         for (const auto& name : names) {
             const auto found = inShard.find(name);
             if (found == inShard.end())
-                return Error{label + ": tensor " + inQuotes(name),
-                             "is listed in shard " + shard + ", but " + shard + " does not contain it"};
+                return Error{errorText(ErrorId::WhereTensor, label, inQuotes(name)), errorText(ErrorId::ListedInShard, shard)};
             addTensor(*found->second, files.back(), header.value().dataStart);
         }
     }

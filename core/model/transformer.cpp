@@ -19,6 +19,7 @@
 #include "core/model/hf_config.hpp"
 #include "core/io/text_file.hpp"
 #include "core/pipeline/attention_kernel.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/trace/ablation.hpp"
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
@@ -55,8 +56,8 @@ Result<void> checkNoUnexpected(const TensorStore& store, const std::vector<std::
         const TensorInfo* info = store.find(name);
         std::string shape = "[";
         for (std::size_t i = 0; i < info->shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(info->shape[i]);
-        return Error{info->file + ": tensor \"" + name + "\"",
-                     "unexpected tensor of shape " + shape + "]: not a weight of a " + familyName + " model"};
+        return Error{errorText(ErrorId::WhereTensor, info->file, "\"" + name + "\""),
+                     errorText(ErrorId::UnexpectedTensor, shape + "]", familyName)};
     }
     return {};
 }
@@ -97,12 +98,12 @@ std::optional<int> layerIndexOf(const std::string& name, const std::string& mark
 }
 
 // The name of the weights in messages: "model.safetensors", or the number of shards.
-std::string weightFilesLabel(const TensorStore& store) {
+ErrorText weightFilesLabel(const TensorStore& store) {
     std::set<std::string> files;
     for (const std::string& name : store.names())
         files.insert(std::filesystem::path(store.find(name)->file).filename().string());
-    if (files.size() == 1) return *files.begin();
-    return "the " + std::to_string(files.size()) + " safetensors shards";
+    if (files.size() == 1) return ErrorText::verbatim(*files.begin());
+    return errorText(ErrorId::ShardsLabel, files.size());
 }
 
 // The tensor whose name is `tail` or ends with "." + tail (any model prefix), if there is one.
@@ -123,21 +124,21 @@ Result<void> checkLayerCount(const TransformerConfig& config, const TensorStore&
         if (const auto n = layerIndexOf(name, marker)) held.insert(*n);
     if (config.layers <= static_cast<int>(held.size())) return {};
     const std::string field = configLabel + ": " + sizeFieldNames(config.family).layers;
-    const std::string claim = "is " + std::to_string(config.layers) + " but " + weightFilesLabel(store);
-    if (held.empty()) return Error{field, claim + " holds no layer (no tensor named " + marker + "N.…)"};
-    return Error{field, claim + " holds " + std::to_string(held.size()) + (held.size() == 1 ? " layer (" : " layers (") +
-                            marker + std::to_string(*held.begin()) + " … " + marker + std::to_string(*held.rbegin()) + ")"};
+    const ErrorText files = weightFilesLabel(store);
+    if (held.empty()) return Error{field, errorText(ErrorId::HoldsNoLayer, config.layers, files, marker)};
+    if (held.size() == 1)
+        return Error{field, errorText(ErrorId::HoldsOneLayer, config.layers, files, marker, *held.begin(), *held.rbegin())};
+    return Error{field, errorText(ErrorId::HoldsLayers, config.layers, files, held.size(), marker, *held.begin(), *held.rbegin())};
 }
 
 // One size of the config against one dimension of a 2-D table of the file.
 Result<void> checkTableSize(const TensorInfo* table, int dimension, std::int64_t claimed,
-                                    const std::string& field, const std::string& what) {
+                                    const std::string& field, ErrorId what) {
     if (!table || table->shape.size() != 2 || table->shape[static_cast<std::size_t>(dimension)] == claimed)
         return {};  // missing or odd tensors are named by the binder
-    return Error{field, "is " + std::to_string(claimed) + " but the " + what + " \"" + table->name + "\" in " +
-                            std::filesystem::path(table->file).filename().string() + " has " +
-                            std::to_string(table->shape[static_cast<std::size_t>(dimension)]) +
-                            (dimension == 0 ? " rows" : " columns")};
+    return Error{field, errorText(dimension == 0 ? ErrorId::TableHasRows : ErrorId::TableHasColumns, claimed, what, table->name,
+                                  std::filesystem::path(table->file).filename().string(),
+                                  table->shape[static_cast<std::size_t>(dimension)])};
 }
 
 Result<void> checkConfigFitsWeights(const TransformerConfig& config, const TensorStore& store,
@@ -148,16 +149,15 @@ Result<void> checkConfigFitsWeights(const TransformerConfig& config, const Tenso
     const TensorInfo* positions = findByTail(store, gpt2 ? "wpe.weight" : "embeddings.position_embeddings.weight");
     const SizeFieldNames fields = sizeFieldNames(config.family);
     const std::string at = configLabel + ": ";
-    if (auto e = checkTableSize(words, 1, config.width, at + fields.width, "word-embedding table"); !e.ok()) return e;
-    if (auto e = checkTableSize(words, 0, config.vocabSize, at + "vocab_size", "word-embedding table"); !e.ok()) return e;
-    return checkTableSize(positions, 0, config.positions, at + fields.positions, "position table");
+    if (auto e = checkTableSize(words, 1, config.width, at + fields.width, ErrorId::WordEmbeddingTable); !e.ok()) return e;
+    if (auto e = checkTableSize(words, 0, config.vocabSize, at + "vocab_size", ErrorId::WordEmbeddingTable); !e.ok()) return e;
+    return checkTableSize(positions, 0, config.positions, at + fields.positions, ErrorId::ThePositionTable);
 }
 
 // Tokens for the Trace: the caller's, or the ids as text.
 Result<std::vector<Token>> labelTokens(const std::vector<int>& ids, const std::vector<Token>& tokens) {
     if (!tokens.empty() && tokens.size() != ids.size())
-        return Error{"model input", std::to_string(ids.size()) + " token ids but " + std::to_string(tokens.size()) +
-                                        " token labels"};
+        return Error{ErrorId::WhereModelInput, errorText(ErrorId::IdsButLabels, ids.size(), tokens.size())};
     if (!tokens.empty()) return tokens;
     std::vector<Token> labels;
     for (int id : ids) labels.push_back(Token{std::to_string(id), true, id, -1, false});
@@ -165,11 +165,10 @@ Result<std::vector<Token>> labelTokens(const std::vector<int>& ids, const std::v
 }
 
 Result<void> checkIds(const std::vector<int>& ids, int vocabSize) {
-    if (ids.empty()) return Error{"model input", "no tokens to run"};
+    if (ids.empty()) return Error{ErrorId::WhereModelInput, ErrorId::NoTokensToRun};
     for (std::size_t i = 0; i < ids.size(); ++i)
         if (ids[i] < 0 || ids[i] >= vocabSize)
-            return Error{"model input: token " + std::to_string(i),
-                         "id " + std::to_string(ids[i]) + " is outside the vocabulary 0…" + std::to_string(vocabSize - 1)};
+            return Error{errorText(ErrorId::WhereModelInputToken, i), errorText(ErrorId::IdOutsideVocabulary, ids[i], vocabSize - 1)};
     return {};
 }
 
@@ -194,9 +193,9 @@ Result<TransformerConfig> parseTransformerConfig(std::string_view jsonText, std:
     const HfConfig& hf = parsed.value();
     const std::string modelType = hf.modelType;
     const auto family = familyOf(modelType);
-    if (!family) return Error{file + ": model_type", "unsupported \"" + modelType + "\""};
+    if (!family) return Error{file + ": model_type", errorText(ErrorId::Unsupported, modelType)};
     const auto activation = activationOf(hf.hiddenAct);
-    if (!activation) return Error{file + ": activation", "unsupported activation \"" + hf.hiddenAct + "\""};
+    if (!activation) return Error{file + ": activation", errorText(ErrorId::UnsupportedActivation, hf.hiddenAct)};
 
     TransformerConfig c;
     c.family = *family;
@@ -213,7 +212,7 @@ Result<TransformerConfig> parseTransformerConfig(std::string_view jsonText, std:
     c.activation = *activation;
     // RoBERTa numbers positions from padding_idx + 1 (create_position_ids_from_input_ids).
     if (c.family == ModelFamily::Roberta) c.positionOffset = static_cast<int>(hf.padTokenId.value_or(1)) + 1;
-    if (c.maxTokens() < 1) return Error{file + ": max_position_embeddings", "leaves no room for a token"};
+    if (c.maxTokens() < 1) return Error{file + ": max_position_embeddings", ErrorId::NoRoomForToken};
     return c;
 }
 
@@ -388,7 +387,7 @@ Prediction predictionFrom(int position, RowVecF logits, int topK) {
 }
 
 Result<void> checkCancelled(const RunControl& control) {
-    if (control.cancel && control.cancel->load()) return Error{"model run", "cancelled"};
+    if (control.cancel && control.cancel->load()) return Error{ErrorId::WhereModelRun, ErrorId::Cancelled};
     return {};
 }
 
@@ -428,8 +427,10 @@ bool WeightBinder::refuseNonFinite(const std::string& name, const float* data, E
                                        : std::to_string(*bad / cols) + ", " + std::to_string(*bad % cols);
     const TensorInfo* info = store_.find(name);
     const std::string file = info ? std::filesystem::path(info->file).filename().string() + ": " : "";
-    error_ = Error{file + "tensor \"" + name + "\"",
-                   "holds " + nonFiniteName(data[*bad]) + " at [" + index + "]; weights must be finite"};
+    const std::string quoted = "\"" + name + "\"";
+    error_ = Error{file.empty() ? errorText(ErrorId::WhereTensorAlone, quoted)
+                                : errorText(ErrorId::WhereTensor, file.substr(0, file.size() - 2), quoted),
+                   errorText(ErrorId::HoldsNonFinite, nonFiniteName(data[*bad]), index)};
     return true;
 }
 
@@ -586,7 +587,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     if (!control.ablate.empty()) run.trace.notices.push_back(ablationNotice(control.ablate));
     for (int p : effective.predictAt)
         if (p < 0 || p >= static_cast<int>(input.size()))
-            return Error{"model run", "prediction position " + std::to_string(p) + " is outside the input"};
+            return Error{ErrorId::WhereModelRun, errorText(ErrorId::PositionOutsideInput, p)};
     const auto error = model.encoder ? runEncoder(*model.encoder, config, input, effective, run)
                                      : runGpt2(*model.gpt2, config, input, effective, run);
     if (!error.ok()) return error.error();
@@ -595,7 +596,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
 
 Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer) {
     if (layer < 0 || layer >= model.config.layers || static_cast<std::size_t>(layer) + 1 >= run.hiddenStates.size())
-        return Error{"model run", "no layer " + std::to_string(layer)};
+        return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer)};
     const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
     LayerTrace trace;
     const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "core/text/error_messages.hpp"
+
 namespace attnscope {
 
 namespace fs = std::filesystem;
@@ -68,15 +70,15 @@ std::vector<fs::path> ExampleModelPlaces::modelRoots() const {
 
 Result<fs::path> findExampleModel(const ExampleModelPlaces& places, std::string_view name) {
     if (!isExampleModelName(name))
-        return Error{std::string(name), "is not an example model (the examples are " + exampleModelNames() + ")"};
+        return Error{std::string(name), errorText(ErrorId::NotAnExampleModel, exampleModelNames())};
     std::string looked;
     for (const fs::path& root : places.modelRoots()) {
         const fs::path folder = root / std::string(name);
         if (holdsModel(folder)) return folder;
         looked += (looked.empty() ? "" : ", ") + folder.string();
     }
-    return Error{std::string(name), "the example model is not installed (looked for its config.json in " +
-                                        (looked.empty() ? std::string("no folder") : looked) + ")"};
+    return Error{std::string(name), errorText(ErrorId::ExampleNotInstalled,
+                                              looked.empty() ? ErrorText(ErrorId::NoFolder) : ErrorText::verbatim(looked))};
 }
 
 }  // namespace attnscope

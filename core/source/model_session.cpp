@@ -4,6 +4,7 @@
 
 #include "core/model/hf_cache.hpp"
 #include "core/source/example_models.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -16,8 +17,7 @@ Result<WrapperTokens> specialTokensFor(const OpenedModel& opened) {
     if (!wrapsWithSpecials(opened.family())) return special;
     const ModelSpecialPieces pieces = opened.tokenizer.specials();
     if (!pieces.cls || !pieces.sep)
-        return Error{opened.folder, "the tokenizer names no [CLS]/[SEP] tokens, which " +
-                                        familyName(opened.family()) + " needs around every sentence"};
+        return Error{opened.folder, errorText(ErrorId::NoClsSep, familyName(opened.family()))};
     special.cls = {*pieces.cls, pieces.clsText};
     special.sep = {*pieces.sep, pieces.sepText};
     return special;
@@ -40,7 +40,8 @@ Result<std::filesystem::path> resolveModel(std::string_view pathOrId) {
         return findExampleModel(ExampleModelPlaces::fromProcess(), pathOrId);
     auto folder = resolveModelPath(CacheEnv::fromProcess(), pathOrId);
     if (folder) return folder;
-    return Error{folder.error().where, folder.error().message + " (the example models: " + exampleModelNames() + ")"};
+    return Error{folder.error().whereForm(), errorText(ErrorId::WithNote, folder.error().messageForm(),
+                                                       errorText(ErrorId::TheExampleModels, exampleModelNames()))};
 }
 
 }  // namespace
@@ -84,10 +85,10 @@ Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sent
 Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentence, const RunControl& control) {
     // Only spaces would still run as [CLS] [SEP] (BERT) or a lone "␣" (GPT-2): no word to look at.
     if (sentence.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos)
-        return Error{"sentence", "the sentence has no tokens; type at least one word"};
+        return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
     auto input = prepareInput(opened, sentence);
     if (!input) return input.error();
-    if (input.value().ids.empty()) return Error{"sentence", "nothing to run: the sentence has no tokens"};
+    if (input.value().ids.empty()) return Error{ErrorId::WhereSentence, ErrorId::NothingToRun};
     auto run = runModel(opened.model, input.value().ids, input.value().tokens, control);
     if (!run) return run.error();
     ModelRun result = std::move(run).value();
@@ -117,7 +118,7 @@ Trace withoutLayers(const Trace& full) {
 
 Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer) {
     if (layer < 0 || layer >= static_cast<int>(run.trace.layers.size()))
-        return Error{"model run", "no layer " + std::to_string(layer + 1)};
+        return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer + 1)};
     const Trace& full = run.trace;
     Trace detail = withoutLayers(full);
     const auto index = static_cast<std::size_t>(layer);

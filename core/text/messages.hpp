@@ -8,10 +8,9 @@
 #include <string_view>
 
 #include "core/trace/trace.hpp"
+#include "core/text/language.hpp"
 
 namespace attnscope {
-
-enum class Language { English, Chinese };
 
 std::optional<Language> languageFromCode(std::string_view code);  // "en", "zh_CN" (also "zh…")
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/io/json_reader.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/tokenizers/vocab_json.hpp"
 #include "core/tokenizers/unicode.hpp"
 #include "core/text/utf8.hpp"
@@ -91,9 +92,10 @@ void appendVisibleChar(std::string_view ch, std::string& out) {
     else out += ch;
 }
 
-Result<std::string> readWholeFile(const std::filesystem::path& path, const std::string& expected) {
+Result<std::string> readWholeFile(const std::filesystem::path& path, ErrorId expected) {
     auto text = readTextFile(path, kMaxTokenizerFileBytes);
-    if (!text) return Error{path.string(), text.error().message + " (expected " + expected + ")"};
+    if (!text)
+        return Error{path.string(), errorText(ErrorId::WithNote, text.error().messageForm(), errorText(ErrorId::ExpectedWhat, expected))};
     return text;
 }
 
@@ -157,8 +159,8 @@ Result<std::unique_ptr<ByteLevelBpeTokenizer>> ByteLevelBpeTokenizer::create(Voc
         const auto merged = tokenizer->idOf(merge.left + merge.right);
         if (!left || !right || !merged) {
             const std::string missing = !left ? merge.left : !right ? merge.right : merge.left + merge.right;
-            return Error{where + ": merge " + std::to_string(rank + 1) + " (\"" + merge.left + " " + merge.right + "\")",
-                         "expected its pieces and their join in the vocabulary, but \"" + missing + "\" is not"};
+            return Error{errorText(ErrorId::WhereMerge, where, rank + 1, merge.left, merge.right),
+                         errorText(ErrorId::MergePiecesMissing, missing)};
         }
         tokenizer->merges_.try_emplace(pairKey(*left, *right), MergeResult{static_cast<int>(rank), *merged});
     }
@@ -206,7 +208,7 @@ Result<std::vector<int>> ByteLevelBpeTokenizer::chunkIds(std::string_view chunk)
     std::vector<int> ids;
     for (unsigned char byte : chunk) {
         if (byteIds_[byte] < 0)
-            return Error{"text", "byte " + std::to_string(byte) + " has no piece in the vocabulary"};
+            return Error{ErrorId::WhereText, errorText(ErrorId::ByteHasNoPiece, byte)};
         ids.push_back(byteIds_[byte]);
     }
     ids = applyMerges(std::move(ids));
@@ -237,13 +239,13 @@ Result<Vocabulary> parseVocabJsonText(const std::string& text, const std::string
     auto parsed = json::parse(text, where);
     if (!parsed) return parsed.error();
     const json::Field<json::Json> root(parsed.value(), where);
-    auto vocab = readVocabObject(root, "a JSON object {\"piece\": id, ...}");
+    auto vocab = readVocabObject(root, ErrorId::AJsonObjectPieceId);
     if (vocab && vocab.value().count() == 0)
-        return root.error("expected at least one piece {\"piece\": id, ...}, found an empty vocabulary");
+        return root.error(errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOnePiece, ErrorId::AnEmptyVocabulary));
     return vocab;
 }
 
-Result<Vocabulary> readVocabObject(const json::Field<json::Json>& object, const std::string& what) {
+Result<Vocabulary> readVocabObject(const json::Field<json::Json>& object, ErrorId what) {
     auto entries = object.members(what);
     if (!entries) return entries.error();
     Vocabulary vocab;
@@ -256,13 +258,13 @@ Result<Vocabulary> readVocabObject(const json::Field<json::Json>& object, const 
 }
 
 Result<Vocabulary> readBpeVocabJson(const std::filesystem::path& vocabJson) {
-    auto text = readWholeFile(vocabJson, "a BPE vocab.json");
+    auto text = readWholeFile(vocabJson, ErrorId::ABpeVocabJson);
     if (!text) return text.error();
     return parseVocabJsonText(text.value(), vocabJson.string());
 }
 
 Result<std::vector<BpeMerge>> readBpeMerges(const std::filesystem::path& mergesTxt) {
-    auto text = readWholeFile(mergesTxt, "a BPE merges.txt");
+    auto text = readWholeFile(mergesTxt, ErrorId::ABpeMergesTxt);
     if (!text) return text.error();
     std::istringstream in(text.value());
     std::vector<BpeMerge> merges;
@@ -274,8 +276,8 @@ Result<std::vector<BpeMerge>> readBpeMerges(const std::filesystem::path& mergesT
         const bool twoParts = space != std::string::npos && space > 0 && space + 1 < line.size() &&
                               line.find(' ', space + 1) == std::string::npos;
         if (!twoParts)
-            return Error{mergesTxt.string() + ": line " + std::to_string(number),
-                         "expected two pieces separated by one space, found \"" + line + "\""};
+            return Error{errorText(ErrorId::WhereLine, mergesTxt.string(), number),
+                         errorText(ErrorId::ExpectedFound, ErrorId::TwoPiecesOneSpace, errorText(ErrorId::Quoted, line))};
         merges.push_back({line.substr(0, space), line.substr(space + 1)});
     }
     return merges;

@@ -2,6 +2,7 @@
 
 #include "core/io/json_reader.hpp"
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"
 #include "core/tokenizers/tokenizer_json.hpp"
 #include "core/tokenizers/wordpiece.hpp"
@@ -23,7 +24,7 @@ Result<Json> optionalJsonFile(const fs::path& file) {
     if (!text) return text.error();
     auto parsed = json::parse(text.value(), file.string());
     if (!parsed) return parsed.error();
-    if (auto e = Field(parsed.value(), file.string()).requireObject("a JSON object"); !e.ok()) return e.error();
+    if (auto e = Field(parsed.value(), file.string()).requireObject(ErrorId::AJsonObject); !e.ok()) return e.error();
     return parsed;
 }
 
@@ -34,7 +35,7 @@ Result<std::optional<std::string>> tokenContent(const Field& object, const std::
     if (!entry.value()) return std::optional<std::string>{};
     const Field& e = *entry.value();
     if (e.json().is_string()) return std::optional<std::string>{e.json().get<std::string>()};
-    if (!e.json().is_object()) return e.expected("a token text or {\"content\": text, ...}");
+    if (!e.json().is_object()) return e.expected(ErrorId::ATokenTextOrContent);
     return e.optionalText("content");
 }
 
@@ -81,10 +82,10 @@ Result<void> addDecoderSpecials(Tokenizer& tokenizer, const Field& config) {
     auto decoder = config.optionalMember("added_tokens_decoder");
     if (!decoder) return decoder.error();
     if (!decoder.value()) return {};
-    auto entries = decoder.value()->members("an object {\"id\": {\"content\": text, \"special\": true}, ...}");
+    auto entries = decoder.value()->members(ErrorId::AnObjectIdContentSpecial);
     if (!entries) return entries.error();
     for (const auto& [id, entry] : entries.value()) {
-        if (auto e = entry.requireObject("{\"content\": text, \"special\": true or false, ...}"); !e.ok()) return e.error();
+        if (auto e = entry.requireObject(ErrorId::ContentSpecialObject); !e.ok()) return e.error();
         auto content = entry.optionalText("content");
         auto special = entry.optionalBoolean("special");
         if (!content) return content.error();
@@ -117,14 +118,14 @@ Result<std::unique_ptr<Tokenizer>> loadModelFiles(const fs::path& dir, const Fie
     if (fs::exists(dir / "tokenizer.json", ec)) return loadTokenizerJson(dir / "tokenizer.json");
     if (fs::exists(dir / "vocab.txt", ec)) return loadWordPieceFolder(dir, config);
     if (fs::exists(dir / "vocab.json", ec) || fs::exists(dir / "merges.txt", ec)) return loadBpeFolder(dir, config);
-    return Error{dir.string(), "expected tokenizer.json, vocab.txt, or vocab.json with merges.txt in the folder; found none"};
+    return Error{dir.string(), ErrorId::NoTokenizerFiles};
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Tokenizer>> loadTokenizerFromFolder(const fs::path& dir) {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) return Error{dir.string(), "expected a folder with tokenizer files, found none"};
+    if (!fs::is_directory(dir, ec)) return Error{dir.string(), ErrorId::NoTokenizerFolder};
     const fs::path configFile = dir / "tokenizer_config.json", mapFile = dir / "special_tokens_map.json";
     auto configJson = optionalJsonFile(configFile);
     auto mapJson = optionalJsonFile(mapFile);

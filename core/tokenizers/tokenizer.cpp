@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/text/error_messages.hpp"
 #include "core/text/utf8.hpp"
 
 namespace attnscope {
@@ -50,8 +51,7 @@ Token Tokenizer::makeToken(int id, int word) const {
 Result<std::vector<Token>> Tokenizer::encode(std::string_view text) const {
     const utf8::Decoded decoded = utf8::decode(text);
     if (decoded.invalidAt) {
-        return Error{"text", "expected UTF-8 text, found an invalid byte sequence at byte " +
-                                 std::to_string(*decoded.invalidAt)};
+        return Error{ErrorId::WhereText, errorText(ErrorId::InvalidUtf8At, *decoded.invalidAt)};
     }
     std::vector<Token> tokens;
     int nextWord = 0;

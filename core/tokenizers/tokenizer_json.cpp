@@ -3,6 +3,7 @@
 #include "core/io/text_file.hpp"
 
 #include "core/io/json_reader.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"
 #include "core/tokenizers/vocab_json.hpp"
 #include "core/tokenizers/wordpiece.hpp"
@@ -31,18 +32,18 @@ Result<std::string> typeOf(const Field& object) {
 Result<std::optional<Field>> optionalObject(const Field& root, const std::string& key) {
     auto found = root.optionalMember(key);
     if (!found || !found.value()) return found;
-    if (auto e = found.value()->requireObject("an object or null"); !e.ok()) return e.error();
+    if (auto e = found.value()->requireObject(ErrorId::ObjectOrNull); !e.ok()) return e.error();
     return found;
 }
 
 Result<Vocabulary> readVocab(const Field& model) {
     auto vocabField = model.member("vocab");
     if (!vocabField) return vocabField.error();
-    return readVocabObject(vocabField.value(), "an object {\"piece\": id, ...}");
+    return readVocabObject(vocabField.value(), ErrorId::AnObjectPieceId);
 }
 
 Result<AddedToken> readAddedToken(const Field& entry) {
-    if (auto e = entry.requireObject("{\"id\": integer, \"content\": string, ...}"); !e.ok()) return e.error();
+    if (auto e = entry.requireObject(ErrorId::AddedTokenObject); !e.ok()) return e.error();
     auto id = entry.member("id");
     if (!id) return id.error();
     auto idValue = id.value().integer(0, kMaxTokenId);
@@ -61,7 +62,7 @@ Result<std::vector<AddedToken>> readAddedTokens(const Field& root) {
     auto list = root.optionalMember("added_tokens");
     if (!list) return list.error();
     if (!list.value()) return added;
-    auto entries = list.value()->elements("a list of {\"id\": integer, \"content\": string, ...}");
+    auto entries = list.value()->elements(ErrorId::AListOfAddedTokens);
     if (!entries) return entries.error();
     for (const Field& entry : entries.value()) {
         auto token = readAddedToken(entry);
@@ -83,7 +84,7 @@ Result<void> readBertNormalizer(const Field& root, WordPieceOptions& options) {
     auto type = typeOf(n);
     if (!type) return type.error();
     if (type.value() != "BertNormalizer")
-        return Error{n.whereOf("type"), "expected \"BertNormalizer\" or a null normalizer, found \"" + type.value() + "\""};
+        return Error{n.whereOf("type"), errorText(ErrorId::ExpectedFound, ErrorId::BertNormalizerOrNull, errorText(ErrorId::Quoted, type.value()))};
     auto lower = n.optionalBoolean("lowercase");
     auto strip = n.optionalBoolean("strip_accents");
     auto chinese = n.optionalBoolean("handle_chinese_chars");
@@ -101,12 +102,12 @@ Result<void> readBertNormalizer(const Field& root, WordPieceOptions& options) {
 Result<Field> preTokenizer(const Field& root, const std::string& expectedType, const std::string& forModel) {
     auto pre = optionalObject(root, "pre_tokenizer");
     if (!pre) return pre.error();
-    const std::string expected = "\"" + expectedType + "\" for a " + forModel + " model";
-    if (!pre.value()) return Error{root.whereOf("pre_tokenizer.type"), "expected " + expected + ", found null"};
+    const ErrorText expected = errorText(ErrorId::PreTokenizerFor, expectedType, forModel);
+    if (!pre.value()) return Error{root.whereOf("pre_tokenizer.type"), errorText(ErrorId::ExpectedFound, expected, ErrorId::JsonNull)};
     auto type = typeOf(*pre.value());
     if (!type) return type.error();
     if (type.value() != expectedType)
-        return Error{pre.value()->whereOf("type"), "expected " + expected + ", found \"" + type.value() + "\""};
+        return Error{pre.value()->whereOf("type"), errorText(ErrorId::ExpectedFound, expected, errorText(ErrorId::Quoted, type.value()))};
     return *pre.value();
 }
 
@@ -134,14 +135,14 @@ Result<BpeMerge> readMerge(const Field& m) {
     const std::string line = j.is_string() ? j.get<std::string>() : std::string();
     const std::size_t space = line.find(' ');
     if (space == std::string::npos || space == 0 || space + 1 >= line.size() || line.find(' ', space + 1) != std::string::npos)
-        return m.expected("\"left right\" or [\"left\", \"right\"]");
+        return m.expected(ErrorId::MergeForm);
     return BpeMerge{line.substr(0, space), line.substr(space + 1)};
 }
 
 Result<std::vector<BpeMerge>> readMerges(const Field& model) {
     auto list = model.member("merges");
     if (!list) return list.error();
-    auto entries = list.value().elements("a list of \"left right\" strings or [left, right] pairs");
+    auto entries = list.value().elements(ErrorId::AListOfMerges);
     if (!entries) return entries.error();
     std::vector<BpeMerge> merges;
     merges.reserve(entries.value().size());
@@ -156,19 +157,19 @@ Result<std::vector<BpeMerge>> readMerges(const Field& model) {
 Result<ByteLevelOptions> byteLevelOptions(const Field& root, const Field& model) {
     auto normalizer = root.optionalMember("normalizer");
     if (!normalizer) return normalizer.error();
-    if (normalizer.value()) return normalizer.value()->expected("null for a byte-level BPE model");
+    if (normalizer.value()) return normalizer.value()->expected(ErrorId::NullForByteLevel);
     auto pre = preTokenizer(root, "ByteLevel", "BPE");
     if (!pre) return pre.error();
     auto prefixSpace = pre.value().optionalBoolean("add_prefix_space");
     auto useRegex = pre.value().optionalBoolean("use_regex");
     if (!prefixSpace) return prefixSpace.error();
     if (!useRegex) return useRegex.error();
-    if (!useRegex.value().value_or(true)) return Error{pre.value().whereOf("use_regex"), "expected true (GPT-2's pattern), found false"};
+    if (!useRegex.value().value_or(true)) return Error{pre.value().whereOf("use_regex"), errorText(ErrorId::ExpectedFound, ErrorId::TrueGpt2Pattern, "false")};
     for (const char* name : {"continuing_subword_prefix", "end_of_word_suffix"}) {
         auto affix = model.optionalText(name);
         if (!affix) return affix.error();
         if (!affix.value().value_or("").empty())
-            return Error{model.whereOf(name), "expected null or \"\" for byte-level BPE, found \"" + *affix.value() + "\""};
+            return Error{model.whereOf(name), errorText(ErrorId::ExpectedFound, ErrorId::NullOrEmptyForBpe, errorText(ErrorId::Quoted, *affix.value()))};
     }
     return ByteLevelOptions{prefixSpace.value().value_or(false)};
 }
@@ -192,7 +193,7 @@ Result<std::unique_ptr<Tokenizer>> buildModel(const Field& root, const Field& mo
         if (!bpe) return bpe.error();
         return std::unique_ptr<Tokenizer>(std::move(bpe).value());
     }
-    return Error{model.whereOf("type"), "expected \"WordPiece\" or \"BPE\", found \"" + type + "\""};
+    return Error{model.whereOf("type"), errorText(ErrorId::ExpectedFound, ErrorId::WordPieceOrBpe, errorText(ErrorId::Quoted, type))};
 }
 
 }  // namespace
@@ -201,10 +202,10 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
     auto parsed = json::parse(text, where);
     if (!parsed) return parsed.error();
     const Field root(parsed.value(), where);
-    if (auto e = root.requireObject("a JSON object with a \"model\""); !e.ok()) return e.error();
+    if (auto e = root.requireObject(ErrorId::AJsonObjectWithModel); !e.ok()) return e.error();
     auto model = root.member("model");
     if (!model) return model.error();
-    if (auto e = model.value().requireObject("an object describing the tokenizer model"); !e.ok()) return e.error();
+    if (auto e = model.value().requireObject(ErrorId::AnObjectDescribingModel); !e.ok()) return e.error();
     auto vocab = readVocab(model.value());
     auto added = readAddedTokens(root);
     if (!vocab) return vocab.error();
@@ -216,7 +217,7 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
     if (!tokenizer) return tokenizer.error();
     // Checked after the model's type and options, which say more about an unsupported file.
     if (emptyVocab)
-        return Error{model.value().whereOf("vocab"), "expected at least one piece {\"piece\": id, ...}, found an empty vocabulary"};
+        return Error{model.value().whereOf("vocab"), errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOnePiece, ErrorId::AnEmptyVocabulary)};
     Tokenizer& built = *tokenizer.value();
     SpecialTokens special = built.specialTokens();
     for (const AddedToken& token : added.value()) {
@@ -230,7 +231,8 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
 
 Result<std::unique_ptr<Tokenizer>> loadTokenizerJson(const std::filesystem::path& file) {
     auto text = readTextFile(file, kMaxTokenizerFileBytes);
-    if (!text) return Error{file.string(), text.error().message + " (expected a Hugging Face tokenizer.json)"};
+    if (!text)
+        return Error{file.string(), errorText(ErrorId::WithNote, text.error().messageForm(), errorText(ErrorId::ExpectedWhat, ErrorId::AHfTokenizerJson))};
     return parseTokenizerJson(text.value(), file.string());
 }
 

@@ -9,6 +9,6 @@
 namespace attnscope {
 
 // Each id must be a whole number from 0 to kMaxTokenId; the error names the piece's field.
-Result<Vocabulary> readVocabObject(const json::Field<json::Json>& object, const std::string& what);
+Result<Vocabulary> readVocabObject(const json::Field<json::Json>& object, ErrorId what);
 
 }  // namespace attnscope

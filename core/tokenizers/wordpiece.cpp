@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "core/text/error_messages.hpp"
 #include "core/tokenizers/unicode.hpp"
 #include "core/io/text_file.hpp"
 #include "core/text/utf8.hpp"
@@ -127,18 +128,23 @@ Result<void> WordPieceTokenizer::encodeText(std::string_view text, int& nextWord
 
 Result<Vocabulary> readWordPieceVocab(const std::filesystem::path& vocabTxt) {
     if (auto error = checkReadableFile(vocabTxt, kMaxTokenizerFileBytes); !error.ok())
-        return Error{error.error().where, error.error().message + " (expected a WordPiece vocab.txt)"};
+        return Error{error.error().whereForm(), errorText(ErrorId::WithNote, error.error().messageForm(),
+                                                          errorText(ErrorId::ExpectedWhat, ErrorId::AWordPieceVocabTxt))};
     std::ifstream in(vocabTxt, std::ios::binary);
-    if (!in) return Error{vocabTxt.string(), "cannot open the file (expected a WordPiece vocab.txt)"};
+    if (!in)
+        return Error{vocabTxt.string(), errorText(ErrorId::WithNote, ErrorId::CannotOpenFile,
+                                                  errorText(ErrorId::ExpectedWhat, ErrorId::AWordPieceVocabTxt))};
     Vocabulary vocab;
     std::string line;
     for (int id = 0; std::getline(in, line); ++id) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (utf8::decode(line).invalidAt)
-            return Error{vocabTxt.string() + ": line " + std::to_string(id + 1), "expected UTF-8 text, found invalid bytes"};
+            return Error{errorText(ErrorId::WhereLine, vocabTxt.string(), id + 1),
+                         errorText(ErrorId::ExpectedFound, ErrorId::Utf8Text, ErrorId::InvalidBytes)};
         vocab.add(line, id);
     }
-    if (vocab.count() == 0) return Error{vocabTxt.string(), "expected one vocabulary piece per line, found an empty file"};
+    if (vocab.count() == 0)
+        return Error{vocabTxt.string(), errorText(ErrorId::ExpectedFound, ErrorId::OnePiecePerLine, ErrorId::AnEmptyFile)};
     return vocab;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/text/error_messages.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -21,23 +23,19 @@ Result<HeadRef> parseItem(std::string_view item) {
     const std::string quoted = "\"" + std::string(item) + "\"";
     const std::size_t colon = item.find(':');
     if (colon == std::string_view::npos)
-        return Error{"ablate", quoted + " is not LAYER:HEAD (e.g. 1:2, both counted from 1)"};
+        return Error{"ablate", errorText(ErrorId::NotLayerHead, quoted)};
     const int layer = positiveNumber(item.substr(0, colon));
     const int head = positiveNumber(item.substr(colon + 1));
     if (layer < 1 || head < 1)
-        return Error{"ablate", quoted + ": layer and head are whole numbers counted from 1 (e.g. 1:2)"};
+        return Error{"ablate", errorText(ErrorId::LayerHeadWholeNumbers, quoted)};
     return HeadRef{layer - 1, head - 1};
 }
 
-// "there is 1 layer", "there are 2 layers".
-std::string counted(int n, const std::string& noun, const std::string& one, const std::string& many) {
-    return (n == 1 ? one : many) + std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
 
 }  // namespace
 
 Result<std::vector<HeadRef>> parseHeadSpec(std::string_view spec) {
-    if (spec.empty()) return Error{"ablate", "no head given; expected LAYER:HEAD[,LAYER:HEAD…] (e.g. 1:2)"};
+    if (spec.empty()) return Error{"ablate", ErrorId::NoHeadGiven};
     std::vector<HeadRef> heads;
     std::size_t start = 0;
     while (true) {
@@ -53,15 +51,21 @@ Result<std::vector<HeadRef>> parseHeadSpec(std::string_view spec) {
     return heads;
 }
 
-Result<void> checkHeadsExist(const std::vector<HeadRef>& ablate, int layers, int heads, const std::string& where) {
+Result<void> checkHeadsExist(const std::vector<HeadRef>& ablate, int layers, int heads, const ErrorText& where) {
     for (const HeadRef& h : ablate) {
-        const std::string name = "head " + std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1);
+        const std::string name = std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1);
         if (h.layer < 0 || h.layer >= layers)
-            return Error{where, "cannot ablate " + name + ": " + counted(layers, "layer", "there is ", "there are ")};
+            return Error{where, layers == 1 ? errorText(ErrorId::CannotAblateOneLayer, name)
+                                            : errorText(ErrorId::CannotAblateLayers, name, layers)};
         if (h.head < 0 || h.head >= heads)
-            return Error{where, "cannot ablate " + name + ": each layer has " + counted(heads, "head", "", "")};
+            return Error{where, heads == 1 ? errorText(ErrorId::CannotAblateOneHead, name)
+                                           : errorText(ErrorId::CannotAblateHeads, name, heads)};
     }
     return {};
+}
+
+Result<void> checkHeadsExist(const std::vector<HeadRef>& ablate, int layers, int heads, const std::string& where) {
+    return checkHeadsExist(ablate, layers, heads, ErrorText::verbatim(where));
 }
 
 std::vector<bool> layerHeadMask(const std::vector<HeadRef>& ablate, int layer, int heads) {

@@ -18,6 +18,7 @@ Result<std::vector<HeadRef>> parseHeadSpec(std::string_view spec);
 
 // Every head must exist in a model of `layers` × `heads`; the error names it from 1 ("99:1").
 Result<void> checkHeadsExist(const std::vector<HeadRef>& ablate, int layers, int heads, const std::string& where);
+Result<void> checkHeadsExist(const std::vector<HeadRef>& ablate, int layers, int heads, const ErrorText& where);
 
 // Layer `layer`'s mask: heads entries, true for the heads switched off (empty `ablate`: empty).
 std::vector<bool> layerHeadMask(const std::vector<HeadRef>& ablate, int layer, int heads);

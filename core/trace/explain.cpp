@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "core/lesson/lesson.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -367,20 +368,16 @@ bool keepsEveryIntermediate(const LayerTrace& layer) {
 }
 
 Result<void> checkCell(const Trace& trace, const CellRef& cell) {
-    const std::string where = "cell of " + std::string(stepKey(cell.step));
+    const ErrorText where = errorText(ErrorId::WhereCellOf, stepKey(cell.step));
     if (cell.layer < 0 || cell.layer >= static_cast<int>(trace.layers.size()))
-        return Error{where, "layer " + std::to_string(cell.layer) + " does not exist"};
-    if (cell.head < 0 || cell.head >= trace.headCount())
-        return Error{where, "head " + std::to_string(cell.head) + " does not exist"};
+        return Error{where, errorText(ErrorId::LayerDoesNotExist, cell.layer)};
+    if (cell.head < 0 || cell.head >= trace.headCount()) return Error{where, errorText(ErrorId::HeadDoesNotExist, cell.head)};
     const bool layerStep = cell.step != Step::Embedding && cell.step != Step::Positional;
     if (layerStep && !keepsEveryIntermediate(trace.layers[static_cast<std::size_t>(cell.layer)]))
-        return Error{where, "layer " + std::to_string(cell.layer + 1) +
-                                " kept only its attention weights; rebuild it in detail (traceLayerInDetail) to explain it"};
+        return Error{where, errorText(ErrorId::LayerKeptOnlyWeights, cell.layer + 1)};
     const Mat& m = stepMatrix(trace, cell.step, cell.layer, cell.head);
     if (cell.row < 0 || cell.row >= m.rows() || cell.col < 0 || cell.col >= m.cols())
-        return Error{where, "(" + std::to_string(cell.row) + ", " + std::to_string(cell.col) +
-                                ") is outside the " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
-                                " matrix"};
+        return Error{where, errorText(ErrorId::CellOutsideMatrix, cell.row, cell.col, m.rows(), m.cols())};
     return {};
 }
 

@@ -76,6 +76,7 @@ private slots:
     void switchesTheFirstHeadOff();
     void theBoxSurvivesALanguageChange();
     void aBadSpecKeepsTheTrace();
+    void aBadSpecIsReportedInTheInterfaceLanguage();
     void theHeadsStayOffForTheNextSentence();
     void tinyBertPredictsAsPyTorchWithTheHeadsOff();
     void aThumbnailsMenuSwitchesItsHeadOffAndOn();
@@ -148,6 +149,21 @@ void AblationWindowTest::aBadSpecKeepsTheTrace() {
     QVERIFY(!error->isVisible());
     QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
     QVERIFY(!window.source().trace()->layers[0].heads[1].ablated);
+}
+
+// core's error in the error line is worded in the interface language (core/text/error_messages.hpp).
+void AblationWindowTest::aBadSpecIsReportedInTheInterfaceLanguage() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    window.setLanguage("zh_CN");
+    typeAblation(window, "9:9");
+    const QString chinese = child<QLabel>(window, "error")->text();
+    QVERIFY2(chinese.contains(QStringLiteral("无法关闭头 9:9：只有 1 层")), qPrintable(chinese));
+    window.setLanguage("en");
+    typeAblation(window, "9:8");
+    const QString english = child<QLabel>(window, "error")->text();
+    QVERIFY2(english.contains("cannot ablate head 9:8: there is 1 layer"), qPrintable(english));
 }
 
 void AblationWindowTest::theHeadsStayOffForTheNextSentence() {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/io/atomic_file.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -31,7 +32,7 @@ Result<void> writePngFile(const QString& path, const QImage& image) {
 }
 
 QString errorText(const Result<void>& error) {
-    return !error.ok() ? QString::fromStdString(error.error().text()) : QString();
+    return !error.ok() ? coreErrorText(error.error()) : QString();
 }
 
 }  // namespace attnscope

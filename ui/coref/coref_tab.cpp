@@ -16,6 +16,7 @@
 #include "ui/coref/coref_view.hpp"
 #include "ui/common/file_write.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -137,7 +138,7 @@ std::optional<ResolveOptions> CorefTab::request(const Trace& trace, int layer, i
     scoring_->setItemText(Layer, tr("All heads of layer %1").arg(layer + 1));
     auto scoring = chosenScoring(trace, layer, head);
     if (!scoring) {
-        setError(qs(scoring.error().text()));
+        setError(coreErrorText(scoring.error()));
         view_->showMessage(tr("Nothing drawn: the heads could not be read."));
         return std::nullopt;
     }
@@ -146,7 +147,7 @@ std::optional<ResolveOptions> CorefTab::request(const Trace& trace, int layer, i
 
 void CorefTab::showResolution(const Result<SentenceResolution>& resolved) {
     if (!resolved) {
-        setError(qs(resolved.error().text()));
+        setError(coreErrorText(resolved.error()));
         view_->showMessage(tr("Nothing drawn: the sentence could not be resolved."));
         return;
     }
@@ -219,7 +220,7 @@ void CorefTab::exportDialog(Export kind, double scale) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export coreference"), names[i], tr(filters[i]));
     if (path.isEmpty()) return;
     if (const auto error = exportTo(path, kind, scale); !error.ok())
-        QMessageBox::warning(this, tr("The file could not be written"), qs(error.error().text()));
+        QMessageBox::warning(this, tr("The file could not be written"), coreErrorText(error.error()));
 }
 
 }  // namespace attnscope

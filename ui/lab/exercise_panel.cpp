@@ -15,6 +15,7 @@
 #include "ui/lab/exercise_parts.hpp"
 #include "ui/lab/worksheet_export.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -62,7 +63,7 @@ void ExercisePanel::setTrace(const Trace& trace, int decimals, const QString& ti
 void ExercisePanel::newExercise() {
     auto made = makeExercise(trace_, settings_->spec());
     if (!made) {
-        showMessage(tr("No exercise: %1").arg(qs(made.error().text())), true);
+        showMessage(tr("No exercise: %1").arg(coreErrorText(made.error())), true);
         return;
     }
     model()->clear();  // it points into the exercise about to be replaced
@@ -111,7 +112,7 @@ void ExercisePanel::selectBlank(int blank) {
     if (exercise_ && blank >= 0 && blank < static_cast<int>(exercise_->blanks.size())) {
         auto explanation = explainCell(trace_, exercise_->blanks[static_cast<std::size_t>(blank)].cell, exercise_->spec.decimals);
         if (explanation) lines_ = explanation.value().lines;
-        else lines_ = {explanation.error().text()};
+        else lines_ = {coreErrorString(explanation.error())};
         const CellRef& c = exercise_->blanks[static_cast<std::size_t>(blank)].cell;
         explanation_->setHeading(tr("Blank %1 of %2: row %3, column %4")
                                        .arg(blank + 1)

@@ -21,6 +21,7 @@
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -65,7 +66,7 @@ QLabel* messageLabel(QWidget* parent) {
 QString small(double value) { return value == 0 ? QStringLiteral("0") : QString::number(value, 'e', 1); }
 
 QString failure(const Error& error) {
-    return QObject::tr("Not updated — %1. The plots still show the last valid input.").arg(qs(error.text()));
+    return QObject::tr("Not updated — %1. The plots still show the last valid input.").arg(coreErrorText(error));
 }
 
 }  // namespace
@@ -296,7 +297,7 @@ void MasksPanel::selectCrossCell(int row, int col) {
     const int decimals = input_ ? input_->lesson.decimals : Lesson{}.decimals;  // before any lesson: explainCell says why
     for (const Step step : {Step::Scores, Step::Weights}) {
         auto e = explainCell(crossTrace_, CellRef{step, 0, head(), row, col}, decimals);
-        if (!e) return explanation_->setPlainText(qs(e.error().text()));
+        if (!e) return explanation_->setPlainText(coreErrorText(e.error()));
         if (!lines.isEmpty()) lines << QString();
         for (const std::string& line : e.value().lines) lines << qs(line);
     }

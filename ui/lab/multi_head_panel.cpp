@@ -17,6 +17,7 @@
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -227,7 +228,7 @@ void MultiHeadPanel::refreshRun() {
     const int H = heads_->currentData().toInt();
     auto run = runMultiHead(x_, H, weights_, trace_.tokens);
     if (!run) {
-        error_->setText(QString::fromStdString(run.error().text()));
+        error_->setText(coreErrorText(run.error()));
         return;
     }
     error_->clear();

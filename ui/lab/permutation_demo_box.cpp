@@ -10,6 +10,7 @@
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -57,7 +58,7 @@ void PermutationDemoBox::refresh() {
     const auto demo = permutationDemo(input_->first, input_->second, static_cast<std::uint64_t>(seed_->value()),
                                       keep_->isChecked());
     if (!demo) {
-        check_->setText(tr("No demo: %1").arg(QString::fromStdString(demo.error().text())));
+        check_->setText(tr("No demo: %1").arg(coreErrorText(demo.error())));
         return;
     }
     const PermutationDemo& p = demo.value();

@@ -19,6 +19,7 @@
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/permutation_demo_box.hpp"
 #include "ui/lab/plot_cards.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -171,7 +172,7 @@ void PositionalPanel::refreshRotation() {
     const int T = controls_.positions->value(), d = controls_.width->value(), k = controls_.offset->value();
     const auto check = checkRelativePosition(T, d, k);
     if (!check) {
-        check_->setText(tr("No check: %1").arg(QString::fromStdString(check.error().text())));
+        check_->setText(tr("No check: %1").arg(coreErrorText(check.error())));
         return;
     }
     rotation_->build(check.value().map, tr("R_%1: PE(pos + %1) = PE(pos) · R_%1").arg(k), {}, {}, {-1, 1}, tr("entry"));
@@ -185,7 +186,7 @@ void PositionalPanel::refreshLearnedFit() {
     const int k = controls_.offset->value();
     const auto fit = fitRelativePositionMap(shownTable(), k);
     if (!fit) {
-        check_->setText(tr("No check: %1").arg(QString::fromStdString(fit.error().text())));
+        check_->setText(tr("No check: %1").arg(coreErrorText(fit.error())));
         return;
     }
     rotation_->build(fit.value().map, tr("Least-squares R_%1: PE(pos + %1) ≈ PE(pos) · R_%1").arg(k), {}, {},

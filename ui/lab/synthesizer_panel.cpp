@@ -12,6 +12,7 @@
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -111,7 +112,7 @@ void SynthesizerPanel::refresh() {
                                                   weights.value(), alphas_)
                             : Result<std::vector<SynthesizerVariant>>(weights.error());
     if (!variants) {
-        error_->setText(QString::fromStdString(variants.error().text()));
+        error_->setText(coreErrorText(variants.error()));
         return;
     }
     error_->clear();

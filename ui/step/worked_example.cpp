@@ -4,6 +4,7 @@
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/common/core_language.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -49,7 +50,7 @@ void WorkedExample::explain(const CellRef& cell) {
     selectedCell_ = std::make_pair(cell.row, cell.col);
     auto explanation = explainCell(*trace_, cell, decimals_);
     if (explanation) panel_->showExplanation(explanation.value());
-    else panel_->showExplanationError(QString::fromStdString(explanation.error().text()));
+    else panel_->showExplanationError(coreErrorText(explanation.error()));
 }
 
 }  // namespace attnscope
