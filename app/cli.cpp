@@ -22,6 +22,7 @@
 #include "core/export/model_export.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/trace/ablation.hpp"
+#include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
@@ -80,6 +81,7 @@ std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, E
     const auto parsed = exportFormatFromName(name);
     if (!parsed) return "--format expects text, json, csv or markdown, got \"" + name + "\"";
     format = *parsed;
+    request.language = coreLanguage();  // --lang (main applied it): titles, explanations, notices
     if (parser.isSet("step")) {
         request.step = stepFromKey(parser.value("step").toStdString());
         if (!request.step) return "--step: unknown step \"" + parser.value("step").toStdString() + "\" (see --help)";
@@ -201,7 +203,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (!parser.isSet("sentence")) return fail("--model needs --sentence TEXT");
     auto opened = openModel(parser.value("model").toStdString());
     if (!opened) return fail(opened.error().text());
-    for (const std::string& text : opened.value().notices) notice(text);
+    notices(opened.value().notices);
     ModelRequest request;
     if (auto error = readModelRequest(parser, opened.value(), request)) return fail(*error);
     RunControl control;
@@ -214,7 +216,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     const std::string sentence = parser.value("sentence").toStdString();
     auto run = runSentence(opened.value(), sentence, control);
     if (!run) return fail(run.error().text());
-    for (const std::string& text : run.value().trace.notices) notice(text);
+    notices(run.value().trace.notices);
     const int layer = request.layer.value_or(opened.value().layerCount() - 1);
     auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
     if (!layerTrace) return fail(layerTrace.error().text());
@@ -267,7 +269,7 @@ int runCommandLine(const QStringList& arguments) {
                                                           : lesson.value().sentence;
     auto trace = runLesson(lesson.value(), sentence, request.settings);
     if (!trace) return fail(trace.error().text());
-    for (const std::string& text : trace.value().notices) notice(text);
+    notices(trace.value().notices);
 
     if (parser.isSet("export-png")) {
         const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);

@@ -6,6 +6,7 @@
 #include "app/model_worker.hpp"
 #include "app/sentence_runners.hpp"
 #include "ui/attention/predictions_view.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
@@ -62,7 +63,7 @@ QString ModelTraceSource::description() const {
 QString ModelTraceSource::descriptionToolTip() const {
     QStringList remarks;
     if (model())
-        for (const std::string& n : model()->notices) remarks << qs(n);
+        for (const std::string& n : noticeTexts(model()->notices, coreLanguage())) remarks << qs(n);
     return remarks.join("\n");
 }
 

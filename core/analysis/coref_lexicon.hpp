@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace attnscope {
+#include "core/text/language.hpp"
 
-enum class Language { English, Chinese };
+namespace attnscope {
 
 // Grammatical number of a pronoun or a noun; Unknown agrees with anything.
 enum class GrammaticalNumber { Singular, Plural, Unknown };
