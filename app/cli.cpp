@@ -181,7 +181,8 @@ std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Tr
     std::string out = (markdown ? "**Model:** " : "model: ") + opened.name + " (" + familyName(opened.family()) +
                       ", " + std::to_string(opened.layerCount()) + " layers × " +
                       std::to_string(opened.headCount()) + " heads), layer " + std::to_string(*r.layer + 1) + "\n";
-    if (!run.predictions.empty()) out += predictionsToText(run, opened.family(), label, decimals) + "\n";
+    if (!run.predictions.empty())
+        out += predictionsToText(run, opened.family(), label, decimals, r.exportRequest.language) + "\n";
     return out + exportTrace(layerTrace, r.format, r.exportRequest);
 }
 

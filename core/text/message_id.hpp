@@ -43,6 +43,8 @@ enum class MessageId : int {
     SynthesizerDotProduct, SynthesizerDense, SynthesizerRandom, SynthesizerFactorizedDense,
     SynthesizerFactorizedRandom, SynthesizerMixture,
     LabEachOfHeads, LabEachOfOneHead,  // {1}: the heads
+    // A model's predictions (core/export/model_export.cpp): {1} the position (1-based), {2} its token
+    PredictionNextToken, PredictionMaskedToken,
     Count
 };
 

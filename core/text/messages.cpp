@@ -135,6 +135,9 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::SynthesizerMixture, "Mixture", "混合"},
     {MessageId::LabEachOfHeads, "(each of {1} heads)", "（{1} 个头各一份）"},
     {MessageId::LabEachOfOneHead, "(each of {1} head)", "（{1} 个头）"},
+    // Predictions
+    {MessageId::PredictionNextToken, "next token after position {1} ({2})", "位置 {1}（{2}）之后的下一个词元"},
+    {MessageId::PredictionMaskedToken, "{2} at position {1}", "位置 {1} 的 {2}"},
 }};
 
 constexpr bool inIdOrder() {

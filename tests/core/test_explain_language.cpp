@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/export/export.hpp"
+#include "core/export/model_export.hpp"
 #include "core/lab/exercise.hpp"
 #include "core/lab/multi_head_lab.hpp"
 #include "core/lab/worksheet.hpp"
@@ -193,4 +194,15 @@ TEST_CASE("the multi-head lab's shapes in Chinese: the same shapes, the heads in
     CHECK(chinese.find("each of") == std::string::npos);
     CHECK(numbersOf(chinese) == numbersOf(english));
     CHECK(multiHeadShapes(3, 12, 1, Language::Chinese).find("（1 个头）") != std::string::npos);
+}
+
+TEST_CASE("a model's predictions printed in Chinese: the same tokens and probabilities", "[export][i18n]") {
+    ModelRun run;
+    run.trace.tokens = {Token{"the"}, Token{"[MASK]"}, Token{"sat"}};
+    run.predictions = {Prediction{1, {TokenScore{7, 0.5f, 2.f}, TokenScore{9, 0.25f, 1.f}}, {}}};
+    const TokenLabeler label = [](int id) { return id == 7 ? std::string("cat") : std::string("dog"); };
+    CHECK(predictionsToText(run, ModelFamily::Bert, label, 2) == "[MASK] at position 2: cat 0.50, dog 0.25\n");
+    CHECK(predictionsToText(run, ModelFamily::Bert, label, 2, Language::Chinese) == "位置 2 的 [MASK]: cat 0.50, dog 0.25\n");
+    CHECK(predictionsToText(run, ModelFamily::Gpt2, label, 2, Language::Chinese) ==
+          "位置 2（[MASK]）之后的下一个词元: cat 0.50, dog 0.25\n");
 }
