@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "app/cli_qk.hpp"
 #include "app/cli_support.hpp"
 #include "app/lesson_source.hpp"
 #include "core/source/model_session.hpp"
@@ -238,10 +239,11 @@ int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
 }  // namespace
 
 bool isAnalysisCommand(const QStringList& arguments) {
-    return arguments.size() > 1 && (arguments[1] == "coref" || arguments[1] == "heads");
+    return arguments.size() > 1 && (arguments[1] == "coref" || arguments[1] == "heads" || arguments[1] == "qk");
 }
 
 int runAnalysisCommand(const QStringList& arguments) {
+    if (arguments[1] == "qk") return runQkCommand(arguments);  // app/cli_qk.cpp
     QCommandLineParser parser;
     addOptions(parser);
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());

@@ -8,7 +8,8 @@
 
 namespace attnscope {
 
-// True when the first argument after the program is "coref" or "heads".
+//   attnscope qk …: see cli_qk.hpp (dispatched from here)
+// True when the first argument after the program is "coref", "heads" or "qk".
 bool isAnalysisCommand(const QStringList& arguments);
 
 // Runs the subcommand; results to stdout, errors to stderr, returns the exit code.

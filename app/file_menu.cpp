@@ -20,7 +20,7 @@ namespace attnscope {
 
 FileMenu::FileMenu(MainWindow& window, const WorkedExample& worked, const StepNavigator& navigator,
                    const HeatmapView& heatmap)
-    : QObject(&window), window_(window), worked_(worked), navigator_(navigator), heatmap_(heatmap) {}
+    : ReportingPart(&window), window_(window), worked_(worked), navigator_(navigator), heatmap_(heatmap) {}
 
 void FileMenu::fill(QMenu* file) {
     file->addAction(tr("&Open lesson…"), QKeySequence::Open, this, &FileMenu::openLessonDialog);
@@ -68,7 +68,7 @@ bool FileMenu::writeText(const QString& path, const std::string& text) {
         emit failed(tr("The file could not be written"), qs(error.error().text()));
         return false;
     }
-    emit status(tr("Wrote %1").arg(path));
+    emit wrote(path);
     return true;
 }
 

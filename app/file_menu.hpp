@@ -2,8 +2,9 @@
 // The File menu: opening and saving lessons, opening and downloading models, exporting the
 // heatmap, a worksheet and the current step. It asks for files and drives the window through
 // its public API; failures and "Wrote …" go out as signals the window shows.
-#include <QObject>
 #include <string>
+
+#include "app/reporting_part.hpp"
 
 class QMenu;
 
@@ -14,16 +15,12 @@ class MainWindow;
 class StepNavigator;
 class WorkedExample;
 
-class FileMenu : public QObject {
+class FileMenu : public ReportingPart {
     Q_OBJECT
 public:
     FileMenu(MainWindow& window, const WorkedExample& worked, const StepNavigator& navigator,
              const HeatmapView& heatmap);
     void fill(QMenu* menu);
-
-signals:  // reported to the window, as the Heads tab's failed / wrote
-    void failed(const QString& title, const QString& text);
-    void status(const QString& text);
 
 private:
     void saveLesson();

@@ -14,11 +14,10 @@ bool sameShape(const CorefEvaluation& e, const Trace& t) {
 HeadAnalysisWorker::HeadAnalysisWorker(QObject* parent)
     : QObject(parent),
       evaluator_(new LatestRequestWorker("attnscope-coref-evaluation", this)),
-      statistician_(new LatestRequestWorker("attnscope-head-statistics", this)) {
-    connect(evaluator_, &LatestRequestWorker::progress, this, &HeadAnalysisWorker::evaluationProgress);
+      statistician_(new LatestRequestWorker("attnscope-head-statistics", this)),
+      evaluations_(new JobSignals(this)) {
+    connect(evaluator_, &LatestRequestWorker::progress, evaluations_, &JobSignals::progress);
 }
-
-HeadAnalysisWorker::~HeadAnalysisWorker() = default;
 
 struct HeadAnalysisWorker::Delivery {
     std::shared_ptr<const CorefEvaluation> evaluation;  // null on failure
@@ -29,13 +28,10 @@ struct HeadAnalysisWorker::Delivery {
 };
 
 void HeadAnalysisWorker::evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description) {
-    auto work = [this, set, run = std::move(run), description, hook = progressHook_](const LatestRequestWorker::Request& request) {
+    auto work = [this, set, run = std::move(run), description](const LatestRequestWorker::Request& request) {
         EvaluationControl control;
         control.cancel = request.cancelFlag();
-        control.progress = [&request, &hook](int done, int total) {
-            if (hook) hook(done);
-            request.progress(done, total);
-        };
+        control.progress = request.progress;
         auto result = evaluateCorefSet(*set, run, control);
         Delivery delivery{nullptr, set, description, QString(), false};
         if (result) delivery.evaluation = std::make_shared<const CorefEvaluation>(std::move(result).value());
@@ -44,15 +40,15 @@ void HeadAnalysisWorker::evaluate(std::shared_ptr<const CorefSet> set, SentenceR
         return [this, delivery] { deliverEvaluation(delivery); };
     };
     evaluator_->submit(std::move(work));
-    emit evaluationStarted();
+    emit evaluations_->started();
 }
 
 void HeadAnalysisWorker::deliverEvaluation(const Delivery& delivery) {
-    if (!delivery.evaluation) return emit evaluationFailed(delivery.error, delivery.cancelled);
+    if (!delivery.evaluation) return emit evaluations_->failed(delivery.error, delivery.cancelled);
     evaluation_ = delivery.evaluation;
     set_ = delivery.set;
     description_ = delivery.description;
-    emit evaluationFinished();
+    emit evaluations_->finished();
     if (requestedTrace_) computeStatistics(requestedTrace_);  // the "coreference" labels may change
 }
 
@@ -61,7 +57,7 @@ void HeadAnalysisWorker::cancelEvaluation() { evaluator_->cancel(); }
 void HeadAnalysisWorker::clearEvaluation() {
     const bool wasEvaluating = evaluator_->busy();
     evaluator_->drop();
-    if (wasEvaluating) emit evaluationFailed(tr("Evaluation stopped: the model or lesson changed."), true);
+    if (wasEvaluating) emit evaluations_->failed(tr("Evaluation stopped: the model or lesson changed."), true);
     evaluation_.reset();
     set_.reset();
     description_.clear();

@@ -21,15 +21,15 @@ class HeadAnalysisWorker : public QObject {
     Q_OBJECT
 public:
     explicit HeadAnalysisWorker(QObject* parent = nullptr);
-    ~HeadAnalysisWorker() override;  // its workers cancel what runs and wait for their threads
 
-    // → evaluationProgress…, then evaluationFinished or evaluationFailed. `description` names
+    // → evaluations()' progress…, then finished or failed. `description` names
     // what was evaluated ("bert-tiny on english.jsonl") for the view.
     void evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description);
     void cancelEvaluation();  // the running evaluation; the last good one stays
     // Forgets the evaluation (a new model or lesson: its heads are not these) and cancels a run.
     void clearEvaluation();
     bool evaluating() const { return evaluator_->busy(); }
+    const JobSignals* evaluations() const { return evaluations_; }  // progress: sentences done
     std::shared_ptr<const CorefEvaluation> evaluation() const { return evaluation_; }
     std::shared_ptr<const CorefSet> evaluatedSet() const { return set_; }  // what evaluation() ran on
     QString evaluationDescription() const { return description_; }
@@ -42,23 +42,21 @@ public:
     const Trace* statisticsTrace() const { return statsTrace_.get(); }
 
     // Tests: called on the evaluation thread after every sentence, before progress is posted.
-    void setProgressHookForTests(std::function<void(int done)> hook) { progressHook_ = std::move(hook); }
+    void setProgressHookForTests(std::function<void(int done)> hook) {
+        evaluator_->setProgressHookForTests(std::move(hook));
+    }
 
-signals:  // started, progress, finished or failed: the same life as ModelWorker's runs
-    void evaluationStarted();
-    void evaluationProgress(int done, int total);
-    void evaluationFinished();
-    void evaluationFailed(const QString& message, bool cancelled);
+signals:
     void statisticsReady();
 
 private:
-    // Like ModelWorker: its LatestRequestWorkers, a test hook, and the last good results.
     struct Delivery;
     void deliverEvaluation(const Delivery& delivery);
 
+    // Children: destroyed with this, each cancels what it runs and waits for its thread.
     LatestRequestWorker* evaluator_ = nullptr;
     LatestRequestWorker* statistician_ = nullptr;
-    std::function<void(int)> progressHook_;
+    JobSignals* evaluations_ = nullptr;
 
     std::shared_ptr<const CorefEvaluation> evaluation_;
     std::shared_ptr<const CorefSet> set_;

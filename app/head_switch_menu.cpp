@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "core/trace/ablation.hpp"
-#include "ui/attention/model_view.hpp"
 
 namespace attnscope {
 
@@ -17,11 +16,7 @@ std::vector<HeadRef> toggledHead(std::vector<HeadRef> heads, HeadRef head) {
     return heads;
 }
 
-QMenu* headSwitchMenu(const ModelView& view, const Trace& trace, QPoint at, QLineEdit* ablateEdit,
-                      std::function<void()> apply) {
-    const auto hit = view.thumbnailAt(at);
-    if (!hit || hit->second == ModelView::kAggregateHead) return nullptr;
-    const HeadRef head{hit->first, hit->second};
+QMenu* headSwitchMenu(HeadRef head, const Trace& trace, QLineEdit* ablateEdit, std::function<void()> apply) {
     const std::vector<HeadRef> off = ablatedHeads(trace);
     const bool isOff = std::find(off.begin(), off.end(), head) != off.end();
     auto* menu = new QMenu(ablateEdit);
@@ -36,17 +31,25 @@ QMenu* headSwitchMenu(const ModelView& view, const Trace& trace, QPoint at, QLin
     return menu;
 }
 
-void addHeadSwitchMenu(ModelView* view, QLineEdit* ablateEdit, std::function<std::shared_ptr<const Trace>()> trace,
-                       std::function<void()> apply) {
-    QWidget* canvas = view->canvas();
-    canvas->setContextMenuPolicy(Qt::CustomContextMenu);
-    QObject::connect(canvas, &QWidget::customContextMenuRequested, view, [=](QPoint at) {
-        const auto shown = trace();
-        if (!shown) return;
-        QMenu* menu = headSwitchMenu(*view, *shown, at, ablateEdit, apply);
-        if (!menu) return;
+void switchHeadOff(HeadRef head, const Trace& trace, const HeadSwitching& switching) {
+    const std::vector<HeadRef> off = ablatedHeads(trace);
+    if (std::find(off.begin(), off.end(), head) != off.end()) return;
+    switching.ablateEdit->setText(QString::fromStdString(headSpecText(toggledHead(off, head))));
+    switching.apply();
+}
+
+void addHeadSwitchMenu(QWidget* widget, std::function<std::optional<HeadRef>(QPoint)> headAt,
+                       const HeadSwitching& switching) {
+    widget->setContextMenuPolicy(Qt::CustomContextMenu);
+    QObject::connect(widget, &QWidget::customContextMenuRequested, widget, [=](QPoint at) {
+        const auto shown = switching.trace();
+        const auto head = headAt(at);
+        if (!shown || !head || head->layer >= static_cast<int>(shown->layers.size()) ||
+            head->head >= static_cast<int>(shown->layers[static_cast<std::size_t>(head->layer)].heads.size()))
+            return;
+        QMenu* menu = headSwitchMenu(*head, *shown, switching.ablateEdit, switching.apply);
         menu->setAttribute(Qt::WA_DeleteOnClose);
-        menu->popup(canvas->mapToGlobal(at));
+        menu->popup(widget->mapToGlobal(at));
     });
 }
 

@@ -11,17 +11,17 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include "app/app_identity.hpp"
 #include "app/file_menu.hpp"
+#include "app/reporting_part.hpp"
 #include "app/head_switch_menu.hpp"
 #include "app/model_menu.hpp"
 #include "app/lab_window.hpp"
@@ -29,12 +29,21 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
+#include "app/tabs/head_effect_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
+#include "app/tabs/qk_tab_controller.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
+#include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
+#include <qcustomplot.h>
+#include "ui/heads/head_ranking_box.hpp"
+#include "ui/heads/head_ranking_builder.hpp"
+#include "ui/heads/head_stats_table.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/attention/piece_strip.hpp"
@@ -189,6 +198,7 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->traceTabs.push_back(std::make_unique<HeadViewTab>(ui_->headView));
     ui_->coref = new CorefTabController(ui_->tabs, ui_->tabs);
     ui_->heads = new HeadsTab(ui_->tabs, ui_->modelView, ui_->tabs);
+    ui_->qk = new QkTabController(ui_->tabs, ui_->tabs);
     return ui_->tabs;
 }
 
@@ -196,25 +206,23 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
 void MainWindow::buildSourcePanels() {
     ui_->predictions = new PredictionsView;
     ui_->predictions->setObjectName("predictions");
+    ui_->headEffectBox = new HeadEffectBox;
+    auto* column = new QWidget;
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(ui_->predictions);
+    columnLayout->addWidget(ui_->headEffectBox, 1);
     ui_->predictionsArea = new QScrollArea;
     ui_->predictionsArea->setWidgetResizable(true);
-    ui_->predictionsArea->setWidget(ui_->predictions);
+    ui_->predictionsArea->setWidget(column);
     ui_->predictionsArea->setMinimumWidth(260);
-    ui_->progress = new QProgressBar;
-    ui_->progress->setObjectName("runProgress");
-    ui_->progress->setMaximumWidth(240);
-    ui_->progress->setFormat(tr("layer %v of %m"));
-    ui_->cancel = new QPushButton(tr("Cancel"));
-    ui_->cancel->setObjectName("cancelRun");
+    ui_->progress = new JobProgress(tr("layer %v of %m"), "runProgress", "cancelRun");
     statusBar()->addPermanentWidget(ui_->progress);
-    statusBar()->addPermanentWidget(ui_->cancel);
 }
 
 void MainWindow::buildMenus() {
     auto* files = new FileMenu(*this, *ui_->worked, *ui_->navigator, *ui_->heatmap);
     files->fill(menuBar()->addMenu(tr("&File")));
-    connect(files, &FileMenu::failed, this, &MainWindow::showError);
-    connect(files, &FileMenu::status, this, [this](const QString& text) { statusBar()->showMessage(text, 5000); });
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     lessons->setObjectName("lessonsMenu");
@@ -243,20 +251,40 @@ void MainWindow::buildMenus() {
     fillHelpMenu(menuBar()->addMenu(tr("&Help")), this);  // About AttnScope (app/app_identity.cpp)
 }
 
+// Right-click a head in the model view, a one-head heatmap, the Heads ranking or its statistics
+// table to switch it off or back on (app/head_switch_menu.cpp).
+void MainWindow::addHeadSwitchMenus() {
+    const HeadSwitching switching{ui_->ablate, [this] { return source_->trace(); }, [this] { applyAblation(); }};
+    ModelView* model = ui_->modelView;
+    addHeadSwitchMenu(model->canvas(), [model](QPoint at) -> std::optional<HeadRef> {
+        const auto hit = model->thumbnailAt(at);
+        if (!hit || hit->second == ModelView::kAggregateHead) return std::nullopt;
+        return HeadRef{hit->first, hit->second};
+    }, switching);
+    HeatmapView* heatmap = ui_->heatmap;
+    addHeadSwitchMenu(heatmap, [heatmap](QPoint at) { return heatmap->headAt(at); }, switching);
+    const HeadRankingBox* ranking = ui_->heads->panel()->ranking();
+    addHeadSwitchMenu(ranking->plot(), [ranking](QPoint at) { return ranking->builder().headAt(at); }, switching);
+    const HeadStatsTable* stats = ui_->heads->panel()->statistics();
+    addHeadSwitchMenu(stats->table(), [stats](QPoint at) { return stats->headAt(at); }, switching);
+    ui_->headEffects = new HeadEffectController(ui_->headEffectBox, model_, ui_->predictions, switching, ui_->headEffectBox);
+}
+
 void MainWindow::connectViews() {
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
-    addHeadSwitchMenu(ui_->modelView, ui_->ablate, [this] { return source_->trace(); }, [this] { applyAblation(); });
+    addHeadSwitchMenus();
     connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
         ui_->heatmap->setHead(head);
         ui_->worked->showCurrentStep();
+        ui_->qk->setHead(head);
     });
     connect(ui_->heatmap, &HeatmapView::headChanged, ui_->navigator, &StepNavigator::setCurrentHead);
     connect(ui_->editor, &LessonEditor::lessonEdited, this, [this] {
         ui_->heads->setSource(source_);  // the ranking was of the weights before the edit
         if (lesson_->rerun()) statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     });
-    connect(ui_->cancel, &QPushButton::clicked, this, [this] { source_->cancel(); });
+    connect(ui_->progress, &JobProgress::cancelRequested, this, [this] { source_->cancel(); });
     connect(ui_->editor, &LessonEditor::editRejected, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     connect(ui_->controls, &AttentionControls::layerChanged, this, &MainWindow::showLayer);
@@ -272,8 +300,10 @@ void MainWindow::connectViews() {
         ui_->tabs->setCurrentWidget(ui_->heatmap);
     });
     connect(ui_->heads, &HeadsTab::useHeadsForCoreference, this, &MainWindow::setCoreferenceHeads);
-    connect(ui_->heads, &HeadsTab::failed, this, &MainWindow::showError);
-    connect(ui_->heads, &HeadsTab::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
+    for (const ReportingPart* part : findChildren<ReportingPart*>()) {  // the File menu, the Heads tab
+        connect(part, &ReportingPart::failed, this, &MainWindow::showError);
+        connect(part, &ReportingPart::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
+    }
     // Text fields and matrix tables claim the arrows (ShortcutOverride) for their own cursor.
     // On the central widget: rebuilt with it when the language changes (setLanguage), never twice.
     auto* next = new QShortcut(QKeySequence(Qt::Key_Right), centralWidget());

@@ -63,6 +63,7 @@ private:
     void addLanguageMenu(QMenu* view);
     void rebuildWidgets();
     void connectViews();
+    void addHeadSwitchMenus();
     void connectSource(TraceSource* source);
     void showError(const QString& title, const QString& text);
     void setErrorText(const QString& text);

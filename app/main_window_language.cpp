@@ -7,8 +7,6 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -22,6 +20,7 @@
 #include "app/tabs/heads_tab.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/job_progress.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/step/step_navigator.hpp"
 
@@ -68,7 +67,6 @@ void MainWindow::rebuildWidgets() {
     sentenceTimer_.stop();
     ui_->traceTabs.clear();  // as in the destructor: the views go before the widgets they draw in
     delete ui_->progress;
-    delete ui_->cancel;
     delete findChild<FileMenu*>(QString(), Qt::FindDirectChildrenOnly);
     delete takeCentralWidget();  // with it the tab controllers and the arrow-key shortcuts
     ui_ = std::make_unique<Parts>();

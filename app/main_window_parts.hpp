@@ -10,8 +10,6 @@
 class QAction;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QScrollArea;
 class QTabWidget;
 
@@ -19,14 +17,18 @@ namespace attnscope {
 
 class AttentionControls;
 class CorefTabController;
+class HeadEffectBox;
+class HeadEffectController;
 class HeadView;
 class HeadsTab;
 class HeatmapView;
+class JobProgress;
 class LessonEditor;
 class MatrixPanel;
 class ModelView;
 class PieceStrip;
 class PredictionsView;
+class QkTabController;
 class StepNavigator;
 class TokenStrip;
 class WorkedExample;
@@ -45,14 +47,16 @@ struct MainWindow::Parts {
     ModelView* modelView = nullptr;
     HeadView* headView = nullptr;
     PredictionsView* predictions = nullptr;
+    HeadEffectBox* headEffectBox = nullptr;         // "Most important heads", under the predictions
+    HeadEffectController* headEffects = nullptr;
     AttentionControls* controls = nullptr;
     QScrollArea* predictionsArea = nullptr;
-    QProgressBar* progress = nullptr;
-    QPushButton* cancel = nullptr;
+    JobProgress* progress = nullptr;  // the run's, in the status bar
     WorkedExample* worked = nullptr;
     std::vector<std::unique_ptr<TraceTab>> traceTabs;  // heatmap, model view, head view
     CorefTabController* coref = nullptr;
     HeadsTab* heads = nullptr;
+    QkTabController* qk = nullptr;  // Queries & keys: the worked layer's head in 2-D
     QAction *largerText = nullptr, *shading = nullptr;  // View menu states, kept across a rebuild
 };
 

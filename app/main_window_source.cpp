@@ -3,8 +3,6 @@
 // which kind of source is open: the source answers offers() and fills what only it understands.
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -17,9 +15,11 @@
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
+#include "app/tabs/qk_tab_controller.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_language.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
 #include "ui/attention/heatmap_view.hpp"
@@ -27,6 +27,7 @@
 #include "ui/step/matrix_panel.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/attention/piece_strip.hpp"
+#include "app/tabs/head_effect_controller.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -45,8 +46,7 @@ void MainWindow::connectSource(TraceSource* source) {
     });
     connect(source, &TraceSource::progress, this, [this, shown](int done, int count) {
         if (!shown()) return;
-        ui_->progress->setRange(0, count);
-        ui_->progress->setValue(done);
+        ui_->progress->setProgress(done, count);
     });
     connect(source, &TraceSource::traceChanged, this, [this, shown] {
         if (shown()) onTraceChanged();
@@ -186,7 +186,10 @@ void MainWindow::onTraceChanged() {
     else ui_->tokens->setTokens(trace->tokens);
     ui_->navigator->setHeadCount(trace->headCount());
     showOnTabs(source_->cheapToShow());
-    if (source_->offers(Offer::Predictions)) source_->showPredictions(*ui_->predictions);
+    if (source_->offers(Offer::Predictions)) {
+        source_->showPredictions(*ui_->predictions);
+        ui_->headEffects->showRun();
+    }
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
     ui_->heads->requestStatistics(trace, ui_->sentence->text());
     ui_->coref->show(trace, ui_->controls->layer(), ui_->navigator->currentHead());
@@ -196,6 +199,7 @@ void MainWindow::onTraceChanged() {
 void MainWindow::onWorkedTraceChanged() {
     const int layer = ui_->controls->layer();
     ui_->worked->show(source_->workedTrace(), source_->workedLayer(layer), source_->decimals(), layer == workedLayer_);
+    ui_->qk->show(source_->workedTrace(), source_->workedLayer(layer), layer, ui_->navigator->currentHead());
     workedLayer_ = layer;
 }
 
@@ -206,9 +210,7 @@ void MainWindow::onRunFailed(const QString& message, bool cancelled) {
 }
 
 void MainWindow::setRunning(bool running) {
-    ui_->progress->setVisible(running);
-    ui_->cancel->setVisible(running);
-    if (running) ui_->progress->setRange(0, 0);  // busy until the first layer reports
+    ui_->progress->setRunning(running);
 }
 
 void MainWindow::refreshLabels() {

@@ -8,17 +8,37 @@ struct ModelWorker::RunResult {
     bool cancelled = false;
     std::shared_ptr<const ModelRun> run;
     std::shared_ptr<const Trace> detail;
+    std::shared_ptr<const std::vector<Prediction>> plain;
 };
+
+namespace {
+
+using Predictions = std::shared_ptr<const std::vector<Prediction>>;
+
+// The sentence's predictions with every head on: the ablation-free run itself, the one kept from
+// an earlier run of the same sentence, or one more forward (predictions only) when heads are off.
+Predictions plainPredictionsOf(const OpenedModel& model, const std::string& text, const ModelRun& run,
+                               const RunControl& control, Predictions kept) {
+    if (control.ablate.empty()) return std::make_shared<const std::vector<Prediction>>(run.predictions);
+    if (kept) return kept;
+    RunControl plain;
+    plain.cancel = control.cancel;
+    plain.fullDetailMaxTokens = 0;
+    plain.topK = control.topK;
+    auto again = runSentence(model, text, plain);
+    return again ? std::make_shared<const std::vector<Prediction>>(std::move(again.value().predictions)) : nullptr;
+}
+
+}  // namespace
 
 ModelWorker::ModelWorker(QObject* parent)
     : QObject(parent),
       opener_(new LatestRequestWorker("attnscope-model-open", this)),
       runner_(new LatestRequestWorker("attnscope-model-worker", this)),
-      detailer_(new LatestRequestWorker("attnscope-model-detail", this)) {
-    connect(runner_, &LatestRequestWorker::progress, this, &ModelWorker::progress);
+      detailer_(new LatestRequestWorker("attnscope-model-detail", this)),
+      runs_(new JobSignals(this)) {
+    connect(runner_, &LatestRequestWorker::progress, runs_, &JobSignals::progress);
 }
-
-ModelWorker::~ModelWorker() = default;
 
 // Opening has its own worker: typing while a model loads must not drop the load.
 void ModelWorker::openModel(const QString& pathOrId) {
@@ -35,6 +55,7 @@ void ModelWorker::openModel(const QString& pathOrId) {
             model_ = model;
             run_.reset();
             detail_.reset();
+            plain_.reset();
             detailLayer_ = 0;
             emit modelOpened();
         };
@@ -43,25 +64,24 @@ void ModelWorker::openModel(const QString& pathOrId) {
 
 void ModelWorker::run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate) {
     if (opener_->busy()) return;  // modelOpened follows; the window runs the sentence box then
-    if (!model_) return emit runFailed(tr("No model is open."), false);
+    if (!model_) return emit runs_->failed(tr("No model is open."), false);
+    Predictions kept = sentence == sentence_ && run_ ? plain_ : nullptr;
     sentence_ = sentence;
     detailLayer_ = detailLayer;
-    auto work = [this, model = model_, hook = progressHook_, text = sentence.toStdString(),
-                 detailLayer, ablate](const LatestRequestWorker::Request& request) {
+    auto work = [this, model = model_, text = sentence.toStdString(),
+                 detailLayer, ablate, kept](const LatestRequestWorker::Request& request) {
         RunControl control;
         control.ablate = ablate;
         control.cancel = request.cancelFlag();
         control.fullDetailMaxTokens = 0;  // the views read weights; detailTraceOf rebuilds the shown layer
-        control.progress = [&request, &hook](int done, int count) {
-            if (hook) hook(done);
-            request.progress(done, count);
-        };
+        control.progress = request.progress;
         auto result = std::make_shared<RunResult>();
         auto run = runSentence(*model, text, control);
         if (run) {
             result->run = std::make_shared<const ModelRun>(std::move(run).value());
             auto detail = detailTraceOf(*model, *result->run, detailLayer);
             if (detail) result->detail = std::make_shared<const Trace>(std::move(detail).value());
+            result->plain = plainPredictionsOf(*model, text, *result->run, control, kept);
         } else {
             result->error = run.error();
             result->cancelled = request.cancelled();
@@ -69,15 +89,16 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
         return [this, result] { deliverRun(result); };
     };
     runner_->submit(std::move(work));
-    emit runStarted();
+    emit runs_->started();
 }
 
 void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
-    if (!result->run) return emit runFailed(qs(result->error.text()), result->cancelled);
+    if (!result->run) return emit runs_->failed(qs(result->error.text()), result->cancelled);
     detailer_->drop();  // a layer of the previous run
     run_ = result->run;
+    plain_ = result->plain;
     if (result->detail) detail_ = result->detail;
-    emit runFinished();
+    emit runs_->finished();
 }
 
 void ModelWorker::showLayerInDetail(int layer) {
@@ -102,6 +123,7 @@ void ModelWorker::clear() {
     model_.reset();
     run_.reset();
     detail_.reset();
+    plain_.reset();
 }
 
 }  // namespace attnscope

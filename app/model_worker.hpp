@@ -19,47 +19,49 @@ class ModelWorker : public QObject {
     Q_OBJECT
 public:
     explicit ModelWorker(QObject* parent = nullptr);
-    ~ModelWorker() override;  // its workers cancel what runs and wait for their threads
 
     void openModel(const QString& pathOrId);            // → modelOpened / openFailed
-    // → runFinished / runFailed (needs a model); `ablate`: heads switched off (RunControl::ablate)
+    // → runs()' finished / failed (needs a model); `ablate`: heads switched off (RunControl::ablate)
     void run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate = {});
     void showLayerInDetail(int layer);                   // → detailReady (for lastRun())
     void cancel();                                       // the running request; results stay
     void clear();                                        // forgets the model and results
 
     bool running() const { return opener_->busy() || runner_->busy(); }
+    const JobSignals* runs() const { return runs_; }  // started, progress (layers done), finished, failed
     std::shared_ptr<const OpenedModel> model() const { return model_; }
     std::shared_ptr<const ModelRun> lastRun() const { return run_; }
     std::shared_ptr<const Trace> detailTrace() const { return detail_; }
     int detailLayer() const { return detailLayer_; }
     QString lastSentence() const { return sentence_; }
+    // The predictions of lastRun()'s sentence with every head on: what an ablated run's
+    // predictions are compared with (before → after). Null before the first run.
+    std::shared_ptr<const std::vector<Prediction>> plainPredictions() const { return plain_; }
 
     // Tests: called on the worker thread after every layer, before progress is reported.
-    void setProgressHookForTests(std::function<void(int layersDone)> hook) { progressHook_ = std::move(hook); }
+    void setProgressHookForTests(std::function<void(int layersDone)> hook) {
+        runner_->setProgressHookForTests(std::move(hook));
+    }
 
-signals:  // started, progress, finished or failed: the same life as HeadAnalysisWorker's evaluations
+signals:
     void modelOpened();
     void openFailed(const QString& message);
-    void runStarted();
-    void progress(int layersDone, int layerCount);
-    void runFinished();
-    void runFailed(const QString& message, bool cancelled);
     void detailReady();
 
 private:
-    // Like HeadAnalysisWorker: its LatestRequestWorkers, a test hook, and the last good results.
     struct RunResult;
     void deliverRun(const std::shared_ptr<RunResult>& result);
 
+    // Children: destroyed with this, each cancels what it runs and waits for its thread.
     LatestRequestWorker* opener_ = nullptr;
     LatestRequestWorker* runner_ = nullptr;
     LatestRequestWorker* detailer_ = nullptr;
-    std::function<void(int)> progressHook_;
+    JobSignals* runs_ = nullptr;
 
     std::shared_ptr<const OpenedModel> model_;
     std::shared_ptr<const ModelRun> run_;
     std::shared_ptr<const Trace> detail_;
+    std::shared_ptr<const std::vector<Prediction>> plain_;
     int detailLayer_ = 0;
     QString sentence_;
 };

@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QPushButton>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QTabWidget>
@@ -21,8 +23,10 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
 #include "ui/coref/coref_tab.hpp"
+#include "ui/qk/qk_view.hpp"
 #include "ui/attention/head_view.hpp"
 #include "ui/heads/heads_panel.hpp"
+#include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/attention/model_view.hpp"
@@ -163,6 +167,9 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     for (const BuiltInLesson& lesson : builtInLessons())
         if (chinese(lesson) && w.openBuiltInLesson(lesson.name))
             n += saveBuiltInLessonScreenshots(dir, n, lesson.name, seen);
+    // Queries and keys of the coreference head, "it" clicked (after the rest, so the numbers stay).
+    if (w.openBuiltInLesson("coreference"))
+        n += saveQkScreenshot(QDir(dir).filePath(fileName(n + 1, "coreference", "queries-keys")), "it");
     reopen();
     return n;
 }
@@ -208,6 +215,36 @@ int ScreenshotTour::saveEditorAndChineseScreenshots(const QString& dir, int n) {
     return n - before;
 }
 
+namespace {
+
+// Heads `spec` switched off as typed in the window, then "Most important heads" ranked: the
+// predictions before → after and the ranking side by side. False when the run or ranking fails.
+bool switchOffAndRank(MainWindow& w, const QString& spec) {
+    auto* ablate = w.findChild<QLineEdit*>("ablateEdit");
+    auto* box = w.findChild<HeadEffectBox*>("headEffects");
+    if (!ablate || !box) return false;
+    ablate->setText(spec);
+    emit ablate->editingFinished();
+    if (!w.waitForModel() || !box->rankButton()->isEnabled()) return false;
+    box->rankButton()->click();
+    QElapsedTimer clock;
+    clock.start();
+    while (box->entries().empty() && clock.elapsed() < 120000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+    return !box->entries().empty();
+}
+
+}  // namespace
+
+int ScreenshotTour::saveQkScreenshot(const QString& path, const QString& word) {
+    auto* view = find<QkView>(window_, "qkView");
+    tabs_->setCurrentWidget(view);
+    if (view->space())
+        for (std::size_t p = 0; p < view->space()->points.size(); ++p)
+            if (view->space()->points[p].kind == QkKind::Query && view->space()->points[p].text == word.toStdString())
+                view->selectQuery(static_cast<int>(p));
+    return grabTo(path) ? 1 : 0;
+}
+
 int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence) {
     MainWindow& w = window_;
     screenshotError_.clear();
@@ -239,8 +276,12 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     if (w.waitForHeadAnalysis(120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
         headsPanel_->selectHead(headWorker_->evaluation()->ranking.front().head);
     shot(headsPanel_, "heads");
+    if (!sentence.isEmpty()) w.setSentence(sentence);
+    if (w.waitForModel() && switchOffAndRank(w, QStringLiteral("1:1"))) shot(heatmap_, "ablation");
     const QString lab = QStringLiteral("model-%1-lab-learned-positions.png").arg(n + 1, 2, 10, QLatin1Char('0'));
     n += saveLearnedPositionsScreenshot(&w, session_, QDir(dir).filePath(lab), screenshotError_) ? 1 : 0;
+    const QString qk = QStringLiteral("model-%1-queries-keys.png").arg(n + 1, 2, 10, QLatin1Char('0'));
+    n += saveQkScreenshot(QDir(dir).filePath(qk), QStringLiteral("it"));
     return n;
 }
 

@@ -43,6 +43,8 @@ private:
     int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
     int saveBuiltInLessonScreenshots(const QString& dir, int n, const QString& lesson, std::set<Step>& seen);
     int saveEditorAndChineseScreenshots(const QString& dir, int n);
+    // The Queries & keys tab of the shown trace with the query `word` (if any) clicked; 1 or 0.
+    int saveQkScreenshot(const QString& path, const QString& word);
     MainWindow& window_;
     const Session& session_;  // the lesson under the window
     QComboBox* layerBox_;

@@ -9,10 +9,11 @@
 
 namespace attnscope {
 
-SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model) {
-    return [model = std::move(model)](const std::string& sentence) -> Result<Trace> {
+SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer) {
+    return [model = std::move(model), detailLayer](const std::string& sentence) -> Result<Trace> {
         RunControl control;
         control.fullDetailMaxTokens = 0;  // coreference needs the weights only
+        control.detailLayer = detailLayer;
         control.topK = 1;
         auto run = runSentence(*model, sentence, control);
         if (!run) return run.error();

@@ -12,8 +12,9 @@
 
 namespace attnscope {
 
-// Every layer's weights, nothing in full detail (the evaluation reads weights only).
-SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model);
+// Every layer's weights, nothing in full detail (the evaluation reads weights only), except layer
+// `detailLayer` (0-based; -1: none), kept in full detail (its queries and keys: attnscope qk).
+SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer = -1);
 SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson);
 
 // The shipped sets (resources/coref/*.jsonl, compiled in): ":/coref/english.jsonl", …

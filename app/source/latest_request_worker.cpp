@@ -29,7 +29,8 @@ void LatestRequestWorker::submit(Work work) {
     cancel_ = std::make_shared<std::atomic<bool>>(false);  // the old flag lives on in its request
     const int generation = ++generation_;
     busy_ = true;
-    Request request{cancel_, [this, generation](int done, int total) {
+    Request request{cancel_, [this, generation, hook = progressHook_](int done, int total) {
+                        if (hook) hook(done);
                         postToGui([this, generation, done, total] {
                             if (generation == generation_) emit progress(done, total);
                         });

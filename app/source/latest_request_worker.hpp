@@ -34,6 +34,10 @@ public:
     void drop();    // cancels and forgets: nothing in flight delivers any more
     bool busy() const { return busy_; }  // a request is in flight (GUI thread)
 
+    // Tests: called on the worker thread at every progress report, before it is posted. Each
+    // request keeps the hook set when it was submitted.
+    void setProgressHookForTests(std::function<void(int done)> hook) { progressHook_ = std::move(hook); }
+
 signals:
     void progress(int done, int total);
 
@@ -45,6 +49,22 @@ private:
     std::atomic<int> generation_{0};
     std::shared_ptr<std::atomic<bool>> cancel_;
     bool busy_ = false;
+    std::function<void(int)> progressHook_;
+};
+
+// The life of one kind of request as the GUI thread sees it: started, progress…, then finished
+// or failed (`message` ready for the user; `cancelled` when cancel() or a newer request ended it).
+// ModelWorker's runs and HeadAnalysisWorker's evaluations each tell theirs through one of these.
+class JobSignals : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+signals:
+    void started();
+    void progress(int done, int total);
+    void finished();
+    void failed(const QString& message, bool cancelled);
 };
 
 }  // namespace attnscope

@@ -5,6 +5,7 @@
 
 #include "app/model_worker.hpp"
 #include "app/sentence_runners.hpp"
+#include "core/trace/ablation.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
@@ -21,10 +22,11 @@ ModelTraceSource::ModelTraceSource(QObject* parent) : TraceSource(parent), worke
         emit opened();
     });
     connect(worker_, &ModelWorker::openFailed, this, &ModelTraceSource::openFailed);
-    connect(worker_, &ModelWorker::runStarted, this, &TraceSource::runStarted);
-    connect(worker_, &ModelWorker::progress, this, &TraceSource::progress);
-    connect(worker_, &ModelWorker::runFinished, this, &ModelTraceSource::onRunFinished);
-    connect(worker_, &ModelWorker::runFailed, this, [this](const QString& message, bool cancelled) {
+    const JobSignals* runs = worker_->runs();
+    connect(runs, &JobSignals::started, this, &TraceSource::runStarted);
+    connect(runs, &JobSignals::progress, this, &TraceSource::progress);
+    connect(runs, &JobSignals::finished, this, &ModelTraceSource::onRunFinished);
+    connect(runs, &JobSignals::failed, this, [this](const QString& message, bool cancelled) {
         emit runFailed(cancelled ? message
                                  : tr("The sentence could not be run (%1); the previous result stays shown.").arg(message),
                        cancelled);
@@ -117,7 +119,11 @@ SentenceRunner ModelTraceSource::sentenceRunner() const {
 void ModelTraceSource::showPredictions(PredictionsView& view) const {
     const auto m = model();
     if (!m || !shown_) return view.clear();
-    view.showPredictions(*shown_, predictsNextToken(m->family()), [m](int id) { return m->tokenizer.label(id); });
+    const auto label = [m](int id) { return m->tokenizer.label(id); };
+    const auto plain = worker_->plainPredictions();
+    if (ablatedHeads(shown_->trace).empty() || !plain || shown_ != worker_->lastRun())
+        return view.showPredictions(*shown_, predictsNextToken(m->family()), label);
+    view.showChanges(*shown_, comparePredictions(*plain, shown_->predictions), predictsNextToken(m->family()), label);
 }
 
 void ModelTraceSource::onRunFinished() {

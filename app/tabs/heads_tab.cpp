@@ -78,7 +78,7 @@ QString skippedText(const CorefEvaluation& evaluation, const CorefSet& set) {
 }  // namespace
 
 HeadsTab::HeadsTab(QTabWidget* tabs, ModelView* modelView, QObject* parent)
-    : QObject(parent), worker_(new HeadAnalysisWorker(this)), modelView_(modelView) {
+    : ReportingPart(parent), worker_(new HeadAnalysisWorker(this)), modelView_(modelView) {
     panel_ = new HeadsPanel(tabs);
     panel_->setObjectName("headsPanel");
     panel_->addSetSource(tr("English (built-in, 160 sentences)"), builtInCorefSets().at(0));
@@ -94,10 +94,11 @@ void HeadsTab::connectPanel() {
     connect(panel_, &HeadsPanel::cancelRequested, worker_, &HeadAnalysisWorker::cancelEvaluation);
     connect(panel_, &HeadsPanel::exportRequested, this, &HeadsTab::exportDialog);
     connect(panel_, &HeadsPanel::useHeadsForCoreference, this, &HeadsTab::useHeadsForCoreference);
-    connect(worker_, &HeadAnalysisWorker::evaluationStarted, this, [this] { panel_->setEvaluating(true); });
-    connect(worker_, &HeadAnalysisWorker::evaluationProgress, panel_, &HeadsPanel::setProgress);
-    connect(worker_, &HeadAnalysisWorker::evaluationFinished, this, &HeadsTab::onEvaluationFinished);
-    connect(worker_, &HeadAnalysisWorker::evaluationFailed, this, [this](const QString& message, bool cancelled) {
+    const JobSignals* evaluations = worker_->evaluations();
+    connect(evaluations, &JobSignals::started, this, [this] { panel_->setEvaluating(true); });
+    connect(evaluations, &JobSignals::progress, panel_, &HeadsPanel::setProgress);
+    connect(evaluations, &JobSignals::finished, this, &HeadsTab::onEvaluationFinished);
+    connect(evaluations, &JobSignals::failed, this, [this](const QString& message, bool cancelled) {
         panel_->setEvaluating(false);
         panel_->showMessage(cancelled ? tr("Cancelled; the previous ranking stays shown.")
                                       : tr("The evaluation failed: %1").arg(message));

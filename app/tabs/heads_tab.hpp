@@ -3,9 +3,9 @@
 // (a path or a built-in ":/coref/…") and computes the head statistics of the trace on screen,
 // both off the GUI thread (HeadAnalysisWorker); shows them in the HeadsPanel and as badges on
 // the model view; exports the ranking as png, svg, pdf, csv or json, atomically.
-#include <QObject>
 #include <memory>
 
+#include "app/reporting_part.hpp"
 #include "core/analysis/coreference.hpp"
 
 class QTabWidget;
@@ -17,7 +17,7 @@ class HeadsPanel;
 class ModelView;
 class TraceSource;
 
-class HeadsTab : public QObject {
+class HeadsTab : public ReportingPart {
     Q_OBJECT
 public:
     // Adds the panel to `tabs`; badges go to `modelView` when the source offers the model views.
@@ -30,10 +30,8 @@ public:
     bool waitUntilIdle(int timeoutMs);  // until evaluation and statistics are idle
     HeadsPanel* panel() const { return panel_; }
 
-signals:  // reported to the window, as the File menu's failed / status
+signals:  // besides ReportingPart's failed / wrote
     void useHeadsForCoreference(const std::vector<HeadRef>& heads);
-    void failed(const QString& title, const QString& text);
-    void wrote(const QString& path);
 
 private:
     void connectPanel();

@@ -116,6 +116,20 @@ Result<std::vector<HeadRef>> headsOf(const Trace& trace, const Scoring& scoring)
     return heads;
 }
 
+bool isAblated(const Trace& trace, HeadRef h) {
+    return trace.layers[static_cast<std::size_t>(h.layer)].heads[static_cast<std::size_t>(h.head)].ablated;
+}
+
+// The mean of the rows of the heads that are on (all 0 when every head is off), so the scores
+// still sum to 1 with some of a layer's heads switched off.
+RowVec meanOfHeadsOn(const Trace& trace, const std::vector<HeadRef>& heads, const Mat& headScores) {
+    RowVec sum = RowVec::Zero(headScores.cols());
+    int on = 0;
+    for (std::size_t k = 0; k < heads.size(); ++k)
+        if (!isAblated(trace, heads[k])) sum += headScores.row(static_cast<Eigen::Index>(k)), ++on;
+    return on > 0 ? RowVec(sum / on) : sum;
+}
+
 // K×C: each head's own distribution over the candidates.
 Result<Mat> perHeadScores(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
                           const std::vector<int>& candidates, const std::vector<HeadRef>& heads) {
@@ -124,6 +138,7 @@ Result<Mat> perHeadScores(const Trace& trace, const std::vector<Word>& words, co
         auto weights = headWeights(trace, heads[k]);
         if (!weights) return weights.error();
         if (auto bad = checkWeights(*weights.value(), words, "head " + headName(heads[k])); !bad.ok()) return bad.error();
+        if (isAblated(trace, heads[k])) continue;  // switched off: it passes nothing on, its row stays 0
         scores.row(static_cast<Eigen::Index>(k)) = candidateDistribution(*weights.value(), words, mention, candidates);
     }
     return scores;
@@ -255,12 +270,27 @@ RowVec candidateDistribution(const Mat& weights, const std::vector<Word>& words,
 
 namespace {
 
+std::vector<int> headsOn(const LayerTrace& layer) {
+    std::vector<int> on;
+    for (int h = 0; h < static_cast<int>(layer.heads.size()); ++h)
+        if (!layer.heads[static_cast<std::size_t>(h)].ablated) on.push_back(h);
+    return on;
+}
+
 // Â_l = rownorm(mean over heads of A_l + I).  T×T
+// A head switched off counts as an all-zero A (what Hugging Face returns for it under head_mask):
+// the mean is over every head, so switching heads off leans the rollout towards the residual.
 Result<Mat> rolloutStep(const Trace& trace, std::size_t layer) {
-    Mat mean = averageOverHeads(trace.layers[layer]);
-    if (mean.rows() == 0 || mean.rows() != trace.tokenCount())
+    const LayerTrace& here = trace.layers[layer];
+    const Mat every = averageOverHeads(here);  // checks every head's shape
+    if (every.rows() == 0 || every.rows() != trace.tokenCount())
         return Error{"rollout: layer " + std::to_string(layer + 1),
                      "expected every head's T×T weights, found a head without them"};
+    const std::vector<int> on = headsOn(here);
+    Mat mean = on.empty() ? Mat(Mat::Zero(every.rows(), every.cols()))
+               : on.size() == here.heads.size()
+                   ? every
+                   : Mat(averageOverHeads(here, on) * (double(on.size()) / double(here.heads.size())));
     mean += Mat::Identity(mean.rows(), mean.cols());  // the residual connection
     return renormalizeRows(mean);
 }
@@ -353,7 +383,7 @@ static Result<Resolution> scoreMention(const Trace& trace, const std::vector<Wor
         auto perHead = perHeadScores(trace, words, mention, r.candidates, r.heads);
         if (!perHead) return perHead.error();
         r.headScores = std::move(perHead).value();
-        r.scores = r.headScores.colwise().mean();
+        r.scores = meanOfHeadsOn(trace, r.heads, r.headScores);
     }
     r.chosen = chooseCandidate(r.scores, r.candidates, mention);
     r.baselines = {nearestBaseline(r.candidates, mention), ruleBaseline(words, r.candidates, mention)};

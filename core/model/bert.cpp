@@ -8,7 +8,6 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
-#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -16,62 +15,47 @@ namespace {
 
 // Where each weight lives in a family's checkpoint. Encoder names take the model prefix
 // ("bert." etc., absent in a bare encoder checkpoint); head names never do.
+struct LayerNames {
+    std::string path;  // "encoder.layer." + N + "."
+    std::string query, key, value, attentionOutput, attentionNorm, intermediate, output, outputNorm;
+};
+struct HeadNames {  // the masked-LM head
+    std::string transform, norm, decoder, bias;
+    std::vector<std::string> unused;  // stored but not needed
+};
 struct EncoderNames {
     std::string prefix;  // "bert.", "roberta.", "distilbert."
-    std::string layer;   // "encoder.layer." + N + "."
-    std::string query, key, value, attentionOutput, attentionNorm, intermediate, output, outputNorm;
-    std::string headTransform, headNorm, headDecoder, headBias;  // the masked-LM head
-    std::vector<std::string> unusedHeadTensors;                  // stored but not needed
+    LayerNames layer;
+    HeadNames head;
 };
 
-EncoderNames namesOf(ModelFamily family) {
-    EncoderNames n;
-    n.layer = "encoder.layer.";
-    n.query = "attention.self.query";
-    n.key = "attention.self.key";
-    n.value = "attention.self.value";
-    n.attentionOutput = "attention.output.dense";
-    n.attentionNorm = "attention.output.LayerNorm";
-    n.intermediate = "intermediate.dense";
-    n.output = "output.dense";
-    n.outputNorm = "output.LayerNorm";
-    if (family == ModelFamily::Bert) {
-        n.prefix = "bert.";
-        n.headTransform = "cls.predictions.transform.dense";
-        n.headNorm = "cls.predictions.transform.LayerNorm";
-        n.headDecoder = "cls.predictions.decoder.weight";
-        n.headBias = "cls.predictions.bias";
-        n.unusedHeadTensors = {"cls.predictions.decoder.bias", "cls.seq_relationship.weight",
-                               "cls.seq_relationship.bias"};
-    } else if (family == ModelFamily::Roberta) {
-        n.prefix = "roberta.";
-        n.headTransform = "lm_head.dense";
-        n.headNorm = "lm_head.layer_norm";
-        n.headDecoder = "lm_head.decoder.weight";
-        n.headBias = "lm_head.bias";
-        n.unusedHeadTensors = {"lm_head.decoder.bias"};
-    } else {  // DistilBERT
-        n.prefix = "distilbert.";
-        n.layer = "transformer.layer.";
-        n.query = "attention.q_lin";
-        n.key = "attention.k_lin";
-        n.value = "attention.v_lin";
-        n.attentionOutput = "attention.out_lin";
-        n.attentionNorm = "sa_layer_norm";
-        n.intermediate = "ffn.lin1";
-        n.output = "ffn.lin2";
-        n.outputNorm = "output_layer_norm";
-        n.headTransform = "vocab_transform";
-        n.headNorm = "vocab_layer_norm";
-        n.headDecoder = "vocab_projector.weight";
-        n.headBias = "vocab_projector.bias";
-    }
-    return n;
+// BERT and RoBERTa name their layers alike; DistilBERT names them its own way.
+const LayerNames& bertLayerNames() {
+    static const LayerNames names{"encoder.layer.", "attention.self.query", "attention.self.key", "attention.self.value",
+                                  "attention.output.dense", "attention.output.LayerNorm", "intermediate.dense",
+                                  "output.dense", "output.LayerNorm"};
+    return names;
 }
 
-EncoderLayerWeights bindLayer(WeightBinder& bind, const EncoderNames& names, const std::string& prefix, int n,
+EncoderNames namesOf(ModelFamily family) {
+    if (family == ModelFamily::Bert)
+        return {"bert.", bertLayerNames(),
+                {"cls.predictions.transform.dense", "cls.predictions.transform.LayerNorm",
+                 "cls.predictions.decoder.weight", "cls.predictions.bias",
+                 {"cls.predictions.decoder.bias", "cls.seq_relationship.weight", "cls.seq_relationship.bias"}}};
+    if (family == ModelFamily::Roberta)
+        return {"roberta.", bertLayerNames(),
+                {"lm_head.dense", "lm_head.layer_norm", "lm_head.decoder.weight", "lm_head.bias", {"lm_head.decoder.bias"}}};
+    // DistilBERT
+    return {"distilbert.",
+            {"transformer.layer.", "attention.q_lin", "attention.k_lin", "attention.v_lin", "attention.out_lin",
+             "sa_layer_norm", "ffn.lin1", "ffn.lin2", "output_layer_norm"},
+            {"vocab_transform", "vocab_layer_norm", "vocab_projector.weight", "vocab_projector.bias", {}}};
+}
+
+EncoderLayerWeights bindLayer(WeightBinder& bind, const LayerNames& names, const std::string& prefix, int n,
                               const TransformerConfig& c) {
-    const std::string p = prefix + names.layer + std::to_string(n) + ".";
+    const std::string p = prefix + names.path + std::to_string(n) + ".";
     const Eigen::Index d = c.width, ff = c.feedForward;
     EncoderLayerWeights w;
     w.query = bind.linear(p + names.query, d, d);
@@ -86,15 +70,15 @@ EncoderLayerWeights bindLayer(WeightBinder& bind, const EncoderNames& names, con
 }
 
 // The masked-LM head when the checkpoint has one; the decoder is the word embeddings unless stored.
-std::optional<MaskedLmHead> bindHead(WeightBinder& bind, const EncoderNames& names, const TransformerConfig& c,
+std::optional<MaskedLmHead> bindHead(WeightBinder& bind, const HeadNames& names, const TransformerConfig& c,
                                      const MatrixRef& words) {
-    if (!bind.has(names.headBias)) return std::nullopt;
+    if (!bind.has(names.bias)) return std::nullopt;
     MaskedLmHead head;
-    head.transform = bind.linear(names.headTransform, c.width, c.width);
-    head.norm = bind.layerNorm(names.headNorm, c.width);
-    head.tied = !bind.has(names.headDecoder);
-    head.decoder = head.tied ? words : bind.matrix(names.headDecoder, c.vocabSize, c.width);
-    head.bias = bind.vector(names.headBias, c.vocabSize);
+    head.transform = bind.linear(names.transform, c.width, c.width);
+    head.norm = bind.layerNorm(names.norm, c.width);
+    head.tied = !bind.has(names.decoder);
+    head.decoder = head.tied ? words : bind.matrix(names.decoder, c.vocabSize, c.width);
+    head.bias = bind.vector(names.bias, c.vocabSize);
     return head;
 }
 
@@ -132,7 +116,7 @@ std::vector<Prediction> predict(const MaskedLmHead& head, const TransformerConfi
 
 bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig& config) {
     const EncoderNames names = namesOf(config.family);
-    for (const std::string& unused : names.unusedHeadTensors)
+    for (const std::string& unused : names.head.unused)
         if (name == unused) return true;
     const bool prefixed = name.rfind(names.prefix, 0) == 0;
     const std::string bare = prefixed ? name.substr(names.prefix.size()) : name;
@@ -155,8 +139,8 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
     if (c.typeVocabSize > 0) w.tokenTypes = bind.matrix(e + "token_type_embeddings.weight", c.typeVocabSize, c.width);
     w.embeddingNorm = bind.layerNorm(e + "LayerNorm", c.width);
     for (int n = 0; n < c.layers && bind.status().ok(); ++n)  // the first missing tensor ends the binding
-        w.layers.push_back(bindLayer(bind, names, *prefix, n, c));
-    w.mlm = bindHead(bind, names, c, w.words);
+        w.layers.push_back(bindLayer(bind, names.layer, *prefix, n, c));
+    w.mlm = bindHead(bind, names.head, c, w.words);
     if (!bind.status().ok()) return bind.status().error();
     w.usedNames = bind.used();
     return w;
@@ -192,15 +176,11 @@ Result<void> runEncoder(const EncoderWeights& w, const TransformerConfig& c, con
     MatF X = tokens + positions;  // T×d
     layerNorm(X, w.embeddingNorm, c.layerNormEps);
     run.hiddenStates.push_back(X);
-    for (int n = 0; n < c.layers; ++n) {
-        if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
-        LayerTrace layer;
-        X = encoderLayer(X, w.layers[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer,
-                         layerHeadMask(control.ablate, n, c.heads));
-        run.trace.layers.push_back(std::move(layer));
-        run.hiddenStates.push_back(X);
-        reportProgress(control, n + 1, c.layers);
-    }
+    auto ran = runLayers(X, c.layers, c.heads, control, run,
+                         [&](const MatF& in, int n, LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
+                             return encoderLayer(in, w.layers[static_cast<std::size_t>(n)], c, detail, layer, ablated);
+                         });
+    if (!ran.ok()) return ran;
     if (w.mlm && !control.predictAt.empty()) run.predictions = predict(*w.mlm, c, X, control.predictAt, control.topK);
     return {};
 }

@@ -7,7 +7,6 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
-#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -108,17 +107,13 @@ Result<void> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, const std
     run.trace.positional = toDouble(positions);
     MatF X = tokens + positions;  // T×d, the residual stream
     run.hiddenStates.push_back(X);
-    for (int n = 0; n < c.layers; ++n) {
-        if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
-        LayerTrace layer;
-        X = gpt2Block(X, w.blocks[static_cast<std::size_t>(n)], c, run.detail[static_cast<std::size_t>(n)], layer,
-                      layerHeadMask(control.ablate, n, c.heads));
-        run.trace.layers.push_back(std::move(layer));
-        if (n + 1 < c.layers) run.hiddenStates.push_back(X);
-        reportProgress(control, n + 1, c.layers);
-    }
+    auto ran = runLayers(X, c.layers, c.heads, control, run,
+                         [&](const MatF& in, int n, LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
+                             return gpt2Block(in, w.blocks[static_cast<std::size_t>(n)], c, detail, layer, ablated);
+                         });
+    if (!ran.ok()) return ran;
     layerNorm(X, w.finalNorm, c.layerNormEps);
-    run.hiddenStates.push_back(X);  // after ln_f, as transformers reports the last hidden state
+    run.hiddenStates.back() = X;  // after ln_f, as transformers reports the last hidden state
     if (!control.predictAt.empty()) run.predictions = predict(w.lmHead, X, control.predictAt, control.topK);
     return {};
 }

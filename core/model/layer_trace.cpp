@@ -1,6 +1,8 @@
 // The non-per-head fields of a model layer's Trace.  Shapes: T tokens, d model width, H heads.
 #include "core/model/layer_trace.hpp"
 
+#include "core/trace/ablation.hpp"
+
 namespace attnscope {
 
 void recordAttentionLayer(const AttentionLayerParts& parts, LayerDetail detail, LayerTrace& trace) {
@@ -12,6 +14,19 @@ void recordAttentionLayer(const AttentionLayerParts& parts, LayerDetail detail, 
     trace.wo = parts.layout == WeightLayout::OutIn ? Mat(wo.transpose().cast<double>()) : Mat(wo.cast<double>());  // d×d
     trace.bo = parts.outputProjection.bias.view().cast<double>();
     for (std::size_t h = 0; h < trace.heads.size(); ++h) trace.heads[h].params = parts.headWeights(static_cast<int>(h));
+}
+
+Result<void> runLayers(MatF& X, int layers, int heads, const RunControl& control, ModelRun& run,
+                       const LayerStep& step) {
+    for (int n = 0; n < layers; ++n) {
+        if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
+        LayerTrace layer;
+        X = step(X, n, run.detail[static_cast<std::size_t>(n)], layer, layerHeadMask(control.ablate, n, heads));
+        run.trace.layers.push_back(std::move(layer));
+        run.hiddenStates.push_back(X);
+        reportProgress(control, n + 1, layers);
+    }
+    return {};
 }
 
 }  // namespace attnscope

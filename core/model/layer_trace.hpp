@@ -28,4 +28,15 @@ struct AttentionLayerParts {
 // and every head's params (trace.heads must hold H heads). WeightsOnly: nothing, not even a copy.
 void recordAttentionLayer(const AttentionLayerParts& parts, LayerDetail detail, LayerTrace& trace);
 
+// One layer of a family's forward pass: its input X (T×d), its index, the detail to record in
+// `trace`, and which heads are switched off (H entries); returns the layer's output (T×d).
+using LayerStep = std::function<MatF(const MatF& X, int layer, LayerDetail detail, LayerTrace& trace,
+                                     const std::vector<bool>& ablated)>;
+
+// The layer loop every family shares: before each layer an error when `control` asks to cancel;
+// after it, its LayerTrace in run.trace.layers, its output in run.hiddenStates and progress
+// reported. X enters as the embeddings' output and leaves as the last layer's.
+Result<void> runLayers(MatF& X, int layers, int heads, const RunControl& control, ModelRun& run,
+                       const LayerStep& step);
+
 }  // namespace attnscope

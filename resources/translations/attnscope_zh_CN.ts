@@ -300,6 +300,10 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Switch head %1 off</source>
         <translation>关闭头 %1</translation>
     </message>
+    <message>
+        <source>%1:%2   %3 → %4 (%5), then “%6”</source>
+        <translation>%1:%2   %3 → %4（%5），之后预测“%6”</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::AttentionControls</name>
@@ -992,6 +996,48 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Evaluation stopped: the model or lesson changed.</source>
         <translation>评估已停止：模型或课程已改变。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadEffectBox</name>
+    <message>
+        <source>&lt;b&gt;Most important heads&lt;/b&gt;</source>
+        <translation>&lt;b&gt;最重要的注意力头&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Switches each head off in turn (one run of the model per head) and ranks the heads by how far the predicted token&apos;s probability moves.</source>
+        <translation>依次关闭每个头（每个头运行一次模型），按预测词元概率的变化幅度对各头排序。</translation>
+    </message>
+    <message>
+        <source>Rank heads</source>
+        <translation>排序各头</translation>
+    </message>
+    <message>
+        <source>head %v of %m</source>
+        <translation>第 %v / %m 个头</translation>
+    </message>
+    <message>
+        <source>Double-click a head to switch it off.</source>
+        <translation>双击一个头即可将其关闭。</translation>
+    </message>
+    <message>
+        <source>No prediction to explain.</source>
+        <translation>没有可解释的预测。</translation>
+    </message>
+    <message>
+        <source>“%1” had p = %2 at position %3. Each head switched off alone:</source>
+        <translation>“%1”在位置 %3 的概率 p = %2。单独关闭每个头后：</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HeadEffectController</name>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
     </message>
 </context>
 <context>

@@ -254,6 +254,46 @@ TEST_CASE("attention rollout through three layers, computed by hand", "[coref]")
     CHECK(it.headScores.rows() == 0);
 }
 
+// The same three layers with heads switched off (issue 14 §1): an ablated head counts as an
+// all-zero A, as Hugging Face returns it under head_mask, and the mean is still over both heads.
+//   layer 2, head 2 off: mean = A2_head1 / 2 = [[.5,0,0],[0,.5,0],[.5,0,0]]; + I, rownorm:
+//                        Â2 = [[1,0,0],[0,1,0],[1/3,0,2/3]]
+//   layer 3, head 1 off: mean = A3 / 2; + I = [[1,0,.5],[0,1.5,0],[.25,0,1.25]]; rownorm:
+//                        Â3 = [[2/3,0,1/3],[0,1,0],[1/6,0,5/6]]
+//   Â2·Â1 row 2 = 1/3·[.5,.5,0] + 2/3·[0,.5,.5] = [1/6, 1/2, 1/3]
+//   R row 2 = 1/6·[.5,.5,0] + 5/6·[1/6,1/2,1/3] = [2/9, 1/2, 5/18]; row 0 = 2/3·[.5,.5,0] + 1/3·[1/6,1/2,1/3]
+//           = [7/18, 1/2, 1/9]
+// "it" → cat 2/9, mat 1/2 → / (13/18): cat 4/13, mat 9/13.
+// Layer 2 as a whole for "it": head 1's row [1,0,0] gives cat 1, mat 0; head 2 (its row [0,0,1]
+// reaches no candidate) is off, so the mean of the heads that are on is [1, 0] (on: [.5, 0]).
+TEST_CASE("rollout and layer scoring with heads switched off, computed by hand", "[coref][ablation]") {
+    Trace t;
+    t.tokens = lessonTokens({"cat", "mat", "it"});
+    const Mat a1 = rows({{0, 1, 0}, {0, 1, 0}, {0, 1, 0}});
+    const Mat a3 = rows({{0, 0, 1}, {0, 1, 0}, {.5, 0, .5}});
+    t.layers = {layerOf({a1, a1}),
+                layerOf({rows({{1, 0, 0}, {0, 1, 0}, {1, 0, 0}}), rows({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})}),
+                layerOf({a3, a3})};
+    auto layerTwo = resolveSentence(t, {Scoring::wholeLayer(1), false, std::nullopt});
+    REQUIRE(layerTwo.ok());
+    REQUIRE_MATRIX_NEAR(rows({{.5, 0}}), layerTwo.value().mentions[0].scores, kExact);
+    t.layers[1].heads[1].ablated = true;
+    t.layers[2].heads[0].ablated = true;
+    auto rollout = attentionRollout(t);
+    REQUIRE(rollout.ok());
+    REQUIRE_MATRIX_NEAR(rows({{7.0 / 18, .5, 1.0 / 9}, {0, 1, 0}, {2.0 / 9, .5, 5.0 / 18}}), rollout.value(), kExact);
+    auto resolved = resolveSentence(t, {Scoring::rollout(), false, std::nullopt});
+    REQUIRE(resolved.ok());
+    REQUIRE_MATRIX_NEAR(rows({{4.0 / 13, 9.0 / 13}}), resolved.value().mentions[0].scores, kExact);
+    layerTwo = resolveSentence(t, {Scoring::wholeLayer(1), false, std::nullopt});
+    REQUIRE(layerTwo.ok());
+    REQUIRE_MATRIX_NEAR(rows({{1, 0}}), layerTwo.value().mentions[0].scores, kExact);
+    // One head, switched off: it passes nothing on, so nothing reaches a candidate.
+    auto off = resolveSentence(t, {Scoring::oneHead(2, 0), false, std::nullopt});
+    REQUIRE(off.ok());
+    REQUIRE_MATRIX_NEAR(rows({{0, 0}}), off.value().mentions[0].scores, kExact);
+}
+
 TEST_CASE("rollout needs every layer's weights", "[coref]") {
     Trace t;
     t.tokens = lessonTokens({"cat", "it"});

@@ -19,6 +19,17 @@
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/attention/head_effect_box.hpp"
+#include "ui/attention/heatmap_view.hpp"
+#include <QListWidget>
+#include <QPushButton>
+#include "ui/attention/predictions_view.hpp"
+#include "ui/heads/head_stats_model.hpp"
+#include "ui/heads/head_stats_table.hpp"
+#include "ui/heads/heads_panel.hpp"
+#include <QTableView>
+#include <QSortFilterProxyModel>
+#include <qcustomplot.h>
 #include "window_access.hpp"
 
 using namespace attnscope;
@@ -68,6 +79,10 @@ private slots:
     void theHeadsStayOffForTheNextSentence();
     void tinyBertPredictsAsPyTorchWithTheHeadsOff();
     void aThumbnailsMenuSwitchesItsHeadOffAndOn();
+    void predictionsShowBeforeAndAfter();
+    void aHeatmapsMenuSwitchesItsHead();
+    void aStatisticsRowsMenuSwitchesItsHead();
+    void ranksHeadsByEffectAsTorch();
 };
 
 void AblationWindowTest::switchesTheFirstHeadOff() {
@@ -181,15 +196,11 @@ void AblationWindowTest::tinyBertPredictsAsPyTorchWithTheHeadsOff() {
 
 namespace {
 
-// Right-clicks the thumbnail of (layer, head) and triggers the menu's one action; its text.
-QString switchFromThumbnail(MainWindow& window, int layer, int head) {
-    auto* view = child<ModelView>(window, "modelView");
-    QRect rect;
-    for (const DrawnThumbnail& t : view->drawnThumbnails())
-        if (t.layer == layer && t.head == head) rect = t.rect;
-    if (rect.isNull()) return {};
-    QContextMenuEvent event(QContextMenuEvent::Mouse, rect.center(), view->canvas()->mapToGlobal(rect.center()));
-    QApplication::sendEvent(view->canvas(), &event);
+// Right-clicks point `at` of `target` and triggers the menu's one action; its text ("" when no
+// menu opened).
+QString switchVia(MainWindow& window, QWidget* target, QPoint at) {
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, target->mapToGlobal(at));
+    QApplication::sendEvent(target, &event);
     auto* menu = window.findChild<QMenu*>("headSwitchMenu");
     if (!menu || menu->actions().size() != 1) return {};
     const QString text = menu->actions()[0]->text();
@@ -197,6 +208,16 @@ QString switchFromThumbnail(MainWindow& window, int layer, int head) {
     menu->close();  // deleted on close: the next right-click finds its own menu
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     return text;
+}
+
+// Right-clicks the thumbnail of (layer, head).
+QString switchFromThumbnail(MainWindow& window, int layer, int head) {
+    auto* view = child<ModelView>(window, "modelView");
+    QRect rect;
+    for (const DrawnThumbnail& t : view->drawnThumbnails())
+        if (t.layer == layer && t.head == head) rect = t.rect;
+    if (rect.isNull()) return {};
+    return switchVia(window, view->canvas(), rect.center());
 }
 
 }  // namespace
@@ -221,6 +242,110 @@ void AblationWindowTest::aThumbnailsMenuSwitchesItsHeadOffAndOn() {
     QVERIFY(child<QLineEdit>(window, "ablateEdit")->text().isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != off.get() && !window.source().running(), kWaitMs);
     QVERIFY(!shownRunOf(window)->trace.layers[1].heads[2].ablated);
+}
+
+// With 2:2 off, torch's head_effects say the [MASK]'s top token 79 falls from 0.298 to 0.015 and
+// token 25 leads; the panel shows each after-token with its probability before.
+void AblationWindowTest::predictionsShowBeforeAndAfter() {
+    MainWindow window;
+    openTinyBert(window);
+    if (QTest::currentTestFailed()) return;
+    auto* view = child<PredictionsView>(window, "predictions");
+    QVERIFY(!view->hasChanges());
+    const std::shared_ptr<const ModelRun> intact = modelSourceOf(window)->lastRun();
+    typeAblation(window, "2:2");
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != intact.get() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(view->hasChanges(), kWaitMs);
+    QCOMPARE(view->groups().size(), std::size_t{1});
+    const auto& rows = view->groups()[0].rows;
+    QCOMPARE(rows.at(0).id, 25);
+    bool saw79 = false;
+    for (const PredictionsView::Row& row : rows) {
+        for (const TokenScore& s : intact->predictions[0].top)  // where the intact run's top-k has it
+            if (s.id == row.id) QVERIFY2(std::abs(row.before - s.probability) < 1e-5, qPrintable(row.token));
+        if (row.id != 79) continue;
+        saw79 = true;
+        QVERIFY(std::abs(row.before - 0.2982193921) < 1e-5);
+        QVERIFY(std::abs(row.probability - 0.01511021251) < 1e-5);
+    }
+    QVERIFY(saw79);
+    typeAblation(window, "");  // every head on: plain bars again
+    QTRY_VERIFY_WITH_TIMEOUT(!view->hasChanges() && !window.source().running(), kWaitMs);
+    QCOMPARE(view->itemCount(), static_cast<int>(intact->predictions[0].top.size()));
+}
+
+// The heatmap of head 2 (two-heads lesson): a right-click on its plot reaches the view, which
+// names the head drawn there.
+void AblationWindowTest::aHeatmapsMenuSwitchesItsHead() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    auto* heatmap = child<HeatmapView>(window, "heatmap");
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(heatmap);
+    heatmap->setHead(1);
+    QTRY_VERIFY(heatmap->firstPlot() != nullptr && heatmap->firstPlot()->isVisible());
+    QWidget* plot = heatmap->firstPlot();
+    QCOMPARE(switchVia(window, plot, plot->rect().center()), QStringLiteral("Switch head 1:2 off"));
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:2"));
+    QVERIFY(window.source().trace()->layers[0].heads[1].ablated);
+    QVERIFY(!window.source().trace()->layers[0].heads[0].ablated);
+    QTRY_VERIFY(heatmap->firstPlot()->isVisible());  // rebuilt with the new run
+    plot = heatmap->firstPlot();
+    QCOMPARE(switchVia(window, plot, plot->rect().center()), QStringLiteral("Switch head 1:2 back on"));
+    QVERIFY(!window.source().trace()->layers[0].heads[1].ablated);
+}
+
+// The Heads tab's statistics table: a right-click on head 1:1's row, wherever sorting put it.
+void AblationWindowTest::aStatisticsRowsMenuSwitchesItsHead() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(child<HeadsPanel>(window, "headsPanel"));
+    QVERIFY(window.waitForHeadAnalysis(kWaitMs));
+    const HeadStatsTable* stats = child<HeadsPanel>(window, "headsPanel")->statistics();
+    QTRY_COMPARE(stats->model()->rowCount(), 2);
+    stats->table()->sortByColumn(HeadStatsModel::Head, Qt::DescendingOrder);  // head 2 on top
+    const QModelIndex first = stats->proxy()->mapFromSource(stats->model()->index(stats->model()->rowOf({0, 0}), 0));
+    QCOMPARE(first.row(), 1);
+    const QPoint at = stats->table()->visualRect(first).center();
+    QCOMPARE(switchVia(window, stats->table()->viewport(), at), QStringLiteral("Switch head 1:1 off"));
+    QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:1"));
+}
+
+// "Most important heads" on tiny BERT's [MASK] (ids 2 17 4 42 3): the ranking torch's head_effects
+// give (reference_ablation.py): 1:3 moves token 79 most (0.298 → 0.760), then 2:2 (→ 0.015), then
+// 1:2 (→ 0.047). Double-clicking the first entry switches 1:3 off.
+void AblationWindowTest::ranksHeadsByEffectAsTorch() {
+    MainWindow window;
+    openTinyBert(window);
+    if (QTest::currentTestFailed()) return;
+    auto* box = child<HeadEffectBox>(window, "headEffects");
+    QTRY_VERIFY(box->rankButton()->isEnabled());
+    QTest::mouseClick(box->rankButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(box->entries().size(), std::size_t{8}, kWaitMs);
+    QFile file(kSource + "/tests/reference/fixtures/ablation.json");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject bert;
+    for (const QJsonValue e : QJsonDocument::fromJson(file.readAll()).object()["head_effects"].toArray())
+        if (e["model"] == QStringLiteral("bert-tiny")) bert = e.toObject();
+    for (const QJsonValue e : bert["effects"].toArray()) {
+        const HeadRef head{e["head"][0].toInt() - 1, e["head"][1].toInt() - 1};
+        const auto listed = std::find_if(box->entries().begin(), box->entries().end(),
+                                         [&](const HeadEffectBox::Entry& x) { return x.head == head; });
+        QVERIFY(listed != box->entries().end());
+        QVERIFY2(std::abs(listed->after - e["after"].toDouble()) < 1e-5, qPrintable(listed->text));
+    }
+    QCOMPARE(box->entries()[0].head, (HeadRef{0, 2}));
+    QCOMPARE(box->entries()[1].head, (HeadRef{1, 1}));
+    QVERIFY2(box->entries()[0].text.startsWith("1:3   0.298 → 0.760 (+0.462), then"), qPrintable(box->entries()[0].text));
+    const auto before = modelSourceOf(window)->lastRun();
+    QListWidgetItem* first = box->list()->item(0);
+    emit box->list()->itemDoubleClicked(first);
+    QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:3"));
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != before.get() && !window.source().running(), kWaitMs);
+    QVERIFY(shownRunOf(window)->trace.layers[0].heads[2].ablated);
+    QVERIFY(box->entries().empty());  // a new run: the ranking was of the old one
 }
 
 QTEST_MAIN(AblationWindowTest)

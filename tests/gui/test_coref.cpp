@@ -239,7 +239,7 @@ private slots:
 
     void cataphoraAddsTheWordsAfter() {
         const std::size_t before = view().drawnArcs().size();
-        child<CorefTab>(*window, "corefTab")->cataphoraBox()->setChecked(true);
+        child<QCheckBox>(*window, "corefCataphora")->setChecked(true);
         const Resolution expected = coreResolution(trace(), Scoring::rollout(), true);
         QVERIFY(expected.candidates.size() > before);  // "tired" after "it"
         QCOMPARE(view().drawnArcs().size(), expected.candidates.size());

@@ -140,14 +140,14 @@ private slots:
         child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->setProgressHookForTests([&](int) {
             if (QThread::currentThread() == gui) offGuiThread = false;
         });
-        QSignalSpy progress(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker"), &HeadAnalysisWorker::evaluationProgress);
+        QSignalSpy progress(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluations(), &JobSignals::progress);
         evaluate(set);
         QVERIFY(offGuiThread.load());
         QCOMPARE(progress.count(), 3);
         QCOMPARE(progress.last().at(0).toInt(), 3);
         QCOMPARE(progress.last().at(1).toInt(), 3);
-        QCOMPARE(panel().setRow()->progressBar()->value(), panel().setRow()->progressBar()->maximum());
-        QVERIFY(!panel().setRow()->cancelButton()->isVisible());
+        QCOMPARE(panel().setRow()->findChild<QProgressBar*>("evaluationProgress")->value(), panel().setRow()->findChild<QProgressBar*>("evaluationProgress")->maximum());
+        QVERIFY(!panel().setRow()->findChild<QPushButton*>("cancelEvaluation")->isVisible());
 
         const CorefEvaluation expected = coreEvaluation(set, lessonRunner("coreference"));
         const HeadRankingBuilder& builder = panel().rankingBuilder();
@@ -201,12 +201,12 @@ private slots:
             reached = true;
             for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         });
-        QSignalSpy failed(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker"), &HeadAnalysisWorker::evaluationFailed);
+        QSignalSpy failed(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluations(), &JobSignals::failed);
         QTest::mouseClick(panel().setRow()->evaluateButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
-        QVERIFY(panel().setRow()->cancelButton()->isVisible());
+        QVERIFY(panel().setRow()->findChild<QPushButton*>("cancelEvaluation")->isVisible());
         QVERIFY(!panel().setRow()->evaluateButton()->isEnabled());
-        QTest::mouseClick(panel().setRow()->cancelButton(), Qt::LeftButton);
+        QTest::mouseClick(panel().setRow()->findChild<QPushButton*>("cancelEvaluation"), Qt::LeftButton);
         release = true;
         QTRY_VERIFY_WITH_TIMEOUT(!child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluating(), kWaitMs);
         QCOMPARE(failed.count(), 1);
@@ -217,7 +217,7 @@ private slots:
         QCOMPARE(panel().rankingBuilder().drawnCells().size(), drawn.size());
         for (std::size_t i = 0; i < drawn.size(); ++i) QCOMPARE(panel().rankingBuilder().drawnCells()[i].value, drawn[i].value);
         QVERIFY(panel().messageText().contains("Cancelled"));
-        QVERIFY(!panel().setRow()->cancelButton()->isVisible());
+        QVERIFY(!panel().setRow()->findChild<QPushButton*>("cancelEvaluation")->isVisible());
         QVERIFY(panel().setRow()->evaluateButton()->isEnabled());
     }
 

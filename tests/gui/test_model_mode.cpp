@@ -252,7 +252,7 @@ private slots:
     void aNewerRequestSupersedesTheOlder() {
         MainWindow& w = *window_;
         openBert(w);
-        QSignalSpy finished(child<ModelWorker>(w, "modelWorker"), &ModelWorker::runFinished);
+        QSignalSpy finished(child<ModelWorker>(w, "modelWorker")->runs(), &JobSignals::finished);
         w.setSentence("the dog sat");
         w.setSentence("the [MASK] cat");
         QTRY_VERIFY_WITH_TIMEOUT(!child<ModelWorker>(w, "modelWorker")->running(), kWaitMs);

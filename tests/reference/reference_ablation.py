@@ -201,7 +201,28 @@ def model_case(name, forward, ids, ablate):
             "attention_outputs": [rounded(o) for o in outputs], "predictions": predictions}
 
 
+def head_effects(name, forward, ids, position):
+    """Issue 14 §1's "most important heads": at prediction `position`, the probability of the
+    unablated run's top token, then that token's probability with each single head switched off
+    (layers and heads from 1), and the ablated run's own top token."""
+    config, w = read_model(name)
+    layers = config.get("num_hidden_layers", config.get("n_layer"))
+    heads = config.get("num_attention_heads", config.get("n_head"))
+    probs = lambda ablate: torch.softmax(forward(config, w, ids, head_mask_of(ablate, layers, heads))[2][position], -1)
+    before = probs([])
+    token = int(torch.argmax(before))
+    effects = []
+    for layer in range(1, layers + 1):
+        for head in range(1, heads + 1):
+            after = probs([[layer, head]])
+            effects.append({"head": [layer, head], "after": short(float(after[token])), "top_after": int(torch.argmax(after))})
+    return {"model": name, "ids": ids, "position": position, "token": token, "before": short(float(before[token])),
+            "effects": effects}
+
+
 def main():
+    effects = [head_effects("bert-tiny", bert, [2, 17, MASK_ID, 42, 3], 2),
+               head_effects("gpt2-tiny", gpt2, [5, 17, 42, 8, 90, 13, 27], 6)]
     cases = [
         model_case("bert-tiny", bert, [2, 11, 23, MASK_ID, 35, 47, MASK_ID, 59, 3], [[1, 2], [2, 4]]),
         model_case("bert-tiny", bert, [2, 17, MASK_ID, 42, 3], [[1, 1], [1, 2], [1, 3], [1, 4]]),
@@ -219,7 +240,8 @@ def main():
         f.write("\n")
     with open(os.path.join(FIXTURES, "ablation.json"), "w") as f:
         json.dump({"generator": "tests/reference/reference_ablation.py", "top_k": TOP_K,
-                   "models": cases, "lesson": lesson_case}, f)
+                   "models": cases, "lesson": lesson_case,
+                   "head_effects": effects}, f)
         f.write("\n")
 
 

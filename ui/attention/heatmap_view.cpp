@@ -101,6 +101,11 @@ QCustomPlot* HeatmapView::addPlot() {
     auto* plot = new QCustomPlot(plotsArea_);
     plot->setMinimumSize(320, 300);
     plot->setMouseTracking(true);
+    // QCustomPlot stops mouse events from reaching its parent: a right-click on a plot is passed
+    // on as the view's own request, in the view's coordinates (headAt names the head there).
+    plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot, &QWidget::customContextMenuRequested, this,
+            [this, plot](QPoint at) { emit customContextMenuRequested(plot->mapTo(this, at)); });
     plotsRow_->addWidget(plot, 1);
     auto* builder = new HeatmapBuilder(plot);
     builders_.emplace_back(builder);
@@ -131,6 +136,15 @@ std::vector<const HeatmapBuilder*> HeatmapView::builders() const {
     std::vector<const HeatmapBuilder*> out;
     for (const auto& b : builders_) out.push_back(b.get());
     return out;
+}
+
+std::optional<HeadRef> HeatmapView::headAt(QPoint point) const {
+    if (options_.aggregate != AttentionViewOptions::PerHead) return std::nullopt;
+    for (const auto& b : builders_) {
+        const QWidget* plot = b->plot();
+        if (plot->rect().contains(plot->mapFrom(this, point))) return HeadRef{layer_, b->head()};
+    }
+    return std::nullopt;
 }
 
 QCustomPlot* HeatmapView::firstPlot() const {

@@ -4,6 +4,7 @@
 #include <QImage>
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/trace/trace.hpp"
@@ -35,6 +36,9 @@ public:
     QCustomPlot* firstPlot() const;
     QImage renderImage() const;  // the whole row of plots, for the PNG export (writePngFile)
     QComboBox* headBox() const { return headBox_; }
+    // The head drawn under `point` (this widget's coordinates); nullopt off the plots or on an
+    // average / maximum of heads.
+    std::optional<HeadRef> headAt(QPoint point) const;
     QCheckBox* allHeadsBox() const { return allBox_; }
 
 signals:
@@ -56,8 +60,6 @@ private:
     bool allHeads_ = false;
     bool dirty_ = false;
     AttentionViewOptions options_;
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* headBox_ = nullptr;
     QCheckBox* allBox_ = nullptr;
     QWidget* plotsArea_ = nullptr;

@@ -14,6 +14,18 @@ const QColor kBarColour("#31688e");   // viridis blue: the heatmaps' palette
 const QColor kTrackColour("#e8eef4");
 
 
+QString numberText(const PredictionsView::Row& row) {
+    const QString after = QString::number(row.probability, 'f', 3);
+    return row.before < 0 ? after : QString::number(row.before, 'f', 3) + QStringLiteral(" → ") + after;
+}
+
+// Where the bar ended with every head on: a dark tick across the track.
+void drawBeforeMark(QPainter& painter, const QRect& track, double before) {
+    const int x = track.left() + static_cast<int>(track.width() * before);
+    painter.fillRect(QRect(x - 1, track.top() - 2, 3, track.height() + 4), QColor("#fde725"));  // viridis yellow
+    painter.fillRect(QRect(x, track.top() - 2, 1, track.height() + 4), QColor("#440154"));      // on a dark core
+}
+
 QString headingOf(const Prediction& p, const Trace& trace, bool nextToken) {
     const QString token = p.position < trace.tokenCount() ? qs(trace.tokens[p.position].text) : QStringLiteral("?");
     if (nextToken) return QObject::tr("Next token after “%1” (position %2)").arg(token).arg(p.position + 1);
@@ -46,10 +58,31 @@ void PredictionsView::showPredictions(const ModelRun& run, bool nextToken, const
     update();
 }
 
+void PredictionsView::showChanges(const ModelRun& run, const std::vector<PredictionChange>& changes, bool nextToken,
+                                  const Labeler& label) {
+    groups_.clear();
+    for (const PredictionChange& change : changes) {
+        Prediction at;
+        at.position = change.position;
+        Group group{headingOf(at, run.trace, nextToken), {}};
+        for (const PredictionShift& s : change.rows) group.rows.push_back({qs(label(s.id)), s.after, s.id, s.before});
+        groups_.push_back(std::move(group));
+    }
+    updateGeometry();
+    update();
+}
+
 int PredictionsView::itemCount() const {
     int n = 0;
     for (const Group& g : groups_) n += static_cast<int>(g.rows.size());
     return n;
+}
+
+bool PredictionsView::hasChanges() const {
+    for (const Group& g : groups_)
+        for (const Row& r : g.rows)
+            if (r.before >= 0) return true;
+    return false;
 }
 
 int PredictionsView::rowHeight() const { return fontMetrics().height() + 6; }
@@ -73,7 +106,8 @@ void PredictionsView::paintEvent(QPaintEvent*) {
         return;
     }
     const int labelWidth = fontMetrics().averageCharWidth() * kLabelWidthChars;
-    const int numberWidth = fontMetrics().horizontalAdvance("0.000 ");
+    const int numberWidth = fontMetrics().horizontalAdvance(hasChanges() ? QStringLiteral("0.000 → 0.000 ")
+                                                                         : QStringLiteral("0.000 "));
     const int barWidth = std::max(40, area.width() - labelWidth - numberWidth);
     QFont bold = font();
     bold.setBold(true);
@@ -92,8 +126,8 @@ void PredictionsView::paintEvent(QPaintEvent*) {
             painter.fillRect(track, kTrackColour);
             painter.fillRect(QRect(track.topLeft(), QSize(static_cast<int>(track.width() * row.probability), track.height())),
                              kBarColour);
-            painter.drawText(QRect(track.right() + 6, y, numberWidth, h), Qt::AlignVCenter,
-                             QString::number(row.probability, 'f', 3));
+            if (row.before >= 0) drawBeforeMark(painter, track, row.before);
+            painter.drawText(QRect(track.right() + 6, y, numberWidth, h), Qt::AlignVCenter, numberText(row));
             y += h;
         }
         y += kMargin;

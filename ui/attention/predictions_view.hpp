@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/head_effect.hpp"
 #include "core/model/transformer.hpp"
 
 namespace attnscope {
@@ -20,6 +21,7 @@ public:
         QString token;
         double probability = 0;
         int id = -1;
+        double before = -1;  // with every head on, when heads are off (else -1): "before → after"
     };
     struct Group {
         QString heading;  // "[MASK] at position 3" or "Next token after “sat”"
@@ -30,11 +32,16 @@ public:
 
     // nextToken: GPT-2 style headings; else masked-token headings.
     void showPredictions(const ModelRun& run, bool nextToken, const Labeler& label);
+    // An ablated run: its top-k with each token's probability before the heads went off
+    // (comparePredictions of the plain and the ablated run).
+    void showChanges(const ModelRun& run, const std::vector<PredictionChange>& changes, bool nextToken,
+                     const Labeler& label);
     void clear();
 
     // What is drawn, for tests.
     const std::vector<Group>& groups() const { return groups_; }
     int itemCount() const;  // rows over all groups
+    bool hasChanges() const;  // some row shows before → after
     QSize sizeHint() const override;
 
 protected:

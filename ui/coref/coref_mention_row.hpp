@@ -3,9 +3,7 @@
 // clicked in the picture), "Every pronoun" to go back, and the cataphora switch.
 #include <QString>
 #include <QWidget>
-#include <optional>
 
-class QCheckBox;
 class QLabel;
 class QPushButton;
 
@@ -16,20 +14,18 @@ class CorefMentionRow : public QWidget {
 public:
     explicit CorefMentionRow(QWidget* parent = nullptr);
 
-    // The clicked word's text, or nullopt while every pronoun is resolved.
-    void showMention(const std::optional<QString>& word);
-    bool cataphora() const;
-    QCheckBox* cataphoraBox() const { return cataphora_; }
+    void showEveryPronoun();                 // no word clicked: every pronoun is resolved
+    void showMention(const QString& word);  // the clicked word's text
+    bool cataphora() const { return cataphora_; }
 
 signals:
     void everyPronounRequested();
     void cataphoraToggled();
 
 private:
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QLabel* mention_ = nullptr;
-    QPushButton* everyPronoun_ = nullptr;
-    QCheckBox* cataphora_ = nullptr;
+    QPushButton* everyPronoun_ = nullptr;  // enabled while a clicked word is resolved
+    bool cataphora_ = false;               // as the check box "corefCataphora" shows it
 };
 
 }  // namespace attnscope

@@ -184,12 +184,10 @@ void CorefTab::resolveEveryPronoun() {
 }
 
 void CorefTab::updateMentionLabel() {
-    if (!mentionWord_) return mentionRow_->showMention(std::nullopt);
+    if (!mentionWord_) return mentionRow_->showEveryPronoun();
     const SentenceResolution& r = view_->resolution();
     mentionRow_->showMention(r.mentions.empty() ? QString() : qs(r.mentions.front().mention.text));
 }
-
-QCheckBox* CorefTab::cataphoraBox() const { return mentionRow_->cataphoraBox(); }
 
 void CorefTab::setError(const QString& text) {
     error_->setText(text);

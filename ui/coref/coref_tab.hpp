@@ -12,7 +12,6 @@
 #include "core/analysis/coreference.hpp"
 #include "core/base/result.hpp"
 
-class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -47,7 +46,6 @@ public:
 
     CorefView* view() const { return view_; }
     QComboBox* scoringBox() const { return scoring_; }
-    QCheckBox* cataphoraBox() const;
     QLineEdit* headsEdit() const { return heads_; }
     std::optional<int> mentionWord() const { return mentionWord_; }
     QString errorText() const;

@@ -19,8 +19,8 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
                             QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
     // Wide enough to type "-0.0000" without scrolling inside the cell.
     table_->horizontalHeader()->setMinimumSectionSize(table_->fontMetrics().horizontalAdvance("-00.00000"));
-    model_ = new LessonMatrixModel(this);
-    table_->setModel(model_);
+    auto* model = new LessonMatrixModel(this);
+    table_->setModel(model);
     message_ = new QLabel(this);
     message_->setObjectName("editMessage");
     message_->setWordWrap(true);
@@ -34,36 +34,35 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     layout->addWidget(table_, 1);
     layout->addWidget(message_);
 
-    connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i >= 0 && i < static_cast<int>(choices_.size())) model_->setChoice(choices_[i]);
+    connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this, model](int i) {
+        if (i >= 0 && i < static_cast<int>(choices_.size())) model->setChoice(choices_[i]);
         table_->resizeColumnsToContents();
     });
-    connect(model_, &LessonMatrixModel::lessonEdited, this, [this] {
+    connect(model, &LessonMatrixModel::lessonEdited, this, [this] {
         showMessage(QString(), false);
         emit lessonEdited();
     });
-    connect(model_, &LessonMatrixModel::editRejected, this, [this](const QString& text) {
+    connect(model, &LessonMatrixModel::editRejected, this, [this](const QString& text) {
         showMessage(text, true);
         emit editRejected(text);
     });
 }
 
 void LessonEditor::setLesson(Lesson* lesson) {
-    lesson_ = lesson;
-    model_->setLesson(lesson);
+    model()->setLesson(lesson);
     choices_ = lesson ? editableMatrices(*lesson) : std::vector<LessonMatrixChoice>{};
     const QSignalBlocker blocker(matrixBox_);
     matrixBox_->clear();
     for (const auto& c : choices_) matrixBox_->addItem(c.name);
     matrixBox_->setCurrentIndex(choices_.empty() ? -1 : 0);
-    if (!choices_.empty()) model_->setChoice(choices_[0]);
+    if (!choices_.empty()) model()->setChoice(choices_[0]);
     table_->resizeColumnsToContents();
     showMessage(QString(), false);
 }
 
 void LessonEditor::refresh() {
-    if (model_->rowCount() > 0)
-        emit model_->dataChanged(model_->index(0, 0), model_->index(model_->rowCount() - 1, model_->columnCount() - 1));
+    if (model()->rowCount() > 0)
+        emit model()->dataChanged(model()->index(0, 0), model()->index(model()->rowCount() - 1, model()->columnCount() - 1));
 }
 
 bool LessonEditor::selectMatrix(LessonMatrixKind kind, int head, int layer) {
@@ -79,6 +78,8 @@ void LessonEditor::showMessage(const QString& text, bool error) {
     message_->setText(text);
     message_->setStyleSheet(error ? "QLabel { color: #9b1c1c; font-weight: bold; }" : QString());
 }
+
+LessonMatrixModel* LessonEditor::model() const { return static_cast<LessonMatrixModel*>(table_->model()); }
 
 QString LessonEditor::message() const { return message_->text(); }
 

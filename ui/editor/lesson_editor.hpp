@@ -24,7 +24,7 @@ public:
 
     QComboBox* matrixBox() const { return matrixBox_; }
     MatrixTable* table() const { return table_; }
-    LessonMatrixModel* model() const { return model_; }
+    LessonMatrixModel* model() const;  // the table's (it keeps no other pointer to it)
     QString message() const;
     bool selectMatrix(LessonMatrixKind kind, int head = 0, int layer = 0);
 
@@ -33,13 +33,9 @@ signals:
     void editRejected(const QString& message);
 
 private:
-    Lesson* lesson_ = nullptr;
     std::vector<LessonMatrixChoice> choices_;
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* matrixBox_ = nullptr;
     MatrixTable* table_ = nullptr;
-    LessonMatrixModel* model_ = nullptr;
     QLabel* message_ = nullptr;
 };
 

@@ -5,8 +5,9 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QProgressBar>
 #include <QPushButton>
+
+#include "ui/common/job_progress.hpp"
 
 namespace attnscope {
 
@@ -21,12 +22,7 @@ CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
     evaluate_ = new QPushButton(tr("Evaluate"), this);
     evaluate_->setObjectName("evaluateHeads");
     evaluate_->setToolTip(tr("Run every sentence of the set and measure how often each head attends most to the gold antecedent."));
-    cancel_ = new QPushButton(tr("Cancel"), this);
-    cancel_->setObjectName("cancelEvaluation");
-    progress_ = new QProgressBar(this);
-    progress_->setObjectName("evaluationProgress");
-    progress_->setFormat(tr("sentence %v of %m"));
-    progress_->setMaximumWidth(260);
+    progress_ = new JobProgress(tr("sentence %v of %m"), "evaluationProgress", "cancelEvaluation", this);
     message_ = new QLabel(this);
     message_->setObjectName("evaluationMessage");
     message_->setWordWrap(true);
@@ -36,12 +32,11 @@ CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
     layout->addWidget(new QLabel(tr("Coreference set:"), this));
     layout->addWidget(sets_);
     layout->addWidget(evaluate_);
-    layout->addWidget(cancel_);
     layout->addWidget(progress_);
     layout->addWidget(message_, 1);
     connect(sets_, &QComboBox::activated, this, &CorefSetRow::onChosen);
     connect(evaluate_, &QPushButton::clicked, this, [this] { emit evaluateRequested(source()); });
-    connect(cancel_, &QPushButton::clicked, this, &CorefSetRow::cancelRequested);
+    connect(progress_, &JobProgress::cancelRequested, this, &CorefSetRow::cancelRequested);
 }
 
 void CorefSetRow::addSource(const QString& label, const QString& source) {
@@ -74,18 +69,11 @@ void CorefSetRow::onChosen(int index) {
 
 void CorefSetRow::setEvaluating(bool running) {
     evaluate_->setEnabled(!running);
-    cancel_->setVisible(running);
-    progress_->setVisible(running);
-    if (running) {
-        progress_->setRange(0, 0);  // busy until the first sentence reports
-        message_->clear();
-    }
+    progress_->setRunning(running);
+    if (running) message_->clear();
 }
 
-void CorefSetRow::setProgress(int done, int total) {
-    progress_->setRange(0, total);
-    progress_->setValue(done);
-}
+void CorefSetRow::setProgress(int done, int total) { progress_->setProgress(done, total); }
 
 void CorefSetRow::showMessage(const QString& text) { message_->setText(text); }
 QString CorefSetRow::messageText() const { return message_->text(); }

@@ -6,10 +6,11 @@
 
 class QComboBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 
 namespace attnscope {
+
+class JobProgress;
 
 class CorefSetRow : public QWidget {
     Q_OBJECT
@@ -27,8 +28,6 @@ public:
     QString messageText() const;
 
     QPushButton* evaluateButton() const { return evaluate_; }
-    QPushButton* cancelButton() const { return cancel_; }
-    QProgressBar* progressBar() const { return progress_; }
 
 signals:
     void evaluateRequested(const QString& source);
@@ -37,11 +36,9 @@ signals:
 private:
     void onChosen(int index);
 
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QComboBox* sets_ = nullptr;
     QPushButton* evaluate_ = nullptr;
-    QPushButton* cancel_ = nullptr;
-    QProgressBar* progress_ = nullptr;
+    JobProgress* progress_ = nullptr;  // "evaluationProgress" and "cancelEvaluation"
     QLabel* message_ = nullptr;
 };
 

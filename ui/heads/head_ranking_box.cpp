@@ -77,27 +77,29 @@ HeadRankingBox::HeadRankingBox(QWidget* parent) : QWidget(parent) {
     buildPlot();
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_, 3);
+    layout->addWidget(builder_->plot(), 3);
     layout->addLayout(buildSide(), 1);
 }
 
 HeadRankingBox::~HeadRankingBox() = default;
 
+QCustomPlot* HeadRankingBox::plot() const { return builder_->plot(); }
+
 // The heatmap of accuracies: a click selects a head, hovering tells its numbers.
 void HeadRankingBox::buildPlot() {
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName("headRanking");
-    plot_->setMinimumSize(360, 260);
-    plot_->setMouseTracking(true);
-    builder_ = std::make_unique<HeadRankingBuilder>(plot_);
-    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+    auto* plot = new QCustomPlot(this);
+    plot->setObjectName("headRanking");
+    plot->setMinimumSize(360, 260);
+    plot->setMouseTracking(true);
+    builder_ = std::make_unique<HeadRankingBuilder>(plot);
+    connect(plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         if (event->button() != Qt::LeftButton) return;
         if (const auto head = builder_->headAt(event->position())) emit headClicked(*head);
     });
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+    connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent* event) {
         const QString text = builder_->hoverText(event->position());
         if (text.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+        else QToolTip::showText(event->globalPosition().toPoint(), text, plot);
     });
 }
 

@@ -39,7 +39,6 @@ signals:
 private:
     QMenu* buildExportMenu(QWidget* parent);
 
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QSpinBox* count_ = nullptr;
     QPushButton* use_ = nullptr;
     QPushButton* export_ = nullptr;
@@ -58,7 +57,7 @@ public:
     std::optional<HeadRef> selectedHead() const;
 
     const HeadRankingBuilder& builder() const { return *builder_; }
-    QCustomPlot* plot() const { return plot_; }
+    QCustomPlot* plot() const;
     QLabel* baselinesLabel() const { return baselines_; }
     QListWidget* topHeadsList() const { return topHeads_; }
     BestHeadsRow* bestHeadsRow() const { return best_; }
@@ -76,9 +75,7 @@ private:
     void showSelection();
 
     std::shared_ptr<const CorefEvaluation> evaluation_;
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
-    QCustomPlot* plot_ = nullptr;
-    std::unique_ptr<HeadRankingBuilder> builder_;
+    std::unique_ptr<HeadRankingBuilder> builder_;  // with the heatmap it draws on (plot())
     QLabel* baselines_ = nullptr;
     QListWidget* topHeads_ = nullptr;
     QLabel* selection_ = nullptr;

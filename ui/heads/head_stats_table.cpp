@@ -14,13 +14,13 @@ HeadStatsTable::HeadStatsTable(QWidget* parent) : QWidget(parent) {
     caption_ = new QLabel(this);
     caption_->setObjectName("statsCaption");
     caption_->setWordWrap(true);
-    model_ = new HeadStatsModel(this);
-    proxy_ = new QSortFilterProxyModel(this);
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(HeadStatsModel::kSortRole);
+    auto* model = new HeadStatsModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(HeadStatsModel::kSortRole);
     table_ = new QTableView(this);
     table_->setObjectName("headStats");
-    table_->setModel(proxy_);
+    table_->setModel(proxy);
     table_->setSortingEnabled(true);
     table_->sortByColumn(-1, Qt::AscendingOrder);  // layer by layer until a header is clicked
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -28,9 +28,9 @@ HeadStatsTable::HeadStatsTable(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                const int row = proxy_->mapToSource(current).row();
-                if (row >= 0) emit headChosen(model_->statistics()[static_cast<std::size_t>(row)].head);
+            [this, model, proxy](const QModelIndex& current) {
+                const int row = proxy->mapToSource(current).row();
+                if (row >= 0) emit headChosen(model->statistics()[static_cast<std::size_t>(row)].head);
             });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -38,23 +38,33 @@ HeadStatsTable::HeadStatsTable(QWidget* parent) : QWidget(parent) {
     layout->addWidget(table_, 1);
 }
 
+// The table holds the chain: its model is the sort proxy, whose source is the statistics.
+QSortFilterProxyModel* HeadStatsTable::proxy() const { return static_cast<QSortFilterProxyModel*>(table_->model()); }
+HeadStatsModel* HeadStatsTable::model() const { return static_cast<HeadStatsModel*>(proxy()->sourceModel()); }
+
 void HeadStatsTable::show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected) {
-    model_->setStatistics(std::move(stats));
+    model()->setStatistics(std::move(stats));
     caption_->setText(caption);
     table_->resizeColumnsToContents();
     if (selected) selectHead(*selected);
 }
 
-bool HeadStatsTable::lists(const HeadRef& head) const { return model_->rowOf(head) >= 0; }
+bool HeadStatsTable::lists(const HeadRef& head) const { return model()->rowOf(head) >= 0; }
 
 void HeadStatsTable::selectHead(const HeadRef& head) {
-    const int row = model_->rowOf(head);
+    const int row = model()->rowOf(head);
     if (row < 0) return;
-    const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+    const QModelIndex index = proxy()->mapFromSource(model()->index(row, 0));
     const QSignalBlocker blocker(table_->selectionModel());
     table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     // Hidden, the viewport has no height yet: scrolling now would push the first rows out of view.
     if (table_->isVisible()) table_->scrollTo(index);
+}
+
+std::optional<HeadRef> HeadStatsTable::headAt(QPoint viewportPoint) const {
+    const QModelIndex index = proxy()->mapToSource(table_->indexAt(viewportPoint));
+    if (!index.isValid()) return std::nullopt;
+    return model()->statistics().at(static_cast<std::size_t>(index.row())).head;
 }
 
 }  // namespace attnscope

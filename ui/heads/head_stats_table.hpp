@@ -24,20 +24,18 @@ public:
     void show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected);
     void selectHead(const HeadRef& head);  // follows the heatmap's selection, sorted or not
     bool lists(const HeadRef& head) const;
+    std::optional<HeadRef> headAt(QPoint viewportPoint) const;  // the row's head under a point of table()->viewport()
 
-    HeadStatsModel* model() const { return model_; }
-    QSortFilterProxyModel* proxy() const { return proxy_; }
+    HeadStatsModel* model() const;          // behind proxy()
+    QSortFilterProxyModel* proxy() const;  // the table's model, sorting
     QTableView* table() const { return table_; }
 
 signals:
     void headChosen(attnscope::HeadRef head);  // the user picked its row
 
 private:
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QLabel* caption_ = nullptr;
-    HeadStatsModel* model_ = nullptr;
-    QSortFilterProxyModel* proxy_ = nullptr;
-    QTableView* table_ = nullptr;
+    QTableView* table_ = nullptr;  // holds the models (proxy(), model())
 };
 
 }  // namespace attnscope

@@ -85,8 +85,7 @@ private:
     std::size_t revealed_ = 0;        // how many of lines_ are shown
     bool answerShown_ = false;
 
-    // Its parts (ui/lab/exercise_parts.hpp), each owning its controls, and the status lines (a
-    // member list like every widget's by shape: nothing to share).
+    // Its parts (ui/lab/exercise_parts.hpp), each owning its controls, and the status lines.
     ExerciseSettings* settings_ = nullptr;
     ExerciseTable* table_ = nullptr;
     ExplanationBox* explanation_ = nullptr;

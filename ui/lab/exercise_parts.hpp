@@ -84,7 +84,6 @@ public:
     ExerciseTableModel* exerciseModel() const { return model_; }
 
 private:
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     ExerciseTableModel* model_ = nullptr;
 };
 
@@ -106,7 +105,6 @@ signals:
     void answerRequested();
 
 private:
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QLabel* heading_ = nullptr;
     QPlainTextEdit* text_ = nullptr;
     QPushButton* reveal_ = nullptr;

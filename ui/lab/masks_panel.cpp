@@ -97,7 +97,8 @@ QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder
 
 // What every page shows, top to bottom: its introduction, its inputs (if any), the message line,
 // the plots (taking the room) and the check line under them. The three build*Page functions
-// below end alike because each hands its own parts to this one.
+// below end alike (a multi-line translated introduction, then their parts) because each hands its
+// own to this one; the texts differ, so there is nothing left to share.
 QWidget* MasksPanel::assemblePage(QWidget* page, const QString& intro, QLayout* inputs, QLayout* plots,
                                   PageTexts& texts) {
     auto* layout = new QVBoxLayout(page);
@@ -177,10 +178,8 @@ QWidget* MasksPanel::buildCrossPage() {
 }
 
 void MasksPanel::setLesson(const Lesson& lesson, const std::string& sentence) {
-    const bool newSentence = !hasLesson_ || sentence != sentence_;
-    lesson_ = lesson;
-    sentence_ = sentence;
-    hasLesson_ = true;
+    const bool newSentence = !input_ || sentence != input_->sentence;
+    input_ = Input{lesson, sentence};
     if (newSentence) {
         second_->setText(qs(shorterSentence(sentence)));
         source_->setText(qs(reversedSource(sentence)));
@@ -202,14 +201,14 @@ int MasksPanel::head() const { return head_->value() - 1; }
 void MasksPanel::showSubPage(SubPage page) { pages_->setCurrentIndex(static_cast<int>(page)); }
 
 void MasksPanel::refreshCausal() {
-    if (!hasLesson_) return;
-    auto demo = causalDemo(lesson_, sentence_);
+    if (!input_) return;
+    auto demo = causalDemo(input_->lesson, input_->sentence);
     if (!demo) return causal_.message->setText(failure(demo.error()));
     causal_.message->clear();
     const Trace& t = demo.value().trace;
     const HeadTrace& h = t.layers.at(0).heads.at(head());
     const QStringList labels = labelsOf(t.tokens);
-    const int decimals = cellDecimals(lesson_, t.tokenCount());
+    const int decimals = cellDecimals(input_->lesson, t.tokenCount());
     const Mat& scores = t.scaled ? h.scaledScores : h.scores;  // T×T, what the mask is added to
     const QString s = t.scaled ? QStringLiteral("S/√d_k") : QStringLiteral("S");
     const auto range = finiteRange(scores);
@@ -229,8 +228,8 @@ void MasksPanel::refreshCausal() {
 }
 
 void MasksPanel::refreshPadding() {
-    if (!hasLesson_) return;
-    auto demo = paddingDemo(lesson_, sentence_, second_->text().toStdString());
+    if (!input_) return;
+    auto demo = paddingDemo(input_->lesson, input_->sentence, second_->text().toStdString());
     if (!demo) return padding_.message->setText(failure(demo.error()));
     padding_.message->clear();
     const PaddingDemo& p = demo.value();
@@ -238,7 +237,7 @@ void MasksPanel::refreshPadding() {
         const Trace& t = p.batch[static_cast<std::size_t>(s)];
         const QStringList labels = labelsOf(t.tokens);
         const int pads = t.paddedFrom >= 0 ? t.tokenCount() - t.paddedFrom : 0;
-        paddingPlots_[s]->setCellNumbers(cellDecimals(lesson_, t.tokenCount()));
+        paddingPlots_[s]->setCellNumbers(cellDecimals(input_->lesson, t.tokenCount()));
         paddingPlots_[s]->build(t.layers.at(0).heads.at(head()).weights,
                                 pads ? tr("Sentence %1: weights, %2 [PAD] column(s) = 0").arg(s + 1).arg(pads)
                                      : tr("Sentence %1: weights (no padding)").arg(s + 1),
@@ -271,13 +270,13 @@ void MasksPanel::refreshPadding() {
 }
 
 void MasksPanel::refreshCross() {
-    if (!hasLesson_) return;
-    auto demo = crossAttentionDemo(lesson_, sentence_, source_->text().toStdString());
+    if (!input_) return;
+    auto demo = crossAttentionDemo(input_->lesson, input_->sentence, source_->text().toStdString());
     if (!demo) return cross_.message->setText(failure(demo.error()));
     cross_.message->clear();
     crossTrace_ = std::move(demo.value().trace);
     const Trace& t = crossTrace_;
-    crossPlot_->setCellNumbers(cellDecimals(lesson_, std::max(t.tokenCount(), t.keyCount())));
+    crossPlot_->setCellNumbers(cellDecimals(input_->lesson, std::max(t.tokenCount(), t.keyCount())));
     const QString head = t.headCount() > 1 ? tr(", head %1 of %2").arg(this->head() + 1).arg(t.headCount()) : QString();
     crossPlot_->build(t.layers.at(0).heads.at(this->head()).weights,
                       tr("Cross-attention weights (%1 target × %2 source tokens%3)").arg(t.tokenCount()).arg(t.keyCount()).arg(head),
@@ -295,8 +294,9 @@ void MasksPanel::onCrossClick(QMouseEvent* event) {
 
 void MasksPanel::selectCrossCell(int row, int col) {
     QStringList lines;
+    const int decimals = input_ ? input_->lesson.decimals : Lesson{}.decimals;  // before any lesson: explainCell says why
     for (const Step step : {Step::Scores, Step::Weights}) {
-        auto e = explainCell(crossTrace_, CellRef{step, 0, head(), row, col}, lesson_.decimals, coreLanguage());
+        auto e = explainCell(crossTrace_, CellRef{step, 0, head(), row, col}, decimals, coreLanguage());
         if (!e) return explanation_->setPlainText(qs(e.error().text()));
         if (!lines.isEmpty()) lines << QString();
         for (const std::string& line : e.value().lines) lines << qs(line);

@@ -10,6 +10,7 @@
 // Bad input (an empty or over-long sentence) shows a message and keeps what was drawn.
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,12 +83,12 @@ private:
     void refreshCross();
     void onCrossClick(QMouseEvent* event);
 
-    Lesson lesson_;
-    std::string sentence_;
-    bool hasLesson_ = false;
+    struct Input {
+        Lesson lesson;
+        std::string sentence;
+    };
+    std::optional<Input> input_;  // none until setLesson
     Trace crossTrace_;
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
     QTabWidget* pages_ = nullptr;
     QSpinBox* head_ = nullptr;
     QLineEdit* second_ = nullptr;

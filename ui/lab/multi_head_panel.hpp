@@ -76,8 +76,6 @@ private:
     MultiHeadWeights weights_;
     MultiHeadRun run_;
     std::vector<HeadCountSummary> summaries_;
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
     QComboBox* input_ = nullptr;
     QComboBox* heads_ = nullptr;
     QSpinBox* seed_ = nullptr;

@@ -37,7 +37,6 @@ private:
     void refresh();
 
     std::optional<std::pair<Lesson, std::string>> input_;  // the lesson and its sentence
-    // The widgets it owns (member lists of small widgets look alike by shape: nothing to share).
     QSpinBox* seed_ = nullptr;
     QCheckBox* keep_ = nullptr;
     QLabel* order_ = nullptr;

@@ -66,24 +66,24 @@ PositionalPanel::~PositionalPanel() = default;
 
 QWidget* PositionalPanel::buildEncodingControls() {
     ControlRow row(this);
-    positions_ = spinBox(row.box(), 2, 512, 64);
-    width_ = spinBox(row.box(), 2, 512, 32, 2);  // even: every sine has its cosine partner
-    offset_ = spinBox(row.box(), 0, 511, 7);
-    dimensions_ = new QLineEdit(QStringLiteral("0, 1, 6, 7"), row.box());
-    dimensions_->setToolTip(tr("Dimensions drawn as curves, separated by commas"));
-    source_ = new QComboBox(row.box());
-    source_->addItem(tr("Sinusoidal"), Sinusoidal);
-    source_->setToolTip(tr("A real model opened in the main window offers its learned position table here"));
-    row.add(tr("Table"), source_)
-        .add(tr("Positions T"), positions_)
-        .add(tr("Width d"), width_)
-        .add(tr("Curves of dimensions"), dimensions_)
-        .add(tr("Offset k"), offset_);
-    for (QSpinBox* s : {positions_, width_})
+    controls_.positions = spinBox(row.box(), 2, 512, 64);
+    controls_.width = spinBox(row.box(), 2, 512, 32, 2);  // even: every sine has its cosine partner
+    controls_.offset = spinBox(row.box(), 0, 511, 7);
+    controls_.dimensions = new QLineEdit(QStringLiteral("0, 1, 6, 7"), row.box());
+    controls_.dimensions->setToolTip(tr("Dimensions drawn as curves, separated by commas"));
+    controls_.source = new QComboBox(row.box());
+    controls_.source->addItem(tr("Sinusoidal"), Sinusoidal);
+    controls_.source->setToolTip(tr("A real model opened in the main window offers its learned position table here"));
+    row.add(tr("Table"), controls_.source)
+        .add(tr("Positions T"), controls_.positions)
+        .add(tr("Width d"), controls_.width)
+        .add(tr("Curves of dimensions"), controls_.dimensions)
+        .add(tr("Offset k"), controls_.offset);
+    for (QSpinBox* s : {controls_.positions, controls_.width})
         connect(s, &QSpinBox::valueChanged, this, &PositionalPanel::refreshEncoding);
-    connect(offset_, &QSpinBox::valueChanged, this, &PositionalPanel::refreshRotation);
-    connect(source_, &QComboBox::currentIndexChanged, this, &PositionalPanel::chooseSource);
-    connect(dimensions_, &QLineEdit::editingFinished, this, &PositionalPanel::refreshEncoding);
+    connect(controls_.offset, &QSpinBox::valueChanged, this, &PositionalPanel::refreshRotation);
+    connect(controls_.source, &QComboBox::currentIndexChanged, this, &PositionalPanel::chooseSource);
+    connect(controls_.dimensions, &QLineEdit::editingFinished, this, &PositionalPanel::refreshEncoding);
     return row.done();
 }
 
@@ -96,40 +96,40 @@ void PositionalPanel::setModel(const QString& name, std::optional<LoadedModel> m
     modelName_ = name;
     model_ = std::move(model);
     {
-        const QSignalBlocker block(source_);
-        source_->clear();
-        source_->addItem(tr("Sinusoidal"), Sinusoidal);
-        if (model_) source_->addItem(tr("%1: learned table (first N positions)").arg(name), Learned);
-        source_->setCurrentIndex(wasLearned && model_ ? 1 : 0);
+        const QSignalBlocker block(controls_.source);
+        controls_.source->clear();
+        controls_.source->addItem(tr("Sinusoidal"), Sinusoidal);
+        if (model_) controls_.source->addItem(tr("%1: learned table (first N positions)").arg(name), Learned);
+        controls_.source->setCurrentIndex(wasLearned && model_ ? 1 : 0);
     }
     chooseSource();
 }
 
-bool PositionalPanel::showsLearned() const { return model_ && source_->currentData().toInt() == Learned; }
+bool PositionalPanel::showsLearned() const { return model_ && controls_.source->currentData().toInt() == Learned; }
 
 void PositionalPanel::chooseSource() {
     {
-        const QSignalBlocker blockPositions(positions_), blockWidth(width_);
+        const QSignalBlocker blockPositions(controls_.positions), blockWidth(controls_.width);
         if (showsLearned()) {  // as many positions as the table has, any width up to d
             const int available = model_->config.maxTokens(), d = model_->config.width;
-            positions_->setRange(2, available);
-            positions_->setValue(std::min(available, 256));
-            width_->setRange(1, d);
-            width_->setSingleStep(1);
-            width_->setValue(std::min(d, 16));  // few enough dimensions for the fit to be overdetermined
+            controls_.positions->setRange(2, available);
+            controls_.positions->setValue(std::min(available, 256));
+            controls_.width->setRange(1, d);
+            controls_.width->setSingleStep(1);
+            controls_.width->setValue(std::min(d, 16));  // few enough dimensions for the fit to be overdetermined
         } else {  // even widths: every sine has its cosine partner
-            positions_->setRange(2, 512);
-            positions_->setValue(64);
-            width_->setRange(2, 512);
-            width_->setSingleStep(2);
-            width_->setValue(32);
+            controls_.positions->setRange(2, 512);
+            controls_.positions->setValue(64);
+            controls_.width->setRange(2, 512);
+            controls_.width->setSingleStep(2);
+            controls_.width->setValue(32);
         }
     }
     refreshEncoding();
 }
 
 Mat PositionalPanel::shownTable() const {
-    const int T = positions_->value(), d = width_->value();
+    const int T = controls_.positions->value(), d = controls_.width->value();
     if (!showsLearned()) return sinusoidalEncoding(T, d);  // T×d
     const auto table = learnedPositionTable(*model_, T);    // T×d_model
     return table ? Mat(table.value().leftCols(std::min<Eigen::Index>(d, table.value().cols()))) : Mat();
@@ -148,7 +148,7 @@ void PositionalPanel::refreshEncoding() {
                          {-1, 1}, tr("PE value"));
     curves_->begin(tr("PE(pos, i) along the positions"), tr("position"), tr("PE value"));
     int colour = 0;
-    for (const int dim : chosenDimensions(dimensions_->text(), d)) {
+    for (const int dim : chosenDimensions(controls_.dimensions->text(), d)) {
         const QString name = learned ? tr("dimension %1").arg(dim)
                                      : tr("dimension %1 (%2)").arg(dim).arg(dim % 2 ? "cos" : "sin");
         DrawnSeries s{name, {}, {}, DrawnSeries::Line};
@@ -168,7 +168,7 @@ void PositionalPanel::refreshRotation() {
         refreshLearnedFit();
         return;
     }
-    const int T = positions_->value(), d = width_->value(), k = offset_->value();
+    const int T = controls_.positions->value(), d = controls_.width->value(), k = controls_.offset->value();
     const auto check = checkRelativePosition(T, d, k);
     if (!check) {
         check_->setText(tr("No check: %1").arg(QString::fromStdString(check.error().text())));
@@ -182,7 +182,7 @@ void PositionalPanel::refreshRotation() {
 }
 
 void PositionalPanel::refreshLearnedFit() {
-    const int k = offset_->value();
+    const int k = controls_.offset->value();
     const auto fit = fitRelativePositionMap(shownTable(), k);
     if (!fit) {
         check_->setText(tr("No check: %1").arg(QString::fromStdString(fit.error().text())));

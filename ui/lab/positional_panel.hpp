@@ -39,11 +39,11 @@ public:
     enum Source { Sinusoidal, Learned };
 
     // For tests and screenshots (each lab panel lists its own controls and plots alike).
-    QComboBox* sourceBox() const { return source_; }  // item data: Source
-    QSpinBox* positionsBox() const { return positions_; }
-    QSpinBox* widthBox() const { return width_; }
-    QSpinBox* offsetBox() const { return offset_; }
-    QLineEdit* dimensionsEdit() const { return dimensions_; }
+    QComboBox* sourceBox() const { return controls_.source; }  // item data: Source
+    QSpinBox* positionsBox() const { return controls_.positions; }
+    QSpinBox* widthBox() const { return controls_.width; }
+    QSpinBox* offsetBox() const { return controls_.offset; }
+    QLineEdit* dimensionsEdit() const { return controls_.dimensions; }
     const MatrixPlotBuilder& encodingPlot() const { return *encoding_; }  // the table drawn (N×D)
     const CurvePlotBuilder& curvesPlot() const { return *curves_; }
     const MatrixPlotBuilder& rotationPlot() const { return *rotation_; }
@@ -61,14 +61,17 @@ private:
 
     QString modelName_;
     std::optional<LoadedModel> model_;
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
-    QComboBox* source_ = nullptr;
+    // What the encoding plots show: which table, its first T positions and d dimensions, the
+    // dimensions drawn as curves, and the offset k of the rotation check.
+    struct EncodingControls {
+        QComboBox* source = nullptr;  // item data: Source
+        QSpinBox* positions = nullptr;
+        QSpinBox* width = nullptr;
+        QLineEdit* dimensions = nullptr;
+        QSpinBox* offset = nullptr;
+    };
+    EncodingControls controls_;
     PermutationDemoBox* permutation_ = nullptr;  // its own controls, plots and texts
-    QSpinBox* positions_ = nullptr;
-    QSpinBox* width_ = nullptr;
-    QSpinBox* offset_ = nullptr;
-    QLineEdit* dimensions_ = nullptr;
     QLabel* check_ = nullptr;
     std::unique_ptr<MatrixPlotBuilder> encoding_;
     std::unique_ptr<CurvePlotBuilder> curves_;

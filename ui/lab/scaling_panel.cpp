@@ -18,6 +18,9 @@ namespace attnscope {
 
 namespace {
 
+constexpr int kRuns = 5;   // runs per dimension of the sweep
+constexpr int kKeys = 50;  // keys per run
+
 QString settingName(bool scaled) { return scaled ? QObject::tr("scaled by 1/√d") : QObject::tr("unscaled"); }
 
 // Log axes cannot show 0 (a gradient that underflowed): such points are left out, and said so.

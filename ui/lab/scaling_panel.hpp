@@ -23,9 +23,6 @@ class CurvePlotBuilder;
 class ScalingPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
-    static constexpr int kRuns = 5;
-    static constexpr int kKeys = 50;
-
     explicit ScalingPanel(QWidget* parent = nullptr);
     ~ScalingPanel() override;
     void setTrace(const Trace& trace);  // the sentence whose rows are compared

@@ -18,6 +18,14 @@ namespace attnscope {
 
 namespace {
 
+// The model's room ℓ (a sentence of up to ℓ tokens), the factors a·b = ℓ and the rank r.
+constexpr int kLength = 32;
+constexpr int kFactorA = 4;
+constexpr int kRank = 2;
+// The dense variant draws a d×d W₁ on every refresh (16.8 M numbers at d_model 4096, every
+// time the Lab is activated): wider lessons get a message instead of the plots.
+constexpr int kLargestWidth = 512;
+
 // The order of synthesizerVariants' mixture: every variant but the mixture itself.
 const char* const kMixed[] = {QT_TRANSLATE_NOOP("attnscope::SynthesizerPanel", "Dot product"),
                               QT_TRANSLATE_NOOP("attnscope::SynthesizerPanel", "Dense"),

@@ -22,13 +22,6 @@ class MatrixPlotBuilder;
 class SynthesizerPanel : public QWidget, public LabPanel {
     Q_OBJECT
 public:
-    // The model's room ℓ (a sentence of up to ℓ tokens), the factors a·b = ℓ and the rank r.
-    static constexpr int kLength = 32;
-    static constexpr int kFactorA = 4;
-    static constexpr int kRank = 2;
-    // The dense variant draws a d×d W₁ on every refresh (16.8 M numbers at d_model 4096, every
-    // time the Lab is activated): wider lessons get a message instead of the plots.
-    static constexpr int kLargestWidth = 512;
     static constexpr int kVariants = 6;  // dot product, Dense, Random, two factorized, mixture
 
     explicit SynthesizerPanel(QWidget* parent = nullptr);

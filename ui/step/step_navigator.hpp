@@ -46,8 +46,6 @@ private:
     void updateButtons();
 
     std::vector<Step> steps_;
-    // The child widgets it reads or updates after building them (such lists look alike in every
-    // panel by shape; each holds its own widgets: nothing to share).
     QListWidget* list_ = nullptr;
     QPushButton* previous_ = nullptr;
     QPushButton* next_ = nullptr;

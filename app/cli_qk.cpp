@@ -1,0 +1,197 @@
+// attnscope qk: one head's queries and keys in one 2-D picture. The numbers come from
+// core/analysis/qk_space; this file reads options, runs the sentences and writes the result.
+#include "app/cli_qk.hpp"
+
+#include <QCommandLineParser>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+#include "app/cli_support.hpp"
+#include "app/lesson_source.hpp"
+#include "app/sentence_runners.hpp"
+#include "core/analysis/qk_space.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/io/text_file.hpp"
+
+namespace attnscope {
+
+namespace {
+
+void addOptions(QCommandLineParser& parser) {
+    parser.setApplicationDescription(translate(
+        "cli", "attnscope qk: one head's queries and keys projected together to 2-D (AttentionViz's normalisation, "
+               "then PCA)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument("command", translate("cli", "qk"));
+    parser.addOptions({
+        {"model", translate("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
+        {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
+        {"sentence", translate("cli", "The sentence (default: the lesson's own)."), "text"},
+        {"corpus", translate("cli", "A text file: every non-empty line is a sentence (at most 1000 are read)."), "file"},
+        {"layer", translate("cli", "The layer (1 = first)."), "l"},
+        {"head", translate("cli", "The head (1 = first)."), "h"},
+        {"layout", translate("cli", "pca (default) or tsne (exact t-SNE of the same normalised points, at most 2000)."),
+         "layout"},
+        {"perplexity", translate("cli", "t-SNE: the effective number of neighbours (default 30, at most (points - 1) / 3)."),
+         "p"},
+        {"seed", translate("cli", "t-SNE: the seed of its random start (default 1)."), "n"},
+        {"format", translate("cli", "json (default) or csv."), "format"},
+        {"out", translate("cli", "Write to FILE (atomically) instead of standard output."), "file"},
+        {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
+         "language"},
+    });
+}
+
+// Where the sentences run: a lesson or a model (whose chosen layer is kept in full detail).
+struct QkSource {
+    std::string defaultSentence;
+    SentenceRunner run;
+};
+
+Result<QkSource> openSource(const QCommandLineParser& parser, int layer) {
+    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", "give either --model or --lesson, not both"};
+    if (parser.isSet("model")) {
+        auto opened = openModel(parser.value("model").toStdString());
+        if (!opened) return opened.error();
+        notices(opened.value().notices);
+        return QkSource{{}, modelSentenceRunner(std::make_shared<const OpenedModel>(std::move(opened).value()), layer)};
+    }
+    if (parser.isSet("lesson")) {
+        auto loaded = loadLesson(parser.value("lesson"));
+        if (!loaded) return loaded.error();
+        auto lesson = std::make_shared<const Lesson>(std::move(loaded).value());
+        return QkSource{lesson->sentence, lessonSentenceRunner(lesson)};
+    }
+    return Error{"", "needs --model FOLDER|ID or --lesson NAME|FILE"};
+}
+
+// The non-empty lines of the corpus, at most kMaxQkCorpusSentences (a notice says when more).
+Result<std::vector<std::string>> corpusLines(const std::string& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.error();
+    std::vector<std::string> lines;
+    std::size_t start = 0, skipped = 0;
+    const std::string& all = text.value();
+    while (start < all.size()) {
+        std::size_t end = all.find('\n', start);
+        if (end == std::string::npos) end = all.size();
+        std::string line = all.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") != std::string::npos) {
+            if (static_cast<int>(lines.size()) < kMaxQkCorpusSentences) lines.push_back(std::move(line));
+            else ++skipped;
+        }
+        start = end + 1;
+    }
+    if (lines.empty()) return Error{path, "expected at least one non-empty line (one sentence per line), found none"};
+    if (skipped > 0)
+        notice(path + ": read the first " + std::to_string(kMaxQkCorpusSentences) + " sentences (the cap), left " +
+               std::to_string(skipped) + " more");
+    return lines;
+}
+
+Result<std::vector<std::string>> sentencesOf(const QCommandLineParser& parser, const QkSource& source) {
+    if (parser.isSet("sentence") && parser.isSet("corpus")) return Error{"", "give either --sentence or --corpus, not both"};
+    if (parser.isSet("corpus")) return corpusLines(parser.value("corpus").toStdString());
+    if (parser.value("sentence").contains(QChar(0xFFFD)))
+        return Error{"--sentence", "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
+    std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString() : source.defaultSentence;
+    if (sentence.empty()) return Error{"", "needs --sentence TEXT or --corpus FILE"};
+    return std::vector<std::string>{sentence};
+}
+
+// "layer: expected …" from core becomes "--layer: expected …": the option the user typed.
+Error asOption(Error e) {
+    if (e.where == "layer" || e.where == "head") e.where = "--" + e.where;
+    return e;
+}
+
+Result<std::vector<QkSentence>> runSentences(const std::vector<std::string>& sentences, const QkSource& source,
+                                             HeadRef head) {
+    std::vector<QkSentence> out;
+    const bool progress = sentences.size() > 1 && isatty(STDERR_FILENO);
+    for (std::size_t i = 0; i < sentences.size(); ++i) {
+        auto trace = source.run(sentences[i]);
+        if (!trace) return sentences.size() > 1 ? Error{"line " + std::to_string(i + 1), trace.error().text()} : trace.error();
+        if (sentences.size() == 1)
+            notices(trace.value().notices);
+        auto sentence = qkSentenceOf(trace.value(), head.layer, head.head);
+        if (!sentence) return asOption(sentence.error());
+        out.push_back(std::move(sentence).value());
+        if (progress) std::fprintf(stderr, "\rrunning: %zu/%zu%s", i + 1, sentences.size(), i + 1 == sentences.size() ? "\n" : "");
+    }
+    return out;
+}
+
+Result<HeadRef> readHead(const QCommandLineParser& parser) {
+    std::string error;
+    const auto layer = readCount(parser, "layer", 1, 10000, error);
+    if (!error.empty()) return Error{"", error};
+    const auto head = readCount(parser, "head", 1, 10000, error);
+    if (!error.empty()) return Error{"", error};
+    if (!layer || !head) return Error{"", "qk needs --layer L and --head H (counted from 1)"};
+    return HeadRef{*layer - 1, *head - 1};
+}
+
+// --layout, --perplexity, --seed; the perplexity defaults to 30, or less when there are few points.
+Result<QkOptions> readLayout(const QCommandLineParser& parser, int points) {
+    QkOptions options;
+    const QString layout = parser.value("layout").isEmpty() ? "pca" : parser.value("layout");
+    if (layout != "pca" && layout != "tsne") return Error{"", "--layout expects pca or tsne, got \"" + layout.toStdString() + "\""};
+    const bool tsneOnly = parser.isSet("perplexity") || parser.isSet("seed");
+    if (layout == "pca" && tsneOnly) return Error{"", "--perplexity and --seed need --layout tsne"};
+    if (layout == "pca") return options;
+    options.layout = QkLayout::Tsne;
+    options.tsne.perplexity = std::clamp(largestPerplexity(points), 1.0, 30.0);
+    if (parser.isSet("perplexity")) {
+        bool ok = false;
+        options.tsne.perplexity = parser.value("perplexity").toDouble(&ok);
+        if (!ok) return Error{"", "--perplexity expects a number, got \"" + parser.value("perplexity").toStdString() + "\""};
+    }
+    std::string error;
+    options.tsne.seed = static_cast<std::uint64_t>(readCount(parser, "seed", 0, 2147483647, error).value_or(1));
+    if (!error.empty()) return Error{"", error};
+    return options;
+}
+
+int writeResult(const QCommandLineParser& parser, const std::string& text) {
+    if (!parser.isSet("out")) return write(text), 0;
+    auto written = writeFileAtomically(parser.value("out").toStdString(), text);
+    return written ? 0 : fail(written.error().text());
+}
+
+}  // namespace
+
+int runQkCommand(const QStringList& arguments) {
+    QCommandLineParser parser;
+    addOptions(parser);
+    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    if (parser.positionalArguments().size() != 1)
+        return fail("qk expects options only, got " + parser.positionalArguments().mid(1).join(' ').toStdString());
+    const std::string format = parser.value("format").isEmpty() ? "json" : parser.value("format").toStdString();
+    if (format != "json" && format != "csv") return fail("--format expects json or csv, got \"" + format + "\"");
+    if (parser.isSet("out") && parser.value("out").isEmpty()) return fail("--out expects a file name, got nothing");
+    auto head = readHead(parser);
+    if (!head) return fail(head.error().text());
+    auto source = openSource(parser, head.value().layer);
+    if (!source) return fail(source.error().where.empty() ? "qk " + source.error().message : source.error().text());
+    auto sentences = sentencesOf(parser, source.value());
+    if (!sentences) return fail(sentences.error().text());
+    auto gathered = runSentences(sentences.value(), source.value(), head.value());
+    if (!gathered) return fail(gathered.error().text());
+    int points = 0;
+    for (const QkSentence& s : gathered.value()) points += static_cast<int>(s.q.rows() + s.k.rows());
+    auto options = readLayout(parser, points);
+    if (!options) return fail(options.error().text());
+    auto space = qkSpace(gathered.value(), options.value());
+    if (!space) return fail(space.error().text());
+    std::fprintf(stderr, "qk: %s\n", qkSummary(space.value()).c_str());
+    return writeResult(parser, format == "json" ? qkSpaceToJson(space.value(), head.value())
+                                                : qkSpaceToCsv(space.value()));
+}
+
+}  // namespace attnscope

@@ -1,0 +1,117 @@
+#include "ui/attention/head_effect_box.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "ui/common/qt_text.hpp"
+
+namespace attnscope {
+
+namespace {
+
+QString entryText(const HeadEffect& e, double before, const HeadEffectBox::Labeler& label) {
+    const double change = e.after - before;
+    return QObject::tr("%1:%2   %3 → %4 (%5), then “%6”")
+        .arg(e.head.layer + 1)
+        .arg(e.head.head + 1)
+        .arg(before, 0, 'f', 3)
+        .arg(e.after, 0, 'f', 3)
+        .arg((change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::abs(change), 'f', 3))
+        .arg(qs(label(e.topAfter)));
+}
+
+}  // namespace
+
+HeadEffectBox::HeadEffectBox(QWidget* parent) : QWidget(parent) {
+    setObjectName("headEffects");
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 6, 0, 0);
+    auto* title = new QLabel(tr("<b>Most important heads</b>"));
+    title->setToolTip(tr("Switches each head off in turn (one run of the model per head) and ranks the heads by how "
+                         "far the predicted token's probability moves."));
+    auto* row = new QHBoxLayout;
+    prediction_ = new QComboBox;
+    prediction_->setObjectName("headEffectPrediction");
+    rank_ = new QPushButton(tr("Rank heads"));
+    rank_->setObjectName("rankHeadsByEffect");
+    row->addWidget(prediction_, 1);
+    row->addWidget(rank_);
+    progress_ = new QProgressBar;
+    progress_->setFormat(tr("head %v of %m"));
+    progress_->hide();
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    list_ = new QListWidget;
+    list_->setObjectName("headEffectList");
+    list_->setToolTip(tr("Double-click a head to switch it off."));
+    list_->setWordWrap(true);  // the panel is narrow: an entry takes two lines rather than a scrollbar
+    list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(title);
+    layout->addLayout(row);
+    layout->addWidget(progress_);
+    layout->addWidget(caption_);
+    layout->addWidget(list_);
+    connect(rank_, &QPushButton::clicked, this, [this] {
+        if (running_) return emit cancelRequested();
+        emit rankRequested(chosenPrediction());
+    });
+    connect(list_, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
+        const int row = list_->row(item);
+        if (row >= 0 && row < static_cast<int>(entries_.size())) emit switchOffRequested(entries_[std::size_t(row)].head);
+    });
+    setPredictions({});
+}
+
+void HeadEffectBox::setPredictions(const QStringList& headings) {
+    prediction_->clear();
+    prediction_->addItems(headings);
+    prediction_->setEnabled(headings.size() > 1);
+    rank_->setEnabled(!headings.isEmpty());
+    entries_.clear();
+    list_->clear();
+    caption_->setText(headings.isEmpty() ? tr("No prediction to explain.") : QString());
+    setRunning(false);
+}
+
+void HeadEffectBox::showProgress(int done, int total) {
+    setRunning(true);
+    progress_->setRange(0, total);
+    progress_->setValue(done);
+}
+
+void HeadEffectBox::showEffects(const HeadEffects& effects, const Labeler& label) {
+    setRunning(false);
+    entries_.clear();
+    list_->clear();
+    caption_->setText(tr("“%1” had p = %2 at position %3. Each head switched off alone:")
+                          .arg(qs(label(effects.token)))
+                          .arg(effects.before, 0, 'f', 3)
+                          .arg(effects.position + 1));
+    for (const HeadEffect& e : effects.heads) {
+        entries_.push_back({e.head, e.after, entryText(e, effects.before, label)});
+        list_->addItem(entries_.back().text);
+    }
+}
+
+void HeadEffectBox::showMessage(const QString& message) {
+    setRunning(false);
+    entries_.clear();
+    list_->clear();
+    caption_->setText(message);
+}
+
+int HeadEffectBox::chosenPrediction() const { return std::max(0, prediction_->currentIndex()); }
+
+void HeadEffectBox::setRunning(bool running) {
+    running_ = running;
+    rank_->setText(running ? tr("Cancel") : tr("Rank heads"));
+    progress_->setVisible(running);
+}
+
+}  // namespace attnscope
