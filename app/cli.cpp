@@ -23,6 +23,7 @@
 #include "core/lesson/run_lesson.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
@@ -81,6 +82,7 @@ std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, E
     const auto parsed = exportFormatFromName(name);
     if (!parsed) return "--format expects text, json, csv or markdown, got \"" + name + "\"";
     format = *parsed;
+    request.language = coreLanguage();  // --lang (main applied it): titles, explanations, notices
     if (parser.isSet("step")) {
         request.step = stepFromKey(parser.value("step").toStdString());
         if (!request.step) return "--step: unknown step \"" + parser.value("step").toStdString() + "\" (see --help)";
@@ -180,7 +182,8 @@ std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Tr
     std::string out = (markdown ? "**Model:** " : "model: ") + opened.name + " (" + familyName(opened.family()) +
                       ", " + std::to_string(opened.layerCount()) + " layers × " +
                       std::to_string(opened.headCount()) + " heads), layer " + std::to_string(*r.layer + 1) + "\n";
-    if (!run.predictions.empty()) out += predictionsToText(run, opened.family(), label, decimals) + "\n";
+    if (!run.predictions.empty())
+        out += predictionsToText(run, opened.family(), label, decimals, r.exportRequest.language) + "\n";
     return out + exportTrace(layerTrace, r.format, r.exportRequest);
 }
 
@@ -202,7 +205,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (!parser.isSet("sentence")) return fail("--model needs --sentence TEXT");
     auto opened = openModel(parser.value("model").toStdString());
     if (!opened) return fail(coreErrorString(opened.error()));
-    for (const std::string& text : opened.value().notices) notice(text);
+    notices(opened.value().notices);
     ModelRequest request;
     if (auto error = readModelRequest(parser, opened.value(), request)) return fail(*error);
     RunControl control;
@@ -215,7 +218,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     const std::string sentence = parser.value("sentence").toStdString();
     auto run = runSentence(opened.value(), sentence, control);
     if (!run) return fail(coreErrorString(run.error()));
-    for (const std::string& text : run.value().trace.notices) notice(text);
+    notices(run.value().trace.notices);
     const int layer = request.layer.value_or(opened.value().layerCount() - 1);
     auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
     if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
@@ -268,7 +271,7 @@ int runCommandLine(const QStringList& arguments) {
                                                           : lesson.value().sentence;
     auto trace = runLesson(lesson.value(), sentence, request.settings);
     if (!trace) return fail(coreErrorString(trace.error()));
-    for (const std::string& text : trace.value().notices) notice(text);
+    notices(trace.value().notices);
 
     if (parser.isSet("export-png")) {
         const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);

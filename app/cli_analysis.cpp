@@ -69,7 +69,7 @@ struct AnalysisSource {
 Result<AnalysisSource> modelSource(const std::string& nameOrPath) {
     auto opened = openModel(nameOrPath);
     if (!opened) return opened.error();
-    for (const std::string& n : opened.value().notices) notice(n);
+    notices(opened.value().notices);
     auto model = std::make_shared<const OpenedModel>(std::move(opened).value());
     AnalysisSource source;
     source.description = "model: " + model->name + " (" + familyName(model->family()) + ", " +
@@ -107,8 +107,7 @@ Result<std::string> sentenceOf(const QCommandLineParser& parser, const AnalysisS
 
 Result<Trace> runAndReport(const AnalysisSource& source, const std::string& sentence) {
     auto trace = source.run(sentence);
-    if (trace)
-        for (const std::string& n : trace.value().notices) notice(n);
+    if (trace) notices(trace.value().notices);
     return trace;
 }
 

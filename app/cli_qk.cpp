@@ -56,7 +56,7 @@ Result<QkSource> openSource(const QCommandLineParser& parser, int layer) {
     if (parser.isSet("model")) {
         auto opened = openModel(parser.value("model").toStdString());
         if (!opened) return opened.error();
-        for (const std::string& n : opened.value().notices) notice(n);
+        notices(opened.value().notices);
         return QkSource{{}, modelSentenceRunner(std::make_shared<const OpenedModel>(std::move(opened).value()), layer)};
     }
     if (parser.isSet("lesson")) {
@@ -117,7 +117,7 @@ Result<std::vector<QkSentence>> runSentences(const std::vector<std::string>& sen
         auto trace = source.run(sentences[i]);
         if (!trace) return sentences.size() > 1 ? Error{"line " + std::to_string(i + 1), trace.error().text()} : trace.error();
         if (sentences.size() == 1)
-            for (const std::string& n : trace.value().notices) notice(n);
+            notices(trace.value().notices);
         auto sentence = qkSentenceOf(trace.value(), head.layer, head.head);
         if (!sentence) return asOption(sentence.error());
         out.push_back(std::move(sentence).value());

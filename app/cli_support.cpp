@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "app/language.hpp"
+#include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
@@ -31,6 +32,10 @@ int finishOutput(int exitCode) {
 }
 
 void notice(const std::string& text) { std::fprintf(stderr, "notice: %s\n", text.c_str()); }
+
+void notices(const std::vector<Notice>& list) {
+    for (const std::string& text : noticeTexts(list, coreLanguage())) notice(text);
+}
 
 std::optional<int> readCount(const QCommandLineParser& parser, const QString& name, int lo, int hi,
                              std::string& error) {

@@ -4,6 +4,9 @@
 #include <QStringList>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "core/text/notice.hpp"
 
 class QCommandLineParser;
 
@@ -15,6 +18,7 @@ void write(const std::string& text);   // stdout, as is
 // The exit code once stdout is flushed: 1, with the OS's reason, if anything written to it was lost.
 int finishOutput(int exitCode);
 void notice(const std::string& text);  // "notice: TEXT" on stderr
+void notices(const std::vector<Notice>& list);  // each with notice(), in the interface language
 
 // Command-line texts (--help) in the interface language; lupdate reads translate("cli", "…").
 QString translate(const char* context, const char* text);

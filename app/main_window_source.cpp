@@ -18,6 +18,7 @@
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
 #include "core/trace/ablation.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
@@ -222,7 +223,7 @@ void MainWindow::refreshLabels() {
     const auto trace = source_->trace();
     QStringList notices;
     if (trace)
-        for (const std::string& n : trace->notices) notices << QString::fromStdString(n);
+        for (const std::string& n : noticeTexts(trace->notices, coreLanguage())) notices << QString::fromStdString(n);
     ui_->notices->setText(notices.isEmpty() ? QString() : "⚠ " + notices.join("\n⚠ "));
     ui_->notices->setVisible(!notices.isEmpty());
     const bool rounded = trace && trace->handRounding;

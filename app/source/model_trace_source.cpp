@@ -7,6 +7,7 @@
 #include "app/sentence_runners.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/attention/predictions_view.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
@@ -64,7 +65,7 @@ QString ModelTraceSource::description() const {
 QString ModelTraceSource::descriptionToolTip() const {
     QStringList remarks;
     if (model())
-        for (const std::string& n : model()->notices) remarks << qs(n);
+        for (const std::string& n : noticeTexts(model()->notices, coreLanguage())) remarks << qs(n);
     return remarks.join("\n");
 }
 

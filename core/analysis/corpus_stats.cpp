@@ -8,6 +8,7 @@
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "core/io/text_file.hpp"
+#include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
 
 namespace attnscope {
@@ -164,13 +165,14 @@ std::vector<std::string> capNotices(const CorpusText& corpus, int skippedLong, c
     return notices;
 }
 
-// A run's own notices (a sentence cut to the model's positions, …), named by line: the first
+// A run's own notices (a sentence cut to the model's positions, …), named by line (in English, as
+// the corpus' own notices are, for now): the first
 // few as they are, then how many more sentences had any, so a long corpus cannot flood the output.
 void keepRunNotices(const Trace& trace, const std::string& where, int& sentencesWithNotices,
                     std::vector<std::string>& notices) {
     if (trace.notices.empty()) return;
     if (++sentencesWithNotices <= kCorpusNoticesShown)
-        for (const std::string& n : trace.notices) notices.push_back(where + ": " + n);
+        for (const Notice& n : trace.notices) notices.push_back(where + ": " + noticeText(n, Language::English));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "core/trace/ablation.hpp"
 #include "core/trace/explain.hpp"
 #include "core/export/table_format.hpp"
+#include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
 
 namespace attnscope {
@@ -50,11 +51,13 @@ std::vector<Block> blocksFor(const Trace& trace, const ExportRequest& request) {
     return blocks;
 }
 
-std::string blockTitle(const Trace& trace, const Block& b) {
-    std::string title = stepTitleIn(trace, b.step, b.layer);
+std::string blockTitle(const Trace& trace, const Block& b, Language language) {
+    std::string title = stepTitleIn(trace, b.step, b.layer, language);
     const bool titleNamesLayer = b.step == Step::Input && b.layer > 0;
-    if (trace.layerCount() > 1 && !titleNamesLayer) title = "Layer " + std::to_string(b.layer + 1) + ": " + title;
-    if (isPerHead(b.step) && trace.headCount() > 1) title += " — head " + std::to_string(b.head + 1);
+    if (trace.layerCount() > 1 && !titleNamesLayer)
+        title = fillMessage(message(MessageId::TitleInLayer, language), {std::to_string(b.layer + 1), title});
+    if (isPerHead(b.step) && trace.headCount() > 1)
+        title = fillMessage(message(MessageId::TitleOfHead, language), {title, std::to_string(b.head + 1)});
     return title;
 }
 
@@ -63,12 +66,12 @@ Table tableOf(const Trace& trace, const Block& b, int decimals) {
     return attnscope::tableOf(trace, b.step, b.layer, b.head, decimals);
 }
 
-std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int decimals) {
+std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int decimals, Language language) {
     std::vector<std::string> out;
     const Mat& m = stepMatrix(trace, b.step, b.layer, b.head);
     for (int r = 0; r < m.rows(); ++r)
         for (int c = 0; c < m.cols(); ++c) {
-            auto e = explainCell(trace, CellRef{b.step, b.layer, b.head, r, c}, decimals);
+            auto e = explainCell(trace, CellRef{b.step, b.layer, b.head, r, c}, decimals, language);
             if (!e) continue;
             for (const std::string& line : e.value().lines) out.push_back(line);
             out.emplace_back();
@@ -99,14 +102,15 @@ std::string exportText(const Trace& trace, const ExportRequest& request, bool ma
             << tokenLine(trace.keyTokens, separator) << "\n";
     out << (markdown ? "\n" : "");
     if (trace.handRounding) out << "hand-rounding: every step rounded to " << *trace.handRounding << " decimals\n";
-    for (const std::string& n : trace.notices) out << (markdown ? "> notice: " : "notice: ") << n << "\n";
+    for (const std::string& n : noticeTexts(trace.notices, request.language))
+        out << (markdown ? "> notice: " : "notice: ") << n << "\n";
     for (const Block& b : blocksFor(trace, request)) {
         const Table t = tableOf(trace, b, request.decimals);
-        out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b) << (markdown ? "" : " ==") << "\n";
+        out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b, request.language) << (markdown ? "" : " ==") << "\n";
         out << (markdown ? "\n" + markdownTable(t) : textTable(t));
         if (!request.explain) continue;
         out << "\n";
-        for (const std::string& line : explanationsOf(trace, b, request.decimals))
+        for (const std::string& line : explanationsOf(trace, b, request.decimals, request.language))
             out << (markdown && !line.empty() ? "    " : "") << line << "\n";
     }
     return out.str();
@@ -206,7 +210,7 @@ std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
                            {"padded_from", trace.paddedFrom >= 0 ? Json(trace.paddedFrom) : Json(nullptr)},
                            {"residual", trace.residual},
                            {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
-    doc["notices"] = trace.notices;
+    doc["notices"] = noticeTexts(trace.notices, Language::English);  // English: the format stays stable
     doc["ablated"] = ablatedJson(ablatedHeads(trace));
     doc["embedding"] = matrixJson(trace.embedding);
     doc["positional"] = matrixJson(trace.positional);

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -20,6 +21,7 @@ struct ExportRequest {
     int decimals = 3;
     bool explain = false;      // worksheets: add each cell's explanation (text/markdown)
     std::optional<int> layer;  // every layer when empty (0-based)
+    Language language = Language::English;  // text/Markdown: titles, explanations, notices (not JSON/CSV)
 };
 
 // Text, CSV and Markdown print the requested matrices with token labels. JSON holds the whole

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/export/export.hpp"
+#include "core/text/messages.hpp"
 #include "core/trace/ablation.hpp"
 
 namespace attnscope {
@@ -27,20 +28,20 @@ std::string fixed(double value, int decimals) {
 
 bool predictsNextToken(ModelFamily family) { return family == ModelFamily::Gpt2; }
 
-std::string predictionHeading(const Prediction& p, const Trace& trace, ModelFamily family) {
+std::string predictionHeading(const Prediction& p, const Trace& trace, ModelFamily family, Language language) {
     const std::string position = std::to_string(p.position + 1);
     const std::string token = p.position < trace.tokenCount() ? trace.tokens[p.position].text : "?";
-    if (predictsNextToken(family)) return "next token after position " + position + " (" + token + ")";
-    return token + " at position " + position;
+    const MessageId id = predictsNextToken(family) ? MessageId::PredictionNextToken : MessageId::PredictionMaskedToken;
+    return fillMessage(message(id, language), {position, token});
 }
 
 }  // namespace
 
 std::string predictionsToText(const ModelRun& run, ModelFamily family, const TokenLabeler& label,
-                              int decimals) {
+                              int decimals, Language language) {
     std::string out;
     for (const Prediction& p : run.predictions) {
-        out += predictionHeading(p, run.trace, family) + ":";
+        out += predictionHeading(p, run.trace, family, language) + ":";
         for (std::size_t i = 0; i < p.top.size(); ++i)
             out += (i ? ", " : " ") + label(p.top[i].id) + " " + fixed(p.top[i].probability, decimals);
         out += "\n";

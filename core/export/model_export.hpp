@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/model/transformer.hpp"
+#include "core/text/language.hpp"
 
 namespace attnscope {
 
@@ -15,8 +16,9 @@ using TokenLabeler = std::function<std::string(int id)>;
 // One line per prediction, best first, positions counted from 1 like --head and --layer:
 //   BERT:  "[MASK] at position 3: paris 0.412, lyon 0.101, …"
 //   GPT-2: "next token after position 3 (sat): ␣on 0.210, …"
+// The words in `language` (core's catalogue); the ":" and ", " between the numbers stay.
 std::string predictionsToText(const ModelRun& run, ModelFamily family, const TokenLabeler& label,
-                              int decimals);
+                              int decimals, Language language = Language::English);
 
 // traceToJson(run.trace) plus "predictions": [{"position", "kind", "top": [{"id", "token",
 // "probability", "logit"}]}] (positions 0-based like every index in the JSON).

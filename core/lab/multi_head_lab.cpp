@@ -10,6 +10,7 @@
 #include "core/lab/scaling.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
 
 namespace attnscope {
 
@@ -122,11 +123,12 @@ Result<std::vector<HeadCountSummary>> headCountTable(const Mat& X, const MultiHe
     return table;
 }
 
-std::string multiHeadShapes(int T, int d, int heads) {
+std::string multiHeadShapes(int T, int d, int heads, Language language) {
     const int dK = heads > 0 ? d / heads : 0;
     const std::string perHead = shape(T, dK);
-    return "X " + shape(T, d) + " → Q_h, K_h, V_h " + perHead + " (each of " + std::to_string(heads) +
-           (heads == 1 ? " head" : " heads") + ") → Q_h·K_hᵀ " + shape(T, T) + " → softmax(·/√" +
+    const MessageId each = heads == 1 ? MessageId::LabEachOfOneHead : MessageId::LabEachOfHeads;
+    return "X " + shape(T, d) + " → Q_h, K_h, V_h " + perHead + " " +
+           fillMessage(message(each, language), {std::to_string(heads)}) + " → Q_h·K_hᵀ " + shape(T, T) + " → softmax(·/√" +
            std::to_string(dK) + ") " + shape(T, T) + " → ·V_h " + perHead + " → concat " + shape(T, d) +
            " → ·W_O " + shape(d, d) + " → " + shape(T, d);
 }

@@ -15,6 +15,7 @@
 
 #include "core/base/matrix.hpp"
 #include "core/base/result.hpp"
+#include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -69,6 +70,6 @@ Result<std::vector<HeadCountSummary>> headCountTable(const Mat& X, const MultiHe
 
 // "X 3×4 → Q_h, K_h, V_h 3×2 (each of 2 heads) → Q_h·K_hᵀ 3×3 → softmax(·/√2) 3×3 → ·V_h 3×2
 //  → concat 3×4 → ·W_O 4×4 → 3×4"
-std::string multiHeadShapes(int T, int d, int heads);
+std::string multiHeadShapes(int T, int d, int heads, Language language = Language::English);
 
 }  // namespace attnscope

@@ -7,6 +7,7 @@
 #include "core/lab/random.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
 
 namespace attnscope {
 
@@ -85,20 +86,21 @@ Result<Mat> mixtureScores(const std::vector<Mat>& scores, const std::vector<doub
 
 Result<std::vector<SynthesizerVariant>> synthesizerVariants(const Mat& X, const Mat& dotProductScores,
                                                             const SynthesizerWeights& w,
-                                                            const std::vector<double>& alphas) {
+                                                            const std::vector<double>& alphas, Language language) {
     const int T = static_cast<int>(X.rows());
     if (T > w.length)
         return Error{ErrorId::WhereSynthesizer, errorText(ErrorId::SentenceTooLongForModel, T, w.length)};
-    std::vector<SynthesizerVariant> variants{{"Dot product", dotProductScores, {}},
-                                             {"Dense", denseScores(X, w), {}},
-                                             {"Random", randomScores(T, w), {}},
-                                             {"Factorized Dense", factorizedDenseScores(X, w), {}},
-                                             {"Factorized Random", factorizedRandomScores(T, w), {}}};
+    const auto name = [language](MessageId id) { return std::string(message(id, language)); };
+    std::vector<SynthesizerVariant> variants{{name(MessageId::SynthesizerDotProduct), dotProductScores, {}},
+                                             {name(MessageId::SynthesizerDense), denseScores(X, w), {}},
+                                             {name(MessageId::SynthesizerRandom), randomScores(T, w), {}},
+                                             {name(MessageId::SynthesizerFactorizedDense), factorizedDenseScores(X, w), {}},
+                                             {name(MessageId::SynthesizerFactorizedRandom), factorizedRandomScores(T, w), {}}};
     std::vector<Mat> all;
     for (const SynthesizerVariant& v : variants) all.push_back(v.scores);
     auto mix = mixtureScores(all, alphas);
     if (!mix) return mix.error();
-    variants.push_back({"Mixture", std::move(mix).value(), {}});
+    variants.push_back({name(MessageId::SynthesizerMixture), std::move(mix).value(), {}});
     for (SynthesizerVariant& v : variants) v.weights = softmaxRows(v.scores, nullptr);
     return variants;
 }

@@ -19,6 +19,7 @@
 
 #include "core/base/matrix.hpp"
 #include "core/base/result.hpp"
+#include "core/text/language.hpp"
 
 namespace attnscope {
 
@@ -46,7 +47,7 @@ std::vector<double> normalizedAlphas(const std::vector<double>& positions);
 Result<Mat> mixtureScores(const std::vector<Mat>& scores, const std::vector<double>& alphas);
 
 struct SynthesizerVariant {
-    std::string name;  // "Dot product", "Dense", …
+    std::string name;  // "Dot product", "Dense", … (core's catalogue, in the language asked for)
     Mat scores;        // T×T  B
     Mat weights;       // T×T  softmax of each row of B
 };
@@ -54,6 +55,7 @@ struct SynthesizerVariant {
 // scaledScores from the lesson's Trace); the mixture over the five with `alphas`.
 Result<std::vector<SynthesizerVariant>> synthesizerVariants(const Mat& X, const Mat& dotProductScores,
                                                             const SynthesizerWeights& w,
-                                                            const std::vector<double>& alphas);
+                                                            const std::vector<double>& alphas,
+                                                            Language language = Language::English);
 
 }  // namespace attnscope

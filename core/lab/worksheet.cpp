@@ -4,6 +4,8 @@
 
 #include "core/export/table_format.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
+#include "core/trace/explain.hpp"
 
 namespace attnscope {
 
@@ -59,10 +61,10 @@ Table stepTable(const Trace& trace, const Exercise& e, const std::string* blank)
     return t;
 }
 
-std::string stepHeading(const Trace& trace, Step step, int layer, int head) {
-    std::string title = stepTitleIn(trace, step, layer);
-    if (isPerHead(step) && trace.headCount() > 1) title += " — head " + std::to_string(head + 1);
-    return title;
+std::string stepHeading(const Trace& trace, Step step, int layer, int head, Language language) {
+    const std::string title = stepTitleIn(trace, step, layer, language);
+    if (!isPerHead(step) || trace.headCount() < 2) return title;
+    return fillMessage(message(MessageId::TitleOfHead, language), {title, std::to_string(head + 1)});
 }
 
 void writeQuestions(Writer& w, const Trace& trace, const Exercise& e, const std::string& title,
@@ -72,10 +74,10 @@ void writeQuestions(Writer& w, const Trace& trace, const Exercise& e, const std:
     w.paragraph(p.tokens + ": " + tokenLine(trace));
     w.heading(p.given, 2);
     for (const Operand& o : operandsOf(trace, s.step, s.layer)) {
-        w.heading(stepHeading(trace, o.step, o.layer, s.head), 3);
+        w.heading(stepHeading(trace, o.step, o.layer, s.head, p.language), 3);
         w.table(tableOf(trace, o.step, o.layer, s.head, s.decimals));
     }
-    w.heading(p.compute + ": " + stepHeading(trace, s.step, s.layer, s.head), 2);
+    w.heading(p.compute + ": " + stepHeading(trace, s.step, s.layer, s.head, p.language), 2);
     w.paragraph(withDecimals(p.decimals, s.decimals));
     w.table(stepTable(trace, e, &p.blank));
 }
@@ -84,27 +86,30 @@ void writeAnswers(Writer& w, const Trace& trace, const Exercise& e, const std::s
                   const WorksheetPhrases& p) {
     const ExerciseSpec& s = e.spec;
     w.heading(title + " — " + p.answerKey, 1);
-    w.heading(stepHeading(trace, s.step, s.layer, s.head), 2);
+    w.heading(stepHeading(trace, s.step, s.layer, s.head, p.language), 2);
     w.table(stepTable(trace, e, nullptr));
     w.heading(p.howComputed, 2);
     for (const Blank& b : e.blanks) {
-        auto explanation = explainCell(trace, b.cell, s.decimals);
+        auto explanation = explainCell(trace, b.cell, s.decimals, p.language);
         if (explanation) w.lines(explanation.value().lines);
     }
 }
 
 }  // namespace
 
-WorksheetPhrases chineseWorksheetPhrases() {
+WorksheetPhrases worksheetPhrases(Language language) {
     WorksheetPhrases p;
-    p.tokens = "词元";
-    p.given = "已知";
-    p.compute = "填空";
-    p.decimals = "每个答案保留 {n} 位小数。";
-    p.answerKey = "答案";
-    p.howComputed = "每个答案的计算过程";
+    p.tokens = message(MessageId::WorksheetTokens, language);
+    p.given = message(MessageId::WorksheetGiven, language);
+    p.compute = message(MessageId::WorksheetCompute, language);
+    p.decimals = fillMessage(message(MessageId::WorksheetDecimals, language), {"{n}"});
+    p.answerKey = message(MessageId::WorksheetAnswerKey, language);
+    p.howComputed = message(MessageId::WorksheetHowComputed, language);
+    p.language = language;
     return p;  // the blank stays ____: a line to write on reads the same in both languages
 }
+
+WorksheetPhrases chineseWorksheetPhrases() { return worksheetPhrases(Language::Chinese); }
 
 Result<Worksheet> exerciseWorksheet(const Trace& trace, const Exercise& exercise, WorksheetFormat format,
                                     const std::string& title, const WorksheetPhrases& phrases) {

@@ -6,14 +6,15 @@
 
 #include "core/lab/exercise.hpp"
 #include "core/base/result.hpp"
+#include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
 
 enum class WorksheetFormat { Markdown, Latex };
 
-// Every phrase a worksheet prints besides numbers, labels and the explanation lines (which
-// core/trace/explain.cpp writes in English). {n} is replaced by the number of decimals.
+// Every phrase a worksheet prints besides numbers and labels; `language` is that of the step
+// titles and the explanation lines (core's catalogue). {n} is replaced by the number of decimals.
 struct WorksheetPhrases {
     std::string tokens = "Tokens";
     std::string given = "Given";
@@ -22,8 +23,11 @@ struct WorksheetPhrases {
     std::string answerKey = "Answer key";
     std::string howComputed = "How each answer is computed";
     std::string blank = "____";
+    Language language = Language::English;
 };
 
+// The phrases of `language` from core's catalogue (English: the defaults above).
+WorksheetPhrases worksheetPhrases(Language language);
 // The phrases in simplified Chinese (中文), for a class that reads Chinese.
 WorksheetPhrases chineseWorksheetPhrases();
 

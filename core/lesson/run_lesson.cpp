@@ -8,6 +8,7 @@
 #include "core/lesson/lesson_tokenizer.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/message_id.hpp"
 #include "core/trace/ablation.hpp"
 
 namespace attnscope {
@@ -22,7 +23,7 @@ Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens) {
     return X;
 }
 
-Mat positionalRows(const Lesson& lesson, int T, std::vector<std::string>* notices) {
+Mat positionalRows(const Lesson& lesson, int T, std::vector<Notice>* notices) {
     switch (lesson.positional) {
         case PositionalKind::Sinusoidal: return sinusoidalEncoding(T, lesson.dModel);
         case PositionalKind::Table: {
@@ -30,8 +31,7 @@ Mat positionalRows(const Lesson& lesson, int T, std::vector<std::string>* notice
             const auto known = std::min<Eigen::Index>(T, lesson.positionalTable.rows());
             pe.topRows(known) = lesson.positionalTable.topRows(known);
             if (known < T && notices)
-                notices->push_back("the positional table has " + std::to_string(known) +
-                                   " rows; later positions add zeros");
+                notices->push_back(Notice{MessageId::NoticePositionalTableShort, {std::to_string(known)}});
             return pe;
         }
         default: return Mat::Zero(T, lesson.dModel);
@@ -62,19 +62,20 @@ Result<void> runLayers(const Lesson& lesson, Mat X, const std::vector<HeadRef>& 
         }
         const LessonLayer& layer = lesson.layers[l];
         options.ablatedHeads = layerHeadMask(ablate, static_cast<int>(l), lesson.numHeads);
-        std::vector<std::string> notices;
+        std::vector<Notice> notices;
         trace.layers.push_back(runAttentionLayer(X, headsFor(lesson, layer), layer.wo, layer.bo, options, names,
                                                  &notices));
-        for (const std::string& n : notices)
-            trace.notices.push_back(several ? "layer " + std::to_string(l + 1) + ", " + n : n);
+        for (Notice& n : notices) {
+            if (several) n.layer = static_cast<int>(l);
+            trace.notices.push_back(std::move(n));
+        }
     }
     return {};
 }
 
-std::vector<Token> toTokens(std::vector<std::string> texts, std::vector<std::string>& notices) {
+std::vector<Token> toTokens(std::vector<std::string> texts, std::vector<Notice>& notices) {
     if (static_cast<int>(texts.size()) > kMaxLessonTokens) {
-        notices.push_back("the sentence has " + std::to_string(texts.size()) + " tokens; only the first " +
-                          std::to_string(kMaxLessonTokens) + " are shown");
+        notices.push_back(Notice{MessageId::NoticeLessonTruncated, {std::to_string(texts.size()), std::to_string(kMaxLessonTokens)}});
         texts.resize(kMaxLessonTokens);
     }
     std::vector<Token> tokens;
@@ -160,10 +161,9 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     trace.causal = false;
     trace.residual = false;
     if (lesson.causalMask)
-        trace.notices.push_back("no causal mask in cross-attention: every target token may read the whole source "
-                                "(the mask orders the tokens of one sentence)");
+        trace.notices.push_back(Notice{MessageId::NoticeCrossNoCausalMask, {}});
     if (lesson.layers.size() > 1)
-        trace.notices.push_back("cross-attention uses the weights of layer 1 of " + std::to_string(lesson.layers.size()));
+        trace.notices.push_back(Notice{MessageId::NoticeCrossFirstLayer, {std::to_string(lesson.layers.size())}});
     trace.tokens = toTokens(std::move(targetTexts).value(), trace.notices);       // T_q
     trace.keyTokens = toTokens(std::move(sourceTexts).value(), trace.notices);    // T_k
     trace.embedding = embedTokens(lesson, trace.tokens);                          // T_q×d

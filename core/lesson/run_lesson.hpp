@@ -51,6 +51,6 @@ Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens);  // T×d
 
 // What positional encoding adds for T tokens (zeros when none). Table rows beyond the table's
 // length are zero, with a notice.
-Mat positionalRows(const Lesson& lesson, int T, std::vector<std::string>* notices);  // T×d
+Mat positionalRows(const Lesson& lesson, int T, std::vector<Notice>* notices);  // T×d
 
 }  // namespace attnscope

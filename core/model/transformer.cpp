@@ -20,6 +20,7 @@
 #include "core/io/text_file.hpp"
 #include "core/pipeline/attention_kernel.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/message_id.hpp"
 #include "core/trace/ablation.hpp"
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
@@ -233,7 +234,7 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
         if (!bound) return bound.error();
         used = bound.value().usedNames;
         if (bound.value().mlm && bound.value().mlm->tied)
-            model.notices.push_back("the masked-LM decoder is tied to the word embeddings");
+            model.notices.push_back(Notice{MessageId::NoticeDecoderTied, {}});
         model.encoder = std::make_shared<const EncoderWeights>(std::move(bound).value());
         knownUnused = [&config](const std::string& n) { return isKnownUnusedEncoderTensor(n, config); };
     } else {
@@ -564,9 +565,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     run.trace.tokens = std::move(labels).value();
     const auto limit = static_cast<std::size_t>(config.maxTokens());
     if (input.size() > limit) {
-        run.trace.notices.push_back("The input has " + std::to_string(input.size()) + " tokens; this model reads at most " +
-                                    std::to_string(limit) + ", so only the first " + std::to_string(limit) +
-                                    " were run.");
+        run.trace.notices.push_back(Notice{MessageId::NoticeModelTruncated, {std::to_string(input.size()), std::to_string(limit)}});
         input.resize(limit);
         run.trace.tokens.resize(limit);
     }

@@ -83,7 +83,7 @@ struct LoadedModel {
     std::shared_ptr<const TensorStore> store;
     std::shared_ptr<const EncoderWeights> encoder;  // set for BERT, RoBERTa, DistilBERT
     std::shared_ptr<const Gpt2Weights> gpt2;        // set for GPT-2
-    std::vector<std::string> notices;  // e.g. "decoder tied to the word embeddings"
+    std::vector<Notice> notices;  // e.g. "decoder tied to the word embeddings" (noticeText)
 };
 
 // Finds the files with findCheckpointFiles (config.json, model.safetensors or the sharded index;

@@ -42,7 +42,7 @@ enum class HeadRecord { Everything, WeightsOnly };
 
 // Where the softmax's notices about masked or infinite rows go (nullptr: nowhere).
 struct RowNotices {
-    std::vector<std::string>* notices = nullptr;
+    std::vector<Notice>* notices = nullptr;
     std::vector<std::string> rowNames;  // names the rows in the notices ("row 3" past its end)
 };
 

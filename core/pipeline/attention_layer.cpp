@@ -68,19 +68,21 @@ HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const Mat
 
 LayerTrace runLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights>& heads, const Mat& wo,
                     const RowVec& bo, const AttentionOptions& options, const std::vector<std::string>& tokenNames,
-                    std::vector<std::string>* notices) {
+                    std::vector<Notice>* notices) {
     LayerTrace layer;
     layer.input = Xq;  // T_q×d
     std::vector<Mat> outputs;
     const Mat mask = layerMask(Xq.rows(), Xkv.rows(), options);  // T_q×T_k
     for (const HeadWeights& w : heads) {
-        std::vector<std::string> headNotices;
+        std::vector<Notice> headNotices;
         const std::size_t h = layer.heads.size();
         const bool ablated = h < options.ablatedHeads.size() && options.ablatedHeads[h];
         layer.heads.push_back(runHead(Xq, Xkv, w, mask, options, ablated, RowNotices{&headNotices, tokenNames}));
         outputs.push_back(layer.heads.back().weightedSum);
-        for (const std::string& n : headNotices)
-            if (notices) notices->push_back("head " + std::to_string(layer.heads.size()) + ": " + n);
+        for (Notice& n : headNotices) {
+            n.head = static_cast<int>(h);
+            if (notices) notices->push_back(std::move(n));
+        }
     }
     layer.concat = concatHeads(outputs);  // T_q×(H·d_v)
     layer.wo = wo.size() > 0 ? wo : shownIdentity(layer.concat.cols());
@@ -101,13 +103,13 @@ HeadWeights identityHead(int d) {
 LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads, const Mat& wo,
                              const RowVec& bo, const AttentionOptions& options,
                              const std::vector<std::string>& tokenNames,
-                             std::vector<std::string>* notices) {
+                             std::vector<Notice>* notices) {
     return runLayer(X, X, heads, wo, bo, options, tokenNames, notices);  // T×d in, T×d out
 }
 
 LayerTrace runCrossAttentionLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights>& heads,
                                   const Mat& wo, const RowVec& bo, const AttentionOptions& options,
-                                  const std::vector<std::string>& queryNames, std::vector<std::string>* notices) {
+                                  const std::vector<std::string>& queryNames, std::vector<Notice>* notices) {
     AttentionOptions unmasked = options;
     unmasked.causal = false;  // see the header: no mask between two different sentences
     unmasked.realTokens = -1;

@@ -27,14 +27,14 @@ struct AttentionOptions {
 LayerTrace runAttentionLayer(const Mat& X, const std::vector<HeadWeights>& heads, const Mat& wo,
                              const RowVec& bo, const AttentionOptions& options,
                              const std::vector<std::string>& tokenNames,
-                             std::vector<std::string>* notices);
+                             std::vector<Notice>* notices);
 
 // Cross-attention: queries from Xq (T_q×d, the target), keys and values from Xkv (T_k×d, the
 // source). Scores and weights are T_q×T_k; options.causal and options.realTokens must be off
 // (a causal mask compares positions of one sentence). The layer's keyInput holds Xkv.
 LayerTrace runCrossAttentionLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights>& heads,
                                   const Mat& wo, const RowVec& bo, const AttentionOptions& options,
-                                  const std::vector<std::string>& queryNames, std::vector<std::string>* notices);
+                                  const std::vector<std::string>& queryNames, std::vector<Notice>* notices);
 
 // Empty weights (W_Q, W_K, W_V of a head, or W_O) mean the identity: the layer copies its input
 // instead of multiplying by I. identityHead stores the d×d identities only up to this width, where

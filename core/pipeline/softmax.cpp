@@ -5,14 +5,16 @@
 #include <type_traits>
 
 #include "core/pipeline/steps.hpp"
+#include "core/text/message_id.hpp"
 
 namespace attnscope {
 
 namespace {
 
-std::string rowName(const std::vector<std::string>& names, Eigen::Index i) {
-    return i < static_cast<Eigen::Index>(names.size()) ? "\"" + names[i] + "\""
-                                                       : "row " + std::to_string(i + 1);
+// The notice `named` about row i by its token's name, or `numbered` by its number past the names.
+Notice rowNotice(MessageId named, MessageId numbered, const std::vector<std::string>& names, Eigen::Index i) {
+    if (i < static_cast<Eigen::Index>(names.size())) return Notice{named, {names[i]}};
+    return Notice{numbered, {std::to_string(i + 1)}};
 }
 
 // Softmax of one row whose maximum is finite: shift by the maximum so exp never overflows.
@@ -34,7 +36,7 @@ void softmaxFiniteRow(Eigen::Ref<RowVecOf<Scalar>> row, Scalar rowMax) {
 }  // namespace
 
 template <typename Scalar>
-void softmaxRowsInPlace(MatOf<Scalar>& weights, std::vector<std::string>* notices,
+void softmaxRowsInPlace(MatOf<Scalar>& weights, std::vector<Notice>* notices,
                         const std::vector<std::string>& rowNames) {
     const Scalar inf = std::numeric_limits<Scalar>::infinity();  // weights: T×T
     for (Eigen::Index i = 0; i < weights.rows(); ++i) {
@@ -42,28 +44,26 @@ void softmaxRowsInPlace(MatOf<Scalar>& weights, std::vector<std::string>* notice
         const Scalar rowMax = row.template maxCoeff<Eigen::PropagateNaN>();  // NaN if any score is
         if (std::isnan(rowMax)) {
             row.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-            if (notices) notices->push_back("scores of " + rowName(rowNames, i) +
-                                            " contain NaN: its weights are undefined");
+            if (notices) notices->push_back(rowNotice(MessageId::NoticeRowNaN, MessageId::NoticeRowNaNNumbered, rowNames, i));
             continue;
         }
         if (rowMax == -inf) {
             row.setZero();
-            if (notices) notices->push_back("every score of " + rowName(rowNames, i) +
-                                            " is masked: it attends to nothing (weights 0)");
+            if (notices) notices->push_back(rowNotice(MessageId::NoticeRowMasked, MessageId::NoticeRowMaskedNumbered, rowNames, i));
         } else if (rowMax == inf) {
             row = (row.array() == inf).template cast<Scalar>();
             row /= row.sum();
-            if (notices) notices->push_back("scores of " + rowName(rowNames, i) +
-                                            " contain +inf: the weight is split among those");
+            if (notices)
+                notices->push_back(rowNotice(MessageId::NoticeRowInfinite, MessageId::NoticeRowInfiniteNumbered, rowNames, i));
         } else {
             softmaxFiniteRow<Scalar>(row, rowMax);
         }
     }
 }
-template void softmaxRowsInPlace(Mat&, std::vector<std::string>*, const std::vector<std::string>&);
-template void softmaxRowsInPlace(MatOf<float>&, std::vector<std::string>*, const std::vector<std::string>&);
+template void softmaxRowsInPlace(Mat&, std::vector<Notice>*, const std::vector<std::string>&);
+template void softmaxRowsInPlace(MatOf<float>&, std::vector<Notice>*, const std::vector<std::string>&);
 
-Mat softmaxRows(const Mat& scores, std::vector<std::string>* notices,
+Mat softmaxRows(const Mat& scores, std::vector<Notice>* notices,
                 const std::vector<std::string>& rowNames) {
     Mat weights = scores;  // T×T
     softmaxRowsInPlace(weights, notices, rowNames);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/base/matrix.hpp"
+#include "core/text/notice.hpp"
 
 namespace attnscope {
 
@@ -39,10 +40,10 @@ void applyMaskInPlace(MatOf<Scalar>& scores, const MatOf<Scalar>& mask);  // T×
 // softmax.cpp — numerically stable row softmax. A row whose entries are all -inf has no
 // distribution: its weights are all 0 and a notice says so. A row with +inf entries splits its
 // weight evenly among them (the limit of softmax). NaN scores make the row NaN, with a notice.
-Mat softmaxRows(const Mat& scores, std::vector<std::string>* notices,
+Mat softmaxRows(const Mat& scores, std::vector<Notice>* notices,
                 const std::vector<std::string>& rowNames = {});  // T×T
 template <typename Scalar>  // the same, in place (the kernel reuses its T×T buffer)
-void softmaxRowsInPlace(MatOf<Scalar>& scores, std::vector<std::string>* notices,
+void softmaxRowsInPlace(MatOf<Scalar>& scores, std::vector<Notice>* notices,
                         const std::vector<std::string>& rowNames = {});  // T×T
 
 // weighted_sum.cpp — A·V: each output row is the attention-weighted mix of value rows

@@ -5,6 +5,7 @@
 #include "core/model/hf_cache.hpp"
 #include "core/source/example_models.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/message_id.hpp"
 
 namespace attnscope {
 
@@ -24,11 +25,9 @@ Result<WrapperTokens> specialTokensFor(const OpenedModel& opened) {
 }
 
 // Cuts word pieces before wrapping, so [SEP] survives (runModel would cut it off).
-void truncate(std::vector<Token>& pieces, int maxPieces, std::vector<std::string>& notices) {
+void truncate(std::vector<Token>& pieces, int maxPieces, std::vector<Notice>& notices) {
     if (static_cast<int>(pieces.size()) <= maxPieces) return;
-    notices.push_back("The sentence has " + std::to_string(pieces.size()) + " tokens; the model reads at most " +
-                      std::to_string(maxPieces) + " besides its special tokens, so only the first " +
-                      std::to_string(maxPieces) + " are used.");
+    notices.push_back(Notice{MessageId::NoticeSentenceTruncated, {std::to_string(pieces.size()), std::to_string(maxPieces)}});
     pieces.resize(static_cast<std::size_t>(maxPieces));
 }
 
@@ -57,9 +56,8 @@ Result<OpenedModel> openModel(std::string_view pathOrId) {
                        std::move(tokenizer).value(), {}};
     opened.notices = opened.model.notices;
     if (opened.tokenizer.vocabSize() > opened.model.config.vocabSize)
-        opened.notices.push_back("The tokenizer knows " + std::to_string(opened.tokenizer.vocabSize()) +
-                                 " ids but the model only " + std::to_string(opened.model.config.vocabSize) +
-                                 "; sentences using the extra ids cannot run.");
+        opened.notices.push_back(Notice{MessageId::NoticeTokenizerLarger, {std::to_string(opened.tokenizer.vocabSize()),
+                                                                           std::to_string(opened.model.config.vocabSize)}});
     if (auto special = specialTokensFor(opened); !special) return special.error();
     return opened;
 }
@@ -92,7 +90,7 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
     auto run = runModel(opened.model, input.value().ids, input.value().tokens, control);
     if (!run) return run.error();
     ModelRun result = std::move(run).value();
-    for (std::string& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));
+    for (Notice& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));
     return result;
 }
 

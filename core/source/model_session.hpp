@@ -17,7 +17,7 @@ struct OpenedModel {
     std::string name;    // what the user typed or chose, for titles
     LoadedModel model;   // shared, immutable weights
     ModelTokenizer tokenizer;
-    std::vector<std::string> notices;
+    std::vector<Notice> notices;
 
     ModelFamily family() const { return model.config.family; }
     int layerCount() const { return model.config.layers; }
@@ -33,7 +33,7 @@ Result<OpenedModel> openModel(std::string_view pathOrId);
 struct ModelInput {
     std::vector<int> ids;
     std::vector<Token> tokens;
-    std::vector<std::string> notices;  // truncation
+    std::vector<Notice> notices;  // truncation
 };
 Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence);
 

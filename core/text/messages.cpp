@@ -37,6 +37,107 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::StepInputResidual, "Input of layer {1}: X{2} = X{3} + output{3} (residual)",
      "第 {1} 层的输入：X{2} = X{3} + output{3}（残差）"},
     {MessageId::StepInputPassedOn, "Input of layer {1}: what layer {2} passed on", "第 {1} 层的输入：第 {2} 层传下来的结果"},
+    // Notices
+    {MessageId::NoticeInLayer, "layer {1}, ", "第 {1} 层，"},
+    {MessageId::NoticeInHead, "head {1}: ", "第 {1} 头："},
+    {MessageId::NoticeRowNaN, "scores of \"{1}\" contain NaN: its weights are undefined", "“{1}”的分数含有 NaN：其权重没有定义"},
+    {MessageId::NoticeRowNaNNumbered, "scores of row {1} contain NaN: its weights are undefined", "第 {1} 行的分数含有 NaN：其权重没有定义"},
+    {MessageId::NoticeRowMasked, "every score of \"{1}\" is masked: it attends to nothing (weights 0)",
+     "“{1}”的每个分数都被掩码：它不关注任何词元（权重为 0）"},
+    {MessageId::NoticeRowMaskedNumbered, "every score of row {1} is masked: it attends to nothing (weights 0)",
+     "第 {1} 行的每个分数都被掩码：它不关注任何词元（权重为 0）"},
+    {MessageId::NoticeRowInfinite, "scores of \"{1}\" contain +inf: the weight is split among those",
+     "“{1}”的分数含有 +inf：权重在这些分数之间平分"},
+    {MessageId::NoticeRowInfiniteNumbered, "scores of row {1} contain +inf: the weight is split among those",
+     "第 {1} 行的分数含有 +inf：权重在这些分数之间平分"},
+    {MessageId::NoticePositionalTableShort, "the positional table has {1} rows; later positions add zeros",
+     "位置表只有 {1} 行；之后的位置加 0"},
+    {MessageId::NoticeLessonTruncated, "the sentence has {1} tokens; only the first {2} are shown", "句子有 {1} 个词元；只显示前 {2} 个"},
+    {MessageId::NoticeCrossNoCausalMask,
+     "no causal mask in cross-attention: every target token may read the whole source (the mask orders the tokens of one sentence)",
+     "交叉注意力中没有因果掩码：每个目标词元都可以读取整个源句子（因果掩码只为同一句子中的词元排序）"},
+    {MessageId::NoticeCrossFirstLayer, "cross-attention uses the weights of layer 1 of {1}", "交叉注意力使用 {1} 层中第 1 层的权重"},
+    {MessageId::NoticeAblation, "heads switched off (layer:head): {1}; their weights are shown as computed, their output is zero",
+     "已关闭的头（层:头）：{1}；其注意力权重按计算结果显示，输出为零"},
+    {MessageId::NoticeModelTruncated, "The input has {1} tokens; this model reads at most {2}, so only the first {2} were run.",
+     "输入有 {1} 个词元；此模型最多读取 {2} 个，因此只运行了前 {2} 个。"},
+    {MessageId::NoticeSentenceTruncated,
+     "The sentence has {1} tokens; the model reads at most {2} besides its special tokens, so only the first {2} are used.",
+     "句子有 {1} 个词元；除特殊词元外，模型最多读取 {2} 个，因此只使用前 {2} 个。"},
+    {MessageId::NoticeDecoderTied, "the masked-LM decoder is tied to the word embeddings", "掩码语言模型的解码器与词嵌入共享权重"},
+    {MessageId::NoticeTokenizerLarger, "The tokenizer knows {1} ids but the model only {2}; sentences using the extra ids cannot run.",
+     "分词器有 {1} 个 id，而模型只有 {2} 个；用到多出的 id 的句子无法运行。"},
+    // Cell explanations
+    {MessageId::ExplainHead, ", head {1}", "，第 {1} 头"},
+    {MessageId::ExplainLayer, ", layer {1}", "，第 {1} 层"},
+    {MessageId::ExplainNoProjections, "(no projections in this lesson: Q = K = V = X)", "（本课没有投影：Q = K = V = X）"},
+    {MessageId::ExplainProjection, "(row of {1} times column of {2})", "（{1} 的行乘以 {2} 的列）"},
+    {MessageId::ExplainBias, "bias {1}", "偏置 {1}"},
+    {MessageId::ExplainScores, "(how well {1}'s query matches {2}'s key)", "（{1} 的查询与 {2} 的键有多匹配）"},
+    {MessageId::ExplainScoresCross, "(how well {1}'s query matches {2}'s key (a source token))", "（{1} 的查询与源词元 {2} 的键有多匹配）"},
+    {MessageId::ExplainScaled, "with d_k = {1}, √d_k = {2}", "其中 d_k = {1}，√d_k = {2}"},
+    {MessageId::ExplainMaskPadding, "{1} is padding: hidden from every query (−∞, so its weight becomes 0)",
+     "{1} 是填充：对每个查询都屏蔽（−∞，因此其权重为 0）"},
+    {MessageId::ExplainMaskLater, "{1} comes after {2}: hidden (−∞, so its weight becomes 0)", "{1} 在 {2} 之后：屏蔽（−∞，因此其权重为 0）"},
+    {MessageId::ExplainMaskCross, "no mask in cross-attention: every source token is visible (add 0)", "交叉注意力没有掩码：每个源词元都可见（加 0）"},
+    {MessageId::ExplainMaskEarlier, "{1} is at or before {2}: visible (add 0)", "{1} 在 {2} 处或之前：可见（加 0）"},
+    {MessageId::ExplainMaskReal, "{1} is a real token: visible (add 0)", "{1} 是真实词元：可见（加 0）"},
+    {MessageId::ExplainMaskRuleCausalPadding, "(M is −∞ for later tokens and for [PAD], else 0)", "（M 对后面的词元和 [PAD] 为 −∞，其余为 0）"},
+    {MessageId::ExplainMaskRulePadding, "(M is −∞ in the [PAD] columns, else 0)", "（M 在 [PAD] 列为 −∞，其余为 0）"},
+    {MessageId::ExplainMaskRuleCausal, "(M is 0 for earlier tokens, −∞ for later ones)", "（M 对前面的词元为 0，对后面的词元为 −∞）"},
+    {MessageId::ExplainMaskRuleNone, "(M is 0 everywhere)", "（M 处处为 0）"},
+    {MessageId::ExplainSoftmax, ", with the row maximum {1} subtracted so no exponential overflows", "，先减去行最大值 {1}，使指数不会溢出"},
+    {MessageId::ExplainExpFor, "{1} for {2}", "{2} 的 {1}"},
+    {MessageId::ExplainWeightedSum, "(each token's value, weighted by {1}'s attention)", "（每个词元的值，按 {1} 的注意力加权）"},
+    {MessageId::ExplainWeightedSumCross, "(each source token's value, weighted by {1}'s attention)", "（每个源词元的值，按 {1} 的注意力加权）"},
+    {MessageId::ExplainHeadOff, "this head is switched off (head_mask 0): ", "此头已关闭（head_mask 0）："},
+    {MessageId::ExplainConcat, "column {1} of the concatenation is column {2} of head {3}'s output", "拼接的第 {1} 列是第 {3} 头输出的第 {2} 列"},
+    {MessageId::ExplainConcatTerm, "head {1} {2}", "第 {1} 头 {2}"},
+    {MessageId::ExplainNoWO, "(this layer has no W_O)", "（此层没有 W_O）"},
+    {MessageId::ExplainLookup, "looked up: row \"{1}\" of the embedding table, feature {2}", "查表：嵌入表中“{1}”这一行，特征 {2}"},
+    {MessageId::ExplainHashRule,
+     "\"{1}\" is not in the table, so the hash rule gives it a vector: (FNV-1a-32(\"{1}\" + byte {2}) = {3}) mod 5 = {4}, minus 2",
+     "“{1}”不在表中，因此由哈希规则给出它的向量：(FNV-1a-32(\"{1}\" + 字节 {2}) = {3}) mod 5 = {4}，再减 2"},
+    {MessageId::ExplainPositionColumn, "(position {1}, column {2})", "（位置 {1}，第 {2} 列）"},
+    {MessageId::ExplainPositionalTableRow, "row {1} of the lesson's positional table", "本课位置表的第 {1} 行"},
+    {MessageId::ExplainPassedOn, "the vector layer {1} passed on (after parts this view does not show)",
+     "第 {1} 层传下来的向量（经过本视图未显示的部分）"},
+    {MessageId::ExplainResidual,
+     "residual connection: X of this layer = X of layer {1} + output of layer {1} (the layer adds what it found to what the token already was)",
+     "残差连接：本层的 X = 第 {1} 层的 X + 第 {1} 层的输出（该层把它找到的内容加到词元原有的向量上）"},
+    {MessageId::ExplainOfLayer, "{1} of layer {2}", "第 {2} 层的 {1}"},
+    {MessageId::ExplainInput, "X = E + P: the token's vector plus the encoding of its position", "X = E + P：词元的向量加上其位置的编码"},
+    {MessageId::ExplainSourceInput,
+     "X_src[{1}] = E + P: the source token's vector plus the encoding of its position {2} in the source sentence",
+     "X_src[{1}] = E + P：源词元的向量加上它在源句子中位置 {2} 的编码"},
+    {MessageId::ExplainLessonWeight, "a weight of the lesson (edit it in the weights editor)", "本课的一个权重（可在权重编辑器中修改）"},
+    {MessageId::ExplainSumOfExponentials, "sum of exponentials = {1}", "指数之和 = {1}"},
+    {MessageId::ExplainSum, "sum = {1}", "和 = {1}"},
+    {MessageId::ExplainHandRounded, "hand-rounded to {1} decimals: {2}", "手算舍入到 {1} 位小数：{2}"},
+    {MessageId::ExplainValue, "value = {1}", "值 = {1}"},
+    // Block titles
+    {MessageId::TitleInLayer, "Layer {1}: {2}", "第 {1} 层：{2}"},
+    {MessageId::TitleOfHead, "{1} — head {2}", "{1} — 第 {2} 头"},
+    {MessageId::TitleOfCell, "{1}: {2}", "{1}：{2}"},  // an explanation's title: the step, then the cell
+    // Worksheets
+    {MessageId::WorksheetTokens, "Tokens", "词元"},
+    {MessageId::WorksheetGiven, "Given", "已知"},
+    {MessageId::WorksheetCompute, "Fill in the blanks", "填空"},
+    {MessageId::WorksheetDecimals, "Write each answer with {1} decimals.", "每个答案保留 {1} 位小数。"},
+    {MessageId::WorksheetAnswerKey, "Answer key", "答案"},
+    {MessageId::WorksheetHowComputed, "How each answer is computed", "每个答案的计算过程"},
+    // The lab
+    {MessageId::SynthesizerDotProduct, "Dot product", "点积"},
+    {MessageId::SynthesizerDense, "Dense", "稠密"},
+    {MessageId::SynthesizerRandom, "Random", "随机"},
+    {MessageId::SynthesizerFactorizedDense, "Factorized Dense", "分解稠密"},
+    {MessageId::SynthesizerFactorizedRandom, "Factorized Random", "分解随机"},
+    {MessageId::SynthesizerMixture, "Mixture", "混合"},
+    {MessageId::LabEachOfHeads, "(each of {1} heads)", "（{1} 个头各一份）"},
+    {MessageId::LabEachOfOneHead, "(each of {1} head)", "（{1} 个头）"},
+    // Predictions
+    {MessageId::PredictionNextToken, "next token after position {1} ({2})", "位置 {1}（{2}）之后的下一个词元"},
+    {MessageId::PredictionMaskedToken, "{2} at position {1}", "位置 {1} 的 {2}"},
 }};
 
 constexpr bool inIdOrder() {
@@ -76,7 +177,11 @@ std::string_view message(MessageId id, Language language) {
     return language == Language::Chinese ? kMessages[index].chinese : kMessages[index].english;
 }
 
-std::string fillMessage(std::string_view text, std::initializer_list<std::string_view> arguments) {
+namespace {
+
+// fillMessage for any sequence of arguments.
+template <typename Arguments>
+std::string fill(std::string_view text, const Arguments& arguments) {
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const std::size_t n = i + 2 < text.size() && text[i] == '{' && text[i + 2] == '}' ? text[i + 1] - '1' : 99;
@@ -88,6 +193,16 @@ std::string fillMessage(std::string_view text, std::initializer_list<std::string
         }
     }
     return out;
+}
+
+}  // namespace
+
+std::string fillMessage(std::string_view text, std::initializer_list<std::string_view> arguments) {
+    return fill(text, arguments);
+}
+
+std::string fillMessage(std::string_view text, const std::vector<std::string>& arguments) {
+    return fill(text, arguments);
 }
 
 std::string_view stepTitle(Step step, Language language) {
@@ -102,6 +217,19 @@ std::string stepTitleIn(const Trace& trace, Step step, int layer, Language langu
     if (trace.residual)
         return fillMessage(message(MessageId::StepInputResidual, language), {n, subscript(layer + 1), subscript(layer)});
     return fillMessage(message(MessageId::StepInputPassedOn, language), {n, before});
+}
+
+std::string noticeText(const Notice& notice, Language language) {
+    std::string text;
+    if (notice.layer >= 0) text += fillMessage(message(MessageId::NoticeInLayer, language), {std::to_string(notice.layer + 1)});
+    if (notice.head >= 0) text += fillMessage(message(MessageId::NoticeInHead, language), {std::to_string(notice.head + 1)});
+    return text + fillMessage(message(notice.id, language), notice.args);
+}
+
+std::vector<std::string> noticeTexts(const std::vector<Notice>& notices, Language language) {
+    std::vector<std::string> texts;
+    for (const Notice& notice : notices) texts.push_back(noticeText(notice, language));
+    return texts;
 }
 
 }  // namespace attnscope

@@ -1,12 +1,15 @@
 #pragma once
 // core's message catalogue (issue 12): the texts core/ hands to a reader, by id, in English and
 // Simplified Chinese, complete in both (tests/core/test_messages.cpp). No Qt here: the caller
-// passes the language (the window: the interface language; the command line and the exports:
-// English). Terms follow docs/glossary.md. So far: the step titles.
+// passes the language (the window: the interface language; the command line: --lang; the JSON
+// export: English). Terms follow docs/glossary.md. It holds the step titles, the notices of a run and
+// the words of the cell explanations (ids in core/text/message_id.hpp).
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/text/message_id.hpp"
 #include "core/trace/trace.hpp"
 #include "core/text/language.hpp"
 
@@ -14,23 +17,17 @@ namespace attnscope {
 
 std::optional<Language> languageFromCode(std::string_view code);  // "en", "zh_CN" (also "zh…")
 
-enum class MessageId {
-    StepEmbedding, StepInput, StepQuery, StepKey, StepValue, StepScores, StepScaled, StepMasked,
-    StepWeights, StepWeightedSum, StepConcat, StepOutput, StepPositional, StepWQ, StepWK, StepWV, StepWO,
-    StepMask, StepSourceInput,
-    StepMaskedCausalPadding,  // Masked scores of a padded batch, with a causal mask
-    StepMaskedPadding,        // … without one
-    StepInputResidual,        // {1}: the layer (1-based); {2}, {3}: subscripts of this and the previous layer
-    StepInputPassedOn,        // {1}: the layer (1-based); {2}: the previous layer
-    Count
-};
-
 // The text of `id`; {1}, {2}, … are its arguments (fillMessage).
 std::string_view message(MessageId id, Language language);
 std::string fillMessage(std::string_view text, std::initializer_list<std::string_view> arguments);
+std::string fillMessage(std::string_view text, const std::vector<std::string>& arguments);
 
 // The catalogue's step title: stepTitle / stepTitleIn (core/trace/trace.hpp) in `language`.
 std::string_view stepTitle(Step step, Language language);
 std::string stepTitleIn(const Trace& trace, Step step, int layer, Language language);
+
+// A notice in `language`, with its "layer 2, head 1: " prefix when it has one.
+std::string noticeText(const Notice& notice, Language language);
+std::vector<std::string> noticeTexts(const std::vector<Notice>& notices, Language language);
 
 }  // namespace attnscope

@@ -1,6 +1,8 @@
 // Head ablation: parsing "L:H" lists and turning them into per-layer masks.
 #include "core/trace/ablation.hpp"
 
+#include "core/text/message_id.hpp"
+
 #include <algorithm>
 #include <charconv>
 
@@ -91,9 +93,8 @@ std::string headSpecText(const std::vector<HeadRef>& heads) {
     return text;
 }
 
-std::string ablationNotice(const std::vector<HeadRef>& heads) {
-    return "heads switched off (layer:head): " + headSpecText(heads) +
-           "; their weights are shown as computed, their output is zero";
+Notice ablationNotice(const std::vector<HeadRef>& heads) {
+    return Notice{MessageId::NoticeAblation, {headSpecText(heads)}};
 }
 
 }  // namespace attnscope

@@ -30,6 +30,6 @@ std::vector<HeadRef> ablatedHeads(const Trace& trace);
 std::string headSpecText(const std::vector<HeadRef>& heads);
 
 // The run's notice: which heads are off and what that means for their numbers.
-std::string ablationNotice(const std::vector<HeadRef>& heads);
+Notice ablationNotice(const std::vector<HeadRef>& heads);
 
 }  // namespace attnscope

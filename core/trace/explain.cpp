@@ -10,6 +10,7 @@
 
 #include "core/lesson/lesson.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
 
 namespace attnscope {
 
@@ -33,7 +34,12 @@ struct Context {
     int decimals;
     const LayerTrace& layer;
     const HeadTrace& head;
+    Language language;
     std::string num(double v) const { return formatNumber(v, decimals); }
+    // A catalogue text in the explanation's language, its {1}, {2}, … filled in.
+    std::string say(MessageId id, std::initializer_list<std::string_view> args = {}) const {
+        return fillMessage(message(id, language), args);
+    }
     std::string token(int i) const { return trace.tokens.at(i).text; }              // a query's token
     std::string keyToken(int j) const { return trace.columnTokens().at(j).text; }  // a key's / value's token
     const Mat& m(Step s) const { return stepMatrix(trace, s, cell.layer, cell.head); }
@@ -42,12 +48,12 @@ struct Context {
 
 std::string headSuffix(const Context& c) {
     const bool severalHeads = c.trace.headCount() > 1;
-    return isPerHead(c.cell.step) && severalHeads ? ", head " + std::to_string(c.cell.head + 1) : "";
+    return isPerHead(c.cell.step) && severalHeads ? c.say(MessageId::ExplainHead, {std::to_string(c.cell.head + 1)}) : "";
 }
 
 std::string layerSuffix(const Context& c) {
     const bool titleSaysIt = c.cell.step == Step::Input && c.cell.layer > 0;  // "Input of layer 2: …"
-    return c.trace.layerCount() > 1 && !titleSaysIt ? ", layer " + std::to_string(c.cell.layer + 1) : "";
+    return c.trace.layerCount() > 1 && !titleSaysIt ? c.say(MessageId::ExplainLayer, {std::to_string(c.cell.layer + 1)}) : "";
 }
 
 std::string cellName(const Context& c) {
@@ -83,14 +89,14 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
     const std::string sym(stepSymbol(c.cell.step));
     if (!c.trace.projections) {
         e.kind = ExplanationKind::Copy;
-        e.rule = sym + " = " + x + " (no projections in this lesson: Q = K = V = X)";
+        e.rule = sym + " = " + x + " " + c.say(MessageId::ExplainNoProjections);
         e.terms.push_back({x + "[" + rowToken + ", " + std::to_string(col) + "]", X(i, col)});
         e.sources.push_back(c.at(inputStep, i, col));
         return;
     }
     e.kind = ExplanationKind::DotProduct;
     const std::string w(stepSymbol(weightStep));
-    e.rule = sym + "[i,c] = Σ_r " + x + "[i,r] · " + w + "[r,c]  (row of " + x + " times column of " + w + ")";
+    e.rule = sym + "[i,c] = Σ_r " + x + "[i,r] · " + w + "[r,c]  " + c.say(MessageId::ExplainProjection, {x, w});
     addProducts(e, c, static_cast<int>(X.cols()), [&](int r) { return X(i, r); },
                 [&](int r) { return W(r, col); },
                 [&](int r) { return x + "[" + rowToken + "," + std::to_string(r) + "]·" + w + "[" +
@@ -98,7 +104,7 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
                 [&](int r) { return std::pair{c.at(inputStep, i, r), c.at(weightStep, r, col)}; });
     const HeadWeights& p = c.head.params;
     const RowVec& bias = weightStep == Step::WQ ? p.bq : weightStep == Step::WK ? p.bk : p.bv;
-    if (bias.size()) e.terms.push_back({"bias b[" + std::to_string(col) + "]", bias[col]});
+    if (bias.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b[" + std::to_string(col) + "]"}), bias[col]});
 }
 
 // explainScores and explainWeightedSum read alike: each is one dot product through addProducts.
@@ -108,9 +114,8 @@ void explainScores(Explanation& e, const Context& c) {
     const Mat& K = c.m(Step::Key);
     const int i = c.cell.row, j = c.cell.col;
     e.kind = ExplanationKind::DotProduct;
-    const std::string source = c.trace.isCrossAttention() ? " (a source token)" : "";
-    e.rule = "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  (how well " + c.token(i) + "'s query matches " +
-             c.keyToken(j) + "'s key" + source + ")";
+    const MessageId why = c.trace.isCrossAttention() ? MessageId::ExplainScoresCross : MessageId::ExplainScores;
+    e.rule = "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  " + c.say(why, {c.token(i), c.keyToken(j)});
     addProducts(e, c, static_cast<int>(Q.cols()), [&](int k) { return Q(i, k); },
                 [&](int k) { return K(j, k); },
                 [&](int k) { return "q[" + c.token(i) + "," + std::to_string(k) + "]·k[" + c.keyToken(j) + "," +
@@ -122,8 +127,8 @@ void explainScaled(Explanation& e, const Context& c) {
     e.kind = ExplanationKind::Division;
     const double score = c.m(Step::Scores)(c.cell.row, c.cell.col);
     const int dK = static_cast<int>(c.head.q.cols());
-    e.rule = "scaled = S[i,j] / √d_k with d_k = " + std::to_string(dK) + ", √d_k = " +
-             formatNumber(c.trace.scaleDivisor, 8);
+    e.rule = "scaled = S[i,j] / √d_k " +
+             c.say(MessageId::ExplainScaled, {std::to_string(dK), formatNumber(c.trace.scaleDivisor, 8)});
     e.numerator = score;
     e.divisor = c.trace.scaleDivisor;
     e.terms.push_back({c.num(score) + " / " + formatNumber(c.trace.scaleDivisor, 8), score / c.trace.scaleDivisor});
@@ -134,17 +139,17 @@ void explainScaled(Explanation& e, const Context& c) {
 std::string maskReason(const Context& c, int i, int j) {
     const bool padding = c.trace.paddedFrom >= 0 && j >= c.trace.paddedFrom;
     const bool later = c.trace.causal && j > i;
-    if (padding) return c.keyToken(j) + " is padding: hidden from every query (−∞, so its weight becomes 0)";
-    if (later) return c.keyToken(j) + " comes after " + c.token(i) + ": hidden (−∞, so its weight becomes 0)";
-    if (c.trace.isCrossAttention()) return "no mask in cross-attention: every source token is visible (add 0)";
-    return c.trace.causal ? c.keyToken(j) + " is at or before " + c.token(i) + ": visible (add 0)"
-                          : c.keyToken(j) + " is a real token: visible (add 0)";
+    if (padding) return c.say(MessageId::ExplainMaskPadding, {c.keyToken(j)});
+    if (later) return c.say(MessageId::ExplainMaskLater, {c.keyToken(j), c.token(i)});
+    if (c.trace.isCrossAttention()) return c.say(MessageId::ExplainMaskCross);
+    return c.trace.causal ? c.say(MessageId::ExplainMaskEarlier, {c.keyToken(j), c.token(i)})
+                          : c.say(MessageId::ExplainMaskReal, {c.keyToken(j)});
 }
 
-std::string maskRule(const Trace& trace) {
-    if (trace.causal && trace.paddedFrom >= 0) return "(M is −∞ for later tokens and for [PAD], else 0)";
-    if (trace.paddedFrom >= 0) return "(M is −∞ in the [PAD] columns, else 0)";
-    return trace.causal ? "(M is 0 for earlier tokens, −∞ for later ones)" : "(M is 0 everywhere)";
+MessageId maskRule(const Trace& trace) {
+    if (trace.causal && trace.paddedFrom >= 0) return MessageId::ExplainMaskRuleCausalPadding;
+    if (trace.paddedFrom >= 0) return MessageId::ExplainMaskRulePadding;
+    return trace.causal ? MessageId::ExplainMaskRuleCausal : MessageId::ExplainMaskRuleNone;
 }
 
 void explainMask(Explanation& e, const Context& c) {
@@ -155,7 +160,7 @@ void explainMask(Explanation& e, const Context& c) {
         return;
     }
     e.kind = ExplanationKind::Mask;
-    e.rule = "masked = scaled + M[i,j]  " + maskRule(c.trace);
+    e.rule = "masked = scaled + M[i,j]  " + c.say(maskRule(c.trace));
     e.terms.push_back({"scaled[" + c.token(i) + "," + c.keyToken(j) + "]", c.m(Step::Scaled)(i, j)});
     e.terms.push_back({"M[" + c.token(i) + "," + c.keyToken(j) + "]", c.head.mask(i, j)});
     e.sources = {c.at(Step::Scaled, i, j), c.at(Step::Mask, i, j)};
@@ -172,11 +177,11 @@ void explainSoftmax(Explanation& e, const Context& c) {
     e.kind = ExplanationKind::Softmax;
     const double rowMax = S.row(i).maxCoeff();
     e.rowMax = rowMax;
-    e.rule = "A[i,j] = exp(s_ij − max) / Σ_j' exp(s_ij' − max), with the row maximum " + c.num(rowMax) +
-             " subtracted so no exponential overflows";
+    e.rule = "A[i,j] = exp(s_ij − max) / Σ_j' exp(s_ij' − max)" + c.say(MessageId::ExplainSoftmax, {c.num(rowMax)});
     for (int k = 0; k < S.cols(); ++k) {
         const double shifted = std::isfinite(rowMax) ? std::exp(S(i, k) - rowMax) : 0.0;
-        e.terms.push_back({"exp(" + c.num(S(i, k)) + " − " + c.num(rowMax) + ") for " + c.keyToken(k), shifted});
+        const std::string exp = "exp(" + c.num(S(i, k)) + " − " + c.num(rowMax) + ")";
+        e.terms.push_back({c.say(MessageId::ExplainExpFor, {exp, c.keyToken(k)}), shifted});
         e.sources.push_back(c.at(inputStep, i, k));
     }
     e.numerator = e.terms.at(j).value;
@@ -189,11 +194,11 @@ void explainWeightedSum(Explanation& e, const Context& c) {
     const Mat& V = c.m(Step::Value);
     const int i = c.cell.row, col = c.cell.col;
     e.kind = ExplanationKind::DotProduct;
-    const std::string whose = c.trace.isCrossAttention() ? "each source token's value" : "each token's value";
-    e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  (" + whose + ", weighted by " + c.token(i) + "'s attention)";
+    const MessageId whose = c.trace.isCrossAttention() ? MessageId::ExplainWeightedSumCross : MessageId::ExplainWeightedSum;
+    e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  " + c.say(whose, {c.token(i)});
     // A head switched off (head_mask 0) multiplies its weights by 0 before this sum.
     const bool off = c.head.ablated;
-    if (off) e.rule = "this head is switched off (head_mask 0): out[i,c] = Σ_j (0·A[i,j]) · V[j,c] = 0";
+    if (off) e.rule = c.say(MessageId::ExplainHeadOff) + "out[i,c] = Σ_j (0·A[i,j]) · V[j,c] = 0";
     addProducts(e, c, static_cast<int>(A.cols()), [&](int j) { return off ? 0.0 * A(i, j) : A(i, j); },
                 [&](int j) { return V(j, col); },
                 [&](int j) { return std::string(off ? "0·" : "") + "a[" + c.token(i) + "→" + c.keyToken(j) + "]·v[" +
@@ -205,10 +210,9 @@ void explainConcat(Explanation& e, const Context& c) {
     e.kind = ExplanationKind::Copy;
     const int dV = static_cast<int>(c.layer.heads.at(0).weightedSum.cols());
     const int h = c.cell.col / dV, col = c.cell.col % dV;
-    e.rule = "column " + std::to_string(c.cell.col) + " of the concatenation is column " + std::to_string(col) +
-             " of head " + std::to_string(h + 1) + "'s output";
-    e.terms.push_back({"head " + std::to_string(h + 1) + " A·V[" + c.token(c.cell.row) + "," +
-                           std::to_string(col) + "]",
+    e.rule = c.say(MessageId::ExplainConcat, {std::to_string(c.cell.col), std::to_string(col), std::to_string(h + 1)});
+    const std::string av = "A·V[" + c.token(c.cell.row) + "," + std::to_string(col) + "]";
+    e.terms.push_back({c.say(MessageId::ExplainConcatTerm, {std::to_string(h + 1), av}),
                        c.layer.heads.at(h).weightedSum(c.cell.row, col)});
     e.sources.push_back(CellRef{Step::WeightedSum, c.cell.layer, h, c.cell.row, col});
 }
@@ -217,10 +221,10 @@ void explainConcat(Explanation& e, const Context& c) {
 void explainOutputCopy(Explanation& e, const Context& c) {
     const int i = c.cell.row, col = c.cell.col;
     e.kind = ExplanationKind::Copy;
-    e.rule = "out = concat (this layer has no W_O)";
+    e.rule = "out = concat " + c.say(MessageId::ExplainNoWO);
     e.terms.push_back({"concat[" + c.token(i) + "," + std::to_string(col) + "]", c.layer.concat(i, col)});
     e.sources.push_back(c.at(Step::Concat, i, col));
-    if (c.layer.bo.size()) e.terms.push_back({"bias b_O[" + std::to_string(col) + "]", c.layer.bo[col]});
+    if (c.layer.bo.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b_O[" + std::to_string(col) + "]"}), c.layer.bo[col]});
 }
 
 void explainOutput(Explanation& e, const Context& c) {
@@ -241,22 +245,21 @@ void explainOutput(Explanation& e, const Context& c) {
                                                 : c.at(Step::Concat, i, r);
                     return std::pair{from, c.at(Step::WO, r, col)};
                 });
-    if (c.layer.bo.size()) e.terms.push_back({"bias b_O[" + std::to_string(col) + "]", c.layer.bo[col]});
+    if (c.layer.bo.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b_O[" + std::to_string(col) + "]"}), c.layer.bo[col]});
 }
 
 void explainEmbedding(Explanation& e, const Context& c) {
     const Token& t = c.trace.tokens.at(c.cell.row);
     e.kind = ExplanationKind::Lookup;
     if (t.inTable) {
-        e.rule = "looked up: row \"" + t.text + "\" of the embedding table, feature " + std::to_string(c.cell.col);
+        e.rule = c.say(MessageId::ExplainLookup, {t.text, std::to_string(c.cell.col)});
         return;
     }
     std::string bytes = t.text;
     bytes.push_back(static_cast<char>(c.cell.col));
     const std::uint32_t hash = fnv1a32(bytes);
-    e.rule = "\"" + t.text + "\" is not in the table, so the hash rule gives it a vector: (FNV-1a-32(\"" +
-             t.text + "\" + byte " + std::to_string(c.cell.col) + ") = " + std::to_string(hash) +
-             ") mod 5 = " + std::to_string(hash % 5) + ", minus 2";
+    e.rule = c.say(MessageId::ExplainHashRule,
+                   {t.text, std::to_string(c.cell.col), std::to_string(hash), std::to_string(hash % 5)});
 }
 
 void explainPositional(Explanation& e, const Context& c) {
@@ -266,10 +269,10 @@ void explainPositional(Explanation& e, const Context& c) {
     if (c.trace.positionalKind == PositionalKind::Sinusoidal) {
         const int pair = col / 2;
         e.rule = std::string(col % 2 == 0 ? "sin" : "cos") + "(" + std::to_string(pos) + " / 10000^(" +
-                 std::to_string(2 * pair) + "/" + std::to_string(d) + "))  (position " + std::to_string(pos) +
-                 ", column " + std::to_string(col) + ")";
+                 std::to_string(2 * pair) + "/" + std::to_string(d) + "))  " +
+                 c.say(MessageId::ExplainPositionColumn, {std::to_string(pos), std::to_string(col)});
     } else {
-        e.rule = "row " + std::to_string(pos) + " of the lesson's positional table";
+        e.rule = c.say(MessageId::ExplainPositionalTableRow, {std::to_string(pos)});
     }
 }
 
@@ -281,14 +284,14 @@ void explainLaterInput(Explanation& e, const Context& c) {
     const std::string n = std::to_string(before + 1);
     if (!c.trace.residual) {
         e.kind = ExplanationKind::Given;
-        e.rule = "the vector layer " + n + " passed on (after parts this view does not show)";
+        e.rule = c.say(MessageId::ExplainPassedOn, {n});
         return;
     }
     e.kind = ExplanationKind::Sum;
-    e.rule = "residual connection: X of this layer = X of layer " + n + " + output of layer " + n +
-             " (the layer adds what it found to what the token already was)";
-    e.terms.push_back({"X[" + c.token(i) + "," + std::to_string(col) + "] of layer " + n, previous.input(i, col)});
-    e.terms.push_back({"out[" + c.token(i) + "," + std::to_string(col) + "] of layer " + n, previous.output(i, col)});
+    e.rule = c.say(MessageId::ExplainResidual, {n});
+    const std::string at = "[" + c.token(i) + "," + std::to_string(col) + "]";
+    e.terms.push_back({c.say(MessageId::ExplainOfLayer, {"X" + at, n}), previous.input(i, col)});
+    e.terms.push_back({c.say(MessageId::ExplainOfLayer, {"out" + at, n}), previous.output(i, col)});
     e.sources = {CellRef{Step::Input, before, 0, i, col}, CellRef{Step::Output, before, 0, i, col}};
 }
 
@@ -296,7 +299,7 @@ void explainInput(Explanation& e, const Context& c) {
     if (c.cell.layer > 0) return explainLaterInput(e, c);
     const int i = c.cell.row, col = c.cell.col;
     e.kind = ExplanationKind::Sum;
-    e.rule = "X = E + P: the token's vector plus the encoding of its position";
+    e.rule = c.say(MessageId::ExplainInput);
     e.terms.push_back({"E[" + c.token(i) + "," + std::to_string(col) + "]", c.trace.embedding(i, col)});
     e.terms.push_back({"P[" + std::to_string(i) + "," + std::to_string(col) + "]", c.trace.positional(i, col)});
     e.sources = {c.at(Step::Embedding, i, col), c.at(Step::Positional, i, col)};
@@ -306,8 +309,7 @@ void explainInput(Explanation& e, const Context& c) {
 void explainSourceInput(Explanation& e, const Context& c) {
     if (!c.trace.isCrossAttention()) return explainInput(e, c);  // self-attention: X itself
     e.kind = ExplanationKind::Given;
-    e.rule = "X_src[" + c.keyToken(c.cell.row) + "] = E + P: the source token's vector plus the encoding of its "
-             "position " + std::to_string(c.cell.row) + " in the source sentence";
+    e.rule = c.say(MessageId::ExplainSourceInput, {c.keyToken(c.cell.row), std::to_string(c.cell.row)});
 }
 
 void build(Explanation& e, const Context& c) {
@@ -328,7 +330,7 @@ void build(Explanation& e, const Context& c) {
         case Step::Output: return explainOutput(e, c);
         case Step::WQ: case Step::WK: case Step::WV: case Step::WO:
             e.kind = ExplanationKind::Given;
-            e.rule = "a weight of the lesson (edit it in the weights editor)";
+            e.rule = c.say(MessageId::ExplainLessonWeight);
             return;
     }
 }
@@ -336,17 +338,17 @@ void build(Explanation& e, const Context& c) {
 void renderResult(Explanation& e, const Context& c) {
     auto& out = e.lines;
     if (e.kind == ExplanationKind::Softmax) {
-        out.push_back("sum of exponentials = " + c.num(*e.divisor));
+        out.push_back(c.say(MessageId::ExplainSumOfExponentials, {c.num(*e.divisor)}));
         out.push_back("A = " + c.num(*e.numerator) + " / " + c.num(*e.divisor) + " = " +
                       c.num(*e.divisor > 0 ? *e.numerator / *e.divisor : 0.0));
     } else if (e.kind == ExplanationKind::Sum || e.kind == ExplanationKind::DotProduct ||
                e.kind == ExplanationKind::Mask) {
-        out.push_back("sum = " + c.num(e.termsTotal));
+        out.push_back(c.say(MessageId::ExplainSum, {c.num(e.termsTotal)}));
     }
     if (c.trace.handRounding && e.kind != ExplanationKind::Given && e.kind != ExplanationKind::Lookup)
-        out.push_back("hand-rounded to " + std::to_string(*c.trace.handRounding) + " decimals: " + c.num(e.value));
+        out.push_back(c.say(MessageId::ExplainHandRounded, {std::to_string(*c.trace.handRounding), c.num(e.value)}));
     else
-        out.push_back("value = " + c.num(e.value));
+        out.push_back(c.say(MessageId::ExplainValue, {c.num(e.value)}));
 }
 
 void render(Explanation& e, const Context& c) {
@@ -383,14 +385,15 @@ Result<void> checkCell(const Trace& trace, const CellRef& cell) {
 
 }  // namespace
 
-Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals) {
+Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals, Language language) {
     if (auto error = checkCell(trace, cell); !error.ok()) return error.error();
     const LayerTrace& layer = trace.layers[cell.layer];
-    const Context c{trace, cell, decimals, layer, layer.heads[cell.head]};
+    const Context c{trace, cell, decimals, layer, layer.heads[cell.head], language};
     Explanation e;
     e.cell = cell;
     e.value = stepMatrix(trace, cell.step, cell.layer, cell.head)(cell.row, cell.col);
-    e.title = stepTitleIn(trace, cell.step, cell.layer) + ": " + cellName(c) + headSuffix(c) + layerSuffix(c);
+    e.title = c.say(MessageId::TitleOfCell, {stepTitleIn(trace, cell.step, cell.layer, language), cellName(c)}) +
+              headSuffix(c) + layerSuffix(c);
     build(e, c);
     for (const Term& t : e.terms) e.termsTotal += t.value;
     render(e, c);

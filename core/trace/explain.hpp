@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/base/result.hpp"
+#include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -50,8 +51,10 @@ struct Explanation {
     std::vector<std::string> lines;    // the explanation as text, numbers to `decimals`
 };
 
-// Explains one cell. Errors name the step and the out-of-range index.
-Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals);
+// Explains one cell, its words in `language` (core's message catalogue; the numbers and formulas
+// are the same in every language). Errors name the step and the out-of-range index.
+Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals,
+                                Language language = Language::English);
 
 // Formats a number as the app shows it: fixed decimals, "−∞"/"+∞"/"NaN" spelled out.
 std::string formatNumber(double value, int decimals);

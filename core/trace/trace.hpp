@@ -13,6 +13,7 @@
 
 #include "core/base/matrix.hpp"
 #include "core/text/localized_text.hpp"
+#include "core/text/notice.hpp"
 
 namespace attnscope {
 
@@ -84,7 +85,7 @@ struct Trace {
     bool hasOutputProjection = false;
     bool residual = false;  // layer l+1's input is X_l + output_l (lessons with several layers)
     std::optional<int> handRounding;  // every intermediate rounded to this many decimals
-    std::vector<std::string> notices; // things the reader must see: masked rows, infinities, …
+    std::vector<Notice> notices;      // things the reader must see: masked rows, infinities, … (noticeText)
 
     bool hasMask() const { return causal || paddedFrom >= 0; }  // a Masked step between scaling and softmax
     int tokenCount() const { return static_cast<int>(tokens.size()); }  // T_q

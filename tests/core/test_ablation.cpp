@@ -21,6 +21,7 @@
 #include "core/model/transformer.hpp"
 #include "core/trace/ablation.hpp"
 #include "core/trace/explain.hpp"
+#include "core/text/messages.hpp"
 #include "matrix_compare.hpp"
 #include "model_fixtures.hpp"
 
@@ -237,7 +238,8 @@ TEST_CASE("Ablating a head of the last layer leaves earlier layers unchanged and
         REQUIRE(!ablated.predictions.empty());
         CHECK(maxDiff(toDouble(ablated.predictions[0].logits), toDouble(normal.predictions[0].logits)) > 1e-3);
         CHECK(!ablated.trace.notices.empty());
-        CHECK(ablated.trace.notices.back().find("heads switched off (layer:head): 2:1") != std::string::npos);
+        CHECK(noticeText(ablated.trace.notices.back(), Language::English).find("heads switched off (layer:head): 2:1") !=
+              std::string::npos);
     }
 }
 

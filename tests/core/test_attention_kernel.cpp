@@ -63,7 +63,7 @@ Mat selection(int from) {
     return w;
 }
 
-LayerTrace lessonLayer(bool causal, std::vector<std::string>* notices) {
+LayerTrace lessonLayer(bool causal, std::vector<Notice>* notices) {
     Mat X(3, 12);
     X << kQ, kK, kV;
     std::vector<HeadWeights> heads;
@@ -87,7 +87,7 @@ TEST_CASE("one attention kernel: a lesson layer (double) and a model layer (floa
     const bool causal = GENERATE(false, true);
     INFO("causal " << causal);
     const Expected expected = expectedFor(causal);
-    std::vector<std::string> notices;
+    std::vector<Notice> notices;
     const LayerTrace lesson = lessonLayer(causal, &notices);
     Mat modelContext;
     const LayerTrace model = modelLayer(causal, LayerDetail::Full, &modelContext);

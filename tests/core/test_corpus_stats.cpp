@@ -9,6 +9,7 @@
 #include "../matrix_literal.hpp"
 #include "core/analysis/corpus_export.hpp"
 #include "core/analysis/corpus_stats.hpp"
+#include "core/text/message_id.hpp"
 #include "core/source/model_session.hpp"
 #include "model_fixtures.hpp"
 
@@ -152,13 +153,15 @@ TEST_CASE("runCorpus: progress with an ETA, cancel, a failing line named, long s
 TEST_CASE("runCorpus keeps the runs' notices by line, the first five sentences' only", "[corpus]") {
     const SentenceRunner noisy = [](const std::string& sentence) -> Result<Trace> {
         Trace t = handTrace();
-        t.notices.push_back("cut " + sentence);
+        t.notices.push_back(Notice{MessageId::NoticeModelTruncated, {sentence, "1"}});
         return t;
     };
     auto stats = runCorpus(corpusOf("s1\ns2\n\ns3\ns4\ns5\ns6\ns7\n"), noisy);
     REQUIRE(stats.ok());
-    const std::vector<std::string> want{"c.txt: line 1: cut s1", "c.txt: line 2: cut s2", "c.txt: line 4: cut s3",
-                                        "c.txt: line 5: cut s4", "c.txt: line 6: cut s5",
+    const auto cut = [](const std::string& line, const std::string& s) {
+        return "c.txt: line " + line + ": The input has " + s + " tokens; this model reads at most 1, so only the first 1 were run.";
+    };
+    const std::vector<std::string> want{cut("1", "s1"), cut("2", "s2"), cut("4", "s3"), cut("5", "s4"), cut("6", "s5"),
                                         "c.txt: 2 more sentences had notices (not shown)"};
     CHECK(stats.value().notices == want);
 }

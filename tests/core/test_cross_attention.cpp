@@ -16,6 +16,7 @@
 #include "core/export/export.hpp"
 #include "core/lab/masks_lab.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "core/text/messages.hpp"
 #include "builtin_lesson.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"
@@ -196,7 +197,7 @@ TEST_CASE("cross-attention has no mask, says so for a causal lesson, and refuses
     CHECK(std::find(steps.begin(), steps.end(), Step::Masked) == steps.end());
     CHECK(std::find(steps.begin(), steps.end(), Step::SourceInput) != steps.end());
     REQUIRE(t.notices.size() == 1);
-    CHECK(t.notices[0].find("no causal mask in cross-attention") != std::string::npos);
+    CHECK(noticeText(t.notices[0], Language::English).find("no causal mask in cross-attention") != std::string::npos);
     // Each sentence has its own positions: "a", the source's first token, gets PE(0) = [0, 1, 0, 1].
     REQUIRE_MATRIX_NEAR(testing::rows({{0, 1, 0, 2}}), t.layers[0].keyInput.topRows(1), 1e-15);
 

@@ -5,6 +5,7 @@
 
 #include "core/lesson/lesson.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "core/text/messages.hpp"
 #include "matrix_compare.hpp"
 
 using namespace attnscope;
@@ -124,7 +125,7 @@ TEST_CASE("enormous sentences are cut with a notice", "[lesson]") {
     REQUIRE(trace.ok());
     CHECK(trace.value().tokenCount() == kMaxLessonTokens);
     REQUIRE(trace.value().notices.size() == 1);
-    CHECK(trace.value().notices[0].find("2000 tokens") != std::string::npos);
+    CHECK(noticeText(trace.value().notices[0], Language::English).find("2000 tokens") != std::string::npos);
 }
 
 TEST_CASE("an empty sentence is refused: there are no matrices to show (issue 10)", "[lesson]") {

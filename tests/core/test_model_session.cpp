@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/source/model_session.hpp"
+#include "core/text/message_id.hpp"
 
 using namespace attnscope;
 
@@ -44,7 +45,7 @@ Trace everyFieldSet() {
     t.hasOutputProjection = true;
     t.residual = true;
     t.handRounding = 2;
-    t.notices = {"row 2 is masked"};
+    t.notices = {Notice{MessageId::NoticeRowMaskedNumbered, {"2"}}};
     return t;
 }
 

@@ -37,6 +37,7 @@
 #include "core/model/gpt2.hpp"
 #include "core/trace/explain.hpp"
 #include "core/model/transformer.hpp"
+#include "core/text/messages.hpp"
 #include "matrix_compare.hpp"
 #include "model_fixtures.hpp"
 
@@ -363,8 +364,8 @@ TEST_CASE("RoBERTa reads max_position_embeddings - 2 tokens and cuts longer inpu
     REQUIRE(cut.ok());
     CHECK(cut.value().trace.tokenCount() == 40);
     REQUIRE(cut.value().trace.notices.size() == 1);
-    CHECK(contains(cut.value().trace.notices[0], "41 tokens"));
-    CHECK(contains(cut.value().trace.notices[0], "at most 40"));
+    CHECK(contains(noticeText(cut.value().trace.notices[0], Language::English), "41 tokens"));
+    CHECK(contains(noticeText(cut.value().trace.notices[0], Language::English), "at most 40"));
     REQUIRE(cut.value().hiddenStates.size() == run.hiddenStates.size());
     for (std::size_t i = 0; i < run.hiddenStates.size(); ++i)
         REQUIRE_MATRIX_NEAR(toDouble(run.hiddenStates[i]), toDouble(cut.value().hiddenStates[i]), 0.0);
@@ -434,8 +435,8 @@ TEST_CASE("Input longer than the position table is cut with a notice", "[models]
     CHECK(run.trace.tokenCount() == 32);
     CHECK(run.hiddenStates.back().rows() == 32);
     REQUIRE(run.trace.notices.size() == 1);
-    CHECK(contains(run.trace.notices[0], "40 tokens"));
-    CHECK(contains(run.trace.notices[0], "at most 32"));
+    CHECK(contains(noticeText(run.trace.notices[0], Language::English), "40 tokens"));
+    CHECK(contains(noticeText(run.trace.notices[0], Language::English), "at most 32"));
     REQUIRE(run.predictions.size() == 1);
     CHECK(run.predictions[0].position == 31);
 }

@@ -4,6 +4,7 @@
 
 #include "core/pipeline/attention_layer.hpp"
 #include "core/pipeline/steps.hpp"
+#include "core/text/messages.hpp"
 #include "matrix_compare.hpp"
 
 #include "tests/matrix_literal.hpp"
@@ -30,23 +31,28 @@ TEST_CASE("softmax does not overflow on large scores", "[pipeline][softmax]") {
 }
 
 TEST_CASE("fully masked rows and infinities are handled and reported", "[pipeline][softmax]") {
-    std::vector<std::string> notices;
+    std::vector<Notice> notices;
     const Mat w = softmaxRows(rows({{-kInf, -kInf}, {kInf, 0}, {kInf, kInf}, {0, -kInf}}), &notices, {"a", "b", "c", "d"});
     // all −∞ → nothing to attend to (zeros); +∞ entries share the weight; −∞ beside a finite score → 0
     REQUIRE_MATRIX_NEAR(rows({{0, 0}, {1, 0}, {0.5, 0.5}, {1, 0}}), w, 0);
     REQUIRE(notices.size() == 3);
-    CHECK(notices[0].find("\"a\"") != std::string::npos);
-    CHECK(notices[0].find("masked") != std::string::npos);
-    CHECK(notices[1].find("+inf") != std::string::npos);
+    CHECK(noticeText(notices[0], Language::English) == "every score of \"a\" is masked: it attends to nothing (weights 0)");
+    CHECK(noticeText(notices[0], Language::Chinese) == "“a”的每个分数都被掩码：它不关注任何词元（权重为 0）");
+    CHECK(noticeText(notices[1], Language::English) == "scores of \"b\" contain +inf: the weight is split among those");
+    CHECK(notices[2].id == MessageId::NoticeRowInfinite);
+    CHECK(notices[2].args == std::vector<std::string>{"c"});
 }
 
 TEST_CASE("NaN scores give NaN weights and a notice", "[pipeline][softmax]") {
-    std::vector<std::string> notices;
+    std::vector<Notice> notices;
     const Mat w = softmaxRows(rows({{NAN, 1}, {1, 1}}), &notices);
     CHECK(std::isnan(w(0, 0)));
     CHECK(std::isnan(w(0, 1)));
     REQUIRE_MATRIX_NEAR(rows({{0.5, 0.5}}), Mat(w.bottomRows(1)), 1e-12);
     REQUIRE(notices.size() == 1);
+    // No row names: the notice counts the row from 1.
+    CHECK(noticeText(notices[0], Language::English) == "scores of row 1 contain NaN: its weights are undefined");
+    CHECK(noticeText(notices[0], Language::Chinese) == "第 1 行的分数含有 NaN：其权重没有定义");
 }
 
 TEST_CASE("causal mask hides later tokens", "[pipeline][mask]") {

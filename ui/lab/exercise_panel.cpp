@@ -14,6 +14,7 @@
 #include "ui/lab/exercise_model.hpp"
 #include "ui/lab/exercise_parts.hpp"
 #include "ui/lab/worksheet_export.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
 
@@ -110,7 +111,8 @@ void ExercisePanel::selectBlank(int blank) {
     revealed_ = 0;
     answerShown_ = false;
     if (exercise_ && blank >= 0 && blank < static_cast<int>(exercise_->blanks.size())) {
-        auto explanation = explainCell(trace_, exercise_->blanks[static_cast<std::size_t>(blank)].cell, exercise_->spec.decimals);
+        auto explanation = explainCell(trace_, exercise_->blanks[static_cast<std::size_t>(blank)].cell, exercise_->spec.decimals,
+                                       coreLanguage());
         if (explanation) lines_ = explanation.value().lines;
         else lines_ = {coreErrorString(explanation.error())};
         const CellRef& c = exercise_->blanks[static_cast<std::size_t>(blank)].cell;

@@ -20,6 +20,7 @@
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
 
@@ -284,7 +285,7 @@ void MasksPanel::refreshCross() {
     explanation_->clear();
     QString check = tr("Check: each target row is a distribution over the source tokens (largest |Σ_j A_ij − 1| = %1).")
                         .arg(small(demo.value().largestRowSumError));
-    for (const std::string& n : t.notices) check += tr("  Notice: %1.").arg(qs(n));
+    for (const std::string& n : noticeTexts(t.notices, coreLanguage())) check += tr("  Notice: %1.").arg(qs(n));
     cross_.check->setText(check);
 }
 
@@ -296,7 +297,7 @@ void MasksPanel::selectCrossCell(int row, int col) {
     QStringList lines;
     const int decimals = input_ ? input_->lesson.decimals : Lesson{}.decimals;  // before any lesson: explainCell says why
     for (const Step step : {Step::Scores, Step::Weights}) {
-        auto e = explainCell(crossTrace_, CellRef{step, 0, head(), row, col}, decimals);
+        auto e = explainCell(crossTrace_, CellRef{step, 0, head(), row, col}, decimals, coreLanguage());
         if (!e) return explanation_->setPlainText(coreErrorText(e.error()));
         if (!lines.isEmpty()) lines << QString();
         for (const std::string& line : e.value().lines) lines << qs(line);

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/common/core_language.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -251,7 +252,7 @@ void MultiHeadPanel::refreshRun() {
     }
     refreshInspected();
     const int T = static_cast<int>(x_.rows()), d = static_cast<int>(x_.cols());
-    shapes_->setText(tr("<b>Shapes:</b> %1").arg(QString::fromStdString(multiHeadShapes(T, d, H)).toHtmlEscaped()));
+    shapes_->setText(tr("<b>Shapes:</b> %1").arg(QString::fromStdString(multiHeadShapes(T, d, H, coreLanguage())).toHtmlEscaped()));
     // "²" counts as a digit to QString::arg, so the squares are passed in whole.
     const QString softmaxes = H == 1 ? tr("with one head there is a single softmax over the whole %1-wide dot product").arg(d)
                                      : tr("what %1 heads buy is %1 separate softmaxes").arg(H);

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/common/core_language.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -109,7 +110,7 @@ void SynthesizerPanel::refresh() {
     }
     const auto weights = makeSynthesizerWeights(d, kLength, kFactorA, kRank, static_cast<std::uint64_t>(seed_->value()));
     auto variants = weights ? synthesizerVariants(layer.input, layer.heads.at(head_->value() - 1).scaledScores,
-                                                  weights.value(), alphas_)
+                                                  weights.value(), alphas_, coreLanguage())
                             : Result<std::vector<SynthesizerVariant>>(weights.error());
     if (!variants) {
         error_->setText(coreErrorText(variants.error()));

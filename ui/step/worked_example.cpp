@@ -48,7 +48,7 @@ void WorkedExample::showCurrentStep() {
 
 void WorkedExample::explain(const CellRef& cell) {
     selectedCell_ = std::make_pair(cell.row, cell.col);
-    auto explanation = explainCell(*trace_, cell, decimals_);
+    auto explanation = explainCell(*trace_, cell, decimals_, coreLanguage());
     if (explanation) panel_->showExplanation(explanation.value());
     else panel_->showExplanationError(coreErrorText(explanation.error()));
 }

@@ -1,0 +1,51 @@
+#pragma once
+// The ids of core's message catalogue (core/text/messages.hpp), apart from its texts: what makes a
+// notice includes this; the Trace only needs core/text/notice.hpp, so a new id recompiles little.
+#include "core/text/language.hpp"
+#include "core/text/notice.hpp"
+
+namespace attnscope {
+
+enum class MessageId : int {
+    StepEmbedding, StepInput, StepQuery, StepKey, StepValue, StepScores, StepScaled, StepMasked,
+    StepWeights, StepWeightedSum, StepConcat, StepOutput, StepPositional, StepWQ, StepWK, StepWV, StepWO,
+    StepMask, StepSourceInput,
+    StepMaskedCausalPadding,  // Masked scores of a padded batch, with a causal mask
+    StepMaskedPadding,        // … without one
+    StepInputResidual,        // {1}: the layer (1-based); {2}, {3}: subscripts of this and the previous layer
+    StepInputPassedOn,        // {1}: the layer (1-based); {2}: the previous layer
+    // Notices (Trace::notices): what the reader must see about a run.
+    NoticeInLayer, NoticeInHead,  // prefixes: {1} the layer / head, 1-based
+    NoticeRowNaN, NoticeRowNaNNumbered, NoticeRowMasked, NoticeRowMaskedNumbered,  // {1}: token / row
+    NoticeRowInfinite, NoticeRowInfiniteNumbered,
+    NoticePositionalTableShort,  // {1}: rows of the table
+    NoticeLessonTruncated,       // {1}: tokens given, {2}: tokens kept
+    NoticeCrossNoCausalMask, NoticeCrossFirstLayer,  // {1}: the lesson's layers
+    NoticeAblation,              // {1}: the heads, "1:2,3:4"
+    NoticeModelTruncated,        // {1}: tokens given, {2}: tokens run
+    NoticeSentenceTruncated,     // {1}: word pieces, {2}: pieces kept
+    NoticeDecoderTied,
+    NoticeTokenizerLarger,       // {1}: the tokenizer's ids, {2}: the model's
+    // Cell explanations (core/trace/explain.cpp): the words around the arithmetic.
+    ExplainHead, ExplainLayer, ExplainNoProjections, ExplainProjection, ExplainBias, ExplainScores,
+    ExplainScoresCross, ExplainScaled, ExplainMaskPadding, ExplainMaskLater, ExplainMaskCross,
+    ExplainMaskEarlier, ExplainMaskReal, ExplainMaskRuleCausalPadding, ExplainMaskRulePadding,
+    ExplainMaskRuleCausal, ExplainMaskRuleNone, ExplainSoftmax, ExplainExpFor, ExplainWeightedSum,
+    ExplainWeightedSumCross, ExplainHeadOff, ExplainConcat, ExplainConcatTerm, ExplainNoWO, ExplainLookup,
+    ExplainHashRule, ExplainPositionColumn, ExplainPositionalTableRow, ExplainPassedOn, ExplainResidual,
+    ExplainOfLayer, ExplainInput, ExplainSourceInput, ExplainLessonWeight, ExplainSumOfExponentials,
+    ExplainSum, ExplainHandRounded, ExplainValue,
+    // Titles of the printed blocks (text and Markdown exports, worksheets).
+    TitleInLayer, TitleOfHead, TitleOfCell,
+    // Worksheets (core/lab/worksheet.cpp)
+    WorksheetTokens, WorksheetGiven, WorksheetCompute, WorksheetDecimals, WorksheetAnswerKey, WorksheetHowComputed,
+    // The lab (core/lab/*): the Synthesizer's variants, the multi-head shapes
+    SynthesizerDotProduct, SynthesizerDense, SynthesizerRandom, SynthesizerFactorizedDense,
+    SynthesizerFactorizedRandom, SynthesizerMixture,
+    LabEachOfHeads, LabEachOfOneHead,  // {1}: the heads
+    // A model's predictions (core/export/model_export.cpp): {1} the position (1-based), {2} its token
+    PredictionNextToken, PredictionMaskedToken,
+    Count
+};
+
+}  // namespace attnscope
