@@ -311,9 +311,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Layer:</source>
         <translation>层：</translation>
     </message>
-</context>
-<context>
-    <name>attnscope::AttentionOptionsGroup</name>
     <message>
         <source>Hide special tokens</source>
         <translation>隐藏特殊词元</translation>
@@ -399,6 +396,84 @@ baselines: nearest %3, rule %4; rollout %5</source>
     </message>
 </context>
 <context>
+    <name>attnscope::CompareTabController</name>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Running B…</source>
+        <translation>正在运行 B…</translation>
+    </message>
+    <message>
+        <source>B could not be run: %1</source>
+        <translation>无法运行 B：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CompareView</name>
+    <message>
+        <source>Tokens aligned by position (both sentences have as many).</source>
+        <translation>词元按位置对齐（两个句子的词元数相同）。</translation>
+    </message>
+    <message>
+        <source>Different token counts: aligned by word (%1 words in common or paired).</source>
+        <translation>词元数不同：按词对齐（%1 个词相同或配对）。</translation>
+    </message>
+    <message>
+        <source>Only in A: %1.</source>
+        <translation>仅在 A 中：%1。</translation>
+    </message>
+    <message>
+        <source>Only in B: %1.</source>
+        <translation>仅在 B 中：%1。</translation>
+    </message>
+    <message>
+        <source>A second sentence, e.g. the same with one word changed</source>
+        <translation>第二个句子，例如只改动一个词的同一句</translation>
+    </message>
+    <message>
+        <source>Compare with (B):</source>
+        <translation>对比句（B）：</translation>
+    </message>
+    <message>
+        <source>key (attended to)</source>
+        <translation>键（被关注）</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Type a second sentence and press Enter: its attention is set beside this one&apos;s.</source>
+        <translation>输入第二个句子并按回车：它的注意力会与本句的并排显示。</translation>
+    </message>
+    <message>
+        <source>layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 头</translation>
+    </message>
+    <message>
+        <source>A — %1</source>
+        <translation>A — %1</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>B — %1</source>
+        <translation>B — %1</translation>
+    </message>
+    <message>
+        <source>A − B</source>
+        <translation>A − B</translation>
+    </message>
+    <message>
+        <source>A − B (vermillion: A larger)</source>
+        <translation>A − B（朱红：A 较大）</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::CorefMentionRow</name>
     <message>
         <source>Every pronoun</source>
@@ -442,10 +517,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Run every sentence of the set and measure how often each head attends most to the gold antecedent.</source>
         <translation>运行数据集中的每个句子，统计每个头把最大注意力给到标准先行词的频率。</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
     </message>
     <message>
         <source>sentence %v of %m</source>
@@ -959,10 +1030,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>无法写入文件</translation>
     </message>
     <message>
-        <source>Wrote %1</source>
-        <translation>已写入 %1</translation>
-    </message>
-    <message>
         <source>Export heatmap</source>
         <translation>导出热力图</translation>
     </message>
@@ -1343,6 +1410,13 @@ baselines: nearest %3, rule %4; rollout %5</source>
     </message>
 </context>
 <context>
+    <name>attnscope::JobProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::LabWindow</name>
     <message>
         <source>AttnScope — Lab</source>
@@ -1447,10 +1521,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>layer %v of %m</source>
         <translation>第 %v 层，共 %m 层</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -2164,6 +2234,108 @@ click to open it large</source>
     </message>
 </context>
 <context>
+    <name>attnscope::QkTabController</name>
+    <message>
+        <source>Queries &amp;&amp; keys</source>
+        <translation>查询与键</translation>
+    </message>
+    <message>
+        <source>Run a sentence to see its queries and keys.</source>
+        <translation>运行一个句子即可看到它的查询和键。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::QkView</name>
+    <message>
+        <source>PCA</source>
+        <translation>PCA</translation>
+    </message>
+    <message>
+        <source>t-SNE</source>
+        <translation>t-SNE</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>token kind</source>
+        <translation>词元类型</translation>
+    </message>
+    <message>
+        <source>Layout:</source>
+        <translation>布局：</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>t-SNE (perplexity %1, seed 1; its axes have no meaning, only neighbours do). </source>
+        <translation>t-SNE（困惑度 %1，种子 1；坐标轴本身没有含义，只有相邻关系有意义）。</translation>
+    </message>
+    <message>
+        <source>Layer %1, head %2: %3 queries ● and %4 keys ▲. %8PC1 explains %5 %, PC2 %6 % of the variance; correlation of 2-D distance and dot product: %7.</source>
+        <translation>第 %1 层第 %2 头：%3 个查询 ● 和 %4 个键 ▲。%8PC1 解释了 %5 % 的方差，PC2 解释了 %6 %；二维距离与点积的相关系数：%7。</translation>
+    </message>
+    <message>
+        <source>The keys are moved so their centre meets the queries&apos; centre, the queries multiplied by a = %1 and the keys divided by it: this changes no softmax, since every score of a query shifts by the same amount (recomputed from the moved vectors, the weights differ by at most %2). Click a query to draw its attention.</source>
+        <translation>键被平移，使其中心与查询的中心重合；查询乘以 a = %1，键除以 a：这不会改变任何 softmax，因为同一查询的所有分数都平移了相同的量（用变换后的向量重新计算，注意力权重之差至多为 %2）。点击一个查询即可画出它的注意力。</translation>
+    </message>
+    <message>
+        <source>● queries, ▲ keys; orange: special token, purple: punctuation, blue: word</source>
+        <translation>● 查询，▲ 键；橙色：特殊词元，紫色：标点，蓝色：词</translation>
+    </message>
+    <message>
+        <source>● queries, ▲ keys; dark purple → yellow: first → last token</source>
+        <translation>● 查询，▲ 键；深紫 → 黄：第一个 → 最后一个词元</translation>
+    </message>
+    <message>
+        <source>PC1 (%1 %)</source>
+        <translation>PC1（%1 %）</translation>
+    </message>
+    <message>
+        <source>t-SNE 1</source>
+        <translation>t-SNE 1</translation>
+    </message>
+    <message>
+        <source>PC2 (%1 %)</source>
+        <translation>PC2（%1 %）</translation>
+    </message>
+    <message>
+        <source>t-SNE 2</source>
+        <translation>t-SNE 2</translation>
+    </message>
+    <message>
+        <source> … (%1)</source>
+        <translation> …（%1）</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>special token</source>
+        <translation>特殊词元</translation>
+    </message>
+    <message>
+        <source>punctuation</source>
+        <translation>标点</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>词</translation>
+    </message>
+    <message>
+        <source>%1 of “%2” (position %3, %4)</source>
+        <translation>“%2”的%1（位置 %3，%4）</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::ScalingPanel</name>
     <message>
         <source>q and %1 keys from N(0, 1), %2 runs per d, seed</source>
@@ -2466,16 +2638,72 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>heads：只打印排名中最好的 N 个头。</translation>
     </message>
     <message>
-        <source>text (default) or json.</source>
-        <translation>text（默认）或 json。</translation>
-    </message>
-    <message>
         <source>Decimals shown in text (default 3).</source>
         <translation>text 格式显示的小数位数（默认 3）。</translation>
     </message>
     <message>
         <source>Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), as Hugging Face&apos;s head_mask: their weights are shown, their output is zero.</source>
         <translation>关闭这些头（层:头，从 1 开始计数，以逗号分隔，例如 1:2,2:1），与 Hugging Face 的 head_mask 相同：仍显示它们的权重，但其输出为零。</translation>
+    </message>
+    <message>
+        <source>heads --stats: the statistics over a text FILE, one sentence a line (blank lines skipped).</source>
+        <translation>heads --stats：改为在文本文件 FILE 上统计（每行一句，跳过空行）。</translation>
+    </message>
+    <message>
+        <source>heads --corpus: read at most N sentences (default 10000).</source>
+        <translation>heads --corpus：最多读取 N 句（默认 10000）。</translation>
+    </message>
+    <message>
+        <source>heads --corpus: skip sentences longer than N tokens (default 512).</source>
+        <translation>heads --corpus：跳过超过 N 个词元的句子（默认 512）。</translation>
+    </message>
+    <message>
+        <source>heads --corpus: write to FILE instead of standard output.</source>
+        <translation>heads --corpus：写入文件 FILE，而不是标准输出。</translation>
+    </message>
+    <message>
+        <source>text (default) or json; heads --corpus also csv.</source>
+        <translation>text（默认）或 json；heads --corpus 还可用 csv。</translation>
+    </message>
+    <message>
+        <source>attnscope qk: one head&apos;s queries and keys projected together to 2-D (AttentionViz&apos;s normalisation, then PCA).</source>
+        <translation>attnscope qk：把一个注意力头的查询和键一起投影到二维（先做 AttentionViz 的归一化，再做 PCA）。</translation>
+    </message>
+    <message>
+        <source>qk</source>
+        <translation>qk</translation>
+    </message>
+    <message>
+        <source>A text file: every non-empty line is a sentence (at most 1000 are read).</source>
+        <translation>文本文件：每个非空行是一个句子（最多读取 1000 行）。</translation>
+    </message>
+    <message>
+        <source>The layer (1 = first).</source>
+        <translation>层（1 = 第一层）。</translation>
+    </message>
+    <message>
+        <source>The head (1 = first).</source>
+        <translation>头（1 = 第一个）。</translation>
+    </message>
+    <message>
+        <source>pca (default) or tsne (exact t-SNE of the same normalised points, at most 2000).</source>
+        <translation>pca（默认）或 tsne（对同样归一化后的点做精确 t-SNE，最多 2000 个点）。</translation>
+    </message>
+    <message>
+        <source>t-SNE: the effective number of neighbours (default 30, at most (points - 1) / 3).</source>
+        <translation>t-SNE：有效邻居数，即困惑度（默认 30，至多 (点数 - 1) / 3）。</translation>
+    </message>
+    <message>
+        <source>t-SNE: the seed of its random start (default 1).</source>
+        <translation>t-SNE：随机初始位置的种子（默认 1）。</translation>
+    </message>
+    <message>
+        <source>json (default) or csv.</source>
+        <translation>json（默认）或 csv。</translation>
+    </message>
+    <message>
+        <source>Write to FILE (atomically) instead of standard output.</source>
+        <translation>写入 FILE（原子写入），而不是标准输出。</translation>
     </message>
 </context>
 </TS>
