@@ -1095,10 +1095,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>“%1” had p = %2 at position %3. Each head switched off alone:</source>
         <translation>“%1”在位置 %3 的概率 p = %2。单独关闭每个头后：</translation>
     </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
 </context>
 <context>
     <name>attnscope::HeadEffectController</name>

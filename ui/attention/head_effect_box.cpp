@@ -4,11 +4,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "ui/common/job_progress.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
@@ -35,16 +35,8 @@ HeadEffectBox::HeadEffectBox(QWidget* parent) : QWidget(parent) {
     auto* title = new QLabel(tr("<b>Most important heads</b>"));
     title->setToolTip(tr("Switches each head off in turn (one run of the model per head) and ranks the heads by how "
                          "far the predicted token's probability moves."));
-    auto* row = new QHBoxLayout;
-    prediction_ = new QComboBox;
-    prediction_->setObjectName("headEffectPrediction");
-    rank_ = new QPushButton(tr("Rank heads"));
-    rank_->setObjectName("rankHeadsByEffect");
-    row->addWidget(prediction_, 1);
-    row->addWidget(rank_);
-    progress_ = new QProgressBar;
-    progress_->setFormat(tr("head %v of %m"));
-    progress_->hide();
+    layout->addWidget(title);
+    buildRankRow();
     caption_ = new QLabel;
     caption_->setWordWrap(true);
     list_ = new QListWidget;
@@ -52,20 +44,29 @@ HeadEffectBox::HeadEffectBox(QWidget* parent) : QWidget(parent) {
     list_->setToolTip(tr("Double-click a head to switch it off."));
     list_->setWordWrap(true);  // the panel is narrow: an entry takes two lines rather than a scrollbar
     list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout->addWidget(title);
-    layout->addLayout(row);
-    layout->addWidget(progress_);
     layout->addWidget(caption_);
     layout->addWidget(list_);
-    connect(rank_, &QPushButton::clicked, this, [this] {
-        if (running_) return emit cancelRequested();
-        emit rankRequested(chosenPrediction());
-    });
     connect(list_, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
         const int row = list_->row(item);
         if (row >= 0 && row < static_cast<int>(entries_.size())) emit switchOffRequested(entries_[std::size_t(row)].head);
     });
     setPredictions({});
+}
+
+// The prediction to explain and Rank heads; while ranking, the shared JobProgress (bar + Cancel).
+void HeadEffectBox::buildRankRow() {
+    auto* row = new QHBoxLayout;
+    prediction_ = new QComboBox;
+    prediction_->setObjectName("headEffectPrediction");
+    rank_ = new QPushButton(tr("Rank heads"));
+    rank_->setObjectName("rankHeadsByEffect");
+    row->addWidget(prediction_, 1);
+    row->addWidget(rank_);
+    static_cast<QVBoxLayout*>(layout())->addLayout(row);
+    progress_ = new JobProgress(tr("head %v of %m"), "headEffectProgress", "cancelHeadEffects");
+    layout()->addWidget(progress_);
+    connect(rank_, &QPushButton::clicked, this, [this] { emit rankRequested(chosenPrediction()); });
+    connect(progress_, &JobProgress::cancelRequested, this, &HeadEffectBox::cancelRequested);
 }
 
 void HeadEffectBox::setPredictions(const QStringList& headings) {
@@ -81,8 +82,7 @@ void HeadEffectBox::setPredictions(const QStringList& headings) {
 
 void HeadEffectBox::showProgress(int done, int total) {
     setRunning(true);
-    progress_->setRange(0, total);
-    progress_->setValue(done);
+    progress_->setProgress(done, total);
 }
 
 void HeadEffectBox::showEffects(const HeadEffects& effects, const Labeler& label) {
@@ -109,9 +109,8 @@ void HeadEffectBox::showMessage(const QString& message) {
 int HeadEffectBox::chosenPrediction() const { return std::max(0, prediction_->currentIndex()); }
 
 void HeadEffectBox::setRunning(bool running) {
-    running_ = running;
-    rank_->setText(running ? tr("Cancel") : tr("Rank heads"));
-    progress_->setVisible(running);
+    rank_->setEnabled(!running && prediction_->count() > 0);
+    progress_->setRunning(running);
 }
 
 }  // namespace attnscope

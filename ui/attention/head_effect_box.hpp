@@ -5,24 +5,24 @@
 // switch it off. It renders what the controller hands it; it computes nothing.
 #include <QStringList>
 #include <QWidget>
-#include <functional>
-#include <string>
 #include <vector>
 
 #include "core/analysis/head_effect.hpp"
+#include "ui/attention/predictions_view.hpp"
 
 class QComboBox;
 class QLabel;
 class QListWidget;
-class QProgressBar;
 class QPushButton;
 
 namespace attnscope {
 
+class JobProgress;
+
 class HeadEffectBox : public QWidget {
     Q_OBJECT
 public:
-    using Labeler = std::function<std::string(int id)>;
+    using Labeler = PredictionsView::Labeler;  // how a vocabulary id reads
     struct Entry {
         HeadRef head;
         double after = 0;
@@ -48,13 +48,12 @@ signals:
 
 private:
     void setRunning(bool running);
+    void buildRankRow();
 
     std::vector<Entry> entries_;
-    bool running_ = false;
-    // The child widgets it fills.
-    QComboBox* prediction_ = nullptr;
+    QComboBox* prediction_ = nullptr;  // which prediction, then Rank heads; JobProgress while it runs
     QPushButton* rank_ = nullptr;
-    QProgressBar* progress_ = nullptr;
+    JobProgress* progress_ = nullptr;
     QLabel* caption_ = nullptr;
     QListWidget* list_ = nullptr;
 };
