@@ -28,15 +28,10 @@ namespace attnscope {
 namespace {
 
 void addOptions(QCommandLineParser& parser) {
-    parser.setApplicationDescription(translate(
+    addSubcommandBasics(parser, translate(
         "cli", "attnscope coref: which earlier word a pronoun attends to.\n"
-               "attnscope heads: every head's antecedent accuracy on a coreference set, or head statistics."));
-    parser.addHelpOption();
-    parser.addPositionalArgument("command", translate("cli", "coref or heads"));
+               "attnscope heads: every head's antecedent accuracy on a coreference set, or head statistics."), translate("cli", "coref or heads"));
     parser.addOptions({
-        {"model", translate("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
-        {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
-        {"sentence", translate("cli", "The sentence (default: the lesson's own)."), "text"},
         {"heads", translate("cli", "coref: the mean of these heads, LAYER:HEAD pairs counted from 1, e.g. 5:4,6:1."), "list"},
         {"layer", translate("cli", "coref: the mean of every head of this layer (1 = first)."), "l"},
         {"rollout", translate("cli", "coref: attention rollout through every layer (the default).")},

@@ -21,15 +21,10 @@ namespace attnscope {
 namespace {
 
 void addOptions(QCommandLineParser& parser) {
-    parser.setApplicationDescription(translate(
+    addSubcommandBasics(parser, translate(
         "cli", "attnscope qk: one head's queries and keys projected together to 2-D (AttentionViz's normalisation, "
-               "then PCA)."));
-    parser.addHelpOption();
-    parser.addPositionalArgument("command", translate("cli", "qk"));
+               "then PCA)."), translate("cli", "qk"));
     parser.addOptions({
-        {"model", translate("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
-        {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
-        {"sentence", translate("cli", "The sentence (default: the lesson's own)."), "text"},
         {"corpus", translate("cli", "A text file: every non-empty line is a sentence (at most 1000 are read)."), "file"},
         {"layer", translate("cli", "The layer (1 = first)."), "l"},
         {"head", translate("cli", "The head (1 = first)."), "h"},

@@ -65,4 +65,15 @@ std::optional<QString> languageOption(const QStringList& arguments, std::string&
     return QString();
 }
 
+void addSubcommandBasics(QCommandLineParser& parser, const QString& description, const QString& command) {
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    parser.addPositionalArgument("command", command);
+    parser.addOptions({
+        {"model", translate("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
+        {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
+        {"sentence", translate("cli", "The sentence (default: the lesson's own)."), "text"},
+    });
+}
+
 }  // namespace attnscope

@@ -23,6 +23,10 @@ void notices(const std::vector<Notice>& list);  // each with notice(), in the in
 // Command-line texts (--help) in the interface language; lupdate reads translate("cli", "…").
 QString translate(const char* context, const char* text);
 
+// What every analysis subcommand (coref, heads, qk) starts with: its description, --help, the
+// command word, and where sentences come from (--model, --lesson, --sentence).
+void addSubcommandBasics(QCommandLineParser& parser, const QString& description, const QString& command);
+
 // The value of --lang (--lang X or --lang=X): empty when absent; an error unless zh_CN or en.
 // main() applies it before anything is printed, so --help and messages follow it.
 std::optional<QString> languageOption(const QStringList& arguments, std::string& error);
