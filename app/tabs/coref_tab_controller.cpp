@@ -15,9 +15,7 @@ CorefTabController::CorefTabController(QTabWidget* tabs, QObject* parent)
     tab_ = new CorefTab(tabs_);
     tabs_->addTab(tab_, tr("Coreference"));
     connect(tab_, &CorefTab::changed, this, &CorefTabController::refresh);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        if (tabs_->currentWidget() == tab_ && stale_) refresh();
-    });
+    onScreen_ = std::make_unique<OnScreenRefresh>(tabs_, tab_, this, [this] { refresh(); });
 }
 
 void CorefTabController::show(std::shared_ptr<const Trace> trace, int layer, int head) {
@@ -29,12 +27,7 @@ void CorefTabController::show(std::shared_ptr<const Trace> trace, int layer, int
 
 // Only the tab on screen is recomputed: rollout at 512 tokens multiplies T×T matrices per layer.
 void CorefTabController::refresh() {
-    if (tabs_->currentWidget() != tab_) {
-        stale_ = true;
-        return;
-    }
-    if (!trace_) return;
-    stale_ = false;
+    if (!onScreen_->onScreen() || !trace_) return;
     const auto options = tab_->request(*trace_, layer_, head_);
     if (!options) return worker_->drop();  // nothing newer may draw over the reason shown
     if (trace_->tokenCount() <= inlineTokenLimit_) {
@@ -54,9 +47,9 @@ void CorefTabController::setHeads(const std::vector<HeadRef>& heads) {
         const QSignalBlocker blocker(tab_);  // one refresh below, on the tab
         tab_->setHeads(heads);
     }
-    stale_ = true;
+    onScreen_->markStale();
     tabs_->setCurrentWidget(tab_);
-    if (stale_) refresh();
+    if (onScreen_->stale()) refresh();
 }
 
 }  // namespace attnscope

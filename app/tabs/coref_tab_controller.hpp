@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "app/tabs/on_screen_refresh.hpp"
 #include "core/analysis/coreference.hpp"
 
 class QTabWidget;
@@ -39,7 +40,7 @@ private:
     int inlineTokenLimit_ = 64;
     std::shared_ptr<const Trace> trace_;
     int layer_ = 0, head_ = 0;
-    bool stale_ = true;  // the trace, layer or head changed while the tab was hidden
+    std::unique_ptr<OnScreenRefresh> onScreen_;  // the trace, layer or head changed while hidden
 };
 
 }  // namespace attnscope

@@ -16,9 +16,7 @@ QkTabController::QkTabController(QTabWidget* tabs, QObject* parent)
     view_->setObjectName("qkView");
     tabs_->addTab(view_, tr("Queries && keys"));
     connect(view_, &QkView::layoutChanged, this, &QkTabController::refresh);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        if (tabs_->currentWidget() == view_ && stale_) refresh();
-    });
+    onScreen_ = std::make_unique<OnScreenRefresh>(tabs_, view_, this, [this] { refresh(); });
 }
 
 void QkTabController::show(std::shared_ptr<const Trace> worked, int tracedLayer, int layer, int head) {
@@ -36,11 +34,7 @@ void QkTabController::setHead(int head) {
 }
 
 void QkTabController::refresh() {
-    if (tabs_->currentWidget() != view_) {
-        stale_ = true;
-        return;
-    }
-    stale_ = false;
+    if (!onScreen_->onScreen()) return;
     if (!trace_) return view_->showMessage(tr("Run a sentence to see its queries and keys."));
     auto sentence = qkSentenceOf(*trace_, tracedLayer_, head_);
     if (!sentence || view_->layout() == QkLayout::Pca) {

@@ -9,6 +9,8 @@
 #include <QObject>
 #include <memory>
 
+#include "app/tabs/on_screen_refresh.hpp"
+
 #include "core/analysis/qk_space.hpp"
 
 class QTabWidget;
@@ -38,7 +40,7 @@ private:
     LatestRequestWorker* worker_ = nullptr;
     std::shared_ptr<const Trace> trace_;
     int tracedLayer_ = 0, layer_ = 0, head_ = 0;
-    bool stale_ = true;
+    std::unique_ptr<OnScreenRefresh> onScreen_;
 };
 
 }  // namespace attnscope
