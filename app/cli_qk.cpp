@@ -20,6 +20,8 @@ namespace attnscope {
 
 namespace {
 
+// Its own option table after the shared ones: alike in shape to coref/heads' (cli_analysis.cpp), a
+// list of different options.
 void addOptions(QCommandLineParser& parser) {
     addSubcommandBasics(parser, translate(
         "cli", "attnscope qk: one head's queries and keys projected together to 2-D (AttentionViz's normalisation, "
