@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/analysis/coreference.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -72,16 +73,18 @@ Alignment alignByWord(const std::vector<Token>& ta, const std::vector<Token>& tb
 }
 
 Result<const Mat*> weightsOf(const Trace& trace, HeadRef head, const char* which) {
-    const std::string where = std::string("sentence ") + which;
-    if (trace.isCrossAttention()) return Error{where, "expected self-attention, found a cross-attention trace"};
+    const ErrorText where = errorText(ErrorId::WhereSentenceNamed, which);
+    if (trace.isCrossAttention())
+        return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::SelfAttention, ErrorId::ACrossAttentionTrace)};
     if (head.layer < 0 || head.layer >= static_cast<int>(trace.layers.size()))
-        return Error{where, "has no layer " + std::to_string(head.layer + 1)};
+        return Error{where, errorText(ErrorId::HasNoLayer, head.layer + 1)};
     const LayerTrace& layer = trace.layers[std::size_t(head.layer)];
     if (head.head < 0 || head.head >= static_cast<int>(layer.heads.size()))
-        return Error{where, "has no head " + std::to_string(head.layer + 1) + ":" + std::to_string(head.head + 1)};
+        return Error{where, errorText(ErrorId::HasNoHead, std::to_string(head.layer + 1) + ":" + std::to_string(head.head + 1))};
     const Mat& w = layer.heads[std::size_t(head.head)].weights;
     if (w.rows() != trace.tokenCount() || w.cols() != trace.tokenCount())
-        return Error{where, "expected the head's T×T weights, found " + std::to_string(w.rows()) + "×" + std::to_string(w.cols())};
+        return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::TheHeadsTxTWeights,
+                                      std::to_string(w.rows()) + "×" + std::to_string(w.cols()))};
     return &w;
 }
 

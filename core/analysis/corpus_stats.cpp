@@ -8,6 +8,7 @@
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
 
@@ -23,30 +24,27 @@ std::vector<bool> punctuationTokens(const Trace& trace) {
 
 double mean(double sum, std::int64_t count) { return count > 0 ? sum / static_cast<double>(count) : 0; }
 
-std::string headName(const HeadRef& h) {
-    return "layer " + std::to_string(h.layer + 1) + " head " + std::to_string(h.head + 1);
-}
-
 }  // namespace
 
 CorpusAccumulator::CorpusAccumulator(int maxOffset)
     : maxOffset_(maxOffset), offsetQueries_(static_cast<std::size_t>(2 * maxOffset + 1), 0) {}
 
 Result<void> CorpusAccumulator::checkShape(const Trace& trace) const {
-    if (trace.isCrossAttention()) return Error{"corpus statistics", "expected self-attention, found cross-attention"};
+    const ErrorId where = ErrorId::WhereCorpusStatistics;
+    if (trace.isCrossAttention())
+        return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::SelfAttention, ErrorId::CrossAttention)};
     const int L = static_cast<int>(trace.layers.size()), H = trace.headCount();
-    if (L == 0 || H == 0) return Error{"corpus statistics", "expected attention heads, found a trace without any"};
+    if (L == 0 || H == 0)
+        return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::AttentionHeads, ErrorId::ATraceWithoutHeads)};
     if (sentences_ > 0 && (L != layers_ || H != heads_))
-        return Error{"corpus statistics", "expected " + std::to_string(layers_) + " layers × " + std::to_string(heads_) +
-                                              " heads as in the first sentence, found " + std::to_string(L) + " × " +
-                                              std::to_string(H)};
+        return Error{where, errorText(ErrorId::LayersHeadsLikeFirst, layers_, heads_, L, H)};
     const Eigen::Index T = trace.tokenCount();
     for (const HeadRef& ref : allHeads(trace)) {
         const Mat& w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
         if (w.rows() != T || w.cols() != T)
-            return Error{"corpus statistics: " + headName(ref),
-                         "expected " + std::to_string(T) + "×" + std::to_string(T) + " weights, found " +
-                             std::to_string(w.rows()) + "×" + std::to_string(w.cols())};
+            return Error{errorText(ErrorId::WhereCorpusStatisticsHead, ref.layer + 1, ref.head + 1),
+                         errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, T),
+                                   std::to_string(w.rows()) + "×" + std::to_string(w.cols()))};
     }
     return {};
 }
@@ -122,8 +120,7 @@ Result<CorpusText> parseCorpus(std::string_view text, const std::string& source,
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         if (const auto bad = utf8::decode(line).invalidAt)
-            return Error{source + ": line " + std::to_string(lineNumber),
-                         "expected UTF-8 text, found an invalid byte at byte " + std::to_string(*bad + 1)};
+            return Error{errorText(ErrorId::WhereLine, source, lineNumber), errorText(ErrorId::InvalidUtf8At, *bad + 1)};
         if (static_cast<int>(corpus.lines.size()) >= limits.maxLines) {
             ++corpus.linesLeftOut;
             continue;
@@ -131,7 +128,8 @@ Result<CorpusText> parseCorpus(std::string_view text, const std::string& source,
         corpus.lines.emplace_back(line);
         corpus.lineNumbers.push_back(lineNumber);
     }
-    if (corpus.lines.empty()) return Error{source, "expected at least one sentence (a non-blank line), found none"};
+    if (corpus.lines.empty())
+        return Error{source, errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneNonBlankSentence, ErrorId::NoneFound)};
     return corpus;
 }
 
@@ -175,6 +173,13 @@ void keepRunNotices(const Trace& trace, const std::string& where, int& sentences
         for (const Notice& n : trace.notices) notices.push_back(where + ": " + noticeText(n, Language::English));
 }
 
+// `error` of one sentence, named by its line: "c.txt: line 3: <its where>: <its message>", in any language.
+Error atLine(const Error& error, const std::string& source, int lineNumber) {
+    const ErrorText line = errorText(ErrorId::WhereLine, source, lineNumber);
+    if (error.where.empty()) return Error{line, error.messageForm()};
+    return Error{errorText(ErrorId::WhereMessage, line, error.whereForm()), error.messageForm()};
+}
+
 }  // namespace
 
 Result<CorpusStats> runCorpus(const CorpusText& corpus, const SentenceRunner& run, const CorpusControl& control) {
@@ -184,22 +189,22 @@ Result<CorpusStats> runCorpus(const CorpusText& corpus, const SentenceRunner& ru
     int skippedLong = 0, sentencesWithNotices = 0;
     std::vector<std::string> runNotices;
     for (int n = 0; n < total; ++n) {
-        if (control.cancel && control.cancel->load()) return Error{corpus.source, "corpus statistics cancelled"};
-        const std::string where = corpus.source + ": line " + std::to_string(corpus.lineNumbers[static_cast<std::size_t>(n)]);
+        if (control.cancel && control.cancel->load()) return Error{corpus.source, ErrorId::CorpusStatisticsCancelled};
+        const int lineNumber = corpus.lineNumbers[static_cast<std::size_t>(n)];
+        const std::string where = corpus.source + ": line " + std::to_string(lineNumber);
         auto trace = run(corpus.lines[static_cast<std::size_t>(n)]);
-        if (!trace) return Error{where + (trace.error().where.empty() ? "" : ": " + trace.error().where),
-                                 trace.error().message};
+        if (!trace) return atLine(trace.error(), corpus.source, lineNumber);
         keepRunNotices(trace.value(), where, sentencesWithNotices, runNotices);
         if (trace.value().tokenCount() > control.limits.maxTokens) {
             ++skippedLong;
         } else if (auto added = sums.add(trace.value()); !added) {
-            return Error{where + ": " + added.error().where, added.error().message};
+            return atLine(added.error(), corpus.source, lineNumber);
         }
         if (control.progress) control.progress(progressAfter(n + 1, total, started));
     }
     if (sums.sentences() == 0)
-        return Error{corpus.source, "expected a sentence of at most " + std::to_string(control.limits.maxTokens) +
-                                        " tokens, found none"};
+        return Error{corpus.source,
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::ASentenceOfAtMost, control.limits.maxTokens), ErrorId::NoneFound)};
     CorpusStats stats = sums.result();
     stats.notices = capNotices(corpus, skippedLong, control.limits);
     stats.notices.insert(stats.notices.end(), runNotices.begin(), runNotices.end());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/text/error_messages.hpp"
 #include "core/trace/ablation.hpp"
 
 namespace attnscope {
@@ -60,8 +61,8 @@ std::vector<PredictionChange> comparePredictions(const std::vector<Prediction>& 
 Result<HeadEffects> rankHeadsByEffect(const LoadedModel& model, const ModelRun& run, int prediction,
                                       const RunControl& control) {
     if (prediction < 0 || prediction >= static_cast<int>(run.predictions.size()))
-        return Error{"head ranking", "expected a prediction from 1 to " + std::to_string(run.predictions.size()) +
-                                         ", found " + std::to_string(prediction + 1)};
+        return Error{ErrorId::WhereHeadRanking,
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::APredictionFrom, run.predictions.size()), prediction + 1)};
     const Prediction& chosen = run.predictions[static_cast<std::size_t>(prediction)];
     HeadEffects effects{chosen.position, chosen.top.empty() ? -1 : chosen.top.front().id, 0, {}};
     effects.before = probabilityOf(chosen, effects.token);

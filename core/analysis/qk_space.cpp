@@ -8,14 +8,11 @@
 
 #include "core/analysis/coreference.hpp"
 #include "core/pipeline/steps.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
 namespace {
-
-std::string headName(int layer, int head) {
-    return "layer " + std::to_string(layer + 1) + ", head " + std::to_string(head + 1);
-}
 
 // Every row of `m` stacked under `into`.
 void appendRows(Mat& into, const Mat& m) {
@@ -103,19 +100,21 @@ void addPoints(const QkSentence& s, int sentence, QkKind kind, std::vector<QkPoi
 }
 
 Result<void> checkSentences(const std::vector<QkSentence>& sentences) {
-    if (sentences.empty()) return Error{"queries and keys", "expected at least one sentence, found none"};
+    if (sentences.empty())
+        return Error{ErrorId::WhereQueriesAndKeys, errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneSentence, ErrorId::NoneFound)};
     const Eigen::Index width = sentences[0].q.cols();
     for (std::size_t i = 0; i < sentences.size(); ++i) {
         const QkSentence& s = sentences[i];
-        const std::string where = "queries and keys: sentence " + std::to_string(i + 1);
+        const ErrorText where = errorText(ErrorId::WhereQueriesAndKeysSentence, i + 1);
         if (s.q.cols() != width || s.k.cols() != width)
-            return Error{where, "expected vectors of width " + std::to_string(width) + ", found " +
-                                    std::to_string(s.q.cols()) + " and " + std::to_string(s.k.cols())};
+            return Error{where, errorText(ErrorId::ExpectedFound, errorText(ErrorId::VectorsOfWidth, width),
+                                          errorText(ErrorId::AndList, s.q.cols(), s.k.cols()))};
         if (s.q.rows() != static_cast<Eigen::Index>(s.queryTokens.size()) ||
             s.k.rows() != static_cast<Eigen::Index>(s.keyTokens.size()) || s.weights.rows() != s.q.rows() ||
             s.weights.cols() != s.k.rows())
-            return Error{where, "expected one query per token, one key per key token and T_q×T_k weights"};
-        if (s.q.rows() == 0 || s.k.rows() == 0) return Error{where, "expected at least one token, found none"};
+            return Error{where, errorText(ErrorId::ExpectedWhat, ErrorId::QkShapes)};
+        if (s.q.rows() == 0 || s.k.rows() == 0)
+            return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneToken, ErrorId::NoneFound)};
     }
     return {};
 }
@@ -137,15 +136,13 @@ std::string csvField(const std::string& text) {
 
 Result<QkSentence> qkSentenceOf(const Trace& trace, int layer, int head) {
     if (layer < 0 || layer >= trace.layerCount())
-        return Error{"layer", "expected a layer from 1 to " + std::to_string(trace.layerCount()) + ", got " +
-                                  std::to_string(layer + 1)};
+        return Error{"layer", errorText(ErrorId::ExpectedFound, errorText(ErrorId::ALayerFrom, trace.layerCount()), layer + 1)};
     const LayerTrace& l = trace.layers[static_cast<std::size_t>(layer)];
     if (head < 0 || head >= static_cast<int>(l.heads.size()))
-        return Error{"head", "expected a head from 1 to " + std::to_string(l.heads.size()) + ", got " +
-                                 std::to_string(head + 1)};
+        return Error{"head", errorText(ErrorId::ExpectedFound, errorText(ErrorId::AHeadFrom, l.heads.size()), head + 1)};
     const HeadTrace& h = l.heads[static_cast<std::size_t>(head)];
     if (h.q.rows() != trace.tokenCount() || h.k.rows() != trace.keyCount())
-        return Error{headName(layer, head), "its queries and keys were not kept (the layer holds its weights only)"};
+        return Error{errorText(ErrorId::WhereLayerCommaHead, layer + 1, head + 1), ErrorId::QkNotKept};
     const bool masked = h.mask.size() > 0 && !h.mask.allFinite();
     return QkSentence{trace.tokens, trace.columnTokens(), h.q, h.k, h.weights, masked ? h.mask : Mat(),
                       trace.scaleDivisor};

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/lab/random.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
@@ -66,18 +67,21 @@ void gradient(const Mat& p, double exaggeration, const Mat& y, Mat& num, Mat& gr
         }
 }
 
+// `value` printed with the printf `format` of one number ("%g", "%.4g").
+std::string printed(const char* format, double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
 Result<void> checkInput(int n, const TsneOptions& options) {
-    if (n > kMaxTsnePoints)
-        return Error{"t-SNE", "expected at most " + std::to_string(kMaxTsnePoints) + " points (exact t-SNE costs N² per "
-                              "iteration), found " + std::to_string(n) + "; use PCA"};
-    if (n < 4) return Error{"t-SNE", "expected at least 4 points, found " + std::to_string(n)};
-    if (!(options.perplexity >= 1.0) || options.perplexity > largestPerplexity(n)) {
-        char text[160];
-        std::snprintf(text, sizeof text, "expected a perplexity from 1 to %.4g ((N - 1) / 3 for %d points), got %g",
-                      largestPerplexity(n), n, options.perplexity);
-        return Error{"t-SNE", text};
-    }
-    if (options.iterations < 1) return Error{"t-SNE", "expected at least one iteration"};
+    if (n > kMaxTsnePoints) return Error{"t-SNE", errorText(ErrorId::TsneTooManyPoints, kMaxTsnePoints, n)};
+    if (n < 4) return Error{"t-SNE", errorText(ErrorId::ExpectedFound, errorText(ErrorId::AtLeastNPoints, 4), n)};
+    if (!(options.perplexity >= 1.0) || options.perplexity > largestPerplexity(n))
+        return Error{"t-SNE", errorText(ErrorId::ExpectedFound,
+                                        errorText(ErrorId::APerplexityFrom, printed("%.4g", largestPerplexity(n)), n),
+                                        printed("%g", options.perplexity))};
+    if (options.iterations < 1) return Error{"t-SNE", errorText(ErrorId::ExpectedWhat, ErrorId::AtLeastOneIteration)};
     return {};
 }
 
@@ -110,7 +114,7 @@ Result<Mat> tsne(const Mat& points, const TsneOptions& options, const std::atomi
     Mat update = Mat::Zero(n, 2), gains = Mat::Ones(n, 2), grad(n, 2), num(n, n);
     const double rate = std::max(double(n) / kExaggeration / 4.0, 50.0);
     for (int it = 0; it < options.iterations; ++it) {
-        if (cancel && it % 50 == 0 && cancel->load()) return Error{"t-SNE", "cancelled"};
+        if (cancel && it % 50 == 0 && cancel->load()) return Error{"t-SNE", ErrorId::Cancelled};
         const bool early = it < kExaggeratedIterations;
         gradient(p, early ? kExaggeration : 1.0, y, num, grad);
         for (Eigen::Index i = 0; i < grad.size(); ++i) {

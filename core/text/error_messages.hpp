@@ -315,6 +315,36 @@ namespace attnscope {
     X(AnEvaluationOf, "an evaluation of {1} layers × {2} heads", "{1} 层 × {2} 个头的评估") \
     X(WhereHeadStatisticsHead, "head statistics: layer {1} head {2}", "头统计: 第 {1} 层第 {2} 头") \
     X(TxTWeights, "{1}×{2} weights", "{1}×{2} 权重") \
+    /* core/analysis: compare, corpus statistics, head ranking, queries and keys, t-SNE */ \
+    X(SelfAttention, "self-attention", "自注意力") \
+    X(CrossAttention, "cross-attention", "交叉注意力") \
+    X(ACrossAttentionTrace, "a cross-attention trace", "交叉注意力的运行结果") \
+    X(WhereSentenceNamed, "sentence {1}", "句子 {1}") \
+    X(HasNoLayer, "has no layer {1}", "没有第 {1} 层") \
+    X(HasNoHead, "has no head {1}", "没有头 {1}") \
+    X(TheHeadsTxTWeights, "the head's T×T weights", "该头的 T×T 权重") \
+    X(WhereCorpusStatistics, "corpus statistics", "语料统计") \
+    X(WhereCorpusStatisticsHead, "corpus statistics: layer {1} head {2}", "语料统计: 第 {1} 层第 {2} 头") \
+    X(AttentionHeads, "attention heads", "注意力头") \
+    X(ATraceWithoutHeads, "a trace without any", "没有任何注意力头的运行结果") \
+    X(AtLeastOneNonBlankSentence, "at least one sentence (a non-blank line)", "至少一个句子（非空行）") \
+    X(CorpusStatisticsCancelled, "corpus statistics cancelled", "语料统计已取消") \
+    X(ASentenceOfAtMost, "a sentence of at most {1} tokens", "最多 {1} 个词元的句子") \
+    X(WhereHeadRanking, "head ranking", "注意力头排名") \
+    X(APredictionFrom, "a prediction from 1 to {1}", "1 到 {1} 之间的预测") \
+    X(WhereQueriesAndKeys, "queries and keys", "查询和键") \
+    X(WhereQueriesAndKeysSentence, "queries and keys: sentence {1}", "查询和键: 第 {1} 个句子") \
+    X(AtLeastOneSentence, "at least one sentence", "至少一个句子") \
+    X(AtLeastOneToken, "at least one token", "至少一个词元") \
+    X(VectorsOfWidth, "vectors of width {1}", "宽度为 {1} 的向量") \
+    X(AndList, "{1} and {2}", "{1} 和 {2}") \
+    X(QkShapes, "one query per token, one key per key token and T_q×T_k weights", "每个词元一个查询、每个键词元一个键，以及 T_q×T_k 的权重") \
+    X(WhereLayerCommaHead, "layer {1}, head {2}", "第 {1} 层第 {2} 头") \
+    X(QkNotKept, "its queries and keys were not kept (the layer holds its weights only)", "它的查询和键没有保留（该层只保留了权重）") \
+    X(TsneTooManyPoints, "expected at most {1} points (exact t-SNE costs N² per iteration), found {2}; use PCA", "应最多 {1} 个点（精确的 t-SNE 每次迭代的代价为 N²），实际为 {2}；请改用 PCA") \
+    X(AtLeastNPoints, "at least {1} points", "至少 {1} 个点") \
+    X(APerplexityFrom, "a perplexity from 1 to {1} ((N - 1) / 3 for {2} points)", "1 到 {1} 之间的困惑度（{2} 个点时为 (N - 1) / 3）") \
+    X(AtLeastOneIteration, "at least one iteration", "至少一次迭代") \
     /* core/lab */ \
     X(RunKeptNoMatrix, "this run kept no such matrix", "这次运行没有保留这个矩阵") \
     X(RowOutside, "row {1} is outside the {2} rows", "第 {1} 行超出了 {2} 行的范围") \

@@ -97,7 +97,7 @@ TEST_CASE("corpus statistics refuse a trace of another shape and add nothing", "
     auto added = sums.add(two);
     REQUIRE_FALSE(added.ok());
     CHECK(added.error().text() ==
-          "corpus statistics: expected 1 layers × 1 heads as in the first sentence, found 2 × 1");
+          "corpus statistics: expected 1 layers × 1 heads like the first sentence, found 2 × 1");
     Trace ragged = handTrace();
     ragged.layers[0].heads[0].weights = rows({{1, 0}, {0, 1}});
     CHECK(sums.add(ragged).error().text() == "corpus statistics: layer 1 head 1: expected 3×3 weights, found 2×2");
@@ -115,7 +115,7 @@ TEST_CASE("a corpus file: one sentence a line, blank lines skipped, CRLF accepte
     CHECK(parseCorpus("\n \n", "c.txt").error().text() ==
           "c.txt: expected at least one sentence (a non-blank line), found none");
     CHECK(parseCorpus("ok\nbad \xff here\n", "c.txt").error().text() ==
-          "c.txt: line 2: expected UTF-8 text, found an invalid byte at byte 5");
+          "c.txt: line 2: expected UTF-8 text, found an invalid byte sequence at byte 5");
 }
 
 TEST_CASE("runCorpus: progress with an ETA, cancel, a failing line named, long sentences skipped", "[corpus]") {

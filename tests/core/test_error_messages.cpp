@@ -12,6 +12,9 @@
 #include <string>
 
 #include "core/analysis/coref_eval.hpp"
+#include "core/analysis/corpus_stats.hpp"
+#include "core/analysis/qk_space.hpp"
+#include "core/analysis/tsne.hpp"
 #include "core/lesson/lesson.hpp"
 #include "core/model/checkpoint_files.hpp"
 #include "core/model/tensor_store.hpp"
@@ -42,7 +45,7 @@ bool hasChinese(std::string_view text) {  // a UTF-8 lead byte of U+4E00…U+9FF
 const std::set<std::string> kAllowedWords{
     "JSON", "UTF",  "BERT", "GPT",       "BPE",   "WordPiece", "NaN",    "FIFO", "PyTorch", "Pickle", "pickle",
     "Python", "AttnScope", "Hugging", "Face", "HOME", "ORG",  "NAME",    "LAYER", "HEAD",  "NUL",    "BOOL",
-    "null", "true", "false", "safetensors", "traceLayerInDetail", "softmax", "CLS", "SEP",
+    "null", "true", "false", "safetensors", "traceLayerInDetail", "softmax", "CLS", "SEP", "PCA",
     "dtype", "shape",  // keys of a safetensors header
     "FFFD"};          // U+FFFD
 
@@ -180,4 +183,33 @@ TEST_CASE("a pickle-only model folder: the refusal keeps its line break before t
           (folder / "pytorch_model.bin").string() +
               ": 是 PyTorch pickle 检查点。Pickle 文件加载时可能执行代码，所以 AttnScope 从不打开它；没有从中读取任何内容。"
               "请下载该模型的 .safetensors 版本，或用 Python 转换一次：\n  " + command);
+}
+
+TEST_CASE("corpus statistics, queries and keys, t-SNE: the same English as before, and Chinese by textIn") {
+    const auto blank = parseCorpus("\n \n", "c.txt");
+    REQUIRE_FALSE(blank.ok());
+    CHECK(blank.error().textIn(Language::Chinese) == "c.txt: 应为至少一个句子（非空行），实际为无");
+    const auto corpus = parseCorpus("one\n\ntwo\n", "c.txt");
+    REQUIRE(corpus.ok());
+    // runCorpus names the failing line around the sentence's own error, which stays translatable.
+    const SentenceRunner failing = [](const std::string& s) -> Result<Trace> {
+        if (s == "one") return Trace{};  // no heads: the accumulator refuses it
+        return Error{ErrorId::WhereModelRun, ErrorId::Cancelled};
+    };
+    const auto noHeads = runCorpus(corpus.value(), failing);
+    REQUIRE_FALSE(noHeads.ok());
+    CHECK(noHeads.error().text() == "c.txt: line 1: corpus statistics: expected attention heads, found a trace without any");
+    CHECK(noHeads.error().textIn(Language::Chinese) == "c.txt: 第 1 行: 语料统计: 应为注意力头，实际为没有任何注意力头的运行结果");
+    const SentenceRunner nowhere = [](const std::string&) -> Result<Trace> { return Error{std::string(), ErrorId::NothingToRun}; };
+    const auto empty = runCorpus(corpus.value(), nowhere);
+    REQUIRE_FALSE(empty.ok());
+    CHECK(empty.error().text() == "c.txt: line 1: nothing to run: the sentence has no tokens");
+    CHECK(empty.error().textIn(Language::Chinese) == "c.txt: 第 1 行: 没有可运行的内容：句子没有词元");
+
+    const auto layer = qkSentenceOf(Trace{}, 0, 0);
+    REQUIRE_FALSE(layer.ok());
+    CHECK(layer.error().textIn(Language::Chinese) == "layer: 应为1 到 0 之间的层，实际为1");
+    const auto few = tsne(Mat::Zero(3, 2), TsneOptions{1.0});
+    REQUIRE_FALSE(few.ok());
+    CHECK(few.error().textIn(Language::Chinese) == "t-SNE: 应为至少 4 个点，实际为3");
 }

@@ -189,10 +189,10 @@ TEST_CASE("qk: token kinds and errors name the layer or head", "[qk]") {
     const Trace trace = testing::runBuiltInLesson("two-heads");
     auto layer = qkSentenceOf(trace, 1, 0);
     REQUIRE(!layer.ok());
-    CHECK(layer.error().text() == "layer: expected a layer from 1 to 1, got 2");
+    CHECK(layer.error().text() == "layer: expected a layer from 1 to 1, found 2");
     auto head = qkSentenceOf(trace, 0, 2);
     REQUIRE(!head.ok());
-    CHECK(head.error().text() == "head: expected a head from 1 to 2, got 3");
+    CHECK(head.error().text() == "head: expected a head from 1 to 2, found 3");
     const LoadedModel model = fixture_io::loadTiny("bert-tiny");
     RunControl control;
     control.fullDetailMaxTokens = 0;  // weights only

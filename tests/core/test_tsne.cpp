@@ -72,7 +72,7 @@ TEST_CASE("t-SNE refuses too many points, too few, a perplexity out of range, an
     CHECK(few.error().message == "expected at least 4 points, found 3");
     auto perplexity = tsne(twoClusters(5), TsneOptions{30.0});
     REQUIRE(!perplexity.ok());
-    CHECK(perplexity.error().message == "expected a perplexity from 1 to 3 ((N - 1) / 3 for 10 points), got 30");
+    CHECK(perplexity.error().message == "expected a perplexity from 1 to 3 ((N - 1) / 3 for 10 points), found 30");
     std::atomic<bool> cancel{true};
     auto cancelled = tsne(twoClusters(5), TsneOptions{2.0}, &cancel);
     REQUIRE(!cancelled.ok());
