@@ -16,7 +16,8 @@
 
 namespace attnscope {
 
-// X(Id, English, Chinese). Grouped by the part of core/ that uses them first.
+// X(Id, English, Chinese). Grouped by the part of core/ that uses them first. A table: its rows are
+// alike in shape (duplicates lists runs of them), each a different text.
 #define ATTNSCOPE_ERROR_CATALOGUE(X)                                                                                   \
     /* generic shapes of a message */                                                                                  \
     X(ExpectedFound, "expected {1}, found {2}", "应为{1}，实际为{2}")                                                   \

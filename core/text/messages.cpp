@@ -11,7 +11,8 @@ struct Entry {
     std::string_view english, chinese;
 };
 
-// One row per id, in MessageId order (the test checks the order and that both texts exist).
+// One row per id, in MessageId order (the test checks the order and that both texts exist). A table:
+// its rows are alike in shape (duplicates lists runs of them), each a different text.
 constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessages{{
     {MessageId::StepEmbedding, "Embedding: each token's vector", "嵌入：每个词元的向量"},
     {MessageId::StepInput, "Input X = E + positional encoding", "输入 X = E + 位置编码"},

@@ -58,19 +58,19 @@ QkView::QkView(QWidget* parent) : QWidget(parent) {
     colourBy_ = new QComboBox(this);
     colourBy_->setObjectName("qkColourBy");
     colourBy_->addItems({tr("position"), tr("token kind")});
-    legend_ = new QLabel(this);
-    legend_->setObjectName("qkLegend");
+    captions_.legend = new QLabel(this);
+    captions_.legend->setObjectName("qkLegend");
     connect(colourBy_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
     plot_ = new QCustomPlot(this);
     plot_->setObjectName("qkPlot");
     plot_->setMinimumSize(360, 260);
     plot_->setMouseTracking(true);
-    summary_ = new QLabel(this);
-    summary_->setObjectName("qkSummary");
-    summary_->setWordWrap(true);
-    note_ = new QLabel(this);
-    note_->setObjectName("qkNote");
-    note_->setWordWrap(true);
+    captions_.summary = new QLabel(this);
+    captions_.summary->setObjectName("qkSummary");
+    captions_.summary->setWordWrap(true);
+    captions_.note = new QLabel(this);
+    captions_.note->setObjectName("qkNote");
+    captions_.note->setWordWrap(true);
     // One unit is as long across as up, so distances in the plane read true at any window size.
     connect(plot_, &QCustomPlot::afterLayout, this, &QkView::keepEqualScales);
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
@@ -89,13 +89,13 @@ QkView::QkView(QWidget* parent) : QWidget(parent) {
     row->addWidget(new QLabel(tr("Colour by:"), this));
     row->addWidget(colourBy_);
     row->addStretch(1);
-    legend_->setWordWrap(true);  // a narrow window (a model's predictions beside it) wraps it
+    captions_.legend->setWordWrap(true);  // a narrow window (a model's predictions beside it) wraps it
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(row);
-    layout->addWidget(legend_);
+    layout->addWidget(captions_.legend);
     layout->addWidget(plot_, 1);
-    layout->addWidget(summary_);
-    layout->addWidget(note_);
+    layout->addWidget(captions_.summary);
+    layout->addWidget(captions_.note);
 }
 
 void QkView::showSpace(QkSpace space, HeadRef head) {
@@ -109,7 +109,7 @@ void QkView::showSpace(QkSpace space, HeadRef head) {
                                ? tr("t-SNE (perplexity %1, seed 1; its axes have no meaning, only neighbours do). ")
                                      .arg(s.perplexity, 0, 'g', 3)
                                : QString();
-    summary_->setText(tr("Layer %1, head %2: %3 queries ● and %4 keys ▲. %8PC1 explains %5 %, PC2 %6 % of the variance; "
+    captions_.summary->setText(tr("Layer %1, head %2: %3 queries ● and %4 keys ▲. %8PC1 explains %5 %, PC2 %6 % of the variance; "
                          "correlation of 2-D distance and dot product: %7.")
                           .arg(head.layer + 1)
                           .arg(head.head + 1)
@@ -119,7 +119,7 @@ void QkView::showSpace(QkSpace space, HeadRef head) {
                           .arg(100 * s.explained[1], 0, 'f', 1)
                           .arg(s.distanceDotCorrelation, 0, 'f', 3)
                           .arg(layout));
-    note_->setText(tr("The keys are moved so their centre meets the queries' centre, the queries multiplied by a = %1 and "
+    captions_.note->setText(tr("The keys are moved so their centre meets the queries' centre, the queries multiplied by a = %1 and "
                       "the keys divided by it: this changes no softmax, since every score of a query shifts by the same amount "
                       "(recomputed from the moved vectors, the weights differ by at most %2). Click a query to draw its "
                       "attention.")
@@ -131,8 +131,8 @@ void QkView::showSpace(QkSpace space, HeadRef head) {
 void QkView::showMessage(const QString& text) {
     space_.reset();
     selected_ = -1;
-    summary_->setText(text);
-    note_->clear();
+    captions_.summary->setText(text);
+    captions_.note->clear();
     redraw();
 }
 
@@ -144,7 +144,7 @@ void QkView::selectQuery(int point) {
 
 QkLayout QkView::layout() const { return layout_->currentIndex() == 1 ? QkLayout::Tsne : QkLayout::Pca; }
 
-QString QkView::caption() const { return summary_->text() + "\n" + note_->text(); }
+QString QkView::caption() const { return captions_.summary->text() + "\n" + captions_.note->text(); }
 
 void QkView::redraw() {
     drawPoints();
@@ -159,7 +159,7 @@ void QkView::drawPoints() {
     drawnPoints_ = 0;
     if (!space_) return;
     const bool byKind = colourBy_->currentIndex() == 1;
-    legend_->setText(byKind ? tr("● queries, ▲ keys; orange: special token, purple: punctuation, blue: word")
+    captions_.legend->setText(byKind ? tr("● queries, ▲ keys; orange: special token, purple: punctuation, blue: word")
                             : tr("● queries, ▲ keys; dark purple → yellow: first → last token"));
     const auto counts = countsOf(*space_);
     std::map<std::pair<QkKind, QRgb>, QCPGraph*> graphs;  // one graph per shape and colour

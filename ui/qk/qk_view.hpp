@@ -63,9 +63,11 @@ private:
     QComboBox* layout_ = nullptr;
     QComboBox* colourBy_ = nullptr;
     QCustomPlot* plot_ = nullptr;
-    QLabel* legend_ = nullptr;
-    QLabel* summary_ = nullptr;
-    QLabel* note_ = nullptr;
+    struct Captions {  // the lines under the plot: marker legend, numbers, why no softmax changes
+        QLabel* legend = nullptr;
+        QLabel* summary = nullptr;
+        QLabel* note = nullptr;
+    } captions_;
     std::optional<QkSpace> space_;
     HeadRef head_;
     int selected_ = -1;
