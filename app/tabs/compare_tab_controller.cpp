@@ -13,6 +13,7 @@ namespace attnscope {
 CompareTabController::CompareTabController(QTabWidget* tabs, QObject* parent)
     : QObject(parent), view_(new CompareView), worker_(new LatestRequestWorker("attnscope-compare", this)) {
     tabs->addTab(view_, tr("Compare"));
+    onScreen_ = std::make_unique<OnScreenRefresh>(tabs, view_, this, [this] { refresh(); });
     connect(view_, &CompareView::sentenceEntered, this, &CompareTabController::runB);
 }
 
@@ -53,7 +54,7 @@ void CompareTabController::runB(const QString& sentence) {
 }
 
 void CompareTabController::refresh() {
-    if (!a_ || !b_ || worker_->busy()) return;
+    if (!a_ || !b_ || worker_->busy() || !onScreen_->onScreen()) return;
     auto comparison = compareHead(*a_, *b_, HeadRef{layer_, head_});
     if (!comparison) return view_->showMessage(qs(comparison.error().text()));
     view_->showComparison(comparison.value(), decimals_);

@@ -7,6 +7,7 @@
 #include <QString>
 #include <memory>
 
+#include "app/tabs/on_screen_refresh.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/trace/trace.hpp"
 
@@ -40,6 +41,7 @@ private:
     QString sentenceB_;
     int layer_ = 0, head_ = 0, decimals_ = 3;
     bool rerunB_ = false;
+    std::unique_ptr<OnScreenRefresh> onScreen_;  // three T×T maps are drawn only when looked at
 };
 
 }  // namespace attnscope

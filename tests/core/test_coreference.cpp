@@ -229,7 +229,8 @@ TEST_CASE("bad heads, layers and mentions are errors naming them", "[coref]") {
 //   row 2 of R = .25·[.5,.5,0] + .75·[.125,.5,.375] = [.21875, .5, .28125]
 // "it" (row 2) → candidates cat .21875, mat .5 → / .71875: cat 7/23 = 0.3043…, mat 16/23 = 0.6956… → mat.
 // (The wrong order Â1·Â2·Â3 would give row 2 = [.15625, .5, .34375], cat 0.238.)
-TEST_CASE("attention rollout through three layers, computed by hand", "[coref]") {
+// The three layers of the comment above: cat mat it, two heads a layer.
+static Trace threeLayerRolloutTrace() {
     Trace t;
     t.tokens = lessonTokens({"cat", "mat", "it"});
     const Mat a1 = rows({{0, 1, 0}, {0, 1, 0}, {0, 1, 0}});
@@ -237,6 +238,11 @@ TEST_CASE("attention rollout through three layers, computed by hand", "[coref]")
     t.layers = {layerOf({a1, a1}),
                 layerOf({rows({{1, 0, 0}, {0, 1, 0}, {1, 0, 0}}), rows({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})}),
                 layerOf({a3, a3})};
+    return t;
+}
+
+TEST_CASE("attention rollout through three layers, computed by hand", "[coref]") {
+    Trace t = threeLayerRolloutTrace();
     auto rollout = attentionRollout(t);
     REQUIRE(rollout.ok());
     REQUIRE_MATRIX_NEAR(rows({{.3125, .5, .1875}, {0, 1, 0}, {.21875, .5, .28125}}), rollout.value(), kExact);
@@ -267,13 +273,7 @@ TEST_CASE("attention rollout through three layers, computed by hand", "[coref]")
 // Layer 2 as a whole for "it": head 1's row [1,0,0] gives cat 1, mat 0; head 2 (its row [0,0,1]
 // reaches no candidate) is off, so the mean of the heads that are on is [1, 0] (on: [.5, 0]).
 TEST_CASE("rollout and layer scoring with heads switched off, computed by hand", "[coref][ablation]") {
-    Trace t;
-    t.tokens = lessonTokens({"cat", "mat", "it"});
-    const Mat a1 = rows({{0, 1, 0}, {0, 1, 0}, {0, 1, 0}});
-    const Mat a3 = rows({{0, 0, 1}, {0, 1, 0}, {.5, 0, .5}});
-    t.layers = {layerOf({a1, a1}),
-                layerOf({rows({{1, 0, 0}, {0, 1, 0}, {1, 0, 0}}), rows({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})}),
-                layerOf({a3, a3})};
+    Trace t = threeLayerRolloutTrace();
     auto layerTwo = resolveSentence(t, {Scoring::wholeLayer(1), false, std::nullopt});
     REQUIRE(layerTwo.ok());
     REQUIRE_MATRIX_NEAR(rows({{.5, 0}}), layerTwo.value().mentions[0].scores, kExact);

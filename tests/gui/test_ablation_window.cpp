@@ -48,7 +48,6 @@ QJsonObject bertFixtureCase() {
     qFatal("ablation.json has no bert-tiny case for ids 2 17 4 42 3");
 }
 
-// Types `spec` into the ablation box and presses Return, as a user does.
 // The window on the tiny BERT fixture with "the [MASK] sat" (ids 2 17 4 42 3), its run shown.
 void openTinyBert(MainWindow& window) {
     window.show();
@@ -56,14 +55,6 @@ void openTinyBert(MainWindow& window) {
     window.setSentence("the [MASK] sat");
     window.openModel(kSource + "/tests/reference/models/bert-tiny");
     QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr, kWaitMs);
-}
-
-void typeAblation(MainWindow& window, const QString& spec) {
-    auto* edit = child<QLineEdit>(window, "ablateEdit");
-    edit->selectAll();
-    edit->del();
-    QTest::keyClicks(edit, spec);
-    QTest::keyClick(edit, Qt::Key_Return);
 }
 
 }  // namespace

@@ -27,7 +27,9 @@ const char* kWide = "The animal didn't cross the street because it was too wide"
 
 CompareView* compareView(MainWindow& window) { return child<CompareView>(window, "compareView"); }
 
+// Opens the Compare tab (it draws only on screen) and types B, as a user does.
 void typeB(MainWindow& window, const QString& sentence) {
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(compareView(window));
     QLineEdit* box = compareView(window)->sentenceBox();
     box->clear();
     QTest::keyClicks(box, sentence);

@@ -28,14 +28,6 @@ QString explainInWindow(MainWindow& window, Step step, int row, int col) {
     return panel->explanationText();
 }
 
-void switchHeadsOff(MainWindow& window, const QString& spec) {
-    auto* edit = child<QLineEdit>(window, "ablateEdit");
-    edit->selectAll();
-    edit->del();
-    QTest::keyClicks(edit, spec);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
-
 }  // namespace
 
 class CoreTextsTest : public QObject {
@@ -74,7 +66,7 @@ private slots:
         window.show();
         QVERIFY(window.openBuiltInLesson("two-heads"));
         window.setLanguage("zh_CN");
-        switchHeadsOff(window, "1:2");
+        typeAblation(window, "1:2");
         auto notices = [&] { return child<QLabel>(window, "notices")->text(); };
         QVERIFY2(notices().contains(QStringLiteral("已关闭的头（层:头）：1:2；其注意力权重按计算结果显示，输出为零")),
                  qPrintable(notices()));

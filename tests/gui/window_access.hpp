@@ -1,6 +1,7 @@
 #pragma once
 // How the GUI tests reach into the real MainWindow: its widgets by object name (findChild), the
 // lesson under it and the model source. The window has no getters that exist only for tests.
+#include <QLineEdit>
 #include <QObject>
 #include <QTest>
 
@@ -25,6 +26,15 @@ inline bool showsModel(const MainWindow& w) { return &w.source() == modelSourceO
 // The model run on screen, null while the window shows a lesson.
 inline const ModelRun* shownRunOf(const MainWindow& w) {
     return showsModel(w) ? modelSourceOf(w)->lastRun().get() : nullptr;
+}
+
+// Types `spec` into the "Switch heads off:" box and presses Return, as a user does.
+inline void typeAblation(MainWindow& w, const QString& spec) {
+    auto* edit = child<QLineEdit>(w, "ablateEdit");
+    edit->selectAll();
+    edit->del();
+    QTest::keyClicks(edit, spec);
+    QTest::keyClick(edit, Qt::Key_Return);
 }
 
 }  // namespace attnscope
