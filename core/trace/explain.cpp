@@ -67,6 +67,7 @@ std::string cellName(const Context& c) {
 void addProducts(Explanation& e, const Context& c, int n, const std::function<double(int)>& a,
                  const std::function<double(int)>& b, const std::function<std::string(int)>& label,
                  const std::function<std::pair<CellRef, CellRef>(int)>& refs) {
+    e.kind = ExplanationKind::DotProduct;
     for (int r = 0; r < n; ++r) {
         const double product = a(r) * b(r);
         e.terms.push_back({label(r) + " = " + c.num(a(r)) + " × " + c.num(b(r)) + " = " + c.num(product),
@@ -75,6 +76,11 @@ void addProducts(Explanation& e, const Context& c, int n, const std::function<do
         e.sources.push_back(ra);
         e.sources.push_back(rb);
     }
+}
+
+// Cross-attention's queries and keys come from two sentences, which its explanations say.
+MessageId selfOrCross(const Context& c, MessageId self, MessageId cross) {
+    return c.trace.isCrossAttention() ? cross : self;
 }
 
 void explainProjection(Explanation& e, const Context& c, Step weightStep) {
@@ -94,7 +100,6 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
         e.sources.push_back(c.at(inputStep, i, col));
         return;
     }
-    e.kind = ExplanationKind::DotProduct;
     const std::string w(stepSymbol(weightStep));
     e.rule = sym + "[i,c] = Σ_r " + x + "[i,r] · " + w + "[r,c]  " + c.say(MessageId::ExplainProjection, {x, w});
     addProducts(e, c, static_cast<int>(X.cols()), [&](int r) { return X(i, r); },
@@ -107,15 +112,12 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
     if (bias.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b[" + std::to_string(col) + "]"}), bias[col]});
 }
 
-// explainScores and explainWeightedSum read alike: each is one dot product through addProducts.
-// What is left differs in every line (which matrices, K read by rows and V by columns, the labels).
 void explainScores(Explanation& e, const Context& c) {
     const Mat& Q = c.m(Step::Query);
     const Mat& K = c.m(Step::Key);
     const int i = c.cell.row, j = c.cell.col;
-    e.kind = ExplanationKind::DotProduct;
-    const MessageId why = c.trace.isCrossAttention() ? MessageId::ExplainScoresCross : MessageId::ExplainScores;
-    e.rule = "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  " + c.say(why, {c.token(i), c.keyToken(j)});
+    e.rule = "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  " +
+             c.say(selfOrCross(c, MessageId::ExplainScores, MessageId::ExplainScoresCross), {c.token(i), c.keyToken(j)});
     addProducts(e, c, static_cast<int>(Q.cols()), [&](int k) { return Q(i, k); },
                 [&](int k) { return K(j, k); },
                 [&](int k) { return "q[" + c.token(i) + "," + std::to_string(k) + "]·k[" + c.keyToken(j) + "," +
@@ -193,9 +195,8 @@ void explainWeightedSum(Explanation& e, const Context& c) {
     const Mat& A = c.m(Step::Weights);
     const Mat& V = c.m(Step::Value);
     const int i = c.cell.row, col = c.cell.col;
-    e.kind = ExplanationKind::DotProduct;
-    const MessageId whose = c.trace.isCrossAttention() ? MessageId::ExplainWeightedSumCross : MessageId::ExplainWeightedSum;
-    e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  " + c.say(whose, {c.token(i)});
+    e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  " +
+             c.say(selfOrCross(c, MessageId::ExplainWeightedSum, MessageId::ExplainWeightedSumCross), {c.token(i)});
     // A head switched off (head_mask 0) multiplies its weights by 0 before this sum.
     const bool off = c.head.ablated;
     if (off) e.rule = c.say(MessageId::ExplainHeadOff) + "out[i,c] = Σ_j (0·A[i,j]) · V[j,c] = 0";
@@ -234,7 +235,6 @@ void explainOutput(Explanation& e, const Context& c) {
     const int i = c.cell.row, col = c.cell.col;
     const int dV = static_cast<int>(c.layer.heads.at(0).weightedSum.cols());
     const bool single = c.trace.headCount() == 1;
-    e.kind = ExplanationKind::DotProduct;
     e.rule = "out[i,c] = Σ_r concat[i,r] · W_O[r,c]";
     addProducts(e, c, static_cast<int>(C.cols()), [&](int r) { return C(i, r); },
                 [&](int r) { return W(r, col); },

@@ -96,6 +96,18 @@ QWidget* MasksPanel::plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder
     return matrixCard(parent, builder, name, QSize(300, 240));
 }
 
+// One card per name, each plot with the query/key axis titles of a self-attention matrix.
+std::vector<QWidget*> MasksPanel::selfAttentionCards(QWidget* parent, std::vector<std::unique_ptr<MatrixPlotBuilder>>& plots,
+                                                     const QStringList& names) {
+    plots.resize(names.size());
+    std::vector<QWidget*> cards;
+    for (int i = 0; i < names.size(); ++i) {
+        cards.push_back(plotCard(parent, plots[i], names[i]));
+        plots[i]->setAxisTitles(tr("key token j"), tr("query token i"));
+    }
+    return cards;
+}
+
 // What every page shows, top to bottom: its introduction, its inputs (if any), the message line,
 // the plots (taking the room) and the check line under them. The three build*Page functions
 // below end alike (a multi-line translated introduction, then their parts) because each hands its
@@ -116,10 +128,9 @@ QWidget* MasksPanel::assemblePage(QWidget* page, const QString& intro, QLayout* 
 QWidget* MasksPanel::buildCausalPage() {
     auto* page = new QWidget(this);
     auto* grid = new QGridLayout;
-    const QString names[] = {"causal-scaled-scores", "causal-mask", "causal-masked-scores", "causal-weights"};
-    causalPlots_.resize(4);
-    for (int i = 0; i < 4; ++i) grid->addWidget(plotCard(page, causalPlots_[i], names[i]), i / 2, i % 2);
-    for (auto& plot : causalPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
+    const auto cards = selfAttentionCards(
+        page, causalPlots_, {"causal-scaled-scores", "causal-mask", "causal-masked-scores", "causal-weights"});
+    for (int i = 0; i < 4; ++i) grid->addWidget(cards[i], i / 2, i % 2);
     return assemblePage(page,
                         tr("<b>Causal mask.</b> A model that writes text word by word must not read the words after "
                            "the one it is writing. The mask M is added to the scaled scores <i>before</i> the softmax: "
@@ -137,10 +148,8 @@ QWidget* MasksPanel::buildPaddingPage() {
     second_->setToolTip(tr("Press Enter to run the batch [lesson sentence, this sentence]"));
     row->addWidget(second_, 1);
     auto* plots = new QHBoxLayout;
-    const QString names[] = {"padding-weights-1", "padding-weights-2", "padding-mask"};
-    paddingPlots_.resize(3);
-    for (int i = 0; i < 3; ++i) plots->addWidget(plotCard(page, paddingPlots_[i], names[i]));
-    for (auto& plot : paddingPlots_) plot->setAxisTitles(tr("key token j"), tr("query token i"));
+    for (QWidget* card : selfAttentionCards(page, paddingPlots_, {"padding-weights-1", "padding-weights-2", "padding-mask"}))
+        plots->addWidget(card);
     connect(second_, &QLineEdit::returnPressed, this, &MasksPanel::refreshPadding);
     return assemblePage(page,
                         tr("<b>Padding mask.</b> Sentences of different lengths are run together as one batch: the "

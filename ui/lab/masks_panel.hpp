@@ -76,6 +76,8 @@ private:
     QWidget* buildPaddingPage();
     QWidget* buildCrossPage();
     QWidget* plotCard(QWidget* parent, std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name);
+    std::vector<QWidget*> selfAttentionCards(QWidget* parent, std::vector<std::unique_ptr<MatrixPlotBuilder>>& plots,
+                                             const QStringList& names);
     void refreshAll();
     int head() const;  // 0-based
     void refreshCausal();
