@@ -1,8 +1,7 @@
 #pragma once
-// The AttnScope window, a thin shell: the menus, the central layout (sentence box and tokens on
-// top, the steps on the left, the tabs in the middle, the source's extra panels on the right)
-// and the open TraceSource, a lesson or a model. Each tab has its own controller, handed the
-// source's Trace and the options; nothing here asks which kind of source is open.
+// The AttnScope window, a thin shell: the menus, the central layout (sentence and tokens on top,
+// steps left, tabs in the middle, the source's panels right) and the open TraceSource, a lesson or
+// a model. Each tab has its own controller; nothing here asks which kind of source is open.
 #include <QMainWindow>
 #include <QTimer>
 #include <memory>

@@ -8,7 +8,7 @@
 The limits (docs/architecture.md, "Rules of the house"):
   - a .cpp/.hpp under app/ or ui/ has at most 400 lines;
   - a function in a .cpp/.hpp under app/ or ui/ has at most 60 lines (signature to closing brace);
-  - app/main_window.hpp (the window class) has at most 100 lines;
+  - app/main_window.hpp (the window class) has under 100 lines (issue 11: "under 100");
   - nothing under app/ or ui/ mentions "modelMode" (the window asks its source what it offers);
   - no file under core/ includes a Qt header (<Q...> or <qt...>);
   - no error of core/ is built from an English literal: it takes an id of core/text/error_messages.hpp
@@ -27,7 +27,7 @@ import error_literals  # noqa: E402
 
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
-MAX_WINDOW_HEADER_LINES = 100
+MAX_WINDOW_HEADER_LINES = 99
 WINDOW_HEADER = os.path.join("app", "main_window.hpp")
 SHELL_DIRS = ("app", "ui")
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cc")
@@ -182,8 +182,8 @@ def self_test():
                                   {"app/long_function.cpp": function("tooLong", 58)}),
         "a long member in a class": ("ui/widget.hpp:2: a function of 61 lines",
                                      {"ui/widget.hpp": "class W {\n    " + function("member", 58) + "};\n"}),
-        "app/main_window.hpp": ("app/main_window.hpp: 101 lines",
-                                {"app/main_window.hpp": "#pragma once\n" + "// line\n" * 100}),
+        "app/main_window.hpp": ("app/main_window.hpp: 100 lines",
+                                {"app/main_window.hpp": "#pragma once\n" + "// line\n" * 99}),
         "modelMode": ("ui/tab.cpp:2: mentions modelMode", {"ui/tab.cpp": "void f() {\n    if (modelMode_) {}\n}\n"}),
         "core Qt": ("core/io/reader.cpp:2: core/ includes a Qt header: #include <QFile>",
                     {"core/io/reader.cpp": "#include <vector>\n#include <QFile>\n"}),
