@@ -261,6 +261,20 @@ private slots:
         }
     }
 
+    // The tiny BERT has 32 positions: a 40-word line is cut, and the page says so by line.
+    void aSentenceTooLongForTheModelIsNamedInTheMessage() {
+        QByteArray longLine;
+        for (int i = 0; i < 40; ++i) longLine += "cat ";
+        const QString path = writeFile(dir_, "long.txt", "the cat sat.\n" + longLine + "\n");
+        runToTheEnd(path);
+        QVERIFY2(panel().stats() != nullptr, qPrintable(panel().messageText()));
+        QCOMPARE(panel().stats()->sentences, 2);
+        QCOMPARE(panel().stats()->notices, coreStats(path).notices);
+        QCOMPARE(panel().stats()->notices.size(), std::size_t{1});
+        QVERIFY2(panel().messageText().contains("long.txt: line 2: "), qPrintable(panel().messageText()));
+        QVERIFY(panel().messageText().contains(QString::fromStdString(panel().stats()->notices[0])));
+    }
+
     void exportsWriteParseableFilesAndNothingOnFailure() {
         QVERIFY(!controller().exportTo(dir_.filePath("early.csv"), "csv"));  // nothing computed yet
         QVERIFY(!QFile::exists(dir_.filePath("early.csv")));
