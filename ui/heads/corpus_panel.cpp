@@ -28,7 +28,7 @@ QString timeLeftText(double seconds) {
 CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     auto* plot = new QCustomPlot(this);
     plot->setObjectName("corpusPlot");
-    plot->setMinimumSize(600, 300);
+    plot->setMinimumSize(480, 260);
     plot->setMouseTracking(true);
     plots_ = std::make_unique<CorpusPlotsBuilder>(plot);
     message_ = new QLabel(this);
