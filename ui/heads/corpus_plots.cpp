@@ -41,6 +41,10 @@ QCPGraph* pointGraph(QCPAxisRect* rect, const QColor& colour, double size) {
 
 QString number(double value) { return QString::number(value, 'f', 3); }
 
+QPointF pixelOfPoint(const QCPAxisRect* rect, const DrawnCorpusPoint& p) {
+    return {rect->axis(QCPAxis::atBottom)->coordToPixel(p.x), rect->axis(QCPAxis::atLeft)->coordToPixel(p.y)};
+}
+
 }  // namespace
 
 QString corpusStatisticName(CorpusStatistic statistic) {
@@ -169,7 +173,8 @@ void CorpusPlotsBuilder::drawEntropy(const CorpusStats& stats) {
         baselines_.push_back(h.uniformEntropy);
         auto* mark = new QCPItemLine(plot_);
         mark->setClipAxisRect(rects_[1]);
-        for (QCPItemPosition* end : {mark->start, mark->end}) end->setAxes(rects_[1]->axis(QCPAxis::atBottom), rects_[1]->axis(QCPAxis::atLeft));
+        for (QCPItemPosition* end : {mark->start, mark->end})
+            end->setAxes(rects_[1]->axis(QCPAxis::atBottom), rects_[1]->axis(QCPAxis::atLeft));
         mark->start->setCoords(h.head.layer + 1 - 0.45, h.uniformEntropy);
         mark->end->setCoords(h.head.layer + 1 + 0.45, h.uniformEntropy);
         mark->setPen(QPen(Qt::black, 2.5));
@@ -209,8 +214,7 @@ void CorpusPlotsBuilder::drawSelection() {
     const auto index = static_cast<std::size_t>(selected_->layer * stats_->headsPerLayer + selected_->head);
     for (int i = 0; i < 2; ++i) {
         const DrawnCorpusPoint& p = (i == 0 ? scatter_ : entropy_)[index];
-        QCPGraph* ring = rects_[i]->parentPlot()->addGraph(rects_[i]->axis(QCPAxis::atBottom), rects_[i]->axis(QCPAxis::atLeft));
-        ring->setLineStyle(QCPGraph::lsNone);
+        QCPGraph* ring = pointGraph(rects_[i], kVermillion, 14);
         ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kVermillion, 2.5), Qt::NoBrush, 14));
         ring->addData(p.x, p.y);
     }
@@ -230,7 +234,7 @@ std::optional<HeadRef> CorpusPlotsBuilder::nearest(const std::vector<DrawnCorpus
     std::optional<HeadRef> best;
     double bestDistance = kHitPixels;
     for (const DrawnCorpusPoint& p : points) {
-        const QPointF at(rect->axis(QCPAxis::atBottom)->coordToPixel(p.x), rect->axis(QCPAxis::atLeft)->coordToPixel(p.y));
+        const QPointF at = pixelOfPoint(rect, p);
         const double distance = std::hypot(at.x() - pixel.x(), at.y() - pixel.y());
         if (distance <= bestDistance) bestDistance = distance, best = p.head;
     }
@@ -246,8 +250,7 @@ namespace {
 
 QPointF pixelIn(const QCPAxisRect* rect, const std::vector<DrawnCorpusPoint>& points, const HeadRef& head) {
     for (const DrawnCorpusPoint& p : points)
-        if (p.head == head)
-            return {rect->axis(QCPAxis::atBottom)->coordToPixel(p.x), rect->axis(QCPAxis::atLeft)->coordToPixel(p.y)};
+        if (p.head == head) return pixelOfPoint(rect, p);
     return {-1, -1};
 }
 
@@ -259,7 +262,8 @@ QPointF CorpusPlotsBuilder::entropyPixelOf(const HeadRef& head) const { return p
 QString CorpusPlotsBuilder::hoverText(const QPointF& pixel) const {
     const auto head = headAt(pixel);
     if (!head || !stats_) return {};
-    const CorpusHeadStats& h = stats_->heads[static_cast<std::size_t>(head->layer * stats_->headsPerLayer + head->head)];
+    const auto index = static_cast<std::size_t>(head->layer * stats_->headsPerLayer + head->head);
+    const CorpusHeadStats& h = stats_->heads[index];
     const QString name = QStringLiteral("%1:%2  ").arg(head->layer + 1).arg(head->head + 1);
     if (nearest(scatter_, rects_[0], pixel)) return name + number(corpusStatisticOf(h, statistic_));
     return name + QObject::tr("%1 bits (uniform %2)").arg(number(h.entropy), number(h.uniformEntropy));
