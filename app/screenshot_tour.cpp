@@ -8,9 +8,11 @@
 #include <QDir>
 #include <QPushButton>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <algorithm>
 #include <set>
@@ -22,11 +24,13 @@
 #include "app/sentence_runners.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
+#include "app/tabs/corpus_controller.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/coref/coref_tab.hpp"
 #include "ui/qk/qk_view.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/attention/head_view.hpp"
+#include "ui/heads/corpus_panel.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
@@ -306,7 +310,27 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     n += saveLearnedPositionsScreenshot(&w, session_, QDir(dir).filePath(lab), screenshotError_) ? 1 : 0;
     const QString qk = QStringLiteral("model-%1-queries-keys.png").arg(n + 1, 2, 10, QLatin1Char('0'));
     n += saveQkScreenshot(QDir(dir).filePath(qk), QStringLiteral("it"));
+    const QString corpus = QStringLiteral("model-%1-corpus-stats.png").arg(n + 1, 2, 10, QLatin1Char('0'));
+    n += saveCorpusScreenshot(QDir(dir).filePath(corpus));
     return n;
+}
+
+// The Heads tab's Corpus page over the sentences of the shipped English coreference set.
+int ScreenshotTour::saveCorpusScreenshot(const QString& path) {
+    auto set = loadCorefSet(builtInCorefSets().at(0));
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("english-sentences.txt")));
+    if (!set || !dir.isValid() || !file.open(QIODevice::WriteOnly)) return 0;
+    for (const CorefExample& e : set.value().examples) file.write(QByteArray::fromStdString(e.sentence + "\n"));
+    file.close();
+    auto* corpus = find<CorpusController>(window_, "corpusController");
+    corpus->run(file.fileName());
+    if (!window_.waitForHeadAnalysis(120000) || !headsPanel_->corpus()->stats()) return 0;
+    tabs_->setCurrentWidget(headsPanel_);
+    headsPanel_->sections()->setCurrentWidget(headsPanel_->corpus());
+    const bool saved = grabTo(path);
+    headsPanel_->sections()->setCurrentIndex(0);
+    return saved ? 1 : 0;
 }
 
 }  // namespace attnscope

@@ -15,6 +15,7 @@
 #include "app/lesson_source.hpp"
 #include "app/sentence_runners.hpp"
 #include "app/source/trace_source.hpp"
+#include "app/tabs/corpus_controller.hpp"
 #include "core/analysis/coref_export.hpp"
 #include "ui/heads/head_ranking_builder.hpp"
 #include "ui/heads/head_ranking_box.hpp"
@@ -87,6 +88,8 @@ HeadsTab::HeadsTab(QTabWidget* tabs, ModelView* modelView, QObject* parent)
     panel_->chooseSetSource(builtInCorefSets().at(0));
     tabs->addTab(panel_, tr("Heads"));
     worker_->setObjectName("headAnalysisWorker");
+    corpus_ = new CorpusController(panel_->corpus(), this);
+    corpus_->setObjectName("corpusController");
     connectPanel();
 }
 
@@ -113,6 +116,7 @@ void HeadsTab::setSource(const TraceSource* source) {
     worker_->clearEvaluation();
     panel_->clearEvaluation(tr("Press Evaluate to rank the heads of %1.").arg(source_->shortName()));
     modelView_->setBadges({});
+    corpus_->setSource(source);
 }
 
 // Evaluations run on the source's sentence runner (a lesson is copied, so edits made while an
@@ -190,7 +194,7 @@ void HeadsTab::exportDialog(const QString& format) {
 bool HeadsTab::waitUntilIdle(int timeoutMs) {
     QElapsedTimer timer;
     timer.start();
-    const auto busy = [this] { return worker_->evaluating() || worker_->computingStatistics(); };
+    const auto busy = [this] { return worker_->evaluating() || worker_->computingStatistics() || corpus_->busy(); };
     while (busy() && timer.elapsed() < timeoutMs) QApplication::processEvents(QEventLoop::AllEvents, 20);
     QApplication::processEvents();
     return !busy();

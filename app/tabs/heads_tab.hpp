@@ -12,6 +12,7 @@ class QTabWidget;
 
 namespace attnscope {
 
+class CorpusController;
 class HeadAnalysisWorker;
 class HeadsPanel;
 class ModelView;
@@ -29,6 +30,7 @@ public:
     bool exportRanking(const QString& path, const QString& format);
     bool waitUntilIdle(int timeoutMs);  // until evaluation and statistics are idle
     HeadsPanel* panel() const { return panel_; }
+    CorpusController* corpus() const { return corpus_; }
 
 signals:  // besides ReportingPart's failed / wrote
     void useHeadsForCoreference(const std::vector<HeadRef>& heads);
@@ -42,6 +44,7 @@ private:
     const TraceSource* source_ = nullptr;
     HeadsPanel* panel_ = nullptr;
     HeadAnalysisWorker* worker_ = nullptr;
+    CorpusController* corpus_ = nullptr;  // the "Corpus" page's runs and exports
     ModelView* modelView_ = nullptr;
     QString statisticsSentence_;
 };

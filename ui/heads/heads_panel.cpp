@@ -1,16 +1,21 @@
 #include "ui/heads/heads_panel.hpp"
 
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "ui/heads/coref_set_row.hpp"
+#include "ui/heads/corpus_panel.hpp"
 #include "ui/heads/head_ranking_box.hpp"
 #include "ui/heads/head_stats_table.hpp"
 
 namespace attnscope {
 
 HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
-    auto* vertical = new QSplitter(Qt::Vertical, this);
+    // Two pages: the ranking with this sentence's table, and the corpus statistics (full height for its plots).
+    sections_ = new QTabWidget(this);
+    sections_->setObjectName("headsSections");
+    auto* vertical = new QSplitter(Qt::Vertical, sections_);
     auto* top = new QWidget(vertical);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
@@ -23,8 +28,12 @@ HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
     vertical->addWidget(stats_);
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
+    corpus_ = new CorpusPanel(sections_);
+    corpus_->setObjectName("corpusPanel");
+    sections_->addTab(vertical, tr("Ranking and sentence"));
+    sections_->addTab(corpus_, tr("Corpus"));
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(vertical);
+    layout->addWidget(sections_);
     connect(setRow_, &CorefSetRow::evaluateRequested, this, &HeadsPanel::evaluateRequested);
     connect(setRow_, &CorefSetRow::cancelRequested, this, &HeadsPanel::cancelRequested);
     connect(ranking_, &HeadRankingBox::headClicked, this, &HeadsPanel::selectHead);

@@ -4,12 +4,15 @@
 //  - the ranking: a layers × heads heatmap of antecedent accuracy (HeadRankingBuilder), the
 //    baselines on the same examples beside it, the best heads listed; clicking a cell or a list
 //    entry selects that head; "Use best head(s) for coreference" hands core's bestHeads on;
-//  - below: a sortable table of the head statistics of the current sentence.
+//  - below: a sortable table of the head statistics of the current sentence;
+//  - on a second page, "Corpus": the same kind of statistics over a text file (CorpusPanel).
 // It renders results the app passes in (core's CorefEvaluation and HeadStatistics) and asks
 // the app, by signals, to evaluate, cancel and export; it computes nothing. Each part is its own
 // widget (CorefSetRow, HeadRankingBox, HeadStatsTable); this class ties their selections together.
 #include <QString>
 #include <QWidget>
+
+class QTabWidget;
 #include <memory>
 #include <optional>
 #include <vector>
@@ -20,6 +23,7 @@
 namespace attnscope {
 
 class CorefSetRow;
+class CorpusPanel;
 class HeadRankingBox;
 class HeadRankingBuilder;
 class HeadStatsTable;
@@ -52,6 +56,8 @@ public:
     CorefSetRow* setRow() const { return setRow_; }
     HeadRankingBox* ranking() const { return ranking_; }
     HeadStatsTable* statistics() const { return stats_; }
+    CorpusPanel* corpus() const { return corpus_; }
+    QTabWidget* sections() const { return sections_; }  // "Ranking and sentence", "Corpus"
     const HeadRankingBuilder& rankingBuilder() const;
     QString messageText() const;
 
@@ -68,6 +74,8 @@ private:
     CorefSetRow* setRow_ = nullptr;
     HeadRankingBox* ranking_ = nullptr;
     HeadStatsTable* stats_ = nullptr;
+    CorpusPanel* corpus_ = nullptr;
+    QTabWidget* sections_ = nullptr;
 };
 
 }  // namespace attnscope
