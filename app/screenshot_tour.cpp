@@ -30,6 +30,7 @@
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
+#include "app/lesson_document.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/step/matrix_panel.hpp"
@@ -195,6 +196,14 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     if (w.openBuiltInLesson("coreference") && showTiredAgainstWide(w))
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "compare"))) ? 1 : 0;
     reopen();
+    // The editor just after a word was added (its row of zeros, the change named as Edit ▸ Undo
+    // names it), then undone: last, so the numbers above stay.
+    if (LessonDocument* document = LessonDocument::of(w); document && document->addWord("birds")) {
+        tabs_->setCurrentWidget(editor_);
+        editor_->selectMatrix(LessonMatrixKind::Embeddings);
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, "editor", "word-added"))) ? 1 : 0;
+        document->undoStack().undo();
+    }
     return n;
 }
 
