@@ -66,6 +66,7 @@ LessonDocument* LessonDocument::of(const QObject& window) {
 }
 
 void LessonDocument::fillEditMenu(QMenu* edit) {
+    edit->setObjectName("editMenu");
     QAction* undo = stack_.createUndoAction(edit, tr("Undo"));
     undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
     undo->setObjectName("undoAction");

@@ -35,8 +35,9 @@ void fillRecentMenu(QMenu* menu, MainWindow& window) {
     const QStringList files = recentFiles();
     for (const QString& path : files) {
         const QFileInfo info(path);
-        const QString label = info.isDir() ? QObject::tr("%1 (model)").arg(path) : path;
-        QAction* action = menu->addAction(info.exists() ? label : QObject::tr("%1 (missing)").arg(path),
+        const QString shown = QString(path).replace('&', "&&");  // a menu reads "&x" as a shortcut key
+        const QString label = info.isDir() ? QObject::tr("%1 (model)").arg(shown) : shown;
+        QAction* action = menu->addAction(info.exists() ? label : QObject::tr("%1 (missing)").arg(shown),
                                           &window, [&window, path] { openLessonOrModel(window, path); });
         action->setEnabled(info.exists());
         action->setData(path);

@@ -1,10 +1,11 @@
 #include "ui/editor/lesson_structure_bar.hpp"
 
-#include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace attnscope {
 
@@ -40,23 +41,22 @@ LessonStructureBar::LessonStructureBar(QWidget* parent) : QWidget(parent) {
     auto* apply = button(tr("Apply dimensions"), "applyDimensions", this);
     apply->setToolTip(tr("Every matrix keeps the numbers that fit; new cells are zero"));
 
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(new QLabel(tr("Word:"), this), 0, 0);
-    grid->addWidget(word_, 0, 1, 1, 3);
-    grid->addWidget(add, 0, 4);
-    grid->addWidget(rename, 0, 5);
-    grid->addWidget(remove, 0, 6);
-    int column = 0;
+    auto* words = new QHBoxLayout;
+    words->addWidget(new QLabel(tr("Word:"), this));
+    words->addWidget(word_, 1);
+    for (QWidget* w : {add, rename, remove}) words->addWidget(w);
+    auto* dimensions = new QHBoxLayout;
     for (const auto& [label, box] : {std::pair{QStringLiteral("d_model"), dModel_}, std::pair{tr("heads"), heads_},
                                      std::pair{QStringLiteral("d_k"), dK_}, std::pair{QStringLiteral("d_v"), dV_}}) {
-        auto* cell = new QHBoxLayout;
-        cell->addWidget(new QLabel(label, this));
-        cell->addWidget(box, 1);
-        grid->addLayout(cell, 1, column++);
+        dimensions->addWidget(new QLabel(label, this));
+        dimensions->addWidget(box);
     }
-    grid->addWidget(apply, 1, 4, 1, 3);
-    grid->setColumnStretch(1, 1);
+    dimensions->addStretch(1);
+    dimensions->addWidget(apply);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(words);
+    layout->addLayout(dimensions);
 
     connect(add, &QPushButton::clicked, this, [this] { emit addWord(typedWord()); });
     connect(word_, &QLineEdit::returnPressed, this, [this] { emit addWord(typedWord()); });
