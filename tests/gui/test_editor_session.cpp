@@ -49,6 +49,7 @@ private slots:
     void modifiedMarkFollowsSaveAndUndo();
     void questionBeforeAnotherLessonOrClosing();
     void saveAnswerWritesTheEditsFirst();
+    void questionBeforeAModelAndDiscardRevertsTheLesson();
     void saveKeepsTheTypedSentence();
     void wordsAreAddedRenamedAndDeleted();
     void badWordsChangeNothing();
@@ -172,6 +173,29 @@ void EditorSessionTest::saveAnswerWritesTheEditsFirst() {
     auto saved = loadLessonFile(lessonPath);
     QVERIFY(saved.ok());
     QCOMPARE(saved.value().layers[0].heads[0].wq(1, 1), -1.5);
+}
+
+// A model opens over the lesson, which stays underneath (the lab works on it): Discard puts
+// back the saved lesson there, Cancel opens nothing.
+void EditorSessionTest::questionBeforeAModelAndDiscardRevertsTheLesson() {
+    const std::string saved = lessonText();
+    editWq(0, 0, "9");
+    const std::string edited = lessonText();
+    answer = Answer::Cancel;
+    window->openModel(dir.path());
+    QVERIFY(window->waitForModel());
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(window->lastError().isEmpty());  // nothing was opened, so nothing failed
+    QCOMPARE(lessonText(), edited);
+    answer = Answer::Discard;
+    window->openModel(dir.path());  // a folder without a model: refused after the question
+    QVERIFY(window->waitForModel());
+    QCOMPARE(asked.size(), 2);
+    QVERIFY(!window->lastError().isEmpty());
+    QCOMPARE(lessonText(), saved);
+    QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].q(0, 0), 1.0);  // cats·W_Q with W_Q[0,0] = 1 again
+    QVERIFY(!window->isWindowModified());
+    QVERIFY(!action("undoAction")->isEnabled());
 }
 
 void EditorSessionTest::saveKeepsTheTypedSentence() {
