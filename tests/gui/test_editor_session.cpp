@@ -54,6 +54,7 @@ private slots:
     void wordsAreAddedRenamedAndDeleted();
     void badWordsChangeNothing();
     void dimensionsChangeAndUndo();
+    void dimensionsWithoutProjectionsFollowDModel();
     void badDimensionsChangeNothing();
     void recentFilesListAndMenu();
     void droppingALessonOrAFolderOpensIt();
@@ -283,6 +284,20 @@ void EditorSessionTest::dimensionsChangeAndUndo() {
     QCOMPARE(sessionOf(*window).trace().headCount(), 1);
     QVERIFY(!editor()->selectMatrix(LessonMatrixKind::WQ, 1));
     QCOMPARE(child<QSpinBox>(*window, "headsBox")->value(), 1);
+}
+
+// Without projections Q = K = V = X: d_k and d_v follow d_model (their boxes are disabled).
+void EditorSessionTest::dimensionsWithoutProjectionsFollowDModel() {
+    QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
+    QVERIFY(!sessionOf(*window).lesson().projections);
+    QVERIFY(!child<QSpinBox>(*window, "dKBox")->isEnabled());
+    child<QSpinBox>(*window, "dModelBox")->setValue(6);
+    child<QPushButton>(*window, "applyDimensions")->click();
+    const Lesson& lesson = sessionOf(*window).lesson();
+    QCOMPARE(lesson.dModel, 6);
+    QCOMPARE(lesson.dK, 6);
+    QCOMPARE(lesson.dV, 6);
+    QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].q.cols(), 6);
 }
 
 void EditorSessionTest::badDimensionsChangeNothing() {

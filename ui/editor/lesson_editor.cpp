@@ -81,7 +81,7 @@ void LessonEditor::setLesson(Lesson* lesson) {
     matrixBox_->setCurrentIndex(choices_.empty() ? -1 : 0);
     if (!choices_.empty()) model()->setChoice(choices_[0]);
     table_->resizeColumnsToContents();
-    if (lesson) structure_->showDimensions(dimensionsOf(*lesson));
+    if (lesson) structure_->showDimensions(dimensionsOf(*lesson), lesson->projections);
     showMessage(QString(), false);
 }
 

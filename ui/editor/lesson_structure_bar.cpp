@@ -62,12 +62,20 @@ LessonStructureBar::LessonStructureBar(QWidget* parent) : QWidget(parent) {
     connect(word_, &QLineEdit::returnPressed, this, [this] { emit addWord(typedWord()); });
     connect(rename, &QPushButton::clicked, this, [this] { emit renameSelected(typedWord()); });
     connect(remove, &QPushButton::clicked, this, &LessonStructureBar::deleteSelected);
+    connect(dModel_, &QSpinBox::valueChanged, this, [this](int d) {
+        if (projections_) return;
+        dK_->setValue(d);
+        dV_->setValue(d);
+    });
     connect(apply, &QPushButton::clicked, this, [this] {
         emit dimensionsRequested({dModel_->value(), heads_->value(), dK_->value(), dV_->value()});
     });
 }
 
-void LessonStructureBar::showDimensions(const LessonDimensions& dims) {
+void LessonStructureBar::showDimensions(const LessonDimensions& dims, bool projections) {
+    projections_ = projections;
+    dK_->setEnabled(projections);
+    dV_->setEnabled(projections);
     dModel_->setValue(dims.dModel);
     heads_->setValue(dims.numHeads);
     dK_->setValue(dims.dK);

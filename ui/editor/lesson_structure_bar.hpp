@@ -16,7 +16,8 @@ class LessonStructureBar : public QWidget {
     Q_OBJECT
 public:
     explicit LessonStructureBar(QWidget* parent = nullptr);
-    void showDimensions(const LessonDimensions& dims);
+    // Without projections (Q = K = V = X) d_k and d_v follow d_model: their boxes are disabled.
+    void showDimensions(const LessonDimensions& dims, bool projections);
     QString typedWord() const;
 
 signals:
@@ -27,6 +28,7 @@ signals:
 
 private:
     QLineEdit* word_ = nullptr;
+    bool projections_ = true;
     QSpinBox *dModel_ = nullptr, *heads_ = nullptr, *dK_ = nullptr, *dV_ = nullptr;
 };
 
