@@ -10,6 +10,7 @@
 #include "app/lesson_source.hpp"
 #include "ui/common/file_write.hpp"
 #include "app/main_window.hpp"
+#include "app/recent_files.hpp"
 #include "core/export/export.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/step/worked_example.hpp"
@@ -25,6 +26,10 @@ FileMenu::FileMenu(MainWindow& window, const WorkedExample& worked, const StepNa
 
 void FileMenu::fill(QMenu* file) {
     file->addAction(tr("&Open lesson…"), QKeySequence::Open, this, &FileMenu::openLessonDialog);
+    QMenu* recent = file->addMenu(tr("Open &recent"));
+    recent->setObjectName("recentMenu");
+    fillRecentMenu(recent, window_);
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent, window_); });
     file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &FileMenu::saveLesson);
     file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &FileMenu::saveLessonAs);
     file->addSeparator();

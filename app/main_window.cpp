@@ -20,7 +20,10 @@
 #include <QVBoxLayout>
 
 #include "app/app_identity.hpp"
+#include "app/drop_opener.hpp"
 #include "app/file_menu.hpp"
+#include "app/lesson_document.hpp"
+#include "app/recent_files.hpp"
 #include "app/reporting_part.hpp"
 #include "app/head_switch_menu.hpp"
 #include "app/model_menu.hpp"
@@ -99,6 +102,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     lesson_ = new LessonTraceSource(this);
     model_ = new ModelTraceSource(this);
     source_ = lesson_;
+    new LessonDocument(*this, *lesson_);  // undo, the modified mark, the question before closing
+    new DropOpener(*this);
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
@@ -226,6 +231,7 @@ void MainWindow::buildSourcePanels() {
 void MainWindow::buildMenus() {
     auto* files = new FileMenu(*this, *ui_->worked, *ui_->navigator, *ui_->heatmap);
     files->fill(menuBar()->addMenu(tr("&File")));
+    LessonDocument::of(*this)->fillEditMenu(menuBar()->addMenu(tr("&Edit")));
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     lessons->setObjectName("lessonsMenu");
@@ -288,6 +294,8 @@ void MainWindow::connectViews() {
         ui_->heads->setSource(source_);  // the ranking was of the weights before the edit
         if (lesson_->rerun()) statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     });
+    LessonDocument::of(*this)->connectEditor(ui_->editor);
+    connect(LessonDocument::of(*this), &LessonDocument::lessonReplaced, ui_->editor, [this] { ui_->heads->setSource(source_); });
     connect(ui_->progress, &JobProgress::cancelRequested, this, [this] { source_->cancel(); });
     connect(ui_->editor, &LessonEditor::editRejected, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
@@ -325,14 +333,19 @@ void MainWindow::showError(const QString& title, const QString& text) {
     box->open();
 }
 
+// The file gets the sentence in the box (while the lesson is on screen): what the teacher typed.
 bool MainWindow::saveLessonTo(const QString& path) {
-    if (auto error = saveLessonFile(lesson_->session().lesson(), path); !error.ok()) {
+    Lesson lesson = lesson_->session().lesson();
+    if (source_ == lesson_) lesson.sentence = ui_->sentence->text().toUtf8().toStdString();
+    if (auto error = saveLessonFile(lesson, path); !error.ok()) {
         showError(tr("The lesson could not be saved"),
                   tr("%1\n\nThe file on disk is unchanged; your edits stay here, unsaved.")
                       .arg(coreErrorText(error.error())));
         return false;
     }
     lessonPath_ = path;
+    LessonDocument::of(*this)->saved();
+    addRecentFile(path);
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     return true;
 }

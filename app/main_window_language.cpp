@@ -98,7 +98,7 @@ void MainWindow::rebuildWidgets() {
     }
     showSourcePanels();
     ui_->tabs->setCurrentIndex(kept.tab);
-    if (!lessonPath_.isEmpty() || source_ != lesson_) setWindowTitle(tr("AttnScope — %1").arg(source_->name()));
+    if (!lessonPath_.isEmpty() || source_ != lesson_) setWindowTitle(tr("AttnScope — %1").arg(source_->name()) + "[*]");
     rebuildLab(this, lesson_->session());  // an open lab window comes back in the new language
 }
 

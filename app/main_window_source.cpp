@@ -7,7 +7,11 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include <QFileInfo>
+
 #include "app/lab_window.hpp"
+#include "app/lesson_document.hpp"
+#include "app/recent_files.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
 #include "app/main_window_parts.hpp"
@@ -69,6 +73,7 @@ bool MainWindow::openBuiltInLesson(const QString& name) {
 bool MainWindow::openLessonFile(const QString& path) { return openLesson(loadLessonFile(path), path); }
 
 bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
+    if (lesson && !LessonDocument::of(*this)->maybeKeepChanges(false)) return false;
     Result<void> error = lesson ? lesson_->open(std::move(lesson).value()) : lesson.error();
     if (!error.ok()) {
         showError(tr("The lesson could not be opened"),
@@ -76,6 +81,8 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
         return false;
     }
     lessonPath_ = path;
+    LessonDocument::of(*this)->opened();
+    if (!path.startsWith(":/")) addRecentFile(path);
     ui_->editor->setLesson(&lesson_->session().lesson());
     setLabModel(this, QString(), std::nullopt);  // the lab's positional panel back to formulas
     enterSource(lesson_);
@@ -83,6 +90,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
 }
 
 void MainWindow::openModel(const QString& pathOrId) {
+    if (!LessonDocument::of(*this)->maybeKeepChanges(true)) return;
     statusBar()->showMessage(tr("Opening %1…").arg(pathOrId));
     setRunning(true);
     model_->open(pathOrId);
@@ -90,6 +98,7 @@ void MainWindow::openModel(const QString& pathOrId) {
 
 void MainWindow::onModelOpened() {
     if (const auto model = model_->model()) setLabModel(this, model_->name(), model->model);  // its learned positions
+    if (QFileInfo(model_->origin()).isDir()) addRecentFile(model_->origin());
     enterSource(model_);
 }
 
@@ -125,7 +134,7 @@ void MainWindow::enterSource(TraceSource* next) {
     QWidget* tab = ui_->tabs->currentWidget();
     if (source_->offers(Offer::ModelViews) && (tab == ui_->matrixPanel || tab == ui_->editor)) ui_->tabs->setCurrentWidget(ui_->heatmap);
     refreshLabels();
-    setWindowTitle(tr("AttnScope — %1").arg(source_->name()));
+    setWindowTitle(tr("AttnScope — %1").arg(source_->name()) + "[*]");  // [*]: the lesson's unsaved changes
     statusBar()->showMessage(tr("Opened %1").arg(source_->origin()), 5000);
     if (!source_->trace()) return applySentence();
     onTraceChanged();

@@ -11,6 +11,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPainter>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -34,6 +38,9 @@
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/heatmap_view.hpp"
+#include "app/lesson_document.hpp"
+#include "ui/common/core_error_text.hpp"
+#include "ui/common/file_write.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/attention/model_view.hpp"
 #include "ui/step/matrix_panel.hpp"
@@ -104,6 +111,21 @@ bool showTiredAgainstWide(MainWindow& w) {
     return view->builders()[2]->drawn().size() > 0;
 }
 
+
+// The window with `menu` drawn open under its entry in the menu bar: a grab leaves out pop-ups.
+bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError) {
+    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+    QImage image = window.grab().toImage();
+    if (menu) {
+        menu->adjustSize();
+        const QRect entry = window.menuBar()->actionGeometry(menu->menuAction());
+        QPainter painter(&image);
+        painter.drawPixmap(window.menuBar()->mapTo(&window, entry.bottomLeft()), menu->grab());
+    }
+    const auto error = writePngFile(path, image);
+    if (!error.ok() && firstError.isEmpty()) firstError = coreErrorText(error.error());
+    return error.ok();
+}
 
 template <class T>
 T* find(const MainWindow& window, const char* name) {
@@ -199,6 +221,15 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     if (w.openBuiltInLesson("coreference") && showTiredAgainstWide(w))
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "compare"))) ? 1 : 0;
     reopen();
+    // The editor just after a word was added (its row of zeros, the change named as Edit ▸ Undo
+    // names it), then undone: last, so the numbers above stay.
+    if (LessonDocument* document = LessonDocument::of(w); document && document->addWord("birds")) {
+        tabs_->setCurrentWidget(editor_);
+        editor_->selectMatrix(LessonMatrixKind::Embeddings);
+        n += grabWithMenuOpen(w, w.findChild<QMenu*>("editMenu"), QDir(dir).filePath(fileName(n + 1, "editor", "word-added")),
+                              screenshotError_) ? 1 : 0;
+        document->undoStack().undo();
+    }
     return n;
 }
 

@@ -110,6 +110,12 @@ namespace attnscope {
       "{2}；请给出 {2}×{1} 的 W_O")                                                                                  \
     X(BOWithoutWO, "without W_O the output is the concatenation, {1} wide (heads·d_v), but b_O has {2} numbers",      \
       "没有 W_O 时输出是各头的拼接，宽度为 {1}（头数·d_v），但 b_O 有 {2} 个数")                                     \
+    /* core/lesson/lesson_edit: the lesson editor's word and dimension changes */                                    \
+    X(AWord, "a word", "一个词")                                                                                       \
+    X(WordNotOneToken, "\"{1}\" is read as {2} token(s), {3}; a word of the table must be one token exactly as the "  \
+      "tokenizer reads it", "“{1}”会被读作 {2} 个词元：{3}；嵌入表中的词必须恰好是分词器读出的一个词元")                 \
+    X(WordAlreadyInTable, "\"{1}\" is already in the embedding table", "“{1}”已在嵌入表中")                          \
+    X(WordNotInTable, "\"{1}\" is not in the embedding table", "“{1}”不在嵌入表中")                                  \
     X(HeadColumns, "{1} heads × {2} {3} = {4} columns per token; at most {5} (heads × d_k and heads × d_v)",          \
       "{1} 个头 × {2} {3} = 每个词元 {4} 列；最多 {5} 列（头数 × d_k 与头数 × d_v）")                                \
     X(OneLayerOrList, "expected one layer, or a list of layers joined by residual connections; found {1} layers",     \

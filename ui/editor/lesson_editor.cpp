@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "ui/editor/lesson_structure_bar.hpp"
 #include "ui/step/matrix_table.hpp"
 
 namespace attnscope {
@@ -24,6 +25,8 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     message_ = new QLabel(this);
     message_->setObjectName("editMessage");
     message_->setWordWrap(true);
+    structure_ = new LessonStructureBar(this);
+    structure_->setObjectName("structureBar");
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Matrix:"), this));
@@ -32,20 +35,41 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
     layout->addWidget(new QLabel(tr("Double-click a number to change it; every view recomputes at once."), this));
     layout->addWidget(table_, 1);
+    layout->addWidget(structure_);
     layout->addWidget(message_);
 
     connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this, model](int i) {
         if (i >= 0 && i < static_cast<int>(choices_.size())) model->setChoice(choices_[i]);
         table_->resizeColumnsToContents();
     });
-    connect(model, &LessonMatrixModel::lessonEdited, this, [this] {
+    connect(model, &LessonMatrixModel::lessonEdited, this, [this](const QString& cell) {
         showMessage(QString(), false);
-        emit lessonEdited();
+        emit lessonEdited(cell);
     });
     connect(model, &LessonMatrixModel::editRejected, this, [this](const QString& text) {
         showMessage(text, true);
         emit editRejected(text);
     });
+    connectStructureBar();
+}
+
+void LessonEditor::connectStructureBar() {
+    connect(structure_, &LessonStructureBar::addWord, this, &LessonEditor::wordAddRequested);
+    connect(structure_, &LessonStructureBar::renameSelected, this, [this](const QString& to) {
+        if (const QString from = selectedWord(); !from.isEmpty()) emit wordRenameRequested(from, to);
+    });
+    connect(structure_, &LessonStructureBar::deleteSelected, this, [this] {
+        if (const QString word = selectedWord(); !word.isEmpty()) emit wordDeleteRequested(word);
+    });
+    connect(structure_, &LessonStructureBar::dimensionsRequested, this, &LessonEditor::dimensionsRequested);
+}
+
+QString LessonEditor::selectedWord() {
+    const QModelIndex at = table_->currentIndex();
+    if (model()->choice().kind == LessonMatrixKind::Embeddings && at.isValid())
+        return model()->headerData(at.row(), Qt::Vertical, Qt::DisplayRole).toString();
+    showMessage(tr("Select a word's row in the embedding table first."), true);
+    return QString();
 }
 
 void LessonEditor::setLesson(Lesson* lesson) {
@@ -57,7 +81,17 @@ void LessonEditor::setLesson(Lesson* lesson) {
     matrixBox_->setCurrentIndex(choices_.empty() ? -1 : 0);
     if (!choices_.empty()) model()->setChoice(choices_[0]);
     table_->resizeColumnsToContents();
+    if (lesson) structure_->showDimensions(dimensionsOf(*lesson), lesson->projections);
     showMessage(QString(), false);
+}
+
+void LessonEditor::reload() {
+    const LessonMatrixChoice kept = model()->choice();
+    const QModelIndex at = table_->currentIndex();
+    setLesson(model()->lesson());
+    if (!selectMatrix(kept.kind, kept.head, kept.layer)) return;
+    if (at.isValid() && at.row() < model()->rowCount() && at.column() < model()->columnCount())
+        table_->setCurrentIndex(model()->index(at.row(), at.column()));
 }
 
 void LessonEditor::refresh() {

@@ -1,9 +1,11 @@
 #pragma once
 // The editor panel: pick a matrix of the lesson, edit its numbers. Refused edits are shown in
-// the panel's message line; accepted ones are reported through lessonEdited.
+// the panel's message line; accepted ones are reported through lessonEdited. Word and dimension
+// changes are only asked for (the *Requested signals); the window's lesson document makes them.
 #include <QWidget>
 #include <vector>
 
+#include "core/lesson/lesson_edit.hpp"
 #include "ui/editor/lesson_matrix_model.hpp"
 
 class QComboBox;
@@ -11,6 +13,7 @@ class QLabel;
 
 namespace attnscope {
 
+class LessonStructureBar;
 class MatrixTable;
 
 class LessonEditor : public QWidget {
@@ -19,7 +22,8 @@ public:
     explicit LessonEditor(QWidget* parent = nullptr);
 
     void setLesson(Lesson* lesson);  // not owned
-    void refresh();                  // the lesson changed outside the editor
+    void refresh();                  // the lesson's numbers changed outside the editor
+    void reload();                   // its shape changed (undo, words, dimensions): same matrix if it is still there
     void showMessage(const QString& text, bool error);
 
     QComboBox* matrixBox() const { return matrixBox_; }
@@ -29,14 +33,22 @@ public:
     bool selectMatrix(LessonMatrixKind kind, int head = 0, int layer = 0);
 
 signals:
-    void lessonEdited();
+    void lessonEdited(const QString& cell);  // a number was changed in place
+    void wordAddRequested(const QString& word);
+    void wordRenameRequested(const QString& from, const QString& to);
+    void wordDeleteRequested(const QString& word);
+    void dimensionsRequested(const LessonDimensions& dims);
     void editRejected(const QString& message);
 
 private:
+    QString selectedWord();  // the embedding table's current row, else empty (with a message)
+    void connectStructureBar();
+
     std::vector<LessonMatrixChoice> choices_;
     QComboBox* matrixBox_ = nullptr;
     MatrixTable* table_ = nullptr;
     QLabel* message_ = nullptr;
+    LessonStructureBar* structure_ = nullptr;
 };
 
 }  // namespace attnscope

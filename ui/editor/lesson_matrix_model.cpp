@@ -142,7 +142,7 @@ bool LessonMatrixModel::setData(const QModelIndex& index, const QVariant& value,
     if (parsed == *p) return true;
     *p = parsed;
     emit dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
-    emit lessonEdited();
+    emit lessonEdited(cellName(index.row(), index.column()));
     return true;
 }
 

@@ -30,6 +30,7 @@ public:
     void setLesson(Lesson* lesson);  // not owned; nullptr clears
     void setChoice(const LessonMatrixChoice& choice);
     const LessonMatrixChoice& choice() const { return choice_; }
+    Lesson* lesson() const { return lesson_; }
     double valueAt(int row, int col) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -40,7 +41,7 @@ public:
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
 signals:
-    void lessonEdited();
+    void lessonEdited(const QString& cell);  // e.g. "W_Q[2, 1]": names the edit for Edit ▸ Undo
     void editRejected(const QString& message);
 
 private:

@@ -1,0 +1,57 @@
+#include "app/recent_files.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSettings>
+
+#include "app/main_window.hpp"
+
+namespace attnscope {
+
+namespace {
+
+const QString kKey = QStringLiteral("recentFiles");
+
+// The same settings as the interface language (app/language.cpp).
+QSettings settings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
+
+}  // namespace
+
+QStringList recentFiles() { return settings().value(kKey).toStringList().mid(0, kMaxRecentFiles); }
+
+void addRecentFile(const QString& path) {
+    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    QStringList list = recentFiles();
+    list.removeAll(absolute);
+    list.prepend(absolute);
+    settings().setValue(kKey, list.mid(0, kMaxRecentFiles));
+}
+
+void clearRecentFiles() { settings().remove(kKey); }
+
+void fillRecentMenu(QMenu* menu, MainWindow& window) {
+    menu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& path : files) {
+        const QFileInfo info(path);
+        const QString shown = QString(path).replace('&', "&&");  // a menu reads "&x" as a shortcut key
+        const QString label = info.isDir() ? QObject::tr("%1 (model)").arg(shown) : shown;
+        QAction* action = menu->addAction(info.exists() ? label : QObject::tr("%1 (missing)").arg(shown),
+                                          &window, [&window, path] { openLessonOrModel(window, path); });
+        action->setEnabled(info.exists());
+        action->setData(path);
+    }
+    if (files.isEmpty()) menu->addAction(QObject::tr("No recent files"))->setEnabled(false);
+    menu->addSeparator();
+    QAction* clear = menu->addAction(QObject::tr("Clear list"), menu, [] { clearRecentFiles(); });
+    clear->setObjectName("clearRecent");
+    clear->setEnabled(!files.isEmpty());
+}
+
+void openLessonOrModel(MainWindow& window, const QString& path) {
+    if (QFileInfo(path).isDir()) window.openModel(path);
+    else window.openLessonFile(path);
+}
+
+}  // namespace attnscope

@@ -1,0 +1,131 @@
+// The lesson editor's structural changes: words of the embedding table and the dimensions.
+#include "core/lesson/lesson_edit.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "core/lesson/lesson_tokenizer.hpp"
+#include "core/text/error_messages.hpp"
+
+namespace attnscope {
+
+namespace {
+
+const std::string kEmbeddings = "embeddings";
+
+// A table word must be what the tokenizer makes of it, else no sentence could ever look it up.
+Result<void> checkWord(const Lesson& lesson, const std::string& word) {
+    if (word.empty()) return Error{kEmbeddings, errorText(ErrorId::ExpectedFound, ErrorId::AWord, ErrorId::Nothing)};
+    auto tokens = lessonTokenize(word, lesson.lowercase);
+    if (!tokens) return tokens.error();
+    if (tokens.value().size() != 1 || tokens.value()[0] != word) {
+        std::string read;
+        for (const std::string& t : tokens.value()) read += (read.empty() ? "" : " | ") + t;
+        return Error{kEmbeddings, errorText(ErrorId::WordNotOneToken, word, tokens.value().size(), read)};
+    }
+    if (lesson.findEmbedding(word)) return Error{kEmbeddings, errorText(ErrorId::WordAlreadyInTable, word)};
+    return {};
+}
+
+using Embeddings = std::vector<std::pair<std::string, RowVec>>;
+
+Embeddings::const_iterator findWord(const Embeddings& table, const std::string& word) {
+    return std::find_if(table.begin(), table.end(), [&](const auto& entry) { return entry.first == word; });
+}
+
+Error notInTable(const std::string& word) { return Error{kEmbeddings, errorText(ErrorId::WordNotInTable, word)}; }
+
+// The top-left block of `m` that fits rows×cols, zeros around it. An empty matrix stays empty
+// (an absent W_O or bias stays absent).
+template <class M>
+M resized(const M& m, Eigen::Index rows, Eigen::Index cols) {
+    if (m.size() == 0) return m;
+    M out = M::Zero(rows, cols);
+    const Eigen::Index r = std::min(rows, m.rows()), c = std::min(cols, m.cols());
+    out.topLeftCorner(r, c) = m.topLeftCorner(r, c);
+    return out;
+}
+
+Result<void> checkRange(int value, int hi, const char* field) {
+    if (value >= 1 && value <= hi) return {};
+    return Error{field, errorText(ErrorId::ExpectedFound, errorText(ErrorId::AWholeNumberFrom, 1, hi), value)};
+}
+
+Result<void> checkDimensions(const Lesson& lesson, const LessonDimensions& dims) {
+    for (const auto& [value, hi, field] : {std::tuple{dims.dModel, 4096, "d_model"}, std::tuple{dims.numHeads, 64, "heads"},
+                                           std::tuple{dims.dK, 4096, "d_k"}, std::tuple{dims.dV, 4096, "d_v"}})
+        if (auto e = checkRange(value, hi, field); !e.ok()) return e;
+    if (!lesson.projections && (dims.dK != dims.dModel || dims.dV != dims.dModel))
+        return Error{"d_k", errorText(ErrorId::NoProjectionsDims, dims.dModel)};
+    return {};
+}
+
+HeadWeights resizedHead(const HeadWeights& w, const LessonDimensions& dims) {
+    HeadWeights out;
+    out.wq = resized(w.wq, dims.dModel, dims.dK);
+    out.wk = resized(w.wk, dims.dModel, dims.dK);
+    out.wv = resized(w.wv, dims.dModel, dims.dV);
+    out.bq = resized(w.bq, 1, dims.dK);
+    out.bk = resized(w.bk, 1, dims.dK);
+    out.bv = resized(w.bv, 1, dims.dV);
+    return out;
+}
+
+void resizeLayer(LessonLayer& layer, bool projections, const LessonDimensions& dims) {
+    if (projections) {
+        HeadWeights zero;
+        zero.wq = zero.wk = Mat::Zero(dims.dModel, dims.dK);
+        zero.wv = Mat::Zero(dims.dModel, dims.dV);
+        for (HeadWeights& w : layer.heads) w = resizedHead(w, dims);
+        layer.heads.resize(dims.numHeads, zero);
+    }
+    layer.wo = resized(layer.wo, static_cast<Eigen::Index>(dims.numHeads) * dims.dV, dims.dModel);
+    layer.bo = resized(layer.bo, 1, dims.dModel);
+}
+
+}  // namespace
+
+Result<Lesson> addLessonWord(const Lesson& lesson, const std::string& word) {
+    if (auto e = checkWord(lesson, word); !e.ok()) return e.error();
+    Lesson out = lesson;
+    out.embeddings.emplace_back(word, RowVec::Zero(lesson.dModel));
+    return out;
+}
+
+Result<Lesson> renameLessonWord(const Lesson& lesson, const std::string& from, const std::string& to) {
+    const auto at = findWord(lesson.embeddings, from);
+    if (at == lesson.embeddings.end()) return notInTable(from);
+    if (from == to) return lesson;
+    if (auto e = checkWord(lesson, to); !e.ok()) return e.error();
+    Lesson out = lesson;
+    out.embeddings[at - lesson.embeddings.begin()].first = to;
+    return out;
+}
+
+Result<Lesson> deleteLessonWord(const Lesson& lesson, const std::string& word) {
+    const auto at = findWord(lesson.embeddings, word);
+    if (at == lesson.embeddings.end()) return notInTable(word);
+    Lesson out = lesson;
+    out.embeddings.erase(out.embeddings.begin() + (at - lesson.embeddings.begin()));
+    return out;
+}
+
+LessonDimensions dimensionsOf(const Lesson& lesson) { return {lesson.dModel, lesson.numHeads, lesson.dK, lesson.dV}; }
+
+Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) {
+    if (auto e = checkDimensions(lesson, dims); !e.ok()) return e.error();
+    Lesson out = lesson;
+    std::tie(out.dModel, out.numHeads, out.dK, out.dV) = std::tuple{dims.dModel, dims.numHeads, dims.dK, dims.dV};
+    for (auto& entry : out.embeddings) entry.second = resized(entry.second, 1, dims.dModel);
+    if (!out.featureNames.empty()) {
+        const int kept = static_cast<int>(out.featureNames.size());
+        out.featureNames.resize(dims.dModel);
+        for (int i = kept; i < dims.dModel; ++i) out.featureNames[i] = LocalizedText(std::to_string(i));
+    }
+    if (out.positionalTable.size()) out.positionalTable = resized(out.positionalTable, out.positionalTable.rows(), dims.dModel);
+    for (LessonLayer& layer : out.layers) resizeLayer(layer, out.projections, dims);
+    if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();
+    return out;
+}
+
+}  // namespace attnscope
