@@ -13,10 +13,12 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextEdit>
 #include <algorithm>
+#include <numeric>
 
 #include "ui/step/matrix_panel.hpp"
 
@@ -30,8 +32,10 @@ const QString kZoomKey = QStringLiteral("view/zoom");
 bool remembersZoom = false;
 
 // What a class does not need on the projector, by object name: the lesson editor's tab, the
-// error line, the model's side panels, the "Switch heads off:" row.
-const char* const kHiddenWhilePresenting[] = {"error", "sidePanels", "ablateEdit", "ablateLabel"};
+// error line, the model's side panels, the "Switch heads off:" row, the lesson's long description
+// (its title stays): the worked example gets the height.
+const char* const kHiddenWhilePresenting[] = {"error", "sidePanels", "ablateEdit", "ablateLabel", "description"};
+constexpr int kStepListWidth = 250;  // at 100 %; the list widens with the zoom, up to a quarter of the window
 
 }  // namespace
 
@@ -136,7 +140,21 @@ void Presentation::applyZoom() {
         title->setFont(titleFont);
     }
     if (auto* panel = window_->findChild<MatrixPanel*>(QStringLiteral("matrixPanel"))) panel->setExplanationFont(monoFont(size));
+    widenStepList();
     redraw_();
+}
+
+// Step titles wrap onto three lines at 200 % in the 100 % width: the list grows with the zoom.
+void Presentation::widenStepList() {
+    auto* navigator = window_->findChild<QWidget*>(QStringLiteral("navigator"));
+    auto* splitter = navigator ? qobject_cast<QSplitter*>(navigator->parentWidget()) : nullptr;
+    if (!splitter || splitter->count() < 2) return;
+    QList<int> sizes = splitter->sizes();
+    const int total = std::accumulate(sizes.begin(), sizes.end(), 0);
+    const int width = std::min(kStepListWidth * zoom_ / 100, std::max(kStepListWidth, window_->width() / 4));
+    sizes[1] += sizes[0] - width;  // the tabs give or take the difference
+    sizes[0] = width;
+    if (total > 0 && sizes[1] > 0) splitter->setSizes(sizes);
 }
 
 void Presentation::setPresenting(bool on) {

@@ -57,6 +57,7 @@ protected:
 
 private:
     void hideForClass(bool hide);
+    void widenStepList();
     QAction* windowAction(const char* name, const QList<QKeySequence>& keys, std::function<void()> slot);
     void retranslate();
 

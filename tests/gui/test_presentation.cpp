@@ -127,13 +127,14 @@ void PresentationTest::zoom200DoublesFontsAndRowHeights() {
     // A wide step list, so no title wraps at either zoom: its rows then are one line each.
     auto* splitter = qobject_cast<QSplitter*>(navigator().parentWidget());
     QVERIFY(splitter);
-    window->resize(3000, 1000);
-    splitter->setSizes({1100, 1600, 300});
+    window->resize(4000, 1000);
+    splitter->setSizes({1100, 2600, 300});
     goToStep(Step::Scores);
     child<QTabWidget>(*window, "tabs")->setCurrentWidget(child<HeatmapView>(*window, "heatmap"));
     QApplication::processEvents();
     const Sizes at100 = measure();
     presentation().setZoom(200);
+    splitter->setSizes({1100, 2600, 300});  // the zoom widened the list to 500 px: wide again
     QApplication::processEvents();
     const Sizes at200 = measure();
     QCOMPARE(at200.tableFont, 2 * at100.tableFont);
@@ -213,6 +214,8 @@ void PresentationTest::presentationModeHidesWhatAClassDoesNotNeed() {
     QVERIFY(!tabs->isTabVisible(tabs->indexOf(editor)));
     QVERIFY(tabs->currentWidget() != editor);
     QVERIFY(!child<QLineEdit>(*window, "ablateEdit")->isVisible());
+    QVERIFY(!child<QLabel>(*window, "description")->isVisible());
+    QVERIFY(child<QLabel>(*window, "lessonTitle")->isVisible());
     QVERIFY(navigator().isVisible());
     QVERIFY(child<MatrixPanel>(*window, "matrixPanel")->isVisible());
     QTest::keyClick(window.get(), Qt::Key_Right);  // stepping still works
@@ -234,6 +237,7 @@ void PresentationTest::scoresStepNeedsNoHorizontalScrollBarAt150And200() {
     QCOMPARE(sessionOf(*window).trace().tokenCount(), 4);
     MatrixPanel* panel = child<MatrixPanel>(*window, "matrixPanel");
     auto* scroll = panel->findChild<QScrollArea*>();
+    const int listWidth = navigator().width();
     for (const int zoom : {150, 200}) {
         presentation().setZoom(zoom);
         goToStep(Step::Scores);
@@ -245,6 +249,7 @@ void PresentationTest::scoresStepNeedsNoHorizontalScrollBarAt150And200() {
         for (const MatrixTable* table : panel->findChildren<MatrixTable*>())
             if (table->isVisible()) QVERIFY(!table->horizontalScrollBar()->isVisible());
     }
+    QVERIFY(navigator().width() >= listWidth * 3 / 2);  // step titles get room too (1600 / 4 = 400 px)
 }
 
 // No half-height empty pane: the explanation takes the lines it shows; the tables the rest.
@@ -263,6 +268,7 @@ void PresentationTest::explanationPaneFitsItsText() {
     QVERIFY(explanation->height() >= lines * lineHeight);  // every line shows, no scroll bar
     QVERIFY(!explanation->verticalScrollBar()->isVisible());
     QVERIFY(explanation->height() <= (lines + 2) * lineHeight);
+    QVERIFY(explanation->height() <= panel->height() / 3);  // the worked example keeps the height
 }
 
 void PresentationTest::integersPrintWithoutDecimals() {

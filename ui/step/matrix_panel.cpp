@@ -191,7 +191,7 @@ void MatrixPanel::wrapRow() {
     if (line) line->addStretch(1);
 }
 
-// The explanation gets the height of its text (at most half the panel), the worked example the
+// The explanation gets the height of its text (at most a third of the panel), the worked example the
 // rest: no half-height empty pane under small matrices, room for the tables on a projector.
 void MatrixPanel::giveRestToExplanation() {
     const int total = splitter_->height();
@@ -200,7 +200,7 @@ void MatrixPanel::giveRestToExplanation() {
     const int lines = std::max({kExplanationMinLines, doc->blockCount(), doc->lineCount()});
     const int margins = 2 * (explanation_->frameWidth() + static_cast<int>(doc->documentMargin())) + 6;
     const int text = lines * explanation_->fontMetrics().lineSpacing() + margins;
-    const int explanation = std::min(text, total / 2);
+    const int explanation = std::min(text, total / 3);
     splitter_->setSizes({total - explanation, explanation});
 }
 
