@@ -17,6 +17,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextEdit>
+#include <QWheelEvent>
 #include <algorithm>
 #include <numeric>
 
@@ -199,6 +200,17 @@ void Presentation::hideForClass(bool hide) {
     }
 }
 
+// Ctrl+wheel zooms the window, except over a plot: the heatmaps zoom themselves with the wheel.
+bool Presentation::wheelZooms(const QWidget* widget, const QWheelEvent* wheel) {
+    if (!widget || widget->window() != window_ || !(wheel->modifiers() & Qt::ControlModifier)) return false;
+    for (const QWidget* w = widget; w; w = w->parentWidget())
+        if (w->inherits("QCustomPlot")) return false;
+    const int delta = wheel->angleDelta().y();
+    if (delta == 0) return false;
+    delta > 0 ? zoomIn() : zoomOut();
+    return true;
+}
+
 bool Presentation::editsText(const QWidget* w) {
     for (; w; w = w->parentWidget()) {  // a spin box's or combo box's inner line edit counts as it
         if (auto* line = qobject_cast<const QLineEdit*>(w)) return !line->isReadOnly();
@@ -216,6 +228,7 @@ bool Presentation::editsText(const QWidget* w) {
 // ←/→ and a clicker's PageUp/PageDown step through the lesson from any widget of the window,
 // before the widget sees them (a list or a table would move its own cursor instead).
 bool Presentation::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Wheel) return wheelZooms(qobject_cast<QWidget*>(watched), static_cast<QWheelEvent*>(event));
     if (event->type() != QEvent::KeyPress) return false;
     auto* key = static_cast<QKeyEvent*>(event);
     const auto* widget = qobject_cast<QWidget*>(watched);

@@ -13,6 +13,7 @@
 class QMainWindow;
 class QMenu;
 class QAction;
+class QWheelEvent;
 class QWidget;
 
 namespace attnscope {
@@ -58,6 +59,7 @@ protected:
 private:
     void hideForClass(bool hide);
     void widenStepList();
+    bool wheelZooms(const QWidget* widget, const QWheelEvent* wheel);
     QAction* windowAction(const char* name, const QList<QKeySequence>& keys, std::function<void()> slot);
     void retranslate();
 

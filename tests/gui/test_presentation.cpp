@@ -14,6 +14,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QWheelEvent>
 #include <cmath>
 #include <memory>
 
@@ -107,6 +108,19 @@ void PresentationTest::zoomStepsThroughTheListAndIsRemembered() {
     QCOMPARE(second->findChild<Presentation*>()->zoom(), 175);
     QCOMPARE(second->font().pointSizeF(), 12 * 1.75);
     window->setLargerText(false);  // the old API: 100 %
+    QCOMPARE(p.zoom(), 100);
+    // Ctrl+wheel zooms over the worked example, not over a heatmap (it zooms itself there).
+    const auto ctrlWheel = [](QWidget* w, int delta) {
+        const QPointF at(w->width() / 2.0, w->height() / 2.0);
+        QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::ControlModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(w, &event);
+    };
+    ctrlWheel(child<MatrixPanel>(*window, "matrixPanel")->resultView()->viewport(), 120);
+    QCOMPARE(p.zoom(), 110);
+    ctrlWheel(child<MatrixPanel>(*window, "matrixPanel")->resultView()->viewport(), -120);
+    QCOMPARE(p.zoom(), 100);
+    ctrlWheel(child<HeatmapView>(*window, "heatmap")->firstPlot(), 120);
     QCOMPARE(p.zoom(), 100);
 }
 
