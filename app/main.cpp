@@ -6,6 +6,7 @@
 #include "app/cli_support.hpp"
 #include "app/language.hpp"
 #include "app/main_window.hpp"
+#include "app/presentation.hpp"
 #include "app/run_window.hpp"
 
 int main(int argc, char** argv) {
@@ -28,5 +29,6 @@ int main(int argc, char** argv) {
     if (headless) return attnscope::finishOutput(attnscope::runCommandLine(QApplication::arguments()));
     // The window takes the same options: a mistyped one is refused, never silently dropped.
     if (auto error = attnscope::commandLineError(QApplication::arguments())) return attnscope::fail(*error);
+    attnscope::Presentation::rememberZoom(true);  // View ▸ Zoom comes back next session
     return attnscope::runWindow(QApplication::arguments());
 }

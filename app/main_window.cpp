@@ -12,7 +12,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
-#include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -29,6 +28,8 @@
 #include "app/model_menu.hpp"
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
+#include "app/loading_cover.hpp"
+#include "app/presentation.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/compare_tab_controller.hpp"
@@ -67,25 +68,6 @@ void initResources() { initAttnScopeResources(); }
 namespace {
 
 constexpr int kSentenceDelayMs = 150;
-constexpr double kNormalPointSize = 12;  // projector-friendly by default
-constexpr double kLargerPointSize = 16;
-
-// Latin text in DejaVu, Chinese and Japanese from WenQuanYi: both must render on a projector.
-QFont appFont(double pointSize) {
-    QFont f;
-    f.setFamilies({"DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC"});
-    f.setPointSizeF(pointSize);
-    return f;
-}
-
-QFont monoFont(double pointSize) {
-    QFont f;
-    f.setFamilies({"DejaVu Sans Mono", "WenQuanYi Micro Hei Mono", "Noto Sans Mono"});
-    f.setStyleHint(QFont::Monospace);
-    f.setPointSizeF(pointSize);
-    return f;
-}
-
 QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
@@ -98,12 +80,19 @@ QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_unique<Parts>()) {
     setWindowTitle("AttnScope");
-    setFont(appFont(kNormalPointSize));
     lesson_ = new LessonTraceSource(this);
     model_ = new ModelTraceSource(this);
     source_ = lesson_;
     new LessonDocument(*this, *lesson_);  // undo, the modified mark, the question before closing
     new DropOpener(*this);
+    // A new zoom: every view and the worked example's tables size to the new font.
+    const auto redraw = [this] {
+        if (!source_->trace()) return;
+        onTraceChanged();
+        ui_->worked->showCurrentStep();
+    };
+    ui_->presentation = new Presentation(this, redraw,
+                                         [this] { ui_->navigator->next(); }, [this] { ui_->navigator->previous(); });
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
@@ -113,11 +102,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
     showSourcePanels();
     setRunning(false);
-    setLargerText(false);
+    ui_->presentation->applyZoom();  // the zoom the user chose last time
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
     connect(&sentenceTimer_, &QTimer::timeout, this, &MainWindow::applySentence);
     resize(1560, 960);
+    ui_->navigator->list()->setFocus();  // not the sentence box: → steps the lesson at launch
 }
 
 // The views point into the sources' traces: delete the views first (an open cell editor still
@@ -165,7 +155,9 @@ QWidget* MainWindow::buildCentralWidget() {
     auto* sentenceRow = new QHBoxLayout;
     sentenceRow->addWidget(new QLabel(tr("Sentence:"), central));
     sentenceRow->addWidget(ui_->sentence, 1);
-    sentenceRow->addWidget(new QLabel(tr("Switch heads off:"), central));
+    auto* ablateLabel = new QLabel(tr("Switch heads off:"), central);
+    ablateLabel->setObjectName("ablateLabel");
+    sentenceRow->addWidget(ablateLabel);
     sentenceRow->addWidget(ui_->ablate);
     auto* statusRow = new QHBoxLayout;
     statusRow->addWidget(ui_->rounding);
@@ -207,6 +199,7 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->heads = new HeadsTab(ui_->tabs, ui_->modelView, ui_->tabs);
     ui_->qk = new QkTabController(ui_->tabs, ui_->tabs);
     ui_->compare = new CompareTabController(ui_->tabs, ui_->tabs);
+    ui_->loading = new LoadingCover(ui_->tabs);
     return ui_->tabs;
 }
 
@@ -221,6 +214,7 @@ void MainWindow::buildSourcePanels() {
     columnLayout->addWidget(ui_->predictions);
     columnLayout->addWidget(ui_->headEffectBox, 1);
     ui_->predictionsArea = new QScrollArea;
+    ui_->predictionsArea->setObjectName("sidePanels");
     ui_->predictionsArea->setWidgetResizable(true);
     ui_->predictionsArea->setWidget(column);
     ui_->predictionsArea->setMinimumWidth(260);
@@ -247,9 +241,7 @@ void MainWindow::buildMenus() {
     addLabMenu(menuBar()->addMenu(tr("L&ab")), this, lesson_->session());  // the teaching lab (issue 5)
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* larger = ui_->largerText = view->addAction(tr("&Larger text"), this, &MainWindow::setLargerText);
-    larger->setCheckable(true);
-    larger->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus));
+    ui_->presentation->addToViewMenu(view);  // zoom and presentation mode (app/presentation.cpp)
     QAction* shading = ui_->shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
     shading->setCheckable(true);
     shading->setChecked(true);
@@ -316,12 +308,6 @@ void MainWindow::connectViews() {
         connect(part, &ReportingPart::failed, this, &MainWindow::showError);
         connect(part, &ReportingPart::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
     }
-    // Text fields and matrix tables claim the arrows (ShortcutOverride) for their own cursor.
-    // On the central widget: rebuilt with it when the language changes (setLanguage), never twice.
-    auto* next = new QShortcut(QKeySequence(Qt::Key_Right), centralWidget());
-    auto* previous = new QShortcut(QKeySequence(Qt::Key_Left), centralWidget());
-    connect(next, &QShortcut::activated, ui_->navigator, &StepNavigator::next);
-    connect(previous, &QShortcut::activated, ui_->navigator, &StepNavigator::previous);
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {
@@ -355,15 +341,8 @@ void MainWindow::setErrorText(const QString& text) {
     ui_->error->setVisible(!text.isEmpty());
 }
 
-void MainWindow::setLargerText(bool larger) {
-    const double size = larger ? kLargerPointSize : kNormalPointSize;
-    setFont(appFont(size));
-    QFont titleFont = appFont(size * 1.35);
-    titleFont.setBold(true);
-    ui_->title->setFont(titleFont);
-    ui_->matrixPanel->setExplanationFont(monoFont(size));
-    if (source_->trace()) onTraceChanged();  // tables and plots resize to the new font
-}
+// Kept for its callers: "larger" is the 150 % zoom (View ▸ Zoom has the other steps).
+void MainWindow::setLargerText(bool larger) { ui_->presentation->setZoom(larger ? 150 : 100); }
 
 void MainWindow::setCoreferenceHeads(const std::vector<HeadRef>& heads) { ui_->coref->setHeads(heads); }
 void MainWindow::evaluateHeads(const QString& setSource) { ui_->heads->evaluate(setSource); }

@@ -15,6 +15,7 @@
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "app/main_window_parts.hpp"
+#include "app/presentation.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
 #include "app/tabs/heads_tab.hpp"
@@ -32,7 +33,7 @@ namespace {
 struct OnScreen {
     QString sentence;
     int tab = 0, step = 0, head = 0, layer = 0;
-    bool larger = false, shading = true;
+    bool shading = true;
 };
 
 }  // namespace
@@ -62,14 +63,15 @@ void MainWindow::setLanguage(const QString& language) {
 
 void MainWindow::rebuildWidgets() {
     OnScreen kept{ui_->sentence->text(), ui_->tabs->currentIndex(), ui_->navigator->currentIndex(),
-                  ui_->navigator->currentHead(), ui_->controls->layer(), ui_->largerText->isChecked(),
-                  ui_->shading->isChecked()};
+                  ui_->navigator->currentHead(), ui_->controls->layer(), ui_->shading->isChecked()};
     sentenceTimer_.stop();
     ui_->traceTabs.clear();  // as in the destructor: the views go before the widgets they draw in
     delete ui_->progress;
     delete findChild<FileMenu*>(QString(), Qt::FindDirectChildrenOnly);
     delete takeCentralWidget();  // with it the tab controllers and the arrow-key shortcuts
+    Presentation* presentation = ui_->presentation;  // its zoom and window actions stay
     ui_ = std::make_unique<Parts>();
+    ui_->presentation = presentation;
     setCentralWidget(buildCentralWidget());
     setMenuBar(new QMenuBar(this));  // deletes the old one and its menus
     buildMenus();
@@ -82,12 +84,11 @@ void MainWindow::rebuildWidgets() {
     if (!lessonPath_.isEmpty()) ui_->editor->setLesson(&lesson_->session().lesson());
     ui_->heads->setSource(source_);
     ui_->shading->setChecked(kept.shading);
-    ui_->largerText->setChecked(kept.larger);
     if (const auto trace = source_->trace()) {
         ui_->controls->setLayerCount(trace->layerCount());
         ui_->controls->setLayer(kept.layer);
     }
-    setLargerText(kept.larger);  // also shows the trace on every view (onTraceChanged)
+    ui_->presentation->applyZoom();  // also shows the trace on every view (onTraceChanged)
     setRunning(source_->running());
     refreshLabels();
     if (source_->trace()) {

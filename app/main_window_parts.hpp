@@ -25,9 +25,11 @@ class HeadsTab;
 class HeatmapView;
 class JobProgress;
 class LessonEditor;
+class LoadingCover;
 class MatrixPanel;
 class ModelView;
 class PieceStrip;
+class Presentation;
 class PredictionsView;
 class QkTabController;
 class StepNavigator;
@@ -59,7 +61,9 @@ struct MainWindow::Parts {
     HeadsTab* heads = nullptr;
     QkTabController* qk = nullptr;  // Queries & keys: the worked layer's head in 2-D
     CompareTabController* compare = nullptr;  // sentence A beside a sentence B
-    QAction *largerText = nullptr, *shading = nullptr;  // View menu states, kept across a rebuild
+    QAction* shading = nullptr;  // a View menu state, kept across a rebuild
+    Presentation* presentation = nullptr;  // zoom, F11, ←/→ anywhere; kept across a rebuild
+    LoadingCover* loading = nullptr;       // over the tabs while a model opens
 };
 
 }  // namespace attnscope

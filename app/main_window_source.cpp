@@ -13,6 +13,7 @@
 #include "app/lesson_document.hpp"
 #include "app/recent_files.hpp"
 #include "app/lesson_source.hpp"
+#include "app/loading_cover.hpp"
 #include "app/main_window.hpp"
 #include "app/main_window_parts.hpp"
 #include "app/source/lesson_trace_source.hpp"
@@ -92,6 +93,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
 void MainWindow::openModel(const QString& pathOrId) {
     if (!LessonDocument::of(*this)->maybeKeepChanges(true)) return;
     statusBar()->showMessage(tr("Opening %1…").arg(pathOrId));
+    ui_->loading->cover(tr("Opening %1…").arg(pathOrId));  // not the previous lesson's views
     setRunning(true);
     model_->open(pathOrId);
 }
@@ -104,6 +106,7 @@ void MainWindow::onModelOpened() {
 
 void MainWindow::onModelOpenFailed(const QString& message) {
     setRunning(false);
+    ui_->loading->uncover();  // what was open stays, and shows again
     showError(tr("The model could not be opened"),
               tr("%1\n\nThe previous %2 stays open.").arg(message, source_->kindName()));
 }
@@ -189,6 +192,7 @@ void MainWindow::setSentence(const QString& sentence) {
 void MainWindow::onTraceChanged() {
     const auto trace = source_->trace();
     if (!trace) return;
+    ui_->loading->uncover();  // a model's first trace arrived: the views show it
     setRunning(false);
     setErrorText(QString());
     ui_->controls->setLayerCount(trace->layerCount());
@@ -217,6 +221,7 @@ void MainWindow::onWorkedTraceChanged() {
 
 void MainWindow::onRunFailed(const QString& message, bool cancelled) {
     setRunning(false);
+    ui_->loading->uncover();
     if (cancelled) return statusBar()->showMessage(tr("Run cancelled; the previous result stays shown."), 5000);
     setErrorText(message);
 }

@@ -25,6 +25,7 @@
 #include "app/lab_window.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "app/presentation.hpp"
 #include "app/sentence_runners.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
@@ -220,6 +221,7 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
         n += saveQkScreenshot(QDir(dir).filePath(fileName(n + 1, "coreference", "queries-keys")), "it");
     if (w.openBuiltInLesson("coreference") && showTiredAgainstWide(w))
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "compare"))) ? 1 : 0;
+    n += saveProjectorScreenshots(dir, n);
     reopen();
     // The editor just after a word was added (its row of zeros, the change named as Edit ▸ Undo
     // names it), then undone: last, so the numbers above stay.
@@ -231,6 +233,26 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
         document->undoStack().undo();
     }
     return n;
+}
+
+// Lesson 1 on a projector: four tokens' scores at 200 % zoom, then presentation mode. The
+// user's remembered zoom is put back.
+int ScreenshotTour::saveProjectorScreenshots(const QString& dir, int n) {
+    auto* presentation = window_.findChild<Presentation*>();
+    if (!presentation || !window_.openBuiltInLesson("first-hand-exercise")) return 0;
+    const int zoom = presentation->zoom();
+    window_.setSentence(QStringLiteral("cats chase mice cats"));
+    presentation->setZoom(200);
+    tabs_->setCurrentWidget(matrixPanel_);
+    const auto& steps = navigator_->steps();
+    navigator_->setCurrentIndex(static_cast<int>(std::find(steps.begin(), steps.end(), Step::Scores) - steps.begin()));
+    matrixPanel_->selectCell(0, 2);
+    int written = grabTo(QDir(dir).filePath(fileName(n + 1, "projector", "zoom-200"))) ? 1 : 0;
+    presentation->setPresenting(true);
+    written += grabTo(QDir(dir).filePath(fileName(n + written + 1, "projector", "presentation-mode"))) ? 1 : 0;
+    presentation->setPresenting(false);
+    presentation->setZoom(zoom);
+    return written;
 }
 
 // The open built-in lesson: each step not shown by an earlier lesson (`seen`), its later

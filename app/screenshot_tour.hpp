@@ -46,6 +46,7 @@ private:
     // The Queries & keys tab of the shown trace with the query `word` (if any) clicked; 1 or 0.
     int saveQkScreenshot(const QString& path, const QString& word);
     int saveCorpusScreenshot(const QString& path);  // the Heads tab's Corpus page
+    int saveProjectorScreenshots(const QString& dir, int n);  // 200 % zoom, presentation mode; 2 or fewer
     MainWindow& window_;
     const Session& session_;  // the lesson under the window
     QComboBox* layerBox_;

@@ -40,6 +40,7 @@ std::string padRight(const std::string& text, int width) {
 Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals) {
     const Mat& m = stepMatrix(trace, step, layer, head);
     Table t{columnLabels(trace, step, layer, head), rowLabels(trace, step, layer, head), {}};
+    decimals = decimalsFor(m, decimals);  // a lesson's integers print as written
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
         t.cells.emplace_back();
         for (Eigen::Index c = 0; c < m.cols(); ++c) t.cells.back().push_back(formatNumber(m(r, c), decimals));

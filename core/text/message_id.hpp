@@ -14,6 +14,7 @@ enum class MessageId : int {
     StepMaskedPadding,        // … without one
     StepInputResidual,        // {1}: the layer (1-based); {2}, {3}: subscripts of this and the previous layer
     StepInputPassedOn,        // {1}: the layer (1-based); {2}: the previous layer
+    StepQueryIsInput, StepKeyIsInput, StepValueIsInput,  // a lesson without projections: Q = K = V = X
     // Notices (Trace::notices): what the reader must see about a run.
     NoticeInLayer, NoticeInHead,  // prefixes: {1} the layer / head, 1-based
     NoticeRowNaN, NoticeRowNaNNumbered, NoticeRowMasked, NoticeRowMaskedNumbered,  // {1}: token / row

@@ -38,6 +38,9 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::StepInputResidual, "Input of layer {1}: X{2} = X{3} + output{3} (residual)",
      "第 {1} 层的输入：X{2} = X{3} + output{3}（残差）"},
     {MessageId::StepInputPassedOn, "Input of layer {1}: what layer {2} passed on", "第 {1} 层的输入：第 {2} 层传下来的结果"},
+    {MessageId::StepQueryIsInput, "Queries Q = X (no projection)", "查询 Q = X（无投影）"},
+    {MessageId::StepKeyIsInput, "Keys K = X (no projection)", "键 K = X（无投影）"},
+    {MessageId::StepValueIsInput, "Values V = X (no projection)", "值 V = X（无投影）"},
     // Notices
     {MessageId::NoticeInLayer, "layer {1}, ", "第 {1} 层，"},
     {MessageId::NoticeInHead, "head {1}: ", "第 {1} 头："},
@@ -213,6 +216,13 @@ std::string_view stepTitle(Step step, Language language) {
 std::string stepTitleIn(const Trace& trace, Step step, int layer, Language language) {
     if (step == Step::Masked && trace.paddedFrom >= 0)
         return std::string(message(trace.causal ? MessageId::StepMaskedCausalPadding : MessageId::StepMaskedPadding, language));
+    // Without projections Q, K and V are X itself (cross-attention's K and V keep their W titles).
+    const bool projectsX = trace.projections || trace.isCrossAttention();
+    if (!projectsX && (step == Step::Query || step == Step::Key || step == Step::Value)) {
+        const MessageId id = step == Step::Query ? MessageId::StepQueryIsInput
+                             : step == Step::Key ? MessageId::StepKeyIsInput : MessageId::StepValueIsInput;
+        return std::string(message(id, language));
+    }
     if (step != Step::Input || layer == 0) return std::string(stepTitle(step, language));
     const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
     if (trace.residual)

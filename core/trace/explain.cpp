@@ -3,6 +3,7 @@
 // (target) tokens and T_k key/value (source) tokens.
 #include "core/trace/explain.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +24,17 @@ std::string formatNumber(double value, int decimals) {
     std::string text = error == std::errc() ? std::string(buffer, end) : std::to_string(value);
     if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') text.erase(0, 1);
     return text;
+}
+
+int decimalsFor(double value, int decimals) {
+    // Exact: products and sums of a lesson's integers are exact in double; 0.99999 is no integer.
+    return std::isfinite(value) && value != std::round(value) ? decimals : 0;
+}
+
+int decimalsFor(const Mat& values, int decimals) {
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        if (decimalsFor(values.data()[i], decimals) != 0) return decimals;
+    return 0;
 }
 
 namespace {
@@ -369,6 +381,14 @@ bool keepsEveryIntermediate(const LayerTrace& layer) {
     return true;
 }
 
+// An explanation of whole numbers (the cell and its operands) prints them as the lesson writes them.
+int explanationDecimals(const Trace& trace, const CellRef& cell, int decimals) {
+    int shown = decimalsFor(stepMatrix(trace, cell.step, cell.layer, cell.head), decimals);
+    for (const Operand& o : operandsOf(trace, cell.step, cell.layer))
+        shown = std::max(shown, decimalsFor(stepMatrix(trace, o.step, o.layer, cell.head), decimals));
+    return shown;
+}
+
 Result<void> checkCell(const Trace& trace, const CellRef& cell) {
     const ErrorText where = errorText(ErrorId::WhereCellOf, stepKey(cell.step));
     if (cell.layer < 0 || cell.layer >= static_cast<int>(trace.layers.size()))
@@ -388,7 +408,7 @@ Result<void> checkCell(const Trace& trace, const CellRef& cell) {
 Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals, Language language) {
     if (auto error = checkCell(trace, cell); !error.ok()) return error.error();
     const LayerTrace& layer = trace.layers[cell.layer];
-    const Context c{trace, cell, decimals, layer, layer.heads[cell.head], language};
+    const Context c{trace, cell, explanationDecimals(trace, cell, decimals), layer, layer.heads[cell.head], language};
     Explanation e;
     e.cell = cell;
     e.value = stepMatrix(trace, cell.step, cell.layer, cell.head)(cell.row, cell.col);

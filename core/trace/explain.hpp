@@ -56,7 +56,13 @@ struct Explanation {
 Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals,
                                 Language language = Language::English);
 
-// Formats a number as the app shows it: fixed decimals, "−∞"/"+∞"/"NaN" spelled out.
+// Formats a number as the app shows it: fixed decimals, "−∞"/"+∞"/"NaN" spelled out, −0 as 0.
 std::string formatNumber(double value, int decimals);
+
+// The decimals values print with, as a lesson's data are written: none when every finite value
+// is a whole number (a lesson of integers prints "1", "12", not "1.0000"), else `decimals` for
+// all of them, so a column stays aligned. The one rule of the tables, worked example and exports.
+int decimalsFor(double value, int decimals);
+int decimalsFor(const Mat& values, int decimals);
 
 }  // namespace attnscope

@@ -16,12 +16,12 @@ case "$case_name" in
     out="$("$bin" --lang zh_CN "${run[@]}" 2>"${TMPDIR:-/tmp}/cli_lang_$$")" || fail "exit $?"
     err="$(cat "${TMPDIR:-/tmp}/cli_lang_$$")"; rm -f "${TMPDIR:-/tmp}/cli_lang_$$"
     expect_line "$out" "== 分数 S = Q·Kᵀ =="
-    expect_line "$out" "cats    2.0    1.0   1.0"
+    expect_line "$out" "cats      2      1     1"  # integers as the lesson writes them
     expect_line "$out" "分数 S = Q·Kᵀ：S[cats, cats]"
     expect_line "$out" "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  （cats 的查询与 cats 的键有多匹配）"
-    expect_line "$out" "  q[cats,0]·k[cats,0] = 1.0 × 1.0 = 1.0"
-    expect_line "$out" "和 = 2.0"
-    expect_line "$out" "值 = 2.0"
+    expect_line "$out" "  q[cats,0]·k[cats,0] = 1 × 1 = 1"
+    expect_line "$out" "和 = 2"
+    expect_line "$out" "值 = 2"
     expect_line "$out" "notice: 已关闭的头（层:头）：1:1；其注意力权重按计算结果显示，输出为零"
     expect_line "$err" "notice: 已关闭的头（层:头）：1:1；其注意力权重按计算结果显示，输出为零"
     refuse_text "$out" "how well"
@@ -29,10 +29,10 @@ case "$case_name" in
   english)
     out="$("$bin" --lang en "${run[@]}" 2>/dev/null)" || fail "exit $?"
     expect_line "$out" "== Scores S = Q·Kᵀ =="
-    expect_line "$out" "cats    2.0    1.0   1.0"
+    expect_line "$out" "cats      2      1     1"  # integers as the lesson writes them
     expect_line "$out" "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  (how well cats's query matches cats's key)"
-    expect_line "$out" "sum = 2.0"
-    expect_line "$out" "value = 2.0"
+    expect_line "$out" "sum = 2"
+    expect_line "$out" "value = 2"
     expect_line "$out" "notice: heads switched off (layer:head): 1:1; their weights are shown as computed, their output is zero"
     refuse_text "$out" "分数"
     ;;

@@ -70,12 +70,12 @@ TEST_CASE("score explanation lists the products q_i[c]·k_j[c]", "[explain]") {
     CHECK(e.terms[1].value == 0);
     CHECK(e.termsTotal == 1);
     CHECK(e.value == 1);
-    CHECK(e.terms[0].label == "q[cats,0]·k[mice,0] = 1.00 × 1.00 = 1.00");
+    CHECK(e.terms[0].label == "q[cats,0]·k[mice,0] = 1 × 1 = 1");  // integers print as written
     // sources: q_cats[0..4] and k_mice[0..4]
     REQUIRE(e.sources.size() == 10);
     CHECK(e.sources[0] == CellRef{Step::Query, 0, 0, 0, 0});
     CHECK(e.sources[1] == CellRef{Step::Key, 0, 0, 2, 0});
-    CHECK(e.lines.back() == "value = 1.00");
+    CHECK(e.lines.back() == "value = 1");
 }
 
 TEST_CASE("softmax explanation shows the shifted exponentials and their sum", "[explain]") {

@@ -29,9 +29,9 @@ TEST_CASE("text export aligns a labelled matrix", "[export]") {
     CHECK(text == "tokens: cats | chase | mice\n"
                   "\n== Scores S = Q·Kᵀ ==\n"
                   "       cats  chase  mice\n"
-                  "cats    2.0    1.0   1.0\n"
-                  "chase   1.0    2.0   0.0\n"
-                  "mice    1.0    0.0   3.0\n");
+                  "cats      2      1     1\n"  // integers as the lesson writes them
+                  "chase     1      2     0\n"
+                  "mice      1      0     3\n");
 }
 
 TEST_CASE("csv export is one tidy row per cell", "[export]") {

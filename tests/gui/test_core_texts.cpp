@@ -46,16 +46,16 @@ private slots:
         window.setSentence("cats chase mice");
         const QString english = explainInWindow(window, Step::Scores, 0, 2);
         QVERIFY2(english.contains("how well cats's query matches mice's key"), qPrintable(english));
-        QVERIFY2(english.contains("value = 1.0000"), qPrintable(english));
+        QVERIFY2(english.contains("value = 1\n") || english.endsWith("value = 1"), qPrintable(english));
 
         window.setLanguage("zh_CN");
         window.setSentence("cats chase mice");
         const QString chinese = explainInWindow(window, Step::Scores, 0, 2);
         QVERIFY2(chinese.contains(QStringLiteral("分数 S = Q·Kᵀ")), qPrintable(chinese));
         QVERIFY2(chinese.contains(QStringLiteral("（cats 的查询与 mice 的键有多匹配）")), qPrintable(chinese));
-        QVERIFY2(chinese.contains(QStringLiteral("q[cats,0]·k[mice,0] = 1.0000 × 1.0000 = 1.0000")), qPrintable(chinese));
-        QVERIFY2(chinese.contains(QStringLiteral("和 = 1.0000")), qPrintable(chinese));
-        QVERIFY2(chinese.contains(QStringLiteral("值 = 1.0000")), qPrintable(chinese));
+        QVERIFY2(chinese.contains(QStringLiteral("q[cats,0]·k[mice,0] = 1 × 1 = 1")), qPrintable(chinese));
+        QVERIFY2(chinese.contains(QStringLiteral("和 = 1\n")), qPrintable(chinese));
+        QVERIFY2(chinese.contains(QStringLiteral("值 = 1")), qPrintable(chinese));
         QVERIFY2(!chinese.contains("how well") && !chinese.contains("value ="), qPrintable(chinese));
         QCOMPARE(chinese.count('\n'), english.count('\n'));  // line for line
     }

@@ -7,8 +7,11 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QTextDocument>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/step/matrix_delegate.hpp"
 #include "ui/step/matrix_table.hpp"
@@ -18,7 +21,10 @@ namespace attnscope {
 
 namespace {
 
-const QSize kMaxTableSize{620, 460};
+const QSize kMaxTableSize{620, 460};  // at the 12-point font of 100 % zoom; grows with the font
+constexpr double kBasePointSize = 12;
+constexpr int kExplanationMinLines = 2;   // the placeholder's two lines
+constexpr int kRowSpacing = 6;            // between the matrices and operators of a line
 
 QString stepCaption(const Trace& trace, Step step, int layer, int head) {
     QString text = QString::fromStdString(stepTitleIn(trace, step, layer, coreLanguage()));
@@ -38,7 +44,8 @@ std::array<QString, 2> operatorsFor(const Trace& trace, Step step, int decimals)
         case Step::WeightedSum: case Step::Output:
             return {"·", "="};
         case Step::Scaled:
-            return {"", QStringLiteral("÷ %1 =").arg(QString::fromStdString(formatNumber(trace.scaleDivisor, decimals)))};
+            return {"", QStringLiteral("÷ %1 =").arg(QString::fromStdString(
+                            formatNumber(trace.scaleDivisor, decimalsFor(trace.scaleDivisor, decimals))))};
         case Step::Weights: return {"", QCoreApplication::translate("attnscope::MatrixPanel", "softmax\nof each row\n→")};
         default: return {"", ""};
     }
@@ -68,22 +75,18 @@ MatrixPanel::MatrixPanel(QWidget* parent) : QWidget(parent), delegate_(new Matri
     auto* column = new QVBoxLayout(canvas);
     title_ = new QLabel(canvas);
     column->addWidget(title_);
-    auto* row = new QHBoxLayout;
     operands_[0] = makeSlot(canvas);
     operators_[0] = operatorLabel(canvas);
     operands_[1] = makeSlot(canvas);
     operators_[1] = operatorLabel(canvas);
     result_ = makeSlot(canvas);
-    row->addWidget(operands_[0].box, 0, Qt::AlignTop);
-    row->addWidget(operators_[0], 0, Qt::AlignVCenter);
-    row->addWidget(operands_[1].box, 0, Qt::AlignTop);
-    row->addWidget(operators_[1], 0, Qt::AlignVCenter);
-    row->addWidget(result_.box, 0, Qt::AlignTop);
-    row->addStretch(1);
-    column->addLayout(row);
+    lines_ = new QVBoxLayout;
+    column->addLayout(lines_);
     column->addStretch(1);
     scroll->setWidget(canvas);
+    scroll_ = scroll;
     canvas_ = canvas;
+    wrapRow();
 
     explanation_ = new QPlainTextEdit(splitter);
     explanation_->setReadOnly(true);
@@ -121,7 +124,9 @@ MatrixPanel::Slot MatrixPanel::makeSlot(QWidget* parent) {
 void MatrixPanel::fillSlot(Slot& slot, const Trace& trace, Step step, int layer, int head, int decimals) {
     slot.model->show(&trace, step, layer, head, decimals);
     slot.caption->setText(stepCaption(trace, step, layer, head));
-    slot.table->fitToContents(kMaxTableSize);
+    // A larger font (View ▸ Zoom) gets larger tables, not a scroll bar at the old size.
+    const double scale = std::max(1.0, font().pointSizeF() / kBasePointSize);
+    slot.table->fitToContents(kMaxTableSize * scale);
     slot.caption->setMaximumWidth(std::max(slot.table->width(), 220));
     slot.box->show();
 }
@@ -141,20 +146,67 @@ void MatrixPanel::showStep(const Trace& trace, Step step, int layer, int head, i
     operators_[1]->setVisible(!ops.empty());
     const QSignalBlocker blocker(result_.table->selectionModel());
     fillSlot(result_, trace, step, layer, head, decimals);
+    const std::string_view symbol = stepSymbol(step);  // "S": the title above names the step, once
+    result_.caption->setText(QString::fromUtf8(symbol.data(), static_cast<int>(symbol.size())));
     clearExplanation();
+    wrapRow();
     giveRestToExplanation();
 }
 
-// Small matrices leave the explanation most of the height; large ones keep 70 % for the tables.
+// The operands, operators and result side by side while they fit the visible width; at a
+// projector's zoom they wrap onto further lines, each operator with the matrix after it.
+void MatrixPanel::wrapRow() {
+    while (QLayoutItem* line = lines_->takeAt(0)) {
+        if (QLayout* l = line->layout())
+            while (QLayoutItem* item = l->takeAt(0)) delete item;  // the widgets stay on the canvas
+        delete line;
+    }
+    const QMargins margins = canvas_->layout()->contentsMargins();
+    // The width without the vertical scroll bar, whether shown or not: no back and forth.
+    const int available = scroll_->width() - 2 * scroll_->frameWidth() - scroll_->verticalScrollBar()->sizeHint().width() -
+                          margins.left() - margins.right();
+    const std::vector<std::vector<QWidget*>> groups{
+        {operands_[0].box}, {operators_[0], operands_[1].box}, {operators_[1], result_.box}};
+    QHBoxLayout* line = nullptr;
+    int used = 0;
+    for (const auto& group : groups) {
+        std::vector<QWidget*> shown;
+        int width = 0;
+        for (QWidget* w : group)
+            if (w->isVisibleTo(canvas_)) {
+                shown.push_back(w);
+                width += w->sizeHint().width() + kRowSpacing;
+            }
+        if (shown.empty()) continue;
+        if (!line || (used > 0 && used + width > available)) {
+            if (line) line->addStretch(1);
+            line = new QHBoxLayout;
+            line->setSpacing(kRowSpacing);
+            lines_->addLayout(line);
+            used = 0;
+        }
+        for (QWidget* w : shown) line->addWidget(w, 0, qobject_cast<QLabel*>(w) ? Qt::AlignVCenter : Qt::AlignTop);
+        used += width;
+    }
+    if (line) line->addStretch(1);
+}
+
+// The explanation gets the height of its text (at most a third of the panel), the worked example the
+// rest: no half-height empty pane under small matrices, room for the tables on a projector.
 void MatrixPanel::giveRestToExplanation() {
     const int total = splitter_->height();
     if (total <= 0) return;
-    const int tables = std::min(canvas_->sizeHint().height() + 8, total * 7 / 10);
-    splitter_->setSizes({tables, total - tables});
+    const QTextDocument* doc = explanation_->document();
+    const int lines = std::max({kExplanationMinLines, doc->blockCount(), doc->lineCount()});
+    const int margins = 2 * (explanation_->frameWidth() + static_cast<int>(doc->documentMargin())) + 6;
+    const int text = lines * explanation_->fontMetrics().lineSpacing() + margins;
+    const int explanation = std::min(text, total / 3);
+    splitter_->setSizes({total - explanation, explanation});
 }
 
 void MatrixPanel::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    wrapRow();
     giveRestToExplanation();
 }
 
@@ -183,11 +235,13 @@ void MatrixPanel::showExplanation(const Explanation& explanation) {
     for (const std::string& line : explanation.lines) lines << QString::fromStdString(line);
     explanation_->setPlainText(lines.join('\n'));
     highlightSources(explanation.sources);
+    giveRestToExplanation();
 }
 
 void MatrixPanel::showExplanationError(const QString& message) {
     explanation_->setPlainText(message);
     highlightSources({});
+    giveRestToExplanation();
 }
 
 void MatrixPanel::clearExplanation() {
@@ -224,7 +278,10 @@ void MatrixPanel::applyFonts() {
     for (QLabel* op : operators_) op->setFont(scaledBold(font(), 2.0));
 }
 
-void MatrixPanel::setExplanationFont(const QFont& font) { explanation_->setFont(font); }
+void MatrixPanel::setExplanationFont(const QFont& font) {
+    explanation_->setFont(font);
+    giveRestToExplanation();
+}
 
 QString MatrixPanel::explanationText() const { return explanation_->toPlainText(); }
 

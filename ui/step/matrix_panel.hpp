@@ -12,6 +12,8 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QScrollArea;
+class QVBoxLayout;
 class QSplitter;
 
 namespace attnscope {
@@ -48,6 +50,7 @@ protected:
 private:
     void applyFonts();
     void giveRestToExplanation();
+    void wrapRow();
     struct Slot {
         QWidget* box = nullptr;
         QLabel* caption = nullptr;
@@ -60,7 +63,9 @@ private:
     void onCurrentChanged(const QModelIndex& current);
 
     QSplitter* splitter_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
     QWidget* canvas_ = nullptr;
+    QVBoxLayout* lines_ = nullptr;  // the rows of operands, operators and result (wrapRow)
     QLabel* title_ = nullptr;
     std::array<Slot, 2> operands_;
     std::array<QLabel*, 2> operators_{};  // [between operands, before the result]

@@ -23,7 +23,7 @@ void MatrixTable::fitToContents(QSize maxSize) {
     const QAbstractItemModel* m = model();
     const int rows = m ? m->rowCount() : 0;
     const int cols = m ? m->columnCount() : 0;
-    const int rowHeight = metrics.height() + 8;
+    const int rowHeight = metrics.height() * 3 / 2;  // padding in proportion: 2× the zoom, 2× the row
     verticalHeader()->setDefaultSectionSize(rowHeight);
     const QFontMetrics headerMetrics(horizontalHeader()->font());
     for (int c = 0; c < cols; ++c) {

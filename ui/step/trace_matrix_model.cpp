@@ -16,7 +16,7 @@ void TraceMatrixModel::show(const Trace* trace, Step step, int layer, int head, 
     step_ = step;
     layer_ = layer;
     head_ = isPerHead(step) ? head : 0;
-    decimals_ = decimals;
+    decimals_ = decimalsFor(stepMatrix(*trace, step, layer, head_), decimals);  // "1", not "1.0000"
     highlighted_.clear();
     rowLabels_ = rowLabels(*trace, step, layer, head_, displayLanguage());
     colLabels_ = columnLabels(*trace, step, layer, head_, displayLanguage());

@@ -1,0 +1,244 @@
+#include "app/presentation.hpp"
+
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTextEdit>
+#include <QWheelEvent>
+#include <algorithm>
+#include <numeric>
+
+#include "ui/step/matrix_panel.hpp"
+
+namespace attnscope {
+
+namespace {
+
+// The same file as the language choice (app/language.cpp).
+QSettings userSettings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
+const QString kZoomKey = QStringLiteral("view/zoom");
+bool remembersZoom = false;
+
+// What a class does not need on the projector, by object name: the lesson editor's tab, the
+// error line, the model's side panels, the "Switch heads off:" row, the lesson's long description
+// (its title stays): the worked example gets the height.
+const char* const kHiddenWhilePresenting[] = {"error", "sidePanels", "ablateEdit", "ablateLabel", "description"};
+constexpr int kStepListWidth = 250;  // at 100 %; the list widens with the zoom, up to a quarter of the window
+
+}  // namespace
+
+void Presentation::rememberZoom(bool on) { remembersZoom = on; }
+
+const std::vector<int>& Presentation::zoomSteps() {
+    static const std::vector<int> steps{50, 67, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300};
+    return steps;
+}
+
+QFont Presentation::appFont(double pointSize) {
+    QFont f;
+    f.setFamilies({"DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC"});
+    f.setPointSizeF(pointSize);
+    return f;
+}
+
+QFont Presentation::monoFont(double pointSize) {
+    QFont f;
+    f.setFamilies({"DejaVu Sans Mono", "WenQuanYi Micro Hei Mono", "Noto Sans Mono"});
+    f.setStyleHint(QFont::Monospace);
+    f.setPointSizeF(pointSize);
+    return f;
+}
+
+Presentation::Presentation(QMainWindow* window, std::function<void()> redraw, std::function<void()> next,
+                           std::function<void()> previous)
+    : QObject(window), window_(window), redraw_(std::move(redraw)), next_(std::move(next)),
+      previous_(std::move(previous)) {
+    zoomIn_ = windowAction("zoomIn", {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)},
+                           [this] { zoomIn(); });
+    zoomOut_ = windowAction("zoomOut", {QKeySequence(Qt::CTRL | Qt::Key_Minus)}, [this] { zoomOut(); });
+    resetZoom_ = windowAction("resetZoom", {QKeySequence(Qt::CTRL | Qt::Key_0)}, [this] { setZoom(100); });
+    present_ = windowAction("presentationMode", {QKeySequence(Qt::Key_F11)}, [this] { setPresenting(!presenting_); });
+    present_->setCheckable(true);
+    leave_ = windowAction("leavePresentation", {QKeySequence(Qt::Key_Escape)}, [this] { setPresenting(false); });
+    leave_->setEnabled(false);  // Esc belongs to dialogs and editors unless the class is presenting
+    retranslate();
+    if (remembersZoom)
+        zoom_ = std::clamp(userSettings().value(kZoomKey, 100).toInt(), zoomSteps().front(), zoomSteps().back());
+    qApp->installEventFilter(this);
+}
+
+Presentation::~Presentation() { qApp->removeEventFilter(this); }
+
+QAction* Presentation::windowAction(const char* name, const QList<QKeySequence>& keys, std::function<void()> slot) {
+    auto* action = new QAction(this);
+    action->setObjectName(QString::fromLatin1(name));
+    action->setShortcuts(keys);
+    connect(action, &QAction::triggered, this, std::move(slot));
+    window_->addAction(action);
+    return action;
+}
+
+void Presentation::retranslate() {
+    zoomIn_->setText(tr("Zoom &in"));
+    zoomOut_->setText(tr("Zoom &out"));
+    resetZoom_->setText(tr("&Reset zoom"));
+    present_->setText(tr("&Presentation mode"));
+    leave_->setText(tr("Leave presentation mode"));
+}
+
+void Presentation::addToViewMenu(QMenu* view) {
+    retranslate();  // the menu is rebuilt in the new language (View ▸ Language)
+    view->addActions({zoomIn_, zoomOut_, resetZoom_});
+    view->addSeparator();
+    view->addAction(present_);
+    view->addSeparator();
+}
+
+void Presentation::setZoom(int percent) {
+    percent = std::clamp(percent, zoomSteps().front(), zoomSteps().back());
+    if (remembersZoom) userSettings().setValue(kZoomKey, percent);
+    if (percent == zoom_) return applyZoom();
+    zoom_ = percent;
+    applyZoom();
+    window_->statusBar()->showMessage(tr("Zoom %1 %").arg(zoom_), 2000);
+    emit zoomChanged(zoom_);
+}
+
+// The next step up (or down) from the current zoom, which need not be a step itself.
+void Presentation::zoomIn() {
+    const auto& steps = zoomSteps();
+    const auto up = std::upper_bound(steps.begin(), steps.end(), zoom_);
+    setZoom(up == steps.end() ? steps.back() : *up);
+}
+
+void Presentation::zoomOut() {
+    const auto& steps = zoomSteps();
+    const auto down = std::lower_bound(steps.begin(), steps.end(), zoom_);
+    setZoom(down == steps.begin() ? steps.front() : *std::prev(down));
+}
+
+// Every widget inherits the window font, so tables, token chips, step list and plots (whose
+// fonts follow their widget's) scale with it; the title and explanation have their own.
+void Presentation::applyZoom() {
+    const double size = kBasePointSize * zoom_ / 100.0;
+    window_->setFont(appFont(size));
+    if (auto* title = window_->findChild<QLabel*>(QStringLiteral("lessonTitle"))) {
+        QFont titleFont = appFont(size * 1.35);
+        titleFont.setBold(true);
+        title->setFont(titleFont);
+    }
+    if (auto* panel = window_->findChild<MatrixPanel*>(QStringLiteral("matrixPanel"))) panel->setExplanationFont(monoFont(size));
+    widenStepList();
+    redraw_();
+}
+
+// Step titles wrap onto three lines at 200 % in the 100 % width: the list grows with the zoom.
+void Presentation::widenStepList() {
+    auto* navigator = window_->findChild<QWidget*>(QStringLiteral("navigator"));
+    auto* splitter = navigator ? qobject_cast<QSplitter*>(navigator->parentWidget()) : nullptr;
+    if (!splitter || splitter->count() < 2) return;
+    QList<int> sizes = splitter->sizes();
+    const int total = std::accumulate(sizes.begin(), sizes.end(), 0);
+    const int width = std::min(kStepListWidth * zoom_ / 100, std::max(kStepListWidth, window_->width() / 4));
+    sizes[1] += sizes[0] - width;  // the tabs give or take the difference
+    sizes[0] = width;
+    if (total > 0 && sizes[1] > 0) splitter->setSizes(sizes);
+}
+
+void Presentation::setPresenting(bool on) {
+    present_->setChecked(on);
+    leave_->setEnabled(on);
+    if (on == presenting_) return;
+    presenting_ = on;
+    if (on) {
+        wasMaximized_ = window_->isMaximized();
+        window_->showFullScreen();
+    } else if (wasMaximized_) {
+        window_->showMaximized();
+    } else {
+        window_->showNormal();
+    }
+    hideForClass(on);
+}
+
+void Presentation::hideForClass(bool hide) {
+    window_->menuBar()->setVisible(!hide);
+    window_->statusBar()->setVisible(!hide);
+    auto* tabs = window_->findChild<QTabWidget*>(QStringLiteral("tabs"));
+    auto* editor = window_->findChild<QWidget*>(QStringLiteral("lessonEditor"));
+    if (!hide) {
+        for (const QPointer<QWidget>& w : hidden_)
+            if (w) w->show();
+        hidden_.clear();
+        // The editor's tab comes back only for a source that offers it (the tab was visible before).
+        if (tabs && editor && editor->property("hiddenForClass").toBool()) tabs->setTabVisible(tabs->indexOf(editor), true);
+        if (editor) editor->setProperty("hiddenForClass", false);
+        return;
+    }
+    for (const char* name : kHiddenWhilePresenting)
+        if (auto* w = window_->findChild<QWidget*>(QString::fromLatin1(name)); w && w->isVisible()) {
+            w->hide();
+            hidden_.emplace_back(w);
+        }
+    if (tabs && editor && tabs->isTabVisible(tabs->indexOf(editor))) {
+        if (tabs->currentWidget() == editor) tabs->setCurrentIndex(0);
+        tabs->setTabVisible(tabs->indexOf(editor), false);
+        editor->setProperty("hiddenForClass", true);
+    }
+}
+
+// Ctrl+wheel zooms the window, except over a plot: the heatmaps zoom themselves with the wheel.
+bool Presentation::wheelZooms(const QWidget* widget, const QWheelEvent* wheel) {
+    if (!widget || widget->window() != window_ || !(wheel->modifiers() & Qt::ControlModifier)) return false;
+    for (const QWidget* w = widget; w; w = w->parentWidget())
+        if (w->inherits("QCustomPlot")) return false;
+    const int delta = wheel->angleDelta().y();
+    if (delta == 0) return false;
+    delta > 0 ? zoomIn() : zoomOut();
+    return true;
+}
+
+bool Presentation::editsText(const QWidget* w) {
+    for (; w; w = w->parentWidget()) {  // a spin box's or combo box's inner line edit counts as it
+        if (auto* line = qobject_cast<const QLineEdit*>(w)) return !line->isReadOnly();
+        if (qobject_cast<const QAbstractSpinBox*>(w)) return true;
+        if (auto* text = qobject_cast<const QPlainTextEdit*>(w)) return !text->isReadOnly();
+        if (auto* text = qobject_cast<const QTextEdit*>(w)) return !text->isReadOnly();
+        // An editable table (the lesson editor): the arrows choose the cell to type into.
+        if (auto* view = qobject_cast<const QAbstractItemView*>(w))
+            return view->editTriggers() != QAbstractItemView::NoEditTriggers && view->model() &&
+                   (view->model()->flags(view->currentIndex()) & Qt::ItemIsEditable);
+    }
+    return false;
+}
+
+// ←/→ and a clicker's PageUp/PageDown step through the lesson from any widget of the window,
+// before the widget sees them (a list or a table would move its own cursor instead).
+bool Presentation::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Wheel) return wheelZooms(qobject_cast<QWidget*>(watched), static_cast<QWheelEvent*>(event));
+    if (event->type() != QEvent::KeyPress) return false;
+    auto* key = static_cast<QKeyEvent*>(event);
+    const auto* widget = qobject_cast<QWidget*>(watched);
+    if (!widget || widget->window() != window_ || (key->modifiers() & ~Qt::KeypadModifier) != Qt::NoModifier) return false;
+    const bool forward = key->key() == Qt::Key_Right || key->key() == Qt::Key_PageDown;
+    const bool back = key->key() == Qt::Key_Left || key->key() == Qt::Key_PageUp;
+    if ((!forward && !back) || editsText(widget)) return false;
+    if (auto* combo = qobject_cast<const QComboBox*>(widget); combo && combo->view()->isVisible()) return false;
+    forward ? next_() : previous_();
+    return true;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,76 @@
+#pragma once
+// The window on a projector (issue 13 §4): View ▸ Zoom in / out / reset from 50 % to 300 %
+// (remembered), full-screen presentation mode (F11, Esc leaves) hiding what a class does not
+// need, and ←/→, PageUp/PageDown stepping through the lesson wherever the focus is, except in a
+// widget where the user types. The window's widgets are found by object name, so the language
+// rebuild (MainWindow::rebuildWidgets) needs nothing from here but a new View menu.
+#include <QFont>
+#include <QObject>
+#include <QPointer>
+#include <functional>
+#include <vector>
+
+class QMainWindow;
+class QMenu;
+class QAction;
+class QWheelEvent;
+class QWidget;
+
+namespace attnscope {
+
+class Presentation : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kBasePointSize = 12;  // 100 %: projector-friendly already
+    static const std::vector<int>& zoomSteps();  // 50, 67, 80, 90, 100, 110, 125, … 300 (percent)
+
+    // `redraw` shows the trace again once the fonts changed (tables and plots size to them);
+    // `next` and `previous` step through the lesson.
+    Presentation(QMainWindow* window, std::function<void()> redraw, std::function<void()> next,
+                 std::function<void()> previous);
+    ~Presentation() override;
+
+    // The app (main.cpp) remembers the zoom across sessions in QSettings; tests and benchmarks,
+    // which never call this, start at 100 % whatever the user chose.
+    static void rememberZoom(bool on);
+
+    void addToViewMenu(QMenu* view);  // the zoom actions and presentation mode
+    int zoom() const { return zoom_; }
+    void setZoom(int percent);        // clamped to 50–300, remembered ("view/zoom") when asked
+    void zoomIn();
+    void zoomOut();
+    void applyZoom();                 // the fonts of the zoom, set again on rebuilt widgets
+    bool presenting() const { return presenting_; }
+    void setPresenting(bool on);
+
+    // Latin text in DejaVu, Chinese and Japanese from WenQuanYi: both must render on a projector.
+    static QFont appFont(double pointSize);
+    static QFont monoFont(double pointSize);
+    // True when `w` takes typed text (a line edit, a spin box, an editable text or cell editor):
+    // there ← and → move the cursor, never the lesson.
+    static bool editsText(const QWidget* w);
+
+signals:
+    void zoomChanged(int percent);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void hideForClass(bool hide);
+    void widenStepList();
+    bool wheelZooms(const QWidget* widget, const QWheelEvent* wheel);
+    QAction* windowAction(const char* name, const QList<QKeySequence>& keys, std::function<void()> slot);
+    void retranslate();
+
+    QMainWindow* window_;
+    std::function<void()> redraw_, next_, previous_;
+    int zoom_ = 100;
+    bool presenting_ = false;
+    bool wasMaximized_ = false;
+    std::vector<QPointer<QWidget>> hidden_;  // what presentation mode hid, shown again when it ends
+    // On the window too, so their keys work with the menu bar hidden.
+    QAction *zoomIn_ = nullptr, *zoomOut_ = nullptr, *resetZoom_ = nullptr, *present_ = nullptr, *leave_ = nullptr;
+};
+
+}  // namespace attnscope
