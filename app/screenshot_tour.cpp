@@ -24,6 +24,8 @@
 #include "app/source/trace_source.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/coref/coref_tab.hpp"
+#include "ui/coref/coref_view.hpp"
+#include "ui/coref/coref_tab.hpp"
 #include "ui/qk/qk_view.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/attention/head_view.hpp"
@@ -100,6 +102,20 @@ bool showTiredAgainstWide(MainWindow& w) {
     return view->builders()[2]->drawn().size() > 0;
 }
 
+// After showTiredAgainstWide on the two-layer lesson: the Coreference tab (rollout, which reads
+// the last word there) draws A's arcs (it → animal) above B's (it → street).
+bool showBothArcSets(MainWindow& w) {
+    auto* tab = w.findChild<CorefTab*>("corefTab");
+    auto* tabs = w.findChild<QTabWidget*>("tabs");
+    if (!tab || !tabs) return false;
+    tab->scoringBox()->setCurrentIndex(CorefTab::Rollout);
+    tabs->setCurrentWidget(tab);
+    QElapsedTimer clock;
+    clock.start();
+    while (tab->secondView()->drawnArcs().empty() && clock.elapsed() < 20000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    return !tab->secondView()->drawnArcs().empty();
+}
 
 template <class T>
 T* find(const MainWindow& window, const char* name) {
@@ -194,6 +210,8 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
         n += saveQkScreenshot(QDir(dir).filePath(fileName(n + 1, "coreference", "queries-keys")), "it");
     if (w.openBuiltInLesson("coreference") && showTiredAgainstWide(w))
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "compare"))) ? 1 : 0;
+    if (w.openBuiltInLesson("two-layers") && showTiredAgainstWide(w) && showBothArcSets(w))
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, "two-layers", "compare-arcs"))) ? 1 : 0;
     reopen();
     return n;
 }

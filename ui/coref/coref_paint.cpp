@@ -135,7 +135,8 @@ void CorefView::paintWords(QPainter& painter, const QRectF& exposed) const {
         const QRectF box = w.rect.adjusted(0.75, 0.75, -0.75, -0.75);
         if (w.mention || w.candidate) {
             const bool chosen = chosenWord[static_cast<std::size_t>(w.word)];
-            painter.setPen(QPen(w.mention || chosen ? kChosen : kWordBorder, chosen || w.mention ? 2.2 : 1.2));
+            const QColor border = w.mention ? kChosen : chosen ? chosenArcColour() : kWordBorder;  // B: its arcs' green
+            painter.setPen(QPen(border, chosen || w.mention ? 2.2 : 1.2));
             painter.setBrush(w.mention ? kMentionFill : kCandidateFill);
             painter.drawRoundedRect(box, 5, 5);
         } else {
