@@ -90,17 +90,6 @@ std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, E
     return std::nullopt;
 }
 
-// --ablate L:H[,L:H…] against a model or lesson of `layers` × `heads`; no option: no head.
-std::optional<std::string> readAblation(const QCommandLineParser& parser, int layers, int heads,
-                                        std::vector<HeadRef>& ablate) {
-    if (!parser.isSet("ablate")) return std::nullopt;
-    auto parsed = parseHeadSpec(parser.value("ablate").toStdString());
-    if (!parsed) return "--ablate: " + coreErrorMessage(parsed.error());
-    if (auto bad = checkHeadsExist(parsed.value(), layers, heads, "--ablate"); !bad.ok()) return coreErrorString(bad.error());
-    ablate = std::move(parsed).value();
-    return std::nullopt;
-}
-
 std::optional<std::string> readRequest(const QCommandLineParser& parser, const Lesson& lesson, Request& r) {
     std::string error;
     if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;

@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "app/cli_compare.hpp"
 #include "app/cli_qk.hpp"
 #include "app/cli_support.hpp"
 #include "app/lesson_source.hpp"
@@ -294,11 +295,13 @@ int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
 }  // namespace
 
 bool isAnalysisCommand(const QStringList& arguments) {
-    return arguments.size() > 1 && (arguments[1] == "coref" || arguments[1] == "heads" || arguments[1] == "qk");
+    return arguments.size() > 1 && (arguments[1] == "coref" || arguments[1] == "heads" || arguments[1] == "qk" ||
+                                   arguments[1] == "compare");
 }
 
 int runAnalysisCommand(const QStringList& arguments) {
     if (arguments[1] == "qk") return runQkCommand(arguments);  // app/cli_qk.cpp
+    if (arguments[1] == "compare") return runCompareCommand(arguments);  // app/cli_compare.cpp
     QCommandLineParser parser;
     addOptions(parser);
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());

@@ -8,8 +8,8 @@
 
 namespace attnscope {
 
-//   attnscope qk …: see cli_qk.hpp (dispatched from here)
-// True when the first argument after the program is "coref", "heads" or "qk".
+//   attnscope qk …, attnscope compare …: see cli_qk.hpp, cli_compare.hpp (dispatched from here)
+// True when the first argument after the program is "coref", "heads", "qk" or "compare".
 bool isAnalysisCommand(const QStringList& arguments);
 
 // Runs the subcommand; results to stdout, errors to stderr, returns the exit code.

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "app/language.hpp"
+#include "core/trace/ablation.hpp"
+#include "ui/common/core_error_text.hpp"
 #include "ui/common/core_language.hpp"
 
 namespace attnscope {
@@ -48,6 +50,17 @@ std::optional<int> readCount(const QCommandLineParser& parser, const QString& na
         return std::nullopt;
     }
     return value;
+}
+
+// --ablate L:H[,L:H…] against a model or lesson of `layers` × `heads`; no option: no head.
+std::optional<std::string> readAblation(const QCommandLineParser& parser, int layers, int heads,
+                                        std::vector<HeadRef>& ablate) {
+    if (!parser.isSet("ablate")) return std::nullopt;
+    auto parsed = parseHeadSpec(parser.value("ablate").toStdString());
+    if (!parsed) return "--ablate: " + coreErrorMessage(parsed.error());
+    if (auto bad = checkHeadsExist(parsed.value(), layers, heads, "--ablate"); !bad.ok()) return coreErrorString(bad.error());
+    ablate = std::move(parsed).value();
+    return std::nullopt;
 }
 
 QString translate(const char* context, const char* text) { return QCoreApplication::translate(context, text); }

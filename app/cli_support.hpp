@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/text/notice.hpp"
+#include "core/trace/trace.hpp"
 
 class QCommandLineParser;
 
@@ -30,6 +31,11 @@ void addSubcommandBasics(QCommandLineParser& parser, const QString& description,
 // The value of --lang (--lang X or --lang=X): empty when absent; an error unless zh_CN or en.
 // main() applies it before anything is printed, so --help and messages follow it.
 std::optional<QString> languageOption(const QStringList& arguments, std::string& error);
+
+// --ablate L:H[,L:H…] against a model or lesson of `layers` × `heads` (no option: no head); the
+// error, if any (shared by the main command and attnscope compare).
+std::optional<std::string> readAblation(const QCommandLineParser& parser, int layers, int heads,
+                                        std::vector<HeadRef>& ablate);
 
 // --NAME as a whole number in [lo, hi]; nullopt when absent or bad (then `error` says why).
 std::optional<int> readCount(const QCommandLineParser& parser, const QString& name, int lo, int hi,

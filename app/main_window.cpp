@@ -200,6 +200,8 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->qk = new QkTabController(ui_->tabs, ui_->tabs);
     ui_->compare = new CompareTabController(ui_->tabs, ui_->tabs);
     ui_->loading = new LoadingCover(ui_->tabs);
+    connect(ui_->compare, &CompareTabController::secondChanged, ui_->coref, &CorefTabController::setSecond);
+    connect(ui_->compare, &CompareTabController::secondChanged, ui_->worked, &WorkedExample::setSecond);
     return ui_->tabs;
 }
 

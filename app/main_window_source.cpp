@@ -263,7 +263,8 @@ void MainWindow::showOnTabs(bool now) {
         const bool offered = ui_->tabs->isTabVisible(ui_->tabs->indexOf(tab->page()));
         tab->show(shown, (now && offered) || tab->page() == ui_->tabs->currentWidget());
     }
-    ui_->compare->show(shown.trace, source_->sentenceRunner(), shown.layer, ui_->navigator->currentHead(), shown.decimals);
+    const std::vector<HeadRef> off = shown.trace ? ablatedHeads(*shown.trace) : std::vector<HeadRef>{};
+    ui_->compare->show(shown.trace, source_->sentenceRunner(off), shown.layer, ui_->navigator->currentHead(), shown.decimals);
 }
 
 void MainWindow::showLayer() {

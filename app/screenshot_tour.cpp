@@ -32,6 +32,7 @@
 #include "app/tabs/corpus_controller.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/coref/coref_tab.hpp"
+#include "ui/coref/coref_view.hpp"
 #include "ui/qk/qk_view.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/attention/head_view.hpp"
@@ -112,6 +113,20 @@ bool showTiredAgainstWide(MainWindow& w) {
     return view->builders()[2]->drawn().size() > 0;
 }
 
+// After showTiredAgainstWide on the two-layer lesson: the Coreference tab (rollout, which reads
+// the last word there) draws A's arcs (it → animal) above B's (it → street).
+bool showBothArcSets(MainWindow& w) {
+    auto* tab = w.findChild<CorefTab*>("corefTab");
+    auto* tabs = w.findChild<QTabWidget*>("tabs");
+    if (!tab || !tabs) return false;
+    tab->scoringBox()->setCurrentIndex(CorefTab::Rollout);
+    tabs->setCurrentWidget(tab);
+    QElapsedTimer clock;
+    clock.start();
+    while (tab->secondView()->drawnArcs().empty() && clock.elapsed() < 20000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    return !tab->secondView()->drawnArcs().empty();
+}
 
 // The window with `menu` drawn open under its entry in the menu bar: a grab leaves out pop-ups.
 bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError) {
@@ -221,6 +236,8 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
         n += saveQkScreenshot(QDir(dir).filePath(fileName(n + 1, "coreference", "queries-keys")), "it");
     if (w.openBuiltInLesson("coreference") && showTiredAgainstWide(w))
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "compare"))) ? 1 : 0;
+    if (w.openBuiltInLesson("two-layers") && showTiredAgainstWide(w) && showBothArcSets(w))
+        n += grabTo(QDir(dir).filePath(fileName(n + 1, "two-layers", "compare-arcs"))) ? 1 : 0;
     n += saveProjectorScreenshots(dir, n);
     reopen();
     // The editor just after a word was added (its row of zeros, the change named as Edit ▸ Undo

@@ -9,9 +9,11 @@
 
 namespace attnscope {
 
-SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer) {
-    return [model = std::move(model), detailLayer](const std::string& sentence) -> Result<Trace> {
+SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer,
+                                   std::vector<HeadRef> ablate) {
+    return [model = std::move(model), detailLayer, ablate = std::move(ablate)](const std::string& sentence) -> Result<Trace> {
         RunControl control;
+        control.ablate = ablate;
         control.fullDetailMaxTokens = 0;  // coreference needs the weights only
         control.detailLayer = detailLayer;
         control.topK = 1;
@@ -21,8 +23,12 @@ SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int
     };
 }
 
-SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson) {
-    return [lesson = std::move(lesson)](const std::string& sentence) { return runLesson(*lesson, sentence); };
+SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate) {
+    return [lesson = std::move(lesson), ablate = std::move(ablate)](const std::string& sentence) {
+        RunSettings settings;
+        settings.ablate = ablate;
+        return runLesson(*lesson, sentence, settings);
+    };
 }
 
 QStringList builtInCorefSets() { return {":/coref/english.jsonl", ":/coref/chinese.jsonl"}; }

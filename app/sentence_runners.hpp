@@ -14,8 +14,10 @@ namespace attnscope {
 
 // Every layer's weights, nothing in full detail (the evaluation reads weights only), except layer
 // `detailLayer` (0-based; -1: none), kept in full detail (its queries and keys: attnscope qk).
-SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer = -1);
-SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson);
+// `ablate`: heads switched off in every run (attnscope compare, the Compare tab's sentence B).
+SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer = -1,
+                                   std::vector<HeadRef> ablate = {});
+SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate = {});
 
 // The shipped sets (resources/coref/*.jsonl, compiled in): ":/coref/english.jsonl", …
 QStringList builtInCorefSets();

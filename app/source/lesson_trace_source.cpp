@@ -66,9 +66,9 @@ int LessonTraceSource::workedLayer(int layer) const {
 }
 
 // Copied, so edits made while an evaluation runs do not reach into it.
-SentenceRunner LessonTraceSource::sentenceRunner() const {
+SentenceRunner LessonTraceSource::sentenceRunner(std::vector<HeadRef> ablate) const {
     if (!session_.hasLesson()) return {};
-    return lessonSentenceRunner(std::make_shared<const Lesson>(session_.lesson()));
+    return lessonSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
 }
 
 }  // namespace attnscope

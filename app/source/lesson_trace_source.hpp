@@ -35,7 +35,7 @@ public:
     std::shared_ptr<const Trace> workedTrace() const override { return trace_; }
     int workedLayer(int layer) const override;
     bool cheapToShow() const override { return true; }
-    SentenceRunner sentenceRunner() const override;
+    SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
 
 private:
     void publish();

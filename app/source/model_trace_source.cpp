@@ -112,8 +112,8 @@ std::shared_ptr<const Trace> ModelTraceSource::trace() const {
     return shown_ ? std::shared_ptr<const Trace>(shown_, &shown_->trace) : nullptr;
 }
 
-SentenceRunner ModelTraceSource::sentenceRunner() const {
-    return model() ? modelSentenceRunner(model()) : SentenceRunner{};
+SentenceRunner ModelTraceSource::sentenceRunner(std::vector<HeadRef> ablate) const {
+    return model() ? modelSentenceRunner(model(), -1, std::move(ablate)) : SentenceRunner{};
 }
 
 void ModelTraceSource::showPredictions(PredictionsView& view) const {

@@ -43,7 +43,7 @@ public:
     std::shared_ptr<const Trace> workedTrace() const override { return detail_; }
     int workedLayer(int /*layer*/) const override { return 0; }  // the detail trace holds one layer
     bool cheapToShow() const override { return false; }
-    SentenceRunner sentenceRunner() const override;
+    SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     void showPredictions(PredictionsView& view) const override;
 
 signals:

@@ -65,8 +65,9 @@ public:
     // their tab opens (at 512 tokens each rebuild of a multi-head view costs more than a frame).
     virtual bool cheapToShow() const = 0;
 
-    // Runs any sentence the way run() does, for coreference evaluation on a worker thread.
-    virtual SentenceRunner sentenceRunner() const = 0;
+    // Runs any sentence the way run() does, for coreference evaluation on a worker thread;
+    // `ablate`: with these heads switched off (the Compare tab's B follows A's ablation).
+    virtual SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const = 0;
     // Sources that offer Predictions fill the panel from their last run.
     virtual void showPredictions(PredictionsView& /*view*/) const {}
 

@@ -4,7 +4,8 @@
 #include <utility>
 
 #include "app/source/latest_request_worker.hpp"
-#include "core/analysis/compare.hpp"
+#include "core/analysis/compare_export.hpp"
+#include "core/trace/ablation.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/compare/compare_view.hpp"
 
@@ -24,7 +25,9 @@ void CompareTabController::show(std::shared_ptr<const Trace> a, SentenceRunner r
     a_ = std::move(a);
     runner_ = std::move(runner);
     layer_ = layer, head_ = head, decimals_ = decimals;
-    if (std::exchange(rerunB_, false) && !sentenceB_.isEmpty()) return runB(sentenceB_);
+    // B runs again for another source, or when A's heads switched off changed ("Switch heads off:").
+    const bool ablationChanged = a_ && b_ && ablatedHeads(*a_) != ablatedHeads(*b_);
+    if ((std::exchange(rerunB_, false) || ablationChanged) && !sentenceB_.isEmpty()) return runB(sentenceB_);
     refresh();
 }
 
@@ -32,6 +35,7 @@ void CompareTabController::sourceChanged() {
     worker_->drop();  // B of the previous source no longer applies
     b_.reset();
     rerunB_ = true;
+    emit secondChanged(nullptr);
 }
 
 void CompareTabController::setHead(int head) {
@@ -46,8 +50,13 @@ void CompareTabController::runB(const QString& sentence) {
     worker_->submit([this, runner = runner_, text = sentence.toStdString()](const LatestRequestWorker::Request&) {
         auto trace = std::make_shared<Result<Trace>>(runner(text));
         return [this, trace] {
-            if (!trace->ok()) return view_->showMessage(tr("B could not be run: %1").arg(qs(trace->error().text())));
+            if (!trace->ok()) {
+                b_.reset();
+                emit secondChanged(nullptr);
+                return view_->showMessage(tr("B could not be run: %1").arg(qs(trace->error().text())));
+            }
             b_ = std::make_shared<const Trace>(std::move(*trace).value());
+            emit secondChanged(b_);
             refresh();
         };
     });
@@ -55,7 +64,7 @@ void CompareTabController::runB(const QString& sentence) {
 
 void CompareTabController::refresh() {
     if (!a_ || !b_ || worker_->busy() || !onScreen_->onScreen()) return;
-    auto comparison = compareHead(*a_, *b_, HeadRef{layer_, head_});
+    auto comparison = compareHeads(*a_, *b_, {HeadRef{layer_, head_}});
     if (!comparison) return view_->showMessage(qs(comparison.error().text()));
     view_->showComparison(comparison.value(), decimals_);
 }

@@ -31,6 +31,10 @@ public:
     CompareView* view() const { return view_; }
     bool busy() const;
 
+signals:
+    // Sentence B's run (nullptr: none, or another source): the Coreference tab draws its arcs too.
+    void secondChanged(std::shared_ptr<const Trace> b);
+
 private:
     void refresh();
 

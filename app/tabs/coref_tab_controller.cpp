@@ -30,14 +30,30 @@ void CorefTabController::refresh() {
     if (!onScreen_->onScreen() || !trace_) return;
     const auto options = tab_->request(*trace_, layer_, head_);
     if (!options) return worker_->drop();  // nothing newer may draw over the reason shown
+    // B: every pronoun (a word clicked in A names a word of A), the rest as A.
+    const ResolveOptions optionsB{options->scoring, options->cataphora, std::nullopt};
+    const auto resolveB = [](const std::shared_ptr<const Trace>& b, const ResolveOptions& o) {
+        return b ? std::make_shared<const Result<SentenceResolution>>(resolveSentence(*b, o)) : nullptr;
+    };
+    const auto show = [this](const Result<SentenceResolution>& a, const std::shared_ptr<const Result<SentenceResolution>>& b) {
+        tab_->showResolution(a);
+        tab_->showSecondResolution(b.get());
+    };
     if (trace_->tokenCount() <= inlineTokenLimit_) {
         worker_->drop();  // an older, longer sentence still resolving must not draw over this one
-        return tab_->showResolution(resolveSentence(*trace_, *options));
+        return show(resolveSentence(*trace_, *options), resolveB(b_, optionsB));
     }
-    worker_->submit([this, trace = trace_, options = *options](const LatestRequestWorker::Request&) {
+    worker_->submit([show, resolveB, trace = trace_, b = b_, options = *options, optionsB](const LatestRequestWorker::Request&) {
         auto resolved = std::make_shared<const Result<SentenceResolution>>(resolveSentence(*trace, options));
-        return [this, resolved] { tab_->showResolution(*resolved); };
+        auto resolvedB = resolveB(b, optionsB);
+        return [show, resolved, resolvedB] { show(*resolved, resolvedB); };
     });
+}
+
+void CorefTabController::setSecond(std::shared_ptr<const Trace> b) {
+    b_ = std::move(b);
+    onScreen_->markStale();
+    if (onScreen_->onScreen()) refresh();
 }
 
 bool CorefTabController::busy() const { return worker_->busy(); }

@@ -26,6 +26,8 @@ public:
     // The trace on screen, the layer box's layer and the navigator's head (0-based).
     void show(std::shared_ptr<const Trace> trace, int layer, int head);
     void setHeads(const std::vector<HeadRef>& heads);  // and brings the tab forward
+    // The Compare tab's sentence B (nullptr: none): its arcs are drawn under A's.
+    void setSecond(std::shared_ptr<const Trace> b);
     CorefTab* tab() const { return tab_; }
     // Sentences up to this many tokens are resolved at once on the GUI thread (microseconds).
     void setInlineTokenLimit(int tokens) { inlineTokenLimit_ = tokens; }
@@ -38,7 +40,7 @@ private:
     CorefTab* tab_ = nullptr;
     LatestRequestWorker* worker_ = nullptr;
     int inlineTokenLimit_ = 64;
-    std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const Trace> trace_, b_;
     int layer_ = 0, head_ = 0;
     std::unique_ptr<OnScreenRefresh> onScreen_;  // the trace, layer or head changed while hidden
 };

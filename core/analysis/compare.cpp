@@ -118,6 +118,26 @@ Mat unitAttention(const Mat& weights, const std::vector<AlignedUnit>& units, boo
     return out;
 }
 
+std::optional<CellRef> alignedCellInB(const Alignment& alignment, const CellRef& cell) {
+    const auto partner = [&alignment](int tokenA) -> std::optional<int> {
+        for (const AlignedUnit& u : alignment.units)
+            if (std::find(u.tokensA.begin(), u.tokensA.end(), tokenA) != u.tokensA.end()) return u.tokensB.front();
+        return std::nullopt;
+    };
+    const bool tokenRows = !(cell.step == Step::WQ || cell.step == Step::WK || cell.step == Step::WV || cell.step == Step::WO);
+    if (!tokenRows) return cell;
+    CellRef out = cell;
+    const auto row = partner(cell.row);
+    if (!row) return std::nullopt;
+    out.row = *row;
+    if (isTokenByToken(cell.step)) {
+        const auto col = partner(cell.col);
+        if (!col) return std::nullopt;
+        out.col = *col;
+    }
+    return out;
+}
+
 Result<HeadComparison> compareHead(const Trace& a, const Trace& b, HeadRef head) {
     auto wa = weightsOf(a, head, "A");
     if (!wa) return wa.error();

@@ -7,10 +7,12 @@
 // tired / …too wide); what stays unpaired is left out and named.
 //
 // Shape legend: U aligned units (tokens or words), T_A / T_B tokens of A / B.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/base/result.hpp"
+#include "core/trace/explain.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -42,6 +44,11 @@ struct HeadComparison {
     Mat a, b;         // U×U
     Mat difference;   // U×U  a − b
 };
+
+// A's cell as the aligned cell of B (the worked example for both): its row token, and for the
+// T×T steps its column token, moved to the first token of the unit that holds it in B; weight
+// matrices (W_Q, …) keep the cell. nullopt when a token of A has no partner in B (left out).
+std::optional<CellRef> alignedCellInB(const Alignment& alignment, const CellRef& cell);
 
 // The head's weights in both traces, aligned. Errors: a head or layer one trace lacks, no weights
 // kept, cross-attention traces.

@@ -391,7 +391,11 @@ namespace attnscope {
     X(CannotBeRead, "cannot be read: {1}", "无法读取：{1}") \
     X(ShownAsFffd, "shown as U+FFFD", "显示为 U+FFFD") \
     X(NotALesson, "is neither a lesson file nor a built-in lesson (built-in: {1})", "既不是课程文件，也不是内置课程（内置课程：{1}）") \
-    X(WhereInlineLesson, "inline lesson", "内联课程")
+    X(WhereInlineLesson, "inline lesson", "内联课程") \
+    /* core/analysis/compare_export: comparing several heads of two sentences */ \
+    X(TheHeadsSwitchedOffInA, "the heads switched off in A ({1})", "A 中关闭的头（{1}）") \
+    X(AtLeastOneHeadToCompare, "at least one head to compare", "至少一个要比较的头") \
+    X(WhereHeads, "heads", "头")
 
 enum class ErrorId {
 #define ATTNSCOPE_ERROR_ID(id, english, chinese) id,

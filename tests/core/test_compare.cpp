@@ -92,3 +92,24 @@ TEST_CASE("Comparing needs the head in both traces", "[compare]") {
     REQUIRE_FALSE(empty.ok());
     CHECK(empty.error().text() == "sentence B: expected the head's T×T weights, found 0×0");
 }
+
+TEST_CASE("A's cell in B: rows (and T×T columns) follow the alignment, weights stay", "[compare]") {
+    // A: [CLS] the cat ##s sat [SEP]; B: [CLS] the big dog sat [SEP] (words: the, big, dog, sat).
+    // Common: [CLS], the, sat, [SEP]; gap A = {cats}, gap B = {big, dog}: left out.
+    const std::vector<Token> a{piece("[CLS]", -1, true), piece("the", 0), piece("cat", 1), piece("##s", 1),
+                               piece("sat", 2), piece("[SEP]", -1, true)};
+    const std::vector<Token> b{piece("[CLS]", -1, true), piece("the", 0), piece("big", 1), piece("dog", 2),
+                               piece("sat", 3), piece("[SEP]", -1, true)};
+    const Alignment al = alignTokens(a, b);
+    // Weights (sat → the): A tokens 4 → 1, B tokens 4 → 1; (sat → [SEP]) 4 → 5 both.
+    CHECK(alignedCellInB(al, CellRef{Step::Weights, 0, 1, 4, 5}) == CellRef{Step::Weights, 0, 1, 4, 5});
+    CHECK(alignedCellInB(al, CellRef{Step::Scores, 0, 0, 5, 1}) == CellRef{Step::Scores, 0, 0, 5, 1});
+    // Q: the row moves, the column is a dimension and stays.
+    const std::vector<Token> c{piece("[CLS]", -1, true), piece("sat", 0), piece("[SEP]", -1, true)};
+    const Alignment shorter = alignTokens(a, c);  // [CLS], sat, [SEP] in common
+    CHECK(alignedCellInB(shorter, CellRef{Step::Query, 0, 0, 4, 3}) == CellRef{Step::Query, 0, 0, 1, 3});
+    CHECK(alignedCellInB(shorter, CellRef{Step::Weights, 0, 0, 5, 4}) == CellRef{Step::Weights, 0, 0, 2, 1});
+    // "cat" (token 2) is left out of B: no aligned cell. W_Q has no token rows: the same cell.
+    CHECK_FALSE(alignedCellInB(al, CellRef{Step::Weights, 0, 0, 2, 1}));
+    CHECK(alignedCellInB(al, CellRef{Step::WQ, 0, 0, 2, 1}) == CellRef{Step::WQ, 0, 0, 2, 1});
+}

@@ -2,6 +2,15 @@
 // source; the maps drawn must be A's and B's weights on the aligned tokens and their difference.
 // A's weights come from the window's own run, B's from running the lesson on B here with core
 // (runLesson), so each map is checked against a run the tab did not make.
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <qcustomplot.h>
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTest>
@@ -12,6 +21,9 @@
 #include "core/lesson/run_lesson.hpp"
 #include "core/source/model_session.hpp"
 #include "ui/compare/compare_view.hpp"
+#include "ui/step/matrix_panel.hpp"
+#include "ui/coref/coref_tab.hpp"
+#include "ui/coref/coref_view.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "window_access.hpp"
@@ -55,6 +67,10 @@ private slots:
     void aShorterSentenceIsAlignedByWord();
     void followsTheHead();
     void tinyBertRunsBOffTheGuiThread();
+    void bHonoursTheHeadsSwitchedOff();
+    void exportsTheMapsAndTheNumbers();
+    void coreferenceDrawsBothSentences();
+    void workedExampleExplainsBoth();
 };
 
 void CompareTabTest::tiredAgainstWideByPosition() {
@@ -126,6 +142,145 @@ void CompareTabTest::tinyBertRunsBOffTheGuiThread() {
     const Mat& expected = b.value().trace.layers[0].heads[0].weights;
     QCOMPARE(compareView(window)->builders()[1]->drawn().rows(), expected.rows());
     QVERIFY(largest(compareView(window)->builders()[1]->drawn() - expected) < 1e-6);
+}
+
+// "Switch heads off: 1:1" with B already shown: B runs again with layer 1's head off, so layer 2's
+// B map is core's run of B with that head off (and differs from the intact run: the test can fail).
+void CompareTabTest::bHonoursTheHeadsSwitchedOff() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-layers"));
+    window.setSentence(kTired);
+    child<QComboBox>(window, "layer")->setCurrentIndex(1);
+    typeB(window, kWide);
+    auto loaded = loadLesson("two-layers");
+    QVERIFY(loaded.ok());
+    const Mat intact = runLesson(loaded.value(), kWide).value().layers[1].heads[0].weights;
+    QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().rows() == intact.rows() &&
+                                 largest(compareView(window)->builders()[1]->drawn() - intact) < 1e-12, kWaitMs);
+    typeAblation(window, "1:1");
+    RunSettings off;
+    off.ablate = {HeadRef{0, 0}};
+    const Mat ablated = runLesson(loaded.value(), kWide, off).value().layers[1].heads[0].weights;
+    QVERIFY(largest(ablated - intact) > 1e-3);
+    QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().rows() == ablated.rows() &&
+                                 largest(compareView(window)->builders()[1]->drawn() - ablated) < 1e-12, kWaitMs);
+    const Mat a = window.source().trace()->layers[1].heads[0].weights;
+    QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
+    QVERIFY(largest(compareView(window)->builders()[2]->drawn() - (a - ablated)) < 1e-12);
+}
+
+// Every export writes a file that parses: PNG and PDF by their headers and size, SVG as XML, and
+// the CSV and JSON numbers are the maps drawn (core's comparisonToCsv / ToJson, as the CLI).
+void CompareTabTest::exportsTheMapsAndTheNumbers() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("coreference"));
+    window.setSentence(kTired);
+    CompareView* view = compareView(window);
+    QTemporaryDir dir;
+    QVERIFY(!view->exportTo(dir.filePath("early.csv"), CompareExport::Csv).ok());  // nothing compared yet
+    QVERIFY(!QFile::exists(dir.filePath("early.csv")));
+    typeB(window, kWide);
+    QTRY_VERIFY_WITH_TIMEOUT(view->builders()[2]->drawn().size() > 0, kWaitMs);
+    for (const auto& [name, kind] : {std::pair{"c.png", CompareExport::Png}, {"c.svg", CompareExport::Svg},
+                                     {"c.pdf", CompareExport::Pdf}, {"c.csv", CompareExport::Csv},
+                                     {"c.json", CompareExport::Json}})
+        QVERIFY2(view->exportTo(dir.filePath(name), kind).ok(), name);
+    const QImage png(dir.filePath("c.png"));
+    QVERIFY(!png.isNull());
+    QCOMPARE(png.width(), 2 * (view->builders()[0]->plot()->width() + view->builders()[1]->plot()->width() +
+                               view->builders()[2]->plot()->width()));
+    QFile pdf(dir.filePath("c.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly) && pdf.read(5) == "%PDF-");
+    QVERIFY(QSvgRenderer(dir.filePath("c.svg")).isValid());
+    const Mat& diff = view->builders()[2]->drawn();
+    QFile csv(dir.filePath("c.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + diff.rows() * diff.cols());
+    const QList<QByteArray> last = lines.last().split(',');  // tired | wide → tired | wide
+    QCOMPARE(last[4], QByteArray("tired | wide"));
+    QVERIFY(std::abs(last[8].toDouble() - diff(diff.rows() - 1, diff.cols() - 1)) < 1e-12);
+    QFile json(dir.filePath("c.json"));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(json.readAll()).object();
+    QCOMPARE(doc["alignment"].toString(), QStringLiteral("position"));
+    const QJsonArray head = doc["heads"].toArray()[0].toObject()["difference"].toArray();
+    QCOMPARE(head.size(), diff.rows());
+    for (int r = 0; r < diff.rows(); ++r)
+        for (int c = 0; c < diff.cols(); ++c) QVERIFY(std::abs(head[r].toArray()[c].toDouble() - diff(r, c)) < 1e-12);
+}
+
+// With B set in the Compare tab the Coreference tab draws B's arcs under A's, dashed and in its
+// own colours, each legend naming its sentence; B's arcs are core's resolution of B (run here).
+// The two-layer lesson's rollout reads the last word: it → animal (tired), it → street (wide).
+void CompareTabTest::coreferenceDrawsBothSentences() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("two-layers"));
+    window.setSentence(kTired);
+    typeB(window, kWide);
+    QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().size() > 0, kWaitMs);
+    auto* tab = child<CorefTab>(window, "corefTab");
+    QCOMPARE(tab->scoringBox()->currentIndex(), int(CorefTab::Rollout));
+    child<QTabWidget>(window, "tabs")->setCurrentWidget(tab);
+    CorefView* a = tab->view();
+    CorefView* b = tab->secondView();
+    QTRY_VERIFY_WITH_TIMEOUT(b->isVisible() && !b->drawnArcs().empty() && !a->drawnArcs().empty(), kWaitMs);
+    QVERIFY(b->legendText().startsWith("B: the animal didn't cross the street because it was too wide"));
+    QVERIFY(a->legendText().startsWith("A: the animal didn't cross the street because it was too tired"));
+    QVERIFY(b->secondSentence() && !a->secondSentence());
+    QVERIFY(b->arcPenStyle() == Qt::DashLine && a->arcPenStyle() == Qt::SolidLine);
+    QVERIFY(b->chosenArcColour() != a->chosenArcColour() && b->otherArcColour() != a->otherArcColour());
+    const Trace wide = lessonRun("two-layers", kWide);
+    auto expected = resolveSentence(wide, ResolveOptions{Scoring::rollout(), false, std::nullopt});
+    QVERIFY(expected.ok());
+    const Resolution& it = expected.value().mentions.front();
+    QCOMPARE(b->drawnArcs().size(), it.candidates.size());
+    for (const DrawnArc& arc : b->drawnArcs())
+        QVERIFY(std::abs(arc.score - it.scores(arc.candidate)) < 1e-12);
+    const auto chosenWord = [](const CorefView* v) {
+        for (const DrawnArc& arc : v->drawnArcs())
+            if (arc.chosen) return v->resolution().words[static_cast<std::size_t>(arc.toWord)].text;
+        return std::string();
+    };
+    QCOMPARE(chosenWord(a), std::string("animal"));  // it → animal when tired
+    QCOMPARE(chosenWord(b), std::string("street"));  // it → street when wide
+    // Another source: B is gone, and so is its view.
+    QVERIFY(window.openBuiltInLesson("two-heads"));
+    QTRY_VERIFY(!b->isVisible());
+}
+
+// A weights cell clicked in the worked example is explained for A and, under it, for B's aligned
+// cell: B's lines are core's explainCell of the lesson run on B (here), so they hold B's numbers.
+void CompareTabTest::workedExampleExplainsBoth() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("coreference"));
+    window.setSentence(kTired);
+    typeB(window, "The animal didn't cross the street because it was wide");  // one word fewer: by word
+    QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().size() > 0, kWaitMs);
+    auto* navigator = child<StepNavigator>(window, "navigator");
+    const std::vector<Step> steps = navigator->steps();
+    const auto weights = std::find(steps.begin(), steps.end(), Step::Weights);
+    QVERIFY(weights != steps.end());
+    navigator->setCurrentIndex(static_cast<int>(weights - steps.begin()));
+    navigator->setCurrentHead(1);
+    auto* panel = child<MatrixPanel>(window, "matrixPanel");
+    panel->selectCell(7, 1);  // it → animal: token 7 → 1 in A and in B
+    const Trace b = lessonRun("coreference", "The animal didn't cross the street because it was wide");
+    auto expected = explainCell(b, CellRef{Step::Weights, 0, 1, 7, 1}, window.source().decimals());
+    QVERIFY(expected.ok());
+    const QString text = panel->explanationText();
+    QVERIFY2(text.contains("B: the animal didn't cross the street because it was wide"), qPrintable(text));
+    for (const std::string& line : expected.value().lines) QVERIFY2(text.contains(QString::fromStdString(line)), line.c_str());
+    QVERIFY(text.indexOf("A: ") < text.indexOf("B: "));
+    // B's weight differs from A's: the test reads B's own numbers.
+    QVERIFY(std::abs(expected.value().value - window.source().trace()->layers[0].heads[1].weights(7, 1)) > 1e-4);
+    // "tired" (token 10) is left out of B: B's part says so.
+    panel->selectCell(10, 1);
+    QVERIFY(panel->explanationText().contains("no partner in B"));
 }
 
 QTEST_MAIN(CompareTabTest)

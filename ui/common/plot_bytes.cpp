@@ -7,7 +7,7 @@
 
 namespace attnscope {
 
-QByteArray plotSvgBytes(QCustomPlot* plot, QSize size, const QString& title) {
+QByteArray svgBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -18,12 +18,12 @@ QByteArray plotSvgBytes(QCustomPlot* plot, QSize size, const QString& title) {
     svg.setTitle(title);
     QCPPainter painter;
     if (!painter.begin(&svg)) return {};
-    plot->toPainter(&painter, size.width(), size.height());
+    paint(painter);
     painter.end();
     return bytes;
 }
 
-QByteArray plotPdfBytes(QCustomPlot* plot, QSize size, const QString& title) {
+QByteArray pdfBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -37,9 +37,17 @@ QByteArray plotPdfBytes(QCustomPlot* plot, QSize size, const QString& title) {
     if (!painter.begin(&pdf)) return {};
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    plot->toPainter(&painter, size.width(), size.height());
+    paint(painter);
     painter.end();
     return bytes;
+}
+
+QByteArray plotSvgBytes(QCustomPlot* plot, QSize size, const QString& title) {
+    return svgBytes(size, title, [&](QCPPainter& p) { plot->toPainter(&p, size.width(), size.height()); });
+}
+
+QByteArray plotPdfBytes(QCustomPlot* plot, QSize size, const QString& title) {
+    return pdfBytes(size, title, [&](QCPPainter& p) { plot->toPainter(&p, size.width(), size.height()); });
 }
 
 }  // namespace attnscope

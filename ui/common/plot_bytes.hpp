@@ -4,7 +4,9 @@
 #include <QByteArray>
 #include <QSize>
 #include <QString>
+#include <functional>
 
+class QCPPainter;
 class QCustomPlot;
 
 namespace attnscope {
@@ -12,5 +14,9 @@ namespace attnscope {
 QByteArray plotSvgBytes(QCustomPlot* plot, QSize size, const QString& title);
 // The page is the plot's size: one plot pixel per PDF pixel at 96 DPI.
 QByteArray plotPdfBytes(QCustomPlot* plot, QSize size, const QString& title);
+
+// The same for any picture of `size` that `paint` draws (several plots in one figure).
+QByteArray svgBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint);
+QByteArray pdfBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint);
 
 }  // namespace attnscope

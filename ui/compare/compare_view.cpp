@@ -1,11 +1,17 @@
 #include "ui/compare/compare_view.hpp"
 
+#include <QDir>
+#include <QFileDialog>
 #include <QHBoxLayout>
+#include <QMenu>
+#include <QMessageBox>
+#include <QToolButton>
 #include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/common/core_error_text.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/lab/lab_plots.hpp"
 
@@ -45,6 +51,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     sentenceB_->setPlaceholderText(tr("A second sentence, e.g. the same with one word changed"));
     row->addWidget(new QLabel(tr("Compare with (B):")));
     row->addWidget(sentenceB_, 1);
+    row->addWidget(buildExportButton());
     layout->addLayout(row);
     caption_ = new QLabel;
     caption_->setWordWrap(true);
@@ -65,7 +72,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
 CompareView::~CompareView() = default;
 
-void CompareView::showComparison(const HeadComparison& c, int decimals) {
+void CompareView::showComparison(const SentenceComparison& comparison, int decimals) {
+    shown_ = comparison;
+    export_->setEnabled(true);
+    const HeadComparison& c = comparison.heads.front();
     const QStringList labels = unitLabels(c.alignment);
     const QString head = tr("layer %1 · head %2").arg(c.head.layer + 1).arg(c.head.head + 1);
     for (auto& b : builders_) b->setCellNumbers(decimals);
@@ -77,6 +87,8 @@ void CompareView::showComparison(const HeadComparison& c, int decimals) {
 }
 
 void CompareView::showMessage(const QString& message) {
+    shown_.reset();
+    export_->setEnabled(false);
     for (auto& b : builders_) b->build(Mat(), QString(), {}, {}, {0, 1}, QString());
     caption_->setText(message);
 }
@@ -88,5 +100,39 @@ std::vector<const MatrixPlotBuilder*> CompareView::builders() const {
 }
 
 QString CompareView::caption() const { return caption_->text(); }
+
+QToolButton* CompareView::buildExportButton() {
+    export_ = new QToolButton(this);
+    export_->setObjectName("compareExport");
+    export_->setText(tr("Export"));
+    export_->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(export_);
+    menu->addAction(tr("Maps as PNG…"), this, [this] { exportDialog(CompareExport::Png); });
+    menu->addAction(tr("Maps as SVG…"), this, [this] { exportDialog(CompareExport::Svg); });
+    menu->addAction(tr("Maps as PDF…"), this, [this] { exportDialog(CompareExport::Pdf); });
+    menu->addSeparator();
+    menu->addAction(tr("Numbers as CSV…"), this, [this] { exportDialog(CompareExport::Csv); });
+    menu->addAction(tr("Numbers as JSON…"), this, [this] { exportDialog(CompareExport::Json); });
+    export_->setMenu(menu);
+    return export_;
+}
+
+Result<void> CompareView::exportTo(const QString& path, CompareExport kind) const {
+    if (!shown_) return Error{path.toStdString(), tr("nothing is compared yet").toStdString()};
+    std::vector<QCustomPlot*> plots;
+    for (const auto& b : builders_) plots.push_back(b->plot());
+    return exportComparison(plots, *shown_, path, kind);
+}
+
+void CompareView::exportDialog(CompareExport kind) {
+    static const char* const kSuffixes[] = {"png", "svg", "pdf", "csv", "json"};
+    const QString suffix = QString::fromLatin1(kSuffixes[static_cast<int>(kind)]);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison"),
+                                                      QDir::home().filePath("comparison." + suffix),
+                                                      QStringLiteral("*.") + suffix);
+    if (path.isEmpty()) return;
+    if (auto written = exportTo(path, kind); !written)
+        QMessageBox::warning(this, tr("Export comparison"), coreErrorText(written.error()));
+}
 
 }  // namespace attnscope

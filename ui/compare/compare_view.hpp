@@ -5,12 +5,15 @@
 // aligned and what was left out. It renders a HeadComparison from core; it computes nothing.
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
-#include "core/analysis/compare.hpp"
+#include "core/analysis/compare_export.hpp"
+#include "ui/compare/compare_figure.hpp"
 
 class QLabel;
 class QLineEdit;
+class QToolButton;
 
 namespace attnscope {
 
@@ -23,18 +26,28 @@ public:
     ~CompareView() override;
 
     QLineEdit* sentenceBox() const { return sentenceB_; }
-    void showComparison(const HeadComparison& comparison, int decimals);
+    // The shown head: comparison.heads.front(); kept for the exports.
+    void showComparison(const SentenceComparison& comparison, int decimals);
     void showMessage(const QString& message);  // nothing to compare yet, or why not; the maps clear
 
     // What is drawn, for tests: A, B and A − B, in that order.
     std::vector<const MatrixPlotBuilder*> builders() const;
     QString caption() const;
 
+    // The three maps as one figure (PNG, SVG, PDF) or the numbers (CSV, JSON), written atomically;
+    // an error when nothing is compared yet.
+    Result<void> exportTo(const QString& path, CompareExport kind) const;
+
 signals:
     void sentenceEntered(const QString& sentence);
 
 private:
+    QToolButton* buildExportButton();
+    void exportDialog(CompareExport kind);
+
     QLineEdit* sentenceB_ = nullptr;
+    QToolButton* export_ = nullptr;
+    std::optional<SentenceComparison> shown_;
     QLabel* caption_ = nullptr;
     std::vector<std::unique_ptr<MatrixPlotBuilder>> builders_;
 };

@@ -55,6 +55,16 @@ QColor markerColour(DrawnMarker::Kind kind) {
 
 // ---------------------------------------------------------------- painting
 
+void CorefView::setSentenceName(const QString& name, bool second) {
+    name_ = name;
+    second_ = second;
+    relayout();
+}
+
+QColor CorefView::chosenArcColour() const { return second_ ? QColor("#009e73") : kChosen; }
+QColor CorefView::otherArcColour() const { return second_ ? QColor("#cc79a7") : kOther; }
+Qt::PenStyle CorefView::arcPenStyle() const { return second_ ? Qt::DashLine : Qt::SolidLine; }
+
 void CorefView::paintScene(QPainter& painter, const QRectF& exposed, bool interactive) const {
     painter.fillRect(exposed, Qt::white);
     paintLegend(painter);
@@ -77,7 +87,8 @@ void CorefView::paintLegend(QPainter& painter) const {
         const double y = s.center().y();
         if (e.sample == LegendEntry::ChosenArc || e.sample == LegendEntry::OtherArc) {
             const bool chosen = e.sample == LegendEntry::ChosenArc;
-            painter.setPen(QPen(chosen ? kChosen : withAlpha(kOther, 0.7), chosen ? 4 : 2.5, Qt::SolidLine, Qt::RoundCap));
+            painter.setPen(QPen(chosen ? chosenArcColour() : withAlpha(otherArcColour(), 0.7), chosen ? 4 : 2.5,
+                                arcPenStyle(), Qt::RoundCap));
             painter.drawLine(QPointF(s.left(), y), QPointF(s.right(), y));
         } else {
             const bool nearest = e.sample == LegendEntry::NearestMarker;
@@ -108,8 +119,8 @@ void CorefView::paintArc(QPainter& painter, const DrawnArc& arc, bool highlighte
         painter.setPen(QPen(QColor(0, 0, 0, 90), arc.width + 5, Qt::SolidLine, Qt::RoundCap));
         painter.drawPath(arc.path);
     }
-    const QColor colour = arc.chosen ? kChosen : kOther;
-    painter.setPen(QPen(withAlpha(colour, highlighted ? 1.0 : arc.opacity), arc.width, Qt::SolidLine, Qt::RoundCap));
+    const QColor colour = arc.chosen ? chosenArcColour() : otherArcColour();
+    painter.setPen(QPen(withAlpha(colour, highlighted ? 1.0 : arc.opacity), arc.width, arcPenStyle(), Qt::RoundCap));
     painter.drawPath(arc.path);
 }
 
@@ -124,7 +135,8 @@ void CorefView::paintWords(QPainter& painter, const QRectF& exposed) const {
         const QRectF box = w.rect.adjusted(0.75, 0.75, -0.75, -0.75);
         if (w.mention || w.candidate) {
             const bool chosen = chosenWord[static_cast<std::size_t>(w.word)];
-            painter.setPen(QPen(w.mention || chosen ? kChosen : kWordBorder, chosen || w.mention ? 2.2 : 1.2));
+            const QColor border = w.mention ? kChosen : chosen ? chosenArcColour() : kWordBorder;  // B: its arcs' green
+            painter.setPen(QPen(border, chosen || w.mention ? 2.2 : 1.2));
             painter.setBrush(w.mention ? kMentionFill : kCandidateFill);
             painter.drawRoundedRect(box, 5, 5);
         } else {
@@ -153,7 +165,7 @@ void CorefView::paintChosenScores(QPainter& painter) const {
         const QPointF mid = highestPoint(arc.path);
         const QRectF tag(mid.x() - fm.horizontalAdvance(text) / 2 - 4, mid.y() - fm.height() / 2 - 1,
                          fm.horizontalAdvance(text) + 8, fm.height() + 2);
-        drawTag(painter, tag, kChosen, text);
+        drawTag(painter, tag, chosenArcColour(), text);
     }
 }
 

@@ -68,6 +68,11 @@ CorefTab::CorefTab(QWidget* parent) : QWidget(parent) {
     layout->addWidget(buildControls());
     layout->addWidget(error_);
     layout->addWidget(view_, 1);
+    viewB_ = new CorefView(this);
+    viewB_->setObjectName("corefViewB");
+    viewB_->setSentenceName(QString(), true);
+    viewB_->hide();
+    layout->addWidget(viewB_, 1);
     connect(view_, &CorefView::wordClicked, this, [this](int word) {
         mentionWord_ = word;
         emit changed();
@@ -154,6 +159,22 @@ void CorefTab::showResolution(const Result<SentenceResolution>& resolved) {
     setError(QString());
     view_->showResolution(resolved.value());
     updateMentionLabel();
+}
+
+// "A: the animal … tired": the words as resolved.
+static QString sentenceName(const QString& letter, const SentenceResolution& s) {
+    QStringList words;
+    for (const Word& w : s.words) words << qs(w.text);
+    return letter + QStringLiteral(": ") + words.join(' ');
+}
+
+void CorefTab::showSecondResolution(const Result<SentenceResolution>* resolved) {
+    viewB_->setVisible(resolved != nullptr);
+    view_->setSentenceName(resolved ? sentenceName(QStringLiteral("A"), view_->resolution()) : QString(), false);
+    if (!resolved) return;
+    if (!resolved->ok()) return viewB_->showMessage(coreErrorText(resolved->error()));
+    viewB_->setSentenceName(sentenceName(QStringLiteral("B"), resolved->value()), true);
+    viewB_->showResolution(resolved->value());
 }
 
 Result<Scoring> CorefTab::chosenScoring(const Trace& trace, int layer, int head) {

@@ -35,6 +35,10 @@ public:
     // current head: the default head set is that one head.
     std::optional<ResolveOptions> request(const Trace& trace, int layer, int head);
     void showResolution(const Result<SentenceResolution>& resolved);
+    // Sentence B of the Compare tab, resolved under the same options (every pronoun): drawn in a
+    // second view under A's, both named in their legends. nullptr: B's view hides.
+    void showSecondResolution(const Result<SentenceResolution>* resolved);
+    CorefView* secondView() const { return viewB_; }
     void resolve(const Trace& trace, int layer, int head);  // request, resolve here, show
     // Chosen heads = `heads` (0-based), e.g. from the head ranking's "use best heads".
     void setHeads(const std::vector<HeadRef>& heads);
@@ -65,6 +69,7 @@ private:
     std::optional<int> mentionWord_;   // a word index, or every pronoun
     std::vector<std::string> words_;   // the token texts last resolved: a new sentence resets the mention
     CorefView* view_ = nullptr;
+    CorefView* viewB_ = nullptr;  // sentence B (Compare tab), hidden without one
     QComboBox* scoring_ = nullptr;
     QLineEdit* heads_ = nullptr;
     CorefMentionRow* mentionRow_ = nullptr;  // the mention, "Every pronoun", cataphora

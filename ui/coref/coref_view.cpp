@@ -198,7 +198,7 @@ QString CorefView::legendText() const {
     const QString scoring = resolved_.mentions.empty() ? tr("Scores: none") : tr("Scores: %1").arg(qs(resolved_.mentions.front().scoringText));
     QStringList key;
     for (const LegendEntry& e : legend_) key << e.text;
-    return scoring + "\n" + key.join(" · ");
+    return (name_.isEmpty() ? scoring : name_ + QStringLiteral(" · ") + scoring) + "\n" + key.join(" · ");
 }
 
 QString CorefView::arcToolTip(int index) const {

@@ -71,6 +71,14 @@ public:
     void showResolution(const SentenceResolution& resolved);
     // Nothing to draw: `message` says why (no trace yet, a bad head set, …).
     void showMessage(const QString& message);
+    // Beside the Compare tab's second sentence: the legend's first line starts with `name`
+    // ("A: …", "B: …"); `second` draws the arcs in other colour-blind-safe colours (Okabe–Ito
+    // bluish green and reddish purple for A's red and blue) and dashed, so they read apart in grey too.
+    void setSentenceName(const QString& name, bool second);
+    bool secondSentence() const { return second_; }
+    QColor chosenArcColour() const;
+    QColor otherArcColour() const;
+    Qt::PenStyle arcPenStyle() const;
 
     // What is drawn, for tests (canvas() coordinates).
     const std::vector<DrawnWord>& drawnWords() const { return words_; }
@@ -139,6 +147,8 @@ private:
 
     SentenceResolution resolved_;
     QString message_;
+    QString name_;         // names the sentence in the legend (empty: no name)
+    bool second_ = false;  // B's colours and dashes
     std::vector<DrawnWord> words_;
     std::vector<DrawnArc> arcs_;  // painting order: weakest first, so strong arcs lie on top
     std::vector<DrawnMarker> markers_;

@@ -1,5 +1,8 @@
 #include "ui/step/worked_example.hpp"
 
+#include <QStringList>
+
+#include "core/analysis/compare.hpp"
 #include "core/trace/explain.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -7,6 +10,16 @@
 #include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
+
+namespace {
+
+QString sentenceOf(const Trace& trace) {
+    QStringList tokens;
+    for (const Token& t : trace.tokens) tokens << QString::fromStdString(t.text);
+    return tokens.join(' ');
+}
+
+}  // namespace
 
 WorkedExample::WorkedExample(StepNavigator* navigator, MatrixPanel* panel, QObject* parent)
     : QObject(parent), navigator_(navigator), panel_(panel) {
@@ -46,11 +59,32 @@ void WorkedExample::showCurrentStep() {
     if (selectedCell_) panel_->selectCell(selectedCell_->first, selectedCell_->second);
 }
 
+void WorkedExample::setSecond(std::shared_ptr<const Trace> b) {
+    b_ = std::move(b);
+    if (trace_ && selectedCell_) showCurrentStep();  // re-explains the selected cell
+}
+
 void WorkedExample::explain(const CellRef& cell) {
     selectedCell_ = std::make_pair(cell.row, cell.col);
     auto explanation = explainCell(*trace_, cell, decimals_, coreLanguage());
-    if (explanation) panel_->showExplanation(explanation.value());
-    else panel_->showExplanationError(coreErrorText(explanation.error()));
+    if (!explanation) return panel_->showExplanationError(coreErrorText(explanation.error()));
+    if (!b_) return panel_->showExplanation(explanation.value());
+    Explanation both = std::move(explanation).value();
+    both.lines.insert(both.lines.begin(), tr("A: %1").arg(sentenceOf(*trace_)).toStdString());
+    both.lines.emplace_back();
+    for (std::string& line : explainInB(cell)) both.lines.push_back(std::move(line));
+    panel_->showExplanation(both);
+}
+
+// B's lines: its sentence, then the aligned cell explained from B's run (or why there is none).
+std::vector<std::string> WorkedExample::explainInB(const CellRef& cell) const {
+    std::vector<std::string> lines{tr("B: %1").arg(sentenceOf(*b_)).toStdString()};
+    const auto cellB = alignedCellInB(alignTokens(trace_->tokens, b_->tokens), cell);
+    if (!cellB) return lines.push_back(tr("This token has no partner in B (left out by the alignment).").toStdString()), lines;
+    auto explanation = explainCell(*b_, *cellB, decimals_, coreLanguage());
+    if (!explanation) return lines.push_back(coreErrorString(explanation.error())), lines;
+    for (const std::string& line : explanation.value().lines) lines.push_back(line);
+    return lines;
 }
 
 }  // namespace attnscope

@@ -6,7 +6,9 @@
 #include <QObject>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "core/trace/trace.hpp"
 
@@ -25,6 +27,9 @@ public:
     // and the selected cell when `keepSelection` (the same layer recomputed).
     void show(std::shared_ptr<const Trace> trace, int layer, int decimals, bool keepSelection);
     void forgetSelection();  // a new lesson or model starts without a selected cell
+    // The Compare tab's sentence B (nullptr: none): a clicked cell is explained for A, then for
+    // the aligned cell of B underneath (core's alignedCellInB), numbers from B's own run.
+    void setSecond(std::shared_ptr<const Trace> b);
     void showCurrentStep();
 
     std::shared_ptr<const Trace> trace() const { return trace_; }
@@ -33,10 +38,11 @@ public:
 
 private:
     void explain(const CellRef& cell);
+    std::vector<std::string> explainInB(const CellRef& cell) const;
 
     StepNavigator* navigator_;
     MatrixPanel* panel_;
-    std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const Trace> trace_, b_;
     int layer_ = 0;
     int decimals_ = 3;
     std::optional<std::pair<int, int>> selectedCell_;  // kept across recomputes of the same step

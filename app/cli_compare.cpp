@@ -1,0 +1,145 @@
+// attnscope compare: two sentences side by side. The numbers and every format come from
+// core/analysis/compare_export (also behind the Compare tab's data export); this file reads the
+// options, runs both sentences the same way (same heads switched off) and writes the result.
+#include "app/cli_compare.hpp"
+
+#include <QCommandLineParser>
+#include <memory>
+#include <string>
+
+#include "app/cli_support.hpp"
+#include "app/lesson_source.hpp"
+#include "app/sentence_runners.hpp"
+#include "core/analysis/compare_export.hpp"
+#include "core/io/atomic_file.hpp"
+#include "ui/common/core_error_text.hpp"
+
+namespace attnscope {
+
+namespace {
+
+void addOptions(QCommandLineParser& parser) {
+    addSubcommandBasics(parser, translate(
+        "cli", "attnscope compare: the same heads' attention in two sentences (A: --sentence, B: --sentence-b), "
+               "tokens aligned by position when both have as many, else by word, and the difference A − B."),
+        translate("cli", "compare"));
+    parser.addOptions({
+        {"sentence-b", translate("cli", "The second sentence (B)."), "text"},
+        {"layer", translate("cli", "The layer (1 = first; default: the last)."), "l"},
+        {"head", translate("cli", "Only this head (1 = first; default: every head of the layer)."), "h"},
+        {"ablate", translate("cli", "Switch these heads off in both runs (LAYER:HEAD, counted from 1, comma-separated)."),
+         "heads"},
+        {"format", translate("cli", "text (default), json or csv."), "format"},
+        {"decimals", translate("cli", "Text: decimals shown (default 3)."), "n"},
+        {"out", translate("cli", "Write to FILE (atomically) instead of standard output."), "file"},
+        {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
+         "language"},
+    });
+}
+
+// Where both sentences run, and the shape the options are checked against.
+struct CompareSource {
+    std::string defaultSentence;
+    int layers = 0, heads = 0;
+    std::shared_ptr<const OpenedModel> model;
+    std::shared_ptr<const Lesson> lesson;
+    SentenceRunner runner(std::vector<HeadRef> ablate) const {
+        return model ? modelSentenceRunner(model, -1, std::move(ablate)) : lessonSentenceRunner(lesson, std::move(ablate));
+    }
+};
+
+Result<CompareSource> openSource(const QCommandLineParser& parser) {
+    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", "give either --model or --lesson, not both"};
+    CompareSource source;
+    if (parser.isSet("model")) {
+        auto opened = openModel(parser.value("model").toStdString());
+        if (!opened) return opened.error();
+        notices(opened.value().notices);
+        source.model = std::make_shared<const OpenedModel>(std::move(opened).value());
+        source.layers = source.model->layerCount(), source.heads = source.model->headCount();
+        return source;
+    }
+    if (!parser.isSet("lesson")) return Error{"", "compare needs --model FOLDER|ID or --lesson NAME|FILE"};
+    auto loaded = loadLesson(parser.value("lesson"));
+    if (!loaded) return loaded.error();
+    source.lesson = std::make_shared<const Lesson>(std::move(loaded).value());
+    source.defaultSentence = source.lesson->sentence;
+    source.layers = static_cast<int>(source.lesson->layers.size()), source.heads = source.lesson->numHeads;
+    return source;
+}
+
+// --layer and --head against the source: one head, or every head of one layer (default: the last).
+Result<std::vector<HeadRef>> readHeads(const QCommandLineParser& parser, const CompareSource& source) {
+    std::string error;
+    const auto layer = readCount(parser, "layer", 1, std::max(1, source.layers), error);
+    const auto head = readCount(parser, "head", 1, std::max(1, source.heads), error);
+    if (!error.empty()) return Error{"", error};
+    const int l = layer.value_or(source.layers) - 1;
+    if (head) return std::vector<HeadRef>{{l, *head - 1}};
+    std::vector<HeadRef> heads;
+    for (int h = 0; h < source.heads; ++h) heads.push_back({l, h});
+    return heads;
+}
+
+Result<std::pair<std::string, std::string>> readSentences(const QCommandLineParser& parser, const CompareSource& source) {
+    for (const char* name : {"sentence", "sentence-b"})
+        if (parser.value(name).contains(QChar(0xFFFD)))
+            return Error{std::string("--") + name, "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
+    const std::string a = parser.isSet("sentence") ? parser.value("sentence").toStdString() : source.defaultSentence;
+    if (a.find_first_not_of(" \t") == std::string::npos) return Error{"", "compare needs --sentence TEXT (sentence A)"};
+    const std::string b = parser.value("sentence-b").toStdString();
+    if (b.find_first_not_of(" \t") == std::string::npos) return Error{"", "compare needs --sentence-b TEXT (sentence B)"};
+    return std::make_pair(a, b);
+}
+
+Result<SentenceComparison> runBoth(const CompareSource& source, const std::pair<std::string, std::string>& sentences,
+                                   const std::vector<HeadRef>& heads, std::vector<HeadRef> ablate) {
+    const SentenceRunner run = source.runner(std::move(ablate));
+    auto a = run(sentences.first);
+    if (!a) return Error{"sentence A", coreErrorString(a.error())};
+    notices(a.value().notices);
+    auto b = run(sentences.second);
+    if (!b) return Error{"sentence B", coreErrorString(b.error())};
+    notices(b.value().notices);
+    return compareHeads(a.value(), b.value(), heads);
+}
+
+std::string formatted(const SentenceComparison& c, const std::string& format, int decimals) {
+    if (format == "json") return comparisonToJson(c);
+    if (format == "csv") return comparisonToCsv(c);
+    return comparisonToText(c, decimals);
+}
+
+}  // namespace
+
+int runCompareCommand(const QStringList& arguments) {
+    QCommandLineParser parser;
+    addOptions(parser);
+    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    if (parser.positionalArguments().size() != 1)
+        return fail("compare expects options only, got " + parser.positionalArguments().mid(1).join(' ').toStdString());
+    const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
+    if (format != "text" && format != "json" && format != "csv")
+        return fail("--format expects text, json or csv, got \"" + format + "\"");
+    if (parser.isSet("out") && parser.value("out").isEmpty()) return fail("--out expects a file name, got nothing");
+    std::string error;
+    const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
+    if (!error.empty()) return fail(error);
+    auto source = openSource(parser);
+    if (!source) return fail(coreErrorString(source.error()));
+    auto heads = readHeads(parser, source.value());
+    if (!heads) return fail(heads.error().text());
+    std::vector<HeadRef> ablate;
+    if (auto bad = readAblation(parser, source.value().layers, source.value().heads, ablate)) return fail(*bad);
+    auto sentences = readSentences(parser, source.value());
+    if (!sentences) return fail(sentences.error().text());
+    auto comparison = runBoth(source.value(), sentences.value(), heads.value(), ablate);
+    if (!comparison) return fail(coreErrorString(comparison.error()));
+    const std::string text = formatted(comparison.value(), format, decimals);
+    if (!parser.isSet("out")) return write(text), 0;
+    auto written = writeFileAtomically(parser.value("out").toStdString(), text);
+    return written ? 0 : fail(coreErrorString(written.error()));
+}
+
+}  // namespace attnscope

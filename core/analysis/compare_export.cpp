@@ -1,0 +1,141 @@
+#include "core/analysis/compare_export.hpp"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "core/export/table_format.hpp"
+#include "core/text/error_messages.hpp"
+#include "core/trace/ablation.hpp"
+#include "core/trace/explain.hpp"
+
+namespace attnscope {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string number(double v) {  // shortest text that reads back as the same double
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+    return std::string(text, end);
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+
+std::string tokenList(const std::vector<Token>& tokens) {
+    std::string out;
+    for (std::size_t t = 0; t < tokens.size(); ++t) out += (t ? " " : "") + std::to_string(t) + ":" + tokens[t].text;
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+    return out;
+}
+
+std::string alignmentText(const Alignment& a) {
+    if (a.by == Alignment::By::Position) return "aligned by position (as many tokens in A as in B)\n";
+    std::string out = "aligned by word (the token counts differ): " + std::to_string(a.units.size()) +
+                      " words in common or paired\n";
+    if (!a.onlyInA.empty()) out += "only in A (left out): " + joined(a.onlyInA) + "\n";
+    if (!a.onlyInB.empty()) out += "only in B (left out): " + joined(a.onlyInB) + "\n";
+    return out;
+}
+
+std::string matrixText(const Mat& m, const std::vector<std::string>& labels, int decimals) {
+    Table t{labels, labels, {}};
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        t.cells.emplace_back();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) t.cells.back().push_back(formatNumber(m(r, c), decimals));
+    }
+    return textTable(t);
+}
+
+Json rows(const Mat& m) {
+    Json out = Json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        Json row = Json::array();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+Json tokensJson(const std::vector<Token>& tokens) {
+    Json out = Json::array();
+    for (const Token& t : tokens) out.push_back({{"text", t.text}, {"id", t.id}});
+    return out;
+}
+
+}  // namespace
+
+Result<SentenceComparison> compareHeads(const Trace& a, const Trace& b, const std::vector<HeadRef>& heads) {
+    SentenceComparison out{a.tokens, b.tokens, ablatedHeads(a), {}};
+    if (ablatedHeads(b) != out.ablated)
+        return Error{errorText(ErrorId::WhereSentenceNamed, "B"),
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::TheHeadsSwitchedOffInA, headSpecText(out.ablated)),
+                               headSpecText(ablatedHeads(b)))};
+    for (const HeadRef& head : heads) {
+        auto c = compareHead(a, b, head);
+        if (!c) return c.error();
+        out.heads.push_back(std::move(c).value());
+    }
+    if (out.heads.empty())
+        return Error{ErrorText(ErrorId::WhereHeads), errorText(ErrorId::ExpectedFound, ErrorId::AtLeastOneHeadToCompare, ErrorId::NoneFound)};
+    return out;
+}
+
+std::string comparisonToText(const SentenceComparison& c, int decimals) {
+    std::string out = "A: " + tokenList(c.tokensA) + "\nB: " + tokenList(c.tokensB) + "\n" + alignmentText(c.alignment());
+    if (!c.ablated.empty()) out += "heads switched off in both: " + headSpecText(c.ablated) + "\n";
+    std::vector<std::string> labels;
+    for (const AlignedUnit& u : c.alignment().units) labels.push_back(unitLabel(u));
+    for (const HeadComparison& h : c.heads) {
+        const std::string head = "layer " + std::to_string(h.head.layer + 1) + ", head " + std::to_string(h.head.head + 1);
+        out += "\nA, " + head + "\n" + matrixText(h.a, labels, decimals);
+        out += "\nB, " + head + "\n" + matrixText(h.b, labels, decimals);
+        out += "\nA − B, " + head + "\n" + matrixText(h.difference, labels, decimals);
+    }
+    return out.back() == '\n' ? out : out + "\n";
+}
+
+std::string comparisonToJson(const SentenceComparison& c) {
+    const Alignment& a = c.alignment();
+    Json units = Json::array();
+    for (const AlignedUnit& u : a.units)
+        units.push_back({{"a", u.textA}, {"b", u.textB}, {"tokens_a", u.tokensA}, {"tokens_b", u.tokensB}});
+    Json ablated = Json::array(), heads = Json::array();
+    for (const HeadRef& h : c.ablated) ablated.push_back({h.layer + 1, h.head + 1});
+    for (const HeadComparison& h : c.heads)
+        heads.push_back({{"layer", h.head.layer + 1}, {"head", h.head.head + 1}, {"a", rows(h.a)}, {"b", rows(h.b)},
+                         {"difference", rows(h.difference)}});
+    const Json doc{{"format", "attnscope-compare"}, {"version", 1},
+                   {"alignment", a.by == Alignment::By::Position ? "position" : "word"},
+                   {"tokens_a", tokensJson(c.tokensA)}, {"tokens_b", tokensJson(c.tokensB)},
+                   {"units", units}, {"only_in_a", a.onlyInA}, {"only_in_b", a.onlyInB},
+                   {"ablated", ablated}, {"heads", heads}};
+    return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string comparisonToCsv(const SentenceComparison& c) {
+    const std::vector<AlignedUnit>& units = c.alignment().units;
+    std::string out = "layer,head,query,key,query_text,key_text,a,b,difference\n";
+    for (const HeadComparison& h : c.heads)
+        for (std::size_t q = 0; q < units.size(); ++q)
+            for (std::size_t k = 0; k < units.size(); ++k) {
+                const auto r = Eigen::Index(q), col = Eigen::Index(k);
+                out += std::to_string(h.head.layer + 1) + "," + std::to_string(h.head.head + 1) + "," +
+                       std::to_string(q) + "," + std::to_string(k) + "," + csvField(unitLabel(units[q])) + "," +
+                       csvField(unitLabel(units[k])) + "," + number(h.a(r, col)) + "," + number(h.b(r, col)) + "," +
+                       number(h.difference(r, col)) + "\n";
+            }
+    return out;
+}
+
+}  // namespace attnscope
