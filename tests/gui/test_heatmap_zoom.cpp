@@ -4,7 +4,11 @@
 // builder's record) at 8, 128 and 512 tokens, several zooms and a larger font; find outlines the
 // right rows; per-row and log colours match hand-computed viridis colours, in the map and in
 // the painted pixels.
+//
+// Set ATTNSCOPE_SCREENSHOT_DIR to write heatmap-128.png, heatmap-128-zoomed.png, heatmap-512.png
+// and heatmap-512-zoomed-find.png there (a sentence of real words, 1600×1000).
 #include <QApplication>
+#include <QDir>
 #include <QComboBox>
 #include <QFontMetricsF>
 #include <QLabel>
@@ -108,6 +112,7 @@ private slots:
     void hoverNamesTokensAndPositionsWhenZoomed();
     void findOutlinesMatchingRowsAndColumns();
     void perRowAndLogColoursMatchHandComputedCells();
+    void screenshotsAt128And512Tokens();
 
 private:
     void show(HeatmapView& view, const Trace& trace);
@@ -349,6 +354,54 @@ void HeatmapZoomTest::perRowAndLogColoursMatchHandComputedCells() {
     check({{1, 0, mid}, {1, 1, quarter}, {1, 2, purple}, {2, 2, quarterPast}});
     QVERIFY(builderOf(view).colourScale()->label().contains("0.0001"));
     QVERIFY(builderOf(view).colourScale()->axis()->scaleType() == QCPAxis::stLogarithmic);
+}
+
+// A text of real words, `T` tokens with [CLS] and [SEP], weights peaked on the token itself,
+// its neighbours and [CLS] (as bert-base's often are).
+Trace sentenceTrace(int T) {
+    const QStringList words = QStringLiteral(
+        "the animal did not cross the street because it was too tired and the teacher said that "
+        "every student who reads the book will find its last chapter surprising while the rain kept falling")
+                                  .split(' ');
+    Trace t;
+    t.tokens.push_back({"[CLS]"});
+    for (int i = 1; i < T - 1; ++i) t.tokens.push_back({words[(i - 1) % words.size()].toStdString()});
+    t.tokens.push_back({"[SEP]"});
+    t.tokens.front().special = t.tokens.back().special = true;
+    Mat w(T, T);
+    for (int r = 0; r < T; ++r) {
+        for (int c = 0; c < T; ++c) w(r, c) = c == 0 ? 20 : c == r ? 6 : std::abs(r - c) == 1 ? 3 : 0.05 + 0.05 * ((r * 7 + c * 3) % 5);
+        w.row(r) /= w.row(r).sum();
+    }
+    t.layers.push_back(testing::layerOf({w}));
+    return t;
+}
+
+void HeatmapZoomTest::screenshotsAt128And512Tokens() {
+    const QString dir = qEnvironmentVariable("ATTNSCOPE_SCREENSHOT_DIR");
+    for (const int T : {128, 512}) {
+        const Trace trace = sentenceTrace(T);
+        HeatmapView view;
+        view.resize(1600, 1000);
+        show(view, trace);
+        view.resize(1600, 1000);
+        const auto save = [&](const QString& name) {
+            for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();  // layouts settle level by level
+            QTRY_VERIFY(plotOf(view)->axisRect()->width() > 250);
+            QTRY_VERIFY(builderOf(view).labelsUpToDate());
+            const QImage image = view.grab().toImage();
+            QVERIFY(image.width() == 1600 && image.height() == 1000);
+            if (!dir.isEmpty()) QVERIFY(image.save(QDir(dir).filePath(name)));
+        };
+        save(QString("heatmap-%1.png").arg(T));
+        if (T == 128) view.zoomTo({QCPRange(20.5, 44.5), QCPRange(20.5, 44.5)});
+        else {
+            view.tools()->findChild<QLineEdit*>("findToken")->setText("tired");
+            view.zoomTo({QCPRange(99.5, 163.5), QCPRange(99.5, 163.5)});
+            view.tools()->findChild<QComboBox*>("heatmapColours")->setCurrentIndex(static_cast<int>(HeatmapColours::Log));
+        }
+        save(QString("heatmap-%1-%2.png").arg(T).arg(T == 128 ? "zoomed" : "zoomed-find-log"));
+    }
 }
 
 QTEST_MAIN(HeatmapZoomTest)
