@@ -85,9 +85,10 @@ int checkNoOverlap(QCPAxis* axis) {
         const double at = axis->coordToPixel(it.key());
         if (count > 0) {
             const double d = std::abs(at - previous);
-            const bool ok = axis->orientation() == Qt::Vertical        ? d >= metrics.height()
-                            : axis->tickLabelRotation() != 0            ? d * std::sin(M_PI / 4) >= metrics.height()
-                                                                        : d >= (metrics.horizontalAdvance(previousText) + metrics.horizontalAdvance(it.value())) / 2;
+            const double halfWidths = (metrics.horizontalAdvance(previousText) + metrics.horizontalAdvance(it.value())) / 2;
+            const bool ok = axis->orientation() == Qt::Vertical ? d >= metrics.height()
+                            : axis->tickLabelRotation() != 0     ? d * std::sin(M_PI / 4) >= metrics.height()
+                                                                 : d >= halfWidths;
             if (!ok) qWarning() << "overlap:" << previousText << it.value() << "apart" << d;
             if (!ok) return -1;
         }

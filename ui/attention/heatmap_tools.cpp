@@ -7,6 +7,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QToolButton>
+#include <algorithm>
 
 #include "core/analysis/head_summary.hpp"
 
@@ -58,7 +59,11 @@ QWidget* HeatmapTools::rangeBox() {
     // Typing a number waits for Enter or leaving the box; the arrows act at once.
     from_->setKeyboardTracking(false);
     to_->setKeyboardTracking(false);
-    const auto chosen = [this] { emit rangeChosen(std::min(from_->value(), to_->value()) - 1, std::max(from_->value(), to_->value()) - 1); };
+    const auto chosen = [this] {
+        const int a = from_->value(), b = to_->value();
+        const auto [low, high] = std::minmax(a, b);
+        emit rangeChosen(low - 1, high - 1);
+    };
     connect(from_, &QSpinBox::valueChanged, this, chosen);
     connect(to_, &QSpinBox::valueChanged, this, chosen);
     return box;
