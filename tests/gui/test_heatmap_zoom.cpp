@@ -114,6 +114,7 @@ private slots:
     void findOutlinesMatchingRowsAndColumns();
     void perRowAndLogColoursMatchHandComputedCells();
     void screenshotsAt128And512Tokens();
+    void aHiddenViewsImageLabelsEveryTokenThatFits();
 
 private:
     void show(HeatmapView& view, const Trace& trace);
@@ -403,6 +404,21 @@ void HeatmapZoomTest::screenshotsAt128And512Tokens() {
         }
         save(QString("heatmap-%1-%2.png").arg(T).arg(T == 128 ? "zoomed" : "zoomed-find-log"));
     }
+}
+
+// The command line's export draws a view that was never shown: its labels are thinned for the
+// size it is drawn at (before, for the plot's unlaid-out size: every 3rd or 5th token of 26).
+void HeatmapZoomTest::aHiddenViewsImageLabelsEveryTokenThatFits() {
+    const Trace trace = wordTrace(26);
+    HeatmapView view;
+    view.resize(1400, 1100);
+    view.showTrace(trace, 0, 2);
+    const QImage image = view.renderImage();
+    QVERIFY(image.width() > 1000);
+    const HeatmapBuilder& b = builderOf(view);
+    QVERIFY(b.labelsUpToDate());
+    QCOMPARE(checkNoOverlap(b.plot()->xAxis), 26);
+    QCOMPARE(checkNoOverlap(b.plot()->yAxis), 26);
 }
 
 QTEST_MAIN(HeatmapZoomTest)

@@ -153,6 +153,11 @@ bool HeatmapBuilder::labelsUpToDate() const {
     return labelledFor_ == plot_->axisRect()->rect().size();
 }
 
+void HeatmapBuilder::settle() {
+    plot_->setViewport(plot_->rect());
+    for (int round = 0; round < 3 && (round == 0 || !labelsUpToDate()); ++round) plot_->replot();
+}
+
 void HeatmapBuilder::setWindow(HeatmapWindow window) {
     const HeatmapWindow full = fullWindow();
     plot_->xAxis->setRange(clampedInto(window.keys, full.keys));

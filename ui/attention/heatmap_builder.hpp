@@ -50,6 +50,9 @@ public:
     // True once the labels were thinned for the axis rect as last laid out (a resize queues a
     // second replot that makes it true again).
     bool labelsUpToDate() const;
+    // Lays the plot out for its widget's current size and thins the labels for it: a hidden
+    // plot (the command line's export) gets no resize event, so exports call this first.
+    void settle();
 
     // Outlines the rows and columns of `tokens` (indices into the labels); `current` stands out.
     void setHighlight(const std::vector<int>& tokens, int current);

@@ -236,6 +236,11 @@ QCustomPlot* HeatmapView::firstPlot() const {
 
 QImage HeatmapView::renderImage() const {
     ensureBuilt();
+    // A hidden view (the command line's export) is laid out here, and its labels thinned for
+    // the size it is drawn at.
+    if (layout()) layout()->activate();
+    plotsRow_->activate();
+    for (const auto& b : builders_) b->settle();
     if (builders_.size() == 1) return builders_.front()->plot()->toPixmap().toImage();
     return plotsArea_->grab().toImage();
 }
