@@ -91,6 +91,17 @@ Mat renormalizeRows(const Mat& weights) {
     return out;
 }
 
+Mat rowMaxNormalized(const Mat& weights) {
+    Mat out = weights;
+    for (Eigen::Index r = 0; r < out.rows(); ++r) {
+        const double top = out.row(r).maxCoeff();
+        if (top > 0) out.row(r) /= top;
+    }
+    return out;
+}
+
+Mat flooredWeights(const Mat& weights, double floor) { return weights.cwiseMax(floor); }
+
 Mat shownWeights(const Mat& weights, const WeightSelection& selection) {
     if (weights.size() == 0) return {};
     const Mat kept = selectTokens(weights, selection.keep);

@@ -40,6 +40,15 @@ struct WeightSelection {
 // selectTokens, then renormalizeRows when asked. Empty in → empty out.
 Mat shownWeights(const Mat& weights, const WeightSelection& selection);
 
+// What a heatmap's colours map (the view only maps these onto its gradient):
+// each row divided by its own largest entry, so every row's strongest cell is 1 (a row of
+// zeros stays 0) …
+Mat rowMaxNormalized(const Mat& weights);
+// … or every weight raised to at least `floor` (> 0), for a logarithmic scale from floor to 1:
+// a weight of 0 (masked) gets the floor's colour instead of −∞.
+constexpr double kLogColourFloor = 1e-4;
+Mat flooredWeights(const Mat& weights, double floor = kLogColourFloor);
+
 // Largest entry (0 for an empty matrix) — the colour-scale maximum.
 double maxWeight(const Mat& weights);
 // Largest weight over every head of one layer / of the whole trace (all layers), as shown

@@ -93,6 +93,16 @@ TEST_CASE("renormalising is explicit and divides each row by its sum", "[head_su
     REQUIRE_MATRIX_NEAR(rows({{0, 0}, {.25, .75}}), renormalizeRows(rows({{0, 0}, {1, 3}})), 0);
 }
 
+TEST_CASE("heatmap colour values: per-row maximum and the log floor", "[head_summary]") {
+    // [.2 .6 .2] / .6 = [1/3 1 1/3];  [.5 .25 .25] / .5 = [1 .5 .5];  a zero row stays zero.
+    REQUIRE_MATRIX_NEAR(rows({{1.0 / 3, 1, 1.0 / 3}, {1, .5, .5}, {0, 0, 0}}),
+                        rowMaxNormalized(rows({{.2, .6, .2}, {.5, .25, .25}, {0, 0, 0}})), 1e-12);
+    // Below the floor (1e-4), masked zeros included, a weight takes the floor; above it is kept.
+    REQUIRE_MATRIX_NEAR(rows({{1e-4, 1e-4, .3}, {5e-4, 1, 1e-4}}),
+                        flooredWeights(rows({{0, 2e-5, .3}, {5e-4, 1, 1e-4}})), 0);
+    REQUIRE_MATRIX_NEAR(rows({{.01, .5}}), flooredWeights(rows({{0, .5}}), .01), 0);
+}
+
 TEST_CASE("colour-scale maxima", "[head_summary]") {
     const Trace t = handTrace();
     CHECK(maxWeight(t.layers[0].heads[0].weights) == .5);

@@ -192,7 +192,7 @@ void MainWindowTest::heatmapHoverShowsTheExactWeight() {
     QCustomPlot* plot = b.plot();
     const QPointF pixel(plot->xAxis->coordToPixel(2), plot->yAxis->coordToPixel(0));  // row cats, column mice
     const double w = sessionOf(*window).trace().layers[0].heads[0].weights(0, 2);
-    QCOMPARE(b.hoverText(pixel), QString("cats → mice: %1").arg(QString::fromStdString(formatNumber(w, 4))));
+    QCOMPARE(b.hoverText(pixel), QString("cats (#1) → mice (#3): %1").arg(QString::fromStdString(formatNumber(w, 4))));
     QVERIFY(b.hoverText(QPointF(-100, -100)).isEmpty());
 }
 

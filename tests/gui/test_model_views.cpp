@@ -21,6 +21,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
@@ -29,7 +30,9 @@
 #include <functional>
 
 #include "core/model/transformer.hpp"
+#include "core/analysis/head_summary.hpp"
 #include "ui/attention/head_view.hpp"
+#include "ui/attention/head_view_lines.hpp"
 #include "ui/attention/model_view.hpp"
 
 #include "tests/matrix_literal.hpp"
@@ -182,6 +185,7 @@ private slots:
     void severalHeadsGetSeveralColours();
     void headViewAverageIsTheHandMean();
     void largeTracesAreBuiltOnAWorker();
+    void linesAreDrawnAt512TokensWithStrongestPerToken();
     void bertBaseSizedTraceBuildsQuickly();
     void screenshotsOfTheTinyBert();
 
@@ -627,6 +631,52 @@ void ModelViewsTest::screenshotsOfTheTinyBert() {
     QVERIFY(headView.grab().save(QDir(dir).filePath("head-view.png")));
     headView.setHoveredToken(HoveredToken{HoveredToken::Left, 7});  // [MASK]
     QVERIFY(headView.grab().save(QDir(dir).filePath("head-view-hover.png")));
+}
+
+// 512 tokens, every weight near 1/512 ≈ 0.002 (below the 0.01 floor): no line by the floor,
+// 3 per token and head with "strongest per token" = 3, and they are painted (issue 13 §2).
+void ModelViewsTest::linesAreDrawnAt512TokensWithStrongestPerToken() {
+    const int T = 512;
+    Trace t;
+    for (int i = 0; i < T; ++i) t.tokens.push_back({"w" + std::to_string(i)});
+    LayerTrace layer;
+    for (int h = 0; h < 2; ++h) {
+        Mat w(T, T);
+        for (int r = 0; r < T; ++r)
+            for (int c = 0; c < T; ++c) w(r, c) = 1.0 + ((r * 31 + c * 17 + h * 7) % T) / 5000.0;  // c·17 mod 512: distinct in a row
+        for (int r = 0; r < T; ++r) w.row(r) /= w.row(r).sum();
+        HeadTrace head;
+        head.weights = std::move(w);
+        layer.heads.push_back(std::move(head));
+    }
+    t.layers.push_back(std::move(layer));
+    QVERIFY(t.layers[0].heads[0].weights.maxCoeff() < 0.01);
+
+    // The floor alone (what the view drew before): no line at all.
+    const std::vector<int> all = visibleTokens(t, false);
+    LinesJob floorOnly{&t, 0, {0, 1}, {}, all, std::make_shared<std::atomic<bool>>(false), LineFilter{}};
+    QVERIFY(extractLines(floorOnly).value().empty());
+    floorOnly.filter.topK = 1;
+    QCOMPARE(static_cast<int>(extractLines(floorOnly).value().size()), 2 * T);
+
+    HeadView head;
+    head.resize(600, 800);
+    head.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&head));
+    head.showTrace(t, 0, {}, {});
+    QCOMPARE(head.lineFilter().minWeight, HeadView::kMinWeight);
+    QVERIFY(head.caption().contains("0.01"));
+    head.findChild<QSpinBox*>("lineTopK")->setValue(3);
+    QVERIFY(waitFor([&] { return !head.drawnLines().empty(); }).ok);
+    QCOMPARE(static_cast<int>(head.drawnLines().size()), 2 * T * 3);
+    // Each is among its row's 3 largest weights of its head.
+    for (const DrawnLine& l : head.drawnLines()) {
+        const auto row = t.layers[0].heads[static_cast<std::size_t>(l.head)].weights.row(l.from);
+        QVERIFY((row.array() > l.weight).count() < 3);
+        QCOMPARE(l.weight, row(l.to));
+    }
+    QVERIFY(head.caption().contains("3"));
+    QVERIFY(waitFor([&] { return head.paintedLineCount() > 0; }).ok);  // and painted
 }
 
 int main(int argc, char** argv) {

@@ -1,5 +1,6 @@
 #include "ui/attention/head_view.hpp"
 
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -7,6 +8,7 @@
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -50,6 +52,7 @@ HeadView::HeadView(QWidget* parent) : QWidget(parent) {
     });
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(headButtons_);
+    layout->addLayout(buildFilterRow());
     layout->addWidget(caption_);
     layout->addWidget(scroll_, 1);
 }
@@ -161,6 +164,41 @@ void HeadView::rebuildHeadButtons() {
     headButtons_->addStretch(1);
 }
 
+QLayout* HeadView::buildFilterRow() {
+    floor_ = new QDoubleSpinBox(this);
+    floor_->setObjectName("lineFloor");
+    floor_->setDecimals(4);
+    floor_->setRange(0.0001, 1);
+    floor_->setSingleStep(0.001);
+    floor_->setValue(filter_.minWeight);
+    topK_ = new QSpinBox(this);
+    topK_->setObjectName("lineTopK");
+    topK_->setRange(0, 50);
+    topK_->setSpecialValueText(tr("off"));
+    topK_->setToolTip(tr("Also draw each token's strongest weights, however small (at 512 tokens a weight is ~0.002)."));
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Lines from weight"), this));
+    row->addWidget(floor_);
+    row->addWidget(new QLabel(tr("and the strongest per token:"), this));
+    row->addWidget(topK_);
+    row->addStretch(1);
+    const auto changed = [this] { setLineFilter({floor_->value(), topK_->value()}); };
+    connect(floor_, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(topK_, &QSpinBox::valueChanged, this, changed);
+    return row;
+}
+
+void HeadView::setLineFilter(const LineFilter& filter) {
+    if (filter == filter_) return;
+    filter_ = filter;
+    {
+        const QSignalBlocker a(floor_), b(topK_);
+        floor_->setValue(filter.minWeight);
+        topK_->setValue(filter.topK);
+    }
+    if (trace_) rebuild();
+}
+
 void HeadView::toggleHead(int head, bool on) {
     std::vector<int> heads = heads_;
     if (on) heads.push_back(head);
@@ -182,7 +220,7 @@ void HeadView::rebuild() {
     shown_.clear();
     caption_->setText(describe());
 
-    LinesJob job{trace_, layer_, heads_, options_, keep_, linesCancel_ = std::make_shared<std::atomic<bool>>(false)};
+    LinesJob job{trace_, layer_, heads_, options_, keep_, linesCancel_ = std::make_shared<std::atomic<bool>>(false), filter_};
     const double k = static_cast<double>(keep_.size());
     const double weights = (options_.aggregate != AttentionViewOptions::PerHead ? 1.0 : static_cast<double>(heads_.size())) * k * k;
     linesPending_ = weights > kInlineWeights;
@@ -311,7 +349,9 @@ QString HeadView::describe() const {
     case AttentionViewOptions::SharedMax: text += tr(" / the layer's largest shown weight"); break;
     case AttentionViewOptions::PerHeadMax: text += tr(" / each head's largest weight"); break;
     }
-    text += tr("; weights below %1 are not drawn.").arg(kMinWeight);
+    if (filter_.topK > 0)
+        text += tr("; drawn: weights from %1 and each token's %2 strongest.").arg(filter_.minWeight).arg(filter_.topK);
+    else text += tr("; weights below %1 are not drawn.").arg(filter_.minWeight);
     if (options_.aggregate != AttentionViewOptions::PerHead)
         text += options_.aggregate == AttentionViewOptions::Max ? tr(" Black: maximum over the selected heads.")
                                                                 : tr(" Black: mean over the selected heads.");

@@ -1,12 +1,13 @@
 #pragma once
 // The head view, as bertviz draws it: the tokens twice, in two columns (left: the token that
 // attends, the query; right: the token attended to, the key), and a line from left i to right j
-// for every head whose weight w(i, j) is at least kMinWeight, with opacity w / scale max and one
+// for every head whose weight w(i, j) passes the line filter, with opacity w / scale max and one
 // colour per head (several heads = several colours). Hover a left token to see only its lines,
 // a right token to see only the lines into it.
 //
-// Lines below kMinWeight (0.01) are skipped: at 512 tokens a row spreads most of its weight in
-// tiny amounts that would be invisible anyway.
+// Lines below the filter's floor (kMinWeight = 0.01 at first, set in the view) are skipped, except
+// each token's k strongest when "strongest per token" is on: at 512 tokens a row spreads most of
+// its weight in amounts of ~0.002, so a floor alone leaves the view blank (core/analysis/line_selection).
 //
 // Long inputs stay responsive (12 heads × 512 tokens is ~25,000 lines on a canvas ~9,000 px
 // tall): the list of lines and the picture of them are made on a worker thread (QThreadPool).
@@ -29,12 +30,15 @@
 #include <optional>
 #include <vector>
 
+#include "core/analysis/line_selection.hpp"
 #include "core/trace/trace.hpp"
 #include "ui/attention/attention_options.hpp"
 
+class QDoubleSpinBox;
 class QHBoxLayout;
 class QLabel;
 class QScrollArea;
+class QSpinBox;
 class QToolButton;
 
 namespace attnscope {
@@ -71,6 +75,9 @@ public:
     void setOptions(const AttentionViewOptions& options);
     void setHeads(std::vector<int> heads);
     const AttentionViewOptions& options() const { return options_; }
+    // Which weights are lines: the floor and "strongest per token" controls above the canvas.
+    void setLineFilter(const LineFilter& filter);
+    const LineFilter& lineFilter() const { return filter_; }
     const std::vector<int>& heads() const { return heads_; }
     int layer() const { return layer_; }
 
@@ -114,6 +121,7 @@ private:
     void acceptHoverImage(const ImageKey& key, const HoveredToken& token, QImage image);
     void filterByHover();
     void rebuildHeadButtons();
+    QLayout* buildFilterRow();
     void toggleHead(int head, bool on);
     QString describe() const;
 
@@ -121,6 +129,9 @@ private:
     int layer_ = 0;
     std::vector<int> heads_;
     AttentionViewOptions options_;
+    LineFilter filter_{kMinWeight, 0};
+    QDoubleSpinBox* floor_ = nullptr;
+    QSpinBox* topK_ = nullptr;
     std::vector<int> keep_;
     std::vector<int> rowOf_;  // token → display row, -1 when hidden
     std::shared_ptr<const std::vector<DrawnLine>> all_;  // never null

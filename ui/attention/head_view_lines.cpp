@@ -22,11 +22,13 @@ std::optional<std::pair<QPointF, QPointF>> clippedToBand(QPointF a, QPointF b, s
 namespace {
 
 // Lines for one K×K shown matrix; row/column r is token keep[r].
-void addLines(std::vector<DrawnLine>& out, const Mat& shown, const std::vector<int>& keep, int head, double scaleMax) {
+void addLines(std::vector<DrawnLine>& out, const Mat& shown, const std::vector<int>& keep, int head, double scaleMax,
+              const LineFilter& filter) {
+    const std::vector<double> threshold = rowLineThresholds(shown, filter);
     for (Eigen::Index r = 0; r < shown.rows(); ++r)
         for (Eigen::Index c = 0; c < shown.cols(); ++c) {
             const double w = shown(r, c);
-            if (!(w >= HeadView::kMinWeight)) continue;  // also skips NaN
+            if (!drawsLine(w, threshold[static_cast<std::size_t>(r)])) continue;  // also skips NaN
             const double alpha = scaleMax > 0 ? std::min(1.0, w / scaleMax) : 0.0;
             out.push_back({keep[static_cast<std::size_t>(r)], keep[static_cast<std::size_t>(c)], head, w, alpha});
         }
@@ -61,13 +63,13 @@ std::optional<std::vector<DrawnLine>> extractLines(const LinesJob& job) {
         const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer, job.heads)
                                                                                 : averageOverHeads(layer, job.heads);
         const Mat shown = shownWeights(summary, selection);
-        addLines(lines, shown, job.keep, HeadView::kAggregateHead, scaleFor(shown));
+        addLines(lines, shown, job.keep, HeadView::kAggregateHead, scaleFor(shown), job.filter);
     } else {
         for (const int h : job.heads) {
             if (cancelled()) return std::nullopt;
             if (h < 0 || h >= static_cast<int>(layer.heads.size())) continue;
             const Mat shown = shownWeights(layer.heads[static_cast<std::size_t>(h)].weights, selection);
-            addLines(lines, shown, job.keep, h, scaleFor(shown));
+            addLines(lines, shown, job.keep, h, scaleFor(shown), job.filter);
         }
     }
     return lines;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/line_selection.hpp"
 #include "ui/attention/head_view.hpp"
 
 namespace attnscope {
@@ -94,6 +95,7 @@ struct LinesJob {
     AttentionViewOptions options;
     std::vector<int> keep;
     std::shared_ptr<std::atomic<bool>> cancel;
+    LineFilter filter;  // which weights become lines
 };
 
 // Every line of the layer under the options; nothing when cancelled. Worker or GUI thread.

@@ -5,6 +5,7 @@
 
 #include "core/analysis/head_summary.hpp"
 #include "core/trace/explain.hpp"
+#include "ui/attention/heatmap_labels.hpp"
 #include "ui/common/qt_text.hpp"
 
 namespace attnscope {
@@ -14,6 +15,23 @@ namespace {
 // Cells with more tokens than this get no printed numbers: they would not be legible.
 constexpr int kMaxTokensWithNumbers = 12;
 
+// The smallest window: two cells across, so a zoom never ends on a sliver of one cell.
+constexpr double kMinSpan = 2;
+
+// `r` moved (and shrunk if need be) to lie inside `full`, keeping its size otherwise.
+QCPRange clampedInto(const QCPRange& r, const QCPRange& full) {
+    const double span = std::clamp(r.size(), std::min(kMinSpan, full.size()), full.size());
+    const double lower = std::clamp(r.lower, full.lower, full.upper - span);
+    return {lower, lower + span};
+}
+
+QString colourScaleLabel(HeatmapColours colours) {
+    switch (colours) {
+        case HeatmapColours::PerRow: return QObject::tr("weight ÷ its row's maximum");
+        case HeatmapColours::Log: return QObject::tr("attention weight (log scale, from %1)").arg(kLogColourFloor);
+        default: return QObject::tr("attention weight");
+    }
+}
 
 }  // namespace
 
@@ -21,6 +39,13 @@ HeatmapBuilder::HeatmapBuilder(QCustomPlot* plot) : ColorMapPlot(plot, QObject::
     map_->setDataRange(QCPRange(0, 1));  // fixed: colours mean the same in every head
     plot_->xAxis->setLabel(QObject::tr("attended-to token (key)"));
     plot_->yAxis->setLabel(QObject::tr("query token"));
+    // Labels are thinned for the axis rect of this replot; when the layout then changes its size
+    // (a resize, longer labels), the plot is drawn again with labels thinned for the new size.
+    QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { relabel(); });
+    QObject::connect(plot_, &QCustomPlot::afterLayout, plot_, [this] {
+        if (plot_->axisRect()->rect().size() == labelledFor_) relabelRounds_ = 0;
+        else if (relabelRounds_++ < 2) plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
 }
 
 namespace {
@@ -55,30 +80,52 @@ QString titleFor(const Trace& trace, int head, const AttentionViewOptions& optio
 }  // namespace
 
 void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals,
-                           const AttentionViewOptions& options) {
+                           const AttentionViewOptions& options, HeatmapColours colours) {
     head_ = head;
     decimals_ = decimals;
-    cells_.clear();
+    colours_ = colours;
     const WeightSelection selection{visibleTokens(trace, options.hideSpecial), options.renormalize};
     const Mat w = shownWeights(weightsToShow(trace.layers.at(layer), head, options.aggregate), selection);  // K×K
-    scaleMax_ = scaleTop(trace, layer, w, selection, options.scale);
-    const int T = static_cast<int>(w.rows());
+    scaleMax_ = colours == HeatmapColours::Weight ? scaleTop(trace, layer, w, selection, options.scale) : 1.0;
+    fillMap(w, colours == HeatmapColours::PerRow ? rowMaxNormalized(w)
+               : colours == HeatmapColours::Log  ? flooredWeights(w)
+                                                 : w);
+    setColourScale(colours);
+    QStringList labels;
+    positions_.clear();
+    for (const int i : selection.keep) {
+        labels << qs(trace.tokens.at(i).text);
+        positions_.push_back(i + 1);
+    }
+    setAxes(labels);
+    title_->setText(titleFor(trace, head, options));
+    title_->setFont(scaledFont(plot_->font(), 1.2));
+    marks_.clear();  // printValues clears every item
+    highlighted_.clear();
+    printValues(decimals);
+    plot_->replot();
+}
+
+void HeatmapBuilder::fillMap(const Mat& weights, const Mat& colourValues) {
+    cells_.clear();
+    const int T = static_cast<int>(weights.rows());
     if (T == 0) map_->data()->clear();
     else map_->data()->setSize(T, T);
     map_->data()->setRange(QCPRange(0, std::max(T - 1, 0)), QCPRange(0, std::max(T - 1, 0)));
     for (int row = 0; row < T; ++row)
         for (int col = 0; col < T; ++col) {
-            map_->data()->setCell(col, row, w(row, col));
-            cells_.push_back({row, col, w(row, col)});
+            map_->data()->setCell(col, row, colourValues(row, col));
+            cells_.push_back({row, col, weights(row, col)});
         }
-    map_->setDataRange(QCPRange(0, scaleMax_));
-    QStringList labels;
-    for (const int i : selection.keep) labels << qs(trace.tokens.at(i).text);
-    setAxes(labels);
-    title_->setText(titleFor(trace, head, options));
-    title_->setFont(scaledFont(plot_->font(), 1.2));
-    printValues(decimals);
-    plot_->replot();
+}
+
+void HeatmapBuilder::setColourScale(HeatmapColours colours) {
+    const bool log = colours == HeatmapColours::Log;
+    map_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);  // the colour bar follows
+    map_->setDataRange(log ? QCPRange(kLogColourFloor, 1) : QCPRange(0, scaleMax_));
+    if (log) scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    scale_->setLabel(colourScaleLabel(colours));
 }
 
 void HeatmapBuilder::setAxes(const QStringList& labels) {
@@ -86,9 +133,6 @@ void HeatmapBuilder::setAxes(const QStringList& labels) {
     queryLabels_ = labels;
     const int T = static_cast<int>(labels.size());
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
-        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-        for (int i = 0; i < T; ++i) ticker->addTick(i, labels[i]);
-        axis->setTicker(ticker);
         axis->setSubTicks(false);
         axis->setRange(-0.5, std::max(T, 1) - 0.5);
         axis->setTickLabelFont(plot_->font());
@@ -97,7 +141,56 @@ void HeatmapBuilder::setAxes(const QStringList& labels) {
     plot_->xAxis->setTickLabelRotation(tickLabelRotation(labels, 6));
     scale_->axis()->setTickLabelFont(plot_->font());
     scale_->axis()->setLabelFont(plot_->font());
-    scale_->axis()->setRange(0, scaleMax_);
+}
+
+void HeatmapBuilder::relabel() {
+    labelledFor_ = plot_->axisRect()->rect().size();
+    drawnKeys_ = thinLabels(plot_->xAxis, keyLabels_);
+    drawnQueries_ = thinLabels(plot_->yAxis, queryLabels_);
+}
+
+bool HeatmapBuilder::labelsUpToDate() const {
+    return labelledFor_ == plot_->axisRect()->rect().size();
+}
+
+void HeatmapBuilder::settle() {
+    plot_->setViewport(plot_->rect());
+    for (int round = 0; round < 3 && (round == 0 || !labelsUpToDate()); ++round) plot_->replot();
+}
+
+void HeatmapBuilder::setWindow(HeatmapWindow window) {
+    const HeatmapWindow full = fullWindow();
+    plot_->xAxis->setRange(clampedInto(window.keys, full.keys));
+    plot_->yAxis->setRange(clampedInto(window.queries, full.queries));
+    plot_->replot();
+}
+
+HeatmapWindow HeatmapBuilder::window() const { return {plot_->xAxis->range(), plot_->yAxis->range()}; }
+
+HeatmapWindow HeatmapBuilder::fullWindow() const {
+    const QCPRange all(-0.5, std::max(tokenCount(), 1) - 0.5);
+    return {all, all};
+}
+
+void HeatmapBuilder::setHighlight(const std::vector<int>& tokens, int current) {
+    for (QCPItemRect* mark : marks_) plot_->removeItem(mark);
+    marks_.clear();
+    highlighted_ = tokens;
+    const double edge = tokenCount() - 0.5;
+    for (const int t : tokens) {
+        // Okabe–Ito vermillion for the current match, white for the others: both read on viridis.
+        const QPen pen = t == current ? QPen(QColor("#d55e00"), 3) : QPen(Qt::white, 1.5);
+        for (const QRectF& band : {QRectF(QPointF(-0.5, t - 0.5), QPointF(edge, t + 0.5)),      // its row
+                                   QRectF(QPointF(t - 0.5, -0.5), QPointF(t + 0.5, edge))}) {  // its column
+            auto* mark = new QCPItemRect(plot_);
+            mark->topLeft->setCoords(band.topLeft());
+            mark->bottomRight->setCoords(band.bottomRight());
+            mark->setPen(pen);
+            mark->setClipToAxisRect(true);
+            marks_.push_back(mark);
+        }
+    }
+    plot_->replot();
 }
 
 void HeatmapBuilder::printValues(int decimals) {
@@ -113,10 +206,24 @@ void HeatmapBuilder::printValues(int decimals) {
         text->setText(qs(formatNumber(c.value, shown)));
         text->setFont(font);
         // Viridis is dark below ~0.6 and bright above: pick the readable ink.
-        text->setColor(c.value / scaleMax_ > 0.6 ? Qt::black : Qt::white);
+        text->setColor(colourPosition(c.row, c.col) > 0.6 ? Qt::black : Qt::white);
         text->setClipToAxisRect(true);
         ++valueLabels_;
     }
+}
+
+double HeatmapBuilder::colourPosition(int row, int col) const {
+    const double v = map_->data()->cell(col, row);
+    const QCPRange r = map_->dataRange();
+    const double t = map_->dataScaleType() == QCPAxis::stLogarithmic ? std::log(v / r.lower) / std::log(r.upper / r.lower)
+                                                                       : (v - r.lower) / r.size();
+    return std::clamp(t, 0.0, 1.0);
+}
+
+QColor HeatmapBuilder::cellColour(int row, int col) const {
+    QCPColorGradient gradient = map_->gradient();
+    return QColor(gradient.color(map_->data()->cell(col, row), map_->dataRange(),
+                                 map_->dataScaleType() == QCPAxis::stLogarithmic));
 }
 
 QString HeatmapBuilder::hoverText(const QPointF& pixel) const {
@@ -124,10 +231,15 @@ QString HeatmapBuilder::hoverText(const QPointF& pixel) const {
     map_->pixelsToCoords(pixel, key, value);
     const int col = static_cast<int>(std::lround(key));
     const int row = static_cast<int>(std::lround(value));
-    const int T = static_cast<int>(keyLabels_.size());
-    if (row < 0 || col < 0 || row >= T || col >= T) return {};
+    const int T = tokenCount();
+    if (row < 0 || col < 0 || row >= T || col >= T || !plot_->axisRect()->rect().contains(pixel.toPoint())) return {};
     const double w = cells_[static_cast<std::size_t>(row * T + col)].value;
-    return QStringLiteral("%1 → %2: %3").arg(queryLabels_[row], keyLabels_[col], qs(formatNumber(w, decimals_)));
+    return QStringLiteral("%1 (#%2) → %3 (#%4): %5")
+        .arg(queryLabels_[row])
+        .arg(positions_[static_cast<std::size_t>(row)])
+        .arg(keyLabels_[col])
+        .arg(positions_[static_cast<std::size_t>(col)])
+        .arg(qs(formatNumber(w, decimals_)));
 }
 
 }  // namespace attnscope

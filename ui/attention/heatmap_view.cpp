@@ -8,6 +8,9 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "ui/attention/heatmap_mouse.hpp"
+#include "ui/attention/heatmap_tools.hpp"
+
 namespace attnscope {
 
 HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
@@ -20,11 +23,14 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(allBox_);
     controls->addStretch(1);
     controls->addWidget(new QLabel(tr("Hover a cell for its exact weight."), this));
+    tools_ = new HeatmapTools(this);
+    tools_->setObjectName("heatmapTools");
     plotsArea_ = new QWidget(this);
     plotsRow_ = new QHBoxLayout(plotsArea_);
     plotsRow_->setContentsMargins(0, 0, 0, 0);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(tools_);
     layout->addWidget(plotsArea_, 1);
 
     connect(headBox_, &QComboBox::currentIndexChanged, this, [this](int head) {
@@ -33,6 +39,14 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
         emit headChanged(head);
     });
     connect(allBox_, &QCheckBox::toggled, this, &HeatmapView::setAllHeads);
+    connect(tools_, &HeatmapTools::rangeChosen, this, [this](int first, int last) {
+        const QCPRange range(first - 0.5, last + 0.5);
+        zoomTo({range, range});
+    });
+    connect(tools_, &HeatmapTools::resetRequested, this, &HeatmapView::resetZoom);
+    connect(tools_, &HeatmapTools::findChanged, this, &HeatmapView::find);
+    connect(tools_, &HeatmapTools::findStep, this, &HeatmapView::stepMatch);
+    connect(tools_, &HeatmapTools::coloursChanged, this, &HeatmapView::rebuild);
 }
 
 HeatmapView::~HeatmapView() = default;
@@ -114,6 +128,9 @@ QCustomPlot* HeatmapView::addPlot() {
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(event->globalPosition().toPoint(), text, plot);
     });
+    auto* mouse = new HeatmapMouse(plot, *builder);
+    connect(mouse, &HeatmapMouse::windowRequested, this, &HeatmapView::zoomTo);
+    connect(mouse, &HeatmapMouse::resetRequested, this, &HeatmapView::resetZoom);
     return plot;
 }
 
@@ -127,8 +144,73 @@ void HeatmapView::rebuild() {
     const bool all = allHeads_ && heads > 1 && !summary;
     for (int h = all ? 0 : head_; h < (all ? heads : head_ + 1); ++h) {
         addPlot();
-        builders_.back()->build(*trace_, layer_, h, decimals_, options_);
+        builders_.back()->build(*trace_, layer_, h, decimals_, options_, tools_->colours());
     }
+    tools_->setTokenCount(builders_.front()->tokenCount());
+    restoreWindow();
+    find();
+}
+
+void HeatmapView::restoreWindow() {
+    const HeatmapWindow full = builders_.front()->fullWindow();
+    // Another sentence (other tokens) starts from the whole map; a head or layer keeps the zoom.
+    if (window_ && (window_->keys.upper > full.keys.upper || window_->queries.upper > full.queries.upper))
+        window_.reset();
+    if (window_)
+        for (const auto& b : builders_) b->setWindow(*window_);
+    showWindow();
+}
+
+void HeatmapView::zoomTo(const HeatmapWindow& window) {
+    if (builders_.empty()) return;
+    for (const auto& b : builders_) b->setWindow(window);
+    window_ = builders_.front()->window();  // as clamped to the cells
+    showWindow();
+}
+
+void HeatmapView::resetZoom() {
+    if (builders_.empty()) return;
+    zoomTo(builders_.front()->fullWindow());
+    window_.reset();
+}
+
+void HeatmapView::showWindow() {
+    const QCPRange keys = builders_.front()->window().keys;
+    const int last = builders_.front()->tokenCount() - 1;
+    tools_->showRange(std::clamp(static_cast<int>(std::ceil(keys.lower)), 0, last),
+                      std::clamp(static_cast<int>(std::floor(keys.upper)), 0, last));
+}
+
+// Tokens whose text contains the find box's text, ignoring case: their rows and columns are outlined.
+void HeatmapView::find() {
+    matches_.clear();
+    const QString text = tools_->findText();
+    if (!builders_.empty() && !text.isEmpty()) {
+        const QStringList& labels = builders_.front()->keyLabels();
+        for (int i = 0; i < labels.size(); ++i)
+            if (labels[i].contains(text, Qt::CaseInsensitive)) matches_.push_back(i);
+    }
+    current_ = matches_.empty() ? -1 : 0;
+    highlight();
+}
+
+// The previous or next match becomes current; the window moves (same zoom) to show it.
+void HeatmapView::stepMatch(int delta) {
+    if (matches_.empty()) return;
+    const int n = static_cast<int>(matches_.size());
+    current_ = ((current_ + delta) % n + n) % n;
+    highlight();
+    const double token = matches_[static_cast<std::size_t>(current_)];
+    HeatmapWindow w = builders_.front()->window();
+    if (!w.keys.contains(token)) w.keys += token - w.keys.center();
+    if (!w.queries.contains(token)) w.queries += token - w.queries.center();
+    zoomTo(w);
+}
+
+void HeatmapView::highlight() {
+    const int current = current_ < 0 ? -1 : matches_[static_cast<std::size_t>(current_)];
+    for (const auto& b : builders_) b->setHighlight(matches_, current);
+    tools_->showMatches(static_cast<int>(matches_.size()), current_);
 }
 
 std::vector<const HeatmapBuilder*> HeatmapView::builders() const {
@@ -154,6 +236,11 @@ QCustomPlot* HeatmapView::firstPlot() const {
 
 QImage HeatmapView::renderImage() const {
     ensureBuilt();
+    // A hidden view (the command line's export) is laid out here, and its labels thinned for
+    // the size it is drawn at.
+    if (layout()) layout()->activate();
+    plotsRow_->activate();
+    for (const auto& b : builders_) b->settle();
     if (builders_.size() == 1) return builders_.front()->plot()->toPixmap().toImage();
     return plotsArea_->grab().toImage();
 }

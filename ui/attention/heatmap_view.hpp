@@ -1,6 +1,8 @@
 #pragma once
 // The attention heatmaps: one head, or every head side by side. One HeatmapBuilder per plot;
-// hovering a cell shows its exact weight.
+// hovering a cell shows its exact weight. Every plot shows the same window of rows and columns
+// (zoomed and panned together, kept while the layer or head changes), the same found tokens and
+// the same colour scale, chosen in the HeatmapTools row.
 #include <QImage>
 #include <QWidget>
 #include <memory>
@@ -16,6 +18,8 @@ class QCustomPlot;
 class QHBoxLayout;
 
 namespace attnscope {
+
+class HeatmapTools;
 
 class HeatmapView : public QWidget {
     Q_OBJECT
@@ -41,6 +45,13 @@ public:
     std::optional<HeadRef> headAt(QPoint point) const;
     QCheckBox* allHeadsBox() const { return allBox_; }
 
+    // Zoom and pan (every plot), back to every token, and the tokens matching the find box.
+    void zoomTo(const HeatmapWindow& window);
+    void resetZoom();
+    HeatmapTools* tools() const { return tools_; }
+    const std::vector<int>& matches() const { return matches_; }
+    int currentMatch() const { return current_; }  // index into matches(), −1 when none
+
 signals:
     void headChanged(int head);
 
@@ -52,6 +63,11 @@ private:
     void ensureBuilt() const;  // the plots are a cache of the trace, rebuilt when stale
     void clearPlots();
     QCustomPlot* addPlot();
+    void restoreWindow();  // the kept window on freshly built plots, when the tokens still fit
+    void showWindow();     // the range boxes follow the window
+    void find();
+    void stepMatch(int delta);
+    void highlight();
 
     const Trace* trace_ = nullptr;
     int layer_ = 0;
@@ -60,6 +76,10 @@ private:
     bool allHeads_ = false;
     bool dirty_ = false;
     AttentionViewOptions options_;
+    std::optional<HeatmapWindow> window_;  // none: every token
+    std::vector<int> matches_;
+    int current_ = -1;
+    HeatmapTools* tools_ = nullptr;
     QComboBox* headBox_ = nullptr;
     QCheckBox* allBox_ = nullptr;
     QWidget* plotsArea_ = nullptr;

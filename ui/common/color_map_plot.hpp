@@ -38,6 +38,7 @@ double tickLabelRotation(const QStringList& labels, int uprightUpTo);
 class ColorMapPlot {
 public:
     QCustomPlot* plot() const { return plot_; }
+    QCPColorScale* colourScale() const { return scale_; }
     void setGradient(const QCPColorGradient& gradient);  // viridis until set
 
 protected:

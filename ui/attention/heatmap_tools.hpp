@@ -1,0 +1,49 @@
+#pragma once
+// The heatmap's second row of controls: the token range shown (rows and columns), the find-token
+// box with its previous / next buttons and match count, the colour scale and "Reset zoom".
+// It only holds choices and says what was asked; the HeatmapView acts on them.
+#include <QWidget>
+
+#include "ui/attention/heatmap_builder.hpp"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QToolButton;
+
+namespace attnscope {
+
+class HeatmapTools : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapTools(QWidget* parent = nullptr);
+
+    void setTokenCount(int count);               // the range boxes' limits (1…count)
+    void showRange(int first, int last);         // 0-based tokens in view, without signals
+    void showMatches(int count, int current);    // "3 matches", current 0-based or −1
+    QString findText() const;
+    HeatmapColours colours() const;
+
+signals:
+    void rangeChosen(int first, int last);  // 0-based, both ends included
+    void findChanged();
+    void findStep(int delta);  // −1 previous, +1 next match
+    void coloursChanged();
+    void resetRequested();
+
+private:
+    QWidget* rangeBox();
+    QWidget* findBox();
+
+    QSpinBox* from_ = nullptr;
+    QSpinBox* to_ = nullptr;
+    QLineEdit* find_ = nullptr;
+    QLabel* matches_ = nullptr;
+    QToolButton* previous_ = nullptr;
+    QToolButton* next_ = nullptr;
+    QComboBox* colours_ = nullptr;
+};
+
+}  // namespace attnscope
