@@ -26,6 +26,7 @@
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
 #include "app/presentation.hpp"
+#include "app/screenshot_scenes.hpp"
 #include "app/sentence_runners.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
@@ -93,55 +94,6 @@ void ScreenshotTour::takeAtStartIfAsked(MainWindow& window) {
 }
 
 namespace {
-
-// The Compare tab on the coreference lesson: "…too tired" against "…too wide", head 2 (the head
-// that reads the last word). False when B did not run.
-bool showTiredAgainstWide(MainWindow& w) {
-    auto* view = w.findChild<CompareView*>("compareView");
-    auto* navigator = w.findChild<StepNavigator*>("navigator");
-    auto* tabs = w.findChild<QTabWidget*>("tabs");
-    if (!view || !navigator || !tabs) return false;
-    w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired"));
-    tabs->setCurrentWidget(view);
-    navigator->setCurrentHead(1);
-    view->sentenceBox()->setText(QStringLiteral("The animal didn't cross the street because it was too wide"));
-    emit view->sentenceBox()->returnPressed();
-    QElapsedTimer clock;
-    clock.start();
-    while (view->builders()[2]->drawn().size() == 0 && clock.elapsed() < 20000)
-        QApplication::processEvents(QEventLoop::AllEvents, 50);
-    return view->builders()[2]->drawn().size() > 0;
-}
-
-// After showTiredAgainstWide on the two-layer lesson: the Coreference tab (rollout, which reads
-// the last word there) draws A's arcs (it → animal) above B's (it → street).
-bool showBothArcSets(MainWindow& w) {
-    auto* tab = w.findChild<CorefTab*>("corefTab");
-    auto* tabs = w.findChild<QTabWidget*>("tabs");
-    if (!tab || !tabs) return false;
-    tab->scoringBox()->setCurrentIndex(CorefTab::Rollout);
-    tabs->setCurrentWidget(tab);
-    QElapsedTimer clock;
-    clock.start();
-    while (tab->secondView()->drawnArcs().empty() && clock.elapsed() < 20000)
-        QApplication::processEvents(QEventLoop::AllEvents, 50);
-    return !tab->secondView()->drawnArcs().empty();
-}
-
-// The window with `menu` drawn open under its entry in the menu bar: a grab leaves out pop-ups.
-bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError) {
-    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
-    QImage image = window.grab().toImage();
-    if (menu) {
-        menu->adjustSize();
-        const QRect entry = window.menuBar()->actionGeometry(menu->menuAction());
-        QPainter painter(&image);
-        painter.drawPixmap(window.menuBar()->mapTo(&window, entry.bottomLeft()), menu->grab());
-    }
-    const auto error = writePngFile(path, image);
-    if (!error.ok() && firstError.isEmpty()) firstError = coreErrorText(error.error());
-    return error.ok();
-}
 
 template <class T>
 T* find(const MainWindow& window, const char* name) {
@@ -312,26 +264,6 @@ int ScreenshotTour::saveEditorAndChineseScreenshots(const QString& dir, int n) {
     w.setSentence(QString::fromStdString(session_.lesson().sentence));
     return n - before;
 }
-
-namespace {
-
-// Heads `spec` switched off as typed in the window, then "Most important heads" ranked: the
-// predictions before → after and the ranking side by side. False when the run or ranking fails.
-bool switchOffAndRank(MainWindow& w, const QString& spec) {
-    auto* ablate = w.findChild<QLineEdit*>("ablateEdit");
-    auto* box = w.findChild<HeadEffectBox*>("headEffects");
-    if (!ablate || !box) return false;
-    ablate->setText(spec);
-    emit ablate->editingFinished();
-    if (!w.waitForModel() || !box->rankButton()->isEnabled()) return false;
-    box->rankButton()->click();
-    QElapsedTimer clock;
-    clock.start();
-    while (box->entries().empty() && clock.elapsed() < 120000) QApplication::processEvents(QEventLoop::AllEvents, 50);
-    return !box->entries().empty();
-}
-
-}  // namespace
 
 int ScreenshotTour::saveQkScreenshot(const QString& path, const QString& word) {
     auto* view = find<QkView>(window_, "qkView");

@@ -94,16 +94,18 @@ TEST_CASE("Comparing needs the head in both traces", "[compare]") {
 }
 
 TEST_CASE("A's cell in B: rows (and T×T columns) follow the alignment, weights stay", "[compare]") {
-    // A: [CLS] the cat ##s sat [SEP]; B: [CLS] the big dog sat [SEP] (words: the, big, dog, sat).
-    // Common: [CLS], the, sat, [SEP]; gap A = {cats}, gap B = {big, dog}: left out.
+    // A: [CLS] the cat ##s sat [SEP] (6 tokens); B: [CLS] the big brown dog sat [SEP] (7 tokens, so
+    // aligned by word: the, big, brown, dog, sat). Common: [CLS], the, sat, [SEP]; gap A = {cats},
+    // gap B = {big, brown, dog}: left out.
     const std::vector<Token> a{piece("[CLS]", -1, true), piece("the", 0), piece("cat", 1), piece("##s", 1),
                                piece("sat", 2), piece("[SEP]", -1, true)};
-    const std::vector<Token> b{piece("[CLS]", -1, true), piece("the", 0), piece("big", 1), piece("dog", 2),
-                               piece("sat", 3), piece("[SEP]", -1, true)};
+    const std::vector<Token> b{piece("[CLS]", -1, true), piece("the", 0), piece("big", 1), piece("brown", 2),
+                               piece("dog", 3), piece("sat", 4), piece("[SEP]", -1, true)};
     const Alignment al = alignTokens(a, b);
-    // Weights (sat → the): A tokens 4 → 1, B tokens 4 → 1; (sat → [SEP]) 4 → 5 both.
-    CHECK(alignedCellInB(al, CellRef{Step::Weights, 0, 1, 4, 5}) == CellRef{Step::Weights, 0, 1, 4, 5});
-    CHECK(alignedCellInB(al, CellRef{Step::Scores, 0, 0, 5, 1}) == CellRef{Step::Scores, 0, 0, 5, 1});
+    REQUIRE(al.by == Alignment::By::Word);
+    // Weights (sat → [SEP]): A tokens 4 → 5, B tokens 5 → 6; scores ([SEP] → the): A 5 → 1, B 6 → 1.
+    CHECK(alignedCellInB(al, CellRef{Step::Weights, 0, 1, 4, 5}) == CellRef{Step::Weights, 0, 1, 5, 6});
+    CHECK(alignedCellInB(al, CellRef{Step::Scores, 0, 0, 5, 1}) == CellRef{Step::Scores, 0, 0, 6, 1});
     // Q: the row moves, the column is a dimension and stays.
     const std::vector<Token> c{piece("[CLS]", -1, true), piece("sat", 0), piece("[SEP]", -1, true)};
     const Alignment shorter = alignTokens(a, c);  // [CLS], sat, [SEP] in common

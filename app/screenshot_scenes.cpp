@@ -1,0 +1,91 @@
+// The scenes the screenshot tour stages before a grab (see screenshot_scenes.hpp).
+#include "app/screenshot_scenes.hpp"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPainter>
+#include <QPushButton>
+#include <QTabWidget>
+
+#include "app/main_window.hpp"
+#include "ui/lab/lab_plots.hpp"
+#include "ui/attention/head_effect_box.hpp"
+#include "ui/common/core_error_text.hpp"
+#include "ui/common/file_write.hpp"
+#include "ui/compare/compare_view.hpp"
+#include "ui/coref/coref_tab.hpp"
+#include "ui/coref/coref_view.hpp"
+#include "ui/step/step_navigator.hpp"
+
+namespace attnscope {
+
+// The Compare tab on the coreference lesson: "…too tired" against "…too wide", head 2 (the head
+// that reads the last word). False when B did not run.
+bool showTiredAgainstWide(MainWindow& w) {
+    auto* view = w.findChild<CompareView*>("compareView");
+    auto* navigator = w.findChild<StepNavigator*>("navigator");
+    auto* tabs = w.findChild<QTabWidget*>("tabs");
+    if (!view || !navigator || !tabs) return false;
+    w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired"));
+    tabs->setCurrentWidget(view);
+    navigator->setCurrentHead(1);
+    view->sentenceBox()->setText(QStringLiteral("The animal didn't cross the street because it was too wide"));
+    emit view->sentenceBox()->returnPressed();
+    QElapsedTimer clock;
+    clock.start();
+    while (view->builders()[2]->drawn().size() == 0 && clock.elapsed() < 20000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    return view->builders()[2]->drawn().size() > 0;
+}
+
+// After showTiredAgainstWide on the two-layer lesson: the Coreference tab (rollout, which reads
+// the last word there) draws A's arcs (it → animal) above B's (it → street).
+bool showBothArcSets(MainWindow& w) {
+    auto* tab = w.findChild<CorefTab*>("corefTab");
+    auto* tabs = w.findChild<QTabWidget*>("tabs");
+    if (!tab || !tabs) return false;
+    tab->scoringBox()->setCurrentIndex(CorefTab::Rollout);
+    tabs->setCurrentWidget(tab);
+    QElapsedTimer clock;
+    clock.start();
+    while (tab->secondView()->drawnArcs().empty() && clock.elapsed() < 20000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    return !tab->secondView()->drawnArcs().empty();
+}
+
+// The window with `menu` drawn open under its entry in the menu bar: a grab leaves out pop-ups.
+bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError) {
+    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+    QImage image = window.grab().toImage();
+    if (menu) {
+        menu->adjustSize();
+        const QRect entry = window.menuBar()->actionGeometry(menu->menuAction());
+        QPainter painter(&image);
+        painter.drawPixmap(window.menuBar()->mapTo(&window, entry.bottomLeft()), menu->grab());
+    }
+    const auto error = writePngFile(path, image);
+    if (!error.ok() && firstError.isEmpty()) firstError = coreErrorText(error.error());
+    return error.ok();
+}
+
+// Heads `spec` switched off as typed in the window, then "Most important heads" ranked: the
+// predictions before → after and the ranking side by side. False when the run or ranking fails.
+bool switchOffAndRank(MainWindow& w, const QString& spec) {
+    auto* ablate = w.findChild<QLineEdit*>("ablateEdit");
+    auto* box = w.findChild<HeadEffectBox*>("headEffects");
+    if (!ablate || !box) return false;
+    ablate->setText(spec);
+    emit ablate->editingFinished();
+    if (!w.waitForModel() || !box->rankButton()->isEnabled()) return false;
+    box->rankButton()->click();
+    QElapsedTimer clock;
+    clock.start();
+    while (box->entries().empty() && clock.elapsed() < 120000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+    return !box->entries().empty();
+}
+
+}  // namespace attnscope

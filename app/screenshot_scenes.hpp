@@ -1,0 +1,22 @@
+#pragma once
+// The scenes the screenshot tour (screenshot_tour.cpp) stages in the window before it grabs it:
+// each drives the window's own widgets, found by object name, and waits for what it started.
+#include <QString>
+
+class QMainWindow;
+class QMenu;
+
+namespace attnscope {
+
+class MainWindow;
+
+// The Compare tab on the open lesson: "…too tired" against "…too wide", head 2. False when B did not run.
+bool showTiredAgainstWide(MainWindow& w);
+// After showTiredAgainstWide: the Coreference tab (rollout) with A's arcs above B's.
+bool showBothArcSets(MainWindow& w);
+// Writes the window with `menu` drawn open under its menu-bar entry to `path` (PNG).
+bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError);
+// Heads `spec` switched off in the window, then "Most important heads" ranked. False on failure.
+bool switchOffAndRank(MainWindow& w, const QString& spec);
+
+}  // namespace attnscope
