@@ -180,7 +180,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::EvalSkipped, "skipped:", "跳过的样例："},
     // Head and corpus statistics
     {MessageId::HeadStatsHeader, "layer  head  entropy  delimiter  previous  next   self   coref   label",
-     "   层    头       熵     分隔符    前一词  后一词  自身    共指  标签"},
+     "   层    头       熵     分隔符    前一个  后一个  自身    共指  标签"},  // as the Heads tab's columns
     {MessageId::HeadLabelDelimiterSink, "delimiter sink", "分隔符汇聚"},
     {MessageId::HeadLabelPreviousToken, "previous-token", "前一词元"},
     {MessageId::HeadLabelNextToken, "next-token", "后一词元"},
