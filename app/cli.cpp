@@ -21,9 +21,11 @@
 #include "core/export/export.hpp"
 #include "core/export/model_export.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/common/core_language.hpp"
+#include "ui/common/qt_text.hpp"
 
 namespace attnscope {
 
@@ -80,12 +82,13 @@ std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, E
                                              ExportRequest& request) {
     const std::string name = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
     const auto parsed = exportFormatFromName(name);
-    if (!parsed) return "--format expects text, json, csv or markdown, got \"" + name + "\"";
+    if (!parsed) return translate("cli", "--format expects text, json, csv or markdown, got \"%1\"").arg(qs(name)).toStdString();
     format = *parsed;
     request.language = coreLanguage();  // --lang (main applied it): titles, explanations, notices
     if (parser.isSet("step")) {
         request.step = stepFromKey(parser.value("step").toStdString());
-        if (!request.step) return "--step: unknown step \"" + parser.value("step").toStdString() + "\" (see --help)";
+        if (!request.step)
+            return translate("cli", "--step: unknown step \"%1\" (see --help)").arg(parser.value("step")).toStdString();
     }
     return std::nullopt;
 }
@@ -168,9 +171,10 @@ std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Tr
         default: break;
     }
     const bool markdown = r.format == ExportFormat::Markdown;
-    std::string out = (markdown ? "**Model:** " : "model: ") + opened.name + " (" + familyName(opened.family()) +
-                      ", " + std::to_string(opened.layerCount()) + " layers × " +
-                      std::to_string(opened.headCount()) + " heads), layer " + std::to_string(*r.layer + 1) + "\n";
+    const Language language = r.exportRequest.language;
+    std::string out = std::string(message(markdown ? MessageId::LabelModelMarkdown : MessageId::LabelModel, language)) +
+                      modelShapeText(opened, language) +
+                      fillMessage(message(MessageId::LabelModelLayer, language), {std::to_string(*r.layer + 1)}) + "\n";
     if (!run.predictions.empty())
         out += predictionsToText(run, opened.family(), label, decimals, r.exportRequest.language) + "\n";
     return out + exportTrace(layerTrace, r.format, r.exportRequest);
@@ -179,19 +183,21 @@ std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Tr
 // Qt decodes argv as UTF-8 and turns invalid bytes into U+FFFD, which no vocabulary or lesson holds.
 std::optional<std::string> invalidSentence(const QCommandLineParser& parser) {
     if (parser.value("sentence").contains(QChar(0xFFFD)))
-        return "--sentence: expected UTF-8 text, found invalid bytes (shown as U+FFFD)";
+        return coreErrorString(Error{"--sentence", errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes,
+                                                             ErrorId::ShownAsFffd)});
     return std::nullopt;
 }
 
 // Options of one source only: given with the other they would be silently ignored.
 std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
-    if (parser.isSet("model") && parser.isSet("lesson")) return "--model and --lesson exclude each other: give one";
-    if (!parser.isSet("model") && parser.isSet("top-k")) return "--top-k applies to --model runs only";
+    if (parser.isSet("model") && parser.isSet("lesson"))
+        return translate("cli", "--model and --lesson exclude each other: give one").toStdString();
+    if (!parser.isSet("model") && parser.isSet("top-k")) return translate("cli", "--top-k applies to --model runs only").toStdString();
     return std::nullopt;
 }
 
 int runModelCommand(const QCommandLineParser& parser) {
-    if (!parser.isSet("sentence")) return fail("--model needs --sentence TEXT");
+    if (!parser.isSet("sentence")) return fail(translate("cli", "--model needs --sentence TEXT").toStdString());
     auto opened = openModel(parser.value("model").toStdString());
     if (!opened) return fail(coreErrorString(opened.error()));
     notices(opened.value().notices);
@@ -235,8 +241,9 @@ std::optional<std::string> commandLineError(const QStringList& arguments) {
     addOptions(parser);
     if (!parser.parse(arguments)) return parser.errorText().toStdString();
     if (!parser.positionalArguments().isEmpty())
-        return "unexpected argument \"" + parser.positionalArguments().first().toStdString() +
-               "\" (options start with --; see --help)";
+        return translate("cli", "unexpected argument \"%1\" (options start with --; see --help)")
+            .arg(parser.positionalArguments().first())
+            .toStdString();
     if (auto bad = misplacedOption(parser)) return bad;
     return invalidSentence(parser);
 }

@@ -22,6 +22,7 @@
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "ui/common/qt_text.hpp"
+#include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
@@ -56,8 +57,13 @@ void addOptions(QCommandLineParser& parser) {
 
 // ---------------------------------------------------------------- where traces come from
 
+std::string formatError(const std::string& format) {
+    return translate("cli", "--format expects text or json, got \"%1\"").arg(qs(format)).toStdString();
+}
+
 struct AnalysisSource {
-    std::string description;      // "model: … (BERT, 2 layers × 4 heads)" / "lesson: …"
+    std::string description;      // "model: … (BERT, 2 layers × 4 heads)" / "lesson: …", in the interface language
+    std::string jsonDescription;  // the same in English, for the JSON export
     std::string defaultSentence;  // the lesson's own; empty for models
     SentenceRunner run;
 };
@@ -68,9 +74,8 @@ Result<AnalysisSource> modelSource(const std::string& nameOrPath) {
     notices(opened.value().notices);
     auto model = std::make_shared<const OpenedModel>(std::move(opened).value());
     AnalysisSource source;
-    source.description = "model: " + model->name + " (" + familyName(model->family()) + ", " +
-                         std::to_string(model->layerCount()) + " layers × " + std::to_string(model->headCount()) +
-                         " heads)";
+    source.description = std::string(message(MessageId::LabelModel, coreLanguage())) + modelShapeText(*model, coreLanguage());
+    source.jsonDescription = "model: " + modelShapeText(*model, Language::English);
     source.run = modelSentenceRunner(model);
     return source;
 }
@@ -80,24 +85,25 @@ Result<AnalysisSource> lessonSource(const QString& nameOrPath) {
     if (!loaded) return loaded.error();
     auto lesson = std::make_shared<const Lesson>(std::move(loaded).value());
     AnalysisSource source;
-    source.description = "lesson: " + lesson->title.in(displayLanguage());
+    source.description = std::string(message(MessageId::LabelLesson, coreLanguage())) + lesson->title.in(displayLanguage());
+    source.jsonDescription = "lesson: " + lesson->title.in("en");
     source.defaultSentence = lesson->sentence;
     source.run = lessonSentenceRunner(lesson);
     return source;
 }
 
 Result<AnalysisSource> openSource(const QCommandLineParser& parser) {
-    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", "give either --model or --lesson, not both"};
+    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", eitherNotBoth("--model", "--lesson")};
     if (parser.isSet("model")) return modelSource(parser.value("model").toStdString());
     if (parser.isSet("lesson")) return lessonSource(parser.value("lesson"));
-    return Error{"", "needs --model FOLDER|ID or --lesson NAME|FILE"};
+    return Error{"", translate("cli", "needs --model FOLDER|ID or --lesson NAME|FILE").toStdString()};
 }
 
 Result<std::string> sentenceOf(const QCommandLineParser& parser, const AnalysisSource& source) {
     if (parser.value("sentence").contains(QChar(0xFFFD)))
-        return Error{"--sentence", "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
+        return Error{"--sentence", errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes, ErrorId::ShownAsFffd)};
     std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString() : source.defaultSentence;
-    if (sentence.empty()) return Error{"", "needs --sentence TEXT"};
+    if (sentence.empty()) return Error{"", translate("cli", "needs --sentence TEXT").toStdString()};
     return sentence;
 }
 
@@ -120,16 +126,19 @@ Result<HeadRef> parseHeadPair(const std::string& text, const TraceShape& source)
     const int layer = colon == std::string::npos ? 0 : QString::fromStdString(text.substr(0, colon)).toInt(&okLayer);
     const int head = colon == std::string::npos ? 0 : QString::fromStdString(text.substr(colon + 1)).toInt(&okHead);
     if (!okLayer || !okHead)
-        return Error{"--heads", "expected LAYER:HEAD pairs like 5:4,6:1, got \"" + text + "\""};
+        return Error{"--heads", translate("cli", "expected LAYER:HEAD pairs like 5:4,6:1, got \"%1\"").arg(qs(text)).toStdString()};
     if (layer < 1 || layer > source.layers || head < 1 || head > source.heads)
-        return Error{"--heads", "expected layers 1 to " + std::to_string(source.layers) + " and heads 1 to " +
-                                    std::to_string(source.heads) + ", got \"" + text + "\""};
+        return Error{"--heads", translate("cli", "expected layers 1 to %1 and heads 1 to %2, got \"%3\"")
+                                    .arg(source.layers)
+                                    .arg(source.heads)
+                                    .arg(qs(text))
+                                    .toStdString()};
     return HeadRef{layer - 1, head - 1};
 }
 
 Result<Scoring> readScoring(const QCommandLineParser& parser, const TraceShape& source) {
     const int chosen = parser.isSet("heads") + parser.isSet("layer") + parser.isSet("rollout");
-    if (chosen > 1) return Error{"", "give one of --heads, --layer and --rollout"};
+    if (chosen > 1) return Error{"", translate("cli", "give one of --heads, --layer and --rollout").toStdString()};
     if (parser.isSet("heads")) {
         std::vector<HeadRef> heads;
         for (const QString& item : parser.value("heads").split(',', Qt::SkipEmptyParts)) {
@@ -137,7 +146,7 @@ Result<Scoring> readScoring(const QCommandLineParser& parser, const TraceShape& 
             if (!head) return head.error();
             heads.push_back(head.value());
         }
-        if (heads.empty()) return Error{"--heads", "expected LAYER:HEAD pairs like 5:4,6:1, got nothing"};
+        if (heads.empty()) return Error{"--heads", translate("cli", "expected LAYER:HEAD pairs like 5:4,6:1, got nothing").toStdString()};
         return Scoring::headSet(std::move(heads));
     }
     std::string error;
@@ -153,19 +162,21 @@ Result<int> mentionWord(const QString& option, const std::vector<Word>& words) {
     if (const int hash = option.lastIndexOf('#'); hash > 0) {
         bool ok = false;
         occurrence = option.mid(hash + 1).toInt(&ok);
-        if (!ok || occurrence < 1) return Error{"--mention", "expected WORD or WORD#N, got \"" + option.toStdString() + "\""};
+        if (!ok || occurrence < 1)
+            return Error{"--mention", translate("cli", "expected WORD or WORD#N, got \"%1\"").arg(option).toStdString()};
         text = option.left(hash);
     }
     const auto span = findWordSpan(words, text.toStdString(), occurrence);
     if (span) return span->first;
     std::string list;
     for (const Word& w : words) list += (list.empty() ? "" : " ") + w.text;
-    return Error{"--mention", "\"" + option.toStdString() + "\" is not a word of the sentence (its words: " + list + ")"};
+    return Error{"--mention",
+                 translate("cli", "\"%1\" is not a word of the sentence (its words: %2)").arg(option, qs(list)).toStdString()};
 }
 
 int runCoref(const QCommandLineParser& parser, const AnalysisSource& source) {
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
-    if (format != "text" && format != "json") return fail("--format expects text or json, got \"" + format + "\"");
+    if (format != "text" && format != "json") return fail(formatError(format));
     std::string error;
     const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
     if (!error.empty()) return fail(error);
@@ -184,14 +195,14 @@ int runCoref(const QCommandLineParser& parser, const AnalysisSource& source) {
     auto resolved = resolveSentence(trace.value(), options);
     if (!resolved) return fail(coreErrorString(resolved.error()));
     if (format == "json") return write(resolutionToJson(resolved.value())), 0;
-    write(source.description + "\n" + resolutionToText(resolved.value(), decimals));
+    write(source.description + "\n" + resolutionToText(resolved.value(), decimals, coreLanguage()));
     return 0;
 }
 
 // ---------------------------------------------------------------- heads
 
 void printProgress(int done, int total) {
-    std::fprintf(stderr, "\revaluating: %d/%d", done, total);
+    std::fprintf(stderr, "\r%s", translate("cli", "evaluating: %1/%2").arg(done).arg(total).toLocal8Bit().constData());
     if (done == total) std::fprintf(stderr, "\n");
 }
 
@@ -207,17 +218,19 @@ Result<std::vector<HeadStatistics>> statsOf(const QCommandLineParser& parser, co
 // ---------------------------------------------------------------- heads --corpus
 
 void printCorpusProgress(const CorpusProgress& p) {
-    std::fprintf(stderr, "\rsentences: %d/%d, about %.0f s left   ", p.done, p.total, p.etaSeconds);
+    const QString line = translate("cli", "sentences: %1/%2, about %3 s left").arg(p.done).arg(p.total).arg(p.etaSeconds, 0, 'f', 0);
+    std::fprintf(stderr, "\r%s   ", line.toLocal8Bit().constData());
     if (p.done == p.total) std::fprintf(stderr, "\n");
 }
 
 Result<void> checkCorpusOptions(const QCommandLineParser& parser, const std::string& format) {
-    if (!parser.isSet("stats")) return Error{"--corpus", "needs --stats (heads --corpus FILE --stats)"};
-    if (parser.isSet("sentence")) return Error{"", "give either --sentence or --corpus, not both"};
-    if (parser.isSet("coref-set")) return Error{"", "give either --coref-set or --corpus, not both"};
+    if (!parser.isSet("stats")) return Error{"--corpus", translate("cli", "needs --stats (heads --corpus FILE --stats)").toStdString()};
+    if (parser.isSet("sentence")) return Error{"", eitherNotBoth("--sentence", "--corpus")};
+    if (parser.isSet("coref-set")) return Error{"", eitherNotBoth("--coref-set", "--corpus")};
     if (format != "text" && format != "json" && format != "csv")
-        return Error{"--format", "expected text, json or csv, got \"" + format + "\""};
-    if (parser.isSet("out") && parser.value("out").isEmpty()) return Error{"--out", "expected a file name, got nothing"};
+        return Error{"--format", translate("cli", "expected text, json or csv, got \"%1\"").arg(qs(format)).toStdString()};
+    if (parser.isSet("out") && parser.value("out").isEmpty())
+        return Error{"--out", translate("cli", "expected a file name, got nothing").toStdString()};
     return {};
 }
 
@@ -231,34 +244,35 @@ Result<CorpusLimits> corpusLimits(const QCommandLineParser& parser) {
 }
 
 int runCorpusStats(const QCommandLineParser& parser, const AnalysisSource& source, const std::string& format) {
-    if (auto checked = checkCorpusOptions(parser, format); !checked) return fail(checked.error().text());
+    if (auto checked = checkCorpusOptions(parser, format); !checked) return fail(coreErrorString(checked.error()));
     std::string error;
     const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
     if (!error.empty()) return fail(error);
     auto limits = corpusLimits(parser);
-    if (!limits) return fail(limits.error().text());
+    if (!limits) return fail(coreErrorString(limits.error()));
     auto corpus = readCorpus(parser.value("corpus").toStdString(), limits.value());
-    if (!corpus) return fail(corpus.error().text());
+    if (!corpus) return fail(coreErrorString(corpus.error()));
     CorpusControl control;
     control.limits = limits.value();
     if (isatty(STDERR_FILENO)) control.progress = printCorpusProgress;
     auto stats = runCorpus(corpus.value(), source.run, control);
-    if (!stats) return fail(stats.error().text());
-    for (const std::string& n : stats.value().notices) notice(n);
-    const std::string text = format == "json"  ? corpusStatsToJson(stats.value(), source.description)
+    if (!stats) return fail(coreErrorString(stats.error()));
+    for (const std::string& n : corpusNoticeTexts(stats.value().notices, coreLanguage())) notice(n);
+    const std::string text = format == "json"  ? corpusStatsToJson(stats.value(), source.jsonDescription)
                              : format == "csv" ? corpusStatsToCsv(stats.value())
-                                               : corpusStatsToText(stats.value(), source.description, decimals);
+                                               : corpusStatsToText(stats.value(), source.description, decimals, coreLanguage());
     if (!parser.isSet("out")) return write(text), 0;
     if (auto written = writeFileAtomically(parser.value("out").toStdString(), text); !written)
-        return fail(written.error().text());
+        return fail(coreErrorString(written.error()));
     return 0;
 }
 
 int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
     if (parser.isSet("corpus")) return runCorpusStats(parser, source, format);
-    if (format != "text" && format != "json") return fail("--format expects text or json, got \"" + format + "\"");
-    if (!parser.isSet("coref-set") && !parser.isSet("stats")) return fail("heads needs --coref-set FILE or --stats");
+    if (format != "text" && format != "json") return fail(formatError(format));
+    if (!parser.isSet("coref-set") && !parser.isSet("stats"))
+        return fail(translate("cli", "heads needs --coref-set FILE or --stats").toStdString());
     std::string error;
     const int top = readCount(parser, "top", 1, 100000, error).value_or(0);
     if (!error.empty()) return fail(error);
@@ -287,8 +301,8 @@ int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
         return write("{\"evaluation\": " + e + ", \"head_stats\": " + s + "}\n"), 0;
     }
     write(source.description + "\n");
-    if (evaluation) write(evaluationToText(*evaluation, *set, top));
-    if (stats) write(headStatsToText(*stats));
+    if (evaluation) write(evaluationToText(*evaluation, *set, top, coreLanguage()));
+    if (stats) write(headStatsToText(*stats, coreLanguage()));
     return 0;
 }
 
@@ -308,7 +322,7 @@ int runAnalysisCommand(const QStringList& arguments) {
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return fail("expected one command (coref or heads), got " + positional.join(' ').toStdString());
+        return fail(translate("cli", "expected one command (coref or heads), got %1").arg(positional.join(' ')).toStdString());
     auto source = openSource(parser);
     if (!source) {
         const Error& e = source.error();

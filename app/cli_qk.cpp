@@ -15,6 +15,8 @@
 #include "core/analysis/qk_space.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
+#include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
@@ -49,7 +51,7 @@ struct QkSource {
 };
 
 Result<QkSource> openSource(const QCommandLineParser& parser, int layer) {
-    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", "give either --model or --lesson, not both"};
+    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", eitherNotBoth("--model", "--lesson")};
     if (parser.isSet("model")) {
         auto opened = openModel(parser.value("model").toStdString());
         if (!opened) return opened.error();
@@ -62,7 +64,7 @@ Result<QkSource> openSource(const QCommandLineParser& parser, int layer) {
         auto lesson = std::make_shared<const Lesson>(std::move(loaded).value());
         return QkSource{lesson->sentence, lessonSentenceRunner(lesson)};
     }
-    return Error{"", "needs --model FOLDER|ID or --lesson NAME|FILE"};
+    return Error{"", translate("cli", "needs --model FOLDER|ID or --lesson NAME|FILE").toStdString()};
 }
 
 // The non-empty lines of the corpus, at most kMaxQkCorpusSentences (a notice says when more).
@@ -83,20 +85,22 @@ Result<std::vector<std::string>> corpusLines(const std::string& path) {
         }
         start = end + 1;
     }
-    if (lines.empty()) return Error{path, "expected at least one non-empty line (one sentence per line), found none"};
+    if (lines.empty())
+        return Error{path, translate("cli", "expected at least one non-empty line (one sentence per line), found none").toStdString()};
     if (skipped > 0)
-        notice(path + ": read the first " + std::to_string(kMaxQkCorpusSentences) + " sentences (the cap), left " +
-               std::to_string(skipped) + " more");
+        notice(translate("cli", "%1: read the first %2 sentences (the cap), left %3 more")
+                   .arg(QString::fromStdString(path), QString::number(kMaxQkCorpusSentences), QString::number(skipped))
+                   .toStdString());
     return lines;
 }
 
 Result<std::vector<std::string>> sentencesOf(const QCommandLineParser& parser, const QkSource& source) {
-    if (parser.isSet("sentence") && parser.isSet("corpus")) return Error{"", "give either --sentence or --corpus, not both"};
+    if (parser.isSet("sentence") && parser.isSet("corpus")) return Error{"", eitherNotBoth("--sentence", "--corpus")};
     if (parser.isSet("corpus")) return corpusLines(parser.value("corpus").toStdString());
     if (parser.value("sentence").contains(QChar(0xFFFD)))
-        return Error{"--sentence", "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
+        return Error{"--sentence", errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes, ErrorId::ShownAsFffd)};
     std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString() : source.defaultSentence;
-    if (sentence.empty()) return Error{"", "needs --sentence TEXT or --corpus FILE"};
+    if (sentence.empty()) return Error{"", translate("cli", "needs --sentence TEXT or --corpus FILE").toStdString()};
     return std::vector<std::string>{sentence};
 }
 
@@ -112,13 +116,17 @@ Result<std::vector<QkSentence>> runSentences(const std::vector<std::string>& sen
     const bool progress = sentences.size() > 1 && isatty(STDERR_FILENO);
     for (std::size_t i = 0; i < sentences.size(); ++i) {
         auto trace = source.run(sentences[i]);
-        if (!trace) return sentences.size() > 1 ? Error{"line " + std::to_string(i + 1), trace.error().text()} : trace.error();
+        if (!trace)
+            return sentences.size() > 1 ? Error{translate("cli", "line %1").arg(i + 1).toStdString(), trace.error().textForm()}
+                                        : trace.error();
         if (sentences.size() == 1)
             notices(trace.value().notices);
         auto sentence = qkSentenceOf(trace.value(), head.layer, head.head);
         if (!sentence) return asOption(sentence.error());
         out.push_back(std::move(sentence).value());
-        if (progress) std::fprintf(stderr, "\rrunning: %zu/%zu%s", i + 1, sentences.size(), i + 1 == sentences.size() ? "\n" : "");
+        if (progress)
+            std::fprintf(stderr, "\r%s%s", translate("cli", "running: %1/%2").arg(i + 1).arg(sentences.size()).toLocal8Bit().constData(),
+                         i + 1 == sentences.size() ? "\n" : "");
     }
     return out;
 }
@@ -129,7 +137,7 @@ Result<HeadRef> readHead(const QCommandLineParser& parser) {
     if (!error.empty()) return Error{"", error};
     const auto head = readCount(parser, "head", 1, 10000, error);
     if (!error.empty()) return Error{"", error};
-    if (!layer || !head) return Error{"", "qk needs --layer L and --head H (counted from 1)"};
+    if (!layer || !head) return Error{"", translate("cli", "qk needs --layer L and --head H (counted from 1)").toStdString()};
     return HeadRef{*layer - 1, *head - 1};
 }
 
@@ -137,16 +145,18 @@ Result<HeadRef> readHead(const QCommandLineParser& parser) {
 Result<QkOptions> readLayout(const QCommandLineParser& parser, int points) {
     QkOptions options;
     const QString layout = parser.value("layout").isEmpty() ? "pca" : parser.value("layout");
-    if (layout != "pca" && layout != "tsne") return Error{"", "--layout expects pca or tsne, got \"" + layout.toStdString() + "\""};
+    if (layout != "pca" && layout != "tsne")
+        return Error{"", translate("cli", "--layout expects pca or tsne, got \"%1\"").arg(layout).toStdString()};
     const bool tsneOnly = parser.isSet("perplexity") || parser.isSet("seed");
-    if (layout == "pca" && tsneOnly) return Error{"", "--perplexity and --seed need --layout tsne"};
+    if (layout == "pca" && tsneOnly) return Error{"", translate("cli", "--perplexity and --seed need --layout tsne").toStdString()};
     if (layout == "pca") return options;
     options.layout = QkLayout::Tsne;
     options.tsne.perplexity = std::clamp(largestPerplexity(points), 1.0, 30.0);
     if (parser.isSet("perplexity")) {
         bool ok = false;
         options.tsne.perplexity = parser.value("perplexity").toDouble(&ok);
-        if (!ok) return Error{"", "--perplexity expects a number, got \"" + parser.value("perplexity").toStdString() + "\""};
+        if (!ok)
+            return Error{"", translate("cli", "--perplexity expects a number, got \"%1\"").arg(parser.value("perplexity")).toStdString()};
     }
     std::string error;
     options.tsne.seed = static_cast<std::uint64_t>(readCount(parser, "seed", 0, 2147483647, error).value_or(1));
@@ -157,7 +167,7 @@ Result<QkOptions> readLayout(const QCommandLineParser& parser, int points) {
 int writeResult(const QCommandLineParser& parser, const std::string& text) {
     if (!parser.isSet("out")) return write(text), 0;
     auto written = writeFileAtomically(parser.value("out").toStdString(), text);
-    return written ? 0 : fail(written.error().text());
+    return written ? 0 : fail(coreErrorString(written.error()));
 }
 
 }  // namespace
@@ -168,25 +178,27 @@ int runQkCommand(const QStringList& arguments) {
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
     if (parser.positionalArguments().size() != 1)
-        return fail("qk expects options only, got " + parser.positionalArguments().mid(1).join(' ').toStdString());
+        return fail(translate("cli", "qk expects options only, got %1").arg(parser.positionalArguments().mid(1).join(' ')).toStdString());
     const std::string format = parser.value("format").isEmpty() ? "json" : parser.value("format").toStdString();
-    if (format != "json" && format != "csv") return fail("--format expects json or csv, got \"" + format + "\"");
-    if (parser.isSet("out") && parser.value("out").isEmpty()) return fail("--out expects a file name, got nothing");
+    if (format != "json" && format != "csv")
+        return fail(translate("cli", "--format expects json or csv, got \"%1\"").arg(QString::fromStdString(format)).toStdString());
+    if (parser.isSet("out") && parser.value("out").isEmpty())
+        return fail(translate("cli", "--out expects a file name, got nothing").toStdString());
     auto head = readHead(parser);
-    if (!head) return fail(head.error().text());
+    if (!head) return fail(coreErrorString(head.error()));
     auto source = openSource(parser, head.value().layer);
-    if (!source) return fail(source.error().where.empty() ? "qk " + source.error().message : source.error().text());
+    if (!source) return fail(source.error().where.empty() ? "qk " + coreErrorMessage(source.error()) : coreErrorString(source.error()));
     auto sentences = sentencesOf(parser, source.value());
-    if (!sentences) return fail(sentences.error().text());
+    if (!sentences) return fail(coreErrorString(sentences.error()));
     auto gathered = runSentences(sentences.value(), source.value(), head.value());
-    if (!gathered) return fail(gathered.error().text());
+    if (!gathered) return fail(coreErrorString(gathered.error()));
     int points = 0;
     for (const QkSentence& s : gathered.value()) points += static_cast<int>(s.q.rows() + s.k.rows());
     auto options = readLayout(parser, points);
-    if (!options) return fail(options.error().text());
+    if (!options) return fail(coreErrorString(options.error()));
     auto space = qkSpace(gathered.value(), options.value());
-    if (!space) return fail(space.error().text());
-    std::fprintf(stderr, "qk: %s\n", qkSummary(space.value()).c_str());
+    if (!space) return fail(coreErrorString(space.error()));
+    std::fprintf(stderr, "qk: %s\n", qkSummary(space.value(), coreLanguage()).c_str());
     return writeResult(parser, format == "json" ? qkSpaceToJson(space.value(), head.value())
                                                 : qkSpaceToCsv(space.value()));
 }

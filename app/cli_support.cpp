@@ -9,6 +9,7 @@
 #include "app/language.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "core/source/model_session.hpp"
 #include "ui/common/core_language.hpp"
 
 namespace attnscope {
@@ -29,11 +30,13 @@ void write(const std::string& text) {
 int finishOutput(int exitCode) {
     if (std::fflush(stdout) != 0 && outputErrno == 0) outputErrno = errno;
     if (outputErrno == 0) return exitCode;
-    std::fprintf(stderr, "attnscope: standard output could not be written: %s\n", std::strerror(outputErrno));
+    fail(translate("cli", "standard output could not be written: %1").arg(QString::fromLocal8Bit(std::strerror(outputErrno))).toStdString());
     return 1;
 }
 
-void notice(const std::string& text) { std::fprintf(stderr, "notice: %s\n", text.c_str()); }
+void notice(const std::string& text) {
+    std::fprintf(stderr, "%s%s\n", std::string(message(MessageId::LabelNotice, coreLanguage())).c_str(), text.c_str());
+}
 
 void notices(const std::vector<Notice>& list) {
     for (const std::string& text : noticeTexts(list, coreLanguage())) notice(text);
@@ -45,8 +48,12 @@ std::optional<int> readCount(const QCommandLineParser& parser, const QString& na
     bool ok = false;
     const int value = parser.value(name).toInt(&ok);
     if (!ok || value < lo || value > hi) {
-        error = "--" + name.toStdString() + " expects a whole number from " + std::to_string(lo) + " to " +
-                std::to_string(hi) + ", got \"" + parser.value(name).toStdString() + "\"";
+        error = translate("cli", "--%1 expects a whole number from %2 to %3, got \"%4\"")
+                    .arg(name)
+                    .arg(lo)
+                    .arg(hi)
+                    .arg(parser.value(name))
+                    .toStdString();
         return std::nullopt;
     }
     return value;
@@ -65,6 +72,16 @@ std::optional<std::string> readAblation(const QCommandLineParser& parser, int la
 
 QString translate(const char* context, const char* text) { return QCoreApplication::translate(context, text); }
 
+std::string eitherNotBoth(const char* one, const char* other) {
+    return translate("cli", "give either %1 or %2, not both").arg(QLatin1String(one), QLatin1String(other)).toStdString();
+}
+
+std::string modelShapeText(const OpenedModel& model, Language language) {
+    return fillMessage(message(MessageId::LabelModelShape, language),
+                       {model.name, familyName(model.family()), std::to_string(model.layerCount()),
+                        std::to_string(model.headCount())});
+}
+
 std::optional<QString> languageOption(const QStringList& arguments, std::string& error) {
     for (int i = 1; i < arguments.size(); ++i) {
         QString value;
@@ -72,7 +89,7 @@ std::optional<QString> languageOption(const QStringList& arguments, std::string&
         else if (arguments[i].startsWith(QLatin1String("--lang="))) value = arguments[i].mid(7);
         else continue;
         if (supportedLanguages().contains(value)) return value;
-        error = "--lang expects zh_CN or en, got \"" + value.toStdString() + "\"";
+        error = translate("cli", "--lang expects zh_CN or en, got \"%1\"").arg(value).toStdString();
         return std::nullopt;
     }
     return QString();
@@ -81,7 +98,7 @@ std::optional<QString> languageOption(const QStringList& arguments, std::string&
 void addSubcommandBasics(QCommandLineParser& parser, const QString& description, const QString& command) {
     parser.setApplicationDescription(description);
     parser.addHelpOption();
-    parser.addPositionalArgument("command", command);
+    parser.addPositionalArgument(translate("cli", "command"), command);
     parser.addOptions({
         {"model", translate("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
         {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},

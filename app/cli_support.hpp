@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text/language.hpp"
 #include "core/text/notice.hpp"
 #include "core/trace/trace.hpp"
 
@@ -13,16 +14,24 @@ class QCommandLineParser;
 
 namespace attnscope {
 
+struct OpenedModel;
+
 // "attnscope: MESSAGE" on stderr; returns the exit code 1.
 int fail(const std::string& message);
 void write(const std::string& text);   // stdout, as is
 // The exit code once stdout is flushed: 1, with the OS's reason, if anything written to it was lost.
 int finishOutput(int exitCode);
-void notice(const std::string& text);  // "notice: TEXT" on stderr
+void notice(const std::string& text);  // "notice: TEXT" on stderr, the label in the interface language
 void notices(const std::vector<Notice>& list);  // each with notice(), in the interface language
 
-// Command-line texts (--help) in the interface language; lupdate reads translate("cli", "…").
+// Command-line texts (--help, messages) in the interface language; lupdate reads translate("cli", "…").
 QString translate(const char* context, const char* text);
+
+// "give either --model or --lesson, not both", in the interface language.
+std::string eitherNotBoth(const char* one, const char* other);
+
+// "bert-tiny (BERT, 2 layers × 2 heads)": what the command line says it runs, in `language`.
+std::string modelShapeText(const OpenedModel& model, Language language);
 
 // What every analysis subcommand (coref, heads, qk) starts with: its description, --help, the
 // command word, and where sentences come from (--model, --lesson, --sentence).

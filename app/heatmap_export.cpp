@@ -1,14 +1,17 @@
 #include "app/heatmap_export.hpp"
 
+#include <QCoreApplication>
+
 #include "ui/common/file_write.hpp"
 #include "ui/attention/heatmap_view.hpp"
 
 namespace attnscope {
 
 Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer) {
-    if (trace.tokenCount() == 0) return Error{path.toStdString(), "nothing to draw: the sentence has no tokens"};
+    if (trace.tokenCount() == 0)
+        return Error{path.toStdString(), QCoreApplication::translate("HeatmapExport", "nothing to draw: the sentence has no tokens").toStdString()};
     if (layer < 0 || layer >= trace.layerCount())
-        return Error{path.toStdString(), "there is no layer " + std::to_string(layer + 1)};
+        return Error{path.toStdString(), QCoreApplication::translate("HeatmapExport", "there is no layer %1").arg(layer + 1).toStdString()};
     HeatmapView view;
     const int heads = trace.headCount();
     const int side = std::clamp(120 + 28 * trace.tokenCount(), 420, 1400);  // every label legible

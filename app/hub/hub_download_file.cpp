@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "app/hub/hub_http.hpp"
+#include "core/text/error_messages.hpp"
 #include "ui/common/file_write.hpp"
 
 namespace attnscope {
@@ -35,7 +36,7 @@ qint64 contentRangeStart(const QNetworkReply* reply) {
 Result<void> appendAll(QFile& file, const QByteArray& data) {
     for (qint64 done = 0; done < data.size();) {
         const qint64 n = file.write(data.constData() + done, data.size() - done);
-        if (n <= 0) return Error{str(file.fileName()), "could not be written: " + str(file.errorString())};
+        if (n <= 0) return Error{str(file.fileName()), errorText(ErrorId::CouldNotBeWritten, str(file.errorString()))};
         done += n;
     }
     return {};
@@ -44,10 +45,10 @@ Result<void> appendAll(QFile& file, const QByteArray& data) {
 // Before the partial becomes a blob: on the disk, and as long as what was received.
 Result<void> syncToDisk(QFile& file, qint64 expectedSize) {
     if (!file.flush() || ::fsync(file.handle()) != 0)
-        return Error{str(file.fileName()), std::string("could not be written: ") + std::strerror(errno)};
+        return Error{str(file.fileName()), errorText(ErrorId::CouldNotBeWritten, std::strerror(errno))};
     if (file.size() != expectedSize)
-        return Error{str(file.fileName()), "holds " + std::to_string(file.size()) + " bytes, " +
-                                               std::to_string(expectedSize) + " were received"};
+        return Error{str(file.fileName()),
+                     str(HubDownloader::tr("holds %1 bytes, %2 were received").arg(file.size()).arg(expectedSize))};
     return {};
 }
 
@@ -56,19 +57,19 @@ Result<void> syncToDisk(QFile& file, qint64 expectedSize) {
 // ---- one file: GET into blobs/<hash>.incomplete ----------------------------------------------
 
 Result<void> HubDownloader::openPartial() {
-    if (!QDir().mkpath(blobsDir())) return Error{str(blobsDir()), "could not be created"};
+    if (!QDir().mkpath(blobsDir())) return Error{str(blobsDir()), str(tr("could not be created"))};
     partial_.setFileName(partialPath());
     // Unbuffered: every write reaches the OS at once and is checked there (a full disk is not
     // discovered later by a close whose result nobody reads).
     if (!partial_.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
-        return Error{str(partial_.fileName()), "could not be opened: " + str(partial_.errorString())};
+        return Error{str(partial_.fileName()), str(tr("could not be opened: %1").arg(partial_.errorString()))};
     hash_.reset();
     written_ = partial_.size();
     if (meta_.size >= 0 && written_ > meta_.size) restartPartial();  // longer than the file: not ours
     // A resumed partial's bytes count towards the hash, so they are read once more.
     for (qint64 done = 0; done < written_;) {
         const QByteArray chunk = partial_.read(kRehashChunkBytes);
-        if (chunk.isEmpty()) return Error{str(partial_.fileName()), "could not be read back"};
+        if (chunk.isEmpty()) return Error{str(partial_.fileName()), str(tr("could not be read back"))};
         hash_.addData(chunk);
         done += chunk.size();
     }
@@ -143,7 +144,7 @@ void HubDownloader::onGetFinished(QNetworkReply* reply) {
     reply_ = nullptr;
     if (!cancelled_ && !rangeMismatch_) writeBody(reply);  // bytes that arrived with the end
     const bool rangeMismatch = std::exchange(rangeMismatch_, false);
-    if (cancelled_) return finish(Error{"download", "cancelled"});
+    if (cancelled_) return finish(Error{str(tr("download")), str(tr("cancelled"))});
     if (!writeError_.ok()) return finish(writeError_);
     const int status = statusOf(reply);
     if (status == 404) {
@@ -152,28 +153,27 @@ void HubDownloader::onGetFinished(QNetworkReply* reply) {
     }
     if (status == 416) {  // the partial is not a prefix the server recognises
         restartPartial();
-        return retryOrFail(fileError("the server refused to resume (HTTP 416)"));
+        return retryOrFail(fileError(tr("the server refused to resume (HTTP 416)")));
     }
     if (status >= 300)
-        return finish(fileError(QString("the download answered HTTP %1 %2")
+        return finish(fileError(tr("the download answered HTTP %1 %2")
                                     .arg(status)
                                     .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString())));
-    if (rangeMismatch) return retryOrFail(fileError("the server resumed at the wrong byte"));
+    if (rangeMismatch) return retryOrFail(fileError(tr("the server resumed at the wrong byte")));
     if (reply->error() != QNetworkReply::NoError)
-        return retryOrFail(fileError(QString("the connection broke after %1 bytes: %2").arg(written_).arg(reply->errorString())));
+        return retryOrFail(fileError(tr("the connection broke after %1 bytes: %2").arg(written_).arg(reply->errorString())));
     // A connection closed early does not always surface as an error: compare with what was announced.
     const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
     const qint64 expectedEnd = meta_.size >= 0 ? meta_.size : (length.isValid() ? offset_ + length.toLongLong() : -1);
     if (expectedEnd >= 0 && written_ < expectedEnd)
-        return retryOrFail(fileError(QString("the connection ended after %1 of %2 bytes").arg(written_).arg(expectedEnd)));
+        return retryOrFail(fileError(tr("the connection ended after %1 of %2 bytes").arg(written_).arg(expectedEnd)));
     finalizeFile();
 }
 
 void HubDownloader::retryOrFail(const Error& error) {
     if (resumes_ >= maxResumes_) {
         Error final = error;
-        final.message += " (gave up after " + std::to_string(resumes_) +
-                         " resumes; the partial file is kept for the next attempt)";
+        final.message += str(tr(" (gave up after %1 resumes; the partial file is kept for the next attempt)").arg(resumes_));
         return finish(final);
     }
     ++resumes_;
@@ -188,15 +188,15 @@ void HubDownloader::finalizeFile() {
     partial_.close();
     if (meta_.size >= 0 && written_ != meta_.size) {
         QFile::remove(partialFile);
-        return finish(fileError(QString("expected %1 bytes, received %2; the download was discarded")
+        return finish(fileError(tr("expected %1 bytes, received %2; the download was discarded")
                                     .arg(meta_.size)
                                     .arg(written_)));
     }
     const QString digest = QString::fromLatin1(hash_.result().toHex());
     if (!meta_.expectedSha256.isEmpty() && digest != meta_.expectedSha256) {
         QFile::remove(partialFile);
-        return finish(fileError("sha256 mismatch: the hub reported " + meta_.expectedSha256 +
-                                ", the downloaded bytes hash to " + digest + "; the download was discarded"));
+        return finish(fileError(tr("sha256 mismatch: the hub reported %1, the downloaded bytes hash to %2; the download was discarded")
+                                    .arg(meta_.expectedSha256, digest)));
     }
     const QString blobName = meta_.blobName.isEmpty() ? digest : meta_.blobName;
     const QString blobPath = blobsDir() + "/" + blobName;
@@ -205,7 +205,8 @@ void HubDownloader::finalizeFile() {
     } else {
         std::error_code ec;
         fs::rename(str(partialFile), str(blobPath), ec);
-        if (ec) return finish(Error{str(blobPath), "could not be created from " + str(partialFile) + ": " + ec.message()});
+        if (ec)
+            return finish(Error{str(blobPath), str(tr("could not be created from %1: %2").arg(partialFile, QString::fromStdString(ec.message())))});
     }
     linkAndContinue(blobName);
 }
@@ -231,7 +232,9 @@ Result<void> HubDownloader::linkIntoSnapshot(const QString& blobName) {
     fs::remove(temporary, ec);
     fs::create_symlink(target, temporary, ec);
     if (!ec) fs::rename(temporary, link, ec);
-    if (ec) return Error{link.string(), "could not be linked to " + target.string() + ": " + ec.message()};
+    if (ec)
+        return Error{link.string(), str(tr("could not be linked to %1: %2")
+                                            .arg(QString::fromStdString(target.string()), QString::fromStdString(ec.message())))};
     return {};
 }
 

@@ -50,11 +50,11 @@ HubDownloader::~HubDownloader() {
 }
 
 Result<void> HubDownloader::start(const HubDownloadRequest& request) {
-    if (running_) return Error{"download", "another download is still running"};
+    if (running_) return Error{str(tr("download")), str(tr("another download is still running"))};
     auto repo = parseRepoId(str(request.repoId));
     if (!repo) return repo.error();
     if (auto error = validateRevision(str(request.revision)); !error.ok()) return error;
-    if (request.files.empty()) return Error{"download", "no files were requested"};
+    if (request.files.empty()) return Error{str(tr("download")), str(tr("no files were requested"))};
     for (const HubFile& file : request.files)
         if (auto error = validateRepoFileName(str(file.name)); !error.ok()) return error;
 
@@ -122,7 +122,7 @@ void HubDownloader::finish(Result<void> error) {
 // ---- one file: HEAD for metadata ------------------------------------------------------------
 
 void HubDownloader::startNextFile() {
-    if (cancelled_) return finish(Error{"download", "cancelled"});
+    if (cancelled_) return finish(Error{str(tr("download")), str(tr("cancelled"))});
     if (index_ >= request_.files.size()) return finish(writeRef());
     meta_ = FileMeta{};
     resumes_ = 0;
@@ -142,25 +142,25 @@ void HubDownloader::sendHead(const QUrl& url, int redirects) {
 void HubDownloader::onHeadFinished(QNetworkReply* reply, int redirects) {
     reply->deleteLater();
     reply_ = nullptr;
-    if (cancelled_) return finish(Error{"download", "cancelled"});
+    if (cancelled_) return finish(Error{str(tr("download")), str(tr("cancelled"))});
     const int status = statusOf(reply);
     const bool hasEtag = reply->hasRawHeader("X-Linked-Etag") || reply->hasRawHeader("ETag");
     if (status >= 300 && status < 400 && !hasEtag) {
         // A redirect without metadata (a renamed repo): follow it, bounded, never to plain http.
         const QUrl target = reply->url().resolved(reply->attribute(QNetworkRequest::RedirectionTargetAttribute).toUrl());
-        if (redirects >= kMaxRedirects) return finish(fileError("too many redirects"));
+        if (redirects >= kMaxRedirects) return finish(fileError(tr("too many redirects")));
         if (reply->url().scheme() == "https" && target.scheme() != "https")
-            return finish(fileError("refused a redirect from https to " + target.toString()));
+            return finish(fileError(tr("refused a redirect from https to %1").arg(target.toString())));
         return sendHead(target, redirects + 1);
     }
     if (status == 404) return skipOrFail(header(reply, "X-Error-Code"), header(reply, "X-Error-Message"));
     if (status == 401 || status == 403)
-        return finish(fileError(QString("the hub refused access (HTTP %1): the repo does not exist, or it is "
+        return finish(fileError(tr("the hub refused access (HTTP %1): the repo does not exist, or it is "
                                         "private or gated, which needs a login AttnScope does not support yet")
                                     .arg(status)));
-    if (status == 0) return finish(fileError("could not reach " + reply->url().host() + ": " + reply->errorString()));
+    if (status == 0) return finish(fileError(tr("could not reach %1: %2").arg(reply->url().host(), reply->errorString())));
     if (status != 200 && !(status >= 300 && status < 400))
-        return finish(fileError(QString("the hub answered HTTP %1 %2")
+        return finish(fileError(tr("the hub answered HTTP %1 %2")
                                     .arg(status)
                                     .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString())));
 
@@ -207,10 +207,10 @@ void HubDownloader::skipOrFail(const QString& errorCode, const QString& errorMes
         ++index_;
         return startNextFile();
     }
-    QString message = "not found on the hub: " + file.name + " in " + QString::fromStdString(repo_.text()) +
-                      " at revision " + request_.revision;
+    QString message = tr("not found on the hub: %1 in %2 at revision %3")
+                          .arg(file.name, QString::fromStdString(repo_.text()), request_.revision);
     if (!errorMessage.isEmpty()) message += " (" + errorMessage + ")";
-    finish(Error{"hub download", str(message)});
+    finish(Error{str(tr("hub download")), str(message)});
 }
 
 }  // namespace attnscope

@@ -8,6 +8,7 @@
 #include "app/source/trace_source.hpp"
 #include "core/analysis/corpus_export.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/file_write.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/heads/corpus_panel.hpp"
@@ -91,7 +92,7 @@ void CorpusController::deliver(const Delivery& delivery) {
                           .arg(stats.sentences)
                           .arg(stats.queries)
                           .arg(description_)};
-    for (const std::string& notice : stats.notices) lines << qs(notice);
+    for (const std::string& notice : corpusNoticeTexts(stats.notices, coreLanguage())) lines << qs(notice);
     panel_->showMessage(lines.join('\n'));
     emit jobs_->finished();
 }

@@ -31,12 +31,13 @@ namespace {
 // The badge on a model-view thumbnail: the pattern label, short, plus "coref" when it applies.
 QString badgeText(const HeadStatistics& s) {
     static const std::pair<const char*, const char*> shortNames[] = {
-        {"delimiter sink", "sink"}, {"previous-token", "prev"}, {"next-token", "next"},
-        {"self", "self"},           {"broad", "broad"},         {"coreference", "coref"}};
+        {"delimiter sink", QT_TRANSLATE_NOOP("HeadsTab", "sink")}, {"previous-token", QT_TRANSLATE_NOOP("HeadsTab", "prev")},
+        {"next-token", QT_TRANSLATE_NOOP("HeadsTab", "next")},     {"self", QT_TRANSLATE_NOOP("HeadsTab", "self")},
+        {"broad", QT_TRANSLATE_NOOP("HeadsTab", "broad")},         {"coreference", QT_TRANSLATE_NOOP("HeadsTab", "coref")}};
     QStringList parts;
     for (const std::string& label : s.labels)
         for (const auto& [name, shortName] : shortNames)
-            if (label == name) parts << QString::fromLatin1(shortName);  // "mixed" gets no badge
+            if (label == name) parts << QCoreApplication::translate("HeadsTab", shortName);  // "mixed" gets no badge
     return parts.join(" · ");
 }
 

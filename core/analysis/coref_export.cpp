@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/trace/explain.hpp"
+#include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
 
 namespace attnscope {
@@ -22,44 +23,52 @@ std::string padded(const std::string& text, std::size_t width) {
     return text + std::string(width > length ? width - length : 0, ' ');
 }
 
-std::string counted(int n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+std::string counted(int n, MessageId one, MessageId many, Language language) {
+    return fillMessage(message(n == 1 ? one : many, language), {std::to_string(n)});
+}
+
+std::string text(MessageId id, Language language) { return std::string(message(id, language)); }
 
 std::string percent(double share) { return formatNumber(100 * share, 1) + "%"; }
 
 std::string headName(const HeadRef& h) { return std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1); }
 
-const std::string& candidateText(const SentenceResolution& s, const Resolution& r, int candidate) {
-    static const std::string none = "(none)";
-    if (candidate < 0) return none;
+// A candidate's word; "(none)" in `language` for no candidate (JSON: English).
+std::string candidateText(const SentenceResolution& s, const Resolution& r, int candidate,
+                          Language language = Language::English) {
+    if (candidate < 0) return text(MessageId::CorefNone, language);
     return s.words[static_cast<std::size_t>(r.candidates[static_cast<std::size_t>(candidate)])].text;
 }
 
-std::string marks(const Resolution& r, int c) {
-    std::vector<std::string> out;
-    if (c == r.chosen) out.push_back("chosen");
-    if (c == r.baselines.nearest) out.push_back("nearest");
-    if (c == r.baselines.rule) out.push_back("rule");
-    std::string text;
-    for (const std::string& m : out) text += (text.empty() ? "" : ", ") + m;
-    return text;
+std::string marks(const Resolution& r, int c, Language language) {
+    std::vector<MessageId> out;
+    if (c == r.chosen) out.push_back(MessageId::CorefChosen);
+    if (c == r.baselines.nearest) out.push_back(MessageId::CorefNearest);
+    if (c == r.baselines.rule) out.push_back(MessageId::CorefRule);
+    std::string joined;
+    for (const MessageId m : out) joined += (joined.empty() ? "" : text(MessageId::ListSeparator, language)) + text(m, language);
+    return joined;
 }
 
-std::string mentionToText(const SentenceResolution& s, const Resolution& r, int decimals) {
-    std::string out = "mention \"" + r.mention.text + "\" (word " + std::to_string(r.mention.firstWord + 1) + "), " +
-                      std::to_string(r.candidates.size()) + " candidates:\n";
+std::string mentionToText(const SentenceResolution& s, const Resolution& r, int decimals, Language language) {
+    std::string out = fillMessage(message(MessageId::CorefMention, language),
+                                  {r.mention.text, std::to_string(r.mention.firstWord + 1), std::to_string(r.candidates.size())}) +
+                      "\n";
     std::size_t width = 0;
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
         width = std::max(width, utf8::decode(candidateText(s, r, c)).points.size());
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c) {
-        const std::string m = marks(r, c);
+        const std::string m = marks(r, c, language);
         out += "  " + padded(candidateText(s, r, c), width) + "  " + formatNumber(r.scores(c), decimals) +
                (m.empty() ? "" : "  " + m) + "\n";
     }
     const std::string chosenScore = r.chosen >= 0 ? " " + formatNumber(r.scores(r.chosen), decimals) : "";
-    out += r.mention.text + " → " + candidateText(s, r, r.chosen) + chosenScore + " (nearest: " +
-           candidateText(s, r, r.baselines.nearest) + ", rule: " + candidateText(s, r, r.baselines.rule) + ")\n";
+    out += fillMessage(message(MessageId::CorefSummary, language),
+                       {r.mention.text, candidateText(s, r, r.chosen, language), chosenScore,
+                        candidateText(s, r, r.baselines.nearest, language), candidateText(s, r, r.baselines.rule, language)}) +
+           "\n";
     if (r.heads.size() > 1 && r.chosen >= 0) {
-        out += "per head, score of " + candidateText(s, r, r.chosen) + ":";
+        out += fillMessage(message(MessageId::CorefPerHead, language), {candidateText(s, r, r.chosen)});
         for (const HeadContribution& h : contributionsTo(r, r.chosen))
             out += " " + headName(h.head) + " " + formatNumber(h.score, decimals);
         out += "\n";
@@ -89,7 +98,7 @@ Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
         pronoun = Json{{"number", numberName(r.mention.pronoun->number)},
                        {"referent", referentName(r.mention.pronoun->referent)}};
     return Json{{"text", r.mention.text},   {"first_word", r.mention.firstWord}, {"last_word", r.mention.lastWord},
-                {"pronoun", pronoun},       {"scoring", r.scoringText},         {"candidates", candidates},
+                {"pronoun", pronoun},       {"scoring", scoringText(r)},         {"candidates", candidates},
                 {"chosen", wordIndexOrNull(r, r.chosen)},
                 {"baselines", Json{{"nearest", wordIndexOrNull(r, r.baselines.nearest)},
                                    {"rule", wordIndexOrNull(r, r.baselines.rule)}}},
@@ -120,7 +129,7 @@ std::string candidateColumns(const SentenceResolution& s, const Resolution& r, i
 
 std::string candidateCsvRows(const SentenceResolution& s, const Resolution& r, int c) {
     const std::string marks = csvFlag(c == r.chosen) + "," + csvFlag(c == r.baselines.nearest) + "," +
-                              csvFlag(c == r.baselines.rule) + "," + csvField(r.scoringText);
+                              csvFlag(c == r.baselines.rule) + "," + csvField(scoringText(r));
     std::string out = candidateColumns(s, r, c) + ",,," + exactNumber(r.scores(c)) + "," + marks + "\n";
     for (const HeadContribution& h : contributionsTo(r, c))
         out += candidateColumns(s, r, c) + "," + std::to_string(h.head.layer + 1) + "," +
@@ -128,8 +137,8 @@ std::string candidateCsvRows(const SentenceResolution& s, const Resolution& r, i
     return out;
 }
 
-std::string countLine(const std::string& label, int correct, const CorefEvaluation& e) {
-    return label + " " + percent(e.share(correct)) + " (" + std::to_string(correct) + "/" +
+std::string countLine(MessageId label, int correct, const CorefEvaluation& e, Language language) {
+    return text(label, language) + " " + percent(e.share(correct)) + " (" + std::to_string(correct) + "/" +
            std::to_string(e.evaluated) + ")\n";
 }
 
@@ -144,10 +153,11 @@ Json accuracyJson(int correct, const CorefEvaluation& e) {
     return Json{{"correct", correct}, {"accuracy", e.share(correct)}};
 }
 
-std::string labelsText(const HeadStatistics& s) {
-    std::string text;
-    for (const std::string& l : s.labels) text += (text.empty() ? "" : ", ") + l;
-    return text;
+std::string labelsText(const HeadStatistics& s, Language language) {
+    std::string joined;
+    for (const std::string& l : s.labels)
+        joined += (joined.empty() ? "" : text(MessageId::ListSeparator, language)) + headLabelText(l, language);
+    return joined;
 }
 
 // Shortest text that reads back as the same double.
@@ -169,10 +179,10 @@ std::string baselineCsvRow(const std::string& kind, int correct, const CorefEval
 
 }  // namespace
 
-std::string resolutionToText(const SentenceResolution& resolved, int decimals) {
-    if (resolved.mentions.empty()) return "no pronoun found (choose a word with --mention)\n";
-    std::string out = "scoring: " + resolved.mentions.front().scoringText + "\n";
-    for (const Resolution& r : resolved.mentions) out += mentionToText(resolved, r, decimals);
+std::string resolutionToText(const SentenceResolution& resolved, int decimals, Language language) {
+    if (resolved.mentions.empty()) return text(MessageId::CorefNoPronoun, language) + "\n";
+    std::string out = fillMessage(message(MessageId::CorefScoring, language), {scoringText(resolved.mentions.front(), language)}) + "\n";
+    for (const Resolution& r : resolved.mentions) out += mentionToText(resolved, r, decimals, language);
     return out;
 }
 
@@ -193,17 +203,19 @@ std::string resolutionToCsv(const SentenceResolution& resolved) {
     return out;
 }
 
-std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int top) {
-    std::string out = "coreference set: " + e.source + ", " + std::to_string(e.evaluated) + " of " +
-                      std::to_string(e.outcomes.size()) + " examples evaluated (" + std::to_string(e.skipped()) +
-                      " skipped), " + counted(e.layers, "layer") + " × " + counted(e.headsPerLayer, "head") + "\n";
-    out += countLine("baseline: nearest mention", e.nearestCorrect, e);
-    out += countLine("baseline: rule-based", e.ruleCorrect, e);
-    out += countLine("attention rollout:", e.rolloutCorrect, e);
-    out += "rank  layer  head  accuracy  correct\n";
+std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int top, Language language) {
+    std::string out = fillMessage(message(MessageId::EvalSummary, language),
+                                  {e.source, std::to_string(e.evaluated), std::to_string(e.outcomes.size()),
+                                   std::to_string(e.skipped()), counted(e.layers, MessageId::EvalLayer, MessageId::EvalLayers, language),
+                                   counted(e.headsPerLayer, MessageId::EvalHead, MessageId::EvalHeads, language)}) +
+                      "\n";
+    out += countLine(MessageId::EvalNearest, e.nearestCorrect, e, language);
+    out += countLine(MessageId::EvalRule, e.ruleCorrect, e, language);
+    out += countLine(MessageId::EvalRollout, e.rolloutCorrect, e, language);
+    out += text(MessageId::EvalRankingHeader, language) + "\n";
     const int shown = top > 0 ? std::min(top, static_cast<int>(e.ranking.size())) : static_cast<int>(e.ranking.size());
     for (int i = 0; i < shown; ++i) out += rankingRow(i + 1, e.ranking[static_cast<std::size_t>(i)], e.evaluated);
-    if (e.skipped() > 0) out += "skipped:\n";
+    if (e.skipped() > 0) out += text(MessageId::EvalSkipped, language) + "\n";
     for (const ExampleOutcome& o : e.outcomes)
         if (!o.evaluated)
             out += "  " + exampleLabel(set, set.examples[static_cast<std::size_t>(o.index)]) + ": " + o.skipReason + "\n";
@@ -266,15 +278,15 @@ std::string headStatsToCsv(const std::vector<HeadStatistics>& stats) {
     return out;
 }
 
-std::string headStatsToText(const std::vector<HeadStatistics>& stats) {
-    std::string out = "layer  head  entropy  delimiter  previous  next   self   coref   label\n";
+std::string headStatsToText(const std::vector<HeadStatistics>& stats, Language language) {
+    std::string out = text(MessageId::HeadStatsHeader, language) + "\n";
     for (const HeadStatistics& s : stats) {
         char row[160];
         const std::string coref = s.corefAccuracy ? percent(*s.corefAccuracy) : "-";
         std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  %8.3f  %5.3f  %5.3f  %6s  ", s.head.layer + 1,
                       s.head.head + 1, s.entropy, s.delimiterShare, s.previousShare, s.nextShare, s.selfShare,
                       coref.c_str());
-        out += row + labelsText(s) + "\n";
+        out += row + labelsText(s, language) + "\n";
     }
     return out;
 }

@@ -11,10 +11,12 @@
 
 namespace attnscope {
 
+// The text forms are in `language` (core's catalogue, core/text/messages.hpp); JSON and CSV stay English.
+
 // Per mention: every candidate with its score, the chosen one and the baselines marked, then a
 // summary line "it → animal 0.932 (nearest: street, rule: street)"; with several heads, each
 // head's score for the chosen candidate.
-std::string resolutionToText(const SentenceResolution& resolved, int decimals);
+std::string resolutionToText(const SentenceResolution& resolved, int decimals, Language language = Language::English);
 // {"format": "attnscope-coref", "version": 1, "words": [...], "mentions": [...]}
 std::string resolutionToJson(const SentenceResolution& resolved);
 // One row per mention × candidate with the combined score (layer and head empty), then one row
@@ -25,7 +27,8 @@ std::string resolutionToCsv(const SentenceResolution& resolved);
 
 // Baselines and rollout first, then every head, best first (`top` > 0 keeps that many), then
 // the skipped examples with their reasons.
-std::string evaluationToText(const CorefEvaluation& evaluation, const CorefSet& set, int top);
+std::string evaluationToText(const CorefEvaluation& evaluation, const CorefSet& set, int top,
+                             Language language = Language::English);
 std::string evaluationToJson(const CorefEvaluation& evaluation, const CorefSet& set);
 // For spreadsheets: "kind,layer,head,correct,evaluated,accuracy", the baselines and rollout
 // first (kind nearest / rule / rollout, no layer or head), then every head best first (kind
@@ -33,7 +36,7 @@ std::string evaluationToJson(const CorefEvaluation& evaluation, const CorefSet& 
 std::string evaluationToCsv(const CorefEvaluation& evaluation);
 
 // One row per head: layer, head, label(s), entropy, shares.
-std::string headStatsToText(const std::vector<HeadStatistics>& stats);
+std::string headStatsToText(const std::vector<HeadStatistics>& stats, Language language = Language::English);
 // "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,coref_accuracy,labels";
 // layers and heads from 1, labels joined by "; ".
 std::string headStatsToCsv(const std::vector<HeadStatistics>& stats);

@@ -6,6 +6,7 @@
 
 #include "core/analysis/head_summary.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
 
 namespace attnscope {
 
@@ -229,18 +230,24 @@ std::vector<int> candidatesFor(const std::vector<Word>& words, const Mention& me
 
 // ---------------------------------------------------------------- scoring
 
-std::string describeScoring(const Scoring& scoring, int headsPerLayer) {
+std::string describeScoring(const Scoring& scoring, int headsPerLayer, Language language) {
     switch (scoring.kind) {
-        case Scoring::Kind::Rollout: return "attention rollout over all layers";
+        case Scoring::Kind::Rollout: return std::string(message(MessageId::ScoringRollout, language));
         case Scoring::Kind::Layer:
-            return "mean of all " + std::to_string(headsPerLayer) + " heads of layer " + std::to_string(scoring.layer + 1);
+            return fillMessage(message(MessageId::ScoringLayer, language),
+                               {std::to_string(headsPerLayer), std::to_string(scoring.layer + 1)});
         case Scoring::Kind::Heads: break;
     }
     if (scoring.heads.size() == 1)
-        return "layer " + std::to_string(scoring.heads[0].layer + 1) + " head " + std::to_string(scoring.heads[0].head + 1);
-    std::string list;
+        return fillMessage(message(MessageId::ScoringHead, language),
+                           {std::to_string(scoring.heads[0].layer + 1), std::to_string(scoring.heads[0].head + 1)});
+    std::string list;  // "5:4, 6:1": the same in every language, as --heads takes them
     for (const HeadRef& h : scoring.heads) list += (list.empty() ? "" : ", ") + headName(h);
-    return "mean of " + std::to_string(scoring.heads.size()) + " heads (" + list + ")";
+    return fillMessage(message(MessageId::ScoringHeadSet, language), {std::to_string(scoring.heads.size()), list});
+}
+
+std::string scoringText(const Resolution& resolution, Language language) {
+    return describeScoring(resolution.scoring, resolution.headsPerLayer, language);
 }
 
 RowVec attentionToWords(const Mat& weights, const std::vector<Word>& words, const Mention& mention) {
@@ -368,7 +375,8 @@ static Result<Resolution> scoreMention(const Trace& trace, const std::vector<Wor
     Resolution r;
     r.mention = mention;
     r.candidates = candidatesFor(words, mention, cataphora);
-    r.scoringText = describeScoring(scoring, trace.headCount());
+    r.scoring = scoring;
+    r.headsPerLayer = trace.headCount();
     if (scoring.kind == Scoring::Kind::Rollout) {
         if (auto bad = checkWeights(*rollout, words, ErrorId::WhereRollout); !bad.ok()) return bad.error();
         r.scores = candidateDistribution(*rollout, words, mention, r.candidates);

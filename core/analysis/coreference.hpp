@@ -74,9 +74,9 @@ struct Scoring {
     static Scoring rollout() { return {Kind::Rollout, {}, 0}; }
 };
 
-// "layer 5 head 4", "mean of 3 heads (5:4, 6:1, 6:2)", "all 12 heads of layer 5",
-// "attention rollout over 12 layers" (1-based, as the user reads it).
-std::string describeScoring(const Scoring& scoring, int headsPerLayer);
+// "layer 5 head 4", "mean of 3 heads (5:4, 6:1, 6:2)", "mean of all 12 heads of layer 5",
+// "attention rollout over all layers" (1-based, as the user reads it), in `language` (core's catalogue).
+std::string describeScoring(const Scoring& scoring, int headsPerLayer, Language language = Language::English);
 
 // Attention from the mention to every word under one T×T weight matrix: to a word = sum over
 // its pieces, from the mention = mean over its pieces. 1×W (special tokens are in no word).
@@ -107,8 +107,12 @@ struct Resolution {
     std::vector<HeadRef> heads;     // K heads combined (empty for rollout)
     Mat headScores;                 // K×C, row k = heads[k]'s own distribution; scores = column mean
     Baselines baselines;
-    std::string scoringText;        // describeScoring
+    Scoring scoring;                // what was combined: describeScoring(scoring, headsPerLayer, language)
+    int headsPerLayer = 0;
 };
+
+// describeScoring of the resolution's own scoring, in `language`.
+std::string scoringText(const Resolution& resolution, Language language = Language::English);
 
 // Per-head contributions to one candidate: column `candidate` of headScores with its heads.
 struct HeadContribution {

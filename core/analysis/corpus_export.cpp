@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/text/messages.hpp"
 #include "core/trace/explain.hpp"
 
 namespace attnscope {
@@ -34,12 +35,13 @@ std::string exact(double value) {
 
 }  // namespace
 
-std::string corpusStatsToText(const CorpusStats& stats, const std::string& description, int decimals) {
-    std::string out = description + "\n" + std::to_string(stats.sentences) + " sentences, " +
-                      std::to_string(stats.queries) + " tokens; shares are means over every token (query)\n";
-    out += "layer head";
-    for (const Column& c : kColumns) out += " " + std::string(c.name);
-    out += "\n";
+std::string corpusStatsToText(const CorpusStats& stats, const std::string& description, int decimals,
+                              Language language) {
+    std::string out = description + "\n" +
+                      fillMessage(message(MessageId::CorpusSummary, language),
+                                  {std::to_string(stats.sentences), std::to_string(stats.queries)}) +
+                      "\n";
+    out += std::string(message(MessageId::CorpusHeader, language)) + "\n";  // "layer head" and kColumns' names
     for (const CorpusHeadStats& h : stats.heads) {
         out += std::to_string(h.head.layer + 1) + " " + std::to_string(h.head.head + 1);
         for (const Column& c : kColumns) out += " " + formatNumber(h.*c.member, decimals);
@@ -60,7 +62,7 @@ std::string corpusStatsToJson(const CorpusStats& stats, const std::string& descr
                    {"source", description},             {"sentences", stats.sentences},
                    {"queries", stats.queries},           {"layers", stats.layers},
                    {"heads_per_layer", stats.headsPerLayer}, {"max_offset", stats.maxOffset},
-                   {"offset_queries", stats.offsetQueries}, {"notices", stats.notices},
+                   {"offset_queries", stats.offsetQueries}, {"notices", corpusNoticeTexts(stats.notices, Language::English)},
                    {"heads", heads}};
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -9,7 +9,9 @@
 namespace attnscope {
 
 // One row per head: first, last, punctuation, previous, self, next, same token, entropy, uniform.
-std::string corpusStatsToText(const CorpusStats& stats, const std::string& description, int decimals = 3);
+// In `language` (core's catalogue); JSON (notices included) and CSV stay English.
+std::string corpusStatsToText(const CorpusStats& stats, const std::string& description, int decimals = 3,
+                              Language language = Language::English);
 // {"format": "attnscope-corpus-stats", "version": 1, "sentences", "queries", "max_offset",
 //  "offset_queries", "notices", "heads": [{"layer", "head", "first", …, "offsets": [2K+1]}]}
 std::string corpusStatsToJson(const CorpusStats& stats, const std::string& description);

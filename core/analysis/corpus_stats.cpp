@@ -151,26 +151,24 @@ CorpusProgress progressAfter(int done, int total, std::chrono::steady_clock::tim
     return p;
 }
 
-std::vector<std::string> capNotices(const CorpusText& corpus, int skippedLong, const CorpusLimits& limits) {
-    std::vector<std::string> notices;
+std::vector<CorpusNotice> capNotices(const CorpusText& corpus, int skippedLong, const CorpusLimits& limits) {
+    std::vector<CorpusNotice> notices;
     if (corpus.linesLeftOut > 0)
-        notices.push_back(corpus.source + ": read the first " + std::to_string(limits.maxLines) + " sentences; " +
-                          std::to_string(corpus.linesLeftOut) + " more lines left out (the cap is " +
-                          std::to_string(limits.maxLines) + " sentences)");
+        notices.push_back({corpus.source, 0, Notice{MessageId::NoticeCorpusCapped,
+                                                    {std::to_string(limits.maxLines), std::to_string(corpus.linesLeftOut)}}});
     if (skippedLong > 0)
-        notices.push_back(corpus.source + ": skipped " + std::to_string(skippedLong) + " sentences longer than " +
-                          std::to_string(limits.maxTokens) + " tokens");
+        notices.push_back({corpus.source, 0, Notice{MessageId::NoticeCorpusSkippedLong,
+                                                    {std::to_string(skippedLong), std::to_string(limits.maxTokens)}}});
     return notices;
 }
 
-// A run's own notices (a sentence cut to the model's positions, …), named by line (in English, as
-// the corpus' own notices are, for now): the first
+// A run's own notices (a sentence cut to the model's positions, …), named by line: the first
 // few as they are, then how many more sentences had any, so a long corpus cannot flood the output.
-void keepRunNotices(const Trace& trace, const std::string& where, int& sentencesWithNotices,
-                    std::vector<std::string>& notices) {
+void keepRunNotices(const Trace& trace, const std::string& source, int line, int& sentencesWithNotices,
+                    std::vector<CorpusNotice>& notices) {
     if (trace.notices.empty()) return;
     if (++sentencesWithNotices <= kCorpusNoticesShown)
-        for (const Notice& n : trace.notices) notices.push_back(where + ": " + noticeText(n, Language::English));
+        for (const Notice& n : trace.notices) notices.push_back({source, line, n});
 }
 
 // `error` of one sentence, named by its line: "c.txt: line 3: <its where>: <its message>", in any language.
@@ -187,14 +185,13 @@ Result<CorpusStats> runCorpus(const CorpusText& corpus, const SentenceRunner& ru
     const int total = static_cast<int>(corpus.lines.size());
     const auto started = std::chrono::steady_clock::now();
     int skippedLong = 0, sentencesWithNotices = 0;
-    std::vector<std::string> runNotices;
+    std::vector<CorpusNotice> runNotices;
     for (int n = 0; n < total; ++n) {
         if (control.cancel && control.cancel->load()) return Error{corpus.source, ErrorId::CorpusStatisticsCancelled};
         const int lineNumber = corpus.lineNumbers[static_cast<std::size_t>(n)];
-        const std::string where = corpus.source + ": line " + std::to_string(lineNumber);
         auto trace = run(corpus.lines[static_cast<std::size_t>(n)]);
         if (!trace) return atLine(trace.error(), corpus.source, lineNumber);
-        keepRunNotices(trace.value(), where, sentencesWithNotices, runNotices);
+        keepRunNotices(trace.value(), corpus.source, lineNumber, sentencesWithNotices, runNotices);
         if (trace.value().tokenCount() > control.limits.maxTokens) {
             ++skippedLong;
         } else if (auto added = sums.add(trace.value()); !added) {
@@ -209,9 +206,21 @@ Result<CorpusStats> runCorpus(const CorpusText& corpus, const SentenceRunner& ru
     stats.notices = capNotices(corpus, skippedLong, control.limits);
     stats.notices.insert(stats.notices.end(), runNotices.begin(), runNotices.end());
     if (sentencesWithNotices > kCorpusNoticesShown)
-        stats.notices.push_back(corpus.source + ": " + std::to_string(sentencesWithNotices - kCorpusNoticesShown) +
-                                " more sentences had notices (not shown)");
+        stats.notices.push_back({corpus.source, 0, Notice{MessageId::NoticeCorpusMoreNotices,
+                                                          {std::to_string(sentencesWithNotices - kCorpusNoticesShown)}}});
     return stats;
+}
+
+std::string corpusNoticeText(const CorpusNotice& n, Language language) {
+    const std::string where = n.line > 0 ? fillMessage(message(MessageId::CorpusAtLine, language), {n.source, std::to_string(n.line)})
+                                         : fillMessage(message(MessageId::CorpusAt, language), {n.source});
+    return where + noticeText(n.notice, language);
+}
+
+std::vector<std::string> corpusNoticeTexts(const std::vector<CorpusNotice>& notices, Language language) {
+    std::vector<std::string> texts;
+    for (const CorpusNotice& n : notices) texts.push_back(corpusNoticeText(n, language));
+    return texts;
 }
 
 }  // namespace attnscope

@@ -24,6 +24,7 @@
 
 #include "core/analysis/coref_eval.hpp"
 #include "core/base/result.hpp"
+#include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -39,13 +40,25 @@ struct CorpusHeadStats {
     std::vector<double> offsets;              // 2K+1 means, offset −K first
 };
 
+// A notice of a corpus run, as data (rendered in the reader's language by corpusNoticeText):
+// where it applies (the corpus, and the line of one sentence, or 0 for the whole corpus) and what.
+struct CorpusNotice {
+    std::string source;
+    int line = 0;
+    Notice notice;
+    bool operator==(const CorpusNotice&) const = default;
+};
+// "c.txt: line 3: " + the notice, in `language` (core's catalogue).
+std::string corpusNoticeText(const CorpusNotice& notice, Language language);
+std::vector<std::string> corpusNoticeTexts(const std::vector<CorpusNotice>& notices, Language language);
+
 struct CorpusStats {
     int layers = 0, headsPerLayer = 0, maxOffset = kCorpusMaxOffset;
     int sentences = 0;
     std::int64_t queries = 0;
     std::vector<std::int64_t> offsetQueries;  // 2K+1: queries where each offset exists
     std::vector<CorpusHeadStats> heads;       // L·H, layer by layer
-    std::vector<std::string> notices;         // caps that left lines or sentences out, then the runs' own
+    std::vector<CorpusNotice> notices;        // caps that left lines or sentences out, then the runs' own
                                               // notices by line (the first kCorpusNoticesShown sentences')
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
 
 
 namespace attnscope {
@@ -61,6 +62,17 @@ std::string patternLabel(const HeadStatistics& s, const HeadLabelThresholds& t) 
     if (s.selfShare >= t.self) return "self";
     if (s.normalizedEntropy >= t.broadEntropy) return "broad";
     return "mixed";
+}
+
+std::string headLabelText(const std::string& label, Language language) {
+    static const std::pair<std::string_view, MessageId> kLabels[] = {
+        {"delimiter sink", MessageId::HeadLabelDelimiterSink}, {"previous-token", MessageId::HeadLabelPreviousToken},
+        {"next-token", MessageId::HeadLabelNextToken},         {"self", MessageId::HeadLabelSelf},
+        {"broad", MessageId::HeadLabelBroad},                  {"mixed", MessageId::HeadLabelMixed},
+        {"coreference", MessageId::HeadLabelCoreference}};
+    for (const auto& [key, id] : kLabels)
+        if (label == key) return std::string(message(id, language));
+    return label;
 }
 
 bool tracksCoreference(const CorefEvaluation& evaluation, const HeadRef& head) {

@@ -46,6 +46,10 @@ Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T);
 // "self", "broad"; else "mixed".
 std::string patternLabel(const HeadStatistics& stats, const HeadLabelThresholds& thresholds = {});
 
+// A label (patternLabel's or "coreference") as a reader of `language` sees it; the English label
+// is also its key in the JSON and CSV exports. An unknown label is returned as it is.
+std::string headLabelText(const std::string& label, Language language);
+
 // True when the head's accuracy is above zero and at least the better baseline's accuracy.
 bool tracksCoreference(const CorefEvaluation& evaluation, const HeadRef& head);
 

@@ -9,6 +9,7 @@
 #include "core/analysis/coreference.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
 
 namespace attnscope {
 
@@ -250,15 +251,19 @@ std::string qkSpaceToCsv(const QkSpace& space) {
     return out;
 }
 
-std::string qkSummary(const QkSpace& space) {
-    char line[320], layout[64] = "";
-    if (space.layout == QkLayout::Tsne) std::snprintf(layout, sizeof layout, "t-SNE (perplexity %g); ", space.perplexity);
-    std::snprintf(line, sizeof line,
-                  "%d queries, %d keys; %sPC1 explains %.1f %%, PC2 %.1f %% of the variance; correlation of 2-D "
-                  "distance and dot product: %.3f; softmax unchanged by the normalisation (largest difference %.1e)",
-                  space.queryCount(), space.keyCount(), layout, 100 * space.explained[0], 100 * space.explained[1],
-                  space.distanceDotCorrelation, space.softmaxMaxDifference);
-    return line;
+std::string qkSummary(const QkSpace& space, Language language) {
+    const auto printed = [](const char* format, double value) {
+        char text[32];
+        std::snprintf(text, sizeof text, format, value);
+        return std::string(text);
+    };
+    const std::string layout = space.layout == QkLayout::Tsne
+                                   ? fillMessage(message(MessageId::QkTsne, language), {printed("%g", space.perplexity)})
+                                   : std::string();
+    return fillMessage(message(MessageId::QkSummary, language),
+                       {std::to_string(space.queryCount()), std::to_string(space.keyCount()), layout,
+                        printed("%.1f", 100 * space.explained[0]), printed("%.1f", 100 * space.explained[1]),
+                        printed("%.3f", space.distanceDotCorrelation), printed("%.1e", space.softmaxMaxDifference)});
 }
 
 }  // namespace attnscope

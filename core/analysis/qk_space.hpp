@@ -18,6 +18,7 @@
 
 #include "core/analysis/tsne.hpp"
 #include "core/base/result.hpp"
+#include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -95,7 +96,7 @@ const char* tokenKindName(TokenKind kind);    // "special", "punctuation", "word
 // and every point. CSV: one header and a row per point (kind,sentence,token,text,token_kind,x,y).
 std::string qkSpaceToJson(const QkSpace& space, HeadRef head);
 std::string qkSpaceToCsv(const QkSpace& space);
-// One line for people: explained variance, correlation and the softmax check.
-std::string qkSummary(const QkSpace& space);
+// One line for people: explained variance, correlation and the softmax check, in `language`.
+std::string qkSummary(const QkSpace& space, Language language = Language::English);
 
 }  // namespace attnscope

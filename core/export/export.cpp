@@ -62,8 +62,8 @@ std::string blockTitle(const Trace& trace, const Block& b, Language language) {
 }
 
 // A block's cells as a table.
-Table tableOf(const Trace& trace, const Block& b, int decimals) {
-    return attnscope::tableOf(trace, b.step, b.layer, b.head, decimals);
+Table tableOf(const Trace& trace, const Block& b, int decimals, Language language = Language::English) {
+    return attnscope::tableOf(trace, b.step, b.layer, b.head, decimals, language);
 }
 
 std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int decimals, Language language) {
@@ -96,16 +96,19 @@ std::string tokenLine(const std::vector<Token>& tokens, const std::string& separ
 std::string exportText(const Trace& trace, const ExportRequest& request, bool markdown) {
     std::ostringstream out;
     const std::string separator = markdown ? " · " : " | ";
-    out << (markdown ? "**Tokens:** " : "tokens: ") << tokenLine(trace.tokens, separator) << "\n";
+    const Language language = request.language;
+    out << message(markdown ? MessageId::LabelTokensMarkdown : MessageId::LabelTokens, language)
+        << tokenLine(trace.tokens, separator) << "\n";
     if (trace.isCrossAttention())  // the columns of scores and weights, the rows of K and V
-        out << (markdown ? "\n**Source tokens (keys, values):** " : "source tokens (keys, values): ")
+        out << (markdown ? "\n" : "") << message(markdown ? MessageId::LabelSourceTokensMarkdown : MessageId::LabelSourceTokens, language)
             << tokenLine(trace.keyTokens, separator) << "\n";
     out << (markdown ? "\n" : "");
-    if (trace.handRounding) out << "hand-rounding: every step rounded to " << *trace.handRounding << " decimals\n";
-    for (const std::string& n : noticeTexts(trace.notices, request.language))
-        out << (markdown ? "> notice: " : "notice: ") << n << "\n";
+    if (trace.handRounding)
+        out << fillMessage(message(MessageId::LabelHandRounding, language), {std::to_string(*trace.handRounding)}) << "\n";
+    for (const std::string& n : noticeTexts(trace.notices, language))
+        out << (markdown ? "> " : "") << message(MessageId::LabelNotice, language) << n << "\n";
     for (const Block& b : blocksFor(trace, request)) {
-        const Table t = tableOf(trace, b, request.decimals);
+        const Table t = tableOf(trace, b, request.decimals, language);
         out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b, request.language) << (markdown ? "" : " ==") << "\n";
         out << (markdown ? "\n" + markdownTable(t) : textTable(t));
         if (!request.explain) continue;

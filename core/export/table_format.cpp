@@ -37,9 +37,10 @@ std::string padRight(const std::string& text, int width) {
 
 }  // namespace
 
-Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals) {
+Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals, Language language) {
     const Mat& m = stepMatrix(trace, step, layer, head);
-    Table t{columnLabels(trace, step, layer, head), rowLabels(trace, step, layer, head), {}};
+    const char* code = languageCode(language);
+    Table t{columnLabels(trace, step, layer, head, code), rowLabels(trace, step, layer, head, code), {}};
     decimals = decimalsFor(m, decimals);  // a lesson's integers print as written
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
         t.cells.emplace_back();

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -14,7 +15,11 @@ struct Table {
     std::vector<std::string> rows;
     std::vector<std::vector<std::string>> cells;
 };
-Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals);
+// The lesson-file code of `language` ("en", "zh_CN"): what LocalizedText::in takes.
+inline const char* languageCode(Language language) { return language == Language::Chinese ? "zh_CN" : "en"; }
+
+// Feature names in `language` (a lesson's "features" may give several); CSV keeps English.
+Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals, Language language = Language::English);
 
 int displayWidth(const std::string& text);  // terminal columns: CJK and full-width take two
 std::string textTable(const Table& t);

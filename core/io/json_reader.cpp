@@ -51,6 +51,44 @@ std::string reason(const std::string& what) {
     return printable(clipped(detail, 300));
 }
 
+// One of nlohmann's token names ("string literal", "'}'", "end of input") as a reader's words.
+ErrorText tokenName(const std::string& name) {
+    if (name == "end of input") return ErrorId::JsonEndOfText;
+    if (name == "string literal") return ErrorId::JsonAString;
+    if (name == "number literal") return ErrorId::ANumber;
+    if (name == "'[', '{', or a literal" || name == "value") return ErrorId::JsonAValue;
+    if (const auto space = name.find(" literal"); space != std::string::npos) return ErrorText::verbatim(name.substr(0, space));
+    if (const auto orAt = name.find(" or "); orAt != std::string::npos)  // "',' or '}'"
+        return errorText(ErrorId::JsonOneOf, tokenName(name.substr(0, orAt)), tokenName(name.substr(orAt + 4)));
+    return ErrorText::verbatim(name);  // punctuation: '}', ':'
+}
+
+// What the parser met: "unexpected X" names a token; a lexer error says what was wrong in the token.
+ErrorText foundToken(const std::string& detail) {
+    static const std::string unexpected = "unexpected ";
+    if (const auto at = detail.find(unexpected); at != std::string::npos) {
+        const std::string rest = detail.substr(at + unexpected.size());
+        return tokenName(rest.substr(0, rest.find(';')));
+    }
+    if (detail.find("invalid string") != std::string::npos) return ErrorId::JsonBadString;
+    if (detail.find("invalid number") != std::string::npos) return ErrorId::JsonBadNumber;
+    return ErrorId::JsonBadLiteral;
+}
+
+// A lead in the reader's language for nlohmann's English detail ("syntax error while parsing
+// object - unexpected string literal; expected '}'"): what was expected and what was found, with
+// the detail kept after it in brackets for the technically minded.
+ErrorText syntaxLead(const std::string& detail) {
+    static const std::string expected = "; expected ";
+    const ErrorText found = foundToken(detail);
+    const auto at = detail.rfind(expected);
+    if (at == std::string::npos) return errorText(ErrorId::WithNote, errorText(ErrorId::JsonFoundHere, found), detail);
+    const std::string wanted = detail.substr(at + expected.size());
+    const bool key = wanted == "string literal" && detail.find("parsing object key") != std::string::npos;
+    const ErrorText lead = errorText(ErrorId::ExpectedFound, key ? ErrorText(ErrorId::JsonAKey) : tokenName(wanted), found);
+    return errorText(ErrorId::WithNote, lead, detail);
+}
+
 // One open object or array while parsing, to name a duplicated key's place ("embeddings",
 // "layers[1].heads_weights[0]").
 struct Frame {
@@ -107,7 +145,7 @@ public:
                                   : isWholeToken(lastToken) && lastToken.size() <= position ? position - lastToken.size()
                                   : (position == 0 ? 0 : position - 1);
         const auto [line, column] = lineAndColumn(text_, start);
-        error = Error{file_, errorText(ErrorId::NotValidJsonAt, line, column, reason(e.what()))};
+        error = Error{file_, errorText(ErrorId::NotValidJsonAt, line, column, syntaxLead(reason(e.what())))};
         return false;
     }
 

@@ -129,7 +129,8 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     if (!texts) return texts.error();
     // Empty or only separators: no matrices to show (they would print as empty tables).
     if (texts.value().empty()) return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
-    if (auto bad = checkHeadsExist(settings.ablate, static_cast<int>(lesson.layers.size()), lesson.numHeads, "ablate");
+    if (auto bad = checkHeadsExist(settings.ablate, static_cast<int>(lesson.layers.size()), lesson.numHeads,
+                                   ErrorId::WhereAblate);
         !bad.ok())
         return bad.error();
     Trace trace;

@@ -581,7 +581,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
             effective.predictAt.push_back(static_cast<int>(input.size()) - 1);
         }
     }
-    if (auto error = checkHeadsExist(control.ablate, config.layers, config.heads, "ablate"); !error.ok())
+    if (auto error = checkHeadsExist(control.ablate, config.layers, config.heads, ErrorId::WhereAblate); !error.ok())
         return error.error();
     if (!control.ablate.empty()) run.trace.notices.push_back(ablationNotice(control.ablate));
     for (int p : effective.predictAt)

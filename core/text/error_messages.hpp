@@ -395,7 +395,21 @@ namespace attnscope {
     /* core/analysis/compare_export: comparing several heads of two sentences */ \
     X(TheHeadsSwitchedOffInA, "the heads switched off in A ({1})", "A 中关闭的头（{1}）") \
     X(AtLeastOneHeadToCompare, "at least one head to compare", "至少一个要比较的头") \
-    X(WhereHeads, "heads", "头")
+    X(WhereHeads, "heads", "头") \
+    /* core/io/json_reader: the lead of a JSON syntax error (nlohmann's own text follows in brackets) */ \
+    X(JsonFoundHere, "found {1} here", "此处出现了{1}") \
+    X(JsonEndOfText, "the end of the text", "文本结尾") \
+    X(JsonAValue, "a value (an object, a list, text in double quotes, a number, true, false or null)", \
+      "一个值（对象、列表、双引号中的文本、数字、true、false 或 null）") \
+    X(JsonAKey, "a key in double quotes", "双引号中的键") \
+    X(JsonAString, "text in double quotes", "双引号中的文本") \
+    X(JsonBadString, "text in quotes that JSON does not allow (a missing closing quote, a bad escape, a raw control character or invalid UTF-8)", \
+      "JSON 不允许的引号文本（缺少右引号、错误的转义、未转义的控制字符或无效的 UTF-8）") \
+    X(JsonBadLiteral, "a word that is not a JSON value (text needs double quotes; true, false and null are lower-case)", \
+      "不是 JSON 值的词（文本需要双引号；true、false 和 null 须小写）") \
+    X(JsonBadNumber, "a malformed number", "格式错误的数字") \
+    X(JsonOneOf, "{1} or {2}", "{1}或{2}") \
+    X(WhereAblate, "ablate", "关闭的头")
 
 enum class ErrorId {
 #define ATTNSCOPE_ERROR_ID(id, english, chinese) id,

@@ -46,6 +46,21 @@ enum class MessageId : int {
     LabEachOfHeads, LabEachOfOneHead,  // {1}: the heads
     // A model's predictions (core/export/model_export.cpp): {1} the position (1-based), {2} its token
     PredictionNextToken, PredictionMaskedToken,
+    // Coreference scoring (describeScoring): {1}, {2} as in the English text
+    ScoringRollout, ScoringLayer, ScoringHead, ScoringHeadSet,
+    // Labels of the text and Markdown exports and of the command line's source line
+    LabelTokens, LabelTokensMarkdown, LabelSourceTokens, LabelSourceTokensMarkdown, LabelHandRounding, LabelNotice,
+    LabelModel, LabelModelMarkdown, LabelModelShape, LabelModelLayer, LabelLesson, ListSeparator,
+    // Coreference text (resolutionToText, evaluationToText)
+    CorefNoPronoun, CorefScoring, CorefMention, CorefNone, CorefChosen, CorefNearest, CorefRule, CorefSummary,
+    CorefPerHead, EvalSummary, EvalLayer, EvalLayers, EvalHead, EvalHeads, EvalNearest, EvalRule, EvalRollout, EvalRankingHeader, EvalSkipped,
+    // Head statistics (headStatsToText, headLabelText) and corpus statistics (corpusStatsToText, CorpusNotice)
+    HeadStatsHeader, HeadLabelDelimiterSink, HeadLabelPreviousToken, HeadLabelNextToken, HeadLabelSelf, HeadLabelBroad,
+    HeadLabelMixed, HeadLabelCoreference, CorpusSummary, CorpusHeader, CorpusAt, CorpusAtLine, NoticeCorpusCapped,
+    NoticeCorpusSkippedLong, NoticeCorpusMoreNotices,
+    // attnscope qk's summary line (qkSummary): {1} queries, {2} keys, {3} the t-SNE part, {4}, {5} PC1, PC2 in %,
+    // {6} the correlation, {7} the softmax difference; QkTsne: {1} the perplexity
+    QkSummary, QkTsne,
     Count
 };
 

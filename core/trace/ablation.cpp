@@ -25,11 +25,11 @@ Result<HeadRef> parseItem(std::string_view item) {
     const std::string quoted = "\"" + std::string(item) + "\"";
     const std::size_t colon = item.find(':');
     if (colon == std::string_view::npos)
-        return Error{"ablate", errorText(ErrorId::NotLayerHead, quoted)};
+        return Error{ErrorId::WhereAblate, errorText(ErrorId::NotLayerHead, quoted)};
     const int layer = positiveNumber(item.substr(0, colon));
     const int head = positiveNumber(item.substr(colon + 1));
     if (layer < 1 || head < 1)
-        return Error{"ablate", errorText(ErrorId::LayerHeadWholeNumbers, quoted)};
+        return Error{ErrorId::WhereAblate, errorText(ErrorId::LayerHeadWholeNumbers, quoted)};
     return HeadRef{layer - 1, head - 1};
 }
 
@@ -37,7 +37,7 @@ Result<HeadRef> parseItem(std::string_view item) {
 }  // namespace
 
 Result<std::vector<HeadRef>> parseHeadSpec(std::string_view spec) {
-    if (spec.empty()) return Error{"ablate", ErrorId::NoHeadGiven};
+    if (spec.empty()) return Error{ErrorId::WhereAblate, ErrorId::NoHeadGiven};
     std::vector<HeadRef> heads;
     std::size_t start = 0;
     while (true) {

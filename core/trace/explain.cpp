@@ -68,9 +68,11 @@ std::string layerSuffix(const Context& c) {
     return c.trace.layerCount() > 1 && !titleSaysIt ? c.say(MessageId::ExplainLayer, {std::to_string(c.cell.layer + 1)}) : "";
 }
 
+// Feature names in the explanation's language (a lesson file's code: "en", "zh_CN").
 std::string cellName(const Context& c) {
-    const auto rows = rowLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head);
-    const auto cols = columnLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head);
+    const char* code = c.language == Language::Chinese ? "zh_CN" : "en";
+    const auto rows = rowLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head, code);
+    const auto cols = columnLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head, code);
     return std::string(stepSymbol(c.cell.step)) + "[" + rows.at(c.cell.row) + ", " +
            cols.at(c.cell.col) + "]";
 }

@@ -22,8 +22,10 @@ case "$case_name" in
     expect_line "$out" "  q[cats,0]·k[cats,0] = 1 × 1 = 1"
     expect_line "$out" "和 = 2"
     expect_line "$out" "值 = 2"
-    expect_line "$out" "notice: 已关闭的头（层:头）：1:1；其注意力权重按计算结果显示，输出为零"
-    expect_line "$err" "notice: 已关闭的头（层:头）：1:1；其注意力权重按计算结果显示，输出为零"
+    expect_line "$out" "提示：已关闭的头（层:头）：1:1；其注意力权重按计算结果显示，输出为零"
+    expect_line "$err" "提示：已关闭的头（层:头）：1:1；其注意力权重按计算结果显示，输出为零"
+    expect_line "$out" "词元：cats | chase | mice"
+    refuse_text "$out" "notice:"
     refuse_text "$out" "how well"
     ;;
   english)

@@ -287,7 +287,10 @@ TEST_CASE("Head lists: L:H counted from 1, repeats merged, malformed items named
         auto bad = parseHeadSpec(spec);
         REQUIRE(!bad.ok());
         CHECK(bad.error().message == message);
+        CHECK(bad.error().where == "ablate");
     }
+    // The place is worded in the reader's language too ("ablate:" was English in a Chinese window).
+    CHECK(parseHeadSpec("").error().textIn(Language::Chinese) == "关闭的头: 没有给出头；应为 LAYER:HEAD[,LAYER:HEAD…]（例如 1:2）");
 }
 
 TEST_CASE("The JSON trace lists the ablated heads and flags each head", "[ablation]") {

@@ -35,7 +35,8 @@ SentenceResolution handMade() {
     r.headScores = Mat(2, 2);
     r.headScores << 0.75, 0.25, 0.25, 0.75;
     r.baselines = {1, 0};
-    r.scoringText = "mean of 2 heads (1:1, 1:2)";
+    r.scoring = Scoring::headSet({{0, 0}, {0, 1}});  // "mean of 2 heads (1:1, 1:2)"
+    r.headsPerLayer = 2;
     s.mentions.push_back(r);
     return s;
 }
@@ -121,4 +122,61 @@ TEST_CASE("head statistics CSV: one row per head, labels joined, no accuracy lef
     CHECK(lines[0] == "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,coref_accuracy,labels");
     CHECK(lines[1] == "2,1,1.5,0.75,0.125,0.5,0.25,0,,previous-token; coreference");
     CHECK(lines[2] == "2,2,1.5,0.75,0.125,0.5,0.25,0,0.8,broad");
+}
+
+TEST_CASE("coreference text in both languages: scoring, candidates, marks and summary from the catalogue", "[coref][i18n]") {
+    const SentenceResolution s = handMade();
+    CHECK(linesOf(resolutionToText(s, 2)) == std::vector<std::string>{
+                                                 "scoring: mean of 2 heads (1:1, 1:2)",
+                                                 "mention \"it\" (word 5), 2 candidates:",
+                                                 "  Ann,  0.50  rule",
+                                                 "  cat   0.50  chosen, nearest",
+                                                 "it → cat 0.50 (nearest: cat, rule: Ann,)",
+                                                 "per head, score of cat: 1:1 0.25 1:2 0.75"});
+    CHECK(linesOf(resolutionToText(s, 2, Language::Chinese)) == std::vector<std::string>{
+                                                                   "打分：2 个头的平均（1:1, 1:2）",
+                                                                   "指称“it”（第 5 个词），2 个候选：",
+                                                                   "  Ann,  0.50  规则",
+                                                                   "  cat   0.50  选中，最近",
+                                                                   "it → cat 0.50（最近：cat，规则：Ann,）",
+                                                                   "各头给 cat 的分数： 1:1 0.25 1:2 0.75"});
+    CHECK(resolutionToText(SentenceResolution{}, 2, Language::Chinese) == "未找到代词（用 --mention 选择一个词）\n");
+    // JSON and CSV keep the English scoring text (machine formats).
+    CHECK(resolutionToJson(s).find("\"scoring\": \"mean of 2 heads (1:1, 1:2)\"") != std::string::npos);
+}
+
+TEST_CASE("describeScoring in both languages, 1-based", "[coref][i18n]") {
+    CHECK(describeScoring(Scoring::rollout(), 12) == "attention rollout over all layers");
+    CHECK(describeScoring(Scoring::rollout(), 12, Language::Chinese) == "贯穿所有层的注意力展开");
+    CHECK(describeScoring(Scoring::wholeLayer(4), 12) == "mean of all 12 heads of layer 5");
+    CHECK(describeScoring(Scoring::wholeLayer(4), 12, Language::Chinese) == "第 5 层全部 12 个头的平均");
+    CHECK(describeScoring(Scoring::oneHead(4, 3), 12) == "layer 5 head 4");
+    CHECK(describeScoring(Scoring::oneHead(4, 3), 12, Language::Chinese) == "第 5 层第 4 头");
+    CHECK(describeScoring(Scoring::headSet({{4, 3}, {5, 0}}), 12, Language::Chinese) == "2 个头的平均（5:4, 6:1）");
+}
+
+TEST_CASE("head statistics and evaluation text in Chinese: header, labels, baselines", "[coref][i18n]") {
+    HeadStatistics h;
+    h.head = {0, 1};
+    h.labels = {"previous-token", "coreference"};
+    const std::vector<std::string> zh = linesOf(headStatsToText({h}, Language::Chinese));
+    REQUIRE(zh.size() == 2);
+    CHECK(zh[0].find("熵") != std::string::npos);
+    CHECK(zh[1].substr(zh[1].size() - std::string("前一词元，共指").size()) == "前一词元，共指");
+    CHECK(linesOf(headStatsToText({h}))[1].find("previous-token, coreference") != std::string::npos);
+    CHECK(headLabelText("delimiter sink", Language::Chinese) == "分隔符汇聚");
+    CHECK(headLabelText("mixed", Language::English) == "mixed");
+    CHECK(headLabelText("unknown", Language::Chinese) == "unknown");
+
+    const CorefSet set;
+    CorefEvaluation e = smallEvaluation();
+    e.outcomes.resize(3);
+    for (ExampleOutcome& o : e.outcomes) o.evaluated = true;
+    const std::vector<std::string> text = linesOf(evaluationToText(e, set, 0, Language::Chinese));
+    REQUIRE(text.size() >= 5);
+    CHECK(text[0] == "共指数据集：set.jsonl，评估了 3 个样例中的 3 个（跳过 0 个），1 层 × 2 个头");
+    CHECK(text[1] == "基线：最近指称 33.3% (1/3)");
+    CHECK(text[2] == "基线：规则 100.0% (3/3)");
+    CHECK(linesOf(evaluationToText(e, set, 0))[0] ==
+          "coreference set: set.jsonl, 3 of 3 examples evaluated (0 skipped), 1 layer × 2 heads");
 }

@@ -177,7 +177,8 @@ TEST_CASE("one head, a set of heads, a whole layer; per-head contributions", "[c
     CHECK(wordOf(one.value(), words, one.value().chosen) == "elephant");
     CHECK(wordOf(one.value(), words, one.value().baselines.nearest) == "mouse");
     CHECK(wordOf(one.value(), words, one.value().baselines.rule) == "mouse");
-    CHECK(one.value().scoringText == "layer 1 head 1");
+    CHECK(scoringText(one.value()) == "layer 1 head 1");
+    CHECK(scoringText(one.value(), Language::Chinese) == "第 1 层第 1 头");
 
     auto both = resolveMention(trace, words, kitten, Scoring::headSet({{0, 0}, {0, 1}}), false);
     REQUIRE(both.ok());
@@ -192,7 +193,8 @@ TEST_CASE("one head, a set of heads, a whole layer; per-head contributions", "[c
     auto layer = resolveMention(trace, words, kitten, Scoring::wholeLayer(0), false);
     REQUIRE(layer.ok());
     REQUIRE_MATRIX_NEAR(both.value().scores, layer.value().scores, kExact);
-    CHECK(layer.value().scoringText == "mean of all 2 heads of layer 1");
+    CHECK(scoringText(layer.value()) == "mean of all 2 heads of layer 1");
+    CHECK(scoringText(layer.value(), Language::Chinese) == "第 1 层全部 2 个头的平均");
 }
 
 TEST_CASE("bad heads, layers and mentions are errors naming them", "[coref]") {
@@ -392,7 +394,7 @@ TEST_CASE("the built-in coreference lesson resolves it → animal", "[coref]") {
         REQUIRE(resolved.value().mentions.size() == 1);
         const Resolution& it = resolved.value().mentions[0];
         const std::vector<Word>& words = resolved.value().words;
-        INFO(it.scoringText);
+        INFO(scoringText(it));
         CHECK(it.mention.text == "it");
         std::vector<std::string> candidates;
         for (int c : it.candidates) candidates.push_back(words[static_cast<std::size_t>(c)].text);
@@ -511,7 +513,8 @@ TEST_CASE("malformed coreference sets name the file, the line and the field", "[
     const std::string ok = R"({"sentence": "The cat ran and it sat", "mention": "it", "antecedent": "cat"})";
     const std::vector<Bad> cases = {
         {ok + "\n{\"sentence\": \"x\"", "set.jsonl: line 2: expected a JSON object on one line, found text that is not valid JSON at column 17: "
-                                         "syntax error while parsing object - unexpected end of input; expected '}'"},
+                                         "expected '}', found the end of the text (syntax error while parsing object - "
+                                         "unexpected end of input; expected '}')"},
         {"[1, 2]", "set.jsonl: line 1: expected a JSON object, found a list of 2"},
         {R"({"sentence": "The cat ran", "mention": "it"})",
          "set.jsonl: line 1: antecedent: expected text, found nothing (the field is missing)"},

@@ -163,7 +163,39 @@ TEST_CASE("runCorpus keeps the runs' notices by line, the first five sentences' 
     };
     const std::vector<std::string> want{cut("1", "s1"), cut("2", "s2"), cut("4", "s3"), cut("5", "s4"), cut("6", "s5"),
                                         "c.txt: 2 more sentences had notices (not shown)"};
-    CHECK(stats.value().notices == want);
+    CHECK(corpusNoticeTexts(stats.value().notices, Language::English) == want);
+    const std::vector<std::string> chinese = corpusNoticeTexts(stats.value().notices, Language::Chinese);
+    CHECK(chinese.front() == "c.txt：第 1 行：输入有 s1 个词元；此模型最多读取 1 个，因此只运行了前 1 个。");
+    CHECK(chinese.back() == "c.txt：另有 2 个句子有提示（未显示）");
+}
+
+TEST_CASE("corpus notices and text in both languages: the caps, the header", "[corpus][i18n]") {
+    CorpusLimits limits;
+    limits.maxLines = 2;
+    limits.maxTokens = 2;
+    auto corpus = parseCorpus("one\ntwo\nthree\n", "c.txt", limits);
+    REQUIRE(corpus.ok());
+    const SentenceRunner mixed = [](const std::string& sentence) -> Result<Trace> {
+        Trace t = handTrace();
+        if (sentence == "one") t.tokens.pop_back(), t.layers[0].heads[0].weights = rows({{0.5, 0.5}, {0.5, 0.5}});
+        return t;
+    };
+    CorpusControl control;
+    control.limits = limits;
+    auto stats = runCorpus(corpus.value(), mixed, control);
+    REQUIRE(stats.ok());
+    CHECK(corpusNoticeTexts(stats.value().notices, Language::English) ==
+          std::vector<std::string>{"c.txt: read the first 2 sentences; 1 more lines left out (the cap is 2 sentences)",
+                                   "c.txt: skipped 1 sentences longer than 2 tokens"});
+    CHECK(corpusNoticeTexts(stats.value().notices, Language::Chinese) ==
+          std::vector<std::string>{"c.txt：只读取了前 2 个句子；其余 1 行未读（上限为 2 个句子）",
+                                   "c.txt：跳过了 1 个超过 2 个词元的句子"});
+    const std::string text = corpusStatsToText(stats.value(), "课程：x", 2, Language::Chinese);
+    CHECK(text.find("课程：x\n1 个句子，2 个词元；") == 0);
+    CHECK(text.find("\n层 头 首词元 末词元 标点 前一词元 自身 后一词元 相同词元 熵 均匀分布熵\n") != std::string::npos);
+    CHECK(corpusStatsToText(stats.value(), "x", 2).find(
+              "\nlayer head first last punctuation previous self next same_token entropy uniform_entropy\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("corpus statistics as CSV name every column, offsets from -8 to +8", "[corpus]") {

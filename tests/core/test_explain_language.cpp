@@ -155,7 +155,7 @@ TEST_CASE("a printed trace in Chinese: step titles, notices and explanations; JS
     CHECK(english.find("== Scores S = Q·Kᵀ ==") != std::string::npos);
     CHECK(english.find("notice: heads switched off (layer:head): 1:1") != std::string::npos);
     CHECK(chinese.find("== 分数 S = Q·Kᵀ ==") != std::string::npos);
-    CHECK(chinese.find("notice: 已关闭的头（层:头）：1:1") != std::string::npos);
+    CHECK(chinese.find("提示：已关闭的头（层:头）：1:1") != std::string::npos);
     CHECK(chinese.find("（cats 的查询与 mice 的键有多匹配）") != std::string::npos);
     CHECK(chinese.find("how well") == std::string::npos);
     CHECK(numbersOf(chinese) == numbersOf(english));

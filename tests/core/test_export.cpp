@@ -7,6 +7,7 @@
 #include "core/export/export.hpp"
 #include "core/lesson/lesson.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "core/text/message_id.hpp"
 
 using namespace attnscope;
 
@@ -80,4 +81,24 @@ TEST_CASE("format names", "[export]") {
     CHECK(exportFormatFromName("markdown") == ExportFormat::Markdown);
     CHECK(exportFormatFromName("csv") == ExportFormat::Csv);
     CHECK_FALSE(exportFormatFromName("xml"));
+}
+
+TEST_CASE("text and Markdown exports label tokens, hand rounding and notices in the reader's language", "[export][i18n]") {
+    Trace trace = firstLessonTrace(2);
+    trace.notices.push_back(Notice{MessageId::NoticeDecoderTied, {}});
+    ExportRequest request;
+    request.step = Step::Scores;
+    const std::string english = exportTrace(trace, ExportFormat::Text, request);
+    CHECK(english.find("tokens: cats | chase | mice\n") == 0);
+    CHECK(english.find("hand-rounding: every step rounded to 2 decimals\n") != std::string::npos);
+    CHECK(english.find("notice: the masked-LM decoder is tied to the word embeddings\n") != std::string::npos);
+    request.language = Language::Chinese;
+    const std::string chinese = exportTrace(trace, ExportFormat::Text, request);
+    CHECK(chinese.find("词元：cats | chase | mice\n") == 0);
+    CHECK(chinese.find("手算舍入：每一步舍入到 2 位小数\n") != std::string::npos);
+    CHECK(chinese.find("提示：掩码语言模型的解码器与词嵌入共享权重\n") != std::string::npos);
+    CHECK(chinese.find("tokens:") == std::string::npos);
+    const std::string markdown = exportTrace(trace, ExportFormat::Markdown, request);
+    CHECK(markdown.find("**词元：** cats · chase · mice\n") == 0);
+    CHECK(markdown.find("> 提示：掩码语言模型的解码器与词嵌入共享权重\n") != std::string::npos);
 }

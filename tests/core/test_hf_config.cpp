@@ -112,8 +112,9 @@ TEST_CASE("config.json errors name the file and the field", "[safetensors][hf_co
     requireConfigError(with(kBertConfig, "\"hidden_size\": 768", "\"hidden_size\": 768, \"n_embd\": 1024"),
                        "config.json: hidden_size: disagrees with n_embd: 768 vs 1024");
     requireConfigError("[1, 2]", "config.json: expected a JSON object, found a list of 2");
-    requireConfigError("{\"model_type\": ", "config.json: is not valid JSON: line 1, column 16: syntax error while parsing "
-                                          "value - unexpected end of input; expected '[', '{', or a literal");
+    requireConfigError("{\"model_type\": ", "config.json: is not valid JSON: line 1, column 16: expected a value (an object, a list, text in double quotes, a number, true, false or null), found the "
+                                          "end of the text (syntax error while parsing value - unexpected end of input; "
+                                          "expected '[', '{', or a literal)");
 }
 
 TEST_CASE("config.json is loaded from a path that errors name", "[safetensors][hf_config]") {

@@ -48,9 +48,14 @@ const std::string kBertParts = R"(, "pre_tokenizer": {"type": "BertPreTokenizer"
 }  // namespace
 
 TEST_CASE("json::parse gives the line and column of a syntax error", "[json]") {
-    CHECK(errorOf(json::parse("{\n  \"a\": 1,\n  \"b\": [1, 2,]\n}", "f.json")) ==
-          "f.json: is not valid JSON: line 3, column 14: syntax error while parsing value - unexpected ']'; "
-          "expected '[', '{', or a literal");
+    const auto trailingComma = json::parse("{\n  \"a\": 1,\n  \"b\": [1, 2,]\n}", "f.json");
+    CHECK(errorOf(trailingComma) ==
+          "f.json: is not valid JSON: line 3, column 14: expected a value (an object, a list, text in double quotes, a number, true, false or null), found ']' "
+          "(syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal)");
+    // The lead in the reader's language; nlohmann's English only as the technical note in brackets.
+    CHECK(trailingComma.error().textIn(Language::Chinese) ==
+          "f.json: 不是有效的 JSON：第 3 行，第 14 列：应为一个值（对象、列表、双引号中的文本、数字、true、false 或 null），"
+          "实际为']'（syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal）");
     CHECK(errorOf(json::parse("", "f.json")).rfind("f.json: is not valid JSON: line 1, column 1: ", 0) == 0);
     CHECK(json::lineAndColumn("ab\ncd", 4) == std::pair<std::size_t, std::size_t>{2, 2});
 }
@@ -143,8 +148,8 @@ TEST_CASE("config.json fields of the wrong type or size name the field", "[json]
     CHECK(errorOf(parseHfConfig(bertConfigWith(R"("vocab_size": 11)"))) ==
           "config.json: has the key \"vocab_size\" twice at the top level (each key may appear only once)");
     CHECK(errorOf(parseHfConfig("{\"model_type\": \"bert\",\n\"vocab_size\": 10\n\"hidden_size\": 8}")) ==
-          "config.json: is not valid JSON: line 3, column 1: syntax error while parsing object - unexpected string "
-          "literal; expected '}'");
+          "config.json: is not valid JSON: line 3, column 1: expected '}', found text in double quotes (syntax error "
+          "while parsing object - unexpected string literal; expected '}')");
 }
 
 TEST_CASE("lesson fields: numbers as written, duplicates, UTF-8 and syntax positions", "[json][lesson]") {
@@ -153,8 +158,9 @@ TEST_CASE("lesson fields: numbers as written, duplicates, UTF-8 and syntax posit
     CHECK(errorOf(parseLesson(lessonWith(R"("embeddings": {"cat": [1, 0], "cat": [0, 1]})"), "l.json")) ==
           "l.json: embeddings: has the key \"cat\" twice (each key may appear only once)");
     CHECK(errorOf(parseLesson(lessonWith("\"sentence\": \"caf\xc3\", \"embeddings\": {\"x\": [1, 0]}"), "l.json")) ==
-          "l.json: is not valid JSON: line 1, column 72: syntax error while parsing value - invalid string: "
-          "ill-formed UTF-8 byte; last read: '\"caf\\xC3\"'");
+          "l.json: is not valid JSON: line 1, column 72: found text in quotes that JSON does not allow (a missing "
+          "closing quote, a bad escape, a raw control character or invalid UTF-8) here (syntax error while parsing "
+          "value - invalid string: ill-formed UTF-8 byte; last read: '\"caf\\xC3\"')");
     CHECK(errorOf(parseLesson(lessonWith(R"("projections": false, "display": {"decimals": "2"}, "embeddings": {"x": [1, 0]})"), "l.json")) ==
           "l.json: display.decimals: expected a whole number from 0 to 12, found the text \"2\"");
 }
@@ -173,5 +179,6 @@ TEST_CASE("coreference set lines: duplicates and syntax errors name the line and
           "set.jsonl: line 1: has the key \"mention\" twice at the top level (each key may appear only once)");
     CHECK(errorOf(parseCorefSet("# comment\n{\"sentence\": \"a\" \"mention\": \"b\"}", "set.jsonl")) ==
           "set.jsonl: line 2: expected a JSON object on one line, found text that is not valid JSON at column 18: "
-          "syntax error while parsing object - unexpected string literal; expected '}'");
+          "expected '}', found text in double quotes (syntax error while parsing object - unexpected string literal; "
+          "expected '}')");
 }

@@ -229,4 +229,5 @@ TEST_CASE("qk exports: JSON and CSV hold every point", "[qk]") {
     while (std::getline(lines, line)) ++count;
     CHECK(count == 6);
     CHECK(qkSummary(space.value()).find("3 queries, 3 keys; PC1 explains") == 0);
+    CHECK(qkSummary(space.value(), Language::Chinese).find("3 个查询，3 个键；PC1 解释了") == 0);
 }

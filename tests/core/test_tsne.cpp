@@ -96,4 +96,5 @@ TEST_CASE("qk with t-SNE: the same points, PCA's explained variance, the layout 
     CHECK(embedded.value().points[0].x != pca.value().points[0].x);
     CHECK(qkSpaceToJson(embedded.value(), HeadRef{0, 0}).find("\"layout\": \"tsne\"") != std::string::npos);
     CHECK(qkSummary(embedded.value()).find("t-SNE (perplexity 5)") != std::string::npos);
+    CHECK(qkSummary(embedded.value(), Language::Chinese).find("；t-SNE（困惑度 5）；PC1") != std::string::npos);
 }

@@ -26,6 +26,7 @@
 #include "window_access.hpp"
 #include "app/model_worker.hpp"
 #include "ui/attention/heatmap_view.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/coref/coref_view.hpp"
 
 using namespace attnscope;
@@ -174,7 +175,7 @@ private slots:
         tab.scoringBox()->setCurrentIndex(CorefTab::Layer);
         const Resolution layer = coreResolution(trace(), Scoring::wholeLayer(0));
         verifyArcsMatch(view(), resolveSentence(trace(), {Scoring::wholeLayer(0), false, std::nullopt}).value());
-        QVERIFY(view().legendText().contains(QString::fromStdString(layer.scoringText)));
+        QVERIFY(view().legendText().contains(QString::fromStdString(scoringText(layer, coreLanguage()))));
         // The panel lists both heads' own scores for the chosen candidate.
         const QTableWidget& table = *view().contributionsTable();
         QCOMPARE(table.rowCount(), 2);
@@ -254,7 +255,7 @@ private slots:
         QCOMPARE(child<CorefTab>(*window, "corefTab")->headsEdit()->text(), QString("1:2, 1:1"));
         const Resolution expected = coreResolution(trace(), Scoring::headSet({{0, 1}, {0, 0}}));
         QCOMPARE(arcTo(view(), "animal")->score, expected.scores(0));
-        QVERIFY(view().legendText().contains(QString::fromStdString(expected.scoringText)));
+        QVERIFY(view().legendText().contains(QString::fromStdString(scoringText(expected, coreLanguage()))));
     }
 
     void exportsWriteFilesThatParse() {

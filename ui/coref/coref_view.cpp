@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/common/core_language.hpp"
 #include "ui/coref/coref_style.hpp"
 
 // The view's widgets, events, hit tests and side panel; its layout is in coref_layout.cpp, its
@@ -195,7 +196,7 @@ std::optional<int> CorefView::arcAt(QPointF p) const {
 }
 
 QString CorefView::legendText() const {
-    const QString scoring = resolved_.mentions.empty() ? tr("Scores: none") : tr("Scores: %1").arg(qs(resolved_.mentions.front().scoringText));
+    const QString scoring = resolved_.mentions.empty() ? tr("Scores: none") : tr("Scores: %1").arg(qs(scoringText(resolved_.mentions.front(), coreLanguage())));
     QStringList key;
     for (const LegendEntry& e : legend_) key << e.text;
     return (name_.isEmpty() ? scoring : name_ + QStringLiteral(" · ") + scoring) + "\n" + key.join(" · ");
@@ -253,7 +254,7 @@ void CorefView::showContributions() {
     QString text = arcToolTip(*selected_).section('\n', 0, 0) + "\n" +
                    tr("score %1, rank %2 of %3%4").arg(number(arc.score)).arg(arc.rank).arg(r.candidates.size())
                        .arg(arc.chosen ? tr(", chosen") : QString()) +
-                   "\n" + qs(r.scoringText);
+                   "\n" + qs(scoringText(r, coreLanguage()));
     if (heads.empty()) text += "\n" + tr("Attention rollout mixes every head of every layer: there are no per-head scores.");
     else if (heads.size() > 1) text += "\n" + tr("The score is the mean of these heads' scores:");
     detail_->setText(text);

@@ -1,10 +1,12 @@
 #include "ui/heads/head_stats_model.hpp"
 
+#include "ui/common/core_language.hpp"
+
 namespace attnscope {
 
 QString labelText(const HeadStatistics& stats) {
     QStringList labels;
-    for (const std::string& l : stats.labels) labels << QString::fromStdString(l);
+    for (const std::string& l : stats.labels) labels << QString::fromStdString(headLabelText(l, coreLanguage()));
     return labels.join(", ");
 }
 
