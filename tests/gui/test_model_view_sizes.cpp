@@ -16,6 +16,7 @@
 #include <QTest>
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "core/analysis/head_order.hpp"
 #include "core/analysis/head_stats.hpp"
@@ -88,6 +89,7 @@ private slots:
     void invalidFilterKeepsTheLastValidOne();
     void headsAreOrderedByAStatistic();
     void clickOpensTheRightHeadAfterFilterAndSort();
+    void relayoutAfterTheTraceIsGoneReadsNoTrace();
     void screenshotAt1600x1000();
 };
 
@@ -324,6 +326,28 @@ void ModelViewSizesTest::clickOpensTheRightHeadAfterFilterAndSort() {
     QCOMPARE(spy.count(), 2);
     QCOMPARE(spy.at(1).at(0).toInt(), 2);
     QCOMPARE(spy.at(1).at(1).toInt(), 2);
+}
+
+// The window frees a trace before it shows the next one (tabs redraw when they come on screen);
+// a font change or resize in between lays the grid out again from what the view kept.
+void ModelViewSizesTest::relayoutAfterTheTraceIsGoneReadsNoTrace() {
+    auto trace = std::make_unique<Trace>(gridTrace(12, 12));
+    ModelView view;
+    view.showTrace(*trace, {});
+    view.show();
+    settle(view, QSize(900, 700));
+    view.setHeadOrder(headOrderBy(headStatistics(*trace).value(), HeadSortKey::Entropy), "entropy");
+    const int before = thumbSide(view);
+    trace.reset();
+    // Poison the freed memory's neighbourhood: a new trace of another shape where the old one was.
+    auto other = std::make_unique<Trace>(gridTrace(1, 1));
+    QFont font = view.font();
+    font.setPointSizeF(font.pointSizeF() * 2);
+    view.setFont(font);
+    settle(view, QSize(1600, 1000));
+    QVERIFY(thumbSide(view) > before);
+    QCOMPARE(static_cast<int>(view.drawnThumbnails().size()), 144);
+    QVERIFY(overlapIn(view.headers()).isEmpty());
 }
 
 // Set ATTNSCOPE_SCREENSHOT_DIR to write model-view-12x12.png: 12 × 12 heads over 40 tokens at

@@ -113,6 +113,8 @@ void ModelView::rebuild() {
     std::vector<std::pair<std::pair<int, int>, QImage>> previous;
     for (std::size_t i = 0; i < thumbs_.size(); ++i)
         if (!scaled_[i].isNull()) previous.push_back({{thumbs_[i].layer, thumbs_[i].head}, scaled_[i]});
+    shape_.clear();
+    for (const LayerTrace& layer : trace_->layers) shape_.push_back(static_cast<int>(layer.heads.size()));
     const QString refused = validateFilters();
     const double weights = placeThumbnails();
     for (std::size_t i = 0; i < thumbs_.size(); ++i)

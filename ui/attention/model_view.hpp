@@ -140,6 +140,9 @@ private:
     std::vector<int> keep_;
     QString layerFilterText_, headFilterText_;  // the last valid filters
     std::vector<int> layers_, heads_;          // what they select in the trace shown
+    // Heads per layer of the trace laid out: layout and painting read this, never trace_ (which
+    // may be gone while the window has not shown the next one yet).
+    std::vector<int> shape_;
     std::vector<std::vector<int>> headOrder_;
     QString orderName_;
     QString scaleText_;  // the caption's first part (describeScale)

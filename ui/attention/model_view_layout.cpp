@@ -57,14 +57,14 @@ void ModelView::layoutThumbnails() {
 // Rows follow the layer filter; columns the head order (when set) within the head filter.
 void ModelView::placeRects(int size, int extra, QPoint origin) {
     const int pitch = size + kThumbnailGap;
-    const std::size_t layers = trace_->layers.size();
+    const std::size_t layers = shape_.size();
     std::vector<int> rowOf(layers, 0);
     std::vector<std::vector<int>> columnOf(layers);
     for (std::size_t r = 0; r < layers_.size(); ++r) {
         const int l = layers_[r];
         rowOf[static_cast<std::size_t>(l)] = static_cast<int>(r);
         const std::vector<int> shown = shownHeads(l);
-        columnOf[static_cast<std::size_t>(l)].assign(trace_->layers[static_cast<std::size_t>(l)].heads.size(), 0);
+        columnOf[static_cast<std::size_t>(l)].assign(static_cast<std::size_t>(shape_[static_cast<std::size_t>(l)]), 0);
         for (std::size_t c = 0; c < shown.size(); ++c)
             columnOf[static_cast<std::size_t>(l)][static_cast<std::size_t>(shown[c])] = static_cast<int>(c);
     }
@@ -147,11 +147,11 @@ QString ModelView::validateFilters() {
 
 // True when the head order given fits this trace: one permutation of its heads per layer.
 bool ModelView::sorted() const {
-    if (!trace_ || headOrder_.size() != trace_->layers.size()) return false;
+    if (headOrder_.empty() || headOrder_.size() != shape_.size()) return false;
     for (std::size_t l = 0; l < headOrder_.size(); ++l) {
         std::vector<int> heads = headOrder_[l];
         std::sort(heads.begin(), heads.end());
-        std::vector<int> expected(trace_->layers[l].heads.size());
+        std::vector<int> expected(static_cast<std::size_t>(shape_[l]));
         std::iota(expected.begin(), expected.end(), 0);
         if (heads != expected) return false;
     }
@@ -182,9 +182,10 @@ std::optional<HeadSortKey> ModelView::headSortKey() const {
 
 QString ModelView::describeSelection() const {
     QString text;
-    if (static_cast<int>(layers_.size()) < trace_->layerCount() || static_cast<int>(heads_.size()) < trace_->headCount())
-        text += tr(" Showing %1 of %2 layers and %3 of %4 heads.")
-                    .arg(layers_.size()).arg(trace_->layerCount()).arg(heads_.size()).arg(trace_->headCount());
+    const int layers = static_cast<int>(shape_.size());
+    const int heads = shape_.empty() ? 0 : shape_.front();
+    if (static_cast<int>(layers_.size()) < layers || static_cast<int>(heads_.size()) < heads)
+        text += tr(" Showing %1 of %2 layers and %3 of %4 heads.").arg(layers_.size()).arg(layers).arg(heads_.size()).arg(heads);
     if (sorted())
         text += tr(" Heads ordered by %1 within each layer, highest first; the number in each corner is the head.").arg(orderName_);
     return text;
