@@ -5,6 +5,7 @@
 #include "app/tabs/heads_tab.hpp"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -21,6 +22,7 @@
 #include "ui/heads/head_ranking_box.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/attention/model_view_bar.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
 
@@ -92,6 +94,7 @@ HeadsTab::HeadsTab(QTabWidget* tabs, ModelView* modelView, QObject* parent)
     corpus_ = new CorpusController(panel_->corpus(), this);
     corpus_->setObjectName("corpusController");
     connectPanel();
+    connect(modelView_, &ModelView::headOrderRequested, this, &HeadsTab::orderModelView);
 }
 
 void HeadsTab::connectPanel() {
@@ -156,6 +159,15 @@ void HeadsTab::onStatisticsReady() {
                                        .arg(trace->tokenCount()));
     const bool badges = source_ && source_->offers(TraceSource::Offer::ModelViews);
     modelView_->setBadges(badges ? badgesOf(*stats) : std::vector<ThumbnailBadge>{});
+    orderModelView();
+}
+
+// The model view's heads in the order of the statistic it asks for (core/analysis/head_order).
+void HeadsTab::orderModelView() {
+    const auto key = modelView_->headSortKey();
+    const auto stats = worker_->statistics();
+    if (!key || !stats) return modelView_->setHeadOrder({});
+    modelView_->setHeadOrder(headOrderBy(*stats, *key), modelView_->bar()->orderBox()->currentText());
 }
 
 bool HeadsTab::exportRanking(const QString& path, const QString& format) {

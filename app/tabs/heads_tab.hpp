@@ -39,6 +39,7 @@ private:
     void connectPanel();
     void onEvaluationFinished();
     void onStatisticsReady();
+    void orderModelView();
     void exportDialog(const QString& format);
 
     const TraceSource* source_ = nullptr;

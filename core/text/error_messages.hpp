@@ -138,6 +138,11 @@ namespace attnscope {
     X(CannotAblateOneHead, "cannot ablate head {1}: each layer has 1 head", "无法关闭头 {1}：每层只有 1 个头") \
     X(CannotAblateHeads, "cannot ablate head {1}: each layer has {2} heads", "无法关闭头 {1}：每层只有 {2} 个头") \
     X(WhereAblateCross, "ablate (cross-attention runs layer 1)", "关闭的头（交叉注意力只运行第 1 层）") \
+    /* core/analysis/head_order (the model view's layer and head filters) */ \
+    X(WhereLayerFilter, "layers", "层") \
+    X(WhereHeadFilter, "heads", "头") \
+    X(IndexListItem, "expected numbers or ranges such as 1-3,7 separated by commas, found \"{1}\"", "应为用逗号分隔的数字或范围（例如 1-3,7），实际为“{1}”") \
+    X(IndexOutOfRange, "{1} is not between 1 and {2}", "{1} 不在 1 到 {2} 之间") \
     /* core/model: opening a checkpoint */ \
     X(WhereTensor, "{1}: tensor {2}", "{1}: 张量 {2}") \
     X(TensorIsMissing, "tensor {1} is missing", "缺少张量 {1}") \

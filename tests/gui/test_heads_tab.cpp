@@ -41,6 +41,10 @@
 #include "ui/heads/head_stats_table.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/attention/model_view_bar.hpp"
+#include "core/analysis/head_order.hpp"
+#include "ui/attention/heatmap_view.hpp"
+#include <QComboBox>
 #include <qcustomplot.h>
 
 using namespace attnscope;
@@ -314,6 +318,39 @@ private slots:
         }
         window_->openBuiltInLesson("two-heads");  // a lesson: no model view, no badges
         QVERIFY(child<ModelView>(*window_, "modelView")->badges().empty());
+    }
+
+    // "Order heads by" in the model view: the Heads tab orders with core's headOrderBy on the
+    // statistics of the trace shown, again when the sentence changes; a click opens that head.
+    void modelViewOrdersHeadsByTheChosenStatistic() {
+        openBert();
+        auto* model = child<ModelView>(*window_, "modelView");
+        child<QTabWidget>(*window_, "tabs")->setCurrentWidget(model);
+        const auto drawnOrder = [&] {
+            std::vector<DrawnThumbnail> thumbs = model->drawnThumbnails();
+            std::sort(thumbs.begin(), thumbs.end(), [](const auto& a, const auto& b) { return a.rect.left() < b.rect.left(); });
+            std::vector<std::vector<int>> order(static_cast<std::size_t>(shownRunOf(*window_)->trace.layerCount()));
+            for (const DrawnThumbnail& t : thumbs) order[static_cast<std::size_t>(t.layer)].push_back(t.head);
+            return order;
+        };
+        const auto expected = [&] {
+            auto stats = headStatistics(shownRunOf(*window_)->trace);
+            return stats.ok() ? headOrderBy(stats.value(), HeadSortKey::Entropy) : std::vector<std::vector<int>>{};
+        };
+        model->bar()->orderBox()->setCurrentIndex(1 + static_cast<int>(HeadSortKey::Entropy));
+        QCOMPARE(drawnOrder(), expected());
+        QVERIFY(drawnOrder() != (std::vector<std::vector<int>>{{0, 1, 2, 3}, {0, 1, 2, 3}}));  // the order says something
+        const auto* before = shownRunOf(*window_);
+        window_->setSentence("a dog barked at the man");
+        QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(*window_) && shownRunOf(*window_) != before && shownRunOf(*window_)->trace.tokens.at(1).text == "a", kWaitMs);
+        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+        QCOMPARE(drawnOrder(), expected());
+        const int first = drawnOrder()[1].front();
+        QRect rect;
+        for (const DrawnThumbnail& t : model->drawnThumbnails())
+            if (t.layer == 1 && t.head == first) rect = t.rect;
+        QTest::mouseClick(model->canvas(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(child<HeatmapView>(*window_, "heatmap")->head(), first);
     }
 
     void exportsWriteFilesThatParseWithTheRightNumbers() {

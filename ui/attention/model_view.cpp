@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/analysis/head_summary.hpp"
+#include "ui/attention/model_view_bar.hpp"
 #include "ui/attention/thumbnail_build.hpp"
 #include "ui/attention/thumbnail_grid.hpp"
 
@@ -18,9 +19,6 @@ namespace attnscope {
 
 namespace {
 
-constexpr int kMinThumb = 36;    // px; below this the grid scrolls instead of shrinking
-constexpr int kMaxThumb = 160;   // px; small traces do not blow up into huge blocks
-constexpr int kAggregateGap = 18;  // px before the mean / max column, to set it apart
 // Traces up to this many weights in all (L·H·T²) are built on the GUI thread at once (well under
 // a millisecond); larger ones in the worker.
 constexpr double kInlineWeights = 1 << 16;
@@ -50,8 +48,17 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent) {
     progress_->setAutoFillBackground(true);
     progress_->setMargin(3);
     progress_->hide();
+    bar_ = new ModelViewBar(this);
+    bar_->setObjectName("modelViewBar");
+    connect(bar_, &ModelViewBar::layerFilterEntered, this, &ModelView::setLayerFilter);
+    connect(bar_, &ModelViewBar::headFilterEntered, this, &ModelView::setHeadFilter);
+    connect(bar_, &ModelViewBar::orderChosen, this, [this](int entry) {
+        if (entry <= 0) setHeadOrder({});
+        emit headOrderRequested();
+    });
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(caption_);
+    layout->addWidget(bar_);
     layout->addWidget(scroll_, 1);
     scroll_->viewport()->installEventFilter(this);
 }
@@ -92,7 +99,7 @@ QRgb ModelView::colourFor(double value, double scaleMax) {
 bool ModelView::hidesTokens() const { return trace_ && static_cast<int>(keep_.size()) < trace_->tokenCount(); }
 
 int ModelView::columnCount() const {
-    const int heads = trace_ ? trace_->headCount() : 0;
+    const int heads = trace_ ? static_cast<int>(heads_.size()) : 0;
     return heads + (options_.aggregate == AttentionViewOptions::PerHead ? 0 : 1);
 }
 
@@ -106,12 +113,17 @@ void ModelView::rebuild() {
     std::vector<std::pair<std::pair<int, int>, QImage>> previous;
     for (std::size_t i = 0; i < thumbs_.size(); ++i)
         if (!scaled_[i].isNull()) previous.push_back({{thumbs_[i].layer, thumbs_[i].head}, scaled_[i]});
+    shape_.clear();
+    for (const LayerTrace& layer : trace_->layers) shape_.push_back(static_cast<int>(layer.heads.size()));
+    const QString refused = validateFilters();
     const double weights = placeThumbnails();
     for (std::size_t i = 0; i < thumbs_.size(); ++i)
         for (const auto& [key, image] : previous)
             if (key == std::make_pair(thumbs_[i].layer, thumbs_[i].head)) scaled_[i] = image;
-    caption_->setText(describeScale(options_.scale == AttentionViewOptions::Fixed01 ? std::optional<double>(1.0) : std::nullopt));
+    scaleText_ = describeScale(options_.scale == AttentionViewOptions::Fixed01 ? std::optional<double>(1.0) : std::nullopt);
+    caption_->setText(scaleText_ + describeSelection());
     layoutThumbnails();
+    if (!refused.isEmpty()) bar_->showMessage(refused);
     startBuild(weights);
 }
 
@@ -133,10 +145,10 @@ double ModelView::placeThumbnails() {
         thumbs_.push_back(t);
         weights += static_cast<double>(t.rows) * t.cols;
     };
-    for (int l = 0; l < static_cast<int>(trace_->layers.size()); ++l) {
+    for (const int l : layers_) {
         const LayerTrace& lt = trace_->layers[static_cast<std::size_t>(l)];
-        for (int h = 0; h < static_cast<int>(lt.heads.size()); ++h)
-            add(l, h, lt.heads[static_cast<std::size_t>(h)].weights.size() > 0);
+        for (const int h : heads_)
+            if (h < static_cast<int>(lt.heads.size())) add(l, h, lt.heads[static_cast<std::size_t>(h)].weights.size() > 0);
         if (options_.aggregate != AttentionViewOptions::PerHead) add(l, kAggregateHead, !lt.heads.empty() && hasWeights(lt));
     }
     images_.assign(thumbs_.size(), QImage());
@@ -150,6 +162,7 @@ void ModelView::startBuild(double weights) {
     BuildJob job;
     job.trace = trace_;
     job.options = options_;
+    for (const DrawnThumbnail& t : thumbs_) job.items.push_back({t.layer, t.head == kAggregateHead ? kBuildAggregate : t.head});
     job.selection = WeightSelection{keep_, options_.renormalize};
     job.everything = !hidesTokens() && !options_.renormalize;
     job.cancel = cancel_ = std::make_shared<std::atomic<bool>>(false);
@@ -194,7 +207,9 @@ void ModelView::accept(std::uint64_t generation, std::size_t index, double scale
 }
 
 void ModelView::acceptSharedMax(std::uint64_t generation, double sharedMax) {
-    if (generation == generation_) caption_->setText(describeScale(sharedMax));
+    if (generation != generation_) return;
+    scaleText_ = describeScale(sharedMax);
+    caption_->setText(scaleText_ + describeSelection());
 }
 
 void ModelView::acceptScaled(std::uint64_t generation, std::size_t index, QImage scaled) {
@@ -248,38 +263,17 @@ void ModelView::updateProgress() {
     progress_->raise();
 }
 
-void ModelView::layoutThumbnails() {
-    const QFontMetrics fm(grid_->font());
-    const int layers = trace_ ? static_cast<int>(trace_->layers.size()) : 0;
-    const int cols = std::max(columnCount(), 1);
-    const int extra = options_.aggregate == AttentionViewOptions::PerHead ? 0 : kAggregateGap;
-    const QPoint origin(fm.horizontalAdvance(tr("layer %1").arg(std::max(layers, 1))) + 2 * kThumbnailGap,
-                        fm.height() + kThumbnailGap);
-    const QSize room = scroll_->viewport()->size() - QSize(origin.x() + extra + kThumbnailGap, origin.y() + kThumbnailGap);
-    const int fitW = room.width() / cols - kThumbnailGap;
-    const int fitH = room.height() / std::max(layers, 1) - kThumbnailGap;
-    const int size = std::clamp(std::min(fitW, fitH), kMinThumb, kMaxThumb);
-    for (DrawnThumbnail& t : thumbs_) {
-        const int col = t.head == kAggregateHead ? cols - 1 : t.head;
-        const int x = origin.x() + col * (size + kThumbnailGap) + (t.head == kAggregateHead ? extra : 0);
-        t.rect = QRect(x, origin.y() + t.layer * (size + kThumbnailGap), size, size);
-    }
-    grid_->labelOrigin = origin;
-    grid_->setFixedSize(origin.x() + cols * (size + kThumbnailGap) + extra + kThumbnailGap,
-                        origin.y() + std::max(layers, 1) * (size + kThumbnailGap) + kThumbnailGap);
-    const bool resized = size != thumbSize_;
-    thumbSize_ = size;
-    targetPixels_->store(devicePixels(size));
-    if (resized) rescaleLater();
-    grid_->update();
-}
-
 bool ModelView::eventFilter(QObject* watched, QEvent* event) {
     if (watched == scroll_->viewport() && event->type() == QEvent::Resize) {
         if (trace_) layoutThumbnails();
         if (progress_->isVisible()) updateProgress();
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void ModelView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange && trace_) layoutThumbnails();
+    QWidget::changeEvent(event);
 }
 
 std::optional<std::pair<int, int>> ModelView::thumbnailAt(QPoint canvasPoint) const {

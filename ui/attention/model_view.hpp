@@ -24,14 +24,17 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/head_order.hpp"
 #include "core/trace/trace.hpp"
 #include "ui/attention/attention_options.hpp"
+#include "ui/attention/thumbnail_headers.hpp"
 
 class QLabel;
 class QScrollArea;
 
 namespace attnscope {
 
+class ModelViewBar;
 class ThumbnailGrid;
 
 // What one thumbnail shows, for tests. `rect` is in canvas() coordinates.
@@ -74,8 +77,22 @@ public:
     const std::vector<ThumbnailBadge>& badges() const { return badges_; }
     const ThumbnailBadge* badgeFor(int layer, int head) const;
 
+    // Which layers / heads are shown: "1-3,7" counted from 1, empty for all. A text that does not
+    // parse (or names a layer or head the trace lacks) is refused with a message in bar() and
+    // the last valid filter stays; returns whether it was taken.
+    bool setLayerFilter(const QString& text);
+    bool setHeadFilter(const QString& text);
+    // Per layer, its heads left to right (the app computes it from the head statistics, see
+    // core/analysis/head_order.hpp); {} or an order not of this trace's shape: head number order.
+    void setHeadOrder(std::vector<std::vector<int>> order, const QString& statisticName = {});
+    // What the "Order heads by" box asks for; nullopt: head number. headOrderRequested on change.
+    std::optional<HeadSortKey> headSortKey() const;
+    ModelViewBar* bar() const { return bar_; }
+
     // What is drawn, for tests.
     const std::vector<DrawnThumbnail>& drawnThumbnails() const { return thumbs_; }
+    // Column headers and layer labels, as drawn (canvas() coordinates).
+    const std::vector<DrawnHeader>& headers() const { return headers_; }
     // (layer, head) under a canvas() point; the aggregate column and gaps give nothing.
     std::optional<std::pair<int, int>> thumbnailAt(QPoint canvasPoint) const;
     // One pixel per shown weight (row = query, column = key); null when not drawn.
@@ -87,9 +104,11 @@ public:
 
 signals:
     void headActivated(int layer, int head);
+    void headOrderRequested();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;  // re-fits on viewport resize
+    void changeEvent(QEvent* event) override;                    // and on a font change
 
 private:
     friend class ThumbnailGrid;
@@ -104,6 +123,13 @@ private:
     void updateProgress();
     void layoutThumbnails();
     int columnCount() const;
+    bool applyFilter(const QString& text, bool layers);
+    QString validateFilters();
+    std::vector<int> shownHeads(int layer) const;
+    bool sorted() const;
+    void placeRects(int size, int extra, QPoint origin);
+    void placeHeaders(const QFontMetrics& fm, int size, int extra, QPoint origin);
+    QString describeSelection() const;
     int devicePixels(int px) const;
     QString tooltipAt(QPoint canvasPoint) const;
     QString describeScale(std::optional<double> sharedMax) const;
@@ -112,6 +138,15 @@ private:
     const Trace* trace_ = nullptr;
     AttentionViewOptions options_;
     std::vector<int> keep_;
+    QString layerFilterText_, headFilterText_;  // the last valid filters
+    std::vector<int> layers_, heads_;          // what they select in the trace shown
+    // Heads per layer of the trace laid out: layout and painting read this, never trace_ (which
+    // may be gone while the window has not shown the next one yet).
+    std::vector<int> shape_;
+    std::vector<std::vector<int>> headOrder_;
+    QString orderName_;
+    QString scaleText_;  // the caption's first part (describeScale)
+    std::vector<DrawnHeader> headers_;
     std::vector<DrawnThumbnail> thumbs_;
     std::vector<ThumbnailBadge> badges_;
     std::vector<QImage> images_;  // parallel to thumbs_: one pixel per weight (null until built)
@@ -125,6 +160,7 @@ private:
     bool rescalePending_ = false;
     QThreadPool pool_;  // one worker: builds and rescales run in order
     QLabel* caption_ = nullptr;
+    ModelViewBar* bar_ = nullptr;
     QLabel* progress_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     ThumbnailGrid* grid_ = nullptr;

@@ -71,16 +71,17 @@ void runBuild(const BuildJob& job, const std::function<void(double)>& onSharedMa
         }
         onThumbnail(std::move(done));
     };
-    for (const LayerTrace& layer : trace.layers) {
-        for (const HeadTrace& head : layer.heads) {
-            if (cancelled()) return;
-            if (job.everything) emitThumbnail(head.weights);  // no T×T copy
-            else emitThumbnail(shownWeights(head.weights, job.selection));
-        }
-        if (job.options.aggregate == AttentionViewOptions::PerHead) continue;
+    for (const auto& [l, h] : job.items) {
         if (cancelled()) return;
-        const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer) : averageOverHeads(layer);
-        emitThumbnail(shownWeights(summary, job.selection));
+        const LayerTrace& layer = trace.layers[static_cast<std::size_t>(l)];
+        if (h == kBuildAggregate) {
+            const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer) : averageOverHeads(layer);
+            emitThumbnail(shownWeights(summary, job.selection));
+        } else if (job.everything) {
+            emitThumbnail(layer.heads[static_cast<std::size_t>(h)].weights);  // no T×T copy
+        } else {
+            emitThumbnail(shownWeights(layer.heads[static_cast<std::size_t>(h)].weights, job.selection));
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "core/analysis/head_summary.hpp"
 #include "core/trace/trace.hpp"
@@ -34,6 +36,9 @@ QImage scaledForPainting(const QImage& full, int px);
 // which waits for the build to stop before letting go of it).
 struct BuildJob {
     const Trace* trace = nullptr;
+    // What to build, in the view's order: (layer, head), head kBuildAggregate for the layer's
+    // mean / max over all its heads. Filtered-out heads and layers are simply not listed.
+    std::vector<std::pair<int, int>> items;
     AttentionViewOptions options;
     WeightSelection selection;
     bool everything = true;  // no hidden tokens, no renormalising: draw the weights as they are
@@ -48,8 +53,9 @@ struct BuiltThumbnail {
     QImage scaled;  // at the thumbnail size the build was asked for when it got there
 };
 
-// The whole build, thumbnail by thumbnail in the view's order (per layer: heads, then the
-// aggregate). Runs on the worker (or inline for tiny traces); stops after the thumbnail it is on
+inline constexpr int kBuildAggregate = -1;
+
+// The whole build, thumbnail by thumbnail in the order of job.items. Runs on the worker (or inline for tiny traces); stops after the thumbnail it is on
 // when cancelled. Reads only the trace and its own copies.
 void runBuild(const BuildJob& job, const std::function<void(double)>& onSharedMax,
               const std::function<void(BuiltThumbnail&&)>& onThumbnail);

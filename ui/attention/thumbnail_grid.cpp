@@ -29,19 +29,8 @@ void ThumbnailGrid::paintEvent(QPaintEvent* event) {
 
 void ThumbnailGrid::paintLabels(QPainter& p, const QRect& exposed) {
     p.setPen(palette().color(QPalette::WindowText));
-    for (const DrawnThumbnail& t : view_->thumbs_) {
-        if (t.layer == 0) {
-            const QString text = t.head == ModelView::kAggregateHead ? aggregateName(view_->options_.aggregate)
-                                                                     : ModelView::tr("head %1").arg(t.head + 1);
-            const QRect box(t.rect.left() - kThumbnailGap, 0, t.rect.width() + 2 * kThumbnailGap, labelOrigin.y());
-            if (box.intersects(exposed)) p.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, text);
-        }
-        if (t.head == 0) {
-            const QRect box(0, t.rect.top(), labelOrigin.x() - kThumbnailGap, t.rect.height());
-            if (box.intersects(exposed))
-                p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, ModelView::tr("layer %1").arg(t.layer + 1));
-        }
-    }
+    for (const DrawnHeader& h : view_->headers_)
+        if (h.rect.intersects(exposed)) p.drawText(h.rect, Qt::AlignCenter | Qt::TextDontClip, h.text);
 }
 
 void ThumbnailGrid::paintThumbnail(QPainter& p, std::size_t i) {
@@ -66,6 +55,7 @@ void ThumbnailGrid::paintThumbnail(QPainter& p, std::size_t i) {
         }
     }
     if (const ThumbnailBadge* badge = view_->badgeFor(t.layer, t.head)) paintBadge(p, t.rect, badge->text);
+    if (t.head != ModelView::kAggregateHead && view_->sorted()) paintHeadTag(p, t.rect, t.head);
     if (static_cast<int>(i) == hovered_) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
         p.setBrush(Qt::NoBrush);
@@ -84,6 +74,20 @@ void ThumbnailGrid::paintBadge(QPainter& p, const QRect& thumb, const QString& t
     p.setFont(small);
     p.setPen(Qt::white);
     p.drawText(strip.adjusted(2, 0, -2, 0), Qt::AlignCenter, fm.elidedText(text, Qt::ElideRight, strip.width() - 4));
+    p.setFont(font());
+}
+
+// Sorted columns mix heads: the head's number in the top-left corner says which one this is.
+void ThumbnailGrid::paintHeadTag(QPainter& p, const QRect& thumb, int head) {
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.75);
+    const QFontMetrics fm(small);
+    const QString text = QString::number(head + 1);
+    const QRect tag(thumb.left(), thumb.top(), fm.horizontalAdvance(text) + 4, fm.height());
+    p.fillRect(tag, QColor(0, 0, 0, 170));
+    p.setFont(small);
+    p.setPen(Qt::white);
+    p.drawText(tag, Qt::AlignCenter, text);
     p.setFont(font());
 }
 

@@ -36,6 +36,7 @@ private:
     void paintLabels(QPainter& p, const QRect& exposed);
     void paintThumbnail(QPainter& p, std::size_t i);
     void paintBadge(QPainter& p, const QRect& thumb, const QString& text);
+    void paintHeadTag(QPainter& p, const QRect& thumb, int head);
     void setHovered(int index) {
         if (index == hovered_) return;
         const auto& thumbs = view_->thumbs_;

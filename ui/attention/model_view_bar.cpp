@@ -1,0 +1,59 @@
+#include "ui/attention/model_view_bar.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+namespace attnscope {
+
+namespace {
+
+QLineEdit* filterEdit(QWidget* parent, const char* name) {
+    auto* edit = new QLineEdit(parent);
+    edit->setObjectName(name);
+    edit->setPlaceholderText(ModelViewBar::tr("all, or e.g. 1-3,7"));
+    edit->setClearButtonEnabled(true);
+    return edit;
+}
+
+}  // namespace
+
+ModelViewBar::ModelViewBar(QWidget* parent) : QWidget(parent) {
+    layers_ = filterEdit(this, "modelViewLayers");
+    heads_ = filterEdit(this, "modelViewHeads");
+    order_ = new QComboBox(this);
+    order_->setObjectName("modelViewOrder");
+    order_->addItems({tr("head number"), tr("entropy"), tr("weight on delimiters"), tr("previous-token share"),
+                      tr("next-token share"), tr("self share")});
+    message_ = new QLabel(this);
+    message_->setObjectName("modelViewFilterMessage");
+    message_->setWordWrap(true);
+    message_->setStyleSheet("color: #b00020");
+    message_->hide();
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel(tr("Layers:"), this));
+    row->addWidget(layers_, 1);
+    row->addWidget(new QLabel(tr("Heads:"), this));
+    row->addWidget(heads_, 1);
+    row->addWidget(new QLabel(tr("Order heads by:"), this));
+    row->addWidget(order_);
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addLayout(row);
+    column->addWidget(message_);
+    connect(layers_, &QLineEdit::editingFinished, this, [this] { emit layerFilterEntered(layers_->text()); });
+    connect(heads_, &QLineEdit::editingFinished, this, [this] { emit headFilterEntered(heads_->text()); });
+    connect(order_, &QComboBox::currentIndexChanged, this, &ModelViewBar::orderChosen);
+}
+
+void ModelViewBar::showMessage(const QString& text) {
+    message_->setText(text);
+    message_->setVisible(!text.isEmpty());
+}
+
+QString ModelViewBar::message() const { return message_->text(); }
+
+}  // namespace attnscope
