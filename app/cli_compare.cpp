@@ -12,6 +12,7 @@
 #include "app/sentence_runners.hpp"
 #include "core/analysis/compare_export.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
@@ -49,7 +50,7 @@ struct CompareSource {
 };
 
 Result<CompareSource> openSource(const QCommandLineParser& parser) {
-    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", "give either --model or --lesson, not both"};
+    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", eitherNotBoth("--model", "--lesson")};
     CompareSource source;
     if (parser.isSet("model")) {
         auto opened = openModel(parser.value("model").toStdString());
@@ -59,7 +60,7 @@ Result<CompareSource> openSource(const QCommandLineParser& parser) {
         source.layers = source.model->layerCount(), source.heads = source.model->headCount();
         return source;
     }
-    if (!parser.isSet("lesson")) return Error{"", "compare needs --model FOLDER|ID or --lesson NAME|FILE"};
+    if (!parser.isSet("lesson")) return Error{"", translate("cli", "compare needs --model FOLDER|ID or --lesson NAME|FILE").toStdString()};
     auto loaded = loadLesson(parser.value("lesson"));
     if (!loaded) return loaded.error();
     source.lesson = std::make_shared<const Lesson>(std::move(loaded).value());
@@ -84,11 +85,12 @@ Result<std::vector<HeadRef>> readHeads(const QCommandLineParser& parser, const C
 Result<std::pair<std::string, std::string>> readSentences(const QCommandLineParser& parser, const CompareSource& source) {
     for (const char* name : {"sentence", "sentence-b"})
         if (parser.value(name).contains(QChar(0xFFFD)))
-            return Error{std::string("--") + name, "expected UTF-8 text, found invalid bytes (shown as U+FFFD)"};
+            return Error{std::string("--") + name,
+                         errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes, ErrorId::ShownAsFffd)};
     const std::string a = parser.isSet("sentence") ? parser.value("sentence").toStdString() : source.defaultSentence;
-    if (a.find_first_not_of(" \t") == std::string::npos) return Error{"", "compare needs --sentence TEXT (sentence A)"};
+    if (a.find_first_not_of(" \t") == std::string::npos) return Error{"", translate("cli", "compare needs --sentence TEXT (sentence A)").toStdString()};
     const std::string b = parser.value("sentence-b").toStdString();
-    if (b.find_first_not_of(" \t") == std::string::npos) return Error{"", "compare needs --sentence-b TEXT (sentence B)"};
+    if (b.find_first_not_of(" \t") == std::string::npos) return Error{"", translate("cli", "compare needs --sentence-b TEXT (sentence B)").toStdString()};
     return std::make_pair(a, b);
 }
 
@@ -96,10 +98,10 @@ Result<SentenceComparison> runBoth(const CompareSource& source, const std::pair<
                                    const std::vector<HeadRef>& heads, std::vector<HeadRef> ablate) {
     const SentenceRunner run = source.runner(std::move(ablate));
     auto a = run(sentences.first);
-    if (!a) return Error{"sentence A", coreErrorString(a.error())};
+    if (!a) return Error{errorText(ErrorId::WhereSentenceNamed, "A"), a.error().textForm()};
     notices(a.value().notices);
     auto b = run(sentences.second);
-    if (!b) return Error{"sentence B", coreErrorString(b.error())};
+    if (!b) return Error{errorText(ErrorId::WhereSentenceNamed, "B"), b.error().textForm()};
     notices(b.value().notices);
     return compareHeads(a.value(), b.value(), heads);
 }
@@ -107,7 +109,7 @@ Result<SentenceComparison> runBoth(const CompareSource& source, const std::pair<
 std::string formatted(const SentenceComparison& c, const std::string& format, int decimals) {
     if (format == "json") return comparisonToJson(c);
     if (format == "csv") return comparisonToCsv(c);
-    return comparisonToText(c, decimals);
+    return comparisonToText(c, decimals, coreLanguage());
 }
 
 }  // namespace
@@ -118,22 +120,22 @@ int runCompareCommand(const QStringList& arguments) {
     if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
     if (parser.positionalArguments().size() != 1)
-        return fail("compare expects options only, got " + parser.positionalArguments().mid(1).join(' ').toStdString());
+        return fail(translate("cli", "compare expects options only, got %1").arg(parser.positionalArguments().mid(1).join(' ')).toStdString());
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
     if (format != "text" && format != "json" && format != "csv")
-        return fail("--format expects text, json or csv, got \"" + format + "\"");
-    if (parser.isSet("out") && parser.value("out").isEmpty()) return fail("--out expects a file name, got nothing");
+        return fail(translate("cli", "--format expects text, json or csv, got \"%1\"").arg(QString::fromStdString(format)).toStdString());
+    if (parser.isSet("out") && parser.value("out").isEmpty()) return fail(translate("cli", "--out expects a file name, got nothing").toStdString());
     std::string error;
     const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
     if (!error.empty()) return fail(error);
     auto source = openSource(parser);
     if (!source) return fail(coreErrorString(source.error()));
     auto heads = readHeads(parser, source.value());
-    if (!heads) return fail(heads.error().text());
+    if (!heads) return fail(coreErrorString(heads.error()));
     std::vector<HeadRef> ablate;
     if (auto bad = readAblation(parser, source.value().layers, source.value().heads, ablate)) return fail(*bad);
     auto sentences = readSentences(parser, source.value());
-    if (!sentences) return fail(sentences.error().text());
+    if (!sentences) return fail(coreErrorString(sentences.error()));
     auto comparison = runBoth(source.value(), sentences.value(), heads.value(), ablate);
     if (!comparison) return fail(coreErrorString(comparison.error()));
     const std::string text = formatted(comparison.value(), format, decimals);

@@ -5,6 +5,7 @@
 
 #include "core/export/table_format.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
 #include "core/trace/ablation.hpp"
 #include "core/trace/explain.hpp"
 
@@ -39,12 +40,14 @@ std::string joined(const std::vector<std::string>& words) {
     return out;
 }
 
-std::string alignmentText(const Alignment& a) {
-    if (a.by == Alignment::By::Position) return "aligned by position (as many tokens in A as in B)\n";
-    std::string out = "aligned by word (the token counts differ): " + std::to_string(a.units.size()) +
-                      " words in common or paired\n";
-    if (!a.onlyInA.empty()) out += "only in A (left out): " + joined(a.onlyInA) + "\n";
-    if (!a.onlyInB.empty()) out += "only in B (left out): " + joined(a.onlyInB) + "\n";
+std::string alignmentText(const Alignment& a, Language language) {
+    const auto say = [language](MessageId id, std::vector<std::string> args = {}) {
+        return fillMessage(message(id, language), args) + "\n";
+    };
+    if (a.by == Alignment::By::Position) return say(MessageId::CompareByPosition);
+    std::string out = say(MessageId::CompareByWord, {std::to_string(a.units.size())});
+    if (!a.onlyInA.empty()) out += say(MessageId::CompareOnlyInA, {joined(a.onlyInA)});
+    if (!a.onlyInB.empty()) out += say(MessageId::CompareOnlyInB, {joined(a.onlyInB)});
     return out;
 }
 
@@ -91,17 +94,19 @@ Result<SentenceComparison> compareHeads(const Trace& a, const Trace& b, const st
     return out;
 }
 
-std::string comparisonToText(const SentenceComparison& c, int decimals) {
-    std::string out = "A: " + tokenList(c.tokensA) + "\nB: " + tokenList(c.tokensB) + "\n" + alignmentText(c.alignment());
-    if (!c.ablated.empty()) out += "heads switched off in both: " + headSpecText(c.ablated) + "\n";
+std::string comparisonToText(const SentenceComparison& c, int decimals, Language language) {
+    std::string out = "A: " + tokenList(c.tokensA) + "\nB: " + tokenList(c.tokensB) + "\n" +
+                      alignmentText(c.alignment(), language);
+    if (!c.ablated.empty()) out += fillMessage(message(MessageId::CompareHeadsOff, language), {headSpecText(c.ablated)}) + "\n";
     std::vector<std::string> labels;
     for (const AlignedUnit& u : c.alignment().units) labels.push_back(unitLabel(u));
-    for (const HeadComparison& h : c.heads) {
-        const std::string head = "layer " + std::to_string(h.head.layer + 1) + ", head " + std::to_string(h.head.head + 1);
-        out += "\nA, " + head + "\n" + matrixText(h.a, labels, decimals);
-        out += "\nB, " + head + "\n" + matrixText(h.b, labels, decimals);
-        out += "\nA − B, " + head + "\n" + matrixText(h.difference, labels, decimals);
-    }
+    const auto block = [&](const char* which, HeadRef head, const Mat& m) {
+        return "\n" + fillMessage(message(MessageId::CompareBlock, language),
+                                   {which, std::to_string(head.layer + 1), std::to_string(head.head + 1)}) +
+               "\n" + matrixText(m, labels, decimals);
+    };
+    for (const HeadComparison& h : c.heads)
+        out += block("A", h.head, h.a) + block("B", h.head, h.b) + block("A − B", h.head, h.difference);
     return out.back() == '\n' ? out : out + "\n";
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/analysis/compare.hpp"
+#include "core/text/language.hpp"
 
 namespace attnscope {
 
@@ -20,8 +21,8 @@ struct SentenceComparison {
 Result<SentenceComparison> compareHeads(const Trace& a, const Trace& b, const std::vector<HeadRef>& heads);
 
 // Both token lists, the alignment (by position or by word, what was left out), then A, B and A − B
-// of every head as aligned tables with `decimals` decimals.
-std::string comparisonToText(const SentenceComparison& c, int decimals = 3);
+// of every head as aligned tables with `decimals` decimals, worded in `language`.
+std::string comparisonToText(const SentenceComparison& c, int decimals = 3, Language language = Language::English);
 // {"format": "attnscope-compare", "version": 1, "alignment": "position"|"word",
 //  "tokens_a"/"tokens_b": [{"text", "id"}], "units": [{"a", "b", "tokens_a", "tokens_b"}] (token indices
 //  from 0), "only_in_a", "only_in_b", "ablated": [[layer, head]], "heads": [{"layer", "head", "a", "b",

@@ -61,6 +61,9 @@ enum class MessageId : int {
     // attnscope qk's summary line (qkSummary): {1} queries, {2} keys, {3} the t-SNE part, {4}, {5} PC1, PC2 in %,
     // {6} the correlation, {7} the softmax difference; QkTsne: {1} the perplexity
     QkSummary, QkTsne,
+    // attnscope compare's text (comparisonToText): the alignment, {1} the words in common; the heads off;
+    // a block's title, {1} the sentence (A, B or A − B), {2} the layer, {3} the head (1-based)
+    CompareByPosition, CompareByWord, CompareOnlyInA, CompareOnlyInB, CompareHeadsOff, CompareBlock,
     Count
 };
 

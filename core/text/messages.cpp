@@ -208,6 +208,13 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "{1} 个查询，{2} 个键；{3}PC1 解释了 {4} % 的方差，PC2 解释了 {5} %；二维距离与点积的相关系数：{6}；"
      "归一化不改变 softmax（最大差异 {7}）"},
     {MessageId::QkTsne, "t-SNE (perplexity {1}); ", "t-SNE（困惑度 {1}）；"},
+    {MessageId::CompareByPosition, "aligned by position (as many tokens in A as in B)", "按位置对齐（A 与 B 的词元数相同）"},
+    {MessageId::CompareByWord, "aligned by word (the token counts differ): {1} words in common or paired",
+     "按词对齐（词元数不同）：{1} 个共有或配对的词"},
+    {MessageId::CompareOnlyInA, "only in A (left out): {1}", "只在 A 中（略去）：{1}"},
+    {MessageId::CompareOnlyInB, "only in B (left out): {1}", "只在 B 中（略去）：{1}"},
+    {MessageId::CompareHeadsOff, "heads switched off in both: {1}", "两次运行中都关闭的头：{1}"},
+    {MessageId::CompareBlock, "{1}, layer {2}, head {3}", "{1}，第 {2} 层，第 {3} 个头"},
 }};
 
 constexpr bool inIdOrder() {

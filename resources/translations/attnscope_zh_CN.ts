@@ -29,6 +29,44 @@
     </message>
 </context>
 <context>
+    <name>HeadsTab</name>
+    <message>
+        <source>sink</source>
+        <translation>汇聚</translation>
+    </message>
+    <message>
+        <source>prev</source>
+        <translation>前词</translation>
+    </message>
+    <message>
+        <source>next</source>
+        <translation>后词</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>broad</source>
+        <translation>广泛</translation>
+    </message>
+    <message>
+        <source>coref</source>
+        <translation>共指</translation>
+    </message>
+</context>
+<context>
+    <name>HeatmapExport</name>
+    <message>
+        <source>nothing to draw: the sentence has no tokens</source>
+        <translation>没有可绘制的内容：句子没有词元</translation>
+    </message>
+    <message>
+        <source>there is no layer %1</source>
+        <translation>没有第 %1 层</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>config</source>
@@ -304,6 +342,110 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>%1:%2   %3 → %4 (%5), then “%6”</source>
         <translation>%1:%2   %3 → %4（%5），之后预测“%6”</translation>
     </message>
+    <message>
+        <source>%1 (model)</source>
+        <translation>%1（模型）</translation>
+    </message>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1（不存在）</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>没有最近的文件</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>weight ÷ its row&apos;s maximum</source>
+        <translation>权重 ÷ 所在行的最大值</translation>
+    </message>
+    <message>
+        <source>attention weight (log scale, from %1)</source>
+        <translation>注意力权重（对数刻度，从 %1 起）</translation>
+    </message>
+    <message>
+        <source>cannot draw the figure</source>
+        <translation>无法绘制图形</translation>
+    </message>
+    <message>
+        <source>less than a second left</source>
+        <translation>剩余不到 1 秒</translation>
+    </message>
+    <message>
+        <source>about %1 s left</source>
+        <translation>约剩 %1 秒</translation>
+    </message>
+    <message>
+        <source>about %1 min %2 s left</source>
+        <translation>约剩 %1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>about %1 h %2 min left</source>
+        <translation>约剩 %1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>first token ([CLS])</source>
+        <translation>第一个词元（[CLS]）</translation>
+    </message>
+    <message>
+        <source>last token ([SEP])</source>
+        <translation>最后一个词元（[SEP]）</translation>
+    </message>
+    <message>
+        <source>punctuation</source>
+        <translation>标点</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <source>itself</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>next token</source>
+        <translation>后一个词元</translation>
+    </message>
+    <message>
+        <source>same token elsewhere</source>
+        <translation>别处的相同词元</translation>
+    </message>
+    <message>
+        <source>No corpus statistics yet</source>
+        <translation>尚无语料统计</translation>
+    </message>
+    <message>
+        <source>mean attention</source>
+        <translation>平均注意力</translation>
+    </message>
+    <message>
+        <source>entropy (bits)</source>
+        <translation>熵（比特）</translation>
+    </message>
+    <message>
+        <source>offset (key − query)</source>
+        <translation>偏移（键 − 查询）</translation>
+    </message>
+    <message>
+        <source>(a) attention to: %1</source>
+        <translation>（a）注意力指向：%1</translation>
+    </message>
+    <message>
+        <source>(b) entropy per head; bars: uniform</source>
+        <translation>（b）各头的熵；横条：均匀分布</translation>
+    </message>
+    <message>
+        <source>(c) offsets of layer %1, head %2</source>
+        <translation>（c）第 %1 层第 %2 头的偏移</translation>
+    </message>
+    <message>
+        <source>%1 bits (uniform %2)</source>
+        <translation>%1 比特（均匀分布 %2）</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::AttentionControls</name>
@@ -471,6 +613,38 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>A − B (vermillion: A larger)</source>
         <translation>A − B（朱红：A 较大）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Maps as PNG…</source>
+        <translation>热力图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Maps as SVG…</source>
+        <translation>热力图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Maps as PDF…</source>
+        <translation>热力图导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>Numbers as CSV…</source>
+        <translation>数值导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Numbers as JSON…</source>
+        <translation>数值导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>nothing is compared yet</source>
+        <translation>尚未进行比较</translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation>导出比较</translation>
     </message>
 </context>
 <context>
@@ -746,6 +920,134 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>The score is the mean of these heads&apos; scores:</source>
         <translation>该分数是以下各头分数的平均值：</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorpusController</name>
+    <message>
+        <source>Cancelled; the previous statistics stay shown.</source>
+        <translation>已取消；仍显示之前的统计。</translation>
+    </message>
+    <message>
+        <source>The corpus statistics failed: %1</source>
+        <translation>语料统计失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped: the model or lesson changed.</source>
+        <translation>已停止：模型或课程已更改。</translation>
+    </message>
+    <message>
+        <source>Press “Corpus statistics…” to run a text file through %1.</source>
+        <translation>按“语料统计…”用 %1 运行一个文本文件。</translation>
+    </message>
+    <message>
+        <source>Open a lesson or a model first.</source>
+        <translation>请先打开一个课程或模型。</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1，语料 %2</translation>
+    </message>
+    <message>
+        <source>What every head attends to over %1 sentences (%2 tokens)
+%3</source>
+        <translation>每个注意力头在 %1 个句子（%2 个词元）上关注什么
+%3</translation>
+    </message>
+    <message>
+        <source>Ran %1 sentences (%2 tokens): %3. Click a point to see that head&apos;s offsets.</source>
+        <translation>已运行 %1 个句子（%2 个词元）：%3。点击一个点查看该头的偏移。</translation>
+    </message>
+    <message>
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Run corpus statistics first.</source>
+        <translation>请先运行语料统计。</translation>
+    </message>
+    <message>
+        <source>Unknown export format</source>
+        <translation>未知的导出格式</translation>
+    </message>
+    <message>
+        <source>The file could not be written</source>
+        <translation>无法写入文件</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>%1 files (*.%2)</source>
+        <translation>%1 文件 (*.%2)</translation>
+    </message>
+    <message>
+        <source>Export corpus statistics</source>
+        <translation>导出语料统计</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::CorpusPanel</name>
+    <message>
+        <source>Press “Corpus statistics…” and choose a text file, one sentence a line, to see what every head does over all of them.</source>
+        <translation>按“语料统计…”并选择一个文本文件（每行一句），查看每个注意力头在所有句子上的表现。</translation>
+    </message>
+    <message>
+        <source>Corpus statistics…</source>
+        <translation>语料统计…</translation>
+    </message>
+    <message>
+        <source>Choose a text file (one sentence a line) and run every sentence through the open lesson or model.</source>
+        <translation>选择一个文本文件（每行一句），用当前打开的课程或模型运行每一句。</translation>
+    </message>
+    <message>
+        <source>sentence %v of %m</source>
+        <translation>第 %v 句，共 %m 句</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Figure as PNG…</source>
+        <translation>图像导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Figure as SVG…</source>
+        <translation>图像导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Figure as PDF…</source>
+        <translation>图像导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>Statistics as CSV…</source>
+        <translation>统计导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Statistics as JSON…</source>
+        <translation>统计导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Panel (a):</source>
+        <translation>面板（a）：</translation>
+    </message>
+    <message>
+        <source>Corpus statistics</source>
+        <translation>语料统计</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>文本文件 (*.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>No corpus statistics yet</source>
+        <translation>尚无语料统计</translation>
     </message>
 </context>
 <context>
@@ -1057,6 +1359,10 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::HeadAnalysisWorker</name>
@@ -1295,12 +1601,40 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Drawing %1 lines…</source>
         <translation>正在绘制 %1 条连线…</translation>
     </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Also draw each token&apos;s strongest weights, however small (at 512 tokens a weight is ~0.002).</source>
+        <translation>同时画出每个词元最强的权重，无论多小（512 个词元时一个权重约为 0.002）。</translation>
+    </message>
+    <message>
+        <source>Lines from weight</source>
+        <translation>画线的最小权重</translation>
+    </message>
+    <message>
+        <source>and the strongest per token:</source>
+        <translation>以及每个词元最强的：</translation>
+    </message>
+    <message>
+        <source>; drawn: weights from %1 and each token&apos;s %2 strongest.</source>
+        <translation>；画出：不小于 %1 的权重，以及每个词元最强的 %2 个。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::HeadsPanel</name>
     <message>
         <source>Choose a coreference set and press Evaluate to rank every head.</source>
         <translation>选择一个共指数据集并点击“评估”，为每个头排名。</translation>
+    </message>
+    <message>
+        <source>Ranking and sentence</source>
+        <translation>排名与句子</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
     </message>
 </context>
 <context>
@@ -1387,6 +1721,65 @@ baselines: nearest %3, rule %4; rollout %5</source>
     </message>
 </context>
 <context>
+    <name>attnscope::HeatmapTools</name>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Weight ÷ row maximum</source>
+        <translation>权重 ÷ 行最大值</translation>
+    </message>
+    <message>
+        <source>Log scale (from %1)</source>
+        <translation>对数刻度（从 %1 起）</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Wheel: zoom around the cursor. Drag: zoom into a rectangle. Shift + drag or middle button: pan. Double-click: reset.</source>
+        <translation>滚轮：以光标为中心缩放。拖动：放大到所框矩形。Shift + 拖动或中键：平移。双击：重置。</translation>
+    </message>
+    <message>
+        <source>Colours:</source>
+        <translation>颜色：</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>Find token</source>
+        <translation>查找词元</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 个匹配</translation>
+    </message>
+    <message>
+        <source>%1 matches (%2 of %1)</source>
+        <translation>%1 个匹配（第 %2 个，共 %1 个）</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeatmapView</name>
     <message>
         <source>All heads side by side</source>
@@ -1403,6 +1796,109 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>head %1</source>
         <translation>第 %1 头</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::HubDownloader</name>
+    <message>
+        <source>holds %1 bytes, %2 were received</source>
+        <translation>有 %1 字节，但收到了 %2 字节</translation>
+    </message>
+    <message>
+        <source>could not be created</source>
+        <translation>无法创建</translation>
+    </message>
+    <message>
+        <source>could not be opened: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>could not be read back</source>
+        <translation>无法读回</translation>
+    </message>
+    <message>
+        <source>download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>the server refused to resume (HTTP 416)</source>
+        <translation>服务器拒绝续传（HTTP 416）</translation>
+    </message>
+    <message>
+        <source>the download answered HTTP %1 %2</source>
+        <translation>下载返回 HTTP %1 %2</translation>
+    </message>
+    <message>
+        <source>the server resumed at the wrong byte</source>
+        <translation>服务器从错误的字节处续传</translation>
+    </message>
+    <message>
+        <source>the connection broke after %1 bytes: %2</source>
+        <translation>连接在 %1 字节后中断：%2</translation>
+    </message>
+    <message>
+        <source>the connection ended after %1 of %2 bytes</source>
+        <translation>连接在 %2 字节中的 %1 字节后结束</translation>
+    </message>
+    <message>
+        <source> (gave up after %1 resumes; the partial file is kept for the next attempt)</source>
+        <translation>（续传 %1 次后放弃；部分文件保留供下次继续）</translation>
+    </message>
+    <message>
+        <source>expected %1 bytes, received %2; the download was discarded</source>
+        <translation>应为 %1 字节，实际收到 %2 字节；已丢弃此次下载</translation>
+    </message>
+    <message>
+        <source>sha256 mismatch: the hub reported %1, the downloaded bytes hash to %2; the download was discarded</source>
+        <translation>sha256 不一致：Hub 给出 %1，下载内容的哈希为 %2；已丢弃此次下载</translation>
+    </message>
+    <message>
+        <source>could not be created from %1: %2</source>
+        <translation>无法由 %1 创建：%2</translation>
+    </message>
+    <message>
+        <source>could not be linked to %1: %2</source>
+        <translation>无法链接到 %1：%2</translation>
+    </message>
+    <message>
+        <source>another download is still running</source>
+        <translation>另一个下载仍在进行</translation>
+    </message>
+    <message>
+        <source>no files were requested</source>
+        <translation>没有请求任何文件</translation>
+    </message>
+    <message>
+        <source>too many redirects</source>
+        <translation>重定向次数过多</translation>
+    </message>
+    <message>
+        <source>refused a redirect from https to %1</source>
+        <translation>拒绝从 https 重定向到 %1</translation>
+    </message>
+    <message>
+        <source>the hub refused access (HTTP %1): the repo does not exist, or it is private or gated, which needs a login AttnScope does not support yet</source>
+        <translation>Hub 拒绝访问（HTTP %1）：仓库不存在，或为私有/受限仓库，需要登录，而 AttnScope 尚不支持登录</translation>
+    </message>
+    <message>
+        <source>could not reach %1: %2</source>
+        <translation>无法连接 %1：%2</translation>
+    </message>
+    <message>
+        <source>the hub answered HTTP %1 %2</source>
+        <translation>Hub 返回 HTTP %1 %2</translation>
+    </message>
+    <message>
+        <source>not found on the hub: %1 in %2 at revision %3</source>
+        <translation>Hub 上找不到：%2 在修订版本 %3 中的 %1</translation>
+    </message>
+    <message>
+        <source>hub download</source>
+        <translation>Hub 下载</translation>
     </message>
 </context>
 <context>
@@ -1444,6 +1940,57 @@ baselines: nearest %3, rule %4; rollout %5</source>
     </message>
 </context>
 <context>
+    <name>attnscope::LessonDocument</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The lesson “%1” has changes that are not saved. Save them first?</source>
+        <translation>课程“%1”有尚未保存的更改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>Save lesson as</source>
+        <translation>课程另存为</translation>
+    </message>
+    <message>
+        <source>AttnScope lessons (*.json)</source>
+        <translation>AttnScope 课程 (*.json)</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <source>Add word “%1”</source>
+        <translation>添加词“%1”</translation>
+    </message>
+    <message>
+        <source>Rename “%1” to “%2”</source>
+        <translation>将“%1”重命名为“%2”</translation>
+    </message>
+    <message>
+        <source>Delete word “%1”</source>
+        <translation>删除词“%1”</translation>
+    </message>
+    <message>
+        <source>Change dimensions to d_model %1, %2 heads, d_k %3, d_v %4</source>
+        <translation>将维度改为 d_model %1、%2 个头、d_k %3、d_v %4</translation>
+    </message>
+    <message>
+        <source>%1: refused, nothing changed (%2)</source>
+        <translation>%1：被拒绝，未做任何更改（%2）</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::LessonEditor</name>
     <message>
         <source>Matrix:</source>
@@ -1452,6 +1999,10 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Double-click a number to change it; every view recomputes at once.</source>
         <translation>双击一个数字即可修改；所有视图会立即重新计算。</translation>
+    </message>
+    <message>
+        <source>Select a word&apos;s row in the embedding table first.</source>
+        <translation>请先在嵌入表中选中一个词所在的行。</translation>
     </message>
 </context>
 <context>
@@ -1467,6 +2018,45 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>“%1” %2; %3 keeps %4</source>
         <translation>“%1”%2；%3 保持为 %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonStructureBar</name>
+    <message>
+        <source>a word, e.g. dogs</source>
+        <translation>一个词，例如 dogs</translation>
+    </message>
+    <message>
+        <source>Add word</source>
+        <translation>添加词</translation>
+    </message>
+    <message>
+        <source>Rename selected</source>
+        <translation>重命名所选词</translation>
+    </message>
+    <message>
+        <source>Delete selected</source>
+        <translation>删除所选词</translation>
+    </message>
+    <message>
+        <source>Adds the word with an embedding row of zeros</source>
+        <translation>添加该词，其嵌入行全为零</translation>
+    </message>
+    <message>
+        <source>Apply dimensions</source>
+        <translation>应用维度</translation>
+    </message>
+    <message>
+        <source>Every matrix keeps the numbers that fit; new cells are zero</source>
+        <translation>每个矩阵保留放得下的数，新单元格为零</translation>
+    </message>
+    <message>
+        <source>Word:</source>
+        <translation>词：</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>头数</translation>
     </message>
 </context>
 <context>
@@ -1537,10 +2127,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Larger text</source>
-        <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Colour shading of cells</source>
@@ -1645,6 +2231,10 @@ The previous %2 stays open.</source>
     <message>
         <source>Switch heads off: %1; the previous result stays shown.</source>
         <translation>关闭头：%1；仍显示之前的结果。</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
     </message>
 </context>
 <context>
@@ -1942,6 +2532,81 @@ click to open it large</source>
         <source>not computed</source>
         <translation>尚未计算</translation>
     </message>
+    <message>
+        <source>rank %1</source>
+        <translation>第 %1 名</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>h%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <source>%1. The previous filter (%2) stays.</source>
+        <translation>%1。保留之前的筛选（%2）。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1. Showing all.</source>
+        <translation>%1。显示全部。</translation>
+    </message>
+    <message>
+        <source> Showing %1 of %2 layers and %3 of %4 heads.</source>
+        <translation> 显示 %2 层中的 %1 层、%4 个头中的 %3 个。</translation>
+    </message>
+    <message>
+        <source> Heads ordered by %1 within each layer, highest first; the number in each corner is the head.</source>
+        <translation> 每层内的注意力头按%1从高到低排列；角上的数字是头的编号。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ModelViewBar</name>
+    <message>
+        <source>all, or e.g. 1-3,7</source>
+        <translation>全部，或例如 1-3,7</translation>
+    </message>
+    <message>
+        <source>head number</source>
+        <translation>头编号</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <source>weight on delimiters</source>
+        <translation>分隔符上的权重</translation>
+    </message>
+    <message>
+        <source>previous-token share</source>
+        <translation>前一个词元的份额</translation>
+    </message>
+    <message>
+        <source>next-token share</source>
+        <translation>后一个词元的份额</translation>
+    </message>
+    <message>
+        <source>self share</source>
+        <translation>自身的份额</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Order heads by:</source>
+        <translation>头的排序依据：</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::ModelWorker</name>
@@ -2230,6 +2895,33 @@ click to open it large</source>
     </message>
 </context>
 <context>
+    <name>attnscope::Presentation</name>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Leave presentation mode</source>
+        <translation>退出演示模式</translation>
+    </message>
+    <message>
+        <source>Zoom %1 %</source>
+        <translation>缩放 %1 %</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::QkTabController</name>
     <message>
         <source>Queries &amp;&amp; keys</source>
@@ -2504,6 +3196,21 @@ click to open it large</source>
     </message>
 </context>
 <context>
+    <name>attnscope::WorkedExample</name>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>This token has no partner in B (left out by the alignment).</source>
+        <translation>该词元在 B 中没有对应项（对齐时被略去）。</translation>
+    </message>
+</context>
+<context>
     <name>cli</name>
     <message>
         <source>AttnScope: transformer self-attention, every number visible.
@@ -2700,6 +3407,214 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
     <message>
         <source>Write to FILE (atomically) instead of standard output.</source>
         <translation>写入 FILE（原子写入），而不是标准输出。</translation>
+    </message>
+    <message>
+        <source>--format expects text, json, csv or markdown, got &quot;%1&quot;</source>
+        <translation>--format 应为 text、json、csv 或 markdown，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>--step: unknown step &quot;%1&quot; (see --help)</source>
+        <translation>--step：未知的步骤“%1”（见 --help）</translation>
+    </message>
+    <message>
+        <source>--model and --lesson exclude each other: give one</source>
+        <translation>--model 与 --lesson 互斥：只能给出一个</translation>
+    </message>
+    <message>
+        <source>--top-k applies to --model runs only</source>
+        <translation>--top-k 只适用于 --model 运行</translation>
+    </message>
+    <message>
+        <source>--model needs --sentence TEXT</source>
+        <translation>--model 需要 --sentence TEXT</translation>
+    </message>
+    <message>
+        <source>unexpected argument &quot;%1&quot; (options start with --; see --help)</source>
+        <translation>意外的参数“%1”（选项以 -- 开头；见 --help）</translation>
+    </message>
+    <message>
+        <source>--format expects text or json, got &quot;%1&quot;</source>
+        <translation>--format 应为 text 或 json，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>needs --model FOLDER|ID or --lesson NAME|FILE</source>
+        <translation>需要 --model FOLDER|ID 或 --lesson NAME|FILE</translation>
+    </message>
+    <message>
+        <source>needs --sentence TEXT</source>
+        <translation>需要 --sentence TEXT</translation>
+    </message>
+    <message>
+        <source>expected LAYER:HEAD pairs like 5:4,6:1, got &quot;%1&quot;</source>
+        <translation>应为 LAYER:HEAD 对（例如 5:4,6:1），实际为“%1”</translation>
+    </message>
+    <message>
+        <source>expected layers 1 to %1 and heads 1 to %2, got &quot;%3&quot;</source>
+        <translation>应为第 1 到 %1 层、第 1 到 %2 头，实际为“%3”</translation>
+    </message>
+    <message>
+        <source>give one of --heads, --layer and --rollout</source>
+        <translation>--heads、--layer 和 --rollout 只能给出一个</translation>
+    </message>
+    <message>
+        <source>expected LAYER:HEAD pairs like 5:4,6:1, got nothing</source>
+        <translation>应为 LAYER:HEAD 对（例如 5:4,6:1），实际什么也没有</translation>
+    </message>
+    <message>
+        <source>expected WORD or WORD#N, got &quot;%1&quot;</source>
+        <translation>应为 WORD 或 WORD#N，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a word of the sentence (its words: %2)</source>
+        <translation>“%1”不是句子中的词（句子的词：%2）</translation>
+    </message>
+    <message>
+        <source>evaluating: %1/%2</source>
+        <translation>评估中：%1/%2</translation>
+    </message>
+    <message>
+        <source>sentences: %1/%2, about %3 s left</source>
+        <translation>句子：%1/%2，约剩 %3 秒</translation>
+    </message>
+    <message>
+        <source>needs --stats (heads --corpus FILE --stats)</source>
+        <translation>需要 --stats（heads --corpus FILE --stats）</translation>
+    </message>
+    <message>
+        <source>expected text, json or csv, got &quot;%1&quot;</source>
+        <translation>应为 text、json 或 csv，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>expected a file name, got nothing</source>
+        <translation>应为文件名，实际什么也没有</translation>
+    </message>
+    <message>
+        <source>heads needs --coref-set FILE or --stats</source>
+        <translation>heads 需要 --coref-set FILE 或 --stats</translation>
+    </message>
+    <message>
+        <source>expected one command (coref or heads), got %1</source>
+        <translation>应为一个命令（coref 或 heads），实际为 %1</translation>
+    </message>
+    <message>
+        <source>attnscope compare: the same heads&apos; attention in two sentences (A: --sentence, B: --sentence-b), tokens aligned by position when both have as many, else by word, and the difference A − B.</source>
+        <translation>attnscope compare：同一组注意力头在两个句子中的注意力（A：--sentence，B：--sentence-b），词元数相同时按位置对齐，否则按词对齐，并给出差值 A − B。</translation>
+    </message>
+    <message>
+        <source>compare</source>
+        <translation>compare</translation>
+    </message>
+    <message>
+        <source>The second sentence (B).</source>
+        <translation>第二个句子（B）。</translation>
+    </message>
+    <message>
+        <source>The layer (1 = first; default: the last).</source>
+        <translation>层（1 = 第一层；默认：最后一层）。</translation>
+    </message>
+    <message>
+        <source>Only this head (1 = first; default: every head of the layer).</source>
+        <translation>只看这个头（1 = 第一个；默认：该层的每个头）。</translation>
+    </message>
+    <message>
+        <source>Switch these heads off in both runs (LAYER:HEAD, counted from 1, comma-separated).</source>
+        <translation>在两次运行中都关闭这些头（层:头，从 1 开始计数，逗号分隔）。</translation>
+    </message>
+    <message>
+        <source>text (default), json or csv.</source>
+        <translation>text（默认）、json 或 csv。</translation>
+    </message>
+    <message>
+        <source>Text: decimals shown (default 3).</source>
+        <translation>文本：显示的小数位数（默认 3）。</translation>
+    </message>
+    <message>
+        <source>expected at least one non-empty line (one sentence per line), found none</source>
+        <translation>应至少有一个非空行（每行一个句子），实际没有</translation>
+    </message>
+    <message>
+        <source>%1: read the first %2 sentences (the cap), left %3 more</source>
+        <translation>%1：只读取了前 %2 个句子（上限），其余 %3 个未读</translation>
+    </message>
+    <message>
+        <source>needs --sentence TEXT or --corpus FILE</source>
+        <translation>需要 --sentence TEXT 或 --corpus FILE</translation>
+    </message>
+    <message>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>running: %1/%2</source>
+        <translation>运行中：%1/%2</translation>
+    </message>
+    <message>
+        <source>qk needs --layer L and --head H (counted from 1)</source>
+        <translation>qk 需要 --layer L 和 --head H（从 1 开始数）</translation>
+    </message>
+    <message>
+        <source>--layout expects pca or tsne, got &quot;%1&quot;</source>
+        <translation>--layout 应为 pca 或 tsne，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>--perplexity and --seed need --layout tsne</source>
+        <translation>--perplexity 和 --seed 需要 --layout tsne</translation>
+    </message>
+    <message>
+        <source>--perplexity expects a number, got &quot;%1&quot;</source>
+        <translation>--perplexity 应为数字，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>qk expects options only, got %1</source>
+        <translation>qk 只接受选项，实际还有 %1</translation>
+    </message>
+    <message>
+        <source>--format expects json or csv, got &quot;%1&quot;</source>
+        <translation>--format 应为 json 或 csv，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>--out expects a file name, got nothing</source>
+        <translation>--out 应为文件名，实际什么也没有</translation>
+    </message>
+    <message>
+        <source>standard output could not be written: %1</source>
+        <translation>无法写入标准输出：%1</translation>
+    </message>
+    <message>
+        <source>--%1 expects a whole number from %2 to %3, got &quot;%4&quot;</source>
+        <translation>--%1 应为 %2 到 %3 之间的整数，实际为“%4”</translation>
+    </message>
+    <message>
+        <source>give either %1 or %2, not both</source>
+        <translation>%1 和 %2 只能给出一个</translation>
+    </message>
+    <message>
+        <source>--lang expects zh_CN or en, got &quot;%1&quot;</source>
+        <translation>--lang 应为 zh_CN 或 en，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>compare needs --model FOLDER|ID or --lesson NAME|FILE</source>
+        <translation>compare 需要 --model FOLDER|ID 或 --lesson NAME|FILE</translation>
+    </message>
+    <message>
+        <source>compare needs --sentence TEXT (sentence A)</source>
+        <translation>compare 需要 --sentence TEXT（句子 A）</translation>
+    </message>
+    <message>
+        <source>compare needs --sentence-b TEXT (sentence B)</source>
+        <translation>compare 需要 --sentence-b TEXT（句子 B）</translation>
+    </message>
+    <message>
+        <source>compare expects options only, got %1</source>
+        <translation>compare 只接受选项，实际还有 %1</translation>
+    </message>
+    <message>
+        <source>--format expects text, json or csv, got &quot;%1&quot;</source>
+        <translation>--format 应为 text、json 或 csv，实际为“%1”</translation>
     </message>
 </context>
 </TS>

@@ -24,7 +24,7 @@ ALLOW = {
     "concat", "output", "out", "exp", "max", "PCA", "Transformer", "PNG", "Markdown",
     "AttentionViz", "Lines", "SNE", "CLS", "SEP", "MASK", "PAD", "src", "Hugging", "Face",
     # the subcommands' words, typed as they are
-    "qk", "coref", "heads",
+    "qk", "coref", "heads", "compare",
     # format and layout names as typed after an option
     "text", "json", "csv", "markdown", "pca", "tsne", "zh_CN",
     # metavariables of messages and help, in capitals: LAYER:HEAD, FOLDER|ID, NAME|FILE, --sentence TEXT
@@ -131,12 +131,24 @@ def cases(fix, lessons, work):
         ("qk_perplexity_text", ["qk", "--lesson", "coreference", "--layer", "1", "--head", "1", "--layout", "tsne",
                                 "--perplexity", "lots"], "lots", True),
         ("qk_layer_too_deep", ["qk", "--lesson", "two-heads", "--layer", "9", "--head", "1"], "", True),
+        # attnscope compare: the text, ablated, by word; its help and bad arguments
+        ("compare_text", ["compare", "--lesson", "two-layers", "--sentence", "the animal was tired",
+                          "--sentence-b", "the animal was very wide", "--ablate", "1:1"],
+         "the animal was tired very wide", True),
+        ("compare_help", ["compare", "--help"], "bert base uncased", True),
+        ("compare_no_source", ["compare", "--sentence-b", "hi"], "hi", True),
+        ("compare_both_sources", ["compare", "--model", bert, "--lesson", "two-heads", "--sentence-b", "a"], "", True),
+        ("compare_no_b", ["compare", "--lesson", "two-heads"], "", True),
+        ("compare_bad_format", ["compare", "--lesson", "two-heads", "--sentence-b", "a", "--format", "xml"], "xml", True),
+        ("compare_stray_word", ["compare", "--lesson", "two-heads", "--sentence-b", "a", "stray"], "stray", True),
+        ("compare_out_empty", ["compare", "--lesson", "two-heads", "--sentence-b", "a", "--out", ""], "", True),
+        ("compare_layer_text", ["compare", "--lesson", "two-heads", "--sentence-b", "a", "--layer", "one"], "one", True),
     ]
 
 
 def run_case(binary, arguments, read_stdout, work):
     # --lang after the subcommand word (attnscope coref --lang zh_CN …), as the help shows it.
-    command = arguments[:1] + ["--lang", "zh_CN"] + arguments[1:] if arguments[0] in ("coref", "heads", "qk") \
+    command = arguments[:1] + ["--lang", "zh_CN"] + arguments[1:] if arguments[0] in ("coref", "heads", "qk", "compare") \
         else ["--lang", "zh_CN"] + arguments
     done = subprocess.run([binary, *command], capture_output=True, timeout=120,
                           env=dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_RUNTIME_DIR=work))
