@@ -3,7 +3,10 @@
 #include <QApplication>
 #include <QFontDatabase>
 #include <QFontInfo>
+#include <QFile>
 #include <QInputMethodEvent>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -90,10 +93,20 @@ void ChineseLessonsTest::lessonTextsFollowTheDefaultLocale() {
     QVERIFY(titles.contains(QStringLiteral("8. 因果掩码：不许偷看后面的字")));
     QVERIFY(titles.contains(QStringLiteral("1. 第一个手算练习：Q = K = V = X")));
     QCOMPARE(titles.size(), builtInLessonNames().size());
-    // Lesson 1 has no Chinese description: the English one is shown.
+    // Lesson 1 in Chinese; the same lesson with an English-only description falls back to English.
     QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
-    QVERIFY(child<QLabel>(*window, "description")->text().startsWith("Three tokens, five hand-picked"));
+    QVERIFY(child<QLabel>(*window, "description")->text().startsWith(QStringLiteral("三个词元，五个手选的整数特征")));
     QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), QStringLiteral("1. 第一个手算练习：Q = K = V = X"));
+    QFile builtIn(":/lessons/first-hand-exercise.json");
+    QVERIFY(builtIn.open(QIODevice::ReadOnly));
+    QJsonObject lesson = QJsonDocument::fromJson(builtIn.readAll()).object();
+    lesson["description"] = lesson["description"].toObject()["en"];
+    QFile englishOnly(tmp.filePath("english-description.json"));
+    QVERIFY(englishOnly.open(QIODevice::WriteOnly) && englishOnly.write(QJsonDocument(lesson).toJson()) > 0);
+    englishOnly.close();
+    QVERIFY(window->openLessonFile(englishOnly.fileName()));
+    QVERIFY(child<QLabel>(*window, "description")->text().startsWith("Three tokens, five hand-picked"));
+    QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
 
     // The language is read when shown: switching it (as View ▸ Language does) changes the menu.
     QLocale::setDefault(QLocale("en_US"));

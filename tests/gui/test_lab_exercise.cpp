@@ -28,6 +28,7 @@
 #include <optional>
 
 #include "app/lab_window.hpp"
+#include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "window_access.hpp"
 #include "ui/common/file_write.hpp"
@@ -132,6 +133,7 @@ private slots:
     void wholeStepAndRandomCells();
     void maskedCellsAreShownNeverAsked();
     void laterLayersOfferTheirOwnSteps();
+    void stepsAreNamedInTheInterfaceLanguage();
     void refreshKeepsAnswersNewSentenceRebuilds();
     void markdownAndLatexWorksheetsParseBack();
     void pdfWorksheetsHaveTwoPagesInBothLanguages();
@@ -292,6 +294,16 @@ void LabExerciseTest::maskedCellsAreShownNeverAsked() {
         }
     p->answer(0, "-inf");  // a student who copies the mask's −∞ into an asked cell: not a number
     QCOMPARE(m->verdictOf(0), std::optional(Verdict::NotANumber));
+}
+
+// The step box speaks the interface language (core's catalogue), as the step list does.
+void LabExerciseTest::stepsAreNamedInTheInterfaceLanguage() {
+    QVERIFY(applyLanguage("zh_CN"));
+    QVERIFY(window->openBuiltInLesson("two-heads"));
+    ExercisePanel* p = openPanel();
+    const QString first = p->settings()->stepBox()->itemText(0);
+    QVERIFY(applyLanguage("en"));
+    QVERIFY2(first.startsWith(QStringLiteral("嵌入")), qPrintable(first));
 }
 
 void LabExerciseTest::laterLayersOfferTheirOwnSteps() {

@@ -12,7 +12,9 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/text/messages.hpp"
 #include "core/trace/explain.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/exercise_model.hpp"
@@ -92,7 +94,7 @@ void ExerciseSettings::fillSteps() {
     step->clear();
     const int layer = target_.layer->value() - 1;
     if (layer < trace_.layerCount())
-        for (const Step s : stepsOf(trace_, layer)) step->addItem(qs(stepTitleIn(trace_, s, layer)), static_cast<int>(s));
+        for (const Step s : stepsOf(trace_, layer)) step->addItem(qs(stepTitleIn(trace_, s, layer, coreLanguage())), static_cast<int>(s));
     int at = step->findData(kept.isValid() ? kept : QVariant(static_cast<int>(Step::Weights)));
     if (at < 0) at = step->findData(static_cast<int>(Step::Weights));
     step->setCurrentIndex(std::max(at, 0));
