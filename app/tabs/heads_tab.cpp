@@ -18,6 +18,7 @@
 #include "app/source/trace_source.hpp"
 #include "app/tabs/corpus_controller.hpp"
 #include "core/analysis/coref_export.hpp"
+#include "core/text/messages.hpp"
 #include "ui/heads/head_ranking_builder.hpp"
 #include "ui/heads/head_ranking_box.hpp"
 #include "ui/heads/heads_panel.hpp"
@@ -75,7 +76,7 @@ QString skippedText(const CorefEvaluation& evaluation, const CorefSet& set) {
             lines << QObject::tr("… and %1 more (attnscope heads lists them all)").arg(evaluation.skipped() - kListed);
             break;
         }
-        lines << qs(exampleLabel(set, set.examples[static_cast<std::size_t>(o.index)]) + ": " + o.skipReason);
+        lines << qs(exampleLabel(set, set.examples[static_cast<std::size_t>(o.index)]) + ": " + noticeText(*o.skipReason, coreLanguage()));
     }
     return lines.isEmpty() ? QString() : QObject::tr("Skipped:\n") + lines.join('\n');
 }

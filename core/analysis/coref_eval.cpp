@@ -4,6 +4,7 @@
 #include "core/io/json_reader.hpp"
 #include "core/io/text_file.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/message_id.hpp"
 
 namespace attnscope {
 
@@ -144,17 +145,21 @@ bool chosenIsGold(const Resolution& r, int choice, const ExampleOutcome& o) {
     return choice >= 0 && insideSpan(r.candidates[static_cast<std::size_t>(choice)], o.goldFirst, o.goldLast);
 }
 
-std::string quoted(const std::string& text, int occurrence) {
-    return "\"" + text + "\"" + (occurrence > 1 ? " (occurrence " + std::to_string(occurrence) + ")" : "");
+// Why an example is skipped: `plain` names the word, `counted` also its occurrence (when not the first).
+Notice skipBecause(MessageId plain, MessageId counted, const std::string& text, int occurrence) {
+    if (occurrence > 1) return Notice{counted, {text, std::to_string(occurrence)}};
+    return Notice{plain, {text}};
 }
 
 // Finds mention, gold and candidates; a reason to skip when one is missing.
-std::optional<std::string> locate(const CorefExample& ex, const std::vector<Word>& words, bool cataphora,
-                                  Mention& mention, ExampleOutcome& o) {
+std::optional<Notice> locate(const CorefExample& ex, const std::vector<Word>& words, bool cataphora,
+                             Mention& mention, ExampleOutcome& o) {
     const auto m = findWordSpan(words, ex.mention, ex.mentionOccurrence);
-    if (!m) return "mention " + quoted(ex.mention, ex.mentionOccurrence) + " is not a run of whole words here";
+    if (!m) return skipBecause(MessageId::SkipMentionNotWords, MessageId::SkipMentionNotWordsAt, ex.mention, ex.mentionOccurrence);
     const auto g = findWordSpan(words, ex.antecedent, ex.antecedentOccurrence);
-    if (!g) return "antecedent " + quoted(ex.antecedent, ex.antecedentOccurrence) + " is not a run of whole words here";
+    if (!g)
+        return skipBecause(MessageId::SkipAntecedentNotWords, MessageId::SkipAntecedentNotWordsAt, ex.antecedent,
+                           ex.antecedentOccurrence);
     std::string text;
     for (int w = m->first; w <= m->second; ++w) text += words[static_cast<std::size_t>(w)].text;
     mention = Mention{m->first, m->second, text, pronounOf(text)};
@@ -163,8 +168,7 @@ std::optional<std::string> locate(const CorefExample& ex, const std::vector<Word
     const bool goldIsCandidate = std::any_of(candidates.begin(), candidates.end(),
                                              [&](int w) { return insideSpan(w, o.goldFirst, o.goldLast); });
     if (!goldIsCandidate)
-        return "antecedent " + quoted(ex.antecedent, ex.antecedentOccurrence) +
-               " is not a candidate (a stop-word, punctuation, or after the mention without cataphora)";
+        return skipBecause(MessageId::SkipNotCandidate, MessageId::SkipNotCandidateAt, ex.antecedent, ex.antecedentOccurrence);
     return std::nullopt;
 }
 
@@ -286,7 +290,7 @@ Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunn
         const std::vector<Word> words = wordsOf(trace.value().tokens);
         Mention mention;
         if (auto reason = locate(ex, words, control.cataphora, mention, o)) {
-            o.skipReason = *reason;
+            o.skipReason = std::move(reason);
         } else {
             if (auto bad = scoreExample(trace.value(), words, mention, control.cataphora, where, o); !bad.ok()) return bad.error();
             o.evaluated = true;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,7 +54,7 @@ struct EvaluationControl {
 struct ExampleOutcome {
     int index = 0;              // into CorefSet::examples
     bool evaluated = false;
-    std::string skipReason;     // when not evaluated: why (gold not among the candidates, …)
+    std::optional<Notice> skipReason;  // when not evaluated: why (gold not among the candidates, …), shown with noticeText
     int goldFirst = -1, goldLast = -1;  // word span of the gold antecedent
     bool nearestCorrect = false, ruleCorrect = false, rolloutCorrect = false;
     std::vector<int> headChoice;  // L·H word indices chosen (layer-major), -1 when no candidate

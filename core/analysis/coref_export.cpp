@@ -218,7 +218,7 @@ std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int 
     if (e.skipped() > 0) out += text(MessageId::EvalSkipped, language) + "\n";
     for (const ExampleOutcome& o : e.outcomes)
         if (!o.evaluated)
-            out += "  " + exampleLabel(set, set.examples[static_cast<std::size_t>(o.index)]) + ": " + o.skipReason + "\n";
+            out += "  " + exampleLabel(set, set.examples[static_cast<std::size_t>(o.index)]) + ": " + noticeText(*o.skipReason, language) + "\n";
     return out;
 }
 
@@ -237,7 +237,7 @@ std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set) {
     for (const ExampleOutcome& o : e.outcomes) {
         if (o.evaluated) continue;
         const CorefExample& ex = set.examples[static_cast<std::size_t>(o.index)];
-        skipped.push_back(Json{{"line", ex.line}, {"id", ex.id}, {"reason", o.skipReason}});
+        skipped.push_back(Json{{"line", ex.line}, {"id", ex.id}, {"reason", noticeText(*o.skipReason, Language::English)}});
     }
     return dump(Json{{"format", "attnscope-coref-evaluation"},
                      {"version", 1},

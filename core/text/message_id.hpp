@@ -64,6 +64,9 @@ enum class MessageId : int {
     // attnscope compare's text (comparisonToText): the alignment, {1} the words in common; the heads off;
     // a block's title, {1} the sentence (A, B or A − B), {2} the layer, {3} the head (1-based)
     CompareByPosition, CompareByWord, CompareOnlyInA, CompareOnlyInB, CompareHeadsOff, CompareBlock,
+    // Why a coreference-set example is skipped (ExampleOutcome::skipReason): {1} the word, {2} its occurrence
+    SkipMentionNotWords, SkipMentionNotWordsAt, SkipAntecedentNotWords, SkipAntecedentNotWordsAt, SkipNotCandidate,
+    SkipNotCandidateAt,
     Count
 };
 

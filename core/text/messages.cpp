@@ -215,6 +215,19 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::CompareOnlyInB, "only in B (left out): {1}", "只在 B 中（略去）：{1}"},
     {MessageId::CompareHeadsOff, "heads switched off in both: {1}", "两次运行中都关闭的头：{1}"},
     {MessageId::CompareBlock, "{1}, layer {2}, head {3}", "{1}，第 {2} 层，第 {3} 个头"},
+    {MessageId::SkipMentionNotWords, "mention \"{1}\" is not a run of whole words here", "指称“{1}”在这里不是由完整的词组成的"},
+    {MessageId::SkipMentionNotWordsAt, "mention \"{1}\" (occurrence {2}) is not a run of whole words here",
+     "指称“{1}”（第 {2} 次出现）在这里不是由完整的词组成的"},
+    {MessageId::SkipAntecedentNotWords, "antecedent \"{1}\" is not a run of whole words here", "先行词“{1}”在这里不是由完整的词组成的"},
+    {MessageId::SkipAntecedentNotWordsAt, "antecedent \"{1}\" (occurrence {2}) is not a run of whole words here",
+     "先行词“{1}”（第 {2} 次出现）在这里不是由完整的词组成的"},
+    {MessageId::SkipNotCandidate,
+     "antecedent \"{1}\" is not a candidate (a stop-word, punctuation, or after the mention without cataphora)",
+     "先行词“{1}”不是候选词（是停用词、标点，或在未开启后指时位于指称之后）"},
+    {MessageId::SkipNotCandidateAt,
+     "antecedent \"{1}\" (occurrence {2}) is not a candidate (a stop-word, punctuation, or after the mention without "
+     "cataphora)",
+     "先行词“{1}”（第 {2} 次出现）不是候选词（是停用词、标点，或在未开启后指时位于指称之后）"},
 }};
 
 constexpr bool inIdOrder() {

@@ -13,6 +13,7 @@
 #include "core/model/transformer.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/io/text_file.hpp"
+#include "core/text/messages.hpp"
 #include "core/tokenizers/load.hpp"
 #include "core/tokenizers/tokenizer.hpp"
 #include "builtin_lesson.hpp"
@@ -582,7 +583,7 @@ TEST_CASE("evaluation over a set with the lesson as the runner; progress and can
     CHECK(progress == std::vector<int>{13, 23, 33});
     CHECK(e.evaluated == 2);
     CHECK(e.skipped() == 1);
-    CHECK_THAT(e.outcomes[2].skipReason, Contains("not a candidate"));
+    CHECK_THAT(noticeText(*e.outcomes[2].skipReason, Language::English), Contains("not a candidate"));
     REQUIRE_MATRIX_NEAR(rows({{.5, .5}}), e.accuracy, kExact);
     CHECK(e.nearestAccuracy() == Approx(.5));
     CHECK(e.ruleAccuracy() == Approx(.5));
@@ -656,7 +657,8 @@ TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by 
     CHECK(e.ruleCorrect == 3);
     CHECK(e.nearestAccuracy() == Approx(.4));
     CHECK(e.ruleAccuracy() == Approx(.6));
-    CHECK_THAT(e.outcomes[4].skipReason, Contains("\"he\" is not a candidate"));
+    CHECK_THAT(noticeText(*e.outcomes[4].skipReason, Language::English), Contains("\"he\" is not a candidate"));
+    CHECK(noticeText(*e.outcomes[4].skipReason, Language::Chinese) == "先行词“he”不是候选词（是停用词、标点，或在未开启后指时位于指称之后）");
     // "cats" is one word of two pieces: gold span = that one word.
     CHECK(e.outcomes[2].goldFirst == e.outcomes[2].goldLast);
     REQUIRE(e.ranking.size() == 8);
