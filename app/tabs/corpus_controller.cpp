@@ -119,25 +119,12 @@ bool CorpusController::exportTo(const QString& path, const QString& format) {
         emit failed(tr("Nothing to export"), tr("Run corpus statistics first."));
         return false;
     }
-    const QByteArray bytes = exportBytes(format);
-    if (bytes.isEmpty()) {
-        emit failed(tr("Unknown export format"), format);
-        return false;
-    }
-    if (auto error = writeFileAtomically(path, bytes); !error.ok()) {
-        emit failed(tr("The file could not be written"), coreErrorText(error.error()));
-        return false;
-    }
-    emit wrote(path);
-    return true;
+    return writeReported(path, exportBytes(format), format);
 }
 
 void CorpusController::exportDialog(const QString& format) {
-    const QString filter = format == "csv"    ? tr("CSV (*.csv)")
-                           : format == "json" ? tr("JSON (*.json)")
-                                              : tr("%1 files (*.%2)").arg(format.toUpper(), format);
     const QString path = QFileDialog::getSaveFileName(panel_, tr("Export corpus statistics"),
-                                                      "corpus-statistics." + format, filter);
+                                                      "corpus-statistics." + format, exportFilter(format));
     if (!path.isEmpty()) exportTo(path, format);
 }
 

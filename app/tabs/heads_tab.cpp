@@ -185,23 +185,12 @@ bool HeadsTab::exportRanking(const QString& path, const QString& format) {
     else if (format == "pdf") bytes = builder.toPdf();
     else if (format == "csv") bytes = QByteArray::fromStdString(evaluationToCsv(*evaluation));
     else if (format == "json") bytes = QByteArray::fromStdString(evaluationToJson(*evaluation, *set));
-    else {
-        emit failed(tr("Unknown export format"), format);
-        return false;
-    }
-    if (auto error = writeFileAtomically(path, bytes); !error.ok()) {
-        emit failed(tr("The file could not be written"), coreErrorText(error.error()));
-        return false;
-    }
-    emit wrote(path);
-    return true;
+    return writeReported(path, bytes, format);
 }
 
 void HeadsTab::exportDialog(const QString& format) {
-    const QString filter = format == "csv"    ? tr("CSV (*.csv)")
-                           : format == "json" ? tr("JSON (*.json)")
-                                              : tr("%1 files (*.%2)").arg(format.toUpper(), format);
-    const QString path = QFileDialog::getSaveFileName(panel_, tr("Export head ranking"), "head-ranking." + format, filter);
+    const QString path =
+        QFileDialog::getSaveFileName(panel_, tr("Export head ranking"), "head-ranking." + format, exportFilter(format));
     if (!path.isEmpty()) exportRanking(path, format);
 }
 

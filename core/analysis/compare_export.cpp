@@ -15,19 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string number(double v) {  // shortest text that reads back as the same double
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
-    return std::string(text, end);
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string out = "\"";
-    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-}
-
 std::string tokenList(const std::vector<Token>& tokens) {
     std::string out;
     for (std::size_t t = 0; t < tokens.size(); ++t) out += (t ? " " : "") + std::to_string(t) + ":" + tokens[t].text;
@@ -137,8 +124,8 @@ std::string comparisonToCsv(const SentenceComparison& c) {
                 const auto r = Eigen::Index(q), col = Eigen::Index(k);
                 out += std::to_string(h.head.layer + 1) + "," + std::to_string(h.head.head + 1) + "," +
                        std::to_string(q) + "," + std::to_string(k) + "," + csvField(unitLabel(units[q])) + "," +
-                       csvField(unitLabel(units[k])) + "," + number(h.a(r, col)) + "," + number(h.b(r, col)) + "," +
-                       number(h.difference(r, col)) + "\n";
+                       csvField(unitLabel(units[k])) + "," + shortestNumber(h.a(r, col)) + "," + shortestNumber(h.b(r, col)) + "," +
+                       shortestNumber(h.difference(r, col)) + "\n";
             }
     return out;
 }

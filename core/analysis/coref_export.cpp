@@ -1,4 +1,5 @@
 #include "core/analysis/coref_export.hpp"
+#include "core/export/table_format.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -103,13 +104,6 @@ Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
                 {"baselines", Json{{"nearest", wordIndexOrNull(r, r.baselines.nearest)},
                                    {"rule", wordIndexOrNull(r, r.baselines.rule)}}},
                 {"heads", heads},           {"head_scores", headScores}};
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string out = "\"";
-    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
 }
 
 // Shortest text that reads back to the same double (what a spreadsheet or Python needs).

@@ -1,4 +1,5 @@
 #include "core/analysis/qk_space.hpp"
+#include "core/export/table_format.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <charconv>
@@ -120,19 +121,6 @@ Result<void> checkSentences(const std::vector<QkSentence>& sentences) {
     return {};
 }
 
-std::string number(double v) {
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
-    return std::string(text, end);
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string out = "\"";
-    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-}
-
 }  // namespace
 
 Result<QkSentence> qkSentenceOf(const Trace& trace, int layer, int head) {
@@ -247,7 +235,7 @@ std::string qkSpaceToCsv(const QkSpace& space) {
     std::string out = "kind,sentence,token,text,token_kind,x,y\n";
     for (const QkPoint& p : space.points)
         out += std::string(qkKindName(p.kind)) + "," + std::to_string(p.sentence) + "," + std::to_string(p.token) +
-               "," + csvField(p.text) + "," + tokenKindName(p.tokenKind) + "," + number(p.x) + "," + number(p.y) + "\n";
+               "," + csvField(p.text) + "," + tokenKindName(p.tokenKind) + "," + shortestNumber(p.x) + "," + shortestNumber(p.y) + "\n";
     return out;
 }
 

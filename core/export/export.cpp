@@ -79,13 +79,6 @@ std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int 
     return out;
 }
 
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-}
-
 std::string tokenLine(const std::vector<Token>& tokens, const std::string& separator) {
     std::string line;
     for (std::size_t i = 0; i < tokens.size(); ++i)

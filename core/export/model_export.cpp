@@ -1,4 +1,5 @@
 #include "core/export/model_export.hpp"
+#include "core/export/table_format.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -12,13 +13,6 @@ namespace attnscope {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-}
 
 std::string fixed(double value, int decimals) {
     char buffer[64];

@@ -2,6 +2,7 @@
 #include "core/export/table_format.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <sstream>
 
 #include "core/trace/explain.hpp"
@@ -36,6 +37,19 @@ std::string padRight(const std::string& text, int width) {
 }
 
 }  // namespace
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+
+std::string shortestNumber(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
 
 Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals, Language language) {
     const Mat& m = stepMatrix(trace, step, layer, head);

@@ -9,6 +9,11 @@
 
 namespace attnscope {
 
+// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled.
+std::string csvField(const std::string& text);
+// The shortest text that reads back as the same double (std::to_chars), for CSV and JSON-like output.
+std::string shortestNumber(double value);
+
 // The cells of one step's matrix as strings, with labels, ready for any tabular format.
 struct Table {
     std::vector<std::string> columns;

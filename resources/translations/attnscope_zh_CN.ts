@@ -967,26 +967,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>请先运行语料统计。</translation>
     </message>
     <message>
-        <source>Unknown export format</source>
-        <translation>未知的导出格式</translation>
-    </message>
-    <message>
-        <source>The file could not be written</source>
-        <translation>无法写入文件</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>%1 files (*.%2)</source>
-        <translation>%1 文件 (*.%2)</translation>
-    </message>
-    <message>
         <source>Export corpus statistics</source>
         <translation>导出语料统计</translation>
     </message>
@@ -1694,26 +1674,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Evaluate a coreference set first.</source>
         <translation>请先评估一个共指数据集。</translation>
-    </message>
-    <message>
-        <source>Unknown export format</source>
-        <translation>未知的导出格式</translation>
-    </message>
-    <message>
-        <source>The file could not be written</source>
-        <translation>无法写入文件</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON (*.json)</translation>
-    </message>
-    <message>
-        <source>%1 files (*.%2)</source>
-        <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
         <source>Export head ranking</source>
@@ -3021,6 +2981,29 @@ click to open it large</source>
     <message>
         <source>%1 of “%2” (position %3, %4)</source>
         <translation>“%2”的%1（位置 %3，%4）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::ReportingPart</name>
+    <message>
+        <source>Unknown export format</source>
+        <translation>未知的导出格式</translation>
+    </message>
+    <message>
+        <source>The file could not be written</source>
+        <translation>无法写入文件</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>%1 files (*.%2)</source>
+        <translation>%1 文件 (*.%2)</translation>
     </message>
 </context>
 <context>
