@@ -114,18 +114,16 @@ Result<CorefExample> readExample(const LineReader& line) {
 }
 
 Result<CorefExample> parseLine(std::string_view text, const ErrorText& where) {
-    auto parsed = json::parse(text, where.in(Language::English));
+    json::JsonSyntaxError syntax;
+    auto parsed = json::parse(text, where.in(Language::English), &syntax);
     if (!parsed) {
-        // The reader says "line 1, column N: reason" of the one-line text; the file's line is in `where`.
+        // A syntax error at "line 1, column N" of the one-line text: the file's line is in `where`.
         const Error& e = parsed.error();
-        const std::string& message = e.message;
-        const std::string prefix = "is not valid JSON: line 1, column ", line = where.in(Language::English);
-        const std::size_t colon = message.find(": ", prefix.size());
+        const std::string line = where.in(Language::English);
+        if (syntax.line > 0) return Error{where, errorText(ErrorId::NotJsonLine, syntax.column, syntax.reason)};
         if (e.where.rfind(line + ": ", 0) == 0)  // a place inside the line: a duplicated key's object
             return Error{errorText(ErrorId::WhereMessage, where, e.where.substr(line.size() + 2)), e.messageForm()};
-        if (message.rfind(prefix, 0) != 0 || colon == std::string::npos) return Error{where, e.messageForm()};
-        return Error{where, errorText(ErrorId::NotJsonLine, message.substr(prefix.size(), colon - prefix.size()),
-                                      message.substr(colon + 2))};
+        return Error{where, e.messageForm()};
     }
     const Json& doc = parsed.value();
     if (!doc.is_object()) return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::AJsonObject, describeText(doc))};

@@ -110,6 +110,7 @@ public:
         : dom_(root, false), text_(text), file_(file) {}
 
     Result<void> error;
+    JsonSyntaxError syntax;
 
     bool null() { return value() && dom_.null(); }
     bool boolean(bool v) { return value() && dom_.boolean(v); }
@@ -145,7 +146,8 @@ public:
                                   : isWholeToken(lastToken) && lastToken.size() <= position ? position - lastToken.size()
                                   : (position == 0 ? 0 : position - 1);
         const auto [line, column] = lineAndColumn(text_, start);
-        error = Error{file_, errorText(ErrorId::NotValidJsonAt, line, column, syntaxLead(reason(e.what())))};
+        syntax = JsonSyntaxError{line, column, syntaxLead(reason(e.what()))};
+        error = Error{file_, errorText(ErrorId::NotValidJsonAt, line, column, syntax.reason)};
         return false;
     }
 
@@ -218,10 +220,11 @@ std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::si
 }
 
 template <class JsonT>
-Result<JsonT> parse(std::string_view text, const std::string& file) {
+Result<JsonT> parse(std::string_view text, const std::string& file, JsonSyntaxError* syntax) {
     JsonT root;
     CheckingSax<JsonT> sax(root, text, file);
     const bool ok = JsonT::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json, true);
+    if (syntax) *syntax = sax.syntax;
     if (!sax.error.ok()) return sax.error.error();
     if (!ok) return Error{file, ErrorId::NotValidJson};
     return root;
@@ -368,8 +371,8 @@ template ErrorText describeText<Json>(const Json&);
 template ErrorText describeText<OrderedJson>(const OrderedJson&);
 template std::string describe<Json>(const Json&);
 template std::string describe<OrderedJson>(const OrderedJson&);
-template Result<Json> parse<Json>(std::string_view, const std::string&);
-template Result<OrderedJson> parse<OrderedJson>(std::string_view, const std::string&);
+template Result<Json> parse<Json>(std::string_view, const std::string&, JsonSyntaxError*);
+template Result<OrderedJson> parse<OrderedJson>(std::string_view, const std::string&, JsonSyntaxError*);
 template class Field<Json>;
 template class Field<OrderedJson>;
 

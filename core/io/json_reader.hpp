@@ -36,9 +36,17 @@ std::string describe(const JsonT& j);  // describeText in English
 // Line and column (both from 1, the column in bytes) of a byte offset into text.
 std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::size_t offset);
 
-// Parses a whole document. `file` starts every error ("config.json: line 3, column 7: …").
+// Where and why a text is not JSON, for callers that word the error themselves (a line of a
+// JSON-lines file): line and column from 1, and the reason in any language.
+struct JsonSyntaxError {
+    std::size_t line = 0, column = 0;  // 0: the error was not a syntax error
+    ErrorText reason;
+};
+
+// Parses a whole document. `file` starts every error ("config.json: line 3, column 7: …"); on a
+// syntax error `syntax` (when given) also receives its place and reason.
 template <class JsonT = Json>
-Result<JsonT> parse(std::string_view text, const std::string& file);
+Result<JsonT> parse(std::string_view text, const std::string& file, JsonSyntaxError* syntax = nullptr);
 
 // One value of a parsed document and where it is: the file and its path ("layers[0].W_Q").
 // Holds a pointer into the document, which must outlive it.
