@@ -21,18 +21,11 @@
 #include "core/text/error_messages.hpp"
 #include "core/tokenizers/tokenizer_json.hpp"
 #include "model_fixtures.hpp"
+#include "catalogue_placeholders.hpp"
 
 using namespace attnscope;
 
 namespace {
-
-std::set<std::string> placeholders(std::string_view text) {
-    std::set<std::string> found;
-    const std::string s(text);
-    const std::regex brace(R"(\{[1-9]\})");
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), brace); it != std::sregex_iterator(); ++it) found.insert(it->str());
-    return found;
-}
 
 bool hasChinese(std::string_view text) {  // a UTF-8 lead byte of U+4E00…U+9FFF (E4–E9)
     for (const unsigned char c : text)

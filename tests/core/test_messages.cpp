@@ -7,18 +7,11 @@
 #include <string>
 
 #include "core/text/messages.hpp"
+#include "catalogue_placeholders.hpp"
 
 using namespace attnscope;
 
 namespace {
-
-std::set<std::string> placeholders(std::string_view text) {
-    std::set<std::string> found;
-    const std::string s(text);
-    const std::regex brace(R"(\{[1-9]\})");
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), brace); it != std::sregex_iterator(); ++it) found.insert(it->str());
-    return found;
-}
 
 // A Chinese character (UTF-8 lead byte E4–E9: U+4E00…U+9FFF) or full-width punctuation
 // (EF BC xx: U+FF00…U+FF3F, e.g. "：" in "{1}：{2}", a Chinese joiner of two arguments).
