@@ -48,7 +48,8 @@ HeatmapTools::HeatmapTools(QWidget* parent) : QWidget(parent) {
 QWidget* HeatmapTools::rangeBox() {
     auto* box = new QWidget(this);
     const auto chosen = [this] {
-        const auto [low, high] = std::minmax(range_[0]->value(), range_[1]->value());
+        const int a = range_[0]->value(), b = range_[1]->value();
+        const auto [low, high] = std::minmax(a, b);  // references: to a and b, not to temporaries
         emit rangeChosen(low - 1, high - 1);
     };
     const char* names[] = {"rangeFrom", "rangeTo"};
