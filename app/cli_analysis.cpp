@@ -18,7 +18,6 @@
 #include "core/analysis/coref_export.hpp"
 #include "core/analysis/corpus_export.hpp"
 #include "core/analysis/corpus_stats.hpp"
-#include "core/io/atomic_file.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "ui/common/qt_text.hpp"
@@ -33,25 +32,24 @@ void addOptions(QCommandLineParser& parser) {
     addSubcommandBasics(parser, translate(
         "cli", "attnscope coref: which earlier word a pronoun attends to.\n"
                "attnscope heads: every head's antecedent accuracy on a coreference set, or head statistics."), translate("cli", "coref or heads"));
-    parser.addOptions({
-        {"heads", translate("cli", "coref: the mean of these heads, LAYER:HEAD pairs counted from 1, e.g. 5:4,6:1."), "list"},
-        {"layer", translate("cli", "coref: the mean of every head of this layer (1 = first)."), "l"},
-        {"rollout", translate("cli", "coref: attention rollout through every layer (the default).")},
-        {"mention", translate("cli", "coref: resolve this word (WORD or WORD#N for its N-th occurrence) instead of every pronoun."),
+    addOptionRows(parser, {
+        {"heads", QT_TRANSLATE_NOOP("cli", "coref: the mean of these heads, LAYER:HEAD pairs counted from 1, e.g. 5:4,6:1."), "list"},
+        {"layer", QT_TRANSLATE_NOOP("cli", "coref: the mean of every head of this layer (1 = first)."), "l"},
+        {"rollout", QT_TRANSLATE_NOOP("cli", "coref: attention rollout through every layer (the default).")},
+        {"mention", QT_TRANSLATE_NOOP("cli", "coref: resolve this word (WORD or WORD#N for its N-th occurrence) instead of every pronoun."),
          "word"},
-        {"cataphora", translate("cli", "Let words after the mention be candidates too.")},
-        {"coref-set", translate("cli", "heads: a coreference set (JSON lines, see docs/coreference.md)."), "file"},
-        {"stats", translate("cli", "heads: print entropy and attention shares of every head on --sentence.")},
-        {"corpus", translate("cli", "heads --stats: the statistics over a text FILE, one sentence a line (blank lines skipped)."),
+        {"cataphora", QT_TRANSLATE_NOOP("cli", "Let words after the mention be candidates too.")},
+        {"coref-set", QT_TRANSLATE_NOOP("cli", "heads: a coreference set (JSON lines, see docs/coreference.md)."), "file"},
+        {"stats", QT_TRANSLATE_NOOP("cli", "heads: print entropy and attention shares of every head on --sentence.")},
+        {"corpus", QT_TRANSLATE_NOOP("cli", "heads --stats: the statistics over a text FILE, one sentence a line (blank lines skipped)."),
          "file"},
-        {"max-lines", translate("cli", "heads --corpus: read at most N sentences (default 10000)."), "n"},
-        {"max-tokens", translate("cli", "heads --corpus: skip sentences longer than N tokens (default 512)."), "n"},
-        {"out", translate("cli", "heads --corpus: write to FILE instead of standard output."), "file"},
-        {"top", translate("cli", "heads: print only the N best heads of the ranking."), "n"},
-        {"format", translate("cli", "text (default) or json; heads --corpus also csv."), "format"},
-        {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
-         "language"},
-        {"decimals", translate("cli", "Decimals shown in text (default 3)."), "n"},
+        {"max-lines", QT_TRANSLATE_NOOP("cli", "heads --corpus: read at most N sentences (default 10000)."), "n"},
+        {"max-tokens", QT_TRANSLATE_NOOP("cli", "heads --corpus: skip sentences longer than N tokens (default 512)."), "n"},
+        {"out", QT_TRANSLATE_NOOP("cli", "heads --corpus: write to FILE instead of standard output."), "file"},
+        {"top", QT_TRANSLATE_NOOP("cli", "heads: print only the N best heads of the ranking."), "n"},
+        {"format", QT_TRANSLATE_NOOP("cli", "text (default) or json; heads --corpus also csv."), "format"},
+        kLanguageRow,
+        {"decimals", QT_TRANSLATE_NOOP("cli", "Decimals shown in text (default 3)."), "n"},
     });
 }
 
@@ -68,11 +66,7 @@ struct AnalysisSource {
     SentenceRunner run;
 };
 
-Result<AnalysisSource> modelSource(const std::string& nameOrPath) {
-    auto opened = openModel(nameOrPath);
-    if (!opened) return opened.error();
-    notices(opened.value().notices);
-    auto model = std::make_shared<const OpenedModel>(std::move(opened).value());
+AnalysisSource modelSource(std::shared_ptr<const OpenedModel> model) {
     AnalysisSource source;
     source.description = std::string(message(MessageId::LabelModel, coreLanguage())) + modelShapeText(*model, coreLanguage());
     source.jsonDescription = "model: " + modelShapeText(*model, Language::English);
@@ -80,10 +74,7 @@ Result<AnalysisSource> modelSource(const std::string& nameOrPath) {
     return source;
 }
 
-Result<AnalysisSource> lessonSource(const QString& nameOrPath) {
-    auto loaded = loadLesson(nameOrPath);
-    if (!loaded) return loaded.error();
-    auto lesson = std::make_shared<const Lesson>(std::move(loaded).value());
+AnalysisSource lessonSource(std::shared_ptr<const Lesson> lesson) {
     AnalysisSource source;
     source.description = std::string(message(MessageId::LabelLesson, coreLanguage())) + lesson->title.in(displayLanguage());
     source.jsonDescription = "lesson: " + lesson->title.in("en");
@@ -93,10 +84,9 @@ Result<AnalysisSource> lessonSource(const QString& nameOrPath) {
 }
 
 Result<AnalysisSource> openSource(const QCommandLineParser& parser) {
-    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", eitherNotBoth("--model", "--lesson")};
-    if (parser.isSet("model")) return modelSource(parser.value("model").toStdString());
-    if (parser.isSet("lesson")) return lessonSource(parser.value("lesson"));
-    return Error{"", translate("cli", "needs --model FOLDER|ID or --lesson NAME|FILE").toStdString()};
+    auto opened = openModelOrLesson(parser, translate("cli", "needs --model FOLDER|ID or --lesson NAME|FILE"));
+    if (!opened) return opened.error();
+    return opened.value().model ? modelSource(opened.value().model) : lessonSource(opened.value().lesson);
 }
 
 Result<std::string> sentenceOf(const QCommandLineParser& parser, const AnalysisSource& source) {
@@ -261,10 +251,7 @@ int runCorpusStats(const QCommandLineParser& parser, const AnalysisSource& sourc
     const std::string text = format == "json"  ? corpusStatsToJson(stats.value(), source.jsonDescription)
                              : format == "csv" ? corpusStatsToCsv(stats.value())
                                                : corpusStatsToText(stats.value(), source.description, decimals, coreLanguage());
-    if (!parser.isSet("out")) return write(text), 0;
-    if (auto written = writeFileAtomically(parser.value("out").toStdString(), text); !written)
-        return fail(coreErrorString(written.error()));
-    return 0;
+    return writeOutput(parser, text);
 }
 
 int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
@@ -318,8 +305,7 @@ int runAnalysisCommand(const QStringList& arguments) {
     if (arguments[1] == "compare") return runCompareCommand(arguments);  // app/cli_compare.cpp
     QCommandLineParser parser;
     addOptions(parser);
-    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
-    if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    if (const auto ended = parseOrAnswer(parser, arguments)) return *ended;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
         return fail(translate("cli", "expected one command (coref or heads), got %1").arg(positional.join(' ')).toStdString());

@@ -11,7 +11,6 @@
 #include "app/lesson_source.hpp"
 #include "app/sentence_runners.hpp"
 #include "core/analysis/compare_export.hpp"
-#include "core/io/atomic_file.hpp"
 #include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
 
@@ -19,22 +18,23 @@ namespace attnscope {
 
 namespace {
 
+// Its own option table after the shared ones: alike in shape to qk's and coref/heads', a list of
+// different options (the rows that read the same everywhere are kLanguageRow and kAtomicOutRow).
 void addOptions(QCommandLineParser& parser) {
     addSubcommandBasics(parser, translate(
         "cli", "attnscope compare: the same heads' attention in two sentences (A: --sentence, B: --sentence-b), "
                "tokens aligned by position when both have as many, else by word, and the difference A − B."),
         translate("cli", "compare"));
-    parser.addOptions({
-        {"sentence-b", translate("cli", "The second sentence (B)."), "text"},
-        {"layer", translate("cli", "The layer (1 = first; default: the last)."), "l"},
-        {"head", translate("cli", "Only this head (1 = first; default: every head of the layer)."), "h"},
-        {"ablate", translate("cli", "Switch these heads off in both runs (LAYER:HEAD, counted from 1, comma-separated)."),
+    addOptionRows(parser, {
+        {"sentence-b", QT_TRANSLATE_NOOP("cli", "The second sentence (B)."), "text"},
+        {"layer", QT_TRANSLATE_NOOP("cli", "The layer (1 = first; default: the last)."), "l"},
+        {"head", QT_TRANSLATE_NOOP("cli", "Only this head (1 = first; default: every head of the layer)."), "h"},
+        {"ablate", QT_TRANSLATE_NOOP("cli", "Switch these heads off in both runs (LAYER:HEAD, counted from 1, comma-separated)."),
          "heads"},
-        {"format", translate("cli", "text (default), json or csv."), "format"},
-        {"decimals", translate("cli", "Text: decimals shown (default 3)."), "n"},
-        {"out", translate("cli", "Write to FILE (atomically) instead of standard output."), "file"},
-        {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
-         "language"},
+        {"format", QT_TRANSLATE_NOOP("cli", "text (default), json or csv."), "format"},
+        {"decimals", QT_TRANSLATE_NOOP("cli", "Text: decimals shown (default 3)."), "n"},
+        kAtomicOutRow,
+        kLanguageRow,
     });
 }
 
@@ -50,22 +50,17 @@ struct CompareSource {
 };
 
 Result<CompareSource> openSource(const QCommandLineParser& parser) {
-    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", eitherNotBoth("--model", "--lesson")};
+    auto opened = openModelOrLesson(parser, translate("cli", "compare needs --model FOLDER|ID or --lesson NAME|FILE"));
+    if (!opened) return opened.error();
     CompareSource source;
-    if (parser.isSet("model")) {
-        auto opened = openModel(parser.value("model").toStdString());
-        if (!opened) return opened.error();
-        notices(opened.value().notices);
-        source.model = std::make_shared<const OpenedModel>(std::move(opened).value());
+    source.model = opened.value().model;
+    source.lesson = opened.value().lesson;
+    if (source.model) {
         source.layers = source.model->layerCount(), source.heads = source.model->headCount();
-        return source;
+    } else {
+        source.defaultSentence = source.lesson->sentence;
+        source.layers = static_cast<int>(source.lesson->layers.size()), source.heads = source.lesson->numHeads;
     }
-    if (!parser.isSet("lesson")) return Error{"", translate("cli", "compare needs --model FOLDER|ID or --lesson NAME|FILE").toStdString()};
-    auto loaded = loadLesson(parser.value("lesson"));
-    if (!loaded) return loaded.error();
-    source.lesson = std::make_shared<const Lesson>(std::move(loaded).value());
-    source.defaultSentence = source.lesson->sentence;
-    source.layers = static_cast<int>(source.lesson->layers.size()), source.heads = source.lesson->numHeads;
     return source;
 }
 
@@ -117,8 +112,7 @@ std::string formatted(const SentenceComparison& c, const std::string& format, in
 int runCompareCommand(const QStringList& arguments) {
     QCommandLineParser parser;
     addOptions(parser);
-    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
-    if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    if (const auto ended = parseOrAnswer(parser, arguments)) return *ended;
     if (parser.positionalArguments().size() != 1)
         return fail(translate("cli", "compare expects options only, got %1").arg(parser.positionalArguments().mid(1).join(' ')).toStdString());
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
@@ -138,10 +132,7 @@ int runCompareCommand(const QStringList& arguments) {
     if (!sentences) return fail(coreErrorString(sentences.error()));
     auto comparison = runBoth(source.value(), sentences.value(), heads.value(), ablate);
     if (!comparison) return fail(coreErrorString(comparison.error()));
-    const std::string text = formatted(comparison.value(), format, decimals);
-    if (!parser.isSet("out")) return write(text), 0;
-    auto written = writeFileAtomically(parser.value("out").toStdString(), text);
-    return written ? 0 : fail(coreErrorString(written.error()));
+    return writeOutput(parser, formatted(comparison.value(), format, decimals));
 }
 
 }  // namespace attnscope

@@ -13,7 +13,6 @@
 #include "app/lesson_source.hpp"
 #include "app/sentence_runners.hpp"
 #include "core/analysis/qk_space.hpp"
-#include "core/io/atomic_file.hpp"
 #include "core/io/text_file.hpp"
 #include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
@@ -28,19 +27,18 @@ void addOptions(QCommandLineParser& parser) {
     addSubcommandBasics(parser, translate(
         "cli", "attnscope qk: one head's queries and keys projected together to 2-D (AttentionViz's normalisation, "
                "then PCA)."), translate("cli", "qk"));
-    parser.addOptions({
-        {"corpus", translate("cli", "A text file: every non-empty line is a sentence (at most 1000 are read)."), "file"},
-        {"layer", translate("cli", "The layer (1 = first)."), "l"},
-        {"head", translate("cli", "The head (1 = first)."), "h"},
-        {"layout", translate("cli", "pca (default) or tsne (exact t-SNE of the same normalised points, at most 2000)."),
+    addOptionRows(parser, {
+        {"corpus", QT_TRANSLATE_NOOP("cli", "A text file: every non-empty line is a sentence (at most 1000 are read)."), "file"},
+        {"layer", QT_TRANSLATE_NOOP("cli", "The layer (1 = first)."), "l"},
+        {"head", QT_TRANSLATE_NOOP("cli", "The head (1 = first)."), "h"},
+        {"layout", QT_TRANSLATE_NOOP("cli", "pca (default) or tsne (exact t-SNE of the same normalised points, at most 2000)."),
          "layout"},
-        {"perplexity", translate("cli", "t-SNE: the effective number of neighbours (default 30, at most (points - 1) / 3)."),
+        {"perplexity", QT_TRANSLATE_NOOP("cli", "t-SNE: the effective number of neighbours (default 30, at most (points - 1) / 3)."),
          "p"},
-        {"seed", translate("cli", "t-SNE: the seed of its random start (default 1)."), "n"},
-        {"format", translate("cli", "json (default) or csv."), "format"},
-        {"out", translate("cli", "Write to FILE (atomically) instead of standard output."), "file"},
-        {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
-         "language"},
+        {"seed", QT_TRANSLATE_NOOP("cli", "t-SNE: the seed of its random start (default 1)."), "n"},
+        {"format", QT_TRANSLATE_NOOP("cli", "json (default) or csv."), "format"},
+        kAtomicOutRow,
+        kLanguageRow,
     });
 }
 
@@ -51,20 +49,11 @@ struct QkSource {
 };
 
 Result<QkSource> openSource(const QCommandLineParser& parser, int layer) {
-    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", eitherNotBoth("--model", "--lesson")};
-    if (parser.isSet("model")) {
-        auto opened = openModel(parser.value("model").toStdString());
-        if (!opened) return opened.error();
-        notices(opened.value().notices);
-        return QkSource{{}, modelSentenceRunner(std::make_shared<const OpenedModel>(std::move(opened).value()), layer)};
-    }
-    if (parser.isSet("lesson")) {
-        auto loaded = loadLesson(parser.value("lesson"));
-        if (!loaded) return loaded.error();
-        auto lesson = std::make_shared<const Lesson>(std::move(loaded).value());
-        return QkSource{lesson->sentence, lessonSentenceRunner(lesson)};
-    }
-    return Error{"", translate("cli", "needs --model FOLDER|ID or --lesson NAME|FILE").toStdString()};
+    auto opened = openModelOrLesson(parser, translate("cli", "needs --model FOLDER|ID or --lesson NAME|FILE"));
+    if (!opened) return opened.error();
+    const auto& [model, lesson] = opened.value();
+    if (model) return QkSource{{}, modelSentenceRunner(model, layer)};
+    return QkSource{lesson->sentence, lessonSentenceRunner(lesson)};
 }
 
 // The non-empty lines of the corpus, at most kMaxQkCorpusSentences (a notice says when more).
@@ -164,19 +153,12 @@ Result<QkOptions> readLayout(const QCommandLineParser& parser, int points) {
     return options;
 }
 
-int writeResult(const QCommandLineParser& parser, const std::string& text) {
-    if (!parser.isSet("out")) return write(text), 0;
-    auto written = writeFileAtomically(parser.value("out").toStdString(), text);
-    return written ? 0 : fail(coreErrorString(written.error()));
-}
-
 }  // namespace
 
 int runQkCommand(const QStringList& arguments) {
     QCommandLineParser parser;
     addOptions(parser);
-    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
-    if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    if (const auto ended = parseOrAnswer(parser, arguments)) return *ended;
     if (parser.positionalArguments().size() != 1)
         return fail(translate("cli", "qk expects options only, got %1").arg(parser.positionalArguments().mid(1).join(' ')).toStdString());
     const std::string format = parser.value("format").isEmpty() ? "json" : parser.value("format").toStdString();
@@ -199,7 +181,7 @@ int runQkCommand(const QStringList& arguments) {
     auto space = qkSpace(gathered.value(), options.value());
     if (!space) return fail(coreErrorString(space.error()));
     std::fprintf(stderr, "qk: %s\n", qkSummary(space.value(), coreLanguage()).c_str());
-    return writeResult(parser, format == "json" ? qkSpaceToJson(space.value(), head.value())
+    return writeOutput(parser, format == "json" ? qkSpaceToJson(space.value(), head.value())
                                                 : qkSpaceToCsv(space.value()));
 }
 

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "app/language.hpp"
+#include "app/lesson_source.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "core/source/model_session.hpp"
@@ -99,11 +101,48 @@ void addSubcommandBasics(QCommandLineParser& parser, const QString& description,
     parser.setApplicationDescription(description);
     parser.addHelpOption();
     parser.addPositionalArgument(translate("cli", "command"), command);
-    parser.addOptions({
-        {"model", translate("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
-        {"lesson", translate("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
-        {"sentence", translate("cli", "The sentence (default: the lesson's own)."), "text"},
+    addOptionRows(parser, {
+        {"model", QT_TRANSLATE_NOOP("cli", "A pretrained model: a FOLDER or a Hugging Face id in the local cache."), "model"},
+        {"lesson", QT_TRANSLATE_NOOP("cli", "Built-in lesson NAME, a lesson FILE, or inline lesson JSON."), "lesson"},
+        {"sentence", QT_TRANSLATE_NOOP("cli", "The sentence (default: the lesson's own)."), "text"},
     });
+}
+
+const OptionRow kLanguageRow{
+    "lang", QT_TRANSLATE_NOOP("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
+    "language"};
+const OptionRow kAtomicOutRow{"out", QT_TRANSLATE_NOOP("cli", "Write to FILE (atomically) instead of standard output."),
+                              "file"};
+
+void addOptionRows(QCommandLineParser& parser, std::initializer_list<OptionRow> rows) {
+    for (const OptionRow& row : rows)
+        parser.addOption(QCommandLineOption(QString::fromLatin1(row.name), translate("cli", row.help), QString::fromLatin1(row.value)));
+}
+
+Result<ModelOrLesson> openModelOrLesson(const QCommandLineParser& parser, const QString& missing) {
+    if (parser.isSet("model") && parser.isSet("lesson")) return Error{"", eitherNotBoth("--model", "--lesson")};
+    if (parser.isSet("model")) {
+        auto opened = openModel(parser.value("model").toStdString());
+        if (!opened) return opened.error();
+        notices(opened.value().notices);
+        return ModelOrLesson{std::make_shared<const OpenedModel>(std::move(opened).value()), nullptr};
+    }
+    if (!parser.isSet("lesson")) return Error{"", missing.toStdString()};
+    auto loaded = loadLesson(parser.value("lesson"));
+    if (!loaded) return loaded.error();
+    return ModelOrLesson{nullptr, std::make_shared<const Lesson>(std::move(loaded).value())};
+}
+
+std::optional<int> parseOrAnswer(QCommandLineParser& parser, const QStringList& arguments) {
+    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    return std::nullopt;
+}
+
+int writeOutput(const QCommandLineParser& parser, const std::string& text) {
+    if (!parser.isSet("out")) return write(text), 0;
+    auto written = writeFileAtomically(parser.value("out").toStdString(), text);
+    return written ? 0 : fail(coreErrorString(written.error()));
 }
 
 }  // namespace attnscope

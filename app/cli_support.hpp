@@ -2,10 +2,13 @@
 // What every command-line command shares: how it fails, writes and reads a bounded number.
 #include <QString>
 #include <QStringList>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/base/result.hpp"
 #include "core/text/language.hpp"
 #include "core/text/notice.hpp"
 #include "core/trace/trace.hpp"
@@ -14,6 +17,7 @@ class QCommandLineParser;
 
 namespace attnscope {
 
+struct Lesson;
 struct OpenedModel;
 
 // "attnscope: MESSAGE" on stderr; returns the exit code 1.
@@ -36,6 +40,33 @@ std::string modelShapeText(const OpenedModel& model, Language language);
 // What every analysis subcommand (coref, heads, qk) starts with: its description, --help, the
 // command word, and where sentences come from (--model, --lesson, --sentence).
 void addSubcommandBasics(QCommandLineParser& parser, const QString& description, const QString& command);
+
+// One row of a command's option table: the option, its --help text, written as
+// QT_TRANSLATE_NOOP("cli", "…") so that lupdate finds it and translated when added, and the name
+// of its value (empty: a switch).
+struct OptionRow {
+    const char* name;
+    const char* help;
+    const char* value = "";
+};
+void addOptionRows(QCommandLineParser& parser, std::initializer_list<OptionRow> rows);
+// A subcommand's first step: its arguments parsed and --help answered. The exit code when it ends
+// there (a bad option: 1, --help: 0), else nothing.
+std::optional<int> parseOrAnswer(QCommandLineParser& parser, const QStringList& arguments);
+// Its last: `text` to the --out file (atomically) when given, else to standard output; the exit code.
+int writeOutput(const QCommandLineParser& parser, const std::string& text);
+
+// The rows that read the same in every command that takes them.
+extern const OptionRow kLanguageRow;   // --lang (main() reads it before the parser: languageOption)
+extern const OptionRow kAtomicOutRow;  // --out FILE, written atomically
+
+// What --model or --lesson opened (exactly one is set; the model's notices are printed): how the
+// analysis subcommands (coref, heads, qk, compare) start. Neither given: the error `missing`.
+struct ModelOrLesson {
+    std::shared_ptr<const OpenedModel> model;
+    std::shared_ptr<const Lesson> lesson;
+};
+Result<ModelOrLesson> openModelOrLesson(const QCommandLineParser& parser, const QString& missing);
 
 // The value of --lang (--lang X or --lang=X): empty when absent; an error unless zh_CN or en.
 // main() applies it before anything is printed, so --help and messages follow it.

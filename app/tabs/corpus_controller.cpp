@@ -106,9 +106,7 @@ void CorpusController::setProgressHookForTests(std::function<void(int)> hook) {
 
 QByteArray CorpusController::exportBytes(const QString& format) const {
     const CorpusStats& stats = *panel_->stats();
-    if (format == "png") return panel_->plots().toPng();
-    if (format == "svg") return panel_->plots().toSvg();
-    if (format == "pdf") return panel_->plots().toPdf();
+    if (format == "png" || format == "svg" || format == "pdf") return panel_->plots().figureBytes(format);
     if (format == "csv") return QByteArray::fromStdString(corpusStatsToCsv(stats));
     if (format == "json") return QByteArray::fromStdString(corpusStatsToJson(stats, description_.toStdString()));
     return {};

@@ -178,12 +178,8 @@ bool HeadsTab::exportRanking(const QString& path, const QString& format) {
         emit failed(tr("Nothing to export"), tr("Evaluate a coreference set first."));
         return false;
     }
-    const HeadRankingBuilder& builder = panel_->rankingBuilder();
-    QByteArray bytes;
-    if (format == "png") bytes = builder.toPng();
-    else if (format == "svg") bytes = builder.toSvg();
-    else if (format == "pdf") bytes = builder.toPdf();
-    else if (format == "csv") bytes = QByteArray::fromStdString(evaluationToCsv(*evaluation));
+    QByteArray bytes = panel_->rankingBuilder().figureBytes(format);
+    if (format == "csv") bytes = QByteArray::fromStdString(evaluationToCsv(*evaluation));
     else if (format == "json") bytes = QByteArray::fromStdString(evaluationToJson(*evaluation, *set));
     return writeReported(path, bytes, format);
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/export/table_format.hpp"
+#include "core/io/json_rows.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/ablation.hpp"
@@ -47,15 +48,7 @@ std::string matrixText(const Mat& m, const std::vector<std::string>& labels, int
     return textTable(t);
 }
 
-Json rows(const Mat& m) {
-    Json out = Json::array();
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        Json row = Json::array();
-        for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-        out.push_back(std::move(row));
-    }
-    return out;
-}
+Json rows(const Mat& m) { return json::matrixRows(m); }
 
 Json tokensJson(const std::vector<Token>& tokens) {
     Json out = Json::array();

@@ -82,22 +82,27 @@ Mat selectTokens(const Mat& weights, const std::vector<int>& keep) {
     return weights(keep, keep);  // Eigen 3.4 indexed view: rows and columns in the order of keep
 }
 
-Mat renormalizeRows(const Mat& weights) {
+namespace {
+
+// Each row divided by what `of` says of it; a row whose divisor is not positive stays as it is.
+template <class RowDivisor>
+Mat dividedRows(const Mat& weights, RowDivisor of) {
     Mat out = weights;
     for (Eigen::Index r = 0; r < out.rows(); ++r) {
-        const double sum = out.row(r).sum();
-        if (sum > 0) out.row(r) /= sum;
+        const double divisor = of(out.row(r));
+        if (divisor > 0) out.row(r) /= divisor;
     }
     return out;
 }
 
+}  // namespace
+
+Mat renormalizeRows(const Mat& weights) {
+    return dividedRows(weights, [](const auto& row) { return row.sum(); });
+}
+
 Mat rowMaxNormalized(const Mat& weights) {
-    Mat out = weights;
-    for (Eigen::Index r = 0; r < out.rows(); ++r) {
-        const double top = out.row(r).maxCoeff();
-        if (top > 0) out.row(r) /= top;
-    }
-    return out;
+    return dividedRows(weights, [](const auto& row) { return row.maxCoeff(); });
 }
 
 Mat flooredWeights(const Mat& weights, double floor) { return weights.cwiseMax(floor); }

@@ -8,6 +8,7 @@
 #include "core/trace/ablation.hpp"
 #include "core/trace/explain.hpp"
 #include "core/export/table_format.hpp"
+#include "core/io/json_rows.hpp"
 #include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
 
@@ -133,15 +134,7 @@ Json numberJson(double v) {
     return v;
 }
 
-Json matrixJson(const Mat& m) {
-    Json rows = Json::array();
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        Json row = Json::array();
-        for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(numberJson(m(r, c)));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
+Json matrixJson(const Mat& m) { return json::matrixRows(m, numberJson); }
 
 Json headJson(const HeadTrace& h) {
     return Json{{"q", matrixJson(h.q)},

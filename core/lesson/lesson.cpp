@@ -3,6 +3,7 @@
 #include "core/lesson/lesson.hpp"
 
 #include "core/io/json_reader.hpp"
+#include "core/io/json_rows.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/utf8.hpp"
 
@@ -257,15 +258,7 @@ int versionNeeded(const Lesson& lesson) {
     return localized ? 3 : lesson.residual ? 2 : 1;
 }
 
-Json matrixJson(const Mat& m) {
-    Json rows = Json::array();
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        Json row = Json::array();
-        for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
+Json matrixJson(const Mat& m) { return json::matrixRows(m); }
 
 Json vectorJson(const RowVec& v) { return matrixJson(v)[0]; }
 

@@ -83,6 +83,39 @@ void verifyArcsMatch(const CorefView& view, const SentenceResolution& expected) 
     }
 }
 
+// `tokens` tokens of "the animal did not cross the street because it was too tired ." over and
+// over between [CLS] and [SEP], 2 layers × 2 heads. Every row spreads half its weight evenly; an
+// "it" gives the other half to the nearest `target` before it, any other token to itself.
+Trace repeatedSentenceTrace(int tokens, const std::string& target) {
+    const std::vector<std::string> sentence{"the", "animal", "did", "not", "cross", "the", "street",
+                                            "because", "it", "was", "too", "tired", "."};
+    Trace t;
+    t.tokens.push_back({"[CLS]", true, -1, -1, true});
+    for (int i = 1; i + 1 < tokens; ++i) t.tokens.push_back({sentence[static_cast<std::size_t>(i - 1) % sentence.size()]});
+    t.tokens.push_back({"[SEP]", true, -1, -1, true});
+    Mat w = Mat::Constant(tokens, tokens, 0.5 / tokens);
+    int lastTarget = 0;
+    for (int r = 0; r < tokens; ++r) {
+        const std::string& text = t.tokens[static_cast<std::size_t>(r)].text;
+        w(r, text == "it" ? lastTarget : r) += 0.5;
+        if (text == target) lastTarget = r;
+    }
+    for (int l = 0; l < 2; ++l) {
+        LayerTrace layer;
+        layer.heads.resize(2);
+        for (HeadTrace& head : layer.heads) head.weights = w;
+        t.layers.push_back(std::move(layer));
+    }
+    return t;
+}
+
+std::vector<std::string> chosenWords(const SentenceResolution& resolved) {
+    std::vector<std::string> out;
+    for (const Resolution& r : resolved.mentions)
+        out.push_back(resolved.words.at(static_cast<std::size_t>(r.candidates.at(static_cast<std::size_t>(r.chosen)))).text);
+    return out;
+}
+
 }  // namespace
 
 class CorefTest : public QObject {
@@ -153,6 +186,35 @@ private slots:
         QTRY_VERIFY(!controller->busy());
         QVERIFY(arcTo(view(), "street") && arcTo(view(), "street")->chosen);
         verifyArcsMatch(view(), resolveSentence(trace(), {Scoring::headSet({{1, 0}}), false, std::nullopt}).value());
+    }
+
+    // Issue 16: at 512 tokens rollout (the default scoring) runs on the controller's worker at the
+    // default inline limit. show() returns before anything is drawn (the result can only come
+    // through the event loop), and of two requests in a row only the newer one is drawn.
+    void rolloutAt512TokensRunsOffTheGuiThreadAndTheNewestWins() {
+        QTabWidget tabs;
+        CorefTabController controller(&tabs);
+        tabs.resize(1000, 700);
+        tabs.show();
+        tabs.setCurrentWidget(controller.tab());
+        const auto older = std::make_shared<const Trace>(repeatedSentenceTrace(512, "animal"));
+        const auto newer = std::make_shared<const Trace>(repeatedSentenceTrace(512, "street"));
+        const auto olderResolved = resolveSentence(*older, {Scoring::rollout(), false, std::nullopt});
+        const auto newerResolved = resolveSentence(*newer, {Scoring::rollout(), false, std::nullopt});
+        QVERIFY(olderResolved && newerResolved);
+        QCOMPARE(newerResolved.value().mentions.size(), std::size_t{39});  // one "it" per 13 tokens of 510
+        QCOMPARE(chosenWords(olderResolved.value()).front(), std::string("animal"));
+        QCOMPARE(chosenWords(newerResolved.value()).front(), std::string("street"));
+        const CorefView& drawn = *controller.tab()->view();
+        controller.show(older, 0, 0);
+        QVERIFY(controller.busy());
+        QVERIFY(drawn.drawnArcs().empty());  // back on the GUI thread before the result
+        controller.show(newer, 0, 0);
+        QVERIFY(controller.busy());
+        QVERIFY(drawn.drawnArcs().empty());
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kWaitMs);
+        verifyArcsMatch(drawn, newerResolved.value());
+        QCOMPARE(drawn.resolution().words.size(), newerResolved.value().words.size());
     }
 
     void baselinesAreMarkedUnderTheirWords() {

@@ -47,80 +47,79 @@ HeatmapTools::HeatmapTools(QWidget* parent) : QWidget(parent) {
 
 QWidget* HeatmapTools::rangeBox() {
     auto* box = new QWidget(this);
-    from_ = new QSpinBox(box);
-    from_->setObjectName("rangeFrom");
-    to_ = new QSpinBox(box);
-    to_->setObjectName("rangeTo");
-    QHBoxLayout* row = bareRow(box);
-    row->addWidget(new QLabel(tr("Tokens"), box));
-    row->addWidget(from_);
-    row->addWidget(new QLabel(tr("to"), box));
-    row->addWidget(to_);
-    // Typing a number waits for Enter or leaving the box; the arrows act at once.
-    from_->setKeyboardTracking(false);
-    to_->setKeyboardTracking(false);
     const auto chosen = [this] {
-        const int a = from_->value(), b = to_->value();
-        const auto [low, high] = std::minmax(a, b);
+        const int a = range_[0]->value(), b = range_[1]->value();
+        const auto [low, high] = std::minmax(a, b);  // references: to a and b, not to temporaries
         emit rangeChosen(low - 1, high - 1);
     };
-    connect(from_, &QSpinBox::valueChanged, this, chosen);
-    connect(to_, &QSpinBox::valueChanged, this, chosen);
+    const char* names[] = {"rangeFrom", "rangeTo"};
+    for (int end = 0; end < 2; ++end) {
+        range_[end] = new QSpinBox(box);
+        range_[end]->setObjectName(names[end]);
+        // Typing a number waits for Enter or leaving the box; the arrows act at once.
+        range_[end]->setKeyboardTracking(false);
+        connect(range_[end], &QSpinBox::valueChanged, this, chosen);
+    }
+    QHBoxLayout* row = bareRow(box);
+    row->addWidget(new QLabel(tr("Tokens"), box));
+    row->addWidget(range_[0]);
+    row->addWidget(new QLabel(tr("to"), box));
+    row->addWidget(range_[1]);
     return box;
 }
 
 QWidget* HeatmapTools::findBox() {
     auto* box = new QWidget(this);
-    find_ = new QLineEdit(box);
-    find_->setObjectName("findToken");
-    find_->setPlaceholderText(tr("Find token"));
-    find_->setClearButtonEnabled(true);
-    previous_ = new QToolButton(box);
-    previous_->setObjectName("findPrevious");
-    previous_->setArrowType(Qt::LeftArrow);
-    previous_->setToolTip(tr("Previous match"));
-    next_ = new QToolButton(box);
-    next_->setObjectName("findNext");
-    next_->setArrowType(Qt::RightArrow);
-    next_->setToolTip(tr("Next match"));
-    matches_ = new QLabel(box);
-    matches_->setObjectName("findCount");
+    find_.text = new QLineEdit(box);
+    find_.text->setObjectName("findToken");
+    find_.text->setPlaceholderText(tr("Find token"));
+    find_.text->setClearButtonEnabled(true);
+    find_.previous = new QToolButton(box);
+    find_.previous->setObjectName("findPrevious");
+    find_.previous->setArrowType(Qt::LeftArrow);
+    find_.previous->setToolTip(tr("Previous match"));
+    find_.next = new QToolButton(box);
+    find_.next->setObjectName("findNext");
+    find_.next->setArrowType(Qt::RightArrow);
+    find_.next->setToolTip(tr("Next match"));
+    find_.matches = new QLabel(box);
+    find_.matches->setObjectName("findCount");
     QHBoxLayout* row = bareRow(box);
-    row->addWidget(find_);
-    row->addWidget(previous_);
-    row->addWidget(next_);
-    row->addWidget(matches_);
-    connect(find_, &QLineEdit::textChanged, this, &HeatmapTools::findChanged);
-    connect(find_, &QLineEdit::returnPressed, this, [this] { emit findStep(1); });
-    connect(previous_, &QToolButton::clicked, this, [this] { emit findStep(-1); });
-    connect(next_, &QToolButton::clicked, this, [this] { emit findStep(1); });
+    row->addWidget(find_.text);
+    row->addWidget(find_.previous);
+    row->addWidget(find_.next);
+    row->addWidget(find_.matches);
+    connect(find_.text, &QLineEdit::textChanged, this, &HeatmapTools::findChanged);
+    connect(find_.text, &QLineEdit::returnPressed, this, [this] { emit findStep(1); });
+    connect(find_.previous, &QToolButton::clicked, this, [this] { emit findStep(-1); });
+    connect(find_.next, &QToolButton::clicked, this, [this] { emit findStep(1); });
     showMatches(0, -1);
     return box;
 }
 
 void HeatmapTools::setTokenCount(int count) {
-    for (QSpinBox* box : {from_, to_}) {
+    for (QSpinBox* box : range_) {
         const QSignalBlocker blocker(box);
         box->setRange(count > 0 ? 1 : 0, count);
     }
 }
 
 void HeatmapTools::showRange(int first, int last) {
-    const QSignalBlocker a(from_), b(to_);
-    from_->setValue(first + 1);
-    to_->setValue(last + 1);
+    const QSignalBlocker a(range_[0]), b(range_[1]);
+    range_[0]->setValue(first + 1);
+    range_[1]->setValue(last + 1);
 }
 
 void HeatmapTools::showMatches(int count, int current) {
-    previous_->setEnabled(count > 1);
-    next_->setEnabled(count > 1);
-    if (find_->text().trimmed().isEmpty()) matches_->clear();
-    else if (count == 0) matches_->setText(tr("no match"));
-    else if (count == 1) matches_->setText(tr("1 match"));
-    else matches_->setText(tr("%1 matches (%2 of %1)").arg(count).arg(current + 1));
+    find_.previous->setEnabled(count > 1);
+    find_.next->setEnabled(count > 1);
+    if (find_.text->text().trimmed().isEmpty()) find_.matches->clear();
+    else if (count == 0) find_.matches->setText(tr("no match"));
+    else if (count == 1) find_.matches->setText(tr("1 match"));
+    else find_.matches->setText(tr("%1 matches (%2 of %1)").arg(count).arg(current + 1));
 }
 
-QString HeatmapTools::findText() const { return find_->text().trimmed(); }
+QString HeatmapTools::findText() const { return find_.text->text().trimmed(); }
 
 HeatmapColours HeatmapTools::colours() const { return static_cast<HeatmapColours>(colours_->currentIndex()); }
 

@@ -3,6 +3,7 @@
 // box with its previous / next buttons and match count, the colour scale and "Reset zoom".
 // It only holds choices and says what was asked; the HeatmapView acts on them.
 #include <QWidget>
+#include <array>
 
 #include "ui/attention/heatmap_builder.hpp"
 
@@ -37,12 +38,15 @@ private:
     QWidget* rangeBox();
     QWidget* findBox();
 
-    QSpinBox* from_ = nullptr;
-    QSpinBox* to_ = nullptr;
-    QLineEdit* find_ = nullptr;
-    QLabel* matches_ = nullptr;
-    QToolButton* previous_ = nullptr;
-    QToolButton* next_ = nullptr;
+    // The find-token box, its arrows and what it found.
+    struct FindControls {
+        QLineEdit* text = nullptr;
+        QToolButton* previous = nullptr;
+        QToolButton* next = nullptr;
+        QLabel* matches = nullptr;
+    };
+    std::array<QSpinBox*, 2> range_{};  // the first and last token shown, 1-based as the user reads them
+    FindControls find_;
     QComboBox* colours_ = nullptr;
 };
 

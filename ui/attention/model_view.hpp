@@ -146,6 +146,7 @@ private:
     std::vector<std::vector<int>> headOrder_;
     QString orderName_;
     QString scaleText_;  // the caption's first part (describeScale)
+    QLabel* caption_ = nullptr;
     std::vector<DrawnHeader> headers_;
     std::vector<DrawnThumbnail> thumbs_;
     std::vector<ThumbnailBadge> badges_;
@@ -153,15 +154,14 @@ private:
     std::vector<QImage> scaled_;  // parallel to thumbs_: what is painted (worker-scaled, or stale)
     int thumbSize_ = 0;           // current thumbnail side, px
     int finished_ = 0;            // thumbnails of this generation that arrived
+    QLabel* progress_ = nullptr;  // says finished_ of thumbs_ while a build runs
     std::uint64_t generation_ = 0;
     std::shared_ptr<std::atomic<bool>> cancel_;       // of the running build
     std::shared_ptr<std::atomic<int>> targetPixels_;  // thumbnail side (device px) the build scales to
     std::shared_ptr<std::atomic<bool>> rescaleCancel_;
     bool rescalePending_ = false;
     QThreadPool pool_;  // one worker: builds and rescales run in order
-    QLabel* caption_ = nullptr;
     ModelViewBar* bar_ = nullptr;
-    QLabel* progress_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     ThumbnailGrid* grid_ = nullptr;
 };

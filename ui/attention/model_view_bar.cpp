@@ -21,8 +21,8 @@ QLineEdit* filterEdit(QWidget* parent, const char* name) {
 }  // namespace
 
 ModelViewBar::ModelViewBar(QWidget* parent) : QWidget(parent) {
-    layers_ = filterEdit(this, "modelViewLayers");
-    heads_ = filterEdit(this, "modelViewHeads");
+    filters_.layers = filterEdit(this, "modelViewLayers");
+    filters_.heads = filterEdit(this, "modelViewHeads");
     order_ = new QComboBox(this);
     order_->setObjectName("modelViewOrder");
     order_->addItems({tr("head number"), tr("entropy"), tr("weight on delimiters"), tr("previous-token share"),
@@ -35,17 +35,17 @@ ModelViewBar::ModelViewBar(QWidget* parent) : QWidget(parent) {
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(new QLabel(tr("Layers:"), this));
-    row->addWidget(layers_, 1);
+    row->addWidget(filters_.layers, 1);
     row->addWidget(new QLabel(tr("Heads:"), this));
-    row->addWidget(heads_, 1);
+    row->addWidget(filters_.heads, 1);
     row->addWidget(new QLabel(tr("Order heads by:"), this));
     row->addWidget(order_);
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
     column->addLayout(row);
     column->addWidget(message_);
-    connect(layers_, &QLineEdit::editingFinished, this, [this] { emit layerFilterEntered(layers_->text()); });
-    connect(heads_, &QLineEdit::editingFinished, this, [this] { emit headFilterEntered(heads_->text()); });
+    connect(filters_.layers, &QLineEdit::editingFinished, this, [this] { emit layerFilterEntered(filters_.layers->text()); });
+    connect(filters_.heads, &QLineEdit::editingFinished, this, [this] { emit headFilterEntered(filters_.heads->text()); });
     connect(order_, &QComboBox::currentIndexChanged, this, &ModelViewBar::orderChosen);
 }
 

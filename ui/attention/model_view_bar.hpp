@@ -15,8 +15,8 @@ class ModelViewBar : public QWidget {
 public:
     explicit ModelViewBar(QWidget* parent = nullptr);
 
-    QLineEdit* layerEdit() const { return layers_; }
-    QLineEdit* headEdit() const { return heads_; }
+    QLineEdit* layerEdit() const { return filters_.layers; }
+    QLineEdit* headEdit() const { return filters_.heads; }
     // Entry 0: head number; entry i ≥ 1: HeadSortKey(i − 1) (core/analysis/head_order.hpp).
     QComboBox* orderBox() const { return order_; }
     void showMessage(const QString& text);  // empty: hidden
@@ -28,8 +28,12 @@ signals:
     void orderChosen(int entry);
 
 private:
-    QLineEdit* layers_ = nullptr;
-    QLineEdit* heads_ = nullptr;
+    // The two filters the user types, "1-3,7" each.
+    struct Filters {
+        QLineEdit* layers = nullptr;
+        QLineEdit* heads = nullptr;
+    };
+    Filters filters_;
     QComboBox* order_ = nullptr;
     QLabel* message_ = nullptr;
 };

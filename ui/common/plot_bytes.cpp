@@ -5,6 +5,8 @@
 #include <QSvgGenerator>
 #include <qcustomplot.h>
 
+#include "ui/common/file_write.hpp"
+
 namespace attnscope {
 
 QByteArray svgBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint) {
@@ -48,6 +50,13 @@ QByteArray plotSvgBytes(QCustomPlot* plot, QSize size, const QString& title) {
 
 QByteArray plotPdfBytes(QCustomPlot* plot, QSize size, const QString& title) {
     return pdfBytes(size, title, [&](QCPPainter& p) { plot->toPainter(&p, size.width(), size.height()); });
+}
+
+QByteArray plotFigureBytes(QCustomPlot* plot, QSize size, const QString& title, const QString& format) {
+    if (format == "png") return pngBytes(plot->toPixmap(size.width(), size.height(), 2.0).toImage());
+    if (format == "svg") return plotSvgBytes(plot, size, title);
+    if (format == "pdf") return plotPdfBytes(plot, size, title);
+    return {};
 }
 
 }  // namespace attnscope

@@ -132,10 +132,6 @@ QToolButton* CorefTab::buildExportButton() {
     return button;
 }
 
-void CorefTab::resolve(const Trace& trace, int layer, int head) {
-    if (const auto options = request(trace, layer, head)) showResolution(resolveSentence(trace, *options));
-}
-
 std::optional<ResolveOptions> CorefTab::request(const Trace& trace, int layer, int head) {
     const std::vector<std::string> words = tokenTexts(trace);
     if (words != words_) mentionWord_.reset();  // word indices of another sentence mean nothing here

@@ -39,7 +39,6 @@ public:
     // second view under A's, both named in their legends. nullptr: B's view hides.
     void showSecondResolution(const Result<SentenceResolution>* resolved);
     CorefView* secondView() const { return viewB_; }
-    void resolve(const Trace& trace, int layer, int head);  // request, resolve here, show
     // Chosen heads = `heads` (0-based), e.g. from the head ranking's "use best heads".
     void setHeads(const std::vector<HeadRef>& heads);
     // Back to every pronoun of the sentence.
@@ -55,7 +54,8 @@ public:
     QString errorText() const;
 
 signals:
-    // The user changed what to resolve; the window calls resolve() with the trace on screen.
+    // The user changed what to resolve; CorefTabController resolves the trace on screen again
+    // (off the GUI thread beyond a few dozen tokens) and hands the result to showResolution.
     void changed();
 
 private:

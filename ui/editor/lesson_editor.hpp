@@ -44,8 +44,8 @@ private:
     QString selectedWord();  // the embedding table's current row, else empty (with a message)
     void connectStructureBar();
 
-    std::vector<LessonMatrixChoice> choices_;
     QComboBox* matrixBox_ = nullptr;
+    std::vector<LessonMatrixChoice> choices_;  // what each of matrixBox_'s entries shows
     MatrixTable* table_ = nullptr;
     QLabel* message_ = nullptr;
     LessonStructureBar* structure_ = nullptr;

@@ -49,13 +49,13 @@ CorpusPanel::~CorpusPanel() = default;
 
 QWidget* CorpusPanel::buildControls() {
     auto* row = new QWidget(this);
-    run_ = new QPushButton(tr("Corpus statistics…"), row);
-    run_->setObjectName("runCorpus");
-    run_->setToolTip(tr("Choose a text file (one sentence a line) and run every sentence through the open "
+    run_.button = new QPushButton(tr("Corpus statistics…"), row);
+    run_.button->setObjectName("runCorpus");
+    run_.button->setToolTip(tr("Choose a text file (one sentence a line) and run every sentence through the open "
                         "lesson or model."));
-    progress_ = new JobProgress(tr("sentence %v of %m"), "corpusProgress", "cancelCorpus", row);
-    timeLeft_ = new QLabel(row);
-    timeLeft_->setObjectName("corpusTimeLeft");
+    run_.progress = new JobProgress(tr("sentence %v of %m"), "corpusProgress", "cancelCorpus", row);
+    run_.timeLeft = new QLabel(row);
+    run_.timeLeft->setObjectName("corpusTimeLeft");
     statistic_ = new QComboBox(row);
     statistic_->setObjectName("corpusStatistic");
     for (int s = 0; s < kCorpusStatisticCount; ++s) statistic_->addItem(corpusStatisticName(CorpusStatistic(s)));
@@ -70,15 +70,15 @@ QWidget* CorpusPanel::buildControls() {
     export_->setMenu(menu);
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(run_);
-    layout->addWidget(progress_);
-    layout->addWidget(timeLeft_);
+    layout->addWidget(run_.button);
+    layout->addWidget(run_.progress);
+    layout->addWidget(run_.timeLeft);
     layout->addStretch(1);
     layout->addWidget(new QLabel(tr("Panel (a):"), row));
     layout->addWidget(statistic_);
     layout->addWidget(export_);
-    connect(run_, &QPushButton::clicked, this, &CorpusPanel::chooseFile);
-    connect(progress_, &JobProgress::cancelRequested, this, &CorpusPanel::cancelRequested);
+    connect(run_.button, &QPushButton::clicked, this, &CorpusPanel::chooseFile);
+    connect(run_.progress, &JobProgress::cancelRequested, this, &CorpusPanel::cancelRequested);
     connect(statistic_, &QComboBox::currentIndexChanged, this,
             [this](int index) { plots_->setStatistic(CorpusStatistic(index)); });
     return row;
@@ -119,19 +119,19 @@ void CorpusPanel::clear(const QString& message) {
 
 // The run button stays enabled: another file replaces the running one.
 void CorpusPanel::setRunning(bool running) {
-    progress_->setRunning(running);
-    timeLeft_->clear();
+    run_.progress->setRunning(running);
+    run_.timeLeft->clear();
     if (running) message_->clear();
 }
 
 void CorpusPanel::setProgress(int done, int total, double secondsLeft) {
-    progress_->setProgress(done, total);
-    timeLeft_->setText(done < total ? timeLeftText(secondsLeft) : QString());
+    run_.progress->setProgress(done, total);
+    run_.timeLeft->setText(done < total ? timeLeftText(secondsLeft) : QString());
 }
 
 void CorpusPanel::showMessage(const QString& text) { message_->setText(text); }
 QString CorpusPanel::messageText() const { return message_->text(); }
-QString CorpusPanel::timeLeft() const { return timeLeft_->text(); }
+QString CorpusPanel::timeLeft() const { return run_.timeLeft->text(); }
 QCustomPlot* CorpusPanel::plot() const { return plots_->plot(); }
 
 }  // namespace attnscope

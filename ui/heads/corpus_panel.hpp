@@ -24,6 +24,8 @@ class JobProgress;
 // "about 1 min 20 s left" for a number of seconds (rounded up to whole seconds; minutes from 1 h).
 QString timeLeftText(double seconds);
 
+// Its entry points (showStats / clear / stats) follow HeadRankingBox's (showEvaluation /
+// clearEvaluation / evaluation), so duplicates pairs the two declarations; the results differ.
 class CorpusPanel : public QWidget {
     Q_OBJECT
 public:
@@ -42,7 +44,7 @@ public:
 
     CorpusPlotsBuilder& plots() const { return *plots_; }
     QCustomPlot* plot() const;
-    QPushButton* runButton() const { return run_; }
+    QPushButton* runButton() const { return run_.button; }
     QPushButton* exportButton() const { return export_; }
     QComboBox* statisticBox() const { return statistic_; }
 
@@ -52,17 +54,22 @@ signals:
     void exportRequested(const QString& format);  // "png", "svg", "pdf", "csv", "json"
 
 private:
+    // The run button and how far the run is.
+    struct RunStatus {
+        QPushButton* button = nullptr;
+        JobProgress* progress = nullptr;
+        QLabel* timeLeft = nullptr;
+    };
+
     QWidget* buildControls();
     void chooseFile();
     void connectPlot();
 
     std::shared_ptr<const CorpusStats> stats_;
     std::unique_ptr<CorpusPlotsBuilder> plots_;
-    QPushButton* run_ = nullptr;
-    JobProgress* progress_ = nullptr;
-    QLabel* timeLeft_ = nullptr;
-    QComboBox* statistic_ = nullptr;
+    QComboBox* statistic_ = nullptr;  // which of stats_ plots_ draws
     QPushButton* export_ = nullptr;
+    RunStatus run_;
     QLabel* message_ = nullptr;
 };
 

@@ -5,7 +5,6 @@
 #include <qcustomplot.h>
 
 #include "ui/common/color_map_plot.hpp"
-#include "ui/common/file_write.hpp"
 #include "ui/common/plot_bytes.hpp"
 
 namespace attnscope {
@@ -271,12 +270,8 @@ QString CorpusPlotsBuilder::hoverText(const QPointF& pixel) const {
 
 QString CorpusPlotsBuilder::title() const { return title_->text(); }
 
-QByteArray CorpusPlotsBuilder::toPng() const {
-    const QSize size = exportSize(plot_);
-    return pngBytes(plot_->toPixmap(size.width(), size.height(), 2.0).toImage());  // 2×: sharp on slides
+QByteArray CorpusPlotsBuilder::figureBytes(const QString& format) const {
+    return plotFigureBytes(plot_, exportSize(plot_), title_->text(), format);
 }
-
-QByteArray CorpusPlotsBuilder::toSvg() const { return plotSvgBytes(plot_, exportSize(plot_), title_->text()); }
-QByteArray CorpusPlotsBuilder::toPdf() const { return plotPdfBytes(plot_, exportSize(plot_), title_->text()); }
 
 }  // namespace attnscope

@@ -49,10 +49,8 @@ public:
     QPointF entropyPixelOf(const HeadRef& head) const;  // its point in (b)
     QString hoverText(const QPointF& pixel) const;      // "layer:head  value"
 
-    // Rendered at the plot's size (at least 960×400); vector for SVG and PDF.
-    QByteArray toPng() const;
-    QByteArray toSvg() const;
-    QByteArray toPdf() const;
+    // "png", "svg" or "pdf" (plotFigureBytes) at the plot's size, at least 960×400; else empty.
+    QByteArray figureBytes(const QString& format) const;
 
     // What is drawn, for tests.
     const std::vector<DrawnCorpusPoint>& scatterPoints() const { return scatter_; }

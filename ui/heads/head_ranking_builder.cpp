@@ -3,7 +3,6 @@
 #include <cmath>
 #include <qcustomplot.h>
 
-#include "ui/common/file_write.hpp"
 #include "ui/common/plot_bytes.hpp"
 
 namespace attnscope {
@@ -161,13 +160,8 @@ QString HeadRankingBuilder::hoverText(const QPointF& pixel) const {
         .arg(evaluated_);
 }
 
-QByteArray HeadRankingBuilder::toPng() const {
-    const QSize size = exportSize(plot_);
-    return pngBytes(plot_->toPixmap(size.width(), size.height(), 2.0).toImage());  // 2×: sharp on slides
+QByteArray HeadRankingBuilder::figureBytes(const QString& format) const {
+    return plotFigureBytes(plot_, exportSize(plot_), title_->text(), format);
 }
-
-QByteArray HeadRankingBuilder::toSvg() const { return plotSvgBytes(plot_, exportSize(plot_), title_->text()); }
-
-QByteArray HeadRankingBuilder::toPdf() const { return plotPdfBytes(plot_, exportSize(plot_), title_->text()); }
 
 }  // namespace attnscope

@@ -32,10 +32,8 @@ public:
     QPointF pixelOf(const HeadRef& head) const;
     QString hoverText(const QPointF& pixel) const;
 
-    // Rendered at the plot's current size (vector for SVG and PDF).
-    QByteArray toPng() const;
-    QByteArray toSvg() const;
-    QByteArray toPdf() const;
+    // "png", "svg" or "pdf" (plotFigureBytes) at the plot's size, at least 640×480; else empty.
+    QByteArray figureBytes(const QString& format) const;
 
     // row = layer, col = head, value = accuracy (0 to 1).
     const std::vector<DrawnCell>& drawnCells() const { return cells_; }

@@ -11,24 +11,25 @@
 
 namespace attnscope {
 
-HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
+HeadsPanel::HeadsPanel(QWidget* parent)
+    : QWidget(parent),
+      setRow_(new CorefSetRow),  // the layouts and tabs below give each part its parent
+      ranking_(new HeadRankingBox),
+      stats_(new HeadStatsTable),
+      corpus_(new CorpusPanel),
+      sections_(new QTabWidget(this)) {
     // Two pages: the ranking with this sentence's table, and the corpus statistics (full height for its plots).
-    sections_ = new QTabWidget(this);
     sections_->setObjectName("headsSections");
     auto* vertical = new QSplitter(Qt::Vertical, sections_);
     auto* top = new QWidget(vertical);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
-    setRow_ = new CorefSetRow(top);
-    ranking_ = new HeadRankingBox(top);
     topLayout->addWidget(setRow_);
     topLayout->addWidget(ranking_, 1);
     vertical->addWidget(top);
-    stats_ = new HeadStatsTable(vertical);
     vertical->addWidget(stats_);
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
-    corpus_ = new CorpusPanel(sections_);
     corpus_->setObjectName("corpusPanel");
     sections_->addTab(vertical, tr("Ranking and sentence"));
     sections_->addTab(corpus_, tr("Corpus"));

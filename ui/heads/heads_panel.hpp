@@ -70,12 +70,13 @@ signals:
     void exportRequested(const QString& format);  // "png", "svg", "pdf", "csv", "json"
 
 private:
-    // Its three parts, each owning its controls: the set row, the ranking, the statistics.
-    CorefSetRow* setRow_ = nullptr;
-    HeadRankingBox* ranking_ = nullptr;
-    HeadStatsTable* stats_ = nullptr;
-    CorpusPanel* corpus_ = nullptr;
-    QTabWidget* sections_ = nullptr;
+    // Its parts, made with it and kept for its whole life, each owning its controls: the set row,
+    // the ranking and the statistics (first page), the corpus (second page), and the two pages.
+    CorefSetRow* const setRow_;
+    HeadRankingBox* const ranking_;
+    HeadStatsTable* const stats_;
+    CorpusPanel* const corpus_;
+    QTabWidget* const sections_;
 };
 
 }  // namespace attnscope

@@ -75,22 +75,21 @@ private:
     void onCurrentCell(const QModelIndex& index);
     void exportDialog();
 
+    // Each part (ui/lab/exercise_parts.hpp) owns its controls and stands beside the state it shows.
     Trace trace_;
     int lessonDecimals_ = -1;
     QString title_;
+    ExerciseSettings* settings_ = nullptr;
     std::optional<Exercise> exercise_;
     std::optional<ExerciseProgress> progress_;
+    ExerciseTable* table_ = nullptr;  // the blanks of exercise_ as filled in progress_
+    QLabel* score_ = nullptr;
     int selected_ = -1;               // the blank whose explanation the panel shows
     std::vector<std::string> lines_;  // its explanation (core's explainCell)
     std::size_t revealed_ = 0;        // how many of lines_ are shown
     bool answerShown_ = false;
-
-    // Its parts (ui/lab/exercise_parts.hpp), each owning its controls, and the status lines.
-    ExerciseSettings* settings_ = nullptr;
-    ExerciseTable* table_ = nullptr;
     ExplanationBox* explanation_ = nullptr;
-    QLabel* score_ = nullptr;
-    QLabel* message_ = nullptr;
+    QLabel* message_ = nullptr;  // the last check or problem
 };
 
 }  // namespace attnscope

@@ -159,18 +159,18 @@ MultiHeadPanel::~MultiHeadPanel() = default;
 
 QWidget* MultiHeadPanel::buildControls() {
     ControlRow row(this);
-    input_ = new QComboBox(row.box());
-    heads_ = new QComboBox(row.box());
-    seed_ = spinBox(row.box(), 0, kMaxSeed, 4);
-    inspect_ = spinBox(row.box(), 1, 1, 1);
-    row.add(tr("Input X"), input_)
-        .add(tr("Heads H"), heads_)
-        .add(tr("Weights W_Q, W_K, W_V, W_O ~ N(0, 1/d), seed"), seed_)
-        .add(tr("Inspect head"), inspect_);
-    connect(input_, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::chooseInput);
-    connect(heads_, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::refreshRun);
-    connect(seed_, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshWeights);
-    connect(inspect_, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshInspected);
+    controls_.input = new QComboBox(row.box());
+    controls_.heads = new QComboBox(row.box());
+    controls_.seed = spinBox(row.box(), 0, kMaxSeed, 4);
+    controls_.inspect = spinBox(row.box(), 1, 1, 1);
+    row.add(tr("Input X"), controls_.input)
+        .add(tr("Heads H"), controls_.heads)
+        .add(tr("Weights W_Q, W_K, W_V, W_O ~ N(0, 1/d), seed"), controls_.seed)
+        .add(tr("Inspect head"), controls_.inspect);
+    connect(controls_.input, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::chooseInput);
+    connect(controls_.heads, &QComboBox::currentIndexChanged, this, &MultiHeadPanel::refreshRun);
+    connect(controls_.seed, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshWeights);
+    connect(controls_.inspect, &QSpinBox::valueChanged, this, &MultiHeadPanel::refreshInspected);
     return row.done();
 }
 
@@ -181,40 +181,40 @@ QWidget* MultiHeadPanel::card(QCustomPlot* plot, const QString& name, std::funct
 void MultiHeadPanel::setTrace(const Trace& trace) {
     trace_ = trace;
     const int d = trace_.layers.empty() ? 0 : static_cast<int>(trace_.layers[0].input.cols());
-    const QSignalBlocker block(input_);
-    const int chosen = input_->currentIndex();
-    input_->clear();
-    if (d <= kLargestSentenceWidth) input_->addItem(tr("the sentence's X (d = %1)").arg(d), 0);
-    input_->setToolTip(d <= kLargestSentenceWidth
+    const QSignalBlocker block(controls_.input);
+    const int chosen = controls_.input->currentIndex();
+    controls_.input->clear();
+    if (d <= kLargestSentenceWidth) controls_.input->addItem(tr("the sentence's X (d = %1)").arg(d), 0);
+    controls_.input->setToolTip(d <= kLargestSentenceWidth
                            ? QString()
                            : tr("The sentence's X is %1 wide; this lab runs inputs up to %2 wide.")
                                  .arg(d)
                                  .arg(kLargestSentenceWidth));
-    for (const int width : kRandomWidths) input_->addItem(tr("random X, d = %1").arg(width), width);
-    input_->setCurrentIndex(std::max(chosen, 0));
+    for (const int width : kRandomWidths) controls_.input->addItem(tr("random X, d = %1").arg(width), width);
+    controls_.input->setCurrentIndex(std::max(chosen, 0));
     chooseInput();
 }
 
 void MultiHeadPanel::chooseInput() {
     if (trace_.layers.empty()) return;
-    const int width = input_->currentData().toInt();
+    const int width = controls_.input->currentData().toInt();
     const Mat& sentence = trace_.layers[0].input;  // T×d
     x_ = width == 0 ? sentence : randomLabInput(static_cast<int>(sentence.rows()), width, kInputSeed);
-    const int previous = heads_->currentData().toInt();
+    const int previous = controls_.heads->currentData().toInt();
     const std::vector<int> counts = headCountsFor(static_cast<int>(x_.cols()));
-    const QSignalBlocker block(heads_);
-    heads_->clear();
-    for (const int h : counts) heads_->addItem(QString::number(h), h);
+    const QSignalBlocker block(controls_.heads);
+    controls_.heads->clear();
+    for (const int h : counts) controls_.heads->addItem(QString::number(h), h);
     // Keep H when it still divides d; else the first split into several heads.
-    int index = heads_->findData(previous);
+    int index = controls_.heads->findData(previous);
     if (index < 0) index = counts.size() > 1 ? 1 : 0;
-    heads_->setCurrentIndex(index);
+    controls_.heads->setCurrentIndex(index);
     refreshWeights();
 }
 
 void MultiHeadPanel::refreshWeights() {
     if (x_.size() == 0) return;
-    weights_ = drawMultiHeadWeights(static_cast<int>(x_.cols()), static_cast<std::uint64_t>(seed_->value()));
+    weights_ = drawMultiHeadWeights(static_cast<int>(x_.cols()), static_cast<std::uint64_t>(controls_.seed->value()));
     auto table = headCountTable(x_, weights_);
     summaries_ = table ? std::move(table).value() : std::vector<HeadCountSummary>{};
     model_->setRows(summaries_, static_cast<int>(x_.rows()), static_cast<int>(x_.cols()));
@@ -226,7 +226,7 @@ void MultiHeadPanel::refreshWeights() {
 
 void MultiHeadPanel::refreshRun() {
     if (x_.size() == 0) return;
-    const int H = heads_->currentData().toInt();
+    const int H = controls_.heads->currentData().toInt();
     auto run = runMultiHead(x_, H, weights_, trace_.tokens);
     if (!run) {
         error_->setText(coreErrorText(run.error()));
@@ -247,8 +247,8 @@ void MultiHeadPanel::refreshRun() {
     output_->build(layer.output, tr("concat·W_O (%1×%2)").arg(layer.output.rows()).arg(layer.output.cols()), tokens,
                    {}, symmetricRange(layer.output), tr("value"));
     {
-        const QSignalBlocker block(inspect_);
-        inspect_->setRange(1, H);
+        const QSignalBlocker block(controls_.inspect);
+        controls_.inspect->setRange(1, H);
     }
     refreshInspected();
     const int T = static_cast<int>(x_.rows()), d = static_cast<int>(x_.cols());
@@ -271,7 +271,7 @@ void MultiHeadPanel::refreshRun() {
 
 void MultiHeadPanel::refreshInspected() {
     if (run_.trace.layers.empty()) return;
-    const int h = inspect_->value() - 1, dK = run_.headWidth;
+    const int h = controls_.inspect->value() - 1, dK = run_.headWidth;
     const HeadTrace& head = run_.trace.layers[0].heads.at(static_cast<std::size_t>(h));
     const QStringList tokens = tokenLabels(run_.trace);
     // "Q_2 = X·W_Q[:, 2:4]": which columns of the one W_Q this head uses (shape in the colour label).

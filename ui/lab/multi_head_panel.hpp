@@ -41,10 +41,10 @@ public:
     void setInput(const LabInput& input) override { setTrace(input.trace); }
 
     // For tests and screenshots (each lab panel lists its own controls and plots alike).
-    QComboBox* inputBox() const { return input_; }   // item data: 0 = the sentence's X, else the random width
-    QComboBox* headsBox() const { return heads_; }   // item data: H
-    QSpinBox* seedBox() const { return seed_; }
-    QSpinBox* inspectBox() const { return inspect_; }  // 1-based head
+    QComboBox* inputBox() const { return controls_.input; }   // item data: 0 = the sentence's X, else the random width
+    QComboBox* headsBox() const { return controls_.heads; }   // item data: H
+    QSpinBox* seedBox() const { return controls_.seed; }
+    QSpinBox* inspectBox() const { return controls_.inspect; }  // 1-based head
     QTableView* summaryView() const { return table_; }
     const Mat& input() const { return x_; }
     const MultiHeadWeights& weights() const { return weights_; }
@@ -71,18 +71,23 @@ private:
     void rebuildHeadPlots(int count);
     const Mat* headWeights(int head) const;  // null once that head is gone
 
+    // What the run is made of: the input X, H, the weights' seed and the head inspected.
+    struct RunControls {
+        QComboBox* input = nullptr;  // item data: 0 = the sentence's X, else the random width
+        QComboBox* heads = nullptr;  // item data: H
+        QSpinBox* seed = nullptr;
+        QSpinBox* inspect = nullptr;  // 1-based head
+    };
+
     Trace trace_;
+    RunControls controls_;
     Mat x_;
     MultiHeadWeights weights_;
-    MultiHeadRun run_;
-    std::vector<HeadCountSummary> summaries_;
-    QComboBox* input_ = nullptr;
-    QComboBox* heads_ = nullptr;
-    QSpinBox* seed_ = nullptr;
-    QSpinBox* inspect_ = nullptr;
-    QLabel* shapes_ = nullptr;
+    QLabel* shapes_ = nullptr;  // the shapes line and the parameter facts of the weights
     QLabel* facts_ = nullptr;
-    QLabel* error_ = nullptr;
+    MultiHeadRun run_;
+    QLabel* error_ = nullptr;  // why the chosen H does not run, else empty
+    std::vector<HeadCountSummary> summaries_;
     QHBoxLayout* headRow_ = nullptr;
     std::vector<QWidget*> headCards_;
     std::vector<std::unique_ptr<MatrixPlotBuilder>> headPlots_;

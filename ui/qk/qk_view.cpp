@@ -1,7 +1,6 @@
 #include "ui/qk/qk_view.hpp"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -12,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include "ui/common/color_map_plot.hpp"
+#include "ui/lab/control_row.hpp"
 
 namespace attnscope {
 
@@ -83,15 +83,11 @@ QkView::QkView(QWidget* parent) : QWidget(parent) {
         if (point < 0) QToolTip::hideText();
         else QToolTip::showText(event->globalPosition().toPoint(), hoverText(point), plot_);
     });
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Layout:"), this));
-    row->addWidget(layout_);
-    row->addWidget(new QLabel(tr("Colour by:"), this));
-    row->addWidget(colourBy_);
-    row->addStretch(1);
+    ControlRow row(this);
+    row.add(tr("Layout:"), layout_).add(tr("Colour by:"), colourBy_);
     captions_.legend->setWordWrap(true);  // a narrow window (a model's predictions beside it) wraps it
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(row);
+    layout->addWidget(row.done());
     layout->addWidget(captions_.legend);
     layout->addWidget(plot_, 1);
     layout->addWidget(captions_.summary);
