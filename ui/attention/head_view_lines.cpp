@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "core/analysis/head_summary.hpp"
 
@@ -96,7 +97,7 @@ private:
 };
 
 double rowCentreOf(const RenderJob& job, int token) {
-    return job.top + job.rowOf[static_cast<std::size_t>(token)] * HeadView::kRowHeight + HeadView::kRowHeight / 2.0;
+    return job.top + job.rowOf[static_cast<std::size_t>(token)] * job.rowHeight + job.rowHeight / 2.0;
 }
 
 // Dense (long inputs): 1 device-px antialiased hairlines in plain loops. False when cancelled.
@@ -158,6 +159,27 @@ QImage renderLines(const RenderJob& job, const std::function<void(int)>& progres
     const bool dense = static_cast<int>(job.lines->size()) > kDenseLines;
     const bool done = dense ? drawHairlines(image, job, steps) : drawStrokes(image, job, steps);
     return done ? image : QImage();
+}
+
+EdgeMarks edgeMarksOf(const std::vector<DrawnLine>& lines, const std::function<double(int)>& rowCentre, double top,
+                      double bottom, double left, double right, int bucket) {
+    EdgeMarks out;
+    std::map<std::tuple<bool, int, int>, int> buckets;  // (top edge, x bucket, head) → lines
+    const auto crossing = [&](double y, double y0, double y1) {
+        return left + (right - left) * (y - y0) / (y1 - y0);  // y0 ≠ y1 whenever a line crosses y
+    };
+    for (const DrawnLine& line : lines) {
+        const double a = rowCentre(line.from), b = rowCentre(line.to);
+        const bool above = std::min(a, b) < top, below = std::max(a, b) > bottom;
+        out.above += above;
+        out.below += below;
+        if (std::max(a, b) < top || std::min(a, b) > bottom) continue;  // never on screen: counted only
+        if (above) ++buckets[{true, static_cast<int>(crossing(top, a, b)) / bucket, line.head}];
+        if (below) ++buckets[{false, static_cast<int>(crossing(bottom, a, b)) / bucket, line.head}];
+    }
+    for (const auto& [key, n] : buckets)
+        out.marks.push_back({std::get<0>(key), std::get<1>(key) * bucket + bucket / 2, std::get<2>(key), n});
+    return out;
 }
 
 }  // namespace attnscope

@@ -109,11 +109,18 @@ struct RenderJob {
     double dpr = 1;
     QColor base;
     std::shared_ptr<std::atomic<bool>> cancel;
+    int rowHeight = HeadView::kRowHeight;
 };
 
 // Every line on an opaque picture of the band between the token columns (x 0 … width, canvas
 // y). Batched per (head, opacity step): a few hundred pen changes instead of one per line.
 // `progress(percent)` now and then; a null image when cancelled.
 QImage renderLines(const RenderJob& job, const std::function<void(int)>& progress);
+
+// Where `lines` leave the rows between canvas y `top` and `bottom` (the visible part), the line
+// band running from x `left` to `right`; `rowCentre(token)` is a token's canvas y. Crossings
+// are bucketed per head and `bucket` px, so 6,000 lines into [SEP] make a few hundred marks.
+EdgeMarks edgeMarksOf(const std::vector<DrawnLine>& lines, const std::function<double(int)>& rowCentre, double top,
+                      double bottom, double left, double right, int bucket);
 
 }  // namespace attnscope
