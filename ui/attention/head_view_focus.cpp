@@ -1,6 +1,7 @@
 // HeadView: the hovered and the focus token, and the records of what the last paint drew.
 #include <QKeyEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 
 #include "ui/attention/head_view.hpp"
 #include "ui/attention/head_view_lines.hpp"
@@ -23,10 +24,10 @@ void HeadView::setFocusToken(std::optional<int> token) {
     if (focus == focus_) return;
     focus_ = focus;
     filterByHover();
-    if (focus_) {  // its row in the middle of the view, when it is not in view already
-        const QRect cell = tokenRect(HoveredToken::Left, focus_->token);
+    const QRect cell = focus_ ? tokenRect(HoveredToken::Left, focus_->token) : QRect();
+    const QRect seen(0, scroll_->verticalScrollBar()->value(), canvas_->width(), scroll_->viewport()->height());
+    if (focus_ && !seen.contains(cell))  // its row a third down the view, when it is not in view already
         scroll_->ensureVisible(cell.center().x(), cell.center().y(), 0, scroll_->viewport()->height() / 3);
-    }
     canvas_->update();
 }
 
