@@ -74,8 +74,9 @@ struct HeadViewLabel {
     QRect bounds;  // canvas() coordinates
 };
 
-// Where lines leave the visible rows, for tests and the marks. `above` / `below`: shown lines
-// with an end above / below the visible rows (a line may count in both).
+// Where lines leave the visible rows, for tests and the marks. `above` / `below`: lines on screen
+// with an end above / below the visible rows (a line may count in both); with a focus or hovered
+// token, its lines off screen too.
 struct EdgeMarks {
     struct Mark {
         bool top = true;

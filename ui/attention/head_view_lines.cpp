@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
 
 #include "core/analysis/head_summary.hpp"
 
@@ -161,24 +160,37 @@ QImage renderLines(const RenderJob& job, const std::function<void(int)>& progres
     return done ? image : QImage();
 }
 
-EdgeMarks edgeMarksOf(const std::vector<DrawnLine>& lines, const std::function<double(int)>& rowCentre, double top,
-                      double bottom, double left, double right, int bucket) {
+EdgeMarks edgeMarksOf(const std::vector<DrawnLine>& lines, const RowGeometry& rows, std::pair<double, double> seen,
+                      double left, double right, int bucket, bool countUnseen) {
+    const auto [top, bottom] = seen;
     EdgeMarks out;
-    std::map<std::tuple<bool, int, int>, int> buckets;  // (top edge, x bucket, head) → lines
-    const auto crossing = [&](double y, double y0, double y1) {
-        return left + (right - left) * (y - y0) / (y1 - y0);  // y0 ≠ y1 whenever a line crosses y
+    int heads = 0;
+    for (const DrawnLine& line : lines) heads = std::max(heads, line.head + 2);  // head −1 (mean / max) at 0
+    const int columns = static_cast<int>(std::ceil(right / bucket)) + 1;
+    std::vector<int> counts(2 * static_cast<std::size_t>(columns) * static_cast<std::size_t>(heads), 0);
+    const auto count = [&](bool atTop, double x, int head) {
+        const int column = std::clamp(static_cast<int>(x) / bucket, 0, columns - 1);
+        ++counts[(static_cast<std::size_t>(atTop ? 0 : columns) + static_cast<std::size_t>(column)) * static_cast<std::size_t>(heads) +
+                 static_cast<std::size_t>(head + 1)];
     };
     for (const DrawnLine& line : lines) {
-        const double a = rowCentre(line.from), b = rowCentre(line.to);
+        const double a = rows.centre(line.from), b = rows.centre(line.to);
         const bool above = std::min(a, b) < top, below = std::max(a, b) > bottom;
+        const bool onScreen = std::max(a, b) >= top && std::min(a, b) <= bottom;
+        if (!onScreen && !countUnseen) continue;
         out.above += above;
         out.below += below;
-        if (std::max(a, b) < top || std::min(a, b) > bottom) continue;  // never on screen: counted only
-        if (above) ++buckets[{true, static_cast<int>(crossing(top, a, b)) / bucket, line.head}];
-        if (below) ++buckets[{false, static_cast<int>(crossing(bottom, a, b)) / bucket, line.head}];
+        if (!onScreen) continue;
+        // Where the line (x from left to right as y goes from a to b) meets the edge; a ≠ b here.
+        if (above) count(true, left + (right - left) * (top - a) / (b - a), line.head);
+        if (below) count(false, left + (right - left) * (bottom - a) / (b - a), line.head);
     }
-    for (const auto& [key, n] : buckets)
-        out.marks.push_back({std::get<0>(key), std::get<1>(key) * bucket + bucket / 2, std::get<2>(key), n});
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] == 0) continue;
+        const int head = static_cast<int>(i % static_cast<std::size_t>(heads)) - 1;
+        const int cell = static_cast<int>(i / static_cast<std::size_t>(heads));
+        out.marks.push_back({cell < columns, (cell % columns) * bucket + bucket / 2, head, counts[i]});
+    }
     return out;
 }
 

@@ -64,7 +64,7 @@ std::vector<int> TokenFocusBar::matches(const QString& text) const {
 // The first match after the focus token (in display order), wrapping round.
 void TokenFocusBar::findNext() {
     const std::vector<int> found = matches(find_->text());
-    matches_->setText(tr("%n match(es)", "", static_cast<int>(found.size())));
+    matches_->setText(tr("Matches: %1").arg(found.size()));
     if (found.empty()) return;
     const auto at = std::find(shown_.begin(), shown_.end(), focus_);
     const auto after = at == shown_.end() ? shown_.begin() : at + 1;

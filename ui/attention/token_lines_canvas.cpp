@@ -5,7 +5,6 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "ui/attention/head_view_lines.hpp"
 
@@ -162,33 +161,30 @@ void TokenLinesCanvas::paintHoverPicture(QPainter& p, const QRect& area, const H
     paintStatus(p, HeadView::tr("Drawing %1 lines…").arg(view_->shown_.size()));
 }
 
-// A few hovered lines: stroked right here over the dimmed picture, cut to the exposed rows,
-// batched per (head, opacity step).
+// A few hovered lines, right here: the picture's part under `area`, dimmed, with the lines
+// drawn into it as plain-loop ~2 px lines (QPainter's antialiased strokes of 80 lines across a
+// 1000 px view take 5–15 ms; these well under 1 ms), then one blit.
 void TokenLinesCanvas::paintHoverLines(QPainter& p, const QRect& area) {
-    dim(p, area, kHoverDim);
-    const std::pair<double, double> rows(area.top() - 2.0, area.bottom() + 2.0);
-    std::map<std::pair<int, int>, std::vector<QLineF>> batches;
+    const double dpr = devicePixelRatioF();
+    QImage image(static_cast<int>(std::ceil(area.width() * dpr)), static_cast<int>(std::ceil(area.height() * dpr)), QImage::Format_RGB32);
+    image.fill(palette().color(QPalette::Base));
+    if (!view_->linesImage_.isNull()) {
+        QPainter under(&image);
+        under.scale(dpr, dpr);
+        under.translate(-area.topLeft());
+        const QImage& picture = view_->linesImage_;
+        blit(under, area, picture, picture.width() / static_cast<double>(band().width()), picture.height() / static_cast<double>(band().height()));
+    }
+    HairlineRaster raster(image);
+    raster.veil(palette().color(QPalette::Base).rgb(), kHoverDim);
+    const auto x = [&](double cx) { return (cx - area.left()) * dpr; };
+    const auto y = [&](int token) { return (rowCentre(view_->rowOf_[static_cast<std::size_t>(token)]) - area.top()) * dpr; };
     for (const DrawnLine& line : view_->shown_) {
-        const int fromRow = view_->rowOf_[static_cast<std::size_t>(line.from)];
-        const int toRow = view_->rowOf_[static_cast<std::size_t>(line.to)];
-        const auto segment = clippedToBand(QPointF(lineLeft(), rowCentre(fromRow)), QPointF(lineRight(), rowCentre(toRow)), rows);
-        if (!segment) continue;
-        const int step = static_cast<int>(std::lround(line.alpha * kOpacitySteps));
-        batches[{line.head, step}].emplace_back(segment->first, segment->second);
+        const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
+        raster.wideLine(x(lineLeft()), y(line.from), x(lineRight()), y(line.to), HeadView::headColour(line.head).rgb(), alpha);
     }
-    p.save();
-    p.setClipRect(area);
-    p.setRenderHint(QPainter::Antialiasing);
-    QPen pen;
-    pen.setWidthF(2.0);
-    for (const auto& [k, lines] : batches) {
-        QColor c = HeadView::headColour(k.first);
-        c.setAlphaF(static_cast<float>(k.second) / kOpacitySteps);
-        pen.setColor(c);
-        p.setPen(pen);
-        p.drawLines(lines.data(), static_cast<int>(lines.size()));
-    }
-    p.restore();
+    image.setDevicePixelRatio(dpr);
+    p.drawImage(area.topLeft(), image);
     painted_.source = Painted::HoverLines;
 }
 
@@ -211,8 +207,9 @@ void TokenLinesCanvas::paintEdges(QPainter& p) {
     const QRect seen = visibleRegion().boundingRect() & band();
     if (seen.isEmpty() || (view_->all_->empty() && !view_->active())) return;
     const std::vector<DrawnLine>& lines = view_->active() ? view_->shown_ : *view_->all_;
-    const auto centre = [this](int token) { return static_cast<double>(rowCentre(view_->rowOf_[static_cast<std::size_t>(token)])); };
-    painted_.edges = edgeMarksOf(lines, centre, seen.top(), seen.bottom(), lineLeft(), lineRight(), kEdgeBucket);
+    // With a focus (or hover), its lines count even when none of them reaches the screen.
+    painted_.edges = edgeMarksOf(lines, {view_->rowOf_, top_, rowHeight_}, {seen.top(), seen.bottom()}, lineLeft(), lineRight(),
+                                 kEdgeBucket, view_->active().has_value());
     for (const EdgeMarks::Mark& m : painted_.edges.marks)
         p.fillRect(QRect(m.x - kEdgeBucket / 2, m.top ? seen.top() : seen.bottom() - kEdgeMark + 1, kEdgeBucket, kEdgeMark),
                    HeadView::headColour(m.head));
@@ -228,8 +225,8 @@ void TokenLinesCanvas::paintEdges(QPainter& p) {
         p.setPen(palette().color(QPalette::Text));
         p.drawText(box, Qt::AlignCenter, text);
     };
-    note(painted_.edges.above, true, HeadView::tr("▲ %n line(s) to tokens above", "", painted_.edges.above));
-    note(painted_.edges.below, false, HeadView::tr("▼ %n line(s) to tokens below", "", painted_.edges.below));
+    note(painted_.edges.above, true, HeadView::tr("▲ lines to tokens above: %1").arg(painted_.edges.above));
+    note(painted_.edges.below, false, HeadView::tr("▼ lines to tokens below: %1").arg(painted_.edges.below));
 }
 
 std::optional<HoveredToken> TokenLinesCanvas::tokenAt(QPoint pos) const {

@@ -1,6 +1,7 @@
 #pragma once
-// A synthetic trace with rows like bert-base's at long inputs, for the head view's tests and its
-// benchmark (bench/head_view_bench.cpp): each row a softmax of scores where [CLS] and [SEP] score
+// A synthetic trace with rows like bert-base's at long inputs, for the head view's tests, its
+// benchmark (bench/head_view_bench.cpp) and the screenshot tour's 512-token pictures (no shipped
+// model reads 512 tokens): each row a softmax of scores where [CLS] and [SEP] score
 // high, a few neighbours (1 + head % 3 away) a little, the rest noise. Tokens are "[CLS]",
 // "w1" … "w<T-2>", "[SEP]"; the first and last are special.
 #include <cmath>
