@@ -111,6 +111,7 @@ bool waitForLines(HeadView& view) {
 
 // No shipped model reads 512 tokens: softmax-like rows (core/trace/synthetic_trace.hpp).
 int saveLongHeadViewScreenshots(QWidget& window, const QString& dir, QString& firstError) {
+    if (!firstError.isEmpty()) return 0;  // the folder refused the earlier pictures: not worth 40,000 lines
     const Trace trace = softmaxLikeTrace(512, 12);
     HeadView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);

@@ -20,7 +20,8 @@ bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QSt
 // Heads `spec` switched off in the window, then "Most important heads" ranked. False on failure.
 bool switchOffAndRank(MainWindow& w, const QString& spec);
 // The head view at 512 tokens, 12 heads, in `window`'s font: head-view-512.png (scrolled to the
-// middle) and head-view-512-focus.png (a focus token) in `dir`. Returns how many were written.
+// middle) and head-view-512-focus.png (a focus token) in `dir`. Returns how many were written;
+// nothing when `firstError` already holds a failed write.
 int saveLongHeadViewScreenshots(QWidget& window, const QString& dir, QString& firstError);
 
 }  // namespace attnscope
