@@ -3,17 +3,22 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 
 #include "app/main_window.hpp"
+#include "core/trace/synthetic_trace.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/attention/head_effect_box.hpp"
+#include "ui/attention/head_view.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/common/file_write.hpp"
 #include "ui/compare/compare_view.hpp"
@@ -86,6 +91,47 @@ bool switchOffAndRank(MainWindow& w, const QString& spec) {
     clock.start();
     while (box->entries().empty() && clock.elapsed() < 120000) QApplication::processEvents(QEventLoop::AllEvents, 50);
     return !box->entries().empty();
+}
+
+namespace {
+
+// Until the view has painted its lines (the worker draws the picture of 40,000 of them).
+bool waitForLines(HeadView& view) {
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 60000) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        view.canvas()->repaint();
+        if (view.paintedLineCount() > 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// No shipped model reads 512 tokens: softmax-like rows (core/trace/synthetic_trace.hpp).
+int saveLongHeadViewScreenshots(QWidget& window, const QString& dir, QString& firstError) {
+    if (!firstError.isEmpty()) return 0;  // the folder refused the earlier pictures: not worth 40,000 lines
+    const Trace trace = softmaxLikeTrace(512, 12);
+    HeadView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.setFont(window.font());
+    view.resize(1200, 900);
+    view.show();
+    view.showTrace(trace, 0, {});
+    QScrollBar* bar = view.scrollArea()->verticalScrollBar();
+    int written = 0;
+    const auto shoot = [&](const char* name) {
+        if (!waitForLines(view)) return;
+        const auto error = writePngFile(QDir(dir).filePath(QString::fromLatin1(name)), view.grab().toImage());
+        if (!error.ok() && firstError.isEmpty()) firstError = coreErrorText(error.error());
+        written += error.ok() ? 1 : 0;
+    };
+    bar->setValue(bar->maximum() / 2);
+    shoot("head-view-512.png");
+    view.setFocusToken(200);
+    shoot("head-view-512-focus.png");
+    return written;
 }
 
 }  // namespace attnscope

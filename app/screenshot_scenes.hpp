@@ -5,6 +5,7 @@
 
 class QMainWindow;
 class QMenu;
+class QWidget;
 
 namespace attnscope {
 
@@ -18,5 +19,9 @@ bool showBothArcSets(MainWindow& w);
 bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError);
 // Heads `spec` switched off in the window, then "Most important heads" ranked. False on failure.
 bool switchOffAndRank(MainWindow& w, const QString& spec);
+// The head view at 512 tokens, 12 heads, in `window`'s font: head-view-512.png (scrolled to the
+// middle) and head-view-512-focus.png (a focus token) in `dir`. Returns how many were written;
+// nothing when `firstError` already holds a failed write.
+int saveLongHeadViewScreenshots(QWidget& window, const QString& dir, QString& firstError);
 
 }  // namespace attnscope

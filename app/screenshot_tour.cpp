@@ -201,6 +201,7 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
                               screenshotError_) ? 1 : 0;
         document->undoStack().undo();
     }
+    n += saveLongHeadViewScreenshots(w, dir, screenshotError_);  // head-view-512*.png (unnumbered)
     return n;
 }
 

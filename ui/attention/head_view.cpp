@@ -19,6 +19,7 @@
 #include "core/analysis/head_summary.hpp"
 
 #include "ui/attention/head_view_lines.hpp"
+#include "ui/attention/token_focus_bar.hpp"
 #include "ui/attention/token_lines_canvas.hpp"
 
 namespace attnscope {
@@ -46,13 +47,16 @@ HeadView::HeadView(QWidget* parent) : QWidget(parent) {
     scroll_ = new QScrollArea(this);
     scroll_->setWidget(canvas_);
     scroll_->setWidgetResizable(true);  // the canvas takes the width; its minimum height scrolls
-    // Scrolling blits what is already painted; only a "drawing…" note has to follow the view.
-    connect(scroll_->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
-        if (linesPending_ || !(imageKey_ == canvas_->currentKey())) canvas_->update();
-    });
+    // The whole visible part is painted again: the edge marks and counts follow the view.
+    connect(scroll_->verticalScrollBar(), &QScrollBar::valueChanged, canvas_, qOverload<>(&QWidget::update));
+    focusBar_ = new TokenFocusBar(this);
+    focusBar_->setObjectName("headViewFocus");
+    connect(focusBar_, &TokenFocusBar::focusChosen, this,
+            [this](int token) { setFocusToken(token < 0 ? std::nullopt : std::make_optional(token)); });
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(headButtons_);
     layout->addLayout(buildFilterRow());
+    layout->addWidget(focusBar_);
     layout->addWidget(caption_);
     layout->addWidget(scroll_, 1);
 }
@@ -112,32 +116,6 @@ void HeadView::setHeads(std::vector<int> heads) {
 
 QString HeadView::caption() const { return caption_->text(); }
 QWidget* HeadView::canvas() const { return canvas_; }
-
-// Counted from what the last paint recorded (the paint itself only records which lines and rows).
-int HeadView::paintedLineCount() const {
-    const TokenLinesCanvas::Painted& painted = canvas_->painted();
-    if (painted.source == TokenLinesCanvas::Painted::None) return 0;
-    const QRect& area = painted.area;
-    int n = 0;
-    if (painted.source == TokenLinesCanvas::Painted::HoverLines) {
-        const std::pair<double, double> rows(area.top() - 2.0, area.bottom() + 2.0);
-        const QRect b = canvas_->band();
-        for (const DrawnLine& line : shown_) {
-            const QPointF from(b.left(), canvas_->rowCentre(rowOf_[static_cast<std::size_t>(line.from)]));
-            const QPointF to(b.right() + 1, canvas_->rowCentre(rowOf_[static_cast<std::size_t>(line.to)]));
-            if (clippedToBand(from, to, rows)) ++n;
-        }
-        return n;
-    }
-    // The pictures: lines crossing the painted rows.
-    const int firstRow = (area.top() - canvas_->top()) / kRowHeight;
-    const int lastRow = (area.bottom() - canvas_->top()) / kRowHeight;
-    for (const DrawnLine& line : painted.source == TokenLinesCanvas::Painted::Picture ? *all_ : shown_) {
-        const int a = rowOf_[static_cast<std::size_t>(line.from)], b = rowOf_[static_cast<std::size_t>(line.to)];
-        if (std::min(a, b) <= lastRow && std::max(a, b) >= firstRow) ++n;
-    }
-    return n;
-}
 
 void HeadView::rebuildHeadButtons() {
     buttons_.clear();
@@ -215,7 +193,13 @@ void HeadView::rebuild() {
     keep_ = visibleTokens(*trace_, options_.hideSpecial);
     rowOf_.assign(static_cast<std::size_t>(trace_->tokenCount()), -1);
     for (std::size_t r = 0; r < keep_.size(); ++r) rowOf_[static_cast<std::size_t>(keep_[r])] = static_cast<int>(r);
-    if (hovered_ && rowOf_.at(static_cast<std::size_t>(hovered_->token)) < 0) hovered_.reset();
+    const auto hidden = [&](const std::optional<HoveredToken>& t) { return t && tokenRect(HoveredToken::Left, t->token).isNull(); };
+    if (hidden(hovered_)) hovered_.reset();
+    if (hidden(focus_)) focus_.reset();
+    QStringList labels;
+    for (const Token& t : trace_->tokens) labels.push_back(QString::fromStdString(t.text));
+    focusBar_->setTokens(std::move(labels), keep_);
+    focusBar_->showFocus(focus_ ? focus_->token : -1);
     all_ = std::make_shared<const std::vector<DrawnLine>>();
     shown_.clear();
     caption_->setText(describe());
@@ -250,7 +234,7 @@ void HeadView::acceptLines(std::uint64_t generation, std::shared_ptr<const std::
 // request cancels an older one). Called while painting.
 void HeadView::requestImage(const ImageKey& key) {
     if (pendingImage_ == key) return;
-    RenderJob job{all_, rowOf_, key.width, key.height, key.top, key.dpr, QColor::fromRgb(key.base), nullptr};
+    RenderJob job{all_, rowOf_, key.width, key.height, key.top, key.dpr, QColor::fromRgb(key.base), nullptr, key.rowHeight};
     renderCancel_->store(true);
     pendingHover_.reset();
     job.cancel = renderCancel_ = std::make_shared<std::atomic<bool>>(false);
@@ -286,7 +270,7 @@ void HeadView::requestHoverImage(const ImageKey& key, const HoveredToken& token)
         HairlineRaster raster(image);
         raster.veil(key.base, kHoverDim);
         const auto y = [&](int t) {
-            return (key.top + rowOf[static_cast<std::size_t>(t)] * HeadView::kRowHeight + HeadView::kRowHeight / 2.0) * key.dpr;
+            return (key.top + rowOf[static_cast<std::size_t>(t)] * key.rowHeight + key.rowHeight / 2.0) * key.dpr;
         };
         std::size_t n = 0;
         for (const DrawnLine& line : *lines) {
@@ -321,20 +305,6 @@ void HeadView::acceptProgress(const ImageKey& key, int percent) {
     canvas_->update(canvas_->visibleRegion().boundingRect() & canvas_->band());
 }
 
-void HeadView::setHoveredToken(std::optional<HoveredToken> token) {
-    if (token == hovered_) return;
-    hovered_ = token;
-    filterByHover();
-    canvas_->update();
-}
-
-void HeadView::filterByHover() {
-    shown_.clear();
-    if (!hovered_) return;
-    for (const DrawnLine& line : *all_)
-        if ((hovered_->side == HoveredToken::Left ? line.from : line.to) == hovered_->token) shown_.push_back(line);
-}
-
 QRect HeadView::tokenRect(HoveredToken::Side side, int token) const {
     if (token < 0 || token >= static_cast<int>(rowOf_.size()) || rowOf_[static_cast<std::size_t>(token)] < 0) return {};
     return canvas_->cellRect(side, rowOf_[static_cast<std::size_t>(token)]);
@@ -358,7 +328,7 @@ QString HeadView::describe() const {
     if (static_cast<int>(keep_.size()) < trace_->tokenCount())
         text += options_.renormalize ? tr(" Special tokens hidden; rows renormalised to sum to 1.")
                                      : tr(" Special tokens hidden: rows no longer sum to 1.");
-    return text + tr(" Hover a token to isolate its lines.");
+    return text + tr(" Hover a token to isolate its lines; click it to keep them (Esc: every line again).");
 }
 
 }  // namespace attnscope

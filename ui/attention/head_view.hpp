@@ -19,6 +19,12 @@
 // token's lines on top: directly when they are a few hundred, else as another picture from the
 // worker (the dimmed picture shows meanwhile). The numbers (hidden tokens, renormalising,
 // aggregates, scale maxima) come from core/analysis/head_summary.hpp.
+//
+// Rows are as tall as the font needs (View ▸ Zoom scales it), so 512 tokens scroll (wheel,
+// scroll bar, keys). Lines leaving the visible rows are cut at its edge, where a mark in the
+// head's colour and a count ("12 lines to tokens above") say that they go on. A focus token
+// (clicked, or chosen in the focus bar) shows only its lines, into it and out of it; hovering
+// shows another token's for a while; Esc clears. The focus stays across layer and head changes.
 #include <QColor>
 #include <QImage>
 #include <QRect>
@@ -28,6 +34,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/line_selection.hpp"
@@ -44,6 +51,7 @@ class QToolButton;
 namespace attnscope {
 
 class TokenLinesCanvas;
+class TokenFocusBar;
 
 struct DrawnLine {
     int from = 0;       // query token (index into trace.tokens)
@@ -54,9 +62,30 @@ struct DrawnLine {
 };
 
 struct HoveredToken {
-    enum Side { Left, Right } side = Left;
+    enum Side { Left, Right, Both } side = Left;  // Both: the focus token (lines out of and into it)
     int token = 0;  // index into trace.tokens
     bool operator==(const HoveredToken&) const = default;
+};
+
+// A label the last paint drew, for tests: the text's own bounds, not its cell.
+struct HeadViewLabel {
+    int token = 0;
+    HoveredToken::Side side = HoveredToken::Left;
+    QRect bounds;  // canvas() coordinates
+};
+
+// Where lines leave the visible rows, for tests and the marks. `above` / `below`: lines on screen
+// with an end above / below the visible rows (a line may count in both); with a focus or hovered
+// token, its lines off screen too.
+struct EdgeMarks {
+    struct Mark {
+        bool top = true;
+        int x = 0;       // canvas() coordinates, the line's crossing of the edge (bucketed)
+        int head = 0;
+        int lines = 0;   // lines crossing in this bucket
+    };
+    int above = 0, below = 0;
+    std::vector<Mark> marks;
 };
 
 class HeadView : public QWidget {
@@ -64,7 +93,7 @@ class HeadView : public QWidget {
 public:
     static constexpr int kAggregateHead = -1;
     static constexpr double kMinWeight = 0.01;
-    static constexpr int kRowHeight = 18;
+    static constexpr int kRowHeight = 18;  // at least; taller when the font is (rowHeight())
 
     explicit HeadView(QWidget* parent = nullptr);
     ~HeadView() override;
@@ -84,9 +113,17 @@ public:
     // What is drawn, for tests: every line shown in the current hover state (the cached picture
     // holds all of them; see paintedLineCount for the part a paint showed). Empty while the
     // worker is still extracting the lines of a large layer.
-    const std::vector<DrawnLine>& drawnLines() const { return hovered_ ? shown_ : *all_; }
+    const std::vector<DrawnLine>& drawnLines() const { return active() ? shown_ : *all_; }
     std::optional<HoveredToken> hoveredToken() const { return hovered_; }
     void setHoveredToken(std::optional<HoveredToken> token);
+    // The focus token (index into trace.tokens): only its lines, both ways; scrolled into view.
+    // Nothing when hidden or out of range. Survives layer and head changes.
+    void setFocusToken(std::optional<int> token);
+    std::optional<int> focusToken() const;
+    int rowHeight() const;
+    std::pair<int, int> paintedRows() const;  // display rows the last paint covered (-1, -1: none)
+    const std::vector<HeadViewLabel>& drawnLabels() const;
+    const EdgeMarks& edgeMarks() const;  // of the last paint
     const std::vector<int>& shownTokens() const { return keep_; }  // display order
     QRect tokenRect(HoveredToken::Side side, int token) const;      // canvas() coordinates
     // Lines the last paint showed: of the cached picture, those crossing the painted rows (none
@@ -98,6 +135,9 @@ public:
 
     static QColor headColour(int head);
 
+protected:
+    void keyPressEvent(QKeyEvent* event) override;  // Esc clears the focus token
+
 signals:
     void headsChanged(const std::vector<int>& heads);  // the user toggled a head button
 
@@ -106,7 +146,7 @@ private:
     // What the cached picture was rendered for.
     struct ImageKey {
         std::uint64_t lines = 0;  // linesGeneration_
-        int width = 0, height = 0, top = 0;
+        int width = 0, height = 0, top = 0, rowHeight = kRowHeight;
         double dpr = 1;
         QRgb base = 0;
         bool operator==(const ImageKey&) const = default;
@@ -120,6 +160,7 @@ private:
     void requestHoverImage(const ImageKey& key, const HoveredToken& token);
     void acceptHoverImage(const ImageKey& key, const HoveredToken& token, QImage image);
     void filterByHover();
+    std::optional<HoveredToken> active() const { return hovered_ ? hovered_ : focus_; }  // hover wins
     void rebuildHeadButtons();
     QLayout* buildFilterRow();
     void toggleHead(int head, bool on);
@@ -137,6 +178,8 @@ private:
     std::shared_ptr<const std::vector<DrawnLine>> all_;  // never null
     std::vector<DrawnLine> shown_;                        // the hovered token's lines
     std::optional<HoveredToken> hovered_;
+    std::optional<HoveredToken> focus_;  // side Both
+    TokenFocusBar* focusBar_ = nullptr;
     std::uint64_t linesGeneration_ = 0;
     bool linesPending_ = false;  // the worker is extracting the lines
     QImage linesImage_;          // every line, between the token columns (may be stale: see imageKey_)

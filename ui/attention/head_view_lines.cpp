@@ -96,7 +96,7 @@ private:
 };
 
 double rowCentreOf(const RenderJob& job, int token) {
-    return job.top + job.rowOf[static_cast<std::size_t>(token)] * HeadView::kRowHeight + HeadView::kRowHeight / 2.0;
+    return job.top + job.rowOf[static_cast<std::size_t>(token)] * job.rowHeight + job.rowHeight / 2.0;
 }
 
 // Dense (long inputs): 1 device-px antialiased hairlines in plain loops. False when cancelled.
@@ -158,6 +158,40 @@ QImage renderLines(const RenderJob& job, const std::function<void(int)>& progres
     const bool dense = static_cast<int>(job.lines->size()) > kDenseLines;
     const bool done = dense ? drawHairlines(image, job, steps) : drawStrokes(image, job, steps);
     return done ? image : QImage();
+}
+
+EdgeMarks edgeMarksOf(const std::vector<DrawnLine>& lines, const RowGeometry& rows, std::pair<double, double> seen,
+                      double left, double right, int bucket, bool countUnseen) {
+    const auto [top, bottom] = seen;
+    EdgeMarks out;
+    int heads = 0;
+    for (const DrawnLine& line : lines) heads = std::max(heads, line.head + 2);  // head −1 (mean / max) at 0
+    const int columns = static_cast<int>(std::ceil(right / bucket)) + 1;
+    std::vector<int> counts(2 * static_cast<std::size_t>(columns) * static_cast<std::size_t>(heads), 0);
+    const auto count = [&](bool atTop, double x, int head) {
+        const int column = std::clamp(static_cast<int>(x) / bucket, 0, columns - 1);
+        ++counts[(static_cast<std::size_t>(atTop ? 0 : columns) + static_cast<std::size_t>(column)) * static_cast<std::size_t>(heads) +
+                 static_cast<std::size_t>(head + 1)];
+    };
+    for (const DrawnLine& line : lines) {
+        const double a = rows.centre(line.from), b = rows.centre(line.to);
+        const bool above = std::min(a, b) < top, below = std::max(a, b) > bottom;
+        const bool onScreen = std::max(a, b) >= top && std::min(a, b) <= bottom;
+        if (!onScreen && !countUnseen) continue;
+        out.above += above;
+        out.below += below;
+        if (!onScreen) continue;
+        // Where the line (x from left to right as y goes from a to b) meets the edge; a ≠ b here.
+        if (above) count(true, left + (right - left) * (top - a) / (b - a), line.head);
+        if (below) count(false, left + (right - left) * (bottom - a) / (b - a), line.head);
+    }
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] == 0) continue;
+        const int head = static_cast<int>(i % static_cast<std::size_t>(heads)) - 1;
+        const int cell = static_cast<int>(i / static_cast<std::size_t>(heads));
+        out.marks.push_back({cell < columns, (cell % columns) * bucket + bucket / 2, head, counts[i]});
+    }
+    return out;
 }
 
 }  // namespace attnscope

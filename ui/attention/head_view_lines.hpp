@@ -65,6 +65,15 @@ public:
         }
     }
 
+    // Two hairlines half a pixel either side across the line: about 2 px wide, as the strokes of
+    // sparse pictures, at a hairline's cost (a hover repaints within a frame).
+    void wideLine(double x0, double y0, double x1, double y1, QRgb colour, double alpha) {
+        const bool steep = std::abs(y1 - y0) >= std::abs(x1 - x0);
+        const double dx = steep ? 0.5 : 0.0, dy = steep ? 0.0 : 0.5;
+        line(x0 - dx, y0 - dy, x1 - dx, y1 - dy, colour, alpha);
+        line(x0 + dx, y0 + dy, x1 + dx, y1 + dy, colour, alpha);
+    }
+
     // Every pixel a fraction alpha/256 of the way to `colour` (the hover dimming).
     void veil(QRgb colour, int alpha) {
         for (int y = 0; y < h_; ++y) {
@@ -109,11 +118,27 @@ struct RenderJob {
     double dpr = 1;
     QColor base;
     std::shared_ptr<std::atomic<bool>> cancel;
+    int rowHeight = HeadView::kRowHeight;
 };
 
 // Every line on an opaque picture of the band between the token columns (x 0 … width, canvas
 // y). Batched per (head, opacity step): a few hundred pen changes instead of one per line.
 // `progress(percent)` now and then; a null image when cancelled.
 QImage renderLines(const RenderJob& job, const std::function<void(int)>& progress);
+
+// Where the rows of the canvas are: token t's centre is at y = top + rowOf[t]·rowHeight + rowHeight/2.
+struct RowGeometry {
+    const std::vector<int>& rowOf;
+    int top = 0, rowHeight = 0;
+    double centre(int token) const { return top + rowOf[static_cast<std::size_t>(token)] * rowHeight + rowHeight / 2; }
+};
+
+// Where `lines` leave the rows between canvas y `seen.first` and `seen.second` (the visible
+// part), the line band running from x `left` to `right`. Crossings are bucketed per head and
+// `bucket` px, so 6,000 lines into [SEP] make a few hundred marks. The counts take the lines on
+// screen, and with `countUnseen` those off it too. O(lines), no allocation per line: it runs on
+// every paint, over every line when no token is focused.
+EdgeMarks edgeMarksOf(const std::vector<DrawnLine>& lines, const RowGeometry& rows, std::pair<double, double> seen,
+                      double left, double right, int bucket, bool countUnseen);
 
 }  // namespace attnscope

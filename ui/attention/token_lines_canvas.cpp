@@ -5,7 +5,6 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "ui/attention/head_view_lines.hpp"
 
@@ -17,6 +16,8 @@ constexpr int kMaxTextWidth = 160; // px; longer tokens are elided
 constexpr int kMinLineSpan = 140;  // px between the columns at least
 constexpr double kBoxAlpha = 0.55; // hover boxes: a little lighter than the lines they echo
 constexpr int kHoverDenseLines = 300;  // more hovered lines than this: plain-loop hairlines
+constexpr int kEdgeBucket = 6;  // px along an edge per mark
+constexpr int kEdgeMark = 4;    // px: a mark's depth
 
 }  // namespace
 
@@ -28,14 +29,15 @@ void TokenLinesCanvas::relayout() {
             widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(view_->trace_->tokens[t].text)));
     textWidth_ = std::min(widest, kMaxTextWidth) + 2 * kPad + 4;  // +4: elidedText wants slack
     top_ = fm.height() + 12;
+    rowHeight_ = std::max(HeadView::kRowHeight, fm.height() + 4);  // legible at any zoom: 512 rows scroll
     setMinimumSize(2 * (kPad + textWidth_) + kMinLineSpan,
-                   top_ + static_cast<int>(view_->keep_.size()) * HeadView::kRowHeight + kPad);
+                   top_ + static_cast<int>(view_->keep_.size()) * rowHeight_ + kPad);
     update();
 }
 
 QRect TokenLinesCanvas::cellRect(HoveredToken::Side side, int row) const {
     const int x = side == HoveredToken::Left ? kPad : width() - kPad - textWidth_;
-    return QRect(x, top_ + row * HeadView::kRowHeight, textWidth_, HeadView::kRowHeight);
+    return QRect(x, top_ + row * rowHeight_, textWidth_, rowHeight_);
 }
 
 void TokenLinesCanvas::paintEvent(QPaintEvent* event) {
@@ -44,13 +46,14 @@ void TokenLinesCanvas::paintEvent(QPaintEvent* event) {
     p.fillRect(exposed, palette().base());
     const int rows = static_cast<int>(view_->keep_.size());
     painted_ = {};
+    painted_.area = band() & exposed;
     if (rows > 0) {
         // Only the rows the scroll area exposes (long inputs are thousands of px tall).
-        const int first = std::clamp((exposed.top() - top_) / HeadView::kRowHeight, 0, std::max(rows - 1, 0));
-        const int last = std::clamp((exposed.bottom() - top_) / HeadView::kRowHeight, 0, rows - 1);
+        const int first = rowAt(exposed.top()), last = rowAt(exposed.bottom());
         paintHoverBoxes(p, first, last);
         paintTokens(p, first, last);
         paintLines(p, exposed);
+        paintEdges(p);
     }
     paintHeaders(p);  // last: the cached line picture is opaque over the header band
 }
@@ -64,42 +67,44 @@ void TokenLinesCanvas::paintHeaders(QPainter& p) {
 
 void TokenLinesCanvas::paintTokens(QPainter& p, int firstRow, int lastRow) {
     const QFontMetrics fm(font());
-    const auto hovered = view_->hoveredToken();
+    const auto hovered = view_->active();
     for (int row = firstRow; row <= lastRow; ++row) {
         const int token = view_->keep_[static_cast<std::size_t>(row)];
         const Token& t = view_->trace_->tokens[static_cast<std::size_t>(token)];
         const QString text = fm.elidedText(QString::fromStdString(t.text), Qt::ElideRight, textWidth_ - 2 * kPad + 2);
         for (const auto side : {HoveredToken::Left, HoveredToken::Right}) {
             const QRect cell = cellRect(side, row).adjusted(kPad / 2, 0, -kPad / 2, 0);
-            const bool isHovered = hovered && *hovered == HoveredToken{side, token};
+            const bool isHovered = hovered && hovered->token == token && (hovered->side == side || hovered->side == HoveredToken::Both);
             if (isHovered) p.fillRect(cell, palette().color(QPalette::Highlight).lighter(160));
             // Special tokens in grey: they soak up weight and are rarely the point.
             p.setPen(t.special ? palette().color(QPalette::PlaceholderText) : palette().color(QPalette::Text));
+            QRect bounds;
             p.drawText(cell.adjusted(kPad / 2, 0, -kPad / 2, 0),
-                       (side == HoveredToken::Left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, text);
+                       (side == HoveredToken::Left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, text, &bounds);
+            painted_.labels.push_back({token, side, bounds});
         }
     }
 }
 
 // While hovering, the tokens at the other end get a box in the line's colour (as bertviz does).
 void TokenLinesCanvas::paintHoverBoxes(QPainter& p, int firstRow, int lastRow) {
-    const auto hovered = view_->hoveredToken();
+    const auto hovered = view_->active();
     if (!hovered) return;
-    const auto other = hovered->side == HoveredToken::Left ? HoveredToken::Right : HoveredToken::Left;
     for (const DrawnLine& line : view_->shown_) {
-        const int token = hovered->side == HoveredToken::Left ? line.to : line.from;
-        const int row = view_->rowOf_[static_cast<std::size_t>(token)];
+        // The focus token's lines go both ways: the box goes on the end that is not the focus.
+        const bool out = hovered->side == HoveredToken::Left || (hovered->side == HoveredToken::Both && line.from == hovered->token);
+        const int row = view_->rowOf_[static_cast<std::size_t>(out ? line.to : line.from)];
         if (row < firstRow || row > lastRow) continue;
         QColor c = HeadView::headColour(line.head);
         c.setAlphaF(static_cast<float>(line.alpha * kBoxAlpha));
-        p.fillRect(cellRect(other, row).adjusted(kPad / 2, 1, -kPad / 2, -1), c);
+        p.fillRect(cellRect(out ? HoveredToken::Right : HoveredToken::Left, row).adjusted(kPad / 2, 1, -kPad / 2, -1), c);
     }
 }
 
 // A note at the top of the visible part of the band (the picture is still being made).
 void TokenLinesCanvas::paintStatus(QPainter& p, const QString& text) {
     const QRect seen = visibleRegion().boundingRect() & band();
-    const QRect box(seen.left(), std::max(seen.top(), top_), seen.width(), HeadView::kRowHeight + 6);
+    const QRect box(seen.left(), std::max(seen.top(), top_), seen.width(), rowHeight_ + 6);
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(box, Qt::AlignCenter, text);
 }
@@ -115,8 +120,8 @@ void TokenLinesCanvas::paintLines(QPainter& p, const QRect& exposed) {
     }
     const HeadView::ImageKey key = currentKey();
     const bool current = paintPicture(p, area, key);
-    if (!view_->hovered_) {
-        if (current) painted_ = {Painted::Picture, area};
+    if (!view_->active()) {
+        if (current) painted_.source = Painted::Picture;
     } else if (static_cast<int>(view_->shown_.size()) > kHoverDenseLines) {
         paintHoverPicture(p, area, key, current);
     } else {
@@ -144,46 +149,43 @@ bool TokenLinesCanvas::paintPicture(QPainter& p, const QRect& area, const HeadVi
 // Many hovered lines (hovering [SEP] gives every row's line): the worker's hover picture, a
 // blit, once the cached picture under it is current.
 void TokenLinesCanvas::paintHoverPicture(QPainter& p, const QRect& area, const HeadView::ImageKey& key, bool pictureCurrent) {
-    const auto want = std::make_pair(key, *view_->hovered_);
+    const auto want = std::make_pair(key, *view_->active());
     if (pictureCurrent && view_->hoverKey_ != want) view_->requestHoverImage(key, want.second);
     if (pictureCurrent && view_->hoverKey_ == want) {
         const double dpr = view_->hoverImage_.devicePixelRatio();
         blit(p, area, view_->hoverImage_, dpr, dpr);
-        painted_ = {Painted::HoverPicture, area};
+        painted_.source = Painted::HoverPicture;
         return;
     }
     dim(p, area, kHoverDim);
     paintStatus(p, HeadView::tr("Drawing %1 lines…").arg(view_->shown_.size()));
 }
 
-// A few hovered lines: stroked right here over the dimmed picture, cut to the exposed rows,
-// batched per (head, opacity step).
+// A few hovered lines, right here: the picture's part under `area`, dimmed, with the lines
+// drawn into it as plain-loop ~2 px lines (QPainter's antialiased strokes of 80 lines across a
+// 1000 px view take 5–15 ms; these well under 1 ms), then one blit.
 void TokenLinesCanvas::paintHoverLines(QPainter& p, const QRect& area) {
-    dim(p, area, kHoverDim);
-    const std::pair<double, double> rows(area.top() - 2.0, area.bottom() + 2.0);
-    std::map<std::pair<int, int>, std::vector<QLineF>> batches;
+    const double dpr = devicePixelRatioF();
+    QImage image(static_cast<int>(std::ceil(area.width() * dpr)), static_cast<int>(std::ceil(area.height() * dpr)), QImage::Format_RGB32);
+    image.fill(palette().color(QPalette::Base));
+    if (!view_->linesImage_.isNull()) {
+        QPainter under(&image);
+        under.scale(dpr, dpr);
+        under.translate(-area.topLeft());
+        const QImage& picture = view_->linesImage_;
+        blit(under, area, picture, picture.width() / static_cast<double>(band().width()), picture.height() / static_cast<double>(band().height()));
+    }
+    HairlineRaster raster(image);
+    raster.veil(palette().color(QPalette::Base).rgb(), kHoverDim);
+    const auto x = [&](double cx) { return (cx - area.left()) * dpr; };
+    const auto y = [&](int token) { return (rowCentre(view_->rowOf_[static_cast<std::size_t>(token)]) - area.top()) * dpr; };
     for (const DrawnLine& line : view_->shown_) {
-        const int fromRow = view_->rowOf_[static_cast<std::size_t>(line.from)];
-        const int toRow = view_->rowOf_[static_cast<std::size_t>(line.to)];
-        const auto segment = clippedToBand(QPointF(lineLeft(), rowCentre(fromRow)), QPointF(lineRight(), rowCentre(toRow)), rows);
-        if (!segment) continue;
-        const int step = static_cast<int>(std::lround(line.alpha * kOpacitySteps));
-        batches[{line.head, step}].emplace_back(segment->first, segment->second);
+        const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
+        raster.wideLine(x(lineLeft()), y(line.from), x(lineRight()), y(line.to), HeadView::headColour(line.head).rgb(), alpha);
     }
-    p.save();
-    p.setClipRect(area);
-    p.setRenderHint(QPainter::Antialiasing);
-    QPen pen;
-    pen.setWidthF(2.0);
-    for (const auto& [k, lines] : batches) {
-        QColor c = HeadView::headColour(k.first);
-        c.setAlphaF(static_cast<float>(k.second) / kOpacitySteps);
-        pen.setColor(c);
-        p.setPen(pen);
-        p.drawLines(lines.data(), static_cast<int>(lines.size()));
-    }
-    p.restore();
-    painted_ = {Painted::HoverLines, area};
+    image.setDevicePixelRatio(dpr);
+    p.drawImage(area.topLeft(), image);
+    painted_.source = Painted::HoverLines;
 }
 
 // `image`'s part under `area` (band x from 0; sx, sy: image px per canvas px). No smoothing
@@ -199,16 +201,54 @@ void TokenLinesCanvas::dim(QPainter& p, const QRect& area, int alpha) const {
     p.fillRect(area, veil);
 }
 
-void TokenLinesCanvas::mouseMoveEvent(QMouseEvent* event) {
-    const QPoint pos = event->position().toPoint();
-    const int row = (pos.y() - top_) / HeadView::kRowHeight;
-    std::optional<HoveredToken> hit;
-    if (pos.y() >= top_ && row < static_cast<int>(view_->keep_.size())) {
-        const int token = view_->keep_[static_cast<std::size_t>(row)];
-        if (pos.x() < lineLeft()) hit = HoveredToken{HoveredToken::Left, token};
-        else if (pos.x() > lineRight()) hit = HoveredToken{HoveredToken::Right, token};
-    }
-    view_->setHoveredToken(hit);
+// Where lines leave the visible rows: a short bar in the head's colour at each crossing of the
+// top or bottom edge, and how many lines go on beyond it (nothing off screen is silently hidden).
+void TokenLinesCanvas::paintEdges(QPainter& p) {
+    const QRect seen = visibleRegion().boundingRect() & band();
+    if (seen.isEmpty() || (view_->all_->empty() && !view_->active())) return;
+    const std::vector<DrawnLine>& lines = view_->active() ? view_->shown_ : *view_->all_;
+    // With a focus (or hover), its lines count even when none of them reaches the screen.
+    painted_.edges = edgeMarksOf(lines, {view_->rowOf_, top_, rowHeight_}, {seen.top(), seen.bottom()}, lineLeft(), lineRight(),
+                                 kEdgeBucket, view_->active().has_value());
+    for (const EdgeMarks::Mark& m : painted_.edges.marks)
+        p.fillRect(QRect(m.x - kEdgeBucket / 2, m.top ? seen.top() : seen.bottom() - kEdgeMark + 1, kEdgeBucket, kEdgeMark),
+                   HeadView::headColour(m.head));
+    const QFontMetrics fm(font());
+    const auto note = [&](int n, bool top, const QString& text) {
+        if (n == 0) return;
+        QRect box = fm.boundingRect(text).adjusted(-4, -1, 4, 1);
+        box.moveCenter(QPoint(seen.center().x(), 0));
+        box.moveTop(top ? seen.top() + kEdgeMark + 1 : seen.bottom() - kEdgeMark - box.height());
+        QColor veil = palette().color(QPalette::Base);
+        veil.setAlpha(225);
+        p.fillRect(box, veil);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(box, Qt::AlignCenter, text);
+    };
+    note(painted_.edges.above, true, HeadView::tr("▲ lines to tokens above: %1").arg(painted_.edges.above));
+    note(painted_.edges.below, false, HeadView::tr("▼ lines to tokens below: %1").arg(painted_.edges.below));
+}
+
+std::optional<HoveredToken> TokenLinesCanvas::tokenAt(QPoint pos) const {
+    const int row = (pos.y() - top_) / rowHeight_;
+    if (pos.y() < top_ || row >= static_cast<int>(view_->keep_.size())) return std::nullopt;
+    const int token = view_->keep_[static_cast<std::size_t>(row)];
+    if (pos.x() < lineLeft()) return HoveredToken{HoveredToken::Left, token};
+    if (pos.x() > lineRight()) return HoveredToken{HoveredToken::Right, token};
+    return std::nullopt;
+}
+
+void TokenLinesCanvas::mouseMoveEvent(QMouseEvent* event) { view_->setHoveredToken(tokenAt(event->position().toPoint())); }
+
+void TokenLinesCanvas::mousePressEvent(QMouseEvent* event) {
+    const auto hit = tokenAt(event->position().toPoint());
+    if (!hit || event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+    view_->setFocusToken(view_->focusToken() == hit->token ? std::nullopt : std::make_optional(hit->token));
+}
+
+void TokenLinesCanvas::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) relayout();
+    QWidget::changeEvent(event);
 }
 
 }  // namespace attnscope

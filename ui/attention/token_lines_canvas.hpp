@@ -14,20 +14,29 @@ public:
     explicit TokenLinesCanvas(HeadView* view) : QWidget(view), view_(view) {
         setMouseTracking(true);
         setAttribute(Qt::WA_OpaquePaintEvent);
+        setFocusPolicy(Qt::ClickFocus);  // Esc and the scroll keys after a click
     }
     void relayout();
-    int rowCentre(int row) const { return top_ + row * HeadView::kRowHeight + HeadView::kRowHeight / 2; }
+    int rowHeight() const { return rowHeight_; }
+    int rowCentre(int row) const { return top_ + row * rowHeight_ + rowHeight_ / 2; }
+    int rowAt(int y) const {
+        return std::clamp((y - top_) / rowHeight_, 0, std::max(static_cast<int>(view_->keep_.size()) - 1, 0));
+    }
     QRect cellRect(HoveredToken::Side side, int row) const;
     QRect band() const { return QRect(lineLeft(), 0, std::max(lineRight() - lineLeft(), 1), height()); }
     HeadView::ImageKey currentKey() const {
-        return {view_->linesGeneration_, band().width(), height(), top_, devicePixelRatioF(), palette().color(QPalette::Base).rgb()};
+        return {view_->linesGeneration_, band().width(), height(), top_, rowHeight_, devicePixelRatioF(),
+                palette().color(QPalette::Base).rgb()};
     }
     int top() const { return top_; }
     // What the last paint showed of the lines (HeadView::paintedLineCount counts them): which
-    // set, over which part of the band. Source None while a picture is still being made.
+    // set, over which part of the band (source None while a picture is still being made); the
+    // token labels; where lines leave the visible rows.
     struct Painted {
         enum Source { None, Picture, HoverPicture, HoverLines } source = None;
         QRect area;
+        std::vector<HeadViewLabel> labels;
+        EdgeMarks edges;
     };
     const Painted& painted() const { return painted_; }
     static constexpr int kPad = 8;  // px around the two token columns
@@ -35,6 +44,8 @@ public:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;  // a token: it becomes the focus (again: none)
+    void changeEvent(QEvent* event) override;           // a new font (View ▸ Zoom): new row heights
     void leaveEvent(QEvent*) override { view_->setHoveredToken(std::nullopt); }
 
 private:
@@ -48,12 +59,15 @@ private:
     void blit(QPainter& p, const QRect& area, const QImage& image, double sx, double sy) const;
     void dim(QPainter& p, const QRect& area, int alpha) const;
     void paintStatus(QPainter& p, const QString& text);
+    void paintEdges(QPainter& p);
+    std::optional<HoveredToken> tokenAt(QPoint pos) const;
     int lineLeft() const { return kPad + textWidth_ + 4; }
     int lineRight() const { return width() - kPad - textWidth_ - 4; }
 
     HeadView* view_;
     int textWidth_ = 60;
     int top_ = 24;
+    int rowHeight_ = HeadView::kRowHeight;
     Painted painted_;
 };
 

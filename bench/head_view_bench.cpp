@@ -1,0 +1,139 @@
+// Benchmark: frame times of the head view at 512 tokens with 12 heads (issue 13 §2, "Measured").
+// A synthetic trace (core/trace/synthetic_trace.hpp: softmax rows, [CLS]/[SEP] and neighbours
+// strong), the HeadView offscreen at 1200×1000, every head shown; once the lines and their
+// picture are made (the worker's job, timed apart), N mouse moves over random token labels
+// (hover: the token's lines over the dimmed picture) and N wheel steps (scroll), each timed from
+// the event to the view painted. The same again with a focus token set.
+//
+//   QT_QPA_PLATFORM=offscreen build/bench/attnscope_head_view_bench [events] [--top-k K]
+//
+// Prints min / median / p95 / max in ms against the 16 ms frame budget (wall, and this thread's
+// CPU time: on a busy machine the wall time also counts other processes' turns), and how many
+// frames showed every line they should (the rest showed "Drawing…" while the worker drew).
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+#include "core/trace/synthetic_trace.hpp"
+#include "ui/attention/head_view.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct Frames {
+    std::vector<double> wall, cpu;
+    int complete = 0;
+};
+
+double at(const std::vector<double>& sorted, double q) {
+    return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(q * static_cast<double>(sorted.size())))];
+}
+
+void report(const char* what, Frames f) {
+    if (f.wall.empty()) return;
+    std::sort(f.wall.begin(), f.wall.end());
+    std::sort(f.cpu.begin(), f.cpu.end());
+    std::printf("%-28s wall min %6.2f  median %6.2f  p95 %6.2f  max %6.2f ms | thread CPU median %6.2f  p95 %6.2f  max %6.2f ms"
+                " | %d/%zu frames complete\n",
+                what, f.wall.front(), at(f.wall, 0.5), at(f.wall, 0.95), f.wall.back(), at(f.cpu, 0.5), at(f.cpu, 0.95),
+                f.cpu.back(), f.complete, f.wall.size());
+}
+
+// One event, then everything it caused painted (the repaint it asked for).
+void timed(HeadView& view, QWidget* to, QEvent& event, Frames& into) {
+    QElapsedTimer clock;
+    clock.start();
+    const double cpu = threadCpuMs();
+    QApplication::sendEvent(to, &event);
+    QApplication::processEvents();
+    into.cpu.push_back(threadCpuMs() - cpu);
+    into.wall.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+    into.complete += view.paintedLineCount() > 0;  // after the clock: it walks every line
+}
+
+// Waits (running the event loop) until the view painted a complete picture; its wall ms.
+double settle(HeadView& view) {
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 120000) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        view.canvas()->repaint();
+        if (view.paintedLineCount() > 0) break;
+    }
+    return static_cast<double>(clock.nsecsElapsed()) / 1e6;
+}
+
+void hover(HeadView& view, int events, std::mt19937& rng, Frames& into) {
+    QWidget* canvas = view.canvas();
+    QScrollBar* bar = view.scrollArea()->verticalScrollBar();
+    const int rows = view.scrollArea()->viewport()->height() / view.rowHeight();
+    const int firstRow = (bar->value() + view.rowHeight() - 1) / view.rowHeight();
+    std::uniform_int_distribution<int> row(0, rows - 3), side(0, 1);
+    for (int i = 0; i < events; ++i) {
+        const int token = std::clamp(firstRow + row(rng), 0, 511);
+        const QPoint p = view.tokenRect(side(rng) ? HoveredToken::Left : HoveredToken::Right, token).center();
+        QMouseEvent move(QEvent::MouseMove, p, canvas->mapToGlobal(p), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        timed(view, canvas, move, into);
+    }
+}
+
+void scroll(HeadView& view, int events, Frames& into) {
+    QWidget* viewport = view.scrollArea()->viewport();
+    const QPointF c(viewport->width() / 2.0, viewport->height() / 2.0);
+    for (int i = 0; i < events; ++i) {  // down 50 notches, up 50, …
+        QWheelEvent e(c, viewport->mapToGlobal(c), QPoint(), QPoint(0, (i / 50) % 2 ? 120 : -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+        timed(view, viewport, e, into);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const int events = args.size() > 1 && args[1].toInt() > 0 ? args[1].toInt() : 200;
+    const int topK = args.contains("--top-k") ? args.value(args.indexOf("--top-k") + 1).toInt() : 0;
+    const Trace trace = softmaxLikeTrace(512, 12);
+    HeadView view;
+    view.resize(1200, 1000);
+    view.show();
+    QElapsedTimer first;
+    first.start();
+    view.showTrace(trace, 0, {});
+    view.setLineFilter({HeadView::kMinWeight, topK});
+    const double ready = settle(view);
+    std::printf("512 tokens, 12 heads, 1200x1000 offscreen, floor %.2f, top-k %d: %zu lines; lines + picture ready in %.0f ms"
+                " (worker; %.1f ms before settle)\n",
+                HeadView::kMinWeight, topK, view.drawnLines().size(), ready, first.nsecsElapsed() / 1e6 - ready);
+    std::mt19937 rng(5);
+    Frames hovering, scrolling, focusHover, focusScroll;
+    hover(view, events, rng, hovering);
+    view.setHoveredToken(std::nullopt);  // the wheel moves the rows under a real mouse: no hover stays
+    scroll(view, events, scrolling);
+    view.setHoveredToken(std::nullopt);
+    view.setFocusToken(256);
+    settle(view);
+    hover(view, events, rng, focusHover);
+    view.setHoveredToken(std::nullopt);
+    scroll(view, events, focusScroll);
+    report("hover (mouse moves)", hovering);
+    report("scroll (wheel steps)", scrolling);
+    report("hover, focus token set", focusHover);
+    report("scroll, focus token set", focusScroll);
+    return 0;
+}
