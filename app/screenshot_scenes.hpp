@@ -9,6 +9,7 @@ class QMenu;
 namespace attnscope {
 
 class MainWindow;
+class Session;
 
 // The Compare tab on the open lesson: "…too tired" against "…too wide", head 2. False when B did not run.
 bool showTiredAgainstWide(MainWindow& w);
@@ -18,5 +19,9 @@ bool showBothArcSets(MainWindow& w);
 bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError);
 // Heads `spec` switched off in the window, then "Most important heads" ranked. False on failure.
 bool switchOffAndRank(MainWindow& w, const QString& spec);
+// The window in the dark theme on the open model (issue 13 §6): model view, head view, a
+// 128-token heatmap, the worked example, the Coreference tab and a lab plot, as dark-*.png in
+// `dir`; the theme chosen before is put back. Returns the number of files written.
+int saveDarkScreenshots(MainWindow& w, const Session& session, const QString& dir, QString& firstError);
 
 }  // namespace attnscope

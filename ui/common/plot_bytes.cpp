@@ -1,4 +1,5 @@
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 #include <QBuffer>
 #include <QPdfWriter>
@@ -7,7 +8,9 @@
 
 namespace attnscope {
 
+// Every export is drawn in the light theme (a printed handout), whatever the window shows.
 QByteArray svgBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint) {
+    const theme::LightForExport light;
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -24,6 +27,7 @@ QByteArray svgBytes(QSize size, const QString& title, const std::function<void(Q
 }
 
 QByteArray pdfBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint) {
+    const theme::LightForExport light;
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);

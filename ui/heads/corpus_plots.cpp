@@ -7,6 +7,7 @@
 #include "ui/common/color_map_plot.hpp"
 #include "ui/common/file_write.hpp"
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -75,6 +76,7 @@ double corpusStatisticOf(const CorpusHeadStats& head, CorpusStatistic statistic)
 
 CorpusPlotsBuilder::CorpusPlotsBuilder(QCustomPlot* plot) : plot_(plot) {
     buildLayout();
+    theme::followTheme(plot_);  // the three panels' axes, titles and legend
     clear(QObject::tr("No corpus statistics yet"));
 }
 
@@ -177,7 +179,7 @@ void CorpusPlotsBuilder::drawEntropy(const CorpusStats& stats) {
             end->setAxes(rects_[1]->axis(QCPAxis::atBottom), rects_[1]->axis(QCPAxis::atLeft));
         mark->start->setCoords(h.head.layer + 1 - 0.45, h.uniformEntropy);
         mark->end->setCoords(h.head.layer + 1 + 0.45, h.uniformEntropy);
-        mark->setPen(QPen(Qt::black, 2.5));
+        mark->setPen(QPen(theme::ink(), 2.5));
     }
     rects_[1]->axis(QCPAxis::atLeft)->setRange(upTo(largest));
     panelTitles_[1]->setText(QObject::tr("(b) entropy per head; bars: uniform"));
@@ -273,6 +275,7 @@ QString CorpusPlotsBuilder::title() const { return title_->text(); }
 
 QByteArray CorpusPlotsBuilder::toPng() const {
     const QSize size = exportSize(plot_);
+    const theme::LightForExport light;  // exports are drawn light, whatever the window shows
     return pngBytes(plot_->toPixmap(size.width(), size.height(), 2.0).toImage());  // 2×: sharp on slides
 }
 

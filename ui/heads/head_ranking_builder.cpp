@@ -5,6 +5,7 @@
 
 #include "ui/common/file_write.hpp"
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -114,7 +115,7 @@ void HeadRankingBuilder::printValues() {
             text->position->setCoords(c.col, c.row);
             text->setText(percent(c.value));
             text->setFont(font);
-            text->setColor(c.value > 0.6 ? Qt::black : Qt::white);  // viridis is bright above ~0.6
+            text->setColor(theme::textOn(map_->gradient().color(c.value, QCPRange(0, 1))));  // black on bright cells
             text->setClipToAxisRect(true);
             ++valueLabels_;
         }
@@ -131,7 +132,7 @@ void HeadRankingBuilder::selectHead(std::optional<HeadRef> head) {
         frame_ = new QCPItemRect(plot_);
         frame_->topLeft->setCoords(selected_->head - 0.5, selected_->layer - 0.5);
         frame_->bottomRight->setCoords(selected_->head + 0.5, selected_->layer + 0.5);
-        frame_->setPen(QPen(QColor("#e4572e"), 3));
+        frame_->setPen(QPen(theme::color(theme::Role::CurrentMark), 3));
         frame_->setBrush(Qt::NoBrush);
     }
     plot_->replot();
@@ -163,6 +164,7 @@ QString HeadRankingBuilder::hoverText(const QPointF& pixel) const {
 
 QByteArray HeadRankingBuilder::toPng() const {
     const QSize size = exportSize(plot_);
+    const theme::LightForExport light;  // exports are drawn light, whatever the window shows
     return pngBytes(plot_->toPixmap(size.width(), size.height(), 2.0).toImage());  // 2×: sharp on slides
 }
 
