@@ -32,6 +32,15 @@ const SystemLook& systemLook() {
     return look;
 }
 
+// At most 40 characters of a saved value, its control characters escaped: a NUL would end the
+// message on stderr, a newline would split it.
+QString shownValue(const QString& value) {
+    QString shown;
+    for (const QChar c : value.left(40))
+        shown += c.isPrint() ? QString(c) : QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+    return value.size() > 40 ? shown + QStringLiteral("…") : shown;
+}
+
 void useStyle(const QString& name) {
     if (QApplication::style()->name().compare(name, Qt::CaseInsensitive) == 0) return;  // a restyle is costly
     if (QStyle* style = QStyleFactory::create(name)) QApplication::setStyle(style);
@@ -62,7 +71,7 @@ ThemeChoice ThemeSwitcher::savedChoice(QString* problem) {
     if (const auto choice = parseChoice(saved.toString())) return *choice;
     if (problem)
         *problem = tr("%1: the saved theme \"%2\" is not light, dark or system; following the system")
-                       .arg(userSettings().fileName(), saved.toString().left(40));
+                       .arg(userSettings().fileName(), shownValue(saved.toString()));
     return ThemeChoice::System;
 }
 
