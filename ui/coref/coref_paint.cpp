@@ -120,11 +120,13 @@ void CorefView::paintArcs(QPainter& painter) const {
     for (const DrawnArc& arc : arcs_) paintArc(painter, arc, false);
 }
 
-// A highlighted arc gets a dark halo under it so the one hovered or clicked stands out.
+// A highlighted arc gets a halo of the ink's colour under it so the one hovered or clicked stands out.
 void CorefView::paintArc(QPainter& painter, const DrawnArc& arc, bool highlighted) const {
     painter.setBrush(Qt::NoBrush);
     if (highlighted) {
-        painter.setPen(QPen(QColor(0, 0, 0, 90), arc.width + 5, Qt::SolidLine, Qt::RoundCap));
+        QColor halo = theme::ink();  // dark on light paper, light on dark
+        halo.setAlpha(90);
+        painter.setPen(QPen(halo, arc.width + 5, Qt::SolidLine, Qt::RoundCap));
         painter.drawPath(arc.path);
     }
     const QColor colour = arc.chosen ? chosenArcColour() : otherArcColour();
