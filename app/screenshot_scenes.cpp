@@ -22,6 +22,8 @@
 #include "ui/compare/compare_view.hpp"
 #include "ui/coref/coref_tab.hpp"
 #include "ui/coref/coref_view.hpp"
+#include "ui/heads/corpus_panel.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
 
@@ -129,6 +131,13 @@ int saveDarkScreenshots(MainWindow& w, const Session& session, const QString& di
         if (steps[i] == Step::Weights) navigator->setCurrentIndex(static_cast<int>(i));
     if (auto* matrices = w.findChild<MatrixPanel*>(QStringLiteral("matrixPanel"))) matrices->selectCell(1, 2);
     shot("matrixPanel", "worked-example");
+    shot("qkView", "queries-keys");
+    if (auto* heads = w.findChild<HeadsPanel*>(QStringLiteral("headsPanel"))) {  // ranking, then the corpus page
+        shot("headsPanel", "heads");
+        heads->sections()->setCurrentWidget(heads->corpus());
+        shot("headsPanel", "corpus-stats");
+        heads->sections()->setCurrentIndex(0);
+    }
     w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired."));
     if (w.waitForModel()) shot("corefTab", "coreference");
     w.setSentence(sentenceOf128Tokens());

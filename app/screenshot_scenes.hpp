@@ -19,8 +19,9 @@ bool showBothArcSets(MainWindow& w);
 bool grabWithMenuOpen(QMainWindow& window, QMenu* menu, const QString& path, QString& firstError);
 // Heads `spec` switched off in the window, then "Most important heads" ranked. False on failure.
 bool switchOffAndRank(MainWindow& w, const QString& spec);
-// The window in the dark theme on the open model (issue 13 §6): model view, head view, a
-// 128-token heatmap, the worked example, the Coreference tab and a lab plot, as dark-*.png in
+// The window in the dark theme on the open model (issue 13 §6): model view, head view, the
+// worked example, Queries & keys, the Heads tab and its corpus page (when the tour ran it), the
+// Coreference tab, a 128-token heatmap and a lab plot, as dark-*.png in
 // `dir`; the theme chosen before is put back. Returns the number of files written.
 int saveDarkScreenshots(MainWindow& w, const Session& session, const QString& dir, QString& firstError);
 

@@ -23,6 +23,7 @@
 #include "ui/common/theme_colors.hpp"
 #include "ui/coref/coref_tab.hpp"
 #include "ui/coref/coref_view.hpp"
+#include "ui/heads/corpus_plots.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "window_access.hpp"
 
@@ -81,6 +82,7 @@ private slots:
     void lessonViewsAreLegibleInBothThemes();
     void modelViewsAreLegibleInBothThemes();
     void labPlotIsLegibleInBothThemes();
+    void corpusPlotFollowsTheTheme();
     void switchingChangesWhatIsDrawnAtOnce();
     void choiceSurvivesARestart();
     void garbageInTheSettingsFollowsTheSystem();
@@ -239,6 +241,37 @@ void ThemeTest::labPlotIsLegibleInBothThemes() {
         EXPECT_LEGIBLE(plot.yAxis->labelColor(), paper, name + " lab plot axis title");
         EXPECT_LEGIBLE(plot.legend->textColor(), over(plot.legend->brush().color(), paper), name + " lab legend");
         QVERIFY(contrast(plot.xAxis->grid()->pen().color(), paper) > 1.2);  // the grid is seen, faintly
+    }
+}
+
+// The corpus page drawn in the light theme, then switched: its uniform-entropy bars turn with the axes.
+void ThemeTest::corpusPlotFollowsTheTheme() {
+    CorpusStats stats;
+    stats.layers = 1, stats.headsPerLayer = 2, stats.sentences = 1, stats.queries = 4;
+    stats.offsetQueries.assign(2 * stats.maxOffset + 1, 4);
+    for (int h = 0; h < 2; ++h) {
+        CorpusHeadStats head;
+        head.head = HeadRef{0, h};
+        head.entropy = 0.5 + h, head.uniformEntropy = 1.5;
+        head.offsets.assign(2 * stats.maxOffset + 1, 0.1);
+        stats.heads.push_back(head);
+    }
+    QCustomPlot plot;
+    CorpusPlotsBuilder corpus(&plot);
+    corpus.build(stats, CorpusStatistic::First, QStringLiteral("test"));
+    for (const auto& [choice, name] : {std::pair{ThemeChoice::Light, QStringLiteral("light")},
+                                       std::pair{ThemeChoice::Dark, QStringLiteral("dark")}}) {
+        choose(choice);
+        const QColor paper = plot.axisRect()->backgroundBrush().color();
+        QCOMPARE(paper, QApplication::palette().color(QPalette::Base));
+        int bars = 0;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto* line = qobject_cast<QCPItemLine*>(plot.item(i))) {
+                EXPECT_LEGIBLE(line->pen().color(), paper, name + " uniform-entropy bar");
+                ++bars;
+            }
+        QCOMPARE(bars, 1);  // one layer
+        EXPECT_LEGIBLE(plot.axisRect()->axis(QCPAxis::atBottom)->tickLabelColor(), paper, name + " corpus ticks");
     }
 }
 
