@@ -8,6 +8,7 @@
 #include "app/main_window.hpp"
 #include "app/presentation.hpp"
 #include "app/run_window.hpp"
+#include "app/theme_switcher.hpp"
 
 int main(int argc, char** argv) {
     QStringList arguments;
@@ -30,5 +31,6 @@ int main(int argc, char** argv) {
     // The window takes the same options: a mistyped one is refused, never silently dropped.
     if (auto error = attnscope::commandLineError(QApplication::arguments())) return attnscope::fail(*error);
     attnscope::Presentation::rememberZoom(true);  // View ▸ Zoom comes back next session
+    attnscope::ThemeSwitcher::rememberTheme(true);  // and View ▸ Theme
     return attnscope::runWindow(QApplication::arguments());
 }

@@ -30,6 +30,7 @@
 #include "app/lesson_source.hpp"
 #include "app/loading_cover.hpp"
 #include "app/presentation.hpp"
+#include "app/theme_switcher.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/compare_tab_controller.hpp"
@@ -57,6 +58,7 @@
 #include "ui/step/step_navigator.hpp"
 #include "ui/step/token_strip.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 // Q_INIT_RESOURCE cannot be used inside a namespace.
 static void initAttnScopeResources() { Q_INIT_RESOURCE(resources); }
@@ -72,7 +74,7 @@ QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
     label->setWordWrap(true);
-    label->setStyleSheet(style);
+    theme::setThemedStyleSheet(label, QLatin1String(style));  // colours from ui/common/theme_colors
     return label;
 }
 
@@ -93,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     };
     ui_->presentation = new Presentation(this, redraw,
                                          [this] { ui_->navigator->next(); }, [this] { ui_->navigator->previous(); });
+    new ThemeSwitcher(this);  // the remembered theme, before anything is drawn
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
@@ -135,11 +138,11 @@ QWidget* MainWindow::buildCentralWidget() {
     ui_->tokens->setObjectName("tokens");
     ui_->pieces = new PieceStrip(central);
     ui_->pieces->setObjectName("pieces");
-    ui_->notices = statusLabel("notices", "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;"
+    ui_->notices = statusLabel("notices", "QLabel { background: {noticeFill}; color: {noticeText}; border: 1px solid {noticeBorder};"
                                       " padding: 4px; }", central);
-    ui_->rounding = statusLabel("rounding", "QLabel { color: #1d4e89; font-weight: bold; }", central);
+    ui_->rounding = statusLabel("rounding", "QLabel { color: {emphasisText}; font-weight: bold; }", central);
     ui_->rounding->setWordWrap(false);
-    ui_->error = statusLabel("error", "QLabel { color: #9b1c1c; font-weight: bold; }", central);
+    ui_->error = statusLabel("error", "QLabel { color: {errorText}; font-weight: bold; }", central);
     ui_->error->hide();
     ui_->controls = new AttentionControls(central);
     ui_->navigator = new StepNavigator(central);
@@ -244,6 +247,7 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     ui_->presentation->addToViewMenu(view);  // zoom and presentation mode (app/presentation.cpp)
+    findChild<ThemeSwitcher*>(QString(), Qt::FindDirectChildrenOnly)->addToViewMenu(view);  // light, dark, system
     QAction* shading = ui_->shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
     shading->setCheckable(true);
     shading->setChecked(true);

@@ -14,8 +14,10 @@
 #include <QScrollBar>
 #include <QTabWidget>
 
+#include "app/lab_window.hpp"
 #include "app/main_window.hpp"
 #include "core/trace/synthetic_trace.hpp"
+#include "app/theme_switcher.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/head_view.hpp"
@@ -24,6 +26,9 @@
 #include "ui/compare/compare_view.hpp"
 #include "ui/coref/coref_tab.hpp"
 #include "ui/coref/coref_view.hpp"
+#include "ui/heads/corpus_panel.hpp"
+#include "ui/heads/heads_panel.hpp"
+#include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
 
 namespace attnscope {
@@ -107,6 +112,13 @@ bool waitForLines(HeadView& view) {
     return false;
 }
 
+// About 128 word pieces for the example BERT: the classic sentence eight times.
+QString sentenceOf128Tokens() {
+    QStringList parts;
+    for (int i = 0; i < 8; ++i) parts << QStringLiteral("The animal didn't cross the street because it was too tired.");
+    return parts.join(QLatin1Char(' '));
+}
+
 }  // namespace
 
 // No shipped model reads 512 tokens: softmax-like rows (core/trace/synthetic_trace.hpp).
@@ -132,6 +144,48 @@ int saveLongHeadViewScreenshots(QWidget& window, const QString& dir, QString& fi
     view.setFocusToken(200);
     shoot("head-view-512-focus.png");
     return written;
+}
+
+int saveDarkScreenshots(MainWindow& w, const Session& session, const QString& dir, QString& firstError) {
+    auto* theme = w.findChild<ThemeSwitcher*>(QStringLiteral("themeSwitcher"));
+    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("tabs"));
+    auto* navigator = w.findChild<StepNavigator*>(QStringLiteral("navigator"));
+    if (!theme || !tabs || !navigator) return 0;
+    const ThemeChoice before = theme->choice();
+    theme->setChoice(ThemeChoice::Dark);
+    int n = 0;
+    const auto shot = [&](const char* tab, const char* what) {
+        if (auto* widget = w.findChild<QWidget*>(QLatin1String(tab))) tabs->setCurrentWidget(widget);
+        for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+        n += saveScreenshot(&w, dir + QStringLiteral("/dark-%1.png").arg(QLatin1String(what)), firstError) ? 1 : 0;
+    };
+    shot("modelView", "model-view");
+    if (auto* head = w.findChild<HeadView*>(QStringLiteral("headView"))) {  // its lines are drawn in the background
+        tabs->setCurrentWidget(head);
+        QElapsedTimer clock;
+        clock.start();
+        while (head->paintedLineCount() == 0 && clock.elapsed() < 20000) QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    shot("headView", "head-view");
+    const auto& steps = navigator->steps();
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] == Step::Weights) navigator->setCurrentIndex(static_cast<int>(i));
+    if (auto* matrices = w.findChild<MatrixPanel*>(QStringLiteral("matrixPanel"))) matrices->selectCell(1, 2);
+    shot("matrixPanel", "worked-example");
+    shot("qkView", "queries-keys");
+    if (auto* heads = w.findChild<HeadsPanel*>(QStringLiteral("headsPanel"))) {  // ranking, then the corpus page
+        shot("headsPanel", "heads");
+        heads->sections()->setCurrentWidget(heads->corpus());
+        shot("headsPanel", "corpus-stats");
+        heads->sections()->setCurrentIndex(0);
+    }
+    w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired."));
+    if (w.waitForModel()) shot("corefTab", "coreference");
+    w.setSentence(sentenceOf128Tokens());
+    if (w.waitForModel()) shot("heatmap", "heatmap-128-tokens");
+    n += saveLearnedPositionsScreenshot(&w, session, dir + QStringLiteral("/dark-lab-learned-positions.png"), firstError) ? 1 : 0;
+    theme->setChoice(before);
+    return n;
 }
 
 }  // namespace attnscope

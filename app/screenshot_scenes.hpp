@@ -10,6 +10,7 @@ class QWidget;
 namespace attnscope {
 
 class MainWindow;
+class Session;
 
 // The Compare tab on the open lesson: "…too tired" against "…too wide", head 2. False when B did not run.
 bool showTiredAgainstWide(MainWindow& w);
@@ -23,5 +24,10 @@ bool switchOffAndRank(MainWindow& w, const QString& spec);
 // middle) and head-view-512-focus.png (a focus token) in `dir`. Returns how many were written;
 // nothing when `firstError` already holds a failed write.
 int saveLongHeadViewScreenshots(QWidget& window, const QString& dir, QString& firstError);
+// The window in the dark theme on the open model (issue 13 §6): model view, head view, the
+// worked example, Queries & keys, the Heads tab and its corpus page (when the tour ran it), the
+// Coreference tab, a 128-token heatmap and a lab plot, as dark-*.png in
+// `dir`; the theme chosen before is put back. Returns the number of files written.
+int saveDarkScreenshots(MainWindow& w, const Session& session, const QString& dir, QString& firstError);
 
 }  // namespace attnscope

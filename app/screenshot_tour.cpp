@@ -315,6 +315,7 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     n += saveQkScreenshot(QDir(dir).filePath(qk), QStringLiteral("it"));
     const QString corpus = QStringLiteral("model-%1-corpus-stats.png").arg(n + 1, 2, 10, QLatin1Char('0'));
     n += saveCorpusScreenshot(QDir(dir).filePath(corpus));
+    n += saveDarkScreenshots(w, session_, dir, screenshotError_);  // last: dark-*.png (issue 13 §6)
     return n;
 }
 

@@ -1,5 +1,6 @@
 #include "app/hub/download_dialog.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -57,7 +58,7 @@ void DownloadDialog::buildUi() {
     repoEdit_->setObjectName("repoId");
     repoEdit_->setPlaceholderText("openai-community/gpt2");
     repoProblem_ = new QLabel(this);
-    repoProblem_->setStyleSheet("color: #b00020");
+    theme::setThemedStyleSheet(repoProblem_, QStringLiteral("color: {errorText}"));
     repoProblem_->setWordWrap(true);
     revisionEdit_ = new QLineEdit("main", this);
     revisionEdit_->setObjectName("revision");

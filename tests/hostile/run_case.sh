@@ -7,6 +7,7 @@ bin="$1"; src="$2"; table="$3"; name="$4"
 T="$(mktemp -d)"; trap 'chmod -R u+w "$T" 2>/dev/null; umount -q "$T"/* 2>/dev/null; rm -rf "$T"' EXIT
 FIX="$src/tests/reference"; LESSONS="$src/resources/lessons"
 export T FIX LESSONS
+export XDG_CONFIG_HOME="$T/.config"  # the window's saved settings (language, zoom, theme): this row's own
 row="$(awk -F'\t' -v n="$name" '$1 == n' "$table")"
 [ -n "$row" ] || { echo "no row named $name in $table" >&2; exit 1; }
 IFS=$'\t' read -r _ setup arguments want_exit want_message check <<<"$row"

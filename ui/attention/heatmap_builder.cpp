@@ -7,6 +7,7 @@
 #include "core/trace/explain.hpp"
 #include "ui/attention/heatmap_labels.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -179,7 +180,7 @@ void HeatmapBuilder::setHighlight(const std::vector<int>& tokens, int current) {
     const double edge = tokenCount() - 0.5;
     for (const int t : tokens) {
         // Okabe–Ito vermillion for the current match, white for the others: both read on viridis.
-        const QPen pen = t == current ? QPen(QColor("#d55e00"), 3) : QPen(Qt::white, 1.5);
+        const QPen pen = t == current ? QPen(theme::color(theme::Role::CurrentMark), 3) : QPen(Qt::white, 1.5);
         for (const QRectF& band : {QRectF(QPointF(-0.5, t - 0.5), QPointF(edge, t + 0.5)),      // its row
                                    QRectF(QPointF(t - 0.5, -0.5), QPointF(t + 0.5, edge))}) {  // its column
             auto* mark = new QCPItemRect(plot_);
@@ -205,19 +206,10 @@ void HeatmapBuilder::printValues(int decimals) {
         text->position->setCoords(c.col, c.row);
         text->setText(qs(formatNumber(c.value, shown)));
         text->setFont(font);
-        // Viridis is dark below ~0.6 and bright above: pick the readable ink.
-        text->setColor(colourPosition(c.row, c.col) > 0.6 ? Qt::black : Qt::white);
+        text->setColor(theme::textOn(cellColour(c.row, c.col)));  // black on bright cells, white on dark
         text->setClipToAxisRect(true);
         ++valueLabels_;
     }
-}
-
-double HeatmapBuilder::colourPosition(int row, int col) const {
-    const double v = map_->data()->cell(col, row);
-    const QCPRange r = map_->dataRange();
-    const double t = map_->dataScaleType() == QCPAxis::stLogarithmic ? std::log(v / r.lower) / std::log(r.upper / r.lower)
-                                                                       : (v - r.lower) / r.size();
-    return std::clamp(t, 0.0, 1.0);
 }
 
 QColor HeatmapBuilder::cellColour(int row, int col) const {

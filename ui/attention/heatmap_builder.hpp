@@ -75,7 +75,6 @@ private:
     void setAxes(const QStringList& labels);
     void relabel();
     void printValues(int decimals);
-    double colourPosition(int row, int col) const;  // 0…1 along the gradient
 
     std::vector<DrawnCell> cells_;
     QStringList keyLabels_;

@@ -10,6 +10,7 @@
 
 #include "ui/attention/heatmap_mouse.hpp"
 #include "ui/attention/heatmap_tools.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -241,8 +242,13 @@ QImage HeatmapView::renderImage() const {
     if (layout()) layout()->activate();
     plotsRow_->activate();
     for (const auto& b : builders_) b->settle();
+    const theme::LightForExport light;  // exports are drawn light, whatever the window shows
     if (builders_.size() == 1) return builders_.front()->plot()->toPixmap().toImage();
-    return plotsArea_->grab().toImage();
+    plotsArea_->setPalette(theme::lightPalette());  // the grab paints the area's background too
+    for (const auto& b : builders_) b->plot()->replot();  // a grab shows the plots' buffers: drawn light now
+    QImage image = plotsArea_->grab().toImage();
+    plotsArea_->setPalette(QPalette());  // the application's again
+    return image;
 }
 
 }  // namespace attnscope

@@ -1,4 +1,5 @@
 #include "ui/attention/model_view_bar.hpp"
+#include "ui/common/theme_colors.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -30,7 +31,7 @@ ModelViewBar::ModelViewBar(QWidget* parent) : QWidget(parent) {
     message_ = new QLabel(this);
     message_->setObjectName("modelViewFilterMessage");
     message_->setWordWrap(true);
-    message_->setStyleSheet("color: #b00020");
+    theme::setThemedStyleSheet(message_, QStringLiteral("color: {errorText}"));
     message_->hide();
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);

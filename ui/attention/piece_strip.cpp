@@ -1,4 +1,5 @@
 #include "ui/attention/piece_strip.hpp"
+#include "ui/common/theme_colors.hpp"
 
 #include <QHBoxLayout>
 #include <QPainter>
@@ -13,8 +14,6 @@ namespace {
 constexpr int kPadding = 8;    // inside a chip, left and right
 constexpr int kWordGap = 10;   // between words
 constexpr int kBracket = 6;    // room under the chips for the word bracket
-const QColor kChipFill("#e3f0fb"), kChipBorder("#2b6cb0");
-const QColor kSpecialFill("#eeeeee"), kSpecialBorder("#777777");
 
 }  // namespace
 
@@ -75,20 +74,27 @@ void PieceStrip::layoutChips() {
     canvas_->update();
 }
 
+PieceStrip::ChipLook PieceStrip::chipLook(bool special) {
+    using theme::Role;
+    if (special) return {theme::color(Role::SpecialFill), theme::color(Role::MutedText), theme::color(Role::MutedText)};
+    return {theme::color(Role::ChipFill), theme::color(Role::ChipBorder), theme::ink()};
+}
+
 void PieceStrip::paintChips(QPainter& painter, const QRect& exposed) const {
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
         const QRect& r = rects_[i];
         if (!r.adjusted(0, 0, 0, kBracket).intersects(exposed)) continue;  // 512 chips: paint the visible ones
         const bool special = tokens_[i].special;
-        painter.setPen(QPen(special ? kSpecialBorder : kChipBorder, 1.5, special ? Qt::DashLine : Qt::SolidLine));
-        painter.setBrush(special ? kSpecialFill : kChipFill);
+        const ChipLook look = chipLook(special);
+        painter.setPen(QPen(look.border, 1.5, special ? Qt::DashLine : Qt::SolidLine));
+        painter.setBrush(look.fill);
         painter.drawRoundedRect(QRectF(r).adjusted(0.75, 0.75, -0.75, -0.75), 5, 5);
-        painter.setPen(special ? kSpecialBorder : palette().color(QPalette::Text));
+        painter.setPen(look.text);
         painter.drawText(r, Qt::AlignCenter, QString::fromStdString(tokens_[i].text));
         const bool continues = i + 1 < tokens_.size() && groups_[i + 1] == groups_[i];
         const bool continued = i > 0 && groups_[i - 1] == groups_[i];
         if (continues || continued) {  // the word bracket under a multi-piece word
-            painter.setPen(QPen(kChipBorder, 2));
+            painter.setPen(QPen(theme::color(theme::Role::ChipBorder), 2));
             const int y = r.bottom() + kBracket / 2 + 1;
             painter.drawLine(r.left() + (continued ? 0 : 3), y, r.right() - (continues ? -1 : 3), y);
         }

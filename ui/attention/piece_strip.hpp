@@ -3,6 +3,7 @@
 // (Token.word) drawn touching under one bracket, special tokens ([CLS], [SEP], …) in grey with
 // a dashed border. Painted by one widget (no widget per token) so 512 pieces cost one paint.
 #include <QRect>
+#include <QColor>
 #include <QWidget>
 #include <vector>
 
@@ -28,6 +29,11 @@ public:
     const std::vector<int>& groups() const { return groups_; }
     std::vector<bool> specialFlags() const;
     const std::vector<QRect>& chipRects() const { return rects_; }
+    // The colours a chip is drawn in, in the current theme (ui/common/theme_colors).
+    struct ChipLook {
+        QColor fill, border, text;
+    };
+    static ChipLook chipLook(bool special);
 
 private:
     friend class PieceCanvas;

@@ -3,6 +3,7 @@
 #include <QPainter>
 #include <QPaintEvent>
 #include "ui/common/qt_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -10,8 +11,6 @@ namespace {
 
 constexpr int kMargin = 8;
 constexpr int kLabelWidthChars = 14;  // token column
-const QColor kBarColour("#31688e");   // viridis blue: the heatmaps' palette
-const QColor kTrackColour("#e8eef4");
 
 
 QString numberText(const PredictionsView::Row& row) {
@@ -123,9 +122,9 @@ void PredictionsView::paintEvent(QPaintEvent*) {
             painter.drawText(label, Qt::AlignVCenter | Qt::AlignRight,
                              fontMetrics().elidedText(row.token, Qt::ElideRight, label.width()));
             const QRect track(area.left() + labelWidth, y + 3, barWidth, h - 6);
-            painter.fillRect(track, kTrackColour);
+            painter.fillRect(track, theme::color(theme::Role::BarTrack));
             painter.fillRect(QRect(track.topLeft(), QSize(static_cast<int>(track.width() * row.probability), track.height())),
-                             kBarColour);
+                             theme::color(theme::Role::BarFill));
             if (row.before >= 0) drawBeforeMark(painter, track, row.before);
             painter.drawText(QRect(track.right() + 6, y, numberWidth, h), Qt::AlignVCenter, numberText(row));
             y += h;

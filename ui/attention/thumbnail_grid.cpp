@@ -1,4 +1,5 @@
 #include "ui/attention/thumbnail_grid.hpp"
+#include "ui/common/theme_colors.hpp"
 
 #include <QEvent>
 #include <QHelpEvent>
@@ -38,7 +39,7 @@ void ThumbnailGrid::paintThumbnail(QPainter& p, std::size_t i) {
     const QImage& scaled = view_->scaled_[i];
     if (!t.computed) {
         p.fillRect(t.rect, palette().color(QPalette::Mid));
-        p.setPen(palette().color(QPalette::Light));
+        p.setPen(theme::textOn(palette().color(QPalette::Mid)));  // Light on Mid read badly in both themes
         QFont small = font();
         small.setPointSizeF(small.pointSizeF() * 0.8);
         p.setFont(small);

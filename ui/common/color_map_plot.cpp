@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include "ui/common/qt_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -61,6 +62,7 @@ ColorMapPlot::ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel) : plot_
     plot_->yAxis->setRangeReversed(true);  // row 0 (first token, layer 1) on top, as written
     plot_->xAxis->grid()->setVisible(false);
     plot_->yAxis->grid()->setVisible(false);
+    theme::followTheme(plot_);  // axes, tick labels and title in the theme's ink
 }
 
 }  // namespace attnscope

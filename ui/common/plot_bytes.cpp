@@ -1,4 +1,5 @@
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 #include <QBuffer>
 #include <QPdfWriter>
@@ -9,7 +10,9 @@
 
 namespace attnscope {
 
+// Every export is drawn in the light theme (a printed handout), whatever the window shows.
 QByteArray svgBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint) {
+    const theme::LightForExport light;
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -26,6 +29,7 @@ QByteArray svgBytes(QSize size, const QString& title, const std::function<void(Q
 }
 
 QByteArray pdfBytes(QSize size, const QString& title, const std::function<void(QCPPainter&)>& paint) {
+    const theme::LightForExport light;
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -53,7 +57,10 @@ QByteArray plotPdfBytes(QCustomPlot* plot, QSize size, const QString& title) {
 }
 
 QByteArray plotFigureBytes(QCustomPlot* plot, QSize size, const QString& title, const QString& format) {
-    if (format == "png") return pngBytes(plot->toPixmap(size.width(), size.height(), 2.0).toImage());
+    if (format == "png") {
+        const theme::LightForExport light;  // exports are drawn light, whatever the window shows
+        return pngBytes(plot->toPixmap(size.width(), size.height(), 2.0).toImage());  // 2×: sharp on slides
+    }
     if (format == "svg") return plotSvgBytes(plot, size, title);
     if (format == "pdf") return plotPdfBytes(plot, size, title);
     return {};

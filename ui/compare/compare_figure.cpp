@@ -6,6 +6,7 @@
 
 #include "ui/common/file_write.hpp"
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -37,8 +38,9 @@ QByteArray figureBytes(const std::vector<QCustomPlot*>& plots, const QString& ti
     if (kind == CompareExport::Svg) return svgBytes(size, title, paint);
     if (kind == CompareExport::Pdf) return pdfBytes(size, title, paint);
     constexpr double kScale = 2;  // sharp on slides
+    const theme::LightForExport light;  // exports are drawn light, whatever the window shows
     QImage image(size * kScale, QImage::Format_ARGB32);
-    image.fill(Qt::white);
+    image.fill(theme::paper());
     QCPPainter painter;
     if (!painter.begin(&image)) return {};
     painter.scale(kScale, kScale);

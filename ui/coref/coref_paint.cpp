@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ui/coref/coref_style.hpp"
+#include "ui/common/theme_colors.hpp"
 #include "ui/coref/coref_view.hpp"
 
 namespace attnscope {
@@ -16,12 +17,11 @@ using coref::number;
 
 namespace {
 
-const QColor kChosen("#c0392b");   // strong red: the argmax
-const QColor kOther("#31688e");    // viridis blue, as the heatmaps
-const QColor kNearest("#b35900");  // baselines: orange and green, told apart by their labels too
-const QColor kRule("#1e7b4b");
-const QColor kMentionFill("#fde2e0"), kCandidateFill("#e3f0fb"), kWordBorder("#2b6cb0");
-const QColor kMutedText("#777777");
+// Strong red for the argmax, viridis blue for the others, orange and green baselines (told apart
+// by their labels too): each in its theme's shade (ui/common/theme_colors).
+using theme::Role;
+QColor kChosen() { return theme::color(Role::ArcChosen); }
+QColor kMutedText() { return theme::color(Role::MutedText); }
 
 QColor withAlpha(QColor colour, double alpha) {
     colour.setAlphaF(static_cast<float>(std::clamp(alpha, 0.0, 1.0)));
@@ -39,16 +39,16 @@ QPointF highestPoint(const QPainterPath& path) {
     return top;
 }
 
-// A small label on white in a rounded box: baseline markers, mention numbers, the chosen score.
+// A small label on paper in a rounded box: baseline markers, mention numbers, the chosen score.
 void drawTag(QPainter& painter, const QRectF& rect, const QColor& colour, const QString& text) {
     painter.setPen(QPen(colour, 1.2));
-    painter.setBrush(Qt::white);
+    painter.setBrush(theme::paper());
     painter.drawRoundedRect(rect, 4, 4);
     painter.drawText(rect, Qt::AlignCenter, text);
 }
 
 QColor markerColour(DrawnMarker::Kind kind) {
-    return kind == DrawnMarker::Nearest ? kNearest : kind == DrawnMarker::Rule ? kRule : kChosen;
+    return theme::color(kind == DrawnMarker::Nearest ? Role::ArcNearest : kind == DrawnMarker::Rule ? Role::ArcRule : Role::ArcChosen);
 }
 
 }  // namespace
@@ -61,12 +61,20 @@ void CorefView::setSentenceName(const QString& name, bool second) {
     relayout();
 }
 
-QColor CorefView::chosenArcColour() const { return second_ ? QColor("#009e73") : kChosen; }
-QColor CorefView::otherArcColour() const { return second_ ? QColor("#cc79a7") : kOther; }
+QColor CorefView::chosenArcColour() const { return theme::color(second_ ? Role::ArcChosenB : Role::ArcChosen); }
+QColor CorefView::otherArcColour() const { return theme::color(second_ ? Role::ArcOtherB : Role::ArcOther); }
+QColor CorefView::tagColour(DrawnMarker::Kind kind) const { return markerColour(kind); }
+
+QColor CorefView::wordFill(const DrawnWord& w) const {
+    if (w.mention) return theme::color(Role::MentionFill);
+    return w.candidate ? theme::color(Role::ChipFill) : theme::paper();
+}
+
+QColor CorefView::wordInk(const DrawnWord& w) const { return w.mention || w.candidate ? theme::ink() : kMutedText(); }
 Qt::PenStyle CorefView::arcPenStyle() const { return second_ ? Qt::DashLine : Qt::SolidLine; }
 
 void CorefView::paintScene(QPainter& painter, const QRectF& exposed, bool interactive) const {
-    painter.fillRect(exposed, Qt::white);
+    painter.fillRect(exposed, theme::paper());
     paintLegend(painter);
     paintArcs(painter);
     if (interactive && selected_) paintArc(painter, arcs_[static_cast<std::size_t>(*selected_)], true);
@@ -80,7 +88,7 @@ void CorefView::paintLegend(QPainter& painter) const {
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
-    painter.setPen(Qt::black);
+    painter.setPen(theme::ink());
     painter.drawText(scoringRect_, Qt::TextWordWrap, legendText().section('\n', 0, 0));
     for (const LegendEntry& e : legend_) {
         const QRectF s = e.sampleRect;
@@ -97,12 +105,12 @@ void CorefView::paintLegend(QPainter& painter) const {
                     nearest ? tr("nearest") : tr("rule"));
         }
         painter.setFont(font());
-        painter.setPen(Qt::black);
+        painter.setPen(theme::ink());
         painter.drawText(e.textRect, Qt::AlignLeft | Qt::AlignVCenter, e.text);
     }
     if (!message_.isEmpty()) {
         painter.setFont(font());
-        painter.setPen(kMutedText);
+        painter.setPen(kMutedText());
         painter.drawText(messageRect_, Qt::TextWordWrap, message_);
     }
 }
@@ -112,11 +120,13 @@ void CorefView::paintArcs(QPainter& painter) const {
     for (const DrawnArc& arc : arcs_) paintArc(painter, arc, false);
 }
 
-// A highlighted arc gets a dark halo under it so the one hovered or clicked stands out.
+// A highlighted arc gets a halo of the ink's colour under it so the one hovered or clicked stands out.
 void CorefView::paintArc(QPainter& painter, const DrawnArc& arc, bool highlighted) const {
     painter.setBrush(Qt::NoBrush);
     if (highlighted) {
-        painter.setPen(QPen(QColor(0, 0, 0, 90), arc.width + 5, Qt::SolidLine, Qt::RoundCap));
+        QColor halo = theme::ink();  // dark on light paper, light on dark
+        halo.setAlpha(90);
+        painter.setPen(QPen(halo, arc.width + 5, Qt::SolidLine, Qt::RoundCap));
         painter.drawPath(arc.path);
     }
     const QColor colour = arc.chosen ? chosenArcColour() : otherArcColour();
@@ -135,15 +145,15 @@ void CorefView::paintWords(QPainter& painter, const QRectF& exposed) const {
         const QRectF box = w.rect.adjusted(0.75, 0.75, -0.75, -0.75);
         if (w.mention || w.candidate) {
             const bool chosen = chosenWord[static_cast<std::size_t>(w.word)];
-            const QColor border = w.mention ? kChosen : chosen ? chosenArcColour() : kWordBorder;  // B: its arcs' green
+            const QColor border = w.mention ? kChosen() : chosen ? chosenArcColour() : theme::color(Role::ChipBorder);  // B: its arcs' green
             painter.setPen(QPen(border, chosen || w.mention ? 2.2 : 1.2));
-            painter.setBrush(w.mention ? kMentionFill : kCandidateFill);
+            painter.setBrush(wordFill(w));
             painter.drawRoundedRect(box, 5, 5);
         } else {
-            painter.fillRect(box, Qt::white);  // arcs crossing lines pass behind the words
+            painter.fillRect(box, wordFill(w));  // arcs crossing lines pass behind the words
         }
         painter.setFont(w.mention ? bold : font());
-        painter.setPen(w.mention || w.candidate ? QColor(Qt::black) : kMutedText);
+        painter.setPen(wordInk(w));
         painter.drawText(w.rect, Qt::AlignCenter, w.text);
     }
 }
@@ -173,9 +183,11 @@ void CorefView::paintChosenScores(QPainter& painter) const {
 
 QSize CorefView::figureSize() const { return sceneSize_; }
 
+// Exports are drawn in the light theme whatever the window shows: a printed handout.
 QImage CorefView::renderImage(double scale) const {
+    const theme::LightForExport light;
     QImage image((QSizeF(sceneSize_) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
+    image.fill(theme::paper());
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
@@ -185,6 +197,7 @@ QImage CorefView::renderImage(double scale) const {
 }
 
 QByteArray CorefView::renderSvg() const {
+    const theme::LightForExport light;
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
@@ -202,6 +215,7 @@ QByteArray CorefView::renderSvg() const {
 
 // One page exactly the figure's size: at 96 dpi a painter unit is one of the view's pixels.
 QByteArray CorefView::renderPdf() const {
+    const theme::LightForExport light;
     constexpr double kDpi = 96;
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);

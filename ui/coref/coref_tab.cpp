@@ -17,6 +17,7 @@
 #include "ui/common/file_write.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -62,7 +63,7 @@ CorefTab::CorefTab(QWidget* parent) : QWidget(parent) {
     error_ = new QLabel(this);
     error_->setObjectName("corefError");
     error_->setWordWrap(true);
-    error_->setStyleSheet("QLabel { color: #9b1c1c; font-weight: bold; }");
+    theme::setThemedStyleSheet(error_, QStringLiteral("QLabel { color: {errorText}; font-weight: bold; }"));
     error_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildControls());

@@ -79,6 +79,10 @@ public:
     QColor chosenArcColour() const;
     QColor otherArcColour() const;
     Qt::PenStyle arcPenStyle() const;
+    // The colours a word and a marker tag are drawn in, in the current theme (for tests too).
+    QColor wordFill(const DrawnWord& word) const;
+    QColor wordInk(const DrawnWord& word) const;
+    QColor tagColour(DrawnMarker::Kind kind) const;
 
     // What is drawn, for tests (canvas() coordinates).
     const std::vector<DrawnWord>& drawnWords() const { return words_; }

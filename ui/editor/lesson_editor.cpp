@@ -8,6 +8,7 @@
 
 #include "ui/editor/lesson_structure_bar.hpp"
 #include "ui/step/matrix_table.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -110,7 +111,7 @@ bool LessonEditor::selectMatrix(LessonMatrixKind kind, int head, int layer) {
 
 void LessonEditor::showMessage(const QString& text, bool error) {
     message_->setText(text);
-    message_->setStyleSheet(error ? "QLabel { color: #9b1c1c; font-weight: bold; }" : QString());
+    theme::setThemedStyleSheet(message_, error ? QStringLiteral("QLabel { color: {errorText}; font-weight: bold; }") : QString());
 }
 
 LessonMatrixModel* LessonEditor::model() const { return static_cast<LessonMatrixModel*>(table_->model()); }

@@ -6,6 +6,7 @@
 
 #include "ui/common/color_map_plot.hpp"
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -74,6 +75,11 @@ double corpusStatisticOf(const CorpusHeadStats& head, CorpusStatistic statistic)
 
 CorpusPlotsBuilder::CorpusPlotsBuilder(QCustomPlot* plot) : plot_(plot) {
     buildLayout();
+    theme::followTheme(plot_);  // the three panels' axes, titles and legend
+    theme::follow(plot_, [plot = plot_] {  // the uniform-entropy bars (the only lines) in the ink, as the axes
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* line = qobject_cast<QCPItemLine*>(plot->item(i))) line->setPen(QPen(theme::ink(), 2.5));
+    });
     clear(QObject::tr("No corpus statistics yet"));
 }
 
@@ -157,7 +163,7 @@ void CorpusPlotsBuilder::drawScatter(const CorpusStats& stats) {
     panelTitles_[0]->setText(QObject::tr("(a) attention to: %1").arg(corpusStatisticName(statistic_)));
 }
 
-// Points per head, and per layer a black bar at a uniform row's entropy (the same for every
+// Points per head, and per layer a bar in the ink's colour at a uniform row's entropy (the same for every
 // head of a layer: it depends only on the tokens each query may see).
 void CorpusPlotsBuilder::drawEntropy(const CorpusStats& stats) {
     entropy_.clear(), baselines_.clear();
@@ -176,7 +182,7 @@ void CorpusPlotsBuilder::drawEntropy(const CorpusStats& stats) {
             end->setAxes(rects_[1]->axis(QCPAxis::atBottom), rects_[1]->axis(QCPAxis::atLeft));
         mark->start->setCoords(h.head.layer + 1 - 0.45, h.uniformEntropy);
         mark->end->setCoords(h.head.layer + 1 + 0.45, h.uniformEntropy);
-        mark->setPen(QPen(Qt::black, 2.5));
+        mark->setPen(QPen(theme::ink(), 2.5));
     }
     rects_[1]->axis(QCPAxis::atLeft)->setRange(upTo(largest));
     panelTitles_[1]->setText(QObject::tr("(b) entropy per head; bars: uniform"));

@@ -4,6 +4,7 @@
 #include <qcustomplot.h>
 
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -113,7 +114,7 @@ void HeadRankingBuilder::printValues() {
             text->position->setCoords(c.col, c.row);
             text->setText(percent(c.value));
             text->setFont(font);
-            text->setColor(c.value > 0.6 ? Qt::black : Qt::white);  // viridis is bright above ~0.6
+            text->setColor(theme::textOn(map_->gradient().color(c.value, QCPRange(0, 1))));  // black on bright cells
             text->setClipToAxisRect(true);
             ++valueLabels_;
         }
@@ -130,7 +131,7 @@ void HeadRankingBuilder::selectHead(std::optional<HeadRef> head) {
         frame_ = new QCPItemRect(plot_);
         frame_->topLeft->setCoords(selected_->head - 0.5, selected_->layer - 0.5);
         frame_->bottomRight->setCoords(selected_->head + 0.5, selected_->layer + 0.5);
-        frame_->setPen(QPen(QColor("#e4572e"), 3));
+        frame_->setPen(QPen(theme::color(theme::Role::CurrentMark), 3));
         frame_->setBrush(Qt::NoBrush);
     }
     plot_->replot();

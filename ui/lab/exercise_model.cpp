@@ -3,17 +3,19 @@
 #include <QColor>
 
 #include "ui/common/qt_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
 namespace {
 
 QColor verdictColour(std::optional<Verdict> verdict) {
-    if (!verdict) return QColor(255, 250, 205);  // pale yellow: still to fill in
+    using theme::Role;
+    if (!verdict) return theme::color(Role::VerdictPending);  // pale yellow (dark: olive): still to fill in
     switch (*verdict) {
-        case Verdict::Correct: return QColor(198, 239, 206);
-        case Verdict::Wrong: return QColor(255, 199, 206);
-        case Verdict::NotANumber: return QColor(255, 222, 173);
+        case Verdict::Correct: return theme::color(Role::VerdictCorrect);
+        case Verdict::Wrong: return theme::color(Role::VerdictWrong);
+        case Verdict::NotANumber: return theme::color(Role::VerdictNotANumber);
     }
     return {};
 }

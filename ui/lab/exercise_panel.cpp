@@ -17,6 +17,7 @@
 #include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -172,7 +173,7 @@ void ExercisePanel::showScore() {
 QString ExercisePanel::scoreText() const { return score_->text(); }
 
 void ExercisePanel::showMessage(const QString& text, bool problem) {
-    message_->setStyleSheet(problem ? QStringLiteral("color: #b00020") : QString());
+    theme::setThemedStyleSheet(message_, problem ? QStringLiteral("color: {errorText}") : QString());
     message_->setText(text);
 }
 

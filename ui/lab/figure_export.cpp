@@ -13,6 +13,7 @@
 #include "core/io/npy.hpp"
 #include "ui/common/file_write.hpp"
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -31,6 +32,7 @@ Result<void> savePlotPng(QCustomPlot* plot, const QString& path, int dpi) {
     const QSize size = plotSize(plot);
     // The plot is laid out at 96 DPI on screen; a higher DPI scales the same picture up.
     const double scale = dpi / 96.0;
+    const theme::LightForExport light;  // exports are drawn light, whatever the window shows
     QImage image = plot->toPixmap(size.width(), size.height(), scale).toImage();
     const int dotsPerMetre = qRound(dpi / 0.0254);
     image.setDotsPerMeterX(dotsPerMetre);

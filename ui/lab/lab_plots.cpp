@@ -5,6 +5,7 @@
 
 #include "core/trace/explain.hpp"
 #include "ui/attention/heatmap_builder.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -76,9 +77,9 @@ void MatrixPlotBuilder::printCells(Range colours) {
             text->position->setCoords(static_cast<double>(c), static_cast<double>(r));
             text->setText(cellTexts_.back());
             text->setFont(font);
-            // Viridis is dark below ~0.6 of the range and bright above: pick the readable ink.
-            const bool bright = !std::isinf(v) && (v - colours.low) / span > 0.6;
-            text->setColor(bright || (std::isinf(v) && v > 0) ? Qt::black : Qt::white);
+            // The ink that reads best on the cell's colour (viridis or the diverging map); ±∞ as before.
+            const QColor cell = map_->gradient().color((v - colours.low) / span, QCPRange(0, 1));
+            text->setColor(std::isinf(v) ? (v > 0 ? QColor(Qt::black) : QColor(Qt::white)) : theme::textOn(cell));
             text->setClipToAxisRect(true);
         }
 }
@@ -134,7 +135,7 @@ CurvePlotBuilder::CurvePlotBuilder(QCustomPlot* plot) : plot_(plot) {
     QFont font = plot_->font();
     font.setPointSizeF(font.pointSizeF() * 0.9);
     plot_->legend->setFont(font);
-    plot_->legend->setBrush(QColor(255, 255, 255, 200));  // curves stay visible behind it
+    theme::followTheme(plot_);  // axes, grid and the legend (on see-through paper) in the theme's colours
 }
 
 void CurvePlotBuilder::setLegendCorner(Qt::Alignment corner) {

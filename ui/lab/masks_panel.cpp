@@ -23,6 +23,7 @@
 #include "ui/common/core_language.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -60,7 +61,7 @@ QLabel* wrapped(const QString& text, QWidget* parent) {
 
 QLabel* messageLabel(QWidget* parent) {
     auto* label = wrapped(QString(), parent);
-    label->setStyleSheet(QStringLiteral("color: #b00020"));
+    theme::setThemedStyleSheet(label, QStringLiteral("color: {errorText}"));
     return label;
 }
 

@@ -19,6 +19,7 @@
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -63,7 +64,7 @@ public:
             bold.setBold(true);
             return bold;
         }
-        if (role == Qt::BackgroundRole && chosen) return QColor("#fde9a8");
+        if (role == Qt::BackgroundRole && chosen) return theme::color(theme::Role::ChosenRow);
         if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
         if (role == Qt::UserRole) return number(s, index.column());
         if (role == Qt::DisplayRole) return text(s, index.column());
@@ -151,7 +152,7 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     layout->addWidget(table_);
     error_ = new QLabel(this);
-    error_->setStyleSheet(QStringLiteral("color: #b00020"));
+    theme::setThemedStyleSheet(error_, QStringLiteral("color: {errorText}"));
     layout->addWidget(error_);
 }
 

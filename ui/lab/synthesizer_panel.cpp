@@ -14,6 +14,7 @@
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
@@ -45,7 +46,7 @@ SynthesizerPanel::SynthesizerPanel(QWidget* parent) : QWidget(parent) {
         grid->addWidget(matrixCard(this, plots_[i], QStringLiteral("synthesizer-%1").arg(i + 1), QSize(280, 240)), i / 3, i % 3);
     layout->addLayout(grid, 1);
     error_ = new QLabel(this);
-    error_->setStyleSheet(QStringLiteral("color: #b00020"));
+    theme::setThemedStyleSheet(error_, QStringLiteral("color: {errorText}"));
     layout->addWidget(error_);
     point_ = new QLabel(tr("<b>The point:</b> Random ignores the tokens entirely (the same picture for every sentence), "
                            "Dense looks at each token alone (a row depends only on its own token), and only the dot "

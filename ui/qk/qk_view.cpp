@@ -11,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include "ui/common/color_map_plot.hpp"
+#include "ui/common/theme_colors.hpp"
 #include "ui/lab/control_row.hpp"
 
 namespace attnscope {
@@ -65,6 +66,8 @@ QkView::QkView(QWidget* parent) : QWidget(parent) {
     plot_->setObjectName("qkPlot");
     plot_->setMinimumSize(360, 260);
     plot_->setMouseTracking(true);
+    theme::followTheme(plot_);
+    theme::follow(plot_, [this] { if (space_) redraw(); });  // outlines and labels in the theme's shades
     captions_.summary = new QLabel(this);
     captions_.summary->setObjectName("qkSummary");
     captions_.summary->setWordWrap(true);
@@ -168,7 +171,7 @@ void QkView::drawPoints() {
             graph = plot_->addGraph();
             graph->setLineStyle(QCPGraph::lsNone);
             const auto shape = p.kind == QkKind::Query ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssTriangle;
-            graph->setScatterStyle(QCPScatterStyle(shape, QColor(40, 40, 40), colour, p.kind == QkKind::Query ? 9 : 11));
+            graph->setScatterStyle(QCPScatterStyle(shape, theme::color(theme::Role::PointOutline), colour, p.kind == QkKind::Query ? 9 : 11));
         }
         graph->addData(p.x, p.y);
         ++drawnPoints_;
@@ -194,7 +197,7 @@ void QkView::drawLines() {
     ring->position->setCoords(query.x, query.y);
     ring->setStyle(QCPItemTracer::tsCircle);
     ring->setSize(18);
-    ring->setPen(QPen(QColor(200, 30, 30), 2));
+    ring->setPen(QPen(theme::color(theme::Role::Alert), 2));
     lineItems_.push_back(ring);
     const Mat& weights = space_->weights[static_cast<std::size_t>(query.sentence)];
     for (int k = 0; k < static_cast<int>(points.size()); ++k) {
@@ -205,7 +208,9 @@ void QkView::drawLines() {
         auto* line = new QCPItemLine(plot_);
         line->start->setCoords(query.x, query.y);
         line->end->setCoords(key.x, key.y);
-        line->setPen(QPen(QColor(200, 30, 30, 40 + static_cast<int>(200 * w)), 0.5 + 5 * w));
+        QColor pen = theme::color(theme::Role::Alert);
+        pen.setAlpha(40 + static_cast<int>(200 * w));
+        line->setPen(QPen(pen, 0.5 + 5 * w));
         lineItems_.push_back(line);
         lines_.push_back({selected_, k, w});
     }
@@ -228,7 +233,7 @@ void QkView::drawLabels() {
         QFont font = scaledFont(this->font(), 0.85);
         font.setItalic(!query);
         label->setFont(font);
-        label->setColor(query ? QColor(40, 40, 40) : QColor(20, 60, 110));
+        label->setColor(theme::color(query ? theme::Role::QueryLabel : theme::Role::KeyLabel));
         label->setClipToAxisRect(true);
     }
 }

@@ -4,16 +4,18 @@
 #include <cmath>
 
 #include "ui/step/trace_matrix_model.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
 namespace {
 
-// Tints stay light (alpha ≤ 0.45) so black digits remain legible on a projector.
+// Tints stay faint (alpha ≤ 0.45) so the digits remain legible on a projector; the dark theme's
+// tints are dark shades of the same hues, under light digits.
 QColor tintFor(const QVariant& shade) {
-    if (!shade.isValid()) return QColor(200, 200, 200);  // −∞: a masked cell
+    if (!shade.isValid()) return theme::color(theme::Role::MaskedCell);  // −∞: a masked cell
     const double s = shade.toDouble();
-    QColor c = s >= 0 ? QColor(230, 120, 20) : QColor(40, 110, 220);
+    QColor c = theme::color(s >= 0 ? theme::Role::PositiveTint : theme::Role::NegativeTint);
     c.setAlphaF(std::min(0.45, std::abs(s) * 0.45));
     return c;
 }
@@ -27,7 +29,7 @@ void MatrixDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
     const bool selected = option.state & QStyle::State_Selected;
     const bool highlighted = index.data(TraceMatrixModel::HighlightRole).toBool();
     if (selected) painter->fillRect(option.rect, option.palette.highlight());
-    else if (highlighted) painter->fillRect(option.rect, QColor(255, 235, 59, 200));
+    else if (highlighted) painter->fillRect(option.rect, theme::color(theme::Role::CellHighlight));
     else if (shading_) painter->fillRect(option.rect, tintFor(index.data(TraceMatrixModel::ShadeRole)));
     painter->setFont(option.font);
     painter->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
@@ -35,7 +37,7 @@ void MatrixDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
                       index.data(Qt::DisplayRole).toString());
     if (highlighted) {
         painter->save();
-        painter->setPen(QPen(QColor(200, 30, 30), 3));
+        painter->setPen(QPen(theme::color(theme::Role::Alert), 3));
         painter->drawRect(option.rect.adjusted(1, 1, -2, -2));
         painter->restore();
     }

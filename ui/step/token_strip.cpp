@@ -5,19 +5,20 @@
 #include <QScrollArea>
 
 #include "ui/common/qt_text.hpp"
+#include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
 
 namespace {
 
 const char* kTableChipStyle =
-    "QLabel { background: #e3f0fb; border: 2px solid #2b6cb0; border-radius: 8px; padding: 3px 10px; }";
+    "QLabel { background: {chipFill}; border: 2px solid {chipBorder}; border-radius: 8px; padding: 3px 10px; }";
 const char* kHashedChipStyle =
-    "QLabel { background: #fff4e0; border: 2px dashed #c05621; border-radius: 8px; padding: 3px 10px;"
-    " font-style: italic; }";
+    "QLabel { background: {hashedChipFill}; border: 2px dashed {hashedChipBorder}; border-radius: 8px;"
+    " padding: 3px 10px; font-style: italic; }";
 // CJK fonts have no italic: Qt would shear the glyphs, so Chinese chips stay upright.
 const char* kHashedCjkChipStyle =
-    "QLabel { background: #fff4e0; border: 2px dashed #c05621; border-radius: 8px; padding: 3px 10px; }";
+    "QLabel { background: {hashedChipFill}; border: 2px dashed {hashedChipBorder}; border-radius: 8px; padding: 3px 10px; }";
 
 }  // namespace
 
@@ -51,7 +52,7 @@ void TokenStrip::showToken(QLabel* chip, const Token& token, int position, bool 
     styleChanged = styleChanged || containsCjk(chip->text()) != containsCjk(text);  // italic or upright
     if (chip->text() != text) chip->setText(text);
     if (styleChanged)
-        chip->setStyleSheet(token.inTable ? kTableChipStyle : containsCjk(text) ? kHashedCjkChipStyle : kHashedChipStyle);
+        theme::setThemedStyleSheet(chip, QLatin1String(token.inTable ? kTableChipStyle : containsCjk(text) ? kHashedCjkChipStyle : kHashedChipStyle));
     const QString where = token.inTable
         ? tr("vector from the lesson's embedding table")
         : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
