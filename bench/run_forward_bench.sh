@@ -38,7 +38,7 @@ done
 # Both sides run the kernels attnscope's start-up decision picks (an OPENBLAS_CORETYPE already set
 # is kept): torch uses the same OpenBLAS, so the comparison is of the code around the products.
 if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ -x "$cli" ]; then
-    OPENBLAS_CORETYPE="$("$cli" --kernel-info 2>/dev/null | sed -n 's/^Kernels: \([A-Za-z0-9]*\).*/\1/p')"
+    OPENBLAS_CORETYPE="$("$cli" --lang en --kernel-info 2>/dev/null | sed -n 's/^Kernels: \([A-Za-z0-9]*\).*/\1/p')"
 fi
 [ -n "${OPENBLAS_CORETYPE:-}" ] && export OPENBLAS_CORETYPE
 echo "== machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load: $(uptime | sed 's/.*load average: //')"
@@ -113,5 +113,7 @@ if [ "${HEATMAP:-1}" = 1 ] && [ -x "$cli" ] && [ -n "$first_bert" ] && command -
     file_kb=$(( $(stat -c %s "$model/model.safetensors") / 1024 ))
     awk -v r="$(cat "$tmp/time.txt")" -v f="$file_kb" 'BEGIN { printf "  window, until the first heatmap: max RSS %.1f MiB = %.2f x the file\n", r/1024, r/f }'
     kill "$xvfb"
+else
+    echo "== time to first heatmap: skipped (HEATMAP=0, no bert-base, no $cli or no Xvfb)"
 fi
 echo "== done: $(date -u '+%H:%M UTC'); load: $(uptime | sed 's/.*load average: //')"
