@@ -57,6 +57,9 @@ void addOptions(QCommandLineParser& parser) {
         {"ablate", translate("cli", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
                    "as Hugging Face's head_mask: their weights are shown, their output is zero."), "heads"},
         {"list-lessons", translate("cli", "List the built-in lessons.")},
+        {"kernels", translate("cli", "Matrix-product kernels: auto (default: the best this CPU runs), openblas (its own "
+                    "choice), avx512, avx2 or sse3. Also ATTNSCOPE_KERNELS=NAME."), "name"},
+        {"kernel-info", translate("cli", "Print which BLAS kernels run and why, then exit.")},
         {"screenshots", translate("cli", "Open the window and save a screenshot of every step to DIR."), "dir"},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
          "language"},

@@ -4,6 +4,7 @@
 #include "app/app_identity.hpp"
 #include "app/cli.hpp"
 #include "app/cli_support.hpp"
+#include "app/kernel_option.hpp"
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "app/presentation.hpp"
@@ -13,7 +14,8 @@
 int main(int argc, char** argv) {
     QStringList arguments;
     for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
-    const bool headless = attnscope::isCommandLineRun(arguments);
+    const bool kernelInfo = attnscope::wantsKernelInfo(arguments);
+    const bool headless = kernelInfo || attnscope::isCommandLineRun(attnscope::withoutKernelOptions(arguments));
     // Heatmap export needs a QApplication but no screen: ssh sessions and CI have none.
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
@@ -27,10 +29,14 @@ int main(int argc, char** argv) {
     attnscope::applyLanguage(!language->isEmpty() ? *language
                              : headless           ? attnscope::systemLanguage()
                                                   : attnscope::savedLanguage());
-    if (headless) return attnscope::finishOutput(attnscope::runCommandLine(QApplication::arguments()));
+    // --kernels / ATTNSCOPE_KERNELS were applied before main() (app/blas_startup.cpp): refuse a bad one.
+    if (auto error = attnscope::kernelOptionError(QApplication::arguments())) return attnscope::fail(*error);
+    if (kernelInfo) return attnscope::write(attnscope::kernelInfoText()), attnscope::finishOutput(0);
+    arguments = attnscope::withoutKernelOptions(QApplication::arguments());
+    if (headless) return attnscope::finishOutput(attnscope::runCommandLine(arguments));
     // The window takes the same options: a mistyped one is refused, never silently dropped.
-    if (auto error = attnscope::commandLineError(QApplication::arguments())) return attnscope::fail(*error);
+    if (auto error = attnscope::commandLineError(arguments)) return attnscope::fail(*error);
     attnscope::Presentation::rememberZoom(true);  // View ▸ Zoom comes back next session
     attnscope::ThemeSwitcher::rememberTheme(true);  // and View ▸ Theme
-    return attnscope::runWindow(QApplication::arguments());
+    return attnscope::runWindow(arguments);
 }

@@ -1,16 +1,18 @@
-// Benchmark: the real-model forward pass (core/model) on bert-base shapes. Run by hand or through
-// bench/run_forward_bench.sh, never as a timed unit test.
+// Benchmark: the real-model forward pass (core/model) on bert-base or gpt2 (124M) shapes. Run by
+// hand or through bench/run_forward_bench.sh, never as a timed unit test.
 //
 //   attnscope_forward_bench MODEL_DIR [--threads N] [--tokens T] [--runs R] [--warmup W]
 //                           [--mode app|full|weights|math|all] [--dump FILE]
 //   attnscope_forward_bench --peak [--threads N]
 //
-// MODEL_DIR: a BERT folder (config.json + model.safetensors), e.g. from bench/make_bert_base.py.
-// Input: T token ids, [CLS]=2 … [SEP]=3 with a fixed pseudo-random middle (the same formula as
-// bench/torch_forward.py, so both run the same ids). Modes, each timed R times after W warm-ups:
-//   app      what the window and the command line do: runModel with fullDetailMaxTokens = 0
-//            (every layer keeps its attention weights), then traceLayerInDetail for the one
-//            layer the worked example shows
+// MODEL_DIR: a BERT or GPT-2 folder (config.json, model.safetensors, tokenizer files), e.g. from
+// bench/make_bert_base.py or bench/make_gpt2_small.py.
+// Input: T token ids with a fixed pseudo-random middle ([CLS]=2 … [SEP]=3 for BERT; the same
+// formula as bench/torch_forward.py, so both run the same ids). Modes, each timed R times after W
+// warm-ups:
+//   app      exactly what the window does (app/model_worker.cpp): runModel with
+//            fullDetailMaxTokens = 0 (every layer keeps its attention weights), then
+//            detailTraceOf for the layer the worked example shows (the first)
 //   full     runModel with its default at T ≤ 128: every layer LayerDetail::Full (every
 //            intermediate and the weight slices as double; the whole-run JSON export)
 //   weights  runModel with fullDetailMaxTokens = 0 alone (every layer WeightsOnly)
@@ -20,8 +22,9 @@
 // Output: one "time" line per timed run (mode, milliseconds) for the driver script, then medians,
 // GFLOP/s, and the peak resident set size (getrusage) next to the safetensors file size.
 // --dump writes the final hidden state (T×d float32, little-endian) for comparison with torch.
-// --peak measures the machine's single-precision FMA peak (AVX2+FMA if the CPU has it, chosen
-// at run time, so the binary still runs on any x86-64) on N threads.
+// --peak measures the machine's single-precision FMA peak on N threads with the widest FMAs the
+// CPU has (AVX-512F 16-wide, and AVX2+FMA 8-wide for comparison; chosen at run time, so the
+// binary still runs on any x86-64).
 //
 // Threads: OpenBLAS runs the matrix products on N threads (openblas_set_num_threads); the rest
 // of the engine is single-threaded.
@@ -40,7 +43,10 @@
 #include <vector>
 
 #include "core/model/bert.hpp"
+#include "core/model/blas_kernels.hpp"
+#include "core/model/gpt2.hpp"
 #include "core/model/transformer.hpp"
+#include "core/source/model_session.hpp"
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
 #include <cblas.h>
@@ -72,15 +78,18 @@ double peakRssMb() {
 }
 
 // The benchmark input; bench/torch_forward.py computes the same list.
-std::vector<int> benchIds(int T, int vocab) {
+std::vector<int> benchIds(int T, int vocab, bool bert) {
     std::vector<int> ids(static_cast<std::size_t>(T));
     for (int i = 0; i < T; ++i) ids[static_cast<std::size_t>(i)] = 5 + static_cast<int>((1000003LL * i + 12345) % (vocab - 5));
+    if (!bert) return ids;
     ids.front() = 2;  // [CLS]
     if (T > 1) ids.back() = 3;  // [SEP]
     return ids;
 }
 
-// FLOPs of one BERT encoder forward (multiply-add = 2), the products only.
+// FLOPs of one forward through the layers (multiply-add = 2), the products only; the same for a
+// BERT encoder and a GPT-2 decoder (the causal mask is not subtracted: both sides compute the
+// full T×T scores).
 double encoderFlops(const TransformerConfig& c, double T) {
     const double d = c.width, ff = c.feedForward;
     const double perLayer = 2 * T * d * 3 * d      // Q, K, V projections
@@ -150,6 +159,58 @@ MatF forwardMath(const LoadedModel& model, const std::vector<int>& ids, PhaseTim
     return X;
 }
 
+// The GPT-2 decoder from the public building blocks, as gpt2.cpp's gpt2Block minus the Trace.
+MatF forwardMathGpt2(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
+    const TransformerConfig& c = model.config;
+    const Gpt2Weights& w = *model.gpt2;
+    const Eigen::Index d = c.width;
+    auto t = Clock::now();
+    std::vector<int> positionIds(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) positionIds[i] = static_cast<int>(i);
+    MatF X = gatherRows(w.words, ids) + gatherRows(w.positions, positionIds);
+    if (phases) phases->add("embeddings", t);
+    for (const Gpt2BlockWeights& b : w.blocks) {
+        t = Clock::now();
+        MatF normed = X;
+        layerNorm(normed, b.norm1, c.layerNormEps);
+        if (phases) phases->add("residual + layernorm", t);
+        t = Clock::now();
+        const MatF qkv = conv1d(normed, b.attention);
+        const MatF Q = qkv.leftCols(d), K = qkv.middleCols(d, d), V = qkv.rightCols(d);
+        if (phases) phases->add("qkv projections", t);
+        t = Clock::now();
+        LayerTrace scratch;
+        const MatF context = multiHeadAttention(Q, K, V, c.heads, true, LayerDetail::WeightsOnly, scratch);
+        if (phases) phases->add("attention (QK^T, softmax, AV)", t);
+        t = Clock::now();
+        const MatF attended = conv1d(context, b.projection);
+        if (phases) phases->add("output projection", t);
+        t = Clock::now();
+        MatF residual = X + attended;
+        normed = residual;
+        layerNorm(normed, b.norm2, c.layerNormEps);
+        if (phases) phases->add("residual + layernorm", t);
+        t = Clock::now();
+        MatF inner = conv1d(normed, b.feedForward);
+        if (phases) phases->add("ffn in", t);
+        t = Clock::now();
+        activate(inner, c.activation);
+        if (phases) phases->add("gelu", t);
+        t = Clock::now();
+        residual += conv1d(inner, b.feedOutput);
+        if (phases) phases->add("ffn out", t);
+        X = std::move(residual);
+    }
+    t = Clock::now();
+    layerNorm(X, w.finalNorm, c.layerNormEps);
+    if (phases) phases->add("residual + layernorm", t);
+    return X;
+}
+
+MatF forwardMathAny(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
+    return model.gpt2 ? forwardMathGpt2(model, ids, phases) : forwardMath(model, ids, phases);
+}
+
 // ---------------------------------------------------------------- peak FLOP/s
 
 // 10 independent accumulator chains, in named variables so they stay in registers (an array
@@ -174,6 +235,24 @@ __attribute__((target("avx2,fma"))) double fmaLoopAvx2(long iterations) {
 #undef STEP
 #undef SUM
 }
+__attribute__((target("avx512f"))) double fmaLoopAvx512(long iterations) {
+#define DECLARE(i) __m512 a##i = _mm512_set1_ps(1.0f + 0.001f * i);
+#define STEP(i) a##i = _mm512_fmadd_ps(a##i, m, b);
+#define SUM(i) s = _mm512_add_ps(s, a##i);
+    ATTNSCOPE_TEN(DECLARE)
+    const __m512 m = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
+    for (long n = 0; n < iterations; ++n) {
+        ATTNSCOPE_TEN(STEP)
+    }
+    __m512 s = _mm512_setzero_ps();
+    ATTNSCOPE_TEN(SUM)
+    float sink[16];
+    _mm512_storeu_ps(sink, s);
+    return static_cast<double>(sink[0]) * 1e-30 + static_cast<double>(iterations) * 10 * 16 * 2;
+#undef DECLARE
+#undef STEP
+#undef SUM
+}
 #endif
 // Baseline x86-64: SSE2 has no FMA; 10 chains of 4-wide multiply and add.
 double mulAddLoopSse(long iterations) {
@@ -194,34 +273,42 @@ double mulAddLoopSse(long iterations) {
 #undef SUM
 }
 
-int runPeak(int threads) {
-    bool avx2 = false;
+enum class PeakIsa { Sse2, Avx2, Avx512 };
+
+double peakLoop(PeakIsa isa, long iterations) {
 #if defined(__x86_64__)
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (isa == PeakIsa::Avx512) return fmaLoopAvx512(iterations / 2);  // twice the flops per step
+    if (isa == PeakIsa::Avx2) return fmaLoopAvx2(iterations);
 #endif
+    (void)isa;
+    return mulAddLoopSse(iterations);
+}
+
+void measurePeak(PeakIsa isa, const char* name, int threads) {
     const long iterations = 200'000'000;
-    auto one = [&] {
-#if defined(__x86_64__)
-        if (avx2) return fmaLoopAvx2(iterations);
-#endif
-        return mulAddLoopSse(iterations);
-    };
     std::vector<double> gflops;
     for (int rep = 0; rep < 5; ++rep) {
         std::vector<double> flops(static_cast<std::size_t>(threads));
         const auto start = Clock::now();
         std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) pool.emplace_back([&, i] { flops[static_cast<std::size_t>(i)] = one(); });
+        for (int i = 0; i < threads; ++i)
+            pool.emplace_back([&, i] { flops[static_cast<std::size_t>(i)] = peakLoop(isa, iterations); });
         for (auto& th : pool) th.join();
         const double seconds = msSince(start) / 1000.0;
         double total = 0;
         for (double f : flops) total += std::floor(f);  // the sink term is < 1
         gflops.push_back(total / seconds / 1e9);
     }
-    std::printf("peak %s, %d thread(s): median %.1f GFLOP/s, best %.1f GFLOP/s (5 runs)\n",
-                avx2 ? "AVX2 FMA 8-wide" : "SSE2 mul+add 4-wide", threads, median(gflops),
-                *std::max_element(gflops.begin(), gflops.end()));
+    std::printf("peak %s, %d thread(s): median %.1f GFLOP/s, best %.1f GFLOP/s (5 runs)\n", name, threads,
+                median(gflops), *std::max_element(gflops.begin(), gflops.end()));
+}
+
+// Every FMA width the CPU has, widest last (the script reads the last line as the peak).
+int runPeak(int threads) {
+    const CpuFeatures cpu = detectCpuFeatures();
+    if (!canRunAvx2Kernels(cpu)) measurePeak(PeakIsa::Sse2, "SSE2 mul+add 4-wide", threads);
+    if (canRunAvx2Kernels(cpu)) measurePeak(PeakIsa::Avx2, "AVX2 FMA 8-wide", threads);
+    if (cpu.avx512f) measurePeak(PeakIsa::Avx512, "AVX-512 FMA 16-wide", threads);
     return 0;
 }
 
@@ -259,25 +346,32 @@ int main(int argc, char** argv) {
     setThreads(threads);
 
     auto start = Clock::now();
-    auto loaded = loadModel(dir);
-    if (!loaded) {
-        std::fprintf(stderr, "attnscope_forward_bench: %s\n", loaded.error().text().c_str());
+    auto openedOrError = openModel(dir);  // weights and tokenizer, as the window opens a folder
+    if (!openedOrError) {
+        std::fprintf(stderr, "attnscope_forward_bench: %s\n", openedOrError.error().text().c_str());
         return 1;
     }
-    const LoadedModel model = std::move(loaded).value();
+    const OpenedModel opened = std::move(openedOrError).value();
+    const LoadedModel& model = opened.model;
     const double loadMs = msSince(start);
-    if (!model.encoder) {
-        std::fprintf(stderr, "attnscope_forward_bench: %s is not a BERT-family model\n", dir.c_str());
+    if (!model.encoder && !model.gpt2) {
+        std::fprintf(stderr, "attnscope_forward_bench: %s is neither a BERT-family nor a GPT-2 model\n", dir.c_str());
         return 1;
     }
     const TransformerConfig& c = model.config;
     T = std::min(T, c.maxTokens());
-    const std::vector<int> ids = benchIds(T, c.vocabSize);
+    const std::vector<int> ids = benchIds(T, c.vocabSize, model.encoder != nullptr);
     const double rssAfterLoad = peakRssMb();
-    std::printf("model %s: L=%d d=%d H=%d d_ff=%d V=%d; T=%d; %d thread(s); load (map + bind) %.1f ms\n", dir.c_str(),
-                c.layers, c.width, c.heads, c.feedForward, c.vocabSize, T, threads, loadMs);
+    std::printf("model %s (%s): L=%d d=%d H=%d d_ff=%d V=%d; T=%d; %d thread(s); load (map + bind + tokenizer) %.1f ms\n",
+                dir.c_str(), familyName(c.family).c_str(), c.layers, c.width, c.heads, c.feedForward, c.vocabSize, T,
+                threads, loadMs);
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
-    std::printf("products: OpenBLAS %s (core: %s)\n", openblas_get_config(), openblas_get_corename());
+    const char* envThreads = std::getenv("OPENBLAS_NUM_THREADS");
+    const char* envCore = std::getenv("OPENBLAS_CORETYPE");
+    std::printf("threads: attnscope openblas_get_num_threads()=%d (OPENBLAS_NUM_THREADS=%s); OpenBLAS %s; "
+                "kernels: %s (OPENBLAS_CORETYPE=%s)\n",
+                openblas_get_num_threads(), envThreads ? envThreads : "unset", openblas_get_config(),
+                openblas_get_corename(), envCore ? envCore : "unset");
 #else
     std::printf("products: Eigen (no OpenBLAS in this build)\n");
 #endif
@@ -297,14 +391,14 @@ int main(int argc, char** argv) {
         }
     };
     if (all || mode == "math")
-        timeMode("math", [&] { lastMath = forwardMath(model, ids, nullptr); });
+        timeMode("math", [&] { lastMath = forwardMathAny(model, ids, nullptr); });
     if (all || mode == "app")
         timeMode("app", [&] {
             RunControl control;
             control.fullDetailMaxTokens = 0;
             auto run = runModel(model, ids, {}, control);
             if (!run) std::abort();
-            auto shown = traceLayerInDetail(model, run.value(), 0);
+            auto shown = detailTraceOf(opened, run.value(), 0);
             if (!shown) std::abort();
         });
     if (all || mode == "full")
@@ -323,7 +417,7 @@ int main(int argc, char** argv) {
     if (times.empty()) return usage();
 
     const double flops = encoderFlops(c, T);
-    std::printf("\nencoder FLOPs (products only): %.2f GFLOP\n", flops / 1e9);
+    std::printf("\nlayer FLOPs (products only): %.2f GFLOP\n", flops / 1e9);
     for (const auto& [name, ms] : times)
         std::printf("%-8s median %8.1f ms over %zu runs  (min %.1f)  %6.1f GFLOP/s\n", name.c_str(), median(ms),
                     ms.size(), *std::min_element(ms.begin(), ms.end()), flops / (median(ms) / 1000) / 1e9);
@@ -337,7 +431,7 @@ int main(int argc, char** argv) {
                     (lastMath - lastFull).cwiseAbs().maxCoeff());
     if (all || mode == "math") {
         PhaseTimes phases;
-        for (int i = 0; i < runs; ++i) forwardMath(model, ids, &phases);
+        for (int i = 0; i < runs; ++i) forwardMathAny(model, ids, &phases);
         std::printf("phases of 'math' (mean per run):\n");
         for (const auto& [phase, ms] : phases.ms) std::printf("  %-32s %8.1f ms\n", phase.c_str(), ms / runs);
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PyTorch reference timing of the BERT encoder forward pass on the SAME safetensors weights.
+"""PyTorch reference timing of the BERT or GPT-2 forward pass on the SAME safetensors weights.
 
     /usr/bin/python3 bench/torch_forward.py MODEL_DIR [--threads N] [--tokens T] [--runs R]
                                             [--warmup W] [--attention bmm|mm] [--compare FILE]
@@ -8,8 +8,11 @@ Reads MODEL_DIR/config.json and model.safetensors by hand (8-byte LE header leng
 raw data; there is no safetensors or transformers package) into torch tensors that share the
 memory-mapped file, then runs transformers' BertModel computation in eval mode written with
 torch.nn.functional (the same float32 operations: linear, exact-erf GELU, post-LayerNorm,
-softmax(QKᵀ/√d_k)·V). No code is shared with core/. Input: the same T ids as
-attnscope_forward_bench. Prints one "time torch <ms>" line per timed run, then the median.
+softmax(QKᵀ/√d_k)·V); for GPT-2 (model_type "gpt2") transformers' GPT2Model computation: Conv1D
+as torch.addmm(b, x, W), pre-LayerNorm, the causal mask applied with torch.where and the dtype's
+minimum, gelu_new written as transformers' NewGELUActivation, ln_f at the end. No code is shared
+with core/. Input: the same T ids as attnscope_forward_bench. Prints its thread settings and the
+OpenBLAS kernels asked for, one "time torch <ms>" line per timed run, then the median.
 --attention bmm (default): the heads as one batched matmul, as transformers' BertSelfAttention
   does (torch.matmul on H×T×d_k → aten::bmm);
 --attention mm: one 2-D matmul per head (aten::mm, which goes to BLAS). Debian's torch 1.13 has no
@@ -64,8 +67,10 @@ def load_safetensors(path):
     return out, mm
 
 
-def bench_ids(T, vocab):
+def bench_ids(T, vocab, bert):
     ids = [5 + (1000003 * i + 12345) % (vocab - 5) for i in range(T)]
+    if not bert:
+        return ids
     ids[0] = 2
     if T > 1:
         ids[-1] = 3
@@ -82,12 +87,20 @@ def main():
     torch.set_num_threads(threads)
     cfg = json.load(open(folder + "/config.json"))
     W, _mm = load_safetensors(folder + "/model.safetensors")
-    d, H, L = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_hidden_layers"]
-    eps = cfg.get("layer_norm_eps", 1e-12)
+    gpt2 = cfg.get("model_type") == "gpt2"
+    if gpt2:
+        d, H, L = cfg["n_embd"], cfg["n_head"], cfg["n_layer"]
+        eps, positions = cfg.get("layer_norm_epsilon", 1e-5), cfg["n_positions"]
+    else:
+        d, H, L = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_hidden_layers"]
+        eps, positions = cfg.get("layer_norm_eps", 1e-12), cfg["max_position_embeddings"]
     dk = d // H
-    T = min(T, cfg["max_position_embeddings"])
+    T = min(T, positions)
     p = "bert." if "bert.embeddings.word_embeddings.weight" in W else ""
-    ids = torch.tensor(bench_ids(T, cfg["vocab_size"]))
+    ids = torch.tensor(bench_ids(T, cfg["vocab_size"], not gpt2))
+    print(f"threads: torch.get_num_threads()={torch.get_num_threads()}, OPENBLAS_NUM_THREADS="
+          f"{os.environ.get('OPENBLAS_NUM_THREADS')}, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS')}; "
+          f"kernels: OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset')}", flush=True)
 
     def ln(x, name):
         return F.layer_norm(x, (d,), W[name + ".weight"], W[name + ".bias"], eps)
@@ -95,7 +108,7 @@ def main():
     def lin(x, name):
         return F.linear(x, W[name + ".weight"], W[name + ".bias"])
 
-    def forward():
+    def bert_forward():
         e = p + "embeddings."
         x = W[e + "word_embeddings.weight"][ids] + W[e + "token_type_embeddings.weight"][0] \
             + W[e + "position_embeddings.weight"][:T]
@@ -121,6 +134,32 @@ def main():
             x = ln(lin(inner, q + "output.dense") + a, q + "output.LayerNorm")
         return x
 
+    def gelu_new(x):  # transformers' NewGELUActivation
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+    def conv1d(x, name):  # transformers' Conv1D: weight [in, out]
+        return torch.addmm(W[name + ".bias"], x, W[name + ".weight"])
+
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool)).view(1, T, T)
+    minimum = torch.tensor(torch.finfo(torch.float32).min)
+
+    def gpt2_forward():
+        g = "transformer." if "transformer.wte.weight" in W else ""
+        x = W[g + "wte.weight"][ids] + W[g + "wpe.weight"][:T]
+        for n in range(L):
+            q = g + f"h.{n}."
+            a = F.layer_norm(x, (d,), W[q + "ln_1.weight"], W[q + "ln_1.bias"], eps)
+            Q, K, V = conv1d(a, q + "attn.c_attn").split(d, dim=1)
+            heads = lambda t: t.view(T, H, dk).transpose(0, 1)  # H×T×d_k
+            scores = torch.matmul(heads(Q), heads(K).transpose(-1, -2)) / math.sqrt(dk)
+            probs = torch.softmax(torch.where(causal, scores, minimum), dim=-1)
+            context = torch.matmul(probs, heads(V)).transpose(0, 1).reshape(T, d)
+            x = x + conv1d(context, q + "attn.c_proj")
+            m = F.layer_norm(x, (d,), W[q + "ln_2.weight"], W[q + "ln_2.bias"], eps)
+            x = x + conv1d(gelu_new(conv1d(m, q + "mlp.c_fc")), q + "mlp.c_proj")
+        return F.layer_norm(x, (d,), W[g + "ln_f.weight"], W[g + "ln_f.bias"], eps)
+
+    forward = gpt2_forward if gpt2 else bert_forward
     times = []
     with torch.inference_mode():
         for i in range(warmup + runs):

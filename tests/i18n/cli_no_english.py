@@ -29,6 +29,8 @@ ALLOW = {
     "text", "json", "csv", "markdown", "pca", "tsne", "zh_CN",
     # metavariables of messages and help, in capitals: LAYER:HEAD, FOLDER|ID, NAME|FILE, --sentence TEXT
     "LAYER", "HEAD", "WORD", "FOLDER", "FILE", "NAME", "TEXT", "DIR", "JSON", "CSV",
+    # --kernels: the BLAS, its kernel families as typed, the CPU (issue 16)
+    "BLAS", "OpenBLAS", "Eigen", "CPU", "auto", "openblas", "avx", "sse",
 }
 # Metavariables and values of the help text in capitals (LAYER:HEAD, FOLDER|ID, NAME|FILE, TEXT).
 STRIP = [

@@ -1,0 +1,60 @@
+#include "app/blas_startup.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/model/blas_kernels.hpp"
+
+namespace attnscope {
+
+namespace {
+
+StartupKernels startup;  // constant-initialised: valid before any constructor runs
+
+// --kernels NAME or --kernels=NAME on the command line, else ATTNSCOPE_KERNELS.
+void findRequest(int argc, char** argv) {
+    for (int i = 1; argv && i < argc; ++i) {
+        if (std::strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) startup.requested = argv[i + 1];
+        else if (std::strncmp(argv[i], "--kernels=", 10) == 0) startup.requested = argv[i] + 10;
+        else continue;
+        startup.source = "--kernels";
+        return;
+    }
+    if (const char* env = std::getenv("ATTNSCOPE_KERNELS"); env && *env) {
+        startup.requested = env;
+        startup.source = "ATTNSCOPE_KERNELS";
+    }
+}
+
+// Runs from the executable's .init_array (glibc passes argc, argv, envp): after OpenBLAS's own
+// initialisation, before main() and any product. Not .preinit_array: there glibc's `environ` is
+// still null and its own initialiser resets it afterwards, so OPENBLAS_CORETYPE set there is lost.
+// A name that is not a family, or one this CPU cannot run, changes nothing: main() refuses it.
+void chooseKernels(int argc, char** argv, char** /*envp*/) {
+    startup.ran = true;
+    findRequest(argc, argv);
+    const char* userCore = std::getenv("OPENBLAS_CORETYPE");
+    if (!startup.requested && userCore && *userCore) {
+        startup.userCoreType = true;  // the user's own OpenBLAS setting wins over "auto"
+        return;
+    }
+    const auto family = startup.requested ? parseKernelFamily(startup.requested) : KernelFamily::Auto;
+    if (!family) return;
+    const KernelDecision decision = decideKernels(*family, detectCpuFeatures());
+    if (!decision.runnable || decision.coreType.empty()) return;  // empty: OpenBLAS's own choice
+    static char coreType[32];  // the decision's name, NUL-terminated for setenv
+    const std::size_t n = std::min(decision.coreType.size(), sizeof coreType - 1);
+    std::memcpy(coreType, decision.coreType.data(), n);
+    if (switchBlasCore(coreType)) startup.coreTypeSet = coreType;
+}
+
+}  // namespace
+
+const StartupKernels& startupKernels() { return startup; }
+
+}  // namespace attnscope
+
+// Outside the namespace for a plain symbol; `used` keeps it at -O2 and with --gc-sections.
+__attribute__((section(".init_array"), used)) static void (*attnscopeChooseKernels)(int, char**, char**) =
+    &attnscope::chooseKernels;

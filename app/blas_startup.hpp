@@ -1,0 +1,19 @@
+// The start-up hook that picks OpenBLAS's kernels (issue 16; the decision: core/model/blas_kernels.hpp).
+// Compiled into every executable that runs models (attnscope, core_tests, the forward bench), not
+// into a library: the linker would drop an unreferenced .init_array entry from an archive.
+#pragma once
+
+namespace attnscope {
+
+// What the hook did, for --kernel-info and the tests. Strings point into argv/environ.
+struct StartupKernels {
+    const char* requested = nullptr;  // the name given, or nullptr (then "auto")
+    const char* source = nullptr;     // "--kernels", "ATTNSCOPE_KERNELS", or nullptr
+    bool userCoreType = false;        // OPENBLAS_CORETYPE was set by the user and left alone
+    const char* coreTypeSet = nullptr;  // the core type the hook switched OpenBLAS to, or nullptr
+    bool ran = false;                 // false: the hook is not linked into this executable
+};
+
+const StartupKernels& startupKernels();
+
+}  // namespace attnscope

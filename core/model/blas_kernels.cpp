@@ -1,0 +1,125 @@
+#include "core/model/blas_kernels.hpp"
+
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <utility>
+
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace attnscope {
+
+CpuFeatures detectCpuFeatures() {
+    CpuFeatures cpu;
+#if defined(__x86_64__) || defined(__i386__)
+    // Explicitly: this may run from a constructor before libgcc's own one filled the table.
+    // The builtins check the OS's XCR0 too, so AVX-512 counts only where its state is saved.
+    __builtin_cpu_init();
+    cpu.sse3 = __builtin_cpu_supports("sse3");
+    cpu.avx2 = __builtin_cpu_supports("avx2");
+    cpu.fma = __builtin_cpu_supports("fma");
+    cpu.avx512f = __builtin_cpu_supports("avx512f");
+    cpu.avx512bw = __builtin_cpu_supports("avx512bw");
+    cpu.avx512dq = __builtin_cpu_supports("avx512dq");
+    cpu.avx512vl = __builtin_cpu_supports("avx512vl");
+#endif
+    return cpu;
+}
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, KernelFamily>, 8> kNames{{
+    {"auto", KernelFamily::Auto},      {"openblas", KernelFamily::Library},
+    {"avx512", KernelFamily::Avx512},  {"avx2", KernelFamily::Avx2},
+    {"sse3", KernelFamily::Sse3},      {"skylakex", KernelFamily::Avx512},
+    {"haswell", KernelFamily::Avx2},   {"prescott", KernelFamily::Sse3},
+}};
+
+bool equalIgnoringCase(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+    return true;
+}
+
+}  // namespace
+
+std::optional<KernelFamily> parseKernelFamily(std::string_view name) {
+    for (const auto& [text, family] : kNames)
+        if (equalIgnoringCase(name, text)) return family;
+    return std::nullopt;
+}
+
+std::string_view kernelFamilyName(KernelFamily family) {
+    for (const auto& [text, candidate] : kNames)
+        if (candidate == family) return text;  // the first name of each family is its own
+    return "auto";
+}
+
+bool canRunAvx512Kernels(const CpuFeatures& cpu) {
+    return cpu.avx512f && cpu.avx512bw && cpu.avx512dq && cpu.avx512vl;
+}
+
+bool canRunAvx2Kernels(const CpuFeatures& cpu) { return cpu.avx2 && cpu.fma; }
+
+KernelDecision decideKernels(KernelFamily family, const CpuFeatures& cpu) {
+    switch (family) {
+        case KernelFamily::Library: return {};
+        case KernelFamily::Avx512: return {"SkylakeX", canRunAvx512Kernels(cpu)};
+        case KernelFamily::Avx2: return {"Haswell", canRunAvx2Kernels(cpu)};
+        case KernelFamily::Sse3: return {"Prescott", cpu.sse3};
+        case KernelFamily::Auto: break;
+    }
+    if (canRunAvx512Kernels(cpu)) return {"SkylakeX", true};
+    if (canRunAvx2Kernels(cpu)) return {"Haswell", true};
+    return {};  // older CPUs: OpenBLAS's own detection knows them
+}
+
+std::string cpuFeatureText(const CpuFeatures& cpu) {
+    const std::array<std::pair<const char*, bool>, 7> flags{{{"sse3", cpu.sse3}, {"avx2", cpu.avx2},
+        {"fma", cpu.fma}, {"avx512f", cpu.avx512f}, {"avx512bw", cpu.avx512bw}, {"avx512dq", cpu.avx512dq},
+        {"avx512vl", cpu.avx512vl}}};
+    std::string text;
+    for (const auto& [name, present] : flags)
+        if (present) text += (text.empty() ? "" : " ") + std::string(name);
+    return text;
+}
+
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+// DYNAMIC_ARCH builds export these (Debian's do); weak, so another OpenBLAS still links.
+extern "C" void gotoblas_dynamic_init(void) __attribute__((weak));
+extern "C" void gotoblas_dynamic_quit(void) __attribute__((weak));
+#endif
+
+bool switchBlasCore(const char* coreType) {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    if (!gotoblas_dynamic_init || !gotoblas_dynamic_quit) return false;
+    setenv("OPENBLAS_CORETYPE", coreType, 1);
+    gotoblas_dynamic_quit();  // forgets the kernel table; init reads OPENBLAS_CORETYPE again
+    gotoblas_dynamic_init();
+    return true;
+#else
+    (void)coreType;
+    return false;
+#endif
+}
+
+std::string activeBlasCore() {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    return openblas_get_corename();
+#else
+    return {};
+#endif
+}
+
+std::string blasConfig() {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    return openblas_get_config();
+#else
+    return {};
+#endif
+}
+
+}  // namespace attnscope

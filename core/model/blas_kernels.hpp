@@ -1,0 +1,67 @@
+// Which OpenBLAS kernels the model's matrix products run (issue 16). Debian's OpenBLAS is built
+// DYNAMIC_ARCH and picks its kernels from the CPU when it loads, but it does not know every CPU
+// (AMD Zen 4/5 get the AVX2 "Haswell" kernels, 1.5× slower than its AVX-512 "SkylakeX" ones).
+// The decision here is a pure function of the CPU's features, so it can be tested with made-up
+// features; app/blas_startup.cpp applies it at start-up, before any product is computed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace attnscope {
+
+// What the kernels need of the CPU (and of the OS: AVX state saved on context switches).
+struct CpuFeatures {
+    bool sse3 = false;
+    bool avx2 = false;
+    bool fma = false;
+    bool avx512f = false;
+    bool avx512bw = false;
+    bool avx512dq = false;
+    bool avx512vl = false;
+};
+
+CpuFeatures detectCpuFeatures();  // the running CPU (CPUID via the compiler's builtins)
+
+// The kernel families a user can ask for (--kernels NAME or ATTNSCOPE_KERNELS=NAME).
+enum class KernelFamily {
+    Auto,     // the decision below from the CPU's features (the default)
+    Library,  // OpenBLAS's own detection, untouched
+    Avx512,   // OpenBLAS "SkylakeX": AVX-512 F+BW+DQ+VL
+    Avx2,     // OpenBLAS "Haswell": AVX2 + FMA
+    Sse3,     // OpenBLAS "Prescott": SSE3, runs on any x86-64 OpenBLAS supports
+};
+
+// "auto", "openblas", "avx512", "avx2", "sse3", or OpenBLAS's names "skylakex", "haswell",
+// "prescott"; any case. nullopt for anything else.
+std::optional<KernelFamily> parseKernelFamily(std::string_view name);
+std::string_view kernelFamilyName(KernelFamily family);  // "auto", "openblas", "avx512", …
+inline constexpr std::string_view kKernelFamilyNames = "auto, openblas, avx512, avx2, sse3";
+
+// The OpenBLAS core type for a family on a CPU: coreType is empty when OpenBLAS keeps its own
+// choice (Library, or Auto on a CPU without AVX2+FMA); runnable is false when the CPU lacks
+// what a forced family needs (OpenBLAS would die on an illegal instruction).
+struct KernelDecision {
+    std::string_view coreType;
+    bool runnable = true;
+};
+KernelDecision decideKernels(KernelFamily family, const CpuFeatures& cpu);
+
+bool canRunAvx512Kernels(const CpuFeatures& cpu);  // F, BW, DQ and VL
+bool canRunAvx2Kernels(const CpuFeatures& cpu);    // AVX2 and FMA
+std::string cpuFeatureText(const CpuFeatures& cpu);  // "sse3 avx2 fma avx512f …": the ones present
+
+// Switches OpenBLAS to a core type ("SkylakeX", …) and sets OPENBLAS_CORETYPE to it (child
+// processes and any later re-initialisation agree). Before the executable's constructors run the
+// environment cannot be changed for OpenBLAS (glibc 2.36 resets `environ` after .preinit_array),
+// so this re-selects through OpenBLAS's DYNAMIC_ARCH entry points, before any product is computed.
+// False when the build's OpenBLAS has no runtime dispatch (nothing changed then).
+bool switchBlasCore(const char* coreType);
+
+// The BLAS behind the products: OpenBLAS's running core ("SkylakeX", …) and its build line;
+// empty strings when the build has no OpenBLAS (Eigen only).
+std::string activeBlasCore();
+std::string blasConfig();
+
+}  // namespace attnscope

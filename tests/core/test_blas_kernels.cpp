@@ -1,0 +1,84 @@
+// The choice of OpenBLAS kernels (core/model/blas_kernels.hpp), from made-up CPU features: the
+// decision is a pure function, so every CPU family is checked here whatever this machine is.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
+
+#include "core/model/blas_kernels.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+CpuFeatures avx2Cpu() {  // Zen 1–3, Haswell … Alder Lake
+    CpuFeatures cpu;
+    cpu.sse3 = cpu.avx2 = cpu.fma = true;
+    return cpu;
+}
+
+CpuFeatures avx512Cpu() {  // Skylake-SP and later Xeons, Zen 4/5 (which OpenBLAS 0.3.21 gives Haswell)
+    CpuFeatures cpu = avx2Cpu();
+    cpu.avx512f = cpu.avx512bw = cpu.avx512dq = cpu.avx512vl = true;
+    return cpu;
+}
+
+}  // namespace
+
+TEST_CASE("kernel family names: ours and OpenBLAS's, any case; nothing else", "[kernels]") {
+    CHECK(parseKernelFamily("auto") == KernelFamily::Auto);
+    CHECK(parseKernelFamily("openblas") == KernelFamily::Library);
+    CHECK(parseKernelFamily("AVX512") == KernelFamily::Avx512);
+    CHECK(parseKernelFamily("SkylakeX") == KernelFamily::Avx512);
+    CHECK(parseKernelFamily("avx2") == KernelFamily::Avx2);
+    CHECK(parseKernelFamily("haswell") == KernelFamily::Avx2);
+    CHECK(parseKernelFamily("Prescott") == KernelFamily::Sse3);
+    CHECK(parseKernelFamily("sse3") == KernelFamily::Sse3);
+    CHECK_FALSE(parseKernelFamily(""));
+    CHECK_FALSE(parseKernelFamily("avx"));
+    CHECK_FALSE(parseKernelFamily("skylakex "));
+    CHECK_FALSE(parseKernelFamily("Zen"));  // a real OpenBLAS core, but not a family we offer
+    CHECK(kernelFamilyName(KernelFamily::Avx512) == "avx512");
+    CHECK(kernelFamilyName(KernelFamily::Library) == "openblas");
+}
+
+TEST_CASE("auto: AVX-512 F+BW+DQ+VL → SkylakeX, else AVX2+FMA → Haswell, else OpenBLAS's choice", "[kernels]") {
+    CHECK(decideKernels(KernelFamily::Auto, avx512Cpu()).coreType == "SkylakeX");
+    CHECK(decideKernels(KernelFamily::Auto, avx2Cpu()).coreType == "Haswell");
+    CpuFeatures knightsLanding = avx512Cpu();  // AVX-512F without BW/DQ/VL
+    knightsLanding.avx512bw = knightsLanding.avx512dq = knightsLanding.avx512vl = false;
+    CHECK(decideKernels(KernelFamily::Auto, knightsLanding).coreType == "Haswell");
+    CpuFeatures noVl = avx512Cpu();
+    noVl.avx512vl = false;
+    CHECK(decideKernels(KernelFamily::Auto, noVl).coreType == "Haswell");
+    CpuFeatures avx2NoFma = avx2Cpu();
+    avx2NoFma.fma = false;
+    CHECK(decideKernels(KernelFamily::Auto, avx2NoFma).coreType.empty());
+    CpuFeatures old;  // an SSE2-only x86-64
+    CHECK(decideKernels(KernelFamily::Auto, old).coreType.empty());
+    CHECK(decideKernels(KernelFamily::Auto, old).runnable);
+}
+
+TEST_CASE("a forced family runs only where the CPU has what it needs", "[kernels]") {
+    CHECK(decideKernels(KernelFamily::Avx512, avx512Cpu()).runnable);
+    CHECK_FALSE(decideKernels(KernelFamily::Avx512, avx2Cpu()).runnable);
+    CHECK(decideKernels(KernelFamily::Avx2, avx512Cpu()).coreType == "Haswell");
+    CHECK(decideKernels(KernelFamily::Avx2, avx512Cpu()).runnable);
+    CHECK_FALSE(decideKernels(KernelFamily::Avx2, CpuFeatures{}).runnable);
+    CHECK(decideKernels(KernelFamily::Sse3, avx2Cpu()).coreType == "Prescott");
+    CHECK_FALSE(decideKernels(KernelFamily::Sse3, CpuFeatures{}).runnable);
+    CHECK(decideKernels(KernelFamily::Library, avx512Cpu()).coreType.empty());
+    CHECK(cpuFeatureText(avx2Cpu()) == "sse3 avx2 fma");
+    CHECK(cpuFeatureText(CpuFeatures{}).empty());
+}
+
+// Run by tests/kernels/run_with_kernels.sh only (hidden): the kernels OpenBLAS runs in this process
+// are the ones that script asked for, so its model checks really ran on them. "auto": the decision
+// for this CPU, applied by app/blas_startup.cpp (linked into core_tests).
+TEST_CASE("OpenBLAS runs the kernels asked for", "[.kernels-active]") {
+    const char* expected = std::getenv("ATTNSCOPE_EXPECT_BLAS_CORE");
+    REQUIRE(expected != nullptr);
+    std::string want = expected;
+    if (want == "auto") want = std::string(decideKernels(KernelFamily::Auto, detectCpuFeatures()).coreType);
+    if (want.empty()) return;  // no AVX2: OpenBLAS's own choice, whatever it names
+    CHECK(activeBlasCore() == want);
+}
