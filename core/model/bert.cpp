@@ -149,18 +149,21 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
 
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& c, LayerDetail detail,
                   LayerTrace& trace, const std::vector<bool>& ablated) {
-    const MatF Q = linear(X, w.query), K = linear(X, w.key), V = linear(X, w.value);  // T×d each
-    const MatF context = multiHeadAttention(Q, K, V, c.heads, false, detail, trace, ablated);     // T×d
-    MatF attended = linear(context, w.attentionOutput);                                 // T×d
-    recordAttentionLayer({X, context, attended, w.attentionOutput, WeightLayout::OutIn,
+    LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
+    linearInto(X, w.query, b.q);
+    linearInto(X, w.key, b.k);
+    linearInto(X, w.value, b.v);                                                       // T×d each
+    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, false, detail, trace, ablated, b.context);  // T×d
+    linearInto(b.context, w.attentionOutput, b.attended);                               // T×d
+    recordAttentionLayer({X, b.context, b.attended, w.attentionOutput, WeightLayout::OutIn,
                           [&](int h) { return headSlices(w, h, c.headWidth()); }},
                          detail, trace);
-    attended += X;  // residual, then post-LayerNorm
-    layerNorm(attended, w.attentionNorm, c.layerNormEps);
-    MatF inner = linear(attended, w.intermediate);  // T×d_ff
-    activate(inner, c.activation);
-    MatF out = linear(inner, w.output);  // T×d
-    out += attended;
+    b.attended += X;  // residual, then post-LayerNorm
+    layerNorm(b.attended, w.attentionNorm, c.layerNormEps);
+    linearInto(b.attended, w.intermediate, b.inner);  // T×d_ff
+    activate(b.inner, c.activation);
+    MatF out = linear(b.inner, w.output);  // T×d, the layer's output (kept: run.hiddenStates)
+    out += b.attended;
     layerNorm(out, w.outputNorm, c.layerNormEps);
     return out;
 }

@@ -80,22 +80,26 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
 MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& c, LayerDetail detail,
                LayerTrace& trace, const std::vector<bool>& ablated) {
     const Eigen::Index d = c.width;
-    MatF normed = X;  // T×d
-    layerNorm(normed, w.norm1, c.layerNormEps);
-    const MatF qkv = conv1d(normed, w.attention);  // T×3d = [Q | K | V]
-    const MatF Q = qkv.leftCols(d), K = qkv.middleCols(d, d), V = qkv.rightCols(d);
-    const MatF context = multiHeadAttention(Q, K, V, c.heads, true, detail, trace, ablated);  // T×d
-    const MatF attended = conv1d(context, w.projection);                            // T×d
+    LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
+    b.normed = X;  // T×d
+    layerNorm(b.normed, w.norm1, c.layerNormEps);
+    conv1dInto(b.normed, w.attention, b.qkv);  // T×3d = [Q | K | V]
+    b.q = b.qkv.leftCols(d);
+    b.k = b.qkv.middleCols(d, d);
+    b.v = b.qkv.rightCols(d);
+    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, true, detail, trace, ablated, b.context);  // T×d
+    conv1dInto(b.context, w.projection, b.attended);                                          // T×d
     // The heads project ln_1(X), not the residual stream.
-    recordAttentionLayer({normed, context, attended, w.projection, WeightLayout::InOut,
+    recordAttentionLayer({b.normed, b.context, b.attended, w.projection, WeightLayout::InOut,
                           [&](int h) { return headSlices(w, h, c.width, c.headWidth()); }},
                          detail, trace);
-    MatF residual = X + attended;  // T×d
-    normed = residual;
-    layerNorm(normed, w.norm2, c.layerNormEps);
-    MatF inner = conv1d(normed, w.feedForward);  // T×d_ff
-    activate(inner, c.activation);
-    residual += conv1d(inner, w.feedOutput);
+    MatF residual = X + b.attended;  // T×d, the layer's output (kept: run.hiddenStates)
+    b.normed = residual;
+    layerNorm(b.normed, w.norm2, c.layerNormEps);
+    conv1dInto(b.normed, w.feedForward, b.inner);  // T×d_ff
+    activate(b.inner, c.activation);
+    conv1dInto(b.inner, w.feedOutput, b.out);
+    residual += b.out;
     return residual;
 }
 

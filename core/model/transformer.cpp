@@ -11,7 +11,6 @@
 #include <unsupported/Eigen/SpecialFunctions>  // the packet erf used by geluErf
 #include <numeric>
 #include <set>
-#include <thread>
 
 #include "core/model/bert.hpp"
 #include "core/model/checkpoint_files.hpp"
@@ -269,7 +268,7 @@ namespace {
 // Row-major single-precision product C = A·op(B) + beta·C with leading dimensions (the row
 // strides), so head slices of Q, K, V and of the context are used in place. A: m×k; op(B): k×n
 // (B stored n×k when transB); C: m×n.
-void gemmEigen(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
+[[maybe_unused]] void gemmEigen(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
                Eigen::Index ldb, bool transB, float beta, float* C, Eigen::Index ldc) {
     using Stride = Eigen::OuterStride<>;
     const Eigen::Map<const MatF, 0, Stride> a(A, m, k, Stride(lda));
@@ -283,8 +282,7 @@ void gemmEigen(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, E
 
 // The same for the large products (the projections and the feed-forward layers): OpenBLAS when the
 // build found it (its kernel chosen for the running CPU at load time, threaded), else Eigen. The
-// per-head attention products stay on gemmEigen: at T×T×d_k they are too small for OpenBLAS's
-// threading, which costs more than it gains there (and far more on a busy machine).
+// per-head attention products use it too (multiHeadAttentionInto).
 void gemm(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
           Eigen::Index ldb, bool transB, float beta, float* C, Eigen::Index ldc) {
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
@@ -296,32 +294,37 @@ void gemm(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen:
 #endif
 }
 
-// Threads the matrix products may use: OpenBLAS's setting (openblas_set_num_threads or
-// OPENBLAS_NUM_THREADS; by default one per core), 1 without OpenBLAS.
-int productThreads() {
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-    return openblas_get_num_threads();
-#else
-    return 1;
-#endif
-}
-
 }  // namespace
 
-MatF linear(const MatF& X, const LinearRef& layer) {
+void linearInto(const MatF& X, const LinearRef& layer, MatF& Y) {
     const auto W = layer.weight.view();      // out×in
-    MatF Y(X.rows(), W.rows());              // T×out
+    Y.resize(X.rows(), W.rows());            // T×out; no reallocation when the buffer already fits
     Y.rowwise() = layer.bias.view();         // the bias first, then Y += X·Wᵀ
     gemm(X.rows(), W.rows(), X.cols(), X.data(), X.cols(), W.data(), W.cols(), true, 1.0f, Y.data(), Y.cols());
+}
+
+void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
+    const auto W = layer.weight.view();      // in×out
+    Y.resize(X.rows(), W.cols());            // T×out
+    Y.rowwise() = layer.bias.view();
+    gemm(X.rows(), W.cols(), X.cols(), X.data(), X.cols(), W.data(), W.cols(), false, 1.0f, Y.data(), Y.cols());
+}
+
+MatF linear(const MatF& X, const LinearRef& layer) {
+    MatF Y;
+    linearInto(X, layer, Y);
     return Y;
 }
 
 MatF conv1d(const MatF& X, const LinearRef& layer) {
-    const auto W = layer.weight.view();      // in×out
-    MatF Y(X.rows(), W.cols());              // T×out
-    Y.rowwise() = layer.bias.view();
-    gemm(X.rows(), W.cols(), X.cols(), X.data(), X.cols(), W.data(), W.cols(), false, 1.0f, Y.data(), Y.cols());
+    MatF Y;
+    conv1dInto(X, layer, Y);
     return Y;
+}
+
+LayerBuffers& threadLayerBuffers() {
+    thread_local LayerBuffers buffers;  // the window's model worker keeps its own across runs
+    return buffers;
 }
 
 void layerNorm(MatF& X, const LayerNormRef& norm, float eps) {
@@ -478,8 +481,8 @@ LayerNormRef WeightBinder::layerNorm(const std::string& name, Eigen::Index n) {
 namespace {
 
 // The models' arithmetic for the attention kernel: float, each head's two products as one SGEMM
-// on the head's columns of Q, K, V and of the context in place (`product`: gemm or gemmEigen,
-// see multiHeadAttention); no hand-rounding.
+// on the head's columns of Q, K, V and of the context in place (`product`: gemm); no
+// hand-rounding.
 struct ModelArithmetic {
     decltype(&gemm) product;
 
@@ -498,35 +501,50 @@ struct ModelArithmetic {
 
 }  // namespace
 
-MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
-                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
+namespace {
+
+// The heads' T×T scratch and the causal mask: kept by the calling thread across layers and runs
+// (the mask rebuilt only when T changes), so no layer allocates or page-faults them again.
+struct AttentionScratch {
+    HeadScratch<float> head;
+    MatF causalMask;
+};
+
+const MatF& causalMaskOf(AttentionScratch& scratch, Eigen::Index T) {
+    if (scratch.causalMask.rows() != T) scratch.causalMask = causalMask<float>(static_cast<int>(T));  // T×T
+    return scratch.causalMask;
+}
+
+}  // namespace
+
+void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
+                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context) {
     const Eigen::Index T = Q.rows(), d = Q.cols(), dk = d / heads;
     const float divisor = std::sqrt(static_cast<float>(dk));
     const HeadRecord record = detail == LayerDetail::Full ? HeadRecord::Everything : HeadRecord::WeightsOnly;
-    const MatF mask = causal ? causalMask<float>(static_cast<int>(T)) : MatF();  // T×T; none for the encoders
-    MatF context(T, d);                                                           // T×d
+    thread_local AttentionScratch scratch;
+    static const MatF noMask;
+    const MatF& mask = causal ? causalMaskOf(scratch, T) : noMask;  // T×T; none for the encoders
+    context.resize(T, d);                                           // T×d
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
-    // Heads are independent: each writes its own columns of the context and its own HeadTrace.
-    // They are shared out over as many threads as the matrix products may use (OpenBLAS's count).
-    // With one thread, OpenBLAS (single-threaded then) runs the small per-head products; with
-    // more, each head thread uses Eigen, as OpenBLAS would thread these small products again.
-    const int workers = std::clamp(productThreads(), 1, heads);
-    const ModelArithmetic arithmetic{workers == 1 ? &gemm : &gemmEigen};
+    // Heads one after the other, each product through gemm (the BLAS wrapper, threaded inside
+    // for the large ones). Head threads calling gemm at once were 2–3× slower with OpenBLAS
+    // 0.3.21 on 2 cores, and head threads on Eigen's products no faster (bench/README.md).
+    const ModelArithmetic arithmetic{&gemm};
     const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
-    const auto runHeads = [&](int first, int step) {
-        HeadScratch<float> scratch;  // T×T, reused by this thread's heads
-        for (int h = first; h < heads; h += step) {
-            const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context
-            const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(c0, dk), V.middleCols(c0, dk), mask, divisor,
-                                      !ablated.empty() && ablated[static_cast<std::size_t>(h)]};
-            attendHead(in, arithmetic, scratch, context.middleCols(c0, dk), record,
-                       layer.heads[static_cast<std::size_t>(h)], rows);
-        }
-    };
-    std::vector<std::thread> helpers;
-    for (int w = 1; w < workers; ++w) helpers.emplace_back(runHeads, w, workers);
-    runHeads(0, workers);
-    for (std::thread& t : helpers) t.join();
+    for (int h = 0; h < heads; ++h) {
+        const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context
+        const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(c0, dk), V.middleCols(c0, dk), mask, divisor,
+                                  !ablated.empty() && ablated[static_cast<std::size_t>(h)]};
+        attendHead(in, arithmetic, scratch.head, context.middleCols(c0, dk), record,
+                   layer.heads[static_cast<std::size_t>(h)], rows);
+    }
+}
+
+MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
+                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
+    MatF context;
+    multiHeadAttentionInto(Q, K, V, heads, causal, detail, layer, ablated, context);
     return context;
 }
 

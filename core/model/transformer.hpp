@@ -174,6 +174,16 @@ std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& toke
 
 MatF linear(const MatF& X, const LinearRef& layer);  // T×in · (out×in)ᵀ + b → T×out
 MatF conv1d(const MatF& X, const LinearRef& layer);  // T×in · in×out + b → T×out
+// The same into a caller's buffer, resized only when its shape differs: a buffer reused across
+// layers and runs costs no allocation and no page faults.
+void linearInto(const MatF& X, const LinearRef& layer, MatF& Y);
+void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y);
+// One layer's intermediates (T×d, T×3d, T×d_ff), reused by every layer the calling thread runs,
+// in this run and the next: at 512 tokens fresh ones page-faulted ~180 MB per bert-base run.
+struct LayerBuffers {
+    MatF q, k, v, qkv, normed, context, attended, inner, out;
+};
+LayerBuffers& threadLayerBuffers();
 void layerNorm(MatF& X, const LayerNormRef& norm, float eps);  // each row, in place
 void geluErf(MatF& X);   // x·Φ(x) = ½x(1 + erf(x/√2))
 void geluTanh(MatF& X);  // ½x(1 + tanh(√(2/π)(x + 0.044715x³))), GPT-2's "gelu_new"
@@ -187,6 +197,9 @@ MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows);  // |rows
 // `ablated` (H entries, or empty for none): heads whose output is zeroed (head_mask = 0).
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
                         LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated = {});
+// The same into `context` (resized to T×d only when its shape differs).
+void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
+                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context);
 
 // Converts a float matrix for the Trace.
 Mat toDouble(const MatF& m);

@@ -4,7 +4,7 @@
 //   * lessons (core/pipeline/attention_layer.cpp): double, Eigen products through the pipeline's step
 //     functions, hand-rounding after each step;
 //   * real models (core/model/transformer.cpp, multiHeadAttention): float, the two products as
-//     SGEMM on head slices of Q, K, V in place, heads on several threads, no rounding.
+//     SGEMM (the BLAS wrapper) on head slices of Q, K, V in place, scratch reused, no rounding.
 // What differs is the Arithmetic policy, a small struct with
 //   void scores(ConstHeadView q, ConstHeadView k, MatOf<Scalar>& out) const;  // out = q·kᵀ, T_q×T_k
 //   void weightedSum(const MatOf<Scalar>& a, ConstHeadView v, HeadOutView out) const;  // out = a·v
@@ -46,7 +46,7 @@ struct RowNotices {
     std::vector<std::string> rowNames;  // names the rows in the notices ("row 3" past its end)
 };
 
-// T_q×T_k buffers, reused across the heads one thread runs.
+// T_q×T_k buffers, reused across heads (models: across layers and runs too).
 template <typename Scalar>
 struct HeadScratch {
     MatOf<Scalar> scores, weights;
