@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/text/language.hpp"
@@ -18,7 +19,7 @@ struct OpenedModel;
 
 // "attnscope: MESSAGE" on stderr; returns the exit code 1.
 int fail(const std::string& message);
-void write(const std::string& text);   // stdout, as is
+void write(std::string_view text);   // stdout, as is
 // The exit code once stdout is flushed: 1, with the OS's reason, if anything written to it was lost.
 int finishOutput(int exitCode);
 void notice(const std::string& text);  // "notice: TEXT" on stderr, the label in the interface language
