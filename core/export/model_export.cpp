@@ -72,6 +72,14 @@ std::vector<HeadRef> sortedHeads(std::vector<HeadRef> heads) {
     return heads;
 }
 
+// Every layer Full (it is dropped once written), unless the attention weights are all that is
+// asked for: WeightsOnly keeps them and a fraction of the memory.
+int fullDetailFor(const TraceSelection& selection) {
+    const bool weightsOnly = !selection.steps.empty() &&
+                             std::all_of(selection.steps.begin(), selection.steps.end(), [](Step s) { return s == Step::Weights; });
+    return weightsOnly ? 0 : std::numeric_limits<int>::max();
+}
+
 Error writeFailed(const std::string& target) {
     return Error{target, errorText(ErrorId::CouldNotBeWritten, std::string("the output refused a write"))};
 }
@@ -99,7 +107,8 @@ Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl contro
     if (onlyLayer) parts.layers = {*onlyLayer};
     TraceJsonStream stream(sink, NumberSpelling::FloatShortest, parts);
     const std::vector<HeadRef> ablated = sortedHeads(control.ablate);
-    control.fullDetailMaxTokens = std::numeric_limits<int>::max();  // every layer Full: it is dropped once written
+    control.fullDetailMaxTokens = fullDetailFor(parts);
+    control.detailLayer = -1;
     control.onLayer = [&](const Trace& soFar, int layer, LayerTrace& trace) -> Result<void> {
         if (!stream.begun()) stream.begin(soFar, ablated);
         stream.layer(trace, layer);
@@ -119,7 +128,8 @@ Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl contro
 Result<ModelRun> streamModelRunCsv(const ModelRunner& runner, RunControl control, const ExportRequest& request,
                                    const TokenLabeler& label, const TextSink& sink, const std::string& target) {
     bool first = true;
-    control.fullDetailMaxTokens = std::numeric_limits<int>::max();
+    control.fullDetailMaxTokens = fullDetailFor(request.selection);
+    control.detailLayer = -1;
     control.onLayer = [&](const Trace& soFar, int layer, LayerTrace& trace) -> Result<void> {
         if (!request.selection.hasLayer(layer)) return {};
         Trace one = withoutLayers(soFar);
