@@ -43,7 +43,7 @@ void addSelectionOptions(QCommandLineParser& parser) {
     parser.addOptions({
         {"layers", translate("cli", "Only these layers, counted from 1 (e.g. 1,3-5): json, csv, text and markdown."), "list"},
         {"heads", translate("cli", "Only these heads, counted from 1 (e.g. 2,7)."), "list"},
-        {"steps", translate("cli", "Only these steps, comma-separated (names as for --step, e.g. weights,scores)."), "list"},
+        {"steps", translate("cli", "Only these steps, comma-separated, named as for --step."), "list"},
         {"output", translate("cli", "With --print: write to FILE instead of standard output (replaced only once "
                    "everything was written)."), "file"},
     });
@@ -57,7 +57,7 @@ std::optional<std::string> readSelection(const QCommandLineParser& parser, int l
     if (auto bad = readIndices(parser, "layers", layers, selection.layers)) return bad;
     if (auto bad = readIndices(parser, "heads", heads, selection.heads)) return bad;
     if (parser.isSet("steps") && parser.value("steps").trimmed().isEmpty())
-        return translate("cli", "--steps: an empty list (give step names, e.g. weights,scores)").toStdString();
+        return translate("cli", "--steps: an empty list (give step names as for --step)").toStdString();
     return readSteps(parser, selection.steps);
 }
 
