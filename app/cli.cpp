@@ -1,9 +1,11 @@
 // attnscope --lesson FILE|NAME|JSON --sentence TEXT --print [--layer L] [--step S] [--head H]
 //           [--format text|json|csv|markdown] [--decimals N] [--hand-rounding N] [--explain]
-//           [--export-png FILE] [--ablate L:H[,L:H…]]
+//           [--export-png FILE] [--ablate L:H[,L:H…]] [--layers 1,3-5] [--heads 2,7] [--steps weights,scores]
+//           [--output FILE]
 // attnscope --model FOLDER|HF-ID --sentence TEXT --print [--layer L] [--head H] [--step S]
 //           [--format text|json|csv|markdown] [--top-k K] [--decimals N] [--export-png FILE]
-//           [--ablate L:H[,L:H…]]
+//           [--ablate L:H[,L:H…]] [--layers …] [--heads …] [--steps …] [--output FILE]
+//           (json, and csv with --layers, are written layer by layer as the run computes them)
 // attnscope --list-lessons · attnscope --version · attnscope --help (every option, also in packaging/attnscope.1)
 // attnscope coref …, attnscope heads …: see cli_analysis.hpp
 #include "app/cli.hpp"
@@ -14,6 +16,7 @@
 
 #include "app/app_identity.hpp"
 #include "app/cli_analysis.hpp"
+#include "app/cli_stream.hpp"
 #include "app/cli_support.hpp"
 #include "app/heatmap_export.hpp"
 #include "app/lesson_source.hpp"
@@ -66,6 +69,7 @@ void addOptions(QCommandLineParser& parser) {
         {"exit-after-first-heatmap", translate("cli", "With --model, for benchmarks: quit once the window has painted the "
                                      "model's first heatmap, printing the milliseconds since start.")},
     });
+    addSelectionOptions(parser);
 }
 
 int listLessons() {
@@ -101,6 +105,8 @@ std::optional<std::string> readRequest(const QCommandLineParser& parser, const L
     if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
     if (auto bad = readAblation(parser, static_cast<int>(lesson.layers.size()), lesson.numHeads, r.settings.ablate))
         return bad;
+    if (auto bad = readSelection(parser, std::max<int>(1, lesson.layers.size()), lesson.numHeads, r.exportRequest.selection))
+        return bad;
     const auto layer = readCount(parser, "layer", 1, std::max<int>(1, lesson.layers.size()), error);
     const auto head = readCount(parser, "head", 1, std::max(1, lesson.numHeads), error);
     const auto decimals = readCount(parser, "decimals", 0, 12, error);
@@ -130,6 +136,10 @@ std::optional<std::string> readModelRequest(const QCommandLineParser& parser, co
     std::string error;
     if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
     if (auto bad = readAblation(parser, opened.layerCount(), opened.headCount(), r.ablate)) return bad;
+    if (auto bad = readSelection(parser, opened.layerCount(), opened.headCount(), r.exportRequest.selection)) return bad;
+    const bool manyLayers = r.format == ExportFormat::Json || r.format == ExportFormat::Csv;
+    if (!manyLayers && !r.exportRequest.selection.layers.empty())
+        return translate("cli", "--layers: models print several layers as json or csv (text and markdown: --layer)").toStdString();
     const auto layer = readCount(parser, "layer", 1, opened.layerCount(), error);
     const auto head = readCount(parser, "head", 1, opened.headCount(), error);
     const auto decimals = readCount(parser, "decimals", 0, 12, error);
@@ -166,8 +176,6 @@ std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Tr
     const TokenLabeler label = [&](int id) { return opened.tokenizer.label(id); };
     const int decimals = r.exportRequest.decimals;
     switch (r.format) {
-        case ExportFormat::Json:
-            return modelRunToJson(run, r.layer ? layerTrace : run.trace, opened.family(), label, r.layer);
         case ExportFormat::Csv:
             return relabelCsvLayer(exportTrace(layerTrace, ExportFormat::Csv, r.exportRequest), *r.layer) +
                    predictionsToCsvRows(run, label, decimals);
@@ -196,7 +204,37 @@ std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
     if (parser.isSet("model") && parser.isSet("lesson"))
         return translate("cli", "--model and --lesson exclude each other: give one").toStdString();
     if (!parser.isSet("model") && parser.isSet("top-k")) return translate("cli", "--top-k applies to --model runs only").toStdString();
+    if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
     return std::nullopt;
+}
+
+// JSON (every layer, or --layer's) and CSV of --layers: written layer by layer as the run computes them.
+bool streamsLayers(const QCommandLineParser& parser, const ModelRequest& r) {
+    return parser.isSet("print") && (r.format == ExportFormat::Json ||
+                                     (r.format == ExportFormat::Csv && !r.exportRequest.selection.layers.empty()));
+}
+
+int streamModel(const QCommandLineParser& parser, const OpenedModel& opened, const RunControl& control,
+                const ModelRequest& r) {
+    const std::string sentence = parser.value("sentence").toStdString();
+    const ModelRunner runner = [&](const RunControl& c) { return runSentence(opened, sentence, c); };
+    const TokenLabeler label = [&](int id) { return opened.tokenizer.label(id); };
+    std::optional<ModelRun> run;
+    const int written = writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
+        auto made = r.format == ExportFormat::Json
+                        ? streamModelRunJson(runner, control, opened.family(), label, r.exportRequest.selection, r.layer, sink, target)
+                        : streamModelRunCsv(runner, control, r.exportRequest, label, sink, target);
+        if (!made) return made.error();
+        run = std::move(made).value();
+        return {};
+    });
+    if (written != 0 || !run) return written;
+    notices(run->trace.notices);
+    if (!parser.isSet("export-png")) return 0;
+    auto layerTrace = detailTraceOf(opened, *run, r.layer.value_or(opened.layerCount() - 1));
+    if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
+    auto png = exportHeatmapPng(layerTrace.value(), parser.value("export-png"));
+    return png.ok() ? 0 : fail(coreErrorString(png.error()));
 }
 
 int runModelCommand(const QCommandLineParser& parser) {
@@ -209,10 +247,9 @@ int runModelCommand(const QCommandLineParser& parser) {
     RunControl control;
     control.topK = request.topK;
     control.ablate = request.ablate;
-    // Only the JSON of a whole run (no --layer) writes every layer in detail; otherwise the one
-    // layer shown is rebuilt by detailTraceOf and the run keeps the attention weights only.
-    const bool everyLayer = request.format == ExportFormat::Json && !request.layer && parser.isSet("print");
-    if (!everyLayer) control.fullDetailMaxTokens = 0;
+    if (streamsLayers(parser, request)) return streamModel(parser, opened.value(), control, request);
+    // The one layer shown is rebuilt by detailTraceOf; the run keeps the attention weights only.
+    control.fullDetailMaxTokens = 0;
     const std::string sentence = parser.value("sentence").toStdString();
     auto run = runSentence(opened.value(), sentence, control);
     if (!run) return fail(coreErrorString(run.error()));
@@ -223,8 +260,10 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (parser.isSet("export-png")) {
         if (auto error = exportHeatmapPng(layerTrace.value(), parser.value("export-png")); !error.ok()) return fail(coreErrorString(error.error()));
     }
-    if (parser.isSet("print")) write(modelOutput(opened.value(), run.value(), layerTrace.value(), request));
-    return 0;
+    if (!parser.isSet("print")) return 0;
+    return writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
+        return writeWhole(sink, modelOutput(opened.value(), run.value(), layerTrace.value(), request), target);
+    });
 }
 
 }  // namespace
@@ -232,7 +271,7 @@ int runModelCommand(const QCommandLineParser& parser) {
 bool isCommandLineRun(const QStringList& arguments) {
     if (isAnalysisCommand(arguments)) return true;
     for (const QString& a : arguments)
-        if (a == "--print" || a.startsWith("--export-png") || a == "--list-lessons" || a == "--help" ||
+        if (a == "--print" || a.startsWith("--export-png") || a.startsWith("--output") || a == "--list-lessons" || a == "--help" ||
             a == "-h" || a == "--help-all" || a == "--version" || a == "-v")
             return true;
     return false;
@@ -276,8 +315,10 @@ int runCommandLine(const QStringList& arguments) {
         const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);
         if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"), layer); !error.ok()) return fail(coreErrorString(error.error()));
     }
-    if (parser.isSet("print")) write(exportTrace(trace.value(), request.format, request.exportRequest));
-    return 0;
+    if (!parser.isSet("print")) return 0;
+    return writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
+        return writeWhole(sink, exportTrace(trace.value(), request.format, request.exportRequest), target);
+    });
 }
 
 }  // namespace attnscope

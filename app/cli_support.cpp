@@ -25,7 +25,7 @@ namespace {
 int outputErrno = 0;  // the first failed write to stdout (e.g. `--print > file` on a full disk)
 }
 
-void write(const std::string& text) {
+void write(std::string_view text) {
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() && outputErrno == 0) outputErrno = errno;
 }
 

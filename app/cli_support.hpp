@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/result.hpp"
@@ -22,7 +23,7 @@ struct OpenedModel;
 
 // "attnscope: MESSAGE" on stderr; returns the exit code 1.
 int fail(const std::string& message);
-void write(const std::string& text);   // stdout, as is
+void write(std::string_view text);   // stdout, as is
 // The exit code once stdout is flushed: 1, with the OS's reason, if anything written to it was lost.
 int finishOutput(int exitCode);
 void notice(const std::string& text);  // "notice: TEXT" on stderr, the label in the interface language

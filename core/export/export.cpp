@@ -8,7 +8,7 @@
 #include "core/trace/ablation.hpp"
 #include "core/trace/explain.hpp"
 #include "core/export/table_format.hpp"
-#include "core/io/json_rows.hpp"
+#include "core/export/trace_stream.hpp"
 #include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
 
@@ -36,19 +36,20 @@ struct Block {
 void addLayerBlocks(const Trace& trace, const ExportRequest& request, int layer, std::vector<Block>& blocks) {
     const std::vector<Step> steps = request.step ? std::vector<Step>{*request.step} : stepsOf(trace, layer);
     for (const Step step : steps) {
+        if (!request.selection.hasStep(step)) continue;
         if (!isPerHead(step)) {
             blocks.push_back({step, layer, 0});
             continue;
         }
         for (int h = 0; h < trace.headCount(); ++h)
-            if (!request.head || *request.head == h) blocks.push_back({step, layer, h});
+            if ((!request.head || *request.head == h) && request.selection.hasHead(h)) blocks.push_back({step, layer, h});
     }
 }
 
 std::vector<Block> blocksFor(const Trace& trace, const ExportRequest& request) {
     std::vector<Block> blocks;
     for (int l = 0; l < trace.layerCount(); ++l)
-        if (!request.layer || *request.layer == l) addLayerBlocks(trace, request, l, blocks);
+        if ((!request.layer || *request.layer == l) && request.selection.hasLayer(l)) addLayerBlocks(trace, request, l, blocks);
     return blocks;
 }
 
@@ -113,115 +114,71 @@ std::string exportText(const Trace& trace, const ExportRequest& request, bool ma
     return out.str();
 }
 
-std::string exportCsv(const Trace& trace, const ExportRequest& request) {
-    std::ostringstream out;
-    out << "step,layer,head,row,row_label,col,col_label,value\n";
-    for (const Block& b : blocksFor(trace, request)) {
-        const Table t = tableOf(trace, b, request.decimals);
-        for (std::size_t r = 0; r < t.rows.size(); ++r)
-            for (std::size_t c = 0; c < t.columns.size(); ++c)
-                out << stepKey(b.step) << "," << b.layer + 1 << ","
-                    << (isPerHead(b.step) ? std::to_string(b.head + 1) : "") << ","
-                    << r << "," << csvField(t.rows[r]) << "," << c << "," << csvField(t.columns[c]) << ","
-                    << t.cells[r][c] << "\n";
-    }
-    return out.str();
-}
-
-Json numberJson(double v) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-    return v;
-}
-
-Json matrixJson(const Mat& m) { return json::matrixRows(m, numberJson); }
-
-Json headJson(const HeadTrace& h) {
-    return Json{{"q", matrixJson(h.q)},
-                {"k", matrixJson(h.k)},
-                {"v", matrixJson(h.v)},
-                {"scores", matrixJson(h.scores)},
-                {"scaled_scores", matrixJson(h.scaledScores)},
-                {"mask", matrixJson(h.mask)},
-                {"masked_scores", matrixJson(h.maskedScores)},
-                {"weights", matrixJson(h.weights)},
-                {"output", matrixJson(h.weightedSum)},
-                {"ablated", h.ablated}};
-}
-
-Json layerJson(const LayerTrace& l) {
-    Json heads = Json::array();
-    for (const HeadTrace& h : l.heads) heads.push_back(headJson(h));
-    Json layer{{"input", matrixJson(l.input)}, {"heads", std::move(heads)},
-               {"concat", matrixJson(l.concat)}, {"output", matrixJson(l.output)}};
-    if (l.keyInput.size() > 0) layer["key_input"] = matrixJson(l.keyInput);  // cross-attention: T_k×d
-    return layer;
-}
-
-std::string_view positionalName(PositionalKind kind) {
-    switch (kind) {
-        case PositionalKind::Sinusoidal: return "sinusoidal";
-        case PositionalKind::Table: return "table";
-        default: return "none";
-    }
-}
-
-Json tokensJson(const std::vector<Token>& all, bool detailed) {
-    Json tokens = Json::array();
-    for (const Token& t : all)
-        tokens.push_back(detailed ? Json{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id},
-                                         {"word", t.word}, {"special", t.special}}
-                                  : Json(t.text));
-    return tokens;
-}
-
-// [[layer, head], …] counted from 1, as the command line's --ablate.
-Json ablatedJson(const std::vector<HeadRef>& heads) {
-    Json list = Json::array();
-    for (const HeadRef& h : heads) list.push_back(Json::array({h.layer + 1, h.head + 1}));
-    return list;
-}
-
 }  // namespace
 
 std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
-    Json doc = Json::object();
-    doc["format"] = "attnscope-trace";
-    doc["version"] = kTraceFormatVersion;
-    doc["tokens"] = tokensJson(trace.tokens, false);
-    doc["token_info"] = tokensJson(trace.tokens, true);
-    if (trace.isCrossAttention()) doc["key_tokens"] = tokensJson(trace.keyTokens, false);
-    doc["settings"] = Json{{"positional_encoding", positionalName(trace.positionalKind)},
-                           {"projections", trace.projections},
-                           {"scaled", trace.scaled},
-                           {"scale_divisor", trace.scaleDivisor},
-                           {"causal_mask", trace.causal},
-                           {"padded_from", trace.paddedFrom >= 0 ? Json(trace.paddedFrom) : Json(nullptr)},
-                           {"residual", trace.residual},
-                           {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
-    doc["notices"] = noticeTexts(trace.notices, Language::English);  // English: the format stays stable
-    doc["ablated"] = ablatedJson(ablatedHeads(trace));
-    doc["embedding"] = matrixJson(trace.embedding);
-    doc["positional"] = matrixJson(trace.positional);
-    Json layers = Json::array();
-    for (int l = 0; l < trace.layerCount(); ++l)
-        if (!onlyLayer || *onlyLayer == l) layers.push_back(layerJson(trace.layers[l]));
-    doc["layers"] = std::move(layers);
-    if (onlyLayer) doc["layer_index"] = *onlyLayer;
-    return doc.dump(1) + "\n";
+    std::string out;
+    TraceSelection selection;
+    JsonTail tail;
+    if (onlyLayer) {
+        selection.layers = {*onlyLayer};
+        tail.emplace_back("layer_index", *onlyLayer);
+    }
+    writeTraceJson(trace, stringSink(out), NumberSpelling::Exact, selection, tail);
+    return out;
+}
+
+bool writeTraceCsv(const Trace& trace, const ExportRequest& request, const TextSink& sink, bool header,
+                   std::optional<int> layerNumber) {
+    if (header && !sink("step,layer,head,row,row_label,col,col_label,value\n")) return false;
+    std::string out;
+    for (const Block& b : blocksFor(trace, request)) {
+        const Table t = tableOf(trace, b, request.decimals);
+        const std::string prefix = std::string(stepKey(b.step)) + "," + std::to_string(layerNumber.value_or(b.layer + 1)) +
+                                   "," + (isPerHead(b.step) ? std::to_string(b.head + 1) : "") + ",";
+        for (std::size_t r = 0; r < t.rows.size(); ++r) {
+            const std::string rowPart = std::to_string(r) + "," + csvField(t.rows[r]) + ",";
+            for (std::size_t c = 0; c < t.columns.size(); ++c)
+                out.append(prefix).append(rowPart).append(std::to_string(c)).append(",")
+                    .append(csvField(t.columns[c])).append(",").append(t.cells[r][c]).append("\n");
+        }
+        if (!sink(out)) return false;
+        out.clear();
+    }
+    return true;
 }
 
 std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request) {
+    std::string out;
     switch (format) {
-        case ExportFormat::Json: return traceToJson(trace, request.layer);
-        case ExportFormat::Csv: return exportCsv(trace, request);
+        case ExportFormat::Json: {
+            TraceSelection selection = request.selection;
+            JsonTail tail;
+            if (request.layer) {
+                selection.layers = {*request.layer};
+                tail.emplace_back("layer_index", *request.layer);
+            }
+            if (request.selection.any()) tail.emplace_back("selection", selectionJson(request.selection));
+            writeTraceJson(trace, stringSink(out), NumberSpelling::Exact, selection, tail);
+            return out;
+        }
+        case ExportFormat::Csv: return writeTraceCsv(trace, request, stringSink(out)), out;
         case ExportFormat::Markdown: return exportText(trace, request, true);
         default: return exportText(trace, request, false);
     }
 }
 
 std::string matrixToJson(const Mat& m) {
-    return Json{{"rows", m.rows()}, {"cols", m.cols()}, {"data", matrixJson(m)}}.dump();
+    Json rows = Json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        Json row = Json::array();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            const double v = m(r, c);
+            row.push_back(std::isnan(v) ? Json("nan") : std::isinf(v) ? Json(v < 0 ? "-inf" : "inf") : Json(v));
+        }
+        rows.push_back(std::move(row));
+    }
+    return Json{{"rows", m.rows()}, {"cols", m.cols()}, {"data", std::move(rows)}}.dump();
 }
 
 }  // namespace attnscope

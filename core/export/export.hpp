@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/export/trace_stream.hpp"
 #include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
@@ -22,6 +23,7 @@ struct ExportRequest {
     bool explain = false;      // worksheets: add each cell's explanation (text/markdown)
     std::optional<int> layer;  // every layer when empty (0-based)
     Language language = Language::English;  // text/Markdown: titles, explanations, notices (not JSON/CSV)
+    TraceSelection selection;  // --layers/--heads/--steps: only these (every format; with layer/head/step too)
 };
 
 // Text, CSV and Markdown print the requested matrices with token labels. JSON holds the whole
@@ -30,6 +32,11 @@ struct ExportRequest {
 std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request);
 
 std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer = std::nullopt);
+
+// The CSV of exportTrace written into `sink` block by block; `header`: the column line first.
+// `layerNumber` (counted from 1) labels every row, for a one-layer Trace cut out of a longer run.
+bool writeTraceCsv(const Trace& trace, const ExportRequest& request, const TextSink& sink, bool header = true,
+                   std::optional<int> layerNumber = std::nullopt);
 
 // One matrix as {"rows": R, "cols": C, "data": [[…], …]}, non-finite cells spelled as the trace
 // schema spells them ("-inf", "inf", "nan"); numbers round-trip exactly.

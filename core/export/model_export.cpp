@@ -1,10 +1,14 @@
 #include "core/export/model_export.hpp"
 #include "core/export/table_format.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "core/export/export.hpp"
+#include "core/source/model_session.hpp"
+#include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/ablation.hpp"
 
@@ -20,7 +24,7 @@ std::string fixed(double value, int decimals) {
     return buffer;
 }
 
-bool predictsNextToken(ModelFamily family) { return family == ModelFamily::Gpt2; }
+// predictsNextToken: core/source/model_session.hpp
 
 std::string predictionHeading(const Prediction& p, const Trace& trace, ModelFamily family, Language language) {
     const std::string position = std::to_string(p.position + 1);
@@ -43,10 +47,9 @@ std::string predictionsToText(const ModelRun& run, ModelFamily family, const Tok
     return out;
 }
 
-std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily family, const TokenLabeler& label,
-                           std::optional<int> onlyLayer) {
-    // Re-parsed as an ordered document so the trace's own fields keep their order.
-    Json doc = Json::parse(traceToJson(trace));
+namespace {
+
+Json predictionsJson(const ModelRun& run, ModelFamily family, const TokenLabeler& label) {
     Json predictions = Json::array();
     for (const Prediction& p : run.predictions) {
         Json top = Json::array();
@@ -57,13 +60,94 @@ std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily 
                                    {"kind", predictsNextToken(family) ? "next_token" : "masked_token"},
                                    {"top", std::move(top)}});
     }
-    if (onlyLayer) doc["layer_index"] = *onlyLayer;
+    return predictions;
+}
+
+// ablatedHeads of a run, from what it was asked (the streamed run keeps no layers to read them from).
+std::vector<HeadRef> sortedHeads(std::vector<HeadRef> heads) {
+    const auto key = [](const HeadRef& h) { return std::pair(h.layer, h.head); };
+    std::sort(heads.begin(), heads.end(), [&](const HeadRef& a, const HeadRef& b) { return key(a) < key(b); });
+    heads.erase(std::unique(heads.begin(), heads.end(), [&](const HeadRef& a, const HeadRef& b) { return key(a) == key(b); }),
+                heads.end());
+    return heads;
+}
+
+// Every layer Full (it is dropped once written), unless the attention weights are all that is
+// asked for: WeightsOnly keeps them and a fraction of the memory.
+int fullDetailFor(const TraceSelection& selection) {
+    const bool weightsOnly = !selection.steps.empty() &&
+                             std::all_of(selection.steps.begin(), selection.steps.end(), [](Step s) { return s == Step::Weights; });
+    return weightsOnly ? 0 : std::numeric_limits<int>::max();
+}
+
+Error writeFailed(const std::string& target) {
+    return Error{target, errorText(ErrorId::CouldNotBeWritten, std::string("the output refused a write"))};
+}
+
+}  // namespace
+
+std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily family, const TokenLabeler& label,
+                           std::optional<int> onlyLayer) {
+    std::string out;
+    TraceJsonStream stream(stringSink(out), NumberSpelling::FloatShortest);
     // The whole run's heads, also when `trace` is one layer of it (whose own list would say layer 1).
-    Json ablated = Json::array();
-    for (const HeadRef& h : ablatedHeads(run.trace)) ablated.push_back(Json::array({h.layer + 1, h.head + 1}));
-    doc["ablated"] = std::move(ablated);
-    doc["predictions"] = std::move(predictions);
-    return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+    stream.begin(trace, ablatedHeads(run.trace));
+    for (int l = 0; l < trace.layerCount(); ++l) stream.layer(trace.layers[static_cast<std::size_t>(l)], l);
+    JsonTail tail;
+    if (onlyLayer) tail.emplace_back("layer_index", *onlyLayer);
+    tail.emplace_back("predictions", predictionsJson(run, family, label));
+    stream.finish(tail);
+    return out;
+}
+
+Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl control, ModelFamily family,
+                                    const TokenLabeler& label, const TraceSelection& selection,
+                                    std::optional<int> onlyLayer, const TextSink& sink, const std::string& target) {
+    TraceSelection parts = selection;
+    if (onlyLayer) parts.layers = {*onlyLayer};
+    TraceJsonStream stream(sink, NumberSpelling::FloatShortest, parts);
+    const std::vector<HeadRef> ablated = sortedHeads(control.ablate);
+    control.fullDetailMaxTokens = fullDetailFor(parts);
+    control.detailLayer = -1;
+    control.onLayer = [&](const Trace& soFar, int layer, LayerTrace& trace) -> Result<void> {
+        if (!stream.begun()) stream.begin(soFar, ablated);
+        stream.layer(trace, layer);
+        return stream.failed() ? Result<void>(writeFailed(target)) : Result<void>{};
+    };
+    auto run = runner(control);
+    if (!run) return run.error();
+    if (!stream.begun()) stream.begin(run.value().trace, ablated);
+    JsonTail tail;
+    if (onlyLayer) tail.emplace_back("layer_index", *onlyLayer);
+    if (selection.any()) tail.emplace_back("selection", selectionJson(selection));
+    tail.emplace_back("predictions", predictionsJson(run.value(), family, label));
+    if (!stream.finish(tail)) return writeFailed(target);
+    return run;
+}
+
+Result<ModelRun> streamModelRunCsv(const ModelRunner& runner, RunControl control, const ExportRequest& request,
+                                   const TokenLabeler& label, const TextSink& sink, const std::string& target) {
+    bool first = true;
+    control.fullDetailMaxTokens = fullDetailFor(request.selection);
+    control.detailLayer = -1;
+    control.onLayer = [&](const Trace& soFar, int layer, LayerTrace& trace) -> Result<void> {
+        if (!request.selection.hasLayer(layer)) return {};
+        Trace one = withoutLayers(soFar);
+        one.layers.push_back(std::move(trace));
+        ExportRequest part = request;
+        part.selection.layers.clear();
+        std::vector<Step> steps = request.selection.steps.empty() ? stepsOf(one, first ? 0 : 1) : request.selection.steps;
+        if (!first) std::erase_if(steps, [](Step s) { return s == Step::Embedding || s == Step::Positional; });  // once
+        if (steps.empty()) return {};
+        part.selection.steps = steps;
+        const bool written = writeTraceCsv(one, part, sink, first, layer + 1);
+        first = false;
+        return written ? Result<void>{} : Result<void>(writeFailed(target));
+    };
+    auto run = runner(control);
+    if (!run) return run.error();
+    if (!sink(predictionsToCsvRows(run.value(), label, request.decimals))) return writeFailed(target);
+    return run;
 }
 
 std::string predictionsToCsvRows(const ModelRun& run, const TokenLabeler& label, int decimals) {

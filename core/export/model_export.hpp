@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/export/export.hpp"
 #include "core/model/transformer.hpp"
 #include "core/text/language.hpp"
 
@@ -21,11 +22,29 @@ std::string predictionsToText(const ModelRun& run, ModelFamily family, const Tok
                               int decimals, Language language = Language::English);
 
 // traceToJson(run.trace) plus "predictions": [{"position", "kind", "top": [{"id", "token",
-// "probability", "logit"}]}] (positions 0-based like every index in the JSON).
+// "probability", "logit"}]}] (positions 0-based like every index in the JSON). Numbers are
+// spelled as floats (NumberSpelling::FloatShortest): a model computes in float32.
 // `trace` is run.trace, or a copy holding only layer `onlyLayer` (0-based; then written as
 // "layer_index" so a reader knows which one "layers" holds).
 std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily family, const TokenLabeler& label,
                            std::optional<int> onlyLayer = std::nullopt);
+
+// Makes a model run with the RunControl it is given (e.g. runSentence on an opened model).
+using ModelRunner = std::function<Result<ModelRun>(const RunControl& control)>;
+
+// The whole run's JSON (modelRunToJson's document, only the `selection`'s parts, with a
+// "selection" field when one is given) written into `sink` layer by layer as the run computes
+// them, every layer in full detail and dropped once written: memory stays one layer deep.
+// `onlyLayer` (0-based): that layer alone, with "layer_index" as modelRunToJson writes it.
+// A failed write stops the run (an Error naming `target`); the returned run has no layers.
+Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl control, ModelFamily family,
+                                    const TokenLabeler& label, const TraceSelection& selection,
+                                    std::optional<int> onlyLayer, const TextSink& sink, const std::string& target);
+
+// The CSV of the selected layers (exportTrace's layout, each layer with its real number; the
+// embedding rows with the first only), then predictionsToCsvRows, streamed the same way.
+Result<ModelRun> streamModelRunCsv(const ModelRunner& runner, RunControl control, const ExportRequest& request,
+                                   const TokenLabeler& label, const TextSink& sink, const std::string& target);
 
 // CSV rows in exportTrace's column layout, one per predicted token:
 //   prediction,,,<position>,<token>,<rank>,<predicted token>,<probability>

@@ -120,6 +120,12 @@ struct RunControl {
     // Heads switched off (0-based), as Hugging Face's head_mask: see core/trace/ablation.hpp.
     // A head outside the model is an error naming it.
     std::vector<HeadRef> ablate;
+    // Streaming exports: called with each layer as soon as it is computed and the Trace so far
+    // (tokens, settings, notices, embedding, positional). The layer is then dropped, so memory
+    // stays one layer deep (the callee may move from `trace`): run.trace.layers keeps only its heads'
+    // `ablated` flags and run.detail says WeightsOnly (traceLayerInDetail rebuilds it). An error
+    // stops the run with that error.
+    std::function<Result<void>(const Trace& soFar, int layer, LayerTrace& trace)> onLayer;
 };
 
 struct TokenScore {
