@@ -14,6 +14,11 @@ if [ ! -x "$bin" ]; then
   exit 2
 fi
 mkdir -p "$out"
+# A fresh settings folder: a zoom, theme or language the user (or a test) saved must not change
+# the pictures.
+settings="$(mktemp -d)"
+trap 'rm -rf "$settings"' EXIT
+export XDG_CONFIG_HOME="$settings"
 ATTNSCOPE_SCREENSHOT_DIR="$out" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin"
 # Model mode on the shipped example BERT (resources/models/example-bert, learned weights: model
 # view, head view, heatmap, worked example, and the Heads tab ranking the shipped English set).

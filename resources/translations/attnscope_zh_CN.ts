@@ -1558,10 +1558,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation> 已隐藏特殊词元：各行之和不再为 1。</translation>
     </message>
     <message>
-        <source> Hover a token to isolate its lines.</source>
-        <translation> 将鼠标悬停在词元上可单独显示它的连线。</translation>
-    </message>
-    <message>
         <source>query (attends)</source>
         <translation>查询（发出注意）</translation>
     </message>
@@ -1600,6 +1596,18 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>; drawn: weights from %1 and each token&apos;s %2 strongest.</source>
         <translation>；画出：不小于 %1 的权重，以及每个词元最强的 %2 个。</translation>
+    </message>
+    <message>
+        <source> Hover a token to isolate its lines; click it to keep them (Esc: every line again).</source>
+        <translation> 悬停在词元上只看它的连线；单击可保持（Esc：恢复全部连线）。</translation>
+    </message>
+    <message>
+        <source>▲ lines to tokens above: %1</source>
+        <translation>▲ 连向上方词元的线：%1</translation>
+    </message>
+    <message>
+        <source>▼ lines to tokens below: %1</source>
+        <translation>▼ 连向下方词元的线：%1</translation>
     </message>
 </context>
 <context>
@@ -3164,6 +3172,64 @@ click to open it large</source>
     </message>
 </context>
 <context>
+    <name>attnscope::ThemeSwitcher</name>
+    <message>
+        <source>%1: the saved theme &quot;%2&quot; is not light, dark or system; following the system</source>
+        <translation>%1：保存的主题“%2”不是 light、dark 或 system；改为跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::TokenFocusBar</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Show only this token&apos;s lines (its position, from 1)</source>
+        <translation>只显示此词元的连线（位置，从 1 起）</translation>
+    </message>
+    <message>
+        <source>Find a token…</source>
+        <translation>查找词元…</translation>
+    </message>
+    <message>
+        <source>Enter: focus the next token containing this text</source>
+        <translation>回车：聚焦下一个包含此文本的词元</translation>
+    </message>
+    <message>
+        <source>Clear focus</source>
+        <translation>取消聚焦</translation>
+    </message>
+    <message>
+        <source>Show every token&apos;s lines again (Esc)</source>
+        <translation>重新显示所有词元的连线（Esc）</translation>
+    </message>
+    <message>
+        <source>Focus token:</source>
+        <translation>聚焦词元：</translation>
+    </message>
+    <message>
+        <source>Matches: %1</source>
+        <translation>匹配：%1</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::TokenStrip</name>
     <message>
         <source>vector from the lesson&apos;s embedding table</source>
@@ -3598,6 +3664,92 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
     <message>
         <source>--format expects text, json or csv, got &quot;%1&quot;</source>
         <translation>--format 应为 text、json 或 csv，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>Matrix-product kernels: auto (default: the best this CPU runs), openblas (its own choice), avx512, avx2 or sse3. Also ATTNSCOPE_KERNELS=NAME.</source>
+        <translation>矩阵乘法内核：auto（默认：本 CPU 能运行的最佳内核）、openblas（由 OpenBLAS 自行选择）、avx512、avx2 或 sse3。也可用 ATTNSCOPE_KERNELS=NAME 指定。</translation>
+    </message>
+    <message>
+        <source>Print which BLAS kernels run and why, then exit.</source>
+        <translation>打印正在使用的 BLAS 内核及其选择依据，然后退出。</translation>
+    </message>
+    <message>
+        <source>--layers: models print several layers as json or csv (text and markdown: --layer)</source>
+        <translation>--layers：模型只能以 json 或 csv 输出多层（text 和 markdown 请用 --layer）</translation>
+    </message>
+    <message>
+        <source>--output needs --print</source>
+        <translation>--output 需要与 --print 同用</translation>
+    </message>
+    <message>
+        <source>%1: an empty list (give numbers counted from 1, e.g. 1,3-5)</source>
+        <translation>%1：列表为空（请给出从 1 开始计数的编号，例如 1,3-5）</translation>
+    </message>
+    <message>
+        <source>--steps: unknown step &quot;%1&quot; (see --help)</source>
+        <translation>--steps：未知步骤“%1”（见 --help）</translation>
+    </message>
+    <message>
+        <source>Only these layers, counted from 1 (e.g. 1,3-5): json, csv, text and markdown.</source>
+        <translation>只输出这些层，从 1 开始计数（例如 1,3-5）：适用于 json、csv、text 和 markdown。</translation>
+    </message>
+    <message>
+        <source>Only these heads, counted from 1 (e.g. 2,7).</source>
+        <translation>只输出这些头，从 1 开始计数（例如 2,7）。</translation>
+    </message>
+    <message>
+        <source>Only these steps, comma-separated, named as for --step.</source>
+        <translation>只输出这些步骤，以逗号分隔，名称同 --step。</translation>
+    </message>
+    <message>
+        <source>With --print: write to FILE instead of standard output (replaced only once everything was written).</source>
+        <translation>与 --print 同用：写入 FILE 而非标准输出（全部写完后才替换该文件）。</translation>
+    </message>
+    <message>
+        <source>--steps: an empty list (give step names as for --step)</source>
+        <translation>--steps：列表为空（请给出步骤名称，同 --step）</translation>
+    </message>
+    <message>
+        <source>standard output</source>
+        <translation>标准输出</translation>
+    </message>
+    <message>
+        <source>%1 expects one of %2, got &quot;%3&quot;</source>
+        <translation>%1 应为 %2 之一，实际为“%3”</translation>
+    </message>
+    <message>
+        <source>%1 %2: this CPU cannot run these kernels (its features: %3)</source>
+        <translation>%1 %2：此 CPU 无法运行这些内核（其特性：%3）</translation>
+    </message>
+    <message>
+        <source>BLAS: none (this build uses Eigen for every product)
+</source>
+        <translation>BLAS：无（此版本的所有矩阵乘法都使用 Eigen）
+</translation>
+    </message>
+    <message>
+        <source>OPENBLAS_CORETYPE, set by you</source>
+        <translation>你设置的 OPENBLAS_CORETYPE</translation>
+    </message>
+    <message>
+        <source>OpenBLAS&apos;s own detection</source>
+        <translation>OpenBLAS 自身的检测</translation>
+    </message>
+    <message>
+        <source>AttnScope, from the CPU&apos;s features (auto)</source>
+        <translation>AttnScope 根据 CPU 特性（auto）</translation>
+    </message>
+    <message>
+        <source>BLAS: %1
+Kernels: %2 (chosen by %3)
+CPU features: %4
+Choose with --kernels NAME or ATTNSCOPE_KERNELS=NAME: %5
+</source>
+        <translation>BLAS：%1
+内核：%2（由 %3 选择）
+CPU 特性：%4
+可用 --kernels NAME 或 ATTNSCOPE_KERNELS=NAME 选择：%5
+</translation>
     </message>
 </context>
 </TS>
