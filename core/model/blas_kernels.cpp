@@ -91,35 +91,21 @@ std::string cpuFeatureText(const CpuFeatures& cpu) {
 // DYNAMIC_ARCH builds export these (Debian's do); weak, so another OpenBLAS still links.
 extern "C" void gotoblas_dynamic_init(void) __attribute__((weak));
 extern "C" void gotoblas_dynamic_quit(void) __attribute__((weak));
-#endif
 
 bool switchBlasCore(const char* coreType) {
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
     if (!gotoblas_dynamic_init || !gotoblas_dynamic_quit) return false;
     setenv("OPENBLAS_CORETYPE", coreType, 1);
     gotoblas_dynamic_quit();  // forgets the kernel table; init reads OPENBLAS_CORETYPE again
     gotoblas_dynamic_init();
     return true;
-#else
-    (void)coreType;
-    return false;
-#endif
 }
-
-std::string activeBlasCore() {
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-    return openblas_get_corename();
+std::string activeBlasCore() { return openblas_get_corename(); }
+std::string blasConfig() { return openblas_get_config(); }
 #else
-    return {};
+// Without OpenBLAS every product is Eigen's: no kernel table to switch or name.
+bool switchBlasCore(const char*) { return false; }
+std::string activeBlasCore() { return {}; }
+std::string blasConfig() { return {}; }
 #endif
-}
-
-std::string blasConfig() {
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-    return openblas_get_config();
-#else
-    return {};
-#endif
-}
 
 }  // namespace attnscope
