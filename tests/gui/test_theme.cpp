@@ -18,7 +18,9 @@
 #include "app/theme_switcher.hpp"
 #include "ui/attention/heatmap_builder.hpp"
 #include "ui/attention/heatmap_view.hpp"
+#include "ui/attention/head_view.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/attention/token_lines_canvas.hpp"
 #include "ui/attention/piece_strip.hpp"
 #include "ui/common/theme_colors.hpp"
 #include "ui/coref/coref_tab.hpp"
@@ -225,6 +227,12 @@ void ThemeTest::modelViewsAreLegibleInBothThemes() {
         EXPECT_LEGIBLE(theme::textOn(grid.color(QPalette::Mid)), grid.color(QPalette::Mid), name + " \"not computed\"");
         const QPalette head = child<QWidget>(*window, "headView")->palette();  // its tokens: Text on Base
         EXPECT_LEGIBLE(head.color(QPalette::Text), head.color(QPalette::Base), name + " head view tokens");
+        auto* lines = dynamic_cast<TokenLinesCanvas*>(child<HeadView>(*window, "headView")->canvas());
+        QVERIFY(lines);
+        EXPECT_LEGIBLE(head.color(QPalette::Text), lines->hoverFill(), name + " hovered head view token");
+        // The mean/max lines are marks, not text: WCAG's 3:1 for graphics (#222222 on dark was 1.1:1).
+        const QColor mean = HeadView::headColour(-1, head.color(QPalette::Base));
+        QVERIFY2(contrast(mean, head.color(QPalette::Base)) >= 3.0, qPrintable(name + " mean/max lines " + mean.name()));
         checkHeatmap(name);
     }
 }

@@ -19,6 +19,7 @@
 #include "core/analysis/head_summary.hpp"
 
 #include "ui/attention/head_view_lines.hpp"
+#include "ui/common/theme_colors.hpp"
 #include "ui/attention/token_focus_bar.hpp"
 #include "ui/attention/token_lines_canvas.hpp"
 
@@ -73,12 +74,13 @@ void HeadView::cancelWork(bool wait) {
     if (wait) pool_.waitForDone();
 }
 
-QColor HeadView::headColour(int head) {
+QColor HeadView::headColour(int head, QColor paper) {
     // Tableau 10 (bertviz uses the same family of categorical colours) plus two for 12 heads.
     static const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                                     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#e7ba52"};
     constexpr int n = sizeof(colours) / sizeof(colours[0]);
-    if (head < 0) return QColor("#222222");  // mean / max over heads
+    // Mean / max over heads: ink of the paper's opposite lightness (dark grey vanished on dark paper).
+    if (head < 0) return QColor(paper.lightness() < 128 ? "#dddddd" : "#222222");
     if (head < n) return QColor(colours[head]);
     return QColor::fromHsv((head * 47) % 360, 200, 200);
 }
@@ -130,11 +132,12 @@ void HeadView::rebuildHeadButtons() {
         b->setCheckable(true);
         b->setChecked(std::find(heads_.begin(), heads_.end(), h) != heads_.end());
         b->setToolTip(tr("Show or hide head %1's lines").arg(h + 1));
-        const QString c = headColour(h).name();
-        b->setStyleSheet(QStringLiteral("QToolButton { background: %1; color: white; border: 2px solid %1;"
+        const QColor c = headColour(h);
+        // Black or white, whichever reads on the head's colour (white on #bcbd22 was 2:1).
+        b->setStyleSheet(QStringLiteral("QToolButton { background: %1; color: %2; border: 2px solid %1;"
                                         " border-radius: 3px; min-width: 20px; }"
                                         " QToolButton:!checked { background: transparent; color: %1; }")
-                             .arg(c));
+                             .arg(c.name(), theme::textOn(c).name()));
         connect(b, &QToolButton::toggled, this, [this, h](bool on) { toggleHead(h, on); });
         headButtons_->addWidget(b);
         buttons_.push_back(b);
@@ -275,7 +278,7 @@ void HeadView::requestHoverImage(const ImageKey& key, const HoveredToken& token)
         std::size_t n = 0;
         for (const DrawnLine& line : *lines) {
             if (n++ % 32 == 0 && cancel->load(std::memory_order_relaxed)) return;
-            raster.line(0, y(line.from), image.width(), y(line.to), headColour(line.head).rgb(), line.alpha);
+            raster.line(0, y(line.from), image.width(), y(line.to), headColour(line.head, QColor::fromRgb(key.base)).rgb(), line.alpha);
         }
         QMetaObject::invokeMethod(this, [this, key, token, image = std::move(image)] { acceptHoverImage(key, token, image); },
                                   Qt::QueuedConnection);

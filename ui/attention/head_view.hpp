@@ -133,7 +133,8 @@ public:
     QWidget* canvas() const;
     QScrollArea* scrollArea() const { return scroll_; }
 
-    static QColor headColour(int head);
+    // `paper`: what the lines are drawn on (the mean/max colour contrasts with it).
+    static QColor headColour(int head, QColor paper = Qt::white);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;  // Esc clears the focus token

@@ -112,7 +112,7 @@ bool drawHairlines(QImage& image, const RenderJob& job, ProgressSteps& progress)
         ++done;
         const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
         raster.line(0, rowCentreOf(job, line.from) * job.dpr, right, rowCentreOf(job, line.to) * job.dpr,
-                    HeadView::headColour(line.head).rgb(), alpha);
+                    HeadView::headColour(line.head, job.base).rgb(), alpha);
     }
     return true;
 }
@@ -132,7 +132,7 @@ bool drawStrokes(QImage& image, const RenderJob& job, ProgressSteps& progress) {
     pen.setWidthF(2.0);
     std::size_t done = 0;
     for (const auto& [key, lines] : batches) {
-        QColor c = HeadView::headColour(key.first);
+        QColor c = HeadView::headColour(key.first, job.base);
         c.setAlphaF(static_cast<float>(key.second) / kOpacitySteps);
         pen.setColor(c);
         p.setPen(pen);

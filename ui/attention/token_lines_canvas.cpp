@@ -65,6 +65,14 @@ void TokenLinesCanvas::paintHeaders(QPainter& p) {
     p.drawText(band.adjusted(0, 0, -kPad, 0), Qt::AlignRight | Qt::AlignVCenter, HeadView::tr("key (attended to)"));
 }
 
+// A third of the way from the paper to the highlight: the Text pen stays legible on it in
+// both themes (Highlight.lighter() put light text on light blue in the dark one).
+QColor TokenLinesCanvas::hoverFill() const {
+    const QColor paper = palette().color(QPalette::Base), mark = palette().color(QPalette::Highlight);
+    const auto mix = [](int a, int b) { return (2 * a + b) / 3; };
+    return QColor(mix(paper.red(), mark.red()), mix(paper.green(), mark.green()), mix(paper.blue(), mark.blue()));
+}
+
 void TokenLinesCanvas::paintTokens(QPainter& p, int firstRow, int lastRow) {
     const QFontMetrics fm(font());
     const auto hovered = view_->active();
@@ -75,7 +83,7 @@ void TokenLinesCanvas::paintTokens(QPainter& p, int firstRow, int lastRow) {
         for (const auto side : {HoveredToken::Left, HoveredToken::Right}) {
             const QRect cell = cellRect(side, row).adjusted(kPad / 2, 0, -kPad / 2, 0);
             const bool isHovered = hovered && hovered->token == token && (hovered->side == side || hovered->side == HoveredToken::Both);
-            if (isHovered) p.fillRect(cell, palette().color(QPalette::Highlight).lighter(160));
+            if (isHovered) p.fillRect(cell, hoverFill());
             // Special tokens in grey: they soak up weight and are rarely the point.
             p.setPen(t.special ? palette().color(QPalette::PlaceholderText) : palette().color(QPalette::Text));
             QRect bounds;
@@ -95,7 +103,7 @@ void TokenLinesCanvas::paintHoverBoxes(QPainter& p, int firstRow, int lastRow) {
         const bool out = hovered->side == HoveredToken::Left || (hovered->side == HoveredToken::Both && line.from == hovered->token);
         const int row = view_->rowOf_[static_cast<std::size_t>(out ? line.to : line.from)];
         if (row < firstRow || row > lastRow) continue;
-        QColor c = HeadView::headColour(line.head);
+        QColor c = HeadView::headColour(line.head, palette().color(QPalette::Base));
         c.setAlphaF(static_cast<float>(line.alpha * kBoxAlpha));
         p.fillRect(cellRect(out ? HoveredToken::Right : HoveredToken::Left, row).adjusted(kPad / 2, 1, -kPad / 2, -1), c);
     }
@@ -181,7 +189,7 @@ void TokenLinesCanvas::paintHoverLines(QPainter& p, const QRect& area) {
     const auto y = [&](int token) { return (rowCentre(view_->rowOf_[static_cast<std::size_t>(token)]) - area.top()) * dpr; };
     for (const DrawnLine& line : view_->shown_) {
         const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
-        raster.wideLine(x(lineLeft()), y(line.from), x(lineRight()), y(line.to), HeadView::headColour(line.head).rgb(), alpha);
+        raster.wideLine(x(lineLeft()), y(line.from), x(lineRight()), y(line.to), HeadView::headColour(line.head, palette().color(QPalette::Base)).rgb(), alpha);
     }
     image.setDevicePixelRatio(dpr);
     p.drawImage(area.topLeft(), image);
@@ -212,7 +220,7 @@ void TokenLinesCanvas::paintEdges(QPainter& p) {
                                  kEdgeBucket, view_->active().has_value());
     for (const EdgeMarks::Mark& m : painted_.edges.marks)
         p.fillRect(QRect(m.x - kEdgeBucket / 2, m.top ? seen.top() : seen.bottom() - kEdgeMark + 1, kEdgeBucket, kEdgeMark),
-                   HeadView::headColour(m.head));
+                   HeadView::headColour(m.head, palette().color(QPalette::Base)));
     const QFontMetrics fm(font());
     const auto note = [&](int n, bool top, const QString& text) {
         if (n == 0) return;

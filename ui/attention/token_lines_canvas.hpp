@@ -23,6 +23,7 @@ public:
         return std::clamp((y - top_) / rowHeight_, 0, std::max(static_cast<int>(view_->keep_.size()) - 1, 0));
     }
     QRect cellRect(HoveredToken::Side side, int row) const;
+    QColor hoverFill() const;  // behind the hovered token's label
     QRect band() const { return QRect(lineLeft(), 0, std::max(lineRight() - lineLeft(), 1), height()); }
     HeadView::ImageKey currentKey() const {
         return {view_->linesGeneration_, band().width(), height(), top_, rowHeight_, devicePixelRatioF(),
