@@ -21,6 +21,7 @@
 #include <ctime>
 #include <random>
 
+#include "bench/frame_times.hpp"
 #include "core/trace/synthetic_trace.hpp"
 #include "ui/attention/head_view.hpp"
 
@@ -28,29 +29,19 @@ using namespace attnscope;
 
 namespace {
 
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+using bench::threadCpuMs;
 
 struct Frames {
     std::vector<double> wall, cpu;
     int complete = 0;
 };
 
-double at(const std::vector<double>& sorted, double q) {
-    return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(q * static_cast<double>(sorted.size())))];
-}
-
-void report(const char* what, Frames f) {
+void report(const char* what, const Frames& f) {
     if (f.wall.empty()) return;
-    std::sort(f.wall.begin(), f.wall.end());
-    std::sort(f.cpu.begin(), f.cpu.end());
+    const bench::Stats w = bench::summarise(f.wall), c = bench::summarise(f.cpu);
     std::printf("%-28s wall min %6.2f  median %6.2f  p95 %6.2f  max %6.2f ms | thread CPU median %6.2f  p95 %6.2f  max %6.2f ms"
                 " | %d/%zu frames complete\n",
-                what, f.wall.front(), at(f.wall, 0.5), at(f.wall, 0.95), f.wall.back(), at(f.cpu, 0.5), at(f.cpu, 0.95),
-                f.cpu.back(), f.complete, f.wall.size());
+                what, w.min, w.median, w.p95, w.max, c.median, c.p95, c.max, f.complete, f.wall.size());
 }
 
 // One event, then everything it caused painted (the repaint it asked for).

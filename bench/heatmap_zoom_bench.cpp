@@ -17,6 +17,7 @@
 #include <ctime>
 #include <random>
 
+#include "bench/frame_times.hpp"
 #include "ui/attention/heatmap_view.hpp"
 
 using namespace attnscope;
@@ -45,22 +46,9 @@ Trace syntheticTrace(int T, int heads) {
     return t;
 }
 
-struct Stats {
-    double median = 0, p95 = 0, max = 0;
-};
-
-Stats summarise(std::vector<double> ms) {
-    std::sort(ms.begin(), ms.end());
-    if (ms.empty()) return {};
-    return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back()};
-}
-
-// This thread's CPU time: on a busy machine the wall time also counts other processes' turns.
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+using bench::Stats;
+using bench::summarise;
+using bench::threadCpuMs;
 
 struct Times {
     std::vector<double> wall, cpu;

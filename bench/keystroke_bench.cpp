@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <random>
 
+#include "bench/frame_times.hpp"
 #include "app/main_window.hpp"
 #include "app/presentation.hpp"
 #include "app/source/trace_source.hpp"
@@ -49,21 +50,9 @@ Lesson benchLesson() {
 const std::string kSentence =
     "the quick brown fox jumps over the lazy dog and the lazy dog sleeps while the fox runs on .";
 
-struct Stats {
-    double median, p95, max;
-};
-
-// CPU time of this thread: on a loaded machine wall time also counts other processes' turns.
-double threadCpuMs() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-Stats summarise(std::vector<double> ms) {
-    std::sort(ms.begin(), ms.end());
-    return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 95 / 100)], ms.back()};
-}
+using bench::Stats;
+using bench::summarise;
+using bench::threadCpuMs;
 
 struct Timings {
     std::vector<double> wall, cpu;
