@@ -295,6 +295,19 @@ int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
 
 }  // namespace
 
+QStringList withSubcommandFirst(QStringList arguments) {
+    // Only --lang may stand before a subcommand ("attnscope --lang zh_CN coref …"): the language is
+    // the one option every subcommand shares, and users type it first.
+    int at = 1;
+    while (at < arguments.size() && arguments[at].startsWith(QLatin1String("--lang")))
+        at += arguments[at] == QLatin1String("--lang") ? 2 : 1;
+    if (at > 1 && at < arguments.size()) {
+        QStringList probe{arguments[0], arguments[at]};
+        if (isAnalysisCommand(probe)) arguments.move(at, 1);
+    }
+    return arguments;
+}
+
 bool isAnalysisCommand(const QStringList& arguments) {
     return arguments.size() > 1 && (arguments[1] == "coref" || arguments[1] == "heads" || arguments[1] == "qk" ||
                                    arguments[1] == "compare");

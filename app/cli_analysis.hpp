@@ -11,6 +11,9 @@ namespace attnscope {
 //   attnscope qk …, attnscope compare …: see cli_qk.hpp, cli_compare.hpp (dispatched from here)
 // True when the first argument after the program is "coref", "heads", "qk" or "compare".
 bool isAnalysisCommand(const QStringList& arguments);
+// The arguments with a subcommand typed after a leading --lang moved to the front, where
+// isAnalysisCommand and the subcommands' parsers look for it.
+QStringList withSubcommandFirst(QStringList arguments);
 
 // Runs the subcommand; results to stdout, errors to stderr, returns the exit code.
 int runAnalysisCommand(const QStringList& arguments);

@@ -3,6 +3,7 @@
 
 #include "app/app_identity.hpp"
 #include "app/cli.hpp"
+#include "app/cli_analysis.hpp"
 #include "app/cli_support.hpp"
 #include "app/kernel_option.hpp"
 #include "app/language.hpp"
@@ -15,7 +16,7 @@ int main(int argc, char** argv) {
     QStringList arguments;
     for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
     const bool kernelInfo = attnscope::wantsKernelInfo(arguments);
-    const bool headless = kernelInfo || attnscope::isCommandLineRun(attnscope::withoutKernelOptions(arguments));
+    const bool headless = kernelInfo || attnscope::isCommandLineRun(attnscope::withSubcommandFirst(attnscope::withoutKernelOptions(arguments)));
     // Heatmap export needs a QApplication but no screen: ssh sessions and CI have none.
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
     // --kernels / ATTNSCOPE_KERNELS were applied before main() (app/blas_startup.cpp): refuse a bad one.
     if (auto error = attnscope::kernelOptionError(QApplication::arguments())) return attnscope::fail(*error);
     if (kernelInfo) return attnscope::write(attnscope::kernelInfoText()), attnscope::finishOutput(0);
-    arguments = attnscope::withoutKernelOptions(QApplication::arguments());
+    arguments = attnscope::withSubcommandFirst(attnscope::withoutKernelOptions(QApplication::arguments()));
     if (headless) return attnscope::finishOutput(attnscope::runCommandLine(arguments));
     // The window takes the same options: a mistyped one is refused, never silently dropped.
     if (auto error = attnscope::commandLineError(arguments)) return attnscope::fail(*error);
