@@ -18,6 +18,7 @@
 #include "app/presentation.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
+#include "app/tabs/corpus_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/attention/attention_controls.hpp"
@@ -34,6 +35,7 @@ struct OnScreen {
     QString sentence;
     int tab = 0, step = 0, head = 0, layer = 0;
     bool shading = true;
+    CorpusController::Shown corpus;  // the Heads tab's corpus statistics
 };
 
 }  // namespace
@@ -63,7 +65,8 @@ void MainWindow::setLanguage(const QString& language) {
 
 void MainWindow::rebuildWidgets() {
     OnScreen kept{ui_->sentence->text(), ui_->tabs->currentIndex(), ui_->navigator->currentIndex(),
-                  ui_->navigator->currentHead(), ui_->controls->layer(), ui_->shading->isChecked()};
+                  ui_->navigator->currentHead(), ui_->controls->layer(), ui_->shading->isChecked(),
+                  ui_->heads->corpus()->shown()};
     sentenceTimer_.stop();
     ui_->traceTabs.clear();  // as in the destructor: the views go before the widgets they draw in
     delete ui_->progress;
@@ -83,6 +86,7 @@ void MainWindow::rebuildWidgets() {
     if (const auto trace = source_->trace()) ui_->ablate->setText(QString::fromStdString(headSpecText(ablatedHeads(*trace))));
     if (!lessonPath_.isEmpty()) ui_->editor->setLesson(&lesson_->session().lesson());
     ui_->heads->setSource(source_);
+    ui_->heads->corpus()->show(kept.corpus);
     ui_->shading->setChecked(kept.shading);
     if (const auto trace = source_->trace()) {
         ui_->controls->setLayerCount(trace->layerCount());

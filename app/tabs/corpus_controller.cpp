@@ -18,7 +18,7 @@ namespace attnscope {
 
 struct CorpusController::Delivery {
     std::shared_ptr<const CorpusStats> stats;  // null on failure
-    QString description;
+    QString fileName;  // of the corpus, for the description
     QString error;
     bool cancelled = false;
 };
@@ -48,6 +48,7 @@ void CorpusController::setSource(const TraceSource* source) {
     worker_->drop();
     if (wasRunning) emit jobs_->failed(tr("Stopped: the model or lesson changed."), true);
     description_.clear();
+    fileName_.clear();
     panel_->clear(tr("Press “Corpus statistics…” to run a text file through %1.").arg(source_->shortName()));
 }
 
@@ -55,12 +56,12 @@ void CorpusController::setSource(const TraceSource* source) {
 void CorpusController::run(const QString& path) {
     SentenceRunner runner = source_ ? source_->sentenceRunner() : SentenceRunner{};
     if (!runner) return panel_->showMessage(tr("Open a lesson or a model first."));
-    const QString description = tr("%1 on %2").arg(source_->shortName(), QFileInfo(path).fileName());
+    const QString fileName = QFileInfo(path).fileName();
     auto secondsLeft = std::make_shared<std::atomic<double>>(0.0);
     secondsLeft_ = secondsLeft;
-    worker_->submit([this, path, runner = std::move(runner), description, secondsLeft](
+    worker_->submit([this, path, runner = std::move(runner), fileName, secondsLeft](
                         const LatestRequestWorker::Request& request) -> LatestRequestWorker::Delivery {
-        Delivery delivery{nullptr, description, QString(), false};
+        Delivery delivery{nullptr, fileName, QString(), false};
         auto corpus = readCorpus(path.toStdString());
         if (!corpus) {
             delivery.error = coreErrorText(corpus.error());
@@ -82,9 +83,18 @@ void CorpusController::run(const QString& path) {
 
 void CorpusController::deliver(const Delivery& delivery) {
     if (!delivery.stats) return emit jobs_->failed(delivery.error, delivery.cancelled);
-    description_ = delivery.description;
-    const CorpusStats& stats = *delivery.stats;
-    panel_->showStats(delivery.stats, tr("What every head attends to over %1 sentences (%2 tokens)\n%3")
+    show({delivery.stats, delivery.fileName});
+    emit jobs_->finished();
+}
+
+CorpusController::Shown CorpusController::shown() const { return {panel_->stats(), fileName_}; }
+
+void CorpusController::show(const Shown& shown) {
+    if (!shown.stats || !source_) return;
+    fileName_ = shown.fileName;
+    description_ = tr("%1 on %2").arg(source_->shortName(), fileName_);
+    const CorpusStats& stats = *shown.stats;
+    panel_->showStats(shown.stats, tr("What every head attends to over %1 sentences (%2 tokens)\n%3")
                                           .arg(stats.sentences)
                                           .arg(stats.queries)
                                           .arg(description_));
@@ -94,7 +104,6 @@ void CorpusController::deliver(const Delivery& delivery) {
                           .arg(description_)};
     for (const std::string& notice : corpusNoticeTexts(stats.notices, coreLanguage())) lines << qs(notice);
     panel_->showMessage(lines.join('\n'));
-    emit jobs_->finished();
 }
 
 void CorpusController::cancel() { worker_->cancel(); }

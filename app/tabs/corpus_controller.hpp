@@ -33,6 +33,15 @@ public:
     const JobSignals* jobs() const { return jobs_; }  // progress: sentences done of total
     QString description() const { return description_; }  // of the result shown
 
+    // The result shown and the file it came from. View ▸ Language rebuilds the window: the new
+    // controller shows the old one's result, worded in the new language, instead of dropping it.
+    struct Shown {
+        std::shared_ptr<const CorpusStats> stats;
+        QString fileName;
+    };
+    Shown shown() const;
+    void show(const Shown& shown);  // nothing when shown.stats is null
+
     // Tests: called on the worker thread after every sentence, before progress is posted.
     void setProgressHookForTests(std::function<void(int done)> hook);
 
@@ -48,6 +57,7 @@ private:
     JobSignals* jobs_;
     std::shared_ptr<std::atomic<double>> secondsLeft_;  // the latest request's estimate
     QString description_;                               // "bert-tiny on corpus.txt", of the result shown
+    QString fileName_;                                  // "corpus.txt", of the result shown
 };
 
 }  // namespace attnscope

@@ -315,6 +315,20 @@ private slots:
         QVERIFY(!panel().exportButton()->isEnabled());
     }
 
+    // A teacher switching to Chinese after a long corpus run keeps it, worded in Chinese.
+    void aLanguageSwitchKeepsTheResult() {
+        runToTheEnd(corpus_);
+        const auto before = panel().stats();
+        QVERIFY(before != nullptr);
+        const std::size_t points = plots().scatterPoints().size();
+        window_->setLanguage("zh_CN");
+        QCOMPARE(panel().stats(), before);  // the same result, nothing recomputed
+        QCOMPARE(plots().scatterPoints().size(), points);
+        QVERIFY2(controller().description().contains(QStringLiteral("corpus-tiny.txt")), qPrintable(controller().description()));
+        QVERIFY(panel().exportButton()->isEnabled());
+        window_->setLanguage("en");
+    }
+
     void timeLeftReadsInMinutesAndSeconds() {
         QCOMPARE(timeLeftText(80), QStringLiteral("about 1 min 20 s left"));
         QCOMPARE(timeLeftText(4.2), QStringLiteral("about 5 s left"));
