@@ -1,6 +1,7 @@
 // The head view at long inputs (issue 13 §2): lines at 512 tokens against core's selection for
 // the rows on screen, scrolling, the focus token, labels that never overlap at any zoom, and the
 // marks where lines leave the visible rows. Checked through the view's records of what it drew.
+#include <QAction>
 #include <QApplication>
 #include <QLineEdit>
 #include <QScrollArea>
@@ -60,6 +61,7 @@ private slots:
     void labelsNeverOverlap_data();
     void labelsNeverOverlap();
     void linesLeavingTheViewAreMarkedAtTheEdge();
+    void escClearsTheFocusBeforeAWindowShortcut();
 };
 
 void HeadViewTest::linesAt512TokensAreCoresSelectionForTheVisibleRows() {
@@ -265,6 +267,31 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     HeadViewTest test;
     return QTest::qExec(&test, argc, argv);
+}
+
+// Presentation mode leaves full screen on Esc (a window shortcut): with a focus token set, the
+// first Esc clears the focus and the second reaches the shortcut.
+void HeadViewTest::escClearsTheFocusBeforeAWindowShortcut() {
+    const Trace t = softmaxLikeTrace(64, 2, 2);
+    QWidget window;
+    auto* v = new HeadView(&window);
+    int left = 0;
+    auto* leave = new QAction(&window);
+    leave->setShortcut(QKeySequence(Qt::Key_Escape));
+    QObject::connect(leave, &QAction::triggered, [&left] { ++left; });
+    window.addAction(leave);
+    window.resize(900, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    v->showTrace(t, 0, {});
+    v->setFocusToken(10);
+    v->canvas()->setFocus();
+    QTRY_VERIFY(v->canvas()->hasFocus());
+    QTest::keyClick(v->canvas(), Qt::Key_Escape);
+    QVERIFY(!v->focusToken());
+    QCOMPARE(left, 0);
+    QTest::keyClick(v->canvas(), Qt::Key_Escape);
+    QCOMPARE(left, 1);
 }
 
 #include "test_head_view.moc"

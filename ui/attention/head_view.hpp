@@ -138,6 +138,7 @@ public:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;  // Esc clears the focus token
+    bool event(QEvent* event) override;             // ... before a window's Esc shortcut takes it
 
 signals:
     void headsChanged(const std::vector<int>& heads);  // the user toggled a head button

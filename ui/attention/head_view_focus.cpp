@@ -35,6 +35,16 @@ std::optional<int> HeadView::focusToken() const {
     return focus_ ? std::make_optional(focus_->token) : std::nullopt;
 }
 
+// While a focus token is set, Esc is the view's: presentation mode's Esc shortcut (leave full
+// screen) waits until the focus is cleared, so a teacher clearing the focus stays presenting.
+bool HeadView::event(QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride && focus_ && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        event->accept();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
 void HeadView::keyPressEvent(QKeyEvent* event) {
     if (event->key() == Qt::Key_Escape && focus_) return setFocusToken(std::nullopt);
     QWidget::keyPressEvent(event);
