@@ -65,20 +65,25 @@ def write_safetensors(path, items):
     os.replace(tmp, path)
 
 
+SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "po", "da", "gu", "be", "fi", "ho", "ja"]
+
+
+def syllable_word(i):
+    """The i-th distinct synthetic word: i's base-16 digits spelled as syllables (also make_gpt2_small.py)."""
+    n, s = i, ""
+    while True:
+        s += SYLLABLES[n % 16]
+        n //= 16
+        if n == 0:
+            return s
+
+
 def vocab():
     words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     words += list("abcdefghijklmnopqrstuvwxyz0123456789.,!?'")
-    syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "po", "da", "gu", "be", "fi", "ho", "ja"]
     i = 0
     while len(words) < VOCAB:
-        # distinct synthetic words: base-16 digits spelled as syllables, then their ## pieces
-        n, s = i, ""
-        while True:
-            s += syllables[n % 16]
-            n //= 16
-            if n == 0:
-                break
-        words.append(s if i % 3 else "##" + s)
+        words.append(syllable_word(i) if i % 3 else "##" + syllable_word(i))  # words, then ## pieces
         i += 1
     return words[:VOCAB]
 

@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_bert_base import write_safetensors  # noqa: E402
+from make_bert_base import syllable_word, write_safetensors  # noqa: E402
 
 LAYERS, D, HEADS, FF, VOCAB, POS = 12, 768, 12, 3072, 50257, 1024
 
@@ -59,16 +59,9 @@ def byte_symbols():
 def vocab():
     words = byte_symbols()
     seen = set(words)
-    syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "po", "da", "gu", "be", "fi", "ho", "ja"]
     i = 0
     while len(words) < VOCAB - 1:
-        n, s = i, ""
-        while True:
-            s += syllables[n % 16]
-            n //= 16
-            if n == 0:
-                break
-        word = "\u0120" + s  # "Ġ": a word after a space
+        word = "\u0120" + syllable_word(i)  # "Ġ": a word after a space
         if word not in seen:
             words.append(word)
             seen.add(word)
