@@ -235,6 +235,8 @@ __attribute__((target("avx2,fma"))) double fmaLoopAvx2(long iterations) {
 #undef STEP
 #undef SUM
 }
+// The AVX2 loop again with 16-wide registers: each needs its own target attribute and intrinsics,
+// which a template cannot carry, so the two stay written out (duplicates pairs them).
 __attribute__((target("avx512f"))) double fmaLoopAvx512(long iterations) {
 #define DECLARE(i) __m512 a##i = _mm512_set1_ps(1.0f + 0.001f * i);
 #define STEP(i) a##i = _mm512_fmadd_ps(a##i, m, b);
