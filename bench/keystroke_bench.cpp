@@ -91,6 +91,10 @@ std::string keystroke(int i) { return (i % 2 ? "a" : "an") + kSentence.substr(3)
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // The window remembers its zoom and recent files: a settings folder of its own keeps the
+    // user's (~/.config/AttnScope) untouched and the figures free of the user's zoom.
+    QTemporaryDir settings;
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(settings.path()));
     QApplication app(argc, argv);
     initResources();
     const int zoom = intOption(argc, argv, "--zoom", 100);
