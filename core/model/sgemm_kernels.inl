@@ -1,0 +1,214 @@
+// The SGEMM kernel bodies (core/model/sgemm.hpp), written once for a vector-traits struct S and
+// included by sgemm_avx512.cpp and sgemm_avx2.cpp inside an anonymous namespace, after their
+// target pragma: every function here is compiled for that instruction set and has internal
+// linkage, so no inline instance for a wider ISA can be merged into code that runs everywhere.
+// No standard-library call here for the same reason.
+//
+// S provides: V, W (lanes), zero(), load(p), loadPart(p, lanes), broadcast(p), fma(a, b, acc),
+// addTo(p, v), addToPart(p, v, lanes), sum4(a, b, c, d) → __m128 of the four sums, sum(v);
+// tile sizes NtRows × NtCols (A rows × B rows, A·Bᵀ) and NnRows × NnVectors (A·B).
+
+constexpr long kBlockLimit = 1024;  // K is split when longer: A's slice and B's panel stay in L2
+constexpr long kBlock = 768;        // (a multiple of 16: blocks start on whole vectors)
+
+inline long lesser(long a, long b) { return a < b ? a : b; }
+
+// ---------------------------------------------------------------- C += A·Bᵀ (B n×k)
+// A tile of RM×RN dot products over k, each kept as a vector of partial sums and added up at the
+// end (four at a time). pf: the next panel's rows, pfRows of them prefetched into L2 as we go,
+// so the weights stream from memory while this panel computes.
+template <class S, int RM, int RN>
+void ntTile(long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+            const float* pf, long pfRows) {
+    using V = typename S::V;
+    V acc[RM][RN];
+    for (int i = 0; i < RM; ++i)
+        for (int j = 0; j < RN; ++j) acc[i][j] = S::zero();
+    long kk = 0;
+    for (; kk + S::W <= k; kk += S::W) {
+        for (long r = 0; r < pfRows; ++r) _mm_prefetch(reinterpret_cast<const char*>(pf + r * ldb + kk), _MM_HINT_T1);
+        V av[RM];
+        for (int i = 0; i < RM; ++i) av[i] = S::load(a + i * lda + kk);
+        for (int j = 0; j < RN; ++j) {
+            const V bv = S::load(b + j * ldb + kk);
+            for (int i = 0; i < RM; ++i) acc[i][j] = S::fma(av[i], bv, acc[i][j]);
+        }
+    }
+    if (kk < k) {  // the last, partial vector: masked loads read zeros past the end
+        const int lanes = static_cast<int>(k - kk);
+        V av[RM];
+        for (int i = 0; i < RM; ++i) av[i] = S::loadPart(a + i * lda + kk, lanes);
+        for (int j = 0; j < RN; ++j) {
+            const V bv = S::loadPart(b + j * ldb + kk, lanes);
+            for (int i = 0; i < RM; ++i) acc[i][j] = S::fma(av[i], bv, acc[i][j]);
+        }
+    }
+    for (int i = 0; i < RM; ++i) {
+        float* row = c + i * ldc;
+        int j = 0;
+        for (; j + 4 <= RN; j += 4)
+            _mm_storeu_ps(row + j, _mm_add_ps(_mm_loadu_ps(row + j),
+                                              S::sum4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3])));
+        for (; j < RN; ++j) row[j] += S::sum(acc[i][j]);
+    }
+}
+
+#define ATTNSCOPE_ROW_CASE(R, CALL) \
+    case R:                         \
+        if constexpr (R <= kMaxRows) CALL; \
+        return;
+
+template <class S, int RN>
+void ntRows(int rm, long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+            const float* pf, long pfRows) {
+    constexpr int kMaxRows = S::NtRows;
+    switch (rm) {
+        ATTNSCOPE_ROW_CASE(1, (ntTile<S, 1, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        ATTNSCOPE_ROW_CASE(2, (ntTile<S, 2, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        ATTNSCOPE_ROW_CASE(3, (ntTile<S, 3, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        ATTNSCOPE_ROW_CASE(4, (ntTile<S, 4, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        default: return;
+    }
+}
+
+// Every row of A against RN rows of B (n0…) over the K block k0…k0+kl; the next panel's pfRows
+// rows are prefetched, spread over the row tiles.
+template <class S, int RN>
+void ntPanel(const SgemmArgs& g, long n0, long k0, long kl, const float* pf, long pfRows) {
+    const long tiles = (g.m + S::NtRows - 1) / S::NtRows;
+    for (long t = 0; t < tiles; ++t) {
+        const long m0 = t * S::NtRows;
+        const long r0 = pfRows * t / tiles, r1 = pfRows * (t + 1) / tiles;
+        ntRows<S, RN>(static_cast<int>(lesser(S::NtRows, g.m - m0)), kl, g.a + m0 * g.lda + k0, g.lda,
+                      g.b + n0 * g.ldb + k0, g.ldb, g.c + m0 * g.ldc + n0, g.ldc, pf ? pf + r0 * g.ldb : nullptr,
+                      r1 - r0);
+    }
+}
+
+template <class S>
+void ntRun(const SgemmArgs& g) {
+    constexpr long RN = S::NtCols;
+    const long kc = g.k <= kBlockLimit ? g.k : kBlock;
+    for (long n0 = 0; n0 < g.n; n0 += RN) {
+        const long rn = lesser(RN, g.n - n0);
+        for (long k0 = 0; k0 < g.k; k0 += kc) {
+            const long kl = lesser(kc, g.k - k0);
+            if (rn < RN) {  // the last columns: four at a time, then one by one
+                long n = n0;
+                for (; n + 4 <= n0 + rn; n += 4) ntPanel<S, 4>(g, n, k0, kl, nullptr, 0);
+                for (; n < n0 + rn; ++n) ntPanel<S, 1>(g, n, k0, kl, nullptr, 0);
+                continue;
+            }
+            // The panel after this one: the next K block of these rows, or the next rows' first.
+            const bool lastBlock = k0 + kc >= g.k;
+            const float* pf = lastBlock ? g.b + (n0 + RN) * g.ldb : g.b + n0 * g.ldb + k0 + kc;
+            const long pfRows = lastBlock ? lesser(RN, g.n - n0 - RN) : RN;
+            ntPanel<S, RN>(g, n0, k0, kl, pfRows > 0 ? pf : nullptr, pfRows > 0 ? pfRows : 0);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- C += A·B (B k×n)
+// An RM × (RV·W) tile: each step of k broadcasts one value of each A row against RV vectors of
+// B's row k. Part: the last vector holds only lastLanes columns. pf: pfLines cache lines of the
+// next panel's row k prefetched at each step.
+template <class S, int RM, int RV, bool Part>
+void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
+            const float* pf, long pfLines) {
+    using V = typename S::V;
+    V acc[RM][RV];
+    for (int i = 0; i < RM; ++i)
+        for (int j = 0; j < RV; ++j) acc[i][j] = S::zero();
+    for (long kk = 0; kk < k; ++kk) {
+        const float* brow = b + kk * ldb;
+        for (long p = 0; p < pfLines; ++p)
+            _mm_prefetch(reinterpret_cast<const char*>(pf + kk * ldb + p * 16), _MM_HINT_T1);
+        V bv[RV];
+        for (int j = 0; j < RV; ++j)
+            bv[j] = (Part && j == RV - 1) ? S::loadPart(brow + j * S::W, lastLanes) : S::load(brow + j * S::W);
+        for (int i = 0; i < RM; ++i) {
+            const V av = S::broadcast(a + i * lda + kk);
+            for (int j = 0; j < RV; ++j) acc[i][j] = S::fma(av, bv[j], acc[i][j]);
+        }
+    }
+    for (int i = 0; i < RM; ++i)
+        for (int j = 0; j < RV; ++j) {
+            float* at = c + i * ldc + j * S::W;
+            if (Part && j == RV - 1) S::addToPart(at, acc[i][j], lastLanes);
+            else S::addTo(at, acc[i][j]);
+        }
+}
+
+template <class S, int RV, bool Part>
+void nnRows(int rm, long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
+            const float* pf, long pfLines) {
+    constexpr int kMaxRows = S::NnRows;
+#define ATTNSCOPE_NN(R) (nnTile<S, R, RV, Part>(k, a, lda, b, ldb, c, ldc, lastLanes, pf, pfLines))
+    switch (rm) {
+        ATTNSCOPE_ROW_CASE(1, ATTNSCOPE_NN(1))
+        ATTNSCOPE_ROW_CASE(2, ATTNSCOPE_NN(2))
+        ATTNSCOPE_ROW_CASE(3, ATTNSCOPE_NN(3))
+        ATTNSCOPE_ROW_CASE(4, ATTNSCOPE_NN(4))
+        ATTNSCOPE_ROW_CASE(5, ATTNSCOPE_NN(5))
+        ATTNSCOPE_ROW_CASE(6, ATTNSCOPE_NN(6))
+        ATTNSCOPE_ROW_CASE(7, ATTNSCOPE_NN(7))
+        ATTNSCOPE_ROW_CASE(8, ATTNSCOPE_NN(8))
+        default: return;
+    }
+#undef ATTNSCOPE_NN
+}
+
+template <class S, int RV, bool Part>
+void nnPanel(const SgemmArgs& g, long n0, long k0, long kl, int lastLanes, const float* pf, long pfLines) {
+    const long tiles = (g.m + S::NnRows - 1) / S::NnRows;
+    for (long t = 0; t < tiles; ++t) {
+        const long m0 = t * S::NnRows;
+        const long l0 = pfLines * t / tiles, l1 = pfLines * (t + 1) / tiles;
+        nnRows<S, RV, Part>(static_cast<int>(lesser(S::NnRows, g.m - m0)), kl, g.a + m0 * g.lda + k0, g.lda,
+                            g.b + k0 * g.ldb + n0, g.ldb, g.c + m0 * g.ldc + n0, g.ldc, lastLanes,
+                            pf ? pf + l0 * 16 : nullptr, l1 - l0);
+    }
+}
+
+// The panel's width in vectors (1…NnVectors) and whether its last vector is partial.
+template <class S, int RV>
+void nnPanelOfWidth(int rv, bool part, const SgemmArgs& g, long n0, long k0, long kl, int lastLanes,
+                    const float* pf, long pfLines) {
+    if constexpr (RV >= 1) {
+        if (rv == RV) {
+            if (part) nnPanel<S, RV, true>(g, n0, k0, kl, lastLanes, pf, pfLines);
+            else nnPanel<S, RV, false>(g, n0, k0, kl, lastLanes, pf, pfLines);
+            return;
+        }
+        nnPanelOfWidth<S, RV - 1>(rv, part, g, n0, k0, kl, lastLanes, pf, pfLines);
+    }
+}
+
+template <class S>
+void nnRun(const SgemmArgs& g) {
+    constexpr long panelCols = S::NnVectors * S::W;
+    const long kc = g.k <= kBlockLimit ? g.k : kBlock;
+    for (long n0 = 0; n0 < g.n; n0 += panelCols) {
+        const long cols = lesser(panelCols, g.n - n0);
+        const int rv = static_cast<int>((cols + S::W - 1) / S::W);
+        const int lastLanes = static_cast<int>(cols - (rv - 1) * S::W);
+        for (long k0 = 0; k0 < g.k; k0 += kc) {
+            const long kl = lesser(kc, g.k - k0);
+            const bool lastBlock = k0 + kc >= g.k;
+            const long nextCols = lastBlock ? lesser(panelCols, g.n - n0 - panelCols) : cols;
+            const float* pf = lastBlock ? g.b + n0 + panelCols : g.b + (k0 + kc) * g.ldb + n0;
+            const long pfLines = nextCols > 0 ? (nextCols + 15) / 16 : 0;
+            nnPanelOfWidth<S, S::NnVectors>(rv, lastLanes < S::W, g, n0, k0, kl, lastLanes,
+                                            pfLines ? pf : nullptr, pfLines);
+        }
+    }
+}
+
+#undef ATTNSCOPE_ROW_CASE
+
+template <class S>
+void sgemmRun(const SgemmArgs& g) {
+    if (g.m <= 0 || g.n <= 0 || g.k <= 0) return;
+    if (g.transB) ntRun<S>(g);
+    else nnRun<S>(g);
+}
