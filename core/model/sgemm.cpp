@@ -109,11 +109,14 @@ bool ownSgemm(const SgemmArgs& args, int threads) {
 }
 
 bool ownSgemmWins(long m, long /*n*/, long /*k*/, int /*threads*/) {
-    static const bool off = [] {
+    // ATTNSCOPE_SGEMM=openblas | own: one side for every product (paired benchmarks), else the rule.
+    static const int forced = [] {
         const char* choice = std::getenv("ATTNSCOPE_SGEMM");
-        return choice && std::strcmp(choice, "openblas") == 0;
+        if (choice && std::strcmp(choice, "openblas") == 0) return 0;
+        return choice && std::strcmp(choice, "own") == 0 ? 1 : -1;
     }();
-    return !off && m <= 64;
+    if (forced >= 0) return forced == 1;
+    return m <= 64;
 }
 
 }  // namespace attnscope

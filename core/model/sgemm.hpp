@@ -32,7 +32,8 @@ bool sgemmOnLevel(SimdLevel level, const SgemmArgs& args);
 bool ownSgemm(const SgemmArgs& args, int threads);
 
 // The routing rule, from the measurements in bench/README.md ("Our own SGEMM"): ours where it
-// beat OpenBLAS. ATTNSCOPE_SGEMM=openblas in the environment turns ours off (for paired benches).
+// beat OpenBLAS. ATTNSCOPE_SGEMM=openblas or =own in the environment picks one side for every
+// product (paired benchmarks).
 bool ownSgemmWins(long m, long n, long k, int threads);
 
 // The per-level entry points (the files compiled for those instruction sets).

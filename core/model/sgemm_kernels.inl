@@ -2,7 +2,8 @@
 // included by sgemm_avx512.cpp and sgemm_avx2.cpp inside an anonymous namespace, after their
 // target pragma: every function here is compiled for that instruction set and has internal
 // linkage, so no inline instance for a wider ISA can be merged into code that runs everywhere.
-// No standard-library call here for the same reason.
+// No standard-library call here for the same reason. The loops over a tile are unrolled
+// (#pragma GCC unroll) so its accumulators live in registers: -O2 leaves them on the stack.
 //
 // S provides: V, W (lanes), zero(), load(p), loadPart(p, lanes), broadcast(p), fma(a, b, acc),
 // addTo(p, v), addToPart(p, v, lanes), sum4(a, b, c, d) → __m128 of the four sums, sum(v);
@@ -11,6 +12,7 @@
 constexpr long kBlockLimit = 1024;  // K is split when longer: A's slice and B's panel stay in L2
 constexpr long kBlock = 768;        // (a multiple of 16: blocks start on whole vectors)
 
+constexpr long kNnBlock = 128;      // A·B: rows of B a panel spans (192 B each at AVX-512): L1, few pages
 inline long lesser(long a, long b) { return a < b ? a : b; }
 
 // ---------------------------------------------------------------- C += A·Bᵀ (B n×k)
@@ -22,33 +24,45 @@ void ntTile(long k, const float* a, long lda, const float* b, long ldb, float* c
             const float* pf, long pfRows) {
     using V = typename S::V;
     V acc[RM][RN];
+    #pragma GCC unroll 8
     for (int i = 0; i < RM; ++i)
+        #pragma GCC unroll 8
         for (int j = 0; j < RN; ++j) acc[i][j] = S::zero();
     long kk = 0;
     for (; kk + S::W <= k; kk += S::W) {
         for (long r = 0; r < pfRows; ++r) _mm_prefetch(reinterpret_cast<const char*>(pf + r * ldb + kk), _MM_HINT_T1);
         V av[RM];
+        #pragma GCC unroll 8
         for (int i = 0; i < RM; ++i) av[i] = S::load(a + i * lda + kk);
+        #pragma GCC unroll 8
         for (int j = 0; j < RN; ++j) {
-            const V bv = S::load(b + j * ldb + kk);
+            V bv = S::load(b + j * ldb + kk);
+            __asm__("" : "+v"(bv));  // loaded once into a register, not folded into each FMA
+            #pragma GCC unroll 8
             for (int i = 0; i < RM; ++i) acc[i][j] = S::fma(av[i], bv, acc[i][j]);
         }
     }
     if (kk < k) {  // the last, partial vector: masked loads read zeros past the end
         const int lanes = static_cast<int>(k - kk);
         V av[RM];
+        #pragma GCC unroll 8
         for (int i = 0; i < RM; ++i) av[i] = S::loadPart(a + i * lda + kk, lanes);
+        #pragma GCC unroll 8
         for (int j = 0; j < RN; ++j) {
             const V bv = S::loadPart(b + j * ldb + kk, lanes);
+            #pragma GCC unroll 8
             for (int i = 0; i < RM; ++i) acc[i][j] = S::fma(av[i], bv, acc[i][j]);
         }
     }
+    #pragma GCC unroll 8
     for (int i = 0; i < RM; ++i) {
         float* row = c + i * ldc;
         int j = 0;
+        #pragma GCC unroll 8
         for (; j + 4 <= RN; j += 4)
             _mm_storeu_ps(row + j, _mm_add_ps(_mm_loadu_ps(row + j),
                                               S::sum4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3])));
+        #pragma GCC unroll 8
         for (; j < RN; ++j) row[j] += S::sum(acc[i][j]);
     }
 }
@@ -117,21 +131,30 @@ void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c
             const float* pf, long pfLines) {
     using V = typename S::V;
     V acc[RM][RV];
+    #pragma GCC unroll 8
     for (int i = 0; i < RM; ++i)
+        #pragma GCC unroll 8
         for (int j = 0; j < RV; ++j) acc[i][j] = S::zero();
     for (long kk = 0; kk < k; ++kk) {
         const float* brow = b + kk * ldb;
         for (long p = 0; p < pfLines; ++p)
             _mm_prefetch(reinterpret_cast<const char*>(pf + kk * ldb + p * 16), _MM_HINT_T1);
         V bv[RV];
-        for (int j = 0; j < RV; ++j)
+        #pragma GCC unroll 8
+        for (int j = 0; j < RV; ++j) {
             bv[j] = (Part && j == RV - 1) ? S::loadPart(brow + j * S::W, lastLanes) : S::load(brow + j * S::W);
+            __asm__("" : "+v"(bv[j]));  // loaded once into a register, not folded into each FMA
+        }
+        #pragma GCC unroll 8
         for (int i = 0; i < RM; ++i) {
             const V av = S::broadcast(a + i * lda + kk);
+            #pragma GCC unroll 8
             for (int j = 0; j < RV; ++j) acc[i][j] = S::fma(av, bv[j], acc[i][j]);
         }
     }
+    #pragma GCC unroll 8
     for (int i = 0; i < RM; ++i)
+        #pragma GCC unroll 8
         for (int j = 0; j < RV; ++j) {
             float* at = c + i * ldc + j * S::W;
             if (Part && j == RV - 1) S::addToPart(at, acc[i][j], lastLanes);
@@ -184,22 +207,23 @@ void nnPanelOfWidth(int rv, bool part, const SgemmArgs& g, long n0, long k0, lon
     }
 }
 
+// K blocks outside, column panels inside: consecutive panels continue the same rows of B, so
+// the weights stream row by row (and the next panel is prefetched), A's slice stays in L1, and a
+// panel spans few pages (rows of B are ldb apart: all of K at once missed the TLB at every step).
 template <class S>
 void nnRun(const SgemmArgs& g) {
     constexpr long panelCols = S::NnVectors * S::W;
-    const long kc = g.k <= kBlockLimit ? g.k : kBlock;
-    for (long n0 = 0; n0 < g.n; n0 += panelCols) {
-        const long cols = lesser(panelCols, g.n - n0);
-        const int rv = static_cast<int>((cols + S::W - 1) / S::W);
-        const int lastLanes = static_cast<int>(cols - (rv - 1) * S::W);
-        for (long k0 = 0; k0 < g.k; k0 += kc) {
-            const long kl = lesser(kc, g.k - k0);
-            const bool lastBlock = k0 + kc >= g.k;
-            const long nextCols = lastBlock ? lesser(panelCols, g.n - n0 - panelCols) : cols;
-            const float* pf = lastBlock ? g.b + n0 + panelCols : g.b + (k0 + kc) * g.ldb + n0;
-            const long pfLines = nextCols > 0 ? (nextCols + 15) / 16 : 0;
+    const long kc = kNnBlock;
+    for (long k0 = 0; k0 < g.k; k0 += kc) {
+        const long kl = lesser(kc, g.k - k0);
+        for (long n0 = 0; n0 < g.n; n0 += panelCols) {
+            const long cols = lesser(panelCols, g.n - n0);
+            const int rv = static_cast<int>((cols + S::W - 1) / S::W);
+            const int lastLanes = static_cast<int>(cols - (rv - 1) * S::W);
+            const long pfAt = n0 + panelCols;  // the panel after this one, in the same rows
+            const long pfLines = pfAt < g.n ? (lesser(panelCols, g.n - pfAt) + 15) / 16 : 0;
             nnPanelOfWidth<S, S::NnVectors>(rv, lastLanes < S::W, g, n0, k0, kl, lastLanes,
-                                            pfLines ? pf : nullptr, pfLines);
+                                            pfLines ? g.b + k0 * g.ldb + pfAt : nullptr, pfLines);
         }
     }
 }
