@@ -123,12 +123,17 @@ void ntRun(const SgemmArgs& g) {
 }
 
 // ---------------------------------------------------------------- C += A·B (B k×n)
+// What a tile prefetches into L2 at each step kk: `lines` cache lines from at + kk·stride.
+struct Prefetch {
+    const float* at = nullptr;
+    long stride = 0, lines = 0;
+};
+
 // An RM × (RV·W) tile: each step of k broadcasts one value of each A row against RV vectors of
-// B's row k. Part: the last vector holds only lastLanes columns. pf: pfLines cache lines of the
-// next panel's row k prefetched at each step.
+// B's row k. Part: the last vector holds only lastLanes columns.
 template <class S, int RM, int RV, bool Part>
 void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
-            const float* pf, long pfLines) {
+            Prefetch pf) {
     using V = typename S::V;
     V acc[RM][RV];
     #pragma GCC unroll 8
@@ -137,8 +142,8 @@ void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c
         for (int j = 0; j < RV; ++j) acc[i][j] = S::zero();
     for (long kk = 0; kk < k; ++kk) {
         const float* brow = b + kk * ldb;
-        for (long p = 0; p < pfLines; ++p)
-            _mm_prefetch(reinterpret_cast<const char*>(pf + kk * ldb + p * 16), _MM_HINT_T1);
+        for (long p = 0; p < pf.lines; ++p)
+            _mm_prefetch(reinterpret_cast<const char*>(pf.at + kk * pf.stride + p * 16), _MM_HINT_T1);
         V bv[RV];
         #pragma GCC unroll 8
         for (int j = 0; j < RV; ++j) {
@@ -164,9 +169,9 @@ void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c
 
 template <class S, int RV, bool Part>
 void nnRows(int rm, long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
-            const float* pf, long pfLines) {
+            Prefetch pf) {
     constexpr int kMaxRows = S::NnRows;
-#define ATTNSCOPE_NN(R) (nnTile<S, R, RV, Part>(k, a, lda, b, ldb, c, ldc, lastLanes, pf, pfLines))
+#define ATTNSCOPE_NN(R) (nnTile<S, R, RV, Part>(k, a, lda, b, ldb, c, ldc, lastLanes, pf))
     switch (rm) {
         ATTNSCOPE_ROW_CASE(1, ATTNSCOPE_NN(1))
         ATTNSCOPE_ROW_CASE(2, ATTNSCOPE_NN(2))
@@ -182,48 +187,53 @@ void nnRows(int rm, long k, const float* a, long lda, const float* b, long ldb, 
 }
 
 template <class S, int RV, bool Part>
-void nnPanel(const SgemmArgs& g, long n0, long k0, long kl, int lastLanes, const float* pf, long pfLines) {
+void nnPanel(const SgemmArgs& g, long n0, long k0, long kl, int lastLanes, Prefetch pf) {
     const long tiles = (g.m + S::NnRows - 1) / S::NnRows;
     for (long t = 0; t < tiles; ++t) {
         const long m0 = t * S::NnRows;
-        const long l0 = pfLines * t / tiles, l1 = pfLines * (t + 1) / tiles;
+        const long l0 = pf.lines * t / tiles, l1 = pf.lines * (t + 1) / tiles;
         nnRows<S, RV, Part>(static_cast<int>(lesser(S::NnRows, g.m - m0)), kl, g.a + m0 * g.lda + k0, g.lda,
                             g.b + k0 * g.ldb + n0, g.ldb, g.c + m0 * g.ldc + n0, g.ldc, lastLanes,
-                            pf ? pf + l0 * 16 : nullptr, l1 - l0);
+                            Prefetch{pf.at + l0 * 16, pf.stride, l1 - l0});
     }
 }
 
 // The panel's width in vectors (1…NnVectors) and whether its last vector is partial.
 template <class S, int RV>
 void nnPanelOfWidth(int rv, bool part, const SgemmArgs& g, long n0, long k0, long kl, int lastLanes,
-                    const float* pf, long pfLines) {
+                    Prefetch pf) {
     if constexpr (RV >= 1) {
         if (rv == RV) {
-            if (part) nnPanel<S, RV, true>(g, n0, k0, kl, lastLanes, pf, pfLines);
-            else nnPanel<S, RV, false>(g, n0, k0, kl, lastLanes, pf, pfLines);
+            if (part) nnPanel<S, RV, true>(g, n0, k0, kl, lastLanes, pf);
+            else nnPanel<S, RV, false>(g, n0, k0, kl, lastLanes, pf);
             return;
         }
-        nnPanelOfWidth<S, RV - 1>(rv, part, g, n0, k0, kl, lastLanes, pf, pfLines);
+        nnPanelOfWidth<S, RV - 1>(rv, part, g, n0, k0, kl, lastLanes, pf);
     }
 }
 
-// K blocks outside, column panels inside: consecutive panels continue the same rows of B, so
-// the weights stream row by row (and the next panel is prefetched), A's slice stays in L1, and a
-// panel spans few pages (rows of B are ldb apart: all of K at once missed the TLB at every step).
+// K blocks outside, column panels inside: consecutive panels continue the same rows of B, A's
+// slice stays in L1, and a panel spans few pages (rows of B are ldb apart: all of K at once
+// missed the TLB at every step). While a block computes, the next block's rows are prefetched
+// front to back, an equal share per panel: one sequential stream, as memory serves best (a
+// prefetch of each next panel, 128 short pieces of rows, left the weights' reads 2–3× slower).
 template <class S>
 void nnRun(const SgemmArgs& g) {
     constexpr long panelCols = S::NnVectors * S::W;
-    const long kc = kNnBlock;
-    for (long k0 = 0; k0 < g.k; k0 += kc) {
-        const long kl = lesser(kc, g.k - k0);
-        for (long n0 = 0; n0 < g.n; n0 += panelCols) {
+    const long panels = (g.n + panelCols - 1) / panelCols;
+    for (long k0 = 0; k0 < g.k; k0 += kNnBlock) {
+        const long kl = lesser(kNnBlock, g.k - k0);
+        const long nextRows = lesser(kNnBlock, g.k - k0 - kl);  // 0 after the last block
+        // Each panel's share of the next block, spread over its kl steps in whole cache lines.
+        const long share = (nextRows * g.ldb + panels - 1) / panels;
+        const long stride = ((share + kl - 1) / kl + 15) / 16 * 16;
+        for (long p = 0; p < panels; ++p) {
+            const long n0 = p * panelCols;
             const long cols = lesser(panelCols, g.n - n0);
             const int rv = static_cast<int>((cols + S::W - 1) / S::W);
             const int lastLanes = static_cast<int>(cols - (rv - 1) * S::W);
-            const long pfAt = n0 + panelCols;  // the panel after this one, in the same rows
-            const long pfLines = pfAt < g.n ? (lesser(panelCols, g.n - pfAt) + 15) / 16 : 0;
-            nnPanelOfWidth<S, S::NnVectors>(rv, lastLanes < S::W, g, n0, k0, kl, lastLanes,
-                                            pfLines ? g.b + k0 * g.ldb + pfAt : nullptr, pfLines);
+            const Prefetch pf{g.b + (k0 + kl) * g.ldb + p * share, stride, nextRows > 0 ? stride / 16 : 0};
+            nnPanelOfWidth<S, S::NnVectors>(rv, lastLanes < S::W, g, n0, k0, kl, lastLanes, pf);
         }
     }
 }
