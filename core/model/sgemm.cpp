@@ -116,7 +116,7 @@ bool ownSgemmWins(long m, long /*n*/, long /*k*/, int /*threads*/) {
         return choice && std::strcmp(choice, "own") == 0 ? 1 : -1;
     }();
     if (forced >= 0) return forced == 1;
-    return m <= 48;  // measured: ours 1.2–1.4× at 32 tokens, mixed at 64, behind from 128 (README)
+    return m <= 64;  // forward pass, 1 thread: ours 1.2–1.5× at 32 and 48 tokens, 1.02–1.14× at 64, behind at 128 (README)
 }
 
 }  // namespace attnscope
