@@ -37,10 +37,12 @@ void chooseKernels(int argc, char** argv, char** /*envp*/) {
     const char* userCore = std::getenv("OPENBLAS_CORETYPE");
     if (!startup.requested && userCore && *userCore) {
         startup.userCoreType = true;  // the user's own OpenBLAS setting wins over "auto"
+        setSimdKernelFamily(parseKernelFamily(userCore).value_or(KernelFamily::Library));  // ours follow it
         return;
     }
     const auto family = startup.requested ? parseKernelFamily(startup.requested) : KernelFamily::Auto;
     if (!family) return;
+    setSimdKernelFamily(*family);  // our own kernels stay at or below the family asked for
     const KernelDecision decision = decideKernels(*family, detectCpuFeatures());
     if (!decision.runnable || decision.coreType.empty()) return;  // empty: OpenBLAS's own choice
     static char coreType[32];  // the decision's name, NUL-terminated for setenv

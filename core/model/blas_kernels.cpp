@@ -1,6 +1,8 @@
 #include "core/model/blas_kernels.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <utility>
@@ -85,6 +87,25 @@ std::string cpuFeatureText(const CpuFeatures& cpu) {
     for (const auto& [name, present] : flags)
         if (present) text += (text.empty() ? "" : " ") + std::string(name);
     return text;
+}
+
+SimdLevel simdLevelFor(KernelFamily family, const CpuFeatures& cpu) {
+    const SimdLevel best = canRunAvx512Kernels(cpu) ? SimdLevel::Avx512
+                           : canRunAvx2Kernels(cpu) ? SimdLevel::Avx2 : SimdLevel::Baseline;
+    if (family == KernelFamily::Sse3) return SimdLevel::Baseline;
+    if (family == KernelFamily::Avx2) return std::min(best, SimdLevel::Avx2);
+    return best;  // Auto, Library (OpenBLAS's own pick for OpenBLAS, ours for ours), Avx512
+}
+
+namespace {
+std::atomic<KernelFamily> simdFamily{KernelFamily::Auto};  // constant-initialised: valid before main
+}  // namespace
+
+void setSimdKernelFamily(KernelFamily family) { simdFamily.store(family, std::memory_order_relaxed); }
+
+SimdLevel activeSimdLevel() {
+    static const CpuFeatures cpu = detectCpuFeatures();
+    return simdLevelFor(simdFamily.load(std::memory_order_relaxed), cpu);
 }
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS

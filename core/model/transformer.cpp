@@ -16,6 +16,7 @@
 #include "core/model/checkpoint_files.hpp"
 #include "core/model/gpt2.hpp"
 #include "core/model/hf_config.hpp"
+#include "core/model/sgemm.hpp"
 #include "core/io/text_file.hpp"
 #include "core/pipeline/attention_kernel.hpp"
 #include "core/text/error_messages.hpp"
@@ -294,20 +295,35 @@ void gemm(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen:
 #endif
 }
 
+int productThreads() {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    return openblas_get_num_threads();  // one setting governs every product (bench/README.md)
+#else
+    return 1;
+#endif
+}
+
+// Y += X·op(W) for the projections and feed-forward layers: our own kernel where it beats
+// OpenBLAS (sgemm.hpp, ownSgemmWins), else gemm. Y holds the bias.
+void weightProduct(const MatF& X, const MatrixRef& W, bool transB, MatF& Y) {
+    const SgemmArgs args{X.rows(), Y.cols(), X.cols(), X.data(), X.cols(), W.data, W.cols, transB, Y.data(), Y.cols()};
+    const int threads = productThreads();
+    if (ownSgemmWins(args.m, args.n, args.k, threads) && ownSgemm(args, threads)) return;
+    gemm(args.m, args.n, args.k, args.a, args.lda, args.b, args.ldb, transB, 1.0f, args.c, args.ldc);
+}
+
 }  // namespace
 
 void linearInto(const MatF& X, const LinearRef& layer, MatF& Y) {
-    const auto W = layer.weight.view();      // out×in
-    Y.resize(X.rows(), W.rows());            // T×out; no reallocation when the buffer already fits
-    Y.rowwise() = layer.bias.view();         // the bias first, then Y += X·Wᵀ
-    gemm(X.rows(), W.rows(), X.cols(), X.data(), X.cols(), W.data(), W.cols(), true, 1.0f, Y.data(), Y.cols());
+    Y.resize(X.rows(), layer.weight.rows);  // T×out; no reallocation when the buffer already fits
+    Y.rowwise() = layer.bias.view();        // the bias first, then Y += X·Wᵀ (W out×in)
+    weightProduct(X, layer.weight, true, Y);
 }
 
 void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
-    const auto W = layer.weight.view();      // in×out
-    Y.resize(X.rows(), W.cols());            // T×out
-    Y.rowwise() = layer.bias.view();
-    gemm(X.rows(), W.cols(), X.cols(), X.data(), X.cols(), W.data(), W.cols(), false, 1.0f, Y.data(), Y.cols());
+    Y.resize(X.rows(), layer.weight.cols);  // T×out
+    Y.rowwise() = layer.bias.view();        // then Y += X·W (W in×out)
+    weightProduct(X, layer.weight, false, Y);
 }
 
 MatF linear(const MatF& X, const LinearRef& layer) {

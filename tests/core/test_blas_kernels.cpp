@@ -82,3 +82,14 @@ TEST_CASE("OpenBLAS runs the kernels asked for", "[.kernels-active]") {
     if (want.empty()) return;  // no AVX2: OpenBLAS's own choice, whatever it names
     CHECK(activeBlasCore() == want);
 }
+
+// Our own kernels (core/model/sgemm_*) follow the same choice: run by tests/kernels under each family.
+TEST_CASE("our kernels' SIMD level follows the kernels asked for", "[.kernels-active]") {
+    const char* expected = std::getenv("ATTNSCOPE_EXPECT_BLAS_CORE");
+    REQUIRE(expected != nullptr);
+    const std::string want = expected;
+    const SimdLevel best = simdLevelFor(KernelFamily::Auto, detectCpuFeatures());
+    if (want == "Prescott") CHECK(activeSimdLevel() == SimdLevel::Baseline);
+    else if (want == "Haswell") CHECK(activeSimdLevel() == SimdLevel::Avx2);
+    else CHECK(activeSimdLevel() == best);  // SkylakeX (the CPU has AVX-512 or the test skipped) or auto
+}

@@ -1,0 +1,43 @@
+// Our own single-precision products for the model's projections and feed-forward layers (issue 16).
+// At few tokens OpenBLAS packs (copies) every weight matrix before using it a few dozen times; these
+// kernels read the mapped weights in place, once, with the token rows held in cache (llamafile's
+// "tinyBLAS" idea). AVX-512 and AVX2+FMA versions (sgemm_avx512.cpp, sgemm_avx2.cpp), chosen at
+// run time (activeSimdLevel()): the build has no -march. Where they are used: ownSgemmWins().
+#pragma once
+
+#include "core/model/blas_kernels.hpp"
+
+namespace attnscope {
+
+// C (m×n, row stride ldc) += A (m×k, row stride lda) · op(B), row-major, beta = 1 (C holds the
+// bias). op(B) = Bᵀ with B n×k when transB (nn.Linear's [out, in] weights), else B k×n (GPT-2
+// Conv1D's [in, out]); ldb is B's row stride either way.
+struct SgemmArgs {
+    long m = 0, n = 0, k = 0;
+    const float* a = nullptr;
+    long lda = 0;
+    const float* b = nullptr;
+    long ldb = 0;
+    bool transB = false;
+    float* c = nullptr;
+    long ldc = 0;
+};
+
+// One thread at `level` (the caller makes sure the CPU runs it). False, nothing computed, for
+// SimdLevel::Baseline or a build for another architecture.
+bool sgemmOnLevel(SimdLevel level, const SgemmArgs& args);
+
+// At activeSimdLevel() on `threads` threads (output columns split between them; a small
+// persistent pool, not OpenBLAS's threads). False, nothing computed, when no kernel of ours runs.
+bool ownSgemm(const SgemmArgs& args, int threads);
+
+// The routing rule, from the measurements in bench/README.md ("Our own SGEMM"): ours where it
+// beat OpenBLAS. ATTNSCOPE_SGEMM=openblas or =own in the environment picks one side for every
+// product (paired benchmarks).
+bool ownSgemmWins(long m, long n, long k, int threads);
+
+// The per-level entry points (the files compiled for those instruction sets).
+void sgemmAvx512(const SgemmArgs& args);
+void sgemmAvx2(const SgemmArgs& args);
+
+}  // namespace attnscope

@@ -1,0 +1,56 @@
+// The SGEMM kernels of sgemm_kernels.inl compiled for AVX-512 (F, BW, DQ, VL) and FMA; only called
+// when activeSimdLevel() says this CPU runs them (sgemm.cpp).
+#include "core/model/sgemm.hpp"  // before the target pragma: nothing of it is compiled for AVX-512
+
+#if defined(__x86_64__)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")
+// GCC 12's own avx512fintrin.h (_mm512_reduce_add_ps, _mm512_extractf32x8_ps) reads an
+// intentionally undefined vector; its warning is about the header, not this code.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+namespace attnscope {
+namespace {
+
+struct Avx512 {
+    using V = __m512;
+    static constexpr int W = 16;
+    static constexpr int NtRows = 3, NtCols = 8;    // 24 accumulators of 32 registers
+    static constexpr int NnRows = 8, NnVectors = 3;  // 24 accumulators, 3 of B, 1 broadcast
+    static V zero() { return _mm512_setzero_ps(); }
+    static __mmask16 mask(int lanes) { return static_cast<__mmask16>((1u << lanes) - 1u); }
+    static V load(const float* p) { return _mm512_loadu_ps(p); }
+    static V loadPart(const float* p, int lanes) { return _mm512_maskz_loadu_ps(mask(lanes), p); }
+    static V broadcast(const float* p) { return _mm512_set1_ps(*p); }
+    static V fma(V a, V b, V acc) { return _mm512_fmadd_ps(a, b, acc); }
+    static void addTo(float* p, V v) { _mm512_storeu_ps(p, _mm512_add_ps(_mm512_loadu_ps(p), v)); }
+    static void addToPart(float* p, V v, int lanes) {
+        _mm512_mask_storeu_ps(p, mask(lanes), _mm512_add_ps(_mm512_maskz_loadu_ps(mask(lanes), p), v));
+    }
+    static float sum(V v) { return _mm512_reduce_add_ps(v); }
+    // [Σa, Σb, Σc, Σd]: pairs interleaved within each 128-bit lane, then the four lanes folded.
+    static __m128 sum4(V a, V b, V c, V d) {
+        const V ab = _mm512_add_ps(_mm512_unpacklo_ps(a, b), _mm512_unpackhi_ps(a, b));
+        const V cd = _mm512_add_ps(_mm512_unpacklo_ps(c, d), _mm512_unpackhi_ps(c, d));
+        const V abcd = _mm512_add_ps(_mm512_shuffle_ps(ab, cd, _MM_SHUFFLE(1, 0, 1, 0)),
+                                     _mm512_shuffle_ps(ab, cd, _MM_SHUFFLE(3, 2, 3, 2)));
+        const __m256 half = _mm256_add_ps(_mm512_castps512_ps256(abcd), _mm512_extractf32x8_ps(abcd, 1));
+        return _mm_add_ps(_mm256_castps256_ps128(half), _mm256_extractf128_ps(half, 1));
+    }
+};
+
+#include "core/model/sgemm_kernels.inl"
+
+}  // namespace
+
+void sgemmAvx512(const SgemmArgs& args) { sgemmRun<Avx512>(args); }
+
+}  // namespace attnscope
+#pragma GCC pop_options
+#else
+namespace attnscope {
+void sgemmAvx512(const SgemmArgs&) {}  // never called: activeSimdLevel() is Baseline off x86-64
+}  // namespace attnscope
+#endif

@@ -1,0 +1,248 @@
+// The SGEMM kernel bodies (core/model/sgemm.hpp), written once for a vector-traits struct S and
+// included by sgemm_avx512.cpp and sgemm_avx2.cpp inside an anonymous namespace, after their
+// target pragma: every function here is compiled for that instruction set and has internal
+// linkage, so no inline instance for a wider ISA can be merged into code that runs everywhere.
+// No standard-library call here for the same reason. The loops over a tile are unrolled
+// (#pragma GCC unroll) so its accumulators live in registers: -O2 leaves them on the stack.
+//
+// S provides: V, W (lanes), zero(), load(p), loadPart(p, lanes), broadcast(p), fma(a, b, acc),
+// addTo(p, v), addToPart(p, v, lanes), sum4(a, b, c, d) → __m128 of the four sums, sum(v);
+// tile sizes NtRows × NtCols (A rows × B rows, A·Bᵀ) and NnRows × NnVectors (A·B).
+
+constexpr long kBlockLimit = 1024;  // K is split when longer: A's slice and B's panel stay in L2
+constexpr long kBlock = 768;        // (a multiple of 16: blocks start on whole vectors)
+
+constexpr long kNnBlock = 128;      // A·B: rows of B a panel spans (192 B each at AVX-512): L1, few pages
+inline long lesser(long a, long b) { return a < b ? a : b; }
+
+// ---------------------------------------------------------------- C += A·Bᵀ (B n×k)
+// A tile of RM×RN dot products over k, each kept as a vector of partial sums and added up at the
+// end (four at a time). pf: the next panel's rows, pfRows of them prefetched into L2 as we go,
+// so the weights stream from memory while this panel computes.
+template <class S, int RM, int RN>
+void ntTile(long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+            const float* pf, long pfRows) {
+    using V = typename S::V;
+    V acc[RM][RN];
+    #pragma GCC unroll 8
+    for (int i = 0; i < RM; ++i)
+        #pragma GCC unroll 8
+        for (int j = 0; j < RN; ++j) acc[i][j] = S::zero();
+    long kk = 0;
+    for (; kk + S::W <= k; kk += S::W) {
+        for (long r = 0; r < pfRows; ++r) _mm_prefetch(reinterpret_cast<const char*>(pf + r * ldb + kk), _MM_HINT_T1);
+        V av[RM];
+        #pragma GCC unroll 8
+        for (int i = 0; i < RM; ++i) av[i] = S::load(a + i * lda + kk);
+        #pragma GCC unroll 8
+        for (int j = 0; j < RN; ++j) {
+            V bv = S::load(b + j * ldb + kk);
+            __asm__("" : "+v"(bv));  // loaded once into a register, not folded into each FMA
+            #pragma GCC unroll 8
+            for (int i = 0; i < RM; ++i) acc[i][j] = S::fma(av[i], bv, acc[i][j]);
+        }
+    }
+    if (kk < k) {  // the last, partial vector: masked loads read zeros past the end
+        const int lanes = static_cast<int>(k - kk);
+        V av[RM];
+        #pragma GCC unroll 8
+        for (int i = 0; i < RM; ++i) av[i] = S::loadPart(a + i * lda + kk, lanes);
+        #pragma GCC unroll 8
+        for (int j = 0; j < RN; ++j) {
+            const V bv = S::loadPart(b + j * ldb + kk, lanes);
+            #pragma GCC unroll 8
+            for (int i = 0; i < RM; ++i) acc[i][j] = S::fma(av[i], bv, acc[i][j]);
+        }
+    }
+    #pragma GCC unroll 8
+    for (int i = 0; i < RM; ++i) {
+        float* row = c + i * ldc;
+        int j = 0;
+        #pragma GCC unroll 8
+        for (; j + 4 <= RN; j += 4)
+            _mm_storeu_ps(row + j, _mm_add_ps(_mm_loadu_ps(row + j),
+                                              S::sum4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3])));
+        #pragma GCC unroll 8
+        for (; j < RN; ++j) row[j] += S::sum(acc[i][j]);
+    }
+}
+
+#define ATTNSCOPE_ROW_CASE(R, CALL) \
+    case R:                         \
+        if constexpr (R <= kMaxRows) CALL; \
+        return;
+
+template <class S, int RN>
+void ntRows(int rm, long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+            const float* pf, long pfRows) {
+    constexpr int kMaxRows = S::NtRows;
+    switch (rm) {
+        ATTNSCOPE_ROW_CASE(1, (ntTile<S, 1, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        ATTNSCOPE_ROW_CASE(2, (ntTile<S, 2, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        ATTNSCOPE_ROW_CASE(3, (ntTile<S, 3, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        ATTNSCOPE_ROW_CASE(4, (ntTile<S, 4, RN>(k, a, lda, b, ldb, c, ldc, pf, pfRows)))
+        default: return;
+    }
+}
+
+// Every row of A against RN rows of B (n0…) over the K block k0…k0+kl; the next panel's pfRows
+// rows are prefetched, spread over the row tiles.
+template <class S, int RN>
+void ntPanel(const SgemmArgs& g, long n0, long k0, long kl, const float* pf, long pfRows) {
+    const long tiles = (g.m + S::NtRows - 1) / S::NtRows;
+    for (long t = 0; t < tiles; ++t) {
+        const long m0 = t * S::NtRows;
+        const long r0 = pfRows * t / tiles, r1 = pfRows * (t + 1) / tiles;
+        ntRows<S, RN>(static_cast<int>(lesser(S::NtRows, g.m - m0)), kl, g.a + m0 * g.lda + k0, g.lda,
+                      g.b + n0 * g.ldb + k0, g.ldb, g.c + m0 * g.ldc + n0, g.ldc, pf ? pf + r0 * g.ldb : nullptr,
+                      r1 - r0);
+    }
+}
+
+template <class S>
+void ntRun(const SgemmArgs& g) {
+    constexpr long RN = S::NtCols;
+    const long kc = g.k <= kBlockLimit ? g.k : kBlock;
+    for (long n0 = 0; n0 < g.n; n0 += RN) {
+        const long rn = lesser(RN, g.n - n0);
+        for (long k0 = 0; k0 < g.k; k0 += kc) {
+            const long kl = lesser(kc, g.k - k0);
+            if (rn < RN) {  // the last columns: four at a time, then one by one
+                long n = n0;
+                for (; n + 4 <= n0 + rn; n += 4) ntPanel<S, 4>(g, n, k0, kl, nullptr, 0);
+                for (; n < n0 + rn; ++n) ntPanel<S, 1>(g, n, k0, kl, nullptr, 0);
+                continue;
+            }
+            // The panel after this one: the next K block of these rows, or the next rows' first.
+            const bool lastBlock = k0 + kc >= g.k;
+            const float* pf = lastBlock ? g.b + (n0 + RN) * g.ldb : g.b + n0 * g.ldb + k0 + kc;
+            const long pfRows = lastBlock ? lesser(RN, g.n - n0 - RN) : RN;
+            ntPanel<S, RN>(g, n0, k0, kl, pfRows > 0 ? pf : nullptr, pfRows > 0 ? pfRows : 0);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- C += A·B (B k×n)
+// What a tile prefetches into L2 at each step kk: `lines` cache lines from at + kk·stride.
+struct Prefetch {
+    const float* at = nullptr;
+    long stride = 0, lines = 0;
+};
+
+// An RM × (RV·W) tile: each step of k broadcasts one value of each A row against RV vectors of
+// B's row k. Part: the last vector holds only lastLanes columns.
+template <class S, int RM, int RV, bool Part>
+void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
+            Prefetch pf) {
+    using V = typename S::V;
+    V acc[RM][RV];
+    #pragma GCC unroll 8
+    for (int i = 0; i < RM; ++i)
+        #pragma GCC unroll 8
+        for (int j = 0; j < RV; ++j) acc[i][j] = S::zero();
+    for (long kk = 0; kk < k; ++kk) {
+        const float* brow = b + kk * ldb;
+        for (long p = 0; p < pf.lines; ++p)
+            _mm_prefetch(reinterpret_cast<const char*>(pf.at + kk * pf.stride + p * 16), _MM_HINT_T1);
+        V bv[RV];
+        #pragma GCC unroll 8
+        for (int j = 0; j < RV; ++j) {
+            bv[j] = (Part && j == RV - 1) ? S::loadPart(brow + j * S::W, lastLanes) : S::load(brow + j * S::W);
+            __asm__("" : "+v"(bv[j]));  // loaded once into a register, not folded into each FMA
+        }
+        #pragma GCC unroll 8
+        for (int i = 0; i < RM; ++i) {
+            const V av = S::broadcast(a + i * lda + kk);
+            #pragma GCC unroll 8
+            for (int j = 0; j < RV; ++j) acc[i][j] = S::fma(av, bv[j], acc[i][j]);
+        }
+    }
+    #pragma GCC unroll 8
+    for (int i = 0; i < RM; ++i)
+        #pragma GCC unroll 8
+        for (int j = 0; j < RV; ++j) {
+            float* at = c + i * ldc + j * S::W;
+            if (Part && j == RV - 1) S::addToPart(at, acc[i][j], lastLanes);
+            else S::addTo(at, acc[i][j]);
+        }
+}
+
+template <class S, int RV, bool Part>
+void nnRows(int rm, long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
+            Prefetch pf) {
+    constexpr int kMaxRows = S::NnRows;
+#define ATTNSCOPE_NN(R) (nnTile<S, R, RV, Part>(k, a, lda, b, ldb, c, ldc, lastLanes, pf))
+    switch (rm) {
+        ATTNSCOPE_ROW_CASE(1, ATTNSCOPE_NN(1))
+        ATTNSCOPE_ROW_CASE(2, ATTNSCOPE_NN(2))
+        ATTNSCOPE_ROW_CASE(3, ATTNSCOPE_NN(3))
+        ATTNSCOPE_ROW_CASE(4, ATTNSCOPE_NN(4))
+        ATTNSCOPE_ROW_CASE(5, ATTNSCOPE_NN(5))
+        ATTNSCOPE_ROW_CASE(6, ATTNSCOPE_NN(6))
+        ATTNSCOPE_ROW_CASE(7, ATTNSCOPE_NN(7))
+        ATTNSCOPE_ROW_CASE(8, ATTNSCOPE_NN(8))
+        default: return;
+    }
+#undef ATTNSCOPE_NN
+}
+
+template <class S, int RV, bool Part>
+void nnPanel(const SgemmArgs& g, long n0, long k0, long kl, int lastLanes, Prefetch pf) {
+    const long tiles = (g.m + S::NnRows - 1) / S::NnRows;
+    for (long t = 0; t < tiles; ++t) {
+        const long m0 = t * S::NnRows;
+        const long l0 = pf.lines * t / tiles, l1 = pf.lines * (t + 1) / tiles;
+        nnRows<S, RV, Part>(static_cast<int>(lesser(S::NnRows, g.m - m0)), kl, g.a + m0 * g.lda + k0, g.lda,
+                            g.b + k0 * g.ldb + n0, g.ldb, g.c + m0 * g.ldc + n0, g.ldc, lastLanes,
+                            Prefetch{pf.at + l0 * 16, pf.stride, l1 - l0});
+    }
+}
+
+// The panel's width in vectors (1…NnVectors) and whether its last vector is partial.
+template <class S, int RV>
+void nnPanelOfWidth(int rv, bool part, const SgemmArgs& g, long n0, long k0, long kl, int lastLanes,
+                    Prefetch pf) {
+    if constexpr (RV >= 1) {
+        if (rv == RV) {
+            if (part) nnPanel<S, RV, true>(g, n0, k0, kl, lastLanes, pf);
+            else nnPanel<S, RV, false>(g, n0, k0, kl, lastLanes, pf);
+            return;
+        }
+        nnPanelOfWidth<S, RV - 1>(rv, part, g, n0, k0, kl, lastLanes, pf);
+    }
+}
+
+// K blocks outside, column panels inside: consecutive panels continue the same rows of B, A's
+// slice stays in L1, and a panel spans few pages (rows of B are ldb apart: all of K at once
+// missed the TLB at every step). While a block computes, the next block's rows are prefetched
+// front to back, an equal share per panel: one sequential stream, as memory serves best (a
+// prefetch of each next panel, 128 short pieces of rows, left the weights' reads 2–3× slower).
+template <class S>
+void nnRun(const SgemmArgs& g) {
+    constexpr long panelCols = S::NnVectors * S::W;
+    const long panels = (g.n + panelCols - 1) / panelCols;
+    for (long k0 = 0; k0 < g.k; k0 += kNnBlock) {
+        const long kl = lesser(kNnBlock, g.k - k0);
+        const long nextRows = lesser(kNnBlock, g.k - k0 - kl);  // 0 after the last block
+        // Each panel's share of the next block, spread over its kl steps in whole cache lines.
+        const long share = (nextRows * g.ldb + panels - 1) / panels;
+        const long stride = ((share + kl - 1) / kl + 15) / 16 * 16;
+        for (long p = 0; p < panels; ++p) {
+            const long n0 = p * panelCols;
+            const long cols = lesser(panelCols, g.n - n0);
+            const int rv = static_cast<int>((cols + S::W - 1) / S::W);
+            const int lastLanes = static_cast<int>(cols - (rv - 1) * S::W);
+            const Prefetch pf{g.b + (k0 + kl) * g.ldb + p * share, stride, nextRows > 0 ? stride / 16 : 0};
+            nnPanelOfWidth<S, S::NnVectors>(rv, lastLanes < S::W, g, n0, k0, kl, lastLanes, pf);
+        }
+    }
+}
+
+#undef ATTNSCOPE_ROW_CASE
+
+template <class S>
+void sgemmRun(const SgemmArgs& g) {
+    if (g.m <= 0 || g.n <= 0 || g.k <= 0) return;
+    if (g.transB) ntRun<S>(g);
+    else nnRun<S>(g);
+}

@@ -1,0 +1,143 @@
+// Our own SGEMM (core/model/sgemm.hpp) against a double-precision product computed here with plain
+// loops, on awkward shapes (row counts that leave partial tiles, N and K not multiples of 16, K
+// split into blocks), strided rows, both layouts, the bias kept (beta = 1), on every SIMD level
+// this CPU runs; the padding around C must stay untouched.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include "core/model/blas_kernels.hpp"
+#include "core/model/sgemm.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+struct Case {
+    long m, n, k;
+    bool transB;
+    long pad;  // extra floats at the end of every row of A, B and C
+};
+
+struct Worst {
+    double diff = 0, allowed = 0;
+    long row = -1, col = -1;
+    bool paddingTouched = false;
+};
+
+// Runs `product` on random A, B and a random bias in C; compares with the double reference.
+template <class Product>
+Worst check(const Case& c, Product product) {
+    std::mt19937 rng(static_cast<unsigned>(c.m * 7919 + c.n * 31 + c.k + c.transB));
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    const long lda = c.k + c.pad, ldb = (c.transB ? c.k : c.n) + c.pad, ldc = c.n + c.pad;
+    const long bRows = c.transB ? c.n : c.k;
+    std::vector<float> a(static_cast<std::size_t>(c.m * lda)), b(static_cast<std::size_t>(bRows * ldb));
+    std::vector<float> out(static_cast<std::size_t>(c.m * ldc));
+    for (float& x : a) x = value(rng);
+    for (float& x : b) x = value(rng);
+    for (float& x : out) x = value(rng);  // the bias (and the padding, which must survive)
+    const std::vector<float> before = out;
+    product(SgemmArgs{c.m, c.n, c.k, a.data(), lda, b.data(), ldb, c.transB, out.data(), ldc});
+    Worst worst;
+    bool paddingTouched = false;
+    for (long i = 0; i < c.m; ++i) {
+        for (long j = 0; j < c.n; ++j) {
+            double exact = before[static_cast<std::size_t>(i * ldc + j)], scale = 1.0;
+            for (long p = 0; p < c.k; ++p) {
+                const double bv = c.transB ? b[static_cast<std::size_t>(j * ldb + p)] : b[static_cast<std::size_t>(p * ldb + j)];
+                exact += static_cast<double>(a[static_cast<std::size_t>(i * lda + p)]) * bv;
+                scale += std::abs(a[static_cast<std::size_t>(i * lda + p)] * bv);
+            }
+            // float rounding of the k products and sums grows with Σ|a·b|: allowed 1e-6 of it
+            const double diff = std::abs(out[static_cast<std::size_t>(i * ldc + j)] - exact), allowed = 1e-6 * scale;
+            if (worst.row < 0 || diff / allowed > worst.diff / worst.allowed) worst = Worst{diff, allowed, i, j, false};
+        }
+        for (long j = c.n; j < ldc; ++j)
+            if (out[static_cast<std::size_t>(i * ldc + j)] != before[static_cast<std::size_t>(i * ldc + j)]) paddingTouched = true;
+    }
+    worst.paddingTouched = paddingTouched;
+    return worst;
+}
+
+const std::vector<Case>& awkwardCases() {
+    static const std::vector<Case> cases = [] {
+        std::vector<Case> all;
+        for (bool transB : {true, false})
+            for (long m : {1L, 3L, 17L, 32L, 65L}) {
+                all.push_back({m, 37, 50, transB, 0});     // N, K below one panel / one vector
+                all.push_back({m, 101, 771, transB, 5});   // partial tiles everywhere, strided rows
+                all.push_back({m, 200, 1030, transB, 3});  // K split into blocks (768 + 262)
+                all.push_back({m, 7, 3, transB, 1});       // K shorter than a vector
+            }
+        return all;
+    }();
+    return cases;
+}
+
+std::string describe(const Case& c, const Worst& w) {
+    std::ostringstream text;
+    text << (c.transB ? "A·Bᵀ" : "A·B") << " m=" << c.m << " n=" << c.n << " k=" << c.k << " pad=" << c.pad
+         << ": largest difference " << w.diff << " at C(" << w.row << ", " << w.col << "), allowed " << w.allowed;
+    return text.str();
+}
+
+void checkLevel(SimdLevel level) {
+    for (const Case& c : awkwardCases()) {
+        const Worst w = check(c, [level](const SgemmArgs& args) { REQUIRE(sgemmOnLevel(level, args)); });
+        INFO(describe(c, w));
+        CHECK(w.diff <= w.allowed);
+        CHECK_FALSE(w.paddingTouched);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("our SGEMM on AVX-512 against a double product: awkward shapes, both layouts, bias kept", "[sgemm]") {
+    if (!canRunAvx512Kernels(detectCpuFeatures())) {
+        WARN("this CPU has no AVX-512 F+BW+DQ+VL: the AVX-512 kernels are not checked here");
+        return;
+    }
+    checkLevel(SimdLevel::Avx512);
+}
+
+TEST_CASE("our SGEMM on AVX2+FMA against a double product: awkward shapes, both layouts, bias kept", "[sgemm]") {
+    if (!canRunAvx2Kernels(detectCpuFeatures())) {
+        WARN("this CPU has no AVX2+FMA: the AVX2 kernels are not checked here");
+        return;
+    }
+    checkLevel(SimdLevel::Avx2);
+}
+
+TEST_CASE("our SGEMM on two and three threads: the column parts add up to the whole product", "[sgemm]") {
+    if (activeSimdLevel() == SimdLevel::Baseline) {
+        CHECK_FALSE(ownSgemm(SgemmArgs{1, 1, 1}, 2));  // nothing of ours runs on this CPU
+        return;
+    }
+    for (int threads : {2, 3})
+        for (const Case& c : {Case{32, 200, 771, true, 2}, Case{17, 3072, 96, false, 0}, Case{5, 50, 40, true, 0}}) {
+            const Worst w = check(c, [threads](const SgemmArgs& args) { REQUIRE(ownSgemm(args, threads)); });
+            INFO(threads << " threads, " << describe(c, w));
+            CHECK(w.diff <= w.allowed);
+            CHECK_FALSE(w.paddingTouched);
+        }
+}
+
+TEST_CASE("our kernels' SIMD level: the CPU's best, capped by the family the user forced", "[kernels]") {
+    CpuFeatures avx512;
+    avx512.sse3 = avx512.avx2 = avx512.fma = true;
+    avx512.avx512f = avx512.avx512bw = avx512.avx512dq = avx512.avx512vl = true;
+    CpuFeatures avx2 = avx512;
+    avx2.avx512f = avx2.avx512bw = avx2.avx512dq = avx2.avx512vl = false;
+    const CpuFeatures old;  // SSE2 only
+    CHECK(simdLevelFor(KernelFamily::Auto, avx512) == SimdLevel::Avx512);
+    CHECK(simdLevelFor(KernelFamily::Library, avx512) == SimdLevel::Avx512);
+    CHECK(simdLevelFor(KernelFamily::Avx2, avx512) == SimdLevel::Avx2);
+    CHECK(simdLevelFor(KernelFamily::Sse3, avx512) == SimdLevel::Baseline);
+    CHECK(simdLevelFor(KernelFamily::Auto, avx2) == SimdLevel::Avx2);
+    CHECK(simdLevelFor(KernelFamily::Avx512, avx2) == SimdLevel::Avx2);  // refused by main() anyway
+    CHECK(simdLevelFor(KernelFamily::Auto, old) == SimdLevel::Baseline);
+    CHECK(simdLevelFor(KernelFamily::Avx2, old) == SimdLevel::Baseline);
+}
