@@ -1,5 +1,6 @@
 #include "core/model/blas_kernels.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdlib>
@@ -85,6 +86,35 @@ std::string cpuFeatureText(const CpuFeatures& cpu) {
     for (const auto& [name, present] : flags)
         if (present) text += (text.empty() ? "" : " ") + std::string(name);
     return text;
+}
+
+SimdLevel simdLevelFor(std::string_view coreType, const CpuFeatures& cpu) {
+    const SimdLevel widest = canRunAvx512Kernels(cpu) ? SimdLevel::Avx512
+                             : canRunAvx2Kernels(cpu) ? SimdLevel::Avx2 : SimdLevel::Sse2;
+    if (coreType.empty()) return widest;
+    SimdLevel asked = SimdLevel::Sse2;
+    for (std::string_view name : {"skylakex", "cooperlake", "sapphirerapids"})
+        if (equalIgnoringCase(coreType, name)) asked = SimdLevel::Avx512;
+    for (std::string_view name : {"haswell", "zen"})
+        if (equalIgnoringCase(coreType, name)) asked = SimdLevel::Avx2;
+    return std::min(asked, widest);
+}
+
+SimdLevel activeSimdLevel() {
+    static const SimdLevel level = [] {
+        const char* core = std::getenv("OPENBLAS_CORETYPE");
+        return simdLevelFor(core ? core : "", detectCpuFeatures());
+    }();
+    return level;
+}
+
+std::string_view simdLevelName(SimdLevel level) {
+    switch (level) {
+        case SimdLevel::Avx512: return "avx512";
+        case SimdLevel::Avx2: return "avx2";
+        case SimdLevel::Sse2: break;
+    }
+    return "sse2";
 }
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS

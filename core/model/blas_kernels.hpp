@@ -52,6 +52,17 @@ bool canRunAvx512Kernels(const CpuFeatures& cpu);  // F, BW, DQ and VL
 bool canRunAvx2Kernels(const CpuFeatures& cpu);    // AVX2 and FMA
 std::string cpuFeatureText(const CpuFeatures& cpu);  // "sse3 avx2 fma avx512f …": the ones present
 
+// Which instruction set our own SIMD code (core/model/simd_kernels, sgemm) may use: the same
+// family as the OpenBLAS kernels, so `--kernels avx2` or `sse3` keeps AVX-512 out of our code too.
+enum class SimdLevel { Sse2, Avx2, Avx512 };
+// From an OpenBLAS core type ("SkylakeX" → Avx512, "Haswell"/"Zen" → Avx2, any other name →
+// Sse2; empty: the widest the CPU runs), never wider than the CPU runs.
+SimdLevel simdLevelFor(std::string_view coreType, const CpuFeatures& cpu);
+// The running process's level: from OPENBLAS_CORETYPE (set by the start-up hook for --kernels,
+// ATTNSCOPE_KERNELS and the auto decision, or by the user), read once, on first use.
+SimdLevel activeSimdLevel();
+std::string_view simdLevelName(SimdLevel level);  // "sse2", "avx2", "avx512"
+
 // Switches OpenBLAS to a core type ("SkylakeX", …) and sets OPENBLAS_CORETYPE to it (child
 // processes and any later re-initialisation agree). Before the executable's constructors run the
 // environment cannot be changed for OpenBLAS (glibc 2.36 resets `environ` after .preinit_array),
