@@ -496,7 +496,12 @@ struct ModelArithmetic {
 
     void weightsFromScores(const HeadInput<float>& in, HeadScratch<float>& s) const {
         const auto cols = static_cast<std::size_t>(s.scores.cols());  // T_q×T_k, in place
+        const bool otherMask = !causal && in.mask.size() > 0;  // none today: the general steps
         for (Eigen::Index i = 0; i < s.scores.rows(); ++i) {
+            if (otherMask) {
+                softmaxRowInGeneral(in, s.scores, i);
+                continue;
+            }
             const std::size_t valid = causal ? std::min(cols, static_cast<std::size_t>(i) + 1) : cols;
             if (!softmaxRowScaled(level, s.scores.row(i).data(), cols, valid, 1.0f / in.divisor))
                 softmaxRowInGeneral(in, s.scores, i);

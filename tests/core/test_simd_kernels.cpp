@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/model/simd_kernels.hpp"
+#include "core/model/transformer.hpp"
+#include "model_fixtures.hpp"
 
 using namespace attnscope;
 
@@ -184,5 +186,42 @@ TEST_CASE("LayerNorm rows against a two-pass LayerNorm in double; residual adds"
             addInPlace(level, sum.data(), gamma.data(), n);
             for (std::size_t i = 0; i < n; ++i) CHECK(sum[i] == row[i] + gamma[i]);
         }
+    }
+}
+
+// The models' folded softmax (1/√d_k and the causal mask inside one pass) against the steps the
+// Full record shows: the weights are softmax(maskedScores) computed here in double with std::exp,
+// hidden cells exactly 0, and a WeightsOnly run gives bit for bit the same weights.
+TEST_CASE("Model weights: the folded softmax agrees with the recorded steps, in both records", "[simd][models]") {
+    for (const std::string name : {"bert-tiny", "gpt2-tiny"}) {
+        INFO(name);
+        const LoadedModel model = fixture_io::loadTiny(name);
+        std::vector<int> ids;
+        for (int i = 0; i < 17; ++i) ids.push_back(2 + 2 * i);  // 17 tokens: a tail at every width
+        RunControl full, lean;
+        full.fullDetailMaxTokens = 1000;
+        lean.fullDetailMaxTokens = 0;
+        lean.detailLayer = -1;
+        const auto fullRun = runModel(model, ids, {}, full), leanRun = runModel(model, ids, {}, lean);
+        REQUIRE(fullRun.ok());
+        REQUIRE(leanRun.ok());
+        Worst worst;
+        for (std::size_t l = 0; l < fullRun.value().trace.layers.size(); ++l) {
+            for (std::size_t h = 0; h < fullRun.value().trace.layers[l].heads.size(); ++h) {
+                const HeadTrace& head = fullRun.value().trace.layers[l].heads[h];
+                CHECK(head.weights == leanRun.value().trace.layers[l].heads[h].weights);
+                REQUIRE(head.maskedScores.rows() == 17);
+                for (Eigen::Index i = 0; i < 17; ++i) {
+                    const std::vector<float> row(head.maskedScores.row(i).begin(), head.maskedScores.row(i).end());
+                    const std::vector<double> want = softmaxReference(row, row.size(), 1.0);
+                    for (Eigen::Index j = 0; j < 17; ++j) {
+                        worst.see(head.weights(i, j), want[static_cast<std::size_t>(j)], static_cast<std::size_t>(i * 17 + j));
+                        if (std::isinf(head.maskedScores(i, j))) CHECK(head.weights(i, j) == 0.0);
+                    }
+                }
+            }
+        }
+        INFO(worst.text());
+        CHECK(worst.diff < 1e-6);
     }
 }
