@@ -91,8 +91,8 @@ std::string cpuFeatureText(const CpuFeatures& cpu) {
 
 SimdLevel simdLevelFor(KernelFamily family, const CpuFeatures& cpu) {
     const SimdLevel best = canRunAvx512Kernels(cpu) ? SimdLevel::Avx512
-                           : canRunAvx2Kernels(cpu) ? SimdLevel::Avx2 : SimdLevel::Baseline;
-    if (family == KernelFamily::Sse3) return SimdLevel::Baseline;
+                           : canRunAvx2Kernels(cpu) ? SimdLevel::Avx2 : SimdLevel::Sse2;
+    if (family == KernelFamily::Sse3) return SimdLevel::Sse2;
     if (family == KernelFamily::Avx2) return std::min(best, SimdLevel::Avx2);
     return best;  // Auto, Library (OpenBLAS's own pick for OpenBLAS, ours for ours), Avx512
 }
@@ -106,6 +106,15 @@ void setSimdKernelFamily(KernelFamily family) { simdFamily.store(family, std::me
 SimdLevel activeSimdLevel() {
     static const CpuFeatures cpu = detectCpuFeatures();
     return simdLevelFor(simdFamily.load(std::memory_order_relaxed), cpu);
+}
+
+std::string_view simdLevelName(SimdLevel level) {
+    switch (level) {
+        case SimdLevel::Avx512: return "avx512";
+        case SimdLevel::Avx2: return "avx2";
+        case SimdLevel::Sse2: break;
+    }
+    return "sse2";
 }
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS

@@ -52,13 +52,14 @@ bool canRunAvx512Kernels(const CpuFeatures& cpu);  // F, BW, DQ and VL
 bool canRunAvx2Kernels(const CpuFeatures& cpu);    // AVX2 and FMA
 std::string cpuFeatureText(const CpuFeatures& cpu);  // "sse3 avx2 fma avx512f …": the ones present
 
-// The widest SIMD our own runtime-dispatched kernels (core/model/sgemm_*, simd_*) may use: the
-// CPU's best, capped by the family the user forced (--kernels, ATTNSCOPE_KERNELS or their own
+// The widest SIMD our own runtime-dispatched kernels (core/model/sgemm_*, simd_kernels) may use:
+// the CPU's best, capped by the family the user forced (--kernels, ATTNSCOPE_KERNELS or their own
 // OPENBLAS_CORETYPE), so forcing avx2 or sse3 keeps every kernel of the process off AVX-512.
-enum class SimdLevel { Baseline, Avx2, Avx512 };  // Baseline: SSE2 (no kernel of ours runs)
+enum class SimdLevel { Sse2, Avx2, Avx512 };  // Sse2: the x86-64 baseline (our SGEMM stays off)
 SimdLevel simdLevelFor(KernelFamily family, const CpuFeatures& cpu);  // pure, for the tests
 void setSimdKernelFamily(KernelFamily family);  // app/blas_startup.cpp, before main(); default Auto
 SimdLevel activeSimdLevel();  // simdLevelFor(that family, this CPU)
+std::string_view simdLevelName(SimdLevel level);  // "sse2", "avx2", "avx512"
 
 // Switches OpenBLAS to a core type ("SkylakeX", …) and sets OPENBLAS_CORETYPE to it (child
 // processes and any later re-initialisation agree). Before the executable's constructors run the

@@ -15,7 +15,7 @@ bool sgemmOnLevel(SimdLevel level, const SgemmArgs& args) {
     switch (level) {
         case SimdLevel::Avx512: sgemmAvx512(args); return true;
         case SimdLevel::Avx2: sgemmAvx2(args); return true;
-        case SimdLevel::Baseline: return false;
+        case SimdLevel::Sse2: return false;
     }
     return false;
 }
@@ -95,7 +95,7 @@ SgemmArgs columnPart(const SgemmArgs& g, long n0, long n1) {
 
 bool ownSgemm(const SgemmArgs& args, int threads) {
     const SimdLevel level = activeSimdLevel();
-    if (level == SimdLevel::Baseline) return false;
+    if (level == SimdLevel::Sse2) return false;
     const long quanta = (args.n + kColumnQuantum - 1) / kColumnQuantum;
     const int parts = static_cast<int>(std::clamp<long>(threads, 1, quanta));
     if (parts <= 1) return sgemmOnLevel(level, args);

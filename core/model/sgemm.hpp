@@ -24,7 +24,7 @@ struct SgemmArgs {
 };
 
 // One thread at `level` (the caller makes sure the CPU runs it). False, nothing computed, for
-// SimdLevel::Baseline or a build for another architecture.
+// SimdLevel::Sse2 or a build for another architecture.
 bool sgemmOnLevel(SimdLevel level, const SgemmArgs& args);
 
 // At activeSimdLevel() on `threads` threads (output columns split between them; a small

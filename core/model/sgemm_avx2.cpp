@@ -55,6 +55,6 @@ void sgemmAvx2(const SgemmArgs& args) { sgemmRun<Avx2>(args); }
 #pragma GCC pop_options
 #else
 namespace attnscope {
-void sgemmAvx2(const SgemmArgs&) {}  // never called: activeSimdLevel() is Baseline off x86-64
+void sgemmAvx2(const SgemmArgs&) {}  // never called: activeSimdLevel() is Sse2 off x86-64
 }  // namespace attnscope
 #endif

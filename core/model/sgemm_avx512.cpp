@@ -51,6 +51,6 @@ void sgemmAvx512(const SgemmArgs& args) { sgemmRun<Avx512>(args); }
 #pragma GCC pop_options
 #else
 namespace attnscope {
-void sgemmAvx512(const SgemmArgs&) {}  // never called: activeSimdLevel() is Baseline off x86-64
+void sgemmAvx512(const SgemmArgs&) {}  // never called: activeSimdLevel() is Sse2 off x86-64
 }  // namespace attnscope
 #endif

@@ -8,7 +8,6 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
-#include <unsupported/Eigen/SpecialFunctions>  // the packet erf used by geluErf
 #include <numeric>
 #include <set>
 
@@ -17,6 +16,7 @@
 #include "core/model/gpt2.hpp"
 #include "core/model/hf_config.hpp"
 #include "core/model/sgemm.hpp"
+#include "core/model/simd_kernels.hpp"
 #include "core/io/text_file.hpp"
 #include "core/pipeline/attention_kernel.hpp"
 #include "core/text/error_messages.hpp"
@@ -343,31 +343,20 @@ LayerBuffers& threadLayerBuffers() {
     return buffers;
 }
 
+// The element-wise steps run on the SIMD level chosen at start-up (core/model/simd_kernels.hpp):
+// Eigen here is compiled for SSE2 only (no -march).
 void layerNorm(MatF& X, const LayerNormRef& norm, float eps) {
-    const auto gamma = norm.gamma.view().array();
-    const auto beta = norm.beta.view().array();
-    for (Eigen::Index r = 0; r < X.rows(); ++r) {
-        auto row = X.row(r).array();
-        const float mean = row.mean();
-        const float variance = (row - mean).square().mean();  // biased, as torch
-        row = (row - mean) / std::sqrt(variance + eps) * gamma + beta;
-    }
+    const SimdLevel level = activeSimdLevel();
+    const auto n = static_cast<std::size_t>(X.cols());
+    for (Eigen::Index r = 0; r < X.rows(); ++r)  // X is row-major: each row contiguous
+        layerNormRow(level, X.row(r).data(), n, norm.gamma.data, norm.beta.data, eps);
 }
 
-// Both GELUs use Eigen's packet erf / tanh (a rational approximation, a few float ulp from
-// std::erf / std::tanh), several values per instruction: the scalar std::erf took 33 ms of a
-// 400 ms bert-base forward pass (docs/models.md, bench/README.md).
-void geluErf(MatF& X) {
-    constexpr float invSqrt2 = 0.70710678118654752f;
-    auto x = X.array();
-    x = 0.5f * x * (1.0f + (x * invSqrt2).erf());
-}
+// Both GELUs use Eigen's erf / tanh approximations (a few float ulp from std::erf / std::tanh),
+// vectorised: the scalar std::erf took 33 ms of a 400 ms bert-base forward pass (docs/models.md).
+void geluErf(MatF& X) { geluErfInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
 
-void geluTanh(MatF& X) {
-    constexpr float sqrt2OverPi = 0.79788456080286536f;
-    auto x = X.array();
-    x = 0.5f * x * (1.0f + (sqrt2OverPi * (x + 0.044715f * x.cube())).tanh());
-}
+void geluTanh(MatF& X) { geluTanhInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
 
 void activate(MatF& X, Activation activation) {
     switch (activation) {
@@ -513,6 +502,35 @@ struct ModelArithmetic {
     }
     template <typename M>
     void round(M&&) const {}
+
+    // softmax(scores/√d_k + mask) with the scaling and the mask folded into one vectorised pass
+    // a row, for both records (the Full record's scaled and masked scores are computed apart, to
+    // be shown), so a layer shows the same weights however much of it the Trace keeps. A causal
+    // mask is known by its shape: row i keeps columns 0…i.
+    bool causal = false;
+    SimdLevel level = SimdLevel::Sse2;
+
+    void weightsFromScores(const HeadInput<float>& in, HeadScratch<float>& s) const {
+        const auto cols = static_cast<std::size_t>(s.scores.cols());  // T_q×T_k, in place
+        const bool otherMask = !causal && in.mask.size() > 0;  // none today: the general steps
+        for (Eigen::Index i = 0; i < s.scores.rows(); ++i) {
+            if (otherMask) {
+                softmaxRowInGeneral(in, s.scores, i);
+                continue;
+            }
+            const std::size_t valid = causal ? std::min(cols, static_cast<std::size_t>(i) + 1) : cols;
+            if (!softmaxRowScaled(level, s.scores.row(i).data(), cols, valid, 1.0f / in.divisor))
+                softmaxRowInGeneral(in, s.scores, i);
+        }
+        s.weights.swap(s.scores);
+    }
+    // A row without a finite maximum (a NaN, ±∞): the kernel's own steps, for that row only.
+    static void softmaxRowInGeneral(const HeadInput<float>& in, MatF& weights, Eigen::Index i) {
+        MatF row = weights.row(i) / in.divisor;  // 1×T_k
+        if (in.mask.size() > 0) row += in.mask.row(i);
+        softmaxRowsInPlace(row, nullptr);
+        weights.row(i) = row;
+    }
 };
 
 }  // namespace
@@ -546,7 +564,7 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int hea
     // Heads one after the other, each product through gemm (the BLAS wrapper, threaded inside
     // for the large ones). Head threads calling gemm at once were 2–3× slower with OpenBLAS
     // 0.3.21 on 2 cores, and head threads on Eigen's products no faster (bench/README.md).
-    const ModelArithmetic arithmetic{&gemm};
+    const ModelArithmetic arithmetic{&gemm, causal, activeSimdLevel()};
     const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
     for (int h = 0; h < heads; ++h) {
         const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context

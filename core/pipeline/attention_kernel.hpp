@@ -9,6 +9,10 @@
 //   void scores(ConstHeadView q, ConstHeadView k, MatOf<Scalar>& out) const;  // out = q·kᵀ, T_q×T_k
 //   void weightedSum(const MatOf<Scalar>& a, ConstHeadView v, HeadOutView out) const;  // out = a·v
 //   template <class M> void round(M&& m) const;  // hand-rounding, or nothing
+// and, optionally, the weights straight from the unscaled scores in one step, for both records
+// (models: 1/√d_k and the mask folded into one vectorised softmax pass a row):
+//   void weightsFromScores(const HeadInput<Scalar>& in, HeadScratch<Scalar>& s) const;
+//   // s.weights = softmax(s.scores / divisor + mask); s.scores may be overwritten
 //
 // Shape legend: T_q query tokens, T_k key/value tokens (T_q = T_k = T in self-attention),
 // d_k query/key width, d_v value width.
@@ -57,6 +61,11 @@ Mat toTraceMatrix(const Eigen::MatrixBase<Derived>& m) {  // the Trace holds dou
     return m.template cast<double>();
 }
 
+template <typename Arithmetic, typename Scalar>
+concept FoldsScalingIntoSoftmax = requires(const Arithmetic& a, const HeadInput<Scalar>& in, HeadScratch<Scalar>& s) {
+    a.weightsFromScores(in, s);
+};
+
 // One head: fills `out` (T_q×d_v) with weights·V and `trace` with the intermediates (params are
 // the caller's: the kernel never sees the weight matrices).
 template <typename Scalar, typename Arithmetic>
@@ -65,19 +74,23 @@ void attendHead(const HeadInput<Scalar>& in, const Arithmetic& arithmetic, HeadS
     const bool everything = record == HeadRecord::Everything;
     arithmetic.scores(in.q, in.k, s.scores);            // T_q×d_k · d_k×T_k → T_q×T_k
     arithmetic.round(s.scores);
-    scaleScores(s.scores, in.divisor, s.weights);       // T_q×T_k
-    arithmetic.round(s.weights);
-    if (everything) {
-        trace.scores = toTraceMatrix(s.scores);
-        trace.scaledScores = toTraceMatrix(s.weights);
+    constexpr bool folded = FoldsScalingIntoSoftmax<Arithmetic, Scalar>;
+    if (everything || !folded) {  // the steps one by one (folded: only to record them)
+        scaleScores(s.scores, in.divisor, s.weights);       // T_q×T_k
+        arithmetic.round(s.weights);
+        if (everything) {
+            trace.scores = toTraceMatrix(s.scores);
+            trace.scaledScores = toTraceMatrix(s.weights);
+        }
+        const bool masked = in.mask.size() > 0;
+        if (masked) applyMaskInPlace(s.weights, in.mask);   // T_q×T_k
+        if (everything) {
+            trace.mask = masked ? toTraceMatrix(in.mask) : Mat(Mat::Zero(s.weights.rows(), s.weights.cols()));
+            trace.maskedScores = toTraceMatrix(s.weights);
+        }
     }
-    const bool masked = in.mask.size() > 0;
-    if (masked) applyMaskInPlace(s.weights, in.mask);   // T_q×T_k
-    if (everything) {
-        trace.mask = masked ? toTraceMatrix(in.mask) : Mat(Mat::Zero(s.weights.rows(), s.weights.cols()));
-        trace.maskedScores = toTraceMatrix(s.weights);
-    }
-    softmaxRowsInPlace(s.weights, rows.notices, rows.rowNames);  // T_q×T_k, each row sums to 1
+    if constexpr (folded) arithmetic.weightsFromScores(in, s);  // the same weights whatever the record
+    else softmaxRowsInPlace(s.weights, rows.notices, rows.rowNames);  // T_q×T_k, each row sums to 1
     arithmetic.round(s.weights);
     trace.weights = toTraceMatrix(s.weights);   // every record keeps the weights, ablated or not
     trace.ablated = in.ablated;

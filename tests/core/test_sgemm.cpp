@@ -112,7 +112,7 @@ TEST_CASE("our SGEMM on AVX2+FMA against a double product: awkward shapes, both 
 }
 
 TEST_CASE("our SGEMM on two and three threads: the column parts add up to the whole product", "[sgemm]") {
-    if (activeSimdLevel() == SimdLevel::Baseline) {
+    if (activeSimdLevel() == SimdLevel::Sse2) {
         CHECK_FALSE(ownSgemm(SgemmArgs{1, 1, 1}, 2));  // nothing of ours runs on this CPU
         return;
     }
@@ -135,9 +135,11 @@ TEST_CASE("our kernels' SIMD level: the CPU's best, capped by the family the use
     CHECK(simdLevelFor(KernelFamily::Auto, avx512) == SimdLevel::Avx512);
     CHECK(simdLevelFor(KernelFamily::Library, avx512) == SimdLevel::Avx512);
     CHECK(simdLevelFor(KernelFamily::Avx2, avx512) == SimdLevel::Avx2);
-    CHECK(simdLevelFor(KernelFamily::Sse3, avx512) == SimdLevel::Baseline);
+    CHECK(simdLevelFor(KernelFamily::Sse3, avx512) == SimdLevel::Sse2);
     CHECK(simdLevelFor(KernelFamily::Auto, avx2) == SimdLevel::Avx2);
     CHECK(simdLevelFor(KernelFamily::Avx512, avx2) == SimdLevel::Avx2);  // refused by main() anyway
-    CHECK(simdLevelFor(KernelFamily::Auto, old) == SimdLevel::Baseline);
-    CHECK(simdLevelFor(KernelFamily::Avx2, old) == SimdLevel::Baseline);
+    CHECK(simdLevelFor(KernelFamily::Auto, old) == SimdLevel::Sse2);
+    CHECK(simdLevelFor(KernelFamily::Avx2, old) == SimdLevel::Sse2);
+    CHECK(simdLevelName(SimdLevel::Avx512) == "avx512");
+    CHECK(simdLevelName(SimdLevel::Sse2) == "sse2");
 }

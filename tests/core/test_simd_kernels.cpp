@@ -1,0 +1,210 @@
+// The models' vectorised element-wise steps (core/model/simd_kernels.hpp) against plain scalar
+// references in double (std::exp, std::erf, std::tanh, a two-pass LayerNorm), at every SIMD
+// level this CPU can run, on awkward lengths (tails of every size at W = 4, 8, 16).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/model/simd_kernels.hpp"
+#include "core/model/transformer.hpp"
+#include "model_fixtures.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+const std::vector<std::size_t> kLengths{1, 15, 17, 63, 513};
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+std::vector<SimdLevel> runnableLevels() {
+    const CpuFeatures cpu = detectCpuFeatures();
+    std::vector<SimdLevel> levels{SimdLevel::Sse2};
+    if (canRunAvx2Kernels(cpu)) levels.push_back(SimdLevel::Avx2);
+    if (canRunAvx512Kernels(cpu)) levels.push_back(SimdLevel::Avx512);
+    return levels;
+}
+
+std::vector<float> randomRow(std::size_t n, float spread, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-spread, spread);
+    std::vector<float> row(n);
+    for (float& x : row) x = u(rng);
+    return row;
+}
+
+// The largest |got − want| and its index.
+struct Worst {
+    double diff = 0;
+    std::size_t at = 0;
+    void see(double got, double want, std::size_t i) {
+        const double d = std::abs(got - want);
+        if (d > diff || std::isnan(d)) diff = std::isnan(d) ? kInf : d, at = i;
+    }
+    std::string text() const {
+        std::ostringstream out;
+        out << "largest difference " << std::scientific << std::setprecision(2) << diff << " at index " << at;
+        return out.str();
+    }
+};
+
+// softmax(x·scale) over [0, valid), 0 after, in double with std::exp.
+std::vector<double> softmaxReference(const std::vector<float>& x, std::size_t valid, double scale) {
+    double top = -kInf;
+    for (std::size_t i = 0; i < valid; ++i) top = std::max(top, double(x[i]));
+    std::vector<double> out(x.size(), 0.0);
+    double sum = 0;
+    for (std::size_t i = 0; i < valid; ++i) sum += out[i] = std::exp((x[i] - top) * scale);
+    for (std::size_t i = 0; i < valid; ++i) out[i] /= sum;
+    return out;
+}
+
+Worst compareSoftmax(SimdLevel level, std::vector<float> row, std::size_t valid, float scale) {
+    const std::vector<double> want = softmaxReference(row, valid, scale);
+    REQUIRE(softmaxRowScaled(level, row.data(), row.size(), valid, scale));
+    Worst worst;
+    for (std::size_t i = 0; i < row.size(); ++i) worst.see(row[i], want[i], i);
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("softmax rows, scaled and causally cut, against std::exp in double", "[simd]") {
+    for (SimdLevel level : runnableLevels()) {
+        for (std::size_t n : kLengths) {
+            INFO("level " << simdLevelName(level) << ", length " << n);
+            std::vector<float> row = randomRow(n, 40.0f, static_cast<unsigned>(n));
+            const Worst whole = compareSoftmax(level, row, n, 0.125f);
+            INFO("whole row: " << whole.text());
+            CHECK(whole.diff < 2e-7);
+            const std::size_t half = (n + 1) / 2;  // a causal row: only the first half seen
+            const Worst cut = compareSoftmax(level, row, half, 0.125f);
+            INFO("first " << half << ": " << cut.text());
+            CHECK(cut.diff < 2e-7);
+            for (std::size_t i = 0; i < n; i += 3) row[i] = -kInf;  // masked entries: exactly 0
+            if (n > 1) {
+                std::vector<float> masked = row;
+                REQUIRE(softmaxRowScaled(level, masked.data(), n, n, 1.0f));
+                for (std::size_t i = 0; i < n; i += 3) CHECK(masked[i] == 0.0f);
+                const Worst withInf = compareSoftmax(level, row, n, 1.0f);
+                INFO("with -inf entries: " << withInf.text());
+                CHECK(withInf.diff < 2e-7);
+            }
+            // Large magnitudes: spread ±1e4 (most weights underflow to 0, the maximum gets ~1).
+            const Worst large = compareSoftmax(level, randomRow(n, 1e4f, 7u + static_cast<unsigned>(n)), n, 1.0f);
+            INFO("large magnitudes: " << large.text());
+            CHECK(large.diff < 2e-7);
+        }
+    }
+}
+
+TEST_CASE("softmax rows without a finite maximum are left to the general softmax", "[simd]") {
+    for (SimdLevel level : runnableLevels()) {
+        INFO("level " << simdLevelName(level));
+        std::vector<float> allMasked(17, -kInf), withNaN = randomRow(17, 3.0f, 1), withInf = randomRow(17, 3.0f, 2);
+        withNaN[16] = std::numeric_limits<float>::quiet_NaN();  // in the tail at every width
+        withInf[3] = kInf;
+        const std::vector<float> nanBefore = withNaN, infBefore = withInf;
+        CHECK_FALSE(softmaxRowScaled(level, allMasked.data(), 17, 17, 1.0f));
+        CHECK_FALSE(softmaxRowScaled(level, withNaN.data(), 17, 17, 1.0f));
+        CHECK_FALSE(softmaxRowScaled(level, withInf.data(), 17, 17, 1.0f));
+        CHECK_FALSE(softmaxRowScaled(level, withInf.data(), 17, 0, 1.0f));
+        CHECK(withInf == infBefore);  // untouched
+        for (std::size_t i = 0; i < 16; ++i) CHECK(withNaN[i] == nanBefore[i]);
+        std::vector<float> nanPastValid = randomRow(17, 3.0f, 3);
+        nanPastValid[16] = std::numeric_limits<float>::quiet_NaN();  // beyond `valid`: hidden, set to 0
+        CHECK(softmaxRowScaled(level, nanPastValid.data(), 17, 9, 1.0f));
+        CHECK(nanPastValid[16] == 0.0f);
+    }
+}
+
+TEST_CASE("GELU (erf and tanh) against std::erf and std::tanh in double", "[simd]") {
+    for (SimdLevel level : runnableLevels()) {
+        for (std::size_t n : kLengths) {
+            INFO("level " << simdLevelName(level) << ", length " << n);
+            std::vector<float> x = randomRow(n, 8.0f, 11u + static_cast<unsigned>(n));
+            if (n > 2) x[1] = 3e4f, x[2] = -3e4f;  // large magnitudes: x and 0
+            std::vector<float> e = x, t = x;
+            geluErfInPlace(level, e.data(), n);
+            geluTanhInPlace(level, t.data(), n);
+            Worst erfWorst, tanhWorst;
+            for (std::size_t i = 0; i < n; ++i) {
+                const double v = x[i];
+                const double scale = std::max(1.0, std::abs(v));  // relative for large x
+                erfWorst.see(e[i] / scale, 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))) / scale, i);
+                tanhWorst.see(t[i] / scale,
+                              0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))) / scale, i);
+            }
+            INFO("erf: " << erfWorst.text() << "; tanh: " << tanhWorst.text());
+            CHECK(erfWorst.diff < 1e-6);
+            CHECK(tanhWorst.diff < 1e-6);
+        }
+    }
+}
+
+TEST_CASE("LayerNorm rows against a two-pass LayerNorm in double; residual adds", "[simd]") {
+    for (SimdLevel level : runnableLevels()) {
+        for (std::size_t n : kLengths) {
+            INFO("level " << simdLevelName(level) << ", length " << n);
+            std::vector<float> row = randomRow(n, 50.0f, 21u + static_cast<unsigned>(n));
+            for (float& v : row) v += 1000.0f;  // a large mean: the two-pass variance matters
+            const std::vector<float> gamma = randomRow(n, 2.0f, 5), beta = randomRow(n, 1.0f, 6);
+            double mean = 0, variance = 0;
+            for (float v : row) mean += v;
+            mean /= double(n);
+            for (float v : row) variance += (v - mean) * (v - mean);
+            variance /= double(n);
+            std::vector<float> got = row;
+            layerNormRow(level, got.data(), n, gamma.data(), beta.data(), 1e-12f);
+            Worst worst;
+            for (std::size_t i = 0; i < n; ++i)
+                worst.see(got[i], n == 1 ? beta[i] : (row[i] - mean) / std::sqrt(variance + 1e-12) * gamma[i] + beta[i], i);
+            INFO(worst.text());
+            CHECK(worst.diff < 1e-4);  // float rounding of x − mean at |x| ≈ 1000, times |gamma| ≤ 2
+            std::vector<float> sum = row;
+            addInPlace(level, sum.data(), gamma.data(), n);
+            for (std::size_t i = 0; i < n; ++i) CHECK(sum[i] == row[i] + gamma[i]);
+        }
+    }
+}
+
+// The models' folded softmax (1/√d_k and the causal mask inside one pass) against the steps the
+// Full record shows: the weights are softmax(maskedScores) computed here in double with std::exp,
+// hidden cells exactly 0, and a WeightsOnly run gives bit for bit the same weights.
+TEST_CASE("Model weights: the folded softmax agrees with the recorded steps, in both records", "[simd][models]") {
+    for (const std::string name : {"bert-tiny", "gpt2-tiny"}) {
+        INFO(name);
+        const LoadedModel model = fixture_io::loadTiny(name);
+        std::vector<int> ids;
+        for (int i = 0; i < 17; ++i) ids.push_back(2 + 2 * i);  // 17 tokens: a tail at every width
+        RunControl full, lean;
+        full.fullDetailMaxTokens = 1000;
+        lean.fullDetailMaxTokens = 0;
+        lean.detailLayer = -1;
+        const auto fullRun = runModel(model, ids, {}, full), leanRun = runModel(model, ids, {}, lean);
+        REQUIRE(fullRun.ok());
+        REQUIRE(leanRun.ok());
+        Worst worst;
+        for (std::size_t l = 0; l < fullRun.value().trace.layers.size(); ++l) {
+            for (std::size_t h = 0; h < fullRun.value().trace.layers[l].heads.size(); ++h) {
+                const HeadTrace& head = fullRun.value().trace.layers[l].heads[h];
+                CHECK(head.weights == leanRun.value().trace.layers[l].heads[h].weights);
+                REQUIRE(head.maskedScores.rows() == 17);
+                for (Eigen::Index i = 0; i < 17; ++i) {
+                    const std::vector<float> row(head.maskedScores.row(i).begin(), head.maskedScores.row(i).end());
+                    const std::vector<double> want = softmaxReference(row, row.size(), 1.0);
+                    for (Eigen::Index j = 0; j < 17; ++j) {
+                        worst.see(head.weights(i, j), want[static_cast<std::size_t>(j)], static_cast<std::size_t>(i * 17 + j));
+                        if (std::isinf(head.maskedScores(i, j))) CHECK(head.weights(i, j) == 0.0);
+                    }
+                }
+            }
+        }
+        INFO(worst.text());
+        CHECK(worst.diff < 1e-6);
+    }
+}
