@@ -165,20 +165,26 @@ void TraceJsonStream::matrixField(std::string_view key, Step step, const Matrix&
     matrix(m, level);
 }
 
+Json traceHeaderJson(const Trace& header, const std::vector<HeadRef>& ablated) {
+    Json out = Json::object();
+    out["format"] = "attnscope-trace";
+    out["version"] = kTraceFormatVersion;
+    out["tokens"] = tokensJson(header.tokens, false);
+    out["token_info"] = tokensJson(header.tokens, true);
+    if (header.isCrossAttention()) out["key_tokens"] = tokensJson(header.keyTokens, false);
+    out["settings"] = settingsJson(header);
+    out["notices"] = noticeTexts(header.notices, Language::English);  // English: the format stays stable
+    out["ablated"] = ablatedJson(ablated);
+    return out;
+}
+
 void TraceJsonStream::begin(const Trace& header, const std::vector<HeadRef>& ablated) {
     put("{");
-    const auto small = [&](std::string_view key, const Json& v) {
+    const Json fields = traceHeaderJson(header, ablated);  // kept: items() refers into it
+    for (const auto& [key, v] : fields.items()) {
         field(key, 1, firstField_);
         value(v, 1);
-    };
-    small("format", "attnscope-trace");
-    small("version", kTraceFormatVersion);
-    small("tokens", tokensJson(header.tokens, false));
-    small("token_info", tokensJson(header.tokens, true));
-    if (header.isCrossAttention()) small("key_tokens", tokensJson(header.keyTokens, false));
-    small("settings", settingsJson(header));
-    small("notices", noticeTexts(header.notices, Language::English));  // English: the format stays stable
-    small("ablated", ablatedJson(ablated));
+    }
     matrixField("embedding", Step::Embedding, header.embedding, 1, firstField_);
     matrixField("positional", Step::Positional, header.positional, 1, firstField_);
     field("layers", 1, firstField_);

@@ -76,6 +76,10 @@ private:
     bool firstField_ = true;  // of the document
 };
 
+// The small fields before the matrices, in order: format, version, tokens, token_info, key_tokens
+// (cross-attention only), settings, notices (English), ablated (`ablated`: the whole run's heads).
+nlohmann::ordered_json traceHeaderJson(const Trace& header, const std::vector<HeadRef>& ablated);
+
 // {"layers": […], "heads": […], "steps": […]}: the parts a selection names (layers and heads
 // 0-based, steps by their --step key), for a "selection" field in the tail.
 nlohmann::ordered_json selectionJson(const TraceSelection& selection);
