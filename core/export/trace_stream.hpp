@@ -61,7 +61,6 @@ private:
     void headObject(const HeadTrace& head, int level);
     void field(std::string_view key, int level, bool& first);
     void value(const nlohmann::ordered_json& v, int level);
-    void number(double v);
     void put(std::string_view text);
     void indent(int level);
     void closeWith(char bracket, int level, bool empty);
