@@ -244,6 +244,7 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
         knownUnused = [](const std::string& n) { return isKnownUnusedGpt2Tensor(n); };
     }
     if (auto error = checkNoUnexpected(*model.store, used, knownUnused, familyName(config.family)); !error.ok()) return error.error();
+    model.store->releaseAll();  // the finite check read every page; a run reads them back as it needs them
     return model;
 }
 
@@ -571,6 +572,19 @@ void setTraceFlags(Trace& trace, const TransformerConfig& config) {
 
 }  // namespace
 
+namespace {
+
+// Each layer's mapped weights leave the resident memory once the layer has run (after every
+// layer runLayers reports progress): issue 16's memory bound, core/model/tensor_store.hpp.
+void releaseEachLayer(const TensorStore& store, const RunControl& control, RunControl& effective) {
+    effective.progress = [&store, report = control.progress](int done, int count) {
+        store.releaseLayer(done - 1);
+        if (report) report(done, count);
+    };
+}
+
+}  // namespace
+
 Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids, const std::vector<Token>& tokens,
                           const RunControl& control) {
     const TransformerConfig& config = model.config;
@@ -605,8 +619,11 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     for (int p : effective.predictAt)
         if (p < 0 || p >= static_cast<int>(input.size()))
             return Error{ErrorId::WhereModelRun, errorText(ErrorId::PositionOutsideInput, p)};
+    const bool release = static_cast<int>(input.size()) >= control.releaseWeightPagesFrom;
+    if (release) releaseEachLayer(*model.store, control, effective);
     const auto error = model.encoder ? runEncoder(*model.encoder, config, input, effective, run)
                                      : runGpt2(*model.gpt2, config, input, effective, run);
+    if (release) model.store->releaseAll();  // the embeddings and the LM head
     if (!error.ok()) return error.error();
     return run;
 }
