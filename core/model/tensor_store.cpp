@@ -244,6 +244,11 @@ void TensorStore::releaseLayer(int layer) const {
     impl_->eachMappedTensorOf(layer, [](const MappedFile& file, const void* p, std::size_t n) { file.release(p, n); });
 }
 
+void TensorStore::releasePages(const float* data, std::size_t count) const {
+    for (const MappedFile& file : impl_->files)
+        if (file.contains(data)) file.release(data, count * sizeof(float));
+}
+
 void TensorStore::releaseAll() const {
     for (const MappedFile& file : impl_->files) file.releaseAll();
 }

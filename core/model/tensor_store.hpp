@@ -59,6 +59,7 @@ public:
     // resident memory holds about one layer of weights; the next run reads them back from the
     // kernel's page cache. Converted (F16/BF16) tensors are owned and stay.
     void releaseLayer(int layer) const;
+    void releasePages(const float* data, std::size_t count) const;  // a view's pages, if mapped
     void releaseAll() const;
     // Bytes of layer `layer`'s mapped tensors this process has in memory now (empty: unknown).
     std::optional<std::size_t> residentLayerBytes(int layer) const;

@@ -244,7 +244,7 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
         knownUnused = [](const std::string& n) { return isKnownUnusedGpt2Tensor(n); };
     }
     if (auto error = checkNoUnexpected(*model.store, used, knownUnused, familyName(config.family)); !error.ok()) return error.error();
-    model.store->releaseAll();  // the finite check read every page; a run reads them back as it needs them
+    model.store->releaseAll();  // also the pages neighbouring tensors share (refuseNonFinite released each)
     return model;
 }
 
@@ -426,7 +426,11 @@ std::string nonFiniteName(float x) { return std::isnan(x) ? "NaN" : x > 0 ? "+in
 // A weight that is NaN or ±∞ would make every attention weight and prediction NaN without a
 // word; the whole tensor is checked once, when it is bound.
 bool WeightBinder::refuseNonFinite(const std::string& name, const float* data, Eigen::Index rows, Eigen::Index cols) {
-    const auto bad = firstNonFinite(data, rows < 0 ? cols : rows * cols);
+    const Eigen::Index count = rows < 0 ? cols : rows * cols;
+    const auto bad = firstNonFinite(data, count);
+    // The check read every page: let them go again, so loading never holds the whole file (a run
+    // reads each back from the page cache as it needs it).
+    store_.releasePages(data, static_cast<std::size_t>(count));
     if (!bad) return false;
     const std::string index = rows < 0 ? std::to_string(*bad)  // a vector: one index
                                        : std::to_string(*bad / cols) + ", " + std::to_string(*bad % cols);
