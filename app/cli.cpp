@@ -3,9 +3,10 @@
 //           [--export-png FILE] [--ablate L:H[,L:H…]] [--layers 1,3-5] [--heads 2,7] [--steps weights,scores]
 //           [--output FILE]
 // attnscope --model FOLDER|HF-ID --sentence TEXT --print [--layer L] [--head H] [--step S]
-//           [--format text|json|csv|markdown] [--top-k K] [--decimals N] [--export-png FILE]
+//           [--format text|json|csv|markdown|npy] [--top-k K] [--decimals N] [--export-png FILE]
 //           [--ablate L:H[,L:H…]] [--layers …] [--heads …] [--steps …] [--output FILE]
-//           (json, and csv with --layers, are written layer by layer as the run computes them)
+//           (json, npy, and csv with --layers, are written layer by layer as the run computes them;
+//           npy: a NumPy .npz, core/export/trace_npz.hpp, --output only)
 // attnscope --list-lessons · attnscope --version · attnscope --help (every option, also in packaging/attnscope.1)
 // attnscope coref …, attnscope heads …: see cli_analysis.hpp
 #include "app/cli.hpp"
@@ -51,7 +52,7 @@ void addOptions(QCommandLineParser& parser) {
         {"step", translate("cli", "Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, "
                  "masked_scores, weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o."), "step"},
         {"head", translate("cli", "Only this head (1 = first)."), "h"},
-        {"format", translate("cli", "text (default), json, csv or markdown."), "format"},
+        {"format", translate("cli", "text (default), json, csv, markdown or npy (a NumPy .npz of every matrix, with --output)."), "format"},
         {"decimals", translate("cli", "Decimals shown (default: the lesson's)."), "n"},
         {"hand-rounding", translate("cli", "Round every intermediate to N decimals, as by hand."), "n"},
         {"exact", translate("cli", "Ignore the lesson's hand-rounding setting.")},
@@ -89,7 +90,7 @@ std::optional<std::string> readFormatAndStep(const QCommandLineParser& parser, E
                                              ExportRequest& request) {
     const std::string name = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
     const auto parsed = exportFormatFromName(name);
-    if (!parsed) return translate("cli", "--format expects text, json, csv or markdown, got \"%1\"").arg(qs(name)).toStdString();
+    if (!parsed) return translate("cli", "--format expects text, json, csv, markdown or npy, got \"%1\"").arg(qs(name)).toStdString();
     format = *parsed;
     request.language = coreLanguage();  // --lang (main applied it): titles, explanations, notices
     if (parser.isSet("step")) {
@@ -137,7 +138,7 @@ std::optional<std::string> readModelRequest(const QCommandLineParser& parser, co
     if (auto bad = readFormatAndStep(parser, r.format, r.exportRequest)) return bad;
     if (auto bad = readAblation(parser, opened.layerCount(), opened.headCount(), r.ablate)) return bad;
     if (auto bad = readSelection(parser, opened.layerCount(), opened.headCount(), r.exportRequest.selection)) return bad;
-    const bool manyLayers = r.format == ExportFormat::Json || r.format == ExportFormat::Csv;
+    const bool manyLayers = r.format == ExportFormat::Json || r.format == ExportFormat::Npy || r.format == ExportFormat::Csv;
     if (!manyLayers && !r.exportRequest.selection.layers.empty())
         return translate("cli", "--layers: models print several layers as json or csv (text and markdown: --layer)").toStdString();
     const auto layer = readCount(parser, "layer", 1, opened.layerCount(), error);
@@ -146,7 +147,7 @@ std::optional<std::string> readModelRequest(const QCommandLineParser& parser, co
     const auto topK = readCount(parser, "top-k", 1, 1000, error);
     if (!error.empty()) return error;
     if (layer) r.layer = *layer - 1;
-    else if (r.format != ExportFormat::Json) r.layer = opened.layerCount() - 1;
+    else if (r.format != ExportFormat::Json && r.format != ExportFormat::Npy) r.layer = opened.layerCount() - 1;
     if (head) r.exportRequest.head = *head - 1;
     r.exportRequest.decimals = decimals.value_or(3);
     r.exportRequest.explain = parser.isSet("explain");
@@ -205,12 +206,14 @@ std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
         return translate("cli", "--model and --lesson exclude each other: give one").toStdString();
     if (!parser.isSet("model") && parser.isSet("top-k")) return translate("cli", "--top-k applies to --model runs only").toStdString();
     if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
+    if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
+        return translate("cli", "--format npy writes a binary .npz file: give --output FILE").toStdString();
     return std::nullopt;
 }
 
-// JSON (every layer, or --layer's) and CSV of --layers: written layer by layer as the run computes them.
+// JSON and NPY (every layer, or --layer's) and CSV of --layers: written layer by layer as the run computes them.
 bool streamsLayers(const QCommandLineParser& parser, const ModelRequest& r) {
-    return parser.isSet("print") && (r.format == ExportFormat::Json ||
+    return parser.isSet("print") && (r.format == ExportFormat::Json || r.format == ExportFormat::Npy ||
                                      (r.format == ExportFormat::Csv && !r.exportRequest.selection.layers.empty()));
 }
 
@@ -221,9 +224,10 @@ int streamModel(const QCommandLineParser& parser, const OpenedModel& opened, con
     const TokenLabeler label = [&](int id) { return opened.tokenizer.label(id); };
     std::optional<ModelRun> run;
     const int written = writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
-        auto made = r.format == ExportFormat::Json
-                        ? streamModelRunJson(runner, control, opened.family(), label, r.exportRequest.selection, r.layer, sink, target)
-                        : streamModelRunCsv(runner, control, r.exportRequest, label, sink, target);
+        const TraceSelection& parts = r.exportRequest.selection;
+        auto made = r.format == ExportFormat::Json  ? streamModelRunJson(runner, control, opened.family(), label, parts, r.layer, sink, target)
+                    : r.format == ExportFormat::Npy ? streamModelRunNpz(runner, control, opened.family(), label, parts, r.layer, sink, target)
+                                                    : streamModelRunCsv(runner, control, r.exportRequest, label, sink, target);
         if (!made) return made.error();
         run = std::move(made).value();
         return {};

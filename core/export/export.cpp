@@ -1,5 +1,6 @@
 // Trace exports: aligned text, tidy CSV, Markdown worksheets and the JSON trace schema.
 #include "core/export/export.hpp"
+#include "core/export/trace_npz.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@ std::optional<ExportFormat> exportFormatFromName(std::string_view name) {
     if (name == "text") return ExportFormat::Text;
     if (name == "json") return ExportFormat::Json;
     if (name == "csv") return ExportFormat::Csv;
+    if (name == "npy" || name == "npz") return ExportFormat::Npy;
     if (name == "markdown" || name == "md") return ExportFormat::Markdown;
     return std::nullopt;
 }
@@ -151,7 +153,8 @@ bool writeTraceCsv(const Trace& trace, const ExportRequest& request, const TextS
 std::string exportTrace(const Trace& trace, ExportFormat format, const ExportRequest& request) {
     std::string out;
     switch (format) {
-        case ExportFormat::Json: {
+        case ExportFormat::Json:
+        case ExportFormat::Npy: {
             TraceSelection selection = request.selection;
             JsonTail tail;
             if (request.layer) {
@@ -159,7 +162,8 @@ std::string exportTrace(const Trace& trace, ExportFormat format, const ExportReq
                 tail.emplace_back("layer_index", *request.layer);
             }
             if (request.selection.any()) tail.emplace_back("selection", selectionJson(request.selection));
-            writeTraceJson(trace, stringSink(out), NumberSpelling::Exact, selection, tail);
+            if (format == ExportFormat::Npy) writeTraceNpz(trace, stringSink(out), NumberSpelling::Exact, selection, tail);
+            else writeTraceJson(trace, stringSink(out), NumberSpelling::Exact, selection, tail);
             return out;
         }
         case ExportFormat::Csv: return writeTraceCsv(trace, request, stringSink(out)), out;

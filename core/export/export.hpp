@@ -13,7 +13,8 @@ namespace attnscope {
 
 inline constexpr int kTraceFormatVersion = 1;
 
-enum class ExportFormat { Text, Json, Csv, Markdown };
+// Npy: the JSON trace's matrices as a NumPy .npz (binary; core/export/trace_npz.hpp).
+enum class ExportFormat { Text, Json, Csv, Markdown, Npy };
 std::optional<ExportFormat> exportFormatFromName(std::string_view name);
 
 struct ExportRequest {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/export/export.hpp"
+#include "core/export/trace_npz.hpp"
 #include "core/source/model_session.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
@@ -100,14 +101,15 @@ std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily 
     return out;
 }
 
-Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl control, ModelFamily family,
+namespace {
+
+// The run streamed into a TraceJsonStream or a TraceNpzStream (the same calls), layer by layer.
+template <class Stream>
+Result<ModelRun> streamModelRunInto(Stream& stream, const ModelRunner& runner, RunControl control, ModelFamily family,
                                     const TokenLabeler& label, const TraceSelection& selection,
-                                    std::optional<int> onlyLayer, const TextSink& sink, const std::string& target) {
-    TraceSelection parts = selection;
-    if (onlyLayer) parts.layers = {*onlyLayer};
-    TraceJsonStream stream(sink, NumberSpelling::FloatShortest, parts);
+                                    std::optional<int> onlyLayer, const std::string& target) {
     const std::vector<HeadRef> ablated = sortedHeads(control.ablate);
-    control.fullDetailMaxTokens = fullDetailFor(parts);
+    control.fullDetailMaxTokens = fullDetailFor(selection);  // it reads the steps only
     control.detailLayer = -1;
     control.onLayer = [&](const Trace& soFar, int layer, LayerTrace& trace) -> Result<void> {
         if (!stream.begun()) stream.begin(soFar, ablated);
@@ -123,6 +125,27 @@ Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl contro
     tail.emplace_back("predictions", predictionsJson(run.value(), family, label));
     if (!stream.finish(tail)) return writeFailed(target);
     return run;
+}
+
+TraceSelection withOnlyLayer(TraceSelection selection, std::optional<int> onlyLayer) {
+    if (onlyLayer) selection.layers = {*onlyLayer};
+    return selection;
+}
+
+}  // namespace
+
+Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl control, ModelFamily family,
+                                    const TokenLabeler& label, const TraceSelection& selection,
+                                    std::optional<int> onlyLayer, const TextSink& sink, const std::string& target) {
+    TraceJsonStream stream(sink, NumberSpelling::FloatShortest, withOnlyLayer(selection, onlyLayer));
+    return streamModelRunInto(stream, runner, std::move(control), family, label, selection, onlyLayer, target);
+}
+
+Result<ModelRun> streamModelRunNpz(const ModelRunner& runner, RunControl control, ModelFamily family,
+                                   const TokenLabeler& label, const TraceSelection& selection,
+                                   std::optional<int> onlyLayer, const TextSink& sink, const std::string& target) {
+    TraceNpzStream stream(sink, NumberSpelling::FloatShortest, withOnlyLayer(selection, onlyLayer));
+    return streamModelRunInto(stream, runner, std::move(control), family, label, selection, onlyLayer, target);
 }
 
 Result<ModelRun> streamModelRunCsv(const ModelRunner& runner, RunControl control, const ExportRequest& request,

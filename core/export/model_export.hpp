@@ -41,6 +41,12 @@ Result<ModelRun> streamModelRunJson(const ModelRunner& runner, RunControl contro
                                     const TokenLabeler& label, const TraceSelection& selection,
                                     std::optional<int> onlyLayer, const TextSink& sink, const std::string& target);
 
+// The same run as a NumPy .npz (core/export/trace_npz.hpp: one float32 .npy a matrix, then
+// trace.json with the predictions), streamed the same way.
+Result<ModelRun> streamModelRunNpz(const ModelRunner& runner, RunControl control, ModelFamily family,
+                                   const TokenLabeler& label, const TraceSelection& selection,
+                                   std::optional<int> onlyLayer, const TextSink& sink, const std::string& target);
+
 // The CSV of the selected layers (exportTrace's layout, each layer with its real number; the
 // embedding rows with the first only), then predictionsToCsvRows, streamed the same way.
 Result<ModelRun> streamModelRunCsv(const ModelRunner& runner, RunControl control, const ExportRequest& request,

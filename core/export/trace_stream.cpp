@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <thread>
 
 #include "core/export/export.hpp"
 #include "core/text/messages.hpp"
@@ -125,37 +126,73 @@ void TraceJsonStream::value(const Json& v, int level) {
     put(shifted);
 }
 
-void TraceJsonStream::number(double v) {
-    if (std::isnan(v)) return buffer_.append("\"nan\""), void();
-    if (std::isinf(v)) return buffer_.append(v < 0 ? "\"-inf\"" : "\"inf\""), void();
-    char text[64];
-    if (spelling_ == NumberSpelling::Exact) {
-        buffer_.append(text, nlohmann::detail::to_chars(text, text + sizeof text, v));
-        return;
-    }
-    const auto single = static_cast<float>(v);
-    char* end = std::to_chars(text, text + sizeof text, single).ptr;
-    buffer_.append(text, end);
-    if (std::find_if(text, end, [](char c) { return c == '.' || c == 'e' || c == 'n' || c == 'i'; }) == end)
-        buffer_.append(".0");  // "1.0" as dump writes a whole double, so a reader still sees a float
+namespace {
+
+// One number as the spelling wants it, written at `out` (room for 64 bytes); returns the end.
+char* spellNumber(char* out, double v, NumberSpelling spelling) {
+    const auto copy = [](std::string_view text, char* to) { return std::copy(text.begin(), text.end(), to); };
+    if (std::isnan(v)) return copy("\"nan\"", out);
+    if (std::isinf(v)) return copy(v < 0 ? "\"-inf\"" : "\"inf\"", out);
+    if (spelling == NumberSpelling::Exact) return nlohmann::detail::to_chars(out, out + 64, v);
+    char* end = std::to_chars(out, out + 64, static_cast<float>(v)).ptr;
+    if (std::find_if(out, end, [](char c) { return c == '.' || c == 'e'; }) == end)
+        end = copy(".0", end);  // "1.0" as dump writes a whole double, so a reader still sees a float
+    return end;
 }
+
+// Rows [first, last) of a matrix whose "[" sits at `level`, each row "[" … "]" at level + 1 and
+// its numbers at level + 2, as dump(1) lays them out (the separator before row `first` included),
+// appended to `out` through a raw pointer: no string call per number.
+template <class Matrix>
+void appendRows(std::string& out, const Matrix& m, Eigen::Index first, Eigen::Index last, int level,
+                NumberSpelling spelling) {
+    const auto rowIndent = static_cast<std::size_t>(level + 1), cellIndent = rowIndent + 1;
+    for (Eigen::Index r = first; r < last; ++r) {
+        const std::size_t used = out.size();
+        out.resize(used + 4 + 2 * rowIndent + static_cast<std::size_t>(m.cols()) * (cellIndent + 2 + 64));
+        char* p = out.data() + used;
+        p = std::copy_n(r ? ",\n" : "\n", r ? 2 : 1, p);
+        p = std::fill_n(p, rowIndent, ' ');
+        *p++ = '[';
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            p = std::copy_n(c ? ",\n" : "\n", c ? 2 : 1, p);
+            p = std::fill_n(p, cellIndent, ' ');
+            p = spellNumber(p, m(r, c), spelling);
+        }
+        if (m.cols() > 0) {
+            *p++ = '\n';
+            p = std::fill_n(p, rowIndent, ' ');
+        }
+        *p++ = ']';
+        out.resize(static_cast<std::size_t>(p - out.data()));
+    }
+}
+
+// Matrices of at least this many cells are spelled by two threads, half the rows each: the
+// spelling is most of a model export's time (T×T matrices), and a second core is the norm.
+constexpr Eigen::Index kSplitCells = 1 << 15;
+
+}  // namespace
 
 template <class Matrix>
 void TraceJsonStream::matrix(const Matrix& m, int level) {
     buffer_ += '[';
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        buffer_.append(r ? ",\n" : "\n");
-        indent(level + 1);
-        buffer_ += '[';
-        for (Eigen::Index c = 0; c < m.cols(); ++c) {
-            buffer_.append(c ? ",\n" : "\n");
-            indent(level + 2);
-            number(m(r, c));
+    const Eigen::Index rows = m.rows();
+    if (m.size() >= kSplitCells && rows >= 2 && std::thread::hardware_concurrency() > 1) {
+        const Eigen::Index half = rows / 2;
+        std::string second;
+        std::thread helper([&] { appendRows(second, m, half, rows, level, spelling_); });
+        appendRows(buffer_, m, 0, half, level, spelling_);
+        helper.join();
+        buffer_.append(second);
+    } else {
+        for (Eigen::Index r = 0; r < rows; r += 64) {  // a chunk at a time: the buffer stays ~1 MB
+            appendRows(buffer_, m, r, std::min(rows, r + 64), level, spelling_);
+            if (buffer_.size() >= kChunkBytes) flush();
         }
-        closeWith(']', level + 1, m.cols() == 0);
-        if (buffer_.size() >= kChunkBytes) flush();
     }
-    closeWith(']', level, m.rows() == 0);
+    closeWith(']', level, rows == 0);
+    if (buffer_.size() >= kChunkBytes) flush();
 }
 
 template <class Matrix>
@@ -165,20 +202,26 @@ void TraceJsonStream::matrixField(std::string_view key, Step step, const Matrix&
     matrix(m, level);
 }
 
+Json traceHeaderJson(const Trace& header, const std::vector<HeadRef>& ablated) {
+    Json out = Json::object();
+    out["format"] = "attnscope-trace";
+    out["version"] = kTraceFormatVersion;
+    out["tokens"] = tokensJson(header.tokens, false);
+    out["token_info"] = tokensJson(header.tokens, true);
+    if (header.isCrossAttention()) out["key_tokens"] = tokensJson(header.keyTokens, false);
+    out["settings"] = settingsJson(header);
+    out["notices"] = noticeTexts(header.notices, Language::English);  // English: the format stays stable
+    out["ablated"] = ablatedJson(ablated);
+    return out;
+}
+
 void TraceJsonStream::begin(const Trace& header, const std::vector<HeadRef>& ablated) {
     put("{");
-    const auto small = [&](std::string_view key, const Json& v) {
+    const Json fields = traceHeaderJson(header, ablated);  // kept: items() refers into it
+    for (const auto& [key, v] : fields.items()) {
         field(key, 1, firstField_);
         value(v, 1);
-    };
-    small("format", "attnscope-trace");
-    small("version", kTraceFormatVersion);
-    small("tokens", tokensJson(header.tokens, false));
-    small("token_info", tokensJson(header.tokens, true));
-    if (header.isCrossAttention()) small("key_tokens", tokensJson(header.keyTokens, false));
-    small("settings", settingsJson(header));
-    small("notices", noticeTexts(header.notices, Language::English));  // English: the format stays stable
-    small("ablated", ablatedJson(ablated));
+    }
     matrixField("embedding", Step::Embedding, header.embedding, 1, firstField_);
     matrixField("positional", Step::Positional, header.positional, 1, firstField_);
     field("layers", 1, firstField_);

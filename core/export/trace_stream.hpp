@@ -61,7 +61,6 @@ private:
     void headObject(const HeadTrace& head, int level);
     void field(std::string_view key, int level, bool& first);
     void value(const nlohmann::ordered_json& v, int level);
-    void number(double v);
     void put(std::string_view text);
     void indent(int level);
     void closeWith(char bracket, int level, bool empty);
@@ -75,6 +74,10 @@ private:
     bool firstLayer_ = true;
     bool firstField_ = true;  // of the document
 };
+
+// The small fields before the matrices, in order: format, version, tokens, token_info, key_tokens
+// (cross-attention only), settings, notices (English), ablated (`ablated`: the whole run's heads).
+nlohmann::ordered_json traceHeaderJson(const Trace& header, const std::vector<HeadRef>& ablated);
 
 // {"layers": […], "heads": […], "steps": […]}: the parts a selection names (layers and heads
 // 0-based, steps by their --step key), for a "selection" field in the tail.

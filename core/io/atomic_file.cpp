@@ -78,6 +78,26 @@ void syncFolder(const fs::path& target) {
     ::close(fd);
 }
 
+// A character device or a pipe (/dev/null, /dev/stdout, a FIFO) cannot be replaced by a file:
+// renaming over it would turn /dev/null into a regular file for every process (as root). It is
+// written into directly; there is no old content to keep.
+bool isStream(const fs::path& target) {
+    struct stat info {};
+    return ::stat(target.c_str(), &info) == 0 && (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode));
+}
+
+Result<void> writeStream(const fs::path& target, const std::string& name,
+                         const std::function<Result<void>(FileChunkWriter&)>& produce) {
+    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return osError(name);
+    TemporaryFile stream(fd, "");  // closes it; there is nothing to remove
+    FileChunkWriter writer(fd, name);
+    if (auto error = produce(writer); !error.ok()) return error;
+    if (!writer.status().ok()) return writer.status();
+    if (stream.close() != 0) return osError(name);
+    return {};
+}
+
 }  // namespace
 
 bool FileChunkWriter::write(std::string_view bytes) {
@@ -99,6 +119,7 @@ Result<void> writeFileAtomically(const fs::path& path,
                                          const std::function<Result<void>(FileChunkWriter&)>& produce) {
     const fs::path target = resolvedTarget(path);
     const std::string name = path.string();
+    if (isStream(target)) return writeStream(target, name, produce);
     std::string temporaryPath;
     const int fd = createTemporary(target, temporaryPath);
     if (fd < 0) return osError(name);

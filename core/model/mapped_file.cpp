@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <optional>
+#include <vector>
 #include <functional>
 #include <system_error>
 #include <utility>
@@ -73,6 +76,44 @@ bool MappedFile::contains(const void* p) const {
     const auto* byte = static_cast<const std::uint8_t*>(p);
     const std::less<const std::uint8_t*> before;
     return data_ && !before(byte, data_) && before(byte, data_ + size_);
+}
+
+namespace {
+
+std::size_t pageSize() {
+    static const auto size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return size;
+}
+
+}  // namespace
+
+// [begin, begin + bytes) widened to whole pages and clipped to the mapping; {nullptr, 0} if outside.
+std::pair<std::uint8_t*, std::size_t> MappedFile::pageRange(const void* begin, std::size_t bytes) const {
+    if (!data_ || bytes == 0 || !contains(begin)) return {nullptr, 0};
+    const auto address = reinterpret_cast<std::uintptr_t>(begin);
+    const auto first = std::max(address & ~(pageSize() - 1), reinterpret_cast<std::uintptr_t>(data_));
+    const auto end = std::min(address + bytes, reinterpret_cast<std::uintptr_t>(data_ + size_));
+    return {reinterpret_cast<std::uint8_t*>(first), end - first};
+}
+
+void MappedFile::release(const void* begin, std::size_t bytes) const {
+    const auto [first, length] = pageRange(begin, bytes);
+    if (length > 0) ::madvise(first, length, MADV_DONTNEED);
+}
+
+// /proc/self/pagemap: 8 bytes a page, bit 63 set when the page is in this process's page table.
+// (mincore cannot tell: for a file mapping it reports the page cache, which keeps released pages.)
+std::optional<std::size_t> MappedFile::residentBytes(const void* begin, std::size_t bytes) const {
+    const auto [first, length] = pageRange(begin, bytes);
+    if (length == 0) return 0;
+    FileDescriptor pagemap{::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)};
+    if (pagemap.fd < 0) return std::nullopt;
+    std::vector<std::uint64_t> entries((length + pageSize() - 1) / pageSize());
+    const auto offset = static_cast<off_t>(reinterpret_cast<std::uintptr_t>(first) / pageSize() * sizeof(std::uint64_t));
+    const auto wanted = static_cast<ssize_t>(entries.size() * sizeof(std::uint64_t));
+    if (::pread(pagemap.fd, entries.data(), static_cast<std::size_t>(wanted), offset) != wanted) return std::nullopt;
+    return pageSize() * static_cast<std::size_t>(std::count_if(entries.begin(), entries.end(),
+                                                               [](std::uint64_t e) { return (e >> 63) & 1; }));
 }
 
 }  // namespace attnscope

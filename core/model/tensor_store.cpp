@@ -91,6 +91,9 @@ struct TensorStore::Impl {
     void addTensor(const TensorInfo& info, const MappedFile& file, std::uint64_t dataStart);
     Result<const float*> floats(std::string_view name, const std::vector<std::int64_t>& expectedShape) const;
     const float* floatData(const StoredTensor& t) const;
+    // visit(file, bytes, size) for each tensor of `layer` lying in a mapped file.
+    template <class Visit>
+    void eachMappedTensorOf(int layer, const Visit& visit) const;
 };
 
 Result<SafetensorsHeader> TensorStore::Impl::addFile(const std::filesystem::path& path) {
@@ -208,6 +211,55 @@ bool TensorStore::isMapped(const float* p) const {
     for (const auto& file : impl_->files)
         if (file.contains(p)) return true;
     return false;
+}
+
+namespace {
+
+// Whether `name` has a component "layer", "layers", "h" or "block" followed by `layer`'s number.
+bool belongsToLayer(std::string_view name, const std::string& number) {
+    std::string_view before;
+    while (!name.empty()) {
+        const std::size_t dot = name.find('.');
+        const std::string_view part = name.substr(0, dot);
+        if (part == number && (before == "layer" || before == "layers" || before == "h" || before == "block")) return true;
+        before = part;
+        name = dot == std::string_view::npos ? std::string_view() : name.substr(dot + 1);
+    }
+    return false;
+}
+
+}  // namespace
+
+template <class Visit>
+void TensorStore::Impl::eachMappedTensorOf(int layer, const Visit& visit) const {
+    const std::string number = std::to_string(layer);
+    for (const auto& [name, tensor] : tensors) {
+        if (!belongsToLayer(name, number)) continue;
+        for (const MappedFile& file : files)
+            if (file.contains(tensor.bytes)) visit(file, tensor.bytes, tensor.info.end - tensor.info.begin);
+    }
+}
+
+void TensorStore::releaseLayer(int layer) const {
+    impl_->eachMappedTensorOf(layer, [](const MappedFile& file, const void* p, std::size_t n) { file.release(p, n); });
+}
+
+void TensorStore::releasePages(const float* data, std::size_t count) const {
+    for (const MappedFile& file : impl_->files)
+        if (file.contains(data)) file.release(data, count * sizeof(float));
+}
+
+void TensorStore::releaseAll() const {
+    for (const MappedFile& file : impl_->files) file.releaseAll();
+}
+
+std::optional<std::size_t> TensorStore::residentLayerBytes(int layer) const {
+    std::optional<std::size_t> total = 0;
+    impl_->eachMappedTensorOf(layer, [&](const MappedFile& file, const void* p, std::size_t n) {
+        const auto resident = file.residentBytes(p, n);
+        total = total && resident ? std::optional(*total + *resident) : std::nullopt;
+    });
+    return total;
 }
 
 TensorStore::TensorStore() = default;

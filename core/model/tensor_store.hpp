@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,17 @@ public:
     // True when p points into one of the store's memory-mapped files, i.e. a lookup returned a
     // zero-copy view rather than converted or realigned owned storage.
     bool isMapped(const float* p) const;
+
+    // Drops the mapped pages of layer `layer`'s tensors (names with a component "layer", "layers",
+    // "h" or "block" followed by the number: "encoder.layer.3.…", "h.3.…") or of every file from
+    // this process (MappedFile::release): a run releases each layer once it has run, so the
+    // resident memory holds about one layer of weights; the next run reads them back from the
+    // kernel's page cache. Converted (F16/BF16) tensors are owned and stay.
+    void releaseLayer(int layer) const;
+    void releasePages(const float* data, std::size_t count) const;  // a view's pages, if mapped
+    void releaseAll() const;
+    // Bytes of layer `layer`'s mapped tensors this process has in memory now (empty: unknown).
+    std::optional<std::size_t> residentLayerBytes(int layer) const;
 
     TensorStore(TensorStore&&) noexcept;
     TensorStore& operator=(TensorStore&&) noexcept;

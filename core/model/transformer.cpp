@@ -245,6 +245,7 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
         knownUnused = [](const std::string& n) { return isKnownUnusedGpt2Tensor(n); };
     }
     if (auto error = checkNoUnexpected(*model.store, used, knownUnused, familyName(config.family)); !error.ok()) return error.error();
+    model.store->releaseAll();  // also the pages neighbouring tensors share (refuseNonFinite released each)
     return model;
 }
 
@@ -430,7 +431,11 @@ std::string nonFiniteName(float x) { return std::isnan(x) ? "NaN" : x > 0 ? "+in
 // A weight that is NaN or ±∞ would make every attention weight and prediction NaN without a
 // word; the whole tensor is checked once, when it is bound.
 bool WeightBinder::refuseNonFinite(const std::string& name, const float* data, Eigen::Index rows, Eigen::Index cols) {
-    const auto bad = firstNonFinite(data, rows < 0 ? cols : rows * cols);
+    const Eigen::Index count = rows < 0 ? cols : rows * cols;
+    const auto bad = firstNonFinite(data, count);
+    // The check read every page: let them go again, so loading never holds the whole file (a run
+    // reads each back from the page cache as it needs it).
+    store_.releasePages(data, static_cast<std::size_t>(count));
     if (!bad) return false;
     const std::string index = rows < 0 ? std::to_string(*bad)  // a vector: one index
                                        : std::to_string(*bad / cols) + ", " + std::to_string(*bad % cols);
@@ -605,6 +610,19 @@ void setTraceFlags(Trace& trace, const TransformerConfig& config) {
 
 }  // namespace
 
+namespace {
+
+// Each layer's mapped weights leave the resident memory once the layer has run (after every
+// layer runLayers reports progress): issue 16's memory bound, core/model/tensor_store.hpp.
+void releaseEachLayer(const TensorStore& store, const RunControl& control, RunControl& effective) {
+    effective.progress = [&store, report = control.progress](int done, int count) {
+        store.releaseLayer(done - 1);
+        if (report) report(done, count);
+    };
+}
+
+}  // namespace
+
 Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids, const std::vector<Token>& tokens,
                           const RunControl& control) {
     const TransformerConfig& config = model.config;
@@ -639,8 +657,11 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     for (int p : effective.predictAt)
         if (p < 0 || p >= static_cast<int>(input.size()))
             return Error{ErrorId::WhereModelRun, errorText(ErrorId::PositionOutsideInput, p)};
+    const bool release = static_cast<int>(input.size()) >= control.releaseWeightPagesFrom;
+    if (release) releaseEachLayer(*model.store, control, effective);
     const auto error = model.encoder ? runEncoder(*model.encoder, config, input, effective, run)
                                      : runGpt2(*model.gpt2, config, input, effective, run);
+    if (release) model.store->releaseAll();  // the embeddings and the LM head
     if (!error.ok()) return error.error();
     return run;
 }

@@ -126,6 +126,12 @@ struct RunControl {
     // `ablated` flags and run.detail says WeightsOnly (traceLayerInDetail rebuilds it). An error
     // stops the run with that error.
     std::function<Result<void>(const Trace& soFar, int layer, LayerTrace& trace)> onLayer;
+    // From this many tokens on, each layer's mapped weight pages are dropped from the process once
+    // it has run, the rest (embeddings, LM head) after the run (TensorStore::releaseLayer): the
+    // resident memory holds about one layer of weights beside the Trace. The next run faults them
+    // back from the page cache: +45 ms at 32 tokens (+31%), +75 ms at 512 (+8%) for bert-base,
+    // worth it only where the Trace is large (bench/README.md, "Weight pages"). 0: always.
+    int releaseWeightPagesFrom = 256;
 };
 
 struct TokenScore {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
+#include <thread>
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/text_file.hpp"
@@ -132,4 +133,22 @@ TEST_CASE("writeFileAtomically: a 255-byte file name still gets a temporary besi
     REQUIRE(writeFileAtomically(file, std::string_view("{}")).ok());
     CHECK(contentOf(file) == "{}");
     CHECK(dir.names().size() == 1);
+}
+
+TEST_CASE("writeFileAtomically into a pipe or device writes into it and leaves it one", "[io]") {
+    // --output /dev/null once renamed a regular file over /dev/null (as root): a FIFO stands in here.
+    ScratchFolder folder;
+    const fs::path fifo = folder.path / "pipe";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::string received;
+    std::thread reader([&] {
+        std::ifstream in(fifo, std::ios::binary);
+        received.assign(std::istreambuf_iterator<char>(in), {});
+    });
+    const auto written = writeFileAtomically(fifo, std::string_view("through the pipe"));
+    reader.join();
+    CHECK(written.ok());
+    CHECK(received == "through the pipe");
+    CHECK(fs::is_fifo(fifo));
+    CHECK(folder.names() == std::vector<std::string>{"pipe"});  // no temporary either
 }

@@ -1,0 +1,95 @@
+#include "core/export/trace_npz.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstring>
+
+#include "core/io/npy.hpp"
+#include "core/trace/ablation.hpp"
+
+namespace attnscope {
+
+namespace {
+
+std::string numbered(const char* what, int index) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%s%02d/", what, index);
+    return text;
+}
+
+// Row-major numbers of `m` as Out, appended to `out`.
+template <class Out, class Matrix>
+void appendData(std::string& out, const Matrix& m) {
+    static_assert(std::endian::native == std::endian::little, "the .npy data is little-endian");
+    const std::size_t start = out.size();
+    out.resize(start + sizeof(Out) * static_cast<std::size_t>(m.size()));
+    char* p = out.data() + start;
+    for (Eigen::Index r = 0; r < m.rows(); ++r)
+        for (Eigen::Index c = 0; c < m.cols(); ++c, p += sizeof(Out)) {
+            const auto v = static_cast<Out>(m(r, c));
+            std::memcpy(p, &v, sizeof v);
+        }
+}
+
+}  // namespace
+
+TraceNpzStream::TraceNpzStream(TextSink sink, NumberSpelling spelling, TraceSelection selection)
+    : zip_(std::move(sink)), wide_(spelling == NumberSpelling::Exact), selection_(std::move(selection)) {}
+
+template <class Matrix>
+void TraceNpzStream::matrix(const std::string& name, Step step, const Matrix& m) {
+    if (!selection_.hasStep(step) || zip_.failed()) return;
+    entry_ = npyHeader(wide_ ? "<f8" : "<f4", m.rows(), m.cols());
+    if (wide_) appendData<double>(entry_, m);
+    else appendData<float>(entry_, m);
+    zip_.add(name + ".npy", entry_);
+    names_.push_back(name);
+}
+
+void TraceNpzStream::begin(const Trace& header, const std::vector<HeadRef>& ablated) {
+    begun_ = true;
+    meta_ = traceHeaderJson(header, ablated);
+    matrix("embedding", Step::Embedding, header.embedding);
+    matrix("positional", Step::Positional, header.positional);
+}
+
+void TraceNpzStream::layer(const LayerTrace& l, int index) {
+    if (!selection_.hasLayer(index)) return;
+    const std::string folder = numbered("layer", index);
+    matrix(folder + "input", Step::Input, l.input);
+    for (std::size_t h = 0; h < l.heads.size(); ++h) {
+        if (!selection_.hasHead(static_cast<int>(h))) continue;
+        const HeadTrace& head = l.heads[h];
+        const std::string in = folder + numbered("head", static_cast<int>(h));
+        matrix(in + "q", Step::Query, head.q);
+        matrix(in + "k", Step::Key, head.k);
+        matrix(in + "v", Step::Value, head.v);
+        matrix(in + "scores", Step::Scores, head.scores);
+        matrix(in + "scaled_scores", Step::Scaled, head.scaledScores);
+        matrix(in + "mask", Step::Mask, head.mask);
+        matrix(in + "masked_scores", Step::Masked, head.maskedScores);
+        matrix(in + "weights", Step::Weights, head.weights);
+        matrix(in + "output", Step::WeightedSum, head.weightedSum);
+    }
+    matrix(folder + "concat", Step::Concat, l.concat);
+    matrix(folder + "output", Step::Output, l.output);
+    if (l.keyInput.size() > 0) matrix(folder + "key_input", Step::SourceInput, l.keyInput);
+}
+
+bool TraceNpzStream::finish(const JsonTail& tail) {
+    meta_["arrays"] = names_;
+    for (const auto& [key, v] : tail) meta_[key] = v;
+    zip_.add("trace.json", meta_.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    return zip_.finish();
+}
+
+bool writeTraceNpz(const Trace& trace, const TextSink& sink, NumberSpelling spelling,
+                   const TraceSelection& selection, const JsonTail& tail) {
+    TraceNpzStream stream(sink, spelling, selection);
+    stream.begin(trace, ablatedHeads(trace));
+    for (int l = 0; l < trace.layerCount(); ++l) stream.layer(trace.layers[static_cast<std::size_t>(l)], l);
+    return stream.finish(tail);
+}
+
+}  // namespace attnscope
