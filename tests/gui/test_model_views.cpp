@@ -34,6 +34,7 @@
 #include "ui/attention/head_view.hpp"
 #include "ui/attention/head_view_lines.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/step/trace_matrix_model.hpp"
 
 #include "tests/matrix_literal.hpp"
 
@@ -188,6 +189,7 @@ private slots:
     void linesAreDrawnAt512TokensWithStrongestPerToken();
     void bertBaseSizedTraceBuildsQuickly();
     void screenshotsOfTheTinyBert();
+    void stepTableShowsAModelsFloatWeights();
 
 private:
     Trace trace = handTrace();
@@ -677,6 +679,28 @@ void ModelViewsTest::linesAreDrawnAt512TokensWithStrongestPerToken() {
     }
     QVERIFY(head.caption().contains("3"));
     QVERIFY(waitFor([&] { return head.paintedLineCount() > 0; }).ok);  // and painted
+}
+
+// A model layer kept WeightsOnly holds float weights: the numbers table shows them (as double,
+// exactly), not an empty matrix.
+void ModelViewsTest::stepTableShowsAModelsFloatWeights() {
+    Trace t;
+    for (const char* text : {"a", "b", "c"}) t.tokens.push_back(Token{text});
+    MatF w(3, 3);
+    w << 0.1f, 0.2f, 0.7f, 0.5f, 0.25f, 0.25f, 1.f, 0.f, 0.f;
+    HeadTrace head;
+    head.weights = w;
+    t.layers.push_back(LayerTrace{});
+    t.layers[0].heads.push_back(head);
+    QVERIFY(t.layers[0].heads[0].weights.isFloat());
+    TraceMatrixModel model;
+    model.show(&t, Step::Weights, 0, 0, 4);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), 3);
+    QCOMPARE(model.data(model.index(0, 0), TraceMatrixModel::ValueRole).toDouble(), static_cast<double>(0.1f));
+    QCOMPARE(model.data(model.index(0, 2), Qt::DisplayRole).toString(), QStringLiteral("0.7000"));
+    QCOMPARE(model.data(model.index(2, 0), TraceMatrixModel::ShadeRole).toDouble(), 1.0);  // the largest weight
+    QCOMPARE(model.data(model.index(1, 0), TraceMatrixModel::ShadeRole).toDouble(), 0.5);
 }
 
 int main(int argc, char** argv) {
