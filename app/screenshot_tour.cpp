@@ -55,7 +55,7 @@ namespace {
 
 // A cell worth explaining: off the diagonal when there is one, so the sum has two tokens.
 std::pair<int, int> interestingCell(const Trace& trace, Step step) {
-    const Mat& m = stepMatrix(trace, step, 0, 0);
+    const GridRef m = stepMatrix(trace, step, 0, 0);
     const int row = m.rows() > 1 ? 1 : 0;
     const int col = m.cols() > 2 ? 2 : 0;
     return {row, col};

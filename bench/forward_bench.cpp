@@ -17,8 +17,8 @@
 //            intermediate and the weight slices as double; the whole-run JSON export)
 //   weights  runModel with fullDetailMaxTokens = 0 alone (every layer WeightsOnly)
 //   math     the same float32 forward from the same building blocks with no Trace filling
-//            (multiHeadAttention WeightsOnly into a scratch layer; its double copy of the T×T
-//            weights is ~1% of the time), with a per-phase split
+//            (multiHeadAttention WeightsOnly into a scratch layer, which keeps the float T×T
+//            weights the kernel wrote: no copy), with a per-phase split
 // Output: one "time" line per timed run (mode, milliseconds) for the driver script, then medians,
 // GFLOP/s, and the peak resident set size (getrusage) next to the safetensors file size.
 // --dump writes the final hidden state (T×d float32, little-endian) for comparison with torch.

@@ -72,7 +72,7 @@ Alignment alignByWord(const std::vector<Token>& ta, const std::vector<Token>& tb
     return out;
 }
 
-Result<const Mat*> weightsOf(const Trace& trace, HeadRef head, const char* which) {
+Result<const AttentionWeights*> weightsOf(const Trace& trace, HeadRef head, const char* which) {
     const ErrorText where = errorText(ErrorId::WhereSentenceNamed, which);
     if (trace.isCrossAttention())
         return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::SelfAttention, ErrorId::ACrossAttentionTrace)};
@@ -81,7 +81,7 @@ Result<const Mat*> weightsOf(const Trace& trace, HeadRef head, const char* which
     const LayerTrace& layer = trace.layers[std::size_t(head.layer)];
     if (head.head < 0 || head.head >= static_cast<int>(layer.heads.size()))
         return Error{where, errorText(ErrorId::HasNoHead, std::to_string(head.layer + 1) + ":" + std::to_string(head.head + 1))};
-    const Mat& w = layer.heads[std::size_t(head.head)].weights;
+    const AttentionWeights& w = layer.heads[std::size_t(head.head)].weights;
     if (w.rows() != trace.tokenCount() || w.cols() != trace.tokenCount())
         return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::TheHeadsTxTWeights,
                                       std::to_string(w.rows()) + "×" + std::to_string(w.cols()))};
@@ -102,7 +102,7 @@ std::string unitLabel(const AlignedUnit& unit) {
     return unit.textA == unit.textB ? unit.textA : unit.textA + " | " + unit.textB;
 }
 
-Mat unitAttention(const Mat& weights, const std::vector<AlignedUnit>& units, bool sideA) {
+Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& units, bool sideA) {
     const auto n = static_cast<Eigen::Index>(units.size());
     Mat out = Mat::Zero(n, n);
     for (Eigen::Index u = 0; u < n; ++u) {

@@ -36,7 +36,7 @@ std::string unitLabel(const AlignedUnit& unit);
 
 // Attention between aligned units: from a unit, the mean over its query tokens; to a unit, the
 // sum over its key tokens (as coreference reads words). By::Position: the weights themselves.
-Mat unitAttention(const Mat& weights, const std::vector<AlignedUnit>& units, bool sideA);  // U×U
+Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& units, bool sideA);  // U×U
 
 struct HeadComparison {
     HeadRef head;

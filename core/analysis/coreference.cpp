@@ -80,7 +80,7 @@ int nearestWhere(const std::vector<int>& candidates, const Mention& mention, All
 
 std::string headName(const HeadRef& h) { return std::to_string(h.layer + 1) + ":" + std::to_string(h.head + 1); }
 
-Result<void> checkWeights(const Mat& weights, const std::vector<Word>& words, const ErrorText& what) {
+Result<void> checkWeights(GridRef weights, const std::vector<Word>& words, const ErrorText& what) {
     if (weights.rows() == 0 || weights.rows() != weights.cols())
         return Error{what, errorText(ErrorId::SquareMatrixExpected, weights.rows(), weights.cols())};
     for (const Word& word : words)
@@ -90,7 +90,7 @@ Result<void> checkWeights(const Mat& weights, const std::vector<Word>& words, co
     return {};
 }
 
-Result<const Mat*> headWeights(const Trace& trace, const HeadRef& h) {
+Result<const AttentionWeights*> headWeights(const Trace& trace, const HeadRef& h) {
     if (h.layer < 0 || h.layer >= static_cast<int>(trace.layers.size()))
         return Error{errorText(ErrorId::WhereHead, headName(h)),
                      errorText(ErrorId::ExpectedFound, errorText(ErrorId::ALayerFrom, trace.layers.size()), h.layer + 1)};
@@ -250,11 +250,14 @@ std::string scoringText(const Resolution& resolution, Language language) {
     return describeScoring(resolution.scoring, resolution.headsPerLayer, language);
 }
 
-RowVec attentionToWords(const Mat& weights, const std::vector<Word>& words, const Mention& mention) {
+RowVec attentionToWords(GridRef weights, const std::vector<Word>& words, const Mention& mention) {
     RowVec from = RowVec::Zero(weights.cols());
     int pieces = 0;
     for (int w = mention.firstWord; w <= mention.lastWord; ++w)
-        for (const int t : words[static_cast<std::size_t>(w)].tokens) from += weights.row(t), ++pieces;
+        for (const int t : words[static_cast<std::size_t>(w)].tokens) {
+            weights.visit([&](const auto& a) { from += a.row(t).template cast<double>(); });  // sums in double
+            ++pieces;
+        }
     if (pieces > 0) from /= static_cast<double>(pieces);
     RowVec to = RowVec::Zero(static_cast<Eigen::Index>(words.size()));
     for (std::size_t w = 0; w < words.size(); ++w)
@@ -262,7 +265,7 @@ RowVec attentionToWords(const Mat& weights, const std::vector<Word>& words, cons
     return to;
 }
 
-RowVec candidateDistribution(const Mat& weights, const std::vector<Word>& words, const Mention& mention,
+RowVec candidateDistribution(GridRef weights, const std::vector<Word>& words, const Mention& mention,
                              const std::vector<int>& candidates) {
     const RowVec toWords = attentionToWords(weights, words, mention);
     RowVec scores(static_cast<Eigen::Index>(candidates.size()));

@@ -80,11 +80,11 @@ std::string describeScoring(const Scoring& scoring, int headsPerLayer, Language 
 
 // Attention from the mention to every word under one T×T weight matrix: to a word = sum over
 // its pieces, from the mention = mean over its pieces. 1×W (special tokens are in no word).
-RowVec attentionToWords(const Mat& weights, const std::vector<Word>& words, const Mention& mention);
+RowVec attentionToWords(GridRef weights, const std::vector<Word>& words, const Mention& mention);
 
 // attentionToWords restricted to the candidates, renormalised to sum to 1 (all 0 when no
 // weight reached any candidate). 1×C.
-RowVec candidateDistribution(const Mat& weights, const std::vector<Word>& words, const Mention& mention,
+RowVec candidateDistribution(GridRef weights, const std::vector<Word>& words, const Mention& mention,
                              const std::vector<int>& candidates);
 
 // Attention rollout (Abnar & Zuidema 2020) through every layer of the trace: Â_l = rownorm(mean_h

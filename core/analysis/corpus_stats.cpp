@@ -40,7 +40,7 @@ Result<void> CorpusAccumulator::checkShape(const Trace& trace) const {
         return Error{where, errorText(ErrorId::LayersHeadsLikeFirst, layers_, heads_, L, H)};
     const Eigen::Index T = trace.tokenCount();
     for (const HeadRef& ref : allHeads(trace)) {
-        const Mat& w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
+        const GridRef w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
         if (w.rows() != T || w.cols() != T)
             return Error{errorText(ErrorId::WhereCorpusStatisticsHead, ref.layer + 1, ref.head + 1),
                          errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, T),
@@ -49,7 +49,7 @@ Result<void> CorpusAccumulator::checkShape(const Trace& trace) const {
     return {};
 }
 
-void CorpusAccumulator::addHead(const Trace& trace, const Mat& w, const std::vector<bool>& punctuation,
+void CorpusAccumulator::addHead(const Trace& trace, GridRef w, const std::vector<bool>& punctuation,
                                 Sums& s) const {
     const Eigen::Index T = w.rows();
     for (Eigen::Index i = 0; i < T; ++i) {

@@ -77,7 +77,7 @@ private:
         std::vector<double> offsets;
     };
     Result<void> checkShape(const Trace& trace) const;
-    void addHead(const Trace& trace, const Mat& w, const std::vector<bool>& punctuation, Sums& sums) const;
+    void addHead(const Trace& trace, GridRef w, const std::vector<bool>& punctuation, Sums& sums) const;
 
     int maxOffset_;
     int layers_ = 0, heads_ = 0, sentences_ = 0;

@@ -9,7 +9,7 @@
 
 namespace attnscope {
 
-double rowEntropyBits(const Mat& w, Eigen::Index row) {
+double rowEntropyBits(GridRef w, Eigen::Index row) {
     double h = 0;
     for (Eigen::Index c = 0; c < w.cols(); ++c)
         if (w(row, c) > 0) h -= w(row, c) * std::log2(w(row, c));
@@ -28,7 +28,7 @@ std::vector<bool> delimiterTokens(const Trace& trace) {
 
 double mean(double sum, Eigen::Index count) { return count > 0 ? sum / static_cast<double>(count) : 0; }
 
-HeadStatistics statisticsOf(const Trace& trace, const Mat& w, const std::vector<bool>& delimiter) {
+HeadStatistics statisticsOf(const Trace& trace, GridRef w, const std::vector<bool>& delimiter) {
     HeadStatistics s;
     const Eigen::Index T = w.rows();
     double entropy = 0, normalized = 0, delim = 0, previous = 0, next = 0, self = 0;
@@ -94,7 +94,7 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
     std::vector<HeadStatistics> out;
     for (const HeadRef& ref : allHeads(trace)) {
         const LayerTrace& layer = trace.layers[static_cast<std::size_t>(ref.layer)];
-        const Mat& w = layer.heads[static_cast<std::size_t>(ref.head)].weights;
+        const GridRef w = layer.heads[static_cast<std::size_t>(ref.head)].weights;
         if (w.rows() != T || w.cols() != T)
             return Error{errorText(ErrorId::WhereHeadStatisticsHead, ref.layer + 1, ref.head + 1),
                          errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, T),

@@ -38,7 +38,7 @@ struct HeadLabelThresholds {
 };
 
 // −Σ w·log₂ w over one row of weights, in bits (0·log 0 taken as 0). Shared with corpus_stats.
-double rowEntropyBits(const Mat& weights, Eigen::Index row);
+double rowEntropyBits(GridRef weights, Eigen::Index row);
 // Tokens a row may attend to: all T, or itself and the earlier ones under a causal mask.
 Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T);
 

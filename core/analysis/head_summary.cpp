@@ -6,7 +6,7 @@ namespace attnscope {
 
 namespace {
 
-bool isSquareNonEmpty(const Mat& m) { return m.rows() > 0 && m.rows() == m.cols(); }
+bool isSquareNonEmpty(GridRef m) { return m.rows() > 0 && m.rows() == m.cols(); }
 
 std::vector<int> allHeadsIfEmpty(const LayerTrace& layer, const std::vector<int>& heads) {
     if (!heads.empty()) return heads;
@@ -16,19 +16,19 @@ std::vector<int> allHeadsIfEmpty(const LayerTrace& layer, const std::vector<int>
 }
 
 // The selected heads' weights, or nothing when one is missing or the shapes disagree.
-std::vector<const Mat*> selectedWeights(const LayerTrace& layer, const std::vector<int>& heads) {
-    std::vector<const Mat*> out;
+std::vector<GridRef> selectedWeights(const LayerTrace& layer, const std::vector<int>& heads) {
+    std::vector<GridRef> out;
     for (const int h : allHeadsIfEmpty(layer, heads)) {
         if (h < 0 || h >= static_cast<int>(layer.heads.size())) return {};
-        const Mat& w = layer.heads[static_cast<std::size_t>(h)].weights;
-        if (!isSquareNonEmpty(w) || (!out.empty() && w.rows() != out.front()->rows())) return {};
-        out.push_back(&w);
+        const GridRef w = layer.heads[static_cast<std::size_t>(h)].weights;
+        if (!isSquareNonEmpty(w) || (!out.empty() && w.rows() != out.front().rows())) return {};
+        out.push_back(w);
     }
     return out;
 }
 
 // Largest shown entry of one matrix without building the K×K copy (called for L·H heads).
-double maxShown(const Mat& w, const WeightSelection& selection) {
+double maxShown(GridRef w, const WeightSelection& selection) {
     double best = 0;
     for (const int r : selection.keep) {
         double rowMax = 0, rowSum = 0;
@@ -42,7 +42,7 @@ double maxShown(const Mat& w, const WeightSelection& selection) {
     return best;
 }
 
-bool keepFits(const Mat& w, const std::vector<int>& keep) {
+bool keepFits(GridRef w, const std::vector<int>& keep) {
     return std::all_of(keep.begin(), keep.end(), [&](int i) { return i >= 0 && i < w.rows(); });
 }
 
@@ -55,18 +55,19 @@ bool hasWeights(const LayerTrace& layer) {
 }
 
 Mat averageOverHeads(const LayerTrace& layer, const std::vector<int>& heads) {
-    const std::vector<const Mat*> ws = selectedWeights(layer, heads);
+    const std::vector<GridRef> ws = selectedWeights(layer, heads);
     if (ws.empty()) return {};
-    Mat sum = *ws.front();
-    for (std::size_t i = 1; i < ws.size(); ++i) sum += *ws[i];
+    Mat sum = ws.front().toMat();  // summed in double, whatever the heads' precision
+    for (std::size_t i = 1; i < ws.size(); ++i) ws[i].visit([&](const auto& w) { sum += w.template cast<double>(); });
     return sum / static_cast<double>(ws.size());
 }
 
 Mat maxOverHeads(const LayerTrace& layer, const std::vector<int>& heads) {
-    const std::vector<const Mat*> ws = selectedWeights(layer, heads);
+    const std::vector<GridRef> ws = selectedWeights(layer, heads);
     if (ws.empty()) return {};
-    Mat best = *ws.front();
-    for (std::size_t i = 1; i < ws.size(); ++i) best = best.cwiseMax(*ws[i]);
+    Mat best = ws.front().toMat();
+    for (std::size_t i = 1; i < ws.size(); ++i)
+        ws[i].visit([&](const auto& w) { best = best.cwiseMax(w.template cast<double>()); });
     return best;
 }
 
@@ -77,9 +78,10 @@ std::vector<int> visibleTokens(const Trace& trace, bool hideSpecial) {
     return keep;
 }
 
-Mat selectTokens(const Mat& weights, const std::vector<int>& keep) {
+Mat selectTokens(GridRef weights, const std::vector<int>& keep) {
     if (!keepFits(weights, keep) || weights.cols() != weights.rows()) return {};
-    return weights(keep, keep);  // Eigen 3.4 indexed view: rows and columns in the order of keep
+    // Eigen 3.4 indexed view: rows and columns in the order of keep
+    return weights.visit([&](const auto& w) { return Mat(w(keep, keep).template cast<double>()); });
 }
 
 namespace {
@@ -107,13 +109,15 @@ Mat rowMaxNormalized(const Mat& weights) {
 
 Mat flooredWeights(const Mat& weights, double floor) { return weights.cwiseMax(floor); }
 
-Mat shownWeights(const Mat& weights, const WeightSelection& selection) {
+Mat shownWeights(GridRef weights, const WeightSelection& selection) {
     if (weights.size() == 0) return {};
     const Mat kept = selectTokens(weights, selection.keep);
     return selection.renormalize ? renormalizeRows(kept) : kept;
 }
 
-double maxWeight(const Mat& weights) { return weights.size() == 0 ? 0.0 : std::max(0.0, weights.maxCoeff()); }
+double maxWeight(GridRef weights) {
+    return weights.size() == 0 ? 0.0 : weights.visit([](const auto& w) { return std::max(0.0, double(w.maxCoeff())); });
+}
 
 double maxWeight(const Trace& trace, int layer, const WeightSelection& selection) {
     if (layer < 0 || layer >= static_cast<int>(trace.layers.size())) return 0;

@@ -27,7 +27,7 @@ Mat maxOverHeads(const LayerTrace& layer, const std::vector<int>& heads = {});
 std::vector<int> visibleTokens(const Trace& trace, bool hideSpecial);
 
 // weights(keep, keep): K×K, rows and columns in the order of `keep`. Rows then sum to ≤ 1.
-Mat selectTokens(const Mat& weights, const std::vector<int>& keep);
+Mat selectTokens(GridRef weights, const std::vector<int>& keep);
 
 // Each row divided by its sum; a row summing to 0 stays 0. Only on explicit request.
 Mat renormalizeRows(const Mat& weights);
@@ -38,7 +38,7 @@ struct WeightSelection {
     bool renormalize = false;
 };
 // selectTokens, then renormalizeRows when asked. Empty in → empty out.
-Mat shownWeights(const Mat& weights, const WeightSelection& selection);
+Mat shownWeights(GridRef weights, const WeightSelection& selection);
 
 // What a heatmap's colours map (the view only maps these onto its gradient):
 // each row divided by its own largest entry, so every row's strongest cell is 1 (a row of
@@ -50,7 +50,7 @@ constexpr double kLogColourFloor = 1e-4;
 Mat flooredWeights(const Mat& weights, double floor = kLogColourFloor);
 
 // Largest entry (0 for an empty matrix) — the colour-scale maximum.
-double maxWeight(const Mat& weights);
+double maxWeight(GridRef weights);
 // Largest weight over every head of one layer / of the whole trace (all layers), as shown
 // under `selection` (hidden tokens excluded, renormalised when asked). Heads with no weights
 // are skipped; 0 when nothing is left. An aggregate (mean or max over heads) never exceeds it.

@@ -133,7 +133,7 @@ Result<QkSentence> qkSentenceOf(const Trace& trace, int layer, int head) {
     if (h.q.rows() != trace.tokenCount() || h.k.rows() != trace.keyCount())
         return Error{errorText(ErrorId::WhereLayerCommaHead, layer + 1, head + 1), ErrorId::QkNotKept};
     const bool masked = h.mask.size() > 0 && !h.mask.allFinite();
-    return QkSentence{trace.tokens, trace.columnTokens(), h.q, h.k, h.weights, masked ? h.mask : Mat(),
+    return QkSentence{trace.tokens, trace.columnTokens(), h.q, h.k, h.weights.toMat(), masked ? h.mask : Mat(),
                       trace.scaleDivisor};
 }
 

@@ -72,7 +72,7 @@ Table tableOf(const Trace& trace, const Block& b, int decimals, Language languag
 
 std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int decimals, Language language) {
     std::vector<std::string> out;
-    const Mat& m = stepMatrix(trace, b.step, b.layer, b.head);
+    const GridRef m = stepMatrix(trace, b.step, b.layer, b.head);
     for (int r = 0; r < m.rows(); ++r)
         for (int c = 0; c < m.cols(); ++c) {
             auto e = explainCell(trace, CellRef{b.step, b.layer, b.head, r, c}, decimals, language);

@@ -52,7 +52,7 @@ std::string shortestNumber(double value) {
 }
 
 Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals, Language language) {
-    const Mat& m = stepMatrix(trace, step, layer, head);
+    const GridRef m = stepMatrix(trace, step, layer, head);
     const char* code = languageCode(language);
     Table t{columnLabels(trace, step, layer, head, code), rowLabels(trace, step, layer, head, code), {}};
     decimals = decimalsFor(m, decimals);  // a lesson's integers print as written

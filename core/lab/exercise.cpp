@@ -15,7 +15,7 @@ double answerTolerance(int decimals) { return 0.5 * std::pow(10.0, -decimals) + 
 
 namespace {
 
-std::vector<std::pair<int, int>> hiddenCells(const Mat& m, const ExerciseSpec& spec) {
+std::vector<std::pair<int, int>> hiddenCells(GridRef m, const ExerciseSpec& spec) {
     std::vector<std::pair<int, int>> cells;
     for (int r = 0; r < m.rows(); ++r)
         for (int c = 0; c < m.cols(); ++c)
@@ -40,7 +40,7 @@ bool sameMatrix(const Mat& a, const Mat& b) {
 bool sameHead(const HeadTrace& a, const HeadTrace& b) {
     return sameMatrix(a.q, b.q) && sameMatrix(a.k, b.k) && sameMatrix(a.v, b.v) && sameMatrix(a.scores, b.scores) &&
            sameMatrix(a.scaledScores, b.scaledScores) && sameMatrix(a.maskedScores, b.maskedScores) &&
-           sameMatrix(a.weights, b.weights) && sameMatrix(a.weightedSum, b.weightedSum);
+           a.weights == b.weights && sameMatrix(a.weightedSum, b.weightedSum);
 }
 
 bool sameLayer(const LayerTrace& a, const LayerTrace& b) {
@@ -63,7 +63,7 @@ Result<Exercise> makeExercise(const Trace& trace, const ExerciseSpec& spec) {
         return Error{where, errorText(ErrorId::LayerDoesNotExist, spec.layer + 1)};
     if (isPerHead(spec.step) && (spec.head < 0 || spec.head >= trace.headCount()))
         return Error{where, errorText(ErrorId::HeadDoesNotExist, spec.head + 1)};
-    const Mat& m = stepMatrix(trace, spec.step, spec.layer, spec.head);
+    const GridRef m = stepMatrix(trace, spec.step, spec.layer, spec.head);
     if (m.size() == 0) return Error{where, ErrorId::RunKeptNoMatrix};
     if (spec.hide == HideKind::OneRow && (spec.row < 0 || spec.row >= m.rows()))
         return Error{where, errorText(ErrorId::RowOutside, spec.row + 1, m.rows())};

@@ -30,7 +30,7 @@ double rowSumError(const Trace& trace, int rows) {
     double worst = 0;
     for (const LayerTrace& layer : trace.layers)
         for (const HeadTrace& head : layer.heads)
-            for (int i = 0; i < rows; ++i) worst = std::max(worst, std::abs(head.weights.row(i).sum() - 1.0));
+            for (int i = 0; i < rows; ++i) worst = std::max(worst, std::abs(head.weights.exact().row(i).sum() - 1.0));
     return worst;
 }
 
@@ -54,7 +54,7 @@ double differenceFromAlone(const Trace& padded, const Trace& alone) {
         const LayerTrace& a = alone.layers[l];
         worst = std::max(worst, largestDifference(p.output.topRows(n), a.output));  // n×d
         for (std::size_t h = 0; h < a.heads.size(); ++h) {
-            worst = std::max(worst, largestDifference(p.heads[h].weights.topLeftCorner(n, n), a.heads[h].weights));
+            worst = std::max(worst, largestDifference(p.heads[h].weights.exact().topLeftCorner(n, n), a.heads[h].weights.exact()));
             worst = std::max(worst, largestDifference(p.heads[h].weightedSum.topRows(n), a.heads[h].weightedSum));
         }
     }
@@ -66,7 +66,7 @@ double largestPadWeight(const Trace& trace) {
     double worst = 0;
     for (const LayerTrace& layer : trace.layers)
         for (const HeadTrace& head : layer.heads)
-            worst = std::max(worst, head.weights.rightCols(trace.tokenCount() - trace.paddedFrom).maxCoeff());
+            worst = std::max(worst, head.weights.exact().rightCols(trace.tokenCount() - trace.paddedFrom).maxCoeff());
     return worst;
 }
 
@@ -94,7 +94,7 @@ Result<CausalDemo> causalDemo(const Lesson& lesson, std::string_view sentence, R
     CausalDemo demo{std::move(trace).value()};
     for (const LayerTrace& layer : demo.trace.layers)
         for (const HeadTrace& head : layer.heads)
-            demo.largestAboveDiagonal = std::max(demo.largestAboveDiagonal, largestAbove(head.weights));  // T×T
+            demo.largestAboveDiagonal = std::max(demo.largestAboveDiagonal, largestAbove(head.weights.exact()));  // T×T
     demo.largestRowSumError = rowSumError(demo.trace, demo.trace.tokenCount());
     return demo;
 }

@@ -108,7 +108,7 @@ HeadCountSummary summarize(const MultiHeadRun& run) {
     for (const HeadTrace& h : heads) {
         s.rawScoreStd += entryStd(h.scores) / heads.size();
         s.scaledScoreStd += entryStd(h.scaledScores) / heads.size();
-        s.meanEntropy += rowEntropies(h.weights).mean() / heads.size();
+        s.meanEntropy += rowEntropies(h.weights.exact()).mean() / heads.size();
     }
     return s;
 }

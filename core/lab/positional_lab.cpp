@@ -92,8 +92,8 @@ double largestPermutedDifference(const Trace& a, const Trace& b, const std::vect
     const Eigen::Index T = static_cast<Eigen::Index>(order.size());
     for (std::size_t l = 0; l < a.layers.size(); ++l)
         for (std::size_t h = 0; h < a.layers[l].heads.size(); ++h) {
-            const Mat& A = a.layers[l].heads[h].weights;
-            const Mat& B = b.layers[l].heads[h].weights;
+            const Mat& A = a.layers[l].heads[h].weights.exact();  // lessons: double
+            const Mat& B = b.layers[l].heads[h].weights.exact();
             for (Eigen::Index i = 0; i < T; ++i)
                 for (Eigen::Index j = 0; j < T; ++j)
                     largest = std::max(largest, std::abs(B(i, j) - A(order[static_cast<std::size_t>(i)],

@@ -57,7 +57,7 @@ struct HeadScratch {
 };
 
 template <typename Derived>
-Mat toTraceMatrix(const Eigen::MatrixBase<Derived>& m) {  // the Trace holds double
+Mat toTraceMatrix(const Eigen::MatrixBase<Derived>& m) {  // the Trace holds double (weights aside)
     return m.template cast<double>();
 }
 
@@ -65,6 +65,11 @@ template <typename Arithmetic, typename Scalar>
 concept FoldsScalingIntoSoftmax = requires(const Arithmetic& a, const HeadInput<Scalar>& in, HeadScratch<Scalar>& s) {
     a.weightsFromScores(in, s);
 };
+// The softmax output into HeadTrace::weights, in the run's precision: lessons copy their (rounded)
+// double weights as every other step; models swap their float T×T buffer into the Trace, so the
+// weights are written once, never copied (the scratch allocates a fresh buffer for the next head).
+inline void recordWeights(Mat& weights, HeadTrace& trace) { trace.weights = toTraceMatrix(weights); }
+inline void recordWeights(MatF& weights, HeadTrace& trace) { trace.weights.floatStorage().swap(weights); }
 
 // One head: fills `out` (T_q×d_v) with weights·V and `trace` with the intermediates (params are
 // the caller's: the kernel never sees the weight matrices).
@@ -92,10 +97,10 @@ void attendHead(const HeadInput<Scalar>& in, const Arithmetic& arithmetic, HeadS
     if constexpr (folded) arithmetic.weightsFromScores(in, s);  // the same weights whatever the record
     else softmaxRowsInPlace(s.weights, rows.notices, rows.rowNames);  // T_q×T_k, each row sums to 1
     arithmetic.round(s.weights);
-    trace.weights = toTraceMatrix(s.weights);   // every record keeps the weights, ablated or not
     trace.ablated = in.ablated;
     if (in.ablated) out.setZero();                      // (0·A)·V = 0 for finite V, as head_mask = 0
     else arithmetic.weightedSum(s.weights, in.v, out);  // T_q×T_k · T_k×d_v → T_q×d_v
+    recordWeights(s.weights, trace);  // every record keeps the weights, ablated or not
     arithmetic.round(out);
     if (everything) {
         trace.q = toTraceMatrix(in.q);

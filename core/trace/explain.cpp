@@ -31,10 +31,12 @@ int decimalsFor(double value, int decimals) {
     return std::isfinite(value) && value != std::round(value) ? decimals : 0;
 }
 
-int decimalsFor(const Mat& values, int decimals) {
-    for (Eigen::Index i = 0; i < values.size(); ++i)
-        if (decimalsFor(values.data()[i], decimals) != 0) return decimals;
-    return 0;
+int decimalsFor(GridRef values, int decimals) {
+    return values.visit([&](const auto& m) {
+        for (Eigen::Index i = 0; i < m.size(); ++i)
+            if (decimalsFor(static_cast<double>(m.data()[i]), decimals) != 0) return decimals;
+        return 0;
+    });
 }
 
 namespace {
@@ -54,7 +56,7 @@ struct Context {
     }
     std::string token(int i) const { return trace.tokens.at(i).text; }              // a query's token
     std::string keyToken(int j) const { return trace.columnTokens().at(j).text; }  // a key's / value's token
-    const Mat& m(Step s) const { return stepMatrix(trace, s, cell.layer, cell.head); }
+    GridRef m(Step s) const { return stepMatrix(trace, s, cell.layer, cell.head); }
     CellRef at(Step s, int r, int c) const { return CellRef{s, cell.layer, cell.head, r, c}; }
 };
 
@@ -102,8 +104,8 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
     const bool fromSource = weightStep != Step::WQ && c.trace.isCrossAttention();
     const Step inputStep = fromSource ? Step::SourceInput : Step::Input;
     const std::string x = fromSource ? "X_src" : "X";
-    const Mat& X = c.m(inputStep);  // T×d (T_k×d for K and V)
-    const Mat& W = c.m(weightStep);
+    const GridRef X = c.m(inputStep);  // T×d (T_k×d for K and V)
+    const GridRef W = c.m(weightStep);
     const int i = c.cell.row, col = c.cell.col;
     const std::string rowToken = fromSource ? c.keyToken(i) : c.token(i);
     const std::string sym(stepSymbol(c.cell.step));
@@ -127,8 +129,8 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
 }
 
 void explainScores(Explanation& e, const Context& c) {
-    const Mat& Q = c.m(Step::Query);
-    const Mat& K = c.m(Step::Key);
+    const GridRef Q = c.m(Step::Query);
+    const GridRef K = c.m(Step::Key);
     const int i = c.cell.row, j = c.cell.col;
     e.rule = "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  " +
              c.say(selfOrCross(c, MessageId::ExplainScores, MessageId::ExplainScoresCross), {c.token(i), c.keyToken(j)});
@@ -188,7 +190,7 @@ Step softmaxInput(const Trace& trace) {
 
 void explainSoftmax(Explanation& e, const Context& c) {
     const Step inputStep = softmaxInput(c.trace);
-    const Mat& S = c.m(inputStep);
+    const Mat& S = c.m(inputStep).exact();  // the scores before the softmax are double in every Trace
     const int i = c.cell.row, j = c.cell.col;
     e.kind = ExplanationKind::Softmax;
     const double rowMax = S.row(i).maxCoeff();
@@ -206,8 +208,8 @@ void explainSoftmax(Explanation& e, const Context& c) {
 }
 
 void explainWeightedSum(Explanation& e, const Context& c) {
-    const Mat& A = c.m(Step::Weights);
-    const Mat& V = c.m(Step::Value);
+    const GridRef A = c.m(Step::Weights);
+    const GridRef V = c.m(Step::Value);
     const int i = c.cell.row, col = c.cell.col;
     e.rule = "out[i,c] = Σ_j A[i,j] · V[j,c]  " +
              c.say(selfOrCross(c, MessageId::ExplainWeightedSum, MessageId::ExplainWeightedSumCross), {c.token(i)});
@@ -399,7 +401,7 @@ Result<void> checkCell(const Trace& trace, const CellRef& cell) {
     const bool layerStep = cell.step != Step::Embedding && cell.step != Step::Positional;
     if (layerStep && !keepsEveryIntermediate(trace.layers[static_cast<std::size_t>(cell.layer)]))
         return Error{where, errorText(ErrorId::LayerKeptOnlyWeights, cell.layer + 1)};
-    const Mat& m = stepMatrix(trace, cell.step, cell.layer, cell.head);
+    const GridRef m = stepMatrix(trace, cell.step, cell.layer, cell.head);
     if (cell.row < 0 || cell.row >= m.rows() || cell.col < 0 || cell.col >= m.cols())
         return Error{where, errorText(ErrorId::CellOutsideMatrix, cell.row, cell.col, m.rows(), m.cols())};
     return {};

@@ -63,6 +63,6 @@ std::string formatNumber(double value, int decimals);
 // is a whole number (a lesson of integers prints "1", "12", not "1.0000"), else `decimals` for
 // all of them, so a column stays aligned. The one rule of the tables, worked example and exports.
 int decimalsFor(double value, int decimals);
-int decimalsFor(const Mat& values, int decimals);
+int decimalsFor(GridRef values, int decimals);
 
 }  // namespace attnscope

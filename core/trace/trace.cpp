@@ -144,7 +144,7 @@ std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
     }
 }
 
-const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head) {
+GridRef stepMatrix(const Trace& trace, Step step, int layer, int head) {
     const LayerTrace& l = trace.layers.at(layer);
     const HeadTrace& h = l.heads.at(head);
     switch (step) {
@@ -174,14 +174,14 @@ const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head) {
 std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head, std::string_view language) {
     if (hasKeyRows(step)) return tokenTexts(trace.columnTokens());
     if (hasTokenRows(step)) return tokenTexts(trace.tokens);
-    const Mat& m = stepMatrix(trace, step, layer, head);
+    const GridRef m = stepMatrix(trace, step, layer, head);
     const bool featureRows = step != Step::WO;  // W_Q rows index the model's features
     return indexLabels(m.rows(), featureRows ? textsIn(trace.featureNames, language) : std::vector<std::string>{});
 }
 
 std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head, std::string_view language) {
     if (isTokenByToken(step)) return tokenTexts(trace.columnTokens());
-    const Mat& m = stepMatrix(trace, step, layer, head);
+    const GridRef m = stepMatrix(trace, step, layer, head);
     // Without projections Q = K = V = X, so their columns are still the model's features.
     const bool copiesOfX = !trace.projections && (step == Step::Query || step == Step::Key ||
                                                   step == Step::Value || step == Step::WeightedSum);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/matrix.hpp"
+#include "core/trace/attention_weights.hpp"
 #include "core/text/localized_text.hpp"
 #include "core/text/notice.hpp"
 
@@ -45,7 +46,8 @@ struct HeadTrace {
     Mat scaledScores;     // T_q×T_k   scores / scaleDivisor
     Mat mask;             // T_q×T_k   0 where attention is allowed, -inf where masked
     Mat maskedScores;     // T_q×T_k   scaledScores + mask
-    Mat weights;          // T_q×T_k   softmax of each row of maskedScores
+    AttentionWeights weights;  // T_q×T_k softmax of each row of maskedScores: double for lessons,
+                               // float for models (core/trace/attention_weights.hpp)
     Mat weightedSum;      // T_q×d_v   weights·V (zero when the head is ablated)
     // Switched off for this run (Hugging Face's head_mask = 0): `weights` are still the ones it
     // computed, but they were multiplied by 0 before the weighted sum, so its output is zero.
@@ -132,8 +134,9 @@ struct Operand {
 // weights the trace does not store (wide identities) are left out.
 std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer = 0);
 
-// The matrix for a step; head is ignored for steps that are not per head.
-const Mat& stepMatrix(const Trace& trace, Step step, int layer, int head);
+// The matrix for a step; head is ignored for steps that are not per head. Every step is double
+// except a model's Step::Weights (float): read it through the view, or exact() in lesson code.
+GridRef stepMatrix(const Trace& trace, Step step, int layer, int head);
 
 // Labels: rows are tokens for token rows, else feature names (in `language`, see LocalizedText::in)
 // or indices; columns likewise.

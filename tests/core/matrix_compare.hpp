@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/base/matrix.hpp"
+#include "core/trace/attention_weights.hpp"
 
 namespace attnscope::testing {
 
@@ -46,6 +47,11 @@ inline MatrixDiff compareMatrices(const Mat& expected, const Mat& actual, double
     out << what << ": " << mismatches << " cells differ by more than " << tolerance << "; largest difference "
         << largest << "; first mismatches:" << cells.str();
     return {false, out.str()};
+}
+
+// Attention weights in either precision (a float read as double is its exact value).
+inline MatrixDiff compareMatrices(GridRef expected, GridRef actual, double tolerance, const std::string& what) {
+    return compareMatrices(expected.toMat(), actual.toMat(), tolerance, what);
 }
 
 }  // namespace attnscope::testing

@@ -65,7 +65,7 @@ RunControl ablating(std::vector<HeadRef> heads) {
     return control;
 }
 
-double maxDiff(const Mat& a, const Mat& b) { return (a - b).cwiseAbs().maxCoeff(); }
+double maxDiff(GridRef a, GridRef b) { return (a.toMat() - b.toMat()).cwiseAbs().maxCoeff(); }
 
 struct Largest {
     double weights = 0, outputs = 0, probability = 0;

@@ -152,12 +152,12 @@ TEST_CASE("one attention kernel: hidden tokens get exactly zero weight in float 
     multiHeadAttention(zeros, zeros, values, 1, true, LayerDetail::WeightsOnly, model);
     const LayerTrace lesson = runAttentionLayer(Mat::Zero(T, d), {identityHead(d)}, Mat(), RowVec(),
                                                 AttentionOptions{true, true, std::nullopt, -1}, {}, nullptr);
-    for (const Mat* weights : std::vector<const Mat*>{&model.heads[0].weights, &lesson.heads[0].weights}) {
+    for (const GridRef weights : {GridRef(model.heads[0].weights), GridRef(lesson.heads[0].weights)}) {
         for (int i = 0; i < T; ++i)
             for (int j = 0; j < T; ++j) {
                 INFO("row " << i << ", column " << j);
-                if (j > i) REQUIRE((*weights)(i, j) == 0.0);
-                else REQUIRE((*weights)(i, j) == Approx(1.0 / (i + 1)).margin(1e-7));
+                if (j > i) REQUIRE(weights(i, j) == 0.0);
+                else REQUIRE(weights(i, j) == Approx(1.0 / (i + 1)).margin(1e-7));
             }
     }
 }

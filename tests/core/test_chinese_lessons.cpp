@@ -72,7 +72,7 @@ TEST_CASE("Chinese coreference by hand: 它 → 动物 when 累, 它 → 马路 
         REQUIRE(tokenTexts(trace) == expected);
         REQUIRE(trace.layers.size() == 2);
         CHECK(trace.layers[0].heads[0].weights(it, 12) == Approx(0.968782).margin(5e-7));
-        const Mat& a2 = trace.layers[1].heads[0].weights;
+        const Mat a2 = trace.layers[1].heads[0].weights.toMat();
         const Eigen::Index match1 = wide ? ma : dong, match2 = wide ? lu : wu;
         const Eigen::Index other = wide ? dong : ma;
         CHECK(trace.layers[1].heads[0].scores(it, match1) == Approx(3.875129).margin(5e-7));
@@ -89,7 +89,7 @@ TEST_CASE("Chinese causal mask by hand: 小猫看见小狗", "[lesson][zh][refer
     // Row 狗 sees [0, 2, 0, 0, 0, 2]: e²/(2e² + 4) = 7.389056/18.778112 = 0.393493.
     const Trace trace = runBuiltInLesson("causal-mask-zh");
     REQUIRE(tokenTexts(trace) == std::vector<std::string>{"小", "猫", "看", "见", "小", "狗"});
-    const Mat& a = trace.layers.at(0).heads.at(0).weights;
+    const Mat a = trace.layers.at(0).heads.at(0).weights.toMat();
     CHECK(a(0, 0) == 1.0);
     CHECK(a(0, 1) == 0.0);  // masked: e^(−∞) = 0 exactly
     CHECK(a(1, 0) == Approx(0.119203).margin(5e-7));

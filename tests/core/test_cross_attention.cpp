@@ -227,7 +227,7 @@ TEST_CASE("causal demo: the mask hides the future of a lesson that has none", "[
     REQUIRE(demo.ok());
     const HeadTrace& h = demo.value().trace.layers[0].heads[0];
     REQUIRE_MATRIX_NEAR(testing::rows({{0, -kInf, -kInf}, {0, 0, -kInf}, {0, 0, 0}}), h.mask, 0.0);
-    REQUIRE_MATRIX_NEAR(testing::rows({{1, 0, 0}, {1 / (1 + e()), e() / (1 + e()), 0}}), h.weights.topRows(2), 1e-15);
+    REQUIRE_MATRIX_NEAR(testing::rows({{1, 0, 0}, {1 / (1 + e()), e() / (1 + e()), 0}}), h.weights.toMat().topRows(2), 1e-15);
     CHECK(h.weights(0, 1) == 0.0);
     CHECK(demo.value().largestAboveDiagonal == 0.0);
     CHECK(demo.value().largestRowSumError < 1e-15);
@@ -247,7 +247,7 @@ TEST_CASE("padding demo: [PAD] columns are 0 and the short sentence is what it i
     CHECK(p.largestDifferenceAlone == 0.0);
     CHECK(p.largestRowSumError < 1e-15);
     const double s = std::exp(3.0) + 1;
-    REQUIRE_MATRIX_NEAR(testing::rows({{std::exp(3.0) / s, 1 / s, 0}}), p.batch[1].layers[0].heads[0].weights.topRows(1), 1e-15);
+    REQUIRE_MATRIX_NEAR(testing::rows({{std::exp(3.0) / s, 1 / s, 0}}), p.batch[1].layers[0].heads[0].weights.toMat().topRows(1), 1e-15);
 
     auto same = paddingDemo(lesson, "cats chase", "mice chase");
     REQUIRE(same.ok());

@@ -37,7 +37,7 @@ bool derived(ExplanationKind kind) {
 void checkLayerCellsAddUp(const Trace& trace, int layer, double tolerance) {
     for (const Step step : stepsOf(trace, layer))
         for (int h = 0; h < (isPerHead(step) ? trace.headCount() : 1); ++h) {
-            const Mat& m = stepMatrix(trace, step, layer, h);
+            const GridRef m = stepMatrix(trace, step, layer, h);
             for (int r = 0; r < m.rows(); ++r)
                 for (int c = 0; c < m.cols(); ++c) {
                     const auto e = explainCell(trace, CellRef{step, layer, h, r, c}, 4);

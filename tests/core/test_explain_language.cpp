@@ -118,7 +118,7 @@ TEST_CASE("every cell of every built-in lesson: the Chinese explanation has the 
             for (const Step step : stepsOf(trace, layer))
                 for (int h = 0; h < (isPerHead(step) ? trace.headCount() : 1); ++h) {
                     INFO(stepKey(step) << " layer " << layer << " head " << h);
-                    const Mat& m = stepMatrix(trace, step, layer, h);
+                    const GridRef m = stepMatrix(trace, step, layer, h);
                     checkSameNumbers(trace, CellRef{step, layer, h, 0, 0});
                     checkSameNumbers(trace, CellRef{step, layer, h, static_cast<int>(m.rows()) - 1,
                                                     static_cast<int>(m.cols()) - 1});

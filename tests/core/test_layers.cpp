@@ -105,7 +105,7 @@ TEST_CASE("the input of layer 2 explains itself as the residual sum", "[layers][
 
     // Every cell of every step of layer 2 adds up to the value shown.
     for (const Step step : stepsOf(trace, 1)) {
-        const Mat& m = stepMatrix(trace, step, 1, 0);
+        const GridRef m = stepMatrix(trace, step, 1, 0);
         for (int r = 0; r < m.rows(); ++r)
             for (int c = 0; c < m.cols(); ++c) {
                 const auto cell = explainCell(trace, CellRef{step, 1, 0, r, c}, 4);

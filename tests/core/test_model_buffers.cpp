@@ -41,7 +41,7 @@ void requireIdentical(const ModelRun& a, const ModelRun& b) {
     for (std::size_t l = 0; l < a.trace.layers.size(); ++l)
         for (std::size_t h = 0; h < a.trace.layers[l].heads.size(); ++h) {
             INFO("layer " << l << " head " << h);
-            CHECK((a.trace.layers[l].heads[h].weights - b.trace.layers[l].heads[h].weights).cwiseAbs().maxCoeff() == 0.0);
+            CHECK(a.trace.layers[l].heads[h].weights == b.trace.layers[l].heads[h].weights);  // same precision, same numbers
         }
 }
 
@@ -52,7 +52,7 @@ void requireMatchesFixture(const ModelRun& run, const std::string& fixture) {
     const Mat lastGot = toDouble(run.hiddenStates.back());
     CHECK((lastWant - lastGot).cwiseAbs().maxCoeff() <= kTolerance);
     const Mat weightsWant = matrixOf(expected.at("attentions").back().back());
-    CHECK((weightsWant - run.trace.layers.back().heads.back().weights).cwiseAbs().maxCoeff() <= kTolerance);
+    CHECK((weightsWant - run.trace.layers.back().heads.back().weights.toMat()).cwiseAbs().maxCoeff() <= kTolerance);
 }
 
 }  // namespace

@@ -101,7 +101,7 @@ void compareRun(const ModelRun& run, const Json& expected, double tolerance, Lar
     for (std::size_t l = 0; l < attentions.size(); ++l)
         for (std::size_t h = 0; h < attentions[l].size(); ++h) {
             INFO("layer " << l << " head " << h);
-            const Mat want = matrixOf(attentions[l][h]), got = run.trace.layers[l].heads.at(h).weights;
+            const Mat want = matrixOf(attentions[l][h]), got = run.trace.layers[l].heads.at(h).weights.toMat();
             REQUIRE_MATRIX_NEAR(want, got, tolerance);
             largest.attention = std::max(largest.attention, maxDiff(want, got));
         }
@@ -392,7 +392,7 @@ TEST_CASE("Model traces are consistent with the lesson conventions", "[models]")
                 const Mat v = (layer.input * h.params.wv).rowwise() + h.params.bv;
                 REQUIRE_MATRIX_NEAR(q, h.q, 1e-4);
                 REQUIRE_MATRIX_NEAR(v, h.v, 1e-4);
-                REQUIRE_MATRIX_NEAR(Mat(h.weights * h.v), h.weightedSum, 1e-5);
+                REQUIRE_MATRIX_NEAR(Mat(h.weights.toMat() * h.v), h.weightedSum, 1e-5);
                 REQUIRE_MATRIX_NEAR(Mat(h.scaledScores + h.mask), h.maskedScores, 1e-6);
             }
             const Mat output = (layer.concat * layer.wo).rowwise() + layer.bo;
@@ -647,8 +647,8 @@ TEST_CASE("bert-base shapes: load, run 16 tokens, finite outputs, rows sum to 1"
     for (const LayerTrace& layer : r.trace.layers) {
         REQUIRE(layer.heads.size() == 12);
         for (const HeadTrace& h : layer.heads) {
-            REQUIRE(h.weights.allFinite());
-            REQUIRE_MATRIX_NEAR(Mat(h.weights.rowwise().sum()), Mat(Mat::Ones(16, 1)), 1e-5);
+            REQUIRE(h.weights.toMat().allFinite());
+            REQUIRE_MATRIX_NEAR(Mat(h.weights.toMat().rowwise().sum()), Mat(Mat::Ones(16, 1)), 1e-5);
             REQUIRE(h.params.wq.rows() == 768);
             REQUIRE(h.params.wq.cols() == 64);
         }

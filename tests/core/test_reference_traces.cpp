@@ -177,7 +177,7 @@ void checkLayer(const Json& fixture, const LayerTrace& layer, const std::string&
                      actual.scaledScores);
         CHECK_MATRIX(head + "masked scores", matrixFromJson(expected.at("masked_scores")),
                      actual.maskedScores);
-        CHECK_MATRIX(head + "weights", matrixFromJson(expected.at("weights")), actual.weights);
+        CHECK_MATRIX(head + "weights", matrixFromJson(expected.at("weights")), actual.weights.exact());  // lessons: double
         CHECK_MATRIX(head + "weighted sum", matrixFromJson(expected.at("weighted_sum")),
                      actual.weightedSum);
     }
@@ -295,7 +295,7 @@ TEST_CASE("lesson 1 by hand: scores and softmax", "[reference]") {
     weights << e / (e + 2), 1 / (e + 2), 1 / (e + 2),
                std::exp(-1.0) / chaseSum, 1.0 / chaseSum, std::exp(-2.0) / chaseSum,
                std::exp(-2.0) / miceSum, std::exp(-3.0) / miceSum, 1.0 / miceSum;
-    CHECK_MATRIX("lesson 1 weights (closed form)", weights, head.weights);
+    CHECK_MATRIX("lesson 1 weights (closed form)", weights, head.weights.exact());
 
     // The six-decimal values written above.
     Mat written(3, 3);
@@ -303,7 +303,7 @@ TEST_CASE("lesson 1 by hand: scores and softmax", "[reference]") {
                0.244728, 0.665241, 0.090031,
                0.114195, 0.042010, 0.843795;
     const Comparison sixDecimals = compareMatrices("lesson 1 weights (6 decimals)", written,
-                                                   head.weights, 5e-7);
+                                                   head.weights.exact(), 5e-7);
     if (!sixDecimals.ok) FAIL_CHECK(sixDecimals.message);
 
     RowVec catsRow(5);
@@ -325,7 +325,7 @@ TEST_CASE("coreference lesson: in head 1 \"it\" attends most to \"animal\"", "[r
     const Eigen::Index it = indexOf("it");
     const Eigen::Index animal = indexOf("animal");
     const Eigen::Index street = indexOf("street");
-    const Mat& weights = trace.layers.at(0).heads.at(0).weights;
+    const Mat weights = trace.layers.at(0).heads.at(0).weights.toMat();
 
     Eigen::Index strongest = -1;
     weights.row(it).maxCoeff(&strongest);
@@ -346,7 +346,7 @@ TEST_CASE("coreference lesson: in head 1 \"it\" attends most to \"animal\"", "[r
     CHECK(weights(it, street) < 0.06);
 
     // Head 2, the property head: "tired" attends most to "animal".
-    const Mat& property = trace.layers.at(0).heads.at(1).weights;
+    const Mat property = trace.layers.at(0).heads.at(1).weights.toMat();
     Eigen::Index tiredTarget = -1;
     property.row(indexOf("tired")).maxCoeff(&tiredTarget);
     CHECK(tokens[tiredTarget].text == "animal");
@@ -356,7 +356,7 @@ TEST_CASE("coreference lesson with hand-rounding 1 keeps \"it\" on \"animal\"", 
     const Json fixture = loadFixture("coreference-round1");
     const Trace trace = runFixture(fixture);
     REQUIRE(trace.handRounding == std::optional<int>(1));
-    const Mat& weights = trace.layers.at(0).heads.at(0).weights;
+    const Mat weights = trace.layers.at(0).heads.at(0).weights.toMat();
     const Eigen::Index it = 7, animal = 1;
     REQUIRE(trace.tokens[it].text == "it");
     Eigen::Index strongest = -1;
@@ -415,7 +415,7 @@ TEST_CASE("two layers: with \"tired\", layer 2 links \"it\" to \"animal\"", "[re
     CHECK(run.trace.layers[1].input(run.it, 6) == 0.0);                                 // column "wide"
     CHECK(run.trace.layers[1].heads[0].scores(run.it, run.animal) == Approx(3.9032481515).margin(1e-9));
 
-    const Mat& weights = run.trace.layers[1].heads[0].weights;
+    const Mat weights = run.trace.layers[1].heads[0].weights.toMat();
     CHECK(weights(run.it, run.animal) == Approx(kMatchWeight).margin(1e-12));
     CHECK(weights(run.it, run.street) == Approx(kOtherWeight).margin(1e-12));
     CHECK(weights(run.it, run.animal) == Approx(0.8321110363).margin(1e-10));
@@ -433,7 +433,7 @@ TEST_CASE("two layers: with \"wide\", layer 2 links \"it\" to \"street\"", "[ref
     CHECK(run.trace.layers[1].input(run.it, 6) == Approx(kStateWeight).margin(1e-15));  // column "wide"
     CHECK(run.trace.layers[1].input(run.it, 5) == 0.0);                                 // column "tired"
 
-    const Mat& weights = run.trace.layers[1].heads[0].weights;
+    const Mat weights = run.trace.layers[1].heads[0].weights.toMat();
     CHECK(weights(run.it, run.street) == Approx(0.8321110363).margin(1e-10));
     CHECK(weights(run.it, run.animal) == Approx(0.0167888964).margin(1e-10));
     CHECK(weights(run.it, run.street) > weights(run.it, run.animal));

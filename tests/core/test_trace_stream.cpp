@@ -48,7 +48,7 @@ Json layerJson(const LayerTrace& l) {
         heads.push_back(Json{{"q", matrixJson(h.q)}, {"k", matrixJson(h.k)}, {"v", matrixJson(h.v)},
                              {"scores", matrixJson(h.scores)}, {"scaled_scores", matrixJson(h.scaledScores)},
                              {"mask", matrixJson(h.mask)}, {"masked_scores", matrixJson(h.maskedScores)},
-                             {"weights", matrixJson(h.weights)}, {"output", matrixJson(h.weightedSum)},
+                             {"weights", matrixJson(h.weights.toMat())}, {"output", matrixJson(h.weightedSum)},
                              {"ablated", h.ablated}});
     Json layer{{"input", matrixJson(l.input)}, {"heads", std::move(heads)},
                {"concat", matrixJson(l.concat)}, {"output", matrixJson(l.output)}};
@@ -115,7 +115,7 @@ TokenLabeler labelerOf(const OpenedModel& opened) {
 }
 
 // Every cell of `m` against the JSON rows, at 1e-6 relative (the JSON spells each float exactly).
-double largestDifference(const Json& rows, const Mat& m) {
+double largestDifference(const Json& rows, GridRef m) {
     REQUIRE(rows.size() == static_cast<std::size_t>(m.rows()));
     double largest = 0;
     for (Eigen::Index r = 0; r < m.rows(); ++r) {

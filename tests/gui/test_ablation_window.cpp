@@ -92,7 +92,7 @@ void AblationWindowTest::switchesTheFirstHeadOff() {
     QVERIFY(!layer.heads[1].ablated);
     QVERIFY(!intact.heads[0].ablated);
     // Its weights are still the ones it computed; its output is zero.
-    QVERIFY(layer.heads[0].weights.isApprox(intact.heads[0].weights, 1e-12));
+    QVERIFY(layer.heads[0].weights.toMat().isApprox(intact.heads[0].weights.toMat(), 1e-12));
     const Eigen::Index dv = layer.heads[0].weightedSum.cols();
     QCOMPARE(layer.concat.leftCols(dv).cwiseAbs().maxCoeff(), 0.0);
     QVERIFY(intact.concat.leftCols(dv).cwiseAbs().maxCoeff() > 0.1);

@@ -83,8 +83,8 @@ void CompareTabTest::tiredAgainstWideByPosition() {
     typeB(window, kWide);
     QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[2]->drawn().size() > 0, kWaitMs);
     const auto drawn = compareView(window)->builders();
-    const Mat a = window.source().trace()->layers[0].heads[1].weights;
-    const Mat b = lessonRun("coreference", kWide).layers[0].heads[1].weights;
+    const Mat a = window.source().trace()->layers[0].heads[1].weights.toMat();
+    const Mat b = lessonRun("coreference", kWide).layers[0].heads[1].weights.toMat();
     QCOMPARE(drawn[0]->drawn().rows(), a.rows());
     QVERIFY2(largest(drawn[0]->drawn() - a) == 0, "A is not the window's run");
     QVERIFY2(largest(drawn[1]->drawn() - b) < 1e-12, "B is not the lesson run on B");
@@ -107,8 +107,8 @@ void CompareTabTest::aShorterSentenceIsAlignedByWord() {
     QVERIFY2(compareView(window)->caption().contains("Only in A: didn't, cross, the, street, because, it"),
              qPrintable(compareView(window)->caption()));
     // Cell (animal → the): A's weight from "animal" (token 1) to "the" (token 0) minus B's.
-    const Mat a = window.source().trace()->layers[0].heads[0].weights;
-    const Mat b = lessonRun("coreference", "the animal was too tired").layers[0].heads[0].weights;
+    const Mat a = window.source().trace()->layers[0].heads[0].weights.toMat();
+    const Mat b = lessonRun("coreference", "the animal was too tired").layers[0].heads[0].weights.toMat();
     QVERIFY(std::abs(diff->drawn()(1, 0) - (a(1, 0) - b(1, 0))) < 1e-12);
     // (tired → was): tokens 10 → 8 in A, 4 → 2 in B.
     QVERIFY(std::abs(diff->drawn()(4, 2) - (a(10, 8) - b(4, 2))) < 1e-12);
@@ -121,7 +121,7 @@ void CompareTabTest::followsTheHead() {
     typeB(window, "cats chase mice");
     QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().size() > 0, kWaitMs);
     child<StepNavigator>(window, "navigator")->setCurrentHead(1);  // the step list's head box
-    const Mat b1 = lessonRun("two-heads", "cats chase mice").layers[0].heads[1].weights;
+    const Mat b1 = lessonRun("two-heads", "cats chase mice").layers[0].heads[1].weights.toMat();
     QTRY_VERIFY(largest(compareView(window)->builders()[1]->drawn() - b1) < 1e-12);
 }
 
@@ -139,7 +139,7 @@ void CompareTabTest::tinyBertRunsBOffTheGuiThread() {
     RunControl control;
     auto b = runSentence(*model, "the dog sat", control);
     QVERIFY(b.ok());
-    const Mat& expected = b.value().trace.layers[0].heads[0].weights;
+    const Mat expected = b.value().trace.layers[0].heads[0].weights.toMat();
     QCOMPARE(compareView(window)->builders()[1]->drawn().rows(), expected.rows());
     QVERIFY(largest(compareView(window)->builders()[1]->drawn() - expected) < 1e-6);
 }
@@ -155,17 +155,17 @@ void CompareTabTest::bHonoursTheHeadsSwitchedOff() {
     typeB(window, kWide);
     auto loaded = loadLesson("two-layers");
     QVERIFY(loaded.ok());
-    const Mat intact = runLesson(loaded.value(), kWide).value().layers[1].heads[0].weights;
+    const Mat intact = runLesson(loaded.value(), kWide).value().layers[1].heads[0].weights.toMat();
     QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().rows() == intact.rows() &&
                                  largest(compareView(window)->builders()[1]->drawn() - intact) < 1e-12, kWaitMs);
     typeAblation(window, "1:1");
     RunSettings off;
     off.ablate = {HeadRef{0, 0}};
-    const Mat ablated = runLesson(loaded.value(), kWide, off).value().layers[1].heads[0].weights;
+    const Mat ablated = runLesson(loaded.value(), kWide, off).value().layers[1].heads[0].weights.toMat();
     QVERIFY(largest(ablated - intact) > 1e-3);
     QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().rows() == ablated.rows() &&
                                  largest(compareView(window)->builders()[1]->drawn() - ablated) < 1e-12, kWaitMs);
-    const Mat a = window.source().trace()->layers[1].heads[0].weights;
+    const Mat a = window.source().trace()->layers[1].heads[0].weights.toMat();
     QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
     QVERIFY(largest(compareView(window)->builders()[2]->drawn() - (a - ablated)) < 1e-12);
 }

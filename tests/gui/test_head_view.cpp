@@ -25,7 +25,7 @@ namespace {
 int selectedLinesInRows(const Trace& t, int layer, const LineFilter& filter, int first, int last) {
     int n = 0;
     for (const HeadTrace& h : t.layers[static_cast<std::size_t>(layer)].heads) {
-        const std::vector<double> threshold = rowLineThresholds(h.weights, filter);
+        const std::vector<double> threshold = rowLineThresholds(h.weights.toMat(), filter);
         for (int r = 0; r < h.weights.rows(); ++r)
             for (int c = 0; c < h.weights.cols(); ++c)
                 if (drawsLine(h.weights(r, c), threshold[static_cast<std::size_t>(r)]) && std::min(r, c) <= last &&

@@ -137,8 +137,8 @@ void LabTest::permutationDemoShowsOrderAndBreaksWithPositions() {
     const Lesson& lesson = sessionOf(*window).lesson();
     const auto demo = permutationDemo(lesson, lesson.sentence, 2024);
     QVERIFY(demo.ok());
-    QCOMPARE(p->permutation()->originalPlot().drawn(), demo.value().original.layers[0].heads[0].weights);
-    QCOMPARE(p->permutation()->shuffledPlot().drawn(), demo.value().shuffled.layers[0].heads[0].weights);
+    QCOMPARE(p->permutation()->originalPlot().drawn(), demo.value().original.layers[0].heads[0].weights.toMat());
+    QCOMPARE(p->permutation()->shuffledPlot().drawn(), demo.value().shuffled.layers[0].heads[0].weights.toMat());
     QStringList order;
     for (const int i : demo.value().order) order << QString::number(i);
     QVERIFY2(p->permutation()->orderText().contains("[" + order.join(", ") + "]"), qPrintable(p->permutation()->orderText()));
@@ -148,7 +148,7 @@ void LabTest::permutationDemoShowsOrderAndBreaksWithPositions() {
     p->permutation()->keepPositionalBox()->setChecked(true);
     const auto kept = permutationDemo(lesson, lesson.sentence, 2024, true);
     QVERIFY(kept.value().largestDifference > 0.01);
-    QCOMPARE(p->permutation()->shuffledPlot().drawn(), kept.value().shuffled.layers[0].heads[0].weights);
+    QCOMPARE(p->permutation()->shuffledPlot().drawn(), kept.value().shuffled.layers[0].heads[0].weights.toMat());
     QVERIFY2(p->permutation()->checkText().contains("breaks: largest difference " +
                                                 QString::number(kept.value().largestDifference, 'e', 1)),
              qPrintable(p->permutation()->checkText()));

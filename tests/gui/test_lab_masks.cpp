@@ -79,7 +79,7 @@ void LabMasksTest::causalPageDrawsCoresMaskedRun() {
     QVERIFY(sameMatrix(p->causalScoresPlot().drawn(), h.scores));  // lesson 1 does not scale
     QVERIFY(sameMatrix(p->causalMaskPlot().drawn(), h.mask));
     QVERIFY(sameMatrix(p->causalMaskedPlot().drawn(), h.maskedScores));
-    QVERIFY(sameMatrix(p->causalWeightsPlot().drawn(), h.weights));
+    QVERIFY(sameMatrix(p->causalWeightsPlot().drawn(), h.weights.toMat()));
     // The mask by hand: −∞ strictly above the diagonal, 0 elsewhere; printed as "−∞" and "0".
     const Mat& m = p->causalMaskPlot().drawn();
     for (int i = 0; i < 3; ++i)
@@ -103,8 +103,8 @@ void LabMasksTest::paddingPageDrawsTheBatch() {
     QCOMPARE(p->secondSentenceEdit()->text(), QString("the cat saw"));
     const auto batch = runLessonBatch(lesson(), {"the cat saw the dog", "the cat saw"});
     QVERIFY(batch.ok());
-    QVERIFY(sameMatrix(p->paddedWeightsPlot(0).drawn(), batch.value()[0].layers[0].heads[0].weights));
-    QVERIFY(sameMatrix(p->paddedWeightsPlot(1).drawn(), batch.value()[1].layers[0].heads[0].weights));
+    QVERIFY(sameMatrix(p->paddedWeightsPlot(0).drawn(), batch.value()[0].layers[0].heads[0].weights.toMat()));
+    QVERIFY(sameMatrix(p->paddedWeightsPlot(1).drawn(), batch.value()[1].layers[0].heads[0].weights.toMat()));
     QVERIFY(sameMatrix(p->paddingMaskPlot().drawn(), batch.value()[1].layers[0].heads[0].mask));
     QCOMPARE(p->paddedWeightsPlot(1).columnLabels(), QStringList({"the", "cat", "saw", "[PAD]", "[PAD]"}));
     const Mat& w = p->paddedWeightsPlot(1).drawn();
@@ -115,7 +115,7 @@ void LabMasksTest::paddingPageDrawsTheBatch() {
     const auto alone = runLesson(lesson(), "the cat saw");
     QVERIFY(alone.ok());
     const Mat real = w.topLeftCorner(3, 3);
-    QVERIFY((real - alone.value().layers[0].heads[0].weights).cwiseAbs().maxCoeff() < 1e-15);
+    QVERIFY((real - alone.value().layers[0].heads[0].weights.toMat()).cwiseAbs().maxCoeff() < 1e-15);
     const auto demo = paddingDemo(lesson(), "the cat saw the dog", "the cat saw");
     QVERIFY(demo.ok());
     QVERIFY(demo.value().largestDifferenceAlone < 1e-15);
@@ -140,7 +140,7 @@ void LabMasksTest::crossAttentionIsRectangularAndExplainsAClick() {
     const MatrixPlotBuilder& plot = p->crossWeightsPlot();
     QCOMPARE(plot.drawn().rows(), Eigen::Index{3});
     QCOMPARE(plot.drawn().cols(), Eigen::Index{2});
-    QVERIFY(sameMatrix(plot.drawn(), cross.value().layers[0].heads[0].weights));
+    QVERIFY(sameMatrix(plot.drawn(), cross.value().layers[0].heads[0].weights.toMat()));
     QCOMPARE(plot.rowLabels(), QStringList({"cats", "chase", "mice"}));
     QCOMPARE(plot.columnLabels(), QStringList({"mice", "cats"}));
     QCOMPARE(plot.cellTexts().size(), qsizetype{6});
@@ -159,13 +159,13 @@ void LabMasksTest::crossAttentionIsRectangularAndExplainsAClick() {
     // Head 2 of the lesson: its own weights, and the click explains head 2's cell.
     QCOMPARE(p->headBox()->maximum(), 2);
     p->headBox()->setValue(2);
-    QVERIFY(sameMatrix(plot.drawn(), cross.value().layers[0].heads[1].weights));
+    QVERIFY(sameMatrix(plot.drawn(), cross.value().layers[0].heads[1].weights.toMat()));
     QVERIFY(plot.title().contains("head 2 of 2"));
     p->selectCrossCell(1, 1);
     QVERIFY2(p->explanationText().contains("S[chase, cats], head 2"), qPrintable(p->explanationText()));
     const auto batch = runLessonBatch(lesson(), {"cats chase mice", "cats chase"});
     QVERIFY(batch.ok());
-    QVERIFY(sameMatrix(p->paddedWeightsPlot(1).drawn(), batch.value()[1].layers[0].heads[1].weights));
+    QVERIFY(sameMatrix(p->paddedWeightsPlot(1).drawn(), batch.value()[1].layers[0].heads[1].weights.toMat()));
 }
 
 void LabMasksTest::badInputKeepsThePreviousState() {

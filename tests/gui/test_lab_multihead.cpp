@@ -99,7 +99,7 @@ void LabMultiHeadTest::drawsCoresMatricesForEveryH() {
         const LayerTrace& layer = expected.value().trace.layers[0];
         QCOMPARE(panel->headPlotCount(), H);
         for (int h = 0; h < H; ++h) {
-            QCOMPARE(largestDifference(panel->headPlot(h).drawn(), layer.heads[h].weights), 0.0);
+            QCOMPARE(largestDifference(panel->headPlot(h).drawn(), layer.heads[h].weights.toMat()), 0.0);
             QCOMPARE(panel->headPlot(h).rowLabels(), QStringList({"cats", "chase", "mice"}));
             QCOMPARE(panel->headPlot(h).columnLabels(), QStringList({"cats", "chase", "mice"}));
             QCOMPARE(panel->headPlot(h).cellTexts().size(), qsizetype{9});  // every weight printed in its cell

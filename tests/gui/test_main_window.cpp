@@ -77,7 +77,7 @@ const TraceMatrixModel* operandFor(const MatrixPanel& panel, Step step) {
 
 // Checks that a heatmap builder drew exactly the weights of `head`, labelled with the tokens.
 void verifyHeatmap(const HeatmapBuilder& b, const Trace& trace, int head) {
-    const Mat& w = trace.layers[0].heads[head].weights;
+    const Mat w = trace.layers[0].heads[head].weights.toMat();
     const int T = trace.tokenCount();
     QCOMPARE(static_cast<int>(b.drawnCells().size()), T * T);
     for (const DrawnCell& c : b.drawnCells()) QCOMPARE(c.value, w(c.row, c.col));
@@ -368,11 +368,11 @@ void MainWindowTest::malformedLessonKeepsThePreviousOne() {
     f.write("{ \"format\": \"attnscope-lesson\", ");
     f.close();
     const QString title = child<QLabel>(*window, "lessonTitle")->text();
-    const Mat weights = sessionOf(*window).trace().layers[0].heads[0].weights;
+    const Mat weights = sessionOf(*window).trace().layers[0].heads[0].weights.toMat();
     QVERIFY(!window->openLessonFile(path));
     QVERIFY2(window->lastError().contains("not valid JSON"), qPrintable(window->lastError()));
     QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), title);
-    QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].weights, weights);
+    QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].weights.toMat(), weights);
     QCOMPARE(child<TokenStrip>(*window, "tokens")->chipTexts(), (QStringList{"cats", "chase", "mice"}));
     auto* box = window->findChild<QMessageBox*>();
     QVERIFY(box);
@@ -435,7 +435,7 @@ void MainWindowTest::savedLessonReadsBack() {
     auto window2 = std::make_unique<MainWindow>();
     QVERIFY(window2->openLessonFile(path));
     QCOMPARE(sessionOf(*window2).lesson().embeddings[0].second(0, 0), 3.0);
-    QCOMPARE(sessionOf(*window2).trace().layers[0].heads[1].weights, sessionOf(*window).trace().layers[0].heads[1].weights);
+    QCOMPARE(sessionOf(*window2).trace().layers[0].heads[1].weights.toMat(), sessionOf(*window).trace().layers[0].heads[1].weights.toMat());
 }
 
 void MainWindowTest::largerTextScalesEveryView() {

@@ -64,7 +64,7 @@ bool cellsMatchFixture(const HeatmapView& view, int layer, int head) {
 bool cellsEqualTrace(const HeatmapView& view, const Trace& trace) {
     const auto builders = view.builders();
     if (builders.empty()) return false;
-    const Mat& w = trace.layers.at(0).heads.at(0).weights;
+    const Mat w = trace.layers.at(0).heads.at(0).weights.toMat();
     const auto& cells = builders.front()->drawnCells();
     if (cells.size() != static_cast<std::size_t>(w.size())) return false;
     for (const DrawnCell& c : cells)
@@ -89,11 +89,12 @@ Trace syntheticTrace(int tokens, int layers, int heads) {
         LayerTrace layer;
         for (int h = 0; h < heads; ++h) {
             HeadTrace head;
-            head.weights = Mat(tokens, tokens);
+            Mat w(tokens, tokens);
             for (int r = 0; r < tokens; ++r) {
-                for (int c = 0; c < tokens; ++c) head.weights(r, c) = std::pow(uniform(random), 8);
-                head.weights.row(r) /= head.weights.row(r).sum();
+                for (int c = 0; c < tokens; ++c) w(r, c) = std::pow(uniform(random), 8);
+                w.row(r) /= w.row(r).sum();
             }
+            head.weights = std::move(w);
             layer.heads.push_back(std::move(head));
         }
         trace.layers.push_back(std::move(layer));

@@ -34,6 +34,7 @@
 #include "ui/attention/head_view.hpp"
 #include "ui/attention/head_view_lines.hpp"
 #include "ui/attention/model_view.hpp"
+#include "ui/step/trace_matrix_model.hpp"
 
 #include "tests/matrix_literal.hpp"
 
@@ -188,6 +189,7 @@ private slots:
     void linesAreDrawnAt512TokensWithStrongestPerToken();
     void bertBaseSizedTraceBuildsQuickly();
     void screenshotsOfTheTinyBert();
+    void stepTableShowsAModelsFloatWeights();
 
 private:
     Trace trace = handTrace();
@@ -206,7 +208,7 @@ void ModelViewsTest::modelViewDrawsEveryLayerAndHead() {
         QVERIFY(t.computed);
         // One pixel per weight, coloured on the fixed [0, 1] scale.
         const QImage img = view.thumbnailImage(t.layer, t.head);
-        const Mat& w = trace.layers[t.layer].heads[t.head].weights;
+        const Mat w = trace.layers[t.layer].heads[t.head].weights.toMat();
         QCOMPARE(img.size(), QSize(4, 4));
         for (int r = 0; r < 4; ++r)
             for (int c = 0; c < 4; ++c) QCOMPARE(img.pixel(c, r), ModelView::colourFor(w(r, c), 1.0));
@@ -332,7 +334,7 @@ void ModelViewsTest::headViewAlphaIsTheWeight() {
     HeadView view;
     view.resize(500, 300);
     view.showTrace(trace, 0, {0}, {});
-    const Mat& w = trace.layers[0].heads[0].weights;
+    const Mat w = trace.layers[0].heads[0].weights.toMat();
     QCOMPARE(static_cast<int>(view.drawnLines().size()), countAtLeast(w, HeadView::kMinWeight));  // 16
     for (const DrawnLine& line : view.drawnLines()) {
         QCOMPARE(line.head, 0);
@@ -451,7 +453,7 @@ void ModelViewsTest::largeTracesAreBuiltOnAWorker() {
         QCOMPARE(t.rows, 160);
         QCOMPARE(t.scaleMax, 1.0);
         const QImage img = model.thumbnailImage(t.layer, t.head);
-        const Mat& w = big.layers[t.layer].heads[t.head].weights;
+        const Mat w = big.layers[t.layer].heads[t.head].weights.toMat();
         QCOMPARE(img.size(), QSize(160, 160));
         for (int r = 0; r < 160; r += 7)
             for (int c = 0; c < 160; ++c) QCOMPARE(img.pixel(c, r), ModelView::colourFor(w(r, c), 1.0));
@@ -468,7 +470,7 @@ void ModelViewsTest::largeTracesAreBuiltOnAWorker() {
     QVERIFY(head.drawnLines().empty());  // being extracted
     QVERIFY(waitFor([&] { return !head.drawnLines().empty(); }).ok);
     int expected = 0;
-    for (const HeadTrace& h : big.layers[1].heads) expected += countAtLeast(h.weights, HeadView::kMinWeight);
+    for (const HeadTrace& h : big.layers[1].heads) expected += countAtLeast(h.weights.toMat(), HeadView::kMinWeight);
     QCOMPARE(static_cast<int>(head.drawnLines().size()), expected);
     head.show();
     QVERIFY(QTest::qWaitForWindowExposed(&head));
@@ -650,7 +652,7 @@ void ModelViewsTest::linesAreDrawnAt512TokensWithStrongestPerToken() {
         layer.heads.push_back(std::move(head));
     }
     t.layers.push_back(std::move(layer));
-    QVERIFY(t.layers[0].heads[0].weights.maxCoeff() < 0.01);
+    QVERIFY(t.layers[0].heads[0].weights.toMat().maxCoeff() < 0.01);
 
     // The floor alone (what the view drew before): no line at all.
     const std::vector<int> all = visibleTokens(t, false);
@@ -671,12 +673,34 @@ void ModelViewsTest::linesAreDrawnAt512TokensWithStrongestPerToken() {
     QCOMPARE(static_cast<int>(head.drawnLines().size()), 2 * T * 3);
     // Each is among its row's 3 largest weights of its head.
     for (const DrawnLine& l : head.drawnLines()) {
-        const auto row = t.layers[0].heads[static_cast<std::size_t>(l.head)].weights.row(l.from);
+        const RowVec row = t.layers[0].heads[static_cast<std::size_t>(l.head)].weights.toMat().row(l.from);
         QVERIFY((row.array() > l.weight).count() < 3);
         QCOMPARE(l.weight, row(l.to));
     }
     QVERIFY(head.caption().contains("3"));
     QVERIFY(waitFor([&] { return head.paintedLineCount() > 0; }).ok);  // and painted
+}
+
+// A model layer kept WeightsOnly holds float weights: the numbers table shows them (as double,
+// exactly), not an empty matrix.
+void ModelViewsTest::stepTableShowsAModelsFloatWeights() {
+    Trace t;
+    for (const char* text : {"a", "b", "c"}) t.tokens.push_back(Token{text});
+    MatF w(3, 3);
+    w << 0.1f, 0.2f, 0.7f, 0.5f, 0.25f, 0.25f, 1.f, 0.f, 0.f;
+    HeadTrace head;
+    head.weights = w;
+    t.layers.push_back(LayerTrace{});
+    t.layers[0].heads.push_back(head);
+    QVERIFY(t.layers[0].heads[0].weights.isFloat());
+    TraceMatrixModel model;
+    model.show(&t, Step::Weights, 0, 0, 4);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), 3);
+    QCOMPARE(model.data(model.index(0, 0), TraceMatrixModel::ValueRole).toDouble(), static_cast<double>(0.1f));
+    QCOMPARE(model.data(model.index(0, 2), Qt::DisplayRole).toString(), QStringLiteral("0.7000"));
+    QCOMPARE(model.data(model.index(2, 0), TraceMatrixModel::ShadeRole).toDouble(), 1.0);  // the largest weight
+    QCOMPARE(model.data(model.index(1, 0), TraceMatrixModel::ShadeRole).toDouble(), 0.5);
 }
 
 int main(int argc, char** argv) {

@@ -94,7 +94,7 @@ private slots:
 
     void clickingAQueryDrawsItsAttentionToEveryKey() {
         clickPoint(2);  // the query of "mice"
-        const Mat& weights = sessionOf(*window).trace().layers[0].heads[0].weights;
+        const Mat weights = sessionOf(*window).trace().layers[0].heads[0].weights.toMat();
         QCOMPARE(view().drawnLines().size(), std::size_t{3});
         for (const DrawnQkLine& line : view().drawnLines()) {
             QCOMPARE(line.query, 2);
@@ -113,7 +113,7 @@ private slots:
         const double difference = largestDifference(*view().space(), fixtureCase("qk_two-heads.json", 1));
         QVERIFY2(difference < 1e-9, qPrintable(QString("largest difference %1").arg(difference)));
         // The selected query stays selected, its lines now those of head 2.
-        const Mat& weights = sessionOf(*window).trace().layers[0].heads[1].weights;
+        const Mat weights = sessionOf(*window).trace().layers[0].heads[1].weights.toMat();
         QCOMPARE(view().drawnLines().size(), std::size_t{3});
         for (const DrawnQkLine& line : view().drawnLines())
             QCOMPARE(line.weight, weights(0, view().space()->points[static_cast<std::size_t>(line.key)].token));

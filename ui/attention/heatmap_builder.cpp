@@ -55,7 +55,7 @@ Mat weightsToShow(const LayerTrace& layer, int head, AttentionViewOptions::Aggre
     switch (aggregate) {
         case AttentionViewOptions::Average: return averageOverHeads(layer);
         case AttentionViewOptions::Max: return maxOverHeads(layer);
-        default: return layer.heads.at(head).weights;
+        default: return layer.heads.at(head).weights.toMat();  // one head, shown as double
     }
 }
 

@@ -10,15 +10,17 @@ namespace attnscope {
 namespace {
 
 // One pixel per weight. Plain loops: this runs L·H times per rebuild, never while painting.
-QImage weightsImage(const Mat& w, double scaleMax) {
-    QImage img(static_cast<int>(w.cols()), static_cast<int>(w.rows()), QImage::Format_Indexed8);
+QImage weightsImage(GridRef grid, double scaleMax) {
+    QImage img(static_cast<int>(grid.cols()), static_cast<int>(grid.rows()), QImage::Format_Indexed8);
     img.setColorTable(viridisTable());
     const double factor = indexFactor(scaleMax);
-    for (int r = 0; r < img.height(); ++r) {
-        uchar* line = img.scanLine(r);
-        const double* weights = w.data() + static_cast<std::ptrdiff_t>(r) * w.cols();  // row-major
-        for (int c = 0; c < img.width(); ++c) line[c] = colourIndex(weights[c], factor);
-    }
+    grid.visit([&](const auto& w) {  // a model's float weights as they are, no double copy
+        for (int r = 0; r < img.height(); ++r) {
+            uchar* line = img.scanLine(r);
+            const auto* weights = w.data() + static_cast<std::ptrdiff_t>(r) * w.cols();  // row-major
+            for (int c = 0; c < img.width(); ++c) line[c] = colourIndex(static_cast<double>(weights[c]), factor);
+        }
+    });
     return img;
 }
 
@@ -61,7 +63,7 @@ void runBuild(const BuildJob& job, const std::function<void(double)>& onSharedMa
         onSharedMax(sharedMax);
     }
     std::size_t index = 0;
-    const auto emitThumbnail = [&](const Mat& shown) {
+    const auto emitThumbnail = [&](GridRef shown) {
         BuiltThumbnail done;
         done.index = index++;
         if (shown.size() > 0) {

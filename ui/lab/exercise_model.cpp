@@ -38,7 +38,7 @@ void ExerciseTableModel::show(const Trace* trace, const Exercise* exercise) {
     trace_ = trace;
     exercise_ = exercise;
     const ExerciseSpec& s = exercise->spec;
-    const Mat& m = stepMatrix(*trace, s.step, s.layer, s.head);
+    const GridRef m = stepMatrix(*trace, s.step, s.layer, s.head);
     blankOfCell_.assign(static_cast<std::size_t>(m.size()), -1);
     for (std::size_t b = 0; b < exercise->blanks.size(); ++b) {
         const CellRef& c = exercise->blanks[b].cell;

@@ -229,7 +229,7 @@ void MasksPanel::refreshCausal() {
                            labels, labels, range, tr("score"));
     causalPlots_[1]->build(h.mask, tr("Causal mask M: −∞ above the diagonal"), labels, labels, {-1, 0}, tr("mask"));
     causalPlots_[2]->build(h.maskedScores, tr("%1 + M: later tokens are −∞").arg(s), labels, labels, range, tr("score"));
-    causalPlots_[3]->build(h.weights, tr("A = softmax(%1 + M) per row: upper triangle 0").arg(s), labels, labels, {0, 1},
+    causalPlots_[3]->build(h.weights.exact(), tr("A = softmax(%1 + M) per row: upper triangle 0").arg(s), labels, labels, {0, 1},
                            tr("attention weight"));
     causal_.check->setText(tr("Check (every layer and head): largest weight above the diagonal = %1%2; every row sums to 1 "
                              "(largest |Σ_j A_ij − 1| = %3). The first token can only attend to itself: its weight is 1.")
@@ -249,7 +249,7 @@ void MasksPanel::refreshPadding() {
         const QStringList labels = labelsOf(t.tokens);
         const int pads = t.paddedFrom >= 0 ? t.tokenCount() - t.paddedFrom : 0;
         paddingPlots_[s]->setCellNumbers(cellDecimals(input_->lesson, t.tokenCount()));
-        paddingPlots_[s]->build(t.layers.at(0).heads.at(head()).weights,
+        paddingPlots_[s]->build(t.layers.at(0).heads.at(head()).weights.exact(),
                                 pads ? tr("Sentence %1: weights, %2 [PAD] column(s) = 0").arg(s + 1).arg(pads)
                                      : tr("Sentence %1: weights (no padding)").arg(s + 1),
                                 labels, labels, {0, 1}, tr("attention weight"));
@@ -289,7 +289,7 @@ void MasksPanel::refreshCross() {
     const Trace& t = crossTrace_;
     crossPlot_->setCellNumbers(cellDecimals(input_->lesson, std::max(t.tokenCount(), t.keyCount())));
     const QString head = t.headCount() > 1 ? tr(", head %1 of %2").arg(this->head() + 1).arg(t.headCount()) : QString();
-    crossPlot_->build(t.layers.at(0).heads.at(this->head()).weights,
+    crossPlot_->build(t.layers.at(0).heads.at(this->head()).weights.exact(),
                       tr("Cross-attention weights (%1 target × %2 source tokens%3)").arg(t.tokenCount()).arg(t.keyCount()).arg(head),
                       labelsOf(t.tokens), labelsOf(t.keyTokens), {0, 1}, tr("attention weight"));
     explanation_->clear();

@@ -240,7 +240,7 @@ void MultiHeadPanel::refreshRun() {
     const LayerTrace& layer = run_.trace.layers[0];
     const QStringList tokens = tokenLabels(run_.trace);
     for (int h = 0; h < H; ++h)
-        headPlots_[static_cast<std::size_t>(h)]->build(layer.heads[static_cast<std::size_t>(h)].weights,
+        headPlots_[static_cast<std::size_t>(h)]->build(layer.heads[static_cast<std::size_t>(h)].weights.exact(),
                                                        tr("head %1: softmax(S_%1/√%2)").arg(h + 1).arg(run_.headWidth),
                                                        tokens, tokens, {0, 1}, tr("attention weight"));
     concat_->build(layer.concat, tr("concat (%1×%2)").arg(layer.concat.rows()).arg(layer.concat.cols()), tokens, {},
@@ -287,7 +287,7 @@ void MultiHeadPanel::refreshInspected() {
 
 const Mat* MultiHeadPanel::headWeights(int head) const {
     if (run_.trace.layers.empty() || head >= static_cast<int>(run_.trace.layers[0].heads.size())) return nullptr;
-    return &run_.trace.layers[0].heads[static_cast<std::size_t>(head)].weights;
+    return &run_.trace.layers[0].heads[static_cast<std::size_t>(head)].weights.exact();  // a lesson: double
 }
 
 void MultiHeadPanel::rebuildHeadPlots(int count) {

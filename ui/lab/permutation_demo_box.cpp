@@ -62,9 +62,9 @@ void PermutationDemoBox::refresh() {
         return;
     }
     const PermutationDemo& p = demo.value();
-    original_->build(p.original.layers.at(0).heads.at(0).weights, tr("Original order"), tokenLabels(p.original),
+    original_->build(p.original.layers.at(0).heads.at(0).weights.exact(), tr("Original order"), tokenLabels(p.original),
                      tokenLabels(p.original), {0, 1}, tr("attention weight"));
-    shuffled_->build(p.shuffled.layers.at(0).heads.at(0).weights, tr("Shuffled"), tokenLabels(p.shuffled),
+    shuffled_->build(p.shuffled.layers.at(0).heads.at(0).weights.exact(), tr("Shuffled"), tokenLabels(p.shuffled),
                      tokenLabels(p.shuffled), {0, 1}, tr("attention weight"));
     QStringList order;
     for (const int i : p.order) order << QString::number(i);

@@ -22,9 +22,10 @@ void TraceMatrixModel::show(const Trace* trace, Step step, int layer, int head, 
     colLabels_ = columnLabels(*trace, step, layer, head_, displayLanguage());
     // Shading is relative to the largest finite magnitude, so −∞ cells do not flatten the rest.
     max_ = 0;
-    const Mat& m = matrix();
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        if (std::isfinite(m.data()[i])) max_ = std::max(max_, std::abs(m.data()[i]));
+    matrix().visit([this](const auto& m) {  // a model's weights are float
+        for (Eigen::Index i = 0; i < m.size(); ++i)
+            if (std::isfinite(m.data()[i])) max_ = std::max(max_, std::abs(static_cast<double>(m.data()[i])));
+    });
     endResetModel();
 }
 
@@ -47,7 +48,7 @@ bool TraceMatrixModel::isHighlighted(int row, int col) const {
     return std::find(highlighted_.begin(), highlighted_.end(), MatrixCell{row, col}) != highlighted_.end();
 }
 
-const Mat& TraceMatrixModel::matrix() const { return stepMatrix(*trace_, step_, layer_, head_); }
+GridRef TraceMatrixModel::matrix() const { return stepMatrix(*trace_, step_, layer_, head_); }
 
 int TraceMatrixModel::rowCount(const QModelIndex& parent) const {
     return (parent.isValid() || !trace_) ? 0 : static_cast<int>(matrix().rows());

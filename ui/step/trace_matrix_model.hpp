@@ -40,7 +40,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
 private:
-    const Mat& matrix() const;
+    GridRef matrix() const;
     double shadeOf(double value) const;  // 0..1 within the matrix's finite range
 
     const Trace* trace_ = nullptr;
