@@ -3300,10 +3300,6 @@ Coreference and head analysis: attnscope coref --help, attnscope heads --help.</
         <translation>只输出这个头（1 = 第一个）。</translation>
     </message>
     <message>
-        <source>text (default), json, csv or markdown.</source>
-        <translation>text（默认）、json、csv 或 markdown。</translation>
-    </message>
-    <message>
         <source>Decimals shown (default: the lesson&apos;s).</source>
         <translation>显示的小数位数（默认：课程的设置）。</translation>
     </message>
@@ -3456,10 +3452,6 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
     <message>
         <source>Write to FILE (atomically) instead of standard output.</source>
         <translation>写入 FILE（原子写入），而不是标准输出。</translation>
-    </message>
-    <message>
-        <source>--format expects text, json, csv or markdown, got &quot;%1&quot;</source>
-        <translation>--format 应为 text、json、csv 或 markdown，实际为“%1”</translation>
     </message>
     <message>
         <source>--step: unknown step &quot;%1&quot; (see --help)</source>
@@ -3750,6 +3742,18 @@ Choose with --kernels NAME or ATTNSCOPE_KERNELS=NAME: %5
 CPU 特性：%4
 可用 --kernels NAME 或 ATTNSCOPE_KERNELS=NAME 选择：%5
 </translation>
+    </message>
+    <message>
+        <source>text (default), json, csv, markdown or npy (a NumPy .npz of every matrix, with --output).</source>
+        <translation>text（默认）、json、csv、markdown 或 npy（含每个矩阵的 NumPy .npz 文件，需配合 --output）。</translation>
+    </message>
+    <message>
+        <source>--format expects text, json, csv, markdown or npy, got &quot;%1&quot;</source>
+        <translation>--format 应为 text、json、csv、markdown 或 npy，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>--format npy writes a binary .npz file: give --output FILE</source>
+        <translation>--format npy 会写出二进制 .npz 文件：请用 --output FILE 指定文件</translation>
     </message>
 </context>
 </TS>

@@ -26,7 +26,7 @@ ALLOW = {
     # the subcommands' words, typed as they are
     "qk", "coref", "heads", "compare",
     # format and layout names as typed after an option
-    "text", "json", "csv", "markdown", "pca", "tsne", "zh_CN",
+    "text", "json", "csv", "markdown", "npy", "npz", "NumPy", "pca", "tsne", "zh_CN",
     # metavariables of messages and help, in capitals: LAYER:HEAD, FOLDER|ID, NAME|FILE, --sentence TEXT
     "LAYER", "HEAD", "WORD", "FOLDER", "FILE", "NAME", "TEXT", "DIR", "JSON", "CSV",
     # --kernels: the BLAS, its kernel families as typed, the CPU (issue 16)
