@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/export/export.hpp"
+#include "core/text/float_shortest.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/ablation.hpp"
 
@@ -128,13 +129,15 @@ void TraceJsonStream::value(const Json& v, int level) {
 
 namespace {
 
-// One number as the spelling wants it, written at `out` (room for 64 bytes); returns the end.
+constexpr std::size_t kNumberRoom = 32;  // the longest spelling: a double's 24 characters
+
+// One number as the spelling wants it, written at `out` (room for kNumberRoom bytes); returns the end.
 char* spellNumber(char* out, double v, NumberSpelling spelling) {
     const auto copy = [](std::string_view text, char* to) { return std::copy(text.begin(), text.end(), to); };
     if (std::isnan(v)) return copy("\"nan\"", out);
     if (std::isinf(v)) return copy(v < 0 ? "\"-inf\"" : "\"inf\"", out);
-    if (spelling == NumberSpelling::Exact) return nlohmann::detail::to_chars(out, out + 64, v);
-    char* end = std::to_chars(out, out + 64, static_cast<float>(v)).ptr;
+    if (spelling == NumberSpelling::Exact) return nlohmann::detail::to_chars(out, out + kNumberRoom, v);
+    char* end = spellFloatShortest(out, static_cast<float>(v));  // what std::to_chars writes, faster
     if (std::find_if(out, end, [](char c) { return c == '.' || c == 'e'; }) == end)
         end = copy(".0", end);  // "1.0" as dump writes a whole double, so a reader still sees a float
     return end;
@@ -149,7 +152,7 @@ void appendRows(std::string& out, const Matrix& m, Eigen::Index first, Eigen::In
     const auto rowIndent = static_cast<std::size_t>(level + 1), cellIndent = rowIndent + 1;
     for (Eigen::Index r = first; r < last; ++r) {
         const std::size_t used = out.size();
-        out.resize(used + 4 + 2 * rowIndent + static_cast<std::size_t>(m.cols()) * (cellIndent + 2 + 64));
+        out.resize(used + 4 + 2 * rowIndent + static_cast<std::size_t>(m.cols()) * (cellIndent + 2 + kNumberRoom));
         char* p = out.data() + used;
         p = std::copy_n(r ? ",\n" : "\n", r ? 2 : 1, p);
         p = std::fill_n(p, rowIndent, ' ');
@@ -172,19 +175,40 @@ void appendRows(std::string& out, const Matrix& m, Eigen::Index first, Eigen::In
 // spelling is most of a model export's time (T×T matrices), and a second core is the norm.
 constexpr Eigen::Index kSplitCells = 1 << 15;
 
-}  // namespace
+// Every row of a large matrix spelled by two threads, half the rows each, appended to `out`.
+template <class Matrix>
+void appendRowsInTwo(std::string& out, const Matrix& m, int level, NumberSpelling spelling) {
+    const Eigen::Index rows = m.rows(), half = rows / 2;
+    std::string second;
+    std::thread helper([&] { appendRows(second, m, half, rows, level, spelling); });
+    appendRows(out, m, 0, half, level, spelling);
+    helper.join();
+    out.append(second);
+}
 
 template <class Matrix>
-void TraceJsonStream::matrix(const Matrix& m, int level) {
+std::string_view bytesOf(const Matrix& m) {  // a Mat or MatF: contiguous
+    return {reinterpret_cast<const char*>(m.data()), static_cast<std::size_t>(m.size()) * sizeof(typename Matrix::Scalar)};
+}
+
+}  // namespace
+
+bool TraceJsonStream::Spelled::holds(std::string_view bytes, Eigen::Index r, Eigen::Index c, int at) const {
+    return level == at && rows == r && cols == c && values == bytes;
+}
+
+// The spelling is most of a model export's time; two matrices come back whole, so each is kept
+// spelled to be written again: the mask (the same for every head of a causal model) and the
+// scaled scores (an encoder's masked scores are the scaled scores plus a mask of zeros).
+bool TraceJsonStream::isKept(Step step) { return step == Step::Mask || step == Step::Scaled; }
+bool TraceJsonStream::mayRepeat(Step step) { return step == Step::Mask || step == Step::Masked; }
+
+template <class Matrix>
+void TraceJsonStream::matrix(const Matrix& m, int level, Step step) {
     buffer_ += '[';
     const Eigen::Index rows = m.rows();
     if (m.size() >= kSplitCells && rows >= 2 && std::thread::hardware_concurrency() > 1) {
-        const Eigen::Index half = rows / 2;
-        std::string second;
-        std::thread helper([&] { appendRows(second, m, half, rows, level, spelling_); });
-        appendRows(buffer_, m, 0, half, level, spelling_);
-        helper.join();
-        buffer_.append(second);
+        largeMatrix(m, level, step);
     } else {
         for (Eigen::Index r = 0; r < rows; r += 64) {  // a chunk at a time: the buffer stays ~1 MB
             appendRows(buffer_, m, r, std::min(rows, r + 64), level, spelling_);
@@ -196,10 +220,36 @@ void TraceJsonStream::matrix(const Matrix& m, int level) {
 }
 
 template <class Matrix>
+void TraceJsonStream::largeMatrix(const Matrix& m, int level, Step step) {
+    const std::string_view bytes = bytesOf(m);
+    if (mayRepeat(step))
+        for (const Spelled& kept : kept_)
+            if (kept.holds(bytes, m.rows(), m.cols(), level)) {
+                buffer_.append(kept.text);
+                return;
+            }
+    if (!isKept(step)) {
+        appendRowsInTwo(buffer_, m, level, spelling_);
+        return;
+    }
+    Spelled& slot = kept_[step == Step::Mask ? 0 : 1];
+    slot.text.clear();
+    appendRowsInTwo(slot.text, m, level, spelling_);
+    buffer_.append(slot.text);
+    slot.values.assign(bytes);
+    slot.rows = m.rows();
+    slot.cols = m.cols();
+    slot.level = level;
+}
+
+template <class Matrix>
 void TraceJsonStream::matrixField(std::string_view key, Step step, const Matrix& m, int level, bool& first) {
     if (!selection_.hasStep(step)) return;
     field(key, level, first);
-    matrix(m, level);
+    if constexpr (std::is_same_v<Matrix, AttentionWeights>)
+        m.visit([&](const auto& typed) { matrix(typed, level, step); });  // Mat or MatF, not a view per number
+    else
+        matrix(m, level, step);
 }
 
 Json traceHeaderJson(const Trace& header, const std::vector<HeadRef>& ablated) {

@@ -2,6 +2,7 @@
 // The JSON trace (docs/trace-format.md) and the tidy CSV written piece by piece into a sink, so a
 // whole model run is never held as one text: a layer can be written as soon as it is computed
 // and dropped (RunControl::onLayer). traceToJson and exportTrace's CSV are built on these.
+#include <array>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -54,8 +55,12 @@ public:
     bool failed() const { return failed_; }
 
 private:
+    template <class Matrix>  // Mat or MatF
+    void matrix(const Matrix& m, int level, Step step);
     template <class Matrix>
-    void matrix(const Matrix& m, int level);
+    void largeMatrix(const Matrix& m, int level, Step step);
+    static bool isKept(Step step);
+    static bool mayRepeat(Step step);
     template <class Matrix>  // Mat or MatF: the Trace's storage type may change
     void matrixField(std::string_view key, Step step, const Matrix& m, int level, bool& first);
     void headObject(const HeadTrace& head, int level);
@@ -73,6 +78,15 @@ private:
     bool failed_ = false;
     bool firstLayer_ = true;
     bool firstField_ = true;  // of the document
+    // A large matrix as it was spelled (largeMatrix): written again when the same bytes come back.
+    struct Spelled {
+        int level = -1;
+        Eigen::Index rows = 0, cols = 0;
+        std::string values;  // the matrix's storage, byte for byte
+        std::string text;    // its rows, spelled at `level`
+        bool holds(std::string_view bytes, Eigen::Index r, Eigen::Index c, int at) const;
+    };
+    std::array<Spelled, 2> kept_;  // the last mask, the last scaled scores
 };
 
 // The small fields before the matrices, in order: format, version, tokens, token_info, key_tokens

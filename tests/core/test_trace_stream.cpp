@@ -157,6 +157,30 @@ TEST_CASE("a lesson's JSON is written piece by piece, byte for byte the in-memor
     CHECK(traceToJson(big) == referenceJson(big, std::nullopt));
 }
 
+TEST_CASE("a large mask or scaled scores that come back are written again, byte for byte", "[export][stream]") {
+    // The writer keeps the last mask and the last scaled scores spelled (32k cells or more) and
+    // writes them again for the same bytes at the same indent: every head of a causal model has the
+    // same mask, an encoder's masked scores are its scaled scores. Near misses must be spelled anew.
+    Trace big = testing::runBuiltInLesson("two-heads");
+    const double inf = std::numeric_limits<double>::infinity();
+    Mat mask = Mat::Zero(200, 200), scaled = Mat::Random(200, 200);
+    mask(0, 199) = -inf;
+    std::vector<HeadTrace>& heads = big.layers[0].heads;
+    heads.resize(4, heads[0]);
+    for (HeadTrace& h : heads) {
+        h.mask = mask;
+        h.scaledScores = scaled;
+        h.maskedScores = scaled;  // 0: equal to the scaled scores, as for an encoder
+    }
+    heads[1].maskedScores(199, 0) += 1e-12;                             // one cell off
+    heads[2].maskedScores = Eigen::Map<const Mat>(scaled.data(), 100, 400);  // the same bytes, another shape
+    heads[3].scaledScores = scaled.transpose();                         // 3: the mask again, new scaled scores
+    heads[3].maskedScores = heads[3].scaledScores;
+    const std::string streamed = traceToJson(big), reference = referenceJson(big, std::nullopt);
+    CHECK(streamed.size() == reference.size());
+    CHECK(streamed == reference);
+}
+
 TEST_CASE("a sink is handed the document in chunks, and a refusing sink stops the writer", "[export][stream]") {
     const OpenedModel opened = openTiny("bert-tiny");
     const ModelRun run = fullRun(opened, "the cat sat on the mat");

@@ -1,0 +1,19 @@
+#pragma once
+// The shortest decimal spelling of a float that reads back as the same float, byte for byte what
+// std::to_chars(first, last, float) writes (fixed or scientific, whichever is shorter, fixed on a
+// tie), three to four times faster: a model export spells a few hundred million of them, and
+// libstdc++'s to_chars was half of its time (bench/README.md, "Exports").
+//
+// The digits come from Raffaello Giulietti's Schubfach algorithm ("The Schubfach way to render
+// doubles", 2020) for binary32: one 64×32-bit product per bound with a 64-bit power of ten.
+// tests/core/test_float_shortest.cpp compares it with std::to_chars on every 4,099th bit pattern
+// and the edge cases; bench/float_shortest_check.cpp on all 2³² of them.
+namespace attnscope {
+
+inline constexpr int kFloatShortestMaxChars = 16;  // "-1.17549435e-38" is 15
+
+// Writes `value` at `out` (room for kFloatShortestMaxChars) and returns the end. NaN and ±∞ are
+// written "nan", "inf", "-inf", as std::to_chars does.
+char* spellFloatShortest(char* out, float value);
+
+}  // namespace attnscope
