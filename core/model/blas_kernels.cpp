@@ -131,11 +131,15 @@ bool switchBlasCore(const char* coreType) {
 }
 std::string activeBlasCore() { return openblas_get_corename(); }
 std::string blasConfig() { return openblas_get_config(); }
+int productThreadCount() { return openblas_get_num_threads(); }
+void setProductThreadCount(int threads) { openblas_set_num_threads(threads); }
 #else
 // Without OpenBLAS every product is Eigen's: no kernel table to switch or name.
 bool switchBlasCore(const char*) { return false; }
 std::string activeBlasCore() { return {}; }
 std::string blasConfig() { return {}; }
+int productThreadCount() { return 1; }
+void setProductThreadCount(int) {}
 #endif
 
 }  // namespace attnscope

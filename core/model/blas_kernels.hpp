@@ -73,4 +73,10 @@ bool switchBlasCore(const char* coreType);
 std::string activeBlasCore();
 std::string blasConfig();
 
+// The threads of the model's products and of its heads side by side: OpenBLAS's own setting (its
+// default one a core, OPENBLAS_NUM_THREADS), so one setting governs the whole forward pass; 1
+// without OpenBLAS.
+int productThreadCount();
+void setProductThreadCount(int threads);
+
 }  // namespace attnscope

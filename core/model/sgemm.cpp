@@ -93,6 +93,8 @@ SgemmArgs columnPart(const SgemmArgs& g, long n0, long n1) {
 
 }  // namespace
 
+bool runOnColumnPool(int parts, const std::function<void(int)>& part) { return columnPool().run(parts, part); }
+
 bool ownSgemm(const SgemmArgs& args, int threads) {
     const SimdLevel level = activeSimdLevel();
     if (level == SimdLevel::Sse2) return false;

@@ -5,6 +5,8 @@
 // run time (activeSimdLevel()): the build has no -march. Where they are used: ownSgemmWins().
 #pragma once
 
+#include <functional>
+
 #include "core/model/blas_kernels.hpp"
 
 namespace attnscope {
@@ -30,6 +32,11 @@ bool sgemmOnLevel(SimdLevel level, const SgemmArgs& args);
 // At activeSimdLevel() on `threads` threads (output columns split between them; a small
 // persistent pool, not OpenBLAS's threads). False, nothing computed, when no kernel of ours runs.
 bool ownSgemm(const SgemmArgs& args, int threads);
+
+// part(0) … part(parts − 1) at once, part 0 on the calling thread, the others on the pool ownSgemm
+// uses (persistent threads). False, nothing run, when the pool is busy (another caller, or a part
+// asking again): the caller then runs the parts itself. A product inside a part runs on one thread.
+bool runOnColumnPool(int parts, const std::function<void(int)>& part);
 
 // The routing rule, from the measurements in bench/README.md ("Our own SGEMM"): ours where it
 // beat OpenBLAS. ATTNSCOPE_SGEMM=openblas or =own in the environment picks one side for every

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <set>
 
 #include "core/model/bert.hpp"
@@ -296,13 +297,7 @@ void gemm(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen:
 #endif
 }
 
-int productThreads() {
-#ifdef ATTNSCOPE_HAVE_OPENBLAS
-    return openblas_get_num_threads();  // one setting governs every product (bench/README.md)
-#else
-    return 1;
-#endif
-}
+int productThreads() { return productThreadCount(); }  // one setting governs every product (bench/README.md)
 
 // Y += X·op(W) for the projections and feed-forward layers: our own kernel where it beats
 // OpenBLAS (sgemm.hpp, ownSgemmWins), else gemm. Y holds the bias.
@@ -490,18 +485,47 @@ LayerNormRef WeightBinder::layerNorm(const std::string& name, Eigen::Index n) {
 
 namespace {
 
-// The models' arithmetic for the attention kernel: float, each head's two products as one SGEMM
-// on the head's columns of Q, K, V and of the context in place (`product`: gemm); no
-// hand-rounding.
-struct ModelArithmetic {
-    decltype(&gemm) product;
+// One thread's products for heads that run side by side (multiHeadAttentionInto): our own
+// kernels on one thread at the SIMD level in force, never OpenBLAS's pool (two threads calling it
+// at once were 2–3× slower, bench/README.md); Eigen where no kernel of ours runs. The scores are
+// Q_h·(K_hᵀ) with K_hᵀ copied out first, so both products take the A·B kernel's broadcast tiles
+// (as dot products of d_k = 64 terms each, adding up the partial sums would cost as much).
+struct OneThreadProducts {
+    SimdLevel level = SimdLevel::Sse2;
 
     void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
+        thread_local MatF keysT;  // d_k×T_k
+        keysT = k.transpose();
+        out.setZero(q.rows(), k.rows());  // T_q×T_k; the kernels add to C
+        product({q.rows(), k.rows(), q.cols(), q.data(), q.outerStride(), keysT.data(), keysT.cols(), false,
+                 out.data(), out.cols()});
+    }
+    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
+        out.setZero();  // T×d_k, A_h·V_h
+        product({weights.rows(), v.cols(), weights.cols(), weights.data(), weights.cols(), v.data(), v.outerStride(),
+                 false, out.data(), out.outerStride()});
+    }
+    void product(const SgemmArgs& p) const {
+        if (sgemmOnLevel(level, p)) return;
+        gemmEigen(p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb, p.transB, 1.0f, p.c, p.ldc);
+    }
+};
+
+// The models' arithmetic for the attention kernel: float, each head's two products as one SGEMM
+// on the head's columns of Q, K, V and of the context in place (`product`: gemm, or `oneThread`'s
+// when heads run side by side); no hand-rounding.
+struct ModelArithmetic {
+    decltype(&gemm) product;
+    std::optional<OneThreadProducts> oneThread;
+
+    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
+        if (oneThread) return oneThread->scores(q, k, out);
         out.resize(q.rows(), k.rows());  // T×T = Q_h·K_hᵀ
         product(q.rows(), k.rows(), q.cols(), q.data(), q.outerStride(), k.data(), k.outerStride(), true, 0.0f,
                 out.data(), out.cols());
     }
     void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
+        if (oneThread) return oneThread->weightedSum(weights, v, out);
         product(weights.rows(), v.cols(), weights.cols(), weights.data(), weights.cols(), v.data(), v.outerStride(),
                 false, 0.0f, out.data(), out.outerStride());  // T×T · T×d_k → T×d_k, A_h·V_h
     }
@@ -549,6 +573,11 @@ struct AttentionScratch {
     MatF causalMask;
 };
 
+AttentionScratch& threadScratch() {
+    thread_local AttentionScratch scratch;  // each head thread has its own
+    return scratch;
+}
+
 const MatF& causalMaskOf(AttentionScratch& scratch, Eigen::Index T) {
     if (scratch.causalMask.rows() != T) scratch.causalMask = causalMask<float>(static_cast<int>(T));  // T×T
     return scratch.causalMask;
@@ -556,28 +585,47 @@ const MatF& causalMaskOf(AttentionScratch& scratch, Eigen::Index T) {
 
 }  // namespace
 
+namespace {
+
+// Heads side by side from this many tokens, one thread each at a time (heads h ≡ part mod parts):
+// below it a head is a few microseconds and OpenBLAS's own threads inside each product serve.
+constexpr Eigen::Index kHeadThreadsFrom = 128;
+
+}  // namespace
+
+int headThreadsFor(Eigen::Index tokens, int heads) {
+    const int threads = productThreads();
+    if (threads < 2 || tokens < kHeadThreadsFrom || activeSimdLevel() == SimdLevel::Sse2) return 1;
+    return std::min(threads, heads);
+}
+
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
                             LayerTrace& layer, const std::vector<bool>& ablated, MatF& context) {
     const Eigen::Index T = Q.rows(), d = Q.cols(), dk = d / heads;
     const float divisor = std::sqrt(static_cast<float>(dk));
     const HeadRecord record = detail == LayerDetail::Full ? HeadRecord::Everything : HeadRecord::WeightsOnly;
-    thread_local AttentionScratch scratch;
     static const MatF noMask;
-    const MatF& mask = causal ? causalMaskOf(scratch, T) : noMask;  // T×T; none for the encoders
-    context.resize(T, d);                                           // T×d
+    const MatF& mask = causal ? causalMaskOf(threadScratch(), T) : noMask;  // T×T; none for the encoders
+    context.resize(T, d);                                                  // T×d
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
-    // Heads one after the other, each product through gemm (the BLAS wrapper, threaded inside
-    // for the large ones). Head threads calling gemm at once were 2–3× slower with OpenBLAS
-    // 0.3.21 on 2 cores, and head threads on Eigen's products no faster (bench/README.md).
-    const ModelArithmetic arithmetic{&gemm, causal, activeSimdLevel()};
     const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
-    for (int h = 0; h < heads; ++h) {
+    // Each head writes only its own HeadTrace and context columns, and its thread's scratch.
+    const auto attend = [&](int h, const ModelArithmetic& arithmetic) {
         const Eigen::Index c0 = h * dk;  // head h: columns c0…c0+d_k of Q, K, V and the context
         const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(c0, dk), V.middleCols(c0, dk), mask, divisor,
                                   !ablated.empty() && ablated[static_cast<std::size_t>(h)]};
-        attendHead(in, arithmetic, scratch.head, context.middleCols(c0, dk), record,
+        attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record,
                    layer.heads[static_cast<std::size_t>(h)], rows);
-    }
+    };
+    const int parts = headThreadsFor(T, heads);
+    const ModelArithmetic alone{&gemm, std::nullopt, causal, activeSimdLevel()};
+    const ModelArithmetic sideBySide{&gemm, OneThreadProducts{activeSimdLevel()}, causal, activeSimdLevel()};
+    const std::function<void(int)> part = [&](int index) {
+        for (int h = index; h < heads; h += parts) attend(h, sideBySide);
+    };
+    if (parts > 1 && runOnColumnPool(parts, part)) return;
+    // Heads one after the other, each product through gemm (OpenBLAS, threaded inside).
+    for (int h = 0; h < heads; ++h) attend(h, alone);
 }
 
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,

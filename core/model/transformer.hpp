@@ -207,6 +207,10 @@ MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows);  // |rows
 // Returns the context T×d ([head_1 | … | head_H]); fills layer.heads (H entries) per `detail`.
 // Each head goes through the attention kernel the lessons use (core/pipeline/attention_kernel.hpp).
 // `ablated` (H entries, or empty for none): heads whose output is zeroed (head_mask = 0).
+// How many threads multiHeadAttentionInto runs the heads on for `tokens` tokens: from 128 tokens,
+// one per product thread (productThreadCount()) up to `heads`, each head's products on our own
+// one-thread kernels; else 1 (heads in turn, OpenBLAS threaded inside each product).
+int headThreadsFor(Eigen::Index tokens, int heads);
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
                         LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated = {});
 // The same into `context` (resized to T×d only when its shape differs).
