@@ -105,8 +105,7 @@ std::vector<Prediction> predict(const MaskedLmHead& head, const TransformerConfi
     MatF t = linear(rows, head.transform);       // n×d
     activate(t, c.family == ModelFamily::Roberta ? Activation::GeluErf : c.activation);
     layerNorm(t, head.norm, c.layerNormEps);
-    MatF logits(t.rows(), head.decoder.rows);    // n×V
-    logits.noalias() = t * head.decoder.view().transpose();
+    MatF logits = logitsOf(t, head.decoder);      // n×V
     logits.rowwise() += head.bias.view();
     std::vector<Prediction> out;
     for (std::size_t i = 0; i < positions.size(); ++i)

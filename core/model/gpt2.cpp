@@ -40,8 +40,7 @@ HeadWeights headSlices(const Gpt2BlockWeights& w, int h, int d, int dk) {
 std::vector<Prediction> predict(const MatrixRef& head, const MatF& final, const std::vector<int>& positions,
                                 int topK) {
     const MatF rows = final(positions, Eigen::all);  // n×d
-    MatF logits(rows.rows(), head.rows);             // n×V
-    logits.noalias() = rows * head.view().transpose();
+    const MatF logits = logitsOf(rows, head);         // n×V
     std::vector<Prediction> out;
     for (std::size_t i = 0; i < positions.size(); ++i)
         out.push_back(predictionFrom(positions[i], logits.row(static_cast<Eigen::Index>(i)), topK));

@@ -322,6 +322,12 @@ void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
     weightProduct(X, layer.weight, false, Y);
 }
 
+MatF logitsOf(const MatF& X, const MatrixRef& table) {
+    MatF logits = MatF::Zero(X.rows(), table.rows);  // n×V, no bias: the products add to it
+    weightProduct(X, table, true, logits);
+    return logits;
+}
+
 MatF linear(const MatF& X, const LinearRef& layer) {
     MatF Y;
     linearInto(X, layer, Y);

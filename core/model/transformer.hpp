@@ -190,6 +190,9 @@ MatF conv1d(const MatF& X, const LinearRef& layer);  // T×in · in×out + b →
 // layers and runs costs no allocation and no page faults.
 void linearInto(const MatF& X, const LinearRef& layer, MatF& Y);
 void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y);
+// X·tableᵀ (n×d · (V×d)ᵀ → n×V): a language-model head's logits over a whole vocabulary, through
+// the projections' kernels (GPT-2's 154 MB table took ~30 ms a run as an Eigen matrix-vector product).
+MatF logitsOf(const MatF& X, const MatrixRef& table);
 // One layer's intermediates (T×d, T×3d, T×d_ff), reused by every layer the calling thread runs,
 // in this run and the next: at 512 tokens fresh ones page-faulted ~180 MB per bert-base run.
 struct LayerBuffers {
