@@ -1,8 +1,9 @@
 #pragma once
 // The shortest decimal spelling of a float that reads back as the same float, byte for byte what
 // std::to_chars(first, last, float) writes (fixed or scientific, whichever is shorter, fixed on a
-// tie), three to four times faster: a model export spells a few hundred million of them, and
-// libstdc++'s to_chars was half of its time (bench/README.md, "Exports").
+// tie, a whole number in fixed notation printed exactly). A model export spells a few hundred
+// million of them, and libstdc++'s to_chars was half of its time; this one is 1.1–1.5× faster on
+// attention-like data (bench/README.md, "Exports").
 //
 // The digits come from Raffaello Giulietti's Schubfach algorithm ("The Schubfach way to render
 // doubles", 2020) for binary32: one 64×32-bit product per bound with a 64-bit power of ten.
