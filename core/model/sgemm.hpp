@@ -32,12 +32,17 @@ bool sgemmOnLevel(SimdLevel level, const SgemmArgs& args);
 bool ownSgemm(const SgemmArgs& args, int threads);
 
 // The routing rule, from the measurements in bench/README.md ("Our own SGEMM"): ours where it
-// beat OpenBLAS. ATTNSCOPE_SGEMM=openblas or =own in the environment picks one side for every
-// product (paired benchmarks).
-bool ownSgemmWins(long m, long n, long k, int threads);
+// beat OpenBLAS, per layout (transB as in SgemmArgs). ATTNSCOPE_SGEMM=openblas or =own in the
+// environment picks one side for every product (paired benchmarks).
+bool ownSgemmWins(long m, long n, long k, bool transB, int threads);
 
 // The per-level entry points (the files compiled for those instruction sets).
 void sgemmAvx512(const SgemmArgs& args);
 void sgemmAvx2(const SgemmArgs& args);
+
+// The calling thread's work space for the per-level kernels (packed copies of A), at least
+// `floats` long, 64-byte aligned; kept for the thread's next products. Defined in sgemm.cpp,
+// compiled for the baseline: the kernels' files call no standard library themselves.
+float* sgemmWorkspace(long floats);
 
 }  // namespace attnscope
