@@ -24,7 +24,6 @@ struct Avx2 {
     }
     static V load(const float* p) { return _mm256_loadu_ps(p); }
     static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
-    static void storePart(float* p, V v, int lanes) { _mm256_maskstore_ps(p, mask(lanes), v); }
     static V loadPart(const float* p, int lanes) { return _mm256_maskload_ps(p, mask(lanes)); }
     static V broadcast(const float* p) { return _mm256_broadcast_ss(p); }
     static V fma(V a, V b, V acc) { return _mm256_fmadd_ps(a, b, acc); }

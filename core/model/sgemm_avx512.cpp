@@ -24,7 +24,6 @@ struct Avx512 {
     static __mmask16 mask(int lanes) { return static_cast<__mmask16>((1u << lanes) - 1u); }
     static V load(const float* p) { return _mm512_loadu_ps(p); }
     static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
-    static void storePart(float* p, V v, int lanes) { _mm512_mask_storeu_ps(p, mask(lanes), v); }
     static V loadPart(const float* p, int lanes) { return _mm512_maskz_loadu_ps(mask(lanes), p); }
     static V broadcast(const float* p) { return _mm512_set1_ps(*p); }
     static V fma(V a, V b, V acc) { return _mm512_fmadd_ps(a, b, acc); }
