@@ -1,8 +1,10 @@
 // Our own single-precision products for the model's projections and feed-forward layers (issue 16).
 // At few tokens OpenBLAS packs (copies) every weight matrix before using it a few dozen times; these
 // kernels read the mapped weights in place, once, with the token rows held in cache (llamafile's
-// "tinyBLAS" idea). AVX-512 and AVX2+FMA versions (sgemm_avx512.cpp, sgemm_avx2.cpp), chosen at
-// run time (activeSimdLevel()): the build has no -march. Where they are used: ownSgemmWins().
+// "tinyBLAS" idea). Past 64 tokens nn.Linear's products copy the token rows into panels instead
+// and still read the weights in place (sgemm_kernels.inl, pkRun). AVX-512 and AVX2+FMA versions
+// (sgemm_avx512.cpp, sgemm_avx2.cpp), chosen at run time (activeSimdLevel()): the build has no
+// -march. Where they are used: ownSgemmWins().
 #pragma once
 
 #include "core/model/blas_kernels.hpp"
