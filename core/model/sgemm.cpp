@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <new>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -18,6 +20,21 @@ bool sgemmOnLevel(SimdLevel level, const SgemmArgs& args) {
         case SimdLevel::Sse2: return false;
     }
     return false;
+}
+
+float* sgemmWorkspace(long floats) {
+    struct Aligned {
+        void operator()(float* p) const { std::free(p); }
+    };
+    thread_local std::unique_ptr<float, Aligned> buffer;
+    thread_local long capacity = 0;
+    if (floats > capacity) {
+        const std::size_t bytes = (static_cast<std::size_t>(floats) * sizeof(float) + 63) / 64 * 64;
+        buffer.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+        if (!buffer) throw std::bad_alloc();
+        capacity = floats;
+    }
+    return buffer.get();
 }
 
 namespace {
@@ -110,7 +127,7 @@ bool ownSgemm(const SgemmArgs& args, int threads) {
     return true;
 }
 
-bool ownSgemmWins(long m, long /*n*/, long /*k*/, int /*threads*/) {
+bool ownSgemmWins(long m, long /*n*/, long /*k*/, bool transB, int threads) {
     // ATTNSCOPE_SGEMM=openblas | own: one side for every product (paired benchmarks), else the rule.
     static const int forced = [] {
         const char* choice = std::getenv("ATTNSCOPE_SGEMM");
@@ -118,7 +135,12 @@ bool ownSgemmWins(long m, long /*n*/, long /*k*/, int /*threads*/) {
         return choice && std::strcmp(choice, "own") == 0 ? 1 : -1;
     }();
     if (forced >= 0) return forced == 1;
-    return m <= 64;  // forward pass, 1 thread: ours 1.2–1.5× at 32 and 48 tokens, 1.02–1.14× at 64, behind at 128 (README)
+    if (m <= 64) return true;  // forward pass, 1 thread: ours 1.2–1.5× at 32 and 48 tokens, 1.02–1.14× at 64 (README)
+    // Past 64 the packed kernels, for nn.Linear's A·Bᵀ on AVX-512 up to 128 tokens (bert-base's
+    // products in the forward pass 1.04–1.46× at 128, level at 256, 0.83–0.90× at 512); A·B
+    // (Conv1D) and the AVX2 level stay with OpenBLAS: they lost or won too little (README).
+    (void)threads;  // 2 threads, loaded machine: 1.2× at 128, behind at 512; the same bound for now
+    return transB && m <= 128 && activeSimdLevel() == SimdLevel::Avx512;
 }
 
 }  // namespace attnscope

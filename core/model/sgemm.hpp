@@ -1,8 +1,10 @@
 // Our own single-precision products for the model's projections and feed-forward layers (issue 16).
 // At few tokens OpenBLAS packs (copies) every weight matrix before using it a few dozen times; these
 // kernels read the mapped weights in place, once, with the token rows held in cache (llamafile's
-// "tinyBLAS" idea). AVX-512 and AVX2+FMA versions (sgemm_avx512.cpp, sgemm_avx2.cpp), chosen at
-// run time (activeSimdLevel()): the build has no -march. Where they are used: ownSgemmWins().
+// "tinyBLAS" idea). Past 64 tokens nn.Linear's products copy the token rows into panels instead
+// and still read the weights in place (sgemm_kernels.inl, pkRun). AVX-512 and AVX2+FMA versions
+// (sgemm_avx512.cpp, sgemm_avx2.cpp), chosen at run time (activeSimdLevel()): the build has no
+// -march. Where they are used: ownSgemmWins().
 #pragma once
 
 #include <functional>
@@ -39,12 +41,17 @@ bool ownSgemm(const SgemmArgs& args, int threads);
 bool runOnColumnPool(int parts, const std::function<void(int)>& part);
 
 // The routing rule, from the measurements in bench/README.md ("Our own SGEMM"): ours where it
-// beat OpenBLAS. ATTNSCOPE_SGEMM=openblas or =own in the environment picks one side for every
-// product (paired benchmarks).
-bool ownSgemmWins(long m, long n, long k, int threads);
+// beat OpenBLAS, per layout (transB as in SgemmArgs). ATTNSCOPE_SGEMM=openblas or =own in the
+// environment picks one side for every product (paired benchmarks).
+bool ownSgemmWins(long m, long n, long k, bool transB, int threads);
 
 // The per-level entry points (the files compiled for those instruction sets).
 void sgemmAvx512(const SgemmArgs& args);
 void sgemmAvx2(const SgemmArgs& args);
+
+// The calling thread's work space for the per-level kernels (packed copies of A), at least
+// `floats` long, 64-byte aligned; kept for the thread's next products. Defined in sgemm.cpp,
+// compiled for the baseline: the kernels' files call no standard library themselves.
+float* sgemmWorkspace(long floats);
 
 }  // namespace attnscope

@@ -15,6 +15,7 @@ struct Avx2 {
     static constexpr int W = 8;
     static constexpr int NtRows = 2, NtCols = 4;    // 8 accumulators of 16 registers
     static constexpr int NnRows = 4, NnVectors = 2;  // 8 accumulators, 2 of B, 1 broadcast
+    static constexpr int PkVectors = 2, PkCols = 6;  // 12 accumulators, 2 of A, 1 broadcast
     static V zero() { return _mm256_setzero_ps(); }
     // lanes < 8 ones, then zeros: the sign bits _mm256_maskload_ps reads
     static __m256i mask(int lanes) {
@@ -22,6 +23,7 @@ struct Avx2 {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kOnes + 8 - lanes));
     }
     static V load(const float* p) { return _mm256_loadu_ps(p); }
+    static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
     static V loadPart(const float* p, int lanes) { return _mm256_maskload_ps(p, mask(lanes)); }
     static V broadcast(const float* p) { return _mm256_broadcast_ss(p); }
     static V fma(V a, V b, V acc) { return _mm256_fmadd_ps(a, b, acc); }
@@ -43,6 +45,29 @@ struct Avx2 {
         return fold(_mm256_add_ps(_mm256_shuffle_ps(ab, cd, _MM_SHUFFLE(1, 0, 1, 0)),
                                   _mm256_shuffle_ps(ab, cd, _MM_SHUFFLE(3, 2, 3, 2))));
     }
+    // 8 × 8 in place: pairs of rows interleaved (ps, then pd), then the 128-bit halves swapped.
+    static void transpose(V (&m)[8]) {
+        V t[8], u[8];
+        #pragma GCC unroll 4
+        for (int i = 0; i < 4; ++i) {
+            t[2 * i] = _mm256_unpacklo_ps(m[2 * i], m[2 * i + 1]);
+            t[2 * i + 1] = _mm256_unpackhi_ps(m[2 * i], m[2 * i + 1]);
+        }
+        #pragma GCC unroll 2
+        for (int i = 0; i < 2; ++i) {  // u[4i + q], 128-bit half L: column 4L + q, rows 4i … 4i + 3
+            u[4 * i] = pd(_mm256_unpacklo_pd(dp(t[4 * i]), dp(t[4 * i + 2])));
+            u[4 * i + 1] = pd(_mm256_unpackhi_pd(dp(t[4 * i]), dp(t[4 * i + 2])));
+            u[4 * i + 2] = pd(_mm256_unpacklo_pd(dp(t[4 * i + 1]), dp(t[4 * i + 3])));
+            u[4 * i + 3] = pd(_mm256_unpackhi_pd(dp(t[4 * i + 1]), dp(t[4 * i + 3])));
+        }
+        #pragma GCC unroll 4
+        for (int q = 0; q < 4; ++q) {
+            m[q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x20);
+            m[4 + q] = _mm256_permute2f128_ps(u[q], u[4 + q], 0x31);
+        }
+    }
+    static __m256d dp(V v) { return _mm256_castps_pd(v); }
+    static V pd(__m256d v) { return _mm256_castpd_ps(v); }
 };
 
 #include "core/model/sgemm_kernels.inl"

@@ -19,9 +19,11 @@ struct Avx512 {
     static constexpr int W = 16;
     static constexpr int NtRows = 3, NtCols = 8;    // 24 accumulators of 32 registers
     static constexpr int NnRows = 8, NnVectors = 3;  // 24 accumulators, 3 of B, 1 broadcast
+    static constexpr int PkVectors = 2, PkCols = 12;  // 24 accumulators, 2 of A, 1 broadcast
     static V zero() { return _mm512_setzero_ps(); }
     static __mmask16 mask(int lanes) { return static_cast<__mmask16>((1u << lanes) - 1u); }
     static V load(const float* p) { return _mm512_loadu_ps(p); }
+    static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
     static V loadPart(const float* p, int lanes) { return _mm512_maskz_loadu_ps(mask(lanes), p); }
     static V broadcast(const float* p) { return _mm512_set1_ps(*p); }
     static V fma(V a, V b, V acc) { return _mm512_fmadd_ps(a, b, acc); }
@@ -39,6 +41,35 @@ struct Avx512 {
         const __m256 half = _mm256_add_ps(_mm512_castps512_ps256(abcd), _mm512_extractf32x8_ps(abcd, 1));
         return _mm_add_ps(_mm256_castps256_ps128(half), _mm256_extractf128_ps(half, 1));
     }
+    // 16 × 16 in place: pairs of rows interleaved (ps, then pd), then 128-bit lanes gathered.
+    static void transpose(V (&m)[16]) {
+        V t[16], u[16];
+        #pragma GCC unroll 8
+        for (int i = 0; i < 8; ++i) {
+            t[2 * i] = _mm512_unpacklo_ps(m[2 * i], m[2 * i + 1]);
+            t[2 * i + 1] = _mm512_unpackhi_ps(m[2 * i], m[2 * i + 1]);
+        }
+        #pragma GCC unroll 4
+        for (int i = 0; i < 4; ++i) {  // u[4i + q], 128-bit lane L: column 4L + q, rows 4i … 4i + 3
+            u[4 * i] = pd(_mm512_unpacklo_pd(dp(t[4 * i]), dp(t[4 * i + 2])));
+            u[4 * i + 1] = pd(_mm512_unpackhi_pd(dp(t[4 * i]), dp(t[4 * i + 2])));
+            u[4 * i + 2] = pd(_mm512_unpacklo_pd(dp(t[4 * i + 1]), dp(t[4 * i + 3])));
+            u[4 * i + 3] = pd(_mm512_unpackhi_pd(dp(t[4 * i + 1]), dp(t[4 * i + 3])));
+        }
+        #pragma GCC unroll 4
+        for (int q = 0; q < 4; ++q) {
+            const V even04 = _mm512_shuffle_f32x4(u[q], u[4 + q], _MM_SHUFFLE(2, 0, 2, 0));
+            const V odd04 = _mm512_shuffle_f32x4(u[q], u[4 + q], _MM_SHUFFLE(3, 1, 3, 1));
+            const V even8c = _mm512_shuffle_f32x4(u[8 + q], u[12 + q], _MM_SHUFFLE(2, 0, 2, 0));
+            const V odd8c = _mm512_shuffle_f32x4(u[8 + q], u[12 + q], _MM_SHUFFLE(3, 1, 3, 1));
+            m[q] = _mm512_shuffle_f32x4(even04, even8c, _MM_SHUFFLE(2, 0, 2, 0));
+            m[8 + q] = _mm512_shuffle_f32x4(even04, even8c, _MM_SHUFFLE(3, 1, 3, 1));
+            m[4 + q] = _mm512_shuffle_f32x4(odd04, odd8c, _MM_SHUFFLE(2, 0, 2, 0));
+            m[12 + q] = _mm512_shuffle_f32x4(odd04, odd8c, _MM_SHUFFLE(3, 1, 3, 1));
+        }
+    }
+    static __m512d dp(V v) { return _mm512_castps_pd(v); }
+    static V pd(__m512d v) { return _mm512_castpd_ps(v); }
 };
 
 #include "core/model/sgemm_kernels.inl"

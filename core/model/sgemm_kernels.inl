@@ -5,9 +5,10 @@
 // No standard-library call here for the same reason. The loops over a tile are unrolled
 // (#pragma GCC unroll) so its accumulators live in registers: -O2 leaves them on the stack.
 //
-// S provides: V, W (lanes), zero(), load(p), loadPart(p, lanes), broadcast(p), fma(a, b, acc),
-// addTo(p, v), addToPart(p, v, lanes), sum4(a, b, c, d) → __m128 of the four sums, sum(v);
-// tile sizes NtRows × NtCols (A rows × B rows, A·Bᵀ) and NnRows × NnVectors (A·B).
+// S provides: V, W (lanes), zero(), load(p), loadPart(p, lanes), store(p, v), broadcast(p),
+// fma(a, b, acc), addTo(p, v), addToPart(p, v, lanes), sum4(a, b, c, d) → __m128 of the four sums,
+// sum(v), transpose(V[W]) in place; tile sizes NtRows × NtCols (A rows × B rows, A·Bᵀ), NnRows ×
+// NnVectors (A·B) and PkVectors × PkCols (A·Bᵀ's packed tiles, many tokens).
 
 constexpr long kBlockLimit = 1024;  // K is split when longer: A's slice and B's panel stay in L2
 constexpr long kBlock = 768;        // (a multiple of 16: blocks start on whole vectors)
@@ -240,9 +241,146 @@ void nnRun(const SgemmArgs& g) {
 
 #undef ATTNSCOPE_ROW_CASE
 
+// ---------------------------------------------------------------- A·Bᵀ, many tokens: A packed
+// Past 64 rows the A·Bᵀ tiles above read A (the activations) again for every 8 weight rows; here A
+// is copied once per block into panels of MR = PkVectors·W rows laid out k-major, and a tile
+// computes Cᵀ: MR rows of A (vectors) against PkCols weight rows (broadcasts, read in place along
+// k), K's block in registers, then transposed in registers and added into C. (A·B the same way, its
+// strips copied from B's rows by the first tile, lost to OpenBLAS and to the tiles above: a TLB
+// miss per row of B; bench/README.md, "Past 64 tokens".)
+constexpr long kPackedFrom = 65;
+// Blocks measured at 128 and 512 tokens: kc = 768 (a strip of 12 weight rows, 36 KiB: L1, and
+// twelve long sequential runs for the prefetcher; 384 was 3–10 % slower), mc = 128 rows (384 KiB
+// of packed A: L2; 256 and 512 rows were slower at 512 tokens).
+constexpr long kPkRows = 128, kPkK = 768;
+
+template <class S>
+constexpr long pkRows() { return S::PkVectors * S::W; }
+
+// A's rows m0… (rows ≤ mc) over k0…k0+kc into panels [panel][kk][MR]; rows past the end are
+// zeros. W × W blocks transposed in registers (element by element: 4 % of a product at 512 tokens).
+template <class S>
+void pkPackA(const SgemmArgs& g, long m0, long rows, long k0, long kc, float* out) {
+    using V = typename S::V;
+    constexpr long MR = pkRows<S>();
+    for (long p = 0; p * MR < rows; ++p) {
+        float* panel = out + p * kc * MR;
+        for (long v = 0; v < S::PkVectors; ++v) {
+            const long r0 = p * MR + v * S::W, live = lesser(S::W, rows - r0);  // live ≤ 0: all zeros
+            const float* src = g.a + (m0 + r0) * g.lda + k0;
+            for (long kk = 0; kk < kc; kk += S::W) {
+                const int lanes = static_cast<int>(lesser(S::W, kc - kk));
+                V t[S::W];
+                #pragma GCC unroll 16
+                for (int i = 0; i < S::W; ++i) {
+                    const float* at = src + i * g.lda + kk;
+                    t[i] = i >= live ? S::zero() : lanes == S::W ? S::load(at) : S::loadPart(at, lanes);
+                }
+                S::transpose(t);
+                for (int i = 0; i < lanes; ++i) S::store(panel + (kk + i) * MR + v * S::W, t[i]);
+            }
+        }
+    }
+}
+
+// The last, partial strip (cols < PkCols weight rows) packed [kk][PkCols], missing rows zero.
+template <class S>
+void pkPackStrip(const SgemmArgs& g, long n0, long cols, long k0, long kc, float* out) {
+    constexpr long NR = S::PkCols;
+    for (long kk = 0; kk < kc; ++kk)
+        for (long j = 0; j < NR; ++j) out[kk * NR + j] = j < cols ? g.b[(n0 + j) * g.ldb + k0 + kk] : 0.0f;
+}
+
+// One MR × PkCols tile of Cᵀ over kc: ap a packed panel of A; the weights' column j at step kk is
+// b[j·ldb + kk] (InPlace: PkCols rows of B) or b[kk·PkCols + j] (a packed strip). The first `rows`
+// rows and `cols` columns are added into C.
+template <class S, bool InPlace>
+void pkTile(long kc, const float* ap, const float* b, long ldb, float* c, long ldc, long rows, long cols) {
+    using V = typename S::V;
+    constexpr int MV = S::PkVectors, NR = S::PkCols, MR = MV * S::W;
+    static_assert(NR <= 12, "three row pointers of four rows each");
+    V acc[NR][MV];
+    #pragma GCC unroll 16
+    for (int j = 0; j < NR; ++j)
+        #pragma GCC unroll 4
+        for (int v = 0; v < MV; ++v) acc[j][v] = S::zero();
+    // In place: rows 4q … 4q + 3 at rq + {0, 1, 2, 3}·ldb, three pointers and two strides in
+    // registers (twelve row pointers spilled to the stack: 152 instead of 171 GFLOP/s in L1).
+    const float* rq[3] = {b, InPlace && NR > 4 ? b + 4 * ldb : b, InPlace && NR > 8 ? b + 8 * ldb : b};
+    long ld1 = ldb, ld3 = 3 * ldb;
+    for (long kk = 0; kk < kc; ++kk) {
+        V av[MV];
+        #pragma GCC unroll 4
+        for (int v = 0; v < MV; ++v) av[v] = S::load(ap + kk * MR + v * S::W);
+        if constexpr (InPlace) __asm__("" : "+r"(ld1), "+r"(ld3));  // strides, not 12 pointers
+        #pragma GCC unroll 16
+        for (int j = 0; j < NR; ++j) {
+            const float* at = b + kk * NR + j;
+            if constexpr (InPlace) {
+                const float* row = rq[j / 4] + kk;
+                at = j % 4 == 0 ? row : j % 4 == 1 ? row + ld1 : j % 4 == 2 ? row + 2 * ld1 : row + ld3;
+            }
+            const V bv = S::broadcast(at);
+            #pragma GCC unroll 4
+            for (int v = 0; v < MV; ++v) acc[j][v] = S::fma(av[v], bv, acc[j][v]);
+        }
+    }
+    // Cᵀ's W × W blocks transposed in registers (columns past PkCols zero), each row added to C.
+    #pragma GCC unroll 4
+    for (int v = 0; v < MV; ++v) {
+        V t[S::W];
+        #pragma GCC unroll 16
+        for (int j = 0; j < S::W; ++j) t[j] = j < NR ? acc[j][v] : S::zero();
+        S::transpose(t);
+        const long vRows = lesser(S::W, rows - v * S::W);
+        if (vRows == S::W && cols == NR) {
+            #pragma GCC unroll 16
+            for (int r = 0; r < S::W; ++r) S::addToPart(c + (v * S::W + r) * ldc, t[r], NR);
+        } else {
+            for (long r = 0; r < vRows; ++r) S::addToPart(c + (v * S::W + r) * ldc, t[r], static_cast<int>(cols));
+        }
+    }
+}
+
+// Blocks of kPkRows rows of A and kPkK of K: A's block packed (L2), then strip by strip of PkCols
+// weight rows (L1), every panel of the block against the strip. The weights are read in place,
+// once per row block.
+template <class S>
+void pkRun(const SgemmArgs& g, float* work) {
+    constexpr long MR = pkRows<S>(), NR = S::PkCols;
+    float* packedA = work;
+    float* strip = work + kPkRows * kPkK;
+    for (long m0 = 0; m0 < g.m; m0 += kPkRows) {
+        const long rows = lesser(kPkRows, g.m - m0);
+        for (long k0 = 0; k0 < g.k; k0 += kPkK) {
+            const long kc = lesser(kPkK, g.k - k0);
+            pkPackA<S>(g, m0, rows, k0, kc, packedA);
+            for (long n0 = 0; n0 < g.n; n0 += NR) {
+                const long cols = lesser(NR, g.n - n0);
+                if (cols < NR) pkPackStrip<S>(g, n0, cols, k0, kc, strip);  // the last weight rows
+                for (long p = 0; p * MR < rows; ++p) {
+                    const float* ap = packedA + p * kc * MR;
+                    float* c = g.c + (m0 + p * MR) * g.ldc + n0;
+                    const long tileRows = lesser(MR, rows - p * MR);
+                    if (cols == NR) pkTile<S, true>(kc, ap, g.b + n0 * g.ldb + k0, g.ldb, c, g.ldc, tileRows, cols);
+                    else pkTile<S, false>(kc, ap, strip, 0, c, g.ldc, tileRows, cols);
+                }
+            }
+        }
+    }
+}
+
+// Floats of work space pkRun needs (the caller's thread-local buffer).
+template <class S>
+constexpr long pkWorkFloats() { return kPkRows * kPkK + kPkK * S::PkCols; }
+
 template <class S>
 void sgemmRun(const SgemmArgs& g) {
     if (g.m <= 0 || g.n <= 0 || g.k <= 0) return;
-    if (g.transB) ntRun<S>(g);
-    else nnRun<S>(g);
+    if (g.transB) {
+        if (g.m >= kPackedFrom) pkRun<S>(g, sgemmWorkspace(pkWorkFloats<S>()));
+        else ntRun<S>(g);
+    } else {
+        nnRun<S>(g);
+    }
 }

@@ -304,7 +304,7 @@ int productThreads() { return productThreadCount(); }  // one setting governs ev
 void weightProduct(const MatF& X, const MatrixRef& W, bool transB, MatF& Y) {
     const SgemmArgs args{X.rows(), Y.cols(), X.cols(), X.data(), X.cols(), W.data, W.cols, transB, Y.data(), Y.cols()};
     const int threads = productThreads();
-    if (ownSgemmWins(args.m, args.n, args.k, threads) && ownSgemm(args, threads)) return;
+    if (ownSgemmWins(args.m, args.n, args.k, transB, threads) && ownSgemm(args, threads)) return;
     gemm(args.m, args.n, args.k, args.a, args.lda, args.b, args.ldb, transB, 1.0f, args.c, args.ldc);
 }
 

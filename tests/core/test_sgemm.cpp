@@ -1,9 +1,11 @@
 // Our own SGEMM (core/model/sgemm.hpp) against a double-precision product computed here with plain
 // loops, on awkward shapes (row counts that leave partial tiles, N and K not multiples of 16, K
 // split into blocks), strided rows, both layouts, the bias kept (beta = 1), on every SIMD level
-// this CPU runs; the padding around C must stay untouched.
+// this CPU runs, for both kernel families (up to 64 rows, and the packed one past that); the
+// padding around C must stay untouched. `core_tests "[sgemm]" -s` prints every largest difference.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -77,6 +79,24 @@ const std::vector<Case>& awkwardCases() {
     return cases;
 }
 
+// Past 64 rows A·Bᵀ runs the packed family (A copied into panels of 32 rows at AVX-512, 16 at AVX2;
+// strips of 12 / 6 weight rows; K in blocks of 768, 128 rows a block): rows that leave a partial
+// panel and cross row blocks, strips cut short, K ending mid-block. A·B keeps its tiles there.
+const std::vector<Case>& packedCases() {
+    static const std::vector<Case> cases = [] {
+        std::vector<Case> all;
+        for (bool transB : {true, false})
+            for (long m : {65L, 97L, 130L, 513L}) {
+                all.push_back({m, 101, 771, transB, 5});  // 101 = 8·12 + 5 = 16·6 + 5; K = 768 + 3
+                all.push_back({m, 26, 1600, transB, 3});  // two strips (four at AVX2) and two rows; 3 K blocks
+                all.push_back({m, 7, 3, transB, 1});      // narrower than a strip, K shorter than a vector
+                all.push_back({m, 48, 40, transB, 0});    // whole strips, rows packed
+            }
+        return all;
+    }();
+    return cases;
+}
+
 std::string describe(const Case& c, const Worst& w) {
     std::ostringstream text;
     text << (c.transB ? "A·Bᵀ" : "A·B") << " m=" << c.m << " n=" << c.n << " k=" << c.k << " pad=" << c.pad
@@ -84,8 +104,8 @@ std::string describe(const Case& c, const Worst& w) {
     return text.str();
 }
 
-void checkLevel(SimdLevel level) {
-    for (const Case& c : awkwardCases()) {
+void checkLevel(SimdLevel level, const std::vector<Case>& cases) {
+    for (const Case& c : cases) {
         const Worst w = check(c, [level](const SgemmArgs& args) { REQUIRE(sgemmOnLevel(level, args)); });
         INFO(describe(c, w));
         CHECK(w.diff <= w.allowed);
@@ -100,7 +120,7 @@ TEST_CASE("our SGEMM on AVX-512 against a double product: awkward shapes, both l
         WARN("this CPU has no AVX-512 F+BW+DQ+VL: the AVX-512 kernels are not checked here");
         return;
     }
-    checkLevel(SimdLevel::Avx512);
+    checkLevel(SimdLevel::Avx512, awkwardCases());
 }
 
 TEST_CASE("our SGEMM on AVX2+FMA against a double product: awkward shapes, both layouts, bias kept", "[sgemm]") {
@@ -108,7 +128,23 @@ TEST_CASE("our SGEMM on AVX2+FMA against a double product: awkward shapes, both 
         WARN("this CPU has no AVX2+FMA: the AVX2 kernels are not checked here");
         return;
     }
-    checkLevel(SimdLevel::Avx2);
+    checkLevel(SimdLevel::Avx2, awkwardCases());
+}
+
+TEST_CASE("our packed SGEMM (more than 64 rows) on AVX-512 against a double product", "[sgemm]") {
+    if (!canRunAvx512Kernels(detectCpuFeatures())) {
+        WARN("this CPU has no AVX-512 F+BW+DQ+VL: the AVX-512 kernels are not checked here");
+        return;
+    }
+    checkLevel(SimdLevel::Avx512, packedCases());
+}
+
+TEST_CASE("our packed SGEMM (more than 64 rows) on AVX2+FMA against a double product", "[sgemm]") {
+    if (!canRunAvx2Kernels(detectCpuFeatures())) {
+        WARN("this CPU has no AVX2+FMA: the AVX2 kernels are not checked here");
+        return;
+    }
+    checkLevel(SimdLevel::Avx2, packedCases());
 }
 
 TEST_CASE("our SGEMM on two and three threads: the column parts add up to the whole product", "[sgemm]") {
@@ -117,12 +153,28 @@ TEST_CASE("our SGEMM on two and three threads: the column parts add up to the wh
         return;
     }
     for (int threads : {2, 3})
-        for (const Case& c : {Case{32, 200, 771, true, 2}, Case{17, 3072, 96, false, 0}, Case{5, 50, 40, true, 0}}) {
+        for (const Case& c : {Case{32, 200, 771, true, 2}, Case{17, 3072, 96, false, 0}, Case{5, 50, 40, true, 0},
+                              Case{130, 200, 771, true, 2}, Case{97, 500, 400, true, 1}}) {  // packed: A per part
             const Worst w = check(c, [threads](const SgemmArgs& args) { REQUIRE(ownSgemm(args, threads)); });
             INFO(threads << " threads, " << describe(c, w));
             CHECK(w.diff <= w.allowed);
             CHECK_FALSE(w.paddingTouched);
         }
+}
+
+TEST_CASE("the routing rule: ours up to 64 tokens, and nn.Linear's products up to 128 on AVX-512", "[sgemm]") {
+    if (std::getenv("ATTNSCOPE_SGEMM")) {
+        WARN("ATTNSCOPE_SGEMM is set: every product goes to one side, the rule is not checked");
+        return;
+    }
+    const bool avx512 = activeSimdLevel() == SimdLevel::Avx512;
+    CHECK(ownSgemmWins(64, 3072, 768, false, 1));
+    CHECK(ownSgemmWins(1, 768, 768, true, 2));
+    CHECK(ownSgemmWins(128, 3072, 768, true, 1) == avx512);
+    CHECK(ownSgemmWins(65, 768, 3072, true, 2) == avx512);
+    CHECK_FALSE(ownSgemmWins(129, 768, 768, true, 1));
+    CHECK_FALSE(ownSgemmWins(512, 3072, 768, true, 1));
+    CHECK_FALSE(ownSgemmWins(65, 2304, 768, false, 1));  // Conv1D past 64: OpenBLAS
 }
 
 TEST_CASE("our kernels' SIMD level: the CPU's best, capped by the family the user forced", "[kernels]") {
