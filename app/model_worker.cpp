@@ -74,13 +74,14 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
         RunControl control;
         control.ablate = ablate;
         control.cancel = request.cancelFlag();
-        control.fullDetailMaxTokens = 0;  // the views read weights; detailTraceOf rebuilds the shown layer
+        control.fullDetailMaxTokens = 0;  // the views read weights; the shown layer alone is Full,
+        control.detailLayer = detailLayer;  // then moved into the detail Trace
         control.progress = request.progress;
         auto result = std::make_shared<RunResult>();
         auto run = runSentence(*model, text, control);
         if (run) {
+            auto detail = takeDetailTrace(*model, run.value(), detailLayer);
             result->run = std::make_shared<const ModelRun>(std::move(run).value());
-            auto detail = detailTraceOf(*model, *result->run, detailLayer);
             if (detail) result->detail = std::make_shared<const Trace>(std::move(detail).value());
             result->plain = plainPredictionsOf(*model, text, *result->run, control, kept);
         } else {

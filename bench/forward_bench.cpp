@@ -11,8 +11,8 @@
 // formula as bench/torch_forward.py, so both run the same ids). Modes, each timed R times after W
 // warm-ups:
 //   app      exactly what the window does (app/model_worker.cpp): runModel with
-//            fullDetailMaxTokens = 0 (every layer keeps its attention weights), then
-//            detailTraceOf for the layer the worked example shows (the first)
+//            fullDetailMaxTokens = 0 (every layer keeps its attention weights) and detailLayer
+//            the layer the worked example shows (the first) Full, then takeDetailTrace moves it out
 //   full     runModel with its default at T ≤ 128: every layer LayerDetail::Full (every
 //            intermediate and the weight slices as double; the whole-run JSON export)
 //   weights  runModel with fullDetailMaxTokens = 0 alone (every layer WeightsOnly)
@@ -398,9 +398,10 @@ int main(int argc, char** argv) {
         timeMode("app", [&] {
             RunControl control;
             control.fullDetailMaxTokens = 0;
+            control.detailLayer = 0;  // as app/model_worker.cpp: the shown layer Full, then moved out
             auto run = runModel(model, ids, {}, control);
             if (!run) std::abort();
-            auto shown = detailTraceOf(opened, run.value(), 0);
+            auto shown = takeDetailTrace(opened, run.value(), 0);
             if (!shown) std::abort();
         });
     if (all || mode == "full")

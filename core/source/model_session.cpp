@@ -130,4 +130,32 @@ Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int 
     return detail;
 }
 
+namespace {
+
+LayerTrace weightsOnlyOf(const LayerTrace& full) {  // what runLayers keeps of a WeightsOnly layer
+    LayerTrace kept;
+    kept.heads.resize(full.heads.size());
+    for (std::size_t h = 0; h < full.heads.size(); ++h) {
+        kept.heads[h].weights = full.heads[h].weights;
+        kept.heads[h].ablated = full.heads[h].ablated;
+    }
+    return kept;
+}
+
+}  // namespace
+
+Result<Trace> takeDetailTrace(const OpenedModel& opened, ModelRun& run, int layer) {
+    const auto index = static_cast<std::size_t>(layer);
+    if (layer < 0 || index >= run.trace.layers.size() || index >= run.detail.size() ||
+        run.detail[index] != LayerDetail::Full)
+        return detailTraceOf(opened, run, layer);
+    Trace detail = withoutLayers(run.trace);
+    LayerTrace& kept = run.trace.layers[index];
+    LayerTrace weights = weightsOnlyOf(kept);
+    detail.layers.push_back(std::move(kept));
+    kept = std::move(weights);
+    run.detail[index] = LayerDetail::WeightsOnly;
+    return detail;
+}
+
 }  // namespace attnscope

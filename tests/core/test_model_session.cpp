@@ -5,6 +5,7 @@
 
 #include "core/source/model_session.hpp"
 #include "core/text/message_id.hpp"
+#include "tests/core/matrix_compare.hpp"
 
 using namespace attnscope;
 
@@ -88,4 +89,49 @@ TEST_CASE("withoutLayers keeps every Trace field but the layers", "[model_sessio
 // then update the number.
 TEST_CASE("Trace has no field withoutLayers does not know", "[model_session]") {
     CHECK(sizeof(Trace) == 208);
+}
+
+TEST_CASE("takeDetailTrace moves the run's Full layer out: the recomputed layer's numbers, weights left behind",
+          "[model_session][models]") {
+    for (const char* name : {"bert-tiny", "gpt2-tiny"}) {
+        INFO(name);
+        auto opened = openModel((std::string(ATTNSCOPE_SOURCE_DIR) + "/tests/reference/models/" + name));
+        REQUIRE(opened.ok());
+        RunControl control;
+        control.fullDetailMaxTokens = 0;  // as the window: WeightsOnly but the shown layer
+        control.detailLayer = 1;
+        auto run = runSentence(opened.value(), "the cat sat on the mat", control);
+        REQUIRE(run.ok());
+        ModelRun& r = run.value();
+        REQUIRE(r.detail[1] == LayerDetail::Full);
+        const LayerTrace before = r.trace.layers[1];
+        // The independent way: layer 1 rebuilt from its input (traceLayerInDetail), not moved.
+        auto recomputed = detailTraceOf(opened.value(), [&] {
+            ModelRun weightsOnly = r;
+            weightsOnly.detail[1] = LayerDetail::WeightsOnly;
+            return weightsOnly;
+        }(), 1);
+        REQUIRE(recomputed.ok());
+        auto taken = takeDetailTrace(opened.value(), r, 1);
+        REQUIRE(taken.ok());
+        REQUIRE(taken.value().layers.size() == 1);
+        const LayerTrace& moved = taken.value().layers[0];
+        const LayerTrace& rebuilt = recomputed.value().layers[0];
+        REQUIRE(moved.heads.size() == rebuilt.heads.size());
+        for (std::size_t h = 0; h < moved.heads.size(); ++h) {
+            REQUIRE_MATRIX_NEAR(rebuilt.heads[h].scores, moved.heads[h].scores, 1e-6);
+            REQUIRE_MATRIX_NEAR(rebuilt.heads[h].weights.toMat(), moved.heads[h].weights.toMat(), 1e-7);
+            REQUIRE_MATRIX_NEAR(rebuilt.heads[h].params.wq, moved.heads[h].params.wq, 0.0);
+            // What the run keeps: the weights (bit for bit), no scores.
+            CHECK(r.trace.layers[1].heads[h].weights == before.heads[h].weights);
+            CHECK(r.trace.layers[1].heads[h].scores.size() == 0);
+        }
+        REQUIRE_MATRIX_NEAR(rebuilt.output, moved.output, 1e-6);
+        CHECK(r.detail[1] == LayerDetail::WeightsOnly);
+        CHECK(taken.value().tokens.size() == r.trace.tokens.size());
+        // A layer the run did not keep Full is recomputed, as detailTraceOf.
+        auto other = takeDetailTrace(opened.value(), r, 0);
+        REQUIRE(other.ok());
+        CHECK(other.value().layers[0].heads[0].scores.size() > 0);
+    }
 }
