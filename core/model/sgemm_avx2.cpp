@@ -3,9 +3,16 @@
 #include "core/model/sgemm.hpp"  // before the target pragma: nothing of it is compiled for AVX2
 
 #if defined(__x86_64__)
+// GCC: a target pragma over the file; clang (the fuzz build) ignores it and takes the same
+// target attribute on every function declared here instead (immintrin.h before it: its
+// intrinsics carry their own).
+#include <immintrin.h>
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
-#include <immintrin.h>
+#endif
 
 namespace attnscope {
 namespace {
@@ -77,7 +84,11 @@ struct Avx2 {
 void sgemmAvx2(const SgemmArgs& args) { sgemmRun<Avx2>(args); }
 
 }  // namespace attnscope
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #else
 namespace attnscope {
 void sgemmAvx2(const SgemmArgs&) {}  // never called: activeSimdLevel() is Sse2 off x86-64

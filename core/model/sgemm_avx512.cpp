@@ -3,13 +3,22 @@
 #include "core/model/sgemm.hpp"  // before the target pragma: nothing of it is compiled for AVX-512
 
 #if defined(__x86_64__)
+// GCC: a target pragma over the file; clang (the fuzz build) ignores it and takes the same
+// target attribute on every function declared here instead (immintrin.h before it: its
+// intrinsics carry their own).
+#include <immintrin.h>
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")
+#endif
 // GCC 12's own avx512fintrin.h (_mm512_reduce_add_ps, _mm512_extractf32x8_ps) reads an
 // intentionally undefined vector; its warning is about the header, not this code.
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
+#endif
 
 namespace attnscope {
 namespace {
@@ -79,7 +88,11 @@ struct Avx512 {
 void sgemmAvx512(const SgemmArgs& args) { sgemmRun<Avx512>(args); }
 
 }  // namespace attnscope
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #else
 namespace attnscope {
 void sgemmAvx512(const SgemmArgs&) {}  // never called: activeSimdLevel() is Sse2 off x86-64
