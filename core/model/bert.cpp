@@ -100,12 +100,13 @@ HeadWeights headSlices(const EncoderLayerWeights& w, int h, int dk) {
 
 // The masked-LM head on the rows at `positions` → one Prediction each.
 std::vector<Prediction> predict(const MaskedLmHead& head, const TransformerConfig& c, const MatF& X,
-                                const std::vector<int>& positions, int topK) {
+                                const std::vector<int>& positions, const RunControl& control) {
+    const int topK = control.topK;
     MatF rows = X(positions, Eigen::all);        // n×d
     MatF t = linear(rows, head.transform);       // n×d
     activate(t, c.family == ModelFamily::Roberta ? Activation::GeluErf : c.activation);
     layerNorm(t, head.norm, c.layerNormEps);
-    MatF logits = logitsOf(t, head.decoder);      // n×V
+    MatF logits = logitsOf(t, head.decoder, control.releasePages);  // n×V
     logits.rowwise() += head.bias.view();
     std::vector<Prediction> out;
     for (std::size_t i = 0; i < positions.size(); ++i)
@@ -184,7 +185,7 @@ Result<void> runEncoder(const EncoderWeights& w, const TransformerConfig& c, con
                              return encoderLayer(in, w.layers[static_cast<std::size_t>(n)], c, detail, layer, ablated);
                          });
     if (!ran.ok()) return ran;
-    if (w.mlm && !control.predictAt.empty()) run.predictions = predict(*w.mlm, c, X, control.predictAt, control.topK);
+    if (w.mlm && !control.predictAt.empty()) run.predictions = predict(*w.mlm, c, X, control.predictAt, control);
     return {};
 }
 

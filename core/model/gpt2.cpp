@@ -38,9 +38,10 @@ HeadWeights headSlices(const Gpt2BlockWeights& w, int h, int d, int dk) {
 }
 
 std::vector<Prediction> predict(const MatrixRef& head, const MatF& final, const std::vector<int>& positions,
-                                int topK) {
+                                const RunControl& control) {
+    const int topK = control.topK;
     const MatF rows = final(positions, Eigen::all);  // n×d
-    const MatF logits = logitsOf(rows, head);         // n×V
+    const MatF logits = logitsOf(rows, head, control.releasePages);  // n×V
     std::vector<Prediction> out;
     for (std::size_t i = 0; i < positions.size(); ++i)
         out.push_back(predictionFrom(positions[i], logits.row(static_cast<Eigen::Index>(i)), topK));
@@ -119,7 +120,7 @@ Result<void> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, const std
     if (!ran.ok()) return ran;
     layerNorm(X, w.finalNorm, c.layerNormEps);
     run.hiddenStates.back() = X;  // after ln_f, as transformers reports the last hidden state
-    if (!control.predictAt.empty()) run.predictions = predict(w.lmHead, X, control.predictAt, control.topK);
+    if (!control.predictAt.empty()) run.predictions = predict(w.lmHead, X, control.predictAt, control);
     return {};
 }
 

@@ -322,9 +322,18 @@ void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
     weightProduct(X, layer.weight, false, Y);
 }
 
-MatF logitsOf(const MatF& X, const MatrixRef& table) {
+MatF logitsOf(const MatF& X, const MatrixRef& table, const std::function<void(const float*, std::size_t)>& releasePages) {
     MatF logits = MatF::Zero(X.rows(), table.rows);  // n×V, no bias: the products add to it
-    weightProduct(X, table, true, logits);
+    constexpr Eigen::Index kBlockRows = 8192;         // 24 MB of a 768-wide table
+    const Eigen::Index block = releasePages ? kBlockRows : table.rows;
+    for (Eigen::Index r0 = 0; r0 < table.rows; r0 += block) {
+        const Eigen::Index rows = std::min(block, table.rows - r0);
+        const float* part = table.data + r0 * table.cols;
+        MatF out = MatF::Zero(X.rows(), rows);  // n×rows of the logits
+        weightProduct(X, MatrixRef{part, rows, table.cols}, true, out);
+        logits.middleCols(r0, rows) = out;
+        if (releasePages) releasePages(part, static_cast<std::size_t>(rows * table.cols));
+    }
     return logits;
 }
 
@@ -712,7 +721,12 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
         if (p < 0 || p >= static_cast<int>(input.size()))
             return Error{ErrorId::WhereModelRun, errorText(ErrorId::PositionOutsideInput, p)};
     const bool release = static_cast<int>(input.size()) >= control.releaseWeightPagesFrom;
-    if (release) releaseEachLayer(*model.store, control, effective);
+    if (release) {
+        releaseEachLayer(*model.store, control, effective);
+        effective.releasePages = [store = model.store](const float* data, std::size_t count) {
+            store->releasePages(data, count);
+        };
+    }
     const auto error = model.encoder ? runEncoder(*model.encoder, config, input, effective, run)
                                      : runGpt2(*model.gpt2, config, input, effective, run);
     if (release) model.store->releaseAll();  // the embeddings and the LM head

@@ -113,6 +113,9 @@ struct RunControl {
     // layer, 226 MB for bert-base), which is what took the resident memory past the file size.
     int fullDetailMaxTokens = 128;
     int detailLayer = -1;           // stays Full whatever T is (-1: none)
+    // Set by runModel when it releases the weights' pages (releaseWeightPagesFrom): for the parts
+    // read outside the layers (a language-model head's table), so they too leave the resident memory.
+    std::function<void(const float* data, std::size_t count)> releasePages;
     int topK = 10;
     // Where to predict. Empty: BERT family at every [MASK] / <mask> token, GPT-2 after the
     // last token.
@@ -191,8 +194,12 @@ MatF conv1d(const MatF& X, const LinearRef& layer);  // T×in · in×out + b →
 void linearInto(const MatF& X, const LinearRef& layer, MatF& Y);
 void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y);
 // X·tableᵀ (n×d · (V×d)ᵀ → n×V): a language-model head's logits over a whole vocabulary, through
-// the projections' kernels (GPT-2's 154 MB table took ~30 ms a run as an Eigen matrix-vector product).
-MatF logitsOf(const MatF& X, const MatrixRef& table);
+// the projections' kernels (GPT-2's 154 MB table took ~30 ms a run as an Eigen matrix-vector
+// product). With `releasePages` (RunControl's, set when a run releases its weights), the table's
+// pages are let go block by block as soon as they are read, so the whole table is never resident
+// on top of the Trace (GPT-2's window at 512 tokens: +98 MB at its peak otherwise).
+MatF logitsOf(const MatF& X, const MatrixRef& table,
+              const std::function<void(const float*, std::size_t)>& releasePages = {});
 // One layer's intermediates (T×d, T×3d, T×d_ff), reused by every layer the calling thread runs,
 // in this run and the next: at 512 tokens fresh ones page-faulted ~180 MB per bert-base run.
 struct LayerBuffers {
