@@ -133,6 +133,18 @@ std::string activeBlasCore() { return openblas_get_corename(); }
 std::string blasConfig() { return openblas_get_config(); }
 int productThreadCount() { return openblas_get_num_threads(); }
 void setProductThreadCount(int threads) { openblas_set_num_threads(threads); }
+
+// Exported by Debian's OpenBLAS (driver/others); weak, so another OpenBLAS still links.
+extern "C" void openblas_read_env(void) __attribute__((weak));
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+
+bool shortenBlasThreadSpin() {
+    if (!openblas_read_env || !blas_thread_shutdown_ || std::getenv("OPENBLAS_THREAD_TIMEOUT")) return false;
+    setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);  // OpenBLAS's least: 2^4 cycles
+    openblas_read_env();
+    blas_thread_shutdown_();  // the next threaded product starts them again with the new timeout
+    return true;
+}
 #else
 // Without OpenBLAS every product is Eigen's: no kernel table to switch or name.
 bool switchBlasCore(const char*) { return false; }
@@ -140,6 +152,7 @@ std::string activeBlasCore() { return {}; }
 std::string blasConfig() { return {}; }
 int productThreadCount() { return 1; }
 void setProductThreadCount(int) {}
+bool shortenBlasThreadSpin() { return false; }
 #endif
 
 }  // namespace attnscope

@@ -79,4 +79,12 @@ std::string blasConfig();
 int productThreadCount();
 void setProductThreadCount(int threads);
 
+// OpenBLAS's idle threads spin (sched_yield) for up to 2^28 cycles after each product before they
+// sleep; while a streamed export spells numbers on both cores that spinning took 6 % of the samples
+// and ~0.5 s of a 5–6 s export. This re-reads OpenBLAS's environment with OPENBLAS_THREAD_TIMEOUT
+// at its least (2^4 cycles) unless the user set it, and stops its threads, which are made again at
+// the next threaded product. For work that is not the forward pass alone (the exports); false
+// when the build's OpenBLAS lacks these entry points or the user chose the timeout.
+bool shortenBlasThreadSpin();
+
 }  // namespace attnscope

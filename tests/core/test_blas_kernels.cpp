@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/model/blas_kernels.hpp"
+#include "core/model/transformer.hpp"
 
 using namespace attnscope;
 
@@ -92,4 +93,25 @@ TEST_CASE("our kernels' SIMD level follows the kernels asked for", "[.kernels-ac
     if (want == "Prescott") CHECK(activeSimdLevel() == SimdLevel::Sse2);
     else if (want == "Haswell") CHECK(activeSimdLevel() == SimdLevel::Avx2);
     else CHECK(activeSimdLevel() == best);  // SkylakeX (the CPU has AVX-512 or the test skipped) or auto
+}
+
+TEST_CASE("after OpenBLAS's threads are told to spin less, its threaded products still come out right",
+          "[kernels][models]") {
+    // The exports call shortenBlasThreadSpin before a run: OpenBLAS's threads are stopped and made
+    // again at the next threaded product. A 2-thread 256×256×256 product (threaded inside OpenBLAS)
+    // against the same product in double.
+    setProductThreadCount(2);
+    const char* userTimeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+    const bool shortened = shortenBlasThreadSpin();
+    if (!userTimeout && !blasConfig().empty()) CHECK(shortened);
+    if (shortened) CHECK(std::string(std::getenv("OPENBLAS_THREAD_TIMEOUT")) == "4");
+    CHECK_FALSE(shortenBlasThreadSpin());  // once: the timeout is now set
+    const attnscope::MatF X = attnscope::MatF::Random(256, 256);
+    const attnscope::LinearRef layer{attnscope::MatrixRef{X.data(), 256, 256}, attnscope::VectorRef{X.data(), 256}};
+    for (int round = 0; round < 3; ++round) {  // the threads are made again, and used again
+        const attnscope::MatF Y = attnscope::linear(X, layer);  // X·Xᵀ + the first row as bias
+        const attnscope::Mat expected = (X.cast<double>() * X.cast<double>().transpose()).rowwise() +
+                                        X.row(0).cast<double>();
+        CHECK((Y.cast<double>() - expected).cwiseAbs().maxCoeff() < 1e-3);
+    }
 }
