@@ -53,6 +53,7 @@ struct Avx2 {
                                   _mm256_shuffle_ps(ab, cd, _MM_SHUFFLE(3, 2, 3, 2))));
     }
     // 8 × 8 in place: pairs of rows interleaved (ps, then pd), then the 128-bit halves swapped.
+    // The same steps as Avx512::transpose, written apart: each width has its own intrinsics.
     static void transpose(V (&m)[8]) {
         V t[8], u[8];
         #pragma GCC unroll 4

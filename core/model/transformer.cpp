@@ -324,15 +324,19 @@ void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
 
 MatF logitsOf(const MatF& X, const MatrixRef& table, const std::function<void(const float*, std::size_t)>& releasePages) {
     MatF logits = MatF::Zero(X.rows(), table.rows);  // n×V, no bias: the products add to it
-    constexpr Eigen::Index kBlockRows = 8192;         // 24 MB of a 768-wide table
-    const Eigen::Index block = releasePages ? kBlockRows : table.rows;
-    for (Eigen::Index r0 = 0; r0 < table.rows; r0 += block) {
-        const Eigen::Index rows = std::min(block, table.rows - r0);
+    if (!releasePages) {
+        weightProduct(X, table, true, logits);
+        return logits;
+    }
+    constexpr Eigen::Index kBlockRows = 8192;  // 24 MB of a 768-wide table
+    MatF block;
+    for (Eigen::Index r0 = 0; r0 < table.rows; r0 += kBlockRows) {
+        const Eigen::Index rows = std::min(kBlockRows, table.rows - r0);
         const float* part = table.data + r0 * table.cols;
-        MatF out = MatF::Zero(X.rows(), rows);  // n×rows of the logits
-        weightProduct(X, MatrixRef{part, rows, table.cols}, true, out);
-        logits.middleCols(r0, rows) = out;
-        if (releasePages) releasePages(part, static_cast<std::size_t>(rows * table.cols));
+        block.setZero(X.rows(), rows);  // n×rows of the logits
+        weightProduct(X, MatrixRef{part, rows, table.cols}, true, block);
+        logits.middleCols(r0, rows) = block;
+        releasePages(part, static_cast<std::size_t>(rows * table.cols));
     }
     return logits;
 }
