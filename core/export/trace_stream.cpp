@@ -4,8 +4,14 @@
 #include "core/export/trace_stream.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "core/export/export.hpp"
@@ -78,11 +84,6 @@ Json selectionJson(const TraceSelection& selection) {
     return out;
 }
 
-TraceJsonStream::TraceJsonStream(TextSink sink, NumberSpelling spelling, TraceSelection selection)
-    : sink_(std::move(sink)), spelling_(spelling), selection_(std::move(selection)) {
-    buffer_.reserve(kChunkBytes + 4096);
-}
-
 void TraceJsonStream::flush() {
     if (!failed_ && !buffer_.empty() && !sink_(buffer_)) failed_ = true;
     buffer_.clear();
@@ -91,6 +92,12 @@ void TraceJsonStream::flush() {
 void TraceJsonStream::put(std::string_view text) {
     buffer_.append(text);
     if (buffer_.size() >= kChunkBytes) flush();
+}
+
+void TraceJsonStream::write(std::string_view text) {
+    if (text.size() < kChunkBytes / 8) return put(text);
+    flush();  // a matrix's rows in large pieces: handed on as they are, not copied into the buffer
+    if (!failed_ && !sink_(text)) failed_ = true;
 }
 
 void TraceJsonStream::indent(int level) { buffer_.append(static_cast<std::size_t>(level), ' '); }
@@ -144,48 +151,94 @@ char* spellNumber(char* out, double v, NumberSpelling spelling) {
     return end;
 }
 
-// Rows [first, last) of a matrix whose "[" sits at `level`, each row "[" … "]" at level + 1 and
-// its numbers at level + 2, as dump(1) lays them out (the separator before row `first` included),
-// appended to `out` through a raw pointer: no string call per number.
+// Text that grows without being zero-filled first: the spelling writes every byte it keeps.
+class RawText {
+public:
+    char* room(std::size_t more) {  // where the next bytes go, with room for `more` of them
+        if (size_ + more > capacity_) grow(size_ + more);
+        return bytes_.get() + size_;
+    }
+    void endAt(const char* end) { size_ = static_cast<std::size_t>(end - bytes_.get()); }
+    std::size_t size() const { return size_; }
+    void clear() { size_ = 0; }
+    std::string_view view(std::size_t from, std::size_t to) const { return {bytes_.get() + from, to - from}; }
+
+private:
+    void grow(std::size_t need) {
+        capacity_ = std::max(need, 2 * capacity_);
+        auto bigger = std::make_unique_for_overwrite<char[]>(capacity_);
+        if (size_ > 0) std::memcpy(bigger.get(), bytes_.get(), size_);
+        bytes_ = std::move(bigger);
+    }
+    std::unique_ptr<char[]> bytes_;
+    std::size_t size_ = 0, capacity_ = 0;
+};
+
+// Where each cell's number sits in a matrix's text (cell r·cols + c), to be copied into another.
+struct CellSpans {
+    std::vector<std::uint32_t> start;
+    std::vector<std::uint8_t> length;
+};
+
+// A matrix spelled before, whose numbers are copied where a new one holds the same bits: a
+// decoder's masked scores are its scaled scores below the diagonal.
+struct CellSource {
+    const char* values;  // its storage: the new matrix's type and shape
+    const char* text;
+    const CellSpans* spans;
+};
+
+template <class Scalar>
+bool sameBits(const Scalar& a, const char* b) {
+    return std::memcmp(&a, b, sizeof(Scalar)) == 0;
+}
+
+// Rows [first, last) of a row-major matrix whose "[" sits at `level`, each row "[" … "]" at
+// level + 1 and its numbers at level + 2, as dump(1) lays them out (the separator before row
+// `first` included), appended to `out` through a raw pointer: no string call per number. With
+// `reuse`, a cell of the same bits is copied from there; with `log`, each cell's span is noted
+// (offsets in `out`).
 template <class Matrix>
-void appendRows(std::string& out, const Matrix& m, Eigen::Index first, Eigen::Index last, int level,
-                NumberSpelling spelling) {
+void appendRows(RawText& out, const Matrix& m, Eigen::Index first, Eigen::Index last, int level,
+                NumberSpelling spelling, const CellSource* reuse, CellSpans* log) {
+    static_assert(Matrix::IsRowMajor, "cells are indexed r·cols + c");
+    using Scalar = typename Matrix::Scalar;
     const auto rowIndent = static_cast<std::size_t>(level + 1), cellIndent = rowIndent + 1;
+    const Eigen::Index cols = m.cols();
     for (Eigen::Index r = first; r < last; ++r) {
-        const std::size_t used = out.size();
-        out.resize(used + 4 + 2 * rowIndent + static_cast<std::size_t>(m.cols()) * (cellIndent + 2 + kNumberRoom));
-        char* p = out.data() + used;
+        char* const begin = out.room(4 + 2 * rowIndent + static_cast<std::size_t>(cols) * (cellIndent + 2 + kNumberRoom));
+        char* p = begin;
         p = std::copy_n(r ? ",\n" : "\n", r ? 2 : 1, p);
         p = std::fill_n(p, rowIndent, ' ');
         *p++ = '[';
-        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+        const Scalar* row = m.data() + r * cols;
+        for (Eigen::Index c = 0; c < cols; ++c) {
             p = std::copy_n(c ? ",\n" : "\n", c ? 2 : 1, p);
             p = std::fill_n(p, cellIndent, ' ');
-            p = spellNumber(p, m(r, c), spelling);
+            const auto cell = static_cast<std::size_t>(r * cols + c);
+            char* const number = p;
+            if (reuse && sameBits(row[c], reuse->values + cell * sizeof(Scalar)))
+                p = std::copy_n(reuse->text + reuse->spans->start[cell], reuse->spans->length[cell], p);
+            else
+                p = spellNumber(p, row[c], spelling);
+            if (log) {
+                log->start[cell] = static_cast<std::uint32_t>(out.size() + static_cast<std::size_t>(number - begin));
+                log->length[cell] = static_cast<std::uint8_t>(p - number);
+            }
         }
-        if (m.cols() > 0) {
+        if (cols > 0) {
             *p++ = '\n';
             p = std::fill_n(p, rowIndent, ' ');
         }
         *p++ = ']';
-        out.resize(static_cast<std::size_t>(p - out.data()));
+        out.endAt(p);
     }
 }
 
-// Matrices of at least this many cells are spelled by two threads, half the rows each: the
-// spelling is most of a model export's time (T×T matrices), and a second core is the norm.
+// Matrices of at least this many cells are spelled by two threads: the spelling is most of a
+// model export's time (T×T matrices), and a second core is the norm.
 constexpr Eigen::Index kSplitCells = 1 << 15;
-
-// Every row of a large matrix spelled by two threads, half the rows each, appended to `out`.
-template <class Matrix>
-void appendRowsInTwo(std::string& out, const Matrix& m, int level, NumberSpelling spelling) {
-    const Eigen::Index rows = m.rows(), half = rows / 2;
-    std::string second;
-    std::thread helper([&] { appendRows(second, m, half, rows, level, spelling); });
-    appendRows(out, m, 0, half, level, spelling);
-    helper.join();
-    out.append(second);
-}
+constexpr Eigen::Index kBlockCells = 1 << 13;  // the rows a thread takes at a time hold about this many
 
 template <class Matrix>
 std::string_view bytesOf(const Matrix& m) {  // a Mat or MatF: contiguous
@@ -194,53 +247,138 @@ std::string_view bytesOf(const Matrix& m) {  // a Mat or MatF: contiguous
 
 }  // namespace
 
-bool TraceJsonStream::Spelled::holds(std::string_view bytes, Eigen::Index r, Eigen::Index c, int at) const {
-    return level == at && rows == r && cols == c && values == bytes;
+// A matrix's rows are spelled in blocks into two lanes, one a thread, and written in order.
+// The last large mask and scaled scores stay spelled: they come back (see isKept).
+struct TraceJsonStream::SpelledText {
+    struct Block {
+        Eigen::Index firstRow = 0, lastRow = 0;
+        int lane = 0;
+        std::size_t from = 0, to = 0;  // its text in the lane
+    };
+    struct Kept {
+        int level = -1;
+        Eigen::Index rows = 0, cols = 0;
+        std::string values;  // the matrix's storage, byte for byte
+        std::string text;    // its rows, spelled at `level`
+        CellSpans spans;     // each number in `text`
+        bool holds(std::string_view bytes, Eigen::Index r, Eigen::Index c, int at) const {
+            return level == at && rows == r && cols == c && values == bytes;
+        }
+    };
+    std::array<RawText, 2> lanes;
+    std::vector<Block> blocks;
+    std::array<Kept, 2> kept;  // the last mask, the last scaled scores
+
+    static bool isKept(Step step) { return step == Step::Mask || step == Step::Scaled; }
+    Kept& keptFor(Step step) { return kept[step == Step::Mask ? 0 : 1]; }
+
+    template <class Matrix>
+    void spell(const Matrix& m, int level, NumberSpelling spelling, const CellSource* reuse, CellSpans* log);
+    template <class Matrix>
+    const Kept* wholeRepeat(const Matrix& m, int level, Step step) const;
+    template <class Matrix>
+    std::optional<CellSource> cellSource(const Matrix& m, Step step) const;
+    void keep(Kept& slot, std::string_view bytes, Eigen::Index rows, Eigen::Index cols, int level);
+};
+
+// Every row of `m` into blocks, taken in turn by two threads when it is large (a causal matrix's
+// later rows hold more numbers, so halves would not balance), by this one otherwise.
+template <class Matrix>
+void TraceJsonStream::SpelledText::spell(const Matrix& m, int level, NumberSpelling spelling, const CellSource* reuse,
+                                         CellSpans* log) {
+    const Eigen::Index rows = m.rows(), rowsPerBlock = std::max<Eigen::Index>(1, kBlockCells / std::max<Eigen::Index>(1, m.cols()));
+    blocks.assign(static_cast<std::size_t>((rows + rowsPerBlock - 1) / rowsPerBlock), Block{});
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        blocks[b].firstRow = static_cast<Eigen::Index>(b) * rowsPerBlock;
+        blocks[b].lastRow = std::min(rows, blocks[b].firstRow + rowsPerBlock);
+    }
+    if (log) {
+        log->start.resize(static_cast<std::size_t>(m.size()));
+        log->length.resize(static_cast<std::size_t>(m.size()));
+    }
+    std::atomic<std::size_t> next{0};
+    const auto work = [&](int lane) {
+        for (std::size_t b; (b = next++) < blocks.size();) {
+            Block& block = blocks[b];
+            block.lane = lane;
+            block.from = lanes[static_cast<std::size_t>(lane)].size();
+            appendRows(lanes[static_cast<std::size_t>(lane)], m, block.firstRow, block.lastRow, level, spelling, reuse, log);
+            block.to = lanes[static_cast<std::size_t>(lane)].size();
+        }
+    };
+    lanes[0].clear();
+    lanes[1].clear();
+    if (m.size() >= kSplitCells && blocks.size() >= 2 && std::thread::hardware_concurrency() > 1) {
+        std::thread helper(work, 1);
+        work(0);
+        helper.join();
+    } else {
+        work(0);
+    }
 }
 
-// The spelling is most of a model export's time; two matrices come back whole, so each is kept
-// spelled to be written again: the mask (the same for every head of a causal model) and the
-// scaled scores (an encoder's masked scores are the scaled scores plus a mask of zeros).
-bool TraceJsonStream::isKept(Step step) { return step == Step::Mask || step == Step::Scaled; }
-bool TraceJsonStream::mayRepeat(Step step) { return step == Step::Mask || step == Step::Masked; }
+// The kept text, when `m` is a step that comes back whole and the bytes are those kept.
+template <class Matrix>
+const TraceJsonStream::SpelledText::Kept* TraceJsonStream::SpelledText::wholeRepeat(const Matrix& m, int level,
+                                                                                  Step step) const {
+    if (step != Step::Mask && step != Step::Masked) return nullptr;
+    for (const Kept& k : kept)
+        if (k.holds(bytesOf(m), m.rows(), m.cols(), level)) return &k;
+    return nullptr;
+}
+
+// Masked scores copy the scaled scores' numbers cell by cell where the bits agree.
+template <class Matrix>
+std::optional<CellSource> TraceJsonStream::SpelledText::cellSource(const Matrix& m, Step step) const {
+    const Kept& scaled = kept[1];
+    if (step != Step::Masked || scaled.rows != m.rows() || scaled.cols != m.cols() ||
+        scaled.values.size() != bytesOf(m).size())
+        return std::nullopt;
+    return CellSource{scaled.values.data(), scaled.text.data(), &scaled.spans};
+}
+
+// The lanes' blocks, in order, become `slot`'s text; the spans logged in lane offsets move with them.
+void TraceJsonStream::SpelledText::keep(Kept& slot, std::string_view bytes, Eigen::Index rows, Eigen::Index cols,
+                                        int level) {
+    slot.text.clear();
+    for (const Block& block : blocks) {
+        const auto shift = static_cast<std::int64_t>(slot.text.size()) - static_cast<std::int64_t>(block.from);
+        for (auto cell = static_cast<std::size_t>(block.firstRow * cols); cell < static_cast<std::size_t>(block.lastRow * cols); ++cell)
+            slot.spans.start[cell] = static_cast<std::uint32_t>(slot.spans.start[cell] + shift);
+        slot.text.append(lanes[static_cast<std::size_t>(block.lane)].view(block.from, block.to));
+    }
+    slot.values.assign(bytes);
+    slot.rows = rows;
+    slot.cols = cols;
+    slot.level = level;
+}
+
+TraceJsonStream::TraceJsonStream(TextSink sink, NumberSpelling spelling, TraceSelection selection)
+    : sink_(std::move(sink)), spelling_(spelling), selection_(std::move(selection)),
+      spelled_(std::make_unique<SpelledText>()) {
+    buffer_.reserve(kChunkBytes + 4096);
+}
+
+TraceJsonStream::~TraceJsonStream() = default;
 
 template <class Matrix>
 void TraceJsonStream::matrix(const Matrix& m, int level, Step step) {
     buffer_ += '[';
-    const Eigen::Index rows = m.rows();
-    if (m.size() >= kSplitCells && rows >= 2 && std::thread::hardware_concurrency() > 1) {
-        largeMatrix(m, level, step);
+    SpelledText& s = *spelled_;
+    if (const SpelledText::Kept* repeat = s.wholeRepeat(m, level, step)) {
+        write(repeat->text);
+    } else if (m.size() >= kSplitCells && SpelledText::isKept(step)) {
+        SpelledText::Kept& slot = s.keptFor(step);
+        s.spell(m, level, spelling_, nullptr, &slot.spans);
+        s.keep(slot, bytesOf(m), m.rows(), m.cols(), level);
+        write(slot.text);
     } else {
-        for (Eigen::Index r = 0; r < rows; r += 64) {  // a chunk at a time: the buffer stays ~1 MB
-            appendRows(buffer_, m, r, std::min(rows, r + 64), level, spelling_);
-            if (buffer_.size() >= kChunkBytes) flush();
-        }
+        const std::optional<CellSource> reuse = s.cellSource(m, step);
+        s.spell(m, level, spelling_, reuse ? &*reuse : nullptr, nullptr);
+        for (const SpelledText::Block& block : s.blocks) write(s.lanes[static_cast<std::size_t>(block.lane)].view(block.from, block.to));
     }
-    closeWith(']', level, rows == 0);
+    closeWith(']', level, m.rows() == 0);
     if (buffer_.size() >= kChunkBytes) flush();
-}
-
-template <class Matrix>
-void TraceJsonStream::largeMatrix(const Matrix& m, int level, Step step) {
-    const std::string_view bytes = bytesOf(m);
-    if (mayRepeat(step))
-        for (const Spelled& kept : kept_)
-            if (kept.holds(bytes, m.rows(), m.cols(), level)) {
-                buffer_.append(kept.text);
-                return;
-            }
-    if (!isKept(step)) {
-        appendRowsInTwo(buffer_, m, level, spelling_);
-        return;
-    }
-    Spelled& slot = kept_[step == Step::Mask ? 0 : 1];
-    slot.text.clear();
-    appendRowsInTwo(slot.text, m, level, spelling_);
-    buffer_.append(slot.text);
-    slot.values.assign(bytes);
-    slot.rows = m.rows();
-    slot.cols = m.cols();
-    slot.level = level;
 }
 
 template <class Matrix>

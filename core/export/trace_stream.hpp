@@ -2,8 +2,8 @@
 // The JSON trace (docs/trace-format.md) and the tidy CSV written piece by piece into a sink, so a
 // whole model run is never held as one text: a layer can be written as soon as it is computed
 // and dropped (RunControl::onLayer). traceToJson and exportTrace's CSV are built on these.
-#include <array>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -46,6 +46,7 @@ using JsonTail = std::vector<std::pair<std::string, nlohmann::ordered_json>>;
 class TraceJsonStream {
 public:
     TraceJsonStream(TextSink sink, NumberSpelling spelling, TraceSelection selection = {});
+    ~TraceJsonStream();
     // tokens … positional, from `header` (its layers are not read); `ablated`: the whole run's heads.
     void begin(const Trace& header, const std::vector<HeadRef>& ablated);
     void layer(const LayerTrace& layer, int index);  // skipped unless the selection holds `index`
@@ -58,15 +59,12 @@ private:
     template <class Matrix>  // Mat or MatF
     void matrix(const Matrix& m, int level, Step step);
     template <class Matrix>
-    void largeMatrix(const Matrix& m, int level, Step step);
-    static bool isKept(Step step);
-    static bool mayRepeat(Step step);
-    template <class Matrix>  // Mat or MatF: the Trace's storage type may change
     void matrixField(std::string_view key, Step step, const Matrix& m, int level, bool& first);
     void headObject(const HeadTrace& head, int level);
     void field(std::string_view key, int level, bool& first);
     void value(const nlohmann::ordered_json& v, int level);
     void put(std::string_view text);
+    void write(std::string_view text);  // put, or straight to the sink when large
     void indent(int level);
     void closeWith(char bracket, int level, bool empty);
     void flush();
@@ -78,15 +76,8 @@ private:
     bool failed_ = false;
     bool firstLayer_ = true;
     bool firstField_ = true;  // of the document
-    // A large matrix as it was spelled (largeMatrix): written again when the same bytes come back.
-    struct Spelled {
-        int level = -1;
-        Eigen::Index rows = 0, cols = 0;
-        std::string values;  // the matrix's storage, byte for byte
-        std::string text;    // its rows, spelled at `level`
-        bool holds(std::string_view bytes, Eigen::Index r, Eigen::Index c, int at) const;
-    };
-    std::array<Spelled, 2> kept_;  // the last mask, the last scaled scores
+    struct SpelledText;  // the matrices' text as it is spelled, and the last ones kept (trace_stream.cpp)
+    std::unique_ptr<SpelledText> spelled_;
 };
 
 // The small fields before the matrices, in order: format, version, tokens, token_info, key_tokens

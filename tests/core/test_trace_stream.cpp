@@ -181,6 +181,30 @@ TEST_CASE("a large mask or scaled scores that come back are written again, byte 
     CHECK(streamed == reference);
 }
 
+TEST_CASE("a decoder's masked scores copy the scaled scores' numbers where the bits agree, byte for byte", "[export][stream]") {
+    // Below the diagonal a causal head's masked scores are its scaled scores; the writer copies
+    // those numbers' text from the kept scaled scores cell by cell. Cells that differ in any bit
+    // (-inf above the diagonal, one nudged cell, -0 against +0) must be spelled anew.
+    Trace big = testing::runBuiltInLesson("two-heads");
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<HeadTrace>& heads = big.layers[0].heads;
+    heads.resize(3, heads[0]);
+    for (HeadTrace& h : heads) {
+        h.scaledScores = Mat::Random(190, 190);
+        h.maskedScores = h.scaledScores;
+        for (Eigen::Index r = 0; r < 190; ++r)
+            for (Eigen::Index c = r + 1; c < 190; ++c) h.maskedScores(r, c) = -inf;
+    }
+    heads[0].scaledScores(5, 2) = -0.0;
+    heads[0].maskedScores(5, 2) = 0.0;
+    heads[1].maskedScores(150, 3) = std::nextafter(heads[1].maskedScores(150, 3), 2.0);
+    heads[2].maskedScores = heads[1].maskedScores;  // head 1's numbers, head 2's kept scaled scores
+    heads[2].scaledScores.row(100).setConstant(0.25);
+    const std::string streamed = traceToJson(big), reference = referenceJson(big, std::nullopt);
+    CHECK(streamed.size() == reference.size());
+    CHECK(streamed == reference);
+}
+
 TEST_CASE("a sink is handed the document in chunks, and a refusing sink stops the writer", "[export][stream]") {
     const OpenedModel opened = openTiny("bert-tiny");
     const ModelRun run = fullRun(opened, "the cat sat on the mat");
