@@ -79,14 +79,15 @@ const std::vector<Case>& awkwardCases() {
     return cases;
 }
 
-// Past 64 rows A·Bᵀ runs the packed family (A copied into panels of 32 rows at AVX-512, 16 at AVX2;
+// Past 64 rows (and at AVX-512 below that when the panels are nearly full: 30, 60, 64) A·Bᵀ runs
+// the packed family (A copied into panels of 32 rows at AVX-512, 16 at AVX2;
 // strips of 12 / 6 weight rows; K in blocks of 768, 128 rows a block): rows that leave a partial
 // panel and cross row blocks, strips cut short, K ending mid-block. A·B keeps its tiles there.
 const std::vector<Case>& packedCases() {
     static const std::vector<Case> cases = [] {
         std::vector<Case> all;
         for (bool transB : {true, false})
-            for (long m : {65L, 97L, 130L, 513L}) {
+            for (long m : {30L, 60L, 64L, 65L, 97L, 130L, 513L}) {
                 all.push_back({m, 101, 771, transB, 5});  // 101 = 8·12 + 5 = 16·6 + 5; K = 768 + 3
                 all.push_back({m, 26, 1600, transB, 3});  // two strips (four at AVX2) and two rows; 3 K blocks
                 all.push_back({m, 7, 3, transB, 1});      // narrower than a strip, K shorter than a vector
@@ -137,11 +138,11 @@ TEST_CASE("our SGEMM on AVX2+FMA against a double product: awkward shapes, both 
     checkLevelIfRunnable(SimdLevel::Avx2, awkwardCases());
 }
 
-TEST_CASE("our packed SGEMM (more than 64 rows) on AVX-512 against a double product", "[sgemm]") {
+TEST_CASE("our packed SGEMM (full panels, more than 64 rows) on AVX-512 against a double product", "[sgemm]") {
     checkLevelIfRunnable(SimdLevel::Avx512, packedCases());
 }
 
-TEST_CASE("our packed SGEMM (more than 64 rows) on AVX2+FMA against a double product", "[sgemm]") {
+TEST_CASE("our packed SGEMM (full panels, more than 64 rows) on AVX2+FMA against a double product", "[sgemm]") {
     checkLevelIfRunnable(SimdLevel::Avx2, packedCases());
 }
 
