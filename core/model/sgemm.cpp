@@ -1,14 +1,17 @@
 #include "core/model/sgemm.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <new>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace attnscope {
@@ -40,7 +43,10 @@ float* sgemmWorkspace(long floats) {
 namespace {
 
 // Workers that each run one part of a job while the calling thread runs part 0. Persistent: a
-// thread started per product would cost more than a 32-token product's share of a core.
+// thread started per product would cost more than a 32-token product's share of a core. Both
+// sides spin a little before sleeping: a forward pass hands out a job every fraction of a
+// millisecond, and a condition variable's wake-up in a VM took about as long as a 32-token
+// product's half (gpt2-small's output projection was no faster at 2 threads than at 1).
 class ColumnPool {
 public:
     // False (nothing run) when another thread is using the pool: the caller runs alone then.
@@ -49,44 +55,82 @@ public:
         if (!busy.owns_lock()) return false;
         while (static_cast<int>(workers_.size()) < parts - 1) {
             const int index = static_cast<int>(workers_.size()) + 1;
-            workers_.emplace_back([this, index, seen = generation_] { work(index, seen); });
+            workers_.emplace_back([this, index, seen = generation_.load()] { work(index, seen); });
         }
         {
             std::lock_guard lock(mutex_);
-            job_ = &part;
-            parts_ = parts;
-            pending_ = parts - 1;
-            ++generation_;
+            job_.store(&part, std::memory_order_relaxed);
+            parts_.store(parts, std::memory_order_relaxed);
+            pending_.store(parts - 1, std::memory_order_relaxed);
+            generation_.fetch_add(1, std::memory_order_release);
         }
         wake_.notify_all();
-        part(0);
-        std::unique_lock lock(mutex_);
-        done_.wait(lock, [this] { return pending_ == 0; });
-        job_ = nullptr;
+        std::exception_ptr failure;
+        try {
+            part(0);
+        } catch (...) {  // the workers still run their parts: wait for them before leaving
+            failure = std::current_exception();
+        }
+        if (!spinUntil([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+            std::unique_lock lock(mutex_);
+            done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+        }
+        job_.store(nullptr, std::memory_order_relaxed);
+        {
+            std::lock_guard lock(mutex_);
+            std::exception_ptr inWorker = std::exchange(workerFailure_, nullptr);
+            if (!failure) failure = inWorker;
+        }
+        if (failure) std::rethrow_exception(failure);  // e.g. a part's work space not allocated
         return true;
     }
 
 private:
+    // A few tens of µs of pauses (a pause is 10–140 cycles by CPU): true once `ready` holds.
+    template <class Ready>
+    static bool spinUntil(Ready ready) {
+        for (int i = 0; i < 2000; ++i) {
+            if (ready()) return true;
+            pause();
+        }
+        return ready();
+    }
+    static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+
     void work(int index, unsigned long seen) {  // seen: the jobs before this worker started
         for (;;) {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return generation_ != seen; });
-            seen = generation_;
-            if (index >= parts_) continue;  // this job has fewer parts than there are workers
-            const std::function<void(int)>* job = job_;
-            lock.unlock();
-            (*job)(index);
-            lock.lock();
-            if (--pending_ == 0) done_.notify_one();
+            if (!spinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; })) {
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+            }
+            seen = generation_.load(std::memory_order_acquire);
+            if (index >= parts_.load(std::memory_order_relaxed)) continue;  // fewer parts than workers
+            try {
+                (*job_.load(std::memory_order_relaxed))(index);
+            } catch (...) {  // handed to the caller: a worker that threw would end the process
+                std::lock_guard lock(mutex_);
+                if (!workerFailure_) workerFailure_ = std::current_exception();
+            }
+            if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                std::lock_guard lock(mutex_);  // the caller may be about to sleep on done_
+                done_.notify_one();
+            }
         }
     }
 
     std::mutex busy_, mutex_;
     std::condition_variable wake_, done_;
     std::vector<std::thread> workers_;  // detached by never being joined: see columnPool()
-    const std::function<void(int)>* job_ = nullptr;
-    int parts_ = 0, pending_ = 0;
-    unsigned long generation_ = 0;
+    // Written before generation_ is raised (release), read after it is seen (acquire).
+    std::atomic<const std::function<void(int)>*> job_{nullptr};
+    std::atomic<int> parts_{0};
+    std::exception_ptr workerFailure_;  // the first part a worker could not run, under mutex_
+    std::atomic<int> pending_{0};
+    std::atomic<unsigned long> generation_{0};
 };
 
 ColumnPool& columnPool() {

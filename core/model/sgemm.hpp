@@ -38,6 +38,7 @@ bool ownSgemm(const SgemmArgs& args, int threads);
 // part(0) … part(parts − 1) at once, part 0 on the calling thread, the others on the pool ownSgemm
 // uses (persistent threads). False, nothing run, when the pool is busy (another caller, or a part
 // asking again): the caller then runs the parts itself. A product inside a part runs on one thread.
+// An exception from any part is rethrown here once every part has finished (the first one).
 bool runOnColumnPool(int parts, const std::function<void(int)>& part);
 
 // The routing rule, from the measurements in bench/README.md ("Our own SGEMM"): ours where it

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <new>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -159,6 +160,29 @@ TEST_CASE("our SGEMM on two and three threads: the column parts add up to the wh
             CHECK(w.diff <= w.allowed);
             CHECK_FALSE(w.paddingTouched);
         }
+}
+
+TEST_CASE("a part that throws on the pool reaches the caller, and the pool keeps working", "[sgemm]") {
+    // A pool worker that let an exception out (say the packed kernels' work space not allocated)
+    // would end the process; the caller gets it once every part is done, from either side.
+    for (int thrower : {0, 1, 2}) {
+        INFO("part " << thrower << " throws");
+        std::vector<int> ran(3, 0);
+        bool caught = false;
+        try {
+            runOnColumnPool(3, [&](int part) {
+                ran[static_cast<std::size_t>(part)] = 1;
+                if (part == thrower) throw std::bad_alloc();
+            });
+        } catch (const std::bad_alloc&) {
+            caught = true;
+        }
+        CHECK(caught);
+        CHECK(ran == std::vector<int>{1, 1, 1});  // the other parts still ran
+    }
+    std::vector<int> ran(3, 0);
+    CHECK(runOnColumnPool(3, [&](int part) { ran[static_cast<std::size_t>(part)] = part + 1; }));
+    CHECK(ran == std::vector<int>{1, 2, 3});
 }
 
 TEST_CASE("the routing rule: ours up to 64 tokens, and nn.Linear's products up to 128 on AVX-512", "[sgemm]") {
