@@ -27,12 +27,24 @@ void findRequest(int argc, char** argv) {
     }
 }
 
+// OpenBLAS's idle threads spin 2^kForwardPassSpin cycles after a product, not 2^28
+// (core/model/blas_kernels.hpp: they kept the second core from our heads side by side), unless
+// the user chose OPENBLAS_THREAD_TIMEOUT.
+void shortenThreadSpin() {
+    if (const char* user = std::getenv("OPENBLAS_THREAD_TIMEOUT"); user && *user) {
+        startup.userThreadSpin = true;
+        return;
+    }
+    if (setBlasThreadSpin(kForwardPassSpin)) startup.threadSpinSet = kForwardPassSpin;
+}
+
 // Runs from the executable's .init_array (glibc passes argc, argv, envp): after OpenBLAS's own
 // initialisation, before main() and any product. Not .preinit_array: there glibc's `environ` is
 // still null and its own initialiser resets it afterwards, so OPENBLAS_CORETYPE set there is lost.
 // A name that is not a family, or one this CPU cannot run, changes nothing: main() refuses it.
 void chooseKernels(int argc, char** argv, char** /*envp*/) {
     startup.ran = true;
+    shortenThreadSpin();
     findRequest(argc, argv);
     const char* userCore = std::getenv("OPENBLAS_CORETYPE");
     if (!startup.requested && userCore && *userCore) {

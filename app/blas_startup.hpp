@@ -11,6 +11,8 @@ struct StartupKernels {
     const char* source = nullptr;     // "--kernels", "ATTNSCOPE_KERNELS", or nullptr
     bool userCoreType = false;        // OPENBLAS_CORETYPE was set by the user and left alone
     const char* coreTypeSet = nullptr;  // the core type the hook switched OpenBLAS to, or nullptr
+    bool userThreadSpin = false;      // OPENBLAS_THREAD_TIMEOUT was set by the user and left alone
+    int threadSpinSet = 0;            // the OPENBLAS_THREAD_TIMEOUT the hook set (kForwardPassSpin), or 0
     bool ran = false;                 // false: the hook is not linked into this executable
 };
 

@@ -224,7 +224,6 @@ int streamModel(const QCommandLineParser& parser, const OpenedModel& opened, con
     const ModelRunner runner = [&](const RunControl& c) { return runSentence(opened, sentence, c); };
     const TokenLabeler label = [&](int id) { return opened.tokenizer.label(id); };
     std::optional<ModelRun> run;
-    shortenBlasThreadSpin();  // both cores spell numbers between the layers' products
     const int written = writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
         const TraceSelection& parts = r.exportRequest.selection;
         auto made = r.format == ExportFormat::Json  ? streamModelRunJson(runner, control, opened.family(), label, parts, r.layer, sink, target)

@@ -370,10 +370,11 @@ int main(int argc, char** argv) {
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
     const char* envThreads = std::getenv("OPENBLAS_NUM_THREADS");
     const char* envCore = std::getenv("OPENBLAS_CORETYPE");
-    std::printf("threads: attnscope openblas_get_num_threads()=%d (OPENBLAS_NUM_THREADS=%s); OpenBLAS %s; "
-                "kernels: %s (OPENBLAS_CORETYPE=%s)\n",
-                openblas_get_num_threads(), envThreads ? envThreads : "unset", openblas_get_config(),
-                openblas_get_corename(), envCore ? envCore : "unset");
+    const char* envSpin = std::getenv("OPENBLAS_THREAD_TIMEOUT");  // set by the start-up hook unless by the user
+    std::printf("threads: attnscope openblas_get_num_threads()=%d (OPENBLAS_NUM_THREADS=%s, idle spin "
+                "OPENBLAS_THREAD_TIMEOUT=%s); OpenBLAS %s; kernels: %s (OPENBLAS_CORETYPE=%s)\n",
+                openblas_get_num_threads(), envThreads ? envThreads : "unset", envSpin ? envSpin : "unset",
+                openblas_get_config(), openblas_get_corename(), envCore ? envCore : "unset");
 #else
     std::printf("products: Eigen (no OpenBLAS in this build)\n");
 #endif

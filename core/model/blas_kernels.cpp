@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
+#include <string>
 #include <utility>
 
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
@@ -138,9 +139,9 @@ void setProductThreadCount(int threads) { openblas_set_num_threads(threads); }
 extern "C" void openblas_read_env(void) __attribute__((weak));
 extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
 
-bool shortenBlasThreadSpin() {
-    if (!openblas_read_env || !blas_thread_shutdown_ || std::getenv("OPENBLAS_THREAD_TIMEOUT")) return false;
-    setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);  // OpenBLAS's least: 2^4 cycles
+bool setBlasThreadSpin(int log2Cycles) {
+    if (!openblas_read_env || !blas_thread_shutdown_) return false;
+    setenv("OPENBLAS_THREAD_TIMEOUT", std::to_string(log2Cycles).c_str(), 1);
     openblas_read_env();
     blas_thread_shutdown_();  // the next threaded product starts them again with the new timeout
     return true;
@@ -152,7 +153,7 @@ std::string activeBlasCore() { return {}; }
 std::string blasConfig() { return {}; }
 int productThreadCount() { return 1; }
 void setProductThreadCount(int) {}
-bool shortenBlasThreadSpin() { return false; }
+bool setBlasThreadSpin(int) { return false; }
 #endif
 
 }  // namespace attnscope

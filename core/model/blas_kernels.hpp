@@ -79,12 +79,17 @@ std::string blasConfig();
 int productThreadCount();
 void setProductThreadCount(int threads);
 
-// OpenBLAS's idle threads spin (sched_yield) for up to 2^28 cycles after each product before they
-// sleep; while a streamed export spells numbers on both cores that spinning took 6 % of the samples
-// and ~0.5 s of a 5–6 s export. This re-reads OpenBLAS's environment with OPENBLAS_THREAD_TIMEOUT
-// at its least (2^4 cycles) unless the user set it, and stops its threads, which are made again at
-// the next threaded product. For work that is not the forward pass alone (the exports); false
-// when the build's OpenBLAS lacks these entry points or the user chose the timeout.
-bool shortenBlasThreadSpin();
+// OpenBLAS's idle threads spin (sched_yield) for up to 2^28 cycles (~0.1 s) after each product
+// before they sleep, keeping the second core from whatever runs next: our heads side by side
+// (bert-base's attention at 512 tokens, 2 threads: ~148 ms a forward pass against ~80 ms with
+// 2^18–2^22), or an export's spelling (6 % of its samples). This sets OPENBLAS_THREAD_TIMEOUT to
+// `log2Cycles` (OpenBLAS keeps it within 4…30), re-reads OpenBLAS's environment and stops its
+// threads, which are made again at the next threaded product. False when the build's OpenBLAS
+// lacks these entry points. The start-up hook (app/blas_startup.cpp) sets kForwardPassSpin
+// unless the user set OPENBLAS_THREAD_TIMEOUT.
+bool setBlasThreadSpin(int log2Cycles);
+// ~0.4 ms at 2.7 GHz: back-to-back products keep their threads awake, our own pool's attention
+// phase (milliseconds a layer at long lengths) finds the second core free.
+constexpr int kForwardPassSpin = 20;
 
 }  // namespace attnscope

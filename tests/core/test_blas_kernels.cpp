@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "app/blas_startup.hpp"
 #include "core/model/blas_kernels.hpp"
 #include "core/model/transformer.hpp"
 
@@ -95,23 +96,33 @@ TEST_CASE("our kernels' SIMD level follows the kernels asked for", "[.kernels-ac
     else CHECK(activeSimdLevel() == best);  // SkylakeX (the CPU has AVX-512 or the test skipped) or auto
 }
 
-TEST_CASE("after OpenBLAS's threads are told to spin less, its threaded products still come out right",
+TEST_CASE("OpenBLAS's threads spin briefly from start-up on, and its threaded products still come out right",
           "[kernels][models]") {
-    // The exports call shortenBlasThreadSpin before a run: OpenBLAS's threads are stopped and made
-    // again at the next threaded product. A 2-thread 256×256×256 product (threaded inside OpenBLAS)
-    // against the same product in double.
+    // app/blas_startup.cpp (linked into core_tests) sets OPENBLAS_THREAD_TIMEOUT to
+    // kForwardPassSpin before main() unless the user set it; each setBlasThreadSpin stops OpenBLAS's
+    // threads, made again at the next threaded product. A 2-thread 256×256×256 product (threaded
+    // inside OpenBLAS) against the same product in double, after each change.
+    const StartupKernels& startup = startupKernels();
+    REQUIRE(startup.ran);
+    const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+    const std::string before = timeout ? timeout : "";
+    if (!startup.userThreadSpin && !blasConfig().empty()) {
+        CHECK(startup.threadSpinSet == kForwardPassSpin);
+        CHECK(before == std::to_string(kForwardPassSpin));
+    }
     setProductThreadCount(2);
-    const char* userTimeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
-    const bool shortened = shortenBlasThreadSpin();
-    if (!userTimeout && !blasConfig().empty()) CHECK(shortened);
-    if (shortened) CHECK(std::string(std::getenv("OPENBLAS_THREAD_TIMEOUT")) == "4");
-    CHECK_FALSE(shortenBlasThreadSpin());  // once: the timeout is now set
     const attnscope::MatF X = attnscope::MatF::Random(256, 256);
     const attnscope::LinearRef layer{attnscope::MatrixRef{X.data(), 256, 256}, attnscope::VectorRef{X.data(), 256}};
-    for (int round = 0; round < 3; ++round) {  // the threads are made again, and used again
-        const attnscope::MatF Y = attnscope::linear(X, layer);  // X·Xᵀ + the first row as bias
-        const attnscope::Mat expected = (X.cast<double>() * X.cast<double>().transpose()).rowwise() +
-                                        X.row(0).cast<double>();
-        CHECK((Y.cast<double>() - expected).cwiseAbs().maxCoeff() < 1e-3);
+    const attnscope::Mat expected = (X.cast<double>() * X.cast<double>().transpose()).rowwise() + X.row(0).cast<double>();
+    for (int spin : {4, 30, kForwardPassSpin}) {
+        INFO("OPENBLAS_THREAD_TIMEOUT " << spin);
+        const bool set = setBlasThreadSpin(spin);
+        if (!blasConfig().empty()) CHECK(set);
+        if (set) CHECK(std::string(std::getenv("OPENBLAS_THREAD_TIMEOUT")) == std::to_string(spin));
+        for (int round = 0; round < 3; ++round) {  // the threads are made again, and used again
+            const attnscope::MatF Y = attnscope::linear(X, layer);  // X·Xᵀ + the first row as bias
+            CHECK((Y.cast<double>() - expected).cwiseAbs().maxCoeff() < 1e-3);
+        }
     }
+    if (!before.empty()) setBlasThreadSpin(std::atoi(before.c_str()));  // the user's setting back
 }
