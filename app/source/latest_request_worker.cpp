@@ -2,6 +2,8 @@
 
 #include <QMetaObject>
 
+#include "core/model/blas_kernels.hpp"
+
 namespace attnscope {
 
 LatestRequestWorker::LatestRequestWorker(const QString& threadName, QObject* parent) : QObject(parent) {
@@ -37,6 +39,7 @@ void LatestRequestWorker::submit(Work work) {
                     }};
     auto job = [this, generation, work = std::move(work), request] {
         if (generation != generation_) return;  // superseded before it started
+        clearUpperVectorState();  // core's SSE2 code at full speed whatever Qt's code left behind
         Delivery delivery = work(request);
         postToGui([this, generation, delivery = std::move(delivery)] {
             if (generation != generation_) return;  // a newer request came first

@@ -9,40 +9,57 @@
 
 namespace attnscope {
 
-double rowEntropyBits(GridRef w, Eigen::Index row) {
+namespace {
+
+// One row's −Σ w·log₂ w (0·log 0 taken as 0), read through a pointer where the Trace stores it
+// (float or double): a model's statistics cover L·H·T² weights, 38 million for bert-base at 512 tokens.
+template <class Scalar>
+double entropyBits(const Scalar* row, Eigen::Index n) {
     double h = 0;
-    for (Eigen::Index c = 0; c < w.cols(); ++c)
-        if (w(row, c) > 0) h -= w(row, c) * std::log2(w(row, c));
+    for (Eigen::Index c = 0; c < n; ++c) {
+        const auto w = static_cast<double>(row[c]);
+        if (w > 0) h -= w * std::log2(w);
+    }
     return h;
+}
+
+}  // namespace
+
+double rowEntropyBits(GridRef w, Eigen::Index row) {
+    return w.visit([row](const auto& m) { return entropyBits(m.data() + row * m.cols(), m.cols()); });
 }
 
 Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T) { return trace.causal ? row + 1 : T; }
 
 namespace {
 
-std::vector<bool> delimiterTokens(const Trace& trace) {
-    std::vector<bool> out;
-    for (const Token& t : trace.tokens) out.push_back(t.special || isPunctuationToken(t));
+// The columns of special tokens and punctuation.
+std::vector<Eigen::Index> delimiterColumns(const Trace& trace) {
+    std::vector<Eigen::Index> out;
+    for (std::size_t j = 0; j < trace.tokens.size(); ++j)
+        if (trace.tokens[j].special || isPunctuationToken(trace.tokens[j])) out.push_back(static_cast<Eigen::Index>(j));
     return out;
 }
 
 double mean(double sum, Eigen::Index count) { return count > 0 ? sum / static_cast<double>(count) : 0; }
 
-HeadStatistics statisticsOf(const Trace& trace, GridRef w, const std::vector<bool>& delimiter) {
+template <class Matrix>  // Mat or MatF, row-major
+HeadStatistics statisticsOf(const Trace& trace, const Matrix& w, const std::vector<Eigen::Index>& delimiters) {
+    static_assert(Matrix::IsRowMajor, "rows are read through a pointer");
     HeadStatistics s;
     const Eigen::Index T = w.rows();
     double entropy = 0, normalized = 0, delim = 0, previous = 0, next = 0, self = 0;
     Eigen::Index normalizedRows = 0;
     for (Eigen::Index i = 0; i < T; ++i) {
-        const double h = rowEntropyBits(w, i);
+        const auto* row = w.data() + i * T;
+        const double h = entropyBits(row, T);
         entropy += h;
         if (const Eigen::Index seen = tokensSeen(trace, i, T); seen >= 2)
             normalized += h / std::log2(static_cast<double>(seen)), ++normalizedRows;
-        for (Eigen::Index j = 0; j < T; ++j)
-            if (delimiter[static_cast<std::size_t>(j)]) delim += w(i, j);
-        if (i >= 1) previous += w(i, i - 1);
-        if (i + 1 < T) next += w(i, i + 1);
-        self += w(i, i);
+        for (Eigen::Index j : delimiters) delim += row[j];
+        if (i >= 1) previous += row[i - 1];
+        if (i + 1 < T) next += row[i + 1];
+        self += row[i];
     }
     s.entropy = mean(entropy, T);
     s.normalizedEntropy = mean(normalized, normalizedRows);
@@ -90,7 +107,7 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
         return Error{ErrorId::WhereHeadStatistics,
                      errorText(ErrorId::ExpectedFound, errorText(ErrorId::AnEvaluationOf, trace.layers.size(), trace.headCount()),
                                std::to_string(evaluation->layers) + " × " + std::to_string(evaluation->headsPerLayer))};
-    const std::vector<bool> delimiter = delimiterTokens(trace);
+    const std::vector<Eigen::Index> delimiters = delimiterColumns(trace);
     std::vector<HeadStatistics> out;
     for (const HeadRef& ref : allHeads(trace)) {
         const LayerTrace& layer = trace.layers[static_cast<std::size_t>(ref.layer)];
@@ -99,7 +116,7 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
             return Error{errorText(ErrorId::WhereHeadStatisticsHead, ref.layer + 1, ref.head + 1),
                          errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, T),
                                    std::to_string(w.rows()) + "×" + std::to_string(w.cols()))};
-        HeadStatistics s = statisticsOf(trace, w, delimiter);
+        HeadStatistics s = w.visit([&](const auto& m) { return statisticsOf(trace, m, delimiters); });
         s.head = ref;
         s.labels.push_back(patternLabel(s, thresholds));
         if (evaluation) {

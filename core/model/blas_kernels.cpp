@@ -8,6 +8,10 @@
 #include <string>
 #include <utility>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #ifdef ATTNSCOPE_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
@@ -30,6 +34,19 @@ CpuFeatures detectCpuFeatures() {
 #endif
     return cpu;
 }
+
+#if defined(__x86_64__) || defined(__i386__)
+namespace {
+__attribute__((target("avx"))) void zeroUpper() { _mm256_zeroupper(); }
+}  // namespace
+
+void clearUpperVectorState() {
+    static const bool hasAvx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
+    if (hasAvx) zeroUpper();
+}
+#else
+void clearUpperVectorState() {}
+#endif
 
 namespace {
 

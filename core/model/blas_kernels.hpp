@@ -61,6 +61,13 @@ void setSimdKernelFamily(KernelFamily family);  // app/blas_startup.cpp, before 
 SimdLevel activeSimdLevel();  // simdLevelFor(that family, this CPU)
 std::string_view simdLevelName(SimdLevel level);  // "sse2", "avx2", "avx512"
 
+// Marks the vector registers' upper halves clean (VZEROUPPER) where the CPU has AVX; elsewhere
+// nothing. Most of core is compiled for SSE2, and SSE code running after other code left the
+// upper halves dirty pays on every instruction: in the window's worker threads (dirtied by code
+// outside ours), bert-base's head statistics at 512 tokens took ~5 s instead of ~0.3 s. Called
+// where a worker thread starts a job (app/source/latest_request_worker.cpp).
+void clearUpperVectorState();
+
 // Switches OpenBLAS to a core type ("SkylakeX", …) and sets OPENBLAS_CORETYPE to it (child
 // processes and any later re-initialisation agree). Before the executable's constructors run the
 // environment cannot be changed for OpenBLAS (glibc 2.36 resets `environ` after .preinit_array),

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include "core/model/blas_kernels.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -81,7 +82,10 @@ void ScalingPanel::refreshSweep() {
     summary_->setText(tr("Running the experiment for seed %1…").arg(seed));
     // The worker owns nothing of the panel: it fills a shared result the GUI thread swaps in.
     auto result = std::make_shared<std::vector<ScalingSetting>>();
-    QThread* worker = QThread::create([result, seed] { *result = scalingSweep(powersOfTwoDimensions(), kRuns, kKeys, seed); });
+    QThread* worker = QThread::create([result, seed] {
+        clearUpperVectorState();  // core's SSE2 code at full speed whatever Qt's code left behind
+        *result = scalingSweep(powersOfTwoDimensions(), kRuns, kKeys, seed);
+    });
     connect(worker, &QThread::finished, this, [this, result, seed, generation] {
         if (generation == sweepGeneration_) showSweep(std::move(*result), seed);
     });
