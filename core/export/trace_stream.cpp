@@ -137,7 +137,8 @@ void TraceJsonStream::value(const Json& v, int level) {
 namespace {
 
 constexpr std::size_t kNumberRoom = 32;  // the longest spelling: a double's 24 characters
-static_assert(kNumberRoom >= kFloatShortestMaxChars + 2, "a float's spelling and its \".0\"");
+static_assert(kNumberRoom >= kFloatShortestRoom && kNumberRoom >= kFloatShortestMaxChars + 2,
+              "a float's spelling, the bytes it may write past it, and its \".0\"");
 
 // One number as the spelling wants it, written at `out` (room for kNumberRoom bytes); returns the end.
 char* spellNumber(char* out, double v, NumberSpelling spelling) {

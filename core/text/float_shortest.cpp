@@ -191,35 +191,61 @@ char* writeExactInteger(char* out, std::uint64_t value) {
     return out + n;
 }
 
-// s·10^k with -(n + 3) ≤ k < 0: dd.ddd, or 0.ddd with at most three zeros after the point.
-// Fixed-size copies and short moves only: this is the common case of attention data.
-char* writeFixedFraction(char* out, std::uint32_t s, int n, int k) {
-    const int whole = n + k;
-    if (whole > 0) {
-        writeDigits(out, s, n);
-        for (int i = n; i > whole; --i) out[i] = out[i - 1];  // make room for the point
-        out[whole] = '.';
-        return out + n + 1;
-    }
-    std::memcpy(out, "0.000", 5);
-    writeDigits(out + 2 - whole, s, n);
-    return out + 2 - whole + n;
+// The nine digits of s (1 ≤ s < 10^9, leading zeros kept) written at out[0…9), and where its
+// significant digits are: where they start, how many there are once the trailing zeros are
+// dropped, and how many those were (added to the exponent). Two digits at a time into a 64-bit
+// word and counted there ('0' XOR 0x30 is a zero byte): no loop and no branch, which attention
+// data's mixed lengths mispredicted, and nothing read back that was just stored in pieces.
+struct Significant {
+    int lead, count, trailingZeros;
+};
+Significant writeNineDigits(char* out, std::uint32_t s) {
+    const std::uint32_t high = s / 100000000, rest = s % 100000000;
+    const std::uint32_t upper = rest / 10000, lower = rest % 10000;
+    const auto pair = [](std::uint32_t v) {
+        std::uint16_t two;
+        std::memcpy(&two, &kTwoDigits[2 * v], 2);
+        return std::uint64_t{two};
+    };
+    // Digits 1…8, the last in the highest byte; then digits 0…7, the first in the lowest.
+    const std::uint64_t last = pair(upper / 100) | pair(upper % 100) << 16 | pair(lower / 100) << 32 |
+                               pair(lower % 100) << 48;
+    const std::uint64_t first = last << 8 | static_cast<std::uint64_t>('0' + high);
+    std::memcpy(out, &first, 8);
+    out[8] = static_cast<char>(last >> 56);
+    constexpr std::uint64_t kZeros = 0x3030303030303030u;
+    const int lead = std::countr_zero(first ^ kZeros) / 8;  // s ≥ 1: some digit is not 0
+    const int trailing = std::countl_zero(last ^ kZeros) / 8;
+    return {lead, 9 - lead - trailing, trailing};
 }
 
-char* writeScientific(char* out, std::uint32_t s, int n, int k) {
-    writeDigits(out + 1, s, n);  // d.ddd: the first digit moved before the point
-    out[0] = out[1];
-    if (n > 1) {
-        out[1] = '.';
-        out += n + 1;
-    } else {
-        out += 1;
-    }
+// The n digits at `d` (16 bytes readable) as d.ddde±XX, the exponent k + n - 1 (|e| ≤ 45); one
+// digit: de±XX. Fixed-size copies: bytes past the end are written and left (the caller's room).
+char* writeScientific(char* out, const char* d, int n, int k) {
+    out[0] = d[0];
+    out[1] = '.';  // overwritten by the 'e' when there is one digit
+    std::memcpy(out + 2, d + 1, 16);
+    out += n > 1 ? n + 1 : 1;
     const int e = k + n - 1;
     *out++ = 'e';
     *out++ = e < 0 ? '-' : '+';
-    std::memcpy(out, &kTwoDigits[2 * static_cast<std::size_t>(e < 0 ? -e : e)], 2);  // |e| ≤ 45
+    std::memcpy(out, &kTwoDigits[2 * static_cast<std::size_t>(e < 0 ? -e : e)], 2);
     return out + 2;
+}
+
+// The n digits at `d` times 10^k, -(n + 3) ≤ k < 0: dd.ddd, or 0.ddd with at most three zeros
+// after the point; the common case of attention data. Fixed-size copies, as above.
+char* writeFixedFraction(char* out, const char* d, int n, int k) {
+    const int whole = n + k;
+    if (whole > 0) {
+        std::memcpy(out, d, 16);
+        out[whole] = '.';
+        std::memcpy(out + whole + 1, d + whole, 16);
+        return out + n + 1;
+    }
+    std::memcpy(out, "0.000", 5);
+    std::memcpy(out + 2 - whole, d, 16);
+    return out + 2 - whole + n;
 }
 
 }  // namespace
@@ -233,17 +259,16 @@ char* spellFloatShortest(char* out, float value) {
         *out = '0';
         return out + 1;
     }
-    Decimal d = toDecimal(fraction, biased);
-    while (d.digits % 10 == 0) {
-        d.digits /= 10;
-        ++d.exponent;
-    }
-    const int n = digitCount(d.digits), k = d.exponent;
+    const Decimal d = toDecimal(fraction, biased);
+    char nine[32] = {};  // the nine digits, then room for the 16-byte copies that read past them
+    const Significant sig = writeNineDigits(nine, d.digits);
+    const int n = sig.count, k = d.exponent + sig.trailingZeros;
+    const char* digits = nine + sig.lead;
     // The shorter of the two (fixed on a tie), as lengths: scientific n (+1 for the point) + 4;
     // fixed n + k, n + 1, or 2 - k.
     const bool fixed = n == 1 ? (k >= -3 && k <= 4) : (k >= -(n + 3) && k <= 5);
-    if (!fixed) return writeScientific(out, d.digits, n, k);
-    return k < 0 ? writeFixedFraction(out, d.digits, n, k) : writeExactInteger(out, exactInteger(fraction, biased));
+    if (!fixed) return writeScientific(out, digits, n, k);
+    return k < 0 ? writeFixedFraction(out, digits, n, k) : writeExactInteger(out, exactInteger(fraction, biased));
 }
 
 }  // namespace attnscope

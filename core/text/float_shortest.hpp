@@ -11,10 +11,12 @@
 // and the edge cases; bench/float_shortest_check.cpp on all 2³² of them.
 namespace attnscope {
 
-inline constexpr int kFloatShortestMaxChars = 16;  // "-1.17549435e-38" is 15
+inline constexpr int kFloatShortestMaxChars = 16;  // the longest text: "-1.17549435e-38" is 15
+inline constexpr int kFloatShortestRoom = 32;      // the bytes at `out` it may write: see below
 
-// Writes `value` at `out` (room for kFloatShortestMaxChars) and returns the end. NaN and ±∞ are
-// written "nan", "inf", "-inf", as std::to_chars does.
+// Writes `value` at `out` and returns the end of the text. The digits are placed with fixed-size
+// 16-byte copies, so bytes after the end (up to out + kFloatShortestRoom) may be written too and
+// are to be overwritten or ignored. NaN and ±∞ are written "nan", "inf", "-inf", as std::to_chars does.
 char* spellFloatShortest(char* out, float value);
 
 }  // namespace attnscope

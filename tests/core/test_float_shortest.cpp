@@ -2,11 +2,13 @@
 // float, checked on every 4,099th bit pattern (about a million, every exponent) and on the edges;
 // bench/float_shortest_check.cpp checks all 2³² by hand.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -17,7 +19,7 @@ using namespace attnscope;
 namespace {
 
 std::string ours(float f) {
-    char text[kFloatShortestMaxChars];
+    char text[kFloatShortestRoom];
     return std::string(text, spellFloatShortest(text, f));
 }
 
@@ -75,4 +77,25 @@ TEST_CASE("powers of two and ten and their neighbours are spelled as std::to_cha
     for (int e = -45; e <= 38; ++e) check(std::strtof(("1e" + std::to_string(e)).c_str(), nullptr));
     for (std::uint32_t subnormal = 1; subnormal < 5000; ++subnormal) check(std::bit_cast<float>(subnormal));
     CHECK(differing == 0);
+}
+
+TEST_CASE("the spelling writes nothing past its room, and its text is at most 16 characters", "[float_shortest]") {
+    // The digits are placed with 16-byte copies that run past the text; kFloatShortestRoom bounds
+    // them. Sentinels after the room must survive every 4,099th pattern and the longest cases.
+    constexpr char kSentinel = '#';
+    std::uint64_t touched = 0, tooLong = 0;
+    const auto check = [&](float f) {
+        char text[kFloatShortestRoom + 16];
+        std::fill(std::begin(text), std::end(text), kSentinel);
+        const char* end = spellFloatShortest(text, f);
+        if (end - text > kFloatShortestMaxChars) ++tooLong;
+        for (int i = kFloatShortestRoom; i < kFloatShortestRoom + 16; ++i)
+            if (text[i] != kSentinel) ++touched;
+    };
+    for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << 32); bits += 4099)
+        check(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+    for (float f : {-1.17549435e-38f, -123456.78f, -0.00012345678f, -9.8765432e-5f, -12345678.0f})
+        check(f);
+    CHECK(touched == 0);
+    CHECK(tooLong == 0);
 }
