@@ -261,7 +261,7 @@ struct TraceJsonStream::SpelledText {
         Eigen::Index rows = 0, cols = 0;
         std::string values;  // the matrix's storage, byte for byte
         std::string text;    // its rows, spelled at `level`
-        CellSpans spans;     // each number in `text`
+        CellSpans spans;     // each number in `text` (scaled scores only: the cells masked scores copy)
         bool holds(std::string_view bytes, Eigen::Index r, Eigen::Index c, int at) const {
             return level == at && rows == r && cols == c && values == bytes;
         }
@@ -279,7 +279,8 @@ struct TraceJsonStream::SpelledText {
     const Kept* wholeRepeat(const Matrix& m, int level, Step step) const;
     template <class Matrix>
     std::optional<CellSource> cellSource(const Matrix& m, Step step) const;
-    void keep(Kept& slot, std::string_view bytes, Eigen::Index rows, Eigen::Index cols, int level);
+    // withSpans: the spans were logged (scaled scores) and move with the text.
+    void keep(Kept& slot, std::string_view bytes, Eigen::Index rows, Eigen::Index cols, int level, bool withSpans);
 };
 
 // Every row of `m` into blocks, taken in turn by two threads when it is large (a causal matrix's
@@ -340,11 +341,12 @@ std::optional<CellSource> TraceJsonStream::SpelledText::cellSource(const Matrix&
 
 // The lanes' blocks, in order, become `slot`'s text; the spans logged in lane offsets move with them.
 void TraceJsonStream::SpelledText::keep(Kept& slot, std::string_view bytes, Eigen::Index rows, Eigen::Index cols,
-                                        int level) {
+                                        int level, bool withSpans) {
     slot.text.clear();
+    if (!withSpans) slot.spans = {};
     for (const Block& block : blocks) {
         const auto shift = static_cast<std::int64_t>(slot.text.size()) - static_cast<std::int64_t>(block.from);
-        for (auto cell = static_cast<std::size_t>(block.firstRow * cols); cell < static_cast<std::size_t>(block.lastRow * cols); ++cell)
+        for (auto cell = static_cast<std::size_t>(block.firstRow * cols); withSpans && cell < static_cast<std::size_t>(block.lastRow * cols); ++cell)
             slot.spans.start[cell] = static_cast<std::uint32_t>(slot.spans.start[cell] + shift);
         slot.text.append(lanes[static_cast<std::size_t>(block.lane)].view(block.from, block.to));
     }
@@ -370,8 +372,9 @@ void TraceJsonStream::matrix(const Matrix& m, int level, Step step) {
         write(repeat->text);
     } else if (m.size() >= kSplitCells && SpelledText::isKept(step)) {
         SpelledText::Kept& slot = s.keptFor(step);
-        s.spell(m, level, spelling_, nullptr, &slot.spans);
-        s.keep(slot, bytesOf(m), m.rows(), m.cols(), level);
+        CellSpans* spans = step == Step::Scaled ? &slot.spans : nullptr;  // only scaled scores lend cells
+        s.spell(m, level, spelling_, nullptr, spans);
+        s.keep(slot, bytesOf(m), m.rows(), m.cols(), level, spans != nullptr);
         write(slot.text);
     } else {
         const std::optional<CellSource> reuse = s.cellSource(m, step);
