@@ -117,7 +117,7 @@ struct PhaseTimes {
 // The BERT encoder from the public building blocks, as bert.cpp's encoderLayer minus the Trace.
 MatF forwardMath(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
     const TransformerConfig& c = model.config;
-    const EncoderWeights& w = *model.encoder;
+    const EncoderWeights& w = *model.weightsAs<EncoderWeights>();
     auto t = Clock::now();
     MatF tokens = gatherRows(w.words, ids);
     if (w.tokenTypes.data) tokens.rowwise() += w.tokenTypes.view().row(0);
@@ -162,7 +162,7 @@ MatF forwardMath(const LoadedModel& model, const std::vector<int>& ids, PhaseTim
 // The GPT-2 decoder from the public building blocks, as gpt2.cpp's gpt2Block minus the Trace.
 MatF forwardMathGpt2(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
     const TransformerConfig& c = model.config;
-    const Gpt2Weights& w = *model.gpt2;
+    const Gpt2Weights& w = *model.weightsAs<Gpt2Weights>();
     const Eigen::Index d = c.width;
     auto t = Clock::now();
     std::vector<int> positionIds(ids.size());
@@ -208,7 +208,7 @@ MatF forwardMathGpt2(const LoadedModel& model, const std::vector<int>& ids, Phas
 }
 
 MatF forwardMathAny(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
-    return model.gpt2 ? forwardMathGpt2(model, ids, phases) : forwardMath(model, ids, phases);
+    return model.weightsAs<Gpt2Weights>() ? forwardMathGpt2(model, ids, phases) : forwardMath(model, ids, phases);
 }
 
 // ---------------------------------------------------------------- peak FLOP/s
@@ -356,13 +356,13 @@ int main(int argc, char** argv) {
     const OpenedModel opened = std::move(openedOrError).value();
     const LoadedModel& model = opened.model;
     const double loadMs = msSince(start);
-    if (!model.encoder && !model.gpt2) {
+    if (!model.weightsAs<EncoderWeights>() && !model.weightsAs<Gpt2Weights>()) {
         std::fprintf(stderr, "attnscope_forward_bench: %s is neither a BERT-family nor a GPT-2 model\n", dir.c_str());
         return 1;
     }
     const TransformerConfig& c = model.config;
     T = std::min(T, c.maxTokens());
-    const std::vector<int> ids = benchIds(T, c.vocabSize, model.encoder != nullptr);
+    const std::vector<int> ids = benchIds(T, c.vocabSize, model.weightsAs<EncoderWeights>() != nullptr);
     const double rssAfterLoad = peakRssMb();
     std::printf("model %s (%s): L=%d d=%d H=%d d_ff=%d V=%d; T=%d; %d thread(s); load (map + bind + tokenizer) %.1f ms\n",
                 dir.c_str(), familyName(c.family).c_str(), c.layers, c.width, c.heads, c.feedForward, c.vocabSize, T,

@@ -8,8 +8,6 @@
 #include <Eigen/QR>
 
 #include "core/lab/random.hpp"
-#include "core/model/bert.hpp"
-#include "core/model/gpt2.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/text/error_messages.hpp"
@@ -43,7 +41,7 @@ Result<RelativePositionCheck> checkRelativePosition(int T, int d, int k) {
 }
 
 Result<Mat> learnedPositionTable(const LoadedModel& model, int rows) {
-    const MatrixRef* table = model.encoder ? &model.encoder->positions : model.gpt2 ? &model.gpt2->positions : nullptr;
+    const MatrixRef* table = model.weights ? model.weights->positionTable() : nullptr;
     const ErrorText where = errorText(ErrorId::WhereLearnedTableOf, model.source);
     if (!table || !table->data)
         return Error{where, errorText(ErrorId::LearnedTableExpected, familyName(model.config.family))};

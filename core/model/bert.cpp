@@ -8,7 +8,9 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
+#include "core/model/weight_binder.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/message_id.hpp"
 #include "core/trace/ablation.hpp"
 
 namespace attnscope {
@@ -99,18 +101,17 @@ HeadWeights headSlices(const EncoderLayerWeights& w, int h, int dk) {
 }
 
 // The masked-LM head on the rows at `positions` → one Prediction each.
-std::vector<Prediction> predict(const MaskedLmHead& head, const TransformerConfig& c, const MatF& X,
-                                const std::vector<int>& positions, const RunControl& control) {
-    const int topK = control.topK;
-    MatF rows = X(positions, Eigen::all);        // n×d
-    MatF t = linear(rows, head.transform);       // n×d
+std::vector<Prediction> predictMasked(const MaskedLmHead& head, const TransformerConfig& c, const MatF& X,
+                                      const PredictionRequest& request) {
+    MatF rows = X(request.positions, Eigen::all);  // n×d
+    MatF t = linear(rows, head.transform);         // n×d
     activate(t, c.family == ModelFamily::Roberta ? Activation::GeluErf : c.activation);
     layerNorm(t, head.norm, c.layerNormEps);
-    MatF logits = logitsOf(t, head.decoder, control.releasePages);  // n×V
+    MatF logits = logitsOf(t, head.decoder, request.releasePages);  // n×V
     logits.rowwise() += head.bias.view();
     std::vector<Prediction> out;
-    for (std::size_t i = 0; i < positions.size(); ++i)
-        out.push_back(predictionFrom(positions[i], logits.row(static_cast<Eigen::Index>(i)), topK));
+    for (std::size_t i = 0; i < request.positions.size(); ++i)
+        out.push_back(predictionFrom(request.positions[i], logits.row(static_cast<Eigen::Index>(i)), request.topK));
     return out;
 }
 
@@ -144,6 +145,8 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
     w.mlm = bindHead(bind, names.head, c, w.words);
     if (!bind.status().ok()) return bind.status().error();
     w.usedNames = bind.used();
+    w.config = c;
+    if (w.mlm && w.mlm->tied) w.notices.push_back(Notice{MessageId::NoticeDecoderTied, {}});
     return w;
 }
 
@@ -168,25 +171,26 @@ MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const Transformer
     return out;
 }
 
-Result<void> runEncoder(const EncoderWeights& w, const TransformerConfig& c, const std::vector<int>& ids,
-                                const RunControl& control, ModelRun& run) {
-    MatF tokens = gatherRows(w.words, ids);  // T×d
-    if (w.tokenTypes.data) tokens.rowwise() += w.tokenTypes.view().row(0);  // one sentence: type 0
+FamilyWeights::Embedded EncoderWeights::embed(const std::vector<int>& ids) const {
+    Embedded e;
+    e.tokens = gatherRows(words, ids);  // T×d
+    if (tokenTypes.data) e.tokens.rowwise() += tokenTypes.view().row(0);  // one sentence: type 0
     std::vector<int> positionIds(ids.size());
-    std::iota(positionIds.begin(), positionIds.end(), c.positionOffset);
-    const MatF positions = gatherRows(w.positions, positionIds);  // T×d
-    run.trace.embedding = toDouble(tokens);
-    run.trace.positional = toDouble(positions);
-    MatF X = tokens + positions;  // T×d
-    layerNorm(X, w.embeddingNorm, c.layerNormEps);
-    run.hiddenStates.push_back(X);
-    auto ran = runLayers(X, c.layers, c.heads, control, run,
-                         [&](const MatF& in, int n, LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
-                             return encoderLayer(in, w.layers[static_cast<std::size_t>(n)], c, detail, layer, ablated);
-                         });
-    if (!ran.ok()) return ran;
-    if (w.mlm && !control.predictAt.empty()) run.predictions = predict(*w.mlm, c, X, control.predictAt, control);
-    return {};
+    std::iota(positionIds.begin(), positionIds.end(), config.positionOffset);
+    e.positions = gatherRows(positions, positionIds);  // T×d
+    e.stream = e.tokens + e.positions;                 // T×d
+    layerNorm(e.stream, embeddingNorm, config.layerNormEps);
+    return e;
+}
+
+MatF EncoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
+                           const std::vector<bool>& ablated) const {
+    return encoderLayer(X, layers[static_cast<std::size_t>(n)], config, detail, trace, ablated);
+}
+
+std::vector<Prediction> EncoderWeights::predict(const MatF& X, const PredictionRequest& request) const {
+    if (!mlm || request.positions.empty()) return {};
+    return predictMasked(*mlm, config, X, request);
 }
 
 }  // namespace attnscope

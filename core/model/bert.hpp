@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/model/transformer.hpp"
+#include "core/model/family.hpp"
+#include "core/model/layer_trace.hpp"
 
 namespace attnscope {
 
@@ -28,7 +29,7 @@ struct MaskedLmHead {
     bool tied = true;
 };
 
-struct EncoderWeights {
+struct EncoderWeights : FamilyWeights {
     MatrixRef words;       // V×d
     MatrixRef positions;   // P×d
     MatrixRef tokenTypes;  // types×d; data == nullptr for DistilBERT
@@ -36,7 +37,14 @@ struct EncoderWeights {
     std::vector<EncoderLayerWeights> layers;  // L
     std::optional<MaskedLmHead> mlm;          // absent for a bare encoder checkpoint
     std::string prefix;                       // "bert.", "roberta.", "distilbert." or ""
-    std::vector<std::string> usedNames;       // every tensor bound, for the unexpected check
+    TransformerConfig config;
+
+    Embedded embed(const std::vector<int>& ids) const override;
+    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
+               const std::vector<bool>& ablated) const override;
+    std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
+    bool canPredict() const override { return mlm.has_value(); }
+    const MatrixRef* positionTable() const override { return &positions; }
 };
 
 // Binds the tensors of a BERT / RoBERTa / DistilBERT checkpoint by their HF names (with or
@@ -47,11 +55,6 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
 // Is `name` a tensor the family stores but the engine does not use (pooler, NSP head,
 // position_ids buffer, decoder bias alias)?
 bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig& config);
-
-// The forward pass (ids already truncated to the position table). Fills run.trace.layers,
-// embedding, positional, run.hiddenStates, run.predictions; run.trace.tokens is set by the caller.
-Result<void> runEncoder(const EncoderWeights& weights, const TransformerConfig& config,
-                                const std::vector<int>& ids, const RunControl& control, ModelRun& run);
 
 // One layer: X (T×d) → T×d, filling `trace` per `detail`.
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,

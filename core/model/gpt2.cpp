@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/model/layer_trace.hpp"
+#include "core/model/weight_binder.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/trace/ablation.hpp"
 
@@ -37,17 +38,6 @@ HeadWeights headSlices(const Gpt2BlockWeights& w, int h, int d, int dk) {
     return HeadWeights{slice(0), slice(1), slice(2), bias(0), bias(1), bias(2)};
 }
 
-std::vector<Prediction> predict(const MatrixRef& head, const MatF& final, const std::vector<int>& positions,
-                                const RunControl& control) {
-    const int topK = control.topK;
-    const MatF rows = final(positions, Eigen::all);  // n×d
-    const MatF logits = logitsOf(rows, head, control.releasePages);  // n×V
-    std::vector<Prediction> out;
-    for (std::size_t i = 0; i < positions.size(); ++i)
-        out.push_back(predictionFrom(positions[i], logits.row(static_cast<Eigen::Index>(i)), topK));
-    return out;
-}
-
 }  // namespace
 
 bool isKnownUnusedGpt2Tensor(const std::string& name) {
@@ -74,6 +64,7 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
     w.lmHead = bind.has("lm_head.weight") ? bind.matrix("lm_head.weight", c.vocabSize, c.width) : w.words;
     if (!bind.status().ok()) return bind.status().error();
     w.usedNames = bind.used();
+    w.config = c;
     return w;
 }
 
@@ -103,25 +94,30 @@ MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig
     return residual;
 }
 
-Result<void> runGpt2(const Gpt2Weights& w, const TransformerConfig& c, const std::vector<int>& ids,
-                             const RunControl& control, ModelRun& run) {
-    const MatF tokens = gatherRows(w.words, ids);  // T×d
+FamilyWeights::Embedded Gpt2Weights::embed(const std::vector<int>& ids) const {
+    Embedded e;
+    e.tokens = gatherRows(words, ids);  // T×d
     std::vector<int> positionIds(ids.size());
     std::iota(positionIds.begin(), positionIds.end(), 0);
-    const MatF positions = gatherRows(w.positions, positionIds);  // T×d
-    run.trace.embedding = toDouble(tokens);
-    run.trace.positional = toDouble(positions);
-    MatF X = tokens + positions;  // T×d, the residual stream
-    run.hiddenStates.push_back(X);
-    auto ran = runLayers(X, c.layers, c.heads, control, run,
-                         [&](const MatF& in, int n, LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
-                             return gpt2Block(in, w.blocks[static_cast<std::size_t>(n)], c, detail, layer, ablated);
-                         });
-    if (!ran.ok()) return ran;
-    layerNorm(X, w.finalNorm, c.layerNormEps);
-    run.hiddenStates.back() = X;  // after ln_f, as transformers reports the last hidden state
-    if (!control.predictAt.empty()) run.predictions = predict(w.lmHead, X, control.predictAt, control);
-    return {};
+    e.positions = gatherRows(positions, positionIds);  // T×d
+    e.stream = e.tokens + e.positions;                 // T×d, the residual stream
+    return e;
+}
+
+MatF Gpt2Weights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
+                        const std::vector<bool>& ablated) const {
+    return gpt2Block(X, blocks[static_cast<std::size_t>(n)], config, detail, trace, ablated);
+}
+
+void Gpt2Weights::finish(MatF& X) const { layerNorm(X, finalNorm, config.layerNormEps); }  // ln_f
+
+std::vector<Prediction> Gpt2Weights::predict(const MatF& X, const PredictionRequest& request) const {
+    const MatF rows = X(request.positions, Eigen::all);                 // n×d
+    const MatF logits = logitsOf(rows, lmHead, request.releasePages);  // n×V
+    std::vector<Prediction> out;
+    for (std::size_t i = 0; i < request.positions.size(); ++i)
+        out.push_back(predictionFrom(request.positions[i], logits.row(static_cast<Eigen::Index>(i)), request.topK));
+    return out;
 }
 
 }  // namespace attnscope

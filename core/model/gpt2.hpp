@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/model/transformer.hpp"
+#include "core/model/family.hpp"
+#include "core/model/layer_trace.hpp"
 
 namespace attnscope {
 
@@ -20,14 +21,21 @@ struct Gpt2BlockWeights {
     LinearRef feedOutput;   // mlp.c_proj, Conv1D d_ff×d
 };
 
-struct Gpt2Weights {
+struct Gpt2Weights : FamilyWeights {
     MatrixRef words;      // wte V×d
     MatrixRef positions;  // wpe P×d
     std::vector<Gpt2BlockWeights> blocks;  // L
     LayerNormRef finalNorm;                // ln_f
     MatrixRef lmHead;                      // V×d: lm_head.weight when stored, else wte (tied)
     std::string prefix;                    // "transformer." or ""
-    std::vector<std::string> usedNames;
+    TransformerConfig config;
+
+    Embedded embed(const std::vector<int>& ids) const override;
+    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
+               const std::vector<bool>& ablated) const override;
+    void finish(MatF& X) const override;
+    std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
+    const MatrixRef* positionTable() const override { return &positions; }
 };
 
 Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& config,
@@ -35,9 +43,6 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
 
 // h.N.attn.bias and h.N.attn.masked_bias: causal-mask buffers the published files store.
 bool isKnownUnusedGpt2Tensor(const std::string& name);
-
-Result<void> runGpt2(const Gpt2Weights& weights, const TransformerConfig& config,
-                             const std::vector<int>& ids, const RunControl& control, ModelRun& run);
 
 // One block: X (T×d, the residual stream) → T×d, filling `trace` per `detail`.
 MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& config,

@@ -50,6 +50,97 @@ std::string requireText(const Field& config, const std::string& key, const std::
     return need(require(config, key, alias).text());
 }
 
+std::optional<double> readPositive(const Field& config, const std::string& key) {
+    const auto field = lookup(config, key);
+    if (!field) return std::nullopt;
+    const double value = need(field->number());
+    if (!(value > 0)) fail(field->error(errorText(ErrorId::ExpectedFound, ErrorId::APositiveNumber, field->json().dump())));
+    return value;
+}
+
+std::optional<bool> readFlag(const Field& config, const std::string& key) {
+    const auto field = lookup(config, key);
+    return field ? std::optional<bool>(need(field->boolean())) : std::nullopt;
+}
+
+std::optional<std::int64_t> readOptionalSize(const Field& config, const std::string& key, std::int64_t smallest) {
+    const auto field = lookup(config, key);
+    return field ? std::optional<std::int64_t>(readSize(*field, smallest)) : std::nullopt;
+}
+
+// num_key_value_heads (grouped-query attention) and head_dim.
+void readAttentionShape(const Field& config, HfConfig& c) {
+    if (const auto kv = lookup(config, "num_key_value_heads")) {
+        c.numKvHeads = readSize(*kv, 1);
+        if (c.numHeads % *c.numKvHeads != 0)
+            fail(kv->error(errorText(ErrorId::KvHeadsDoNotDivide, *c.numKvHeads, c.numHeads)));
+    }
+    if (const auto dim = lookup(config, "head_dim")) {
+        c.headDim = readSize(*dim, 1);
+        if (*c.headDim % 2 != 0) fail(dim->expected(ErrorId::AnEvenHeadWidth));
+    }
+}
+
+// rope_scaling: null, or {"rope_type" (or "type"): "default" | "linear" | "llama3", …}.
+RopeScaling readRopeScaling(const Field& config) {
+    const auto field = lookup(config, "rope_scaling");
+    if (!field) return {};
+    need(field->requireObject(ErrorId::AJsonObject));
+    const std::string type = requireText(*field, "rope_type", "type");
+    RopeScaling s;
+    if (type == "default") return s;
+    const auto positive = [&](const std::string& key) {
+        const Field value = require(*field, key);
+        const double x = need(value.number());
+        if (!(x > 0)) fail(value.error(errorText(ErrorId::ExpectedFound, ErrorId::APositiveNumber, value.json().dump())));
+        return x;
+    };
+    if (type == "linear") {
+        s.type = RopeScaling::Type::Linear;
+        s.factor = positive("factor");
+        return s;
+    }
+    if (type == "llama3") {
+        s.type = RopeScaling::Type::Llama3;
+        s.factor = positive("factor");
+        s.lowFreqFactor = positive("low_freq_factor");
+        s.highFreqFactor = positive("high_freq_factor");
+        s.originalMaxPositions = positive("original_max_position_embeddings");
+        if (!(s.highFreqFactor > s.lowFreqFactor))
+            fail(field->error(errorText(ErrorId::ExpectedFound, errorText(ErrorId::Quoted, "high_freq_factor > low_freq_factor"),
+                                        field->json().dump())));
+        return s;
+    }
+    const auto named = lookup(*field, "rope_type", "type");
+    fail(named->error(errorText(ErrorId::Unsupported, type)));
+}
+
+void readPositions(const Field& config, HfConfig& c) {
+    c.ropeTheta = readPositive(config, "rope_theta");
+    c.ropeLocalBaseFreq = readPositive(config, "rope_local_base_freq");
+    c.ropeScaling = readRopeScaling(config);
+    c.slidingWindow = readOptionalSize(config, "sliding_window", 1);
+    c.useSlidingWindow = readFlag(config, "use_sliding_window");
+    c.maxWindowLayers = readOptionalSize(config, "max_window_layers", 0);
+    c.slidingWindowPattern = readOptionalSize(config, "sliding_window_pattern", 1);
+    if (const auto types = lookup(config, "layer_types")) {
+        for (const Field& type : need(types->elements(ErrorId::ANameList))) {
+            const std::string name = need(type.text());
+            if (name != "sliding_attention" && name != "full_attention") fail(type.error(errorText(ErrorId::Unsupported, name)));
+            c.layerTypes.push_back(name);
+        }
+        if (static_cast<std::int64_t>(c.layerTypes.size()) != c.numLayers)
+            fail(types->expected(errorText(ErrorId::AListOfLayerTypes, c.numLayers)));
+    }
+}
+
+void readDecoderChoices(const Field& config, HfConfig& c) {
+    c.tieWordEmbeddings = readFlag(config, "tie_word_embeddings");
+    c.attentionBias = readFlag(config, "attention_bias");
+    c.queryPreAttnScalar = readPositive(config, "query_pre_attn_scalar");
+    c.finalLogitSoftcapping = readPositive(config, "final_logit_softcapping");
+}
+
 std::vector<std::string> readArchitectures(const Field& config) {
     const auto field = lookup(config, "architectures");
     if (!field) return {};
@@ -59,7 +150,9 @@ std::vector<std::string> readArchitectures(const Field& config) {
 }
 
 double readLayerNormEps(const Field& config) {
-    const Field field = require(config, "layer_norm_eps", "layer_norm_epsilon");
+    const auto rms = lookup(config, "rms_norm_eps");  // the decoders' spelling
+    const Field field = rms && !lookup(config, "layer_norm_eps", "layer_norm_epsilon")
+                            ? *rms : require(config, "layer_norm_eps", "layer_norm_epsilon");
     if (!field.json().is_number()) fail(field.expected(ErrorId::ASmallPositiveNumber));
     const double eps = need(field.number());
     if (!(eps > 0 && eps < 1))
@@ -99,7 +192,8 @@ HfConfig readConfig(const Field& config, const std::vector<std::string>& modelTy
     c.numLayers = requireSize(config, "num_hidden_layers", "n_layer");
     const Field heads = require(config, "num_attention_heads", "n_head");
     c.numHeads = readSize(heads, 1);
-    if (c.hiddenSize % c.numHeads != 0)
+    readAttentionShape(config, c);
+    if (!c.headDim && c.hiddenSize % c.numHeads != 0)
         fail(heads.error(errorText(ErrorId::HeadsDoNotDivide, c.numHeads, c.hiddenSize)));
     const auto inner = lookup(config, "intermediate_size", "n_inner");
     c.intermediateSize = inner ? readSize(*inner, 1) : 4 * c.hiddenSize;
@@ -107,8 +201,12 @@ HfConfig readConfig(const Field& config, const std::vector<std::string>& modelTy
     const auto typeVocab = lookup(config, "type_vocab_size");
     c.typeVocabSize = typeVocab ? readSize(*typeVocab, 0) : 0;
     c.layerNormEps = readLayerNormEps(config);
-    c.hiddenAct = requireText(config, "hidden_act", "activation_function");
+    const auto gemma = lookup(config, "hidden_activation");  // Gemma's spelling
+    c.hiddenAct = gemma && !lookup(config, "hidden_act", "activation_function")
+                      ? need(gemma->text()) : requireText(config, "hidden_act", "activation_function");
     if (const auto pad = lookup(config, "pad_token_id")) c.padTokenId = readSize(*pad, 0);
+    readPositions(config, c);
+    readDecoderChoices(config, c);
     return c;
 }
 

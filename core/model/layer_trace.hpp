@@ -2,12 +2,13 @@
 // The part of a real model layer's Trace that is not per head: what the heads read, the
 // concatenation, W_O and b_O, the output, and each head's W_Q/W_K/W_V slices. The heads'
 // intermediates come from the attention kernel (multiHeadAttention); this fills the rest, the
-// same way for every family (bert.cpp, gpt2.cpp).
+// same way for every family (bert.cpp, gpt2.cpp, decoder.cpp).
 //
 // Shape legend: T tokens, d model width, H heads, d_k = d / H.
 #include <functional>
 
-#include "core/model/transformer.hpp"
+#include "core/model/attention.hpp"
+#include "core/model/blocks.hpp"
 
 namespace attnscope {
 
@@ -27,16 +28,5 @@ struct AttentionLayerParts {
 // LayerDetail::Full: fills trace.input, concat, output, wo (row-vector convention, (H·d_k)×d), bo
 // and every head's params (trace.heads must hold H heads). WeightsOnly: nothing, not even a copy.
 void recordAttentionLayer(const AttentionLayerParts& parts, LayerDetail detail, LayerTrace& trace);
-
-// One layer of a family's forward pass: its input X (T×d), its index, the detail to record in
-// `trace`, and which heads are switched off (H entries); returns the layer's output (T×d).
-using LayerStep = std::function<MatF(const MatF& X, int layer, LayerDetail detail, LayerTrace& trace,
-                                     const std::vector<bool>& ablated)>;
-
-// The layer loop every family shares: before each layer an error when `control` asks to cancel;
-// after it, its LayerTrace in run.trace.layers, its output in run.hiddenStates and progress
-// reported. X enters as the embeddings' output and leaves as the last layer's.
-Result<void> runLayers(MatF& X, int layers, int heads, const RunControl& control, ModelRun& run,
-                       const LayerStep& step);
 
 }  // namespace attnscope

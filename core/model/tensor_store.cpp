@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -149,6 +150,12 @@ Result<void> TensorStore::Impl::openSharded(const std::filesystem::path& indexPa
         if (!header) return header.error();
         std::map<std::string_view, const TensorInfo*> inShard;
         for (const auto& info : header.value().tensors) inShard[info.name] = &info;
+        // Every tensor a shard holds is one the index gives it: a stray one is a shard from
+        // another checkpoint, or an index that forgot a tensor (the loader would not see it).
+        const std::set<std::string_view> listed(names.begin(), names.end());
+        for (const auto& info : header.value().tensors)
+            if (!listed.count(info.name))
+                return Error{errorText(ErrorId::WhereTensor, shard, inQuotes(info.name)), errorText(ErrorId::NotInIndex, label)};
         for (const auto& name : names) {
             const auto found = inShard.find(name);
             if (found == inShard.end())

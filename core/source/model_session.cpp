@@ -11,7 +11,8 @@ namespace attnscope {
 
 namespace {
 
-bool wrapsWithSpecials(ModelFamily family) { return family != ModelFamily::Gpt2; }
+// Encoders read [CLS] … [SEP] (the tokenizer's own pieces); decoders read the ids as they are.
+bool wrapsWithSpecials(ModelFamily family) { return family->reading == Reading::Bidirectional; }
 
 Result<WrapperTokens> specialTokensFor(const OpenedModel& opened) {
     WrapperTokens special;
@@ -87,7 +88,9 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
     auto input = prepareInput(opened, sentence);
     if (!input) return input.error();
     if (input.value().ids.empty()) return Error{ErrorId::WhereSentence, ErrorId::NothingToRun};
-    auto run = runModel(opened.model, input.value().ids, input.value().tokens, control);
+    RunControl withMask = control;  // an encoder fills in the tokenizer's own mask token
+    if (withMask.maskTokenId < 0) withMask.maskTokenId = opened.tokenizer.specials().mask.value_or(-1);
+    auto run = runModel(opened.model, input.value().ids, input.value().tokens, withMask);
     if (!run) return run.error();
     ModelRun result = std::move(run).value();
     for (Notice& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));

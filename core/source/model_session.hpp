@@ -56,7 +56,7 @@ Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int 
 // as detailTraceOf.
 Result<Trace> takeDetailTrace(const OpenedModel& opened, ModelRun& run, int layer);
 
-// GPT-2 predicts the next token; the BERT family fills in masks.
-inline bool predictsNextToken(ModelFamily family) { return family == ModelFamily::Gpt2; }
+// Decoders (GPT-2, Llama, …) predict the next token; encoders (the BERT family) fill in masks.
+inline bool predictsNextToken(ModelFamily family) { return family->reading == Reading::Causal; }
 
 }  // namespace attnscope

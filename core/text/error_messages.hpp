@@ -149,12 +149,17 @@ namespace attnscope {
     X(HasDtypeNotFloat, "has dtype {1}; only F32, F16 and BF16 tensors can be read as numbers", "数据类型为 {1}；只有 F32、F16 和 BF16 张量能读作数字") \
     X(ExpectedShape, "expected shape {1}, found {2}", "形状应为 {1}，实际为 {2}") \
     X(ListedInShard, "is listed in shard {1}, but {1} does not contain it", "列在分片 {1} 中，但 {1} 并不包含它") \
+    X(NotInIndex, "is in this shard, but {1} does not list it here", "在此分片中，但 {1} 没有在这里列出它") \
     X(DisagreesWith, "disagrees with {1}: {2} vs {3}", "与 {1} 不一致：{2} 和 {3}") \
     X(OrAlias, "{1} (or {2})", "{1}（或 {2}）") \
     X(ANameList, "a list of names", "名称列表") \
     X(ASmallPositiveNumber, "a small positive number", "小的正数") \
     X(OrList, "{1} or {2}", "{1} 或 {2}") \
     X(HeadsDoNotDivide, "{1} heads do not divide the hidden size {2}", "{1} 个头不能整除隐藏层大小 {2}") \
+    X(KvHeadsDoNotDivide, "{1} key/value heads do not divide the {2} attention heads", "{1} 个键/值头不能整除 {2} 个注意力头") \
+    X(APositiveNumber, "a positive number", "正数") \
+    X(AListOfLayerTypes, "a list of {1} layer types, one a layer", "含 {1} 个层类型的列表（每层一个）") \
+    X(AnEvenHeadWidth, "an even head width (RoPE turns pairs of numbers)", "偶数的头宽度（RoPE 成对旋转数值）") \
     X(PickleRefused, "is a PyTorch pickle checkpoint. Pickle files can execute code when loaded, so AttnScope never opens them; nothing was read from it. Download the model's .safetensors version, or convert it once in Python:\n  {1}", "是 PyTorch pickle 检查点。Pickle 文件加载时可能执行代码，所以 AttnScope 从不打开它；没有从中读取任何内容。请下载该模型的 .safetensors 版本，或用 Python 转换一次：\n  {1}") \
     X(DoesNotExist, "does not exist", "不存在") \
     X(IsNotAFolder, "is not a folder", "不是文件夹") \

@@ -26,6 +26,7 @@ enum class MessageId : int {
     NoticeModelTruncated,        // {1}: tokens given, {2}: tokens run
     NoticeSentenceTruncated,     // {1}: word pieces, {2}: pieces kept
     NoticeDecoderTied,
+    NoticeLmHeadTied,
     NoticeTokenizerLarger,       // {1}: the tokenizer's ids, {2}: the model's
     // Cell explanations (core/trace/explain.cpp): the words around the arithmetic.
     ExplainHead, ExplainLayer, ExplainNoProjections, ExplainProjection, ExplainBias, ExplainScores,

@@ -69,6 +69,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "The sentence has {1} tokens; the model reads at most {2} besides its special tokens, so only the first {2} are used.",
      "句子有 {1} 个词元；除特殊词元外，模型最多读取 {2} 个，因此只使用前 {2} 个。"},
     {MessageId::NoticeDecoderTied, "the masked-LM decoder is tied to the word embeddings", "掩码语言模型的解码器与词嵌入共享权重"},
+    {MessageId::NoticeLmHeadTied, "the language-model head is tied to the word embeddings", "语言模型输出层与词嵌入共享权重"},
     {MessageId::NoticeTokenizerLarger, "The tokenizer knows {1} ids but the model only {2}; sentences using the extra ids cannot run.",
      "分词器有 {1} 个 id，而模型只有 {2} 个；用到多出的 id 的句子无法运行。"},
     // Cell explanations

@@ -39,8 +39,11 @@ struct HeadWeights {
 
 struct HeadTrace {
     HeadWeights params;   // the weights this head used (identity when projections are off)
-    Mat q;                // T_q×d_k   X·W_Q + b_Q
-    Mat k;                // T_k×d_k   X_kv·W_K + b_K  (X_kv = LayerTrace::keyValueInput())
+    Mat q;                // T_q×d_k   X·W_Q + b_Q (RoPE models: after the rotation; the scores' Q)
+    Mat k;                // T_k×d_k   X_kv·W_K + b_K  (X_kv = LayerTrace::keyValueInput()); RoPE: rotated
+    Mat qBeforeRope;      // T_q×d_k   RoPE models: Q before the rotation (after q_norm where the family has
+                          //           one); empty without RoPE. Row m, pair (i, i + d_k/2) turns by m·θ_i
+    Mat kBeforeRope;      // T_k×d_k   the same for K (its key/value head's, shared under grouped-query attention)
     Mat v;                // T_k×d_v   X_kv·W_V + b_V
     Mat scores;           // T_q×T_k   Q·Kᵀ
     Mat scaledScores;     // T_q×T_k   scores / scaleDivisor
@@ -62,6 +65,11 @@ struct LayerTrace {
     Mat wo;                       // (H·d_v)×d  identity when the lesson has no W_O
     RowVec bo;                    // empty when there is no output bias
     Mat output;                   // T×d        concat·W_O + b_O
+    // Grouped-query attention: query head h reads key/value head kvHeadOf[h] (its K and V are that
+    // head's; several query heads share one). Empty: each head has its own (multi-head attention).
+    std::vector<int> kvHeadOf;    // H
+    RowVec ropeFrequencies;       // 1×(d_k/2)  RoPE's θ_i of this layer; empty: no RoPE
+    int slidingWindow = 0;        // W > 0: key j visible to query i only when i − W < j ≤ i
 
     // What K and V are projected from: the source in cross-attention, else the layer's input.
     const Mat& keyValueInput() const { return keyInput.size() > 0 ? keyInput : input; }  // T_k×d

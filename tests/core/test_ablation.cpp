@@ -51,7 +51,8 @@ std::vector<Token> labelsFor(const std::vector<int>& ids, bool bert) {
     return tokens;
 }
 
-ModelRun runOrFail(const LoadedModel& model, const std::vector<int>& ids, const RunControl& control) {
+ModelRun runOrFail(const LoadedModel& model, const std::vector<int>& ids, RunControl control) {
+    control.maskTokenId = 4;  // the tokenizer's [MASK]
     auto run = runModel(model, ids, labelsFor(ids, model.config.family != ModelFamily::Gpt2), control);
     INFO("run error: " << (run ? std::string() : run.error().text()));
     REQUIRE(run.ok());

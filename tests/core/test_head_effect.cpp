@@ -25,6 +25,7 @@ ModelRun runIds(const LoadedModel& model, const std::vector<int>& ids, std::vect
     RunControl control;
     control.topK = 5;
     control.ablate = std::move(ablate);
+    control.maskTokenId = 4;  // the tokenizer's [MASK]
     auto run = runModel(model, ids, tokens, control);
     INFO("run error: " << (run ? std::string() : run.error().text()));
     REQUIRE(run.ok());

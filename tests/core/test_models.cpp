@@ -73,8 +73,14 @@ std::vector<Token> labelsFor(const std::vector<int>& ids, bool bert) {
     return tokens;
 }
 
+// The tokenizer's mask id, as runSentence passes it.
+RunControl withMaskId(RunControl control = {}) {
+    control.maskTokenId = kMaskId;
+    return control;
+}
+
 ModelRun runOrFail(const LoadedModel& model, const std::vector<int>& ids, const RunControl& control = {}) {
-    auto run = runModel(model, ids, labelsFor(ids, model.config.family != ModelFamily::Gpt2), control);
+    auto run = runModel(model, ids, labelsFor(ids, model.config.family != ModelFamily::Gpt2), withMaskId(control));
     INFO("run error: " << (run ? std::string() : run.error().text()));
     REQUIRE(run.ok());
     return std::move(run).value();
@@ -247,16 +253,16 @@ TEST_CASE("BERT matches the torch reference (bert. prefix, gamma/beta, tied deco
 TEST_CASE("BERT without prefix and without an MLM head matches the reference", "[models]") {
     compareWithFixture("bert-tiny-noprefix", "bert-tiny-noprefix", kTolerance);
     const LoadedModel model = loadTiny("bert-tiny-noprefix");
-    CHECK(model.encoder->prefix.empty());
-    CHECK(!model.encoder->mlm);
+    CHECK(model.weightsAs<EncoderWeights>()->prefix.empty());
+    CHECK(!model.weightsAs<EncoderWeights>()->mlm);
 }
 
 TEST_CASE("BERT F16 checkpoint: exact widening, close to the F32 model", "[models]") {
     compareWithFixture("bert-tiny-f16", "bert-tiny-f16", kTolerance);
     compareWithFixture("bert-tiny-f16", "bert-tiny", kHalfVsFloatTolerance, 2);
     const LoadedModel model = loadTiny("bert-tiny-f16");
-    REQUIRE(model.encoder->mlm);
-    CHECK(!model.encoder->mlm->tied);  // cls.predictions.decoder.weight is stored in this one
+    REQUIRE(model.weightsAs<EncoderWeights>()->mlm);
+    CHECK(!model.weightsAs<EncoderWeights>()->mlm->tied);  // cls.predictions.decoder.weight is stored in this one
 }
 
 TEST_CASE("GPT-2 matches the torch reference (published layout with mask buffers)", "[models]") {
@@ -269,7 +275,7 @@ TEST_CASE("GPT-2 matches the torch reference (published layout with mask buffers
 TEST_CASE("GPT-2 F16 checkpoint with transformer. prefix and lm_head.weight", "[models]") {
     compareWithFixture("gpt2-tiny-f16", "gpt2-tiny-f16", kTolerance);
     compareWithFixture("gpt2-tiny-f16", "gpt2-tiny", kHalfVsFloatTolerance, 2);
-    CHECK(loadTiny("gpt2-tiny-f16").gpt2->prefix == "transformer.");
+    CHECK(loadTiny("gpt2-tiny-f16").weightsAs<Gpt2Weights>()->prefix == "transformer.");
 }
 
 TEST_CASE("DistilBERT matches the torch reference (distilbert. prefix, tied projector)", "[models]") {
@@ -282,10 +288,10 @@ TEST_CASE("DistilBERT matches the torch reference (distilbert. prefix, tied proj
     CHECK(model.config.positionOffset == 0);
     CHECK(model.config.maxTokens() == 40);
     CHECK(model.config.layerNormEps == 1e-12f);  // not in DistilBERT configs: fixed in the model code
-    CHECK(model.encoder->prefix == "distilbert.");
-    CHECK(!model.encoder->tokenTypes.data);
-    REQUIRE(model.encoder->mlm);
-    CHECK(model.encoder->mlm->tied);  // vocab_projector.weight is not stored
+    CHECK(model.weightsAs<EncoderWeights>()->prefix == "distilbert.");
+    CHECK(!model.weightsAs<EncoderWeights>()->tokenTypes.data);
+    REQUIRE(model.weightsAs<EncoderWeights>()->mlm);
+    CHECK(model.weightsAs<EncoderWeights>()->mlm->tied);  // vocab_projector.weight is not stored
 }
 
 namespace {
@@ -308,16 +314,16 @@ TEST_CASE("RoBERTa matches the torch reference (roberta. prefix, positions from 
     CHECK(model.config.maxTokens() == 40);
     CHECK(model.config.typeVocabSize == 1);
     CHECK(model.config.layerNormEps == 1e-5f);
-    CHECK(model.encoder->prefix == "roberta.");
-    REQUIRE(model.encoder->mlm);
-    CHECK(model.encoder->mlm->tied);
+    CHECK(model.weightsAs<EncoderWeights>()->prefix == "roberta.");
+    REQUIRE(model.weightsAs<EncoderWeights>()->mlm);
+    CHECK(model.weightsAs<EncoderWeights>()->mlm->tied);
     CHECK(model.store->find("lm_head.decoder.bias") != nullptr);  // stored, a second name of lm_head.bias
 
     // <mask> labels select the same prediction positions as [MASK].
     const Json fixture = readFixture("roberta-tiny");
     const Json& expected = fixture["runs"][1];
     const std::vector<int> ids = idsOf(expected);
-    auto run = runModel(model, ids, robertaLabels(ids));
+    auto run = runModel(model, ids, robertaLabels(ids), withMaskId());
     REQUIRE(run.ok());
     Largest largest;
     compareRun(run.value(), expected, kTolerance, largest);
@@ -329,7 +335,7 @@ TEST_CASE("RoBERTa reads max_position_embeddings - 2 tokens and cuts longer inpu
     const Json& expected = fixture.at("long_run");
     const std::vector<int> ids = idsOf(expected);
     REQUIRE(ids.size() == 40);  // position ids 2…41: the whole table
-    auto full = runModel(model, ids, robertaLabels(ids));
+    auto full = runModel(model, ids, robertaLabels(ids), withMaskId());
     INFO((full ? std::string() : full.error().text()));
     REQUIRE(full.ok());
     const ModelRun& run = full.value();
@@ -360,7 +366,7 @@ TEST_CASE("RoBERTa reads max_position_embeddings - 2 tokens and cuts longer inpu
     // One token more: cut to the first 40 with a notice, the same numbers as above.
     std::vector<int> longer = ids;
     longer.push_back(17);
-    auto cut = runModel(model, longer, robertaLabels(longer));
+    auto cut = runModel(model, longer, robertaLabels(longer), withMaskId());
     REQUIRE(cut.ok());
     CHECK(cut.value().trace.tokenCount() == 40);
     REQUIRE(cut.value().trace.notices.size() == 1);
@@ -512,7 +518,7 @@ TEST_CASE("An unexpected tensor is named", "[models]") {
 TEST_CASE("gamma/beta LayerNorm names and known unused tensors are accepted", "[models]") {
     const LoadedModel model = loadTiny("bert-tiny");
     CHECK(model.store->find("bert.embeddings.LayerNorm.gamma") != nullptr);
-    CHECK(model.encoder->mlm->tied);
+    CHECK(model.weightsAs<EncoderWeights>()->mlm->tied);
     // A BertForPreTraining file also stores the pooler, the NSP head and position_ids.
     auto extended = bindEdited("bert-tiny", [](std::vector<TensorSpec>& t) {
         t.push_back(TensorSpec{"bert.pooler.dense.weight", {32, 32}, std::vector<float>(32 * 32, 0.f)});
@@ -634,8 +640,10 @@ TEST_CASE("bert-base shapes: load, run 16 tokens, finite outputs, rows sum to 1"
     ids.push_back(102);
     std::vector<Token> tokens = labelsFor(ids, true);
     tokens[5].text = "[MASK]";
+    RunControl maskAtFive;
+    maskAtFive.maskTokenId = ids[5];
     auto runStart = Clock::now();
-    auto run = runModel(model, ids, tokens);
+    auto run = runModel(model, ids, tokens, maskAtFive);
     const double runSeconds = seconds(runStart);
     REQUIRE(run.ok());
     const ModelRun& r = run.value();

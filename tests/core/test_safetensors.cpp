@@ -337,7 +337,7 @@ TEST_CASE("opening a malformed file names the file", "[safetensors]") {
 TEST_CASE("a sharded checkpoint opens each shard through the index", "[safetensors]") {
     TempDir dir;
     dir.write("model-00001-of-00002.safetensors",
-              buildSafetensors({{"a", "F32", {2}, floatBytes({1, 2})}, {"unlisted", "F32", {1}, floatBytes({9})}}));
+              buildSafetensors({{"a", "F32", {2}, floatBytes({1, 2})}}));
     dir.write("model-00002-of-00002.safetensors", buildSafetensors({{"b", "BF16", {1}, u16Bytes({0x3F80})}}, 1));
     const auto index = dir.write("model.safetensors.index.json",
                                  R"({"metadata": {"total_size": 10}, "weight_map": {
@@ -352,6 +352,19 @@ TEST_CASE("a sharded checkpoint opens each shard through the index", "[safetenso
     const auto missing = store.value().vector("c", 1);
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().text() == "model.safetensors.index.json: tensor \"c\" is missing");
+}
+
+TEST_CASE("a shard holding a tensor its index does not list there is refused, naming both", "[safetensors]") {
+    TempDir dir;
+    // "b" in both shards, the index giving it to the second: the first one's copy is a stray.
+    dir.write("model-00001-of-00002.safetensors",
+              buildSafetensors({{"a", "F32", {1}, floatBytes({1})}, {"b", "F32", {1}, floatBytes({9})}}));
+    dir.write("model-00002-of-00002.safetensors", buildSafetensors({{"b", "F32", {1}, floatBytes({2})}}));
+    auto store = TensorStore::open(dir.write("model.safetensors.index.json", R"({"weight_map": {
+                                       "a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}})"));
+    REQUIRE_FALSE(store.ok());
+    CHECK(store.error().text() == "model-00001-of-00002.safetensors: tensor \"b\": is in this shard, but "
+                                  "model.safetensors.index.json does not list it here");
 }
 
 TEST_CASE("sharded index errors name the index and the shard", "[safetensors]") {

@@ -611,7 +611,9 @@ void ModelViewsTest::screenshotsOfTheTinyBert() {
     tokens.front().special = tokens.back().special = true;
     auto model = loadModel(QDir(ATTNSCOPE_SOURCE_DIR).filePath("tests/reference/models/bert-tiny").toStdString());
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().text().c_str());
-    auto run = runModel(model.value(), ids, tokens);
+    RunControl control;
+    control.maskTokenId = 4;  // [MASK]
+    auto run = runModel(model.value(), ids, tokens, control);
     QVERIFY(run.ok());
     const Trace& t = run.value().trace;
 

@@ -1,0 +1,192 @@
+// Multi-head attention of the real models (see attention.hpp).
+//
+// Shape legend: T tokens, H query heads, H_kv key/value heads, d_k head width.
+#include "core/model/attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <optional>
+
+#include "core/model/sgemm.hpp"
+#include "core/model/simd_kernels.hpp"
+#include "core/pipeline/attention_kernel.hpp"
+
+namespace attnscope {
+
+MatF slidingWindowMask(Eigen::Index T, int window) {
+    MatF mask = causalMask<float>(static_cast<int>(T));  // T×T, -inf above the diagonal
+    if (window <= 0) return mask;
+    for (Eigen::Index i = window; i < T; ++i) mask.row(i).head(i - window + 1).setConstant(-std::numeric_limits<float>::infinity());
+    return mask;
+}
+
+namespace {
+
+// One thread's products for heads that run side by side (multiHeadAttentionInto): our own
+// kernels on one thread at the SIMD level in force, never OpenBLAS's pool (two threads calling it
+// at once were 2–3× slower, bench/README.md); Eigen where no kernel of ours runs. The scores are
+// Q_h·(K_hᵀ) with K_hᵀ copied out first, so both products take the A·B kernel's broadcast tiles
+// (as dot products of d_k = 64 terms each, adding up the partial sums would cost as much).
+struct OneThreadProducts {
+    SimdLevel level = SimdLevel::Sse2;
+
+    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
+        thread_local MatF keysT;  // d_k×T_k
+        keysT = k.transpose();
+        out.setZero(q.rows(), k.rows());  // T_q×T_k; the kernels add to C
+        product({q.rows(), k.rows(), q.cols(), q.data(), q.outerStride(), keysT.data(), keysT.cols(), false,
+                 out.data(), out.cols()});
+    }
+    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
+        out.setZero();  // T×d_k, A_h·V_h
+        product({weights.rows(), v.cols(), weights.cols(), weights.data(), weights.cols(), v.data(), v.outerStride(),
+                 false, out.data(), out.outerStride()});
+    }
+    void product(const SgemmArgs& p) const {
+        if (sgemmOnLevel(level, p)) return;
+        gemmEigen(p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb, p.transB, 1.0f, p.c, p.ldc);
+    }
+};
+
+// The models' arithmetic for the attention kernel: float, each head's two products as one SGEMM
+// on the head's columns of Q, K, V and of the context in place (`product`: gemm, or `oneThread`'s
+// when heads run side by side); no hand-rounding.
+struct ModelArithmetic {
+    decltype(&gemm) product;
+    std::optional<OneThreadProducts> oneThread;
+
+    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
+        if (oneThread) return oneThread->scores(q, k, out);
+        out.resize(q.rows(), k.rows());  // T×T = Q_h·K_hᵀ
+        product(q.rows(), k.rows(), q.cols(), q.data(), q.outerStride(), k.data(), k.outerStride(), true, 0.0f,
+                out.data(), out.cols());
+    }
+    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
+        if (oneThread) return oneThread->weightedSum(weights, v, out);
+        product(weights.rows(), v.cols(), weights.cols(), weights.data(), weights.cols(), v.data(), v.outerStride(),
+                false, 0.0f, out.data(), out.outerStride());  // T×T · T×d_k → T×d_k, A_h·V_h
+    }
+    template <typename M>
+    void round(M&&) const {}
+
+    // softmax(scores/√d_k + mask) with the scaling and the mask folded into one vectorised pass
+    // a row, for both records (the Full record's scaled and masked scores are computed apart, to
+    // be shown), so a layer shows the same weights however much of it the Trace keeps. A causal
+    // mask is known by its shape: row i keeps columns 0…i.
+    bool causal = false;
+    SimdLevel level = SimdLevel::Sse2;
+    int window = 0;  // > 0: a causal sliding window, row i keeps columns i − W + 1 … i
+
+    std::size_t firstVisible(std::size_t i) const {
+        const auto w = static_cast<std::size_t>(window);
+        return window > 0 && i + 1 > w ? i + 1 - w : 0;
+    }
+
+    void weightsFromScores(const HeadInput<float>& in, HeadScratch<float>& s) const {
+        const auto cols = static_cast<std::size_t>(s.scores.cols());  // T_q×T_k, in place
+        const bool otherMask = !causal && in.mask.size() > 0;  // none today: the general steps
+        for (Eigen::Index i = 0; i < s.scores.rows(); ++i) {
+            if (otherMask) {
+                softmaxRowInGeneral(in, s.scores, i);
+                continue;
+            }
+            const std::size_t valid = causal ? std::min(cols, static_cast<std::size_t>(i) + 1) : cols;
+            const std::size_t first = firstVisible(static_cast<std::size_t>(i));  // the window's start
+            float* row = s.scores.row(i).data();
+            std::fill(row, row + first, 0.0f);
+            if (!softmaxRowScaled(level, row + first, cols - first, valid - first, 1.0f / in.divisor))
+                softmaxRowInGeneral(in, s.scores, i);
+        }
+        s.weights.swap(s.scores);
+    }
+    // A row without a finite maximum (a NaN, ±∞): the kernel's own steps, for that row only.
+    static void softmaxRowInGeneral(const HeadInput<float>& in, MatF& weights, Eigen::Index i) {
+        MatF row = weights.row(i) / in.divisor;  // 1×T_k
+        if (in.mask.size() > 0) row += in.mask.row(i);
+        softmaxRowsInPlace(row, nullptr);
+        weights.row(i) = row;
+    }
+};
+
+
+// The heads' T×T scratch and the causal mask: kept by the calling thread across layers and runs
+// (the mask rebuilt only when T changes), so no layer allocates or page-faults them again.
+struct AttentionScratch {
+    HeadScratch<float> head;
+    MatF causalMask;
+    int window = 0;  // of causalMask
+};
+
+AttentionScratch& threadScratch() {
+    thread_local AttentionScratch scratch;  // each head thread has its own
+    return scratch;
+}
+
+const MatF& causalMaskOf(AttentionScratch& scratch, Eigen::Index T, int window) {
+    if (scratch.causalMask.rows() != T || scratch.window != window) {
+        scratch.causalMask = slidingWindowMask(T, window);  // T×T
+        scratch.window = window;
+    }
+    return scratch.causalMask;
+}
+
+
+// Heads side by side from this many tokens, one thread each at a time (heads h ≡ part mod parts):
+// below it a head is a few microseconds and OpenBLAS's own threads inside each product serve.
+constexpr Eigen::Index kHeadThreadsFrom = 128;
+
+}  // namespace
+
+int headThreadsFor(Eigen::Index tokens, int heads) {
+    const int threads = productThreads();
+    if (threads < 2 || tokens < kHeadThreadsFrom || activeSimdLevel() == SimdLevel::Sse2) return 1;
+    return std::min(threads, heads);
+}
+
+void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const AttentionShape& shape,
+                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context) {
+    const int heads = shape.heads;
+    const Eigen::Index T = Q.rows(), dk = Q.cols() / heads;
+    const float divisor = shape.divisor > 0 ? shape.divisor : std::sqrt(static_cast<float>(dk));
+    const HeadRecord record = detail == LayerDetail::Full ? HeadRecord::Everything : HeadRecord::WeightsOnly;
+    static const MatF noMask;
+    const MatF& mask = shape.causal ? causalMaskOf(threadScratch(), T, shape.window) : noMask;  // T×T; none for the encoders
+    context.resize(T, Q.cols());                                                             // T×(H·d_k)
+    layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
+    const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
+    // Each head writes only its own HeadTrace and context columns, and its thread's scratch.
+    const auto attend = [&](int h, const ModelArithmetic& arithmetic) {
+        const Eigen::Index c0 = h * dk;                              // head h: columns c0…c0+d_k of Q and the context
+        const Eigen::Index kv0 = shape.keyValueHeadOf(h) * dk;       // its key/value head's columns of K and V
+        const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(kv0, dk), V.middleCols(kv0, dk), mask, divisor,
+                                  !ablated.empty() && ablated[static_cast<std::size_t>(h)]};
+        attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record,
+                   layer.heads[static_cast<std::size_t>(h)], rows);
+    };
+    const int parts = headThreadsFor(T, heads);
+    const ModelArithmetic alone{&gemm, std::nullopt, shape.causal, activeSimdLevel(), shape.window};
+    const ModelArithmetic sideBySide{&gemm, OneThreadProducts{activeSimdLevel()}, shape.causal, activeSimdLevel(),
+                                     shape.window};
+    const std::function<void(int)> part = [&](int index) {
+        for (int h = index; h < heads; h += parts) attend(h, sideBySide);
+    };
+    if (parts > 1 && runOnColumnPool(parts, part)) return;
+    // Heads one after the other, each product through gemm (OpenBLAS, threaded inside).
+    for (int h = 0; h < heads; ++h) attend(h, alone);
+}
+
+void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
+                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context) {
+    multiHeadAttentionInto(Q, K, V, AttentionShape{heads, heads, causal, 0, 0}, detail, layer, ablated, context);
+}
+
+MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
+                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
+    MatF context;
+    multiHeadAttentionInto(Q, K, V, heads, causal, detail, layer, ablated, context);
+    return context;
+}
+
+}  // namespace attnscope

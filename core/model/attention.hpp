@@ -1,0 +1,54 @@
+#pragma once
+// Multi-head scaled dot-product attention for the real models, with Trace recording: full
+// multi-head (H_kv = H), grouped-query (H query heads share H_kv key/value heads; H_kv = 1 is
+// multi-query), a causal mask and a sliding window. Each head goes through the attention kernel
+// the lessons use (core/pipeline/attention_kernel.hpp).
+//
+// Shape legend: T tokens, H query heads, H_kv key/value heads, d_k head width.
+#include <vector>
+
+#include "core/model/blocks.hpp"
+#include "core/trace/trace.hpp"
+
+namespace attnscope {
+
+// How much of each layer's attention the Trace keeps.
+enum class LayerDetail {
+    Full,         // every HeadTrace field, the head's W_Q/W_K/W_V slices, W_O
+    WeightsOnly,  // HeadTrace::weights only: what the heat maps, the head view and the analyses
+                  // read. The layer's input is run.hiddenStates[n] (float), so traceLayerInDetail
+                  // can rebuild the rest of one layer on demand.
+};
+
+struct AttentionShape {
+    int heads = 0;         // H query heads
+    int kvHeads = 0;       // H_kv key/value heads (0: H); query head h reads key/value head h / (H / H_kv)
+    bool causal = false;   // token i sees tokens 0…i
+    int window = 0;        // > 0 (with causal): key j visible to query i only when i − W < j ≤ i
+    float divisor = 0;     // the scores are divided by it; 0: √d_k
+
+    int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
+    int keyValueHeadOf(int h) const { return h / (heads / keyValueHeads()); }
+};
+
+// How many threads multiHeadAttentionInto runs the heads on for `tokens` tokens: from 128 tokens,
+// one per product thread (productThreadCount()) up to `heads`, each head's products on our own
+// one-thread kernels; else 1 (heads in turn, OpenBLAS threaded inside each product).
+int headThreadsFor(Eigen::Index tokens, int heads);
+
+// Q: T×(H·d_k) with head h in columns h·d_k…(h+1)·d_k; K, V: T×(H_kv·d_k). Fills `context`
+// (T×(H·d_k), resized only when its shape differs) and layer.heads (H entries) per `detail`.
+// `ablated` (H entries, or empty for none): heads whose output is zeroed (head_mask = 0).
+void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const AttentionShape& shape,
+                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context);
+// Full multi-head attention (H_kv = H, divisor √d_k), as BERT and GPT-2 use it.
+void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
+                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context);
+MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
+                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated = {});
+
+// The additive mask of a causal sliding window (T×T, 0 where key j is visible to query i,
+// -inf elsewhere); window ≤ 0: the plain causal mask.
+MatF slidingWindowMask(Eigen::Index T, int window);
+
+}  // namespace attnscope

@@ -1,0 +1,205 @@
+// The float32 building blocks (see blocks.hpp).
+//
+// Shape legend: T tokens, d model width, d_ff feed-forward width, V vocabulary size.
+#include "core/model/blocks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/model/sgemm.hpp"
+#include "core/model/simd_kernels.hpp"
+#include "core/pipeline/steps.hpp"
+
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+#include <cblas.h>  // OpenBLAS: CPU-dispatched SGEMM kernels (see the top-level CMakeLists.txt)
+#endif
+
+namespace attnscope {
+
+void gemmEigen(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
+               Eigen::Index ldb, bool transB, float beta, float* C, Eigen::Index ldc) {
+    using Stride = Eigen::OuterStride<>;
+    const Eigen::Map<const MatF, 0, Stride> a(A, m, k, Stride(lda));
+    Eigen::Map<MatF, 0, Stride> c(C, m, n, Stride(ldc));
+    if (beta == 0.0f) c.setZero();
+    if (transB)
+        c.noalias() += a * Eigen::Map<const MatF, 0, Stride>(B, n, k, Stride(ldb)).transpose();
+    else
+        c.noalias() += a * Eigen::Map<const MatF, 0, Stride>(B, k, n, Stride(ldb));
+}
+
+// The same for the large products (the projections and the feed-forward layers): OpenBLAS when the
+// build found it (its kernel chosen for the running CPU at load time, threaded), else Eigen. The
+// per-head attention products use it too (multiHeadAttentionInto).
+void gemm(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
+          Eigen::Index ldb, bool transB, float beta, float* C, Eigen::Index ldc) {
+#ifdef ATTNSCOPE_HAVE_OPENBLAS
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, transB ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
+                static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, A, static_cast<blasint>(lda), B,
+                static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));
+#else
+    gemmEigen(m, n, k, A, lda, B, ldb, transB, beta, C, ldc);
+#endif
+}
+
+int productThreads() { return productThreadCount(); }  // one setting governs every product (bench/README.md)
+
+namespace {
+
+// Y += X·op(W) for the projections and feed-forward layers: our own kernel where it beats
+// OpenBLAS (sgemm.hpp, ownSgemmWins), else gemm. Y holds the bias.
+void weightProduct(const MatF& X, const MatrixRef& W, bool transB, MatF& Y) {
+    const SgemmArgs args{X.rows(), Y.cols(), X.cols(), X.data(), X.cols(), W.data, W.cols, transB, Y.data(), Y.cols()};
+    const int threads = productThreads();
+    if (ownSgemmWins(args.m, args.n, args.k, transB, threads) && ownSgemm(args, threads)) return;
+    gemm(args.m, args.n, args.k, args.a, args.lda, args.b, args.ldb, transB, 1.0f, args.c, args.ldc);
+}
+
+// The bias first (or zeros), then Y += X·op(W).
+void startWithBias(MatF& Y, const VectorRef& bias) {
+    if (bias.data) Y.rowwise() = bias.view();
+    else Y.setZero();
+}
+
+}  // namespace
+
+void linearInto(const MatF& X, const LinearRef& layer, MatF& Y) {
+    Y.resize(X.rows(), layer.weight.rows);  // T×out; no reallocation when the buffer already fits
+    startWithBias(Y, layer.bias);           // then Y += X·Wᵀ (W out×in)
+    weightProduct(X, layer.weight, true, Y);
+}
+
+void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
+    Y.resize(X.rows(), layer.weight.cols);  // T×out
+    startWithBias(Y, layer.bias);           // then Y += X·W (W in×out)
+    weightProduct(X, layer.weight, false, Y);
+}
+
+MatF logitsOf(const MatF& X, const MatrixRef& table, const std::function<void(const float*, std::size_t)>& releasePages) {
+    MatF logits = MatF::Zero(X.rows(), table.rows);  // n×V, no bias: the products add to it
+    if (!releasePages) {
+        weightProduct(X, table, true, logits);
+        return logits;
+    }
+    constexpr Eigen::Index kBlockRows = 8192;  // 24 MB of a 768-wide table
+    MatF block;
+    for (Eigen::Index r0 = 0; r0 < table.rows; r0 += kBlockRows) {
+        const Eigen::Index rows = std::min(kBlockRows, table.rows - r0);
+        const float* part = table.data + r0 * table.cols;
+        block.setZero(X.rows(), rows);  // n×rows of the logits
+        weightProduct(X, MatrixRef{part, rows, table.cols}, true, block);
+        logits.middleCols(r0, rows) = block;
+        releasePages(part, static_cast<std::size_t>(rows * table.cols));
+    }
+    return logits;
+}
+
+MatF linear(const MatF& X, const LinearRef& layer) {
+    MatF Y;
+    linearInto(X, layer, Y);
+    return Y;
+}
+
+MatF conv1d(const MatF& X, const LinearRef& layer) {
+    MatF Y;
+    conv1dInto(X, layer, Y);
+    return Y;
+}
+
+LayerBuffers& threadLayerBuffers() {
+    thread_local LayerBuffers buffers;  // the window's model worker keeps its own across runs
+    return buffers;
+}
+
+// The element-wise steps run on the SIMD level chosen at start-up (core/model/simd_kernels.hpp):
+// Eigen here is compiled for SSE2 only (no -march).
+void layerNorm(MatF& X, const LayerNormRef& norm, float eps) {
+    const SimdLevel level = activeSimdLevel();
+    const auto n = static_cast<std::size_t>(X.cols());
+    for (Eigen::Index r = 0; r < X.rows(); ++r)  // X is row-major: each row contiguous
+        layerNormRow(level, X.row(r).data(), n, norm.gamma.data, norm.beta.data, eps);
+}
+
+void rmsNorm(MatF& X, const VectorRef& weight, float eps, bool plusOne) {
+    const auto w = weight.view().array();  // 1×n
+    for (Eigen::Index r = 0; r < X.rows(); ++r) {
+        auto row = X.row(r).array();
+        const float meanSquare = row.square().mean();
+        row *= 1.0f / std::sqrt(meanSquare + eps);
+        if (plusOne) row *= 1.0f + w;
+        else row *= w;
+    }
+}
+
+// Both GELUs use Eigen's erf / tanh approximations (a few float ulp from std::erf / std::tanh),
+// vectorised: the scalar std::erf took 33 ms of a 400 ms bert-base forward pass (docs/models.md).
+void geluErf(MatF& X) { geluErfInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
+
+void geluTanh(MatF& X) { geluTanhInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
+
+void silu(MatF& X) { X.array() = X.array() / (1.0f + (-X.array()).exp()); }
+
+void activate(MatF& X, Activation activation) {
+    switch (activation) {
+        case Activation::GeluErf: geluErf(X); return;
+        case Activation::GeluTanh: geluTanh(X); return;
+        case Activation::Relu: X = X.cwiseMax(0.0f); return;
+        case Activation::Silu: silu(X); return;
+    }
+}
+
+void gatedMlpInto(const MatF& X, const LinearRef& gate, const LinearRef& up, const LinearRef& down, Activation act,
+                  LayerBuffers& b, MatF& out) {
+    linearInto(X, gate, b.gate);  // T×d_ff
+    linearInto(X, up, b.inner);   // T×d_ff
+    activate(b.gate, act);
+    b.inner.array() *= b.gate.array();
+    linearInto(b.inner, down, out);  // T×d
+}
+
+void softmaxRows(MatF& X) { softmaxRowsInPlace(X, nullptr); }  // the lessons' softmax, in float
+
+MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows) {
+    const auto M = table.view();
+    MatF out(static_cast<Eigen::Index>(rows.size()), M.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = M.row(rows[i]);
+    return out;
+}
+
+Mat toDouble(const MatF& m) { return m.cast<double>(); }
+
+Prediction predictionFrom(int position, RowVecF logits, int topK) {
+    Prediction p;
+    p.position = position;
+    const float top = logits.maxCoeff();
+    const double total = (logits.array() - top).cast<double>().exp().sum();
+    std::vector<int> order(static_cast<std::size_t>(logits.size()));
+    std::iota(order.begin(), order.end(), 0);
+    const auto k = std::min<std::size_t>(static_cast<std::size_t>(std::max(topK, 0)), order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                      [&](int a, int b) { return logits(a) > logits(b) || (logits(a) == logits(b) && a < b); });
+    for (std::size_t i = 0; i < k; ++i) {
+        const float logit = logits(order[i]);
+        p.top.push_back(TokenScore{order[i], static_cast<float>(std::exp(double(logit - top)) / total), logit});
+    }
+    p.logits = std::move(logits);
+    return p;
+}
+
+std::optional<Eigen::Index> firstNonFinite(const float* data, Eigen::Index n) {
+    // x·0 is 0 for every finite x and NaN for NaN and ±∞, so a block's sum of x·0 is 0 exactly
+    // when the block is finite: one vectorised pass (Eigen packets), memory-bound. Only a bad
+    // block is searched element by element.
+    constexpr Eigen::Index kBlock = 4096;
+    for (Eigen::Index start = 0; start < n; start += kBlock) {
+        const Eigen::Index size = std::min(kBlock, n - start);
+        const Eigen::Map<const Eigen::ArrayXf> block(data + start, size);
+        if ((block * 0.0f).sum() == 0.0f) continue;
+        for (Eigen::Index i = 0; i < size; ++i)
+            if (!std::isfinite(block[i])) return start + i;
+    }
+    return std::nullopt;
+}
+
+}  // namespace attnscope

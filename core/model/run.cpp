@@ -1,0 +1,209 @@
+// The run: token ids → the family's embeddings → its layers → its predictions, filling the
+// Trace. Knows no family: it talks to the FamilyWeights the row's binder made.
+//
+// Shape legend: T tokens, d model width, H heads, V vocabulary, P positions, L layers.
+#include "core/model/transformer.hpp"
+
+#include <cmath>
+
+#include "core/text/error_messages.hpp"
+#include "core/text/message_id.hpp"
+#include "core/trace/ablation.hpp"
+
+namespace attnscope {
+
+namespace {
+
+// Tokens for the Trace: the caller's, or the ids as text.
+Result<std::vector<Token>> labelTokens(const std::vector<int>& ids, const std::vector<Token>& tokens) {
+    if (!tokens.empty() && tokens.size() != ids.size())
+        return Error{ErrorId::WhereModelInput, errorText(ErrorId::IdsButLabels, ids.size(), tokens.size())};
+    if (!tokens.empty()) return tokens;
+    std::vector<Token> labels;
+    for (int id : ids) labels.push_back(Token{std::to_string(id), true, id, -1, false});
+    return labels;
+}
+
+Result<void> checkIds(const std::vector<int>& ids, int vocabSize) {
+    if (ids.empty()) return Error{ErrorId::WhereModelInput, ErrorId::NoTokensToRun};
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        if (ids[i] < 0 || ids[i] >= vocabSize)
+            return Error{errorText(ErrorId::WhereModelInputToken, i), errorText(ErrorId::IdOutsideVocabulary, ids[i], vocabSize - 1)};
+    return {};
+}
+
+}  // namespace
+
+Result<void> checkCancelled(const RunControl& control) {
+    if (control.cancel && control.cancel->load()) return Error{ErrorId::WhereModelRun, ErrorId::Cancelled};
+    return {};
+}
+
+void reportProgress(const RunControl& control, int layersDone, int layerCount) {
+    if (control.progress) control.progress(layersDone, layerCount);
+}
+
+// ---------------------------------------------------------------- running
+
+namespace {
+
+std::vector<LayerDetail> detailPolicy(int layers, int T, const RunControl& control) {
+    std::vector<LayerDetail> detail(static_cast<std::size_t>(layers), LayerDetail::Full);
+    if (T <= control.fullDetailMaxTokens) return detail;
+    for (int n = 0; n < layers; ++n)
+        if (n != control.detailLayer) detail[static_cast<std::size_t>(n)] = LayerDetail::WeightsOnly;
+    return detail;
+}
+
+void setTraceFlags(Trace& trace, const TransformerConfig& config) {
+    trace.positionalKind = config.family->position == PositionKind::LearnedTable ? PositionalKind::Table
+                                                                                  : PositionalKind::None;
+    trace.projections = true;
+    trace.scaled = true;
+    trace.scaleDivisor = std::sqrt(config.queryPreAttnScalar > 0 ? config.queryPreAttnScalar
+                                                                 : static_cast<double>(config.headWidth()));
+    trace.causal = config.family->reading == Reading::Causal;
+    trace.hasOutputProjection = true;
+}
+
+// Each layer's mapped weights leave the resident memory once the layer has run (after every
+// layer runLayers reports progress): issue 16's memory bound, core/model/tensor_store.hpp.
+void releaseEachLayer(const TensorStore& store, const RunControl& control, RunControl& effective) {
+    effective.progress = [&store, report = control.progress](int done, int count) {
+        store.releaseLayer(done - 1);
+        if (report) report(done, count);
+    };
+}
+
+// What a streamed layer leaves behind: its heads, each with only the `ablated` flag (ablatedHeads).
+LayerTrace ablationFlagsOf(const LayerTrace& layer) {
+    LayerTrace kept;
+    kept.heads.resize(layer.heads.size());
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) kept.heads[h].ablated = layer.heads[h].ablated;
+    return kept;
+}
+
+// Where an encoder fills in (the tokens whose id is the tokenizer's mask id) or a decoder
+// predicts (after the last token).
+std::vector<int> defaultPredictions(const TransformerConfig& config, const std::vector<int>& ids, int maskTokenId) {
+    if (config.family->reading == Reading::Causal) return {static_cast<int>(ids.size()) - 1};
+    std::vector<int> at;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        if (maskTokenId >= 0 && ids[i] == maskTokenId) at.push_back(static_cast<int>(i));
+    return at;
+}
+
+// The layer loop every family shares: before each layer an error when `control` asks to cancel;
+// after it, its LayerTrace in run.trace.layers, its output in run.hiddenStates and progress
+// reported. X enters as the embeddings' output and leaves as the last layer's.
+Result<void> runLayers(MatF& X, const FamilyWeights& weights, int layers, int heads, const RunControl& control,
+                       ModelRun& run) {
+    for (int n = 0; n < layers; ++n) {
+        if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
+        LayerTrace layer;
+        X = weights.layer(X, n, run.detail[static_cast<std::size_t>(n)], layer, layerHeadMask(control.ablate, n, heads));
+        if (control.onLayer) {
+            LayerTrace flags = ablationFlagsOf(layer);
+            if (auto sent = control.onLayer(run.trace, n, layer); !sent.ok()) return sent;
+            layer = std::move(flags);
+            run.detail[static_cast<std::size_t>(n)] = LayerDetail::WeightsOnly;
+        }
+        run.trace.layers.push_back(std::move(layer));
+        run.hiddenStates.push_back(X);
+        reportProgress(control, n + 1, layers);
+    }
+    return {};
+}
+
+// Embeddings, the layers, the family's last step and its predictions (ids already cut to the
+// position table).
+Result<void> forward(const FamilyWeights& weights, const TransformerConfig& config, const std::vector<int>& ids,
+                     const RunControl& control, ModelRun& run) {
+    FamilyWeights::Embedded embedded = weights.embed(ids);
+    run.trace.embedding = toDouble(embedded.tokens);
+    run.trace.positional = toDouble(embedded.positions);
+    MatF X = std::move(embedded.stream);  // T×d
+    run.hiddenStates.push_back(X);
+    if (auto ran = runLayers(X, weights, config.layers, config.heads, control, run); !ran.ok()) return ran;
+    weights.finish(X);
+    run.hiddenStates.back() = X;
+    if (!control.predictAt.empty() && weights.canPredict())
+        run.predictions = weights.predict(X, PredictionRequest{control.predictAt, control.topK, control.releasePages});
+    return {};
+}
+
+}  // namespace
+
+Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids, const std::vector<Token>& tokens,
+                          const RunControl& control) {
+    const TransformerConfig& config = model.config;
+    if (auto error = checkIds(ids, config.vocabSize); !error.ok()) return error.error();
+    auto labels = labelTokens(ids, tokens);
+    if (!labels) return labels.error();
+
+    ModelRun run;
+    std::vector<int> input = ids;
+    run.trace.tokens = std::move(labels).value();
+    const auto limit = static_cast<std::size_t>(config.maxTokens());
+    if (input.size() > limit) {
+        run.trace.notices.push_back(Notice{MessageId::NoticeModelTruncated, {std::to_string(input.size()), std::to_string(limit)}});
+        input.resize(limit);
+        run.trace.tokens.resize(limit);
+    }
+    setTraceFlags(run.trace, config);
+    run.detail = detailPolicy(config.layers, static_cast<int>(input.size()), control);
+    RunControl effective = control;
+    if (effective.predictAt.empty()) effective.predictAt = defaultPredictions(config, input, control.maskTokenId);
+    if (auto error = checkHeadsExist(control.ablate, config.layers, config.heads, ErrorId::WhereAblate); !error.ok())
+        return error.error();
+    if (!control.ablate.empty()) run.trace.notices.push_back(ablationNotice(control.ablate));
+    for (int p : effective.predictAt)
+        if (p < 0 || p >= static_cast<int>(input.size()))
+            return Error{ErrorId::WhereModelRun, errorText(ErrorId::PositionOutsideInput, p)};
+    const bool release = static_cast<int>(input.size()) >= control.releaseWeightPagesFrom;
+    if (release) {
+        releaseEachLayer(*model.store, control, effective);
+        effective.releasePages = [store = model.store](const float* data, std::size_t count) {
+            store->releasePages(data, count);
+        };
+    }
+    const auto error = forward(*model.weights, config, input, effective, run);
+    if (release) model.store->releaseAll();  // the embeddings and the LM head
+    if (!error.ok()) return error.error();
+    return run;
+}
+
+Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer) {
+    if (layer < 0 || layer >= model.config.layers || static_cast<std::size_t>(layer) + 1 >= run.hiddenStates.size())
+        return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer)};
+    const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
+    LayerTrace trace;
+    const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run
+    model.weights->layer(X, layer, LayerDetail::Full, trace, ablated);
+    return trace;
+}
+
+// ---------------------------------------------------------------- special tokens
+
+std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const WrapperTokens& special) {
+    if (family->reading == Reading::Causal) return ids;
+    std::vector<int> wrapped;
+    wrapped.reserve(ids.size() + 2);
+    wrapped.push_back(special.cls.id);
+    wrapped.insert(wrapped.end(), ids.begin(), ids.end());
+    wrapped.push_back(special.sep.id);
+    return wrapped;
+}
+
+std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens, const WrapperTokens& special) {
+    if (family->reading == Reading::Causal) return tokens;
+    const auto specialToken = [](const SpecialToken& s) { return Token{s.text, true, s.id, -1, true}; };
+    std::vector<Token> wrapped;
+    wrapped.reserve(tokens.size() + 2);
+    wrapped.push_back(specialToken(special.cls));
+    wrapped.insert(wrapped.end(), tokens.begin(), tokens.end());
+    wrapped.push_back(specialToken(special.sep));
+    return wrapped;
+}
+
+}  // namespace attnscope
