@@ -151,12 +151,16 @@ TEST_CASE("clearUpperVectorState leaves the vector registers' upper halves clean
     // The window's worker threads call it before each job: SSE2 code after dirty upper halves
     // ran bert-base's head statistics at 512 tokens in ~5 s instead of ~0.3 s (bench/README.md).
     if (!canReadStateInUse()) {
-        WARN("this CPU cannot report the registers' state in use (XGETBV 1): only the call is checked");
+        WARN("skipped: this CPU cannot report the registers' state in use (XGETBV 1)");
         clearUpperVectorState();
         return;
     }
     dirtyUpperHalves();
-    REQUIRE(upperHalvesInUse());  // the test's own premise: the state really is dirty now
+    if (!upperHalvesInUse()) {  // some CPUs (seen: AMD EPYC) never report these halves in use
+        WARN("skipped: this CPU does not report a 256-bit write as state in use (XGETBV 1)");
+        clearUpperVectorState();
+        return;
+    }
     clearUpperVectorState();
     CHECK_FALSE(upperHalvesInUse());
 }
