@@ -134,13 +134,13 @@ namespace attnscope {
       "应为一层，或由残差连接串起的多层列表；实际为 {1} 层")                                                         \
     X(WhereLesson, "lesson", "课程")                                                                                   \
     X(LessonSizes, "d_model {1}, heads {2}, d_k {3}, d_v {4}, {5} layers, {6} tokens",                              \
-      "d_model {1}、heads {2}、d_k {3}、d_v {4}、{5} 层、{6} 个词元")                                              \
+      "d_model {1}、“heads” {2}、d_k {3}、d_v {4}、{5} 层、{6} 个词元")                                              \
     X(LessonOverMemoryBudget, "{1}: the run would keep {2} of numbers, over the budget of {3} for a lesson run "     \
       "(make d_model, heads, d_k, layers or the sentence smaller)",                                                    \
-      "{1}：运行需要保存 {2} 的数值，超过课程运行 {3} 的预算（请减小 d_model、heads、d_k、层数或句子长度）")          \
+      "{1}：运行需要保存 {2} 的数值，超过课程运行 {3} 的预算（请减小 d_model、“heads”、d_k、层数或句子长度）")          \
     X(LessonOverWorkBudget, "{1}: the run would take {2} million multiply-adds, over the budget of {3} million for "  \
       "a lesson run (make d_model, heads, d_k, layers or the sentence smaller)",                                       \
-      "{1}：运行需要 {2} 百万次乘加，超过课程运行 {3} 百万次的预算（请减小 d_model、heads、d_k、层数或句子长度）")     \
+      "{1}：运行需要 {2} 百万次乘加，超过课程运行 {3} 百万次的预算（请减小 d_model、“heads”、d_k、层数或句子长度）")     \
     X(WhereSentence, "sentence", "句子")                                                                               \
     X(WhereTargetSentence, "target sentence", "目标句子")                                                              \
     X(WhereSourceSentence, "source sentence", "源句子")                                                                \
@@ -230,7 +230,7 @@ namespace attnscope {
     X(WhereRevision, "revision {1}", "修订版本 {1}") \
     X(ContainsSpace, "contains a space", "包含空格") \
     X(WordPieceWithoutUnk, "its WordPiece vocabulary has no [UNK] token: a word it cannot spell would be dropped silently", \
-      "其 WordPiece 词表没有 [UNK] 词元：无法拼出的词会被悄悄丢弃") \
+      "其 “WordPiece” 词表没有 “[UNK]” 词元：无法拼出的词会被悄悄丢弃") \
     X(RefNotACommit, "expected a commit hash (40 hexadecimal digits) on its first line; what it holds is not shown", \
       "首行应为提交哈希（40 位十六进制数字）；其内容不予显示") \
     X(WhereModelAtRevision, "model {1} at revision {2}", "模型 {1} 的修订版本 {2}") \

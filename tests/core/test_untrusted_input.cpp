@@ -36,8 +36,8 @@ TEST_CASE("a lesson's declared sizes are weighed before its run", "[lesson]") {
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().text() ==
           "lesson: d_model 4096, heads 4, d_k 4096, d_v 4096, 64 layers, 256 tokens: the run would keep 140.1 GiB of "
-          "numbers, over the budget of 512 MiB for a lesson run (make d_model, heads, d_k, layers or the sentence smaller)");
-    CHECK(refused.error().textIn(Language::Chinese).find("超过课程运行 512 MiB 的预算") != std::string::npos);
+          "numbers, over the budget of 1 GiB for a lesson run (make d_model, heads, d_k, layers or the sentence smaller)");
+    CHECK(refused.error().textIn(Language::Chinese).find("超过课程运行 1 GiB 的预算") != std::string::npos);
     // The shipped lessons' size (d 5, one head, three tokens) is far inside both budgets.
     Lesson small;
     small.dModel = 5, small.numHeads = 1, small.dK = 5, small.dV = 5;
