@@ -12,6 +12,7 @@
 #include "app/cli.hpp"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <cstdio>
 #include <string>
 
@@ -209,6 +210,11 @@ std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
     if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
     if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
         return translate("cli", "--format npy writes a binary .npz file: give --output FILE").toStdString();
+    // PNG bytes under another image's name (.svg, .jpg) would open as a broken file; no suffix
+    // (a device such as /dev/stdout) is fine.
+    const QString suffix = QFileInfo(parser.value("export-png")).suffix();
+    if (parser.isSet("export-png") && !suffix.isEmpty() && suffix.compare("png", Qt::CaseInsensitive) != 0)
+        return translate("cli", "--export-png writes PNG only: name the file .png, not .%1").arg(suffix).toStdString();
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 // The File menu: opening and saving lessons, opening and downloading models, exports.
 #include "app/file_menu.hpp"
 
+#include <QAction>
 #include <QFileDialog>
 #include <QKeySequence>
 #include <QMenu>
@@ -11,6 +12,7 @@
 #include "ui/common/file_write.hpp"
 #include "app/main_window.hpp"
 #include "app/recent_files.hpp"
+#include "app/source/trace_source.hpp"
 #include "core/export/export.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/step/worked_example.hpp"
@@ -30,8 +32,15 @@ void FileMenu::fill(QMenu* file) {
     recent->setObjectName("recentMenu");
     fillRecentMenu(recent, window_);
     connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent, window_); });
-    file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &FileMenu::saveLesson);
-    file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &FileMenu::saveLessonAs);
+    QAction* save = file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &FileMenu::saveLesson);
+    QAction* saveAs = file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &FileMenu::saveLessonAs);
+    save->setObjectName("saveLesson");
+    saveAs->setObjectName("saveLessonAs");
+    // A model on screen: the lesson is hidden, and saving it would write what nobody sees.
+    connect(file, &QMenu::aboutToShow, this, [this, save, saveAs] {
+        save->setEnabled(showsLesson());
+        saveAs->setEnabled(showsLesson());
+    });
     file->addSeparator();
     file->addAction(tr("Open &model…"), this, &FileMenu::openModelDialog);
     file->addAction(tr("&Download model…"), this, &FileMenu::downloadModelDialog);
@@ -57,13 +66,17 @@ void FileMenu::openLessonDialog() {
     if (!path.isEmpty()) window_.openLessonFile(path);
 }
 
+bool FileMenu::showsLesson() const { return window_.source().offers(TraceSource::Offer::LessonEditor); }
+
 void FileMenu::saveLesson() {
+    if (!showsLesson()) return;  // Ctrl+S in model mode: nothing to save
     const QString path = window_.lessonPath();
     if (path.isEmpty() || path.startsWith(":/")) saveLessonAs();
     else window_.saveLessonTo(path);
 }
 
 void FileMenu::saveLessonAs() {
+    if (!showsLesson()) return;
     const QString path = QFileDialog::getSaveFileName(&window_, tr("Save lesson as"), QString(),
                                                       tr("AttnScope lessons (*.json)"));
     if (!path.isEmpty()) window_.saveLessonTo(path);

@@ -23,6 +23,7 @@ public:
     void fill(QMenu* menu);
 
 private:
+    bool showsLesson() const;  // the lesson is what the window shows (not a model)
     void saveLesson();
     void saveLessonAs();
     void openLessonDialog();

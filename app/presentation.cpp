@@ -12,7 +12,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -22,13 +21,12 @@
 #include <numeric>
 
 #include "ui/step/matrix_panel.hpp"
+#include "app/user_settings.hpp"
 
 namespace attnscope {
 
 namespace {
 
-// The same file as the language choice (app/language.cpp).
-QSettings userSettings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
 const QString kZoomKey = QStringLiteral("view/zoom");
 bool remembersZoom = false;
 
@@ -76,7 +74,7 @@ Presentation::Presentation(QMainWindow* window, std::function<void()> redraw, st
     leave_->setEnabled(false);  // Esc belongs to dialogs and editors unless the class is presenting
     retranslate();
     if (remembersZoom)
-        zoom_ = std::clamp(userSettings().value(kZoomKey, 100).toInt(), zoomSteps().front(), zoomSteps().back());
+        zoom_ = std::clamp(UserSettings().value(kZoomKey, 100).toInt(), zoomSteps().front(), zoomSteps().back());
     qApp->installEventFilter(this);
 }
 
@@ -109,7 +107,7 @@ void Presentation::addToViewMenu(QMenu* view) {
 
 void Presentation::setZoom(int percent) {
     percent = std::clamp(percent, zoomSteps().front(), zoomSteps().back());
-    if (remembersZoom) userSettings().setValue(kZoomKey, percent);
+    if (remembersZoom) UserSettings().setValue(kZoomKey, percent);
     if (percent == zoom_) return applyZoom();
     zoom_ = percent;
     applyZoom();

@@ -3,9 +3,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMenu>
-#include <QSettings>
 
 #include "app/main_window.hpp"
+#include "app/user_settings.hpp"
 
 namespace attnscope {
 
@@ -13,22 +13,19 @@ namespace {
 
 const QString kKey = QStringLiteral("recentFiles");
 
-// The same settings as the interface language (app/language.cpp).
-QSettings settings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
-
 }  // namespace
 
-QStringList recentFiles() { return settings().value(kKey).toStringList().mid(0, kMaxRecentFiles); }
+QStringList recentFiles() { return UserSettings().value(kKey).toStringList().mid(0, kMaxRecentFiles); }
 
 void addRecentFile(const QString& path) {
     const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
     QStringList list = recentFiles();
     list.removeAll(absolute);
     list.prepend(absolute);
-    settings().setValue(kKey, list.mid(0, kMaxRecentFiles));
+    UserSettings().setValue(kKey, list.mid(0, kMaxRecentFiles));
 }
 
-void clearRecentFiles() { settings().remove(kKey); }
+void clearRecentFiles() { UserSettings().remove(kKey); }
 
 void fillRecentMenu(QMenu* menu, MainWindow& window) {
     menu->clear();

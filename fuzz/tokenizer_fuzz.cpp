@@ -2,8 +2,9 @@
 //
 // The first byte picks what the rest of the input is fed to (so every crash input replays one
 // path; the fuzzer learns the selector quickly):
-//   0  parseTokenizerJson(text)      — a whole tokenizer.json; when it loads, encode() a fixed
-//                                      sentence with the result and check the Token invariants
+//   0  parseTokenizerJson(json)      — a whole tokenizer.json, then a NUL byte and the text to
+//                                      encode() with it (no NUL: a fixed sentence); the Token
+//                                      invariants are checked on the generated text as well
 //   1  parseVocabJsonText(text)      — a GPT-2 vocab.json
 //   2  encode(text) with a small fixed WordPiece tokenizer (BertNormalizer, max 8 chars/word)
 //   3  encode(text) with a small fixed byte-level BPE tokenizer (all 256 byte symbols + merges)
@@ -107,10 +108,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0) return 0;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     switch (data[0] % 4) {
-        case 0:
-            if (auto t = parseTokenizerJson(text, "fuzz/tokenizer.json"))
-                encodeAndCheck(*t.value(), "Hello, wörld! [MASK] playing café 笔 <|endoftext|> the\t\n  end");
+        case 0: {
+            const std::size_t split = text.find('\0');
+            const std::string json = text.substr(0, split);
+            if (auto t = parseTokenizerJson(json, "fuzz/tokenizer.json"))
+                encodeAndCheck(*t.value(), split == std::string::npos
+                                               ? std::string("Hello, wörld! [MASK] playing café 笔 <|endoftext|> the\t\n  end")
+                                               : text.substr(split + 1));
             break;
+        }
         case 1: {
             auto vocab = parseVocabJsonText(text, "fuzz/vocab.json");
             (void)vocab;

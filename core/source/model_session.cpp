@@ -6,6 +6,7 @@
 #include "core/source/example_models.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/message_id.hpp"
+#include "core/trace/non_finite.hpp"
 
 namespace attnscope {
 
@@ -91,6 +92,7 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
     if (!run) return run.error();
     ModelRun result = std::move(run).value();
     for (Notice& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));
+    addNonFiniteNotices(result.trace);  // an overflow on the way is named, never an all-NaN picture
     return result;
 }
 

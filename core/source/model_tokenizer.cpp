@@ -1,5 +1,6 @@
 #include "core/source/model_tokenizer.hpp"
 
+#include "core/text/error_messages.hpp"
 #include "core/tokenizers/load.hpp"
 #include "core/tokenizers/tokenizer.hpp"
 
@@ -10,6 +11,10 @@ Result<ModelTokenizer> ModelTokenizer::load(const std::filesystem::path& folder)
     if (!loaded) return loaded.error();
     ModelTokenizer result;
     result.tokenizer_ = std::shared_ptr<const Tokenizer>(std::move(loaded).value());
+    // WordPiece writes a word it cannot spell as [UNK]; without one the word would vanish from
+    // the sentence and every position after it would shift, with nothing said.
+    if (result.kind() == "WordPiece" && !result.tokenizer_->specialTokens().unk)
+        return Error{folder.string(), ErrorId::WordPieceWithoutUnk};
     return result;
 }
 

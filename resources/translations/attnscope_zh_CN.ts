@@ -3755,5 +3755,16 @@ CPU 特性：%4
         <source>--format npy writes a binary .npz file: give --output FILE</source>
         <translation>--format npy 会写出二进制 .npz 文件：请用 --output FILE 指定文件</translation>
     </message>
+    <message>
+        <source>--export-png writes PNG only: name the file .png, not .%1</source>
+        <translation>--export-png 只写 PNG：文件名应以 .png 结尾，而不是 .%1</translation>
+    </message>
+</context>
+<context>
+    <name>settings</name>
+    <message>
+        <source>%1; the settings are neither read nor saved this session</source>
+        <translation>%1；本次会话既不读取也不保存设置</translation>
+    </message>
 </context>
 </TS>

@@ -9,7 +9,6 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -77,9 +76,9 @@ private:
 
 void EditorSessionTest::initTestCase() {
     initResources();
-    // A scope of our own: the recent list of the person running the tests is never touched.
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    // A settings folder of our own (app/user_settings.cpp reads it at the first use): the recent
+    // list of the person running the tests is never touched.
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(settingsDir.path()));
 }
 
 void EditorSessionTest::init() {
