@@ -63,28 +63,30 @@ Result<OpenedModel> openModel(std::string_view pathOrId) {
     return opened;
 }
 
+// The special tokens around the sentence are the tokenizer's own (its post_processor or
+// add_bos_token; BERT's vocab.txt folders [CLS] … [SEP]); a BERT model still needs [CLS]/[SEP].
+// Only what the position table can use is tokenized (one more, to notice the cut).
 Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence) {
-    auto pieces = opened.tokenizer.encode(sentence);
+    if (auto special = specialTokensFor(opened); !special) return special.error();
+    const int reserved = static_cast<int>(opened.tokenizer.wrappingSize());
+    const int maxPieces = std::max(1, opened.model.config.maxTokens() - reserved);
+    auto pieces = opened.tokenizer.encode(sentence, static_cast<std::size_t>(maxPieces) + 1);
     if (!pieces) return pieces.error();
-    auto special = specialTokensFor(opened);
-    if (!special) return special.error();
-    const ModelFamily family = opened.family();
-    const int reserved = wrapsWithSpecials(family) ? 2 : 0;
+    // Spaces are a token for byte-level BPE (GPT-2: " " → "Ġ"); for BERT any spaces, ASCII or
+    // Unicode, are no token, and a sentence without one is refused the same way.
+    if (pieces.value().empty()) return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
     ModelInput input;
     std::vector<Token> tokens = std::move(pieces).value();
-    truncate(tokens, std::max(1, opened.model.config.maxTokens() - reserved), input.notices);
+    truncate(tokens, maxPieces, input.notices);
     std::vector<int> ids;
     ids.reserve(tokens.size());
     for (const Token& t : tokens) ids.push_back(t.id);
-    input.ids = wrapIds(family, ids, special.value());
-    input.tokens = wrapTokens(family, tokens, special.value());
+    input.ids = opened.tokenizer.wrap(ids);
+    input.tokens = opened.tokenizer.wrap(tokens);
     return input;
 }
 
 Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentence, const RunControl& control) {
-    // Only spaces would still run as [CLS] [SEP] (BERT) or a lone "␣" (GPT-2): no word to look at.
-    if (sentence.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos)
-        return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
     auto input = prepareInput(opened, sentence);
     if (!input) return input.error();
     if (input.value().ids.empty()) return Error{ErrorId::WhereSentence, ErrorId::NothingToRun};

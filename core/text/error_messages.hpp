@@ -277,6 +277,20 @@ namespace attnscope {
     X(OnePiecePerLine, "one vocabulary piece per line", "每行一个词表子词") \
     X(AnEmptyFile, "an empty file", "空文件") \
     X(InvalidByteSequenceAt, "an invalid byte sequence at byte {1}", "第 {1} 字节处的无效字节序列") \
+    X(RegexDoesNotCompile, "the regular expression \"{1}\" does not compile: {2}", "正则表达式“{1}”无法编译：{2}") \
+    X(RegexSearchFailed, "the regular expression gave up on this text ({1}): it backtracks too much", "正则表达式在此文本上放弃匹配（{1}）：回溯过多") \
+    X(ByteFallbackWithoutBytes, "byte_fallback needs the 256 byte pieces <0x00> … <0xFF> in the vocabulary, but {1} is not there", "byte_fallback 需要词表中有 256 个字节子词 <0x00> … <0xFF>，但没有 {1}") \
+    X(DuplicateAddedToken, "added tokens conflict: \"{1}\" is id {2} and \"{3}\" is id {4}", "新增词元冲突：“{1}”的 ID 为 {2}，“{3}”的 ID 为 {4}") \
+    X(StringOrRegexPattern, "{\"String\": text} or {\"Regex\": pattern}", "{\"String\": 文本} 或 {\"Regex\": 模式}") \
+    X(NormalizerTypes, "a normalizer of type NFC, NFD, NFKC, NFKD, Lowercase, Prepend, Replace, Strip or Sequence", "类型为 NFC、NFD、NFKC、NFKD、Lowercase、Prepend、Replace、Strip 或 Sequence 的规范化器") \
+    X(PreTokenizerTypes, "a pre-tokenizer of type Split, ByteLevel, Metaspace, Digits, Punctuation or Sequence", "类型为 Split、ByteLevel、Metaspace、Digits、Punctuation 或 Sequence 的预分词器") \
+    X(PostProcessorTypes, "a post-processor of type TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel or Sequence", "类型为 TemplateProcessing、BertProcessing、RobertaProcessing、ByteLevel 或 Sequence 的后处理器") \
+    X(SplitBehaviors, "Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous", "Removed、Isolated、MergedWithPrevious、MergedWithNext 或 Contiguous") \
+    X(PrependSchemes, "\"always\", \"first\" or \"never\"", "\"always\"、\"first\" 或 \"never\"") \
+    X(NoDropout, "no dropout (null or 0): the tokenizer must give the same ids every time", "无 dropout（null 或 0）：分词器每次必须给出相同的 ID") \
+    X(SpecialTokenUnknown, "the special token \"{1}\" is neither in special_tokens nor in the vocabulary", "特殊词元“{1}”既不在 special_tokens 中，也不在词表中") \
+    X(TemplateItem, "{\"SpecialToken\": …} or {\"Sequence\": …}", "{\"SpecialToken\": …} 或 {\"Sequence\": …}") \
+    X(TokenIdPair, "a [token, id] pair", "[词元, ID] 对") \
     X(ContentSpecialObject, "{\"content\": text, \"special\": true or false, ...}", "{\"content\": 文本, \"special\": true 或 false, ...}") \
     /* core/model/transformer, bert, gpt2 */ \
     X(UnexpectedTensor, "unexpected tensor of shape {1}: not a weight of a {2} model", "意外的张量，形状为 {1}：不是 {2} 模型的权重") \

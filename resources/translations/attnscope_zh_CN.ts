@@ -3243,6 +3243,18 @@ click to open it large</source>
         <source>token %1 “%2”: %3</source>
         <translation>词元 %1“%2”：%3</translation>
     </message>
+    <message>
+        <source>token %1 “%2”: vocabulary piece “%3”</source>
+        <translation>词元 %1“%2”：词表子词“%3”</translation>
+    </message>
+    <message>
+        <source>Holds the first bytes of a character that token %1 shows.</source>
+        <translation>含有一个字符的前几个字节，该字符显示在词元 %1 上。</translation>
+    </message>
+    <message>
+        <source>Not valid text alone: these bytes form no whole character here.</source>
+        <translation>单独不是有效文本：这些字节在此处不构成完整的字符。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::WorkedExample</name>
