@@ -14,14 +14,16 @@ packages=(cmake g++ ninja-build pkg-config qt6-base-dev libqcustomplot-dev libqc
           qt6-svg-dev ccache clang-14 libclang-rt-14-dev
           qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools qt6-translations-l10n  # lupdate/lrelease, Qt's own zh_CN
           desktop-file-utils appstream lintian dpkg-dev  # the package and its checks (tests/package)
-          libonig-dev libicu-dev  # tokenizer.json: Oniguruma regular expressions; ICU normalization, word boundaries
-          nodejs npm)  # the tests' independent tokenizer reference (tests/reference/tokenizers, npm ci)
+          libonig-dev libicu-dev)  # tokenizer.json: Oniguruma regular expressions; ICU normalization, word boundaries
 
 install_missing() {
   local missing=()
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # The tests' independent tokenizer reference (tests/reference/tokenizers, npm ci): Debian's node
+  # and npm, unless a node that brings its own npm is installed already (Debian's npm conflicts with it).
+  command -v npm >/dev/null || missing+=(nodejs npm)
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=()
   if [ "$(id -u)" -ne 0 ]; then
