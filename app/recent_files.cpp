@@ -5,7 +5,6 @@
 #include <QMenu>
 #include <QSettings>
 
-#include "app/main_window.hpp"
 
 namespace attnscope {
 
@@ -30,7 +29,7 @@ void addRecentFile(const QString& path) {
 
 void clearRecentFiles() { settings().remove(kKey); }
 
-void fillRecentMenu(QMenu* menu, MainWindow& window) {
+void fillRecentMenu(QMenu* menu, const WindowActions& actions) {
     menu->clear();
     const QStringList files = recentFiles();
     for (const QString& path : files) {
@@ -38,7 +37,7 @@ void fillRecentMenu(QMenu* menu, MainWindow& window) {
         const QString shown = QString(path).replace('&', "&&");  // a menu reads "&x" as a shortcut key
         const QString label = info.isDir() ? QObject::tr("%1 (model)").arg(shown) : shown;
         QAction* action = menu->addAction(info.exists() ? label : QObject::tr("%1 (missing)").arg(shown),
-                                          &window, [&window, path] { openLessonOrModel(window, path); });
+                                          menu, [actions, path] { openLessonOrModel(actions, path); });
         action->setEnabled(info.exists());
         action->setData(path);
     }
@@ -49,9 +48,9 @@ void fillRecentMenu(QMenu* menu, MainWindow& window) {
     clear->setEnabled(!files.isEmpty());
 }
 
-void openLessonOrModel(MainWindow& window, const QString& path) {
-    if (QFileInfo(path).isDir()) window.openModel(path);
-    else window.openLessonFile(path);
+void openLessonOrModel(const WindowActions& actions, const QString& path) {
+    if (QFileInfo(path).isDir()) actions.openModel(path);
+    else actions.openLessonFile(path);
 }
 
 }  // namespace attnscope

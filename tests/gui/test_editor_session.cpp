@@ -63,7 +63,7 @@ private slots:
 private:
     QString writeFile(const QString& name, const QByteArray& bytes);
     LessonEditor* editor() { return child<LessonEditor>(*window, "lessonEditor"); }
-    LessonDocument* document() { return LessonDocument::of(*window); }
+    LessonDocument* document() { return child<LessonDocument>(*window, "lessonDocument"); }
     std::string lessonText() { return serializeLesson(sessionOf(*window).lesson()); }
     void editWq(int row, int col, const QString& value);
     QAction* action(const char* name) { return child<QAction>(*window, name); }
@@ -184,13 +184,13 @@ void EditorSessionTest::questionBeforeAModelAndDiscardRevertsTheLesson() {
     const std::string edited = lessonText();
     answer = Answer::Cancel;
     window->openModel(dir.path());
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QCOMPARE(asked.size(), 1);
     QVERIFY(window->lastError().isEmpty());  // nothing was opened, so nothing failed
     QCOMPARE(lessonText(), edited);
     answer = Answer::Discard;
     window->openModel(dir.path());  // a folder without a model: refused after the question
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QCOMPARE(asked.size(), 2);
     QVERIFY(!window->lastError().isEmpty());
     QCOMPARE(lessonText(), saved);
@@ -331,7 +331,7 @@ void EditorSessionTest::recentFilesListAndMenu() {
     QFile::remove(made.last());
     addRecentFile(dir.path());  // a folder: a model
     QMenu menu;
-    fillRecentMenu(&menu, *window);
+    fillRecentMenu(&menu, window->actions());
     const QList<QAction*> entries = menu.actions();
     QCOMPARE(entries[0]->text(), QString("%1 (model)").arg(dir.path()));
     QCOMPARE(entries[1]->text(), QString("%1 (missing)").arg(made.last()));
@@ -342,7 +342,7 @@ void EditorSessionTest::recentFilesListAndMenu() {
     QCOMPARE(recentFiles().first(), made[7]);
     menu.findChild<QAction*>("clearRecent")->trigger();
     QVERIFY(recentFiles().isEmpty());
-    fillRecentMenu(&menu, *window);
+    fillRecentMenu(&menu, window->actions());
     QVERIFY(!menu.findChild<QAction*>("clearRecent")->isEnabled());
 }
 
@@ -375,7 +375,7 @@ void EditorSessionTest::droppingALessonOrAFolderOpensIt() {
     QCOMPARE(window->source().name(), QString("Dropped lesson"));
     // A folder is opened as a model (a folder without a model: refused, the lesson stays).
     QVERIFY(dragAndDrop(*window, dir.path()));
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QVERIFY2(!window->lastError().isEmpty(), "an empty folder is no model");
     QCOMPARE(window->source().name(), QString("Dropped lesson"));
     // Text is not a file: the window does not take the drag.
