@@ -47,7 +47,6 @@ public:
     const TraceSource& source() const { return *source_; }  // what the window shows
     WindowActions actions();  // what its helpers (File menu, drops, recent files…) may ask of it
     QString lastError() const { return lastError_; }
-    QString lessonPath() const { return lessonPath_; }  // empty or ":/…" for built-in lessons
 
 private:
     QWidget* buildCentralWidget();

@@ -154,13 +154,13 @@ void EditorSessionTest::questionBeforeAnotherLessonOrClosing() {
     QVERIFY(!window->openLessonFile(lessonPath));
     QCOMPARE(asked, QStringList{"Other lesson"});
     QCOMPARE(lessonText(), edited);  // cancel: the edited lesson stays
-    QVERIFY(window->lessonPath() == other);
+    QVERIFY(window->actions().lessonPath() == other);
     window->show();
     QVERIFY(!window->close());  // cancel keeps the window open
     QVERIFY(window->isVisible());
     answer = Answer::Discard;
     QVERIFY(window->openLessonFile(lessonPath));
-    QCOMPARE(window->lessonPath(), lessonPath);
+    QCOMPARE(window->actions().lessonPath(), lessonPath);
     QVERIFY(!window->isWindowModified());
     editWq(0, 0, "8");
     QVERIFY(window->close());  // discard closes
@@ -338,7 +338,7 @@ void EditorSessionTest::recentFilesListAndMenu() {
     QVERIFY(!entries[1]->isEnabled());
     QVERIFY(entries[2]->isEnabled());
     entries[2]->trigger();  // opens that lesson
-    QCOMPARE(window->lessonPath(), made[7]);
+    QCOMPARE(window->actions().lessonPath(), made[7]);
     QCOMPARE(recentFiles().first(), made[7]);
     menu.findChild<QAction*>("clearRecent")->trigger();
     QVERIFY(recentFiles().isEmpty());
@@ -368,10 +368,10 @@ void EditorSessionTest::droppingALessonOrAFolderOpensIt() {
     answer = Answer::Cancel;
     QVERIFY(dragAndDrop(*window, other));
     QCOMPARE(asked.size(), 1);  // the question came first, and Cancel kept the lesson
-    QCOMPARE(window->lessonPath(), lessonPath);
+    QCOMPARE(window->actions().lessonPath(), lessonPath);
     answer = Answer::Discard;
     QVERIFY(dragAndDrop(*window, other));
-    QCOMPARE(window->lessonPath(), other);
+    QCOMPARE(window->actions().lessonPath(), other);
     QCOMPARE(window->source().name(), QString("Dropped lesson"));
     // A folder is opened as a model (a folder without a model: refused, the lesson stays).
     QVERIFY(dragAndDrop(*window, dir.path()));
@@ -391,7 +391,7 @@ void EditorSessionTest::droppingANonLessonKeepsTheLesson() {
     const QString notes = writeFile("notes.txt", "not a lesson at all");
     QVERIFY(dragAndDrop(*window, notes));
     QVERIFY2(window->lastError().contains("notes.txt"), qPrintable(window->lastError()));
-    QCOMPARE(window->lessonPath(), lessonPath);
+    QCOMPARE(window->actions().lessonPath(), lessonPath);
     QCOMPARE(lessonText(), before);
 }
 

@@ -130,7 +130,7 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     MainWindow& w = window_;
     screenshotError_.clear();
     QDir().mkpath(dir);
-    const QString openedPath = w.lessonPath();
+    const QString openedPath = w.actions().lessonPath();
     std::set<Step> seen;
     int n = 0;
     const auto chinese = [](const BuiltInLesson& lesson) { return lesson.name.endsWith("-zh"); };
