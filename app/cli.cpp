@@ -66,11 +66,8 @@ void addOptions(QCommandLineParser& parser) {
         {"kernels", translate("cli", "Matrix-product kernels: auto (default: the best this CPU runs), openblas (its own "
                     "choice), avx512, avx2 or sse3. Also ATTNSCOPE_KERNELS=NAME."), "name"},
         {"kernel-info", translate("cli", "Print which BLAS kernels run and why, then exit.")},
-        {"screenshots", translate("cli", "Open the window and save a screenshot of every step to DIR."), "dir"},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
          "language"},
-        {"exit-after-first-heatmap", translate("cli", "With --model, for benchmarks: quit once the window has painted the "
-                                     "model's first heatmap, printing the milliseconds since start.")},
     });
     addSelectionOptions(parser);
 }

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     attnscope::applyLanguage(!language->isEmpty() ? *language
                              : headless           ? attnscope::systemLanguage()
                                                   : attnscope::savedLanguage());
-    // --kernels / ATTNSCOPE_KERNELS were applied before main() (app/blas_startup.cpp): refuse a bad one.
+    // --kernels / ATTNSCOPE_KERNELS were applied before main() (core/kernels/startup.cpp): refuse a bad one.
     if (auto error = attnscope::kernelOptionError(QApplication::arguments())) return attnscope::fail(*error);
     if (kernelInfo) return attnscope::write(attnscope::kernelInfoText()), attnscope::finishOutput(0);
     arguments = attnscope::withSubcommandFirst(attnscope::withoutKernelOptions(QApplication::arguments()));

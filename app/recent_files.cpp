@@ -4,7 +4,6 @@
 #include <QFileInfo>
 #include <QMenu>
 
-#include "app/main_window.hpp"
 #include "app/user_settings.hpp"
 
 namespace attnscope {
@@ -27,7 +26,7 @@ void addRecentFile(const QString& path) {
 
 void clearRecentFiles() { UserSettings().remove(kKey); }
 
-void fillRecentMenu(QMenu* menu, MainWindow& window) {
+void fillRecentMenu(QMenu* menu, const WindowActions& actions) {
     menu->clear();
     const QStringList files = recentFiles();
     for (const QString& path : files) {
@@ -35,7 +34,7 @@ void fillRecentMenu(QMenu* menu, MainWindow& window) {
         const QString shown = QString(path).replace('&', "&&");  // a menu reads "&x" as a shortcut key
         const QString label = info.isDir() ? QObject::tr("%1 (model)").arg(shown) : shown;
         QAction* action = menu->addAction(info.exists() ? label : QObject::tr("%1 (missing)").arg(shown),
-                                          &window, [&window, path] { openLessonOrModel(window, path); });
+                                          menu, [actions, path] { openLessonOrModel(actions, path); });
         action->setEnabled(info.exists());
         action->setData(path);
     }
@@ -46,9 +45,9 @@ void fillRecentMenu(QMenu* menu, MainWindow& window) {
     clear->setEnabled(!files.isEmpty());
 }
 
-void openLessonOrModel(MainWindow& window, const QString& path) {
-    if (QFileInfo(path).isDir()) window.openModel(path);
-    else window.openLessonFile(path);
+void openLessonOrModel(const WindowActions& actions, const QString& path) {
+    if (QFileInfo(path).isDir()) actions.openModel(path);
+    else actions.openLessonFile(path);
 }
 
 }  // namespace attnscope

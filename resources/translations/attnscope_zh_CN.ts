@@ -3336,16 +3336,8 @@ Coreference and head analysis: attnscope coref --help, attnscope heads --help.</
         <translation>列出内置课程。</translation>
     </message>
     <message>
-        <source>Open the window and save a screenshot of every step to DIR.</source>
-        <translation>打开窗口，并把每个步骤的截图保存到 DIR。</translation>
-    </message>
-    <message>
         <source>Interface language: zh_CN (Simplified Chinese) or en (default: the system locale).</source>
         <translation>界面语言：zh_CN（简体中文）或 en（英语）（默认：系统区域设置）。</translation>
-    </message>
-    <message>
-        <source>With --model, for benchmarks: quit once the window has painted the model&apos;s first heatmap, printing the milliseconds since start.</source>
-        <translation>与 --model 一起使用，用于性能测试：窗口绘制出模型的第一张热力图后立即退出，并打印自启动以来的毫秒数。</translation>
     </message>
     <message>
         <source>attnscope coref: which earlier word a pronoun attends to.

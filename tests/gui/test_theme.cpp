@@ -213,9 +213,9 @@ void ThemeTest::lessonViewsAreLegibleInBothThemes() {
 
 void ThemeTest::modelViewsAreLegibleInBothThemes() {
     window->openModel(kBert);
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     window->setSentence(QStringLiteral("the cat sat on the mat"));
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     for (const auto& [choice, name] : {std::pair{ThemeChoice::Light, QStringLiteral("light")},
                                        std::pair{ThemeChoice::Dark, QStringLiteral("dark")}}) {
         choose(choice);
