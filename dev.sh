@@ -13,13 +13,17 @@ packages=(cmake g++ ninja-build pkg-config qt6-base-dev libqcustomplot-dev libqc
           libeigen3-dev catch2 nlohmann-json3-dev xvfb xauth fonts-wqy-microhei python3 libopenblas-dev
           qt6-svg-dev ccache clang-14 libclang-rt-14-dev
           qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools qt6-translations-l10n  # lupdate/lrelease, Qt's own zh_CN
-          desktop-file-utils appstream lintian dpkg-dev)  # the package and its checks (tests/package)
+          desktop-file-utils appstream lintian dpkg-dev  # the package and its checks (tests/package)
+          libonig-dev libicu-dev)  # tokenizer.json: Oniguruma regular expressions; ICU normalization, word boundaries
 
 install_missing() {
   local missing=()
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # The tests' independent tokenizer reference (tests/reference/tokenizers, npm ci): Debian's node
+  # and npm, unless a node that brings its own npm is installed already (Debian's npm conflicts with it).
+  command -v npm >/dev/null || missing+=(nodejs npm)
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=()
   if [ "$(id -u)" -ne 0 ]; then
@@ -39,6 +43,17 @@ configure_and_build() {  # [TARGET...]: default everything
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   fi
   cmake --build "$build" -j "$(nproc)" ${1:+--target "$@"}
+}
+
+# The independent tokenizer reference and the genuine tokenizer.json files it is compared on
+# (tests/reference/tokenizers/package.json + package-lock.json), into its gitignored node_modules.
+# Without the network the comparison test is skipped, not failed.
+install_reference_tokenizers() {
+  local dir="$here/tests/reference/tokenizers"
+  command -v npm >/dev/null || return 0
+  [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ] && return 0
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "dev.sh: npm ci failed in $dir: tokenizers.vs_transformers_js will be skipped" >&2
 }
 
 # The libFuzzer targets (fuzz/), built with clang-14 + ASan/UBSan in their own folder inside the
@@ -62,6 +77,7 @@ case "$cmd" in
     ;;
   test)
     install_missing
+    install_reference_tokenizers
     configure_and_build
     build_fuzzers
     cd "$build"

@@ -12,6 +12,7 @@
 #include "app/cli.hpp"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <cstdio>
 #include <string>
 
@@ -65,11 +66,8 @@ void addOptions(QCommandLineParser& parser) {
         {"kernels", translate("cli", "Matrix-product kernels: auto (default: the best this CPU runs), openblas (its own "
                     "choice), avx512, avx2 or sse3. Also ATTNSCOPE_KERNELS=NAME."), "name"},
         {"kernel-info", translate("cli", "Print which BLAS kernels run and why, then exit.")},
-        {"screenshots", translate("cli", "Open the window and save a screenshot of every step to DIR."), "dir"},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
          "language"},
-        {"exit-after-first-heatmap", translate("cli", "With --model, for benchmarks: quit once the window has painted the "
-                                     "model's first heatmap, printing the milliseconds since start.")},
     });
     addSelectionOptions(parser);
 }
@@ -209,6 +207,11 @@ std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
     if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
     if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
         return translate("cli", "--format npy writes a binary .npz file: give --output FILE").toStdString();
+    // PNG bytes under another image's name (.svg, .jpg) would open as a broken file; no suffix
+    // (a device such as /dev/stdout) is fine.
+    const QString suffix = QFileInfo(parser.value("export-png")).suffix();
+    if (parser.isSet("export-png") && !suffix.isEmpty() && suffix.compare("png", Qt::CaseInsensitive) != 0)
+        return translate("cli", "--export-png writes PNG only: name the file .png, not .%1").arg(suffix).toStdString();
     return std::nullopt;
 }
 

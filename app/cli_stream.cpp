@@ -67,7 +67,7 @@ Result<void> writeWhole(const TextSink& sink, const std::string& text, const std
 }
 
 int writeOutput(const QCommandLineParser& parser, const OutputProducer& produce) {
-    if (!parser.isSet("output")) {
+    if (!parser.isSet("output") || parser.value("output") == "-") {  // "-": standard output, as usual
         const std::string target = translate("cli", "standard output").toStdString();
         auto done = produce([](std::string_view text) { return write(text), true; }, target);
         return done.ok() ? 0 : fail(coreErrorString(done.error()));

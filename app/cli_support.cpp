@@ -3,12 +3,14 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
 #include "app/language.hpp"
 #include "app/lesson_source.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/text/utf8.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "core/source/model_session.hpp"
@@ -16,8 +18,26 @@
 
 namespace attnscope {
 
+namespace {
+
+void removeTemporariesAndDie(int signalNumber) {
+    removeTemporaryFilesNow();  // async-signal-safe (core/io/atomic_file.hpp)
+    ::signal(signalNumber, SIG_DFL);
+    ::raise(signalNumber);
+}
+
+}  // namespace
+
+void removeTemporariesOnSignals() {
+    struct sigaction action {};
+    action.sa_handler = removeTemporariesAndDie;
+    sigemptyset(&action.sa_mask);
+    for (const int signalNumber : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signalNumber, &action, nullptr);
+}
+
 int fail(const std::string& message) {
-    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
+    // Names from files (tensors, refs) may hold escape sequences or NUL: shown as \xHH.
+    std::fprintf(stderr, "attnscope: %s\n", utf8::printable(message).c_str());
     return 1;
 }
 
@@ -37,7 +57,8 @@ int finishOutput(int exitCode) {
 }
 
 void notice(const std::string& text) {
-    std::fprintf(stderr, "%s%s\n", std::string(message(MessageId::LabelNotice, coreLanguage())).c_str(), text.c_str());
+    std::fprintf(stderr, "%s%s\n", std::string(message(MessageId::LabelNotice, coreLanguage())).c_str(),
+                 utf8::printable(text).c_str());
 }
 
 void notices(const std::vector<Notice>& list) {
@@ -140,7 +161,7 @@ std::optional<int> parseOrAnswer(QCommandLineParser& parser, const QStringList& 
 }
 
 int writeOutput(const QCommandLineParser& parser, const std::string& text) {
-    if (!parser.isSet("out")) return write(text), 0;
+    if (!parser.isSet("out") || parser.value("out") == "-") return write(text), 0;  // "-": standard output
     auto written = writeFileAtomically(parser.value("out").toStdString(), text);
     return written ? 0 : fail(coreErrorString(written.error()));
 }

@@ -21,6 +21,10 @@ namespace attnscope {
 struct Lesson;
 struct OpenedModel;
 
+// SIGINT, SIGTERM and SIGHUP first remove the temporary files being written (a long export
+// stopped by Ctrl-C leaves nothing behind), then end the program as the signal would have.
+void removeTemporariesOnSignals();
+
 // "attnscope: MESSAGE" on stderr; returns the exit code 1.
 int fail(const std::string& message);
 void write(std::string_view text);   // stdout, as is

@@ -2,10 +2,10 @@
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QMainWindow>
 #include <QMimeData>
 #include <QUrl>
 
-#include "app/main_window.hpp"
 #include "app/recent_files.hpp"
 
 namespace attnscope {
@@ -22,7 +22,8 @@ QString droppedPath(const QMimeData* mime) {
 
 }  // namespace
 
-DropOpener::DropOpener(MainWindow& window) : QObject(&window), window_(window) {
+DropOpener::DropOpener(QMainWindow& window, WindowActions actions)
+    : QObject(&window), window_(window), actions_(std::move(actions)) {
     setObjectName("dropOpener");
     window_.setAcceptDrops(true);
     window_.installEventFilter(this);
@@ -41,7 +42,7 @@ bool DropOpener::eventFilter(QObject* watched, QEvent* event) {
         const QString path = droppedPath(drop->mimeData());
         if (path.isEmpty()) return false;
         drop->acceptProposedAction();
-        openLessonOrModel(window_, path);
+        openLessonOrModel(actions_, path);
         return true;
     }
     return QObject::eventFilter(watched, event);

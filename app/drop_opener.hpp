@@ -4,20 +4,24 @@
 // a message and the window keeps what it shows).
 #include <QObject>
 
+#include "app/window_actions.hpp"
+
+class QMainWindow;
+
 namespace attnscope {
 
-class MainWindow;
 
 class DropOpener : public QObject {
     Q_OBJECT
 public:
-    explicit DropOpener(MainWindow& window);
+    DropOpener(QMainWindow& window, WindowActions actions);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    MainWindow& window_;
+    QMainWindow& window_;
+    WindowActions actions_;
 };
 
 }  // namespace attnscope

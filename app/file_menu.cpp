@@ -1,15 +1,16 @@
 // The File menu: opening and saving lessons, opening and downloading models, exports.
 #include "app/file_menu.hpp"
 
+#include <QAction>
 #include <QFileDialog>
 #include <QKeySequence>
+#include <QMainWindow>
 #include <QMenu>
 
 #include "app/hub/download_dialog.hpp"
 #include "app/hub/open_model_dialog.hpp"
 #include "app/lesson_source.hpp"
 #include "ui/common/file_write.hpp"
-#include "app/main_window.hpp"
 #include "app/recent_files.hpp"
 #include "core/export/export.hpp"
 #include "ui/attention/heatmap_view.hpp"
@@ -20,18 +21,26 @@
 
 namespace attnscope {
 
-FileMenu::FileMenu(MainWindow& window, const WorkedExample& worked, const StepNavigator& navigator,
+FileMenu::FileMenu(QMainWindow& window, WindowActions actions, const WorkedExample& worked, const StepNavigator& navigator,
                    const HeatmapView& heatmap)
-    : ReportingPart(&window), window_(window), worked_(worked), navigator_(navigator), heatmap_(heatmap) {}
+    : ReportingPart(&window), window_(window), actions_(std::move(actions)), worked_(worked), navigator_(navigator),
+      heatmap_(heatmap) {}
 
 void FileMenu::fill(QMenu* file) {
     file->addAction(tr("&Open lesson…"), QKeySequence::Open, this, &FileMenu::openLessonDialog);
     QMenu* recent = file->addMenu(tr("Open &recent"));
     recent->setObjectName("recentMenu");
-    fillRecentMenu(recent, window_);
-    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent, window_); });
-    file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &FileMenu::saveLesson);
-    file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &FileMenu::saveLessonAs);
+    fillRecentMenu(recent, actions_);
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentMenu(recent, actions_); });
+    QAction* save = file->addAction(tr("&Save lesson"), QKeySequence::Save, this, &FileMenu::saveLesson);
+    QAction* saveAs = file->addAction(tr("Save lesson &as…"), QKeySequence::SaveAs, this, &FileMenu::saveLessonAs);
+    save->setObjectName("saveLesson");
+    saveAs->setObjectName("saveLessonAs");
+    // A model on screen: the lesson is hidden, and saving it would write what nobody sees.
+    connect(file, &QMenu::aboutToShow, this, [this, save, saveAs] {
+        save->setEnabled(showsLesson());
+        saveAs->setEnabled(showsLesson());
+    });
     file->addSeparator();
     file->addAction(tr("Open &model…"), this, &FileMenu::openModelDialog);
     file->addAction(tr("&Download model…"), this, &FileMenu::downloadModelDialog);
@@ -44,29 +53,33 @@ void FileMenu::fill(QMenu* file) {
 }
 
 void FileMenu::openModelDialog() {
-    if (const auto chosen = OpenModelDialog::choose(&window_)) window_.openModel(*chosen);
+    if (const auto chosen = OpenModelDialog::choose(&window_)) actions_.openModel(*chosen);
 }
 
 void FileMenu::downloadModelDialog() {
-    if (const auto snapshot = DownloadDialog::download(&window_)) window_.openModel(*snapshot);
+    if (const auto snapshot = DownloadDialog::download(&window_)) actions_.openModel(*snapshot);
 }
 
 void FileMenu::openLessonDialog() {
     const QString path = QFileDialog::getOpenFileName(&window_, tr("Open lesson"), QString(),
                                                       tr("AttnScope lessons (*.json);;All files (*)"));
-    if (!path.isEmpty()) window_.openLessonFile(path);
+    if (!path.isEmpty()) actions_.openLessonFile(path);
 }
 
+bool FileMenu::showsLesson() const { return actions_.showsLesson(); }
+
 void FileMenu::saveLesson() {
-    const QString path = window_.lessonPath();
+    if (!showsLesson()) return;  // Ctrl+S in model mode: nothing to save
+    const QString path = actions_.lessonPath();
     if (path.isEmpty() || path.startsWith(":/")) saveLessonAs();
-    else window_.saveLessonTo(path);
+    else actions_.saveLessonTo(path);
 }
 
 void FileMenu::saveLessonAs() {
+    if (!showsLesson()) return;
     const QString path = QFileDialog::getSaveFileName(&window_, tr("Save lesson as"), QString(),
                                                       tr("AttnScope lessons (*.json)"));
-    if (!path.isEmpty()) window_.saveLessonTo(path);
+    if (!path.isEmpty()) actions_.saveLessonTo(path);
 }
 
 bool FileMenu::writeText(const QString& path, const std::string& text) {

@@ -1,28 +1,31 @@
 #pragma once
 // The File menu: opening and saving lessons, opening and downloading models, exporting the
 // heatmap, a worksheet and the current step. It asks for files and drives the window through
-// its public API; failures and "Wrote …" go out as signals the window shows.
+// the actions it was handed; failures and "Wrote …" go out as signals the window shows.
 #include <string>
 
 #include "app/reporting_part.hpp"
+#include "app/window_actions.hpp"
+
+class QMainWindow;
 
 class QMenu;
 
 namespace attnscope {
 
 class HeatmapView;
-class MainWindow;
 class StepNavigator;
 class WorkedExample;
 
 class FileMenu : public ReportingPart {
     Q_OBJECT
 public:
-    FileMenu(MainWindow& window, const WorkedExample& worked, const StepNavigator& navigator,
+    FileMenu(QMainWindow& window, WindowActions actions, const WorkedExample& worked, const StepNavigator& navigator,
              const HeatmapView& heatmap);
     void fill(QMenu* menu);
 
 private:
+    bool showsLesson() const;  // the lesson is what the window shows (not a model)
     void saveLesson();
     void saveLessonAs();
     void openLessonDialog();
@@ -33,7 +36,8 @@ private:
     void exportStepCsv();
     bool writeText(const QString& path, const std::string& text);
 
-    MainWindow& window_;
+    QMainWindow& window_;
+    WindowActions actions_;
     const WorkedExample& worked_;
     const StepNavigator& navigator_;
     const HeatmapView& heatmap_;

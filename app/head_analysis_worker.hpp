@@ -41,11 +41,6 @@ public:
     std::shared_ptr<const std::vector<HeadStatistics>> statistics() const { return stats_; }
     const Trace* statisticsTrace() const { return statsTrace_.get(); }
 
-    // Tests: called on the evaluation thread after every sentence, before progress is posted.
-    void setProgressHookForTests(std::function<void(int done)> hook) {
-        evaluator_->setProgressHookForTests(std::move(hook));
-    }
-
 signals:
     void statisticsReady();
 

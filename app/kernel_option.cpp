@@ -1,6 +1,6 @@
 #include "app/kernel_option.hpp"
 
-#include "app/blas_startup.hpp"
+#include "core/kernels/startup.hpp"
 #include "app/cli_support.hpp"
 #include "core/model/blas_kernels.hpp"
 

@@ -1,5 +1,5 @@
 // --kernels NAME (or ATTNSCOPE_KERNELS) and --kernel-info: which OpenBLAS kernels the model products
-// run (issue 16). The choice itself is applied before main() by app/blas_startup.cpp; here it is
+// run (issue 16). The choice itself is applied before main() by core/kernels/startup.cpp; here it is
 // checked (a bad name or a family this CPU cannot run: exit 1 with a message) and described.
 #pragma once
 

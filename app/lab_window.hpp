@@ -64,13 +64,5 @@ void rebuildLab(QWidget* owner, const Session& session);
 // Called by the main window when a model run is shown (the model) and when it goes back to a
 // lesson (nullopt): passed on to `owner`'s lab window, now or when it opens.
 void setLabModel(QWidget* owner, const QString& name, std::optional<LoadedModel> model);
-// Screenshots: `widget` as drawn now, written as PNG by the one atomic writer; a failure keeps its
-// text (the file and the OS's reason) in `firstError` unless an earlier one is there.
-bool saveScreenshot(QWidget* widget, const QString& path, QString& firstError);
-// PNGs of the three panels, numbered from n + 1 (lab-….png); returns how many were written.
-int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n, QString& firstError);
-// A PNG of the Positional panel on the learned table setLabModel passed in; false without one.
-bool saveLearnedPositionsScreenshot(QWidget* owner, const Session& session, const QString& path,
-                                    QString& firstError);
 
 }  // namespace attnscope

@@ -1,9 +1,9 @@
 #include "app/language.hpp"
+#include "app/user_settings.hpp"
 
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QSettings>
 #include <QTranslator>
 #include <memory>
 
@@ -13,8 +13,6 @@ namespace {
 
 const QString kSettingsKey = QStringLiteral("interface/language");
 
-// ~/.config/AttnScope/AttnScope.conf (the application sets no organisation name).
-QSettings userSettings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
 
 struct Installed {
     QString language = QStringLiteral("en");
@@ -42,11 +40,11 @@ QString languageForLocale(const QString& locale) {
 QString systemLanguage() { return languageForLocale(QLocale::system().name()); }
 
 QString savedLanguage() {
-    const QString saved = userSettings().value(kSettingsKey).toString();
+    const QString saved = UserSettings().value(kSettingsKey).toString();
     return supportedLanguages().contains(saved) ? saved : systemLanguage();
 }
 
-void saveLanguage(const QString& language) { userSettings().setValue(kSettingsKey, language); }
+void saveLanguage(const QString& language) { UserSettings().setValue(kSettingsKey, language); }
 
 bool applyLanguage(const QString& language) {
     Installed& state = installed();

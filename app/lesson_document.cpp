@@ -7,7 +7,7 @@
 #include <QMessageBox>
 #include <utility>
 
-#include "app/main_window.hpp"
+#include <QMainWindow>
 #include "app/source/lesson_trace_source.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/editor/lesson_editor.hpp"
@@ -49,8 +49,8 @@ private:
     bool alreadyApplied_ = true;
 };
 
-LessonDocument::LessonDocument(MainWindow& window, LessonTraceSource& lesson)
-    : QObject(&window), window_(window), lesson_(lesson) {
+LessonDocument::LessonDocument(QMainWindow& window, LessonTraceSource& lesson, WindowActions actions)
+    : QObject(&window), window_(window), lesson_(lesson), actions_(std::move(actions)) {
     setObjectName("lessonDocument");
     stack_.setUndoLimit(kUndoLimit);
     question_ = [this](const QString& name) { return askToSave(&window_, name); };
@@ -59,10 +59,6 @@ LessonDocument::LessonDocument(MainWindow& window, LessonTraceSource& lesson)
     };
     connect(&stack_, &QUndoStack::cleanChanged, &window_, [this](bool clean) { window_.setWindowModified(!clean); });
     window_.installEventFilter(this);
-}
-
-LessonDocument* LessonDocument::of(const QObject& window) {
-    return window.findChild<LessonDocument*>(QStringLiteral("lessonDocument"), Qt::FindDirectChildrenOnly);
 }
 
 void LessonDocument::fillEditMenu(QMenu* edit) {
@@ -169,9 +165,9 @@ bool LessonDocument::maybeKeepChanges(bool revert) {
 }
 
 bool LessonDocument::saveNow() {
-    QString path = window_.lessonPath();
+    QString path = actions_.lessonPath();
     if (path.isEmpty() || path.startsWith(":/")) path = savePath_();
-    return !path.isEmpty() && window_.saveLessonTo(path);
+    return !path.isEmpty() && actions_.saveLessonTo(path);
 }
 
 bool LessonDocument::eventFilter(QObject* watched, QEvent* event) {

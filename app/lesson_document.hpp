@@ -8,16 +8,17 @@
 #include <QUndoStack>
 #include <functional>
 
+#include "app/window_actions.hpp"
 #include "core/lesson/lesson.hpp"
 #include "core/lesson/lesson_edit.hpp"
 
+class QMainWindow;
 class QMenu;
 
 namespace attnscope {
 
 class LessonEditor;
 class LessonTraceSource;
-class MainWindow;
 
 class LessonDocument : public QObject {
     Q_OBJECT
@@ -26,8 +27,8 @@ public:
     using Question = std::function<Answer(const QString& lessonName)>;
     using PathQuestion = std::function<QString()>;  // where to save a lesson that has no file; empty: cancel
 
-    LessonDocument(MainWindow& window, LessonTraceSource& lesson);
-    static LessonDocument* of(const QObject& window);  // the window's (object name "lessonDocument")
+    // Saves through `actions` (saveLessonTo, lessonPath); asks its questions over `window`.
+    LessonDocument(QMainWindow& window, LessonTraceSource& lesson, WindowActions actions);
 
     void fillEditMenu(QMenu* edit);
     void connectEditor(LessonEditor* editor);  // its edits and requests; again after a rebuild
@@ -62,8 +63,9 @@ private:
     bool change(Result<Lesson> next, const QString& what);
     bool saveNow();
 
-    MainWindow& window_;
+    QMainWindow& window_;
     LessonTraceSource& lesson_;
+    WindowActions actions_;
     QUndoStack stack_;
     Lesson shown_;  // the lesson as the last command left it: the "before" of the next edit
     Lesson saved_;  // as in the file (or as opened): what Discard goes back to

@@ -11,14 +11,20 @@
 #include "app/presentation.hpp"
 #include "app/run_window.hpp"
 #include "app/theme_switcher.hpp"
+#include "core/io/run_inputs.hpp"
 
 int main(int argc, char** argv) {
     QStringList arguments;
     for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
     const bool kernelInfo = attnscope::wantsKernelInfo(arguments);
-    const bool headless = kernelInfo || attnscope::isCommandLineRun(attnscope::withSubcommandFirst(attnscope::withoutKernelOptions(arguments)));
-    // Heatmap export needs a QApplication but no screen: ssh sessions and CI have none.
-    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    attnscope::removeTemporariesOnSignals();
+    const QStringList command = attnscope::withSubcommandFirst(attnscope::withoutKernelOptions(arguments));
+    const bool headless = kernelInfo || attnscope::isCommandLineRun(command);
+    // Heatmap export needs a QApplication but no screen: ssh sessions and CI have none. Nor does
+    // refusing a window's bad argument: without a display Qt's platform plugin would abort first.
+    const bool refused = !headless && attnscope::commandLineError(command).has_value();
+    if ((headless || refused) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    attnscope::refuseWritingOverRunInputs(headless);  // --output must not replace the lesson it reads
     QApplication app(argc, argv);
     attnscope::applyApplicationIdentity();  // name, version, desktop id, window icon
     attnscope::initResources();
@@ -30,7 +36,7 @@ int main(int argc, char** argv) {
     attnscope::applyLanguage(!language->isEmpty() ? *language
                              : headless           ? attnscope::systemLanguage()
                                                   : attnscope::savedLanguage());
-    // --kernels / ATTNSCOPE_KERNELS were applied before main() (app/blas_startup.cpp): refuse a bad one.
+    // --kernels / ATTNSCOPE_KERNELS were applied before main() (core/kernels/startup.cpp): refuse a bad one.
     if (auto error = attnscope::kernelOptionError(QApplication::arguments())) return attnscope::fail(*error);
     if (kernelInfo) return attnscope::write(attnscope::kernelInfoText()), attnscope::finishOutput(0);
     arguments = attnscope::withSubcommandFirst(attnscope::withoutKernelOptions(QApplication::arguments()));

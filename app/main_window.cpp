@@ -2,9 +2,7 @@
 #include "app/main_window_parts.hpp"
 
 #include <QAction>
-#include <QApplication>
 #include <QCheckBox>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
@@ -35,6 +33,7 @@
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/compare_tab_controller.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
+#include "app/tabs/corpus_controller.hpp"
 #include "app/tabs/head_effect_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
@@ -85,8 +84,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     lesson_ = new LessonTraceSource(this);
     model_ = new ModelTraceSource(this);
     source_ = lesson_;
-    new LessonDocument(*this, *lesson_);  // undo, the modified mark, the question before closing
-    new DropOpener(*this);
+    document_ = new LessonDocument(*this, *lesson_, actions());  // undo, the modified mark, the question before closing
+    new DropOpener(*this, actions());
     // A new zoom: every view and the worked example's tables size to the new font.
     const auto redraw = [this] {
         if (!source_->trace()) return;
@@ -95,7 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     };
     ui_->presentation = new Presentation(this, redraw,
                                          [this] { ui_->navigator->next(); }, [this] { ui_->navigator->previous(); });
-    new ThemeSwitcher(this);  // the remembered theme, before anything is drawn
+    theme_ = new ThemeSwitcher(this);  // the remembered theme, before anything is drawn
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
@@ -171,6 +170,9 @@ QWidget* MainWindow::buildCentralWidget() {
     for (QWidget* w : std::initializer_list<QWidget*>{ui_->controls, ui_->tokens, ui_->pieces, ui_->notices}) layout->addWidget(w);
     layout->addLayout(statusRow);
     layout->addWidget(splitter, 1);
+    // On a projector: what presentation mode hides (the worked example gets the height) and what the zoom resizes.
+    ui_->presentation->setStage({ui_->title, ui_->matrixPanel, splitter, ui_->tabs, ui_->editor,
+                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description}});
     return central;
 }
 
@@ -228,9 +230,9 @@ void MainWindow::buildSourcePanels() {
 }
 
 void MainWindow::buildMenus() {
-    auto* files = new FileMenu(*this, *ui_->worked, *ui_->navigator, *ui_->heatmap);
+    auto* files = ui_->fileMenu = new FileMenu(*this, actions(), *ui_->worked, *ui_->navigator, *ui_->heatmap);
     files->fill(menuBar()->addMenu(tr("&File")));
-    LessonDocument::of(*this)->fillEditMenu(menuBar()->addMenu(tr("&Edit")));
+    document_->fillEditMenu(menuBar()->addMenu(tr("&Edit")));
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     lessons->setObjectName("lessonsMenu");
@@ -242,12 +244,12 @@ void MainWindow::buildMenus() {
     };
     fillLessons();
     connect(lessons, &QMenu::aboutToShow, this, fillLessons);
-    addModelMenu(menuBar()->addMenu(tr("&Model")), *this);  // the shipped example models (issue 15)
+    addModelMenu(menuBar()->addMenu(tr("&Model")), actions().openModel);  // the shipped example models (issue 15)
     addLabMenu(menuBar()->addMenu(tr("L&ab")), this, lesson_->session());  // the teaching lab (issue 5)
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     ui_->presentation->addToViewMenu(view);  // zoom and presentation mode (app/presentation.cpp)
-    findChild<ThemeSwitcher*>(QString(), Qt::FindDirectChildrenOnly)->addToViewMenu(view);  // light, dark, system
+    theme_->addToViewMenu(view);  // light, dark, system
     QAction* shading = ui_->shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
     shading->setCheckable(true);
     shading->setChecked(true);
@@ -292,8 +294,8 @@ void MainWindow::connectViews() {
         ui_->heads->setSource(source_);  // the ranking was of the weights before the edit
         if (lesson_->rerun()) statusBar()->showMessage(tr("Recomputed with the edited weights."), 4000);
     });
-    LessonDocument::of(*this)->connectEditor(ui_->editor);
-    connect(LessonDocument::of(*this), &LessonDocument::lessonReplaced, ui_->editor, [this] { ui_->heads->setSource(source_); });
+    document_->connectEditor(ui_->editor);
+    connect(document_, &LessonDocument::lessonReplaced, ui_->editor, [this] { ui_->heads->setSource(source_); });
     connect(ui_->progress, &JobProgress::cancelRequested, this, [this] { source_->cancel(); });
     connect(ui_->editor, &LessonEditor::editRejected, this,
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
@@ -309,8 +311,9 @@ void MainWindow::connectViews() {
         ui_->navigator->setCurrentHead(head);
         ui_->tabs->setCurrentWidget(ui_->heatmap);
     });
-    connect(ui_->heads, &HeadsTab::useHeadsForCoreference, this, &MainWindow::setCoreferenceHeads);
-    for (const ReportingPart* part : findChildren<ReportingPart*>()) {  // the File menu, the Heads tab
+    connect(ui_->heads, &HeadsTab::useHeadsForCoreference, ui_->coref, &CorefTabController::setHeads);
+    const ReportingPart* const reporting[] = {ui_->fileMenu, ui_->heads, ui_->heads->corpus()};
+    for (const ReportingPart* part : reporting) {
         connect(part, &ReportingPart::failed, this, &MainWindow::showError);
         connect(part, &ReportingPart::wrote, this, [this](const QString& path) { statusBar()->showMessage(tr("Wrote %1").arg(path), 5000); });
     }
@@ -336,31 +339,21 @@ bool MainWindow::saveLessonTo(const QString& path) {
         return false;
     }
     lessonPath_ = path;
-    LessonDocument::of(*this)->saved();
+    document_->saved();
     addRecentFile(path);
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     return true;
 }
 
+WindowActions MainWindow::actions() {
+    return {[this](const QString& path) { return openLessonFile(path); }, [this](const QString& id) { openModel(id); },
+            [this](const QString& path) { return saveLessonTo(path); }, [this] { return lessonPath_; },
+            [this] { return source_->offers(TraceSource::Offer::LessonEditor); }};
+}
+
 void MainWindow::setErrorText(const QString& text) {
     ui_->error->setText(text);
     ui_->error->setVisible(!text.isEmpty());
-}
-
-// Kept for its callers: "larger" is the 150 % zoom (View ▸ Zoom has the other steps).
-void MainWindow::setLargerText(bool larger) { ui_->presentation->setZoom(larger ? 150 : 100); }
-
-void MainWindow::setCoreferenceHeads(const std::vector<HeadRef>& heads) { ui_->coref->setHeads(heads); }
-void MainWindow::evaluateHeads(const QString& setSource) { ui_->heads->evaluate(setSource); }
-bool MainWindow::exportHeadRanking(const QString& path, const QString& format) { return ui_->heads->exportRanking(path, format); }
-bool MainWindow::waitForHeadAnalysis(int timeoutMs) { return ui_->heads->waitUntilIdle(timeoutMs); }
-
-bool MainWindow::waitForModel(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (model_->running() && timer.elapsed() < timeoutMs) QApplication::processEvents(QEventLoop::AllEvents, 20);
-    QApplication::processEvents();  // deliver what the last result queued
-    return !model_->running();
 }
 
 }  // namespace attnscope

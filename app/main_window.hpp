@@ -9,12 +9,15 @@
 
 #include "core/analysis/coreference.hpp"
 #include "core/base/result.hpp"
+#include "app/window_actions.hpp"
 #include "core/lesson/lesson.hpp"
 
 namespace attnscope {
 
+class LessonDocument;
 class LessonTraceSource;
 class ModelTraceSource;
+class ThemeSwitcher;
 class TraceSource;
 struct TraceOnScreen;
 
@@ -35,24 +38,15 @@ public:
     // A model folder or Hugging Face cache id, opened off the GUI thread; then the sentence box
     // runs on it. On failure what was open stays, with a message (lastError()).
     void openModel(const QString& pathOrId);
-    bool waitForModel(int timeoutMs = 30000);  // processes events until the model is idle
 
     void setSentence(const QString& sentence);  // runs it now (typing runs it after a pause)
-    void setLargerText(bool larger);
     // "en" or "zh_CN": installs it, remembers it, rebuilds every widget in it at once, keeping
     // the open source, sentence, layer, step, head and tab (main_window_language.cpp).
     void setLanguage(const QString& language);
-    // Coreference tab: scores the arcs with `heads` (0-based) and shows the tab.
-    void setCoreferenceHeads(const std::vector<HeadRef>& heads);
-    // Heads tab: ranks every head on a coreference set (a path or ":/coref/…") off the GUI
-    // thread; exports the ranking as png, svg, pdf, csv or json, atomically.
-    void evaluateHeads(const QString& setSource);
-    bool exportHeadRanking(const QString& path, const QString& format);
-    bool waitForHeadAnalysis(int timeoutMs = 30000);  // until evaluation and statistics are idle
 
     const TraceSource& source() const { return *source_; }  // what the window shows
+    WindowActions actions();  // what its helpers (File menu, drops, recent files…) may ask of it
     QString lastError() const { return lastError_; }
-    QString lessonPath() const { return lessonPath_; }  // empty or ":/…" for built-in lessons
 
 private:
     QWidget* buildCentralWidget();
@@ -87,6 +81,8 @@ private:
     LessonTraceSource* lesson_ = nullptr;  // kept while a model is shown: the lab works on it
     ModelTraceSource* model_ = nullptr;
     TraceSource* source_ = nullptr;        // one of the two
+    LessonDocument* document_ = nullptr;   // the lesson's undo history and modified mark
+    ThemeSwitcher* theme_ = nullptr;
     QString lessonPath_;
     QString lastError_;
     QTimer sentenceTimer_;

@@ -18,6 +18,7 @@ namespace attnscope {
 class AttentionControls;
 class CompareTabController;
 class CorefTabController;
+class FileMenu;
 class HeadEffectBox;
 class HeadEffectController;
 class HeadView;
@@ -62,6 +63,7 @@ struct MainWindow::Parts {
     QkTabController* qk = nullptr;  // Queries & keys: the worked layer's head in 2-D
     CompareTabController* compare = nullptr;  // sentence A beside a sentence B
     QAction* shading = nullptr;  // a View menu state, kept across a rebuild
+    FileMenu* fileMenu = nullptr;  // rebuilt with the menus
     Presentation* presentation = nullptr;  // zoom, F11, ←/→ anywhere; kept across a rebuild
     LoadingCover* loading = nullptr;       // over the tabs while a model opens
 };

@@ -74,7 +74,7 @@ bool MainWindow::openBuiltInLesson(const QString& name) {
 bool MainWindow::openLessonFile(const QString& path) { return openLesson(loadLessonFile(path), path); }
 
 bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
-    if (lesson && !LessonDocument::of(*this)->maybeKeepChanges(false)) return false;
+    if (lesson && !document_->maybeKeepChanges(false)) return false;
     Result<void> error = lesson ? lesson_->open(std::move(lesson).value()) : lesson.error();
     if (!error.ok()) {
         showError(tr("The lesson could not be opened"),
@@ -82,7 +82,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
         return false;
     }
     lessonPath_ = path;
-    LessonDocument::of(*this)->opened();
+    document_->opened();
     if (!path.startsWith(":/")) addRecentFile(path);
     ui_->editor->setLesson(&lesson_->session().lesson());
     setLabModel(this, QString(), std::nullopt);  // the lab's positional panel back to formulas
@@ -91,7 +91,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
 }
 
 void MainWindow::openModel(const QString& pathOrId) {
-    if (!LessonDocument::of(*this)->maybeKeepChanges(true)) return;
+    if (!document_->maybeKeepChanges(true)) return;
     statusBar()->showMessage(tr("Opening %1…").arg(pathOrId));
     ui_->loading->cover(tr("Opening %1…").arg(pathOrId));  // not the previous lesson's views
     setRunning(true);

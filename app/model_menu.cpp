@@ -3,14 +3,13 @@
 #include <QAction>
 #include <QMenu>
 
-#include "app/main_window.hpp"
 #include "core/source/example_models.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
 
-void addModelMenu(QMenu* menu, MainWindow& window) {
+void addModelMenu(QMenu* menu, std::function<void(const QString& name)> openModel) {
     QMenu* examples = menu->addMenu(QObject::tr("&Example models"));
     examples->setObjectName("exampleModels");
     examples->setToolTipsVisible(true);
@@ -23,7 +22,7 @@ void addModelMenu(QMenu* menu, MainWindow& window) {
         action->setEnabled(folder.ok());
         action->setToolTip(folder ? QObject::tr("%1 (%2)").arg(qs(example.description), qs(folder.value().string()))
                                   : coreErrorText(folder.error()));
-        QObject::connect(action, &QAction::triggered, &window, [&window, name] { window.openModel(name); });
+        QObject::connect(action, &QAction::triggered, menu, [openModel, name] { openModel(name); });
     }
 }
 

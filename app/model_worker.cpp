@@ -32,12 +32,13 @@ Predictions plainPredictionsOf(const OpenedModel& model, const std::string& text
 
 }  // namespace
 
-ModelWorker::ModelWorker(QObject* parent)
+ModelWorker::ModelWorker(QObject* parent, RunFunction runSentence)
     : QObject(parent),
       opener_(new LatestRequestWorker("attnscope-model-open", this)),
       runner_(new LatestRequestWorker("attnscope-model-worker", this)),
       detailer_(new LatestRequestWorker("attnscope-model-detail", this)),
-      runs_(new JobSignals(this)) {
+      runs_(new JobSignals(this)),
+      runSentence_(std::move(runSentence)) {
     connect(runner_, &LatestRequestWorker::progress, runs_, &JobSignals::progress);
 }
 
@@ -69,8 +70,8 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
     Predictions kept = sentence == sentence_ && run_ ? plain_ : nullptr;
     sentence_ = sentence;
     detailLayer_ = detailLayer;
-    auto work = [this, model = model_, text = sentence.toStdString(),
-                 detailLayer, ablate, kept](const LatestRequestWorker::Request& request) {
+    auto work = [this, model = model_, text = sentence.toStdString(), detailLayer, ablate, kept,
+                 runSentence = runSentence_](const LatestRequestWorker::Request& request) {
         RunControl control;
         control.ablate = ablate;
         control.cancel = request.cancelFlag();

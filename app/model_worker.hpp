@@ -18,7 +18,9 @@ namespace attnscope {
 class ModelWorker : public QObject {
     Q_OBJECT
 public:
-    explicit ModelWorker(QObject* parent = nullptr);
+    // How a sentence is run on the worker thread (progress and cancel through `control`).
+    using RunFunction = std::function<Result<ModelRun>(const OpenedModel&, std::string_view, const RunControl&)>;
+    explicit ModelWorker(QObject* parent = nullptr, RunFunction runSentence = attnscope::runSentence);
 
     void openModel(const QString& pathOrId);            // → modelOpened / openFailed
     // → runs()' finished / failed (needs a model); `ablate`: heads switched off (RunControl::ablate)
@@ -38,11 +40,6 @@ public:
     // predictions are compared with (before → after). Null before the first run.
     std::shared_ptr<const std::vector<Prediction>> plainPredictions() const { return plain_; }
 
-    // Tests: called on the worker thread after every layer, before progress is reported.
-    void setProgressHookForTests(std::function<void(int layersDone)> hook) {
-        runner_->setProgressHookForTests(std::move(hook));
-    }
-
 signals:
     void modelOpened();
     void openFailed(const QString& message);
@@ -57,6 +54,7 @@ private:
     LatestRequestWorker* runner_ = nullptr;
     LatestRequestWorker* detailer_ = nullptr;
     JobSignals* runs_ = nullptr;
+    RunFunction runSentence_;
 
     std::shared_ptr<const OpenedModel> model_;
     std::shared_ptr<const ModelRun> run_;

@@ -12,7 +12,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -22,20 +21,15 @@
 #include <numeric>
 
 #include "ui/step/matrix_panel.hpp"
+#include "app/user_settings.hpp"
 
 namespace attnscope {
 
 namespace {
 
-// The same file as the language choice (app/language.cpp).
-QSettings userSettings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
 const QString kZoomKey = QStringLiteral("view/zoom");
 bool remembersZoom = false;
 
-// What a class does not need on the projector, by object name: the lesson editor's tab, the
-// error line, the model's side panels, the "Switch heads off:" row, the lesson's long description
-// (its title stays): the worked example gets the height.
-const char* const kHiddenWhilePresenting[] = {"error", "sidePanels", "ablateEdit", "ablateLabel", "description"};
 constexpr int kStepListWidth = 250;  // at 100 %; the list widens with the zoom, up to a quarter of the window
 
 }  // namespace
@@ -76,7 +70,7 @@ Presentation::Presentation(QMainWindow* window, std::function<void()> redraw, st
     leave_->setEnabled(false);  // Esc belongs to dialogs and editors unless the class is presenting
     retranslate();
     if (remembersZoom)
-        zoom_ = std::clamp(userSettings().value(kZoomKey, 100).toInt(), zoomSteps().front(), zoomSteps().back());
+        zoom_ = std::clamp(UserSettings().value(kZoomKey, 100).toInt(), zoomSteps().front(), zoomSteps().back());
     qApp->installEventFilter(this);
 }
 
@@ -99,6 +93,8 @@ void Presentation::retranslate() {
     leave_->setText(tr("Leave presentation mode"));
 }
 
+void Presentation::setStage(Stage stage) { stage_ = std::move(stage); }
+
 void Presentation::addToViewMenu(QMenu* view) {
     retranslate();  // the menu is rebuilt in the new language (View ▸ Language)
     view->addActions({zoomIn_, zoomOut_, resetZoom_});
@@ -109,7 +105,7 @@ void Presentation::addToViewMenu(QMenu* view) {
 
 void Presentation::setZoom(int percent) {
     percent = std::clamp(percent, zoomSteps().front(), zoomSteps().back());
-    if (remembersZoom) userSettings().setValue(kZoomKey, percent);
+    if (remembersZoom) UserSettings().setValue(kZoomKey, percent);
     if (percent == zoom_) return applyZoom();
     zoom_ = percent;
     applyZoom();
@@ -135,20 +131,19 @@ void Presentation::zoomOut() {
 void Presentation::applyZoom() {
     const double size = kBasePointSize * zoom_ / 100.0;
     window_->setFont(appFont(size));
-    if (auto* title = window_->findChild<QLabel*>(QStringLiteral("lessonTitle"))) {
+    if (stage_.title) {
         QFont titleFont = appFont(size * 1.35);
         titleFont.setBold(true);
-        title->setFont(titleFont);
+        stage_.title->setFont(titleFont);
     }
-    if (auto* panel = window_->findChild<MatrixPanel*>(QStringLiteral("matrixPanel"))) panel->setExplanationFont(monoFont(size));
+    if (stage_.matrixPanel) stage_.matrixPanel->setExplanationFont(monoFont(size));
     widenStepList();
     redraw_();
 }
 
 // Step titles wrap onto three lines at 200 % in the 100 % width: the list grows with the zoom.
 void Presentation::widenStepList() {
-    auto* navigator = window_->findChild<QWidget*>(QStringLiteral("navigator"));
-    auto* splitter = navigator ? qobject_cast<QSplitter*>(navigator->parentWidget()) : nullptr;
+    QSplitter* splitter = stage_.steps;
     if (!splitter || splitter->count() < 2) return;
     QList<int> sizes = splitter->sizes();
     const int total = std::accumulate(sizes.begin(), sizes.end(), 0);
@@ -177,8 +172,8 @@ void Presentation::setPresenting(bool on) {
 void Presentation::hideForClass(bool hide) {
     window_->menuBar()->setVisible(!hide);
     window_->statusBar()->setVisible(!hide);
-    auto* tabs = window_->findChild<QTabWidget*>(QStringLiteral("tabs"));
-    auto* editor = window_->findChild<QWidget*>(QStringLiteral("lessonEditor"));
+    QTabWidget* tabs = stage_.tabs;
+    QWidget* editor = stage_.editor;
     if (!hide) {
         for (const QPointer<QWidget>& w : hidden_)
             if (w) w->show();
@@ -188,8 +183,8 @@ void Presentation::hideForClass(bool hide) {
         if (editor) editor->setProperty("hiddenForClass", false);
         return;
     }
-    for (const char* name : kHiddenWhilePresenting)
-        if (auto* w = window_->findChild<QWidget*>(QString::fromLatin1(name)); w && w->isVisible()) {
+    for (const QPointer<QWidget>& w : stage_.hiddenWhilePresenting)
+        if (w && w->isVisible()) {
             w->hide();
             hidden_.emplace_back(w);
         }

@@ -2,8 +2,8 @@
 // The window on a projector (issue 13 §4): View ▸ Zoom in / out / reset from 50 % to 300 %
 // (remembered), full-screen presentation mode (F11, Esc leaves) hiding what a class does not
 // need, and ←/→, PageUp/PageDown stepping through the lesson wherever the focus is, except in a
-// widget where the user types. The window's widgets are found by object name, so the language
-// rebuild (MainWindow::rebuildWidgets) needs nothing from here but a new View menu.
+// widget where the user types. The window hands it the widgets it acts on (setStage) each time
+// it builds them, so the language rebuild (MainWindow::rebuildWidgets) keeps this object.
 #include <QFont>
 #include <QObject>
 #include <QPointer>
@@ -13,10 +13,15 @@
 class QMainWindow;
 class QMenu;
 class QAction;
+class QLabel;
+class QSplitter;
+class QTabWidget;
 class QWheelEvent;
 class QWidget;
 
 namespace attnscope {
+
+class MatrixPanel;
 
 class Presentation : public QObject {
     Q_OBJECT
@@ -29,6 +34,17 @@ public:
     Presentation(QMainWindow* window, std::function<void()> redraw, std::function<void()> next,
                  std::function<void()> previous);
     ~Presentation() override;
+
+    // The window's widgets it acts on (null ones are left alone).
+    struct Stage {
+        QPointer<QLabel> title;            // the lesson's title: larger and bold
+        QPointer<MatrixPanel> matrixPanel;  // its explanation in the mono font of the zoom
+        QPointer<QSplitter> steps;          // the step list (first) and the tabs: the list widens with the zoom
+        QPointer<QTabWidget> tabs;
+        QPointer<QWidget> editor;           // a page of `tabs`, hidden while presenting
+        std::vector<QPointer<QWidget>> hiddenWhilePresenting;  // what a class does not need
+    };
+    void setStage(Stage stage);
 
     // The app (main.cpp) remembers the zoom across sessions in QSettings; tests and benchmarks,
     // which never call this, start at 100 % whatever the user chose.
@@ -64,6 +80,7 @@ private:
     void retranslate();
 
     QMainWindow* window_;
+    Stage stage_;
     std::function<void()> redraw_, next_, previous_;
     int zoom_ = 100;
     bool presenting_ = false;

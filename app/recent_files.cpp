@@ -3,9 +3,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMenu>
-#include <QSettings>
 
-#include "app/main_window.hpp"
+#include "app/user_settings.hpp"
 
 namespace attnscope {
 
@@ -13,24 +12,21 @@ namespace {
 
 const QString kKey = QStringLiteral("recentFiles");
 
-// The same settings as the interface language (app/language.cpp).
-QSettings settings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
-
 }  // namespace
 
-QStringList recentFiles() { return settings().value(kKey).toStringList().mid(0, kMaxRecentFiles); }
+QStringList recentFiles() { return UserSettings().value(kKey).toStringList().mid(0, kMaxRecentFiles); }
 
 void addRecentFile(const QString& path) {
     const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
     QStringList list = recentFiles();
     list.removeAll(absolute);
     list.prepend(absolute);
-    settings().setValue(kKey, list.mid(0, kMaxRecentFiles));
+    UserSettings().setValue(kKey, list.mid(0, kMaxRecentFiles));
 }
 
-void clearRecentFiles() { settings().remove(kKey); }
+void clearRecentFiles() { UserSettings().remove(kKey); }
 
-void fillRecentMenu(QMenu* menu, MainWindow& window) {
+void fillRecentMenu(QMenu* menu, const WindowActions& actions) {
     menu->clear();
     const QStringList files = recentFiles();
     for (const QString& path : files) {
@@ -38,7 +34,7 @@ void fillRecentMenu(QMenu* menu, MainWindow& window) {
         const QString shown = QString(path).replace('&', "&&");  // a menu reads "&x" as a shortcut key
         const QString label = info.isDir() ? QObject::tr("%1 (model)").arg(shown) : shown;
         QAction* action = menu->addAction(info.exists() ? label : QObject::tr("%1 (missing)").arg(shown),
-                                          &window, [&window, path] { openLessonOrModel(window, path); });
+                                          menu, [actions, path] { openLessonOrModel(actions, path); });
         action->setEnabled(info.exists());
         action->setData(path);
     }
@@ -49,9 +45,9 @@ void fillRecentMenu(QMenu* menu, MainWindow& window) {
     clear->setEnabled(!files.isEmpty());
 }
 
-void openLessonOrModel(MainWindow& window, const QString& path) {
-    if (QFileInfo(path).isDir()) window.openModel(path);
-    else window.openLessonFile(path);
+void openLessonOrModel(const WindowActions& actions, const QString& path) {
+    if (QFileInfo(path).isDir()) actions.openModel(path);
+    else actions.openLessonFile(path);
 }
 
 }  // namespace attnscope

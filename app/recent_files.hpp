@@ -4,11 +4,12 @@
 // means: a folder is a model, anything else a lesson file.
 #include <QStringList>
 
+#include "app/window_actions.hpp"
+
 class QMenu;
 
 namespace attnscope {
 
-class MainWindow;
 
 inline constexpr int kMaxRecentFiles = 8;
 
@@ -18,9 +19,9 @@ void clearRecentFiles();
 
 // Fills `menu` now: one entry per recent file (a missing one disabled, marked missing), then
 // "Clear list". Called on every opening of the menu so the list is current.
-void fillRecentMenu(QMenu* menu, MainWindow& window);
+void fillRecentMenu(QMenu* menu, const WindowActions& actions);
 
 // A model folder opens as a model, anything else as a lesson file (which refuses a non-lesson).
-void openLessonOrModel(MainWindow& window, const QString& path);
+void openLessonOrModel(const WindowActions& actions, const QString& path);
 
 }  // namespace attnscope

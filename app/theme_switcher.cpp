@@ -5,19 +5,17 @@
 #include <QApplication>
 #include <QMainWindow>
 #include <QMenu>
-#include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
 #include <cstdio>
 
 #include "ui/common/theme_colors.hpp"
+#include "app/user_settings.hpp"
 
 namespace attnscope {
 
 namespace {
 
-// The same file as the language and the zoom (app/language.cpp, app/presentation.cpp).
-QSettings userSettings() { return QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")); }
 const QString kThemeKey = QStringLiteral("view/theme");
 bool remembersTheme = false;
 bool themeWasSet = false;  // until Light or Dark is chosen, Qt keeps following the platform's palette
@@ -66,12 +64,12 @@ QString ThemeSwitcher::choiceName(ThemeChoice choice) {
 }
 
 ThemeChoice ThemeSwitcher::savedChoice(QString* problem) {
-    const QVariant saved = userSettings().value(kThemeKey);
+    const QVariant saved = UserSettings().value(kThemeKey);
     if (!saved.isValid()) return ThemeChoice::System;
     if (const auto choice = parseChoice(saved.toString())) return *choice;
     if (problem)
         *problem = tr("%1: the saved theme \"%2\" is not light, dark or system; following the system")
-                       .arg(userSettings().fileName(), shownValue(saved.toString()));
+                       .arg(userSettingsPath(), shownValue(saved.toString()));
     return ThemeChoice::System;
 }
 
@@ -97,7 +95,7 @@ void ThemeSwitcher::apply(ThemeChoice choice) {
 }
 
 void ThemeSwitcher::setChoice(ThemeChoice choice) {
-    if (remembersTheme) userSettings().setValue(kThemeKey, choiceName(choice));
+    if (remembersTheme) UserSettings().setValue(kThemeKey, choiceName(choice));
     if (choice == choice_) return;
     choice_ = choice;
     apply(choice);

@@ -44,8 +44,13 @@ measure() {  # CLI MODEL-DIR SENTENCE FORMAT STEPS
 }
 
 window() {  # CLI MODEL-DIR SENTENCE: "wall cpu rss_kb"
-    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time.txt" env QT_QPA_PLATFORM=offscreen "$1" --model "$2" \
-        --sentence "$3" --exit-after-first-heatmap > /dev/null 2>&1 || true
+    # The window benchmark of CLI's build (bench/first_heatmap.cpp); a build from before it moved
+    # out of attnscope has the option instead.
+    local bin args=()
+    bin="$(dirname "$(dirname "$1")")/bench/attnscope_first_heatmap"
+    if [ ! -x "$bin" ]; then bin="$1"; args=(--exit-after-first-heatmap); fi
+    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time.txt" env QT_QPA_PLATFORM=offscreen "$bin" --model "$2" \
+        --sentence "$3" ${args[@]+"${args[@]}"} > /dev/null 2>&1 || true
     read -r wall user sys rss < "$tmp/time.txt"
     echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss"
 }

@@ -23,6 +23,7 @@ dir="${BENCH_DIR:-/tmp/attnscope-bench}"
 py=/usr/bin/python3
 bench="$build/bench/attnscope_forward_bench"
 cli="${CLI:-$build/app/attnscope}"
+first_heatmap="${FIRST_HEATMAP:-$build/bench/attnscope_first_heatmap}"  # bench/first_heatmap.cpp
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 
 [ -x "$bench" ] || { echo "build $bench first (cmake --build $build --target attnscope_forward_bench attnscope)" >&2; exit 1; }
@@ -96,20 +97,20 @@ if [ -x "$cli" ] && [ -n "$export_tokens" ]; then
 fi
 
 first_bert="$(for m in $models; do [ "$m" = bert-base ] && echo "$dir/$m"; done)"
-if [ "${HEATMAP:-1}" = 1 ] && [ -x "$cli" ] && [ -n "$first_bert" ] && command -v Xvfb > /dev/null; then
+if [ "${HEATMAP:-1}" = 1 ] && [ -x "$first_heatmap" ] && [ -n "$first_bert" ] && command -v Xvfb > /dev/null; then
     model="$first_bert"
     sentence="the quick brown fox jumps over the lazy dog [MASK] the end"
-    echo "== time to first heatmap in the window (bert-base, 14 tokens): attnscope --model DIR --sentence ... --exit-after-first-heatmap"
+    echo "== time to first heatmap in the window (bert-base, 14 tokens): attnscope_first_heatmap --model DIR --sentence ..."
     echo "   (one Xvfb server for all runs; whole process wall time, and the app's own figure from the model request)"
     Xvfb :77 -screen 0 1600x1000x24 -nolisten tcp > /dev/null 2>&1 & xvfb=$!
     sleep 1
     for i in $(seq 1 7); do
         start=$(date +%s%N)
-        inside=$(DISPLAY=:77 "$cli" --model "$model" --sentence "$sentence" --exit-after-first-heatmap 2> /dev/null |
+        inside=$(DISPLAY=:77 "$first_heatmap" --model "$model" --sentence "$sentence" 2> /dev/null |
                  sed -n 's/first heatmap painted \([0-9]*\) ms.*/\1/p')
         echo "$(( ($(date +%s%N) - start) / 1000000 )) $inside"
     done | "$py" -c 'import sys,statistics as s; v=[l.split() for l in sys.stdin]; w=[int(a) for a,_ in v]; i=[int(b) for _,b in v]; print(f"  whole process (ms): {w}; median {s.median(w):.0f} ms\n  model requested → painted (ms): {i}; median {s.median(i):.0f} ms")'
-    DISPLAY=:77 /usr/bin/time -f "%M" -o "$tmp/time.txt" "$cli" --model "$model" --sentence "$sentence" --exit-after-first-heatmap > /dev/null 2>&1
+    DISPLAY=:77 /usr/bin/time -f "%M" -o "$tmp/time.txt" "$first_heatmap" --model "$model" --sentence "$sentence" > /dev/null 2>&1
     file_kb=$(( $(stat -c %s "$model/model.safetensors") / 1024 ))
     awk -v r="$(cat "$tmp/time.txt")" -v f="$file_kb" 'BEGIN { printf "  window, until the first heatmap: max RSS %.1f MiB = %.2f x the file\n", r/1024, r/f }'
     kill "$xvfb"

@@ -12,7 +12,9 @@ The limits (docs/architecture.md, "Rules of the house"):
   - nothing under app/ or ui/ mentions "modelMode" (the window asks its source what it offers);
   - no file under core/ includes a Qt header (<Q...> or <qt...>);
   - no error of core/ is built from an English literal: it takes an id of core/text/error_messages.hpp
-    (scripts/error_literals.py, with its allow-list of files still to convert).
+    (scripts/error_literals.py, with its allow-list of files still to convert);
+  - the shell's wiring (scripts/shell_rules.py): no part found by an object-name string, no helper
+    including the window back, no test or screenshot hook in app/ or ui/.
 The function scan counts braces on the text with comments and literals blanked out; it is not a
 C++ parser, but it only has to find bodies, and a body it mis-measures shows up as an offender
 one can look at.
@@ -24,6 +26,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import error_literals  # noqa: E402
+import shell_rules  # noqa: E402
 
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
@@ -147,7 +150,7 @@ def offences(root):
             for m in QT_INCLUDE.finditer(src):
                 number = src.count("\n", 0, m.start()) + 1
                 found.append(f"{rel(path)}:{number}: core/ includes a Qt header: {src.split(chr(10))[number - 1].strip()}")
-    return found + error_literals.offences(root)
+    return found + error_literals.offences(root) + shell_rules.offences(root)
 
 
 def check(root):
@@ -169,6 +172,7 @@ def self_test():
     good = {
         "app/main_window.hpp": "#pragma once\n" + "// line\n" * 90,
         "app/shell.cpp": function("fine", 57) + "const char* s = \"}{ modelMod\";\n",
+        "app/main_window_source.cpp": "#include \"app/main_window.hpp\"\nauto* lab = findChild<Lab*>(QString(), Qt::FindDirectChildrenOnly);\n",
         "ui/view.cpp": "// 400 lines\n" * 399 + "int x = 0;\n",
         "ui/tricky.cpp": "A::A(int v) : QObject(nullptr), v_{v} {\n    run();\n}\n"
                          "const auto f = [](int c) { return c == '{'; };\n" + function("ok", 57),
@@ -195,6 +199,12 @@ def self_test():
                                 {"core/io/reader.cpp": "f.elements(\"a list of \" + n);\n"}),
         "English rewrap": ("core/io/reader.cpp:1: an error built from English text ('.message')",
                            {"core/io/reader.cpp": "return Error{w, e.error().message};\n"}),
+        "named find": ("app/zoom.cpp:1: finds a part by its object name",
+                       {"app/zoom.cpp": "auto* p = window_->findChild<MatrixPanel*>(QStringLiteral(\"matrixPanel\"));\n"}),
+        "window included back": ("app/file_menu.cpp: includes app/main_window.hpp",
+                                 {"app/file_menu.cpp": "#include \"app/main_window.hpp\"\n"}),
+        "test hook": ("app/worker.hpp:1: a test or screenshot hook in the shipped code (setProgressHookForTests)",
+                      {"app/worker.hpp": "void setProgressHookForTests(Hook hook);\n"}),
         "English where": ("core/io/reader.cpp:1: an error built from English text ('model id')",
                           {"core/io/reader.cpp": "return Error{\"model id\", ErrorId::IsEmpty};\n"}),
     }
@@ -227,8 +237,13 @@ def self_test():
     return 1 if failures else 0
 
 
-if __name__ == "__main__":
+def script_main(check_tree, run_self_test):
+    """The command line of the checking scripts: --self-test, else check ROOT (default: the source tree)."""
     if sys.argv[1:] == ["--self-test"]:
-        sys.exit(self_test())
+        return run_self_test()
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    sys.exit(check(os.path.abspath(root)))
+    return check_tree(os.path.abspath(root))
+
+
+if __name__ == "__main__":
+    sys.exit(script_main(check, self_test))

@@ -2,15 +2,16 @@
 # Saves PNGs of the main window on every kind of step into docs/screenshots. Builds nothing.
 # A lesson with several layers adds its later layers' input (the residual sum) and weights,
 # e.g. NN-two-layers-layer2-weights.png with the row of "it" explained.
-#   scripts/screenshots.sh [path/to/attnscope] [output dir]
-# The screenshot tour (app/screenshot_tour.cpp) drives the window and takes the pictures when
-# ATTNSCOPE_SCREENSHOT_DIR is set, then quits.
+#   scripts/screenshots.sh [path/to/attnscope_screenshots] [output dir]
+# The screenshot tour (scripts/driver/screenshots/, its own program: attnscope carries none of it) drives
+# the window and takes the pictures, then quits. Build it with
+#   cmake --build build --target attnscope_screenshots
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="${1:-$here/build/app/attnscope}"
+bin="${1:-$here/build/scripts/driver/attnscope_screenshots}"
 out="${2:-$here/docs/screenshots}"
 if [ ! -x "$bin" ]; then
-  echo "screenshots.sh: no attnscope binary at $bin (build first: ./dev.sh test)" >&2
+  echo "screenshots.sh: no attnscope_screenshots at $bin (build first: cmake --build build --target attnscope_screenshots)" >&2
   exit 2
 fi
 mkdir -p "$out"
@@ -19,16 +20,16 @@ mkdir -p "$out"
 settings="$(mktemp -d)"
 trap 'rm -rf "$settings"' EXIT
 export XDG_CONFIG_HOME="$settings"
-ATTNSCOPE_SCREENSHOT_DIR="$out" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin"
+xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" "$out"
 # Model mode on the shipped example BERT (resources/models/example-bert, learned weights: model
 # view, head view, heatmap, worked example, and the Heads tab ranking the shipped English set).
 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model example-bert \
-  --sentence "And God said unto Noah, The end of all [MASK] is come before me." --screenshots "$out"
+  --sentence "And God said unto Noah, The end of all [MASK] is come before me." "$out"
 # The interface in Simplified Chinese (--lang zh_CN): a lesson step, a Chinese lesson, the editor,
 # the coreference and heads tabs, and the lab. The tour runs whole; only these pictures are kept.
 zh="$out/zh_CN"
 mkdir -p "$zh"
-ATTNSCOPE_SCREENSHOT_DIR="$zh" xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --lang zh_CN
+xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --lang zh_CN "$zh"
 keep='^(06-first-hand-exercise-weights|20-editor-embedding-table|23-coreference-arcs|24-coreference-heads|25-lab-positional-encoding|28-lab-multi-head|29-lab-exercises|30-lab-masks-causal|33-first-hand-exercise-zh-heatmap|35-coreference-zh-layer2-weights)[.]png$'
 find "$zh" -maxdepth 1 -name '*.png' -printf '%f\n' | grep -Ev "$keep" | sed "s|^|$zh/|" | xargs -r rm -f
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)

@@ -2,7 +2,7 @@
 
 #include <QMetaObject>
 
-#include "core/model/blas_kernels.hpp"
+#include "core/kernels/vector_state.hpp"
 
 namespace attnscope {
 
@@ -31,8 +31,7 @@ void LatestRequestWorker::submit(Work work) {
     cancel_ = std::make_shared<std::atomic<bool>>(false);  // the old flag lives on in its request
     const int generation = ++generation_;
     busy_ = true;
-    Request request{cancel_, [this, generation, hook = progressHook_](int done, int total) {
-                        if (hook) hook(done);
+    Request request{cancel_, [this, generation](int done, int total) {
                         postToGui([this, generation, done, total] {
                             if (generation == generation_) emit progress(done, total);
                         });

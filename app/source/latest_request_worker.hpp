@@ -34,10 +34,6 @@ public:
     void drop();    // cancels and forgets: nothing in flight delivers any more
     bool busy() const { return busy_; }  // a request is in flight (GUI thread)
 
-    // Tests: called on the worker thread at every progress report, before it is posted. Each
-    // request keeps the hook set when it was submitted.
-    void setProgressHookForTests(std::function<void(int done)> hook) { progressHook_ = std::move(hook); }
-
 signals:
     void progress(int done, int total);
 
@@ -49,7 +45,6 @@ private:
     std::atomic<int> generation_{0};
     std::shared_ptr<std::atomic<bool>> cancel_;
     bool busy_ = false;
-    std::function<void(int)> progressHook_;
 };
 
 // The life of one kind of request as the GUI thread sees it: started, progress…, then finished

@@ -109,10 +109,6 @@ void CorpusController::show(const Shown& shown) {
 void CorpusController::cancel() { worker_->cancel(); }
 bool CorpusController::busy() const { return worker_->busy(); }
 
-void CorpusController::setProgressHookForTests(std::function<void(int)> hook) {
-    worker_->setProgressHookForTests(std::move(hook));
-}
-
 QByteArray CorpusController::exportBytes(const QString& format) const {
     const CorpusStats& stats = *panel_->stats();
     if (format == "png" || format == "svg" || format == "pdf") return panel_->plots().figureBytes(format);

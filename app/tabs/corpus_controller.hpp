@@ -42,9 +42,6 @@ public:
     Shown shown() const;
     void show(const Shown& shown);  // nothing when shown.stats is null
 
-    // Tests: called on the worker thread after every sentence, before progress is posted.
-    void setProgressHookForTests(std::function<void(int done)> hook);
-
 private:
     struct Delivery;
     void deliver(const Delivery& delivery);

@@ -4,9 +4,7 @@
 // badges, and writes the exports.
 #include "app/tabs/heads_tab.hpp"
 
-#include <QApplication>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -85,6 +83,7 @@ QString skippedText(const CorefEvaluation& evaluation, const CorefSet& set) {
 
 HeadsTab::HeadsTab(QTabWidget* tabs, ModelView* modelView, QObject* parent)
     : ReportingPart(parent), worker_(new HeadAnalysisWorker(this)), modelView_(modelView) {
+    setObjectName("headsTab");
     panel_ = new HeadsPanel(tabs);
     panel_->setObjectName("headsPanel");
     panel_->addSetSource(tr("English (built-in, 160 sentences)"), builtInCorefSets().at(0));
@@ -188,15 +187,6 @@ void HeadsTab::exportDialog(const QString& format) {
     const QString path =
         QFileDialog::getSaveFileName(panel_, tr("Export head ranking"), "head-ranking." + format, exportFilter(format));
     if (!path.isEmpty()) exportRanking(path, format);
-}
-
-bool HeadsTab::waitUntilIdle(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    const auto busy = [this] { return worker_->evaluating() || worker_->computingStatistics() || corpus_->busy(); };
-    while (busy() && timer.elapsed() < timeoutMs) QApplication::processEvents(QEventLoop::AllEvents, 20);
-    QApplication::processEvents();
-    return !busy();
 }
 
 }  // namespace attnscope

@@ -28,7 +28,6 @@ public:
     void evaluate(const QString& setSource);
     void requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence);
     bool exportRanking(const QString& path, const QString& format);
-    bool waitUntilIdle(int timeoutMs);  // until evaluation and statistics are idle
     HeadsPanel* panel() const { return panel_; }
     CorpusController* corpus() const { return corpus_; }
 

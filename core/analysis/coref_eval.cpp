@@ -233,6 +233,8 @@ Result<CorefSet> parseCorefSet(std::string_view text, const std::string& source)
         ++lineNumber;
         start = end + 1;
         if (skippedLine(line)) continue;
+        if (auto long_ = checkSentenceLine(line, errorText(ErrorId::WhereLine, source, lineNumber)); !long_.ok())
+            return long_.error();
         auto example = parseLine(line, errorText(ErrorId::WhereLine, source, lineNumber));
         if (!example) return example.error();
         example.value().line = lineNumber;

@@ -7,6 +7,7 @@
 #include "core/analysis/head_summary.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
+#include "core/tokenizers/token_reading.hpp"
 
 namespace attnscope {
 
@@ -28,10 +29,14 @@ std::string_view withoutSpaceMarker(std::string_view text) {
     return text;
 }
 
-// A piece as it reads inside its word ("##ing" continues a word; a lone "##" is a word).
+// A piece as it reads inside its word ("##ing" continues a word; a lone "##" is a word). A byte
+// piece's part mark stands for a character a later piece of the word shows (token_reading.hpp).
 std::string pieceText(const Token& token, bool firstOfWord) {
-    if (!firstOfWord) return withoutPrefix(token.text, "##");
-    std::string text(withoutSpaceMarker(token.text));
+    const std::string_view mark = kPartMark;
+    const bool marked = token.completedAhead > 0 && std::string_view(token.text).ends_with(mark);
+    const std::string_view shown = marked ? std::string_view(token.text).substr(0, token.text.size() - mark.size()) : token.text;
+    if (!firstOfWord) return withoutPrefix(shown, "##");
+    std::string text(withoutSpaceMarker(shown));
     const auto start = text.find_first_not_of(' ');
     return start == std::string::npos ? text : text.substr(start);
 }

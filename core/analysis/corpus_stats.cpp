@@ -119,6 +119,8 @@ Result<CorpusText> parseCorpus(std::string_view text, const std::string& source,
         start = end + 1, ++lineNumber;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        if (auto long_ = checkSentenceLine(line, errorText(ErrorId::WhereLine, source, lineNumber)); !long_.ok())
+            return long_.error();
         if (const auto bad = utf8::decode(line).invalidAt)
             return Error{errorText(ErrorId::WhereLine, source, lineNumber), errorText(ErrorId::InvalidUtf8At, *bad + 1)};
         if (static_cast<int>(corpus.lines.size()) >= limits.maxLines) {

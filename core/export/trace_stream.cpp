@@ -35,12 +35,19 @@ std::string_view positionalName(PositionalKind kind) {
     }
 }
 
+// A model's token also keeps its vocabulary piece ("Ġworld", "<0xE5>") and, for byte pieces that
+// are not whole text, how many tokens later its character is shown or that it forms none.
+Json tokenInfo(const Token& t) {
+    Json info{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id}, {"word", t.word}, {"special", t.special}};
+    if (!t.piece.empty()) info["piece"] = t.piece;
+    if (t.completedAhead > 0) info["character_completed_ahead"] = t.completedAhead;
+    if (t.invalidText) info["not_whole_text"] = true;
+    return info;
+}
+
 Json tokensJson(const std::vector<Token>& all, bool detailed) {
     Json tokens = Json::array();
-    for (const Token& t : all)
-        tokens.push_back(detailed ? Json{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id},
-                                         {"word", t.word}, {"special", t.special}}
-                                  : Json(t.text));
+    for (const Token& t : all) tokens.push_back(detailed ? tokenInfo(t) : Json(t.text));
     return tokens;
 }
 

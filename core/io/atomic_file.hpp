@@ -28,11 +28,22 @@ private:
 };
 
 // Calls `produce` with a writer for the new content and commits it only when produce returns no
-// error and every write succeeded. A symlink is followed: the file it points to is replaced.
+// error and every write succeeded. A symlink is followed: the file it points to is replaced, with
+// its mode and (where permitted) its owner. Refused: a file without any write permission (mode
+// 0444) and, on the command line, a file this run reads (core/io/run_inputs.hpp). A device or FIFO
+// is written into, never replaced; a FIFO without a reader is refused instead of waited on.
 Result<void> writeFileAtomically(const std::filesystem::path& path,
                                          const std::function<Result<void>(FileChunkWriter&)>& produce);
 
 // The same for content already in memory.
 Result<void> writeFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+// For a file the program owns (the window's settings): never written through a symlink, and only
+// a regular file (or nothing) at `path` is replaced; a link, a device or a FIFO is refused.
+Result<void> writeRegularFileAtomically(const std::filesystem::path& path, std::string_view bytes);
+
+// Removes every temporary file being written right now. Async-signal-safe: for a SIGINT/SIGTERM
+// handler (app/), so a long export stopped by Ctrl-C leaves no temporary behind.
+void removeTemporaryFilesNow();
 
 }  // namespace attnscope

@@ -72,6 +72,7 @@ ErrorText foundToken(const std::string& detail) {
     }
     if (detail.find("invalid string") != std::string::npos) return ErrorId::JsonBadString;
     if (detail.find("invalid number") != std::string::npos) return ErrorId::JsonBadNumber;
+    if (detail.find("number overflow") != std::string::npos) return ErrorId::JsonNumberOverflow;  // 1e400
     return ErrorId::JsonBadLiteral;
 }
 

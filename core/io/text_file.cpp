@@ -5,6 +5,7 @@
 #include <optional>
 #include <system_error>
 
+#include "core/io/run_inputs.hpp"
 #include "core/text/error_messages.hpp"
 
 namespace attnscope {
@@ -22,6 +23,11 @@ ErrorText byteSizeErrorText(std::uint64_t bytes) {
     return errorText(ErrorId::Bytes, bytes);
 }
 
+Result<void> checkSentenceLine(std::string_view line, const ErrorText& where) {
+    if (line.size() <= kMaxSentenceLineBytes) return {};
+    return Error{where, errorText(ErrorId::LineOverBudget, byteSizeErrorText(line.size()), byteSizeErrorText(kMaxSentenceLineBytes))};
+}
+
 std::string byteSizeText(std::uint64_t bytes) { return byteSizeErrorText(bytes).in(Language::English); }
 
 Result<void> checkReadableFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
@@ -34,6 +40,7 @@ Result<void> checkReadableFile(const std::filesystem::path& path, std::uint64_t 
     if (ec) return Error{path.string(), errorText(ErrorId::CannotReadSize, ec.message())};
     if (size > maxBytes)
         return Error{path.string(), errorText(ErrorId::OverCap, byteSizeErrorText(size), byteSizeErrorText(maxBytes))};
+    noteRunInput(path);  // an output of this command must not replace it (core/io/run_inputs.hpp)
     return {};
 }
 

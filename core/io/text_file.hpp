@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/base/result.hpp"
 
@@ -18,6 +19,12 @@ inline constexpr std::uint64_t kMaxTextFileBytes = 16 * kMiB;
 inline constexpr std::uint64_t kMaxTokenizerFileBytes = 256 * kMiB;
 // Coreference sets (JSON lines).
 inline constexpr std::uint64_t kMaxCorefSetBytes = 64 * kMiB;
+// One line of a corpus or a coreference set: a sentence a model reads (at most a few thousand
+// tokens). A 55 MB line would cost gigabytes in the tokenizer before any cut to the model's length.
+inline constexpr std::uint64_t kMaxSentenceLineBytes = 64 * 1024;
+
+// An error for `where` (a line of a file) when `line` is longer than kMaxSentenceLineBytes.
+Result<void> checkSentenceLine(std::string_view line, const ErrorText& where);
 
 // "16 MiB", "1.5 KiB", "12 bytes": how messages state a size or a cap.
 std::string byteSizeText(std::uint64_t bytes);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/pipeline/attention_layer.hpp"
+#include "core/lesson/lesson_budget.hpp"
 #include "core/lesson/lesson_tokenizer.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/text/error_messages.hpp"
@@ -138,6 +139,8 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
     if (!settings.ablate.empty()) trace.notices.push_back(ablationNotice(settings.ablate));
     const int T = trace.tokenCount();
+    const int L = static_cast<int>(lesson.layers.size());
+    if (auto over = checkLessonBudget(lesson, T, T, L); !over.ok()) return over.error();
     describeRun(lesson, settings, trace);
 
     trace.embedding = embedTokens(lesson, trace.tokens);                // T×d
@@ -167,6 +170,7 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
         trace.notices.push_back(Notice{MessageId::NoticeCrossFirstLayer, {std::to_string(lesson.layers.size())}});
     trace.tokens = toTokens(std::move(targetTexts).value(), trace.notices);       // T_q
     trace.keyTokens = toTokens(std::move(sourceTexts).value(), trace.notices);    // T_k
+    if (auto over = checkLessonBudget(lesson, trace.tokenCount(), trace.keyCount(), 1); !over.ok()) return over.error();
     trace.embedding = embedTokens(lesson, trace.tokens);                          // T_q×d
     trace.positional = positionalRows(lesson, trace.tokenCount(), &trace.notices);  // T_q×d
     const Mat sourceEmbedding = embedTokens(lesson, trace.keyTokens);            // T_k×d

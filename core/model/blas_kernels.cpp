@@ -35,19 +35,6 @@ CpuFeatures detectCpuFeatures() {
     return cpu;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-namespace {
-__attribute__((target("avx"))) void zeroUpper() { _mm256_zeroupper(); }
-}  // namespace
-
-void clearUpperVectorState() {
-    static const bool hasAvx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
-    if (hasAvx) zeroUpper();
-}
-#else
-void clearUpperVectorState() {}
-#endif
-
 namespace {
 
 constexpr std::array<std::pair<std::string_view, KernelFamily>, 8> kNames{{

@@ -2,7 +2,7 @@
 // DYNAMIC_ARCH and picks its kernels from the CPU when it loads, but it does not know every CPU
 // (AMD Zen 4/5 get the AVX2 "Haswell" kernels, 1.5× slower than its AVX-512 "SkylakeX" ones).
 // The decision here is a pure function of the CPU's features, so it can be tested with made-up
-// features; app/blas_startup.cpp applies it at start-up, before any product is computed.
+// features; core/kernels/startup.cpp applies it at start-up, before any product is computed.
 #pragma once
 
 #include <optional>
@@ -57,16 +57,9 @@ std::string cpuFeatureText(const CpuFeatures& cpu);  // "sse3 avx2 fma avx512f �
 // OPENBLAS_CORETYPE), so forcing avx2 or sse3 keeps every kernel of the process off AVX-512.
 enum class SimdLevel { Sse2, Avx2, Avx512 };  // Sse2: the x86-64 baseline (our SGEMM stays off)
 SimdLevel simdLevelFor(KernelFamily family, const CpuFeatures& cpu);  // pure, for the tests
-void setSimdKernelFamily(KernelFamily family);  // app/blas_startup.cpp, before main(); default Auto
+void setSimdKernelFamily(KernelFamily family);  // core/kernels/startup.cpp, before main(); default Auto
 SimdLevel activeSimdLevel();  // simdLevelFor(that family, this CPU)
 std::string_view simdLevelName(SimdLevel level);  // "sse2", "avx2", "avx512"
-
-// Marks the vector registers' upper halves clean (VZEROUPPER) where the CPU has AVX; elsewhere
-// nothing. Most of core is compiled for SSE2, and SSE code running after other code left the
-// upper halves dirty pays on every instruction: in the window's worker threads (dirtied by code
-// outside ours), bert-base's head statistics at 512 tokens took ~5 s instead of ~0.3 s. Called
-// where a worker thread starts a job (app/source/latest_request_worker.cpp).
-void clearUpperVectorState();
 
 // Switches OpenBLAS to a core type ("SkylakeX", …) and sets OPENBLAS_CORETYPE to it (child
 // processes and any later re-initialisation agree). Before the executable's constructors run the
@@ -92,7 +85,7 @@ void setProductThreadCount(int threads);
 // 2^18–2^22), or an export's spelling (6 % of its samples). This sets OPENBLAS_THREAD_TIMEOUT to
 // `log2Cycles` (OpenBLAS keeps it within 4…30), re-reads OpenBLAS's environment and stops its
 // threads, which are made again at the next threaded product. False when the build's OpenBLAS
-// lacks these entry points. The start-up hook (app/blas_startup.cpp) sets kForwardPassSpin
+// lacks these entry points. The start-up hook (core/kernels/startup.cpp) sets kForwardPassSpin
 // unless the user set OPENBLAS_THREAD_TIMEOUT.
 bool setBlasThreadSpin(int log2Cycles);
 // ~0.4 ms at 2.7 GHz: back-to-back products keep their threads awake, our own pool's attention

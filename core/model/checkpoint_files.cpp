@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <sys/stat.h>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -29,6 +33,18 @@ std::string lowercase(std::string text) {
 
 bool endsWith(const std::string& text, const std::string& suffix) {
     return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// What stands at `p` when it cannot be a weights file: a folder, a FIFO or device, a symlink loop
+// or a dangling link, each said as such (never "has no model.safetensors"). Nothing there: none.
+std::optional<Error> unusableFile(const std::filesystem::path& p) {
+    struct stat link {};
+    if (::lstat(p.c_str(), &link) != 0) return std::nullopt;
+    struct stat info {};
+    if (::stat(p.c_str(), &info) != 0) return Error{p.string(), errorText(ErrorId::CannotOpenOs, std::strerror(errno))};
+    if (S_ISDIR(info.st_mode)) return Error{p.string(), ErrorId::IsFolderNotFile};
+    if (!S_ISREG(info.st_mode)) return Error{p.string(), ErrorId::NotRegularFile};
+    return std::nullopt;
 }
 
 // Sorted so that the error names the same file each time.
@@ -65,6 +81,8 @@ Result<CheckpointFiles> findCheckpointFiles(const std::filesystem::path& folder)
     if (!std::filesystem::exists(folder, ec)) return Error{folder.string(), ErrorId::DoesNotExist};
     if (!std::filesystem::is_directory(folder, ec)) return Error{folder.string(), ErrorId::IsNotAFolder};
     CheckpointFiles files{folder, folder / "config.json", {}, false};
+    for (const char* name : {"model.safetensors.index.json", "model.safetensors"})
+        if (auto bad = unusableFile(folder / name)) return *bad;
     if (isFile(folder / "model.safetensors.index.json")) {
         files.weights = folder / "model.safetensors.index.json";
         files.sharded = true;

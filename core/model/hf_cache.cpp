@@ -47,8 +47,12 @@ std::optional<ErrorText> checkIdPart(std::string_view part, ErrorId what) {
     return std::nullopt;
 }
 
-// Reads the first line of a small text file (a ref), trimmed; nullopt when unreadable.
+// Reads the first line of a small text file (a ref), trimmed; nullopt when unreadable. The hub
+// writes refs as small files, never links: a link (to /etc/shadow, say) is not followed, so no
+// line of another file can reach a message (as a commit or a snapshot path looked at).
 std::optional<std::string> readRef(const fs::path& path) {
+    std::error_code ec;
+    if (fs::is_symlink(path, ec)) return std::nullopt;
     if (!checkReadableFile(path, kMaxTextFileBytes).ok()) return std::nullopt;  // a FIFO would block
     std::ifstream in(path);
     std::string line;
@@ -218,7 +222,7 @@ Result<fs::path> findCachedModel(const CacheEnv& env, std::string_view id, std::
     tried.push_back(ref);
     if (auto commit = readRef(ref)) {
         if (!isCommitHash(*commit) && (!validateRevision(*commit).ok() || commit->find('/') != std::string::npos))
-            return Error{ref.string(), errorText(ErrorId::ExpectedFound, ErrorId::ACommitHash, inQuotes(*commit))};
+            return Error{ref.string(), ErrorId::RefNotACommit};  // never its content: a link may reach any file
         const fs::path snapshot = repoDir / "snapshots" / *commit;
         if (isDirectory(snapshot)) return snapshot;
         tried.push_back(snapshot);

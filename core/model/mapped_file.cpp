@@ -14,6 +14,7 @@
 #include <system_error>
 #include <utility>
 
+#include "core/io/run_inputs.hpp"
 #include "core/text/error_messages.hpp"
 
 namespace attnscope {
@@ -38,6 +39,7 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
     struct stat info {};
     if (::fstat(file.fd, &info) != 0) return Error{path.string(), errorText(ErrorId::CannotReadSize, reason(errno))};
     if (!S_ISREG(info.st_mode)) return Error{path.string(), ErrorId::IsNotRegularFile};
+    noteRunInput(info);  // an output of this command must not replace the weights
     const auto size = static_cast<std::size_t>(info.st_size);
     if (size == 0) return MappedFile(path, nullptr, 0);  // mmap refuses length 0
     void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);

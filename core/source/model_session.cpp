@@ -6,6 +6,7 @@
 #include "core/source/example_models.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/message_id.hpp"
+#include "core/trace/non_finite.hpp"
 
 namespace attnscope {
 
@@ -63,28 +64,30 @@ Result<OpenedModel> openModel(std::string_view pathOrId) {
     return opened;
 }
 
+// The special tokens around the sentence are the tokenizer's own (its post_processor or
+// add_bos_token; BERT's vocab.txt folders [CLS] … [SEP]); a BERT model still needs [CLS]/[SEP].
+// Only what the position table can use is tokenized (one more, to notice the cut).
 Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence) {
-    auto pieces = opened.tokenizer.encode(sentence);
+    if (auto special = specialTokensFor(opened); !special) return special.error();
+    const int reserved = static_cast<int>(opened.tokenizer.wrappingSize());
+    const int maxPieces = std::max(1, opened.model.config.maxTokens() - reserved);
+    auto pieces = opened.tokenizer.encode(sentence, static_cast<std::size_t>(maxPieces) + 1);
     if (!pieces) return pieces.error();
-    auto special = specialTokensFor(opened);
-    if (!special) return special.error();
-    const ModelFamily family = opened.family();
-    const int reserved = wrapsWithSpecials(family) ? 2 : 0;
+    // Spaces are a token for byte-level BPE (GPT-2: " " → "Ġ"); for BERT any spaces, ASCII or
+    // Unicode, are no token, and a sentence without one is refused the same way.
+    if (pieces.value().empty()) return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
     ModelInput input;
     std::vector<Token> tokens = std::move(pieces).value();
-    truncate(tokens, std::max(1, opened.model.config.maxTokens() - reserved), input.notices);
+    truncate(tokens, maxPieces, input.notices);
     std::vector<int> ids;
     ids.reserve(tokens.size());
     for (const Token& t : tokens) ids.push_back(t.id);
-    input.ids = wrapIds(family, ids, special.value());
-    input.tokens = wrapTokens(family, tokens, special.value());
+    input.ids = opened.tokenizer.wrap(ids);
+    input.tokens = opened.tokenizer.wrap(tokens);
     return input;
 }
 
 Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentence, const RunControl& control) {
-    // Only spaces would still run as [CLS] [SEP] (BERT) or a lone "␣" (GPT-2): no word to look at.
-    if (sentence.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos)
-        return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
     auto input = prepareInput(opened, sentence);
     if (!input) return input.error();
     if (input.value().ids.empty()) return Error{ErrorId::WhereSentence, ErrorId::NothingToRun};
@@ -94,6 +97,7 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
     if (!run) return run.error();
     ModelRun result = std::move(run).value();
     for (Notice& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));
+    addNonFiniteNotices(result.trace);  // an overflow on the way is named, never an all-NaN picture
     return result;
 }
 

@@ -1,7 +1,10 @@
 #include "core/source/model_tokenizer.hpp"
 
+#include "core/text/error_messages.hpp"
 #include "core/tokenizers/load.hpp"
+#include "core/tokenizers/token_reading.hpp"
 #include "core/tokenizers/tokenizer.hpp"
+#include "core/tokenizers/word_groups.hpp"
 
 namespace attnscope {
 
@@ -10,15 +13,59 @@ Result<ModelTokenizer> ModelTokenizer::load(const std::filesystem::path& folder)
     if (!loaded) return loaded.error();
     ModelTokenizer result;
     result.tokenizer_ = std::shared_ptr<const Tokenizer>(std::move(loaded).value());
+    // WordPiece writes a word it cannot spell as [UNK]; without one the word would vanish from
+    // the sentence and every position after it would shift, with nothing said.
+    if (result.kind() == "WordPiece" && !result.tokenizer_->specialTokens().unk)
+        return Error{folder.string(), ErrorId::WordPieceWithoutUnk};
     return result;
 }
 
-Result<std::vector<Token>> ModelTokenizer::encode(std::string_view text) const {
-    auto tokens = tokenizer_->encode(text);
+// The pieces read in sequence (token_reading.hpp): a character split over byte pieces is shown
+// once, on the token that completes it. piece keeps the vocabulary's spelling.
+std::vector<Token> ModelTokenizer::readable(std::vector<Token> tokens) const {
+    std::vector<TokenBytes> bytes;
+    bytes.reserve(tokens.size());
+    for (const Token& t : tokens) bytes.push_back({t.special ? t.text : tokenizer_->bytesOf(t), t.special});
+    const std::vector<TokenReading> readings = readTokens(bytes);
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        tokens[i].piece = std::move(tokens[i].text);
+        tokens[i].text = readingLabel(readings[i]);
+        tokens[i].completedAhead = readings[i].completedAhead;
+        tokens[i].invalidText = readings[i].invalid;
+    }
+    return tokens;
+}
+
+Result<std::vector<Token>> ModelTokenizer::encode(std::string_view text, std::size_t maxTokens) const {
+    auto tokens = tokenizer_->encode(text, maxTokens);
     if (!tokens) return tokens.error();
-    std::vector<Token> shown = std::move(tokens).value();
-    for (Token& token : shown) token.text = tokenizer_->displayText(token);
-    return shown;
+    return readable(std::move(tokens).value());
+}
+
+std::vector<Token> ModelTokenizer::wrap(const std::vector<Token>& tokens) const {
+    std::vector<Token> raw = tokens;
+    for (Token& t : raw) t.text = t.piece;
+    return readable(tokenizer_->wrap(raw));
+}
+
+std::vector<int> ModelTokenizer::wrap(const std::vector<int>& ids) const { return tokenizer_->wrap(ids); }
+
+std::size_t ModelTokenizer::wrappingSize() const {
+    return tokenizer_->wrapping().before.size() + tokenizer_->wrapping().after.size();
+}
+
+std::vector<int> ModelTokenizer::wordGroups(const std::vector<Token>& tokens) const {
+    const bool wordPiece = kind() == "WordPiece";
+    std::vector<GroupingToken> grouping;
+    grouping.reserve(tokens.size());
+    for (const Token& t : tokens) {
+        Token raw = t;
+        raw.text = t.piece.empty() ? t.text : t.piece;
+        std::string bytes = t.special ? std::string() : tokenizer_->bytesOf(raw);
+        if (wordPiece && bytes.rfind("##", 0) == 0) bytes.erase(0, 2);  // BERT's continuation prefix
+        grouping.push_back({std::move(bytes), t.special, t.word});
+    }
+    return attnscope::wordGroups(grouping, wordPiece);
 }
 
 std::string ModelTokenizer::label(int id) const {

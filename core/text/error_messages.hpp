@@ -68,6 +68,18 @@ namespace attnscope {
     X(GrewPastCap, "grew past the cap of {1} for a file of this kind while it was read",                              \
       "读取期间增长，超过此类文件 {1} 的上限")                                                                       \
     X(CouldNotBeWritten, "could not be written: {1}", "无法写入：{1}")                                                 \
+    X(LineOverBudget, "is {1} long; a sentence line may be at most {2} (a model reads a few thousand tokens at most)", \
+      "长 {1}；一行句子最多 {2}（模型最多读取几千个词元）")                                                         \
+    X(ReadOnlyTarget, "is read-only (mode {1}): not replaced (make it writable first)",                               \
+      "是只读文件（权限 {1}）：未替换（请先设为可写）")                                                              \
+    X(InputOfThisRun, "is an input of this run: writing over it would lose it (choose another output file)",           \
+      "是本次运行读取的输入文件：写入会覆盖它（请选择其他输出文件）")                                                \
+    X(FifoWithoutReader, "is a FIFO that no program is reading from: nothing was written",                            \
+      "是没有程序在读取的 FIFO：未写入任何内容")                                                                     \
+    X(LinkNotFollowed, "is a symbolic link: this file is never written through a link",                               \
+      "是符号链接：此文件绝不通过链接写入")                                                                          \
+    X(NotRegularTarget, "is not a regular file (a device, FIFO or socket): not replaced",                             \
+      "不是普通文件（而是设备、FIFO 或套接字）：未替换")                                                             \
     /* core/lesson */                                                                                                  \
     X(InvalidUtf8At, "expected UTF-8 text, found an invalid byte sequence at byte {1}",                               \
       "应为 UTF-8 文本，实际在第 {1} 字节处有无效的字节序列")                                                        \
@@ -121,6 +133,14 @@ namespace attnscope {
     X(OneLayerOrList, "expected one layer, or a list of layers joined by residual connections; found {1} layers",     \
       "应为一层，或由残差连接串起的多层列表；实际为 {1} 层")                                                         \
     X(WhereLesson, "lesson", "课程")                                                                                   \
+    X(LessonSizes, "d_model {1}, heads {2}, d_k {3}, d_v {4}, {5} layers, {6} tokens",                              \
+      "d_model {1}、“heads” {2}、d_k {3}、d_v {4}、{5} 层、{6} 个词元")                                              \
+    X(LessonOverMemoryBudget, "{1}: the run would keep {2} of numbers, over the budget of {3} for a lesson run "     \
+      "(make d_model, heads, d_k, layers or the sentence smaller)",                                                    \
+      "{1}：运行需要保存 {2} 的数值，超过课程运行 {3} 的预算（请减小 d_model、“heads”、d_k、层数或句子长度）")          \
+    X(LessonOverWorkBudget, "{1}: the run would take {2} million multiply-adds, over the budget of {3} million for "  \
+      "a lesson run (make d_model, heads, d_k, layers or the sentence smaller)",                                       \
+      "{1}：运行需要 {2} 百万次乘加，超过课程运行 {3} 百万次的预算（请减小 d_model、“heads”、d_k、层数或句子长度）")     \
     X(WhereSentence, "sentence", "句子")                                                                               \
     X(WhereTargetSentence, "target sentence", "目标句子")                                                              \
     X(WhereSourceSentence, "source sentence", "源句子")                                                                \
@@ -214,7 +234,10 @@ namespace attnscope {
     X(PathLeavesRepo, "contains {1}; paths must stay inside the repo", "包含 {1}；路径必须留在仓库之内") \
     X(WhereRevision, "revision {1}", "修订版本 {1}") \
     X(ContainsSpace, "contains a space", "包含空格") \
-    X(ACommitHash, "a commit hash", "提交哈希") \
+    X(WordPieceWithoutUnk, "its WordPiece vocabulary has no [UNK] token: a word it cannot spell would be dropped silently", \
+      "其 “WordPiece” 词表没有 “[UNK]” 词元：无法拼出的词会被悄悄丢弃") \
+    X(RefNotACommit, "expected a commit hash (40 hexadecimal digits) on its first line; what it holds is not shown", \
+      "首行应为提交哈希（40 位十六进制数字）；其内容不予显示") \
     X(WhereModelAtRevision, "model {1} at revision {2}", "模型 {1} 的修订版本 {2}") \
     X(NotInHfCache, "is not in the Hugging Face cache (looked at {1})", "不在 Hugging Face 缓存中（查找过 {1}）") \
     X(NeitherFolderNorId, "is neither a folder (looked at {1}) nor a valid model id ({2})", "既不是文件夹（查找过 {1}），也不是有效的模型 ID（{2}）") \
@@ -259,6 +282,20 @@ namespace attnscope {
     X(OnePiecePerLine, "one vocabulary piece per line", "每行一个词表子词") \
     X(AnEmptyFile, "an empty file", "空文件") \
     X(InvalidByteSequenceAt, "an invalid byte sequence at byte {1}", "第 {1} 字节处的无效字节序列") \
+    X(RegexDoesNotCompile, "the regular expression \"{1}\" does not compile: {2}", "正则表达式“{1}”无法编译：{2}") \
+    X(RegexSearchFailed, "the regular expression gave up on this text ({1}): it backtracks too much", "正则表达式在此文本上放弃匹配（{1}）：回溯过多") \
+    X(ByteFallbackWithoutBytes, "byte_fallback needs the 256 byte pieces <0x00> … <0xFF> in the vocabulary, but {1} is not there", "byte_fallback 需要词表中有 256 个字节子词 <0x00> … <0xFF>，但没有 {1}") \
+    X(DuplicateAddedToken, "added tokens conflict: \"{1}\" is id {2} and \"{3}\" is id {4}", "新增词元冲突：“{1}”的 ID 为 {2}，“{3}”的 ID 为 {4}") \
+    X(StringOrRegexPattern, "{\"String\": text} or {\"Regex\": pattern}", "{\"String\": 文本} 或 {\"Regex\": 模式}") \
+    X(NormalizerTypes, "a normalizer of type NFC, NFD, NFKC, NFKD, Lowercase, Prepend, Replace, Strip or Sequence", "类型为 NFC、NFD、NFKC、NFKD、Lowercase、Prepend、Replace、Strip 或 Sequence 的规范化器") \
+    X(PreTokenizerTypes, "a pre-tokenizer of type Split, ByteLevel, Metaspace, Digits, Punctuation or Sequence", "类型为 Split、ByteLevel、Metaspace、Digits、Punctuation 或 Sequence 的预分词器") \
+    X(PostProcessorTypes, "a post-processor of type TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel or Sequence", "类型为 TemplateProcessing、BertProcessing、RobertaProcessing、ByteLevel 或 Sequence 的后处理器") \
+    X(SplitBehaviors, "Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous", "Removed、Isolated、MergedWithPrevious、MergedWithNext 或 Contiguous") \
+    X(PrependSchemes, "\"always\", \"first\" or \"never\"", "\"always\"、\"first\" 或 \"never\"") \
+    X(NoDropout, "no dropout (null or 0): the tokenizer must give the same ids every time", "无 dropout（null 或 0）：分词器每次必须给出相同的 ID") \
+    X(SpecialTokenUnknown, "the special token \"{1}\" is neither in special_tokens nor in the vocabulary", "特殊词元“{1}”既不在 special_tokens 中，也不在词表中") \
+    X(TemplateItem, "{\"SpecialToken\": …} or {\"Sequence\": …}", "{\"SpecialToken\": …} 或 {\"Sequence\": …}") \
+    X(TokenIdPair, "a [token, id] pair", "[词元, ID] 对") \
     X(ContentSpecialObject, "{\"content\": text, \"special\": true or false, ...}", "{\"content\": 文本, \"special\": true 或 false, ...}") \
     /* core/model/transformer, bert, gpt2 */ \
     X(UnexpectedTensor, "unexpected tensor of shape {1}: not a weight of a {2} model", "意外的张量，形状为 {1}：不是 {2} 模型的权重") \
@@ -415,6 +452,7 @@ namespace attnscope {
     X(JsonAString, "text in double quotes", "双引号中的文本") \
     X(JsonBadString, "text in quotes that JSON does not allow (a missing closing quote, a bad escape, a raw control character or invalid UTF-8)", \
       "JSON 不允许的引号文本（缺少右引号、错误的转义、未转义的控制字符或无效的 UTF-8）") \
+    X(JsonNumberOverflow, "a number too large for a double (at most about 1.8e308)", "超出双精度范围的数（最大约 1.8e308）") \
     X(JsonBadLiteral, "a word that is not a JSON value (text needs double quotes; true, false and null are lower-case)", \
       "不是 JSON 值的词（文本需要双引号；true、false 和 null 须小写）") \
     X(JsonBadNumber, "a malformed number", "格式错误的数字") \

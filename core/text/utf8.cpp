@@ -1,5 +1,7 @@
 #include "core/text/utf8.hpp"
 
+#include <algorithm>
+
 namespace attnscope::utf8 {
 
 namespace {
@@ -67,4 +69,35 @@ std::string encode(char32_t cp) {
     return out;
 }
 
+namespace {
+
+void appendEscaped(std::string& out, unsigned char byte) {
+    static const char* const kHex = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 15];
+}
+
+bool isControl(char32_t cp) { return (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0); }
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t pos = 0; pos < text.size();) {
+        char32_t cp = 0;
+        const std::size_t length = readOne(text, pos, cp);
+        if (length == 0 || isControl(cp)) {
+            for (std::size_t b = 0; b < std::max<std::size_t>(length, 1); ++b)
+                appendEscaped(out, static_cast<unsigned char>(text[pos + b]));
+        } else {
+            out.append(text.substr(pos, length));
+        }
+        pos += std::max<std::size_t>(length, 1);
+    }
+    return out;
+}
+
 }  // namespace attnscope::utf8
+

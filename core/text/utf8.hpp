@@ -24,4 +24,9 @@ Decoded decode(std::string_view text);
 
 std::string encode(char32_t cp);
 
+// Text from a file (a tensor name, a ref, a token) made safe for a terminal: control characters
+// (C0 but newline and tab, DEL, C1: escape sequences, NUL) and invalid bytes become \xHH, so
+// nothing a file holds can move the cursor, recolour the screen or cut the message short.
+std::string printable(std::string_view text);
+
 }  // namespace attnscope::utf8

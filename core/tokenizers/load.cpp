@@ -4,6 +4,7 @@
 #include "core/io/text_file.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/tokenizers/byte_level_bpe.hpp"
+#include "core/tokenizers/hf_bpe.hpp"
 #include "core/tokenizers/tokenizer_json.hpp"
 #include "core/tokenizers/wordpiece.hpp"
 
@@ -70,10 +71,17 @@ Result<std::unique_ptr<Tokenizer>> loadBpeFolder(const fs::path& dir, const Fiel
     if (!merges) return merges.error();
     auto prefixSpace = config.optionalBoolean("add_prefix_space");
     if (!prefixSpace) return prefixSpace.error();
-    auto bpe = ByteLevelBpeTokenizer::create(std::move(vocab).value(), merges.value(),
-                                             ByteLevelOptions{prefixSpace.value().value_or(false)},
-                                             (dir / "merges.txt").string());
+    // GPT-2's files mean what tokenizer.json says with a ByteLevel pre-tokenizer (its pattern).
+    BpePipeline pipeline;
+    PreTokenizerStep byteLevel;
+    byteLevel.kind = PreTokenizerStep::Kind::ByteLevel;
+    byteLevel.addPrefixSpace = prefixSpace.value().value_or(false);
+    pipeline.preTokenizer.push_back(byteLevel);
+    auto bpe = HfBpeTokenizer::create(std::move(vocab).value(), merges.value(), std::move(pipeline), (dir / "merges.txt").string());
     if (!bpe) return bpe.error();
+    SpecialTokens special;
+    special.bos = special.eos = special.unk = bpe.value()->idOf("<|endoftext|>");
+    bpe.value()->setSpecialTokens(special);
     return std::unique_ptr<Tokenizer>(std::move(bpe).value());
 }
 
@@ -113,6 +121,31 @@ Result<void> applySpecialTokenRoles(Tokenizer& tokenizer, const Field& map) {
     return {};
 }
 
+// BERT's vocab.txt folders: [CLS] … [SEP], as BertTokenizer builds its inputs.
+void wrapWordPieceFolder(Tokenizer& tokenizer) {
+    const SpecialTokens& s = tokenizer.specialTokens();
+    if (s.cls && s.sep) tokenizer.setWrapping({{*s.cls}, {*s.sep}});
+}
+
+// tokenizer_config.json's add_bos_token / add_eos_token, where given, decide whether the BOS / EOS
+// token wraps the text (as LlamaTokenizerFast and GemmaTokenizerFast rebuild their template).
+Result<void> applyAddBosEos(Tokenizer& tokenizer, const Field& config) {
+    auto addBos = config.optionalBoolean("add_bos_token");
+    auto addEos = config.optionalBoolean("add_eos_token");
+    if (!addBos) return addBos.error();
+    if (!addEos) return addEos.error();
+    Wrapping wrapping = tokenizer.wrapping();
+    const auto apply = [](std::vector<int>& side, std::optional<bool> add, std::optional<int> id, bool front) {
+        if (!add || !id) return;
+        std::erase(side, *id);
+        if (*add) side.insert(front ? side.begin() : side.end(), *id);
+    };
+    apply(wrapping.before, addBos.value(), tokenizer.specialTokens().bos, true);
+    apply(wrapping.after, addEos.value(), tokenizer.specialTokens().eos, false);
+    tokenizer.setWrapping(std::move(wrapping));
+    return {};
+}
+
 Result<std::unique_ptr<Tokenizer>> loadModelFiles(const fs::path& dir, const Field& config) {
     std::error_code ec;
     if (fs::exists(dir / "tokenizer.json", ec)) return loadTokenizerJson(dir / "tokenizer.json");
@@ -137,6 +170,8 @@ Result<std::unique_ptr<Tokenizer>> loadTokenizerFromFolder(const fs::path& dir) 
     if (auto e = addDecoderSpecials(*tokenizer.value(), config); !e.ok()) return e.error();
     if (auto e = applySpecialTokenRoles(*tokenizer.value(), config); !e.ok()) return e.error();
     if (auto e = applySpecialTokenRoles(*tokenizer.value(), specialMap); !e.ok()) return e.error();
+    if (!fs::exists(dir / "tokenizer.json", ec) && tokenizer.value()->kind() == "WordPiece") wrapWordPieceFolder(*tokenizer.value());
+    if (auto e = applyAddBosEos(*tokenizer.value(), config); !e.ok()) return e.error();
     return tokenizer;
 }
 

@@ -1,9 +1,11 @@
 #include "core/tokenizers/tokenizer.hpp"
 
+
 #include <algorithm>
 
 #include "core/text/error_messages.hpp"
 #include "core/text/utf8.hpp"
+#include "core/tokenizers/token_reading.hpp"
 
 namespace attnscope {
 
@@ -11,6 +13,7 @@ void Vocabulary::add(std::string piece, int id) {
     if (id < 0) return;
     if (static_cast<std::size_t>(id) >= pieces_.size()) pieces_.resize(static_cast<std::size_t>(id) + 1);
     pieces_[static_cast<std::size_t>(id)] = piece;
+    longest_ = std::max(longest_, piece.size());
     ids_[std::move(piece)] = id;
 }
 
@@ -32,12 +35,40 @@ void Tokenizer::setSpecialTokens(const SpecialTokens& special) {
 }
 
 void Tokenizer::addSpecialPiece(const std::string& piece) {
-    if (piece.empty() || !idOf(piece)) return;
-    if (std::find(specialPieces_.begin(), specialPieces_.end(), piece) != specialPieces_.end()) return;
-    specialPieces_.push_back(piece);
-    // Longest first, so "<|endoftext|>" wins over any special piece that is its prefix.
-    std::stable_sort(specialPieces_.begin(), specialPieces_.end(),
-                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    const auto id = idOf(piece);
+    if (piece.empty() || !id) return;
+    AddedToken token;
+    token.content = piece;
+    token.id = *id;
+    token.special = true;
+    added_.add(token);
+}
+
+void Tokenizer::addAddedToken(const AddedToken& token) { added_.add(token); }
+
+std::vector<int> Tokenizer::wrap(const std::vector<int>& ids) const {
+    std::vector<int> out = wrapping_.before;
+    out.insert(out.end(), ids.begin(), ids.end());
+    out.insert(out.end(), wrapping_.after.begin(), wrapping_.after.end());
+    return out;
+}
+
+std::vector<Token> Tokenizer::wrap(const std::vector<Token>& tokens) const {
+    const auto special = [this](int id) {
+        Token token = makeToken(id, -1);
+        token.special = true;
+        return token;
+    };
+    std::vector<Token> out;
+    out.reserve(tokens.size() + wrapping_.before.size() + wrapping_.after.size());
+    for (int id : wrapping_.before) out.push_back(special(id));
+    out.insert(out.end(), tokens.begin(), tokens.end());
+    for (int id : wrapping_.after) out.push_back(special(id));
+    return out;
+}
+
+std::string Tokenizer::displayText(const Token& token) const {
+    return readingLabel(readTokens({TokenBytes{token.special ? token.text : bytesOf(token), token.special}}).front());
 }
 
 Token Tokenizer::makeToken(int id, int word) const {
@@ -48,30 +79,27 @@ Token Tokenizer::makeToken(int id, int word) const {
     return token;
 }
 
-Result<std::vector<Token>> Tokenizer::encode(std::string_view text) const {
+Result<std::vector<Token>> Tokenizer::encode(std::string_view text, std::size_t maxTokens) const {
     const utf8::Decoded decoded = utf8::decode(text);
     if (decoded.invalidAt) {
         return Error{ErrorId::WhereText, errorText(ErrorId::InvalidUtf8At, *decoded.invalidAt)};
     }
     std::vector<Token> tokens;
     int nextWord = 0;
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        // The earliest special piece from pos (longest at equal positions).
-        std::size_t found = std::string_view::npos;
-        const std::string* piece = nullptr;
-        for (const std::string& candidate : specialPieces_) {
-            const std::size_t at = text.find(candidate, pos);
-            if (at < found) found = at, piece = &candidate;
+    for (std::size_t pos = 0; pos <= text.size() && tokens.size() < maxTokens;) {
+        const auto match = added_.find(text, pos);
+        const std::size_t end = match ? match->begin : text.size();
+        if (end > pos || pos == 0) {
+            auto encoded = encodeText(text.substr(pos, end - pos), pos == 0, nextWord, tokens, maxTokens);
+            if (!encoded.ok()) return encoded.error();
         }
-        const std::size_t end = piece ? found : text.size();
-        if (auto encoded = encodeText(text.substr(pos, end - pos), nextWord, tokens); !encoded.ok()) return encoded.error();
-        if (!piece) break;
-        Token special = makeToken(*idOf(*piece), nextWord++);
-        special.special = true;
-        tokens.push_back(std::move(special));
-        pos = found + piece->size();
+        if (!match) break;
+        Token added = makeToken(match->token->id, nextWord++);
+        added.special = match->token->special;
+        tokens.push_back(std::move(added));
+        pos = match->end;
     }
+    if (tokens.size() > maxTokens) tokens.resize(maxTokens);
     return tokens;
 }
 

@@ -4,7 +4,8 @@
 
 #include "core/io/json_reader.hpp"
 #include "core/text/error_messages.hpp"
-#include "core/tokenizers/byte_level_bpe.hpp"
+#include "core/tokenizers/bpe_merges.hpp"
+#include "core/tokenizers/tokenizer_json_bpe.hpp"
 #include "core/tokenizers/vocab_json.hpp"
 #include "core/tokenizers/wordpiece.hpp"
 
@@ -14,12 +15,6 @@ namespace {
 
 using json::Json;
 using Field = json::Field<Json>;
-
-struct AddedToken {
-    std::string content;
-    int id;
-    bool special;
-};
 
 // The "type" of a normalizer, pre_tokenizer or model: absent or null → "", anything but text → Error.
 Result<std::string> typeOf(const Field& object) {
@@ -43,18 +38,29 @@ Result<Vocabulary> readVocab(const Field& model) {
 }
 
 Result<AddedToken> readAddedToken(const Field& entry) {
-    if (auto e = entry.requireObject(ErrorId::AddedTokenObject); !e.ok()) return e.error();
-    auto id = entry.member("id");
-    if (!id) return id.error();
-    auto idValue = id.value().integer(0, kMaxTokenId);
-    auto content = entry.member("content");
-    if (!idValue) return idValue.error();
-    if (!content) return content.error();
-    auto text = content.value().text();
-    auto special = entry.optionalBoolean("special");
-    if (!text) return text.error();
-    if (!special) return special.error();
-    return AddedToken{text.value(), static_cast<int>(idValue.value()), special.value().value_or(false)};
+    return json::catching([&]() -> Result<AddedToken> {
+        json::need(entry.requireObject(ErrorId::AddedTokenObject));
+        AddedToken token;
+        token.id = static_cast<int>(json::need(json::need(entry.member("id")).integer(0, kMaxTokenId)));
+        token.content = json::need(json::need(entry.member("content")).text());
+        token.special = json::need(entry.optionalBoolean("special")).value_or(false);
+        token.lstrip = json::need(entry.optionalBoolean("lstrip")).value_or(false);
+        token.rstrip = json::need(entry.optionalBoolean("rstrip")).value_or(false);
+        if (json::need(entry.optionalBoolean("single_word")).value_or(false))
+            json::fail(Error{entry.whereOf("single_word"), errorText(ErrorId::ExpectedFound, "false", "true")});
+        return token;
+    });
+}
+
+// The same content under two ids, or two contents under one id, would make the ids depend on
+// which entry wins: refused, naming both.
+Result<void> checkDuplicate(const std::vector<AddedToken>& added, const AddedToken& token, const Field& entry) {
+    for (const AddedToken& other : added) {
+        const bool sameContent = other.content == token.content, sameId = other.id == token.id;
+        if (sameContent != sameId)
+            return Error{entry.where(), errorText(ErrorId::DuplicateAddedToken, other.content, other.id, token.content, token.id)};
+    }
+    return {};
 }
 
 Result<std::vector<AddedToken>> readAddedTokens(const Field& root) {
@@ -67,6 +73,7 @@ Result<std::vector<AddedToken>> readAddedTokens(const Field& root) {
     for (const Field& entry : entries.value()) {
         auto token = readAddedToken(entry);
         if (!token) return token.error();
+        if (auto e = checkDuplicate(added, token.value(), entry); !e.ok()) return e.error();
         added.push_back(token.value());
     }
     return added;
@@ -154,26 +161,6 @@ Result<std::vector<BpeMerge>> readMerges(const Field& model) {
     return merges;
 }
 
-Result<ByteLevelOptions> byteLevelOptions(const Field& root, const Field& model) {
-    auto normalizer = root.optionalMember("normalizer");
-    if (!normalizer) return normalizer.error();
-    if (normalizer.value()) return normalizer.value()->expected(ErrorId::NullForByteLevel);
-    auto pre = preTokenizer(root, "ByteLevel", "BPE");
-    if (!pre) return pre.error();
-    auto prefixSpace = pre.value().optionalBoolean("add_prefix_space");
-    auto useRegex = pre.value().optionalBoolean("use_regex");
-    if (!prefixSpace) return prefixSpace.error();
-    if (!useRegex) return useRegex.error();
-    if (!useRegex.value().value_or(true)) return Error{pre.value().whereOf("use_regex"), errorText(ErrorId::ExpectedFound, ErrorId::TrueGpt2Pattern, "false")};
-    for (const char* name : {"continuing_subword_prefix", "end_of_word_suffix"}) {
-        auto affix = model.optionalText(name);
-        if (!affix) return affix.error();
-        if (!affix.value().value_or("").empty())
-            return Error{model.whereOf(name), errorText(ErrorId::ExpectedFound, ErrorId::NullOrEmptyForBpe, errorText(ErrorId::Quoted, *affix.value()))};
-    }
-    return ByteLevelOptions{prefixSpace.value().value_or(false)};
-}
-
 Result<std::unique_ptr<Tokenizer>> buildModel(const Field& root, const Field& model, Vocabulary vocab) {
     auto typeResult = typeOf(model);
     if (!typeResult) return typeResult.error();
@@ -185,11 +172,11 @@ Result<std::unique_ptr<Tokenizer>> buildModel(const Field& root, const Field& mo
         return std::unique_ptr<Tokenizer>(std::make_unique<WordPieceTokenizer>(std::move(vocab), options.value()));
     }
     if (type == "BPE") {
-        auto options = byteLevelOptions(root, model);
+        auto pipeline = readBpePipeline(root, model);
+        if (!pipeline) return pipeline.error();
         auto merges = readMerges(model);
-        if (!options) return options.error();
         if (!merges) return merges.error();
-        auto bpe = ByteLevelBpeTokenizer::create(std::move(vocab), merges.value(), options.value(), model.whereOf("merges"));
+        auto bpe = HfBpeTokenizer::create(std::move(vocab), merges.value(), std::move(pipeline).value(), model.whereOf("merges"));
         if (!bpe) return bpe.error();
         return std::unique_ptr<Tokenizer>(std::move(bpe).value());
     }
@@ -221,11 +208,13 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
     Tokenizer& built = *tokenizer.value();
     SpecialTokens special = built.specialTokens();
     for (const AddedToken& token : added.value()) {
-        if (!token.special) continue;
-        assignRoleByName(special, token.content, token.id);
-        built.addSpecialPiece(token.content);
+        if (token.special) assignRoleByName(special, token.content, token.id);
+        built.addAddedToken(token);
     }
     built.setSpecialTokens(special);
+    auto wrapping = readWrapping(root, built);
+    if (!wrapping) return wrapping.error();
+    built.setWrapping(std::move(wrapping).value());
     return tokenizer;
 }
 

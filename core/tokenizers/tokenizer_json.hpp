@@ -3,10 +3,13 @@
 //   model.type "WordPiece" {vocab, unk_token, continuing_subword_prefix, max_input_chars_per_word}
 //     with normalizer BertNormalizer {clean_text, handle_chinese_chars, strip_accents, lowercase}
 //     (or null) and pre_tokenizer BertPreTokenizer;
-//   model.type "BPE" {vocab, merges as "a b" strings or ["a", "b"] pairs} with normalizer null
-//     and pre_tokenizer ByteLevel {add_prefix_space, use_regex: true}.
-// added_tokens [{id, content, special}] join the vocabulary; special ones are matched literally.
-// Anything else is an Error naming the field.
+//   model.type "BPE" {vocab, merges as "a b" strings or ["a", "b"] pairs, unk_token, fuse_unk,
+//     byte_fallback, ignore_merges} with the normalizers NFC/NFD/NFKC/NFKD, Lowercase, Prepend,
+//     Replace, Strip, Sequence and the pre-tokenizers Split (regex or string, every behavior,
+//     invert), ByteLevel, Metaspace, Digits, Punctuation, Sequence (tokenizer_json_bpe.cpp).
+// added_tokens [{id, content, special, lstrip, rstrip}] join the vocabulary and are split off the
+// text first. post_processor (TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel,
+// Sequence) gives the wrapping. Anything else is an Error naming the field.
 #include <filesystem>
 #include <memory>
 #include <string>

@@ -31,7 +31,8 @@ public:
     const WordPieceOptions& options() const { return options_; }
 
 protected:
-    Result<void> encodeText(std::string_view text, int& nextWord, std::vector<Token>& out) const override;
+    Result<void> encodeText(std::string_view text, bool atStart, int& nextWord, std::vector<Token>& out,
+                            std::size_t maxTokens) const override;
 
 private:
     std::vector<std::u32string> basicTokenize(std::string_view text) const;

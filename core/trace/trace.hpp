@@ -24,6 +24,12 @@ struct Token {
     int id = -1;          // vocabulary id for real tokenizers, -1 for lesson tokens
     int word = -1;        // index of the word this piece belongs to (-1: the token is its own word)
     bool special = false; // [CLS], [SEP], <|endoftext|>, ...
+    // Real tokenizers (core/tokenizers/token_reading.hpp): text is the reader's form, piece the
+    // vocabulary's spelling ("Ġworld", "<0xE5>"); completedAhead > 0: holds leading bytes of a
+    // character shown that many tokens later; invalidText: bytes that form no character here.
+    std::string piece{};
+    int completedAhead = 0;
+    bool invalidText = false;
 };
 
 // One head of one layer, both counted from 0 (shown from 1).

@@ -3243,6 +3243,18 @@ click to open it large</source>
         <source>token %1 “%2”: %3</source>
         <translation>词元 %1“%2”：%3</translation>
     </message>
+    <message>
+        <source>token %1 “%2”: vocabulary piece “%3”</source>
+        <translation>词元 %1“%2”：词表子词“%3”</translation>
+    </message>
+    <message>
+        <source>Holds the first bytes of a character that token %1 shows.</source>
+        <translation>含有一个字符的前几个字节，该字符显示在词元 %1 上。</translation>
+    </message>
+    <message>
+        <source>Not valid text alone: these bytes form no whole character here.</source>
+        <translation>单独不是有效文本：这些字节在此处不构成完整的字符。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::WorkedExample</name>
@@ -3324,16 +3336,8 @@ Coreference and head analysis: attnscope coref --help, attnscope heads --help.</
         <translation>列出内置课程。</translation>
     </message>
     <message>
-        <source>Open the window and save a screenshot of every step to DIR.</source>
-        <translation>打开窗口，并把每个步骤的截图保存到 DIR。</translation>
-    </message>
-    <message>
         <source>Interface language: zh_CN (Simplified Chinese) or en (default: the system locale).</source>
         <translation>界面语言：zh_CN（简体中文）或 en（英语）（默认：系统区域设置）。</translation>
-    </message>
-    <message>
-        <source>With --model, for benchmarks: quit once the window has painted the model&apos;s first heatmap, printing the milliseconds since start.</source>
-        <translation>与 --model 一起使用，用于性能测试：窗口绘制出模型的第一张热力图后立即退出，并打印自启动以来的毫秒数。</translation>
     </message>
     <message>
         <source>attnscope coref: which earlier word a pronoun attends to.
@@ -3754,6 +3758,17 @@ CPU 特性：%4
     <message>
         <source>--format npy writes a binary .npz file: give --output FILE</source>
         <translation>--format npy 会写出二进制 .npz 文件：请用 --output FILE 指定文件</translation>
+    </message>
+    <message>
+        <source>--export-png writes PNG only: name the file .png, not .%1</source>
+        <translation>--export-png 只写 PNG：文件名应以 .png 结尾，而不是 .%1</translation>
+    </message>
+</context>
+<context>
+    <name>settings</name>
+    <message>
+        <source>%1; the settings are neither read nor saved this session</source>
+        <translation>%1；本次会话既不读取也不保存设置</translation>
     </message>
 </context>
 </TS>

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/io/atomic_file.hpp"
+#include "core/io/run_inputs.hpp"
 #include "core/io/text_file.hpp"
 
 using namespace attnscope;
@@ -151,4 +152,71 @@ TEST_CASE("writeFileAtomically into a pipe or device writes into it and leaves i
     CHECK(received == "through the pipe");
     CHECK(fs::is_fifo(fifo));
     CHECK(folder.names() == std::vector<std::string>{"pipe"});  // no temporary either
+}
+
+TEST_CASE("writeFileAtomically: a FIFO without a reader is refused instead of waited on", "[io]") {
+    ScratchFolder folder;
+    const fs::path fifo = folder.path / "pipe";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const auto written = writeFileAtomically(fifo, std::string_view("nobody listens"));
+    REQUIRE_FALSE(written.ok());
+    CHECK(written.error().text() == fifo.string() + ": is a FIFO that no program is reading from: nothing was written");
+    CHECK(fs::is_fifo(fifo));
+}
+
+TEST_CASE("writeFileAtomically refuses a file nobody may write (mode 0444)", "[io]") {
+    ScratchFolder dir;
+    const fs::path file = dir.path / "handout.csv";
+    put(file, "old");
+    fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const auto written = writeFileAtomically(file, std::string_view("new"));
+    REQUIRE_FALSE(written.ok());
+    CHECK(written.error().text() == file.string() + ": is read-only (mode 0444): not replaced (make it writable first)");
+    CHECK(contentOf(file) == "old");
+    CHECK(dir.names() == std::vector<std::string>{"handout.csv"});
+}
+
+TEST_CASE("writeFileAtomically refuses an input of this run once the command line asks it to", "[io]") {
+    ScratchFolder dir;
+    const fs::path lesson = dir.path / "lesson.json";
+    put(lesson, "{}");
+    REQUIRE(readTextFile(lesson).ok());  // notes it as an input
+    refuseWritingOverRunInputs(true);
+    const auto written = writeFileAtomically(lesson, std::string_view("trace"));
+    refuseWritingOverRunInputs(false);
+    REQUIRE_FALSE(written.ok());
+    CHECK(written.error().text().find("is an input of this run") != std::string::npos);
+    CHECK(contentOf(lesson) == "{}");
+    CHECK(writeFileAtomically(lesson, std::string_view("{\"saved\": 1}")).ok());  // the window: Save
+}
+
+TEST_CASE("writeRegularFileAtomically never writes through a link, nor into a FIFO", "[io]") {
+    ScratchFolder dir;
+    put(dir.path / "victim", "precious");
+    fs::create_symlink(dir.path / "victim", dir.path / "settings.conf");
+    const auto linked = writeRegularFileAtomically(dir.path / "settings.conf", "[view]\n");
+    REQUIRE_FALSE(linked.ok());
+    CHECK(linked.error().text() == (dir.path / "settings.conf").string() + ": is a symbolic link: this file is never written through a link");
+    CHECK(contentOf(dir.path / "victim") == "precious");
+    REQUIRE(::mkfifo((dir.path / "fifo.conf").c_str(), 0600) == 0);
+    const auto fifo = writeRegularFileAtomically(dir.path / "fifo.conf", "[view]\n");
+    REQUIRE_FALSE(fifo.ok());
+    CHECK(fifo.error().text().find("is not a regular file (a device, FIFO or socket): not replaced") != std::string::npos);
+    REQUIRE(writeRegularFileAtomically(dir.path / "new.conf", "[view]\n").ok());
+    CHECK(contentOf(dir.path / "new.conf") == "[view]\n");
+}
+
+TEST_CASE("removeTemporaryFilesNow removes the temporary of a write under way (Ctrl-C)", "[io]") {
+    ScratchFolder dir;
+    const fs::path target = dir.path / "export.json";
+    std::size_t seenDuring = 0;
+    const auto written = writeFileAtomically(target, [&](FileChunkWriter& out) -> Result<void> {
+        out.write("half");
+        seenDuring = dir.names().size();  // the temporary
+        removeTemporaryFilesNow();        // what the SIGINT handler calls
+        return Error{"export.json", "stopped"};
+    });
+    CHECK_FALSE(written.ok());
+    CHECK(seenDuring == 1);
+    CHECK(dir.names().empty());
 }

@@ -8,7 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "app/blas_startup.hpp"
+#include "core/kernels/startup.hpp"
+#include "core/kernels/vector_state.hpp"
 #include "core/model/blas_kernels.hpp"
 #include "core/model/transformer.hpp"
 
@@ -79,7 +80,7 @@ TEST_CASE("a forced family runs only where the CPU has what it needs", "[kernels
 
 // Run by tests/kernels/run_with_kernels.sh only (hidden): the kernels OpenBLAS runs in this process
 // are the ones that script asked for, so its model checks really ran on them. "auto": the decision
-// for this CPU, applied by app/blas_startup.cpp (linked into core_tests).
+// for this CPU, applied by core/kernels/startup.cpp (linked into core_tests).
 TEST_CASE("OpenBLAS runs the kernels asked for", "[.kernels-active]") {
     const char* expected = std::getenv("ATTNSCOPE_EXPECT_BLAS_CORE");
     REQUIRE(expected != nullptr);
@@ -102,7 +103,7 @@ TEST_CASE("our kernels' SIMD level follows the kernels asked for", "[.kernels-ac
 
 TEST_CASE("OpenBLAS's threads spin briefly from start-up on, and its threaded products still come out right",
           "[kernels][models]") {
-    // app/blas_startup.cpp (linked into core_tests) sets OPENBLAS_THREAD_TIMEOUT to
+    // core/kernels/startup.cpp (linked into core_tests) sets OPENBLAS_THREAD_TIMEOUT to
     // kForwardPassSpin before main() unless the user set it; each setBlasThreadSpin stops OpenBLAS's
     // threads, made again at the next threaded product. A 2-thread 256×256×256 product (threaded
     // inside OpenBLAS) against the same product in double, after each change.
@@ -151,12 +152,16 @@ TEST_CASE("clearUpperVectorState leaves the vector registers' upper halves clean
     // The window's worker threads call it before each job: SSE2 code after dirty upper halves
     // ran bert-base's head statistics at 512 tokens in ~5 s instead of ~0.3 s (bench/README.md).
     if (!canReadStateInUse()) {
-        WARN("this CPU cannot report the registers' state in use (XGETBV 1): only the call is checked");
+        WARN("skipped: this CPU cannot report the registers' state in use (XGETBV 1)");
         clearUpperVectorState();
         return;
     }
     dirtyUpperHalves();
-    REQUIRE(upperHalvesInUse());  // the test's own premise: the state really is dirty now
+    if (!upperHalvesInUse()) {  // some CPUs (seen: AMD EPYC) never report these halves in use
+        WARN("skipped: this CPU does not report a 256-bit write as state in use (XGETBV 1)");
+        clearUpperVectorState();
+        return;
+    }
     clearUpperVectorState();
     CHECK_FALSE(upperHalvesInUse());
 }

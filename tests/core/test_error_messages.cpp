@@ -40,7 +40,11 @@ const std::set<std::string> kAllowedWords{
     "Python", "AttnScope", "Hugging", "Face", "HOME", "ORG",  "NAME",    "LAYER", "HEAD",  "NUL",    "BOOL",
     "null", "true", "false", "safetensors", "traceLayerInDetail", "softmax", "CLS", "SEP", "PCA",
     "dtype", "shape",  // keys of a safetensors header
-    "FFFD"};          // U+FFFD
+    "FFFD",           // U+FFFD
+    // tokenizer.json's own type and option names, spelled as the file spells them
+    "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Prepend", "Replace", "Strip", "Sequence", "Split", "ByteLevel",
+    "Metaspace", "Digits", "Punctuation", "TemplateProcessing", "BertProcessing", "RobertaProcessing", "Removed",
+    "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous", "dropout", "xFF"};
 
 // ASCII words of 3+ letters outside quotes, apart from identifiers (with _ . - or a digit: d_model,
 // config.json, GPT-2) and the allowed words.

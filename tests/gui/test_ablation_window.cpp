@@ -308,7 +308,7 @@ void AblationWindowTest::aStatisticsRowsMenuSwitchesItsHead() {
     window.show();
     QVERIFY(window.openBuiltInLesson("two-heads"));
     child<QTabWidget>(window, "tabs")->setCurrentWidget(child<HeadsPanel>(window, "headsPanel"));
-    QVERIFY(window.waitForHeadAnalysis(kWaitMs));
+    QVERIFY(waitForHeadAnalysis(window, kWaitMs));
     const HeadStatsTable* stats = child<HeadsPanel>(window, "headsPanel")->statistics();
     QTRY_COMPARE(stats->model()->rowCount(), 2);
     stats->table()->sortByColumn(HeadStatsModel::Head, Qt::DescendingOrder);  // head 2 on top

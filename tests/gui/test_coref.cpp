@@ -159,7 +159,7 @@ private slots:
         // (tests/core/test_coreference.cpp); typing "wide" instead of "tired" moves the arc.
         QVERIFY(window->openBuiltInLesson("two-layers"));
         child<QTabWidget>(*window, "tabs")->setCurrentWidget(child<CorefTab>(*window, "corefTab"));
-        window->setCoreferenceHeads({{1, 0}});
+        child<CorefTabController>(*window, "corefController")->setHeads({{1, 0}});
         const QString base = "The animal didn't cross the street because it was too ";
         for (const auto& [state, fitting] : {std::pair{"tired", "animal"}, std::pair{"wide", "street"}}) {
             window->setSentence(base + state);
@@ -174,7 +174,7 @@ private slots:
         QVERIFY(window->openBuiltInLesson("two-layers"));
         auto* tabs = child<QTabWidget>(*window, "tabs");
         tabs->setCurrentWidget(child<CorefTab>(*window, "corefTab"));
-        window->setCoreferenceHeads({{1, 0}});
+        child<CorefTabController>(*window, "corefController")->setHeads({{1, 0}});
         const QString base = "The animal didn't cross the street because it was too ";
         window->setSentence(base + "tired");
         QVERIFY(arcTo(view(), "animal") && arcTo(view(), "animal")->chosen);  // short: resolved at once
@@ -311,7 +311,7 @@ private slots:
 
     void setCoreferenceHeadsShowsTheTabWithThoseHeads() {
         child<QTabWidget>(*window, "tabs")->setCurrentWidget(child<HeatmapView>(*window, "heatmap"));
-        window->setCoreferenceHeads({{0, 1}, {0, 0}});
+        child<CorefTabController>(*window, "corefController")->setHeads({{0, 1}, {0, 0}});
         QCOMPARE(child<QTabWidget>(*window, "tabs")->currentWidget(), static_cast<QWidget*>(child<CorefTab>(*window, "corefTab")));
         QCOMPARE(child<CorefTab>(*window, "corefTab")->scoringBox()->currentIndex(), int(CorefTab::Heads));
         QCOMPARE(child<CorefTab>(*window, "corefTab")->headsEdit()->text(), QString("1:2, 1:1"));
@@ -366,10 +366,10 @@ private slots:
 
     void largerTextEnlargesTheWords() {
         const double before = drawnWord(view(), "animal")->rect.height();
-        window->setLargerText(true);
+        presentationOf(*window)->setZoom(150);
         QVERIFY(drawnWord(view(), "animal")->rect.height() > before);
         QCOMPARE(view().drawnArcs().size(), std::size_t{3});
-        window->setLargerText(false);
+        presentationOf(*window)->setZoom(100);
     }
 
     void longTextWrapsOntoSeveralLines() {
@@ -390,7 +390,7 @@ private slots:
         w.setSentence("the dog ran to the house and it was cold .");
         w.openModel(kBert);
         QTRY_VERIFY_WITH_TIMEOUT(showsModel(w) && shownRunOf(w) != nullptr, kWaitMs);
-        QVERIFY(w.waitForModel(kWaitMs));
+        QVERIFY(waitForModel(w, kWaitMs));
         child<QTabWidget>(w, "tabs")->setCurrentWidget(child<CorefTab>(w, "corefTab"));
         const Trace& run = shownRunOf(w)->trace;
         verifyArcsMatch(view(), resolveSentence(run, {Scoring::rollout(), false, std::nullopt}).value());
@@ -398,7 +398,7 @@ private slots:
         child<CorefTab>(w, "corefTab")->scoringBox()->setCurrentIndex(CorefTab::Layer);
         child<QComboBox>(w, "layer")->setCurrentIndex(1);
         verifyArcsMatch(view(), resolveSentence(run, {Scoring::wholeLayer(1), false, std::nullopt}).value());
-        w.setCoreferenceHeads({{1, 3}, {0, 2}});
+        child<CorefTabController>(w, "corefController")->setHeads({{1, 3}, {0, 2}});
         verifyArcsMatch(view(), resolveSentence(run, {Scoring::headSet({{1, 3}, {0, 2}}), false, std::nullopt}).value());
         QCOMPARE(view().contributionsTable()->rowCount(), 2);
     }

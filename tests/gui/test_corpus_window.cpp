@@ -23,6 +23,7 @@
 #include "app/main_window.hpp"
 #include "app/sentence_runners.hpp"
 #include "app/source/latest_request_worker.hpp"
+#include "app/source/lesson_trace_source.hpp"
 #include "app/tabs/corpus_controller.hpp"
 #include "core/analysis/corpus_stats.hpp"
 #include "core/source/model_session.hpp"
@@ -77,6 +78,40 @@ QJsonArray referenceHeads() {
     return {};
 }
 
+// A source built by the test for the window's CorpusController: the tiny BERT's sentence runner
+// (as the model source gives it), wrapped so the test can watch or hold each sentence on the
+// worker thread. The rest of a source is a lesson's; the controller only asks for the runner.
+class WatchedSource : public LessonTraceSource {
+public:
+    using Watch = std::function<void(int sentence)>;  // before sentence n (1-based) runs
+    explicit WatchedSource(Watch watch) : watch_(std::move(watch)) {
+        auto model = openModel(kBert.toStdString());
+        if (!model) qFatal("%s", model.error().text().c_str());
+        run_ = modelSentenceRunner(std::make_shared<const OpenedModel>(std::move(model).value()));
+    }
+    SentenceRunner sentenceRunner(std::vector<HeadRef> /*ablate*/ = {}) const override {
+        return [this, count = std::make_shared<std::atomic<int>>(0)](const std::string& sentence) {
+            watch_(++*count);
+            return run_(sentence);
+        };
+    }
+
+private:
+    Watch watch_;
+    SentenceRunner run_;
+};
+
+// Holds the first run that reaches sentence `holdAt` on its thread, before that sentence, until
+// `release` (or 10 s); `begun` counts the sentences begun by every run.
+WatchedSource::Watch holdingWatch(int holdAt, std::atomic<bool>& reached, std::atomic<bool>& release,
+                                  std::atomic<int>& begun) {
+    return [holdAt, &reached, &release, &begun](int sentence) {
+        ++begun;
+        if (sentence != holdAt || reached.exchange(true)) return;
+        for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    };
+}
+
 const char* const kReferenceKeys[kCorpusStatisticCount] = {"first", "last", "punctuation", nullptr, nullptr, nullptr,
                                                            "same_token"};
 
@@ -87,6 +122,7 @@ class CorpusWindowTest : public QObject {
 
 private:
     std::unique_ptr<MainWindow> window_;
+    std::unique_ptr<WatchedSource> watched_;  // handed to the window's controller by some tests
     QTemporaryDir dir_;
     QString corpus_;  // corpus-tiny.txt (9 sentences), copied into the temp dir
 
@@ -97,17 +133,6 @@ private:
     void runToTheEnd(const QString& path) {
         controller().run(path);
         QTRY_VERIFY_WITH_TIMEOUT(!controller().busy(), kWaitMs);
-    }
-
-    // Holds the run on its thread after sentence `holdAt` until `release` (or 10 s).
-    static std::function<void(int)> holdingHook(int holdAt, std::atomic<bool>& reached, std::atomic<bool>& release,
-                                               std::atomic<int>& lastDone) {
-        return [holdAt, &reached, &release, &lastDone](int done) {
-            lastDone = done;
-            if (done != holdAt) return;
-            reached = true;
-            for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        };
     }
 
 private slots:
@@ -124,12 +149,21 @@ private slots:
         window_->resize(1400, 900);
         window_->show();
     }
-    void cleanup() { window_.reset(); }
+    void cleanup() {
+        window_.reset();
+        watched_.reset();
+    }
+
+    // The window's controller now runs sentences through `watch`ed runners of the tiny BERT.
+    void watchRuns(WatchedSource::Watch watch) {
+        watched_ = std::make_unique<WatchedSource>(std::move(watch));
+        controller().setSource(watched_.get());
+    }
 
     void pointsEqualCoreAndTheTorchReference() {
         std::atomic<bool> offGuiThread{true};
         QThread* gui = QThread::currentThread();
-        controller().setProgressHookForTests([&](int) {
+        watchRuns([&](int) {
             if (QThread::currentThread() == gui) offGuiThread = false;
         });
         QSignalSpy progress(controller().jobs(), &JobSignals::progress);
@@ -196,11 +230,14 @@ private slots:
     }
 
     void cancelStopsTheRunAndKeepsThePreviousResult() {
+        std::atomic<bool> reached{true}, release{false};  // nothing held until `reached` is reset
+        std::atomic<int> begun{0};
+        watchRuns(holdingWatch(3, reached, release, begun));
         runToTheEnd(corpus_);
         const auto before = panel().stats();
-        std::atomic<bool> reached{false}, release{false};
-        std::atomic<int> lastDone{0};
-        controller().setProgressHookForTests(holdingHook(2, reached, release, lastDone));
+        QVERIFY(before != nullptr);
+        reached = false;
+        begun = 0;
         QSignalSpy failed(controller().jobs(), &JobSignals::failed);
         controller().run(corpus_);
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
@@ -213,7 +250,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!controller().busy(), kWaitMs);
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(1).toBool(), true);  // cancelled
-        QCOMPARE(lastDone.load(), 2);                    // no sentence ran after the cancel
+        QCOMPARE(begun.load(), 3);                       // the held one ends; none after the cancel
         QCOMPARE(panel().stats(), before);
         QCOMPARE(plots().scatterPoints().size(), std::size_t{8});
         QVERIFY(panel().messageText().contains("Cancelled"));
@@ -224,19 +261,18 @@ private slots:
     void aSecondFileReplacesTheRunningOne() {
         const QString two = writeFile(dir_, "two.txt", "the cat sat.\nthe dog ran.\n");
         std::atomic<bool> reached{false}, release{false};
-        std::atomic<int> lastDone{0};
-        controller().setProgressHookForTests(holdingHook(1, reached, release, lastDone));
+        std::atomic<int> begun{0};
+        watchRuns(holdingWatch(2, reached, release, begun));
         QSignalSpy finished(controller().jobs(), &JobSignals::finished);
         controller().run(corpus_);
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
-        controller().setProgressHookForTests({});
         controller().run(two);  // while the first holds after sentence 1
         release = true;
         QTRY_VERIFY_WITH_TIMEOUT(!controller().busy(), kWaitMs);
         QCOMPARE(finished.count(), 1);  // only the second delivered
         QVERIFY(panel().stats() != nullptr);
         QCOMPARE(panel().stats()->sentences, 2);
-        QCOMPARE(lastDone.load(), 1);  // the first stopped at its cancel
+        QCOMPARE(begun.load(), 2 + 2);  // the first stopped at its cancel after its held sentence 2; both of two.txt
         QVERIFY(controller().description().endsWith("two.txt"));
         const CorpusStats expected = coreStats(two);
         for (std::size_t i = 0; i < expected.heads.size(); ++i) QCOMPARE(plots().scatterPoints()[i].y, expected.heads[i].first);

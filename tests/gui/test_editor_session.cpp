@@ -9,7 +9,6 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -63,7 +62,7 @@ private slots:
 private:
     QString writeFile(const QString& name, const QByteArray& bytes);
     LessonEditor* editor() { return child<LessonEditor>(*window, "lessonEditor"); }
-    LessonDocument* document() { return LessonDocument::of(*window); }
+    LessonDocument* document() { return child<LessonDocument>(*window, "lessonDocument"); }
     std::string lessonText() { return serializeLesson(sessionOf(*window).lesson()); }
     void editWq(int row, int col, const QString& value);
     QAction* action(const char* name) { return child<QAction>(*window, name); }
@@ -77,9 +76,9 @@ private:
 
 void EditorSessionTest::initTestCase() {
     initResources();
-    // A scope of our own: the recent list of the person running the tests is never touched.
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    // A settings folder of our own (app/user_settings.cpp reads it at the first use): the recent
+    // list of the person running the tests is never touched.
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(settingsDir.path()));
 }
 
 void EditorSessionTest::init() {
@@ -154,13 +153,13 @@ void EditorSessionTest::questionBeforeAnotherLessonOrClosing() {
     QVERIFY(!window->openLessonFile(lessonPath));
     QCOMPARE(asked, QStringList{"Other lesson"});
     QCOMPARE(lessonText(), edited);  // cancel: the edited lesson stays
-    QVERIFY(window->lessonPath() == other);
+    QVERIFY(window->actions().lessonPath() == other);
     window->show();
     QVERIFY(!window->close());  // cancel keeps the window open
     QVERIFY(window->isVisible());
     answer = Answer::Discard;
     QVERIFY(window->openLessonFile(lessonPath));
-    QCOMPARE(window->lessonPath(), lessonPath);
+    QCOMPARE(window->actions().lessonPath(), lessonPath);
     QVERIFY(!window->isWindowModified());
     editWq(0, 0, "8");
     QVERIFY(window->close());  // discard closes
@@ -184,13 +183,13 @@ void EditorSessionTest::questionBeforeAModelAndDiscardRevertsTheLesson() {
     const std::string edited = lessonText();
     answer = Answer::Cancel;
     window->openModel(dir.path());
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QCOMPARE(asked.size(), 1);
     QVERIFY(window->lastError().isEmpty());  // nothing was opened, so nothing failed
     QCOMPARE(lessonText(), edited);
     answer = Answer::Discard;
     window->openModel(dir.path());  // a folder without a model: refused after the question
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QCOMPARE(asked.size(), 2);
     QVERIFY(!window->lastError().isEmpty());
     QCOMPARE(lessonText(), saved);
@@ -331,18 +330,18 @@ void EditorSessionTest::recentFilesListAndMenu() {
     QFile::remove(made.last());
     addRecentFile(dir.path());  // a folder: a model
     QMenu menu;
-    fillRecentMenu(&menu, *window);
+    fillRecentMenu(&menu, window->actions());
     const QList<QAction*> entries = menu.actions();
     QCOMPARE(entries[0]->text(), QString("%1 (model)").arg(dir.path()));
     QCOMPARE(entries[1]->text(), QString("%1 (missing)").arg(made.last()));
     QVERIFY(!entries[1]->isEnabled());
     QVERIFY(entries[2]->isEnabled());
     entries[2]->trigger();  // opens that lesson
-    QCOMPARE(window->lessonPath(), made[7]);
+    QCOMPARE(window->actions().lessonPath(), made[7]);
     QCOMPARE(recentFiles().first(), made[7]);
     menu.findChild<QAction*>("clearRecent")->trigger();
     QVERIFY(recentFiles().isEmpty());
-    fillRecentMenu(&menu, *window);
+    fillRecentMenu(&menu, window->actions());
     QVERIFY(!menu.findChild<QAction*>("clearRecent")->isEnabled());
 }
 
@@ -368,14 +367,14 @@ void EditorSessionTest::droppingALessonOrAFolderOpensIt() {
     answer = Answer::Cancel;
     QVERIFY(dragAndDrop(*window, other));
     QCOMPARE(asked.size(), 1);  // the question came first, and Cancel kept the lesson
-    QCOMPARE(window->lessonPath(), lessonPath);
+    QCOMPARE(window->actions().lessonPath(), lessonPath);
     answer = Answer::Discard;
     QVERIFY(dragAndDrop(*window, other));
-    QCOMPARE(window->lessonPath(), other);
+    QCOMPARE(window->actions().lessonPath(), other);
     QCOMPARE(window->source().name(), QString("Dropped lesson"));
     // A folder is opened as a model (a folder without a model: refused, the lesson stays).
     QVERIFY(dragAndDrop(*window, dir.path()));
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QVERIFY2(!window->lastError().isEmpty(), "an empty folder is no model");
     QCOMPARE(window->source().name(), QString("Dropped lesson"));
     // Text is not a file: the window does not take the drag.
@@ -391,7 +390,7 @@ void EditorSessionTest::droppingANonLessonKeepsTheLesson() {
     const QString notes = writeFile("notes.txt", "not a lesson at all");
     QVERIFY(dragAndDrop(*window, notes));
     QVERIFY2(window->lastError().contains("notes.txt"), qPrintable(window->lastError()));
-    QCOMPARE(window->lessonPath(), lessonPath);
+    QCOMPARE(window->actions().lessonPath(), lessonPath);
     QCOMPARE(lessonText(), before);
 }
 

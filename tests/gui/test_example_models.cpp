@@ -89,7 +89,7 @@ private slots:
         QVERIFY2(openFromMenu("exampleModel:example-bert",
                               "The animal didn't cross the street because it was too tired.") >= 0,
                  qPrintable(w.lastError()));
-        QVERIFY(w.waitForHeadAnalysis(kWaitMs));
+        QVERIFY(waitForHeadAnalysis(w, kWaitMs));
         const ModelView& view = *child<ModelView>(w, "modelView");
         const auto badge = [&](int layer, int head) {
             const ThumbnailBadge* b = view.badgeFor(layer - 1, head - 1);

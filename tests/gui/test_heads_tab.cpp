@@ -121,11 +121,20 @@ private:
         QVERIFY2(panel().evaluation() != nullptr, qPrintable(panel().messageText()));
     }
 
+    // `setPath` evaluated by the window's worker with `run`, a runner the test built (the lesson's,
+    // wrapped to watch or hold it on the worker thread), as the Heads tab's Evaluate does.
+    void evaluateWith(const QString& setPath, SentenceRunner run) {
+        auto set = loadCorefSet(setPath);
+        QVERIFY(set.ok());
+        child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")
+            ->evaluate(std::make_shared<const CorefSet>(std::move(set).value()), std::move(run), "coreference on the set");
+    }
+
     void openBert() {
         window_->setSentence("the cat sat on the mat and it ran");
         window_->openModel(kBert);
         QTRY_VERIFY_WITH_TIMEOUT(showsModel(*window_) && shownRunOf(*window_) != nullptr, kWaitMs);
-        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+        QVERIFY(waitForHeadAnalysis(*window_, kWaitMs));
     }
 
 private slots:
@@ -141,11 +150,14 @@ private slots:
         const QString set = writeFile(dir_, "lesson-set.jsonl", kLessonSet);
         std::atomic<bool> offGuiThread{true};
         QThread* gui = QThread::currentThread();
-        child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->setProgressHookForTests([&](int) {
+        const SentenceRunner watched = [&, run = lessonRunner("coreference")](const std::string& sentence) {
             if (QThread::currentThread() == gui) offGuiThread = false;
-        });
+            return run(sentence);
+        };
         QSignalSpy progress(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluations(), &JobSignals::progress);
-        evaluate(set);
+        evaluateWith(set, watched);
+        QTRY_VERIFY_WITH_TIMEOUT(!child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluating(), kWaitMs);
+        QVERIFY2(panel().evaluation() != nullptr, qPrintable(panel().messageText()));
         QVERIFY(offGuiThread.load());
         QCOMPARE(progress.count(), 3);
         QCOMPARE(progress.last().at(0).toInt(), 3);
@@ -197,16 +209,17 @@ private slots:
         const auto before = panel().evaluation();
         const std::vector<DrawnCell> drawn = panel().rankingBuilder().drawnCells();
         std::atomic<bool> reached{false}, release{false};
-        std::atomic<int> lastDone{0};
+        std::atomic<int> sentences{0};
         // On the evaluation thread, after sentence 1: hold the run until Cancel is pressed.
-        child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->setProgressHookForTests([&](int done) {
-            lastDone = done;
-            if (done != 1) return;
-            reached = true;
-            for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        });
+        const SentenceRunner held = [&, run = lessonRunner("coreference")](const std::string& sentence) {
+            if (++sentences == 2) {
+                reached = true;
+                for (int i = 0; i < 1000 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+            return run(sentence);
+        };
         QSignalSpy failed(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluations(), &JobSignals::failed);
-        QTest::mouseClick(panel().setRow()->evaluateButton(), Qt::LeftButton);
+        evaluateWith(set, held);
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
         QVERIFY(panel().setRow()->findChild<QPushButton*>("cancelEvaluation")->isVisible());
         QVERIFY(!panel().setRow()->evaluateButton()->isEnabled());
@@ -215,7 +228,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluating(), kWaitMs);
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(1).toBool(), true);  // cancelled
-        QCOMPARE(lastDone.load(), 1);                     // no sentence ran after the cancel
+        QCOMPARE(sentences.load(), 2);                    // the one held ends; none after the cancel
         QCOMPARE(panel().evaluation(), before);
         QCOMPARE(child<HeadAnalysisWorker>(*window_, "headAnalysisWorker")->evaluation(), before);
         QCOMPARE(panel().rankingBuilder().drawnCells().size(), drawn.size());
@@ -296,10 +309,10 @@ private slots:
     }
 
     void statisticsFollowTheLessonSentence() {
-        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+        QVERIFY(waitForHeadAnalysis(*window_, kWaitMs));
         QCOMPARE(panel().statistics()->proxy()->rowCount(), 2);  // 1 layer × 2 heads
         window_->setSentence("the cat sat");
-        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+        QVERIFY(waitForHeadAnalysis(*window_, kWaitMs));
         auto expected = headStatistics(sessionOf(*window_).trace());
         QVERIFY(expected.ok());
         QCOMPARE(panel().statistics()->model()->statistics()[1].selfShare, expected.value()[1].selfShare);
@@ -343,7 +356,7 @@ private slots:
         const auto* before = shownRunOf(*window_);
         window_->setSentence("a dog barked at the man");
         QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(*window_) && shownRunOf(*window_) != before && shownRunOf(*window_)->trace.tokens.at(1).text == "a", kWaitMs);
-        QVERIFY(window_->waitForHeadAnalysis(kWaitMs));
+        QVERIFY(waitForHeadAnalysis(*window_, kWaitMs));
         QCOMPARE(drawnOrder(), expected());
         const int first = drawnOrder()[1].front();
         QRect rect;
@@ -359,7 +372,7 @@ private slots:
         evaluate(set);
         const CorefEvaluation expected = coreEvaluation(set, bertRunner());
         for (const QString format : {"png", "svg", "pdf", "csv", "json"})
-            QVERIFY(window_->exportHeadRanking(dir_.filePath("ranking." + format), format));
+            QVERIFY(headsTabOf(*window_)->exportRanking(dir_.filePath("ranking." + format), format));
 
         QImage png(dir_.filePath("ranking.png"));
         QVERIFY(!png.isNull());

@@ -168,7 +168,7 @@ private slots:
         if (!model.isEmpty()) {
             window.setSentence("the [MASK] sat");
             window.openModel(model);
-            QVERIFY(window.waitForModel());
+            QVERIFY(waitForModel(window));
             QVERIFY(showsModel(window));
         }
         window.resize(1366, 768);

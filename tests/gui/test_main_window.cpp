@@ -21,7 +21,7 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.hpp"
-#include "app/screenshot_tour.hpp"
+#include "scripts/driver/screenshots/screenshot_tour.hpp"
 #include "window_access.hpp"
 #include "core/trace/explain.hpp"
 #include "ui/attention/heatmap_view.hpp"
@@ -440,11 +440,11 @@ void MainWindowTest::savedLessonReadsBack() {
 
 void MainWindowTest::largerTextScalesEveryView() {
     const double before = child<MatrixPanel>(*window, "matrixPanel")->resultView()->font().pointSizeF();
-    window->setLargerText(true);
+    presentationOf(*window)->setZoom(150);
     QVERIFY(child<MatrixPanel>(*window, "matrixPanel")->resultView()->font().pointSizeF() > before);
     QVERIFY(child<HeatmapView>(*window, "heatmap")->firstPlot()->font().pointSizeF() > before);
     verifyHeatmap(*child<HeatmapView>(*window, "heatmap")->builders()[0], sessionOf(*window).trace(), 0);
-    window->setLargerText(false);
+    presentationOf(*window)->setZoom(100);
     QCOMPARE(child<MatrixPanel>(*window, "matrixPanel")->resultView()->font().pointSizeF(), before);
 }
 

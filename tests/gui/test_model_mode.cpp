@@ -226,28 +226,37 @@ private slots:
         QCOMPARE(child<PredictionsView>(w, "predictions")->groups()[0].heading.startsWith("[MASK] at position 4"), true);
     }
 
-    void cancellingMidRunKeepsThePreviousTrace() {
-        MainWindow& w = *window_;
-        openBert(w);
-        const ModelRun* before = shownRunOf(w);
-        std::atomic<bool> reached{false}, release{false};
-        // On the worker thread, after layer 1: hold the run until the test has pressed Cancel.
-        child<ModelWorker>(w, "modelWorker")->setProgressHookForTests([&](int done) {
-            if (done != 1) return;
-            reached = true;
-            for (int i = 0; i < 500 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // A worker built here, whose runs go through core's runSentence with a progress report that
+    // holds the run after layer 1 (on the worker thread) until the test has cancelled it.
+    void cancellingMidRunKeepsThePreviousRun() {
+        std::atomic<bool> hold{false}, reached{false}, release{false};
+        ModelWorker worker(nullptr, [&](const OpenedModel& model, std::string_view sentence, const RunControl& control) {
+            RunControl held = control;
+            held.progress = [&, report = control.progress](int done, int total) {
+                report(done, total);
+                if (!hold || done != 1) return;
+                reached = true;
+                for (int i = 0; i < 500 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            };
+            return runSentence(model, sentence, held);
         });
-        w.setSentence("the dog sat");
+        worker.openModel(kBert);
+        QTRY_VERIFY_WITH_TIMEOUT(worker.model() != nullptr, kWaitMs);
+        worker.run("the dog [MASK]", 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!worker.running() && worker.lastRun(), kWaitMs);
+        const auto before = worker.lastRun();
+        QSignalSpy failed(worker.runs(), &JobSignals::failed);
+        hold = true;
+        worker.run("the dog sat", 0);
         QTRY_VERIFY_WITH_TIMEOUT(reached.load(), kWaitMs);
-        QVERIFY(child<QPushButton>(w, "cancelRun")->isVisible());
-        QTest::mouseClick(child<QPushButton>(w, "cancelRun"), Qt::LeftButton);
+        QVERIFY(worker.running());
+        worker.cancel();
         release = true;
-        QTRY_VERIFY_WITH_TIMEOUT(!child<ModelWorker>(w, "modelWorker")->running(), kWaitMs);
-        QCOMPARE(shownRunOf(w), before);
-        QCOMPARE(runTokens(w), (QStringList{"[CLS]", "the", "[MASK]", "sat", "[SEP]"}));
-        QVERIFY(w.statusBar()->currentMessage().contains("cancelled"));
-        QVERIFY(!child<QProgressBar>(w, "runProgress")->isVisible());
-        child<ModelWorker>(w, "modelWorker")->setProgressHookForTests({});
+        QTRY_VERIFY_WITH_TIMEOUT(!worker.running(), kWaitMs);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(1).toBool(), true);  // cancelled
+        QCOMPARE(worker.lastRun(), before);
+        QCOMPARE(worker.lastRun()->trace.tokens.size(), std::size_t{5});  // [CLS] the dog [MASK] [SEP]
     }
 
     void aNewerRequestSupersedesTheOlder() {

@@ -107,7 +107,7 @@ void PresentationTest::zoomStepsThroughTheListAndIsRemembered() {
     auto second = std::make_unique<MainWindow>();  // the next session starts where this one ended
     QCOMPARE(second->findChild<Presentation*>()->zoom(), 175);
     QCOMPARE(second->font().pointSizeF(), 12 * 1.75);
-    window->setLargerText(false);  // the old API: 100 %
+    p.setZoom(100);
     QCOMPARE(p.zoom(), 100);
     // Ctrl+wheel zooms over the worked example, not over a heatmap (it zooms itself there).
     const auto ctrlWheel = [](QWidget* w, int delta) {
@@ -322,12 +322,12 @@ void PresentationTest::openingAModelCoversThePreviousViews() {
     QVERIFY(cover->isVisible());
     QVERIFY2(cover->text().contains("Opening") && cover->text().contains("bert-tiny"), qPrintable(cover->text()));
     QCOMPARE(cover->geometry(), child<QTabWidget>(*window, "tabs")->rect());  // over every view
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QTRY_VERIFY(showsModel(*window));
     QTRY_VERIFY(!cover->isVisible());  // the model's trace arrived
     window->openModel(QStringLiteral(ATTNSCOPE_SOURCE_DIR) + "/no/such/model");
     QVERIFY(cover->isVisible());
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     QTRY_VERIFY(!cover->isVisible());  // the failure leaves the model on screen, uncovered
     QVERIFY(showsModel(*window));
 }

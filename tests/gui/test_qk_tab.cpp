@@ -146,10 +146,10 @@ private slots:
         w.setSentence("the dog sat on the mat");
         w.openModel(kSource + "/tests/reference/models/bert-tiny");
         QTRY_VERIFY_WITH_TIMEOUT(showsModel(w) && shownRunOf(w) != nullptr, kWaitMs);
-        QVERIFY(w.waitForModel(kWaitMs));
+        QVERIFY(waitForModel(w, kWaitMs));
         child<QComboBox>(w, "layer")->setCurrentIndex(1);
         child<StepNavigator>(w, "navigator")->setCurrentHead(1);
-        QVERIFY(w.waitForModel(kWaitMs));
+        QVERIFY(waitForModel(w, kWaitMs));
         showTab();
         QTRY_VERIFY_WITH_TIMEOUT(view().caption().startsWith("Layer 2, head 2: 8 queries"), kWaitMs);
         const double difference = largestDifference(*view().space(), fixtureCase("qk_bert-tiny.json", 1));

@@ -16,6 +16,7 @@
 #include <qcustomplot.h>
 
 #include "app/theme_switcher.hpp"
+#include "app/user_settings.hpp"
 #include "ui/attention/heatmap_builder.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/attention/head_view.hpp"
@@ -74,7 +75,7 @@ class ThemeTest : public QObject {
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);  // the settings file in a test folder
-        QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")).remove(QStringLiteral("view/theme"));
+        UserSettings().remove(QStringLiteral("view/theme"));
         ThemeSwitcher::rememberTheme(true);  // as the app does (main.cpp)
     }
     void init();
@@ -212,9 +213,9 @@ void ThemeTest::lessonViewsAreLegibleInBothThemes() {
 
 void ThemeTest::modelViewsAreLegibleInBothThemes() {
     window->openModel(kBert);
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     window->setSentence(QStringLiteral("the cat sat on the mat"));
-    QVERIFY(window->waitForModel());
+    QVERIFY(waitForModel(*window));
     for (const auto& [choice, name] : {std::pair{ThemeChoice::Light, QStringLiteral("light")},
                                        std::pair{ThemeChoice::Dark, QStringLiteral("dark")}}) {
         choose(choice);
@@ -312,8 +313,8 @@ void ThemeTest::switchingChangesWhatIsDrawnAtOnce() {
 
 void ThemeTest::choiceSurvivesARestart() {
     choose(ThemeChoice::Dark);
-    QCOMPARE(QSettings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope")).value("view/theme").toString(),
-             QStringLiteral("dark"));
+    // Saved to the user's file itself (app/user_settings.cpp writes its private copy back).
+    QCOMPARE(QSettings(userSettingsPath(), QSettings::IniFormat).value("view/theme").toString(), QStringLiteral("dark"));
     window.reset();
     QApplication::setPalette(theme::lightPalette());  // as a fresh process starts
     window = std::make_unique<MainWindow>();
@@ -324,7 +325,7 @@ void ThemeTest::choiceSurvivesARestart() {
 }
 
 void ThemeTest::garbageInTheSettingsFollowsTheSystem() {
-    QSettings settings(QStringLiteral("AttnScope"), QStringLiteral("AttnScope"));
+    UserSettings settings;
     for (const QVariant& garbage : {QVariant(QStringLiteral("purple")), QVariant(42), QVariant(QStringList{"a", "b"}),
                                     QVariant(QStringLiteral("DARK ")), QVariant(QString())}) {
         settings.setValue("view/theme", garbage);

@@ -1,23 +1,17 @@
 #pragma once
-// How the GUI tests reach into the real MainWindow: its widgets by object name (findChild), the
-// lesson under it and the model source. The window has no getters that exist only for tests.
+// How the GUI tests reach into the real MainWindow: its widgets by object name (findChild, in
+// scripts/driver/window_driver.hpp), the lesson under it and the model source. The window has no getters
+// that exist only for tests.
 #include <QLineEdit>
 #include <QObject>
 #include <QTest>
 
 #include "app/main_window.hpp"
+#include "scripts/driver/window_driver.hpp"  // child<T>(window, name), waitForModel, waitForHeadAnalysis
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 
 namespace attnscope {
-
-// The child named `name`; a missing one fails loudly instead of crashing later.
-template <class T>
-T* child(const QObject& window, const char* name) {
-    T* found = window.findChild<T*>(QString::fromLatin1(name));
-    if (!found) qFatal("no child \"%s\" of the expected type", name);
-    return found;
-}
 
 inline const Session& sessionOf(const MainWindow& w) { return child<LessonTraceSource>(w, "lessonSource")->session(); }
 inline ModelTraceSource* modelSourceOf(const MainWindow& w) { return child<ModelTraceSource>(w, "modelSource"); }

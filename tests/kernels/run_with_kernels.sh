@@ -2,8 +2,8 @@
 # Runs core_tests' model checks (every runModel vs the PyTorch fixtures at 1e-5: "[models]", without
 # the slow bert-base-shape case) on one family of OpenBLAS kernels: CORE_TESTS FAMILY, FAMILY one of
 # Prescott, Haswell, SkylakeX (OPENBLAS_CORETYPE, read by OpenBLAS when it loads), sse3, avx2,
-# avx512 (ATTNSCOPE_KERNELS: app/blas_startup.cpp switches OpenBLAS after it loaded) or auto (the
-# start-up decision of app/blas_startup.cpp). Exit 77 (skipped) when this CPU cannot run FAMILY,
+# avx512 (ATTNSCOPE_KERNELS: core/kernels/startup.cpp switches OpenBLAS after it loaded) or auto (the
+# start-up decision of core/kernels/startup.cpp). Exit 77 (skipped) when this CPU cannot run FAMILY,
 # decided from /proc/cpuinfo here, independently of core/model/blas_kernels.cpp.
 set -uo pipefail
 core_tests="$1"; family="$2"

@@ -73,8 +73,14 @@ void ModelView::cancelWork(bool wait) {
     if (wait) pool_.waitForDone();
 }
 
+void ModelView::showTrace(std::shared_ptr<const Trace> trace, const AttentionViewOptions& options) {
+    showTrace(*trace, options);
+    held_ = std::move(trace);  // setOptions, filters and tooltips may read it at any later time
+}
+
 void ModelView::showTrace(const Trace& trace, const AttentionViewOptions& options) {
     if (trace_ != &trace) cancelWork(true);  // the running build reads the old trace
+    if (held_.get() != &trace) held_.reset();
     trace_ = &trace;
     options_ = options;
     rebuild();

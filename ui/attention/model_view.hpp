@@ -65,7 +65,10 @@ public:
     explicit ModelView(QWidget* parent = nullptr);
     ~ModelView() override;
 
-    // `trace` must stay alive until the next showTrace: setOptions rebuilds from it.
+    // The view keeps `trace` alive itself: setOptions, the filters and the tooltips read it
+    // whenever asked, also after the window let go of it.
+    void showTrace(std::shared_ptr<const Trace> trace, const AttentionViewOptions& options);
+    // Here the caller keeps `trace` alive until the next showTrace (tests, one-off pictures).
     void showTrace(const Trace& trace, const AttentionViewOptions& options);
     // Head-view signature for symmetry; the model view shows every layer and ignores `layer`.
     void showTrace(const Trace& trace, int layer, const AttentionViewOptions& options);
@@ -136,6 +139,7 @@ private:
     bool hidesTokens() const;
 
     const Trace* trace_ = nullptr;
+    std::shared_ptr<const Trace> held_;  // trace_'s owner when given as a shared_ptr
     AttentionViewOptions options_;
     std::vector<int> keep_;
     QString layerFilterText_, headFilterText_;  // the last valid filters

@@ -39,7 +39,7 @@ void ModelViewTab::draw(const TraceOnScreen& shown) {
     if (shown.trace == drawn_ && shown.options == drawnOptions_) return;
     drawn_ = shown.trace;
     drawnOptions_ = shown.options;
-    view_->showTrace(*shown.trace, shown.options);
+    view_->showTrace(shown.trace, shown.options);  // the view holds it too (tooltips, setOptions)
 }
 
 void HeadViewTab::draw(const TraceOnScreen& shown) {

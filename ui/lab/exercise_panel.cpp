@@ -200,15 +200,6 @@ void ExercisePanel::exportDialog() {
     showMessage(twoFiles ? tr("Wrote %1 and %2").arg(path, answerKeyPath(path)) : tr("Wrote %1").arg(path), false);
 }
 
-void ExercisePanel::showDemo() {
-    if (!exercise_ || exercise_->blanks.size() < 2) return;
-    const int decimals = exercise_->spec.decimals;
-    const double unit = std::pow(10.0, -decimals);
-    answer(0, qs(formatNumber(exercise_->blanks[0].answer, decimals)));
-    answer(1, qs(formatNumber(exercise_->blanks[1].answer + unit, decimals)));  // one unit off: wrong
-    for (int i = 0; i < 5; ++i) revealNextStep();
-}
-
 QTableView* ExercisePanel::table() const { return table_; }
 ExerciseTableModel* ExercisePanel::model() const { return table_->exerciseModel(); }
 

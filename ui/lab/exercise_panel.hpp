@@ -52,8 +52,6 @@ public:
     // empty on success, else the reason.
     Result<void> exportWorksheetTo(const QString& path) const;
     WorksheetPhrases phrases() const;  // the chosen language's
-    // For the screenshots: one answer right, one wrong, and that one's explanation partly revealed.
-    void showDemo();
 
     // For tests and screenshots.
     const Exercise* exercise() const { return exercise_ ? &*exercise_ : nullptr; }

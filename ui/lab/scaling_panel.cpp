@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include "core/model/blas_kernels.hpp"
+#include "core/kernels/vector_state.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"

@@ -53,10 +53,23 @@ void TokenStrip::showToken(QLabel* chip, const Token& token, int position, bool 
     if (chip->text() != text) chip->setText(text);
     if (styleChanged)
         theme::setThemedStyleSheet(chip, QLatin1String(token.inTable ? kTableChipStyle : containsCjk(text) ? kHashedCjkChipStyle : kHashedChipStyle));
-    const QString where = token.inTable
-        ? tr("vector from the lesson's embedding table")
-        : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
-    chip->setToolTip(tr("token %1 “%2”: %3").arg(position).arg(text, where));
+    chip->setToolTip(toolTip(token, text, position));
+}
+
+// A model's token also names its vocabulary piece and says when its bytes are not whole text
+// (a Chinese character split over byte pieces: core/tokenizers/token_reading.hpp).
+QString TokenStrip::toolTip(const Token& token, const QString& text, int position) {
+    if (token.piece.empty()) {
+        const QString where = token.inTable
+            ? tr("vector from the lesson's embedding table")
+            : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
+        return tr("token %1 “%2”: %3").arg(position).arg(text, where);
+    }
+    QString tip = tr("token %1 “%2”: vocabulary piece “%3”").arg(position).arg(text, QString::fromStdString(token.piece));
+    if (token.completedAhead > 0)
+        tip += QLatin1Char('\n') + tr("Holds the first bytes of a character that token %1 shows.").arg(position + token.completedAhead);
+    if (token.invalidText) tip += QLatin1Char('\n') + tr("Not valid text alone: these bytes form no whole character here.");
+    return tip;
 }
 
 // Chips are reused between keystrokes: a style sheet per new label made typing stutter.

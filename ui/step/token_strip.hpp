@@ -26,6 +26,7 @@ public:
 private:
     QLabel* makeChip();
     void showToken(QLabel* chip, const Token& token, int position, bool styleChanged);
+    static QString toolTip(const Token& token, const QString& text, int position);
 
     QHBoxLayout* row_ = nullptr;
     std::vector<QLabel*> chips_;

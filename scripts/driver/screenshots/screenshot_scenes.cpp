@@ -1,5 +1,5 @@
 // The scenes the screenshot tour stages before a grab (see screenshot_scenes.hpp).
-#include "app/screenshot_scenes.hpp"
+#include "scripts/driver/screenshots/screenshot_scenes.hpp"
 
 #include <QApplication>
 #include <QComboBox>
@@ -15,7 +15,9 @@
 #include <QTabWidget>
 
 #include "app/lab_window.hpp"
+#include "scripts/driver/screenshots/lab_shots.hpp"
 #include "app/main_window.hpp"
+#include "scripts/driver/window_driver.hpp"
 #include "core/trace/synthetic_trace.hpp"
 #include "app/theme_switcher.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -90,7 +92,7 @@ bool switchOffAndRank(MainWindow& w, const QString& spec) {
     if (!ablate || !box) return false;
     ablate->setText(spec);
     emit ablate->editingFinished();
-    if (!w.waitForModel() || !box->rankButton()->isEnabled()) return false;
+    if (!waitForModel(w) || !box->rankButton()->isEnabled()) return false;
     box->rankButton()->click();
     QElapsedTimer clock;
     clock.start();
@@ -180,9 +182,9 @@ int saveDarkScreenshots(MainWindow& w, const Session& session, const QString& di
         heads->sections()->setCurrentIndex(0);
     }
     w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired."));
-    if (w.waitForModel()) shot("corefTab", "coreference");
+    if (waitForModel(w)) shot("corefTab", "coreference");
     w.setSentence(sentenceOf128Tokens());
-    if (w.waitForModel()) shot("heatmap", "heatmap-128-tokens");
+    if (waitForModel(w)) shot("heatmap", "heatmap-128-tokens");
     n += saveLearnedPositionsScreenshot(&w, session, dir + QStringLiteral("/dark-lab-learned-positions.png"), firstError) ? 1 : 0;
     theme->setChoice(before);
     return n;

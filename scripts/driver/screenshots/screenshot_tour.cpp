@@ -1,7 +1,6 @@
 // Screenshots for docs/screenshots: the window on every kind of step, the heatmap, the editor,
-// a Chinese sentence and the coreference arcs. Set ATTNSCOPE_SCREENSHOT_DIR to take them at
-// start-up and quit.
-#include "app/screenshot_tour.hpp"
+// a Chinese sentence and the coreference arcs (the attnscope_screenshots program, main.cpp).
+#include "scripts/driver/screenshots/screenshot_tour.hpp"
 
 #include <QApplication>
 #include <QComboBox>
@@ -17,16 +16,17 @@
 #include <QPainter>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <algorithm>
 #include <set>
 
 #include "app/head_analysis_worker.hpp"
 #include "app/lab_window.hpp"
+#include "scripts/driver/screenshots/lab_shots.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "scripts/driver/window_driver.hpp"
 #include "app/presentation.hpp"
-#include "app/screenshot_scenes.hpp"
+#include "scripts/driver/screenshots/screenshot_scenes.hpp"
 #include "app/sentence_runners.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/trace_source.hpp"
@@ -84,39 +84,21 @@ QString fileName(int n, const QString& lesson, const QString& what) {
 
 }  // namespace
 
-void ScreenshotTour::takeAtStartIfAsked(MainWindow& window) {
-    const QString dir = qEnvironmentVariable("ATTNSCOPE_SCREENSHOT_DIR");
-    if (dir.isEmpty()) return;
-    QTimer::singleShot(300, &window, [&window, dir] {
-        ScreenshotTour(window).saveLessonScreenshots(dir);
-        QApplication::quit();
-    });
-}
-
-namespace {
-
-template <class T>
-T* find(const MainWindow& window, const char* name) {
-    return window.findChild<T*>(QString::fromLatin1(name));
-}
-
-}  // namespace
-
 // The widgets under the names the window gave them; the tour keeps the window's member names.
 ScreenshotTour::ScreenshotTour(MainWindow& window)
     : window_(window),
-      session_(find<LessonTraceSource>(window, "lessonSource")->session()),
-      layerBox_(find<QComboBox>(window, "layer")),
-      tabs_(find<QTabWidget>(window, "tabs")),
-      navigator_(find<StepNavigator>(window, "navigator")),
-      matrixPanel_(find<MatrixPanel>(window, "matrixPanel")),
-      heatmap_(find<HeatmapView>(window, "heatmap")),
-      editor_(find<LessonEditor>(window, "lessonEditor")),
-      modelView_(find<ModelView>(window, "modelView")),
-      headView_(find<HeadView>(window, "headView")),
-      coref_(find<CorefTab>(window, "corefTab")),
-      headsPanel_(find<HeadsPanel>(window, "headsPanel")),
-      headWorker_(find<HeadAnalysisWorker>(window, "headAnalysisWorker")) {}
+      session_(child<LessonTraceSource>(window, "lessonSource")->session()),
+      layerBox_(child<QComboBox>(window, "layer")),
+      tabs_(child<QTabWidget>(window, "tabs")),
+      navigator_(child<StepNavigator>(window, "navigator")),
+      matrixPanel_(child<MatrixPanel>(window, "matrixPanel")),
+      heatmap_(child<HeatmapView>(window, "heatmap")),
+      editor_(child<LessonEditor>(window, "lessonEditor")),
+      modelView_(child<ModelView>(window, "modelView")),
+      headView_(child<HeadView>(window, "headView")),
+      coref_(child<CorefTab>(window, "corefTab")),
+      headsPanel_(child<HeadsPanel>(window, "headsPanel")),
+      headWorker_(child<HeadAnalysisWorker>(window, "headAnalysisWorker")) {}
 
 bool ScreenshotTour::grabTo(const QString& path) {
     // Layout requests travel up one parent per pass: let every level settle.
@@ -148,7 +130,7 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     MainWindow& w = window_;
     screenshotError_.clear();
     QDir().mkpath(dir);
-    const QString openedPath = w.lessonPath();
+    const QString openedPath = w.actions().lessonPath();
     std::set<Step> seen;
     int n = 0;
     const auto chinese = [](const BuiltInLesson& lesson) { return lesson.name.endsWith("-zh"); };
@@ -172,8 +154,8 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     }
     // Last, so the numbers above stay: the Heads tab on the coreference lesson (1 layer, 2 heads).
     if (w.openBuiltInLesson("coreference")) {
-        w.evaluateHeads(builtInCorefSets().at(0));
-        w.waitForHeadAnalysis(120000);
+        headsTabOf(w)->evaluate(builtInCorefSets().at(0));
+        waitForHeadAnalysis(w, 120000);
         tabs_->setCurrentWidget(headsPanel_);
         n += grabTo(QDir(dir).filePath(fileName(n + 1, "coreference", "heads"))) ? 1 : 0;
         reopen();  // the window ends on the lesson it was showing
@@ -194,7 +176,7 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
     reopen();
     // The editor just after a word was added (its row of zeros, the change named as Edit ▸ Undo
     // names it), then undone: last, so the numbers above stay.
-    if (LessonDocument* document = LessonDocument::of(w); document && document->addWord("birds")) {
+    if (auto* document = child<LessonDocument>(w, "lessonDocument"); document->addWord("birds")) {
         tabs_->setCurrentWidget(editor_);
         editor_->selectMatrix(LessonMatrixKind::Embeddings);
         n += grabWithMenuOpen(w, w.findChild<QMenu*>("editMenu"), QDir(dir).filePath(fileName(n + 1, "editor", "word-added")),
@@ -208,8 +190,8 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
 // Lesson 1 on a projector: four tokens' scores at 200 % zoom, then presentation mode. The
 // user's remembered zoom is put back.
 int ScreenshotTour::saveProjectorScreenshots(const QString& dir, int n) {
-    auto* presentation = window_.findChild<Presentation*>();
-    if (!presentation || !window_.openBuiltInLesson("first-hand-exercise")) return 0;
+    Presentation* presentation = presentationOf(window_);
+    if (!window_.openBuiltInLesson("first-hand-exercise")) return 0;
     const int zoom = presentation->zoom();
     window_.setSentence(QStringLiteral("cats chase mice cats"));
     presentation->setZoom(200);
@@ -267,7 +249,7 @@ int ScreenshotTour::saveEditorAndChineseScreenshots(const QString& dir, int n) {
 }
 
 int ScreenshotTour::saveQkScreenshot(const QString& path, const QString& word) {
-    auto* view = find<QkView>(window_, "qkView");
+    auto* view = child<QkView>(window_, "qkView");
     tabs_->setCurrentWidget(view);
     if (view->space())
         for (std::size_t p = 0; p < view->space()->points.size(); ++p)
@@ -282,8 +264,8 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     QDir().mkpath(dir);
     if (!sentence.isEmpty()) w.setSentence(sentence);  // the model reads the box once loaded
     w.openModel(model);
-    if (!w.waitForModel() || !w.source().offers(TraceSource::Offer::ModelViews) || !w.source().trace()) return 0;
-    w.waitForHeadAnalysis();  // the model view's label badges
+    if (!waitForModel(w) || !w.source().offers(TraceSource::Offer::ModelViews) || !w.source().trace()) return 0;
+    waitForHeadAnalysis(w);  // the model view's label badges
     int n = 0;
     const auto shot = [&](QWidget* tab, const QString& what) {
         tabs_->setCurrentWidget(tab);
@@ -301,14 +283,14 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     shot(matrixPanel_, "worked-example-weights");
     // Coreference needs a pronoun: the classic sentence (the example models know its words).
     w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired."));
-    if (w.waitForModel()) shot(coref_, "coreference");
+    if (waitForModel(w)) shot(coref_, "coreference");
     // The Heads tab: the shipped English set ranked on this model, the best head selected.
-    w.evaluateHeads(builtInCorefSets().at(0));
-    if (w.waitForHeadAnalysis(120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
+    headsTabOf(w)->evaluate(builtInCorefSets().at(0));
+    if (waitForHeadAnalysis(w, 120000) && headWorker_->evaluation() && !headWorker_->evaluation()->ranking.empty())
         headsPanel_->selectHead(headWorker_->evaluation()->ranking.front().head);
     shot(headsPanel_, "heads");
     if (!sentence.isEmpty()) w.setSentence(sentence);
-    if (w.waitForModel() && switchOffAndRank(w, QStringLiteral("1:1"))) shot(heatmap_, "ablation");
+    if (waitForModel(w) && switchOffAndRank(w, QStringLiteral("1:1"))) shot(heatmap_, "ablation");
     const QString lab = QStringLiteral("model-%1-lab-learned-positions.png").arg(n + 1, 2, 10, QLatin1Char('0'));
     n += saveLearnedPositionsScreenshot(&w, session_, QDir(dir).filePath(lab), screenshotError_) ? 1 : 0;
     const QString qk = QStringLiteral("model-%1-queries-keys.png").arg(n + 1, 2, 10, QLatin1Char('0'));
@@ -327,9 +309,9 @@ int ScreenshotTour::saveCorpusScreenshot(const QString& path) {
     if (!set || !dir.isValid() || !file.open(QIODevice::WriteOnly)) return 0;
     for (const CorefExample& e : set.value().examples) file.write(QByteArray::fromStdString(e.sentence + "\n"));
     file.close();
-    auto* corpus = find<CorpusController>(window_, "corpusController");
+    auto* corpus = child<CorpusController>(window_, "corpusController");
     corpus->run(file.fileName());
-    if (!window_.waitForHeadAnalysis(120000) || !headsPanel_->corpus()->stats()) return 0;
+    if (!waitForHeadAnalysis(window_, 120000) || !headsPanel_->corpus()->stats()) return 0;
     tabs_->setCurrentWidget(headsPanel_);
     headsPanel_->sections()->setCurrentWidget(headsPanel_->corpus());
     const bool saved = grabTo(path);

@@ -1,4 +1,4 @@
-#include "app/blas_startup.hpp"
+#include "core/kernels/startup.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -33,8 +33,6 @@ public:
     // `model` (a folder or cached id): model view, head view, heatmap with predictions, worked
     // example, coreference, heads, learned positions. Files are named model-NN-….png.
     int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
-    // Set ATTNSCOPE_SCREENSHOT_DIR to take the lesson screenshots once the window shows, then quit.
-    static void takeAtStartIfAsked(MainWindow& window);
     // The first screenshot that could not be written (the file and the OS's reason), or empty.
     QString screenshotError() const { return screenshotError_; }
 

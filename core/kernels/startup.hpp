@@ -1,6 +1,7 @@
-// The start-up hook that picks OpenBLAS's kernels (issue 16; the decision: core/model/blas_kernels.hpp).
-// Compiled into every executable that runs models (attnscope, core_tests, the forward bench), not
-// into a library: the linker would drop an unreferenced .init_array entry from an archive.
+// The start-up hook that picks OpenBLAS's kernels (the decision: core/model/blas_kernels.hpp).
+// Compiled into every executable that runs models (attnscope, core_tests, the benchmarks) through
+// the object library attnscope_kernel_startup, not an archive: the linker would drop an
+// unreferenced .init_array entry from one.
 #pragma once
 
 namespace attnscope {

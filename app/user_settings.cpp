@@ -1,0 +1,90 @@
+#include "app/user_settings.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <cstdio>
+#include <sys/stat.h>
+
+#include "core/io/atomic_file.hpp"
+#include "core/io/text_file.hpp"
+#include "core/text/error_messages.hpp"
+#include "ui/common/core_error_text.hpp"
+
+namespace attnscope {
+
+namespace {
+
+constexpr std::uint64_t kMaxSettingsBytes = kMiB;  // a few lines; a larger file is not ours
+
+void warn(const Error& error) {
+    const QString text = QCoreApplication::translate("settings", "%1; the settings are neither read nor saved this session")
+                             .arg(coreErrorText(error));
+    std::fprintf(stderr, "attnscope: %s\n", qPrintable(text));
+}
+
+// The private copy QSettings works on, filled from the user's file once, at the first use.
+struct Store {
+    QTemporaryDir folder;
+    QString copy = folder.filePath(QStringLiteral("AttnScope.conf"));
+    QByteArray saved;      // the user's file as last read or written
+    bool refused = false;  // the user's file is left alone this session
+
+    Store() {
+        auto read = readSettingsFile(userSettingsPath());
+        if (read) saved = read.value();
+        else warn(read.error()), refused = true;
+        if (auto copied = writeFileAtomically(QFile::encodeName(copy).toStdString(), saved.toStdString()); !copied.ok())
+            warn(copied.error()), refused = true;
+    }
+};
+
+Store& store() {
+    static Store opened;
+    return opened;
+}
+
+void saveChange(Store& s) {
+    if (s.refused) return;
+    QFile copy(s.copy);
+    if (!copy.open(QIODevice::ReadOnly)) return;
+    const QByteArray bytes = copy.readAll();
+    if (bytes == s.saved) return;
+    const QString path = userSettingsPath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    auto written = writeRegularFileAtomically(QFile::encodeName(path).toStdString(), bytes.toStdString());
+    if (!written.ok()) {
+        warn(written.error());
+        s.refused = true;
+        return;
+    }
+    s.saved = bytes;
+}
+
+}  // namespace
+
+Result<QByteArray> readSettingsFile(const QString& path) {
+    struct stat info {};
+    const QByteArray local = QFile::encodeName(path);
+    if (::lstat(local.constData(), &info) != 0) return QByteArray();
+    if (S_ISLNK(info.st_mode)) return Error{path.toStdString(), ErrorId::LinkNotFollowed};
+    auto text = readTextFile(local.toStdString(), kMaxSettingsBytes);  // regular files only
+    if (!text) return text.error();
+    return QByteArray::fromStdString(text.value());
+}
+
+QString userSettingsPath() {
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/AttnScope/AttnScope.conf");
+}
+
+UserSettings::UserSettings() : QSettings(store().copy, QSettings::IniFormat) {}
+
+UserSettings::~UserSettings() {
+    sync();
+    saveChange(store());
+}
+
+}  // namespace attnscope

@@ -1,0 +1,18 @@
+#pragma once
+// What the window's helpers (the File menu, recent files, drops, example models, the lesson
+// document) may ask of it, handed to them by MainWindow, the composition root: no helper
+// includes the window back.
+#include <QString>
+#include <functional>
+
+namespace attnscope {
+
+struct WindowActions {
+    std::function<bool(const QString& path)> openLessonFile;  // false: refused, with a message
+    std::function<void(const QString& pathOrId)> openModel;   // off the GUI thread
+    std::function<bool(const QString& path)> saveLessonTo;    // false: not saved, with a message
+    std::function<QString()> lessonPath;                      // empty or ":/…" for built-in lessons
+    std::function<bool()> showsLesson;                        // false while a model is shown
+};
+
+}  // namespace attnscope

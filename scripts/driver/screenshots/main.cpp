@@ -1,0 +1,65 @@
+// attnscope_screenshots: the pictures of docs/screenshots, taken by driving the real window
+// (scripts/screenshots.sh runs it under a virtual display). Not installed; `attnscope` carries
+// none of it.
+//   attnscope_screenshots [--lang zh_CN] [--lesson NAME|FILE] [--sentence TEXT] DIR
+//   attnscope_screenshots --model FOLDER|ID [--sentence TEXT] DIR
+// Exit 1 with the first file that could not be written and the OS's reason, or when nothing was
+// written (then the window's last error, e.g. a model that did not open).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <cstdio>
+
+#include "app/app_identity.hpp"
+#include "app/cli_support.hpp"
+#include "app/language.hpp"
+#include "app/lesson_source.hpp"
+#include "app/main_window.hpp"
+#include "scripts/driver/screenshots/screenshot_tour.hpp"
+
+namespace attnscope {
+namespace {
+
+int exitCode(const MainWindow& window, const ScreenshotTour& tour, int written, const QString& dir) {
+    QString error = tour.screenshotError();
+    if (error.isEmpty() && written == 0)
+        error = window.lastError().isEmpty() ? dir + ": no screenshot was taken" : window.lastError();
+    if (error.isEmpty()) return 0;
+    std::fprintf(stderr, "attnscope_screenshots: %s\n", error.toStdString().c_str());
+    return 1;
+}
+
+int takeScreenshots(const QCommandLineParser& parser, const QString& dir) {
+    MainWindow window;
+    ScreenshotTour tour(window);
+    const QString sentence = parser.value("sentence");
+    if (parser.isSet("model")) {
+        window.show();
+        return exitCode(window, tour, tour.saveModelScreenshots(dir, parser.value("model"), sentence), dir);
+    }
+    const QString lesson = parser.isSet("lesson") ? parser.value("lesson") : QStringLiteral("first-hand-exercise");
+    const bool opened = builtInLessonNames().contains(lesson) ? window.openBuiltInLesson(lesson) : window.openLessonFile(lesson);
+    if (!opened) return exitCode(window, tour, 0, dir);
+    if (!sentence.isEmpty()) window.setSentence(sentence);
+    window.show();
+    return exitCode(window, tour, tour.saveLessonScreenshots(dir), dir);
+}
+
+}  // namespace
+}  // namespace attnscope
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    attnscope::applyApplicationIdentity();
+    attnscope::initResources();
+    QCommandLineParser parser;
+    parser.addOptions({{"lang", "zh_CN or en", "language"}, {"lesson", "a built-in lesson or a file", "lesson"},
+                       {"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"}});
+    parser.addPositionalArgument("dir", "where the PNG files go");
+    parser.process(app);
+    if (parser.positionalArguments().size() != 1) parser.showHelp(2);
+    std::string languageError;
+    const auto language = attnscope::languageOption(QApplication::arguments(), languageError);
+    if (!language) return attnscope::fail(languageError);
+    attnscope::applyLanguage(language->isEmpty() ? attnscope::systemLanguage() : *language);
+    return attnscope::takeScreenshots(parser, parser.positionalArguments().front());
+}
