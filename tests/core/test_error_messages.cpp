@@ -41,6 +41,7 @@ const std::set<std::string> kAllowedWords{
     "null", "true", "false", "safetensors", "traceLayerInDetail", "softmax", "CLS", "SEP", "PCA",
     "dtype", "shape",  // keys of a safetensors header
     "FFFD",           // U+FFFD
+    "RoPE",           // rotary position embedding: the name Chinese texts use too (docs/glossary.md)
     // tokenizer.json's own type and option names, spelled as the file spells them
     "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Prepend", "Replace", "Strip", "Sequence", "Split", "ByteLevel",
     "Metaspace", "Digits", "Punctuation", "TemplateProcessing", "BertProcessing", "RobertaProcessing", "Removed",
