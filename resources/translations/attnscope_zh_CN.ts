@@ -2402,6 +2402,10 @@ of each row
         <translation>%1 · %2 层 × %3 个头 · d = %4 · 词表 %5 · %6 分词器 · %7</translation>
     </message>
     <message>
+        <source>example shipped with AttnScope</source>
+        <translation>AttnScope 自带的示例模型</translation>
+    </message>
+    <message>
         <source>Type the start of a sentence; the model predicts what comes next.</source>
         <translation>输入一个句子的开头；模型会预测接下来的内容。</translation>
     </message>
