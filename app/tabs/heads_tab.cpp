@@ -29,12 +29,14 @@ namespace attnscope {
 
 namespace {
 
-// The badge on a model-view thumbnail: the pattern label, short, plus "coref" when it applies.
+// The badge on a model-view thumbnail: the pattern label, short, plus "first" (attention sink) and
+// "coref" when they apply.
 QString badgeText(const HeadStatistics& s) {
     static const std::pair<const char*, const char*> shortNames[] = {
         {"delimiter sink", QT_TRANSLATE_NOOP("HeadsTab", "sink")}, {"previous-token", QT_TRANSLATE_NOOP("HeadsTab", "prev")},
         {"next-token", QT_TRANSLATE_NOOP("HeadsTab", "next")},     {"self", QT_TRANSLATE_NOOP("HeadsTab", "self")},
-        {"broad", QT_TRANSLATE_NOOP("HeadsTab", "broad")},         {"coreference", QT_TRANSLATE_NOOP("HeadsTab", "coref")}};
+        {"broad", QT_TRANSLATE_NOOP("HeadsTab", "broad")},         {"coreference", QT_TRANSLATE_NOOP("HeadsTab", "coref")},
+        {"attention sink", QT_TRANSLATE_NOOP("HeadsTab", "first")}};
     QStringList parts;
     for (const std::string& label : s.labels)
         for (const auto& [name, shortName] : shortNames)

@@ -260,13 +260,14 @@ std::string evaluationToCsv(const CorefEvaluation& e) {
 }
 
 std::string headStatsToCsv(const std::vector<HeadStatistics>& stats) {
-    std::string out = "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,coref_accuracy,labels\n";
+    std::string out = "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,first,coref_accuracy,labels\n";
     for (const HeadStatistics& s : stats) {
         std::string labels;
         for (const std::string& l : s.labels) labels += (labels.empty() ? "" : "; ") + l;
         out += csvRow({std::to_string(s.head.layer + 1), std::to_string(s.head.head + 1), exact(s.entropy),
                        exact(s.normalizedEntropy), exact(s.delimiterShare), exact(s.previousShare),
-                       exact(s.nextShare), exact(s.selfShare), s.corefAccuracy ? exact(*s.corefAccuracy) : "",
+                       exact(s.nextShare), exact(s.selfShare), exact(s.firstShare),
+                       s.corefAccuracy ? exact(*s.corefAccuracy) : "",
                        labels});
     }
     return out;
@@ -277,9 +278,9 @@ std::string headStatsToText(const std::vector<HeadStatistics>& stats, Language l
     for (const HeadStatistics& s : stats) {
         char row[160];
         const std::string coref = s.corefAccuracy ? percent(*s.corefAccuracy) : "-";
-        std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  %8.3f  %5.3f  %5.3f  %6s  ", s.head.layer + 1,
+        std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  %8.3f  %5.3f  %5.3f  %5.3f  %6s  ", s.head.layer + 1,
                       s.head.head + 1, s.entropy, s.delimiterShare, s.previousShare, s.nextShare, s.selfShare,
-                      coref.c_str());
+                      s.firstShare, coref.c_str());
         out += row + labelsText(s, language) + "\n";
     }
     return out;
@@ -296,10 +297,11 @@ std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const Head
                              {"previous", s.previousShare},
                              {"next", s.nextShare},
                              {"self", s.selfShare},
+                             {"first", s.firstShare},
                              {"coref_accuracy", s.corefAccuracy ? Json(*s.corefAccuracy) : Json(nullptr)},
                              {"labels", s.labels}});
     const Json thresholds{{"delimiter", t.delimiter}, {"previous", t.previous}, {"next", t.next},
-                          {"self", t.self},           {"broad_entropy", t.broadEntropy}};
+                          {"self", t.self},           {"broad_entropy", t.broadEntropy}, {"sink", t.sink}};
     return dump(Json{{"format", "attnscope-head-stats"}, {"version", 1}, {"thresholds", thresholds}, {"heads", heads}});
 }
 

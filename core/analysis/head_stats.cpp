@@ -48,7 +48,7 @@ HeadStatistics statisticsOf(const Trace& trace, const Matrix& w, const std::vect
     static_assert(Matrix::IsRowMajor, "rows are read through a pointer");
     HeadStatistics s;
     const Eigen::Index T = w.rows();
-    double entropy = 0, normalized = 0, delim = 0, previous = 0, next = 0, self = 0;
+    double entropy = 0, normalized = 0, delim = 0, previous = 0, next = 0, self = 0, first = 0;
     Eigen::Index normalizedRows = 0;
     for (Eigen::Index i = 0; i < T; ++i) {
         const auto* row = w.data() + i * T;
@@ -57,7 +57,10 @@ HeadStatistics statisticsOf(const Trace& trace, const Matrix& w, const std::vect
         if (const Eigen::Index seen = tokensSeen(trace, i, T); seen >= 2)
             normalized += h / std::log2(static_cast<double>(seen)), ++normalizedRows;
         for (Eigen::Index j : delimiters) delim += row[j];
-        if (i >= 1) previous += row[i - 1];
+        if (i >= 1) {  // row 0 of a causal head can only see itself: no share of its own
+            previous += row[i - 1];
+            first += row[0];
+        }
         if (i + 1 < T) next += row[i + 1];
         self += row[i];
     }
@@ -67,6 +70,7 @@ HeadStatistics statisticsOf(const Trace& trace, const Matrix& w, const std::vect
     s.previousShare = mean(previous, T - 1);
     s.nextShare = mean(next, T - 1);
     s.selfShare = mean(self, T);
+    s.firstShare = mean(first, T - 1);
     return s;
 }
 
@@ -86,7 +90,7 @@ std::string headLabelText(const std::string& label, Language language) {
         {"delimiter sink", MessageId::HeadLabelDelimiterSink}, {"previous-token", MessageId::HeadLabelPreviousToken},
         {"next-token", MessageId::HeadLabelNextToken},         {"self", MessageId::HeadLabelSelf},
         {"broad", MessageId::HeadLabelBroad},                  {"mixed", MessageId::HeadLabelMixed},
-        {"coreference", MessageId::HeadLabelCoreference}};
+        {"coreference", MessageId::HeadLabelCoreference}, {"attention sink", MessageId::HeadLabelAttentionSink}};
     for (const auto& [key, id] : kLabels)
         if (label == key) return std::string(message(id, language));
     return label;
@@ -119,6 +123,7 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
         HeadStatistics s = w.visit([&](const auto& m) { return statisticsOf(trace, m, delimiters); });
         s.head = ref;
         s.labels.push_back(patternLabel(s, thresholds));
+        if (T >= 2 && s.firstShare >= thresholds.sink) s.labels.push_back("attention sink");
         if (evaluation) {
             s.corefAccuracy = evaluation->accuracy(ref.layer, ref.head);
             if (tracksCoreference(*evaluation, ref)) s.labels.push_back("coreference");

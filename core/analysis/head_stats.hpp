@@ -24,6 +24,7 @@ struct HeadStatistics {
     double previousShare = 0;      // w(i, i−1), rows i ≥ 1
     double nextShare = 0;          // w(i, i+1), rows i < T−1
     double selfShare = 0;          // w(i, i)
+    double firstShare = 0;         // w(i, 0), rows i ≥ 1: the "attention sink" share (Xiao et al. 2023)
     std::optional<double> corefAccuracy;  // this head's accuracy when an evaluation was given
     std::vector<std::string> labels;      // the pattern label, then "coreference" when it applies
 };
@@ -35,6 +36,7 @@ struct HeadLabelThresholds {
     double next = 0.5;          // "next-token"
     double self = 0.5;          // "self"
     double broadEntropy = 0.85; // "broad": normalised entropy at least this
+    double sink = 0.5;          // "attention sink" (besides the pattern label): first-token share at least this
 };
 
 // −Σ w·log₂ w over one row of weights, in bits (0·log 0 taken as 0). Shared with corpus_stats.
@@ -46,7 +48,7 @@ Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T);
 // "self", "broad"; else "mixed".
 std::string patternLabel(const HeadStatistics& stats, const HeadLabelThresholds& thresholds = {});
 
-// A label (patternLabel's or "coreference") as a reader of `language` sees it; the English label
+// A label (patternLabel's, "attention sink" or "coreference") as a reader of `language` sees it; the English label
 // is also its key in the JSON and CSV exports. An unknown label is returned as it is.
 std::string headLabelText(const std::string& label, Language language);
 

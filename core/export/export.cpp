@@ -2,6 +2,7 @@
 #include "core/export/export.hpp"
 #include "core/export/trace_npz.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -62,6 +63,7 @@ std::string blockTitle(const Trace& trace, const Block& b, Language language) {
         title = fillMessage(message(MessageId::TitleInLayer, language), {std::to_string(b.layer + 1), title});
     if (isPerHead(b.step) && trace.headCount() > 1)
         title = fillMessage(message(MessageId::TitleOfHead, language), {title, std::to_string(b.head + 1)});
+    if (readsKeyValueHead(b.step)) title += kvSharingText(trace, b.layer, b.head, language, true);
     return title;
 }
 
@@ -130,19 +132,40 @@ std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
     return out;
 }
 
+namespace {
+
+// Grouped-query attention (a layer lists each query head's key/value head): the CSV gains a last
+// column kv_head, the key/value head a per-head row's query head reads (1-based). Without it the
+// columns stay as they were.
+bool hasKeyValueHeads(const Trace& trace) {
+    return std::any_of(trace.layers.begin(), trace.layers.end(), [](const LayerTrace& l) { return !l.kvHeadOf.empty(); });
+}
+
+std::string kvHeadField(const Trace& trace, const Block& b) {
+    const auto& kvHeadOf = trace.layers[static_cast<std::size_t>(b.layer)].kvHeadOf;
+    const bool known = isPerHead(b.step) && static_cast<std::size_t>(b.head) < kvHeadOf.size();
+    return known ? "," + std::to_string(kvHeadOf[static_cast<std::size_t>(b.head)] + 1) : ",";
+}
+
+}  // namespace
+
 bool writeTraceCsv(const Trace& trace, const ExportRequest& request, const TextSink& sink, bool header,
                    std::optional<int> layerNumber) {
-    if (header && !sink("step,layer,head,row,row_label,col,col_label,value\n")) return false;
+    const bool kvColumn = hasKeyValueHeads(trace);
+    if (header && !sink(kvColumn ? "step,layer,head,row,row_label,col,col_label,value,kv_head\n"
+                                 : "step,layer,head,row,row_label,col,col_label,value\n"))
+        return false;
     std::string out;
     for (const Block& b : blocksFor(trace, request)) {
         const Table t = tableOf(trace, b, request.decimals);
         const std::string prefix = std::string(stepKey(b.step)) + "," + std::to_string(layerNumber.value_or(b.layer + 1)) +
                                    "," + (isPerHead(b.step) ? std::to_string(b.head + 1) : "") + ",";
+        const std::string suffix = (kvColumn ? kvHeadField(trace, b) : "") + "\n";
         for (std::size_t r = 0; r < t.rows.size(); ++r) {
             const std::string rowPart = std::to_string(r) + "," + csvField(t.rows[r]) + ",";
             for (std::size_t c = 0; c < t.columns.size(); ++c)
                 out.append(prefix).append(rowPart).append(std::to_string(c)).append(",")
-                    .append(csvField(t.columns[c])).append(",").append(t.cells[r][c]).append("\n");
+                    .append(csvField(t.columns[c])).append(",").append(t.cells[r][c]).append(suffix);
         }
         if (!sink(out)) return false;
         out.clear();

@@ -71,7 +71,11 @@ void TraceNpzStream::layer(const LayerTrace& l, int index) {
         matrix(in + "masked_scores", Step::Masked, head.maskedScores);
         matrix(in + "weights", Step::Weights, head.weights);
         matrix(in + "output", Step::WeightedSum, head.weightedSum);
+        if (head.qBeforeRope.size() > 0) matrix(in + "q_before_rope", Step::QueryBeforeRope, head.qBeforeRope);
+        if (head.kBeforeRope.size() > 0) matrix(in + "k_before_rope", Step::KeyBeforeRope, head.kBeforeRope);
     }
+    // Grouped-query attention: layer index (from 0, as text) → each query head's key/value head.
+    if (!l.kvHeadOf.empty()) meta_["kv_head_of"][std::to_string(index)] = l.kvHeadOf;
     matrix(folder + "concat", Step::Concat, l.concat);
     matrix(folder + "output", Step::Output, l.output);
     if (l.keyInput.size() > 0) matrix(folder + "key_input", Step::SourceInput, l.keyInput);

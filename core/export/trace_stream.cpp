@@ -31,6 +31,7 @@ std::string_view positionalName(PositionalKind kind) {
     switch (kind) {
         case PositionalKind::Sinusoidal: return "sinusoidal";
         case PositionalKind::Table: return "table";
+        case PositionalKind::Rotary: return "rotary";
         default: return "none";
     }
 }
@@ -440,9 +441,32 @@ void TraceJsonStream::headObject(const HeadTrace& h, int level) {
     matrixField("masked_scores", Step::Masked, h.maskedScores, level + 1, first);
     matrixField("weights", Step::Weights, h.weights, level + 1, first);
     matrixField("output", Step::WeightedSum, h.weightedSum, level + 1, first);
+    if (h.qBeforeRope.size() > 0) matrixField("q_before_rope", Step::QueryBeforeRope, h.qBeforeRope, level + 1, first);
+    if (h.kBeforeRope.size() > 0) matrixField("k_before_rope", Step::KeyBeforeRope, h.kBeforeRope, level + 1, first);
     field("ablated", level + 1, first);
     buffer_.append(h.ablated ? "true" : "false");
     closeWith('}', level, false);
+}
+
+// Grouped-query attention's key/value head of each query head, RoPE's θ_i, the sliding window and
+// q/k norms: only for the families that have them, so BERT's and GPT-2's JSON stays as it was.
+void TraceJsonStream::modernLayerFields(const LayerTrace& l, bool& first) {
+    if (!l.kvHeadOf.empty()) {
+        field("kv_head_of", 3, first);
+        value(Json(l.kvHeadOf), 3);
+    }
+    if (l.ropeFrequencies.size() > 0) {
+        field("rope_frequencies", 3, first);
+        value(Json(std::vector<double>(l.ropeFrequencies.data(), l.ropeFrequencies.data() + l.ropeFrequencies.size())), 3);
+    }
+    if (l.slidingWindow > 0) {
+        field("sliding_window", 3, first);
+        value(Json(l.slidingWindow), 3);
+    }
+    if (l.headNorm) {
+        field("head_norm", 3, first);
+        value(Json(true), 3);
+    }
 }
 
 void TraceJsonStream::layer(const LayerTrace& l, int index) {
@@ -471,6 +495,7 @@ void TraceJsonStream::layer(const LayerTrace& l, int index) {
     matrixField("concat", Step::Concat, l.concat, 3, first);
     matrixField("output", Step::Output, l.output, 3, first);
     if (l.keyInput.size() > 0) matrixField("key_input", Step::SourceInput, l.keyInput, 3, first);
+    modernLayerFields(l, first);
     closeWith('}', 2, first);
     flush();
 }

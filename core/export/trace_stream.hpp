@@ -61,6 +61,7 @@ private:
     template <class Matrix>
     void matrixField(std::string_view key, Step step, const Matrix& m, int level, bool& first);
     void headObject(const HeadTrace& head, int level);
+    void modernLayerFields(const LayerTrace& layer, bool& first);
     void field(std::string_view key, int level, bool& first);
     void value(const nlohmann::ordered_json& v, int level);
     void put(std::string_view text);

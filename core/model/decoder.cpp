@@ -158,6 +158,7 @@ MatF DecoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace&
     trace.slidingWindow = shape.window;
     if (full) {
         trace.ropeFrequencies = frequencies[static_cast<std::size_t>(n)];
+        trace.headNorm = blocks.qkNorm;
         for (int h = 0; h < H; ++h) {
             HeadTrace& head = trace.heads[static_cast<std::size_t>(h)];
             head.qBeforeRope = qBefore.middleCols(h * dk, dk).cast<double>();

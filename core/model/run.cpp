@@ -57,7 +57,7 @@ std::vector<LayerDetail> detailPolicy(int layers, int T, const RunControl& contr
 
 void setTraceFlags(Trace& trace, const TransformerConfig& config) {
     trace.positionalKind = config.family->position == PositionKind::LearnedTable ? PositionalKind::Table
-                                                                                  : PositionalKind::None;
+                                                                                  : PositionalKind::Rotary;
     trace.projections = true;
     trace.scaled = true;
     trace.scaleDivisor = std::sqrt(config.queryPreAttnScalar > 0 ? config.queryPreAttnScalar

@@ -68,6 +68,15 @@ enum class MessageId : int {
     // Why a coreference-set example is skipped (ExampleOutcome::skipReason): {1} the word, {2} its occurrence
     SkipMentionNotWords, SkipMentionNotWordsAt, SkipAntecedentNotWords, SkipAntecedentNotWordsAt, SkipNotCandidate,
     SkipNotCandidateAt,
+    // RoPE models (issue 25): the steps before and after the rotation (Step::QueryBeforeRope, …); *Normed: with
+    // q_norm / k_norm (LayerTrace::headNorm)
+    StepQueryBeforeRope, StepKeyBeforeRope, StepQueryBeforeRopeNormed, StepKeyBeforeRopeNormed, StepQueryRope, StepKeyRope,
+    ExplainRopeRule,   // {1}, {2}: the pair's columns, {3}: the row m, {4}: i
+    ExplainRopeAngle,  // {1}: i, {2}: m, {3}: θ_i, {4}: m·θ_i, {5}: cos, {6}: sin
+    ExplainHeadNorm,   // {1}: "q_norm" or "k_norm"
+    // Grouped-query attention: {1} the key/value head, {2} the query heads reading it (1-based, "1–2")
+    KvShared, ExplainKvShared,
+    HeadLabelAttentionSink,
     Count
 };
 

@@ -183,8 +183,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::EvalRankingHeader, "rank  layer  head  accuracy  correct", "排名     层    头    准确率  正确"},
     {MessageId::EvalSkipped, "skipped:", "跳过的样例："},
     // Head and corpus statistics
-    {MessageId::HeadStatsHeader, "layer  head  entropy  delimiter  previous  next   self   coref   label",
-     "   层    头       熵     分隔符    前一个  后一个  自身    共指  标签"},  // as the Heads tab's columns
+    {MessageId::HeadStatsHeader, "layer  head  entropy  delimiter  previous  next   self   first  coref   label",
+     "   层    头       熵     分隔符    前一个  后一个  自身  首词元    共指  标签"},  // as the Heads tab's columns
     {MessageId::HeadLabelDelimiterSink, "delimiter sink", "分隔符汇聚"},
     {MessageId::HeadLabelPreviousToken, "previous-token", "前一词元"},
     {MessageId::HeadLabelNextToken, "next-token", "后一词元"},
@@ -229,6 +229,21 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "antecedent \"{1}\" (occurrence {2}) is not a candidate (a stop-word, punctuation, or after the mention without "
      "cataphora)",
      "先行词“{1}”（第 {2} 次出现）不是候选词（是停用词、标点，或在未开启后指时位于指称之后）"},
+    {MessageId::StepQueryBeforeRope, "Queries before RoPE  Q_pre = X·W_Q", "RoPE 之前的查询 Q_pre = X·W_Q"},
+    {MessageId::StepKeyBeforeRope, "Keys before RoPE  K_pre = X·W_K", "RoPE 之前的键 K_pre = X·W_K"},
+    {MessageId::StepQueryBeforeRopeNormed, "Queries before RoPE  Q_pre = q_norm(X·W_Q)", "RoPE 之前的查询 Q_pre = q_norm(X·W_Q)"},
+    {MessageId::StepKeyBeforeRopeNormed, "Keys before RoPE  K_pre = k_norm(X·W_K)", "RoPE 之前的键 K_pre = k_norm(X·W_K)"},
+    {MessageId::StepQueryRope, "RoPE: queries turned by position  Q = RoPE(Q_pre)", "RoPE：按位置旋转的查询 Q = RoPE(Q_pre)"},
+    {MessageId::StepKeyRope, "RoPE: keys turned by position  K = RoPE(K_pre)", "RoPE：按位置旋转的键 K = RoPE(K_pre)"},
+    {MessageId::ExplainRopeRule, "RoPE turns the pair of columns ({1}, {2}) of row m = {3} by the angle m·θ_{4}",
+     "RoPE 把第 m = {3} 行的列对 ({1}, {2}) 旋转角度 m·θ_{4}"},
+    {MessageId::ExplainRopeAngle, "angle m·θ_{1} = {2} × {3} = {4} rad; cos = {5}, sin = {6}",
+     "角度 m·θ_{1} = {2} × {3} = {4} 弧度；cos = {5}，sin = {6}"},
+    {MessageId::ExplainHeadNorm, "; then {1} (RMSNorm over this head's d_k values, times its weight) turns the sum into the value",
+     "；然后 {1}（对该头的 d_k 个值做 RMSNorm，再乘以其权重）把和变为该值"},
+    {MessageId::KvShared, "K/V head {1}, shared by query heads {2}", "K/V 头 {1}，由查询头 {2} 共用"},
+    {MessageId::ExplainKvShared, ", K/V head {1}, shared by query heads {2}", "，K/V 头 {1}，由查询头 {2} 共用"},
+    {MessageId::HeadLabelAttentionSink, "attention sink", "注意力汇点"},
 }};
 
 constexpr bool inIdOrder() {
@@ -239,12 +254,13 @@ constexpr bool inIdOrder() {
 static_assert(inIdOrder(), "kMessages must list every MessageId once, in order");
 
 // Step order of core/trace/trace.hpp → its title's id.
-constexpr std::array<MessageId, 19> kStepTitles{
+constexpr std::array<MessageId, 21> kStepTitles{
     MessageId::StepEmbedding, MessageId::StepInput,    MessageId::StepQuery,      MessageId::StepKey,
     MessageId::StepValue,     MessageId::StepScores,   MessageId::StepScaled,     MessageId::StepMasked,
     MessageId::StepWeights,   MessageId::StepWeightedSum, MessageId::StepConcat,  MessageId::StepOutput,
     MessageId::StepPositional, MessageId::StepWQ,      MessageId::StepWK,         MessageId::StepWV,
-    MessageId::StepWO,        MessageId::StepMask,     MessageId::StepSourceInput};
+    MessageId::StepWO,        MessageId::StepMask,     MessageId::StepSourceInput, MessageId::StepQueryBeforeRope,
+    MessageId::StepKeyBeforeRope};
 
 // 12 → "₁₂", for X₂ = X₁ + output₁.
 std::string subscript(int n) {
@@ -296,6 +312,48 @@ std::string fillMessage(std::string_view text, const std::vector<std::string>& a
     return fill(text, arguments);
 }
 
+namespace {
+
+// RoPE models' Q and K (after the rotation) and their inputs (with q_norm / k_norm where the layer has them).
+std::optional<MessageId> ropeTitle(const Trace& trace, Step step, int layer) {
+    if (!trace.rotates()) return std::nullopt;
+    const bool normed = layer >= 0 && layer < trace.layerCount() && trace.layers[static_cast<std::size_t>(layer)].headNorm;
+    switch (step) {
+        case Step::Query: return MessageId::StepQueryRope;
+        case Step::Key: return MessageId::StepKeyRope;
+        case Step::QueryBeforeRope: return normed ? MessageId::StepQueryBeforeRopeNormed : MessageId::StepQueryBeforeRope;
+        case Step::KeyBeforeRope: return normed ? MessageId::StepKeyBeforeRopeNormed : MessageId::StepKeyBeforeRope;
+        default: return std::nullopt;
+    }
+}
+
+// 0, 1, 2, 5 → "1–3, 6" (1-based).
+std::string headRanges(const std::vector<int>& heads) {
+    std::string out;
+    for (std::size_t i = 0; i < heads.size();) {
+        std::size_t j = i;
+        while (j + 1 < heads.size() && heads[j + 1] == heads[j] + 1) ++j;
+        out += (out.empty() ? "" : ", ") + std::to_string(heads[i] + 1) + (j > i ? "–" + std::to_string(heads[j] + 1) : "");
+        i = j + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string kvSharingText(const Trace& trace, int layer, int head, Language language, bool asSuffix) {
+    if (layer < 0 || layer >= trace.layerCount()) return {};
+    const LayerTrace& l = trace.layers[static_cast<std::size_t>(layer)];
+    if (!sharesKeyValueHeads(l) || head < 0 || static_cast<std::size_t>(head) >= l.kvHeadOf.size()) return {};
+    const std::string kv = std::to_string(l.kvHeadOf[static_cast<std::size_t>(head)] + 1);
+    return fillMessage(message(asSuffix ? MessageId::ExplainKvShared : MessageId::KvShared, language),
+                       {kv, headRanges(queryHeadsSharingKv(l, head))});
+}
+
+bool readsKeyValueHead(Step step) {
+    return step == Step::Key || step == Step::Value || step == Step::KeyBeforeRope || step == Step::WK || step == Step::WV;
+}
+
 std::string_view stepTitle(Step step, Language language) {
     return message(kStepTitles.at(static_cast<std::size_t>(step)), language);
 }
@@ -310,6 +368,7 @@ std::string stepTitleIn(const Trace& trace, Step step, int layer, Language langu
                              : step == Step::Key ? MessageId::StepKeyIsInput : MessageId::StepValueIsInput;
         return std::string(message(id, language));
     }
+    if (const auto rope = ropeTitle(trace, step, layer)) return std::string(message(*rope, language));
     if (step != Step::Input || layer == 0) return std::string(stepTitle(step, language));
     const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
     if (trace.residual)

@@ -26,6 +26,12 @@ std::string fillMessage(std::string_view text, const std::vector<std::string>& a
 std::string_view stepTitle(Step step, Language language);
 std::string stepTitleIn(const Trace& trace, Step step, int layer, Language language);
 
+// Grouped-query attention: "K/V head 1, shared by query heads 1–2" (1-based) for query head `head`
+// of `layer`; empty when each head of the layer has its own K and V. asSuffix: ", K/V head 1, …".
+std::string kvSharingText(const Trace& trace, int layer, int head, Language language, bool asSuffix = false);
+// The steps whose matrix belongs to the key/value head (K, V, K before RoPE, W_K, W_V).
+bool readsKeyValueHead(Step step);
+
 // A notice in `language`, with its "layer 2, head 1: " prefix when it has one.
 std::string noticeText(const Notice& notice, Language language);
 std::vector<std::string> noticeTexts(const std::vector<Notice>& notices, Language language);

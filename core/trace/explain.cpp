@@ -62,7 +62,10 @@ struct Context {
 
 std::string headSuffix(const Context& c) {
     const bool severalHeads = c.trace.headCount() > 1;
-    return isPerHead(c.cell.step) && severalHeads ? c.say(MessageId::ExplainHead, {std::to_string(c.cell.head + 1)}) : "";
+    if (!isPerHead(c.cell.step) || !severalHeads) return "";
+    const std::string shared = readsKeyValueHead(c.cell.step)
+                                   ? kvSharingText(c.trace, c.cell.layer, c.cell.head, c.language, true) : "";
+    return c.say(MessageId::ExplainHead, {std::to_string(c.cell.head + 1)}) + shared;
 }
 
 std::string layerSuffix(const Context& c) {
@@ -126,6 +129,47 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
     const HeadWeights& p = c.head.params;
     const RowVec& bias = weightStep == Step::WQ ? p.bq : weightStep == Step::WK ? p.bk : p.bv;
     if (bias.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b[" + std::to_string(col) + "]"}), bias[col]});
+}
+
+// Q or K before RoPE: the projection; with q_norm / k_norm the sum is then RMS-normalised over the head.
+void explainBeforeRope(Explanation& e, const Context& c, Step weightStep) {
+    explainProjection(e, c, weightStep);
+    if (c.layer.headNorm) e.rule += c.say(MessageId::ExplainHeadNorm, {weightStep == Step::WQ ? "q_norm" : "k_norm"});
+}
+
+// Six significant digits: θ_i spans 1 to 10⁻⁶, so fixed decimals would print most of them as 0.
+std::string significant(double value) {
+    char buffer[64];
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 6);
+    return error == std::errc() ? std::string(buffer, end) : std::to_string(value);
+}
+
+// RoPE (core/pipeline/rope.hpp): row m's pair (i, i + d_k/2) of Q_pre (K_pre) turned by m·θ_i.
+void explainRope(Explanation& e, const Context& c, Step before) {
+    const GridRef X = c.m(before);  // T×d_k
+    const int m = c.cell.row, col = c.cell.col;
+    const int half = static_cast<int>(c.layer.ropeFrequencies.size());  // d_k/2
+    if (half == 0) return;  // a layer that kept only its weights has no θ_i (checkCell refuses it first)
+    const int i = col % half;
+    const bool firstOfPair = col < half;
+    const int partner = firstOfPair ? col + half : col - half;
+    const double theta = c.layer.ropeFrequencies(i), angle = m * theta, cosA = std::cos(angle), sinA = std::sin(angle);
+    const std::string pre(stepSymbol(before)), sym(stepSymbol(c.cell.step));
+    const std::string token = before == Step::KeyBeforeRope ? c.keyToken(m) : c.token(m);
+    const auto at = [&](int column) { return pre + "[" + token + "," + std::to_string(column) + "]"; };
+    e.kind = ExplanationKind::Rotation;
+    e.rule = c.say(MessageId::ExplainRopeRule, {std::to_string(i), std::to_string(i + half), std::to_string(m), std::to_string(i)});
+    e.details.push_back(sym + "[" + token + "," + std::to_string(col) + "] = " + at(col) + "·cos(m·θ_" + std::to_string(i) +
+                        ") " + (firstOfPair ? "− " : "+ ") + at(partner) + "·sin(m·θ_" + std::to_string(i) + ")");
+    e.details.push_back(c.say(MessageId::ExplainRopeAngle, {std::to_string(i), std::to_string(m), significant(theta),
+                                                            significant(angle), significant(cosA), significant(sinA)}));
+    const double a = X(m, col), b = X(m, partner);
+    e.terms.push_back({at(col) + "·cos = " + c.num(a) + " × " + significant(cosA) + " = " + c.num(a * cosA), a * cosA});
+    const double sinTerm = firstOfPair ? -(b * sinA) : b * sinA;
+    e.terms.push_back({std::string(firstOfPair ? "−" : "") + at(partner) + "·sin = " + (firstOfPair ? "−(" : "") + c.num(b) +
+                           " × " + significant(sinA) + (firstOfPair ? ")" : "") + " = " + c.num(sinTerm),
+                       sinTerm});
+    e.sources = {c.at(before, m, col), c.at(before, m, partner)};
 }
 
 void explainScores(Explanation& e, const Context& c) {
@@ -334,8 +378,12 @@ void build(Explanation& e, const Context& c) {
         case Step::Positional: return explainPositional(e, c);
         case Step::Input: return explainInput(e, c);
         case Step::SourceInput: return explainSourceInput(e, c);
-        case Step::Query: return explainProjection(e, c, Step::WQ);
-        case Step::Key: return explainProjection(e, c, Step::WK);
+        case Step::QueryBeforeRope: return explainBeforeRope(e, c, Step::WQ);
+        case Step::KeyBeforeRope: return explainBeforeRope(e, c, Step::WK);
+        case Step::Query:
+            return c.trace.rotates() ? explainRope(e, c, Step::QueryBeforeRope) : explainProjection(e, c, Step::WQ);
+        case Step::Key:
+            return c.trace.rotates() ? explainRope(e, c, Step::KeyBeforeRope) : explainProjection(e, c, Step::WK);
         case Step::Value: return explainProjection(e, c, Step::WV);
         case Step::Scores: return explainScores(e, c);
         case Step::Scaled: return explainScaled(e, c);
@@ -358,7 +406,7 @@ void renderResult(Explanation& e, const Context& c) {
         out.push_back("A = " + c.num(*e.numerator) + " / " + c.num(*e.divisor) + " = " +
                       c.num(*e.divisor > 0 ? *e.numerator / *e.divisor : 0.0));
     } else if (e.kind == ExplanationKind::Sum || e.kind == ExplanationKind::DotProduct ||
-               e.kind == ExplanationKind::Mask) {
+               e.kind == ExplanationKind::Mask || e.kind == ExplanationKind::Rotation) {
         out.push_back(c.say(MessageId::ExplainSum, {c.num(e.termsTotal)}));
     }
     if (c.trace.handRounding && e.kind != ExplanationKind::Given && e.kind != ExplanationKind::Lookup)
@@ -370,6 +418,7 @@ void renderResult(Explanation& e, const Context& c) {
 void render(Explanation& e, const Context& c) {
     e.lines.push_back(e.title);
     e.lines.push_back(e.rule);
+    for (const std::string& line : e.details) e.lines.push_back(line);
     for (const Term& t : e.terms)
         e.lines.push_back("  " + t.label + (t.label.find(" = ") == std::string::npos ? " = " + c.num(t.value) : ""));
     renderResult(e, c);

@@ -28,7 +28,8 @@ enum class ExplanationKind {
     Division,    // scaled = score / √d_k
     Mask,        // masked = scaled + mask
     Softmax,     // exp(s_ij − max) / Σ_j exp(s_ij − max)
-    Copy         // concat: a head's output copied into place
+    Copy,        // concat: a head's output copied into place
+    Rotation     // RoPE: x[i]·cos(m·θ_i) ∓ x[partner]·sin(m·θ_i), the two products as terms
 };
 
 struct Term {
@@ -41,6 +42,7 @@ struct Explanation {
     ExplanationKind kind = ExplanationKind::Given;
     std::string title;                 // e.g. "Scores[it, animal], head 1"
     std::string rule;                  // the formula in words and symbols
+    std::vector<std::string> details;  // lines between the rule and the terms (RoPE: the formula, angle, cos, sin)
     std::vector<Term> terms;           // addends / products / the row's shifted exponentials
     double termsTotal = 0;             // Σ terms.value
     std::optional<double> numerator;   // Division: the score; Softmax: exp(s_ij − max)

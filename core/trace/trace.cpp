@@ -16,7 +16,7 @@ struct StepInfo {
 };
 
 // Titles: the message catalogue (core/text/messages.cpp), in English and Chinese.
-constexpr std::array<StepInfo, 19> kSteps{{
+constexpr std::array<StepInfo, 21> kSteps{{
     {Step::Embedding, "embedding", "E"},
     {Step::Input, "x", "X"},
     {Step::Query, "q", "Q"},
@@ -36,6 +36,8 @@ constexpr std::array<StepInfo, 19> kSteps{{
     {Step::WO, "w_o", "W_O"},
     {Step::Mask, "mask", "M"},
     {Step::SourceInput, "x_source", "X_src"},
+    {Step::QueryBeforeRope, "q_before_rope", "Q_pre"},
+    {Step::KeyBeforeRope, "k_before_rope", "K_pre"},
 }};
 
 const StepInfo& info(Step step) {
@@ -55,7 +57,9 @@ std::vector<std::string> tokenTexts(const std::vector<Token>& tokens) {
 }
 
 // K and V (and the source input) have a row per key token: the source's in cross-attention.
-bool hasKeyRows(Step step) { return step == Step::Key || step == Step::Value || step == Step::SourceInput; }
+bool hasKeyRows(Step step) {
+    return step == Step::Key || step == Step::Value || step == Step::SourceInput || step == Step::KeyBeforeRope;
+}
 
 std::vector<std::string> indexLabels(Eigen::Index n, const std::vector<std::string>& names) {
     std::vector<std::string> out;
@@ -70,7 +74,7 @@ bool isPerHead(Step step) {
     switch (step) {
         case Step::Query: case Step::Key: case Step::Value: case Step::Scores: case Step::Scaled:
         case Step::Masked: case Step::Weights: case Step::WeightedSum: case Step::WQ:
-        case Step::WK: case Step::WV: case Step::Mask:
+        case Step::WK: case Step::WV: case Step::Mask: case Step::QueryBeforeRope: case Step::KeyBeforeRope:
             return true;
         default:
             return false;
@@ -99,8 +103,11 @@ std::string stepTitleIn(const Trace& trace, Step step, int layer) {
 std::vector<Step> stepsOf(const Trace& trace, int layer) {
     std::vector<Step> steps;
     if (layer == 0) steps.push_back(Step::Embedding);
-    if (layer > 0 || trace.positionalKind != PositionalKind::None) steps.push_back(Step::Input);
+    const bool addsPositions = trace.positionalKind == PositionalKind::Sinusoidal || trace.positionalKind == PositionalKind::Table;
+    if (layer > 0 || addsPositions) steps.push_back(Step::Input);
     if (trace.isCrossAttention()) steps.push_back(Step::SourceInput);
+    // RoPE: Q and K as projected, then turned by position (the rotation is its own step).
+    if (trace.rotates()) steps.insert(steps.end(), {Step::QueryBeforeRope, Step::KeyBeforeRope});
     steps.insert(steps.end(), {Step::Query, Step::Key, Step::Value, Step::Scores});
     if (trace.scaled) steps.push_back(Step::Scaled);
     if (trace.hasMask()) steps.push_back(Step::Masked);
@@ -131,8 +138,10 @@ std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
             // Residual connection: the layer before's input plus its output.
             if (trace.residual) return {{Step::Input, layer - 1}, {Step::Output, layer - 1}};
             return {};
-        case Step::Query: return here({Step::Input, Step::WQ});
-        case Step::Key: return here({kvInput, Step::WK});
+        case Step::QueryBeforeRope: return here({Step::Input, Step::WQ});
+        case Step::KeyBeforeRope: return here({kvInput, Step::WK});
+        case Step::Query: return trace.rotates() ? here({Step::QueryBeforeRope}) : here({Step::Input, Step::WQ});
+        case Step::Key: return trace.rotates() ? here({Step::KeyBeforeRope}) : here({kvInput, Step::WK});
         case Step::Value: return here({kvInput, Step::WV});
         case Step::Scores: return here({Step::Query, Step::Key});
         case Step::Scaled: return here({Step::Scores});
@@ -142,6 +151,20 @@ std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
         case Step::Output: return here({trace.headCount() > 1 ? Step::Concat : Step::WeightedSum, Step::WO});
         default: return {};
     }
+}
+
+std::vector<int> queryHeadsSharingKv(const LayerTrace& layer, int head) {
+    if (head < 0 || static_cast<std::size_t>(head) >= layer.kvHeadOf.size()) return {head};
+    std::vector<int> heads;
+    for (std::size_t h = 0; h < layer.kvHeadOf.size(); ++h)
+        if (layer.kvHeadOf[h] == layer.kvHeadOf[static_cast<std::size_t>(head)]) heads.push_back(static_cast<int>(h));
+    return heads;
+}
+
+bool sharesKeyValueHeads(const LayerTrace& layer) {
+    for (std::size_t h = 0; h < layer.kvHeadOf.size(); ++h)
+        if (queryHeadsSharingKv(layer, static_cast<int>(h)).size() > 1) return true;
+    return false;
 }
 
 GridRef stepMatrix(const Trace& trace, Step step, int layer, int head) {
@@ -167,6 +190,8 @@ GridRef stepMatrix(const Trace& trace, Step step, int layer, int head) {
         case Step::WK: return h.params.wk;
         case Step::WV: return h.params.wv;
         case Step::WO: return l.wo;
+        case Step::QueryBeforeRope: return h.qBeforeRope;
+        case Step::KeyBeforeRope: return h.kBeforeRope;
     }
     return trace.embedding;
 }

@@ -76,12 +76,14 @@ struct LayerTrace {
     std::vector<int> kvHeadOf;    // H
     RowVec ropeFrequencies;       // 1×(d_k/2)  RoPE's θ_i of this layer; empty: no RoPE
     int slidingWindow = 0;        // W > 0: key j visible to query i only when i − W < j ≤ i
+    bool headNorm = false;        // q_norm and k_norm (RMSNorm over each head's d_k) before RoPE: Qwen3, Gemma 3
 
     // What K and V are projected from: the source in cross-attention, else the layer's input.
     const Mat& keyValueInput() const { return keyInput.size() > 0 ? keyInput : input; }  // T_k×d
 };
 
-enum class PositionalKind { None, Sinusoidal, Table };
+// Rotary: nothing is added to the embeddings; Q and K are turned by position (HeadTrace::qBeforeRope).
+enum class PositionalKind { None, Sinusoidal, Table, Rotary };
 
 struct Trace {
     std::vector<Token> tokens;     // the queries' tokens (rows); in self-attention the keys' too
@@ -106,6 +108,7 @@ struct Trace {
     bool hasMask() const { return causal || paddedFrom >= 0; }  // a Masked step between scaling and softmax
     int tokenCount() const { return static_cast<int>(tokens.size()); }  // T_q
     bool isCrossAttention() const { return !keyTokens.empty(); }
+    bool rotates() const { return positionalKind == PositionalKind::Rotary; }  // RoPE steps before the scores
     const std::vector<Token>& columnTokens() const { return isCrossAttention() ? keyTokens : tokens; }
     int keyCount() const { return static_cast<int>(columnTokens().size()); }  // T_k
     int headCount() const { return layers.empty() ? 0 : static_cast<int>(layers[0].heads.size()); }
@@ -117,7 +120,9 @@ struct Trace {
 enum class Step {
     Embedding, Input, Query, Key, Value, Scores, Scaled, Masked, Weights, WeightedSum, Concat, Output,
     Positional, WQ, WK, WV, WO, Mask,
-    SourceInput  // cross-attention: X of the source sentence (K and V come from it); else X itself
+    SourceInput,  // cross-attention: X of the source sentence (K and V come from it); else X itself
+    // RoPE models: Q and K as projected, before the rotation; their Query and Key are the rotated ones.
+    QueryBeforeRope, KeyBeforeRope
 };
 
 bool isPerHead(Step step);
@@ -147,6 +152,12 @@ struct Operand {
 // The matrices a step of `layer` is computed from, shown beside it (e.g. Query ← Input, WQ);
 // weights the trace does not store (wide identities) are left out.
 std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer = 0);
+
+// Grouped-query attention: the query heads (0-based, ascending) that read the same key/value head
+// as query head `head` of `layer`; just {head} when each head has its own K and V.
+std::vector<int> queryHeadsSharingKv(const LayerTrace& layer, int head);
+// True when some key/value head of the layer serves more than one query head (H_kv < H).
+bool sharesKeyValueHeads(const LayerTrace& layer);
 
 // The matrix for a step; head is ignored for steps that are not per head. Every step is double
 // except a model's Step::Weights (float): read it through the view, or exact() in lesson code.

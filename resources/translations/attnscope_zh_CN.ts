@@ -54,6 +54,10 @@
         <source>coref</source>
         <translation>共指</translation>
     </message>
+    <message>
+        <source>first</source>
+        <translation>首汇</translation>
+    </message>
 </context>
 <context>
     <name>HeatmapExport</name>
@@ -1506,6 +1510,14 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Thresholds in docs/coreference.md, “Head statistics”</source>
         <translation>阈值见 docs/coreference.md 的“Head statistics”一节</translation>
     </message>
+    <message>
+        <source>First</source>
+        <translation>首词元</translation>
+    </message>
+    <message>
+        <source>Share to the first token (rows after the first); “attention sink” from 0.5 (Xiao et al. 2023)</source>
+        <translation>分给第一个词元的占比（第一行之后的各行）；达到 0.5 即为“注意力汇点”（Xiao 等，2023）</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::HeadView</name>
@@ -2388,6 +2400,14 @@ of each row
 →</source>
         <translation>对每一行
 做 softmax
+→</translation>
+    </message>
+    <message>
+        <source>turn each pair
+by m·θ_i
+→</source>
+        <translation>每对数
+旋转 m·θ_i
 →</translation>
     </message>
 </context>

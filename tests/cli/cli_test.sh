@@ -237,7 +237,7 @@ PY
     ;;
   heads_stats)
     out="$("$bin" heads --lesson coreference --stats)" || fail "exit $?"
-    expect_line "$out" "layer  head  entropy  delimiter  previous  next   self   coref   label"
+    expect_line "$out" "layer  head  entropy  delimiter  previous  next   self   first  coref   label"
     [ "$(grep -cE '^ +1 +[12] ' <<<"$out")" = 2 ] || fail "expected 2 head rows: $out"
     "$bin" heads --lesson coreference --stats --format json >"$tmp/stats.json" || fail "exit $?"
     python3 - "$tmp/stats.json" <<'PY' || fail "stats json"
@@ -296,6 +296,52 @@ PY
     expect_line "$out" "it → animal 0.961 (nearest: street, rule: street)"
     out="$("$bin" coref --lesson two-layers --heads 2:1 --sentence "$base wide")" || fail "exit $?"
     expect_line "$out" "it → street 0.961 (nearest: street, rule: street)"
+    ;;
+  model_rope_families)
+    # Issue 25: every command on each RoPE family's tiny random checkpoint (tests/reference/models/*-tiny;
+    # their 64-token tokenizer.json, tests/reference/make_tiny_tokenizers.py, puts <s> first).
+    # "the cat sat on the mat" → <s> the ␣cat ␣sat ␣on ␣the ␣mat: 7 tokens, 2 layers × 4 heads.
+    printf '%s\n' '{"sentence": "the cat sat on the mat and it ran", "mention": "it", "antecedent": "cat"}' >"$tmp/set.jsonl"
+    printf '%s\n' "the cat sat" "the dog ran on the mat" >"$tmp/corpus.txt"
+    for m in llama-tiny mistral-tiny qwen2-tiny qwen3-tiny gemma3-tiny; do
+        dir="$src/tests/reference/models/$m"
+        s="the cat sat on the mat"
+        out="$("$bin" --model "$dir" --sentence "$s" --print --layer 1 --head 3 --step k --top-k 3)" || fail "$m: exit $?"
+        grep -q "RoPE: keys turned by position  K = RoPE(K_pre)" <<<"$out" || fail "$m: no RoPE step: $out"
+        "$bin" --model "$dir" --sentence "$s" --print --format json --top-k 3 >"$tmp/$m.json" || fail "$m json: exit $?"
+        python3 - "$tmp/$m.json" "$m" <<'PY' || fail "$m: json"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert t["tokens"] == ["<s>", "the", "␣cat", "␣sat", "␣on", "␣the", "␣mat"], t["tokens"]
+assert t["settings"]["positional_encoding"] == "rotary"
+layer = t["layers"][0]
+kv = {"llama-tiny": [0, 0, 1, 1], "mistral-tiny": [0, 0, 0, 0]}.get(sys.argv[2])
+assert kv is None or layer["kv_head_of"] == kv, layer["kv_head_of"]
+assert len(layer["heads"][0]["q_before_rope"]) == 7 and len(layer["rope_frequencies"]) * 2 == len(layer["heads"][0]["q"][0])
+assert len(t["predictions"][0]["top"]) == 3, t["predictions"]
+PY
+        "$bin" --model "$dir" --sentence "$s" --print --format csv --layer 2 --step k_before_rope >"$tmp/$m.csv" || fail "$m csv: exit $?"
+        head -1 "$tmp/$m.csv" | grep -qx "step,layer,head,row,row_label,col,col_label,value,kv_head" || fail "$m: csv header"
+        out="$("$bin" --model "$dir" --sentence "$s" --print --layer 1 --head 2 --step q --explain --decimals 4)" || fail "$m explain: exit $?"
+        grep -q "^angle m·θ_1 = 3 × " <<<"$out" || fail "$m: no RoPE explanation: $out"
+        out="$("$bin" heads --model "$dir" --sentence "$s" --stats)" || fail "$m stats: exit $?"
+        [ "$(grep -cE '^ +[12] +[1-4] ' <<<"$out")" = 8 ] || fail "$m: expected 8 head rows: $out"
+        "$bin" heads --model "$dir" --corpus "$tmp/corpus.txt" --stats >/dev/null || fail "$m corpus: exit $?"
+        "$bin" heads --model "$dir" --coref-set "$tmp/set.jsonl" >/dev/null || fail "$m coref set: exit $?"
+        "$bin" coref --model "$dir" --sentence "the cat sat on the mat and it ran" >/dev/null || fail "$m coref: exit $?"
+        "$bin" qk --model "$dir" --sentence "$s" --layer 2 --head 4 --format json >"$tmp/$m-qk.json" || fail "$m qk: exit $?"
+        "$bin" compare --model "$dir" --sentence "$s" --sentence-b "the dog sat on the mat" --format csv --out "$tmp/$m-compare.csv" \
+            >/dev/null || fail "$m compare: exit $?"
+        "$bin" --model "$dir" --sentence "$s" --ablate 1:1,2:3 --print --format json --top-k 3 >"$tmp/$m-off.json" || fail "$m ablate: exit $?"
+        python3 - "$tmp/$m-off.json" <<'PY' || fail "$m: ablated json"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert t["ablated"] == [[1, 1], [2, 3]], t["ablated"]
+assert t["layers"][0]["heads"][0]["ablated"] and all(v == 0 for row in t["layers"][0]["heads"][0]["output"] for v in row)
+PY
+        "$bin" --model "$dir" --sentence "$s" --layer 2 --export-png "$tmp/$m.png" || fail "$m png: exit $?"
+        [ -s "$tmp/$m.png" ] || fail "$m: no png"
+    done
     ;;
   *) fail "unknown case" ;;
 esac

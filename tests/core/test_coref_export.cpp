@@ -112,6 +112,7 @@ TEST_CASE("head statistics CSV: one row per head, labels joined, no accuracy lef
     s.previousShare = .5;
     s.nextShare = .25;
     s.selfShare = 0;
+    s.firstShare = .625;
     s.labels = {"previous-token", "coreference"};
     HeadStatistics t = s;
     t.head = HeadRef{1, 1};
@@ -119,9 +120,9 @@ TEST_CASE("head statistics CSV: one row per head, labels joined, no accuracy lef
     t.labels = {"broad"};
     const auto lines = linesOf(headStatsToCsv({s, t}));
     REQUIRE(lines.size() == 3);
-    CHECK(lines[0] == "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,coref_accuracy,labels");
-    CHECK(lines[1] == "2,1,1.5,0.75,0.125,0.5,0.25,0,,previous-token; coreference");
-    CHECK(lines[2] == "2,2,1.5,0.75,0.125,0.5,0.25,0,0.8,broad");
+    CHECK(lines[0] == "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,first,coref_accuracy,labels");
+    CHECK(lines[1] == "2,1,1.5,0.75,0.125,0.5,0.25,0,0.625,,previous-token; coreference");
+    CHECK(lines[2] == "2,2,1.5,0.75,0.125,0.5,0.25,0,0.625,0.8,broad");
 }
 
 TEST_CASE("coreference text in both languages: scoring, candidates, marks and summary from the catalogue", "[coref][i18n]") {

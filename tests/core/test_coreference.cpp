@@ -1,5 +1,6 @@
 // Coreference from attention (core/analysis/coreference, coref_eval, head_stats) on attention
 // tensors built by hand, with every expected number worked out in the comment above its test.
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -476,7 +477,9 @@ TEST_CASE("delimiter sink and next-token labels; coreference label from an evalu
     auto stats = headStatistics(t, &eval);
     REQUIRE(stats.ok());
     CHECK(stats.value()[0].delimiterShare == Approx(1).margin(kExact));
-    CHECK(stats.value()[0].labels == std::vector<std::string>{"delimiter sink"});
+    // Rows 1–4 also put .5 on [CLS], the first token: first-token share .5, an attention sink too.
+    CHECK(stats.value()[0].firstShare == Approx(.5).margin(kExact));
+    CHECK(stats.value()[0].labels == std::vector<std::string>{"delimiter sink", "attention sink"});
     CHECK(stats.value()[1].delimiterShare == Approx(.3).margin(kExact));
     CHECK(stats.value()[1].labels.back() == "coreference");
     CHECK(stats.value()[2].nextShare == Approx(1).margin(kExact));
@@ -486,6 +489,36 @@ TEST_CASE("delimiter sink and next-token labels; coreference label from an evalu
     CorefEvaluation wrongShape = eval;
     wrongShape.headsPerLayer = 4;
     CHECK_FALSE(headStatistics(t, &wrongShape).ok());
+}
+
+// Tokens a b c d (no specials): the first-token ("attention sink") share is the mean of A[i, 0]
+// over rows i ≥ 1 (row 0 of a causal head can only see itself, so it is left out).
+//  parked head rows [1,0,0,0] [.9,.1,0,0] [.6,.2,.2,0] [.4,.2,.2,.2]: first (.9+.6+.4)/3 = .633…
+//             ≥ .5 → "attention sink" after its pattern label (self (1+.1+.2+.2)/4 = .375, previous
+//             (.9+.2+.2)/3 = .433…, entropy > 0: normalised entropy decides "broad" or "mixed")
+//  spread head rows [1,0,0,0] [.5,.5,0,0] [.3,.3,.4,0] [.1,.3,.3,.3]: first (.5+.3+.1)/3 = .3 → none
+TEST_CASE("head statistics: the first-token share and the attention-sink label", "[coref]") {
+    Trace t;
+    t.tokens = lessonTokens({"a", "b", "c", "d"});
+    t.causal = true;
+    const Mat parked = rows({{1, 0, 0, 0}, {.9, .1, 0, 0}, {.6, .2, .2, 0}, {.4, .2, .2, .2}});
+    const Mat spread = rows({{1, 0, 0, 0}, {.5, .5, 0, 0}, {.3, .3, .4, 0}, {.1, .3, .3, .3}});
+    t.layers = {layerOf({parked, spread})};
+    auto stats = headStatistics(t);
+    REQUIRE(stats.ok());
+    const HeadStatistics& p = stats.value()[0];
+    CHECK(p.firstShare == Approx(1.9 / 3).margin(kExact));
+    REQUIRE(p.labels.size() == 2);
+    CHECK(p.labels[1] == "attention sink");
+    const HeadStatistics& s = stats.value()[1];
+    CHECK(s.firstShare == Approx(.3).margin(kExact));
+    CHECK(std::find(s.labels.begin(), s.labels.end(), "attention sink") == s.labels.end());
+    HeadLabelThresholds stricter;
+    stricter.sink = .64;  // above .633…: no longer a sink
+    auto strict = headStatistics(t, nullptr, stricter);
+    REQUIRE(strict.ok());
+    CHECK(strict.value()[0].labels.size() == 1);
+    CHECK(headLabelText("attention sink", Language::Chinese) == "注意力汇点");
 }
 
 // ---------------------------------------------------------------- coreference set files

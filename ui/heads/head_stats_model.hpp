@@ -13,7 +13,7 @@ namespace attnscope {
 class HeadStatsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Layer, Head, Entropy, Delimiter, Previous, Next, Self, Coreference, Label, ColumnCount };
+    enum Column { Layer, Head, Entropy, Delimiter, Previous, Next, Self, First, Coreference, Label, ColumnCount };
     static constexpr int kSortRole = Qt::UserRole + 1;
 
     explicit HeadStatsModel(QObject* parent = nullptr);

@@ -33,15 +33,22 @@ QString stepCaption(const Trace& trace, Step step, int layer, int head) {
     const bool perLayer = step != Step::Embedding && step != Step::Positional;
     if (trace.layerCount() > 1 && perLayer && !titleNamesLayer) text += QCoreApplication::translate("attnscope::MatrixPanel", "  — layer %1").arg(layer + 1);
     if (isPerHead(step) && trace.headCount() > 1) text += QCoreApplication::translate("attnscope::MatrixPanel", "  — head %1").arg(head + 1);
+    // Grouped-query attention: K and V belong to a key/value head several query heads read.
+    if (readsKeyValueHead(step)) {
+        const std::string shared = kvSharingText(trace, layer, head, coreLanguage());
+        if (!shared.empty()) text += "  (" + QString::fromStdString(shared) + ")";
+    }
     return text;
 }
 
 // The operator printed between the operands and before the result, so the row reads as a sum.
 std::array<QString, 2> operatorsFor(const Trace& trace, Step step, int decimals) {
+    if (trace.rotates() && (step == Step::Query || step == Step::Key))  // RoPE: Q_pre (K_pre) turned by position
+        return {"", QCoreApplication::translate("attnscope::MatrixPanel", "turn each pair\nby m·θ_i\n→")};
     switch (step) {
         case Step::Input: case Step::Masked: return {"+", "="};
         case Step::Query: case Step::Key: case Step::Value: case Step::Scores:
-        case Step::WeightedSum: case Step::Output:
+        case Step::WeightedSum: case Step::Output: case Step::QueryBeforeRope: case Step::KeyBeforeRope:
             return {"·", "="};
         case Step::Scaled:
             return {"", QStringLiteral("÷ %1 =").arg(QString::fromStdString(

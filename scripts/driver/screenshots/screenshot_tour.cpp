@@ -281,6 +281,13 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
         if (steps[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
     matrixPanel_->selectCell(1, 2);
     shot(matrixPanel_, "worked-example-weights");
+    if (w.source().trace()->rotates()) {  // RoPE: the rotation, on a head whose key/value head is shared
+        navigator_->setCurrentHead(std::min(1, w.source().trace()->headCount() - 1));
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            if (steps[i] == Step::Key) navigator_->setCurrentIndex(static_cast<int>(i));
+        matrixPanel_->selectCell(std::min(3, w.source().trace()->tokenCount() - 1), 1);
+        shot(matrixPanel_, "worked-example-rope");
+    }
     // Coreference needs a pronoun: the classic sentence (the example models know its words).
     w.setSentence(QStringLiteral("The animal didn't cross the street because it was too tired."));
     if (waitForModel(w)) shot(coref_, "coreference");
