@@ -178,10 +178,13 @@ void explainMask(Explanation& e, const Context& c) {
         return;
     }
     e.kind = ExplanationKind::Mask;
-    e.rule = "masked = scaled + M[i,j]  " + c.say(maskRule(c.trace));
-    e.terms.push_back({"scaled[" + c.token(i) + "," + c.keyToken(j) + "]", c.m(Step::Scaled)(i, j)});
+    // A lesson without scaling masks the scores themselves.
+    const Step before = c.trace.scaled ? Step::Scaled : Step::Scores;
+    const std::string name = c.trace.scaled ? "scaled" : "S";
+    e.rule = "masked = " + name + " + M[i,j]  " + c.say(maskRule(c.trace));
+    e.terms.push_back({name + "[" + c.token(i) + "," + c.keyToken(j) + "]", c.m(before)(i, j)});
     e.terms.push_back({"M[" + c.token(i) + "," + c.keyToken(j) + "]", c.head.mask(i, j)});
-    e.sources = {c.at(Step::Scaled, i, j), c.at(Step::Mask, i, j)};
+    e.sources = {c.at(before, i, j), c.at(Step::Mask, i, j)};
 }
 
 Step softmaxInput(const Trace& trace) {

@@ -1110,8 +1110,8 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>“%1”不是数字：请输入带小数点或逗号的数字，例如 %2。本次不计分。</translation>
     </message>
     <message>
-        <source>Blank %1 of %2: row %3, column %4</source>
-        <translation>第 %1 个空格，共 %2 个：第 %3 行，第 %4 列</translation>
+        <source>Blank %1 of %2: row %3 (%4), column %5 (%6)</source>
+        <translation>第 %1 个空格，共 %2 个：第 %3 行（%4），第 %5 列（%6）</translation>
     </message>
     <message>
         <source>Select a blank cell.</source>
@@ -2334,6 +2334,10 @@ The previous %2 stays open.</source>
     <message>
         <source>Mask of sentence 1: nothing to pad</source>
         <translation>句子 1 的掩码：无需填充</translation>
+    </message>
+    <message>
+        <source>Mask of sentence 1: causal, nothing to pad</source>
+        <translation>句子 1 的掩码：因果掩码，无需填充</translation>
     </message>
     <message>
         <source>Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer second sentence and press Enter.</source>

@@ -134,6 +134,24 @@ TEST_CASE("masked cells explain the mask", "[explain]") {
     CHECK(*w.numerator == 0);
 }
 
+TEST_CASE("a lesson without scaling masks S itself, never \"S / √d_k\"", "[explain]") {
+    // first-hand-exercise does not scale: masked = S + M, S[cats, chase] = cats·chase = 1 (hunter).
+    Lesson causal = builtInLesson("first-hand-exercise");
+    causal.causalMask = true;
+    const auto trace = runLesson(causal, "cats chase mice").value();
+    REQUIRE_FALSE(trace.scaled);
+    const auto operands = operandsOf(trace, Step::Masked, 0);
+    REQUIRE(operands.size() == 2);
+    CHECK(operands[0].step == Step::Scores);
+    CHECK(operands[1].step == Step::Mask);
+    const auto e = explainCell(trace, CellRef{Step::Masked, 0, 0, 1, 0}, 2).value();
+    CHECK(e.rule.rfind("masked = S + M[i,j]", 0) == 0);
+    CHECK(e.terms.at(0).label == "S[chase,cats]");
+    CHECK(e.terms.at(0).value == 1.0);
+    CHECK(e.sources.at(0).step == Step::Scores);
+    for (const std::string& line : e.lines) CHECK(line.find("scaled") == std::string::npos);
+}
+
 TEST_CASE("out-of-range cells are errors, not crashes", "[explain][errors]") {
     const Lesson lesson = builtInLesson("first-hand-exercise");
     const auto trace = runLesson(lesson, "cats chase mice").value();

@@ -211,6 +211,8 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
     ExercisePanel* p = openPanel();
     p->answer(1, "0.3");  // Weights[cats, chase] = 0.2119: wrong
     QCOMPARE(p->selectedBlank(), 1);
+    QCOMPARE(p->explanationBox()->heading(), QString("Blank 2 of 3: row 1 (cats), column 2 (chase)"));
+    QCOMPARE(p->settings()->languageBox()->currentText(), QString("English"));
     QVERIFY(p->revealedLines().isEmpty());
     QVERIFY(p->explanationBox()->revealButton()->isEnabled());
     // Title, rule, the three exponentials, their sum, the division and the value.
@@ -302,8 +304,15 @@ void LabExerciseTest::stepsAreNamedInTheInterfaceLanguage() {
     QVERIFY(window->openBuiltInLesson("two-heads"));
     ExercisePanel* p = openPanel();
     const QString first = p->settings()->stepBox()->itemText(0);
+    // The worksheet is in the interface's language unless the teacher picks the other one.
+    const QString sheetLanguage = p->settings()->languageBox()->currentText();
+    // A blank is named by its 1-based row and column and their labels: "第 1 行（猫）", never "第 猫 行".
+    p->answer(1, "0.3");
+    const QString heading = p->explanationBox()->heading();
     QVERIFY(applyLanguage("en"));
     QVERIFY2(first.startsWith(QStringLiteral("嵌入")), qPrintable(first));
+    QCOMPARE(sheetLanguage, QStringLiteral("中文"));
+    QVERIFY2(heading.contains(QStringLiteral("第 1 行（cats），第 2 列（chase）")), qPrintable(heading));
 }
 
 void LabExerciseTest::laterLayersOfferTheirOwnSteps() {
