@@ -1343,6 +1343,10 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
+    <message>
+        <source>&amp;New lesson…</source>
+        <translation>新建课程(&amp;N)…</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::HeadAnalysisWorker</name>
@@ -1956,6 +1960,26 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>%1: refused, nothing changed (%2)</source>
         <translation>%1：被拒绝，未做任何更改（%2）</translation>
+    </message>
+    <message>
+        <source>&amp;Paste table</source>
+        <translation>粘贴表格(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Rows copied from a blog or a textbook (笔=[1,2,1,2,1], a Markdown or tab-separated table, W_Q = and its rows) into the lesson</source>
+        <translation>把从博客或教科书复制的行（笔=[1,2,1,2,1]、Markdown 表格或以制表符分隔的表格、W_Q = 及其各行）放入课程</translation>
+    </message>
+    <message>
+        <source>&amp;Decimals</source>
+        <translation>小数位(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show %1 decimals</source>
+        <translation>显示 %1 位小数</translation>
+    </message>
+    <message>
+        <source>Paste table</source>
+        <translation>粘贴表格</translation>
     </message>
 </context>
 <context>
@@ -2660,6 +2684,57 @@ click to open it large</source>
     <message>
         <source>value (%1×%2)</source>
         <translation>值（%1×%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::NewLessonDialog</name>
+    <message>
+        <source>New lesson</source>
+        <translation>新建课程</translation>
+    </message>
+    <message>
+        <source>e.g. the cat sat, or 笔记本 (one token per Chinese character)</source>
+        <translation>例如 the cat sat，或 笔记本（每个汉字一个词元）</translation>
+    </message>
+    <message>
+        <source>optional, separated by commas: noun, animate, place</source>
+        <translation>可选，用逗号分隔：名词, 有生命, 地点</translation>
+    </message>
+    <message>
+        <source>Projections W_Q, W_K, W_V (without them Q = K = V = X)</source>
+        <translation>投影 W_Q、W_K、W_V（没有投影时 Q = K = V = X）</translation>
+    </message>
+    <message>
+        <source>Divide the scores by √d_k</source>
+        <translation>分数除以 √d_k</translation>
+    </message>
+    <message>
+        <source>Causal mask (each token sees only itself and earlier ones)</source>
+        <translation>因果掩码（每个词元只看到自己和前面的词元）</translation>
+    </message>
+    <message>
+        <source>Title (English):</source>
+        <translation>标题（英文）：</translation>
+    </message>
+    <message>
+        <source>Title (Chinese):</source>
+        <translation>标题（中文）：</translation>
+    </message>
+    <message>
+        <source>Words or characters:</source>
+        <translation>词或汉字：</translation>
+    </message>
+    <message>
+        <source>Feature names:</source>
+        <translation>特征名称：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头数：</translation>
+    </message>
+    <message>
+        <source>Decimals:</source>
+        <translation>小数位：</translation>
     </message>
 </context>
 <context>
@@ -3766,6 +3841,14 @@ CPU 特性：%4
     <message>
         <source>--export-png writes PNG only: name the file .png, not .%1</source>
         <translation>--export-png 只写 PNG：文件名应以 .png 结尾，而不是 .%1</translation>
+    </message>
+    <message>
+        <source>Put a table copied from a blog or a textbook into the lesson before the run: lines such as cat=[1,0,1], a Markdown or tab-separated table, W_Q = and its rows.</source>
+        <translation>运行前把从博客或教科书复制的表格放入课程：如 笔=[1,2,1] 的行、Markdown 表格或以制表符分隔的表格、W_Q = 及其各行。</translation>
+    </message>
+    <message>
+        <source>--paste applies to lessons only</source>
+        <translation>--paste 只适用于课程</translation>
     </message>
 </context>
 <context>

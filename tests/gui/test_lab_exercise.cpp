@@ -215,7 +215,8 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
     QCOMPARE(p->settings()->languageBox()->currentText(), QString("English"));
     QVERIFY(p->revealedLines().isEmpty());
     QVERIFY(p->explanationBox()->revealButton()->isEnabled());
-    // Title, rule, the three exponentials, their sum, the division and the value.
+    // Title, rule, the three exponentials, their sum, the division, the textbook form (heading and
+    // two lines) and the value.
     QStringList shown;
     while (p->explanationBox()->revealButton()->isEnabled()) {
         QTest::mouseClick(p->explanationBox()->revealButton(), Qt::LeftButton);
@@ -223,13 +224,14 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
         QCOMPARE(p->revealedLines().mid(0, shown.size()), shown);  // earlier lines stay, in order
         shown = p->revealedLines();
     }
-    QCOMPARE(shown.size(), 8);
+    QCOMPARE(shown.size(), 11);
     QVERIFY2(shown.at(0).startsWith("Weights[cats, chase]") || shown.at(0).contains("[cats, chase]"), qPrintable(shown.at(0)));
-    QVERIFY(shown.at(2).endsWith("for cats = " + fixed(1.0)));
+    QVERIFY2(shown.at(2).endsWith("for cats = 1"), qPrintable(shown.at(2)));  // exp(2 − 2) = 1, a whole number
     QVERIFY(shown.at(3).endsWith("for chase = " + fixed(std::exp(-1.0))));
     QVERIFY(shown.at(4).endsWith("for mice = " + fixed(std::exp(-1.0))));
     QCOMPARE(shown.at(5), "sum of exponentials = " + fixed(1 + 2 / e));
-    QCOMPARE(shown.at(7), "value = " + fixed(kCatsWeights[1]));
+    QCOMPARE(shown.at(8), QStringLiteral("  A = e¹ / (e² + e¹ + e¹)"));  // the scores of cats: 2, 1, 1
+    QCOMPARE(shown.at(10), "value = " + fixed(kCatsWeights[1]));
     QVERIFY(!p->explanationText().contains("Answer:"));
     QTest::mouseClick(p->explanationBox()->answerButton(), Qt::LeftButton);
     QVERIFY(p->explanationText().endsWith("Answer: " + fixed(kCatsWeights[1])));
