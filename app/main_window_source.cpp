@@ -83,7 +83,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
     }
     lessonPath_ = path;
     document_->opened();
-    if (!path.startsWith(":/")) addRecentFile(path);
+    if (!path.isEmpty() && !path.startsWith(":/")) addRecentFile(path);
     ui_->editor->setLesson(&lesson_->session().lesson());
     setLabModel(this, QString(), std::nullopt);  // the lab's positional panel back to formulas
     enterSource(lesson_);

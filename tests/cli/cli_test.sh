@@ -237,7 +237,7 @@ PY
     ;;
   heads_stats)
     out="$("$bin" heads --lesson coreference --stats)" || fail "exit $?"
-    expect_line "$out" "layer  head  entropy  delimiter  previous  next   self   first  coref   label"
+    expect_line "$out" "layer  head  entropy  delimiter  previous   next   self   first   coref  label"
     [ "$(grep -cE '^ +1 +[12] ' <<<"$out")" = 2 ] || fail "expected 2 head rows: $out"
     "$bin" heads --lesson coreference --stats --format json >"$tmp/stats.json" || fail "exit $?"
     python3 - "$tmp/stats.json" <<'PY' || fail "stats json"
