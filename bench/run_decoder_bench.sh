@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue 25's decoder benchmark: random-weight BF16 checkpoints in the Qwen2.5-0.5B and Llama-3.2-1B
 # layouts (bench/make_decoder_checkpoint.py), at 128 and 512 tokens:
-#   (a) peak RSS of the command line's full forward pass against the safetensors file (goal ≤ 1.3×);
+#   (a) peak RSS of the command line's full forward pass against the safetensors file (goal ≤ 1.3×):
+#       `--print --step weights` as text (the whole Trace kept), and the JSON print of (c), which
+#       streams the Trace layer by layer;
 #   (b) the window's start to its first heatmap (attnscope_first_heatmap under one Xvfb server);
 #   (c) the forward pass against PyTorch on the same weights (bench/torch_decoder_forward.py) in
 #       paired rounds alternating the order, the same thread count on both sides, and once the
@@ -11,7 +13,7 @@
 # is given both ways: its forward pass alone and its whole process (start, import, widen, forward).
 # See bench/README.md.
 #
-#   bench/run_decoder_bench.sh [build-dir] [rounds]
+#   bench/run_decoder_bench.sh [build-dir] [rounds]   (rounds 0: only (a) and (b))
 #
 # Environment: MODELS="qwen2.5-0.5b llama-3.2-1b" TOKENS="128 512" THREADS=2 (both sides)
 # HEATMAP_RUNS=3 (0: skip the window), TORCH_WARMUP=1 (torch's timed pass is its second: the
@@ -60,6 +62,12 @@ theirs() {
         --threads "$threads" --tokens "$2" --runs 1 --warmup "$torch_warmup" "${compare[@]}" > "$tmp/torch-$1-$2-$3.txt"
 }
 
+text_rss() {  # model T file-bytes: every head of the last layer printed as text (the run keeps its whole Trace)
+    /usr/bin/time -f "%e %M" -o "$tmp/text-time" "$cli" --lang en --model "$dir/$1" --sentence "$(sentence "$2")" \
+        --print --step weights > /dev/null 2>&1
+    awk -v f="$3" '{ printf "   peak RSS, attnscope --print --step weights (text): %.0f MiB = %.2f x the file, %.1f s\n", $2 / 1024, $2 * 1024 / f, $1 }' "$tmp/text-time"
+}
+
 if [ "$heatmap_runs" -gt 0 ] && [ -x "$first_heatmap" ] && command -v Xvfb > /dev/null; then
     Xvfb :78 -screen 0 1600x1000x24 -nolisten tcp > /dev/null 2>&1 & xvfb=$!
     sleep 1
@@ -69,11 +77,12 @@ for m in $models; do
   file_bytes=$(stat -c %s "$dir/$m/model.safetensors")
   for t in $tokens_list; do
     echo "== $m, T=$t ($file_bytes-byte file); load average: $(load)"
+    text_rss "$m" "$t" "$file_bytes"
     for r in $(seq 1 "$rounds"); do
         if [ $((r % 2)) -eq 1 ]; then ours "$m" "$t" "$r"; theirs "$m" "$t" "$r"; else theirs "$m" "$t" "$r"; ours "$m" "$t" "$r"; fi
     done
-    grep -E '^(top-5|largest)' "$tmp/torch-$m-$t-1.txt" | sed 's/^/   /'
-    "$py" - "$tmp" "$m" "$t" "$rounds" "$file_bytes" <<'EOF'
+    [ "$rounds" -gt 0 ] && grep -E '^(top-5|largest)' "$tmp/torch-$m-$t-1.txt" | sed 's/^/   /'
+    [ "$rounds" -gt 0 ] && "$py" - "$tmp" "$m" "$t" "$rounds" "$file_bytes" <<'EOF'
 import json, statistics as s, sys
 tmp, m, t, rounds, file_bytes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 def wall_rss(path):
