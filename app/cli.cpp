@@ -26,6 +26,8 @@
 #include "core/export/export.hpp"
 #include "core/export/model_export.hpp"
 #include "core/model/blas_kernels.hpp"
+#include "core/io/text_file.hpp"
+#include "core/lesson/lesson_paste.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/trace/ablation.hpp"
@@ -58,6 +60,8 @@ void addOptions(QCommandLineParser& parser) {
         {"decimals", translate("cli", "Decimals shown (default: the lesson's)."), "n"},
         {"hand-rounding", translate("cli", "Round every intermediate to N decimals, as by hand."), "n"},
         {"exact", translate("cli", "Ignore the lesson's hand-rounding setting.")},
+        {"paste", translate("cli", "Put a table copied from a blog or a textbook into the lesson before the run: "
+                  "lines such as cat=[1,0,1], a Markdown or tab-separated table, W_Q = and its rows."), "file"},
         {"explain", translate("cli", "Text and Markdown: add each cell's explanation (a worksheet).")},
         {"export-png", translate("cli", "Write the attention heatmaps (all heads) to a PNG file."), "file"},
         {"ablate", translate("cli", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
@@ -199,10 +203,22 @@ std::optional<std::string> invalidSentence(const QCommandLineParser& parser) {
     return std::nullopt;
 }
 
+// --paste FILE: the table's numbers put into the lesson (core/lesson/lesson_paste); errors name the file's line.
+Result<Lesson> withPastedTable(const Lesson& lesson, const QString& path) {
+    const std::filesystem::path file = path.toStdString();
+    auto text = readTextFile(file);
+    if (!text) return text.error();
+    const ErrorText source = ErrorText::verbatim(file.filename().string());
+    auto blocks = parsePastedTable(text.value(), source);
+    if (!blocks) return blocks.error();
+    return pasteIntoLesson(lesson, blocks.value(), LessonMatrixRef{}, source);
+}
+
 // Options of one source only: given with the other they would be silently ignored.
 std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
     if (parser.isSet("model") && parser.isSet("lesson"))
         return translate("cli", "--model and --lesson exclude each other: give one").toStdString();
+    if (parser.isSet("model") && parser.isSet("paste")) return translate("cli", "--paste applies to lessons only").toStdString();
     if (!parser.isSet("model") && parser.isSet("top-k")) return translate("cli", "--top-k applies to --model runs only").toStdString();
     if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
     if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
@@ -310,6 +326,7 @@ int runCommandLine(const QStringList& arguments) {
     if (parser.isSet("model")) return runModelCommand(parser);
 
     auto lesson = loadLesson(parser.isSet("lesson") ? parser.value("lesson") : "first-hand-exercise");
+    if (lesson && parser.isSet("paste")) lesson = withPastedTable(lesson.value(), parser.value("paste"));
     if (!lesson) return fail(coreErrorString(lesson.error()));
     Request request;
     if (auto error = readRequest(parser, lesson.value(), request)) return fail(*error);

@@ -10,6 +10,8 @@
 #include "app/hub/download_dialog.hpp"
 #include "app/hub/open_model_dialog.hpp"
 #include "app/lesson_source.hpp"
+#include "core/lesson/lesson_edit.hpp"
+#include "ui/editor/new_lesson_dialog.hpp"
 #include "ui/common/file_write.hpp"
 #include "app/recent_files.hpp"
 #include "core/export/export.hpp"
@@ -27,6 +29,8 @@ FileMenu::FileMenu(QMainWindow& window, WindowActions actions, const WorkedExamp
       heatmap_(heatmap) {}
 
 void FileMenu::fill(QMenu* file) {
+    QAction* create = file->addAction(tr("&New lesson…"), QKeySequence::New, this, &FileMenu::newLessonDialog);
+    create->setObjectName("newLessonAction");
     file->addAction(tr("&Open lesson…"), QKeySequence::Open, this, &FileMenu::openLessonDialog);
     QMenu* recent = file->addMenu(tr("Open &recent"));
     recent->setObjectName("recentMenu");
@@ -64,6 +68,15 @@ void FileMenu::openLessonDialog() {
     const QString path = QFileDialog::getOpenFileName(&window_, tr("Open lesson"), QString(),
                                                       tr("AttnScope lessons (*.json);;All files (*)"));
     if (!path.isEmpty()) actions_.openLessonFile(path);
+}
+
+// Not blocking (open, not exec): the window goes on; OK makes the lesson through core.
+void FileMenu::newLessonDialog() {
+    auto* dialog = new NewLessonDialog(&window_);
+    dialog->setObjectName("newLessonDialog");
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { actions_.openNewLesson(newLesson(dialog->spec())); });
+    dialog->open();
 }
 
 bool FileMenu::showsLesson() const { return actions_.showsLesson(); }

@@ -29,6 +29,7 @@ private:
     void saveLesson();
     void saveLessonAs();
     void openLessonDialog();
+    void newLessonDialog();
     void openModelDialog();
     void downloadModelDialog();
     void exportHeatmap();

@@ -1,6 +1,9 @@
 #include "app/lesson_document.hpp"
 
+#include <QActionGroup>
+#include <QClipboard>
 #include <QCloseEvent>
+#include <QGuiApplication>
 #include <QFileDialog>
 #include <QKeySequence>
 #include <QMenu>
@@ -9,6 +12,8 @@
 
 #include <QMainWindow>
 #include "app/source/lesson_trace_source.hpp"
+#include "core/lesson/lesson_paste.hpp"
+#include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/common/qt_text.hpp"
@@ -17,6 +22,7 @@ namespace attnscope {
 
 namespace {
 
+constexpr int kMostDecimalsInMenu = 8;  // a lesson file allows 12; more than 8 no class reads
 constexpr int kUndoLimit = 200;  // whole lessons: small ones, but a 4096-wide one is 100+ MB per step
 
 LessonDocument::Answer askToSave(QWidget* parent, const QString& lessonName) {
@@ -71,9 +77,35 @@ void LessonDocument::fillEditMenu(QMenu* edit) {
     redo->setObjectName("redoAction");
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    QAction* paste = edit->addAction(tr("&Paste table"), this, [this] { pasteTable(QGuiApplication::clipboard()->text()); });
+    paste->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+    paste->setObjectName("pasteTableAction");
+    paste->setStatusTip(tr("Rows copied from a blog or a textbook (笔=[1,2,1,2,1], a Markdown or tab-separated table, "
+                           "W_Q = and its rows) into the lesson"));
+}
+
+void LessonDocument::addDecimalsMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("&Decimals"));
+    menu->setObjectName("decimalsMenu");
+    auto* group = new QActionGroup(menu);
+    for (int d = 0; d <= kMostDecimalsInMenu; ++d) {
+        QAction* choice = menu->addAction(QString::number(d), this, [this, d] { setDecimals(d); });
+        choice->setObjectName(QStringLiteral("decimals%1").arg(d));
+        choice->setCheckable(true);
+        group->addAction(choice);
+    }
+    connect(menu, &QMenu::aboutToShow, this, [this, menu] {
+        const bool lesson = actions_.showsLesson();
+        for (QAction* choice : menu->actions()) {
+            choice->setEnabled(lesson);
+            choice->setChecked(lesson && choice->text().toInt() == lesson_.session().lesson().decimals);
+        }
+    });
 }
 
 void LessonDocument::connectEditor(LessonEditor* editor) {
+    editor_ = editor;
     connect(editor, &LessonEditor::lessonEdited, this, &LessonDocument::recordEdit);
     connect(editor, &LessonEditor::wordAddRequested, this, &LessonDocument::addWord);
     connect(editor, &LessonEditor::wordRenameRequested, this, &LessonDocument::renameWord);
@@ -119,6 +151,24 @@ bool LessonDocument::setDimensions(const LessonDimensions& dims) {
     return change(resizeLesson(lesson_.session().lesson(), dims),
                   tr("Change dimensions to d_model %1, %2 heads, d_k %3, d_v %4")
                       .arg(dims.dModel).arg(dims.numHeads).arg(dims.dK).arg(dims.dV));
+}
+
+bool LessonDocument::setDecimals(int decimals) {
+    if (!actions_.showsLesson()) return false;
+    Lesson next = lesson_.session().lesson();
+    if (next.decimals == decimals) return true;
+    next.decimals = decimals;
+    return change(std::move(next), tr("Show %1 decimals").arg(decimals));
+}
+
+bool LessonDocument::pasteTable(const QString& text) {
+    if (!actions_.showsLesson()) return false;
+    const ErrorText source = errorText(ErrorId::WhereText);
+    const LessonMatrixRef selected = editor_ ? editor_->model()->choice().ref() : LessonMatrixRef{};
+    auto blocks = parsePastedTable(utf8(text), source);
+    return change(blocks ? pasteIntoLesson(lesson_.session().lesson(), blocks.value(), selected, source)
+                         : Result<Lesson>(blocks.error()),
+                  tr("Paste table"));
 }
 
 // A changed lesson that does not run (e.g. a head switched off that no longer exists) is

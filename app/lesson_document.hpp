@@ -5,6 +5,7 @@
 // asks for goes through here as one undoable command holding the whole lesson before and after,
 // so undo gives back exactly the previous lesson.
 #include <QObject>
+#include <QPointer>
 #include <QUndoStack>
 #include <functional>
 
@@ -30,7 +31,8 @@ public:
     // Saves through `actions` (saveLessonTo, lessonPath); asks its questions over `window`.
     LessonDocument(QMainWindow& window, LessonTraceSource& lesson, WindowActions actions);
 
-    void fillEditMenu(QMenu* edit);
+    void fillEditMenu(QMenu* edit);  // Undo, Redo, Paste table
+    void addDecimalsMenu(QMenu* view);  // View ▸ Decimals: the lesson's, so saved with it
     void connectEditor(LessonEditor* editor);  // its edits and requests; again after a rebuild
     QUndoStack& undoStack() { return stack_; }
     bool isModified() const { return !stack_.isClean(); }
@@ -45,6 +47,9 @@ public:
     bool renameWord(const QString& from, const QString& to);
     bool deleteWord(const QString& word);
     bool setDimensions(const LessonDimensions& dims);
+    bool setDecimals(int decimals);
+    // A table from a blog or a textbook (core/lesson/lesson_paste) into the editor's selected matrix.
+    bool pasteTable(const QString& text);
     // Before the lesson goes away: true to go on (saved, discarded or not modified), false to
     // stay. Discarding with `revert` puts back the saved lesson (a model opens over it, kept).
     bool maybeKeepChanges(bool revert);
@@ -71,6 +76,7 @@ private:
     Lesson saved_;  // as in the file (or as opened): what Discard goes back to
     Question question_;
     PathQuestion savePath_;
+    QPointer<LessonEditor> editor_;  // its selected matrix receives a paste
 };
 
 }  // namespace attnscope

@@ -250,6 +250,7 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     ui_->presentation->addToViewMenu(view);  // zoom and presentation mode (app/presentation.cpp)
     theme_->addToViewMenu(view);  // light, dark, system
+    document_->addDecimalsMenu(view);  // stored in the lesson, undoable
     QAction* shading = ui_->shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
     shading->setCheckable(true);
     shading->setChecked(true);
@@ -348,7 +349,12 @@ bool MainWindow::saveLessonTo(const QString& path) {
 WindowActions MainWindow::actions() {
     return {[this](const QString& path) { return openLessonFile(path); }, [this](const QString& id) { openModel(id); },
             [this](const QString& path) { return saveLessonTo(path); }, [this] { return lessonPath_; },
-            [this] { return source_->offers(TraceSource::Offer::LessonEditor); }};
+            [this] { return source_->offers(TraceSource::Offer::LessonEditor); },
+            [this](Result<Lesson> lesson) {
+                if (!openLesson(std::move(lesson), QString())) return false;
+                ui_->tabs->setCurrentWidget(ui_->editor);  // its numbers are the teacher's to fill
+                return true;
+            }};
 }
 
 void MainWindow::setErrorText(const QString& text) {

@@ -83,7 +83,7 @@ bool MainWindow::openLesson(Result<Lesson> lesson, const QString& path) {
     }
     lessonPath_ = path;
     document_->opened();
-    if (!path.startsWith(":/")) addRecentFile(path);
+    if (!path.isEmpty() && !path.startsWith(":/")) addRecentFile(path);
     ui_->editor->setLesson(&lesson_->session().lesson());
     setLabModel(this, QString(), std::nullopt);  // the lab's positional panel back to formulas
     enterSource(lesson_);
@@ -138,7 +138,7 @@ void MainWindow::enterSource(TraceSource* next) {
     if (source_->offers(Offer::ModelViews) && (tab == ui_->matrixPanel || tab == ui_->editor)) ui_->tabs->setCurrentWidget(ui_->heatmap);
     refreshLabels();
     setWindowTitle(tr("AttnScope — %1").arg(source_->name()) + "[*]");  // [*]: the lesson's unsaved changes
-    statusBar()->showMessage(tr("Opened %1").arg(source_->origin()), 5000);
+    statusBar()->showMessage(tr("Opened %1").arg(source_->name()), 5000);
     if (!source_->trace()) return applySentence();
     onTraceChanged();
     onWorkedTraceChanged();

@@ -5,6 +5,9 @@
 #include <QString>
 #include <functional>
 
+#include "core/base/result.hpp"
+#include "core/lesson/lesson.hpp"
+
 namespace attnscope {
 
 struct WindowActions {
@@ -13,6 +16,7 @@ struct WindowActions {
     std::function<bool(const QString& path)> saveLessonTo;    // false: not saved, with a message
     std::function<QString()> lessonPath;                      // empty or ":/…" for built-in lessons
     std::function<bool()> showsLesson;                        // false while a model is shown
+    std::function<bool(Result<Lesson>)> openNewLesson;        // File ▸ New lesson: no file yet, the editor shown
 };
 
 }  // namespace attnscope

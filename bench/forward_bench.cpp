@@ -120,7 +120,7 @@ MatF forwardMath(const LoadedModel& model, const std::vector<int>& ids, PhaseTim
     const EncoderWeights& w = *model.weightsAs<EncoderWeights>();
     auto t = Clock::now();
     MatF tokens = gatherRows(w.words, ids);
-    if (w.tokenTypes.data) tokens.rowwise() += w.tokenTypes.view().row(0);
+    if (w.tokenTypes.present()) tokens.rowwise() += w.tokenTypes.rowsAsFloat(0, 1).row(0);
     std::vector<int> positionIds(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) positionIds[i] = c.positionOffset + static_cast<int>(i);
     MatF X = tokens + gatherRows(w.positions, positionIds);

@@ -5,6 +5,7 @@
 
 #include "app/model_worker.hpp"
 #include "app/sentence_runners.hpp"
+#include "core/source/example_models.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/common/core_language.hpp"
@@ -58,7 +59,13 @@ QString ModelTraceSource::description() const {
         .arg(c.heads)
         .arg(c.width)
         .arg(c.vocabSize)
-        .arg(qs(m->tokenizer.kind()), qs(m->folder));
+        .arg(qs(m->tokenizer.kind()), place(*m));
+}
+
+// A shipped example is named, not located: its folder is where this installation keeps it.
+QString ModelTraceSource::place(const OpenedModel& m) {
+    const bool example = isExampleModelName(m.name) && !QFileInfo(qs(m.name)).isDir();  // a folder of that name wins
+    return example ? tr("example shipped with AttnScope") : qs(m.folder);
 }
 
 // Loading remarks ("decoder tied to the embeddings") are facts, not warnings: a tooltip.

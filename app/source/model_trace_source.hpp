@@ -51,6 +51,7 @@ signals:
     void openFailed(const QString& message);
 
 private:
+    static QString place(const OpenedModel& m);  // the folder, or "example shipped with AttnScope"
     void onRunFinished();
     void onDetailReady();
 

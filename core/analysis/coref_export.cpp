@@ -2,13 +2,14 @@
 #include "core/export/table_format.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/trace/explain.hpp"
 #include "core/text/messages.hpp"
-#include "core/text/utf8.hpp"
 
 namespace attnscope {
 
@@ -18,9 +19,9 @@ using Json = nlohmann::ordered_json;
 
 std::string dump(const Json& doc) { return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n"; }
 
-// Pads to `width` code points (CJK shows wider, but the columns stay readable).
+// Pads to `width` terminal columns (a CJK character takes two).
 std::string padded(const std::string& text, std::size_t width) {
-    const std::size_t length = utf8::decode(text).points.size();
+    const auto length = static_cast<std::size_t>(displayWidth(text));
     return text + std::string(width > length ? width - length : 0, ' ');
 }
 
@@ -57,7 +58,7 @@ std::string mentionToText(const SentenceResolution& s, const Resolution& r, int 
                       "\n";
     std::size_t width = 0;
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
-        width = std::max(width, utf8::decode(candidateText(s, r, c)).points.size());
+        width = std::max(width, static_cast<std::size_t>(displayWidth(candidateText(s, r, c))));
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c) {
         const std::string m = marks(r, c, language);
         out += "  " + padded(candidateText(s, r, c), width) + "  " + formatNumber(r.scores(c), decimals) +
@@ -273,12 +274,34 @@ std::string headStatsToCsv(const std::vector<HeadStatistics>& stats) {
     return out;
 }
 
+namespace {
+
+// The rows' printf widths; the header's names (the catalogue's text, split at spaces) are set
+// right-aligned over them in terminal columns, so 层 and 分隔符 (two columns a character) line up too.
+constexpr std::array<int, 9> kHeadStatsWidths{5, 4, 7, 9, 8, 5, 5, 6, 6};
+
+std::string headStatsHeader(Language language) {
+    std::istringstream names{text(MessageId::HeadStatsHeader, language)};
+    std::string header, name;
+    for (std::size_t i = 0; names >> name; ++i) {
+        if (i >= kHeadStatsWidths.size()) {
+            header += name;
+            continue;
+        }
+        header += std::string(static_cast<std::size_t>(std::max(0, kHeadStatsWidths[i] - displayWidth(name))), ' ') +
+                  name + "  ";
+    }
+    return header;
+}
+
+}  // namespace
+
 std::string headStatsToText(const std::vector<HeadStatistics>& stats, Language language) {
-    std::string out = text(MessageId::HeadStatsHeader, language) + "\n";
+    std::string out = headStatsHeader(language) + "\n";
     for (const HeadStatistics& s : stats) {
         char row[160];
         const std::string coref = s.corefAccuracy ? percent(*s.corefAccuracy) : "-";
-        std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  %8.3f  %5.3f  %5.3f  %5.3f  %6s  ", s.head.layer + 1,
+        std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  %8.3f  %5.3f  %5.3f  %6.3f  %6s  ", s.head.layer + 1,
                       s.head.head + 1, s.entropy, s.delimiterShare, s.previousShare, s.nextShare, s.selfShare,
                       s.firstShare, coref.c_str());
         out += row + labelsText(s, language) + "\n";

@@ -43,13 +43,13 @@ Result<RelativePositionCheck> checkRelativePosition(int T, int d, int k) {
 Result<Mat> learnedPositionTable(const LoadedModel& model, int rows) {
     const MatrixRef* table = model.weights ? model.weights->positionTable() : nullptr;
     const ErrorText where = errorText(ErrorId::WhereLearnedTableOf, model.source);
-    if (!table || !table->data)
+    if (!table || !table->present())
         return Error{where, errorText(ErrorId::LearnedTableExpected, familyName(model.config.family))};
     const int first = model.config.positionOffset;  // RoBERTa: rows 0, 1 belong to padding
     const int available = static_cast<int>(table->rows) - first;
     if (rows < 1 || rows > available)
         return Error{where, errorText(ErrorId::PositionsAskedFor, available, rows)};
-    return Mat(table->view().middleRows(first, rows).cast<double>());  // rows×d
+    return Mat(table->rowsAsFloat(first, rows).cast<double>());  // rows×d
 }
 
 Result<RelativePositionFit> fitRelativePositionMap(const Mat& table, int k) {

@@ -85,7 +85,7 @@ Result<Mat> mixtureScores(const std::vector<Mat>& scores, const std::vector<doub
 }
 
 Result<std::vector<SynthesizerVariant>> synthesizerVariants(const Mat& X, const Mat& dotProductScores,
-                                                            const SynthesizerWeights& w,
+                                                            const Mat& mask, const SynthesizerWeights& w,
                                                             const std::vector<double>& alphas, Language language) {
     const int T = static_cast<int>(X.rows());
     if (T > w.length)
@@ -101,7 +101,9 @@ Result<std::vector<SynthesizerVariant>> synthesizerVariants(const Mat& X, const 
     auto mix = mixtureScores(all, alphas);
     if (!mix) return mix.error();
     variants.push_back({name(MessageId::SynthesizerMixture), std::move(mix).value(), {}});
-    for (SynthesizerVariant& v : variants) v.weights = softmaxRows(v.scores, nullptr);
+    // A causal lesson hides later tokens from every variant, as a decoder's Synthesizer does.
+    const bool masked = mask.rows() == T && mask.cols() == T;
+    for (SynthesizerVariant& v : variants) v.weights = softmaxRows(masked ? Mat(v.scores + mask) : v.scores, nullptr);
     return variants;
 }
 

@@ -52,9 +52,10 @@ struct SynthesizerVariant {
     Mat weights;       // T×T  softmax of each row of B
 };
 // Every variant for X (T×d) and the dot-product scores already scaled (T×T, e.g. a head's
-// scaledScores from the lesson's Trace); the mixture over the five with `alphas`.
+// scaledScores from the lesson's Trace); the mixture over the five with `alphas`. `mask` (T×T,
+// 0 keeps, −∞ hides; empty: none, e.g. the head's mask) is added to every variant before its softmax.
 Result<std::vector<SynthesizerVariant>> synthesizerVariants(const Mat& X, const Mat& dotProductScores,
-                                                            const SynthesizerWeights& w,
+                                                            const Mat& mask, const SynthesizerWeights& w,
                                                             const std::vector<double>& alphas,
                                                             Language language = Language::English);
 

@@ -110,6 +110,17 @@ Result<Lesson> deleteLessonWord(const Lesson& lesson, const std::string& word) {
     return out;
 }
 
+Mat* lessonMatrix(Lesson& lesson, const LessonMatrixRef& ref) {
+    if (ref.kind == LessonMatrixKind::Embeddings) return nullptr;
+    if (ref.kind == LessonMatrixKind::Positional) return lesson.positional == PositionalKind::Table ? &lesson.positionalTable : nullptr;
+    if (ref.layer < 0 || ref.layer >= static_cast<int>(lesson.layers.size())) return nullptr;
+    LessonLayer& layer = lesson.layers[static_cast<std::size_t>(ref.layer)];
+    if (ref.kind == LessonMatrixKind::WO) return layer.wo.size() ? &layer.wo : nullptr;
+    if (!lesson.projections || ref.head < 0 || ref.head >= static_cast<int>(layer.heads.size())) return nullptr;
+    HeadWeights& w = layer.heads[static_cast<std::size_t>(ref.head)];
+    return ref.kind == LessonMatrixKind::WQ ? &w.wq : ref.kind == LessonMatrixKind::WK ? &w.wk : &w.wv;
+}
+
 LessonDimensions dimensionsOf(const Lesson& lesson) { return {lesson.dModel, lesson.numHeads, lesson.dK, lesson.dV}; }
 
 Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) {
@@ -126,6 +137,48 @@ Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) 
     for (LessonLayer& layer : out.layers) resizeLayer(layer, out.projections, dims);
     if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();
     return out;
+}
+
+namespace {
+
+LocalizedText titleOf(const NewLessonSpec& spec) {
+    if (spec.chineseTitle.empty() || spec.englishTitle.empty())
+        return LocalizedText(spec.englishTitle.empty() ? spec.chineseTitle : spec.englishTitle);
+    LocalizedText title;
+    title.set("en", spec.englishTitle);
+    title.set("zh_CN", spec.chineseTitle);
+    return title;
+}
+
+}  // namespace
+
+Result<Lesson> newLesson(const NewLessonSpec& spec) {
+    Lesson lesson;
+    lesson.title = titleOf(spec);
+    lesson.sentence = spec.words;
+    lesson.projections = spec.projections;
+    lesson.scale = spec.scale;
+    lesson.causalMask = spec.causalMask;
+    lesson.decimals = spec.decimals;
+    const int width = spec.projections ? spec.dK : spec.dModel;
+    if (auto e = checkDimensions(lesson, {spec.dModel, spec.numHeads, width, width}); !e.ok()) return e.error();
+    std::tie(lesson.dModel, lesson.numHeads, lesson.dK, lesson.dV) = std::tuple{spec.dModel, spec.numHeads, width, width};
+    if (!spec.featureNames.empty() && static_cast<int>(spec.featureNames.size()) != spec.dModel)
+        return Error{"features", errorText(ErrorId::ExpectedFound, errorText(ErrorId::AListOfNames, spec.dModel),
+                                           spec.featureNames.size())};
+    for (const std::string& name : spec.featureNames) lesson.featureNames.emplace_back(name);
+    auto tokens = lessonTokenize(spec.words, lesson.lowercase);
+    if (!tokens) return tokens.error();
+    for (const std::string& token : tokens.value())
+        if (!lesson.findEmbedding(token)) lesson.embeddings.emplace_back(token, RowVec::Zero(spec.dModel));
+    lesson.layers.assign(1, LessonLayer{});
+    if (spec.projections) {  // without them a lesson file has no heads_weights either
+        HeadWeights zero;
+        zero.wq = zero.wk = zero.wv = Mat::Zero(spec.dModel, width);
+        lesson.layers[0].heads.assign(static_cast<std::size_t>(spec.numHeads), zero);
+    }
+    if (auto e = validateLesson(lesson, lesson.title.in("")); !e.ok()) return e.error();
+    return lesson;
 }
 
 }  // namespace attnscope

@@ -3,6 +3,7 @@
 // and changing d_model, H, d_k and d_v. Each returns the changed lesson, or an Error and nothing
 // changed; the result always passes validateLesson, so the run after it is valid.
 #include <string>
+#include <vector>
 
 #include "core/base/result.hpp"
 #include "core/lesson/lesson.hpp"
@@ -25,8 +26,39 @@ struct LessonDimensions {
 
 LessonDimensions dimensionsOf(const Lesson& lesson);
 
+// The matrices of a lesson a teacher edits (the editor's matrix box, a paste's target).
+enum class LessonMatrixKind { Embeddings, WQ, WK, WV, WO, Positional };
+
+struct LessonMatrixRef {
+    LessonMatrixKind kind = LessonMatrixKind::Embeddings;
+    int layer = 0;  // 0-based; for W_Q, W_K, W_V and W_O
+    int head = 0;   // 0-based; for W_Q, W_K and W_V
+};
+
+// The weight matrix `ref` names (or the positional table), null when the lesson has none (no
+// projections, no W_O, no such layer or head). The embedding table is no Mat: null.
+Mat* lessonMatrix(Lesson& lesson, const LessonMatrixRef& ref);
+
 // Every matrix keeps its top-left block that fits the new shape; new cells are zero, new heads
 // are all zeros, new feature names are their 0-based index. Ranges as in a lesson file.
 Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims);
+
+// What File ▸ New lesson asks: every token of `words` (the lesson's tokenizer: words, and each
+// Chinese character on its own) gets a row of zeros; every weight is zero, for the editor or a
+// pasted table to fill. Feature names: none, or one per column of d_model.
+struct NewLessonSpec {
+    std::string englishTitle, chineseTitle;  // either may be empty
+    std::string words;                       // also the lesson's sentence
+    std::vector<std::string> featureNames;
+    int dModel = 4;
+    int numHeads = 1;
+    int dK = 4;  // d_v too; without projections both are d_model
+    bool projections = true;
+    bool scale = true;
+    bool causalMask = false;
+    int decimals = 3;
+};
+
+Result<Lesson> newLesson(const NewLessonSpec& spec);
 
 }  // namespace attnscope

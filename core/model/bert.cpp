@@ -95,7 +95,7 @@ std::optional<std::string> detectPrefix(const TensorStore& store, const EncoderN
 
 // Q = X·W_Qᵀ + b_Q with HF's [out, in] weight: head h's W_Q is rows h·d_k… of W, transposed.
 HeadWeights headSlices(const EncoderLayerWeights& w, int h, int dk) {
-    const auto slice = [&](const LinearRef& l) { return Mat(l.weight.view().middleRows(h * dk, dk).transpose().cast<double>()); };
+    const auto slice = [&](const LinearRef& l) { return Mat(l.weight.rowsAsFloat(h * dk, dk).transpose().cast<double>()); };
     const auto bias = [&](const LinearRef& l) { return RowVec(l.bias.view().segment(h * dk, dk).cast<double>()); };
     return HeadWeights{slice(w.query), slice(w.key), slice(w.value), bias(w.query), bias(w.key), bias(w.value)};
 }
@@ -174,7 +174,7 @@ MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const Transformer
 FamilyWeights::Embedded EncoderWeights::embed(const std::vector<int>& ids) const {
     Embedded e;
     e.tokens = gatherRows(words, ids);  // T×d
-    if (tokenTypes.data) e.tokens.rowwise() += tokenTypes.view().row(0);  // one sentence: type 0
+    if (tokenTypes.present()) e.tokens.rowwise() += tokenTypes.rowsAsFloat(0, 1).row(0);  // one sentence: type 0
     std::vector<int> positionIds(ids.size());
     std::iota(positionIds.begin(), positionIds.end(), config.positionOffset);
     e.positions = gatherRows(positions, positionIds);  // T×d

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
+#include "core/model/safetensors.hpp"
 #include "core/model/sgemm.hpp"
 #include "core/model/simd_kernels.hpp"
 #include "core/pipeline/steps.hpp"
@@ -47,10 +49,20 @@ int productThreads() { return productThreadCount(); }  // one setting governs ev
 
 namespace {
 
+// A 16-bit weight widened for one product: the calling thread's buffer, reused by every product
+// it runs (at most the largest matrix a layer or a logits block holds, never the whole model).
+const float* widened(const MatrixRef& W) {
+    if (W.data) return W.data;
+    thread_local std::vector<float> buffer;
+    buffer.resize(static_cast<std::size_t>(W.rows * W.cols));
+    W.rowsInto(0, W.rows, buffer.data());
+    return buffer.data();
+}
+
 // Y += X·op(W) for the projections and feed-forward layers: our own kernel where it beats
 // OpenBLAS (sgemm.hpp, ownSgemmWins), else gemm. Y holds the bias.
 void weightProduct(const MatF& X, const MatrixRef& W, bool transB, MatF& Y) {
-    const SgemmArgs args{X.rows(), Y.cols(), X.cols(), X.data(), X.cols(), W.data, W.cols, transB, Y.data(), Y.cols()};
+    const SgemmArgs args{X.rows(), Y.cols(), X.cols(), X.data(), X.cols(), widened(W), W.cols, transB, Y.data(), Y.cols()};
     const int threads = productThreads();
     if (ownSgemmWins(args.m, args.n, args.k, transB, threads) && ownSgemm(args, threads)) return;
     gemm(args.m, args.n, args.k, args.a, args.lda, args.b, args.ldb, transB, 1.0f, args.c, args.ldc);
@@ -76,21 +88,22 @@ void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
     weightProduct(X, layer.weight, false, Y);
 }
 
-MatF logitsOf(const MatF& X, const MatrixRef& table, const std::function<void(const float*, std::size_t)>& releasePages) {
+// In blocks of rows when the pages are released or the table is 16-bit (a widened block, never
+// the whole table: Qwen's 151,936 × 896 would be 545 MB of floats).
+MatF logitsOf(const MatF& X, const MatrixRef& table, const std::function<void(const void*, std::size_t)>& releasePages) {
     MatF logits = MatF::Zero(X.rows(), table.rows);  // n×V, no bias: the products add to it
-    if (!releasePages) {
+    if (!releasePages && table.data) {
         weightProduct(X, table, true, logits);
         return logits;
     }
     constexpr Eigen::Index kBlockRows = 8192;  // 24 MB of a 768-wide table
     MatF block;
     for (Eigen::Index r0 = 0; r0 < table.rows; r0 += kBlockRows) {
-        const Eigen::Index rows = std::min(kBlockRows, table.rows - r0);
-        const float* part = table.data + r0 * table.cols;
-        block.setZero(X.rows(), rows);  // n×rows of the logits
-        weightProduct(X, MatrixRef{part, rows, table.cols}, true, block);
-        logits.middleCols(r0, rows) = block;
-        releasePages(part, static_cast<std::size_t>(rows * table.cols));
+        const MatrixRef part = table.rowBlock(r0, std::min(kBlockRows, table.rows - r0));
+        block.setZero(X.rows(), part.rows);  // n×rows of the logits
+        weightProduct(X, part, true, block);
+        logits.middleCols(r0, part.rows) = block;
+        if (releasePages) releasePages(part.bytes(), part.byteCount());
     }
     return logits;
 }
@@ -161,10 +174,47 @@ void gatedMlpInto(const MatF& X, const LinearRef& gate, const LinearRef& up, con
 void softmaxRows(MatF& X) { softmaxRowsInPlace(X, nullptr); }  // the lessons' softmax, in float
 
 MatF gatherRows(const MatrixRef& table, const std::vector<int>& rows) {
-    const auto M = table.view();
-    MatF out(static_cast<Eigen::Index>(rows.size()), M.cols());
-    for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = M.row(rows[i]);
+    MatF out(static_cast<Eigen::Index>(rows.size()), table.cols);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        table.rowsInto(rows[i], 1, out.data() + static_cast<Eigen::Index>(i) * table.cols);  // only the rows read
     return out;
+}
+
+MatrixRef MatrixRef::rowBlock(Eigen::Index first, Eigen::Index count) const {
+    MatrixRef block = *this;
+    block.rows = count;
+    if (data) block.data = data + first * cols;
+    else block.halves = halves + 2 * first * cols;
+    return block;
+}
+
+void MatrixRef::rowsInto(Eigen::Index first, Eigen::Index count, float* out) const {
+    const auto n = static_cast<std::size_t>(count * cols);
+    if (data) {
+        std::memcpy(out, data + first * cols, n * sizeof(float));
+        return;
+    }
+    const std::uint8_t* words = halves + 2 * first * cols;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t bits = 0;
+        std::memcpy(&bits, words + 2 * i, 2);  // the mapping may hold them at odd offsets
+        if (dtype == DType::BF16) {  // a bfloat16 is a float's upper half: a shift the compiler vectorises
+            const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
+            std::memcpy(out + i, &wide, sizeof wide);
+        } else {
+            out[i] = halfToFloat(bits);
+        }
+    }
+}
+
+MatF MatrixRef::rowsAsFloat(Eigen::Index first, Eigen::Index count) const {
+    MatF out(count, cols);
+    rowsInto(first, count, out.data());
+    return out;
+}
+
+std::size_t MatrixRef::byteCount() const {
+    return static_cast<std::size_t>(rows * cols) * (data ? sizeof(float) : 2);
 }
 
 Mat toDouble(const MatF& m) { return m.cast<double>(); }
@@ -185,6 +235,16 @@ Prediction predictionFrom(int position, RowVecF logits, int topK) {
     }
     p.logits = std::move(logits);
     return p;
+}
+
+std::optional<Eigen::Index> firstNonFinite16(const std::uint8_t* words, Eigen::Index n, DType dtype) {
+    const std::uint16_t exponent = dtype == DType::BF16 ? 0x7F80 : 0x7C00;  // all ones: ±∞ or NaN
+    for (Eigen::Index i = 0; i < n; ++i) {
+        std::uint16_t bits = 0;
+        std::memcpy(&bits, words + 2 * i, 2);
+        if ((bits & exponent) == exponent) return i;
+    }
+    return std::nullopt;
 }
 
 std::optional<Eigen::Index> firstNonFinite(const float* data, Eigen::Index n) {

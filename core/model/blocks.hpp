@@ -15,11 +15,23 @@ namespace attnscope {
 
 enum class Activation { GeluErf, GeluTanh, Relu, Silu };
 
-// A view of a float tensor owned by the TensorStore (zero-copy for F32 files).
+// A weight matrix as the checkpoint stores it, owned by the TensorStore: floats (zero-copy for
+// F32 files) or, for F16/BF16, the 16-bit words in the mapping, which the products widen to float
+// a matrix at a time into a reused buffer: a BF16 model is never held twice (issue 25).
 struct MatrixRef {
-    const float* data = nullptr;
+    const float* data = nullptr;           // F32; nullptr for 16-bit words
     Eigen::Index rows = 0, cols = 0;
-    ConstMatMapF view() const { return ConstMatMapF(data, rows, cols); }
+    const std::uint8_t* halves = nullptr;  // F16/BF16 words, row-major, when data is nullptr
+    DType dtype = DType::F32;
+
+    bool present() const { return data != nullptr || halves != nullptr; }
+    MatrixRef rowBlock(Eigen::Index first, Eigen::Index count) const;  // rows first…first+count−1, in place
+    // Rows first…first+count−1 as floats into `out` (count×cols, row-major): a copy or a widening.
+    void rowsInto(Eigen::Index first, Eigen::Index count, float* out) const;
+    MatF rowsAsFloat(Eigen::Index first, Eigen::Index count) const;  // count×cols
+    MatF toFloat() const { return rowsAsFloat(0, rows); }            // rows×cols (Trace slices, small tables)
+    const void* bytes() const { return data ? static_cast<const void*>(data) : halves; }
+    std::size_t byteCount() const;  // rows·cols·(4 or 2)
 };
 struct VectorRef {
     const float* data = nullptr;
@@ -48,7 +60,7 @@ void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y);
 // pages are let go block by block as soon as they are read, so the whole table is never resident
 // on top of the Trace (GPT-2's window at 512 tokens: +98 MB at its peak otherwise).
 MatF logitsOf(const MatF& X, const MatrixRef& table,
-              const std::function<void(const float*, std::size_t)>& releasePages = {});
+              const std::function<void(const void*, std::size_t)>& releasePages = {});
 // One layer's intermediates (T×d, T×3d, T×d_ff), reused by every layer the calling thread runs,
 // in this run and the next: at 512 tokens fresh ones page-faulted ~180 MB per bert-base run.
 struct LayerBuffers {
@@ -87,6 +99,7 @@ Prediction predictionFrom(int position, RowVecF logits, int topK);
 
 // The index of the first NaN or ±∞ among n floats, if any (vectorised; used on every weight).
 std::optional<Eigen::Index> firstNonFinite(const float* data, Eigen::Index n);
+std::optional<Eigen::Index> firstNonFinite16(const std::uint8_t* words, Eigen::Index n, DType dtype);  // F16/BF16
 
 // Row-major single-precision product C = A·op(B) + beta·C with leading dimensions (the row
 // strides), so head slices of Q, K, V and of the context are used in place. A: m×k; op(B): k×n

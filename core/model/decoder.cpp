@@ -61,7 +61,7 @@ std::vector<RowVec> layerFrequencies(const TransformerConfig& c, bool localBase)
 // Query head h's W_Q and its key/value head's W_K, W_V (HF [out, in], so rows, transposed).
 HeadWeights headSlices(const DecoderLayerWeights& w, int h, int kv, int dk) {
     const auto slice = [&](const LinearRef& l, int head) {
-        return Mat(l.weight.view().middleRows(head * dk, dk).transpose().cast<double>());  // d×d_k
+        return Mat(l.weight.rowsAsFloat(head * dk, dk).transpose().cast<double>());  // d×d_k
     };
     const auto bias = [&](const LinearRef& l, int head) {
         return l.bias.data ? RowVec(l.bias.view().segment(head * dk, dk).cast<double>()) : RowVec();

@@ -91,7 +91,7 @@ struct TransformerConfig {
 struct PredictionRequest {
     std::vector<int> positions;  // rows of the final hidden state
     int topK = 10;
-    std::function<void(const float* data, std::size_t count)> releasePages;  // see RunControl
+    std::function<void(const void* data, std::size_t bytes)> releasePages;  // see RunControl
 };
 
 // A family's weights, bound by name: the pieces of its forward pass. The run (run.cpp) calls

@@ -31,7 +31,7 @@ Gpt2BlockWeights bindBlock(WeightBinder& bind, const std::string& prefix, int n,
 // Conv1D weights are [in, out] already: head h's W_Q is columns h·d_k… of c_attn, W_K the same
 // columns after d, W_V after 2d.
 HeadWeights headSlices(const Gpt2BlockWeights& w, int h, int d, int dk) {
-    const auto W = w.attention.weight.view();  // d×3d
+    const MatF W = w.attention.weight.toFloat();  // d×3d (widened when 16-bit)
     const auto b = w.attention.bias.view();    // 3d
     const auto slice = [&](int part) { return Mat(W.middleCols(part * d + h * dk, dk).cast<double>()); };
     const auto bias = [&](int part) { return RowVec(b.segment(part * d + h * dk, dk).cast<double>()); };

@@ -9,7 +9,7 @@ void recordAttentionLayer(const AttentionLayerParts& parts, LayerDetail detail, 
     trace.input = toDouble(parts.input);      // T×d
     trace.concat = toDouble(parts.context);   // T×d
     trace.output = toDouble(parts.output);    // T×d
-    const auto wo = parts.outputProjection.weight.view();
+    const MatF wo = parts.outputProjection.weight.toFloat();
     trace.wo = parts.layout == WeightLayout::OutIn ? Mat(wo.transpose().cast<double>()) : Mat(wo.cast<double>());  // d×d
     trace.bo = parts.outputProjection.bias.view().cast<double>();
     for (std::size_t h = 0; h < trace.heads.size(); ++h) trace.heads[h].params = parts.headWeights(static_cast<int>(h));

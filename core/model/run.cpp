@@ -163,8 +163,8 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     const bool release = static_cast<int>(input.size()) >= control.releaseWeightPagesFrom;
     if (release) {
         releaseEachLayer(*model.store, control, effective);
-        effective.releasePages = [store = model.store](const float* data, std::size_t count) {
-            store->releasePages(data, count);
+        effective.releasePages = [store = model.store](const void* data, std::size_t bytes) {
+            store->releasePages(data, bytes);
         };
     }
     const auto error = forward(*model.weights, config, input, effective, run);
@@ -181,29 +181,6 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
     const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run
     model.weights->layer(X, layer, LayerDetail::Full, trace, ablated);
     return trace;
-}
-
-// ---------------------------------------------------------------- special tokens
-
-std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const WrapperTokens& special) {
-    if (family->reading == Reading::Causal) return ids;
-    std::vector<int> wrapped;
-    wrapped.reserve(ids.size() + 2);
-    wrapped.push_back(special.cls.id);
-    wrapped.insert(wrapped.end(), ids.begin(), ids.end());
-    wrapped.push_back(special.sep.id);
-    return wrapped;
-}
-
-std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens, const WrapperTokens& special) {
-    if (family->reading == Reading::Causal) return tokens;
-    const auto specialToken = [](const SpecialToken& s) { return Token{s.text, true, s.id, -1, true}; };
-    std::vector<Token> wrapped;
-    wrapped.reserve(tokens.size() + 2);
-    wrapped.push_back(specialToken(special.cls));
-    wrapped.insert(wrapped.end(), tokens.begin(), tokens.end());
-    wrapped.push_back(specialToken(special.sep));
-    return wrapped;
 }
 
 }  // namespace attnscope

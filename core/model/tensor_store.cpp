@@ -1,6 +1,7 @@
 // TensorStore: named tensors from memory-mapped safetensors files (format: safetensors.hpp).
-// F32 tensors whose data is 4-byte aligned are zero-copy views into the mapping. Everything else
-// readable (F16, BF16, misaligned F32) is converted to float on its first lookup and cached in
+// F32 tensors whose data is 4-byte aligned are zero-copy views into the mapping; storedMatrix
+// hands 16-bit matrices out as their words. Everything else readable through matrix()/vector()
+// (F16, BF16, misaligned F32) is converted to float on its first lookup and cached in
 // storage owned by the store; a mutex guards that cache, so concurrent lookups are safe, and a
 // cached buffer is never reallocated, so returned views stay valid as long as the store lives.
 #include "core/model/tensor_store.hpp"
@@ -90,6 +91,7 @@ struct TensorStore::Impl {
     Result<void> openSingle(const std::filesystem::path& path);
     Result<void> openSharded(const std::filesystem::path& indexPath);
     void addTensor(const TensorInfo& info, const MappedFile& file, std::uint64_t dataStart);
+    Result<const StoredTensor*> checked(std::string_view name, const std::vector<std::int64_t>& expectedShape) const;
     Result<const float*> floats(std::string_view name, const std::vector<std::int64_t>& expectedShape) const;
     const float* floatData(const StoredTensor& t) const;
     // visit(file, bytes, size) for each tensor of `layer` lying in a mapped file.
@@ -118,8 +120,8 @@ const float* TensorStore::Impl::floatData(const StoredTensor& t) const {
     return t.converted.data();
 }
 
-Result<const float*> TensorStore::Impl::floats(std::string_view name,
-                                               const std::vector<std::int64_t>& expectedShape) const {
+Result<const StoredTensor*> TensorStore::Impl::checked(std::string_view name,
+                                                       const std::vector<std::int64_t>& expectedShape) const {
     const auto it = tensors.find(name);
     if (it == tensors.end()) return Error{label, errorText(ErrorId::TensorIsMissing, inQuotes(name))};
     const TensorInfo& info = it->second.info;
@@ -127,7 +129,14 @@ Result<const float*> TensorStore::Impl::floats(std::string_view name,
     if (!isReadableAsFloat(info.dtype)) return Error{where, errorText(ErrorId::HasDtypeNotFloat, dtypeName(info.dtype))};
     if (info.shape != expectedShape)
         return Error{where, errorText(ErrorId::ExpectedShape, shapeText(expectedShape), shapeText(info.shape))};
-    return floatData(it->second);
+    return &it->second;
+}
+
+Result<const float*> TensorStore::Impl::floats(std::string_view name,
+                                               const std::vector<std::int64_t>& expectedShape) const {
+    auto tensor = checked(name, expectedShape);
+    if (!tensor) return tensor.error();
+    return floatData(*tensor.value());
 }
 
 Result<void> TensorStore::Impl::openSingle(const std::filesystem::path& path) {
@@ -214,6 +223,21 @@ Result<ConstRowVecMapF> TensorStore::vector(std::string_view name, std::int64_t 
     return ConstRowVecMapF(data.value(), n);
 }
 
+Result<StoredMatrix> TensorStore::storedMatrix(std::string_view name, std::int64_t rows, std::int64_t cols) const {
+    auto tensor = impl_->checked(name, {rows, cols});
+    if (!tensor) return tensor.error();
+    const StoredTensor& t = *tensor.value();
+    if (t.info.dtype == DType::F16 || t.info.dtype == DType::BF16) return StoredMatrix{nullptr, t.bytes, t.info.dtype};
+    return StoredMatrix{impl_->floatData(t), nullptr, DType::F32};
+}
+
+std::size_t TensorStore::convertedBytes() const {
+    std::lock_guard lock(impl_->conversionMutex);
+    std::size_t total = 0;
+    for (const auto& [name, tensor] : impl_->tensors) total += tensor.converted.size() * sizeof(float);
+    return total;
+}
+
 bool TensorStore::isMapped(const float* p) const {
     for (const auto& file : impl_->files)
         if (file.contains(p)) return true;
@@ -251,9 +275,9 @@ void TensorStore::releaseLayer(int layer) const {
     impl_->eachMappedTensorOf(layer, [](const MappedFile& file, const void* p, std::size_t n) { file.release(p, n); });
 }
 
-void TensorStore::releasePages(const float* data, std::size_t count) const {
+void TensorStore::releasePages(const void* data, std::size_t bytes) const {
     for (const MappedFile& file : impl_->files)
-        if (file.contains(data)) file.release(data, count * sizeof(float));
+        if (file.contains(data)) file.release(data, bytes);
 }
 
 void TensorStore::releaseAll() const {

@@ -71,7 +71,7 @@ struct RunControl {
     int detailLayer = -1;           // stays Full whatever T is (-1: none)
     // Set by runModel when it releases the weights' pages (releaseWeightPagesFrom): for the parts
     // read outside the layers (a language-model head's table), so they too leave the resident memory.
-    std::function<void(const float* data, std::size_t count)> releasePages;
+    std::function<void(const void* data, std::size_t bytes)> releasePages;
     int topK = 10;
     // Where to predict. Empty: an encoder at every token whose id is maskTokenId, a decoder
     // after the last token.
@@ -104,7 +104,7 @@ struct ModelRun {
     std::vector<Prediction> predictions;
 };
 
-// Runs the model on token ids (already wrapped with wrapIds when the family wants it).
+// Runs the model on token ids (already wrapped by the tokenizer: ModelTokenizer::wrap).
 // `tokens` labels them (same length as ids; empty: labels are the ids). Longer input than the
 // position table is cut, with a notice in trace.notices.
 Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
@@ -117,23 +117,5 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
 // Between layers: an error when the caller asked to cancel; else reports progress.
 Result<void> checkCancelled(const RunControl& control);
 void reportProgress(const RunControl& control, int layersDone, int layerCount);
-
-// ---------------------------------------------------------------- special tokens
-
-struct SpecialToken {
-    int id = -1;
-    std::string text;
-};
-// Ids come from the tokenizer's vocabulary: [CLS]/[SEP] for BERT and DistilBERT, <s>/</s> for
-// RoBERTa (as `cls` and `sep`). Decoders use none here.
-struct WrapperTokens {
-    SpecialToken cls, sep;
-};
-
-// The one place input is wrapped. Encoders: [CLS] ids [SEP]; decoders: ids unchanged (GPT-2 has
-// no BOS, as transformers' GPT-2 tokenizer).
-std::vector<int> wrapIds(ModelFamily family, const std::vector<int>& ids, const WrapperTokens& special);
-std::vector<Token> wrapTokens(ModelFamily family, const std::vector<Token>& tokens,
-                              const WrapperTokens& special);
 
 }  // namespace attnscope

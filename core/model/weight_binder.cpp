@@ -12,38 +12,43 @@ namespace {
 
 std::string nonFiniteName(float x) { return std::isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf"; }
 
+float elementAt(const MatrixRef& m, Eigen::Index i) {
+    std::vector<float> row(static_cast<std::size_t>(m.cols));
+    m.rowsInto(i / m.cols, 1, row.data());
+    return row[static_cast<std::size_t>(i % m.cols)];
+}
+
 }  // namespace
 
 // A weight that is NaN or ±∞ would make every attention weight and prediction NaN without a
-// word; the whole tensor is checked once, when it is bound.
-bool WeightBinder::refuseNonFinite(const std::string& name, const float* data, Eigen::Index rows, Eigen::Index cols) {
-    const Eigen::Index count = rows < 0 ? cols : rows * cols;
-    const auto bad = firstNonFinite(data, count);
+// word; the whole tensor is checked once, when it is bound (16-bit words without widening them).
+bool WeightBinder::refuseNonFinite(const std::string& name, const MatrixRef& m, bool isVector) {
+    const auto bad = m.data ? firstNonFinite(m.data, m.rows * m.cols) : firstNonFinite16(m.halves, m.rows * m.cols, m.dtype);
     // The check read every page: let them go again, so loading never holds the whole file (a run
     // reads each back from the page cache as it needs it).
-    store_.releasePages(data, static_cast<std::size_t>(count));
+    store_.releasePages(m.bytes(), m.byteCount());
     if (!bad) return false;
-    const std::string index = rows < 0 ? std::to_string(*bad)  // a vector: one index
-                                       : std::to_string(*bad / cols) + ", " + std::to_string(*bad % cols);
+    const std::string index = isVector ? std::to_string(*bad)  // a vector: one index
+                                       : std::to_string(*bad / m.cols) + ", " + std::to_string(*bad % m.cols);
     const TensorInfo* info = store_.find(name);
-    const std::string file = info ? std::filesystem::path(info->file).filename().string() + ": " : "";
+    const std::string file = info ? std::filesystem::path(info->file).filename().string() : "";
     const std::string quoted = "\"" + name + "\"";
-    error_ = Error{file.empty() ? errorText(ErrorId::WhereTensorAlone, quoted)
-                                : errorText(ErrorId::WhereTensor, file.substr(0, file.size() - 2), quoted),
-                   errorText(ErrorId::HoldsNonFinite, nonFiniteName(data[*bad]), index)};
+    error_ = Error{file.empty() ? errorText(ErrorId::WhereTensorAlone, quoted) : errorText(ErrorId::WhereTensor, file, quoted),
+                   errorText(ErrorId::HoldsNonFinite, nonFiniteName(elementAt(m, *bad)), index)};
     return true;
 }
 
 MatrixRef WeightBinder::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
     if (!error_.ok()) return {};
-    auto m = store_.matrix(name, rows, cols);
+    auto m = store_.storedMatrix(name, rows, cols);
     if (!m) {
         error_ = m.error();
         return {};
     }
-    if (refuseNonFinite(name, m.value().data(), rows, cols)) return {};
+    const MatrixRef ref{m.value().floats, rows, cols, m.value().halves, m.value().dtype};
+    if (refuseNonFinite(name, ref, false)) return {};
     used_.push_back(name);
-    return MatrixRef{m.value().data(), rows, cols};
+    return ref;
 }
 
 VectorRef WeightBinder::vector(const std::string& name, Eigen::Index n) {
@@ -53,7 +58,7 @@ VectorRef WeightBinder::vector(const std::string& name, Eigen::Index n) {
         error_ = v.error();
         return {};
     }
-    if (refuseNonFinite(name, v.value().data(), -1, n)) return {};
+    if (refuseNonFinite(name, MatrixRef{v.value().data(), 1, n}, true)) return {};
     used_.push_back(name);
     return VectorRef{v.value().data(), n};
 }

@@ -29,8 +29,8 @@ public:
     const std::vector<std::string>& used() const { return used_; }
 
 private:
-    // Sets error_ when the tensor holds a NaN or ±∞, naming the first one; rows < 0: a vector.
-    bool refuseNonFinite(const std::string& name, const float* data, Eigen::Index rows, Eigen::Index cols);
+    // Sets error_ when the tensor holds a NaN or ±∞, naming the first one (a vector: 1×n, one index).
+    bool refuseNonFinite(const std::string& name, const MatrixRef& m, bool isVector);
 
     const TensorStore& store_;
     Result<void> error_;

@@ -15,21 +15,23 @@ namespace {
 // Encoders read [CLS] … [SEP] (the tokenizer's own pieces); decoders read the ids as they are.
 bool wrapsWithSpecials(ModelFamily family) { return family->reading == Reading::Bidirectional; }
 
-Result<WrapperTokens> specialTokensFor(const OpenedModel& opened) {
-    WrapperTokens special;
-    if (!wrapsWithSpecials(opened.family())) return special;
+// A BERT-family model is trained on [CLS] … [SEP]: its tokenizer must know both.
+Result<void> checkSpecialTokens(const OpenedModel& opened) {
+    if (!wrapsWithSpecials(opened.family())) return {};
     const ModelSpecialPieces pieces = opened.tokenizer.specials();
     if (!pieces.cls || !pieces.sep)
         return Error{opened.folder, errorText(ErrorId::NoClsSep, familyName(opened.family()))};
-    special.cls = {*pieces.cls, pieces.clsText};
-    special.sep = {*pieces.sep, pieces.sepText};
-    return special;
+    return {};
 }
 
-// Cuts word pieces before wrapping, so [SEP] survives (runModel would cut it off).
-void truncate(std::vector<Token>& pieces, int maxPieces, std::vector<Notice>& notices) {
+// Cuts word pieces before wrapping, so [SEP] survives (runModel would cut it off). The pieces
+// were encoded only up to one past the cut, so the notice's count comes from a full encoding.
+void truncate(const ModelTokenizer& tokenizer, std::string_view sentence, std::vector<Token>& pieces, int maxPieces,
+              std::vector<Notice>& notices) {
     if (static_cast<int>(pieces.size()) <= maxPieces) return;
-    notices.push_back(Notice{MessageId::NoticeSentenceTruncated, {std::to_string(pieces.size()), std::to_string(maxPieces)}});
+    const auto all = tokenizer.encode(sentence);
+    const std::size_t total = all ? all.value().size() : pieces.size();
+    notices.push_back(Notice{MessageId::NoticeSentenceTruncated, {std::to_string(total), std::to_string(maxPieces)}});
     pieces.resize(static_cast<std::size_t>(maxPieces));
 }
 
@@ -60,7 +62,7 @@ Result<OpenedModel> openModel(std::string_view pathOrId) {
     if (opened.tokenizer.vocabSize() > opened.model.config.vocabSize)
         opened.notices.push_back(Notice{MessageId::NoticeTokenizerLarger, {std::to_string(opened.tokenizer.vocabSize()),
                                                                            std::to_string(opened.model.config.vocabSize)}});
-    if (auto special = specialTokensFor(opened); !special) return special.error();
+    if (auto special = checkSpecialTokens(opened); !special) return special.error();
     return opened;
 }
 
@@ -68,7 +70,7 @@ Result<OpenedModel> openModel(std::string_view pathOrId) {
 // add_bos_token; BERT's vocab.txt folders [CLS] … [SEP]); a BERT model still needs [CLS]/[SEP].
 // Only what the position table can use is tokenized (one more, to notice the cut).
 Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence) {
-    if (auto special = specialTokensFor(opened); !special) return special.error();
+    if (auto special = checkSpecialTokens(opened); !special) return special.error();
     const int reserved = static_cast<int>(opened.tokenizer.wrappingSize());
     const int maxPieces = std::max(1, opened.model.config.maxTokens() - reserved);
     auto pieces = opened.tokenizer.encode(sentence, static_cast<std::size_t>(maxPieces) + 1);
@@ -78,7 +80,7 @@ Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sent
     if (pieces.value().empty()) return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
     ModelInput input;
     std::vector<Token> tokens = std::move(pieces).value();
-    truncate(tokens, maxPieces, input.notices);
+    truncate(opened.tokenizer, sentence, tokens, maxPieces, input.notices);
     std::vector<int> ids;
     ids.reserve(tokens.size());
     for (const Token& t : tokens) ids.push_back(t.id);

@@ -24,6 +24,20 @@ std::string_view errorTemplate(ErrorId id, Language language) {
     return language == Language::Chinese ? kErrors[index].chinese : kErrors[index].english;
 }
 
+namespace {
+
+// A Han character (U+3400–U+9FFF: lead byte E3 from the second byte 0x90, or E4–E9) ends `text`
+// before `end` / starts it at `at`; CJK punctuation (U+3000–U+303F, U+FF00…) is none.
+bool hanLead(std::string_view text, std::size_t at) {
+    if (at + 3 > text.size()) return false;
+    const auto lead = static_cast<unsigned char>(text[at]), second = static_cast<unsigned char>(text[at + 1]);
+    return (lead == 0xE3 && second >= 0x90) || (lead >= 0xE4 && lead <= 0xE9);
+}
+bool endsWithHan(std::string_view text) { return text.size() >= 3 && hanLead(text, text.size() - 3); }
+bool asciiAlnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+}  // namespace
+
 std::string fillErrorTemplate(std::string_view text, const std::vector<std::string>& arguments) {
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -31,7 +45,11 @@ std::string fillErrorTemplate(std::string_view text, const std::vector<std::stri
                                  text[i + 1] <= '9';
         const std::size_t n = placeholder ? static_cast<std::size_t>(text[i + 1] - '1') : arguments.size();
         if (n < arguments.size()) {
-            out += arguments[n];
+            // Chinese sets numbers and Latin words apart from Han characters by a space ("应为 5 个数").
+            const std::string& argument = arguments[n];
+            if (!argument.empty() && asciiAlnum(argument.front()) && endsWithHan(out)) out += ' ';
+            out += argument;
+            if (!argument.empty() && asciiAlnum(argument.back()) && hanLead(text, i + 3)) out += ' ';
             i += 2;
         } else {
             out += text[i];

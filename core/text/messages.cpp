@@ -183,8 +183,9 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::EvalRankingHeader, "rank  layer  head  accuracy  correct", "排名     层    头    准确率  正确"},
     {MessageId::EvalSkipped, "skipped:", "跳过的样例："},
     // Head and corpus statistics
-    {MessageId::HeadStatsHeader, "layer  head  entropy  delimiter  previous  next   self   first  coref   label",
-     "   层    头       熵     分隔符    前一个  后一个  自身  首词元    共指  标签"},  // as the Heads tab's columns
+    // The names of head statistics' text columns, set over the numbers by headStatsToText.
+    {MessageId::HeadStatsHeader, "layer head entropy delimiter previous next self first coref label",
+     "层 头 熵 分隔符 前词 后词 自身 首词元 共指 标签"},  // the glossary's badges: narrow enough for the columns
     {MessageId::HeadLabelDelimiterSink, "delimiter sink", "分隔符汇聚"},
     {MessageId::HeadLabelPreviousToken, "previous-token", "前一词元"},
     {MessageId::HeadLabelNextToken, "next-token", "后一词元"},

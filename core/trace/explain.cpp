@@ -49,7 +49,8 @@ struct Context {
     const LayerTrace& layer;
     const HeadTrace& head;
     Language language;
-    std::string num(double v) const { return formatNumber(v, decimals); }
+    // Whole numbers as whole numbers ("exp(11 − 16)", "A = 1 / 1.185"), the rest to `decimals`.
+    std::string num(double v) const { return formatNumber(v, decimalsFor(v, decimals)); }
     // A catalogue text in the explanation's language, its {1}, {2}, … filled in.
     std::string say(MessageId id, std::initializer_list<std::string_view> args = {}) const {
         return fillMessage(message(id, language), args);
@@ -222,10 +223,13 @@ void explainMask(Explanation& e, const Context& c) {
         return;
     }
     e.kind = ExplanationKind::Mask;
-    e.rule = "masked = scaled + M[i,j]  " + c.say(maskRule(c.trace));
-    e.terms.push_back({"scaled[" + c.token(i) + "," + c.keyToken(j) + "]", c.m(Step::Scaled)(i, j)});
+    // A lesson without scaling masks the scores themselves.
+    const Step before = c.trace.scaled ? Step::Scaled : Step::Scores;
+    const std::string name = c.trace.scaled ? "scaled" : "S";
+    e.rule = "masked = " + name + " + M[i,j]  " + c.say(maskRule(c.trace));
+    e.terms.push_back({name + "[" + c.token(i) + "," + c.keyToken(j) + "]", c.m(before)(i, j)});
     e.terms.push_back({"M[" + c.token(i) + "," + c.keyToken(j) + "]", c.head.mask(i, j)});
-    e.sources = {c.at(Step::Scaled, i, j), c.at(Step::Mask, i, j)};
+    e.sources = {c.at(before, i, j), c.at(Step::Mask, i, j)};
 }
 
 Step softmaxInput(const Trace& trace) {
@@ -399,12 +403,51 @@ void build(Explanation& e, const Context& c) {
     }
 }
 
+// "¹¹", "⁻⁴": a whole exponent as textbooks print it.
+std::string superscript(long long n) {
+    static const char* const kDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    std::string out = n < 0 ? "⁻" : "";
+    for (const char d : std::to_string(n < 0 ? -n : n)) out += kDigits[d - '0'];
+    return out;
+}
+
+std::string power(const Context& c, double s) {
+    return s == std::round(s) && std::abs(s) < 1e15 ? "e" + superscript(static_cast<long long>(s)) : "e^" + c.num(s);
+}
+
+constexpr int kTextbookTerms = 16;   // a longer sum does not fit a line a class reads
+constexpr double kLargestExponent = 700;  // e^710 overflows a double
+
+// The softmax as blogs and textbooks write it, e^s_ij / Σ e^s_ij', beside the numerically safe
+// form: the same value, exponentials of the scores themselves (hidden keys, e^−∞ = 0, left out).
+void renderTextbookSoftmax(Explanation& e, const Context& c) {
+    const Mat& S = c.m(softmaxInput(c.trace)).exact();
+    const int i = c.cell.row, j = c.cell.col;
+    std::vector<double> shown;
+    for (int k = 0; k < S.cols(); ++k)
+        if (std::isfinite(S(i, k))) shown.push_back(S(i, k));
+    const bool fits = !shown.empty() && static_cast<int>(shown.size()) <= kTextbookTerms && std::isfinite(S(i, j)) &&
+                      *std::max_element(shown.begin(), shown.end()) <= kLargestExponent;
+    if (!fits) return;
+    std::string powers, values;
+    double sum = 0;
+    for (const double s : shown) {
+        powers += (powers.empty() ? "" : " + ") + power(c, s);
+        values += (values.empty() ? "" : " + ") + c.num(std::exp(s));
+        sum += std::exp(s);
+    }
+    e.lines.push_back("A[i,j] = e^s_ij / Σ_j' e^s_ij'");  // symbols only: the same line in every language
+    e.lines.push_back("  A = " + power(c, S(i, j)) + " / (" + powers + ")");
+    e.lines.push_back("    = " + c.num(std::exp(S(i, j))) + " / (" + values + ") = " + c.num(std::exp(S(i, j)) / sum));
+}
+
 void renderResult(Explanation& e, const Context& c) {
     auto& out = e.lines;
     if (e.kind == ExplanationKind::Softmax) {
         out.push_back(c.say(MessageId::ExplainSumOfExponentials, {c.num(*e.divisor)}));
         out.push_back("A = " + c.num(*e.numerator) + " / " + c.num(*e.divisor) + " = " +
                       c.num(*e.divisor > 0 ? *e.numerator / *e.divisor : 0.0));
+        renderTextbookSoftmax(e, c);
     } else if (e.kind == ExplanationKind::Sum || e.kind == ExplanationKind::DotProduct ||
                e.kind == ExplanationKind::Mask || e.kind == ExplanationKind::Rotation) {
         out.push_back(c.say(MessageId::ExplainSum, {c.num(e.termsTotal)}));

@@ -145,7 +145,7 @@ std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
         case Step::Value: return here({kvInput, Step::WV});
         case Step::Scores: return here({Step::Query, Step::Key});
         case Step::Scaled: return here({Step::Scores});
-        case Step::Masked: return here({Step::Scaled, Step::Mask});
+        case Step::Masked: return here({trace.scaled ? Step::Scaled : Step::Scores, Step::Mask});
         case Step::Weights: return here({beforeSoftmax});
         case Step::WeightedSum: return here({Step::Weights, Step::Value});
         case Step::Output: return here({trace.headCount() > 1 ? Step::Concat : Step::WeightedSum, Step::WO});

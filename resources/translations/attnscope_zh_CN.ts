@@ -1114,8 +1114,8 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>“%1”不是数字：请输入带小数点或逗号的数字，例如 %2。本次不计分。</translation>
     </message>
     <message>
-        <source>Blank %1 of %2: row %3, column %4</source>
-        <translation>第 %1 个空格，共 %2 个：第 %3 行，第 %4 列</translation>
+        <source>Blank %1 of %2: row %3 (%4), column %5 (%6)</source>
+        <translation>第 %1 个空格，共 %2 个：第 %3 行（%4），第 %5 列（%6）</translation>
     </message>
     <message>
         <source>Select a blank cell.</source>
@@ -1346,6 +1346,10 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;New lesson…</source>
+        <translation>新建课程(&amp;N)…</translation>
     </message>
 </context>
 <context>
@@ -1969,6 +1973,26 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>%1: refused, nothing changed (%2)</source>
         <translation>%1：被拒绝，未做任何更改（%2）</translation>
     </message>
+    <message>
+        <source>&amp;Paste table</source>
+        <translation>粘贴表格(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Rows copied from a blog or a textbook (笔=[1,2,1,2,1], a Markdown or tab-separated table, W_Q = and its rows) into the lesson</source>
+        <translation>把从博客或教科书复制的行（笔=[1,2,1,2,1]、Markdown 表格或以制表符分隔的表格、W_Q = 及其各行）放入课程</translation>
+    </message>
+    <message>
+        <source>&amp;Decimals</source>
+        <translation>小数位(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show %1 decimals</source>
+        <translation>显示 %1 位小数</translation>
+    </message>
+    <message>
+        <source>Paste table</source>
+        <translation>粘贴表格</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::LessonEditor</name>
@@ -2348,6 +2372,10 @@ The previous %2 stays open.</source>
         <translation>句子 1 的掩码：无需填充</translation>
     </message>
     <message>
+        <source>Mask of sentence 1: causal, nothing to pad</source>
+        <translation>句子 1 的掩码：因果掩码，无需填充</translation>
+    </message>
+    <message>
         <source>Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer second sentence and press Enter.</source>
         <translation>两个句子都有 %1 个词元，因此没有填充。请输入一个更短或更长的第二个句子并按回车。</translation>
     </message>
@@ -2420,6 +2448,10 @@ by m·θ_i
     <message>
         <source>%1 · %2 layers × %3 heads · d = %4 · vocabulary %5 · %6 tokenizer · %7</source>
         <translation>%1 · %2 层 × %3 个头 · d = %4 · 词表 %5 · %6 分词器 · %7</translation>
+    </message>
+    <message>
+        <source>example shipped with AttnScope</source>
+        <translation>AttnScope 自带的示例模型</translation>
     </message>
     <message>
         <source>Type the start of a sentence; the model predicts what comes next.</source>
@@ -2676,6 +2708,57 @@ click to open it large</source>
     <message>
         <source>value (%1×%2)</source>
         <translation>值（%1×%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::NewLessonDialog</name>
+    <message>
+        <source>New lesson</source>
+        <translation>新建课程</translation>
+    </message>
+    <message>
+        <source>e.g. the cat sat, or 笔记本 (one token per Chinese character)</source>
+        <translation>例如 the cat sat，或 笔记本（每个汉字一个词元）</translation>
+    </message>
+    <message>
+        <source>optional, separated by commas: noun, animate, place</source>
+        <translation>可选，用逗号分隔：名词, 有生命, 地点</translation>
+    </message>
+    <message>
+        <source>Projections W_Q, W_K, W_V (without them Q = K = V = X)</source>
+        <translation>投影 W_Q、W_K、W_V（没有投影时 Q = K = V = X）</translation>
+    </message>
+    <message>
+        <source>Divide the scores by √d_k</source>
+        <translation>分数除以 √d_k</translation>
+    </message>
+    <message>
+        <source>Causal mask (each token sees only itself and earlier ones)</source>
+        <translation>因果掩码（每个词元只看到自己和前面的词元）</translation>
+    </message>
+    <message>
+        <source>Title (English):</source>
+        <translation>标题（英文）：</translation>
+    </message>
+    <message>
+        <source>Title (Chinese):</source>
+        <translation>标题（中文）：</translation>
+    </message>
+    <message>
+        <source>Words or characters:</source>
+        <translation>词或汉字：</translation>
+    </message>
+    <message>
+        <source>Feature names:</source>
+        <translation>特征名称：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头数：</translation>
+    </message>
+    <message>
+        <source>Decimals:</source>
+        <translation>小数位：</translation>
     </message>
 </context>
 <context>
@@ -3782,6 +3865,14 @@ CPU 特性：%4
     <message>
         <source>--export-png writes PNG only: name the file .png, not .%1</source>
         <translation>--export-png 只写 PNG：文件名应以 .png 结尾，而不是 .%1</translation>
+    </message>
+    <message>
+        <source>Put a table copied from a blog or a textbook into the lesson before the run: lines such as cat=[1,0,1], a Markdown or tab-separated table, W_Q = and its rows.</source>
+        <translation>运行前把从博客或教科书复制的表格放入课程：如 笔=[1,2,1] 的行、Markdown 表格或以制表符分隔的表格、W_Q = 及其各行。</translation>
+    </message>
+    <message>
+        <source>--paste applies to lessons only</source>
+        <translation>--paste 只适用于课程</translation>
     </message>
 </context>
 <context>

@@ -131,7 +131,7 @@ PY
     # 40 word pieces, 32 positions: [CLS] + 30 pieces + [SEP]; the notice goes to stderr.
     long="$(printf 'the cat %.0s' $(seq 20))"
     out="$("$bin" --model "$src/tests/reference/models/bert-tiny" --sentence "$long" --print --format json 2>"$tmp/err")" || fail "exit $?"
-    grep -q "the model reads at most 30 besides its special tokens" "$tmp/err" || fail "no notice: $(cat "$tmp/err")"
+    grep -q "The sentence has 40 tokens; the model reads at most 30 besides its special tokens" "$tmp/err" || fail "no notice: $(cat "$tmp/err")"
     python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["tokens"]) == 32 and d["tokens"][-1] == "[SEP]", d["tokens"]' <<<"$out" || fail "not cut to 32"
     ;;
   model_export_png)
@@ -237,7 +237,7 @@ PY
     ;;
   heads_stats)
     out="$("$bin" heads --lesson coreference --stats)" || fail "exit $?"
-    expect_line "$out" "layer  head  entropy  delimiter  previous  next   self   first  coref   label"
+    expect_line "$out" "layer  head  entropy  delimiter  previous   next   self   first   coref  label"
     [ "$(grep -cE '^ +1 +[12] ' <<<"$out")" = 2 ] || fail "expected 2 head rows: $out"
     "$bin" heads --lesson coreference --stats --format json >"$tmp/stats.json" || fail "exit $?"
     python3 - "$tmp/stats.json" <<'PY' || fail "stats json"

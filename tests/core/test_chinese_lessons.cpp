@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "builtin_lesson.hpp"
+#include "core/analysis/coreference.hpp"
 
 using namespace attnscope;
 using attnscope::testing::builtInLesson;
@@ -31,7 +32,23 @@ TEST_CASE("Chinese lessons have titles and descriptions in Chinese and English",
         CHECK(lesson.featureNames.at(0).in("zh_CN") != lesson.featureNames.at(0).in("en"));
         const Trace trace = runBuiltInLesson(name);
         for (const Token& t : trace.tokens) CHECK(t.inTable);  // every character has hand-picked features
+        // One word for coreference, the glossary's 共指 (指代消解 was used beside it).
+        CHECK(lesson.title.in("zh_CN").find("指代") == std::string::npos);
+        CHECK(lesson.description.in("zh_CN").find("指代") == std::string::npos);
     }
+    CHECK(builtInLesson("coreference").title.in("zh_CN").find("指代") == std::string::npos);
+}
+
+TEST_CASE("the Chinese coreference lesson offers nouns, never the verb 有, as antecedents", "[lesson][zh][coref]") {
+    // 动物没有过马路，因为它太累了: 它 (word 10) may refer to 动, 物, 马, 路; 没有 is a verb split in two
+    // characters, both function characters now (有 was offered as an antecedent).
+    const Trace trace = runBuiltInLesson("coreference-zh");
+    const std::vector<Word> words = wordsOf(trace.tokens);
+    const std::vector<Mention> pronouns = findPronouns(words);
+    REQUIRE(pronouns.size() == 1);
+    std::vector<std::string> offered;
+    for (const int c : candidatesFor(words, pronouns[0], false)) offered.push_back(words.at(c).text);
+    CHECK(offered == std::vector<std::string>{"动", "物", "马", "路"});
 }
 
 TEST_CASE("Chinese first hand exercise by hand: 猫追老鼠", "[lesson][zh][reference]") {

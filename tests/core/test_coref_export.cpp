@@ -165,6 +165,11 @@ TEST_CASE("head statistics and evaluation text in Chinese: header, labels, basel
     CHECK(zh[0].find("熵") != std::string::npos);
     CHECK(zh[1].substr(zh[1].size() - std::string("前一词元，共指").size()) == "前一词元，共指");
     CHECK(linesOf(headStatsToText({h}))[1].find("previous-token, coreference") != std::string::npos);
+    // Each header name ends in the terminal column where its numbers end (a CJK character takes
+    // two columns): 层 over "    1" ends at column 5, 头 over "   2" at 11, 熵 over the entropy at 20.
+    CHECK(zh[0] == "   层    头       熵     分隔符      前词   后词   自身  首词元    共指  标签");
+    CHECK(zh[1].rfind("    1     2    0.000", 0) == 0);
+    CHECK(linesOf(headStatsToText({h}))[0] == "layer  head  entropy  delimiter  previous   next   self   first   coref  label");
     CHECK(headLabelText("delimiter sink", Language::Chinese) == "分隔符汇聚");
     CHECK(headLabelText("mixed", Language::English) == "mixed");
     CHECK(headLabelText("unknown", Language::Chinese) == "unknown");

@@ -13,6 +13,7 @@
 #include "core/lesson/lesson.hpp"
 #include "core/model/transformer.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "core/source/model_tokenizer.hpp"
 #include "core/io/text_file.hpp"
 #include "core/text/messages.hpp"
 #include "core/tokenizers/load.hpp"
@@ -659,19 +660,19 @@ TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by 
     const fs::path folder = sourceDir() / "tests/reference/models/bert-tiny";
     auto model = loadModel(folder);
     REQUIRE(model.ok());
-    auto tokenizer = loadTokenizerFromFolder(folder);
+    auto tokenizer = ModelTokenizer::load(folder);
     REQUIRE(tokenizer.ok());
-    const Tokenizer& tok = *tokenizer.value();
-    const WrapperTokens wrap{{2, "[CLS]"}, {3, "[SEP]"}};
+    const ModelTokenizer& tok = tokenizer.value();
     const SentenceRunner run = [&](const std::string& sentence) -> Result<Trace> {
         auto pieces = tok.encode(sentence);
         if (!pieces) return pieces.error();
         std::vector<int> ids;
         for (const Token& t : pieces.value()) ids.push_back(t.id);
+        REQUIRE(tok.wrap(ids).front() == 2);  // bert-tiny's [CLS] … [SEP] are ids 2 and 3
+        REQUIRE(tok.wrap(ids).back() == 3);
         RunControl control;
         control.fullDetailMaxTokens = 0;  // weights are all coreference needs
-        auto ran = runModel(model.value(), wrapIds(ModelFamily::Bert, ids, wrap),
-                            wrapTokens(ModelFamily::Bert, pieces.value(), wrap), control);
+        auto ran = runModel(model.value(), tok.wrap(ids), tok.wrap(pieces.value()), control);
         if (!ran) return ran.error();
         return std::move(ran).value().trace;
     };

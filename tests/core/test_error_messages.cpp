@@ -41,6 +41,7 @@ const std::set<std::string> kAllowedWords{
     "null", "true", "false", "safetensors", "traceLayerInDetail", "softmax", "CLS", "SEP", "PCA",
     "dtype", "shape",  // keys of a safetensors header
     "FFFD",           // U+FFFD
+    "RoPE",           // rotary position embedding: the name Chinese texts use too (docs/glossary.md)
     // tokenizer.json's own type and option names, spelled as the file spells them
     "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Prepend", "Replace", "Strip", "Sequence", "Split", "ByteLevel",
     "Metaspace", "Digits", "Punctuation", "TemplateProcessing", "BertProcessing", "RobertaProcessing", "Removed",
@@ -90,11 +91,11 @@ TEST_CASE("the English-word check finds an English word in a Chinese text") {
 TEST_CASE("an error text renders nested entries and verbatim arguments in the reader's language") {
     const ErrorText text = errorText(ErrorId::ExpectedFound, errorText(ErrorId::AWholeNumberFrom, 1, 64), "\"x\"");
     CHECK(text.in(Language::English) == "expected a whole number from 1 to 64, found \"x\"");
-    CHECK(text.in(Language::Chinese) == "应为1 到 64 之间的整数，实际为\"x\"");
+    CHECK(text.in(Language::Chinese) == "应为 1 到 64 之间的整数，实际为\"x\"");
     const Error error{"lesson.json: heads", text};
     CHECK(error.message == "expected a whole number from 1 to 64, found \"x\"");
     CHECK(error.text() == "lesson.json: heads: expected a whole number from 1 to 64, found \"x\"");
-    CHECK(error.textIn(Language::Chinese) == "lesson.json: heads: 应为1 到 64 之间的整数，实际为\"x\"");
+    CHECK(error.textIn(Language::Chinese) == "lesson.json: heads: 应为 1 到 64 之间的整数，实际为\"x\"");
     CHECK(error.textIn(Language::English) == error.text());
 }
 
@@ -112,14 +113,14 @@ TEST_CASE("a lesson field of the wrong type: the same English as before, and Chi
     const auto lesson = parseLesson(R"({"format": "attnscope-lesson", "version": 1, "d_model": "four"})", "lesson.json");
     REQUIRE_FALSE(lesson.ok());
     CHECK(lesson.error().text() == "lesson.json: d_model: expected a whole number from 1 to 4096, found the text \"four\"");
-    CHECK(lesson.error().textIn(Language::Chinese) == "lesson.json: d_model: 应为1 到 4096 之间的整数，实际为文本“four”");
+    CHECK(lesson.error().textIn(Language::Chinese) == "lesson.json: d_model: 应为 1 到 4096 之间的整数，实际为文本“four”");
 
     const auto shape = parseLesson(R"({"format": "attnscope-lesson", "version": 1, "d_model": 2, "projections": false,
         "embeddings": {"a": [1, 0]}, "positional_encoding": {"table": [[1, 2, 3]]}})", "l.json");
     REQUIRE_FALSE(shape.ok());
     CHECK(shape.error().text() == "l.json: positional_encoding.table: expected n×2, found 1×3 (the table is positions×d_model)");
     CHECK(shape.error().textIn(Language::Chinese) ==
-          "l.json: positional_encoding.table: 应为n×2，实际为1×3（表为 位置数×d_model）");
+          "l.json: positional_encoding.table: 应为 n×2，实际为 1×3（表为 位置数×d_model）");
 }
 
 TEST_CASE("a tensor missing from a checkpoint: the same English as before, and Chinese by textIn") {
@@ -205,8 +206,19 @@ TEST_CASE("corpus statistics, queries and keys, t-SNE: the same English as befor
 
     const auto layer = qkSentenceOf(Trace{}, 0, 0);
     REQUIRE_FALSE(layer.ok());
-    CHECK(layer.error().textIn(Language::Chinese) == "layer: 应为1 到 0 之间的层，实际为1");
+    CHECK(layer.error().textIn(Language::Chinese) == "layer: 应为 1 到 0 之间的层，实际为 1");
     const auto few = tsne(Mat::Zero(3, 2), TsneOptions{1.0});
     REQUIRE_FALSE(few.ok());
-    CHECK(few.error().textIn(Language::Chinese) == "t-SNE: 应为至少 4 个点，实际为3");
+    CHECK(few.error().textIn(Language::Chinese) == "t-SNE: 应为至少 4 个点，实际为 3");
+}
+
+TEST_CASE("Chinese errors set numbers and Latin words apart from Han characters by a space", "[errors][zh]") {
+    // "应为5 个数" read as one run; a space on each side of a number or a Latin word next to a Han
+    // character, none next to Chinese punctuation or another argument's own spacing.
+    const ErrorText text = errorText(ErrorId::ExpectedFound, errorText(ErrorId::CountNumbers, 5), 3);
+    CHECK(text.in(Language::Chinese) == "应为 5 个数，实际为 3");
+    CHECK(text.in(Language::English) == "expected 5 numbers, found 3");
+    CHECK(errorText(ErrorId::ExpectedWhat, "UTF-8").in(Language::Chinese) == "应为 UTF-8");
+    CHECK(errorText(ErrorId::ExpectedWhat, "文本").in(Language::Chinese) == "应为文本");
+    CHECK(errorText(ErrorId::LayerDoesNotExist, 4).in(Language::Chinese) == "第 4 层不存在");
 }

@@ -1,5 +1,7 @@
 // Explanations: every cell's terms add up to the value shown, and the sources are right.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -91,7 +93,33 @@ TEST_CASE("softmax explanation shows the shifted exponentials and their sum", "[
     CHECK(e.terms[1].value == Approx(0.04978707).margin(1e-8));
     CHECK(*e.divisor == Approx(1.18512235).margin(1e-8));
     CHECK(e.value == Approx(0.84379473).margin(1e-8));
-    CHECK(e.lines[e.lines.size() - 2] == "A = 1.00000000 / 1.18512235 = 0.84379473");
+    // Whole numbers print as whole numbers: exp(16 − 16) = 1, not 1.00000000.
+    CHECK(std::find(e.lines.begin(), e.lines.end(), "A = 1 / 1.18512235 = 0.84379473") != e.lines.end());
+    CHECK(std::find(e.lines.begin(), e.lines.end(), "  exp(3 − 3) for mice = 1") != e.lines.end());
+}
+
+TEST_CASE("the softmax also as textbooks write it: e to each score over their sum, the same value", "[explain]") {
+    // The blog exercise: 笔 = [1,2,1,2,1], 记 = [1,1,1,2,1], 本 = [1,3,2,3,1], Q = K = V = X, no
+    // scaling. Row 笔 of S: 11, 9, 16. Safe: e⁻⁷ / (e⁻⁵ + e⁻⁷ + 1) = 0.000912 / 1.007650 = 0.000905.
+    // Textbook: e⁹ / (e¹¹ + e⁹ + e¹⁶) = 8103.083928 / (59874.141715 + 8103.083928 + 8886110.520508).
+    const auto lesson = parseLesson(R"({"format": "attnscope-lesson", "version": 1, "d_model": 5, "projections": false,
+      "scale": false, "embeddings": {"笔": [1, 2, 1, 2, 1], "记": [1, 1, 1, 2, 1], "本": [1, 3, 2, 3, 1]}})", "blog");
+    REQUIRE(lesson.ok());
+    const auto trace = runLesson(lesson.value(), "笔记本").value();
+    const auto e = explainCell(trace, CellRef{Step::Weights, 0, 0, 0, 1}, 6).value();
+    const std::vector<std::string> tail(e.lines.end() - 5, e.lines.end());
+    CHECK(tail == std::vector<std::string>{
+                      "A = 0.000912 / 1.007650 = 0.000905",
+                      "A[i,j] = e^s_ij / Σ_j' e^s_ij'",
+                      "  A = e⁹ / (e¹¹ + e⁹ + e¹⁶)",
+                      "    = 8103.083928 / (59874.141715 + 8103.083928 + 8886110.520508) = 0.000905",
+                      "value = 0.000905"});
+    CHECK(e.lines.at(2) == "  exp(11 − 16) for 笔 = 0.006738");  // whole scores as whole numbers
+    // A masked key (e^−∞ = 0) is left out of the textbook sum; a causal row 0 is e^s / e^s.
+    Lesson causal = lesson.value();
+    causal.causalMask = true;
+    const auto masked = explainCell(runLesson(causal, "笔记本").value(), CellRef{Step::Weights, 0, 0, 1, 0}, 6).value();
+    CHECK(std::find(masked.lines.begin(), masked.lines.end(), "  A = e⁹ / (e⁹ + e⁸)") != masked.lines.end());
 }
 
 TEST_CASE("every explanation of every built-in lesson adds up to its cell", "[explain]") {
@@ -132,6 +160,24 @@ TEST_CASE("masked cells explain the mask", "[explain]") {
     const auto w = explainCell(trace, CellRef{Step::Weights, 0, 0, 0, 2}, 2).value();
     CHECK(w.value == 0);
     CHECK(*w.numerator == 0);
+}
+
+TEST_CASE("a lesson without scaling masks S itself, never \"S / √d_k\"", "[explain]") {
+    // first-hand-exercise does not scale: masked = S + M, S[cats, chase] = cats·chase = 1 (hunter).
+    Lesson causal = builtInLesson("first-hand-exercise");
+    causal.causalMask = true;
+    const auto trace = runLesson(causal, "cats chase mice").value();
+    REQUIRE_FALSE(trace.scaled);
+    const auto operands = operandsOf(trace, Step::Masked, 0);
+    REQUIRE(operands.size() == 2);
+    CHECK(operands[0].step == Step::Scores);
+    CHECK(operands[1].step == Step::Mask);
+    const auto e = explainCell(trace, CellRef{Step::Masked, 0, 0, 1, 0}, 2).value();
+    CHECK(e.rule.rfind("masked = S + M[i,j]", 0) == 0);
+    CHECK(e.terms.at(0).label == "S[chase,cats]");
+    CHECK(e.terms.at(0).value == 1.0);
+    CHECK(e.sources.at(0).step == Step::Scores);
+    for (const std::string& line : e.lines) CHECK(line.find("scaled") == std::string::npos);
 }
 
 TEST_CASE("out-of-range cells are errors, not crashes", "[explain][errors]") {

@@ -98,10 +98,12 @@ TEST_CASE("a softmax and a masked cell explained in Chinese", "[explain][i18n]")
     const auto first = runLesson(lessonFile("first-hand-exercise"), "cats chase mice").value();
     // row "mice" of S = [1, 0, 3]: exps e^−2, e^−3, 1; sum 1.18512235; A[mice, mice] = 0.84379473
     const auto w = explainCell(first, CellRef{Step::Weights, 0, 0, 2, 2}, 8, Language::Chinese).value();
-    CHECK(w.lines[1] == "A[i,j] = exp(s_ij − max) / Σ_j' exp(s_ij' − max)，先减去行最大值 3.00000000，使指数不会溢出");
-    CHECK(w.lines[2] == "  cats 的 exp(1.00000000 − 3.00000000) = 0.13533528");
-    CHECK(w.lines[w.lines.size() - 3] == "指数之和 = 1.18512235");
-    CHECK(w.lines[w.lines.size() - 2] == "A = 1.00000000 / 1.18512235 = 0.84379473");
+    CHECK(w.lines[1] == "A[i,j] = exp(s_ij − max) / Σ_j' exp(s_ij' − max)，先减去行最大值 3，使指数不会溢出");
+    CHECK(w.lines[2] == "  cats 的 exp(1 − 3) = 0.13533528");  // whole numbers as written
+    CHECK(w.lines[5] == "指数之和 = 1.18512235");
+    CHECK(w.lines[6] == "A = 1 / 1.18512235 = 0.84379473");
+    CHECK(w.lines[7] == "A[i,j] = e^s_ij / Σ_j' e^s_ij'");  // the textbook form: symbols, no words
+    CHECK(w.lines[8] == "  A = e³ / (e¹ + e⁰ + e³)");
     const auto causal = runLesson(lessonFile("causal-mask"), "the cat saw the dog").value();
     const auto hidden = explainCell(causal, CellRef{Step::Mask, 0, 0, 1, 2}, 2, Language::Chinese).value();
     CHECK(hidden.rule == "saw 在 cat 之后：屏蔽（−∞，因此其权重为 0）");

@@ -140,7 +140,7 @@ TEST_CASE("config.json fields of the wrong type or size name the field", "[json]
     CHECK(errorOf(parseTransformerConfig(R"({"model_type": ["bert"]})", "config.json")) ==
           "config.json: model_type: expected text, found a list of 1");
     CHECK(errorOf(parseTransformerConfig(R"({"model_type": "t5"})", "config.json")) ==
-          "config.json: model_type: expected bert, roberta, distilbert or gpt2, found \"t5\"");
+          "config.json: model_type: expected bert, roberta, distilbert, gpt2, llama, mistral, qwen2, qwen3 or gemma3_text, found \"t5\"");
     CHECK(errorOf(parseHfConfig(bertConfigWith(R"("intermediate_size": 18446744073709551615)"))) ==
           "config.json: intermediate_size: expected 1 to 1073741824, found 18446744073709551615");
     CHECK(errorOf(parseHfConfig(bertConfigWith(R"("architectures": [1])"))) ==

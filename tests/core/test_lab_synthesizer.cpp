@@ -80,7 +80,7 @@ TEST_CASE("on a lesson: Random ignores the sentence, Dense reads each token alon
     const std::vector<double> alphas{0.5, 0.1, 0.1, 0.1, 0.2};
     const auto variantsOf = [&](const Trace& t) {
         const HeadTrace& head = t.layers[0].heads[0];
-        auto v = synthesizerVariants(t.layers[0].input, head.scaledScores, w.value(), alphas);
+        auto v = synthesizerVariants(t.layers[0].input, head.scaledScores, head.mask, w.value(), alphas);
         REQUIRE(v.ok());
         return std::move(v).value();
     };
@@ -103,6 +103,25 @@ TEST_CASE("on a lesson: Random ignores the sentence, Dense reads each token alon
     // dot product lets a row depend on the other tokens.
     REQUIRE_MATRIX_NEAR(Mat(a[1].scores.row(0)), Mat(a[1].scores.row(4)), 0.0);
     auto tooLong = makeSynthesizerWeights(8, 4, 2, 2, 1);
-    CHECK_THAT(synthesizerVariants(tired.layers[0].input, tired.layers[0].heads[0].scaledScores, tooLong.value(), alphas)
+    CHECK_THAT(synthesizerVariants(tired.layers[0].input, tired.layers[0].heads[0].scaledScores, Mat(), tooLong.value(), alphas)
                    .error().text(), Catch::Contains("11 tokens, the model room for 4"));
+}
+
+TEST_CASE("a causal lesson's mask reaches every variant: the dot product is the lesson's own weights", "[lab]") {
+    // causal-mask: "the cat saw the dog", scaled and causal. Row 0 sees only itself, so every
+    // variant gives it weight 1 there and 0 elsewhere; above the diagonal every weight is exactly 0.
+    const Trace t = testing::runBuiltInLesson("causal-mask");
+    REQUIRE(t.causal);
+    const HeadTrace& head = t.layers[0].heads[0];
+    auto w = makeSynthesizerWeights(static_cast<int>(t.embedding.cols()), 16, 4, 2, 7);
+    REQUIRE(w.ok());
+    auto v = synthesizerVariants(t.layers[0].input, head.scaledScores, head.mask, w.value(), {0.2, 0.2, 0.2, 0.2, 0.2});
+    REQUIRE(v.ok());
+    REQUIRE_MATRIX_NEAR(v.value()[0].weights, head.weights, 1e-15);
+    for (const SynthesizerVariant& variant : v.value()) {
+        INFO(variant.name);
+        CHECK(variant.weights(0, 0) == 1.0);
+        for (Eigen::Index i = 0; i < variant.weights.rows(); ++i)
+            for (Eigen::Index j = i + 1; j < variant.weights.cols(); ++j) CHECK(variant.weights(i, j) == 0.0);
+    }
 }

@@ -17,8 +17,10 @@ TEST_CASE("logits over a vocabulary, whole or block by block with each block rel
     const Mat expected = X.cast<double>() * table.cast<double>().transpose();  // n×V
     REQUIRE_MATRIX_NEAR(expected, Mat(logitsOf(X, ref).cast<double>()), 1e-4);
 
-    std::vector<std::pair<const float*, std::size_t>> released;
-    const MatF blocked = logitsOf(X, ref, [&](const float* data, std::size_t count) { released.emplace_back(data, count); });
+    std::vector<std::pair<const float*, std::size_t>> released;  // each block's first float and its count
+    const MatF blocked = logitsOf(X, ref, [&](const void* data, std::size_t bytes) {
+        released.emplace_back(static_cast<const float*>(data), bytes / sizeof(float));
+    });
     REQUIRE_MATRIX_NEAR(expected, Mat(blocked.cast<double>()), 1e-4);
     REQUIRE(released.size() == 3);  // 8192 + 8192 + 3616 rows
     const float* next = table.data();

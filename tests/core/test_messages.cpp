@@ -39,10 +39,10 @@ TEST_CASE("every message of core's catalogue has an English and a Chinese text w
         CHECK(placeholders(english) == placeholders(chinese));
         ++checked;
     }
-    // 26 step titles, 17 notices, 39 explanation texts, 3 titles, 6 worksheet, 8 lab, 2 predictions; then (the
+    // 26 step titles, 18 notices, 39 explanation texts, 3 titles, 6 worksheet, 8 lab, 2 predictions; then (the
     // last English, issue 12) 4 scorings, 12 export labels, 19 coreference texts, 15 head/corpus texts, 2 qk,
-    // 6 compare texts, 6 reasons to skip a coreference example; (issue 25) 6 RoPE step titles, 3 RoPE
-    // explanation texts, 2 key/value-head texts, the attention-sink label
+    // 6 compare texts, 6 reasons to skip a coreference example; 6 RoPE step titles, 3 RoPE explanation
+    // texts, 2 key/value-head texts, the attention-sink label
     CHECK(checked == 178);
 }
 

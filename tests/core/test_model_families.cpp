@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/model/decoder.hpp"
+#include "core/model/blocks.hpp"
 #include "core/model/hf_config.hpp"
 #include "core/model/transformer.hpp"
 #include "core/trace/ablation.hpp"
@@ -107,6 +108,41 @@ TEST_CASE("Mistral (sharded, multi-query, sliding window 3, linear RoPE) matches
 TEST_CASE("Qwen2 (BF16, q/k/v biases) matches the float64 reference", "[models][families]") {
     compareWithFixture("qwen2-tiny");
     CHECK(loadTiny("qwen2-tiny").config.slidingWindow == 0);  // use_sliding_window false
+}
+
+TEST_CASE("a BF16 checkpoint's matrices are used as stored: the store owns float copies of its vectors only",
+          "[models][families]") {
+    const LoadedModel model = loadTiny("qwen2-tiny");
+    REQUIRE(runModel(model, {1, 2, 3}, {}).ok());
+    std::size_t vectorFloats = 0, matrixWords = 0;
+    for (const std::string& name : model.store->names()) {
+        const TensorInfo* t = model.store->find(name);
+        REQUIRE(t->dtype == DType::BF16);
+        if (t->shape.size() == 1) vectorFloats += static_cast<std::size_t>(t->shape[0]);
+        else matrixWords += static_cast<std::size_t>(t->shape[0] * t->shape[1]);
+    }
+    CHECK(model.store->convertedBytes() == vectorFloats * sizeof(float));  // norms and biases: 4 bytes each
+    CHECK(matrixWords > 10 * vectorFloats);  // the matrices are nearly all of the file, and stay 2 bytes each
+    const auto* weights = model.weightsAs<DecoderWeights>();
+    REQUIRE(weights);
+    CHECK(weights->layers[0].query.weight.dtype == DType::BF16);
+    CHECK(weights->layers[0].query.weight.data == nullptr);
+    CHECK(weights->words.halves != nullptr);
+}
+
+TEST_CASE("16-bit rows widen exactly: BF16 is a float's upper half, F16 an IEEE binary16", "[models][families]") {
+    // BF16 0x3FC0 = 0 01111111 1000000 → 1.5; 0xC080 = 1 10000001 0000000 → −4; F16 0x3C00 → 1, 0xC500 → −5.
+    const std::uint8_t bf16[] = {0xC0, 0x3F, 0x80, 0xC0};  // little-endian words
+    const std::uint8_t f16[] = {0x00, 0x3C, 0x00, 0xC5};
+    const MatrixRef brain{nullptr, 1, 2, bf16, DType::BF16}, half{nullptr, 1, 2, f16, DType::F16};
+    CHECK(brain.toFloat()(0, 0) == 1.5f);
+    CHECK(brain.toFloat()(0, 1) == -4.0f);
+    CHECK(half.toFloat()(0, 0) == 1.0f);
+    CHECK(half.toFloat()(0, 1) == -5.0f);
+    const MatF X = (MatF(1, 2) << 2.0f, 3.0f).finished();  // X·Wᵀ with W the 1×2 row: 2·1.5 + 3·(−4) = −9
+    CHECK(linear(X, LinearRef{brain, {}})(0, 0) == -9.0f);
+    CHECK(logitsOf(X, brain)(0, 0) == -9.0f);
+    CHECK(gatherRows(half, {0})(0, 1) == -5.0f);
 }
 
 TEST_CASE("Qwen3 (head_dim 16 on a width of 32, q/k RMSNorm) matches the float64 reference", "[models][families]") {

@@ -289,7 +289,7 @@ TEST_CASE("DistilBERT matches the torch reference (distilbert. prefix, tied proj
     CHECK(model.config.maxTokens() == 40);
     CHECK(model.config.layerNormEps == 1e-12f);  // not in DistilBERT configs: fixed in the model code
     CHECK(model.weightsAs<EncoderWeights>()->prefix == "distilbert.");
-    CHECK(!model.weightsAs<EncoderWeights>()->tokenTypes.data);
+    CHECK(!model.weightsAs<EncoderWeights>()->tokenTypes.present());
     REQUIRE(model.weightsAs<EncoderWeights>()->mlm);
     CHECK(model.weightsAs<EncoderWeights>()->mlm->tied);  // vocab_projector.weight is not stored
 }
@@ -466,17 +466,6 @@ TEST_CASE("Model runs report progress, can be cancelled and check their input", 
     CHECK(contains(outside.error().text(), "100"));
     CHECK(!runModel(model, {}, {}).ok());
     CHECK(!runModel(model, {2, 3}, labelsFor({2}, true)).ok());
-}
-
-TEST_CASE("Special tokens wrap BERT input and leave GPT-2 input alone", "[models]") {
-    const WrapperTokens special{{101, "[CLS]"}, {102, "[SEP]"}};
-    CHECK(wrapIds(ModelFamily::Bert, {7, 8}, special) == std::vector<int>{101, 7, 8, 102});
-    CHECK(wrapIds(ModelFamily::Gpt2, {7, 8}, special) == std::vector<int>{7, 8});
-    const auto tokens = wrapTokens(ModelFamily::Bert, {Token{"hi", true, 7, 0, false}}, special);
-    REQUIRE(tokens.size() == 3);
-    CHECK(tokens[0].text == "[CLS]");
-    CHECK(tokens[0].special);
-    CHECK(tokens[2].id == 102);
 }
 
 // ---------------------------------------------------------------- checkpoint errors

@@ -85,7 +85,7 @@ private:
 };
 
 void ChineseLessonsTest::lessonTextsFollowTheDefaultLocale() {
-    QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), QStringLiteral("7. 「它」指的是谁？两层注意力的指代消解"));
+    QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), QStringLiteral("7. 「它」指的是谁？两层注意力的共指消解"));
     QVERIFY(child<QLabel>(*window, "description")->text().startsWith(QStringLiteral("动物没有过马路，因为它太累了，共 14 个汉字词元")));
     QMenu* menu = child<QMenu>(*window, "lessonsMenu");
     QStringList titles = menuTitles(*menu);

@@ -79,10 +79,13 @@ void CompareTabTest::tiredAgainstWideByPosition() {
     QVERIFY(window.openBuiltInLesson("coreference"));
     window.setSentence(kTired);
     child<QTabWidget>(window, "tabs")->setCurrentWidget(compareView(window));
+    // Before B is typed the tab says what to do and shows no empty axes.
+    for (const MatrixPlotBuilder* b : compareView(window)->builders()) QVERIFY(!b->plot()->isVisible());
     child<StepNavigator>(window, "navigator")->setCurrentHead(1);  // head 2 reads tired / wide
     typeB(window, kWide);
     QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[2]->drawn().size() > 0, kWaitMs);
     const auto drawn = compareView(window)->builders();
+    for (const MatrixPlotBuilder* b : drawn) QVERIFY(b->plot()->isVisible());
     const Mat a = window.source().trace()->layers[0].heads[1].weights.toMat();
     const Mat b = lessonRun("coreference", kWide).layers[0].heads[1].weights.toMat();
     QCOMPARE(drawn[0]->drawn().rows(), a.rows());

@@ -58,7 +58,7 @@ private slots:
         auto* examples = child<QMenu>(*window_, "exampleModels");
         QStringList names;
         for (QAction* a : examples->actions()) names << a->text();
-        QCOMPARE(names, (QStringList{"example-gpt", "example-bert"}));
+        QCOMPARE(names, (QStringList{"example-gpt", "example-bert", "example-llama"}));
         // Reached from the menu bar as Model ▸ Example models.
         QStringList bar;
         for (QAction* a : window_->menuBar()->actions()) bar << a->text();
@@ -72,6 +72,10 @@ private slots:
         QCOMPARE(runTokens(w), (QStringList{"The", "␣LORD", "␣is", "␣my", "␣shepherd"}));
         QCOMPARE(child<QComboBox>(w, "layer")->count(), 4);
         QVERIFY(child<QLabel>(w, "lessonTitle")->text().contains("example-gpt"));
+        // Named, not located: the folder is where this installation keeps it (a build tree's path in screenshots).
+        const QString description = child<QLabel>(w, "description")->text();
+        QVERIFY2(description.endsWith(" · example shipped with AttnScope"), qPrintable(description));
+        QVERIFY2(!description.contains("resources/models"), qPrintable(description));
         QVERIFY2(ms < 5000, qPrintable(QString("opening took %1 ms").arg(ms)));  // instant, even under load
     }
 

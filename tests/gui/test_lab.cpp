@@ -208,6 +208,11 @@ void LabTest::scalingHistogramAndEntropiesAreCores() {
     QVERIFY(without);
     for (int i = 0; i < 3; ++i) QCOMPARE(without->y.at(i), c.unscaledEntropies(i, 0));
     QCOMPARE(p->entropyPlot().series().at(1).y.at(2), c.scaledEntropies(2, 0));
+    // The legend has its own row under the axes: it never covers a point.
+    QCustomPlot* plot = p->entropyPlot().plot();
+    plot->replot();
+    QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->outerRect()));
+    QVERIFY(plot->rect().contains(plot->legend->outerRect()));
 }
 
 void LabTest::synthesizerRandomIgnoresTheSentence() {

@@ -211,9 +211,12 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
     ExercisePanel* p = openPanel();
     p->answer(1, "0.3");  // Weights[cats, chase] = 0.2119: wrong
     QCOMPARE(p->selectedBlank(), 1);
+    QCOMPARE(p->explanationBox()->heading(), QString("Blank 2 of 3: row 1 (cats), column 2 (chase)"));
+    QCOMPARE(p->settings()->languageBox()->currentText(), QString("English"));
     QVERIFY(p->revealedLines().isEmpty());
     QVERIFY(p->explanationBox()->revealButton()->isEnabled());
-    // Title, rule, the three exponentials, their sum, the division and the value.
+    // Title, rule, the three exponentials, their sum, the division, the textbook form (heading and
+    // two lines) and the value.
     QStringList shown;
     while (p->explanationBox()->revealButton()->isEnabled()) {
         QTest::mouseClick(p->explanationBox()->revealButton(), Qt::LeftButton);
@@ -221,13 +224,14 @@ void LabExerciseTest::revealShowsTheExplanationInOrder() {
         QCOMPARE(p->revealedLines().mid(0, shown.size()), shown);  // earlier lines stay, in order
         shown = p->revealedLines();
     }
-    QCOMPARE(shown.size(), 8);
+    QCOMPARE(shown.size(), 11);
     QVERIFY2(shown.at(0).startsWith("Weights[cats, chase]") || shown.at(0).contains("[cats, chase]"), qPrintable(shown.at(0)));
-    QVERIFY(shown.at(2).endsWith("for cats = " + fixed(1.0)));
+    QVERIFY2(shown.at(2).endsWith("for cats = 1"), qPrintable(shown.at(2)));  // exp(2 − 2) = 1, a whole number
     QVERIFY(shown.at(3).endsWith("for chase = " + fixed(std::exp(-1.0))));
     QVERIFY(shown.at(4).endsWith("for mice = " + fixed(std::exp(-1.0))));
     QCOMPARE(shown.at(5), "sum of exponentials = " + fixed(1 + 2 / e));
-    QCOMPARE(shown.at(7), "value = " + fixed(kCatsWeights[1]));
+    QCOMPARE(shown.at(8), QStringLiteral("  A = e¹ / (e² + e¹ + e¹)"));  // the scores of cats: 2, 1, 1
+    QCOMPARE(shown.at(10), "value = " + fixed(kCatsWeights[1]));
     QVERIFY(!p->explanationText().contains("Answer:"));
     QTest::mouseClick(p->explanationBox()->answerButton(), Qt::LeftButton);
     QVERIFY(p->explanationText().endsWith("Answer: " + fixed(kCatsWeights[1])));
@@ -302,8 +306,15 @@ void LabExerciseTest::stepsAreNamedInTheInterfaceLanguage() {
     QVERIFY(window->openBuiltInLesson("two-heads"));
     ExercisePanel* p = openPanel();
     const QString first = p->settings()->stepBox()->itemText(0);
+    // The worksheet is in the interface's language unless the teacher picks the other one.
+    const QString sheetLanguage = p->settings()->languageBox()->currentText();
+    // A blank is named by its 1-based row and column and their labels: "第 1 行（猫）", never "第 猫 行".
+    p->answer(1, "0.3");
+    const QString heading = p->explanationBox()->heading();
     QVERIFY(applyLanguage("en"));
     QVERIFY2(first.startsWith(QStringLiteral("嵌入")), qPrintable(first));
+    QCOMPARE(sheetLanguage, QStringLiteral("中文"));
+    QVERIFY2(heading.contains(QStringLiteral("第 1 行（cats），第 2 列（chase）")), qPrintable(heading));
 }
 
 void LabExerciseTest::laterLayersOfferTheirOwnSteps() {

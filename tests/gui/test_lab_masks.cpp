@@ -128,6 +128,11 @@ void LabMasksTest::paddingPageDrawsTheBatch() {
 
     typeAndEnter(p->secondSentenceEdit(), "a dog");
     QCOMPARE(p->paddedWeightsPlot(1).rowLabels(), QStringList({"a", "dog", "[PAD]", "[PAD]", "[PAD]"}));
+
+    // Two sentences of five tokens in this causal lesson: nothing padded, and the mask is sentence 1's
+    // (it once read "sentence 0").
+    typeAndEnter(p->secondSentenceEdit(), "a dog saw the cat");
+    QCOMPARE(p->paddingMaskPlot().title(), QString("Mask of sentence 1: causal, nothing to pad"));
 }
 
 void LabMasksTest::crossAttentionIsRectangularAndExplainsAClick() {

@@ -84,12 +84,16 @@ void CompareView::showComparison(const SentenceComparison& comparison, int decim
     builders_[2]->build(c.difference, tr("A − B"), labels, labels, symmetricRange(c.difference),
                         tr("A − B (vermillion: A larger)"));
     caption_->setText(alignmentText(c.alignment));
+    for (auto& b : builders_) b->plot()->setVisible(true);
 }
 
 void CompareView::showMessage(const QString& message) {
     shown_.reset();
     export_->setEnabled(false);
-    for (auto& b : builders_) b->build(Mat(), QString(), {}, {}, {0, 1}, QString());
+    for (auto& b : builders_) {
+        b->build(Mat(), QString(), {}, {}, {0, 1}, QString());
+        b->plot()->setVisible(false);  // no empty axes before there is something to compare
+    }
     caption_->setText(message);
 }
 

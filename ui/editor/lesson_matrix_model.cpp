@@ -57,16 +57,7 @@ void LessonMatrixModel::setChoice(const LessonMatrixChoice& choice) {
     endResetModel();
 }
 
-Mat* LessonMatrixModel::matrix() const {
-    if (!lesson_ || choice_.kind == LessonMatrixKind::Embeddings) return nullptr;
-    if (choice_.kind == LessonMatrixKind::Positional) return &lesson_->positionalTable;
-    if (choice_.layer < 0 || choice_.layer >= static_cast<int>(lesson_->layers.size())) return nullptr;
-    LessonLayer& layer = lesson_->layers[choice_.layer];
-    if (choice_.kind == LessonMatrixKind::WO) return &layer.wo;
-    if (choice_.head < 0 || choice_.head >= static_cast<int>(layer.heads.size())) return nullptr;
-    HeadWeights& w = layer.heads[choice_.head];
-    return choice_.kind == LessonMatrixKind::WQ ? &w.wq : choice_.kind == LessonMatrixKind::WK ? &w.wk : &w.wv;
-}
+Mat* LessonMatrixModel::matrix() const { return lesson_ ? lessonMatrix(*lesson_, choice_.ref()) : nullptr; }
 
 double* LessonMatrixModel::cell(int row, int col) const {
     if (!lesson_ || row < 0 || col < 0 || row >= rows() || col >= cols()) return nullptr;

@@ -7,16 +7,16 @@
 #include <vector>
 
 #include "core/lesson/lesson.hpp"
+#include "core/lesson/lesson_edit.hpp"
 
 namespace attnscope {
-
-enum class LessonMatrixKind { Embeddings, WQ, WK, WV, WO, Positional };
 
 struct LessonMatrixChoice {
     LessonMatrixKind kind = LessonMatrixKind::Embeddings;
     int head = 0;
     QString name;  // e.g. "W_Q (head 1)", "W_Q (layer 2, head 1)"
     int layer = 0;  // 0-based; for W_Q, W_K, W_V and W_O
+    LessonMatrixRef ref() const { return {kind, layer, head}; }
 };
 
 // The matrices of `lesson` a teacher can edit, in menu order.

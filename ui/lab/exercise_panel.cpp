@@ -117,11 +117,14 @@ void ExercisePanel::selectBlank(int blank) {
         if (explanation) lines_ = explanation.value().lines;
         else lines_ = {coreErrorString(explanation.error())};
         const CellRef& c = exercise_->blanks[static_cast<std::size_t>(blank)].cell;
-        explanation_->setHeading(tr("Blank %1 of %2: row %3, column %4")
-                                       .arg(blank + 1)
-                                       .arg(exercise_->blanks.size())
-                                       .arg(model()->headerData(c.row, Qt::Vertical, Qt::DisplayRole).toString(),
-                                            model()->headerData(c.col, Qt::Horizontal, Qt::DisplayRole).toString()));
+        // Rows and columns by number (1-based) and by label: "row 小" reads as nonsense in Chinese.
+        explanation_->setHeading(tr("Blank %1 of %2: row %3 (%4), column %5 (%6)")
+                                     .arg(blank + 1)
+                                     .arg(exercise_->blanks.size())
+                                     .arg(c.row + 1)
+                                     .arg(model()->headerData(c.row, Qt::Vertical, Qt::DisplayRole).toString())
+                                     .arg(c.col + 1)
+                                     .arg(model()->headerData(c.col, Qt::Horizontal, Qt::DisplayRole).toString()));
     } else {
         selected_ = -1;
         explanation_->setHeading(tr("Select a blank cell."));

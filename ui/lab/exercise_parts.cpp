@@ -27,6 +27,7 @@ ExerciseSettings::ExerciseSettings(const Trace& trace, QWidget* parent) : QWidge
     auto* create = new QPushButton(tr("New exercise"), this);
     language_ = new QComboBox(this);
     language_->addItems({QStringLiteral("English"), QStringLiteral("中文")});
+    language_->setCurrentIndex(coreLanguage() == Language::Chinese ? 1 : 0);  // the interface's language first
     auto* exportSheet = new QPushButton(tr("Export worksheet…"), this);
     exportSheet->setToolTip(tr("NAME.md / NAME.tex with NAME-answers beside it, or one PDF (answer key on a new page)"));
     auto* grid = new QGridLayout(this);
@@ -162,6 +163,8 @@ ExplanationBox::ExplanationBox(QWidget* parent) : QGroupBox(tr("Explanation of t
 }
 
 void ExplanationBox::setHeading(const QString& text) { heading_->setText(text); }
+
+QString ExplanationBox::heading() const { return heading_->text(); }
 
 void ExplanationBox::showLines(const QStringList& lines, bool canReveal, bool canShowAnswer) {
     text_->setPlainText(lines.join('\n'));

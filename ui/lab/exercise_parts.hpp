@@ -93,6 +93,7 @@ public:
     explicit ExplanationBox(QWidget* parent = nullptr);
 
     void setHeading(const QString& text);  // which blank it explains
+    QString heading() const;
     // The lines shown so far and which of the two buttons still have something to show.
     void showLines(const QStringList& lines, bool canReveal, bool canShowAnswer);
     QString text() const;

@@ -142,6 +142,18 @@ void CurvePlotBuilder::setLegendCorner(Qt::Alignment corner) {
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, corner);
 }
 
+void CurvePlotBuilder::setLegendBelow() {
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    if (layout->hasElement(layout->rowCount() - 1, 0) && layout->element(layout->rowCount() - 1, 0) == plot_->legend)
+        return;
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    const int row = layout->rowCount();
+    layout->addElement(row, 0, plot_->legend);
+    layout->setRowStretchFactor(row, 0.001);  // as tall as its entries
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
 void CurvePlotBuilder::begin(const QString& title, const QString& xLabel, const QString& yLabel, bool logX,
                              bool logY) {
     plot_->clearGraphs();

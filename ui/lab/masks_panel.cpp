@@ -238,6 +238,19 @@ void MasksPanel::refreshCausal() {
                               .arg(small(demo.value().largestRowSumError)));
 }
 
+namespace {
+
+// Sentences of the same length pad nothing: the title names sentence 1, never "sentence 0".
+QString paddingMaskTitle(int padded, bool causal) {
+    if (padded < 0)
+        return causal ? MasksPanel::tr("Mask of sentence 1: causal, nothing to pad")
+                      : MasksPanel::tr("Mask of sentence 1: nothing to pad");
+    return causal ? MasksPanel::tr("Mask of sentence %1 (causal + padding)").arg(padded + 1)
+                  : MasksPanel::tr("Padding mask of sentence %1").arg(padded + 1);
+}
+
+}  // namespace
+
 void MasksPanel::refreshPadding() {
     if (!input_) return;
     auto demo = paddingDemo(input_->lesson, input_->sentence, second_->text().toStdString());
@@ -258,9 +271,7 @@ void MasksPanel::refreshPadding() {
     const QStringList labels = labelsOf(masked.tokens);
     paddingPlots_[2]->setCellNumbers(0);
     paddingPlots_[2]->build(masked.layers.at(0).heads.at(head()).mask,
-                            masked.causal ? tr("Mask of sentence %1 (causal + padding)").arg(p.padded + 1)
-                            : p.padded >= 0 ? tr("Padding mask of sentence %1").arg(p.padded + 1)
-                                            : tr("Mask of sentence 1: nothing to pad"),
+                            paddingMaskTitle(p.padded, masked.causal),
                             labels, labels, {-1, 0}, tr("mask"));
     if (p.padded < 0)
         return padding_.check->setText(tr("Both sentences have %1 tokens, so nothing is padded. Type a shorter or longer "

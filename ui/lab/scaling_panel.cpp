@@ -162,7 +162,7 @@ void ScalingPanel::refreshEntropies() {
         entropyPlot_->add(s, labColour(scaled ? 0 : 1));
     }
     entropyPlot_->setXLabels(labels);
-    entropyPlot_->setLegendCorner(Qt::AlignBottom | Qt::AlignLeft);
+    entropyPlot_->setLegendBelow();  // the first tokens' points sit where any corner of the axes would be
     entropyPlot_->finish();
 }
 

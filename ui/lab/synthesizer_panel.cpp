@@ -110,8 +110,9 @@ void SynthesizerPanel::refresh() {
         return;
     }
     const auto weights = makeSynthesizerWeights(d, kLength, kFactorA, kRank, static_cast<std::uint64_t>(seed_->value()));
-    auto variants = weights ? synthesizerVariants(layer.input, layer.heads.at(head_->value() - 1).scaledScores,
-                                                  weights.value(), alphas_, coreLanguage())
+    const HeadTrace& shown = layer.heads.at(head_->value() - 1);
+    auto variants = weights ? synthesizerVariants(layer.input, shown.scaledScores, shown.mask, weights.value(), alphas_,
+                                                  coreLanguage())
                             : Result<std::vector<SynthesizerVariant>>(weights.error());
     if (!variants) {
         error_->setText(coreErrorText(variants.error()));

@@ -1,0 +1,159 @@
+// Issue 28 §2: a lesson made in the window. The blog exercise 笔 记 本 is built with File ▸ New
+// lesson and Edit ▸ Paste table only, then read back in the worked example at the decimals the
+// dialog and View ▸ Decimals chose, with the textbook form of the softmax beside the safe one.
+#include <QAction>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QGuiApplication>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+#include "app/lesson_document.hpp"
+#include "app/main_window.hpp"
+#include "core/lesson/lesson.hpp"
+#include "ui/editor/lesson_editor.hpp"
+#include "ui/editor/new_lesson_dialog.hpp"
+#include "ui/step/matrix_panel.hpp"
+#include "ui/step/step_navigator.hpp"
+#include "ui/step/trace_matrix_model.hpp"
+#include "window_access.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+// The blog's three characters, d_model 5, Q = K = V = X, no scaling. Scores of 笔 by hand:
+// 笔·笔 = 1+4+1+4+1 = 11, 笔·记 = 1+2+1+4+1 = 9, 笔·本 = 1+6+2+6+1 = 16.
+// Safe softmax: e⁻⁵ = 0.006738, e⁻⁷ = 0.000912, e⁰ = 1, sum 1.007650; A[笔, 记] = 0.000912 / 1.007650
+// = 0.000905 (0.00090496). Textbook: e⁹ / (e¹¹ + e⁹ + e¹⁶) = 8103.083928 / 8954087.746151, the same.
+const char* kBlog = "笔=[1,2,1,2,1]\n\"记\": [1, 1, 1, 2, 1],\n本 1 3 2 3 1\n";
+
+int indexOfStep(const StepNavigator& nav, Step step) {
+    const auto& steps = nav.steps();
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] == step) return static_cast<int>(i);
+    return -1;
+}
+
+}  // namespace
+
+class NewLessonTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup() { window.reset(); }
+
+    void blogExerciseFromTheDialogAndAPaste();
+    void decimalsAreChosenInTheWindowAndUndone();
+    void aBadPasteNamesItsLineAndChangesNothing();
+
+private:
+    QAction* action(const char* name) { return child<QAction>(*window, name); }
+    void createBlogLesson();
+    void paste(const QString& text);
+    QString weightExplanation(int row, int col);
+
+    QTemporaryDir settingsDir;
+    std::unique_ptr<MainWindow> window;
+};
+
+void NewLessonTest::initTestCase() {
+    initResources();
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(settingsDir.path()));
+}
+
+void NewLessonTest::init() {
+    window = std::make_unique<MainWindow>();
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+}
+
+// File ▸ New lesson, filled as a teacher would, then OK.
+void NewLessonTest::createBlogLesson() {
+    action("newLessonAction")->trigger();
+    auto* dialog = window->findChild<NewLessonDialog*>("newLessonDialog");
+    QVERIFY(dialog);
+    QTest::keyClicks(dialog->englishTitle(), "The notebook exercise");
+    dialog->chineseTitle()->setText(QStringLiteral("笔记本练习"));
+    dialog->words()->setText(QStringLiteral("笔记本"));
+    dialog->dModel()->setValue(5);
+    dialog->projections()->setChecked(false);
+    dialog->scaling()->setChecked(false);
+    dialog->decimals()->setValue(6);
+    QCOMPARE(dialog->dK()->value(), 5);  // without projections d_k follows d_model
+    QVERIFY(!dialog->dK()->isEnabled());
+    QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    const Lesson& lesson = sessionOf(*window).lesson();
+    QCOMPARE(lesson.title.in("zh_CN"), std::string("笔记本练习"));
+    QCOMPARE(lesson.title.in("en"), std::string("The notebook exercise"));
+    QCOMPARE(lesson.dModel, 5);
+    QVERIFY(!lesson.projections && !lesson.scale && !lesson.causalMask);
+    QCOMPARE(lesson.decimals, 6);
+    QCOMPARE(static_cast<int>(lesson.embeddings.size()), 3);  // 笔, 记, 本: rows of zeros to fill
+    QCOMPARE(child<QTabWidget>(*window, "tabs")->currentWidget(), static_cast<QWidget*>(child<LessonEditor>(*window, "lessonEditor")));
+}
+
+void NewLessonTest::paste(const QString& text) {
+    QGuiApplication::clipboard()->setText(text);
+    action("pasteTableAction")->trigger();
+}
+
+QString NewLessonTest::weightExplanation(int row, int col) {
+    auto* nav = child<StepNavigator>(*window, "navigator");
+    nav->setCurrentIndex(indexOfStep(*nav, Step::Weights));
+    auto* panel = child<MatrixPanel>(*window, "matrixPanel");
+    panel->selectCell(row, col);
+    return panel->explanationText();
+}
+
+void NewLessonTest::blogExerciseFromTheDialogAndAPaste() {
+    createBlogLesson();
+    paste(QString::fromUtf8(kBlog));
+    const Lesson& lesson = sessionOf(*window).lesson();
+    QCOMPARE(lesson.embeddings.at(0).first, std::string("笔"));
+    QCOMPARE(lesson.embeddings.at(2).second(0, 1), 3.0);  // 本 = [1, 3, 2, 3, 1]
+    const HeadTrace& head = sessionOf(*window).trace().layers.at(0).heads.at(0);
+    QCOMPARE(head.scores(0, 0), 11.0);
+    QCOMPARE(head.scores(0, 1), 9.0);
+    QCOMPARE(head.scores(0, 2), 16.0);
+    QVERIFY(std::abs(head.weights(0, 1) - 0.0009049591825877) < 1e-15);
+    const QString text = weightExplanation(0, 1);
+    QVERIFY2(text.contains(QStringLiteral("exp(9 − 16) for 记 = 0.000912")), qPrintable(text));  // integers as integers
+    QVERIFY2(text.contains(QStringLiteral("A = 0.000912 / 1.007650 = 0.000905")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("A = e⁹ / (e¹¹ + e⁹ + e¹⁶)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("= 8103.083928 / (59874.141715 + 8103.083928 + 8886110.520508) = 0.000905")),
+             qPrintable(text));
+}
+
+void NewLessonTest::decimalsAreChosenInTheWindowAndUndone() {
+    createBlogLesson();
+    paste(QString::fromUtf8(kBlog));
+    action("decimals4")->trigger();
+    QCOMPARE(sessionOf(*window).lesson().decimals, 4);
+    QVERIFY2(weightExplanation(0, 1).contains(QStringLiteral("A = 0.0009 / 1.0076 = 0.0009")), qPrintable(weightExplanation(0, 1)));
+    action("undoAction")->trigger();  // the choice is an edit of the lesson like any other
+    QCOMPARE(sessionOf(*window).lesson().decimals, 6);
+    auto* panel = child<MatrixPanel>(*window, "matrixPanel");
+    QCOMPARE(panel->resultModel()->data(panel->resultModel()->index(0, 1), Qt::DisplayRole).toString(), QStringLiteral("0.000905"));
+}
+
+void NewLessonTest::aBadPasteNamesItsLineAndChangesNothing() {
+    createBlogLesson();
+    paste(QString::fromUtf8(kBlog));
+    const std::string before = serializeLesson(sessionOf(*window).lesson());
+    paste(QStringLiteral("笔=[1,2,1,2,1]\n记=[1,1,x,2,1]\n"));
+    const QString message = child<LessonEditor>(*window, "lessonEditor")->message();
+    QVERIFY2(message.contains(QStringLiteral("text: line 2: expected a number, found the text \"x\"")), qPrintable(message));
+    QCOMPARE(serializeLesson(sessionOf(*window).lesson()), before);
+}
+
+QTEST_MAIN(NewLessonTest)
+#include "test_new_lesson.moc"
