@@ -32,6 +32,17 @@
 #include "ui/attention/model_view.hpp"
 #include "ui/attention/piece_strip.hpp"
 #include "ui/attention/predictions_view.hpp"
+#include "ui/compare/compare_view.hpp"
+#include "ui/lab/lab_plots.hpp"
+#include "ui/coref/coref_tab.hpp"
+#include "ui/coref/coref_view.hpp"
+#include "ui/heads/head_stats_model.hpp"
+#include "ui/heads/head_stats_table.hpp"
+#include "ui/heads/heads_panel.hpp"
+#include "ui/qk/qk_view.hpp"
+#include "ui/step/step_navigator.hpp"
+#include "core/analysis/head_stats.hpp"
+#include "core/trace/explain.hpp"
 
 using namespace attnscope;
 
@@ -39,6 +50,9 @@ namespace {
 
 const QString kSource = QStringLiteral(ATTNSCOPE_SOURCE_DIR);
 const QString kBert = kSource + "/tests/reference/models/bert-tiny";
+// Llama's blocks: RoPE, 4 query heads on 2 key/value heads, RMSNorm, SwiGLU; a 64-token tokenizer.json
+// (tests/reference/make_tiny_tokenizers.py) whose post-processor puts <s> first.
+const QString kLlama = kSource + "/tests/reference/models/llama-tiny";
 constexpr int kWaitMs = 20000;
 
 // attentions[layer][head] of the fixture's first run ("[CLS] the [MASK] sat [SEP]").
@@ -308,6 +322,76 @@ private slots:
         QVERIFY2(w.lastError().contains("normalizer: expected an object or null, found a list of 3"), qPrintable(w.lastError()));
         QVERIFY(showsModel(w));
         QCOMPARE(shownRunOf(w), before);
+    }
+
+    // Issue 25: a RoPE family in every tab. Each view shows core's numbers for the run on screen.
+    void llamaTinyWorksInEveryTab() {
+        MainWindow& w = *window_;
+        auto* tabs = child<QTabWidget>(w, "tabs");
+        w.setSentence("the cat sat on the mat");
+        tabs->setCurrentWidget(child<HeatmapView>(w, "heatmap"));
+        w.openModel(kLlama);
+        QTRY_VERIFY_WITH_TIMEOUT(showsModel(w) && shownRunOf(w) != nullptr, kWaitMs);
+        QVERIFY(waitForModel(w, kWaitMs));
+        QCOMPARE(runTokens(w), (QStringList{"<s>", "the", "␣cat", "␣sat", "␣on", "␣the", "␣mat"}));
+        const Trace& trace = shownRunOf(w)->trace;
+        QVERIFY(cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), trace));
+        QCOMPARE(child<QComboBox>(w, "layer")->count(), 2);
+        // The next token after "mat": top-k of the 64 ids.
+        const PredictionsView& p = *child<PredictionsView>(w, "predictions");
+        QCOMPARE(static_cast<int>(p.groups().size()), 1);
+        QCOMPARE(p.itemCount(), RunControl{}.topK);
+
+        tabs->setCurrentWidget(child<ModelView>(w, "modelView"));
+        QCOMPARE(static_cast<int>(child<ModelView>(w, "modelView")->drawnThumbnails().size()), 2 * 4);
+        tabs->setCurrentWidget(child<HeadView>(w, "headView"));
+        QVERIFY(!child<HeadView>(w, "headView")->drawnLines().empty());
+
+        // Worked example: Q and K before RoPE, the rotation, and K's key/value head in the caption.
+        tabs->setCurrentWidget(child<MatrixPanel>(w, "matrixPanel"));
+        auto* navigator = child<StepNavigator>(w, "navigator");
+        const std::vector<Step>& steps = navigator->steps();
+        const auto at = [&](Step s) { return static_cast<int>(std::find(steps.begin(), steps.end(), s) - steps.begin()); };
+        QVERIFY(at(Step::QueryBeforeRope) < at(Step::Query) && at(Step::Query) < static_cast<int>(steps.size()));
+        navigator->setCurrentHead(2);
+        navigator->setCurrentIndex(at(Step::Key));
+        QVERIFY(navigator->list()->currentItem()->text().contains("RoPE"));
+        auto* panel = child<MatrixPanel>(w, "matrixPanel");
+        QVERIFY(panel->findChildren<QLabel*>().size() > 0);
+        bool captioned = false;
+        for (const QLabel* label : panel->findChildren<QLabel*>())
+            captioned = captioned || label->text().contains("K/V head 2, shared by query heads 3–4");
+        QVERIFY(captioned);
+        panel->selectCell(3, 1);
+        QVERIFY2(panel->explanationText().contains("angle m·θ_1 = 3 ×"), qPrintable(panel->explanationText()));
+
+        // Heads tab: the first-token share of every head, as core computes it.
+        QVERIFY(waitForHeadAnalysis(w, kWaitMs));
+        tabs->setCurrentWidget(child<HeadsPanel>(w, "headsPanel"));
+        const auto expected = headStatistics(trace);
+        QVERIFY(expected.ok());
+        const auto& shown = child<HeadsPanel>(w, "headsPanel")->statistics()->model()->statistics();
+        QCOMPARE(shown.size(), std::size_t{8});
+        for (std::size_t i = 0; i < shown.size(); ++i) QCOMPARE(shown[i].firstShare, expected.value()[i].firstShare);
+
+        // Coreference, Queries & keys, Compare: each draws the run.
+        tabs->setCurrentWidget(child<CorefTab>(w, "corefTab"));
+        QTRY_VERIFY_WITH_TIMEOUT(!child<CorefTab>(w, "corefTab")->view()->drawnArcs().empty(), kWaitMs);
+        auto* qk = child<QkView>(w, "qkView");
+        tabs->setCurrentWidget(qk);
+        QTRY_COMPARE_WITH_TIMEOUT(qk->drawnPointCount(), 2 * trace.tokenCount(), kWaitMs);
+        auto* compare = child<CompareView>(w, "compareView");
+        tabs->setCurrentWidget(compare);
+        compare->sentenceBox()->clear();
+        QTest::keyClicks(compare->sentenceBox(), "the dog sat on the mat");
+        QTest::keyClick(compare->sentenceBox(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(compare->builders()[1]->drawn().size() > 0, kWaitMs);
+
+        // Ablation: head 1:1 off (head_mask), the run again; its weights stay, its output is zero.
+        tabs->setCurrentWidget(child<HeatmapView>(w, "heatmap"));
+        typeAblation(w, "1:1");
+        QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(w) && shownRunOf(w)->trace.layers[0].heads[0].ablated, kWaitMs);
+        QVERIFY(w.lastError().isEmpty());
     }
 
     void aLessonLeavesModelMode() {
