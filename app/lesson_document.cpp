@@ -15,6 +15,7 @@
 #include "core/lesson/lesson_paste.hpp"
 #include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/common/qt_text.hpp"
 
@@ -111,6 +112,7 @@ void LessonDocument::connectEditor(LessonEditor* editor) {
     connect(editor, &LessonEditor::wordRenameRequested, this, &LessonDocument::renameWord);
     connect(editor, &LessonEditor::wordDeleteRequested, this, &LessonDocument::deleteWord);
     connect(editor, &LessonEditor::dimensionsRequested, this, &LessonDocument::setDimensions);
+    connect(editor, &LessonEditor::settingsRequested, this, &LessonDocument::setSettings);
     connect(this, &LessonDocument::lessonReplaced, editor, &LessonEditor::reload);
     connect(this, &LessonDocument::refused, editor, [editor](const QString& text) { editor->showMessage(text, true); });
     connect(this, &LessonDocument::applied, editor, [editor](const QString& text) { editor->showMessage(text, false); });
@@ -159,6 +161,11 @@ bool LessonDocument::setDecimals(int decimals) {
     if (next.decimals == decimals) return true;
     next.decimals = decimals;
     return change(std::move(next), tr("Show %1 decimals").arg(decimals));
+}
+
+bool LessonDocument::setSettings(const LessonSettings& settings) {
+    return change(applyLessonSettings(lesson_.session().lesson(), settings, lessonLanguageCode(coreLanguage())),
+                  tr("Change the lesson's title, description, feature names and flags"));
 }
 
 bool LessonDocument::pasteTable(const QString& text) {

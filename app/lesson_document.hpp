@@ -48,6 +48,7 @@ public:
     bool deleteWord(const QString& word);
     bool setDimensions(const LessonDimensions& dims);
     bool setDecimals(int decimals);
+    bool setSettings(const LessonSettings& settings);  // texts in the interface language, flags
     // A table from a blog or a textbook (core/lesson/lesson_paste) into the editor's selected matrix.
     bool pasteTable(const QString& text);
     // Before the lesson goes away: true to go on (saved, discarded or not modified), false to

@@ -181,4 +181,42 @@ Result<Lesson> newLesson(const NewLessonSpec& spec) {
     return lesson;
 }
 
+namespace {
+
+// An unchanged text stays as it was; a plain text (every language's) edited in one language stays
+// the other interface language's.
+void setText(LocalizedText& text, const std::string& language, const std::string& value) {
+    if (text.in(language) == value) return;
+    if (text.isPlain() && !text.empty()) {
+        const std::string kept = text.in("");
+        text = LocalizedText();
+        text.set(language == "zh_CN" ? "en" : "zh_CN", kept);
+    }
+    text.set(language, value);
+}
+
+}  // namespace
+
+LessonSettings settingsOf(const Lesson& lesson, const std::string& language) {
+    LessonSettings settings{lesson.title.in(language), lesson.description.in(language), textsIn(lesson.featureNames, language),
+                            lesson.scale, lesson.causalMask};
+    return settings;
+}
+
+Result<Lesson> applyLessonSettings(const Lesson& lesson, const LessonSettings& settings, const std::string& language) {
+    const auto names = static_cast<int>(settings.featureNames.size());
+    if (names != 0 && names != lesson.dModel)
+        return Error{"features", errorText(ErrorId::ExpectedFound, errorText(ErrorId::AListOfNames, lesson.dModel), names)};
+    Lesson out = lesson;
+    setText(out.title, language, settings.title);
+    setText(out.description, language, settings.description);
+    if (names == 0) out.featureNames.clear();
+    out.featureNames.resize(static_cast<std::size_t>(names));
+    for (std::size_t i = 0; i < settings.featureNames.size(); ++i) setText(out.featureNames[i], language, settings.featureNames[i]);
+    out.scale = settings.scale;
+    out.causalMask = settings.causalMask;
+    if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();
+    return out;
+}
+
 }  // namespace attnscope

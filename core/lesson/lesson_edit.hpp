@@ -7,6 +7,7 @@
 
 #include "core/base/result.hpp"
 #include "core/lesson/lesson.hpp"
+#include "core/text/language.hpp"
 
 namespace attnscope {
 
@@ -60,5 +61,19 @@ struct NewLessonSpec {
 };
 
 Result<Lesson> newLesson(const NewLessonSpec& spec);
+
+// What the editor's settings row changes after New lesson: the texts in one language (a lesson
+// file's code, "en" or "zh_CN"; the other languages' texts are kept) and the two flags that need
+// no new weights. Feature names: none, or one per column of d_model.
+struct LessonSettings {
+    std::string title, description;
+    std::vector<std::string> featureNames;
+    bool scale = true;
+    bool causalMask = false;
+};
+
+LessonSettings settingsOf(const Lesson& lesson, const std::string& language);
+inline std::string lessonLanguageCode(Language language) { return language == Language::Chinese ? "zh_CN" : "en"; }
+Result<Lesson> applyLessonSettings(const Lesson& lesson, const LessonSettings& settings, const std::string& language);
 
 }  // namespace attnscope

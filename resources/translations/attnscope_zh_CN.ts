@@ -1993,6 +1993,10 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Paste table</source>
         <translation>粘贴表格</translation>
     </message>
+    <message>
+        <source>Change the lesson&apos;s title, description, feature names and flags</source>
+        <translation>修改课程的标题、说明、特征名称和开关</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::LessonEditor</name>
@@ -2022,6 +2026,37 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>“%1” %2; %3 keeps %4</source>
         <translation>“%1”%2；%3 保持为 %4</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::LessonSettingsBar</name>
+    <message>
+        <source>optional, separated by commas: noun, animate, place</source>
+        <translation>可选，用逗号分隔：名词, 有生命, 地点</translation>
+    </message>
+    <message>
+        <source>Divide the scores by √d_k</source>
+        <translation>分数除以 √d_k</translation>
+    </message>
+    <message>
+        <source>Causal mask (each token sees only itself and earlier ones)</source>
+        <translation>因果掩码（每个词元只看到自己和前面的词元）</translation>
+    </message>
+    <message>
+        <source>Apply settings</source>
+        <translation>应用设置</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <source>Description:</source>
+        <translation>说明：</translation>
+    </message>
+    <message>
+        <source>Feature names:</source>
+        <translation>特征名称：</translation>
     </message>
 </context>
 <context>

@@ -149,3 +149,44 @@ TEST_CASE("without projections d_k and d_v follow d_model", "[lesson_edit]") {
     REQUIRE(grown.ok());
     CHECK(grown.value().layers[0].heads.empty());
 }
+
+TEST_CASE("new lessons and their settings: zeros to fill, texts per language, flags", "[lesson][edit]") {
+    NewLessonSpec spec;
+    spec.englishTitle = "Notebook";
+    spec.chineseTitle = "笔记本";
+    spec.words = "笔记本 笔";  // 笔 twice: one row
+    spec.featureNames = {"a", "b", "c"};
+    spec.dModel = 3;
+    spec.dK = 2;
+    spec.causalMask = true;
+    spec.decimals = 6;
+    const auto made = newLesson(spec);
+    REQUIRE(made.ok());
+    const Lesson& l = made.value();
+    CHECK(words(l) == std::vector<std::string>{"笔", "记", "本"});
+    CHECK(l.title.in("zh_CN") == "笔记本");
+    CHECK(l.title.in("en") == "Notebook");
+    CHECK(l.layers.at(0).heads.at(0).wq == Mat::Zero(3, 2));
+    CHECK(l.causalMask);
+    CHECK(l.decimals == 6);
+    spec.featureNames = {"a"};
+    CHECK(newLesson(spec).error().text() == "features: expected a list of 3 names (d_model), found 1");
+
+    // The settings row edits the Chinese texts; the English ones stay.
+    LessonSettings settings = settingsOf(l, "zh_CN");
+    CHECK(settings.title == "笔记本");
+    settings.title = "笔记本练习";
+    settings.featureNames = {"甲", "乙", "丙"};
+    settings.scale = false;
+    settings.causalMask = false;
+    const auto changed = applyLessonSettings(l, settings, "zh_CN");
+    REQUIRE(changed.ok());
+    CHECK(changed.value().title.in("zh_CN") == "笔记本练习");
+    CHECK(changed.value().title.in("en") == "Notebook");
+    CHECK(changed.value().featureNames.at(1).in("zh_CN") == "乙");
+    CHECK(changed.value().featureNames.at(1).in("en") == "b");
+    CHECK_FALSE(changed.value().scale);
+    CHECK_FALSE(changed.value().causalMask);
+    settings.featureNames = {"x", "y"};
+    CHECK(applyLessonSettings(l, settings, "zh_CN").error().text() == "features: expected a list of 3 names (d_model), found 2");
+}

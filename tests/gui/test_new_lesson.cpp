@@ -7,6 +7,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -19,6 +20,7 @@
 #include "app/main_window.hpp"
 #include "core/lesson/lesson.hpp"
 #include "ui/editor/lesson_editor.hpp"
+#include "ui/editor/lesson_settings_bar.hpp"
 #include "ui/editor/new_lesson_dialog.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -54,6 +56,7 @@ private slots:
     void blogExerciseFromTheDialogAndAPaste();
     void decimalsAreChosenInTheWindowAndUndone();
     void aBadPasteNamesItsLineAndChangesNothing();
+    void settingsAreChangedInTheEditorAndUndone();
 
 private:
     QAction* action(const char* name) { return child<QAction>(*window, name); }
@@ -153,6 +156,32 @@ void NewLessonTest::aBadPasteNamesItsLineAndChangesNothing() {
     const QString message = child<LessonEditor>(*window, "lessonEditor")->message();
     QVERIFY2(message.contains(QStringLiteral("text: line 2: expected a number, found the text \"x\"")), qPrintable(message));
     QCOMPARE(serializeLesson(sessionOf(*window).lesson()), before);
+}
+
+// Title, description, feature names and flags after New lesson: the editor's settings row.
+void NewLessonTest::settingsAreChangedInTheEditorAndUndone() {
+    createBlogLesson();
+    paste(QString::fromUtf8(kBlog));
+    LessonSettingsBar* bar = child<LessonEditor>(*window, "lessonEditor")->settingsBar();
+    QCOMPARE(bar->titleEdit()->text(), QStringLiteral("The notebook exercise"));  // the interface is English
+    bar->titleEdit()->setText(QStringLiteral("Notebook, by hand"));
+    bar->descriptionEdit()->setText(QStringLiteral("Scores 11, 9, 16 for 笔"));
+    bar->featuresEdit()->setText(QStringLiteral("a, b, c, d, e"));
+    bar->causalBox()->setChecked(true);
+    QTest::mouseClick(bar->findChild<QPushButton*>("applySettings"), Qt::LeftButton);
+    const Lesson& lesson = sessionOf(*window).lesson();
+    QCOMPARE(lesson.title.in("en"), std::string("Notebook, by hand"));
+    QCOMPARE(lesson.title.in("zh_CN"), std::string("笔记本练习"));  // the other language's title stays
+    QCOMPARE(lesson.featureNames.at(4).in("en"), std::string("e"));
+    QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), QStringLiteral("Notebook, by hand"));
+    // Causal now: 笔 (row 0) sees only itself, weight exactly 1.
+    QCOMPARE(sessionOf(*window).trace().layers.at(0).heads.at(0).weights(0, 0), 1.0);
+    bar->featuresEdit()->setText(QStringLiteral("a, b"));  // 2 names for d_model 5: refused, nothing changes
+    QTest::mouseClick(bar->findChild<QPushButton*>("applySettings"), Qt::LeftButton);
+    QCOMPARE(static_cast<int>(sessionOf(*window).lesson().featureNames.size()), 5);
+    action("undoAction")->trigger();
+    QVERIFY(!sessionOf(*window).lesson().causalMask);
+    QCOMPARE(sessionOf(*window).lesson().title.in("en"), std::string("The notebook exercise"));
 }
 
 QTEST_MAIN(NewLessonTest)

@@ -6,7 +6,9 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "ui/editor/lesson_settings_bar.hpp"
 #include "ui/editor/lesson_structure_bar.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/step/matrix_table.hpp"
 #include "ui/common/theme_colors.hpp"
 
@@ -28,6 +30,8 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     message_->setWordWrap(true);
     structure_ = new LessonStructureBar(this);
     structure_->setObjectName("structureBar");
+    settings_ = new LessonSettingsBar(this);
+    settings_->setObjectName("settingsBar");
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Matrix:"), this));
@@ -37,6 +41,7 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     layout->addWidget(new QLabel(tr("Double-click a number to change it; every view recomputes at once."), this));
     layout->addWidget(table_, 1);
     layout->addWidget(structure_);
+    layout->addWidget(settings_);
     layout->addWidget(message_);
 
     connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this, model](int i) {
@@ -63,6 +68,7 @@ void LessonEditor::connectStructureBar() {
         if (const QString word = selectedWord(); !word.isEmpty()) emit wordDeleteRequested(word);
     });
     connect(structure_, &LessonStructureBar::dimensionsRequested, this, &LessonEditor::dimensionsRequested);
+    connect(settings_, &LessonSettingsBar::settingsRequested, this, &LessonEditor::settingsRequested);
 }
 
 QString LessonEditor::selectedWord() {
@@ -83,6 +89,7 @@ void LessonEditor::setLesson(Lesson* lesson) {
     if (!choices_.empty()) model()->setChoice(choices_[0]);
     table_->resizeColumnsToContents();
     if (lesson) structure_->showDimensions(dimensionsOf(*lesson), lesson->projections);
+    if (lesson) settings_->showSettings(settingsOf(*lesson, lessonLanguageCode(coreLanguage())));
     showMessage(QString(), false);
 }
 

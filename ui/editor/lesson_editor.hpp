@@ -13,6 +13,7 @@ class QLabel;
 
 namespace attnscope {
 
+class LessonSettingsBar;
 class LessonStructureBar;
 class MatrixTable;
 
@@ -31,6 +32,7 @@ public:
     LessonMatrixModel* model() const;  // the table's (it keeps no other pointer to it)
     QString message() const;
     bool selectMatrix(LessonMatrixKind kind, int head = 0, int layer = 0);
+    LessonSettingsBar* settingsBar() const { return settings_; }
 
 signals:
     void lessonEdited(const QString& cell);  // a number was changed in place
@@ -38,6 +40,7 @@ signals:
     void wordRenameRequested(const QString& from, const QString& to);
     void wordDeleteRequested(const QString& word);
     void dimensionsRequested(const LessonDimensions& dims);
+    void settingsRequested(const LessonSettings& settings);  // in the interface language
     void editRejected(const QString& message);
 
 private:
@@ -49,6 +52,7 @@ private:
     MatrixTable* table_ = nullptr;
     QLabel* message_ = nullptr;
     LessonStructureBar* structure_ = nullptr;
+    LessonSettingsBar* settings_ = nullptr;
 };
 
 }  // namespace attnscope

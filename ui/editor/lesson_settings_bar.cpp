@@ -1,0 +1,60 @@
+#include "ui/editor/lesson_settings_bar.hpp"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+
+namespace attnscope {
+
+LessonSettingsBar::LessonSettingsBar(QWidget* parent) : QWidget(parent) {
+    title_ = new QLineEdit(this);
+    title_->setObjectName("lessonTitleEdit");
+    description_ = new QLineEdit(this);
+    description_->setObjectName("lessonDescriptionEdit");
+    features_ = new QLineEdit(this);
+    features_->setObjectName("lessonFeaturesEdit");
+    features_->setPlaceholderText(tr("optional, separated by commas: noun, animate, place"));
+    scale_ = new QCheckBox(tr("Divide the scores by √d_k"), this);
+    causal_ = new QCheckBox(tr("Causal mask (each token sees only itself and earlier ones)"), this);
+    auto* apply = new QPushButton(tr("Apply settings"), this);
+    apply->setObjectName("applySettings");
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(new QLabel(tr("Title:"), this), 0, 0);
+    grid->addWidget(title_, 0, 1, 1, 3);
+    grid->addWidget(new QLabel(tr("Description:"), this), 1, 0);
+    grid->addWidget(description_, 1, 1, 1, 3);
+    grid->addWidget(new QLabel(tr("Feature names:"), this), 2, 0);
+    grid->addWidget(features_, 2, 1, 1, 3);
+    grid->addWidget(scale_, 3, 1);
+    grid->addWidget(causal_, 3, 2);
+    grid->addWidget(apply, 3, 3);
+    grid->setColumnStretch(1, 1);
+    connect(apply, &QPushButton::clicked, this, [this] { emit settingsRequested(typedSettings()); });
+}
+
+void LessonSettingsBar::showSettings(const LessonSettings& settings) {
+    title_->setText(QString::fromStdString(settings.title));
+    description_->setText(QString::fromStdString(settings.description));
+    QStringList names;
+    for (const std::string& name : settings.featureNames) names << QString::fromStdString(name);
+    features_->setText(names.join(QStringLiteral(", ")));
+    scale_->setChecked(settings.scale);
+    causal_->setChecked(settings.causalMask);
+}
+
+LessonSettings LessonSettingsBar::typedSettings() const {
+    LessonSettings settings;
+    settings.title = title_->text().trimmed().toUtf8().toStdString();
+    settings.description = description_->text().trimmed().toUtf8().toStdString();
+    for (const QString& name : features_->text().split(QRegularExpression(QStringLiteral("[,，、]")), Qt::SkipEmptyParts))
+        if (!name.trimmed().isEmpty()) settings.featureNames.push_back(name.trimmed().toUtf8().toStdString());
+    settings.scale = scale_->isChecked();
+    settings.causalMask = causal_->isChecked();
+    return settings;
+}
+
+}  // namespace attnscope

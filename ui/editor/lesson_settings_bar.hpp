@@ -1,0 +1,35 @@
+#pragma once
+// Under the editor's words and dimensions: the lesson's title, description and feature names in
+// the interface language, and whether it scales by √d_k and masks later tokens. It only asks:
+// the lesson document makes the change (core's applyLessonSettings), as for words and dimensions.
+#include <QWidget>
+
+#include "core/lesson/lesson_edit.hpp"
+
+class QCheckBox;
+class QLineEdit;
+
+namespace attnscope {
+
+class LessonSettingsBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonSettingsBar(QWidget* parent = nullptr);
+    void showSettings(const LessonSettings& settings);
+    LessonSettings typedSettings() const;
+
+    QLineEdit* titleEdit() const { return title_; }
+    QLineEdit* descriptionEdit() const { return description_; }
+    QLineEdit* featuresEdit() const { return features_; }
+    QCheckBox* scaleBox() const { return scale_; }
+    QCheckBox* causalBox() const { return causal_; }
+
+signals:
+    void settingsRequested(const attnscope::LessonSettings& settings);
+
+private:
+    QLineEdit *title_ = nullptr, *description_ = nullptr, *features_ = nullptr;
+    QCheckBox *scale_ = nullptr, *causal_ = nullptr;
+};
+
+}  // namespace attnscope
