@@ -1,14 +1,16 @@
 #!/usr/bin/python3
-"""Trains AttnScope's two example models on the King James Bible and writes them, ready to ship.
+"""Trains AttnScope's three example models on the King James Bible and writes them, ready to ship.
 
-    /usr/bin/python3 scripts/train_example_models.py                 # tokenizers, both models, report
+    /usr/bin/python3 scripts/train_example_models.py                 # tokenizers, all models, report
     /usr/bin/python3 scripts/train_example_models.py --only gpt       # one model
     /usr/bin/python3 scripts/train_example_models.py --report-only    # keep the weights, redo checks + card
 
 Needs Debian's python3-torch, python3-numpy, bible-kjv (the `bible` reader) and bible-kjv-text
 (the text); ./dev.sh test needs none of them, since the trained folders are committed.
 
-Writes, for each of example-gpt (a GPT-2-style causal LM) and example-bert (a BERT-style masked LM):
+Writes, for each of example-gpt (a GPT-2-style causal LM), example-bert (a BERT-style masked LM) and
+example-llama (a Llama-style causal LM: RoPE, grouped-query attention, RMSNorm, SwiGLU; it reads
+example-gpt's tokenizer, so train gpt first or keep its folder):
     resources/models/<name>/config.json, model.safetensors (F32, Hugging Face tensor names),
     tokenizer.json (learned here: byte-level BPE / WordPiece), training.json (curve and figures),
     MODEL_CARD.md (written by the report step, which also checks AttnScope's forward pass).
@@ -48,6 +50,9 @@ VOCAB_SIZE = 4096
 HELD_OUT_EVERY = 25  # every 25th verse (4 %) is never trained on
 CONTEXT = 64
 WIDTH, LAYERS, HEADS, FEED_FORWARD = 128, 4, 4, 512
+# example-llama: two key/value heads shared by the four query heads (GQA), and a SwiGLU MLP whose
+# three matrices hold about as many numbers as GPT's two (2/3 of 512, rounded to a multiple of 32).
+KV_HEADS, GATED_FEED_FORWARD, ROPE_THETA = 2, 352, 10000.0
 BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 GPT_END = "<|endoftext|>"
 
@@ -328,7 +333,7 @@ def train_wordpiece(verses):
 def load_tokenizer(kind, folder):
     with open(os.path.join(folder, "tokenizer.json")) as f:
         model = json.load(f)["model"]
-    if kind == "gpt":
+    if kind in CAUSAL:
         vocab = sorted(model["vocab"], key=model["vocab"].get)
         return BpeTokenizer(vocab, [m.split(" ") for m in model["merges"]])
     return WordPieceTokenizer(sorted(model["vocab"], key=model["vocab"].get))
@@ -342,6 +347,15 @@ def gpt_config(vocab):
             "n_layer": LAYERS, "n_head": HEADS, "n_inner": FEED_FORWARD, "n_positions": CONTEXT, "n_ctx": CONTEXT,
             "activation_function": "gelu_new", "layer_norm_epsilon": 1e-5, "bos_token_id": vocab - 1,
             "eos_token_id": vocab - 1, "tie_word_embeddings": True}
+
+
+def llama_config(vocab):
+    return {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "vocab_size": vocab, "hidden_size": WIDTH,
+            "num_hidden_layers": LAYERS, "num_attention_heads": HEADS, "num_key_value_heads": KV_HEADS,
+            "head_dim": WIDTH // HEADS, "intermediate_size": GATED_FEED_FORWARD, "hidden_act": "silu",
+            "max_position_embeddings": CONTEXT, "rms_norm_eps": 1e-5, "rope_theta": ROPE_THETA, "rope_scaling": None,
+            "attention_bias": False, "mlp_bias": False, "bos_token_id": vocab - 1, "eos_token_id": vocab - 1,
+            "tie_word_embeddings": True, "torch_dtype": "float32"}
 
 
 def bert_config(vocab):
@@ -376,6 +390,21 @@ def init_gpt(vocab, gen):
                   p + "mlp.c_fc.weight": _normal(gen, d, ff), p + "mlp.c_fc.bias": _zeros(ff),
                   p + "mlp.c_proj.weight": _normal(gen, ff, d, std=out_std), p + "mlp.c_proj.bias": _zeros(d)})
     w["transformer.ln_f.weight"], w["transformer.ln_f.bias"] = _ones(d), _zeros(d)
+    return w
+
+
+def init_llama(vocab, gen):
+    """LlamaForCausalLM's tensors (Linear weights are [out, in], no biases); lm_head is tied to embed_tokens."""
+    d, ff, kv, out_std = WIDTH, GATED_FEED_FORWARD, KV_HEADS * (WIDTH // HEADS), 0.02 / math.sqrt(2 * LAYERS)
+    w = {"model.embed_tokens.weight": _normal(gen, vocab, d), "model.norm.weight": _ones(d)}
+    for n in range(LAYERS):
+        p = f"model.layers.{n}."
+        w.update({p + "input_layernorm.weight": _ones(d), p + "post_attention_layernorm.weight": _ones(d),
+                  p + "self_attn.q_proj.weight": _normal(gen, d, d), p + "self_attn.k_proj.weight": _normal(gen, kv, d),
+                  p + "self_attn.v_proj.weight": _normal(gen, kv, d),
+                  p + "self_attn.o_proj.weight": _normal(gen, d, d, std=out_std),
+                  p + "mlp.gate_proj.weight": _normal(gen, ff, d), p + "mlp.up_proj.weight": _normal(gen, ff, d),
+                  p + "mlp.down_proj.weight": _normal(gen, d, ff, std=out_std)})
     return w
 
 
@@ -436,6 +465,47 @@ def gpt_forward(w, ids):
     return x @ w["transformer.wte.weight"].T, attentions  # B×T×V
 
 
+def rms_norm(x, weight, eps=1e-5):
+    """LlamaRMSNorm: x / √(mean(x²) + ε) · w."""
+    return weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+
+
+def rotate(x, T):
+    """RoPE as Hugging Face's Llama applies it: rotate_half pairs dimension i with i + d_k/2."""
+    dk = x.shape[-1]
+    inv_freq = 1.0 / ROPE_THETA ** (torch.arange(0, dk, 2, dtype=torch.float32) / dk)
+    angles = torch.outer(torch.arange(T, dtype=torch.float32), inv_freq)  # T×d_k/2: m·θ_i
+    cos, sin = torch.cat([angles, angles], -1).cos(), torch.cat([angles, angles], -1).sin()
+    half = dk // 2
+    rotated = torch.cat([-x[..., half:], x[..., :half]], -1)
+    return x * cos + rotated * sin
+
+
+def llama_forward(w, ids):
+    """LlamaForCausalLM in eval mode: pre-RMSNorm blocks, RoPE, grouped-query causal attention, SwiGLU."""
+    B, T = ids.shape
+    dk = WIDTH // HEADS
+    x = w["model.embed_tokens.weight"][ids]
+    attentions = []
+    for n in range(LAYERS):
+        p = f"model.layers.{n}."
+        lin = lambda name, inp: F.linear(inp, w[p + name + ".weight"])  # noqa: E731
+        h = rms_norm(x, w[p + "input_layernorm.weight"])
+        q = lin("self_attn.q_proj", h).view(B, T, HEADS, dk).transpose(1, 2)
+        k = lin("self_attn.k_proj", h).view(B, T, KV_HEADS, dk).transpose(1, 2)
+        v = lin("self_attn.v_proj", h).view(B, T, KV_HEADS, dk).transpose(1, 2)
+        q, k = rotate(q, T), rotate(k, T)
+        # repeat_kv: key/value head j serves query heads j·H/H_kv … (j + 1)·H/H_kv − 1
+        k, v = k.repeat_interleave(HEADS // KV_HEADS, dim=1), v.repeat_interleave(HEADS // KV_HEADS, dim=1)
+        context, probs = _attend(q, k, v, causal=True)
+        attentions.append(probs)
+        x = x + lin("self_attn.o_proj", context)
+        h = rms_norm(x, w[p + "post_attention_layernorm.weight"])
+        x = x + lin("mlp.down_proj", F.silu(lin("mlp.gate_proj", h)) * lin("mlp.up_proj", h))
+    x = rms_norm(x, w["model.norm.weight"])
+    return x @ w["model.embed_tokens.weight"].T, attentions  # B×T×V
+
+
 def bert_encode(w, ids):
     """BertForMaskedLM in eval mode (no dropout): post-LN blocks, erf GELU, token type 0, tied decoder."""
     B, T = ids.shape
@@ -478,7 +548,7 @@ class Corpus:
     def __init__(self, tokenizer, verses, kind):
         self.kind = kind
         self.first = [tokenizer.encode(v) for v in verses]
-        self.cont = [tokenizer.encode(" " + v) for v in verses] if kind == "gpt" else self.first
+        self.cont = [tokenizer.encode(" " + v) for v in verses] if kind in CAUSAL else self.first
 
     def window(self, start, length):
         """Consecutive verses from `start`, the first one unspaced, cut to `length` ids."""
@@ -522,15 +592,16 @@ def bert_batch(corpus, gen, batch, vocab):
     return mask_tokens(torch.tensor(rows), gen, vocab, (cls, sep))
 
 
-def held_out_gpt(w, corpus, limit=None):
+def held_out_gpt(w, corpus, limit=None, forward=None):
     """Mean next-token cross-entropy and accuracy over held-out verses, each on its own."""
+    forward = forward or gpt_forward
     total, right, count = 0.0, 0, 0
     with torch.no_grad():
         for ids in corpus.first[:limit]:
             ids = torch.tensor([ids[:CONTEXT]])
             if ids.shape[1] < 2:
                 continue
-            logits, _ = gpt_forward(w, ids[:, :-1])
+            logits, _ = forward(w, ids[:, :-1])
             target = ids[0, 1:]
             total += float(F.cross_entropy(logits[0], target, reduction="sum"))
             right += int((logits[0].argmax(-1) == target).sum())
@@ -596,18 +667,19 @@ def train(kind, w, step_loss, evaluate, steps, lr):
 
 
 def train_model(kind, tokenizer, verses, held, steps, batch, lr):
-    gen = torch.Generator().manual_seed(SEED + (0 if kind == "gpt" else 100))
+    gen = torch.Generator().manual_seed(SEED + {"gpt": 0, "bert": 100, "llama": 200}[kind])
     torch.manual_seed(SEED)
     vocab = len(tokenizer.vocab)
     corpus, held_corpus = Corpus(tokenizer, verses, kind), Corpus(tokenizer, held, kind)
-    if kind == "gpt":
-        w = init_gpt(vocab, gen)
+    if kind in CAUSAL:
+        w = (init_gpt if kind == "gpt" else init_llama)(vocab, gen)
+        forward = FORWARD[kind]
 
         def step_loss():
             x, y = gpt_batch(corpus, gen, batch)
-            return F.cross_entropy(gpt_forward(w, x)[0].reshape(-1, vocab), y.reshape(-1))
+            return F.cross_entropy(forward(w, x)[0].reshape(-1, vocab), y.reshape(-1))
 
-        evaluate = lambda: held_out_gpt(w, held_corpus, 200)[0]  # noqa: E731
+        evaluate = lambda: held_out_gpt(w, held_corpus, 200, forward)[0]  # noqa: E731
     else:
         w = init_bert(vocab, gen)
 
@@ -624,8 +696,8 @@ def train_model(kind, tokenizer, verses, held, steps, batch, lr):
     train_ids = [i for ids in corpus.first for i in ids]
     figures["train_tokens"] = len(train_ids)
     figures["held_out_verses"], figures["train_verses"] = len(held), len(verses)
-    if kind == "gpt":
-        loss, acc = held_out_gpt(w, held_corpus)
+    if kind in CAUSAL:
+        loss, acc = held_out_gpt(w, held_corpus, None, FORWARD[kind])
         targets = [i for ids in held_corpus.first for i in ids[1:CONTEXT]]
     else:
         loss, acc, targets = held_out_bert(w, held_corpus, vocab)
@@ -647,7 +719,9 @@ def write_folder(name, config, tokenizer, weights, figures):
     write_safetensors(os.path.join(folder, "model.safetensors"), sorted(weights.items()), "F32")
 
 
-MODEL_NAMES = {"gpt": "example-gpt", "bert": "example-bert"}
+MODEL_NAMES = {"gpt": "example-gpt", "bert": "example-bert", "llama": "example-llama"}
+CAUSAL = ("gpt", "llama")
+FORWARD = {"gpt": gpt_forward, "bert": bert_forward, "llama": llama_forward}
 
 # ---------------------------------------------------------------- checks against AttnScope, the card
 
@@ -657,6 +731,8 @@ EXTRA_SENTENCES = [ROLLOUT_SENTENCE, "The teacher praised the student because sh
 COREF_SET = os.path.join(ROOT, "resources", "coref", "english.jsonl")
 PROMPTS = {"gpt": ["In the beginning God created the", "The LORD is my shepherd", "And Moses said unto the",
                    "The animal didn't cross the street because it was too"],
+           "llama": ["In the beginning God created the", "The LORD is my shepherd", "And Moses said unto the",
+                     "The animal didn't cross the street because it was too"],
            "bert": ["In the beginning God created the heaven and the [MASK].", "The LORD is my [MASK]; I shall not want.",
                     "And God said, Let there be [MASK]: and there was light.",
                     "The animal didn't cross the [MASK] because it was too tired."]}
@@ -677,7 +753,7 @@ def attnscope(binary, *args):
 
 def model_ids(kind, tokenizer, sentence):
     ids = tokenizer.encode(sentence)
-    return ids if kind == "gpt" else [BERT_SPECIALS.index("[CLS]")] + ids + [BERT_SPECIALS.index("[SEP]")]
+    return ids if kind in CAUSAL else [BERT_SPECIALS.index("[CLS]")] + ids + [BERT_SPECIALS.index("[SEP]")]
 
 
 def load_weights(folder):
@@ -698,7 +774,7 @@ def load_weights(folder):
 def verify(kind, folder, binary, sentences):
     """AttnScope's ids and attention weights against this script's tokenizer and forward pass."""
     tokenizer, w = load_tokenizer(kind, folder), load_weights(folder)
-    forward = gpt_forward if kind == "gpt" else bert_forward
+    forward = FORWARD[kind]
     worst, fixture = 0.0, []
     for sentence in sentences:
         trace = json.loads(attnscope(binary, "--model", folder, "--sentence", sentence, "--print", "--format", "json"))
@@ -783,17 +859,34 @@ def card_predictions(kind, folder, binary):
     return lines
 
 
+CARD_KIND = {  # kind → (what it is, HF class, its blocks, its tokenizer)
+    "gpt": ("A GPT-2-style causal language model", "GPT2LMHeadModel",
+            "pre-LayerNorm, tanh GELU (`gelu_new`), LayerNorm ε 1e-5, output tied to the token embeddings.",
+            "learned by the script: byte-level BPE with GPT-2's pre-tokenisation, "),
+    "bert": ("A BERT-style masked-language model", "BertForMaskedLM",
+             "post-LayerNorm, erf GELU, LayerNorm ε 1e-12, one token type, decoder tied to the word embeddings, "
+             "no pooler or next-sentence head.",
+             "learned by the script: WordPiece (lower-cased, BERT's basic tokenizer), "),
+    "llama": ("A Llama-style causal language model (the blocks of Llama 3, Qwen and Mistral)", "LlamaForCausalLM",
+              f"pre-RMSNorm (ε 1e-5), rotary positions (RoPE, θ = {ROPE_THETA:g}, Hugging Face's rotate_half pairing), "
+              f"grouped-query attention ({HEADS} query heads share {KV_HEADS} key/value heads: query heads 1–2 read "
+              "key/value head 1, 3–4 read head 2), SwiGLU feed-forward, no biases, output tied to the token "
+              "embeddings.",
+              "example-gpt's (byte-level BPE with GPT-2's pre-tokenisation, learned by the script), "),
+}
+
+
 def write_card(kind, folder, figures, worst, heads, sentences, coref, rollout, predictions):
     name = MODEL_NAMES[kind]
     size = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
     params = sum(t.numel() for t in load_weights(folder).values())
-    is_gpt = kind == "gpt"
+    is_gpt = kind in CAUSAL  # gpt and llama: next-token models
     task = "next-token" if is_gpt else "masked-token"
     curve = ["| step | minutes | training loss | held-out loss |", "|---|---|---|---|"] + [
         f"| {p['step']} | {p['minutes']} | {p['train_loss']} | {p['held_out_loss']} |" for p in figures["curve"]]
     lines = [
         f"# {name}", "",
-        ("A GPT-2-style causal language model" if is_gpt else "A BERT-style masked-language model") +
+        CARD_KIND[kind][0] +
         f" trained by `scripts/train_example_models.py` so that AttnScope can show learned attention without a "
         "download. It is a teaching toy: "
         f"{params:,} parameters, trained for {figures['seconds'] // 60} minutes (wall clock, one thread on a shared "
@@ -813,13 +906,11 @@ def write_card(kind, folder, figures, worst, heads, sentences, coref, rollout, p
         "coreference and head views are about. Its English is archaic (thee, thou, hath), which the numbers below "
         "reflect on modern sentences.", "",
         "## Model", "",
-        f"- {'GPT2LMHeadModel' if is_gpt else 'BertForMaskedLM'} layout, Hugging Face tensor names, F32 safetensors; "
-        f"{LAYERS} layers × {HEADS} heads, width {WIDTH}, feed-forward {FEED_FORWARD}, {CONTEXT} positions, "
-        + ("pre-LayerNorm, tanh GELU (`gelu_new`), LayerNorm ε 1e-5, output tied to the token embeddings."
-           if is_gpt else "post-LayerNorm, erf GELU, LayerNorm ε 1e-12, one token type, decoder tied to the word "
-           "embeddings, no pooler or next-sentence head."),
-        "- Tokenizer learned by the script: " + ("byte-level BPE with GPT-2's pre-tokenisation, "
-                                                   if is_gpt else "WordPiece (lower-cased, BERT's basic tokenizer), ")
+        f"- {CARD_KIND[kind][1]} layout, Hugging Face tensor names, F32 safetensors; "
+        f"{LAYERS} layers × {HEADS} heads, width {WIDTH}, "
+        f"feed-forward {GATED_FEED_FORWARD if kind == 'llama' else FEED_FORWARD}, {CONTEXT} positions, "
+        + CARD_KIND[kind][2],
+        "- Tokenizer: " + CARD_KIND[kind][3]
         + f"{len(json.load(open(os.path.join(folder, 'tokenizer.json')))['model']['vocab'])} entries.",
         f"- Folder size {size / 1e6:.1f} MB; {params:,} parameters.", "",
         "## Training", "",
@@ -853,7 +944,7 @@ def write_card(kind, folder, figures, worst, heads, sentences, coref, rollout, p
         "## Limitations", "",
         "A tiny model trained for minutes on one archaic book: it knows KJV vocabulary and phrasing, splits modern "
         "words into pieces, reads at most 64 tokens, and its predictions are often wrong. Its heads are real learned "
-        "heads, which is the point, but they are not those of GPT-2 or BERT.", ""]
+        "heads, which is the point, but they are not those of the models it imitates.", ""]
     with open(os.path.join(folder, "MODEL_CARD.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 
@@ -885,30 +976,37 @@ def report(kinds, held, binary):
         f.write("{\n" + ",\n".join(models) + "\n}\n")
 
 
+def learn_tokenizer(kind, verses):
+    """example-llama reads example-gpt's pieces (trained first), so the two causal models can be compared id for id."""
+    if kind == "llama":
+        return load_tokenizer("gpt", os.path.join(MODELS, MODEL_NAMES["gpt"]))
+    return train_bpe(verses) if kind == "gpt" else train_wordpiece(verses)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", choices=["gpt", "bert"], help="train one model only")
+    parser.add_argument("--only", choices=["gpt", "bert", "llama"], help="train one model only")
     parser.add_argument("--report-only", action="store_true", help="keep the weights; redo the checks and the cards")
-    parser.add_argument("--steps", type=int, default=None, help="training steps (default: gpt 2000, bert 3000)")
+    parser.add_argument("--steps", type=int, default=None, help="training steps (default: gpt 2000, bert and llama 3000)")
     parser.add_argument("--batch", type=int, default=None, help="sequences per step (default: gpt 32, bert 64)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--attnscope", default=os.path.join(ROOT, "build", "app", "attnscope"))
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    kinds = [args.only] if args.only else ["gpt", "bert"]
+    kinds = [args.only] if args.only else ["gpt", "bert", "llama"]
     verses, held = split_verses(read_kjv())
     if not args.report_only:
         for kind in kinds:
             name = MODEL_NAMES[kind]
             started = time.time()
-            tokenizer = train_bpe(verses) if kind == "gpt" else train_wordpiece(verses)
+            tokenizer = learn_tokenizer(kind, verses)
             print(f"{name}: tokenizer of {len(tokenizer.vocab)} pieces in {time.time() - started:.0f} s", flush=True)
-            steps = args.steps or (2000 if kind == "gpt" else 3000)
-            lr = 1e-3 if kind == "gpt" else 7e-4  # post-LN BERT is the touchier one
-            batch = args.batch or (32 if kind == "gpt" else 64)  # BERT predicts 15 % of its tokens: larger batches
+            steps = args.steps or {"gpt": 2000, "bert": 3000, "llama": 3000}[kind]
+            lr = 1e-3 if kind in CAUSAL else 7e-4  # post-LN BERT is the touchier one
+            batch = args.batch or (32 if kind in CAUSAL else 64)  # BERT predicts 15 % of its tokens: larger batches
             weights, figures = train_model(kind, tokenizer, verses, held, steps, batch, lr)
             figures["tokenizer_seconds"] = round(time.time() - started - figures["seconds"])
-            config = gpt_config(len(tokenizer.vocab)) if kind == "gpt" else bert_config(len(tokenizer.vocab))
+            config = {"gpt": gpt_config, "bert": bert_config, "llama": llama_config}[kind](len(tokenizer.vocab))
             write_folder(name, config, tokenizer, weights, figures)
             print(f"{name}: written, {figures}", flush=True)
     report(kinds, held, args.attnscope)

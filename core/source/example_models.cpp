@@ -34,6 +34,8 @@ const std::vector<ExampleModel>& exampleModels() {
     static const std::vector<ExampleModel> models = {
         {"example-gpt", "GPT-2-style causal model, 4 layers × 4 heads, trained on the King James Bible"},
         {"example-bert", "BERT-style masked-language model, 4 layers × 4 heads, trained on the King James Bible"},
+        {"example-llama", "Llama-style causal model (RoPE, 4 query heads sharing 2 key/value heads, SwiGLU), 4 layers, "
+                          "trained on the King James Bible"},
     };
     return models;
 }

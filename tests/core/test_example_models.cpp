@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -113,7 +114,7 @@ TEST_CASE("example model names resolve in the documented order", "[examples]") {
     SECTION("other names are refused with the list of examples") {
         const auto other = findExampleModel(places, "example-t5");
         REQUIRE_FALSE(other);
-        CHECK(other.error().text() == "example-t5: is not an example model (the examples are example-gpt, example-bert)");
+        CHECK(other.error().text() == "example-t5: is not an example model (the examples are example-gpt, example-bert, example-llama)");
     }
 }
 
@@ -121,25 +122,28 @@ TEST_CASE("openModel opens the examples by name", "[examples]") {
     const ExampleModelPlaces places = ExampleModelPlaces::fromProcess();
     REQUIRE(places.sourceDir);
     CHECK(*places.sourceDir == sourceDir());  // the development fallback: this very source tree
-    for (const std::string name : {"example-gpt", "example-bert"}) {
+    const std::map<std::string, std::string> family = {{"example-gpt", "GPT-2"}, {"example-bert", "BERT"},
+                                                        {"example-llama", "Llama"}};
+    for (const auto& [name, familyText] : family) {
         const OpenedModel model = openExample(name);
         CHECK(model.name == name);
         CHECK(fs::path(model.folder) == findExampleModel(places, name).value());
         CHECK(model.layerCount() == 4);
         CHECK(model.headCount() == 4);
-        CHECK(model.family() == (name == "example-gpt" ? ModelFamily::Gpt2 : ModelFamily::Bert));
+        CHECK(familyName(model.family()) == familyText);
     }
+    CHECK(openExample("example-llama").model.config.keyValueHeads() == 2);  // query heads 1–2 and 3–4 share one
 }
 
 TEST_CASE("an unknown model name lists the example models", "[examples]") {
     const auto missing = openModel("no-such-model-here");
     REQUIRE_FALSE(missing);
-    CHECK_THAT(missing.error().text(), Catch::Contains("(the example models: example-gpt, example-bert)"));
+    CHECK_THAT(missing.error().text(), Catch::Contains("(the example models: example-gpt, example-bert, example-llama)"));
 }
 
 TEST_CASE("AttnScope tokenises like the training script", "[examples]") {
     const Json fixture = readFixture();
-    for (const std::string name : {"example-gpt", "example-bert"}) {
+    for (const std::string name : {"example-gpt", "example-bert", "example-llama"}) {
         const OpenedModel model = openExample(name);
         REQUIRE(fixture.at(name).size() >= 10);
         for (const Json& row : fixture.at(name)) {
@@ -196,4 +200,26 @@ TEST_CASE("the example BERT's heads: previous-token 3:2, next-token 2:4, broad 2
     CHECK(patternLabel(head(light, 3, 2)) == "previous-token");
     CHECK(head(light, 3, 2).previousShare == Approx(0.5238).margin(1e-3));
     CHECK(head(light, 2, 4).nextShare == Approx(0.4537).margin(1e-3));
+}
+
+// The example Llama's query heads 1–2 read key/value head 1 and 3–4 read head 2 (grouped-query
+// attention), so within a layer heads 1 and 2 have the same K, heads 1 and 3 not. Its heads are
+// all "mixed" on the classic sentence (MODEL_CARD.md): 1:2 keeps the most on itself, 4:2 the most
+// on the previous token.
+TEST_CASE("the example Llama: query heads share key/value heads; 1:2 self 0.393, 4:2 previous 0.325", "[examples]") {
+    const OpenedModel llama = openExample("example-llama");
+    auto run = runSentence(llama, "The LORD is my shepherd", RunControl{});
+    REQUIRE(run);
+    for (const LayerTrace& layer : run.value().trace.layers) {
+        REQUIRE(layer.heads.size() == 4);
+        CHECK(layer.heads[0].k == layer.heads[1].k);
+        CHECK(layer.heads[2].k == layer.heads[3].k);
+        CHECK((layer.heads[0].k - layer.heads[2].k).cwiseAbs().maxCoeff() > 1e-3);
+        CHECK((layer.heads[0].q - layer.heads[1].q).cwiseAbs().maxCoeff() > 1e-3);  // queries are each head's own
+    }
+    const auto animal = statsOn(llama, "The animal didn't cross the street because it was too tired.");
+    for (const HeadStatistics& s : animal) CHECK(patternLabel(s) == "mixed");
+    CHECK(head(animal, 1, 2).selfShare == Approx(0.393).margin(1e-3));
+    CHECK(head(animal, 4, 2).previousShare == Approx(0.325).margin(1e-3));
+    CHECK(head(animal, 4, 2).delimiterShare == Approx(0.126).margin(1e-3));
 }
