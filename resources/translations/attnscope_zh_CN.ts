@@ -2039,8 +2039,12 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>分数除以 √d_k</translation>
     </message>
     <message>
-        <source>Causal mask (each token sees only itself and earlier ones)</source>
-        <translation>因果掩码（每个词元只看到自己和前面的词元）</translation>
+        <source>Causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>Each token sees only itself and earlier ones.</source>
+        <translation>每个词元只看到自己和前面的词元。</translation>
     </message>
     <message>
         <source>Apply settings</source>

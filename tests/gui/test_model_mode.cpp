@@ -374,12 +374,14 @@ private slots:
         QCOMPARE(shown.size(), std::size_t{8});
         for (std::size_t i = 0; i < shown.size(); ++i) QCOMPARE(shown[i].firstShare, expected.value()[i].firstShare);
 
-        // Coreference, Queries & keys, Compare: each draws the run.
+        // Coreference (on a sentence with a pronoun), Queries & keys, Compare: each draws the run.
+        w.setSentence("the cat sat because it was tired");
+        QVERIFY(waitForModel(w, kWaitMs));
         tabs->setCurrentWidget(child<CorefTab>(w, "corefTab"));
         QTRY_VERIFY_WITH_TIMEOUT(!child<CorefTab>(w, "corefTab")->view()->drawnArcs().empty(), kWaitMs);
         auto* qk = child<QkView>(w, "qkView");
         tabs->setCurrentWidget(qk);
-        QTRY_COMPARE_WITH_TIMEOUT(qk->drawnPointCount(), 2 * trace.tokenCount(), kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(qk->drawnPointCount(), 2 * shownRunOf(w)->trace.tokenCount(), kWaitMs);
         auto* compare = child<CompareView>(w, "compareView");
         tabs->setCurrentWidget(compare);
         compare->sentenceBox()->clear();

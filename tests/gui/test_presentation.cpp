@@ -263,7 +263,9 @@ void PresentationTest::scoresStepNeedsNoHorizontalScrollBarAt150And200() {
         for (const MatrixTable* table : panel->findChildren<MatrixTable*>())
             if (table->isVisible()) QVERIFY(!table->horizontalScrollBar()->isVisible());
     }
-    QVERIFY(navigator().width() >= listWidth * 3 / 2);  // step titles get room too (1600 / 4 = 400 px)
+    QVERIFY2(navigator().width() >= listWidth * 3 / 2,  // step titles get room too (1600 / 4 = 400 px)
+             qPrintable(QString("step list %1 px at 200 %, %2 px at 100 %, window %3 px")
+                            .arg(navigator().width()).arg(listWidth).arg(window->width())));
 }
 
 // No half-height empty pane: the explanation takes the lines it shows; the tables the rest.

@@ -18,7 +18,8 @@ LessonSettingsBar::LessonSettingsBar(QWidget* parent) : QWidget(parent) {
     features_->setObjectName("lessonFeaturesEdit");
     features_->setPlaceholderText(tr("optional, separated by commas: noun, animate, place"));
     scale_ = new QCheckBox(tr("Divide the scores by √d_k"), this);
-    causal_ = new QCheckBox(tr("Causal mask (each token sees only itself and earlier ones)"), this);
+    causal_ = new QCheckBox(tr("Causal mask"), this);  // short: the editor must fit 1600 px at 200 % zoom
+    causal_->setToolTip(tr("Each token sees only itself and earlier ones."));
     auto* apply = new QPushButton(tr("Apply settings"), this);
     apply->setObjectName("applySettings");
     auto* grid = new QGridLayout(this);
