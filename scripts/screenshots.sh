@@ -25,6 +25,12 @@ xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" "$out"
 # view, head view, heatmap, worked example, and the Heads tab ranking the shipped English set).
 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model example-bert \
   --sentence "And God said unto Noah, The end of all [MASK] is come before me." "$out"
+# A modern decoder (resources/models/example-llama: RoPE, query heads sharing key/value heads):
+# the same views and the worked example's rotation step, in their own folder.
+mkdir -p "$out/example-llama"
+xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model example-llama \
+  --sentence "The animal didn't cross the street because it was too" "$out/example-llama"
+rm -f "$out/example-llama"/dark-*.png  # the dark theme is shown once, on example-bert
 # The interface in Simplified Chinese (--lang zh_CN): a lesson step, a Chinese lesson, the editor,
 # the coreference and heads tabs, and the lab. The tour runs whole; only these pictures are kept.
 zh="$out/zh_CN"
