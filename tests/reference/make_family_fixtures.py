@@ -39,9 +39,12 @@ Fixture format (family-<name>.json):
 import json
 import math
 import os
-import struct
+import sys
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_model_fixtures import write_safetensors  # noqa: E402  (the same file layout as the model fixtures)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "models")
@@ -238,31 +241,6 @@ def forward(c, w, ids, ablate=()):
 
 
 # ---------------------------------------------------------------- files
-
-def tensor_bytes(t, dtype):
-    if dtype == "BF16":
-        return t.to(torch.bfloat16).contiguous().view(torch.int16).numpy().astype("<i2").tobytes()
-    return t.to(torch.float32).contiguous().numpy().astype("<f4").tobytes()
-
-
-def write_safetensors(path, tensors, dtype):
-    """tensors: ordered (name, tensor) pairs. The header is padded with spaces to a multiple of
-    8 bytes, as the safetensors library does."""
-    header, blobs, offset = {"__metadata__": {"format": "pt"}}, [], 0
-    for name, t in tensors:
-        data = tensor_bytes(t, dtype)
-        header[name] = {"dtype": dtype, "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * ((8 - len(text) % 8) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for b in blobs:
-            f.write(b)
-    return offset
-
 
 def write_checkpoint(folder, w, dtype, sharded):
     tensors = sorted(w.items())

@@ -390,14 +390,20 @@ def gpt2_forward(w, ids):
 
 # ---------------------------------------------------------------- files
 
+def tensor_bytes(t, dtype):
+    """A tensor's little-endian bytes as dtype "F32", "F16" or "BF16" (numpy has no bfloat16: its bits as int16)."""
+    if dtype == "BF16":
+        return t.to(torch.bfloat16).contiguous().view(torch.int16).numpy().astype("<i2").tobytes()
+    array = t.to({"F32": torch.float32, "F16": torch.float16}[dtype]).contiguous().numpy()
+    return array.astype(array.dtype.newbyteorder("<")).tobytes()
+
+
 def write_safetensors(path, tensors, dtype):
-    """tensors: ordered (name, tensor) pairs; dtype "F32" or "F16". The header is padded with
-    spaces to a multiple of 8 bytes, as the safetensors library does."""
-    torch_dtype = {"F32": torch.float32, "F16": torch.float16}[dtype]
+    """tensors: ordered (name, tensor) pairs; dtype "F32", "F16" or "BF16". The header is padded
+    with spaces to a multiple of 8 bytes, as the safetensors library does. Returns the data's size."""
     header, blobs, offset = {"__metadata__": {"format": "pt"}}, [], 0
     for name, t in tensors:
-        array = t.to(torch_dtype).contiguous().numpy()
-        data = array.astype(array.dtype.newbyteorder("<")).tobytes()  # little-endian
+        data = tensor_bytes(t, dtype)
         header[name] = {"dtype": dtype, "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
         blobs.append(data)
         offset += len(data)
@@ -408,6 +414,7 @@ def write_safetensors(path, tensors, dtype):
         f.write(text)
         for b in blobs:
             f.write(b)
+    return offset
 
 
 def short(x):
