@@ -80,8 +80,10 @@ case "$cmd" in
     install_reference_tokenizers
     configure_and_build
     build_fuzzers
-    cd "$build"
-    exec ctest --output-on-failure -j "$(nproc)" "$@"
+    status=0
+    (cd "$build" && ctest --output-on-failure -j "$(nproc)" "$@") || status=$?
+    "$here/scripts/fuzz_summary.sh" "$build"
+    exit $status
     ;;
   package)
     install_missing

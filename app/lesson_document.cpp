@@ -35,6 +35,12 @@ LessonDocument::Answer askToSave(QWidget* parent, const QString& lessonName) {
     return button == QMessageBox::Discard ? LessonDocument::Answer::Discard : LessonDocument::Answer::Cancel;
 }
 
+// Where to save a lesson that has no file yet; empty: cancelled.
+QString askSavePath(QWidget* parent) {
+    return QFileDialog::getSaveFileName(parent, LessonDocument::tr("Save lesson as"), QString(),
+                                        LessonDocument::tr("AttnScope lessons (*.json)"));
+}
+
 std::string utf8(const QString& text) { return text.toUtf8().toStdString(); }
 
 }  // namespace
@@ -60,10 +66,6 @@ LessonDocument::LessonDocument(QMainWindow& window, LessonTraceSource& lesson, W
     : QObject(&window), window_(window), lesson_(lesson), actions_(std::move(actions)) {
     setObjectName("lessonDocument");
     stack_.setUndoLimit(kUndoLimit);
-    question_ = [this](const QString& name) { return askToSave(&window_, name); };
-    savePath_ = [this] {
-        return QFileDialog::getSaveFileName(&window_, tr("Save lesson as"), QString(), tr("AttnScope lessons (*.json)"));
-    };
     connect(&stack_, &QUndoStack::cleanChanged, &window_, [this](bool clean) { window_.setWindowModified(!clean); });
     window_.installEventFilter(this);
 }
@@ -210,7 +212,7 @@ void LessonDocument::apply(const Lesson& lesson) {
 
 bool LessonDocument::maybeKeepChanges(bool revert) {
     if (!isModified()) return true;
-    switch (question_(qs(lesson_.session().lesson().title))) {
+    switch (askToSave(&window_, qs(lesson_.session().lesson().title))) {
     case Answer::Cancel: return false;
     case Answer::Save: return saveNow();
     case Answer::Discard: break;
@@ -223,7 +225,7 @@ bool LessonDocument::maybeKeepChanges(bool revert) {
 
 bool LessonDocument::saveNow() {
     QString path = actions_.lessonPath();
-    if (path.isEmpty() || path.startsWith(":/")) path = savePath_();
+    if (path.isEmpty() || path.startsWith(":/")) path = askSavePath(&window_);
     return !path.isEmpty() && actions_.saveLessonTo(path);
 }
 

@@ -25,8 +25,6 @@ class LessonDocument : public QObject {
     Q_OBJECT
 public:
     enum class Answer { Save, Discard, Cancel };
-    using Question = std::function<Answer(const QString& lessonName)>;
-    using PathQuestion = std::function<QString()>;  // where to save a lesson that has no file; empty: cancel
 
     // Saves through `actions` (saveLessonTo, lessonPath); asks its questions over `window`.
     LessonDocument(QMainWindow& window, LessonTraceSource& lesson, WindowActions actions);
@@ -36,9 +34,6 @@ public:
     void connectEditor(LessonEditor* editor);  // its edits and requests; again after a rebuild
     QUndoStack& undoStack() { return stack_; }
     bool isModified() const { return !stack_.isClean(); }
-    // Tests replace the modal boxes so they never block.
-    void setQuestion(Question question) { question_ = std::move(question); }
-    void setSavePathQuestion(PathQuestion question) { savePath_ = std::move(question); }
 
     void opened();  // a new lesson is open: no history, nothing modified
     void saved();   // the file now holds the lesson
@@ -75,8 +70,6 @@ private:
     QUndoStack stack_;
     Lesson shown_;  // the lesson as the last command left it: the "before" of the next edit
     Lesson saved_;  // as in the file (or as opened): what Discard goes back to
-    Question question_;
-    PathQuestion savePath_;
     QPointer<LessonEditor> editor_;  // its selected matrix receives a paste
 };
 

@@ -44,7 +44,6 @@ public:
     // the open source, sentence, layer, step, head and tab (main_window_language.cpp).
     void setLanguage(const QString& language);
 
-    const TraceSource& source() const { return *source_; }  // what the window shows
     WindowActions actions();  // what its helpers (File menu, drops, recent files…) may ask of it
     QString lastError() const { return lastError_; }
 

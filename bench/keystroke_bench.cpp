@@ -22,6 +22,7 @@
 #include "app/presentation.hpp"
 #include "app/source/trace_source.hpp"
 #include "core/lesson/run_lesson.hpp"
+#include "scripts/driver/window_driver.hpp"  // shownSource
 
 using namespace attnscope;
 
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
         window.setSentence(QString::fromStdString(keystroke(i)));
         window.repaint();
     });
-    const int tokens = window.source().trace()->tokenCount();
+    const int tokens = shownSource(window).trace()->tokenCount();
     std::printf("keystroke benchmark: %d tokens, %d heads, %d iterations, zoom %d %%\n", tokens, lesson.numHeads,
                 iterations, window.findChild<Presentation*>()->zoom());
     report("engine only (runLesson)", engine);

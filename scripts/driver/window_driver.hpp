@@ -9,6 +9,7 @@
 #include "app/head_analysis_worker.hpp"
 #include "app/main_window.hpp"
 #include "app/presentation.hpp"
+#include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/corpus_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
@@ -21,6 +22,13 @@ T* child(const QObject& window, const char* name) {
     T* found = window.findChild<T*>(QString::fromLatin1(name));
     if (!found) qFatal("no child \"%s\" of the expected type", name);
     return found;
+}
+
+// What the window shows: the model when one is open over the lesson, else the lesson. Asked the
+// way the window's own helpers ask (WindowActions::showsLesson).
+inline const TraceSource& shownSource(MainWindow& w) {
+    if (w.actions().showsLesson()) return *child<LessonTraceSource>(w, "lessonSource");
+    return *child<ModelTraceSource>(w, "modelSource");
 }
 
 inline HeadsTab* headsTabOf(const MainWindow& w) { return child<HeadsTab>(w, "headsTab"); }

@@ -80,11 +80,11 @@ private slots:
 void AblationWindowTest::switchesTheFirstHeadOff() {
     MainWindow window;
     QVERIFY(window.openBuiltInLesson("two-heads"));
-    const auto before = window.source().trace();
+    const auto before = shownSource(window).trace();
     QVERIFY(before);
     QCOMPARE(before->headCount(), 2);
     typeAblation(window, "1:1");
-    const auto after = window.source().trace();
+    const auto after = shownSource(window).trace();
     QVERIFY(after && after != before);
     const LayerTrace& layer = after->layers[0];
     const LayerTrace& intact = before->layers[0];
@@ -106,8 +106,8 @@ void AblationWindowTest::switchesTheFirstHeadOff() {
     QVERIFY(child<QLabel>(window, "error")->text().isEmpty());
     // An empty box switches every head on again.
     typeAblation(window, "");
-    QVERIFY(!window.source().trace()->layers[0].heads[0].ablated);
-    QVERIFY(window.source().trace()->layers[0].output.isApprox(intact.output, 1e-12));
+    QVERIFY(!shownSource(window).trace()->layers[0].heads[0].ablated);
+    QVERIFY(shownSource(window).trace()->layers[0].output.isApprox(intact.output, 1e-12));
 }
 
 // Every widget is rebuilt in the new language; the box shows the heads the run still has off.
@@ -117,7 +117,7 @@ void AblationWindowTest::theBoxSurvivesALanguageChange() {
     typeAblation(window, "1:2");
     window.setLanguage("zh_CN");
     QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:2"));
-    QVERIFY(window.source().trace()->layers[0].heads[1].ablated);
+    QVERIFY(shownSource(window).trace()->layers[0].heads[1].ablated);
     window.setLanguage("en");
 }
 
@@ -126,20 +126,20 @@ void AblationWindowTest::aBadSpecKeepsTheTrace() {
     window.show();
     QVERIFY(window.openBuiltInLesson("two-heads"));
     typeAblation(window, "1:2");
-    const auto shown = window.source().trace();
+    const auto shown = shownSource(window).trace();
     QVERIFY(shown->layers[0].heads[1].ablated);
     auto* error = child<QLabel>(window, "error");
     for (const QString& bad : {QStringLiteral("9:9"), QStringLiteral("1:"), QStringLiteral("x")}) {
         typeAblation(window, bad);
-        QCOMPARE(window.source().trace(), shown);  // the same run, untouched
+        QCOMPARE(shownSource(window).trace(), shown);  // the same run, untouched
         QVERIFY2(error->isVisible() && error->text().contains("previous result stays"), qPrintable(error->text()));
     }
     typeAblation(window, "9:9");
     QVERIFY2(error->text().contains("9:9") && error->text().contains("1 layer"), qPrintable(error->text()));
     typeAblation(window, "1:1");
     QVERIFY(!error->isVisible());
-    QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
-    QVERIFY(!window.source().trace()->layers[0].heads[1].ablated);
+    QVERIFY(shownSource(window).trace()->layers[0].heads[0].ablated);
+    QVERIFY(!shownSource(window).trace()->layers[0].heads[1].ablated);
 }
 
 // core's error in the error line is worded in the interface language (core/text/error_messages.hpp).
@@ -162,14 +162,14 @@ void AblationWindowTest::theHeadsStayOffForTheNextSentence() {
     QVERIFY(window.openBuiltInLesson("two-heads"));
     typeAblation(window, "1:1");
     window.setSentence("mice chase cats");
-    const auto trace = window.source().trace();
+    const auto trace = shownSource(window).trace();
     QCOMPARE(trace->tokens.size(), std::size_t{3});
     QVERIFY(trace->layers[0].heads[0].ablated);
     QCOMPARE(trace->layers[0].concat.leftCols(2).cwiseAbs().maxCoeff(), 0.0);
     // Another lesson starts with every head on, and the box says so.
     QVERIFY(window.openBuiltInLesson("two-layers"));
     QVERIFY(child<QLineEdit>(window, "ablateEdit")->text().isEmpty());
-    for (const LayerTrace& layer : window.source().trace()->layers)
+    for (const LayerTrace& layer : shownSource(window).trace()->layers)
         for (const HeadTrace& head : layer.heads) QVERIFY(!head.ablated);
 }
 
@@ -181,7 +181,7 @@ void AblationWindowTest::tinyBertPredictsAsPyTorchWithTheHeadsOff() {
     const QJsonObject expected = bertFixtureCase();
     QCOMPARE(expected["ablate"].toArray().size(), 4);  // [1,1] … [1,4]: the whole first layer
     typeAblation(window, "1:1,1:2,1:3,1:4");
-    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != intact.get() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != intact.get() && !shownSource(window).running(), kWaitMs);
     const ModelRun& run = *shownRunOf(window);
     for (int h = 0; h < 4; ++h) QVERIFY(run.trace.layers[0].heads[std::size_t(h)].ablated);
     for (const HeadTrace& head : run.trace.layers[1].heads) QVERIFY(!head.ablated);
@@ -197,7 +197,7 @@ void AblationWindowTest::tinyBertPredictsAsPyTorchWithTheHeadsOff() {
     // A head bert-tiny does not have: said in the error line, the run on screen stays.
     typeAblation(window, "3:1");
     QCOMPARE(shownRunOf(window), &run);
-    QVERIFY(!window.source().running());
+    QVERIFY(!shownSource(window).running());
     QVERIFY(child<QLabel>(window, "error")->text().contains("3:1"));
 }
 
@@ -238,7 +238,7 @@ void AblationWindowTest::aThumbnailsMenuSwitchesItsHeadOffAndOn() {
     const auto before = modelSourceOf(window)->lastRun();
     QCOMPARE(switchFromThumbnail(window, 1, 2), QStringLiteral("Switch head 2:3 off"));
     QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("2:3"));
-    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != before.get() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != before.get() && !shownSource(window).running(), kWaitMs);
     QVERIFY(shownRunOf(window)->trace.layers[1].heads[2].ablated);
     QCOMPARE(std::count_if(shownRunOf(window)->trace.layers[1].heads.begin(), shownRunOf(window)->trace.layers[1].heads.end(),
                            [](const HeadTrace& h) { return h.ablated; }),
@@ -247,7 +247,7 @@ void AblationWindowTest::aThumbnailsMenuSwitchesItsHeadOffAndOn() {
     QTRY_VERIFY_WITH_TIMEOUT(!child<ModelView>(window, "modelView")->drawnThumbnails().empty(), kWaitMs);
     QCOMPARE(switchFromThumbnail(window, 1, 2), QStringLiteral("Switch head 2:3 back on"));
     QVERIFY(child<QLineEdit>(window, "ablateEdit")->text().isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != off.get() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != off.get() && !shownSource(window).running(), kWaitMs);
     QVERIFY(!shownRunOf(window)->trace.layers[1].heads[2].ablated);
 }
 
@@ -261,7 +261,7 @@ void AblationWindowTest::predictionsShowBeforeAndAfter() {
     QVERIFY(!view->hasChanges());
     const std::shared_ptr<const ModelRun> intact = modelSourceOf(window)->lastRun();
     typeAblation(window, "2:2");
-    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != intact.get() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != intact.get() && !shownSource(window).running(), kWaitMs);
     QTRY_VERIFY_WITH_TIMEOUT(view->hasChanges(), kWaitMs);
     QCOMPARE(view->groups().size(), std::size_t{1});
     const auto& rows = view->groups()[0].rows;
@@ -277,7 +277,7 @@ void AblationWindowTest::predictionsShowBeforeAndAfter() {
     }
     QVERIFY(saw79);
     typeAblation(window, "");  // every head on: plain bars again
-    QTRY_VERIFY_WITH_TIMEOUT(!view->hasChanges() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->hasChanges() && !shownSource(window).running(), kWaitMs);
     QCOMPARE(view->itemCount(), static_cast<int>(intact->predictions[0].top.size()));
 }
 
@@ -294,12 +294,12 @@ void AblationWindowTest::aHeatmapsMenuSwitchesItsHead() {
     QWidget* plot = heatmap->firstPlot();
     QCOMPARE(switchVia(window, plot, plot->rect().center()), QStringLiteral("Switch head 1:2 off"));
     QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:2"));
-    QVERIFY(window.source().trace()->layers[0].heads[1].ablated);
-    QVERIFY(!window.source().trace()->layers[0].heads[0].ablated);
+    QVERIFY(shownSource(window).trace()->layers[0].heads[1].ablated);
+    QVERIFY(!shownSource(window).trace()->layers[0].heads[0].ablated);
     QTRY_VERIFY(heatmap->firstPlot()->isVisible());  // rebuilt with the new run
     plot = heatmap->firstPlot();
     QCOMPARE(switchVia(window, plot, plot->rect().center()), QStringLiteral("Switch head 1:2 back on"));
-    QVERIFY(!window.source().trace()->layers[0].heads[1].ablated);
+    QVERIFY(!shownSource(window).trace()->layers[0].heads[1].ablated);
 }
 
 // The Heads tab's statistics table: a right-click on head 1:1's row, wherever sorting put it.
@@ -316,7 +316,7 @@ void AblationWindowTest::aStatisticsRowsMenuSwitchesItsHead() {
     QCOMPARE(first.row(), 1);
     const QPoint at = stats->table()->visualRect(first).center();
     QCOMPARE(switchVia(window, stats->table()->viewport(), at), QStringLiteral("Switch head 1:1 off"));
-    QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
+    QVERIFY(shownSource(window).trace()->layers[0].heads[0].ablated);
     QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:1"));
 }
 
@@ -350,7 +350,7 @@ void AblationWindowTest::ranksHeadsByEffectAsTorch() {
     QListWidgetItem* first = box->list()->item(0);
     emit box->list()->itemDoubleClicked(first);
     QCOMPARE(child<QLineEdit>(window, "ablateEdit")->text(), QStringLiteral("1:3"));
-    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != before.get() && !window.source().running(), kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(window) != before.get() && !shownSource(window).running(), kWaitMs);
     QVERIFY(shownRunOf(window)->trace.layers[0].heads[2].ablated);
     QVERIFY(box->entries().empty());  // a new run: the ranking was of the old one
 }

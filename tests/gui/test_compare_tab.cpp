@@ -86,7 +86,7 @@ void CompareTabTest::tiredAgainstWideByPosition() {
     QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[2]->drawn().size() > 0, kWaitMs);
     const auto drawn = compareView(window)->builders();
     for (const MatrixPlotBuilder* b : drawn) QVERIFY(b->plot()->isVisible());
-    const Mat a = window.source().trace()->layers[0].heads[1].weights.toMat();
+    const Mat a = shownSource(window).trace()->layers[0].heads[1].weights.toMat();
     const Mat b = lessonRun("coreference", kWide).layers[0].heads[1].weights.toMat();
     QCOMPARE(drawn[0]->drawn().rows(), a.rows());
     QVERIFY2(largest(drawn[0]->drawn() - a) == 0, "A is not the window's run");
@@ -110,7 +110,7 @@ void CompareTabTest::aShorterSentenceIsAlignedByWord() {
     QVERIFY2(compareView(window)->caption().contains("Only in A: didn't, cross, the, street, because, it"),
              qPrintable(compareView(window)->caption()));
     // Cell (animal → the): A's weight from "animal" (token 1) to "the" (token 0) minus B's.
-    const Mat a = window.source().trace()->layers[0].heads[0].weights.toMat();
+    const Mat a = shownSource(window).trace()->layers[0].heads[0].weights.toMat();
     const Mat b = lessonRun("coreference", "the animal was too tired").layers[0].heads[0].weights.toMat();
     QVERIFY(std::abs(diff->drawn()(1, 0) - (a(1, 0) - b(1, 0))) < 1e-12);
     // (tired → was): tokens 10 → 8 in A, 4 → 2 in B.
@@ -168,8 +168,8 @@ void CompareTabTest::bHonoursTheHeadsSwitchedOff() {
     QVERIFY(largest(ablated - intact) > 1e-3);
     QTRY_VERIFY_WITH_TIMEOUT(compareView(window)->builders()[1]->drawn().rows() == ablated.rows() &&
                                  largest(compareView(window)->builders()[1]->drawn() - ablated) < 1e-12, kWaitMs);
-    const Mat a = window.source().trace()->layers[1].heads[0].weights.toMat();
-    QVERIFY(window.source().trace()->layers[0].heads[0].ablated);
+    const Mat a = shownSource(window).trace()->layers[1].heads[0].weights.toMat();
+    QVERIFY(shownSource(window).trace()->layers[0].heads[0].ablated);
     QVERIFY(largest(compareView(window)->builders()[2]->drawn() - (a - ablated)) < 1e-12);
 }
 
@@ -273,14 +273,14 @@ void CompareTabTest::workedExampleExplainsBoth() {
     auto* panel = child<MatrixPanel>(window, "matrixPanel");
     panel->selectCell(7, 1);  // it → animal: token 7 → 1 in A and in B
     const Trace b = lessonRun("coreference", "The animal didn't cross the street because it was wide");
-    auto expected = explainCell(b, CellRef{Step::Weights, 0, 1, 7, 1}, window.source().decimals());
+    auto expected = explainCell(b, CellRef{Step::Weights, 0, 1, 7, 1}, shownSource(window).decimals());
     QVERIFY(expected.ok());
     const QString text = panel->explanationText();
     QVERIFY2(text.contains("B: the animal didn't cross the street because it was wide"), qPrintable(text));
     for (const std::string& line : expected.value().lines) QVERIFY2(text.contains(QString::fromStdString(line)), line.c_str());
     QVERIFY(text.indexOf("A: ") < text.indexOf("B: "));
     // B's weight differs from A's: the test reads B's own numbers.
-    QVERIFY(std::abs(expected.value().value - window.source().trace()->layers[0].heads[1].weights(7, 1)) > 1e-4);
+    QVERIFY(std::abs(expected.value().value - shownSource(window).trace()->layers[0].heads[1].weights(7, 1)) > 1e-4);
     // "tired" (token 10) is left out of B: B's part says so.
     panel->selectCell(10, 1);
     QVERIFY(panel->explanationText().contains("no partner in B"));

@@ -18,7 +18,7 @@ namespace {
 
 constexpr int kWaitMs = 20000;
 
-QStringList runTokens(const MainWindow& w) {
+QStringList runTokens(MainWindow& w) {
     QStringList out;
     if (shownRunOf(w))
         for (const Token& t : shownRunOf(w)->trace.tokens) out << QString::fromStdString(t.text);

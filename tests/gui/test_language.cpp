@@ -214,8 +214,8 @@ private slots:
     }
 
 private:
-    static int tokenCount(const MainWindow& window) {
-        const auto trace = window.source().trace();
+    static int tokenCount(MainWindow& window) {
+        const auto trace = shownSource(window).trace();
         return trace ? static_cast<int>(trace->tokens.size()) : -1;
     }
 };

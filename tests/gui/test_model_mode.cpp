@@ -86,7 +86,7 @@ bool cellsEqualTrace(const HeatmapView& view, const Trace& trace) {
     return true;
 }
 
-QStringList runTokens(const MainWindow& w) {
+QStringList runTokens(MainWindow& w) {
     QStringList out;
     if (shownRunOf(w))
         for (const Token& t : shownRunOf(w)->trace.tokens) out << QString::fromStdString(t.text);

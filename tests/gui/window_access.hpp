@@ -16,9 +16,9 @@ namespace attnscope {
 inline const Session& sessionOf(const MainWindow& w) { return child<LessonTraceSource>(w, "lessonSource")->session(); }
 inline ModelTraceSource* modelSourceOf(const MainWindow& w) { return child<ModelTraceSource>(w, "modelSource"); }
 // The window shows the model (not the lesson underneath).
-inline bool showsModel(const MainWindow& w) { return &w.source() == modelSourceOf(w); }
+inline bool showsModel(MainWindow& w) { return &shownSource(w) == modelSourceOf(w); }
 // The model run on screen, null while the window shows a lesson.
-inline const ModelRun* shownRunOf(const MainWindow& w) {
+inline const ModelRun* shownRunOf(MainWindow& w) {
     return showsModel(w) ? modelSourceOf(w)->lastRun().get() : nullptr;
 }
 

@@ -264,7 +264,7 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     QDir().mkpath(dir);
     if (!sentence.isEmpty()) w.setSentence(sentence);  // the model reads the box once loaded
     w.openModel(model);
-    if (!waitForModel(w) || !w.source().offers(TraceSource::Offer::ModelViews) || !w.source().trace()) return 0;
+    if (!waitForModel(w) || !shownSource(w).offers(TraceSource::Offer::ModelViews) || !shownSource(w).trace()) return 0;
     waitForHeadAnalysis(w);  // the model view's label badges
     int n = 0;
     const auto shot = [&](QWidget* tab, const QString& what) {
@@ -281,11 +281,11 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
         if (steps[i] == Step::Weights) navigator_->setCurrentIndex(static_cast<int>(i));
     matrixPanel_->selectCell(1, 2);
     shot(matrixPanel_, "worked-example-weights");
-    if (w.source().trace()->rotates()) {  // RoPE: the rotation, on a head whose key/value head is shared
-        navigator_->setCurrentHead(std::min(1, w.source().trace()->headCount() - 1));
+    if (shownSource(w).trace()->rotates()) {  // RoPE: the rotation, on a head whose key/value head is shared
+        navigator_->setCurrentHead(std::min(1, shownSource(w).trace()->headCount() - 1));
         for (std::size_t i = 0; i < steps.size(); ++i)
             if (steps[i] == Step::Key) navigator_->setCurrentIndex(static_cast<int>(i));
-        matrixPanel_->selectCell(std::min(3, w.source().trace()->tokenCount() - 1), 1);
+        matrixPanel_->selectCell(std::min(3, shownSource(w).trace()->tokenCount() - 1), 1);
         shot(matrixPanel_, "worked-example-rope");
     }
     // Coreference needs a pronoun: the classic sentence (the example models know its words).
