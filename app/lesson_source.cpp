@@ -23,6 +23,10 @@ QStringList builtInLessonNames() {
     return names;
 }
 
+QString firstLessonFor(const QString& language) {
+    return language == QLatin1String("zh_CN") ? QStringLiteral("first-hand-exercise-zh") : QStringLiteral("first-hand-exercise");
+}
+
 std::vector<BuiltInLesson> builtInLessons() {
     std::vector<BuiltInLesson> lessons;
     for (const QString& name : builtInLessonNames()) {

@@ -17,6 +17,9 @@ struct BuiltInLesson {
 
 QStringList builtInLessonNames();
 std::vector<BuiltInLesson> builtInLessons();
+// The lesson the window opens with: the first exercise, in Chinese for the Chinese interface
+// ("zh_CN"), where its characters are the lesson's own tokens.
+QString firstLessonFor(const QString& language);
 
 // Reads a lesson from NAME (built-in), a path, or an inline JSON object ("{…}").
 Result<Lesson> loadLesson(const QString& nameOrPathOrJson);

@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <cstdio>
 
+#include "app/language.hpp"
 #include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
 
@@ -11,9 +12,10 @@ namespace attnscope {
 
 namespace {
 
-// Opens --lesson (built-in name or file) if given, else the first built-in lesson.
+// Opens --lesson (built-in name or file) if given, else the first built-in lesson in the
+// interface's language.
 bool openRequestedLesson(MainWindow& window, const QCommandLineParser& parser) {
-    if (!parser.isSet("lesson")) return window.openBuiltInLesson("first-hand-exercise");
+    if (!parser.isSet("lesson")) return window.openBuiltInLesson(firstLessonFor(currentLanguage()));
     const QString lesson = parser.value("lesson");
     return builtInLessonNames().contains(lesson) ? window.openBuiltInLesson(lesson) : window.openLessonFile(lesson);
 }

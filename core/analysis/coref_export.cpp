@@ -178,6 +178,7 @@ std::string resolutionToText(const SentenceResolution& resolved, int decimals, L
     if (resolved.mentions.empty()) return text(MessageId::CorefNoPronoun, language) + "\n";
     std::string out = fillMessage(message(MessageId::CorefScoring, language), {scoringText(resolved.mentions.front(), language)}) + "\n";
     for (const Resolution& r : resolved.mentions) out += mentionToText(resolved, r, decimals, language);
+    if (const std::string note = madeUpNote(resolved, language); !note.empty()) out += note + "\n";
     return out;
 }
 
@@ -185,7 +186,7 @@ std::string resolutionToJson(const SentenceResolution& resolved) {
     Json words = Json::array();
     for (const Word& w : resolved.words)
         words.push_back(Json{{"text", w.text}, {"tokens", w.tokens}, {"punctuation", w.punctuation},
-                             {"stop_word", w.stopWord}});
+                             {"stop_word", w.stopWord}, {"made_up", w.madeUp}});
     Json mentions = Json::array();
     for (const Resolution& r : resolved.mentions) mentions.push_back(mentionToJson(resolved, r));
     return dump(Json{{"format", "attnscope-coref"}, {"version", 1}, {"words", words}, {"mentions", mentions}});

@@ -176,6 +176,7 @@ std::vector<Word> wordsOf(const std::vector<Token>& tokens) {
         }
         words.back().text += pieceText(token, !continues);
         words.back().tokens.push_back(t);
+        words.back().madeUp = words.back().madeUp || !token.inTable;
         openWord = token.word;
     }
     if (!words.empty()) words.back() = finishedWord(std::move(words.back()));
@@ -425,6 +426,28 @@ Result<Resolution> resolveMention(const Trace& trace, const std::vector<Word>& w
     auto rollout = rolloutFor(trace, scoring, words, {mention});
     if (!rollout) return rollout.error();
     return scoreMention(trace, words, mention, scoring, cataphora, &rollout.value());
+}
+
+std::string madeUpWords(const SentenceResolution& resolved) {
+    std::vector<bool> involved(resolved.words.size(), false);
+    for (const Resolution& r : resolved.mentions) {
+        for (int w = r.mention.firstWord; w <= r.mention.lastWord; ++w) involved[static_cast<std::size_t>(w)] = true;
+        for (int c : r.candidates) involved[static_cast<std::size_t>(c)] = true;
+    }
+    std::vector<std::string> named;
+    std::string list;
+    for (std::size_t w = 0; w < resolved.words.size(); ++w) {
+        const std::string& text = resolved.words[w].text;
+        if (!involved[w] || !resolved.words[w].madeUp || std::find(named.begin(), named.end(), text) != named.end()) continue;
+        list += (list.empty() ? "" : ", ") + text;
+        named.push_back(text);
+    }
+    return list;
+}
+
+std::string madeUpNote(const SentenceResolution& resolved, Language language) {
+    const std::string words = madeUpWords(resolved);
+    return words.empty() ? std::string() : fillMessage(message(MessageId::CorefMadeUpWords, language), {words});
 }
 
 Result<SentenceResolution> resolveSentence(const Trace& trace, const ResolveOptions& options) {

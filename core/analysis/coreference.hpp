@@ -25,6 +25,7 @@ struct Word {
     std::vector<int> tokens;  // indices into Trace::tokens, in order, at least one
     bool punctuation = false; // punctuation or white space only
     bool stopWord = false;    // on the documented stop-word list (pronouns included)
+    bool madeUp = false;      // a lesson word missing from its table: its vector was made up
 };
 
 // Consecutive pieces with the same Token::word (≥ 0) form one word; a piece with word −1 is a
@@ -138,6 +139,12 @@ struct SentenceResolution {
     std::vector<Word> words;
     std::vector<Resolution> mentions;  // reading order
 };
+
+// The mentions' and candidates' words whose vectors a lesson made up, each once in sentence
+// order, "小, 猫", or "" when none: links to or from them say nothing about the lesson's table.
+std::string madeUpWords(const SentenceResolution& resolved);
+// "Not in the lesson's table, so these scores rest on made-up vectors: 小, 猫", or "".
+std::string madeUpNote(const SentenceResolution& resolved, Language language);
 Result<SentenceResolution> resolveSentence(const Trace& trace, const ResolveOptions& options);
 
 // The baselines alone (they need no attention).

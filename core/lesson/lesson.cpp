@@ -115,6 +115,26 @@ void readPositional(const Field& doc, Lesson& lesson) {
     lesson.positionalTable = readMatrix(need(pe->member("table")), -1, lesson.dModel, ErrorId::ShapeTable);
 }
 
+// "unknown_words": "hash" (the default), "zeros" or "ask"; new in version 4.
+void readUnknownWords(const Field& doc, int version, Lesson& lesson) {
+    const auto rule = need(doc.optionalMember("unknown_words"));
+    if (!rule) return;
+    if (version < 4) fail(rule->error(ErrorId::UnknownWordsNeedV4));
+    const std::string kind = need(rule->text());
+    if (kind == "hash") lesson.unknownWords = UnknownWords::Hash;
+    else if (kind == "zeros") lesson.unknownWords = UnknownWords::Zeros;
+    else if (kind == "ask") lesson.unknownWords = UnknownWords::Ask;
+    else fail(rule->error(errorText(ErrorId::ExpectedFound, ErrorId::UnknownWordsKinds, errorText(ErrorId::Quoted, kind))));
+}
+
+const char* unknownWordsName(UnknownWords rule) {
+    switch (rule) {
+        case UnknownWords::Zeros: return "zeros";
+        case UnknownWords::Ask: return "ask";
+        default: return "hash";
+    }
+}
+
 void readEmbeddings(const Field& doc, Lesson& lesson) {
     const Field table = need(doc.member("embeddings"));
     for (const auto& [token, vec] : need(table.members(ErrorId::AnObjectTokenNumbers)))
@@ -238,6 +258,7 @@ Lesson readLesson(const Field& doc) {
     lesson.causalMask = readBool(doc, "causal_mask", false);
     readFeatureNames(doc, version, lesson);
     readEmbeddings(doc, lesson);
+    readUnknownWords(doc, version, lesson);
     readLayers(doc, version, lesson);
     readPositional(doc, lesson);
     readDisplay(doc, lesson);
@@ -251,8 +272,10 @@ Json localizedJson(const LocalizedText& text) {
     return languages;
 }
 
-// The oldest format version that holds the lesson: 3 for texts in several languages, 2 for layers.
+// The oldest format version that holds the lesson: 4 for a rule for unknown words other than
+// the hash rule, 3 for texts in several languages, 2 for layers.
 int versionNeeded(const Lesson& lesson) {
+    if (lesson.unknownWords != UnknownWords::Hash) return 4;
     bool localized = !lesson.title.isPlain() || !lesson.description.isPlain();
     for (const LocalizedText& name : lesson.featureNames) localized = localized || !name.isPlain();
     return localized ? 3 : lesson.residual ? 2 : 1;
@@ -447,6 +470,7 @@ std::string serializeLesson(const Lesson& lesson) {
     Json table = Json::object();
     for (const auto& [token, vec] : lesson.embeddings) table[token] = vectorJson(vec);
     doc["embeddings"] = std::move(table);
+    if (lesson.unknownWords != UnknownWords::Hash) doc["unknown_words"] = unknownWordsName(lesson.unknownWords);
     if (lesson.residual) {
         Json layers = Json::array();
         for (const LessonLayer& layer : lesson.layers) layers.push_back(layerJson(lesson, layer, Json::object()));

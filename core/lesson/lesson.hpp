@@ -20,9 +20,9 @@
 namespace attnscope {
 
 // Version 2 added "layers"; version 3 lets title, description and feature names be given in
-// several languages. A file is written with the oldest version that holds it, so older readers
+// several languages; version 4 added "unknown_words". A file is written with the oldest version that holds it, so older readers
 // keep reading lessons that use no newer feature.
-inline constexpr int kLessonFormatVersion = 3;
+inline constexpr int kLessonFormatVersion = 4;
 
 // The weights of one attention layer. Every layer of a lesson shares d_model, H, d_k and d_v.
 struct LessonLayer {
@@ -51,6 +51,7 @@ struct Lesson {
     bool scale = true;
     bool causalMask = false;
     bool projections = true;
+    UnknownWords unknownWords = UnknownWords::Hash;
     int decimals = 3;
     std::optional<int> handRounding;
 

@@ -199,7 +199,7 @@ void setText(LocalizedText& text, const std::string& language, const std::string
 
 LessonSettings settingsOf(const Lesson& lesson, const std::string& language) {
     LessonSettings settings{lesson.title.in(language), lesson.description.in(language), textsIn(lesson.featureNames, language),
-                            lesson.scale, lesson.causalMask};
+                            lesson.scale, lesson.causalMask, lesson.unknownWords};
     return settings;
 }
 
@@ -215,6 +215,7 @@ Result<Lesson> applyLessonSettings(const Lesson& lesson, const LessonSettings& s
     for (std::size_t i = 0; i < settings.featureNames.size(); ++i) setText(out.featureNames[i], language, settings.featureNames[i]);
     out.scale = settings.scale;
     out.causalMask = settings.causalMask;
+    out.unknownWords = settings.unknownWords;
     if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();
     return out;
 }

@@ -70,6 +70,7 @@ struct LessonSettings {
     std::vector<std::string> featureNames;
     bool scale = true;
     bool causalMask = false;
+    UnknownWords unknownWords = UnknownWords::Hash;
 };
 
 LessonSettings settingsOf(const Lesson& lesson, const std::string& language);

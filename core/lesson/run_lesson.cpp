@@ -14,12 +14,39 @@
 
 namespace attnscope {
 
-Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens) {
-    Mat X(static_cast<Eigen::Index>(tokens.size()), lesson.dModel);  // T×d
+namespace {
+
+// The words of `tokens` the table lacks, each once, in reading order: "小, 猫".
+std::string missingWords(const Lesson& lesson, const std::vector<Token>& tokens) {
+    std::vector<std::string> seen;
+    std::string list;
+    for (const Token& t : tokens) {
+        if (t.special || lesson.findEmbedding(t.text) || std::find(seen.begin(), seen.end(), t.text) != seen.end()) continue;
+        list += (list.empty() ? "" : ", ") + t.text;
+        seen.push_back(t.text);
+    }
+    return list;
+}
+
+}  // namespace
+
+Result<Mat> embedTokens(const Lesson& lesson, std::vector<Token>& tokens, std::vector<Notice>& notices) {
+    const std::string missing = missingWords(lesson, tokens);
+    if (!missing.empty()) {
+        if (lesson.unknownWords == UnknownWords::Ask)
+            return Error{ErrorId::WhereSentence, errorText(ErrorId::WordsNotInTable, missing)};
+        notices.push_back(Notice{lesson.unknownWords == UnknownWords::Zeros ? MessageId::NoticeWordsZeroed
+                                                                             : MessageId::NoticeWordsHashed,
+                                 {missing}});
+    }
+    Mat X = Mat::Zero(static_cast<Eigen::Index>(tokens.size()), lesson.dModel);  // T×d; [PAD] rows stay zero
     for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (tokens[i].special) continue;
         const RowVec* row = lesson.findEmbedding(tokens[i].text);
         tokens[i].inTable = row != nullptr;
-        X.row(i) = row ? *row : hashedEmbedding(tokens[i].text, lesson.dModel);
+        tokens[i].zeroVector = !row && lesson.unknownWords == UnknownWords::Zeros;
+        if (row) X.row(i) = *row;
+        else if (!tokens[i].zeroVector) X.row(i) = hashedEmbedding(tokens[i].text, lesson.dModel);
     }
     return X;
 }
@@ -143,11 +170,9 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     if (auto over = checkLessonBudget(lesson, T, T, L); !over.ok()) return over.error();
     describeRun(lesson, settings, trace);
 
-    trace.embedding = embedTokens(lesson, trace.tokens);                // T×d
-    if (trace.paddedFrom >= 0) {                                        // [PAD] rows are zero vectors
-        trace.embedding.bottomRows(T - trace.paddedFrom).setZero();
-        for (int i = trace.paddedFrom; i < T; ++i) trace.tokens[static_cast<std::size_t>(i)].inTable = true;
-    }
+    auto embedding = embedTokens(lesson, trace.tokens, trace.notices);  // T×d
+    if (!embedding) return embedding.error();
+    trace.embedding = std::move(embedding).value();
     trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
     if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), settings.ablate, trace); !error.ok()) return error.error();
     return trace;
@@ -171,9 +196,13 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     trace.tokens = toTokens(std::move(targetTexts).value(), trace.notices);       // T_q
     trace.keyTokens = toTokens(std::move(sourceTexts).value(), trace.notices);    // T_k
     if (auto over = checkLessonBudget(lesson, trace.tokenCount(), trace.keyCount(), 1); !over.ok()) return over.error();
-    trace.embedding = embedTokens(lesson, trace.tokens);                          // T_q×d
+    auto embedding = embedTokens(lesson, trace.tokens, trace.notices);            // T_q×d
+    if (!embedding) return Error{ErrorId::WhereTargetSentence, embedding.error().messageForm()};
+    trace.embedding = std::move(embedding).value();
     trace.positional = positionalRows(lesson, trace.tokenCount(), &trace.notices);  // T_q×d
-    const Mat sourceEmbedding = embedTokens(lesson, trace.keyTokens);            // T_k×d
+    auto keyEmbedding = embedTokens(lesson, trace.keyTokens, trace.notices);     // T_k×d
+    if (!keyEmbedding) return Error{ErrorId::WhereSourceSentence, keyEmbedding.error().messageForm()};
+    const Mat sourceEmbedding = std::move(keyEmbedding).value();
     const Mat sourcePositional = positionalRows(lesson, trace.keyCount(), &trace.notices);  // T_k×d, from position 0
     const Mat Xq = inputOf(trace.embedding, trace.positional, trace);            // T_q×d
     const Mat Xkv = inputOf(sourceEmbedding, sourcePositional, trace);           // T_k×d

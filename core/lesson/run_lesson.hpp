@@ -46,8 +46,10 @@ Result<std::vector<Trace>> runLessonBatch(const Lesson& lesson, const std::vecto
 Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, std::string_view source,
                                 RunSettings settings = {});
 
-// The token vectors: from the table, else the documented hash rule (Token::inTable = false).
-Mat embedTokens(const Lesson& lesson, std::vector<Token>& tokens);  // T×d
+// The token vectors: from the table, else what Lesson::unknownWords says (the hash rule or
+// zeros, Token::inTable = false, named in a notice; Ask: an error naming the words). Special
+// tokens ([PAD]) get zero rows.
+Result<Mat> embedTokens(const Lesson& lesson, std::vector<Token>& tokens, std::vector<Notice>& notices);  // T×d
 
 // What positional encoding adds for T tokens (zeros when none). Table rows beyond the table's
 // length are zero, with a notice.

@@ -102,6 +102,8 @@ namespace attnscope {
     X(AnObjectTokenNumbers, "an object {token: [numbers]}", "对象 {词元: [数字]}")                                    \
     X(AListOfHeads, "a list of {1} heads", "含 {1} 个头的列表")                                                        \
     X(AnObjectWithWQKV, "an object with W_Q, W_K, W_V", "含 W_Q、W_K、W_V 的对象")                                     \
+    X(UnknownWordsNeedV4, "\"unknown_words\" needs \"version\": 4", "\"unknown_words\" 需要 \"version\": 4")          \
+    X(UnknownWordsKinds, "\"hash\", \"zeros\" or \"ask\"", "\"hash\"、\"zeros\" 或 \"ask\"")                         \
     X(LayersNeedV2, "needs \"version\": 2 (a version 1 lesson has one layer, given at the top level)",                \
       "需要 \"version\": 2（版本 1 的课程只有一层，写在顶层）")                                                      \
     X(KeyInsideEachLayer, "with \"layers\", give {1} inside each layer, not at the top level",                        \
@@ -147,6 +149,10 @@ namespace attnscope {
     X(NoAttentionLayer, "has no attention layer", "没有注意力层")                                                      \
     X(LayerOutputNotDModel, "layer {1}'s output is not d_model wide", "第 {1} 层的输出宽度不是 d_model")               \
     X(HasNoTokens, "has no tokens; type at least one word", "没有词元；请至少输入一个词")                              \
+    X(WordsNotInTable,                                                                                                 \
+      "not in the lesson's embedding table: {1}; add their vectors (the lesson editor's Add word), or choose "        \
+      "what such words get (the editor's \"Words not in the table\")",                                               \
+      "课程的嵌入表中没有：{1}；请补上它们的向量（课程编辑器的“添加词”），或选择这样的词得到什么向量（编辑器的“表外的词”）") \
     X(SentenceHasNoTokens, "the sentence has no tokens; type at least one word", "句子没有词元；请至少输入一个词")     \
     X(SentenceNotUtf8, "not valid UTF-8 text (bad byte sequence at byte {1})", "不是有效的 UTF-8 文本（第 {1} 字节处的字节序列无效）") \
     /* core/trace/ablation */ \

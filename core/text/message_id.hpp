@@ -28,13 +28,14 @@ enum class MessageId : int {
     NoticeDecoderTied,
     NoticeLmHeadTied,
     NoticeTokenizerLarger,       // {1}: the tokenizer's ids, {2}: the model's
+    NoticeWordsHashed, NoticeWordsZeroed, CorefMadeUpWords,  // {1}: the words missing from a lesson's table, "小, 猫"
     // Cell explanations (core/trace/explain.cpp): the words around the arithmetic.
     ExplainHead, ExplainLayer, ExplainNoProjections, ExplainProjection, ExplainBias, ExplainScores,
     ExplainScoresCross, ExplainScaled, ExplainMaskPadding, ExplainMaskLater, ExplainMaskCross,
     ExplainMaskEarlier, ExplainMaskReal, ExplainMaskRuleCausalPadding, ExplainMaskRulePadding,
     ExplainMaskRuleCausal, ExplainMaskRuleNone, ExplainSoftmax, ExplainExpFor, ExplainWeightedSum,
     ExplainWeightedSumCross, ExplainHeadOff, ExplainConcat, ExplainConcatTerm, ExplainNoWO, ExplainLookup,
-    ExplainHashRule, ExplainPositionColumn, ExplainPositionalTableRow, ExplainPassedOn, ExplainResidual,
+    ExplainHashRule, ExplainZeroRule, ExplainPositionColumn, ExplainPositionalTableRow, ExplainPassedOn, ExplainResidual,
     ExplainOfLayer, ExplainInput, ExplainSourceInput, ExplainLessonWeight, ExplainSumOfExponentials,
     ExplainSum, ExplainHandRounded, ExplainValue,
     // Titles of the printed blocks (text and Markdown exports, worksheets).

@@ -12,6 +12,7 @@
 #include "core/lesson/lesson.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
+#include "core/trace/token_names.hpp"
 
 namespace attnscope {
 
@@ -49,14 +50,15 @@ struct Context {
     const LayerTrace& layer;
     const HeadTrace& head;
     Language language;
+    std::vector<std::string> names = tokenNames(trace.tokens), keyNames = tokenNames(trace.columnTokens());  // "小#1"
     // Whole numbers as whole numbers ("exp(11 − 16)", "A = 1 / 1.185"), the rest to `decimals`.
     std::string num(double v) const { return formatNumber(v, decimalsFor(v, decimals)); }
     // A catalogue text in the explanation's language, its {1}, {2}, … filled in.
     std::string say(MessageId id, std::initializer_list<std::string_view> args = {}) const {
         return fillMessage(message(id, language), args);
     }
-    std::string token(int i) const { return trace.tokens.at(i).text; }              // a query's token
-    std::string keyToken(int j) const { return trace.columnTokens().at(j).text; }  // a key's / value's token
+    const std::string& token(int i) const { return names.at(static_cast<std::size_t>(i)); }        // a query's token
+    const std::string& keyToken(int j) const { return keyNames.at(static_cast<std::size_t>(j)); }  // a key's / value's token
     GridRef m(Step s) const { return stepMatrix(trace, s, cell.layer, cell.head); }
     CellRef at(Step s, int r, int c) const { return CellRef{s, cell.layer, cell.head, r, c}; }
 };
@@ -317,6 +319,10 @@ void explainEmbedding(Explanation& e, const Context& c) {
     e.kind = ExplanationKind::Lookup;
     if (t.inTable) {
         e.rule = c.say(MessageId::ExplainLookup, {t.text, std::to_string(c.cell.col)});
+        return;
+    }
+    if (t.zeroVector) {
+        e.rule = c.say(MessageId::ExplainZeroRule, {t.text});
         return;
     }
     std::string bytes = t.text;

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/text/messages.hpp"
+#include "core/trace/token_names.hpp"
 
 namespace attnscope {
 
@@ -48,12 +49,6 @@ const StepInfo& info(Step step) {
 
 bool hasTokenRows(Step step) {
     return step != Step::WQ && step != Step::WK && step != Step::WV && step != Step::WO;
-}
-
-std::vector<std::string> tokenTexts(const std::vector<Token>& tokens) {
-    std::vector<std::string> out;
-    for (const Token& t : tokens) out.push_back(t.text);
-    return out;
 }
 
 // K and V (and the source input) have a row per key token: the source's in cross-attention.
@@ -197,15 +192,15 @@ GridRef stepMatrix(const Trace& trace, Step step, int layer, int head) {
 }
 
 std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int head, std::string_view language) {
-    if (hasKeyRows(step)) return tokenTexts(trace.columnTokens());
-    if (hasTokenRows(step)) return tokenTexts(trace.tokens);
+    if (hasKeyRows(step)) return tokenNames(trace.columnTokens());
+    if (hasTokenRows(step)) return tokenNames(trace.tokens);
     const GridRef m = stepMatrix(trace, step, layer, head);
     const bool featureRows = step != Step::WO;  // W_Q rows index the model's features
     return indexLabels(m.rows(), featureRows ? textsIn(trace.featureNames, language) : std::vector<std::string>{});
 }
 
 std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head, std::string_view language) {
-    if (isTokenByToken(step)) return tokenTexts(trace.columnTokens());
+    if (isTokenByToken(step)) return tokenNames(trace.columnTokens());
     const GridRef m = stepMatrix(trace, step, layer, head);
     // Without projections Q = K = V = X, so their columns are still the model's features.
     const bool copiesOfX = !trace.projections && (step == Step::Query || step == Step::Key ||

@@ -18,9 +18,14 @@
 
 namespace attnscope {
 
+// What a lesson gives the words of a sentence that its embedding table lacks (the teacher's
+// choice, "unknown_words" in the lesson file): the documented hash rule, zero vectors, or no run
+// at all until their vectors are added. Made-up vectors are named in a notice.
+enum class UnknownWords { Hash, Zeros, Ask };
+
 struct Token {
     std::string text;
-    bool inTable = true;  // false: its vector came from the documented hash rule
+    bool inTable = true;  // false: the lesson's table lacks it; its vector was made up (UnknownWords)
     int id = -1;          // vocabulary id for real tokenizers, -1 for lesson tokens
     int word = -1;        // index of the word this piece belongs to (-1: the token is its own word)
     bool special = false; // [CLS], [SEP], <|endoftext|>, ...
@@ -30,6 +35,7 @@ struct Token {
     std::string piece{};
     int completedAhead = 0;
     bool invalidText = false;
+    bool zeroVector = false;  // not in a lesson's table, made up as zeros (UnknownWords::Zeros), not hashed
 };
 
 // One head of one layer, both counted from 0 (shown from 1).

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/trace/explain.hpp"
+#include "core/trace/token_names.hpp"
 #include "core/lesson/lesson.hpp"
 #include "core/lesson/run_lesson.hpp"
 
@@ -196,4 +197,18 @@ TEST_CASE("unknown tokens explain the hash rule", "[explain]") {
     // FNV-1a-32("hi" + byte 0) = 2933011566, mod 5 = 1, minus 2 = −1
     CHECK(e.rule.find("2933011566") != std::string::npos);
     CHECK(e.value == -1);
+}
+
+TEST_CASE("repeated tokens are told apart by their position, counted from 1 (小#1, 小#5)", "[explain]") {
+    std::vector<Token> tokens;
+    for (const char* t : {"小", "猫", "看", "见", "小", "狗"}) tokens.push_back(Token{t});
+    CHECK(tokenNames(tokens) == std::vector<std::string>{"小#1", "猫", "看", "见", "小#5", "狗"});
+    // cats = [1,0,1,0,0]: row 1 and row 3 are both "cats"; q·k of cats with itself is 1·1 + 1·1 = 2.
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    const auto trace = runLesson(lesson, "cats chase cats").value();
+    const auto e = explainCell(trace, CellRef{Step::Scores, 0, 0, 0, 2}, 2).value();
+    CHECK(e.title.find(": S[cats#1, cats#3]") != std::string::npos);
+    CHECK(e.terms[0].label == "q[cats#1,0]·k[cats#3,0] = 1 × 1 = 1");
+    CHECK(e.value == 2);
+    CHECK(rowLabels(trace, Step::Scores, 0, 0) == std::vector<std::string>{"cats#1", "chase", "cats#3"});
 }

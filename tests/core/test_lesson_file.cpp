@@ -85,6 +85,55 @@ TEST_CASE("the hash rule for tokens missing from the table", "[lesson][hash]") {
     CHECK_FALSE(trace.value().tokens[1].inTable);
 }
 
+TEST_CASE("words missing from the table get the lesson's rule, and are named (issue 28)", "[lesson][hash]") {
+    auto lesson = parseLesson(kMinimal, "minimal");
+    REQUIRE(lesson.ok());
+    SECTION("the hash rule, said in a notice naming each word once") {
+        const auto trace = runLesson(lesson.value(), "a hi b hi x");
+        REQUIRE(trace.ok());
+        REQUIRE(trace.value().notices.size() == 1);
+        CHECK(noticeText(trace.value().notices[0], Language::English) ==
+              "not in the lesson's embedding table, so their vectors are made up by the hash rule: hi, x");
+        CHECK(noticeText(trace.value().notices[0], Language::Chinese) == "课程的嵌入表中没有这些词，它们的向量由哈希规则编造：hi, x");
+        CHECK(trace.value().embedding(1, 1) == -2);  // "hi", by hand above
+    }
+    SECTION("zeros: Q = K = 0 for the word, so its scores are 0 and its weights uniform") {
+        lesson.value().unknownWords = UnknownWords::Zeros;
+        const auto trace = runLesson(lesson.value(), "a hi b");
+        REQUIRE(trace.ok());
+        CHECK(noticeText(trace.value().notices.at(0), Language::English) ==
+              "not in the lesson's embedding table, so their vectors are zeros: hi");
+        const Token& hi = trace.value().tokens[1];
+        CHECK_FALSE(hi.inTable);
+        CHECK(hi.zeroVector);
+        CHECK(trace.value().embedding.row(1).isZero(0));
+        // W_Q = W_K = I, d_k = 2: row "hi" of S/√2 is 0·k = 0 everywhere → softmax = 1/3 each.
+        const auto& weights = trace.value().layers[0].heads[0].weights;
+        for (int j = 0; j < 3; ++j) CHECK(weights(1, j) == Approx(1.0 / 3).epsilon(1e-12));
+        // Column "a" of "hi" → "a": 0, and the row a·a = 1 still counts for "a".
+        CHECK(trace.value().layers[0].heads[0].scores(0, 0) == 1);
+    }
+    SECTION("ask: no run, the missing words named") {
+        lesson.value().unknownWords = UnknownWords::Ask;
+        const auto trace = runLesson(lesson.value(), "a 猫 b 狗 猫");
+        REQUIRE_FALSE(trace.ok());
+        CHECK(trace.error().text().find("sentence: not in the lesson's embedding table: 猫, 狗; add their vectors") == 0);
+        CHECK(runLesson(lesson.value(), "a b").ok());  // every word known: it runs, without a notice
+        CHECK(runLesson(lesson.value(), "a b").value().notices.empty());
+    }
+    SECTION("a rule other than the hash rule is written as version 4, and read back") {
+        lesson.value().unknownWords = UnknownWords::Zeros;
+        const std::string written = serializeLesson(lesson.value());
+        CHECK(written.find("\"version\": 4") != std::string::npos);
+        CHECK(written.find("\"unknown_words\": \"zeros\"") != std::string::npos);
+        const auto again = parseLesson(written, "again");
+        REQUIRE(again.ok());
+        CHECK(again.value().unknownWords == UnknownWords::Zeros);
+        lesson.value().unknownWords = UnknownWords::Hash;
+        CHECK(serializeLesson(lesson.value()).find("unknown_words") == std::string::npos);  // version 1 as before
+    }
+}
+
 TEST_CASE("malformed lessons name the field at fault", "[lesson][errors]") {
     requireErrorNaming("{\"format\": \"attnscope-lesson\", ", "broken.json", "not valid JSON");
     requireErrorNaming("[1, 2]", "broken.json: expected a JSON object", "found a list of 2");

@@ -78,11 +78,25 @@ private slots:
     void savingKeepsBothLanguages();
     void chineseAxisLabelsStayUpright();
     void chineseChipsAreNeverSlanted();
+    void theChineseInterfaceOpensOnAChineseLesson();
 
 private:
     std::unique_ptr<MainWindow> window;
     QTemporaryDir tmp;
 };
+
+// The window opens on firstLessonFor(the interface language) (app/run_window.cpp): in Chinese the
+// first hand exercise in Chinese (猫追老鼠), every character in its table, not the English one
+// whose table has none of them.
+void ChineseLessonsTest::theChineseInterfaceOpensOnAChineseLesson() {
+    QCOMPARE(firstLessonFor(QStringLiteral("en")), QStringLiteral("first-hand-exercise"));
+    QVERIFY(window->openBuiltInLesson(firstLessonFor(QStringLiteral("zh_CN"))));
+    QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), QStringLiteral("6. 第一个手算练习：猫追老鼠（Q = K = V = X）"));
+    const Trace& trace = sessionOf(*window).trace();
+    QVERIFY(trace.tokenCount() >= 3);
+    for (const Token& t : trace.tokens) QVERIFY2(t.inTable, t.text.c_str());
+    QVERIFY(!child<QLabel>(*window, "notices")->isVisible());  // nothing made up
+}
 
 void ChineseLessonsTest::lessonTextsFollowTheDefaultLocale() {
     QCOMPARE(child<QLabel>(*window, "lessonTitle")->text(), QStringLiteral("7. 「它」指的是谁？两层注意力的共指消解"));

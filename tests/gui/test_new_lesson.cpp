@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QGuiApplication>
@@ -19,6 +20,7 @@
 #include "app/lesson_document.hpp"
 #include "app/main_window.hpp"
 #include "core/lesson/lesson.hpp"
+#include "ui/coref/coref_tab.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/editor/lesson_settings_bar.hpp"
 #include "ui/editor/new_lesson_dialog.hpp"
@@ -57,6 +59,7 @@ private slots:
     void decimalsAreChosenInTheWindowAndUndone();
     void aBadPasteNamesItsLineAndChangesNothing();
     void settingsAreChangedInTheEditorAndUndone();
+    void wordsMissingFromTheTableGetTheChosenRuleAndAreNamed();
 
 private:
     QAction* action(const char* name) { return child<QAction>(*window, name); }
@@ -182,6 +185,40 @@ void NewLessonTest::settingsAreChangedInTheEditorAndUndone() {
     action("undoAction")->trigger();
     QVERIFY(!sessionOf(*window).lesson().causalMask);
     QCOMPARE(sessionOf(*window).lesson().title.in("en"), std::string("The notebook exercise"));
+}
+
+// 小猫 typed into the Chinese coreference lesson, whose table has neither character (动物 is the
+// lesson's animal): the banner and the Coreference tab name both; the editor's choice of zeros or
+// "ask" changes what they get, and is undone like any edit.
+void NewLessonTest::wordsMissingFromTheTableGetTheChosenRuleAndAreNamed() {
+    QVERIFY(window->openBuiltInLesson("coreference-zh"));
+    window->setSentence(QStringLiteral("小猫没有过马路，因为它太累了"));
+    auto* banner = child<QLabel>(*window, "notices");
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->text().contains(QStringLiteral("made up by the hash rule: 小, 猫")), qPrintable(banner->text()));
+    child<QTabWidget>(*window, "tabs")->setCurrentWidget(child<CorefTab>(*window, "corefTab"));
+    auto* corefNote = child<QLabel>(*window, "corefMadeUp");
+    QVERIFY(QTest::qWaitFor([&] { return corefNote->isVisible(); }, 5000));
+    QVERIFY2(corefNote->text().contains(QStringLiteral("rest on made-up vectors: 小, 猫")), qPrintable(corefNote->text()));
+
+    LessonSettingsBar* bar = child<LessonEditor>(*window, "lessonEditor")->settingsBar();
+    QCOMPARE(bar->unknownWordsBox()->currentIndex(), 0);  // the hash rule, as every older lesson
+    bar->unknownWordsBox()->setCurrentIndex(static_cast<int>(UnknownWords::Zeros));
+    QTest::mouseClick(bar->findChild<QPushButton*>("applySettings"), Qt::LeftButton);
+    QCOMPARE(sessionOf(*window).lesson().unknownWords, UnknownWords::Zeros);
+    QVERIFY2(banner->text().contains(QStringLiteral("their vectors are zeros: 小, 猫")), qPrintable(banner->text()));
+    QVERIFY(sessionOf(*window).trace().embedding.row(0).isZero(0));  // 小
+    QVERIFY(sessionOf(*window).trace().tokens[1].zeroVector);        // 猫
+
+    bar->unknownWordsBox()->setCurrentIndex(static_cast<int>(UnknownWords::Ask));
+    QTest::mouseClick(bar->findChild<QPushButton*>("applySettings"), Qt::LeftButton);
+    QCOMPARE(sessionOf(*window).lesson().unknownWords, UnknownWords::Ask);
+    QVERIFY2(window->lastError().contains(QStringLiteral("not in the lesson's embedding table: 小, 猫")),
+             qPrintable(window->lastError()));
+    window->setSentence(QStringLiteral("动物没有过马路，因为它太累了"));  // every character known: it runs again
+    QVERIFY(!banner->isVisible() || !banner->text().contains(QStringLiteral("embedding table")));
+    action("undoAction")->trigger();
+    QCOMPARE(sessionOf(*window).lesson().unknownWords, UnknownWords::Zeros);
 }
 
 QTEST_MAIN(NewLessonTest)

@@ -26,6 +26,8 @@ L5 = "resources/lessons/two-layers.json"  # format version 2: two layers and a r
 Z1 = "resources/lessons/first-hand-exercise-zh.json"
 Z2 = "resources/lessons/coreference-zh.json"  # two layers, like L5
 Z3 = "resources/lessons/causal-mask-zh.json"
+# format version 4: words missing from the table get zero vectors ("unknown_words": "zeros")
+V4 = "tests/reference/lessons/first-hand-exercise-zeros.json"
 
 # (fixture name, lesson, sentence or None for the lesson's own, hand_rounding or None for exact)
 FIXTURES = [
@@ -41,6 +43,7 @@ FIXTURES = [
     ("coreference-hashed", L3,
      "The dog didn't cross the avenue, because it was too tired.", None),
     ("causal-mask-hashed", L4, "the cat saw a bird", None),
+    ("first-hand-exercise-zeros", V4, "Cats chase birds", None),
     ("two-layers-hashed", L5, "The dog didn't cross the avenue, because it was too wide.", None),
     # the "wide" variant of the coreference sentence (all tokens in the table)
     ("coreference-wide", L3, "The animal didn't cross the street because it was too wide", None),

@@ -215,9 +215,9 @@ def load_lesson(path):
         raise LessonError("format must be \"attnscope-lesson\"")
     version = doc.get("version")
     # Version 3 only lets texts (title, description, features) be given in several languages;
-    # a run reads none of them.
-    if version not in (1, 2, 3):
-        raise LessonError("this reference reads lesson format versions 1 to 3")
+    # a run reads none of them. Version 4 adds "unknown_words".
+    if version not in (1, 2, 3, 4):
+        raise LessonError("this reference reads lesson format versions 1 to 4")
     d = int(doc["d_model"])
     lesson = {
         "sentence": doc.get("sentence", ""),
@@ -227,6 +227,7 @@ def load_lesson(path):
         "projections": doc.get("projections", True),
         "scale": doc.get("scale", True),
         "causal_mask": doc.get("causal_mask", False),
+        "unknown_words": doc.get("unknown_words", "hash"),
         "embeddings": {tok: as_vector(vec) for tok, vec in doc["embeddings"].items()},
     }
     hand_rounding = (doc.get("display") or {}).get("hand_rounding")
@@ -307,7 +308,12 @@ def run(lesson, sentence, hand_rounding):
     tokens = tokenize(sentence, lesson["lowercase"])
     T = len(tokens)
     in_table = [tok in lesson["embeddings"] for tok in tokens]
-    embedding = [list(lesson["embeddings"][tok]) if known else hashed_embedding(tok, d)
+    missing = [tok for tok, known in zip(tokens, in_table) if not known]
+    if missing and lesson["unknown_words"] == "ask":
+        raise LessonError("not in the embedding table: " + ", ".join(missing))
+    made_up = (lambda tok: [Fraction(0)] * d) if lesson["unknown_words"] == "zeros" else \
+        (lambda tok: hashed_embedding(tok, d))
+    embedding = [list(lesson["embeddings"][tok]) if known else made_up(tok)
                  for tok, known in zip(tokens, in_table)]
 
     if lesson["positional"] == "sinusoidal":

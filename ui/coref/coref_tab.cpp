@@ -17,6 +17,7 @@
 #include "ui/common/file_write.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
@@ -65,9 +66,15 @@ CorefTab::CorefTab(QWidget* parent) : QWidget(parent) {
     error_->setWordWrap(true);
     theme::setThemedStyleSheet(error_, QStringLiteral("QLabel { color: {errorText}; font-weight: bold; }"));
     error_->hide();
+    madeUp_ = new QLabel(this);  // words whose vectors a lesson made up: the links say nothing of them
+    madeUp_->setObjectName("corefMadeUp");
+    madeUp_->setWordWrap(true);
+    theme::setThemedStyleSheet(madeUp_, QStringLiteral("QLabel { color: {errorText}; }"));
+    madeUp_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildControls());
     layout->addWidget(error_);
+    layout->addWidget(madeUp_);
     layout->addWidget(view_, 1);
     viewB_ = new CorefView(this);
     viewB_->setObjectName("corefViewB");
@@ -150,10 +157,14 @@ std::optional<ResolveOptions> CorefTab::request(const Trace& trace, int layer, i
 void CorefTab::showResolution(const Result<SentenceResolution>& resolved) {
     if (!resolved) {
         setError(coreErrorText(resolved.error()));
+        madeUp_->hide();
         view_->showMessage(tr("Nothing drawn: the sentence could not be resolved."));
         return;
     }
     setError(QString());
+    const QString note = qs(madeUpNote(resolved.value(), coreLanguage()));
+    madeUp_->setText(note.isEmpty() ? note : QStringLiteral("⚠ ") + note);
+    madeUp_->setVisible(!note.isEmpty());
     view_->showResolution(resolved.value());
     updateMentionLabel();
 }

@@ -74,6 +74,7 @@ private:
     QLineEdit* heads_ = nullptr;
     CorefMentionRow* mentionRow_ = nullptr;  // the mention, "Every pronoun", cataphora
     QLabel* error_ = nullptr;
+    QLabel* madeUp_ = nullptr;
 };
 
 }  // namespace attnscope

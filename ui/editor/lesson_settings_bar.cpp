@@ -1,6 +1,7 @@
 #include "ui/editor/lesson_settings_bar.hpp"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,6 +21,12 @@ LessonSettingsBar::LessonSettingsBar(QWidget* parent) : QWidget(parent) {
     scale_ = new QCheckBox(tr("Divide the scores by √d_k"), this);
     causal_ = new QCheckBox(tr("Causal mask"), this);  // short: the editor must fit 1600 px at 200 % zoom
     causal_->setToolTip(tr("Each token sees only itself and earlier ones."));
+    unknownWords_ = new QComboBox(this);
+    unknownWords_->setObjectName("unknownWordsBox");
+    // In the order of UnknownWords.
+    unknownWords_->addItems({tr("made up by the hash rule"), tr("zero vectors"), tr("not run: ask for their vectors")});
+    unknownWords_->setToolTip(tr("What a typed word that is not in the embedding table gets. A banner names "
+                                 "every made-up word."));
     auto* apply = new QPushButton(tr("Apply settings"), this);
     apply->setObjectName("applySettings");
     auto* grid = new QGridLayout(this);
@@ -33,6 +40,8 @@ LessonSettingsBar::LessonSettingsBar(QWidget* parent) : QWidget(parent) {
     grid->addWidget(scale_, 3, 1);
     grid->addWidget(causal_, 3, 2);
     grid->addWidget(apply, 3, 3);
+    grid->addWidget(new QLabel(tr("Words not in the table:"), this), 4, 0);
+    grid->addWidget(unknownWords_, 4, 1, 1, 2);
     grid->setColumnStretch(1, 1);
     connect(apply, &QPushButton::clicked, this, [this] { emit settingsRequested(typedSettings()); });
 }
@@ -45,6 +54,7 @@ void LessonSettingsBar::showSettings(const LessonSettings& settings) {
     features_->setText(names.join(QStringLiteral(", ")));
     scale_->setChecked(settings.scale);
     causal_->setChecked(settings.causalMask);
+    unknownWords_->setCurrentIndex(static_cast<int>(settings.unknownWords));
 }
 
 LessonSettings LessonSettingsBar::typedSettings() const {
@@ -55,6 +65,7 @@ LessonSettings LessonSettingsBar::typedSettings() const {
         if (!name.trimmed().isEmpty()) settings.featureNames.push_back(name.trimmed().toUtf8().toStdString());
     settings.scale = scale_->isChecked();
     settings.causalMask = causal_->isChecked();
+    settings.unknownWords = static_cast<UnknownWords>(unknownWords_->currentIndex());
     return settings;
 }
 

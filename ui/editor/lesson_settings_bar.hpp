@@ -1,12 +1,14 @@
 #pragma once
 // Under the editor's words and dimensions: the lesson's title, description and feature names in
-// the interface language, and whether it scales by √d_k and masks later tokens. It only asks:
+// the interface language, whether it scales by √d_k and masks later tokens, and what words
+// missing from its table get. It only asks:
 // the lesson document makes the change (core's applyLessonSettings), as for words and dimensions.
 #include <QWidget>
 
 #include "core/lesson/lesson_edit.hpp"
 
 class QCheckBox;
+class QComboBox;
 class QLineEdit;
 
 namespace attnscope {
@@ -23,6 +25,7 @@ public:
     QLineEdit* featuresEdit() const { return features_; }
     QCheckBox* scaleBox() const { return scale_; }
     QCheckBox* causalBox() const { return causal_; }
+    QComboBox* unknownWordsBox() const { return unknownWords_; }
 
 signals:
     void settingsRequested(const attnscope::LessonSettings& settings);
@@ -30,6 +33,7 @@ signals:
 private:
     QLineEdit *title_ = nullptr, *description_ = nullptr, *features_ = nullptr;
     QCheckBox *scale_ = nullptr, *causal_ = nullptr;
+    QComboBox* unknownWords_ = nullptr;
 };
 
 }  // namespace attnscope

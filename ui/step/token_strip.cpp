@@ -60,9 +60,10 @@ void TokenStrip::showToken(QLabel* chip, const Token& token, int position, bool 
 // (a Chinese character split over byte pieces: core/tokenizers/token_reading.hpp).
 QString TokenStrip::toolTip(const Token& token, const QString& text, int position) {
     if (token.piece.empty()) {
-        const QString where = token.inTable
-            ? tr("vector from the lesson's embedding table")
-            : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
+        const QString where = token.inTable ? tr("vector from the lesson's embedding table")
+                              : token.zeroVector
+                                  ? tr("not in the lesson's table: this lesson gives such words zero vectors")
+                                  : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
         return tr("token %1 “%2”: %3").arg(position).arg(text, where);
     }
     QString tip = tr("token %1 “%2”: vocabulary piece “%3”").arg(position).arg(text, QString::fromStdString(token.piece));
