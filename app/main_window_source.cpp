@@ -254,6 +254,7 @@ TraceOnScreen MainWindow::onScreen() const {
     shown.layer = ui_->controls->layer();
     shown.decimals = source_->decimals();
     if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
+    shown.options.words = shown.trace != source_->trace();  // View ▸ Attention between words
     return shown;
 }
 

@@ -155,6 +155,14 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>查询词元</translation>
     </message>
     <message>
+        <source>attended-to word (key)</source>
+        <translation>被关注的词（键）</translation>
+    </message>
+    <message>
+        <source>query word</source>
+        <translation>查询词</translation>
+    </message>
+    <message>
         <source>Average over heads</source>
         <translation>各头平均</translation>
     </message>

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
+#include <qcustomplot.h>
 
 #include "app/main_window.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
@@ -83,6 +84,9 @@ private slots:
         QVERIFY(wordsAction(*window)->isChecked());
         QCOMPARE(heatmap().keyLabels(), kWords);
         QCOMPARE(heatmap().queryLabels(), kWords);
+        QCustomPlot* plot = child<HeatmapView>(*window, "heatmap")->firstPlot();
+        QCOMPARE(plot->xAxis->label(), QStringLiteral("attended-to word (key)"));
+        QCOMPARE(plot->yAxis->label(), QStringLiteral("query word"));
         // Layer 2, head 1: row 它 (piece 6), column 马路 (pieces 0, 1);
         // row 宽 (pieces 3, 4), column 很 (piece 2).
         const AttentionWeights& a = pieceWeights(1, 0);
@@ -93,6 +97,7 @@ private slots:
         QVERIFY(qAbs(w(2, 1) - (a(3, 2) + a(4, 2)) / 2) < 1e-6);
         wordsAction(*window)->trigger();  // off again: the pieces come back
         QCOMPARE(heatmap().keyLabels(), kPieces);
+        QCOMPARE(child<HeatmapView>(*window, "heatmap")->firstPlot()->xAxis->label(), QStringLiteral("attended-to token (key)"));
     }
 
     void tokenStripBracketsWords() {
