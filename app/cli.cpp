@@ -22,6 +22,7 @@
 #include "app/cli_support.hpp"
 #include "app/heatmap_export.hpp"
 #include "app/lesson_source.hpp"
+#include "core/analysis/word_attention.hpp"
 #include "core/source/model_session.hpp"
 #include "core/export/export.hpp"
 #include "core/export/model_export.hpp"
@@ -72,6 +73,8 @@ void addOptions(QCommandLineParser& parser) {
         {"kernel-info", translate("cli", "Print which BLAS kernels run and why, then exit.")},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
          "language"},
+        {"words", translate("cli", "Models: attention weights between words instead of tokens (to a word: the sum over its "
+                  "tokens, from a word: the mean; Chinese split into words by ICU). Text, csv, markdown and --export-png.")},
     });
     addSelectionOptions(parser);
 }
@@ -175,14 +178,16 @@ std::string relabelCsvLayer(const std::string& csv, int layer) {
     return out;
 }
 
-std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Trace& layerTrace,
+// `shown`: the one layer r.layer cut out of the run (detailTraceOf), or every layer between words.
+std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Trace& shown,
                         const ModelRequest& r) {
     const TokenLabeler label = [&](int id) { return opened.tokenizer.label(id); };
     const int decimals = r.exportRequest.decimals;
     switch (r.format) {
-        case ExportFormat::Csv:
-            return relabelCsvLayer(exportTrace(layerTrace, ExportFormat::Csv, r.exportRequest), *r.layer) +
-                   predictionsToCsvRows(run, label, decimals);
+        case ExportFormat::Csv: {
+            const std::string csv = exportTrace(shown, ExportFormat::Csv, r.exportRequest);
+            return (shown.layerCount() == 1 ? relabelCsvLayer(csv, *r.layer) : csv) + predictionsToCsvRows(run, label, decimals);
+        }
         default: break;
     }
     const bool markdown = r.format == ExportFormat::Markdown;
@@ -192,7 +197,7 @@ std::string modelOutput(const OpenedModel& opened, const ModelRun& run, const Tr
                       fillMessage(message(MessageId::LabelModelLayer, language), {std::to_string(*r.layer + 1)}) + "\n";
     if (!run.predictions.empty())
         out += predictionsToText(run, opened.family(), label, decimals, r.exportRequest.language) + "\n";
-    return out + exportTrace(layerTrace, r.format, r.exportRequest);
+    return out + exportTrace(shown, r.format, r.exportRequest);
 }
 
 // Qt decodes argv as UTF-8 and turns invalid bytes into U+FFFD, which no vocabulary or lesson holds.
@@ -220,6 +225,8 @@ std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
         return translate("cli", "--model and --lesson exclude each other: give one").toStdString();
     if (parser.isSet("model") && parser.isSet("paste")) return translate("cli", "--paste applies to lessons only").toStdString();
     if (!parser.isSet("model") && parser.isSet("top-k")) return translate("cli", "--top-k applies to --model runs only").toStdString();
+    if (!parser.isSet("model") && parser.isSet("words"))
+        return translate("cli", "--words applies to --model runs only (a lesson's tokens are words already)").toStdString();
     if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
     if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
         return translate("cli", "--format npy writes a binary .npz file: give --output FILE").toStdString();
@@ -261,6 +268,36 @@ int streamModel(const QCommandLineParser& parser, const OpenedModel& opened, con
     return png.ok() ? 0 : fail(coreErrorString(png.error()));
 }
 
+// --words: each layer's weights between words (core/analysis/word_attention.hpp), computed from
+// the weights every layer of the run keeps; nothing else has a meaning between words.
+std::optional<std::string> wordsRequestError(const ModelRequest& r) {
+    if (r.format != ExportFormat::Text && r.format != ExportFormat::Csv && r.format != ExportFormat::Markdown)
+        return translate("cli", "--words prints text, csv or markdown").toStdString();
+    if ((r.exportRequest.step && *r.exportRequest.step != Step::Weights) || r.exportRequest.explain ||
+        !r.exportRequest.selection.steps.empty())
+        return translate("cli", "--words shows attention weights only (no --step other than weights, --steps or --explain)").toStdString();
+    return std::nullopt;
+}
+
+int runWordsCommand(const QCommandLineParser& parser, const OpenedModel& opened, RunControl control, ModelRequest r) {
+    if (auto error = wordsRequestError(r)) return fail(*error);
+    control.fullDetailMaxTokens = 0;  // weights only: the words need nothing more
+    auto run = runSentence(opened, parser.value("sentence").toStdString(), control);
+    if (!run) return fail(coreErrorString(run.error()));
+    notices(run.value().trace.notices);
+    const Trace words = wordLevelTrace(run.value().trace);
+    r.exportRequest.step = Step::Weights;
+    r.exportRequest.layer = r.layer;
+    if (parser.isSet("export-png")) {
+        if (auto error = exportHeatmapPng(words, parser.value("export-png"), r.layer.value_or(words.layerCount() - 1)); !error.ok())
+            return fail(coreErrorString(error.error()));
+    }
+    if (!parser.isSet("print")) return 0;
+    return writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
+        return writeWhole(sink, modelOutput(opened, run.value(), words, r), target);
+    });
+}
+
 int runModelCommand(const QCommandLineParser& parser) {
     if (!parser.isSet("sentence")) return fail(translate("cli", "--model needs --sentence TEXT").toStdString());
     auto opened = openModel(parser.value("model").toStdString());
@@ -271,6 +308,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     RunControl control;
     control.topK = request.topK;
     control.ablate = request.ablate;
+    if (parser.isSet("words")) return runWordsCommand(parser, opened.value(), control, request);
     if (streamsLayers(parser, request)) return streamModel(parser, opened.value(), control, request);
     // The one layer shown is rebuilt by detailTraceOf; the run keeps the attention weights only.
     control.fullDetailMaxTokens = 0;

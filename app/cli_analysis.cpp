@@ -20,6 +20,7 @@
 #include "core/analysis/corpus_stats.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
+#include "core/analysis/word_attention.hpp"
 #include "ui/common/qt_text.hpp"
 #include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
@@ -39,6 +40,8 @@ void addOptions(QCommandLineParser& parser) {
         {"mention", QT_TRANSLATE_NOOP("cli", "coref: resolve this word (WORD or WORD#N for its N-th occurrence) instead of every pronoun."),
          "word"},
         {"cataphora", QT_TRANSLATE_NOOP("cli", "Let words after the mention be candidates too.")},
+        {"words", QT_TRANSLATE_NOOP("cli", "coref: score on attention between words (to a word: the sum over its tokens, from a "
+                                           "word: the mean; Chinese split into words by ICU), so 它 can point to 马路, not 路.")},
         {"coref-set", QT_TRANSLATE_NOOP("cli", "heads: a coreference set (JSON lines, see docs/coreference.md)."), "file"},
         {"stats", QT_TRANSLATE_NOOP("cli", "heads: print entropy and attention shares of every head on --sentence.")},
         {"corpus", QT_TRANSLATE_NOOP("cli", "heads --stats: the statistics over a text FILE, one sentence a line (blank lines skipped)."),
@@ -174,6 +177,7 @@ int runCoref(const QCommandLineParser& parser, const AnalysisSource& source) {
     if (!sentence) return fail(coreErrorString(sentence.error()));
     auto trace = runAndReport(source, sentence.value());
     if (!trace) return fail(coreErrorString(trace.error()));
+    if (parser.isSet("words")) trace = wordLevelTrace(trace.value());  // a lesson's tokens are words already
     auto scoring = readScoring(parser, {static_cast<int>(trace.value().layers.size()), trace.value().headCount()});
     if (!scoring) return fail(coreErrorString(scoring.error()));
     ResolveOptions options{scoring.value(), parser.isSet("cataphora"), std::nullopt};

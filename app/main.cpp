@@ -11,6 +11,7 @@
 #include "app/presentation.hpp"
 #include "app/run_window.hpp"
 #include "app/theme_switcher.hpp"
+#include "app/word_level_switch.hpp"
 #include "core/io/run_inputs.hpp"
 
 int main(int argc, char** argv) {
@@ -45,5 +46,6 @@ int main(int argc, char** argv) {
     if (auto error = attnscope::commandLineError(arguments)) return attnscope::fail(*error);
     attnscope::Presentation::rememberZoom(true);  // View ▸ Zoom comes back next session
     attnscope::ThemeSwitcher::rememberTheme(true);  // and View ▸ Theme
+    attnscope::WordLevelSwitch::rememberChoice(true);  // and View ▸ Attention between words
     return attnscope::runWindow(arguments);
 }

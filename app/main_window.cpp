@@ -29,6 +29,7 @@
 #include "app/loading_cover.hpp"
 #include "app/presentation.hpp"
 #include "app/theme_switcher.hpp"
+#include "app/word_level_switch.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/compare_tab_controller.hpp"
@@ -95,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     ui_->presentation = new Presentation(this, redraw,
                                          [this] { ui_->navigator->next(); }, [this] { ui_->navigator->previous(); });
     theme_ = new ThemeSwitcher(this);  // the remembered theme, before anything is drawn
+    words_ = new WordLevelSwitch(this);  // the remembered choice, before anything is drawn
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
@@ -102,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     connectSource(model_);
     connect(model_, &ModelTraceSource::opened, this, &MainWindow::onModelOpened);
     connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
+    connect(words_, &WordLevelSwitch::changed, this, &MainWindow::showWordsOrPieces);
     showSourcePanels();
     setRunning(false);
     ui_->presentation->applyZoom();  // the zoom the user chose last time
@@ -257,6 +260,7 @@ void MainWindow::buildMenus() {
     QAction* allHeads = view->addAction(tr("&All heads side by side"), ui_->heatmap, &HeatmapView::setAllHeads);
     allHeads->setCheckable(true);
     connect(ui_->heatmap->allHeadsBox(), &QCheckBox::toggled, allHeads, &QAction::setChecked);
+    words_->addToViewMenu(view);  // pieces or words in the attention views and Coreference
     addLanguageMenu(view);  // View ▸ Language (main_window_language.cpp)
     fillHelpMenu(menuBar()->addMenu(tr("&Help")), this);  // About AttnScope (app/app_identity.cpp)
 }

@@ -18,6 +18,7 @@ class LessonDocument;
 class LessonTraceSource;
 class ModelTraceSource;
 class ThemeSwitcher;
+class WordLevelSwitch;
 class TraceSource;
 struct TraceOnScreen;
 
@@ -76,12 +77,14 @@ private:
     void showOnTabs(bool now);
     TraceOnScreen onScreen() const;
     void showLayer();
+    void showWordsOrPieces();  // View ▸ Attention between words switched, or its Trace ready
 
     LessonTraceSource* lesson_ = nullptr;  // kept while a model is shown: the lab works on it
     ModelTraceSource* model_ = nullptr;
     TraceSource* source_ = nullptr;        // one of the two
     LessonDocument* document_ = nullptr;   // the lesson's undo history and modified mark
     ThemeSwitcher* theme_ = nullptr;
+    WordLevelSwitch* words_ = nullptr;     // View ▸ Attention between words
     QString lessonPath_;
     QString lastError_;
     QTimer sentenceTimer_;

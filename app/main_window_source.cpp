@@ -22,6 +22,7 @@
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
+#include "app/word_level_switch.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_language.hpp"
 #include "ui/attention/attention_controls.hpp"
@@ -198,7 +199,8 @@ void MainWindow::onTraceChanged() {
     ui_->controls->setLayerCount(trace->layerCount());
     showSourcePanels();
     refreshLabels();
-    if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens);
+    words_->setTrace(trace);
+    if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens, words_->groupsShown(*trace));
     else ui_->tokens->setTokens(trace->tokens);
     ui_->navigator->setHeadCount(trace->headCount());
     showOnTabs(source_->cheapToShow());
@@ -208,7 +210,7 @@ void MainWindow::onTraceChanged() {
     }
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
     ui_->heads->requestStatistics(trace, ui_->sentence->text());
-    ui_->coref->show(trace, ui_->controls->layer(), ui_->navigator->currentHead());
+    ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
 }
 
 // The worked example: the source's worked trace at the chosen layer.
@@ -248,10 +250,11 @@ void MainWindow::refreshLabels() {
 
 TraceOnScreen MainWindow::onScreen() const {
     TraceOnScreen shown;
-    shown.trace = source_->trace();
+    shown.trace = words_->shown(source_->trace());
     shown.layer = ui_->controls->layer();
     shown.decimals = source_->decimals();
     if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
+    shown.options.words = shown.trace != source_->trace();  // View ▸ Attention between words
     return shown;
 }
 
@@ -263,15 +266,24 @@ void MainWindow::showOnTabs(bool now) {
         const bool offered = ui_->tabs->isTabVisible(ui_->tabs->indexOf(tab->page()));
         tab->show(shown, (now && offered) || tab->page() == ui_->tabs->currentWidget());
     }
-    const std::vector<HeadRef> off = shown.trace ? ablatedHeads(*shown.trace) : std::vector<HeadRef>{};
-    ui_->compare->show(shown.trace, source_->sentenceRunner(off), shown.layer, ui_->navigator->currentHead(), shown.decimals);
+    const auto pieces = source_->trace();  // Compare lines up pieces (or words) itself
+    const std::vector<HeadRef> off = pieces ? ablatedHeads(*pieces) : std::vector<HeadRef>{};
+    ui_->compare->show(pieces, source_->sentenceRunner(off), shown.layer, ui_->navigator->currentHead(), shown.decimals);
 }
 
 void MainWindow::showLayer() {
     if (!source_->trace()) return;
     showOnTabs(source_->cheapToShow());
-    ui_->coref->show(source_->trace(), ui_->controls->layer(), ui_->navigator->currentHead());  // "all heads of layer N"
+    ui_->coref->show(words_->shown(source_->trace()), ui_->controls->layer(), ui_->navigator->currentHead());  // "all heads of layer N"
     source_->showLayer(ui_->controls->layer());
+}
+
+void MainWindow::showWordsOrPieces() {
+    const auto trace = source_->trace();
+    if (!trace) return;
+    if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens, words_->groupsShown(*trace));
+    showOnTabs(source_->cheapToShow());
+    ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
 }
 
 }  // namespace attnscope

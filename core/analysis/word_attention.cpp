@@ -50,4 +50,59 @@ std::vector<Token> wordLevelTokens(const std::vector<Token>& tokens, const std::
     return words;
 }
 
+bool hasMultiPieceWords(const Trace& trace) {
+    return !trace.wordGroups.empty() && countOf(trace.wordGroups) < trace.tokenCount();
+}
+
+namespace {
+
+// Each of n tokens its own word.
+std::vector<int> ownWords(int n) {
+    std::vector<int> own(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < own.size(); ++i) own[i] = static_cast<int>(i);
+    return own;
+}
+
+// A head with only its weights between words (W×W), in the precision the run computed.
+HeadTrace wordLevelHead(const HeadTrace& head, const std::vector<int>& queryGroup, const std::vector<int>& keyGroup) {
+    HeadTrace words;
+    const Mat w = wordLevelAttention(head.weights.ref(), queryGroup, keyGroup);
+    if (head.weights.isFloat()) words.weights = AttentionWeights(MatF(w.cast<float>()));
+    else words.weights = AttentionWeights(w);
+    words.ablated = head.ablated;
+    return words;
+}
+
+}  // namespace
+
+Trace wordLevelTrace(const Trace& trace) {
+    const bool grouped = static_cast<int>(trace.wordGroups.size()) == trace.tokenCount();
+    const std::vector<int> group = grouped ? trace.wordGroups : ownWords(trace.tokenCount());
+    Trace words;
+    words.tokens = wordLevelTokens(trace.tokens, group);
+    for (std::size_t w = 0; w < words.tokens.size(); ++w) words.tokens[w].word = static_cast<int>(w);  // one word each
+    // Cross-attention comes from lessons only, whose tokens are words already.
+    words.keyTokens = trace.keyTokens;
+    const std::vector<int> keyGroup = trace.isCrossAttention() ? ownWords(trace.keyCount()) : group;
+    for (const LayerTrace& layer : trace.layers) {
+        LayerTrace& out = words.layers.emplace_back();
+        out.kvHeadOf = layer.kvHeadOf;
+        out.slidingWindow = layer.slidingWindow;
+        out.headNorm = layer.headNorm;
+        for (const HeadTrace& head : layer.heads)
+            out.heads.push_back(wordLevelHead(head, group, keyGroup));
+    }
+    words.positionalKind = trace.positionalKind;
+    words.projections = trace.projections;
+    words.scaled = trace.scaled;
+    words.scaleDivisor = trace.scaleDivisor;
+    words.causal = trace.causal;
+    words.paddedFrom = trace.paddedFrom < 0 ? -1 : group[static_cast<std::size_t>(trace.paddedFrom)];
+    words.hasOutputProjection = trace.hasOutputProjection;
+    words.residual = trace.residual;
+    words.handRounding = trace.handRounding;
+    words.notices = trace.notices;
+    return words;
+}
+
 }  // namespace attnscope

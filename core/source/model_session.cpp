@@ -86,6 +86,7 @@ Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sent
     for (const Token& t : tokens) ids.push_back(t.id);
     input.ids = opened.tokenizer.wrap(ids);
     input.tokens = opened.tokenizer.wrap(tokens);
+    input.wordGroups = opened.tokenizer.wordGroups(input.tokens);
     return input;
 }
 
@@ -99,6 +100,7 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
     if (!run) return run.error();
     ModelRun result = std::move(run).value();
     for (Notice& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));
+    result.trace.wordGroups = std::move(input.value().wordGroups);
     addNonFiniteNotices(result.trace);  // an overflow on the way is named, never an all-NaN picture
     return result;
 }
@@ -120,6 +122,7 @@ Trace withoutLayers(const Trace& full) {
     copy.residual = full.residual;
     copy.handRounding = full.handRounding;
     copy.notices = full.notices;
+    copy.wordGroups = full.wordGroups;
     return copy;
 }
 

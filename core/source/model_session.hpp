@@ -33,6 +33,7 @@ Result<OpenedModel> openModel(std::string_view pathOrId);
 struct ModelInput {
     std::vector<int> ids;
     std::vector<Token> tokens;
+    std::vector<int> wordGroups;  // each token's word (ModelTokenizer::wordGroups)
     std::vector<Notice> notices;  // truncation
 };
 Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence);

@@ -110,6 +110,10 @@ struct Trace {
     bool residual = false;  // layer l+1's input is X_l + output_l (lessons with several layers)
     std::optional<int> handRounding;  // every intermediate rounded to this many decimals
     std::vector<Notice> notices;      // things the reader must see: masked rows, infinities, … (noticeText)
+    // Model runs: each token's word (0, 1, … in order; ModelTokenizer::wordGroups: word pieces, byte
+    // pieces and Chinese characters joined into words) for the word-level views
+    // (core/analysis/word_attention.hpp). Empty: every token is a word of its own (lessons).
+    std::vector<int> wordGroups;      // T
 
     bool hasMask() const { return causal || paddedFrom >= 0; }  // a Masked step between scaling and softmax
     int tokenCount() const { return static_cast<int>(tokens.size()); }  // T_q

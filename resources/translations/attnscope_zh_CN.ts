@@ -155,6 +155,14 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <translation>查询词元</translation>
     </message>
     <message>
+        <source>attended-to word (key)</source>
+        <translation>被关注的词（键）</translation>
+    </message>
+    <message>
+        <source>query word</source>
+        <translation>查询词</translation>
+    </message>
+    <message>
         <source>Average over heads</source>
         <translation>各头平均</translation>
     </message>
@@ -3913,12 +3921,43 @@ CPU 特性：%4
         <source>--paste applies to lessons only</source>
         <translation>--paste 只适用于课程</translation>
     </message>
+    <message>
+        <source>Models: attention weights between words instead of tokens (to a word: the sum over its tokens, from a word: the mean; Chinese split into words by ICU). Text, csv, markdown and --export-png.</source>
+        <translation>模型：词之间而非词元之间的注意力权重（指向一个词：其各词元之和；来自一个词：其各词元的平均；中文按词典分词）。适用于 text、csv、markdown 和 --export-png。</translation>
+    </message>
+    <message>
+        <source>--words applies to --model runs only (a lesson&apos;s tokens are words already)</source>
+        <translation>--words 只用于 --model 运行（课程的词元本来就是词）</translation>
+    </message>
+    <message>
+        <source>--words prints text, csv or markdown</source>
+        <translation>--words 只输出 text、csv 或 markdown</translation>
+    </message>
+    <message>
+        <source>--words shows attention weights only (no --step other than weights, --steps or --explain)</source>
+        <translation>--words 只显示注意力权重（不可与 weights 以外的 --step、--steps 或 --explain 同用）</translation>
+    </message>
+    <message>
+        <source>coref: score on attention between words (to a word: the sum over its tokens, from a word: the mean; Chinese split into words by ICU), so 它 can point to 马路, not 路.</source>
+        <translation>coref：按词之间的注意力打分（指向一个词：其各词元之和；来自一个词：其各词元的平均；中文按词典分词），于是“它”可以指向“马路”而不是“路”。</translation>
+    </message>
 </context>
 <context>
     <name>settings</name>
     <message>
         <source>%1; the settings are neither read nor saved this session</source>
         <translation>%1；本次会话既不读取也不保存设置</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::WordLevelSwitch</name>
+    <message>
+        <source>Attention between &amp;words</source>
+        <translation>词之间的注意力(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Heatmap, model view, head view and Coreference between words instead of tokens: attention to a word is the sum over its tokens, from a word the mean</source>
+        <translation>热力图、模型视图、头视图和共指以词而非词元显示：指向一个词的注意力是其各词元之和，来自一个词的注意力是其各词元的平均</translation>
     </message>
 </context>
 </TS>

@@ -121,6 +121,50 @@ PY
     grep -q "^prediction,,,2,␣sat,0,␣on,0.3685$" <<<"$csv" || fail "csv prediction: $csv"
     grep -q "^weights,2,1,0,the,1,␣cat,0.0000$" <<<"$csv" || fail "causal mask row 0 of layer 2: $csv"
     ;;
+  words_chinese)
+    # qwen2-tiny's weights with tests/reference/fixtures/tokenizer-zh-tiny.json (Qwen's pattern):
+    # 马路很宽，它很长。 is the pieces 马 路 很 ◌ 宽 ， 它 很 长 。 and ICU's words 马路|很|宽|，|它|很|长|。
+    # Every word-level number is summed here from the printed piece weights: to a word the sum
+    # over its pieces, from a word the mean (Clark et al. 2019).
+    model="$tmp/qwen-zh"; mkdir "$model"
+    cp "$src/tests/reference/models/qwen2-tiny/config.json" "$src/tests/reference/models/qwen2-tiny/model.safetensors" "$model/"
+    cp "$src/tests/reference/fixtures/tokenizer-zh-tiny.json" "$model/tokenizer.json"
+    sentence="马路很宽，它很长。"
+    "$bin" --model "$model" --sentence "$sentence" --print --format csv --layer 2 --step weights --decimals 7 >"$tmp/pieces.csv" || fail "exit $?"
+    "$bin" --model "$model" --sentence "$sentence" --print --format csv --layer 2 --words --decimals 7 >"$tmp/words.csv" || fail "exit $?"
+    "$bin" coref --model "$model" --sentence "$sentence" --heads 2:1 --words --format json >"$tmp/coref.json" || fail "exit $?"
+    text="$("$bin" --model "$model" --sentence "$sentence" --print --layer 2 --words --head 1)" || fail "exit $?"
+    grep -q "马路" <<<"$text" || fail "text has no word 马路: $text"
+    python3 - "$tmp/pieces.csv" "$tmp/words.csv" "$tmp/coref.json" <<'PY' || fail "word-level numbers"
+import csv, json, sys
+def weights(path):
+    cells, labels = {}, {}
+    for row in csv.reader(open(path, encoding="utf-8")):
+        if row and row[0] == "weights":
+            layer, head, r, c = int(row[1]), int(row[2]), int(row[3]), int(row[5])
+            cells[(head, r, c)] = float(row[7])
+            labels[c] = row[6]
+    return cells, [labels[c] for c in sorted(labels)]
+p, piece_labels = weights(sys.argv[1])
+w, word_labels = weights(sys.argv[2])
+assert piece_labels == ["马", "路", "很", "◌", "宽", "，", "它", "很", "长", "。"], piece_labels
+assert word_labels == ["马路", "很", "宽", "，", "它", "很", "长", "。"], word_labels
+words = [[0, 1], [2], [3, 4], [5], [6], [7], [8], [9]]  # the pieces of each word
+worst = 0
+for h in range(1, 5):
+    for i, qs in enumerate(words):
+        for j, ks in enumerate(words):
+            expected = sum(p[(h, q, k)] for q in qs for k in ks) / len(qs)
+            worst = max(worst, abs(w[(h, i, j)] - expected))
+assert worst < 2e-6, worst
+doc = json.load(open(sys.argv[3], encoding="utf-8"))
+(m,) = doc["mentions"]
+assert m["text"] == "它", m
+assert [c["text"] for c in m["candidates"]] == ["马路", "宽"], m["candidates"]
+road, wide = p[(1, 6, 0)] + p[(1, 6, 1)], p[(1, 6, 3)] + p[(1, 6, 4)]
+assert abs(m["candidates"][0]["score"] - road / (road + wide)) < 1e-5, (m["candidates"], road, wide)
+PY
+    ;;
   model_example_by_name)
     # The shipped example GPT opened by name (resources/models/example-gpt, found from the source tree).
     out="$("$bin" --model example-gpt --sentence "The LORD is my shepherd" --print --top-k 1)" || fail "exit $?"

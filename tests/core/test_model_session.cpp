@@ -47,6 +47,7 @@ Trace everyFieldSet() {
     t.residual = true;
     t.handRounding = 2;
     t.notices = {Notice{MessageId::NoticeRowMaskedNumbered, {"2"}}};
+    t.wordGroups = {0, 1};
     return t;
 }
 
@@ -82,13 +83,14 @@ TEST_CASE("withoutLayers keeps every Trace field but the layers", "[model_sessio
     CHECK(copy.residual);
     CHECK(copy.handRounding == std::optional<int>(2));
     CHECK(copy.notices == full.notices);
+    CHECK(copy.wordGroups == full.wordGroups);
 }
 
 // The guard for the next field: Trace's size on this platform (x86-64, libstdc++) with the
 // fields above. A new field changes it: copy the field in withoutLayers, set and check it above,
 // then update the number.
 TEST_CASE("Trace has no field withoutLayers does not know", "[model_session]") {
-    CHECK(sizeof(Trace) == 208);
+    CHECK(sizeof(Trace) == 232);
 }
 
 TEST_CASE("takeDetailTrace moves the run's Full layer out: the recomputed layer's numbers, weights left behind",

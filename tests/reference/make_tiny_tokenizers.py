@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Writes a tiny tokenizer.json beside each RoPE family's random-weight checkpoint, so the folders
 open like a downloaded model (window, command line) without a real tokenizer of 100k+ tokens.
 
@@ -14,6 +14,10 @@ sinks park their attention. Characters outside the vocabulary become <unk>.
 """
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_tokenizers import bytes_to_unicode  # noqa: E402  (GPT-2's byte symbols; needs `regex`)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "models")
@@ -68,11 +72,48 @@ def tokenizer_json():
     }
 
 
+QWEN_SPLIT = ("(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|"
+              "\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+")
+CHINESE_SENTENCE = "马路很宽，它很长。"
+CHINESE_WHOLE = "马路很它长，。"  # 宽 is left as two pieces
+
+
+def chinese_tokenizer_json():
+    symbol = bytes_to_unicode()
+    bytes_used = []
+    for b in CHINESE_SENTENCE.encode("utf-8"):
+        if symbol[b] not in bytes_used:
+            bytes_used.append(symbol[b])
+    merges, merged = [], []
+    for ch in CHINESE_SENTENCE:
+        b = [symbol[x] for x in ch.encode("utf-8")]
+        pairs = [(b[0], b[1])] + ([(b[0] + b[1], b[2])] if ch in CHINESE_WHOLE else [])
+        for left, right in pairs:
+            if left + right not in merged:
+                merges.append(f"{left} {right}")
+                merged.append(left + right)
+    order = SPECIALS + ["Ġ"] + bytes_used + merged
+    assert len(order) <= VOCAB_SIZE, len(order)
+    spec = tokenizer_json()
+    spec["normalizer"] = {"type": "NFC"}
+    spec["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": QWEN_SPLIT}, "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}]}
+    spec["post_processor"] = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
+    spec["decoder"] = dict(spec["post_processor"])
+    spec["model"].update(vocab={token: i for i, token in enumerate(order)}, merges=merges)
+    return spec
+
+
+def write_json(path, spec):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(spec, ensure_ascii=False, indent=1) + "\n")
+
+
 def main():
-    text = json.dumps(tokenizer_json(), ensure_ascii=False, indent=1) + "\n"
     for name in NAMES:
-        with open(os.path.join(MODELS, name, "tokenizer.json"), "w", encoding="utf-8") as f:
-            f.write(text)
+        write_json(os.path.join(MODELS, name, "tokenizer.json"), tokenizer_json())
+    write_json(os.path.join(HERE, "fixtures", "tokenizer-zh-tiny.json"), chinese_tokenizer_json())
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ struct AttentionViewOptions {
     // With hidden tokens: divide each kept row by its sum (labelled "renormalised").
     bool renormalize = false;
 
+    // The Trace drawn is between words (View ▸ Attention between words): axes say "word".
+    bool words = false;
+
     bool operator==(const AttentionViewOptions&) const = default;
 };
 

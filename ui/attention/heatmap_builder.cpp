@@ -87,6 +87,8 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     colours_ = colours;
     const WeightSelection selection{visibleTokens(trace, options.hideSpecial), options.renormalize};
     const Mat w = shownWeights(weightsToShow(trace.layers.at(layer), head, options.aggregate), selection);  // K×K
+    plot_->xAxis->setLabel(options.words ? QObject::tr("attended-to word (key)") : QObject::tr("attended-to token (key)"));
+    plot_->yAxis->setLabel(options.words ? QObject::tr("query word") : QObject::tr("query token"));
     scaleMax_ = colours == HeatmapColours::Weight ? scaleTop(trace, layer, w, selection, options.scale) : 1.0;
     fillMap(w, colours == HeatmapColours::PerRow ? rowMaxNormalized(w)
                : colours == HeatmapColours::Log  ? flooredWeights(w)

@@ -44,14 +44,16 @@ PieceStrip::PieceStrip(QWidget* parent) : QWidget(parent) {
     setTokens({});
 }
 
-void PieceStrip::setTokens(const std::vector<Token>& tokens) {
+void PieceStrip::setTokens(const std::vector<Token>& tokens, const std::vector<int>& wordGroups) {
     tokens_ = tokens;
     groups_.clear();
+    const bool byGroups = wordGroups.size() == tokens_.size();
+    const auto wordOf = [&](std::size_t i) { return byGroups ? wordGroups[i] : tokens_[i].word; };
     int group = -1;
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
         const Token& t = tokens_[i];
-        const bool sameWord = i > 0 && !t.special && !tokens_[i - 1].special && t.word >= 0 &&
-                              t.word == tokens_[i - 1].word;
+        const bool sameWord = i > 0 && !t.special && !tokens_[i - 1].special && wordOf(i) >= 0 &&
+                              wordOf(i) == wordOf(i - 1);
         groups_.push_back(sameWord ? group : ++group);
     }
     layoutChips();

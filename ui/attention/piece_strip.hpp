@@ -21,7 +21,9 @@ class PieceStrip : public QWidget {
     Q_OBJECT
 public:
     explicit PieceStrip(QWidget* parent = nullptr);
-    void setTokens(const std::vector<Token>& tokens);
+    // wordGroups (Trace::wordGroups, one per token): the brackets join the pieces of each of
+    // these words instead of the tokenizer's (Token.word): View ▸ Attention between words.
+    void setTokens(const std::vector<Token>& tokens, const std::vector<int>& wordGroups = {});
 
     // What is drawn, for tests: texts, the word group of each chip (consecutive pieces of one
     // word share a group; every other chip is its own), special flags, chip rectangles.

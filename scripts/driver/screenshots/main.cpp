@@ -3,6 +3,7 @@
 // none of it.
 //   attnscope_screenshots [--lang zh_CN] [--lesson NAME|FILE] [--sentence TEXT] DIR
 //   attnscope_screenshots --model FOLDER|ID [--sentence TEXT] DIR
+//   attnscope_screenshots --model FOLDER|ID --words --sentence TEXT DIR   (View ▸ Attention between words)
 // Exit 1 with the first file that could not be written and the OS's reason, or when nothing was
 // written (then the window's last error, e.g. a model that did not open).
 #include <QApplication>
@@ -32,6 +33,10 @@ int takeScreenshots(const QCommandLineParser& parser, const QString& dir) {
     MainWindow window;
     ScreenshotTour tour(window);
     const QString sentence = parser.value("sentence");
+    if (parser.isSet("model") && parser.isSet("words")) {
+        window.show();
+        return exitCode(window, tour, tour.saveWordScreenshots(dir, parser.value("model"), sentence), dir);
+    }
     if (parser.isSet("model")) {
         window.show();
         return exitCode(window, tour, tour.saveModelScreenshots(dir, parser.value("model"), sentence), dir);
@@ -53,7 +58,8 @@ int main(int argc, char** argv) {
     attnscope::initResources();
     QCommandLineParser parser;
     parser.addOptions({{"lang", "zh_CN or en", "language"}, {"lesson", "a built-in lesson or a file", "lesson"},
-                       {"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"}});
+                       {"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
+                       {"words", "attention between words (with --model)"}});
     parser.addPositionalArgument("dir", "where the PNG files go");
     parser.process(app);
     if (parser.positionalArguments().size() != 1) parser.showHelp(2);

@@ -2,6 +2,7 @@
 // a Chinese sentence and the coreference arcs (the attnscope_screenshots program, main.cpp).
 #include "scripts/driver/screenshots/screenshot_tour.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -305,6 +306,31 @@ int ScreenshotTour::saveModelScreenshots(const QString& dir, const QString& mode
     const QString corpus = QStringLiteral("model-%1-corpus-stats.png").arg(n + 1, 2, 10, QLatin1Char('0'));
     n += saveCorpusScreenshot(QDir(dir).filePath(corpus));
     n += saveDarkScreenshots(w, session_, dir, screenshotError_);  // last: dark-*.png (issue 13 §6)
+    return n;
+}
+
+int ScreenshotTour::saveWordScreenshots(const QString& dir, const QString& model, const QString& sentence) {
+    MainWindow& w = window_;
+    screenshotError_.clear();
+    QDir().mkpath(dir);
+    w.setSentence(sentence);
+    w.openModel(model);
+    if (!waitForModel(w) || !w.source().trace()) return 0;
+    int n = 0;
+    const auto shot = [&](QWidget* tab, const QString& what) {
+        tabs_->setCurrentWidget(tab);
+        const QString name = QStringLiteral("words-%1-%2.png").arg(n + 1, 2, 10, QLatin1Char('0')).arg(what);
+        n += grabTo(QDir(dir).filePath(name)) ? 1 : 0;
+    };
+    heatmap_->setHead(0);
+    shot(heatmap_, "heatmap-pieces");
+    auto* words = child<QAction>(w, "wordLevel");
+    if (!words->isChecked()) words->trigger();
+    shot(heatmap_, "heatmap-words");
+    shot(headView_, "head-view-words");
+    shot(coref_, "coreference-words");
+    words->trigger();  // back to pieces: the arcs of the tokenizer's pieces, for comparison
+    shot(coref_, "coreference-pieces");
     return n;
 }
 

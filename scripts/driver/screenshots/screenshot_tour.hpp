@@ -33,6 +33,10 @@ public:
     // `model` (a folder or cached id): model view, head view, heatmap with predictions, worked
     // example, coreference, heads, learned positions. Files are named model-NN-….png.
     int saveModelScreenshots(const QString& dir, const QString& model, const QString& sentence);
+    // View ▸ Attention between words on `model` and `sentence` (a Chinese one through a Qwen
+    // tokenizer): the heatmap of the pieces, then heatmap, head view and Coreference between
+    // words. Files are named words-NN-….png.
+    int saveWordScreenshots(const QString& dir, const QString& model, const QString& sentence);
     // The first screenshot that could not be written (the file and the OS's reason), or empty.
     QString screenshotError() const { return screenshotError_; }
 
