@@ -315,7 +315,7 @@ int ScreenshotTour::saveWordScreenshots(const QString& dir, const QString& model
     QDir().mkpath(dir);
     w.setSentence(sentence);
     w.openModel(model);
-    if (!waitForModel(w) || !w.source().trace()) return 0;
+    if (!waitForModel(w) || !shownSource(w).trace()) return 0;
     int n = 0;
     const auto shot = [&](QWidget* tab, const QString& what) {
         tabs_->setCurrentWidget(tab);
