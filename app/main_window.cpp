@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -69,6 +70,8 @@ void initResources() { initAttnScopeResources(); }
 namespace {
 
 constexpr int kSentenceDelayMs = 150;
+constexpr QSize kTabsMinimum{240, 160};
+const QSize kDefaultWindow{1560, 960};
 QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
@@ -108,7 +111,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
     connect(&sentenceTimer_, &QTimer::timeout, this, &MainWindow::applySentence);
-    resize(1560, 960);
+    // At most the screen's free area: a 1280×720 projector shows the whole window.
+    resize(kDefaultWindow.boundedTo(screen()->availableGeometry().size()));
     ui_->navigator->list()->setFocus();  // not the sentence box: → steps the lesson at launch
 }
 
@@ -123,6 +127,7 @@ QWidget* MainWindow::buildCentralWidget() {
     auto* central = new QWidget(this);
     ui_->title = new QLabel(central);
     ui_->title->setObjectName("lessonTitle");
+    ui_->title->setWordWrap(true);  // a long title at 200 % must not widen the window past the screen
     ui_->description = new QLabel(central);
     ui_->description->setObjectName("description");
     ui_->description->setWordWrap(true);
@@ -172,7 +177,8 @@ QWidget* MainWindow::buildCentralWidget() {
     layout->addWidget(splitter, 1);
     // On a projector: what presentation mode hides (the worked example gets the height) and what the zoom resizes.
     ui_->presentation->setStage({ui_->title, ui_->matrixPanel, splitter, ui_->tabs, ui_->editor,
-                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description}});
+                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description,
+                                  ui_->tokens}});  // the tables' headers name the tokens: their height goes to the step
     return central;
 }
 
@@ -181,6 +187,9 @@ QWidget* MainWindow::buildCentralWidget() {
 QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->tabs = new QTabWidget(parent);
     ui_->tabs->setObjectName("tabs");
+    // The largest page (the editor at 200 %) must not set the window's minimum: presentation mode
+    // is exactly the screen, and a page larger than its room scrolls or clips instead.
+    ui_->tabs->setMinimumSize(kTabsMinimum);
     ui_->matrixPanel = new MatrixPanel(ui_->tabs);
     ui_->matrixPanel->setObjectName("matrixPanel");
     ui_->heatmap = new HeatmapView(ui_->tabs);
@@ -281,6 +290,7 @@ void MainWindow::addHeadSwitchMenus() {
 }
 
 void MainWindow::connectViews() {
+    connect(ui_->presentation, &Presentation::presentingChanged, this, &MainWindow::showSourcePanels);
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
     addHeadSwitchMenus();

@@ -14,6 +14,7 @@
 #include "app/recent_files.hpp"
 #include "app/lesson_source.hpp"
 #include "app/loading_cover.hpp"
+#include "app/presentation.hpp"
 #include "app/main_window.hpp"
 #include "app/main_window_parts.hpp"
 #include "app/source/lesson_trace_source.hpp"
@@ -158,6 +159,7 @@ void MainWindow::showSourcePanels() {
     ui_->controls->setVisible(offers(Offer::AttentionOptions) || (trace && trace->layerCount() > 1));
     ui_->pieces->setVisible(offers(Offer::WordPieces));
     ui_->tokens->setVisible(!offers(Offer::WordPieces));
+    ui_->presentation->keepHiddenForClass();  // a zoom or a new trace while presenting
 }
 
 void MainWindow::applySentence() { source_->run(ui_->sentence->text(), ui_->controls->layer()); }
