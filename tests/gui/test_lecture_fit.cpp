@@ -121,6 +121,8 @@ void LectureFitTest::weightsStepFitsTheScreen_data() {
     QTest::addColumn<int>("zoom");
     QTest::addColumn<bool>("everyCell");  // else 它's row from 为 to 累, the lesson's point
     QTest::newRow("1280×720 at 100 %") << 1280 << 100 << false;
+    QTest::newRow("1280×720 at 150 %") << 1280 << 150 << false;
+    QTest::newRow("1280×720 at 200 %") << 1280 << 200 << false;
     QTest::newRow("1920×1080 at 150 %") << 1920 << 150 << true;
     QTest::newRow("1920×1080 at 200 %") << 1920 << 200 << true;
 }

@@ -82,14 +82,16 @@ void MatrixPanel::fitEquation() {
 }
 
 // Too large to fit: the chosen cell (its row and column) scrolls into view, in its table and on the canvas.
+// Queued: after the layout has placed the resized tables and the canvas.
 void MatrixPanel::showSelectedCell() {
-    const QModelIndex current = result_.table->currentIndex();
-    if (!current.isValid()) return;
-    result_.table->scrollTo(current);
-    canvas_->layout()->activate();  // the tables' new sizes and places before mapping the cell
-    const QRect cell = result_.table->visualRect(current);
-    const QPoint centre = result_.table->viewport()->mapTo(canvas_, cell.center());
-    scroll_->ensureVisible(centre.x(), centre.y(), cell.width(), cell.height());
+    QMetaObject::invokeMethod(this, [this] {
+        const QModelIndex current = result_.table->currentIndex();
+        if (!current.isValid()) return;
+        result_.table->scrollTo(current);
+        const QRect cell = result_.table->visualRect(current);
+        const QPoint centre = result_.table->viewport()->mapTo(canvas_, cell.center());
+        scroll_->ensureVisible(centre.x(), centre.y(), cell.width(), cell.height());
+    }, Qt::QueuedConnection);
 }
 
 void MatrixPanel::setEquationPointSize(double points, QSize maxTable) {
