@@ -10,12 +10,14 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QShowEvent>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <utility>
 
 #include "app/app_identity.hpp"
 #include "app/drop_opener.hpp"
@@ -95,8 +97,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
         onTraceChanged();
         ui_->worked->showCurrentStep();
     };
-    ui_->presentation = new Presentation(this, redraw,
-                                         [this] { ui_->navigator->next(); }, [this] { ui_->navigator->previous(); });
+    ui_->presentation = new Presentation(this, redraw, [this] { stepForward(); }, [this] { stepBack(); });
     theme_ = new ThemeSwitcher(this);  // the remembered theme, before anything is drawn
     setCentralWidget(buildCentralWidget());
     buildMenus();
@@ -111,9 +112,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
     connect(&sentenceTimer_, &QTimer::timeout, this, &MainWindow::applySentence);
-    // At most the screen's free area: a 1280×720 projector shows the whole window.
-    resize(kDefaultWindow.boundedTo(screen()->availableGeometry().size()));
+    resize(kDefaultWindow);  // showEvent keeps it inside the screen it opens on
     ui_->navigator->list()->setFocus();  // not the sentence box: → steps the lesson at launch
+}
+
+// At most the free area of the screen the window opens on: a 1280×720 projector shows all of it.
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    const bool chosen = size() != kDefaultWindow;  // by a test, or a tool that sized it
+    if (std::exchange(fittedToScreen_, true) || chosen || (windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized))) return;
+    const QRect free = screen()->availableGeometry();
+    const QSize frame = frameGeometry().size() - size();
+    resize(size().boundedTo(free.size() - frame));
+    if (!free.contains(frameGeometry())) move(free.topLeft());
 }
 
 // The views point into the sources' traces: delete the views first (an open cell editor still

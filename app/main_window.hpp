@@ -47,8 +47,8 @@ public:
     const TraceSource& source() const { return *source_; }  // what the window shows
     WindowActions actions();  // what its helpers (File menu, drops, recent files…) may ask of it
     QString lastError() const { return lastError_; }
-
 private:
+    void showEvent(QShowEvent* event) override;
     QWidget* buildCentralWidget();
     QWidget* buildTabs(QWidget* parent);
     void buildSourcePanels();
@@ -77,6 +77,8 @@ private:
     void showOnTabs(bool now);
     TraceOnScreen onScreen() const;
     void showLayer();
+    void stepForward();  // the clicker's → and ←, across layers (main_window_source.cpp)
+    void stepBack();
 
     LessonTraceSource* lesson_ = nullptr;  // kept while a model is shown: the lab works on it
     ModelTraceSource* model_ = nullptr;
@@ -87,6 +89,8 @@ private:
     QString lastError_;
     QTimer sentenceTimer_;
     int workedLayer_ = -1;                 // the layer box's layer the worked example shows
+    bool fittedToScreen_ = false;          // the first show keeps the window inside its screen
+    int enterLayerAt_ = 0;  // the clicker changed layer: 1 its first step, -1 its last, 0 none
 
     struct Parts;                 // the widgets and tab controllers (main_window_parts.hpp)
     std::unique_ptr<Parts> ui_;

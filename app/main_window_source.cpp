@@ -219,6 +219,26 @@ void MainWindow::onWorkedTraceChanged() {
     ui_->worked->show(source_->workedTrace(), source_->workedLayer(layer), source_->decimals(), layer == workedLayer_);
     ui_->qk->show(source_->workedTrace(), source_->workedLayer(layer), layer, ui_->navigator->currentHead());
     workedLayer_ = layer;
+    if (enterLayerAt_ != 0) ui_->navigator->setCurrentIndex(enterLayerAt_ > 0 ? 0 : static_cast<int>(ui_->navigator->steps().size()) - 1);
+    enterLayerAt_ = 0;
+}
+
+// The clicker: → past a layer's last step opens the next layer at its first step, ← before the
+// first step the previous layer at its last.
+void MainWindow::stepForward() {
+    StepNavigator& steps = *ui_->navigator;
+    const auto trace = source_->trace();
+    const bool last = steps.currentIndex() + 1 >= static_cast<int>(steps.steps().size());
+    if (!last || !trace || ui_->controls->layer() + 1 >= trace->layerCount()) return steps.next();
+    enterLayerAt_ = 1;
+    ui_->controls->setLayer(ui_->controls->layer() + 1);
+}
+
+void MainWindow::stepBack() {
+    StepNavigator& steps = *ui_->navigator;
+    if (steps.currentIndex() > 0 || ui_->controls->layer() == 0) return steps.previous();
+    enterLayerAt_ = -1;
+    ui_->controls->setLayer(ui_->controls->layer() - 1);
 }
 
 void MainWindow::onRunFailed(const QString& message, bool cancelled) {

@@ -16,6 +16,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextEdit>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <numeric>
@@ -157,6 +158,7 @@ void Presentation::zoomOut() {
 void Presentation::applyZoom() {
     const double size = kBasePointSize * zoom_ / 100.0;
     window_->setFont(appFont(size));
+    followZoomOutsideTheWindow(appFont(size));
     if (stage_.title) {
         QFont titleFont = appFont(size * 1.35);
         titleFont.setBold(true);
@@ -165,6 +167,21 @@ void Presentation::applyZoom() {
     if (stage_.matrixPanel) stage_.matrixPanel->setExplanationFont(monoFont(size));
     widenStepList();
     redraw_();
+}
+
+// Menus, tooltips and popups are windows of their own (no font from the main window): the menus
+// take it here, tooltips and windows opened later (dialogs, the Lab) from the application's font.
+// A combo box keeps the minimum size of the largest font it had (Qt drops only its size hint on
+// a font change, both on a style change): told of a style change, it shrinks back.
+void Presentation::followZoomOutsideTheWindow(const QFont& font) {
+    QApplication::setFont(font);
+    QToolTip::setFont(font);
+    for (QMenu* menu : window_->findChildren<QMenu*>()) menu->setFont(font);
+    for (QComboBox* combo : window_->findChildren<QComboBox*>()) {
+        QEvent styleChange(QEvent::StyleChange);
+        QApplication::sendEvent(combo, &styleChange);
+        combo->updateGeometry();
+    }
 }
 
 // Step titles wrap onto three lines at 200 % in the 100 % width: the list grows with the zoom.

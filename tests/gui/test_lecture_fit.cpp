@@ -1,8 +1,14 @@
 // A lecture on a projector (issue 28 §1): in presentation mode (and with View ▸ Fit the step to
 // the window) the worked example's equation fills the screen, every cell of the current step and
 // every line of the explanation inside the visible area, at 1280×720 and 1920×1080 (two offscreen
-// screens, tests/gui/lecture_screens.json). Measured from widget geometry, not pixels.
+// screens, tests/gui/lecture_screens.json). Measured from widget geometry, not pixels. Also the
+// presentation fixes (full screen is the screen, the default window fits it, zoom keeps hidden
+// what presenting hid, menus and popups follow the zoom, the layer box shrinks back) and the
+// clicker crossing layers.
 #include <QApplication>
+#include <QComboBox>
+#include <QMenu>
+#include <QToolTip>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QScreen>
@@ -46,10 +52,17 @@ private slots:
 
     void weightsStepFitsTheScreen_data();
     void weightsStepFitsTheScreen();
+    void defaultWindowFitsA1280x720Screen();
+    void zoomKeepsWhatPresentingHidHidden();
+    void menusTooltipsAndPopupsFollowTheZoom();
+    void layerBoxShrinksBackAfterZoomingOut();
+    void clickerCrossesLayers();
 
 private:
     void openOn(int screenWidth);
     void goToStep(Step step);
+    StepNavigator& navigator() { return *child<StepNavigator>(*window, "navigator"); }
+    QComboBox& layerBox() { return *child<QComboBox>(*window, "layer"); }
     MatrixPanel& panel() { return *child<MatrixPanel>(*window, "matrixPanel"); }
     Presentation& presentation() { return *window->findChild<Presentation*>(); }
     QString cellsOutside(const QWidget& area, const std::vector<std::pair<int, int>>& only = {});
@@ -148,7 +161,6 @@ void LectureFitTest::weightsStepFitsTheScreen() {
     QApplication::processEvents();
     QVERIFY(panel().explanationText().contains("0.969"));
     auto* scroll = panel().findChild<QScrollArea*>();
-    window->grab().save(QString("/tmp/fit-%1-%2.png").arg(screenWidth).arg(zoom));
     const int because = 9;  // 为
     const QString cells = everyCell ? cellsOutside(*scroll->viewport())
                                     : cellsOutside(*scroll->viewport(), {{it, because}, {it, it}, {it, tired - 1}, {it, tired}});
@@ -159,6 +171,93 @@ void LectureFitTest::weightsStepFitsTheScreen() {
     QVERIFY2(panel().equationPointSize() >= 9, qPrintable(QString::number(panel().equationPointSize())));
     qInfo("%s: tables at %.1f pt, explanation %d px of %d", QTest::currentDataTag(), panel().equationPointSize(),
           panel().findChild<QPlainTextEdit*>("explanation")->height(), panel().height());
+}
+
+// A new window opened on the 1280×720 screen stays inside its free area.
+void LectureFitTest::defaultWindowFitsA1280x720Screen() {
+    openOn(1280);
+    const QRect free = screenOf(1280)->availableGeometry();
+    QVERIFY2(free.contains(window->frameGeometry()),
+             qPrintable(QString("window %1×%2 on %3×%4").arg(window->frameGeometry().width())
+                            .arg(window->frameGeometry().height()).arg(free.width()).arg(free.height())));
+}
+
+// A zoom redraws the source's panels: the editor tab, the token strip and the side panel stay
+// hidden while presenting, and come back after it.
+void LectureFitTest::zoomKeepsWhatPresentingHidHidden() {
+    openOn(1920);
+    auto* tabs = child<QTabWidget>(*window, "tabs");
+    const int editor = tabs->indexOf(child<QWidget>(*window, "lessonEditor"));
+    auto* tokens = child<QWidget>(*window, "tokens");
+    QVERIFY(tabs->isTabVisible(editor) && tokens->isVisible());
+    presentation().setPresenting(true);
+    QVERIFY(!tabs->isTabVisible(editor) && !tokens->isVisible());
+    presentation().zoomIn();
+    presentation().zoomIn();
+    QVERIFY(!tabs->isTabVisible(editor));
+    QVERIFY(!tokens->isVisible());
+    QVERIFY(!child<QWidget>(*window, "description")->isVisible());
+    QVERIFY(panel().fitsToArea());  // presenting fits the step, whatever the View menu says
+    presentation().setPresenting(false);
+    QVERIFY(tabs->isTabVisible(editor) && tokens->isVisible());
+    QVERIFY(!panel().fitsToArea());
+    presentation().setFitToWindow(true);  // View ▸ Fit the step to the window, outside presentation mode
+    QVERIFY(panel().fitsToArea());
+    presentation().setFitToWindow(false);
+    QVERIFY(!panel().fitsToArea());
+}
+
+void LectureFitTest::menusTooltipsAndPopupsFollowTheZoom() {
+    openOn(1920);
+    for (const int zoom : {200, 100, 150}) {
+        presentation().setZoom(zoom);
+        const double points = Presentation::kBasePointSize * zoom / 100.0;
+        for (QAction* menu : window->menuBar()->actions())
+            QCOMPARE(menu->menu()->font().pointSizeF(), points);
+        QCOMPARE(QToolTip::font().pointSizeF(), points);
+        QCOMPARE(layerBox().view()->font().pointSizeF(), points);  // the combo box's popup list
+    }
+}
+
+void LectureFitTest::layerBoxShrinksBackAfterZoomingOut() {
+    openOn(1920);
+    const auto sizeAt = [this](int zoom) {
+        presentation().setZoom(zoom);
+        QApplication::processEvents();
+        return layerBox().size();
+    };
+    const QSize at100 = sizeAt(100);
+    const QSize at200 = sizeAt(200);
+    QVERIFY2(at200.width() > at100.width() && at200.height() > at100.height(),
+             qPrintable(QString("%1×%2 at 200 %, %3×%4 at 100 %").arg(at200.width()).arg(at200.height())
+                            .arg(at100.width()).arg(at100.height())));
+    QCOMPARE(sizeAt(100), at100);
+    QCOMPARE(layerBox().minimumSizeHint().width(), layerBox().sizeHint().width());  // not 200 %'s minimum
+}
+
+// The coreference lesson has two layers of 8 steps: a clicker's → (PageDown) at layer 1's last
+// step opens layer 2 at its first, its ← (PageUp) goes back to layer 1's last.
+void LectureFitTest::clickerCrossesLayers() {
+    openOn(1920);
+    const int last = static_cast<int>(navigator().steps().size()) - 1;
+    navigator().setCurrentIndex(last);
+    QCOMPARE(layerBox().currentIndex(), 0);
+    QTest::keyClick(window.get(), Qt::Key_PageDown);
+    QCOMPARE(layerBox().currentIndex(), 1);
+    QCOMPARE(navigator().currentIndex(), 0);
+    QCOMPARE(panel().resultModel()->layer(), 1);
+    QTest::keyClick(window.get(), Qt::Key_Right);
+    QCOMPARE(navigator().currentIndex(), 1);
+    QTest::keyClick(window.get(), Qt::Key_Left);
+    QTest::keyClick(window.get(), Qt::Key_PageUp);
+    QCOMPARE(layerBox().currentIndex(), 0);
+    QCOMPARE(navigator().currentIndex(), last);
+    QCOMPARE(panel().resultModel()->layer(), 0);
+    QCOMPARE(panel().resultModel()->step(), navigator().steps().back());
+    navigator().setCurrentIndex(0);
+    QTest::keyClick(window.get(), Qt::Key_PageUp);  // the very first step: nowhere to go
+    QCOMPARE(layerBox().currentIndex(), 0);
+    QCOMPARE(navigator().currentIndex(), 0);
 }
 
 QTEST_MAIN(LectureFitTest)
