@@ -9,12 +9,15 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QShowEvent>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <utility>
 
 #include "app/app_identity.hpp"
 #include "app/drop_opener.hpp"
@@ -70,6 +73,8 @@ void initResources() { initAttnScopeResources(); }
 namespace {
 
 constexpr int kSentenceDelayMs = 150;
+constexpr QSize kTabsMinimum{240, 160};
+const QSize kDefaultWindow{1560, 960};
 QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
@@ -93,8 +98,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
         onTraceChanged();
         ui_->worked->showCurrentStep();
     };
-    ui_->presentation = new Presentation(this, redraw,
-                                         [this] { ui_->navigator->next(); }, [this] { ui_->navigator->previous(); });
+    ui_->presentation = new Presentation(this, redraw, [this] { step(1); }, [this] { step(-1); });
     theme_ = new ThemeSwitcher(this);  // the remembered theme, before anything is drawn
     words_ = new WordLevelSwitch(this);  // the remembered choice, before anything is drawn
     setCentralWidget(buildCentralWidget());
@@ -111,8 +115,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     sentenceTimer_.setSingleShot(true);
     sentenceTimer_.setInterval(kSentenceDelayMs);
     connect(&sentenceTimer_, &QTimer::timeout, this, &MainWindow::applySentence);
-    resize(1560, 960);
+    resize(kDefaultWindow);  // showEvent keeps it inside the screen it opens on
     ui_->navigator->list()->setFocus();  // not the sentence box: → steps the lesson at launch
+}
+
+// At most the free area of the screen the window opens on: a 1280×720 projector shows all of it.
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    const bool chosen = size() != kDefaultWindow;  // by a test, or a tool that sized it
+    if (std::exchange(fittedToScreen_, true) || chosen || (windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized))) return;
+    const QRect free = screen()->availableGeometry();
+    const QSize frame = frameGeometry().size() - size();
+    resize(size().boundedTo(free.size() - frame));
+    if (!free.contains(frameGeometry())) move(free.topLeft());
 }
 
 // The views point into the sources' traces: delete the views first (an open cell editor still
@@ -126,6 +141,7 @@ QWidget* MainWindow::buildCentralWidget() {
     auto* central = new QWidget(this);
     ui_->title = new QLabel(central);
     ui_->title->setObjectName("lessonTitle");
+    ui_->title->setWordWrap(true);  // a long title at 200 % must not widen the window past the screen
     ui_->description = new QLabel(central);
     ui_->description->setObjectName("description");
     ui_->description->setWordWrap(true);
@@ -175,7 +191,8 @@ QWidget* MainWindow::buildCentralWidget() {
     layout->addWidget(splitter, 1);
     // On a projector: what presentation mode hides (the worked example gets the height) and what the zoom resizes.
     ui_->presentation->setStage({ui_->title, ui_->matrixPanel, splitter, ui_->tabs, ui_->editor,
-                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description}});
+                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description,
+                                  ui_->tokens}});  // the tables' headers name the tokens: their height goes to the step
     return central;
 }
 
@@ -184,6 +201,9 @@ QWidget* MainWindow::buildCentralWidget() {
 QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->tabs = new QTabWidget(parent);
     ui_->tabs->setObjectName("tabs");
+    // The largest page (the editor at 200 %) must not set the window's minimum: presentation mode
+    // is exactly the screen, and a page larger than its room scrolls or clips instead.
+    ui_->tabs->setMinimumSize(kTabsMinimum);
     ui_->matrixPanel = new MatrixPanel(ui_->tabs);
     ui_->matrixPanel->setObjectName("matrixPanel");
     ui_->heatmap = new HeatmapView(ui_->tabs);
@@ -285,6 +305,7 @@ void MainWindow::addHeadSwitchMenus() {
 }
 
 void MainWindow::connectViews() {
+    connect(ui_->presentation, &Presentation::presentingChanged, this, &MainWindow::showSourcePanels);
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
     addHeadSwitchMenus();

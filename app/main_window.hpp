@@ -47,8 +47,8 @@ public:
 
     WindowActions actions();  // what its helpers (File menu, drops, recent files…) may ask of it
     QString lastError() const { return lastError_; }
-
 private:
+    void showEvent(QShowEvent* event) override;
     QWidget* buildCentralWidget();
     QWidget* buildTabs(QWidget* parent);
     void buildSourcePanels();
@@ -78,6 +78,7 @@ private:
     TraceOnScreen onScreen() const;
     void showLayer();
     void showWordsOrPieces();  // View ▸ Attention between words switched, or its Trace ready
+    void step(int by);  // the clicker: +1 (→) or −1 (←), across layers (main_window_source.cpp)
 
     LessonTraceSource* lesson_ = nullptr;  // kept while a model is shown: the lab works on it
     ModelTraceSource* model_ = nullptr;
@@ -85,10 +86,11 @@ private:
     LessonDocument* document_ = nullptr;   // the lesson's undo history and modified mark
     ThemeSwitcher* theme_ = nullptr;
     WordLevelSwitch* words_ = nullptr;     // View ▸ Attention between words
-    QString lessonPath_;
-    QString lastError_;
+    QString lessonPath_, lastError_;
     QTimer sentenceTimer_;
     int workedLayer_ = -1;                 // the layer box's layer the worked example shows
+    bool fittedToScreen_ = false;          // the first show keeps the window inside its screen
+    int enterLayerAt_ = 0;  // the clicker changed layer: 1 its first step, -1 its last, 0 none
 
     struct Parts;                 // the widgets and tab controllers (main_window_parts.hpp)
     std::unique_ptr<Parts> ui_;

@@ -14,6 +14,7 @@
 #include "app/recent_files.hpp"
 #include "app/lesson_source.hpp"
 #include "app/loading_cover.hpp"
+#include "app/presentation.hpp"
 #include "app/main_window.hpp"
 #include "app/main_window_parts.hpp"
 #include "app/source/lesson_trace_source.hpp"
@@ -159,6 +160,7 @@ void MainWindow::showSourcePanels() {
     ui_->controls->setVisible(offers(Offer::AttentionOptions) || (trace && trace->layerCount() > 1));
     ui_->pieces->setVisible(offers(Offer::WordPieces));
     ui_->tokens->setVisible(!offers(Offer::WordPieces));
+    ui_->presentation->keepHiddenForClass();  // a zoom or a new trace while presenting
 }
 
 void MainWindow::applySentence() { source_->run(ui_->sentence->text(), ui_->controls->layer()); }
@@ -219,6 +221,26 @@ void MainWindow::onWorkedTraceChanged() {
     ui_->worked->show(source_->workedTrace(), source_->workedLayer(layer), source_->decimals(), layer == workedLayer_);
     ui_->qk->show(source_->workedTrace(), source_->workedLayer(layer), layer, ui_->navigator->currentHead());
     workedLayer_ = layer;
+    if (enterLayerAt_ != 0) ui_->navigator->setCurrentIndex(enterLayerAt_ > 0 ? 0 : static_cast<int>(ui_->navigator->steps().size()) - 1);
+    enterLayerAt_ = 0;
+}
+
+// The clicker: → past a layer's last step opens the next layer at its first step, ← before the
+// first step the previous layer at its last.
+// Past the layer's last step (or before its first) the clicker opens the next (previous) layer
+// at its first (last) step.
+void MainWindow::step(int by) {
+    StepNavigator& steps = *ui_->navigator;
+    const auto trace = source_->trace();
+    const int layer = ui_->controls->layer();
+    if (by > 0) {
+        const bool last = steps.currentIndex() + 1 >= static_cast<int>(steps.steps().size());
+        if (!last || !trace || layer + 1 >= trace->layerCount()) return steps.next();
+    } else if (steps.currentIndex() > 0 || layer == 0) {
+        return steps.previous();
+    }
+    enterLayerAt_ = by;
+    ui_->controls->setLayer(layer + by);
 }
 
 void MainWindow::onRunFailed(const QString& message, bool cancelled) {

@@ -16,6 +16,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextEdit>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <numeric>
@@ -28,6 +29,7 @@ namespace attnscope {
 namespace {
 
 const QString kZoomKey = QStringLiteral("view/zoom");
+const QString kFitKey = QStringLiteral("view/fitStep");
 bool remembersZoom = false;
 
 constexpr int kStepListWidth = 250;  // at 100 %; the list widens with the zoom, up to a quarter of the window
@@ -68,9 +70,13 @@ Presentation::Presentation(QMainWindow* window, std::function<void()> redraw, st
     present_->setCheckable(true);
     leave_ = windowAction("leavePresentation", {QKeySequence(Qt::Key_Escape)}, [this] { setPresenting(false); });
     leave_->setEnabled(false);  // Esc belongs to dialogs and editors unless the class is presenting
+    fit_ = windowAction("fitStep", {QKeySequence(Qt::CTRL | Qt::Key_9)}, [this] { setFitToWindow(fit_->isChecked()); });
+    fit_->setCheckable(true);
     retranslate();
-    if (remembersZoom)
+    if (remembersZoom) {
         zoom_ = std::clamp(UserSettings().value(kZoomKey, 100).toInt(), zoomSteps().front(), zoomSteps().back());
+        fit_->setChecked(UserSettings().value(kFitKey, false).toBool());
+    }
     qApp->installEventFilter(this);
 }
 
@@ -91,14 +97,35 @@ void Presentation::retranslate() {
     resetZoom_->setText(tr("&Reset zoom"));
     present_->setText(tr("&Presentation mode"));
     leave_->setText(tr("Leave presentation mode"));
+    fit_->setText(tr("&Fit the step to the window"));
 }
 
-void Presentation::setStage(Stage stage) { stage_ = std::move(stage); }
+void Presentation::setStage(Stage stage) {
+    stage_ = std::move(stage);
+    applyFit();
+}
+
+void Presentation::setFitToWindow(bool on) {
+    fit_->setChecked(on);
+    if (remembersZoom) UserSettings().setValue(kFitKey, on);
+    applyFit();
+}
+
+bool Presentation::fitsToWindow() const { return fit_->isChecked() || presenting_; }
+
+void Presentation::applyFit() {
+    if (stage_.matrixPanel) stage_.matrixPanel->setFitToArea(fitsToWindow());
+}
+
+void Presentation::keepHiddenForClass() {
+    if (presenting_) hideForClass(true);
+}
 
 void Presentation::addToViewMenu(QMenu* view) {
     retranslate();  // the menu is rebuilt in the new language (View ▸ Language)
     view->addActions({zoomIn_, zoomOut_, resetZoom_});
     view->addSeparator();
+    view->addAction(fit_);
     view->addAction(present_);
     view->addSeparator();
 }
@@ -131,6 +158,7 @@ void Presentation::zoomOut() {
 void Presentation::applyZoom() {
     const double size = kBasePointSize * zoom_ / 100.0;
     window_->setFont(appFont(size));
+    followZoomOutsideTheWindow(appFont(size));
     if (stage_.title) {
         QFont titleFont = appFont(size * 1.35);
         titleFont.setBold(true);
@@ -139,6 +167,21 @@ void Presentation::applyZoom() {
     if (stage_.matrixPanel) stage_.matrixPanel->setExplanationFont(monoFont(size));
     widenStepList();
     redraw_();
+}
+
+// Menus, tooltips and popups are windows of their own (no font from the main window): the menus
+// take it here, tooltips and windows opened later (dialogs, the Lab) from the application's font.
+// A combo box keeps the minimum size of the largest font it had (Qt drops only its size hint on
+// a font change, both on a style change): told of a style change, it shrinks back.
+void Presentation::followZoomOutsideTheWindow(const QFont& font) {
+    QApplication::setFont(font);
+    QToolTip::setFont(font);
+    for (QMenu* menu : window_->findChildren<QMenu*>()) menu->setFont(font);
+    for (QComboBox* combo : window_->findChildren<QComboBox*>()) {
+        QEvent styleChange(QEvent::StyleChange);
+        QApplication::sendEvent(combo, &styleChange);
+        combo->updateGeometry();
+    }
 }
 
 // Step titles wrap onto three lines at 200 % in the 100 % width: the list grows with the zoom.
@@ -167,6 +210,8 @@ void Presentation::setPresenting(bool on) {
         window_->showNormal();
     }
     hideForClass(on);
+    applyFit();
+    emit presentingChanged(on);
 }
 
 void Presentation::hideForClass(bool hide) {
@@ -184,9 +229,9 @@ void Presentation::hideForClass(bool hide) {
         return;
     }
     for (const QPointer<QWidget>& w : stage_.hiddenWhilePresenting)
-        if (w && w->isVisible()) {
+        if (w && w->isVisibleTo(window_)) {
             w->hide();
-            hidden_.emplace_back(w);
+            if (std::find(hidden_.begin(), hidden_.end(), w) == hidden_.end()) hidden_.emplace_back(w);
         }
     if (tabs && editor && tabs->isTabVisible(tabs->indexOf(editor))) {
         if (tabs->currentWidget() == editor) tabs->setCurrentIndex(0);

@@ -58,6 +58,13 @@ public:
     void applyZoom();                 // the fonts of the zoom, set again on rebuilt widgets
     bool presenting() const { return presenting_; }
     void setPresenting(bool on);
+    // View ▸ Fit the step to the window: the worked example's equation fills its area; always
+    // on while presenting.
+    void setFitToWindow(bool on);
+    bool fitsToWindow() const;
+    // The window showed the source's panels again (a new trace, a zoom): what presenting hides
+    // stays hidden.
+    void keepHiddenForClass();
 
     // Latin text in DejaVu, Chinese and Japanese from WenQuanYi: both must render on a projector.
     static QFont appFont(double pointSize);
@@ -68,13 +75,16 @@ public:
 
 signals:
     void zoomChanged(int percent);
+    void presentingChanged(bool on);  // after it: the window shows what its source offers again
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void hideForClass(bool hide);
+    void applyFit();
     void widenStepList();
+    void followZoomOutsideTheWindow(const QFont& font);
     bool wheelZooms(const QWidget* widget, const QWheelEvent* wheel);
     QAction* windowAction(const char* name, const QList<QKeySequence>& keys, std::function<void()> slot);
     void retranslate();
@@ -87,7 +97,8 @@ private:
     bool wasMaximized_ = false;
     std::vector<QPointer<QWidget>> hidden_;  // what presentation mode hid, shown again when it ends
     // On the window too, so their keys work with the menu bar hidden.
-    QAction *zoomIn_ = nullptr, *zoomOut_ = nullptr, *resetZoom_ = nullptr, *present_ = nullptr, *leave_ = nullptr;
+    QAction *zoomIn_ = nullptr, *zoomOut_ = nullptr, *resetZoom_ = nullptr, *present_ = nullptr, *leave_ = nullptr,
+            *fit_ = nullptr;
 };
 
 }  // namespace attnscope

@@ -3035,6 +3035,10 @@ click to open it large</source>
         <translation>退出演示模式</translation>
     </message>
     <message>
+        <source>&amp;Fit the step to the window</source>
+        <translation>让当前步骤填满窗口(&amp;F)</translation>
+    </message>
+    <message>
         <source>Zoom %1 %</source>
         <translation>缩放 %1 %</translation>
     </message>

@@ -8,22 +8,24 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QStyle>
 #include <QSplitter>
 #include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "ui/step/matrix_delegate.hpp"
 #include "ui/step/matrix_table.hpp"
+#include "ui/step/matrix_panel_sizes.hpp"
 #include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
+using namespace panel_sizes;
+
 namespace {
 
-const QSize kMaxTableSize{620, 460};  // at the 12-point font of 100 % zoom; grows with the font
-constexpr double kBasePointSize = 12;
-constexpr int kExplanationMinLines = 2;   // the placeholder's two lines
 constexpr int kRowSpacing = 6;            // between the matrices and operators of a line
 
 QString stepCaption(const Trace& trace, Step step, int layer, int head) {
@@ -65,12 +67,6 @@ QLabel* operatorLabel(QWidget* parent) {
     return label;
 }
 
-QFont scaledBold(QFont font, double factor) {
-    font.setPointSizeF(font.pointSizeF() * factor);
-    font.setBold(true);
-    return font;
-}
-
 }  // namespace
 
 MatrixPanel::MatrixPanel(QWidget* parent) : QWidget(parent), delegate_(new MatrixDelegate(this)) {
@@ -92,6 +88,7 @@ MatrixPanel::MatrixPanel(QWidget* parent) : QWidget(parent), delegate_(new Matri
     column->addStretch(1);
     scroll->setWidget(canvas);
     scroll_ = scroll;
+    scroll_->installEventFilter(this);  // fit mode follows the area the splitter gives it
     canvas_ = canvas;
     wrapRow();
 
@@ -149,7 +146,8 @@ void MatrixPanel::showStep(const Trace& trace, Step step, int layer, int head, i
     operators_[0]->setText(ops.size() > 1 ? symbols[0] : QString());
     operators_[0]->setVisible(ops.size() > 1);
     operators_[1]->setText(symbols[1]);
-    operators_[1]->setFont(scaledBold(font(), symbols[1].size() > 4 ? 1.2 : 2.0));
+    resultOperatorScale_ = symbols[1].size() > 4 ? 1.2 : 2.0;
+    operators_[1]->setFont(scaledBold(font(), resultOperatorScale_));
     operators_[1]->setVisible(!ops.empty());
     const QSignalBlocker blocker(result_.table->selectionModel());
     fillSlot(result_, trace, step, layer, head, decimals);
@@ -158,6 +156,7 @@ void MatrixPanel::showStep(const Trace& trace, Step step, int layer, int head, i
     clearExplanation();
     wrapRow();
     giveRestToExplanation();
+    fitEquation();
 }
 
 // The operands, operators and result side by side while they fit the visible width; at a
@@ -203,6 +202,7 @@ void MatrixPanel::wrapRow() {
 void MatrixPanel::giveRestToExplanation() {
     const int total = splitter_->height();
     if (total <= 0) return;
+    if (fit_) return fitExplanation();
     const QTextDocument* doc = explanation_->document();
     const int lines = std::max({kExplanationMinLines, doc->blockCount(), doc->lineCount()});
     const int margins = 2 * (explanation_->frameWidth() + static_cast<int>(doc->documentMargin())) + 6;
@@ -217,6 +217,11 @@ void MatrixPanel::resizeEvent(QResizeEvent* event) {
     giveRestToExplanation();
 }
 
+bool MatrixPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == scroll_ && event->type() == QEvent::Resize) fitEquation();
+    return QWidget::eventFilter(watched, event);
+}
+
 std::vector<TraceMatrixModel*> MatrixPanel::operandModels() const {
     std::vector<TraceMatrixModel*> out;
     for (const Slot& s : operands_)
@@ -229,6 +234,7 @@ void MatrixPanel::selectCell(int row, int col) {
     if (!index.isValid()) return;
     result_.table->setCurrentIndex(index);
     onCurrentChanged(index);  // also when the cell was already current: explain it again
+    showSelectedCell();
 }
 
 void MatrixPanel::onCurrentChanged(const QModelIndex& current) {
@@ -286,6 +292,7 @@ void MatrixPanel::applyFonts() {
 }
 
 void MatrixPanel::setExplanationFont(const QFont& font) {
+    explanationFont_ = font;
     explanation_->setFont(font);
     giveRestToExplanation();
 }

@@ -4,6 +4,7 @@
 // whose source cells are then highlighted wherever they are on screen.
 #include <QWidget>
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "core/trace/explain.hpp"
@@ -33,6 +34,12 @@ public:
     void selectCell(int row, int col);  // selects a result cell (emits cellSelected)
     void setShading(bool on);
     void setExplanationFont(const QFont& font);
+    // Fit mode (View ▸ Fit the step to the window, and presentation mode): the equation's
+    // tables, captions and operators scale to fill the visible area, down to a readable size
+    // (below it the canvas scrolls); the explanation keeps the height of all its lines.
+    void setFitToArea(bool on);
+    bool fitsToArea() const { return fit_; }
+    double equationPointSize() const;  // the tables' font: the panel's, or the fit's
 
     // What is drawn, for tests and screenshots.
     TraceMatrixModel* resultModel() const { return result_.model; }
@@ -46,11 +53,20 @@ signals:
 protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void applyFonts();
     void giveRestToExplanation();
+    void fitExplanation();
+    int explanationHeight(double points, int width) const;
+    QFont explanationFont() const;  // the zoom's mono font (setExplanationFont), before any fit
     void wrapRow();
+    void fitEquation();
+    void setEquationPointSize(double points, QSize maxTable);
+    QSize equationSize();
+    void sizeTables(QSize maxSize);
+    void showSelectedCell();
     struct Slot {
         QWidget* box = nullptr;
         QLabel* caption = nullptr;
@@ -72,6 +88,10 @@ private:
     Slot result_;
     QPlainTextEdit* explanation_ = nullptr;
     MatrixDelegate* delegate_ = nullptr;
+    std::optional<QFont> explanationFont_;
+    bool fit_ = false;
+    bool fitting_ = false;  // fitEquation's own layout changes do not start another fit
+    double resultOperatorScale_ = 2.0;  // "=" large, "softmax of each row →" smaller
 };
 
 }  // namespace attnscope

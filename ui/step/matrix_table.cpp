@@ -23,19 +23,22 @@ void MatrixTable::fitToContents(QSize maxSize) {
     const QAbstractItemModel* m = model();
     const int rows = m ? m->rowCount() : 0;
     const int cols = m ? m->columnCount() : 0;
-    const int rowHeight = metrics.height() * 3 / 2;  // padding in proportion: 2× the zoom, 2× the row
+    const int rowHeight = metrics.height() * (compact_ ? 12 : 15) / 10;  // padding in proportion: 2× the zoom, 2× the row
+    const int padding = compact_ ? 12 : 16;  // the delegate keeps 2 × 5 px beside the digits
+    // The header's minimum (from the style) would otherwise make the compact rows taller than counted.
+    verticalHeader()->setMinimumSectionSize(std::min(rowHeight, metrics.height()));
+    horizontalHeader()->setMinimumSectionSize(padding);
     verticalHeader()->setDefaultSectionSize(rowHeight);
     const QFontMetrics headerMetrics(horizontalHeader()->font());
     for (int c = 0; c < cols; ++c) {
-        int widest = headerMetrics.horizontalAdvance(m->headerData(c, Qt::Horizontal).toString()) + 12;
+        int widest = headerMetrics.horizontalAdvance(m->headerData(c, Qt::Horizontal).toString()) + padding * 3 / 4;
         for (int r = 0; r < rows; ++r)
-            widest = std::max(widest, metrics.horizontalAdvance(m->index(r, c).data().toString()) + 16);
+            widest = std::max(widest, metrics.horizontalAdvance(m->index(r, c).data().toString()) + padding);
         setColumnWidth(c, widest);
     }
     const int frame = 2 * frameWidth();
-    int w = verticalHeader()->sizeHint().width() + frame + 2;
-    for (int c = 0; c < cols; ++c) w += columnWidth(c);
-    const int h = horizontalHeader()->sizeHint().height() + frame + 2 + rows * rowHeight;
+    const int w = verticalHeader()->sizeHint().width() + frame + 2 + horizontalHeader()->length();
+    const int h = horizontalHeader()->sizeHint().height() + frame + 2 + verticalHeader()->length();
     // Leave room for the scroll bar that appears when the other direction is cut.
     const int fullW = w + (h > maxSize.height() ? verticalScrollBar()->sizeHint().width() : 0);
     const int fullH = h + (w > maxSize.width() ? horizontalScrollBar()->sizeHint().height() : 0);

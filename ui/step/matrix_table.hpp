@@ -11,9 +11,14 @@ public:
     explicit MatrixTable(QWidget* parent = nullptr);
     // Grows the view to show every cell, up to `maxSize`; beyond that it scrolls.
     void fitToContents(QSize maxSize);
+    // Less padding around the digits (fit mode on a projector: more digits for the same pixels).
+    void setCompact(bool on) { compact_ = on; }
 
 protected:
     bool event(QEvent* event) override;
+
+private:
+    bool compact_ = false;
 };
 
 }  // namespace attnscope
