@@ -42,7 +42,11 @@ namespace {
 
 void addOptions(QCommandLineParser& parser) {
     parser.setApplicationDescription(translate("cli", "AttnScope: transformer self-attention, every number visible.\n"
-                                             "Coreference and head analysis: attnscope coref --help, attnscope heads --help."));
+                                             "Subcommands, each with its own --help:\n"
+                                             "  coref     which earlier word a pronoun attends to\n"
+                                             "  heads     every head ranked on a coreference set, or head statistics\n"
+                                             "  qk        one head's queries and keys projected together to 2-D (PCA or t-SNE)\n"
+                                             "  compare   the same heads' attention in two sentences, and the difference A − B"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({

@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "app/cli_analysis_source.hpp"
 #include "app/cli_compare.hpp"
 #include "app/cli_qk.hpp"
 #include "app/cli_support.hpp"
@@ -42,15 +43,20 @@ void addOptions(QCommandLineParser& parser) {
         {"cataphora", QT_TRANSLATE_NOOP("cli", "Let words after the mention be candidates too.")},
         {"words", QT_TRANSLATE_NOOP("cli", "coref: score on attention between words (to a word: the sum over its tokens, from a "
                                            "word: the mean; Chinese split into words by ICU), so 它 can point to 马路, not 路.")},
+        {"ablate", QT_TRANSLATE_NOOP("cli", "Switch these heads off in every run (LAYER:HEAD, counted from 1, comma-separated)."),
+         "list"},
         {"coref-set", QT_TRANSLATE_NOOP("cli", "heads: a coreference set (JSON lines, see docs/coreference.md)."), "file"},
         {"stats", QT_TRANSLATE_NOOP("cli", "heads: print entropy and attention shares of every head on --sentence.")},
         {"corpus", QT_TRANSLATE_NOOP("cli", "heads --stats: the statistics over a text FILE, one sentence a line (blank lines skipped)."),
          "file"},
         {"max-lines", QT_TRANSLATE_NOOP("cli", "heads --corpus: read at most N sentences (default 10000)."), "n"},
         {"max-tokens", QT_TRANSLATE_NOOP("cli", "heads --corpus: skip sentences longer than N tokens (default 512)."), "n"},
-        {"out", QT_TRANSLATE_NOOP("cli", "heads --corpus: write to FILE instead of standard output."), "file"},
+        {"output", QT_TRANSLATE_NOOP("cli", "heads: write to FILE (atomically) instead of standard output."), "file", "out"},
         {"top", QT_TRANSLATE_NOOP("cli", "heads: print only the N best heads of the ranking."), "n"},
-        {"format", QT_TRANSLATE_NOOP("cli", "text (default) or json; heads --corpus also csv."), "format"},
+        {"resamples", QT_TRANSLATE_NOOP("cli", "heads --coref-set: bootstrap resamples of the examples for the 95% intervals (default 1000)."), "n"},
+        {"seed", QT_TRANSLATE_NOOP("cli", "heads --coref-set: seed of the bootstrap and of --control's shuffle (default 1)."), "n"},
+        {"control", QT_TRANSLATE_NOOP("cli", "heads --coref-set: also evaluate a copy of the model with every tensor's weights shuffled, and show where its best head lands.")},
+        {"format", QT_TRANSLATE_NOOP("cli", "text (default) or json; heads --coref-set and --corpus also csv."), "format"},
         kLanguageRow,
         {"decimals", QT_TRANSLATE_NOOP("cli", "Decimals shown in text (default 3)."), "n"},
     });
@@ -60,50 +66,6 @@ void addOptions(QCommandLineParser& parser) {
 
 std::string formatError(const std::string& format) {
     return translate("cli", "--format expects text or json, got \"%1\"").arg(qs(format)).toStdString();
-}
-
-struct AnalysisSource {
-    std::string description;      // "model: … (BERT, 2 layers × 4 heads)" / "lesson: …", in the interface language
-    std::string jsonDescription;  // the same in English, for the JSON export
-    std::string defaultSentence;  // the lesson's own; empty for models
-    SentenceRunner run;
-};
-
-AnalysisSource modelSource(std::shared_ptr<const OpenedModel> model) {
-    AnalysisSource source;
-    source.description = std::string(message(MessageId::LabelModel, coreLanguage())) + modelShapeText(*model, coreLanguage());
-    source.jsonDescription = "model: " + modelShapeText(*model, Language::English);
-    source.run = modelSentenceRunner(model);
-    return source;
-}
-
-AnalysisSource lessonSource(std::shared_ptr<const Lesson> lesson) {
-    AnalysisSource source;
-    source.description = std::string(message(MessageId::LabelLesson, coreLanguage())) + lesson->title.in(displayLanguage());
-    source.jsonDescription = "lesson: " + lesson->title.in("en");
-    source.defaultSentence = lesson->sentence;
-    source.run = lessonSentenceRunner(lesson);
-    return source;
-}
-
-Result<AnalysisSource> openSource(const QCommandLineParser& parser) {
-    auto opened = openModelOrLesson(parser, translate("cli", "needs --model FOLDER|ID or --lesson NAME|FILE"));
-    if (!opened) return opened.error();
-    return opened.value().model ? modelSource(opened.value().model) : lessonSource(opened.value().lesson);
-}
-
-Result<std::string> sentenceOf(const QCommandLineParser& parser, const AnalysisSource& source) {
-    if (parser.value("sentence").contains(QChar(0xFFFD)))
-        return Error{"--sentence", errorText(ErrorId::ExpectedFoundNote, ErrorId::Utf8Text, ErrorId::InvalidBytes, ErrorId::ShownAsFffd)};
-    std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString() : source.defaultSentence;
-    if (sentence.empty()) return Error{"", translate("cli", "needs --sentence TEXT").toStdString()};
-    return sentence;
-}
-
-Result<Trace> runAndReport(const AnalysisSource& source, const std::string& sentence) {
-    auto trace = source.run(sentence);
-    if (trace) notices(trace.value().notices);
-    return trace;
 }
 
 // ---------------------------------------------------------------- coref
@@ -258,43 +220,103 @@ int runCorpusStats(const QCommandLineParser& parser, const AnalysisSource& sourc
     return writeOutput(parser, text);
 }
 
+// --resamples and --seed: how the intervals are drawn.
+Result<BootstrapSettings> bootstrapSettings(const QCommandLineParser& parser) {
+    BootstrapSettings settings;
+    std::string error;
+    settings.resamples = readCount(parser, "resamples", 100, 100000, error).value_or(settings.resamples);
+    if (error.empty())
+        settings.seed = static_cast<std::uint32_t>(readCount(parser, "seed", 0, 2147483647, error).value_or(1));
+    if (!error.empty()) return Error{"", error};
+    return settings;
+}
+
+Result<CorefEvaluation> evaluateSet(const QCommandLineParser& parser, const CorefSet& set, const SentenceRunner& run) {
+    auto settings = bootstrapSettings(parser);
+    if (!settings) return settings.error();
+    EvaluationControl control;
+    control.cataphora = parser.isSet("cataphora");
+    control.bootstrap = settings.value();
+    if (isatty(STDERR_FILENO)) control.progress = printProgress;
+    return evaluateCorefSet(set, run, control);
+}
+
+// --control: the same set on the model with its weights shuffled (seed --seed).
+Result<ControlComparison> controlOf(const QCommandLineParser& parser, const AnalysisSource& source,
+                                    const CorefSet& set, const CorefEvaluation& trained) {
+    if (!source.model) return Error{"--control", translate("cli", "needs --model (a lesson has no weights to shuffle)").toStdString()};
+    auto shuffled = withShuffledWeights(*source.model, trained.bootstrap.seed);
+    if (!shuffled) return shuffled.error();
+    const auto control = std::make_shared<const OpenedModel>(std::move(shuffled).value());
+    auto evaluated = evaluateSet(parser, set, modelSentenceRunner(control, -1, source.ablate));
+    if (!evaluated) return evaluated.error();
+    return compareWithControl(trained, evaluated.value(), trained.bootstrap.seed);
+}
+
+struct HeadsResult {
+    std::optional<CorefSet> set;
+    std::optional<CorefEvaluation> evaluation;
+    std::optional<ControlComparison> control;
+    std::optional<std::vector<HeadStatistics>> stats;
+};
+
+Result<void> evaluateCorefOption(const QCommandLineParser& parser, const AnalysisSource& source, HeadsResult& out) {
+    auto read = readCorefSet(parser.value("coref-set").toStdString());
+    if (!read) return read.error();
+    out.set = std::move(read).value();
+    auto evaluated = evaluateSet(parser, *out.set, source.run);
+    if (!evaluated) return evaluated.error();
+    out.evaluation = std::move(evaluated).value();
+    if (!parser.isSet("control")) return {};
+    auto control = controlOf(parser, source, *out.set, *out.evaluation);
+    if (!control) return control.error();
+    out.control = control.value();
+    return {};
+}
+
+std::string headsText(const AnalysisSource& source, const HeadsResult& r, const std::string& format, int top) {
+    const ControlComparison* control = r.control ? &*r.control : nullptr;
+    if (format == "csv") return evaluationToCsv(*r.evaluation, control);
+    if (format == "json") {
+        const std::string e = r.evaluation ? evaluationToJson(*r.evaluation, *r.set, control) : "null\n";
+        const std::string s = r.stats ? headStatsToJson(*r.stats, HeadLabelThresholds{}) : "null\n";
+        return "{\"evaluation\": " + e + ", \"head_stats\": " + s + "}\n";
+    }
+    std::string text = source.description + "\n";
+    if (r.evaluation) text += evaluationToText(*r.evaluation, *r.set, top, coreLanguage(), control);
+    if (r.stats) text += headStatsToText(*r.stats, coreLanguage());
+    return text;
+}
+
+Result<void> checkHeadsOptions(const QCommandLineParser& parser, const std::string& format) {
+    if (format != "text" && format != "json" && format != "csv")
+        return Error{"--format", translate("cli", "expected text, json or csv, got \"%1\"").arg(qs(format)).toStdString()};
+    if (!parser.isSet("coref-set") && !parser.isSet("stats"))
+        return Error{"", translate("cli", "heads needs --coref-set FILE or --stats").toStdString()};
+    if (format == "csv" && (parser.isSet("stats") || !parser.isSet("coref-set")))
+        return Error{"--format", translate("cli", "csv is for heads --coref-set or --corpus alone").toStdString()};
+    for (const char* option : {"control", "resamples", "seed"})
+        if (parser.isSet(option) && !parser.isSet("coref-set"))
+            return Error{"--" + std::string(option), translate("cli", "needs --coref-set FILE").toStdString()};
+    return {};
+}
+
 int runHeads(const QCommandLineParser& parser, const AnalysisSource& source) {
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
     if (parser.isSet("corpus")) return runCorpusStats(parser, source, format);
-    if (format != "text" && format != "json") return fail(formatError(format));
-    if (!parser.isSet("coref-set") && !parser.isSet("stats"))
-        return fail(translate("cli", "heads needs --coref-set FILE or --stats").toStdString());
+    if (auto checked = checkHeadsOptions(parser, format); !checked) return fail(coreErrorString(checked.error()));
     std::string error;
     const int top = readCount(parser, "top", 1, 100000, error).value_or(0);
     if (!error.empty()) return fail(error);
-    std::optional<CorefSet> set;
-    std::optional<CorefEvaluation> evaluation;
-    if (parser.isSet("coref-set")) {
-        auto read = readCorefSet(parser.value("coref-set").toStdString());
-        if (!read) return fail(coreErrorString(read.error()));
-        set = std::move(read).value();
-        EvaluationControl control;
-        control.cataphora = parser.isSet("cataphora");
-        if (isatty(STDERR_FILENO)) control.progress = printProgress;
-        auto evaluated = evaluateCorefSet(*set, source.run, control);
-        if (!evaluated) return fail(coreErrorString(evaluated.error()));
-        evaluation = std::move(evaluated).value();
-    }
-    std::optional<std::vector<HeadStatistics>> stats;
+    HeadsResult result;
+    if (parser.isSet("coref-set"))
+        if (auto evaluated = evaluateCorefOption(parser, source, result); !evaluated) return fail(coreErrorString(evaluated.error()));
     if (parser.isSet("stats")) {
-        auto computed = statsOf(parser, source, evaluation ? &*evaluation : nullptr);
+        auto computed = statsOf(parser, source, result.evaluation ? &*result.evaluation : nullptr);
         if (!computed) return fail(coreErrorString(computed.error()));
-        stats = std::move(computed).value();
+        result.stats = std::move(computed).value();
     }
-    if (format == "json") {
-        const std::string e = evaluation ? evaluationToJson(*evaluation, *set) : "null\n";
-        const std::string s = stats ? headStatsToJson(*stats, HeadLabelThresholds{}) : "null\n";
-        return write("{\"evaluation\": " + e + ", \"head_stats\": " + s + "}\n"), 0;
-    }
-    write(source.description + "\n");
-    if (evaluation) write(evaluationToText(*evaluation, *set, top, coreLanguage()));
-    if (stats) write(headStatsToText(*stats, coreLanguage()));
-    return 0;
+    return writeOutput(parser, headsText(source, result, format, top));
 }
 
 }  // namespace
@@ -326,7 +348,7 @@ int runAnalysisCommand(const QStringList& arguments) {
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
         return fail(translate("cli", "expected one command (coref or heads), got %1").arg(positional.join(' ')).toStdString());
-    auto source = openSource(parser);
+    auto source = openAnalysisSource(parser);
     if (!source) {
         const Error& e = source.error();
         return fail(e.where.empty() ? positional[0].toStdString() + " " + coreErrorMessage(e) : coreErrorString(e));

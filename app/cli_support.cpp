@@ -132,12 +132,15 @@ void addSubcommandBasics(QCommandLineParser& parser, const QString& description,
 const OptionRow kLanguageRow{
     "lang", QT_TRANSLATE_NOOP("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
     "language"};
-const OptionRow kAtomicOutRow{"out", QT_TRANSLATE_NOOP("cli", "Write to FILE (atomically) instead of standard output."),
-                              "file"};
+const OptionRow kAtomicOutRow{"output", QT_TRANSLATE_NOOP("cli", "Write to FILE (atomically) instead of standard output."),
+                              "file", "out"};
 
 void addOptionRows(QCommandLineParser& parser, std::initializer_list<OptionRow> rows) {
-    for (const OptionRow& row : rows)
-        parser.addOption(QCommandLineOption(QString::fromLatin1(row.name), translate("cli", row.help), QString::fromLatin1(row.value)));
+    for (const OptionRow& row : rows) {
+        QStringList names{QString::fromLatin1(row.name)};
+        if (row.alias) names << QString::fromLatin1(row.alias);
+        parser.addOption(QCommandLineOption(names, translate("cli", row.help), QString::fromLatin1(row.value)));
+    }
 }
 
 Result<ModelOrLesson> openModelOrLesson(const QCommandLineParser& parser, const QString& missing) {

@@ -53,6 +53,7 @@ struct OptionRow {
     const char* name;
     const char* help;
     const char* value = "";
+    const char* alias = nullptr;  // an older spelling still accepted (--out for --output)
 };
 void addOptionRows(QCommandLineParser& parser, std::initializer_list<OptionRow> rows);
 // A subcommand's first step: its arguments parsed and --help answered. The exit code when it ends

@@ -5,6 +5,16 @@ namespace attnscope {
 
 namespace {
 
+// The control's evaluation: the same set and settings on the runner `control` makes.
+Result<ControlComparison> evaluateControl(const CorefSet& set, const EvaluationControl& settings,
+                                          const CorefEvaluation& trained, const ControlRunnerFactory& control) {
+    auto run = control();
+    if (!run) return run.error();
+    auto evaluated = evaluateCorefSet(set, run.value(), settings);
+    if (!evaluated) return evaluated.error();
+    return compareWithControl(trained, evaluated.value(), settings.bootstrap.seed);
+}
+
 // The evaluation's shape must match the trace's for the "coreference" label to apply.
 bool sameShape(const CorefEvaluation& e, const Trace& t) {
     return e.layers == static_cast<int>(t.layers.size()) && e.headsPerLayer == t.headCount();
@@ -23,18 +33,25 @@ HeadAnalysisWorker::HeadAnalysisWorker(QObject* parent)
 struct HeadAnalysisWorker::Delivery {
     std::shared_ptr<const CorefEvaluation> evaluation;  // null on failure
     std::shared_ptr<const CorefSet> set;
+    std::optional<ControlComparison> control;
     QString description;
     QString error;
     bool cancelled = false;
 };
 
-void HeadAnalysisWorker::evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description) {
-    auto work = [this, set, run = std::move(run), description](const LatestRequestWorker::Request& request) {
-        EvaluationControl control;
-        control.cancel = request.cancelFlag();
-        control.progress = request.progress;
-        auto result = evaluateCorefSet(*set, run, control);
-        Delivery delivery{nullptr, set, description, QString(), false};
+void HeadAnalysisWorker::evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description,
+                                  ControlRunnerFactory control) {
+    auto work = [this, set, run = std::move(run), description, control = std::move(control)](const LatestRequestWorker::Request& request) {
+        EvaluationControl settings;
+        settings.cancel = request.cancelFlag();
+        settings.progress = request.progress;
+        auto result = evaluateCorefSet(*set, run, settings);
+        Delivery delivery{nullptr, set, std::nullopt, description, QString(), false};
+        if (result && control) {
+            auto compared = evaluateControl(*set, settings, result.value(), control);
+            if (compared) delivery.control = compared.value();
+            else result = compared.error();
+        }
         if (result) delivery.evaluation = std::make_shared<const CorefEvaluation>(std::move(result).value());
         else delivery.error = coreErrorText(result.error());
         delivery.cancelled = !result && request.cancelled();
@@ -48,6 +65,7 @@ void HeadAnalysisWorker::deliverEvaluation(const Delivery& delivery) {
     if (!delivery.evaluation) return emit evaluations_->failed(delivery.error, delivery.cancelled);
     evaluation_ = delivery.evaluation;
     set_ = delivery.set;
+    control_ = delivery.control;
     description_ = delivery.description;
     emit evaluations_->finished();
     if (requestedTrace_) computeStatistics(requestedTrace_);  // the "coreference" labels may change
@@ -61,6 +79,7 @@ void HeadAnalysisWorker::clearEvaluation() {
     if (wasEvaluating) emit evaluations_->failed(tr("Evaluation stopped: the model or lesson changed."), true);
     evaluation_.reset();
     set_.reset();
+    control_.reset();
     description_.clear();
 }
 

@@ -9,8 +9,10 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "app/source/latest_request_worker.hpp"
 #include "core/analysis/head_stats.hpp"
@@ -24,7 +26,9 @@ public:
 
     // → evaluations()' progress…, then finished or failed. `description` names
     // what was evaluated ("bert-tiny on english.jsonl") for the view.
-    void evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description);
+    // With `control`: then the same set on the random-weights control it makes (on the worker).
+    void evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description,
+                  ControlRunnerFactory control = {});
     void cancelEvaluation();  // the running evaluation; the last good one stays
     // Forgets the evaluation (a new model or lesson: its heads are not these) and cancels a run.
     void clearEvaluation();
@@ -33,6 +37,8 @@ public:
     std::shared_ptr<const CorefEvaluation> evaluation() const { return evaluation_; }
     std::shared_ptr<const CorefSet> evaluatedSet() const { return set_; }  // what evaluation() ran on
     QString evaluationDescription() const { return description_; }
+    // The random-weights control of the last evaluation, when one was asked for.
+    std::optional<ControlComparison> control() const { return control_; }
 
     // Head statistics of `trace` (kept alive until done), with the "coreference" label when the
     // last evaluation has the trace's shape. → statisticsReady (only for the latest request).
@@ -55,6 +61,7 @@ private:
 
     std::shared_ptr<const CorefEvaluation> evaluation_;
     std::shared_ptr<const CorefSet> set_;
+    std::optional<ControlComparison> control_;
     QString description_;
     std::shared_ptr<const Trace> requestedTrace_;  // the latest request
     std::shared_ptr<const Trace> statsTrace_;      // what stats_ describe

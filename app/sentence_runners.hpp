@@ -4,6 +4,7 @@
 // captured by a shared pointer so a run on a worker thread keeps it alive.
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 
 #include "core/source/model_session.hpp"
@@ -18,6 +19,9 @@ namespace attnscope {
 SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer = -1,
                                    std::vector<HeadRef> ablate = {});
 SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate = {});
+
+// Makes the random-weights control's runner (withShuffledWeights; heavy: call it off the GUI thread).
+using ControlRunnerFactory = std::function<Result<SentenceRunner>()>;
 
 // The shipped sets (resources/coref/*.jsonl, compiled in): ":/coref/english.jsonl", …
 QStringList builtInCorefSets();

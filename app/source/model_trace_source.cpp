@@ -123,6 +123,16 @@ SentenceRunner ModelTraceSource::sentenceRunner(std::vector<HeadRef> ablate) con
     return model() ? modelSentenceRunner(model(), -1, std::move(ablate)) : SentenceRunner{};
 }
 
+ControlRunnerFactory ModelTraceSource::controlRunner(std::uint32_t seed) const {
+    const auto opened = model();
+    if (!opened) return {};
+    return [opened, seed]() -> Result<SentenceRunner> {
+        auto shuffled = withShuffledWeights(*opened, seed);
+        if (!shuffled) return shuffled.error();
+        return modelSentenceRunner(std::make_shared<const OpenedModel>(std::move(shuffled).value()));
+    };
+}
+
 void ModelTraceSource::showPredictions(PredictionsView& view) const {
     const auto m = model();
     if (!m || !shown_) return view.clear();

@@ -44,6 +44,7 @@ public:
     int workedLayer(int /*layer*/) const override { return 0; }  // the detail trace holds one layer
     bool cheapToShow() const override { return false; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
+    ControlRunnerFactory controlRunner(std::uint32_t seed) const override;
     void showPredictions(PredictionsView& view) const override;
 
 signals:

@@ -6,9 +6,11 @@
 // which panels to show, and lets the source fill the panels only it understands.
 #include <QObject>
 #include <QString>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/trace/trace.hpp"
 
@@ -68,6 +70,9 @@ public:
     // Runs any sentence the way run() does, for coreference evaluation on a worker thread;
     // `ablate`: with these heads switched off (the Compare tab's B follows A's ablation).
     virtual SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const = 0;
+    // The random-weights control's runner: the model with its weights shuffled (seed `seed`). Empty
+    // for sources without weights to shuffle (lessons). Call it on a worker thread: it copies the weights.
+    virtual ControlRunnerFactory controlRunner(std::uint32_t /*seed*/) const { return {}; }
     // Sources that offer Predictions fill the panel from their last run.
     virtual void showPredictions(PredictionsView& /*view*/) const {}
 

@@ -4,6 +4,7 @@
 // badges, and writes the exports.
 #include "app/tabs/heads_tab.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -17,6 +18,7 @@
 #include "app/tabs/corpus_controller.hpp"
 #include "core/analysis/coref_export.hpp"
 #include "core/text/messages.hpp"
+#include "ui/heads/coref_set_row.hpp"
 #include "ui/heads/head_ranking_builder.hpp"
 #include "ui/heads/head_ranking_box.hpp"
 #include "ui/heads/heads_panel.hpp"
@@ -60,10 +62,11 @@ QString setLabel(const QString& source) { return QFileInfo(source).fileName(); }
 // The plot's title, so that an exported figure carries the baselines it is to be read against.
 QString rankingTitle(const CorefEvaluation& e, const QString& description) {
     const auto percent = [](double share) { return QString::number(100 * share, 'f', 0) + "%"; };
-    return QObject::tr("Antecedent accuracy per head\n%1, %2 evaluated\nbaselines: nearest %3, rule %4; rollout %5")
+    return QObject::tr("Antecedent accuracy per head\n%1, %2 evaluated\nbaselines: random %3, first %4, nearest %5, rule %6; rollout %7")
         .arg(description)
         .arg(e.evaluated)
-        .arg(percent(e.nearestAccuracy()), percent(e.ruleAccuracy()), percent(e.rolloutAccuracy()));
+        .arg(percent(e.randomAccuracy()), percent(e.firstAccuracy()), percent(e.nearestAccuracy()), percent(e.ruleAccuracy()),
+             percent(e.rolloutAccuracy()));
 }
 
 // Why examples were left out (the tooltip of the baselines): the first few, then how many more.
@@ -134,13 +137,19 @@ void HeadsTab::evaluate(const QString& setSource) {
     auto set = loadCorefSet(setSource);
     if (!set) return panel_->showMessage(tr("The set could not be read: %1").arg(coreErrorText(set.error())));
     const QString description = tr("%1 on %2").arg(source_->shortName(), setLabel(setSource));
-    worker_->evaluate(std::make_shared<const CorefSet>(std::move(set).value()), std::move(run), description);
+    ControlRunnerFactory control;
+    if (panel_->setRow()->controlBox()->isChecked()) {
+        control = source_->controlRunner(BootstrapSettings{}.seed);
+        if (!control) return panel_->showMessage(tr("The random-weights control needs a model (a lesson has no weights to shuffle)."));
+    }
+    worker_->evaluate(std::make_shared<const CorefSet>(std::move(set).value()), std::move(run), description, std::move(control));
 }
 
 void HeadsTab::onEvaluationFinished() {
     panel_->setEvaluating(false);
     const auto evaluation = worker_->evaluation();
     panel_->showEvaluation(evaluation, rankingTitle(*evaluation, worker_->evaluationDescription()));
+    panel_->ranking()->showControl(worker_->control());
     panel_->showMessage(tr("Evaluated %1 of %2 sentences.").arg(evaluation->evaluated).arg(evaluation->outcomes.size()));
     panel_->ranking()->baselinesLabel()->setToolTip(skippedText(*evaluation, *worker_->evaluatedSet()));
 }
@@ -180,8 +189,10 @@ bool HeadsTab::exportRanking(const QString& path, const QString& format) {
         return false;
     }
     QByteArray bytes = panel_->rankingBuilder().figureBytes(format);
-    if (format == "csv") bytes = QByteArray::fromStdString(evaluationToCsv(*evaluation));
-    else if (format == "json") bytes = QByteArray::fromStdString(evaluationToJson(*evaluation, *set));
+    const auto control = worker_->control();
+    const ControlComparison* shownControl = control ? &*control : nullptr;
+    if (format == "csv") bytes = QByteArray::fromStdString(evaluationToCsv(*evaluation, shownControl));
+    else if (format == "json") bytes = QByteArray::fromStdString(evaluationToJson(*evaluation, *set, shownControl));
     return writeReported(path, bytes, format);
 }
 

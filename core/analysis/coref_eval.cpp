@@ -167,6 +167,9 @@ std::optional<Notice> locate(const CorefExample& ex, const std::vector<Word>& wo
                                              [&](int w) { return insideSpan(w, o.goldFirst, o.goldLast); });
     if (!goldIsCandidate)
         return skipBecause(MessageId::SkipNotCandidate, MessageId::SkipNotCandidateAt, ex.antecedent, ex.antecedentOccurrence);
+    o.candidateCount = static_cast<int>(candidates.size());
+    o.goldCandidates = static_cast<int>(std::count_if(candidates.begin(), candidates.end(),
+                                                      [&](int w) { return insideSpan(w, o.goldFirst, o.goldLast); }));
     return std::nullopt;
 }
 
@@ -197,6 +200,7 @@ Result<void> scoreExample(const Trace& trace, const std::vector<Word>& words, co
     o.nearestCorrect = chosenIsGold(r, r.baselines.nearest, o);
     o.ruleCorrect = chosenIsGold(r, r.baselines.rule, o);
     o.rolloutCorrect = chosenIsGold(rollout.value(), rollout.value().chosen, o);
+    o.firstCorrect = chosenIsGold(r, 0, o);  // candidates are in sentence order; the gold is one of them
     return {};
 }
 
@@ -206,19 +210,55 @@ void tally(CorefEvaluation& eval, const ExampleOutcome& o) {
     eval.nearestCorrect += o.nearestCorrect;
     eval.ruleCorrect += o.ruleCorrect;
     eval.rolloutCorrect += o.rolloutCorrect;
+    eval.firstCorrect += o.firstCorrect;
+    eval.randomCorrect += static_cast<double>(o.goldCandidates) / o.candidateCount;
     for (std::size_t k = 0; k < o.headChoice.size(); ++k) {
         const int layer = static_cast<int>(k) / eval.headsPerLayer, head = static_cast<int>(k) % eval.headsPerLayer;
         if (insideSpan(o.headChoice[k], o.goldFirst, o.goldLast)) eval.correct(layer, head) += 1;
     }
 }
 
+// n×(L·H + 5): per evaluated example, 1/0 for every head (layer-major), then nearest, rule,
+// first, random (its expected score) and rollout: what the bootstrap resamples.
+constexpr Eigen::Index kBaselineColumns = 5;
+
+Mat perExampleScores(const CorefEvaluation& eval) {
+    const Eigen::Index heads = static_cast<Eigen::Index>(eval.layers) * eval.headsPerLayer;
+    Mat scores(eval.evaluated, heads + kBaselineColumns);
+    Eigen::Index row = 0;
+    for (const ExampleOutcome& o : eval.outcomes) {
+        if (!o.evaluated) continue;
+        for (Eigen::Index k = 0; k < heads; ++k)
+            scores(row, k) = insideSpan(o.headChoice[static_cast<std::size_t>(k)], o.goldFirst, o.goldLast);
+        scores.row(row).tail(kBaselineColumns) << o.nearestCorrect, o.ruleCorrect, o.firstCorrect,
+            static_cast<double>(o.goldCandidates) / o.candidateCount, o.rolloutCorrect;
+        ++row;
+    }
+    return scores;
+}
+
+BaselineScore baselineScore(double correct, const CorefEvaluation& eval, const Mat& means, Eigen::Index column) {
+    return {correct, correct / eval.evaluated, columnInterval(means, column, eval.bootstrap.level)};
+}
+
 void rank(CorefEvaluation& eval) {
-    eval.accuracy = eval.correct / static_cast<double>(std::max(1, eval.evaluated));  // all 0 when none evaluated
+    eval.accuracy = eval.correct / static_cast<double>(eval.evaluated);
+    const Mat means = resampledMeans(perExampleScores(eval), eval.bootstrap);
+    const Eigen::Index heads = static_cast<Eigen::Index>(eval.layers) * eval.headsPerLayer, rule = heads + 1;
+    const double level = eval.bootstrap.level;
     for (int l = 0; l < eval.layers; ++l)
-        for (int h = 0; h < eval.headsPerLayer; ++h)
-            eval.ranking.push_back({{l, h}, static_cast<int>(eval.correct(l, h)), eval.accuracy(l, h)});
+        for (int h = 0; h < eval.headsPerLayer; ++h) {
+            const Eigen::Index k = static_cast<Eigen::Index>(l) * eval.headsPerLayer + h;
+            eval.ranking.push_back({{l, h}, static_cast<int>(eval.correct(l, h)), eval.accuracy(l, h),
+                                    columnInterval(means, k, level), differenceInterval(means, k, rule, level)});
+        }
     std::stable_sort(eval.ranking.begin(), eval.ranking.end(),
                      [](const HeadAccuracy& a, const HeadAccuracy& b) { return a.correct > b.correct; });
+    eval.nearest = baselineScore(eval.nearestCorrect, eval, means, heads);
+    eval.rule = baselineScore(eval.ruleCorrect, eval, means, rule);
+    eval.first = baselineScore(eval.firstCorrect, eval, means, heads + 2);
+    eval.random = baselineScore(eval.randomCorrect, eval, means, heads + 3);
+    eval.rollout = baselineScore(eval.rolloutCorrect, eval, means, heads + 4);
 }
 
 }  // namespace
@@ -258,6 +298,13 @@ std::vector<HeadRef> bestHeads(const CorefEvaluation& evaluation, int count) {
     return heads;
 }
 
+ControlComparison compareWithControl(const CorefEvaluation& trained, const CorefEvaluation& control,
+                                     std::uint32_t seed) {
+    ControlComparison c{seed, control.ranking.front(), 0};
+    for (const HeadAccuracy& h : trained.ranking) c.trainedAbove += h.accuracy > c.best.accuracy;
+    return c;
+}
+
 std::string exampleLabel(const CorefSet& set, const CorefExample& example) {
     const std::string line = set.source + ": line " + std::to_string(example.line);
     return example.id.empty() ? line : line + " (" + example.id + ")";
@@ -277,6 +324,7 @@ Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunn
                                          const EvaluationControl& control) {
     CorefEvaluation eval;
     eval.source = set.source;
+    eval.bootstrap = control.bootstrap;
     const int total = static_cast<int>(set.examples.size());
     for (int i = 0; i < total; ++i) {
         if (control.cancel && control.cancel->load()) return Error{set.source, ErrorId::EvaluationCancelled};
@@ -299,6 +347,9 @@ Result<CorefEvaluation> evaluateCorefSet(const CorefSet& set, const SentenceRunn
         eval.outcomes.push_back(std::move(o));
         if (control.progress) control.progress(i + 1, total);
     }
+    if (eval.evaluated == 0)
+        return Error{set.source, errorText(ErrorId::NoEvaluableExamples, total,
+                                           exampleWhere(set, set.examples.front()))};
     rank(eval);
     return eval;
 }

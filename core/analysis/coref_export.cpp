@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -87,7 +88,8 @@ Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
         candidates.push_back(Json{{"word", r.candidates[static_cast<std::size_t>(c)]},
                                   {"text", candidateText(s, r, c)},
-                                  {"score", r.scores(c)}});
+                                  {"score", r.scores(c)},
+                                  {"raw_attention", c < r.rawScores.size() ? Json(r.rawScores(c)) : Json(nullptr)}});
     Json heads = Json::array(), headScores = Json::array();
     for (std::size_t k = 0; k < r.heads.size(); ++k) {
         heads.push_back(Json{{"layer", r.heads[k].layer}, {"head", r.heads[k].head}});
@@ -100,7 +102,9 @@ Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
         pronoun = Json{{"number", numberName(r.mention.pronoun->number)},
                        {"referent", referentName(r.mention.pronoun->referent)}};
     return Json{{"text", r.mention.text},   {"first_word", r.mention.firstWord}, {"last_word", r.mention.lastWord},
-                {"pronoun", pronoun},       {"scoring", scoringText(r)},         {"candidates", candidates},
+                {"pronoun", pronoun},       {"scoring", scoringText(r)},
+                {"candidates_attention", r.rawScores.sum()},  // the share the scores are renormalised from
+                {"candidates", candidates},
                 {"chosen", wordIndexOrNull(r, r.chosen)},
                 {"baselines", Json{{"nearest", wordIndexOrNull(r, r.baselines.nearest)},
                                    {"rule", wordIndexOrNull(r, r.baselines.rule)}}},
@@ -132,20 +136,40 @@ std::string candidateCsvRows(const SentenceResolution& s, const Resolution& r, i
     return out;
 }
 
-std::string countLine(MessageId label, int correct, const CorefEvaluation& e, Language language) {
-    return text(label, language) + " " + percent(e.share(correct)) + " (" + std::to_string(correct) + "/" +
+std::string intervalText(const Interval& i) { return "[" + percent(i.low) + ", " + percent(i.high) + "]"; }
+
+// "baseline: rule-based 60.0% [20.0%, 100.0%] (3/5)"; the random pick's expected count with two decimals.
+std::string baselineLine(MessageId label, const BaselineScore& b, const CorefEvaluation& e, Language language) {
+    const bool whole = b.correct == std::floor(b.correct);
+    return text(label, language) + " " + percent(b.accuracy) + " " + intervalText(b.interval) + " (" +
+           (whole ? std::to_string(static_cast<int>(b.correct)) : formatNumber(b.correct, 2)) + "/" +
            std::to_string(e.evaluated) + ")\n";
 }
 
-std::string rankingRow(int rank, const HeadAccuracy& h, int evaluated) {
-    char row[96];
-    std::snprintf(row, sizeof row, "%4d  %5d  %4d  %8s  %d/%d\n", rank, h.head.layer + 1, h.head.head + 1,
-                  percent(h.accuracy).c_str(), h.correct, evaluated);
-    return row;
+std::string rankingRow(int rank, const HeadAccuracy& h, int evaluated, Language language) {
+    char row[128];
+    const std::string correct = std::to_string(h.correct) + "/" + std::to_string(evaluated);
+    std::snprintf(row, sizeof row, "%4d  %5d  %4d  %8s  %-16s  ", rank, h.head.layer + 1, h.head.head + 1,
+                  percent(h.accuracy).c_str(), intervalText(h.interval).c_str());
+    if (!h.aboveRule()) return row + correct + "\n";
+    return row + padded(correct, 9) + "  " + text(MessageId::EvalAboveRule, language) + "\n";
 }
 
-Json accuracyJson(int correct, const CorefEvaluation& e) {
-    return Json{{"correct", correct}, {"accuracy", e.share(correct)}};
+Json intervalJson(const Interval& i) { return Json::array({i.low, i.high}); }
+
+Json baselineJson(const BaselineScore& b) {
+    return Json{{"correct", b.correct}, {"accuracy", b.accuracy}, {"interval", intervalJson(b.interval)}};
+}
+
+Json headJson(const HeadAccuracy& h) {
+    return Json{{"layer", h.head.layer}, {"head", h.head.head}, {"correct", h.correct}, {"accuracy", h.accuracy},
+                {"interval", intervalJson(h.interval)}, {"minus_rule", intervalJson(h.overRule)},
+                {"above_rule", h.aboveRule()}};
+}
+
+Json controlJson(const ControlComparison* control) {
+    if (!control) return nullptr;
+    return Json{{"seed", control->seed}, {"best", headJson(control->best)}, {"trained_heads_above", control->trainedAbove}};
 }
 
 std::string labelsText(const HeadStatistics& s, Language language) {
@@ -168,8 +192,15 @@ std::string csvRow(const std::vector<std::string>& cells) {
     return row + "\n";
 }
 
-std::string baselineCsvRow(const std::string& kind, int correct, const CorefEvaluation& e) {
-    return csvRow({kind, "", "", std::to_string(correct), std::to_string(e.evaluated), exact(e.share(correct))});
+std::string baselineCsvRow(const std::string& kind, const BaselineScore& b, const CorefEvaluation& e) {
+    return csvRow({kind, "", "", exact(b.correct), std::to_string(e.evaluated), exact(b.accuracy), exact(b.interval.low),
+                   exact(b.interval.high), "", ""});
+}
+
+std::string headCsvRow(const std::string& kind, const HeadAccuracy& h, const CorefEvaluation& e) {
+    return csvRow({kind, std::to_string(h.head.layer + 1), std::to_string(h.head.head + 1), std::to_string(h.correct),
+                   std::to_string(e.evaluated), exact(h.accuracy), exact(h.interval.low), exact(h.interval.high),
+                   exact(h.overRule.low), exact(h.overRule.high)});
 }
 
 }  // namespace
@@ -199,18 +230,31 @@ std::string resolutionToCsv(const SentenceResolution& resolved) {
     return out;
 }
 
-std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int top, Language language) {
+std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int top, Language language,
+                             const ControlComparison* control) {
     std::string out = fillMessage(message(MessageId::EvalSummary, language),
                                   {e.source, std::to_string(e.evaluated), std::to_string(e.outcomes.size()),
                                    std::to_string(e.skipped()), counted(e.layers, MessageId::EvalLayer, MessageId::EvalLayers, language),
                                    counted(e.headsPerLayer, MessageId::EvalHead, MessageId::EvalHeads, language)}) +
                       "\n";
-    out += countLine(MessageId::EvalNearest, e.nearestCorrect, e, language);
-    out += countLine(MessageId::EvalRule, e.ruleCorrect, e, language);
-    out += countLine(MessageId::EvalRollout, e.rolloutCorrect, e, language);
+    out += fillMessage(message(MessageId::EvalIntervals, language),
+                       {formatNumber(100 * e.bootstrap.level, 0), std::to_string(e.evaluated),
+                        std::to_string(e.bootstrap.resamples), std::to_string(e.bootstrap.seed)}) +
+           "\n";
+    out += baselineLine(MessageId::EvalRandom, e.random, e, language);
+    out += baselineLine(MessageId::EvalFirst, e.first, e, language);
+    out += baselineLine(MessageId::EvalNearest, e.nearest, e, language);
+    out += baselineLine(MessageId::EvalRule, e.rule, e, language);
+    out += baselineLine(MessageId::EvalRollout, e.rollout, e, language);
+    if (control)
+        out += fillMessage(message(MessageId::EvalControl, language),
+                           {std::to_string(control->seed), headName(control->best.head), percent(control->best.accuracy),
+                            intervalText(control->best.interval), std::to_string(control->trainedAbove + 1)}) +
+               "\n";
     out += text(MessageId::EvalRankingHeader, language) + "\n";
     const int shown = top > 0 ? std::min(top, static_cast<int>(e.ranking.size())) : static_cast<int>(e.ranking.size());
-    for (int i = 0; i < shown; ++i) out += rankingRow(i + 1, e.ranking[static_cast<std::size_t>(i)], e.evaluated);
+    for (int i = 0; i < shown; ++i) out += rankingRow(i + 1, e.ranking[static_cast<std::size_t>(i)], e.evaluated, language);
+    out += fillMessage(message(MessageId::EvalAboveRuleNote, language), {std::to_string(e.ranking.size())}) + "\n";
     if (e.skipped() > 0) out += text(MessageId::EvalSkipped, language) + "\n";
     for (const ExampleOutcome& o : e.outcomes)
         if (!o.evaluated)
@@ -218,7 +262,7 @@ std::string evaluationToText(const CorefEvaluation& e, const CorefSet& set, int 
     return out;
 }
 
-std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set) {
+std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set, const ControlComparison* control) {
     Json accuracy = Json::array();
     for (Eigen::Index l = 0; l < e.accuracy.rows(); ++l) {
         Json row = Json::array();
@@ -226,9 +270,7 @@ std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set) {
         accuracy.push_back(row);
     }
     Json ranking = Json::array();
-    for (const HeadAccuracy& h : e.ranking)
-        ranking.push_back(Json{{"layer", h.head.layer}, {"head", h.head.head}, {"correct", h.correct},
-                               {"accuracy", h.accuracy}});
+    for (const HeadAccuracy& h : e.ranking) ranking.push_back(headJson(h));
     Json skipped = Json::array();
     for (const ExampleOutcome& o : e.outcomes) {
         if (o.evaluated) continue;
@@ -236,28 +278,32 @@ std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set) {
         skipped.push_back(Json{{"line", ex.line}, {"id", ex.id}, {"reason", noticeText(*o.skipReason, Language::English)}});
     }
     return dump(Json{{"format", "attnscope-coref-evaluation"},
-                     {"version", 1},
+                     {"version", 2},
                      {"set", e.source},
                      {"layers", e.layers},
                      {"heads", e.headsPerLayer},
                      {"examples", e.outcomes.size()},
                      {"evaluated", e.evaluated},
-                     {"baselines", Json{{"nearest", accuracyJson(e.nearestCorrect, e)},
-                                        {"rule", accuracyJson(e.ruleCorrect, e)}}},
-                     {"rollout", accuracyJson(e.rolloutCorrect, e)},
+                     {"bootstrap", Json{{"resamples", e.bootstrap.resamples}, {"seed", e.bootstrap.seed},
+                                        {"level", e.bootstrap.level}, {"resampled", "evaluated examples (sentences)"}}},
+                     {"baselines", Json{{"random", baselineJson(e.random)}, {"first", baselineJson(e.first)},
+                                        {"nearest", baselineJson(e.nearest)}, {"rule", baselineJson(e.rule)}}},
+                     {"rollout", baselineJson(e.rollout)},
+                     {"control", controlJson(control)},
                      {"accuracy", accuracy},
                      {"ranking", ranking},
                      {"skipped", skipped}});
 }
 
-std::string evaluationToCsv(const CorefEvaluation& e) {
-    std::string out = "kind,layer,head,correct,evaluated,accuracy\n";
-    out += baselineCsvRow("nearest", e.nearestCorrect, e);
-    out += baselineCsvRow("rule", e.ruleCorrect, e);
-    out += baselineCsvRow("rollout", e.rolloutCorrect, e);
-    for (const HeadAccuracy& h : e.ranking)
-        out += csvRow({"head", std::to_string(h.head.layer + 1), std::to_string(h.head.head + 1),
-                       std::to_string(h.correct), std::to_string(e.evaluated), exact(h.accuracy)});
+std::string evaluationToCsv(const CorefEvaluation& e, const ControlComparison* control) {
+    std::string out = "kind,layer,head,correct,evaluated,accuracy,low,high,minus_rule_low,minus_rule_high\n";
+    out += baselineCsvRow("random", e.random, e);
+    out += baselineCsvRow("first", e.first, e);
+    out += baselineCsvRow("nearest", e.nearest, e);
+    out += baselineCsvRow("rule", e.rule, e);
+    out += baselineCsvRow("rollout", e.rollout, e);
+    if (control) out += headCsvRow("control_best", control->best, e);
+    for (const HeadAccuracy& h : e.ranking) out += headCsvRow("head", h, e);
     return out;
 }
 

@@ -25,15 +25,23 @@ std::string resolutionToJson(const SentenceResolution& resolved);
 // mention,mention_word,candidate,candidate_word,layer,head,score,chosen,nearest,rule,scoring
 std::string resolutionToCsv(const SentenceResolution& resolved);
 
-// Baselines and rollout first, then every head, best first (`top` > 0 keeps that many), then
-// the skipped examples with their reasons.
+// The bootstrap settings, the baselines (random pick's expectation, first candidate, nearest,
+// rule) and rollout with their intervals, the random-weights control's best head when given,
+// then every head best first (`top` > 0 keeps that many) with its interval and a mark when it is
+// significantly above the rule baseline, then the skipped examples with their reasons.
 std::string evaluationToText(const CorefEvaluation& evaluation, const CorefSet& set, int top,
-                             Language language = Language::English);
-std::string evaluationToJson(const CorefEvaluation& evaluation, const CorefSet& set);
-// For spreadsheets: "kind,layer,head,correct,evaluated,accuracy", the baselines and rollout
-// first (kind nearest / rule / rollout, no layer or head), then every head best first (kind
-// head, layer and head from 1). Accuracies in full precision (they read back exactly).
-std::string evaluationToCsv(const CorefEvaluation& evaluation);
+                             Language language = Language::English, const ControlComparison* control = nullptr);
+// Version 2: baselines random/first/nearest/rule and rollout as {correct, accuracy, interval},
+// "bootstrap" settings, "control" (null without one), ranking rows with "interval",
+// "minus_rule" (paired interval of accuracy − rule) and "above_rule". Layers and heads 0-based.
+std::string evaluationToJson(const CorefEvaluation& evaluation, const CorefSet& set,
+                             const ControlComparison* control = nullptr);
+// For spreadsheets: "kind,layer,head,correct,evaluated,accuracy,low,high,minus_rule_low,
+// minus_rule_high", the baselines and rollout first (kind random / first / nearest / rule /
+// rollout, no layer or head; random's correct is the expected count), the control's best head
+// (kind control_best) when given, then every head best first (kind head, layer and head from 1).
+// Numbers in full precision (they read back exactly).
+std::string evaluationToCsv(const CorefEvaluation& evaluation, const ControlComparison* control = nullptr);
 
 // One row per head: layer, head, label(s), entropy, shares.
 std::string headStatsToText(const std::vector<HeadStatistics>& stats, Language language = Language::English);

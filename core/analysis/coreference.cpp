@@ -134,18 +134,18 @@ RowVec meanOfHeadsOn(const Trace& trace, const std::vector<HeadRef>& heads, cons
     return on > 0 ? RowVec(sum / on) : sum;
 }
 
-// K×C: each head's own distribution over the candidates.
-Result<Mat> perHeadScores(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
-                          const std::vector<int>& candidates, const std::vector<HeadRef>& heads) {
-    Mat scores = Mat::Zero(static_cast<Eigen::Index>(heads.size()), static_cast<Eigen::Index>(candidates.size()));
+// K×C: each head's attention from the mention to the candidates, not renormalised.
+Result<Mat> perHeadAttention(const Trace& trace, const std::vector<Word>& words, const Mention& mention,
+                             const std::vector<int>& candidates, const std::vector<HeadRef>& heads) {
+    Mat attention = Mat::Zero(static_cast<Eigen::Index>(heads.size()), static_cast<Eigen::Index>(candidates.size()));
     for (std::size_t k = 0; k < heads.size(); ++k) {
         auto weights = headWeights(trace, heads[k]);
         if (!weights) return weights.error();
         if (auto bad = checkWeights(*weights.value(), words, errorText(ErrorId::WhereHead, headName(heads[k]))); !bad.ok()) return bad.error();
         if (isAblated(trace, heads[k])) continue;  // switched off: it passes nothing on, its row stays 0
-        scores.row(static_cast<Eigen::Index>(k)) = candidateDistribution(*weights.value(), words, mention, candidates);
+        attention.row(static_cast<Eigen::Index>(k)) = candidateAttention(*weights.value(), words, mention, candidates);
     }
-    return scores;
+    return attention;
 }
 
 Result<void> checkMention(const std::vector<Word>& words, const Mention& mention) {
@@ -271,14 +271,27 @@ RowVec attentionToWords(GridRef weights, const std::vector<Word>& words, const M
     return to;
 }
 
-RowVec candidateDistribution(GridRef weights, const std::vector<Word>& words, const Mention& mention,
-                             const std::vector<int>& candidates) {
+RowVec candidateAttention(GridRef weights, const std::vector<Word>& words, const Mention& mention,
+                          const std::vector<int>& candidates) {
     const RowVec toWords = attentionToWords(weights, words, mention);
     RowVec scores(static_cast<Eigen::Index>(candidates.size()));
     for (std::size_t c = 0; c < candidates.size(); ++c) scores(static_cast<Eigen::Index>(c)) = toWords(candidates[c]);
-    const double total = scores.sum();
-    if (total > 0) scores /= total;
     return scores;
+}
+
+namespace {
+
+RowVec renormalised(RowVec attention) {
+    const double total = attention.sum();
+    if (total > 0) attention /= total;
+    return attention;
+}
+
+}  // namespace
+
+RowVec candidateDistribution(GridRef weights, const std::vector<Word>& words, const Mention& mention,
+                             const std::vector<int>& candidates) {
+    return renormalised(candidateAttention(weights, words, mention, candidates));
 }
 
 namespace {
@@ -388,16 +401,19 @@ static Result<Resolution> scoreMention(const Trace& trace, const std::vector<Wor
     r.headsPerLayer = trace.headCount();
     if (scoring.kind == Scoring::Kind::Rollout) {
         if (auto bad = checkWeights(*rollout, words, ErrorId::WhereRollout); !bad.ok()) return bad.error();
-        r.scores = candidateDistribution(*rollout, words, mention, r.candidates);
+        r.rawScores = candidateAttention(*rollout, words, mention, r.candidates);
+        r.scores = renormalised(r.rawScores);
         r.headScores = Mat::Zero(0, static_cast<Eigen::Index>(r.candidates.size()));
     } else {
         auto heads = headsOf(trace, scoring);
         if (!heads) return heads.error();
         r.heads = std::move(heads).value();
-        auto perHead = perHeadScores(trace, words, mention, r.candidates, r.heads);
+        auto perHead = perHeadAttention(trace, words, mention, r.candidates, r.heads);
         if (!perHead) return perHead.error();
-        r.headScores = std::move(perHead).value();
+        r.headScores = perHead.value();
+        for (Eigen::Index k = 0; k < r.headScores.rows(); ++k) r.headScores.row(k) = renormalised(r.headScores.row(k));
         r.scores = meanOfHeadsOn(trace, r.heads, r.headScores);
+        r.rawScores = meanOfHeadsOn(trace, r.heads, perHead.value());
     }
     r.chosen = chooseCandidate(r.scores, r.candidates, mention);
     r.baselines = {nearestBaseline(r.candidates, mention), ruleBaseline(words, r.candidates, mention)};

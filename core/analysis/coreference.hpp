@@ -83,8 +83,10 @@ std::string describeScoring(const Scoring& scoring, int headsPerLayer, Language 
 // its pieces, from the mention = mean over its pieces. 1×W (special tokens are in no word).
 RowVec attentionToWords(GridRef weights, const std::vector<Word>& words, const Mention& mention);
 
-// attentionToWords restricted to the candidates, renormalised to sum to 1 (all 0 when no
-// weight reached any candidate). 1×C.
+// attentionToWords restricted to the candidates, as is: the raw attention. 1×C.
+RowVec candidateAttention(GridRef weights, const std::vector<Word>& words, const Mention& mention,
+                          const std::vector<int>& candidates);
+// candidateAttention renormalised to sum to 1 (all 0 when no weight reached any candidate). 1×C.
 RowVec candidateDistribution(GridRef weights, const std::vector<Word>& words, const Mention& mention,
                              const std::vector<int>& candidates);
 
@@ -103,7 +105,9 @@ struct Baselines {
 struct Resolution {
     Mention mention;
     std::vector<int> candidates;    // C word indices, sentence order
-    RowVec scores;                  // 1×C, sums to 1 (or all 0)
+    RowVec scores;                  // 1×C, renormalised over the candidates: sums to 1 (or all 0)
+    RowVec rawScores;               // 1×C, the same combination of the raw attention (mean of the heads'
+                                    // candidateAttention, or the rollout's); its sum is the share the candidates got
     int chosen = -1;                // argmax index into candidates (ties: the one nearest the mention); -1 if C = 0
     std::vector<HeadRef> heads;     // K heads combined (empty for rollout)
     Mat headScores;                 // K×C, row k = heads[k]'s own distribution; scores = column mean

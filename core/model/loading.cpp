@@ -176,6 +176,11 @@ Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<c
     return model;
 }
 
+Result<LoadedModel> withShuffledWeights(const LoadedModel& model, std::uint32_t seed) {
+    return bindModel(model.config, std::make_shared<const TensorStore>(TensorStore::shuffledCopy(*model.store, seed)),
+                     model.source);
+}
+
 Result<LoadedModel> loadModel(const std::filesystem::path& folder, const FamilyTable& families) {
     auto files = findCheckpointFiles(folder);  // refuses pickle-only folders by name
     if (!files) return files.error();

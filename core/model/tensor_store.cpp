@@ -8,12 +8,14 @@
 
 #include "core/io/text_file.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <sstream>
 
 #include "core/model/checkpoint_files.hpp"
@@ -84,6 +86,7 @@ struct TensorStore::Impl {
     std::string label;  // the file named in lookup errors: model.safetensors or the index
     std::vector<MappedFile> files;
     std::map<std::string, StoredTensor, std::less<>> tensors;
+    std::vector<std::vector<std::uint8_t>> owned;  // shuffledCopy's data (moving the outer vector keeps each buffer)
     mutable std::mutex conversionMutex;
 
     // Parses one mapped file; returns its header so the caller can pick which tensors to keep.
@@ -194,6 +197,53 @@ Result<TensorStore> TensorStore::open(const std::filesystem::path& fileOrIndex) 
     impl->label = fileLabel(path);
     const auto error = isIndexFile(path) ? impl->openSharded(path) : impl->openSingle(path);
     if (!error.ok()) return error.error();
+    TensorStore store;
+    store.impl_ = std::move(impl);
+    return store;
+}
+
+namespace {
+
+std::size_t elementWidth(DType dtype) {
+    switch (dtype) {
+        case DType::F32: return 4;
+        case DType::F16: case DType::BF16: return 2;
+        case DType::F64: return 8;
+        default: return 0;  // not shuffled
+    }
+}
+
+// FNV-1a of the name, mixed with the seed: each tensor its own permutation.
+std::uint64_t tensorSeed(std::uint32_t seed, std::string_view name) {
+    std::uint64_t hash = 14695981039346656037ULL ^ seed;
+    for (const char c : name) hash = (hash ^ static_cast<std::uint8_t>(c)) * 1099511628211ULL;
+    return hash;
+}
+
+// Fisher–Yates over elements of `width` bytes.
+void shuffleElements(std::vector<std::uint8_t>& data, std::size_t width, std::uint64_t seed) {
+    std::mt19937_64 draws(seed);
+    const std::size_t count = data.size() / width;
+    for (std::size_t i = count; i > 1; --i) {
+        const std::size_t j = static_cast<std::size_t>(draws() % i);
+        std::swap_ranges(data.begin() + static_cast<std::ptrdiff_t>((i - 1) * width),
+                         data.begin() + static_cast<std::ptrdiff_t>(i * width),
+                         data.begin() + static_cast<std::ptrdiff_t>(j * width));
+    }
+}
+
+}  // namespace
+
+TensorStore TensorStore::shuffledCopy(const TensorStore& from, std::uint32_t seed) {
+    auto impl = std::make_unique<Impl>();
+    impl->label = from.impl_->label;
+    impl->owned.reserve(from.impl_->tensors.size());
+    for (const auto& [name, tensor] : from.impl_->tensors) {
+        const std::uint8_t* begin = tensor.bytes;
+        std::vector<std::uint8_t>& data = impl->owned.emplace_back(begin, begin + (tensor.info.end - tensor.info.begin));
+        if (const std::size_t width = elementWidth(tensor.info.dtype); width > 0) shuffleElements(data, width, tensorSeed(seed, name));
+        impl->tensors.insert_or_assign(name, StoredTensor{tensor.info, data.data(), {}, false});
+    }
     TensorStore store;
     store.impl_ = std::move(impl);
     return store;

@@ -51,6 +51,12 @@ public:
     // Opens model.safetensors, or a sharded checkpoint through model.safetensors.index.json.
     static Result<TensorStore> open(const std::filesystem::path& fileOrIndex);
 
+    // The random-weights control: a copy in memory whose every F32/F16/BF16/F64 tensor holds the
+    // same numbers in a seeded random order (Fisher–Yates with std::mt19937_64 seeded by `seed`
+    // and the tensor's name, so a tensor's order does not depend on the others). Other dtypes
+    // (integer buffers) are copied unchanged. Costs the model's size in memory.
+    static TensorStore shuffledCopy(const TensorStore& from, std::uint32_t seed);
+
     const TensorInfo* find(std::string_view name) const;
     std::vector<std::string> names() const;
 

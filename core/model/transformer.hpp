@@ -58,6 +58,11 @@ Result<LoadedModel> loadModel(const std::filesystem::path& folder, const FamilyT
 Result<LoadedModel> bindModel(const TransformerConfig& config, std::shared_ptr<const TensorStore> store,
                               std::string source);
 
+// The random-weights control: the same model with every tensor's numbers in a seeded random
+// order (TensorStore::shuffledCopy), bound again. Same architecture and tokenizer, no learned
+// structure: what a head scores here is what the architecture alone gives.
+Result<LoadedModel> withShuffledWeights(const LoadedModel& model, std::uint32_t seed);
+
 // ---------------------------------------------------------------- running
 
 struct RunControl {

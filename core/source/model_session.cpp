@@ -69,6 +69,15 @@ Result<OpenedModel> openModel(std::string_view pathOrId) {
 // The special tokens around the sentence are the tokenizer's own (its post_processor or
 // add_bos_token; BERT's vocab.txt folders [CLS] … [SEP]); a BERT model still needs [CLS]/[SEP].
 // Only what the position table can use is tokenized (one more, to notice the cut).
+Result<OpenedModel> withShuffledWeights(const OpenedModel& opened, std::uint32_t seed) {
+    auto shuffled = withShuffledWeights(opened.model, seed);
+    if (!shuffled) return shuffled.error();
+    OpenedModel control = opened;
+    control.model = std::move(shuffled).value();
+    control.name += " (weights shuffled, seed " + std::to_string(seed) + ")";
+    return control;
+}
+
 Result<ModelInput> prepareInput(const OpenedModel& opened, std::string_view sentence) {
     if (auto special = checkSpecialTokens(opened); !special) return special.error();
     const int reserved = static_cast<int>(opened.tokenizer.wrappingSize());

@@ -28,6 +28,10 @@ struct OpenedModel {
 // The weights come first (loadModel refuses a pickle-only folder by name), then the tokenizer.
 Result<OpenedModel> openModel(std::string_view pathOrId);
 
+// The random-weights control of an opened model (withShuffledWeights): same tokenizer, its name
+// marked "(weights shuffled, seed N)".
+Result<OpenedModel> withShuffledWeights(const OpenedModel& opened, std::uint32_t seed);
+
 // The sentence as the model reads it: encoded, cut to the position table (keeping [SEP]),
 // wrapped with the family's special tokens.
 struct ModelInput {

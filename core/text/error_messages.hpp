@@ -355,6 +355,7 @@ namespace attnscope {
     X(AtLeastOneExampleLine, "at least one example line", "至少一行示例") \
     X(ACorefSetJsonLines, "a coreference set, JSON lines", "共指数据集（JSON 行）") \
     X(EvaluationCancelled, "evaluation cancelled", "评估已取消") \
+    X(NoEvaluableExamples, "expected at least one example to evaluate, found none of {1}: each was skipped because its mention or antecedent is not among the model's words or the antecedent is not a candidate (the first: {2})", "应至少有一个可评估的样例，实际 {1} 个样例都被跳过：指称或先行词不在模型的词中，或先行词不是候选词（第一个：{2}）") \
     X(SquareMatrixExpected, "expected a square attention matrix, found {1}×{2} (were the weights kept?)", "应为方形的注意力矩阵，实际为 {1}×{2}（是否保留了权重？）") \
     X(WordsUseToken, "the words use token {1} but the matrix has only {2} rows", "这些词用到第 {1} 个词元，但矩阵只有 {2} 行") \
     X(WhereHead, "head {1}", "头 {1}") \

@@ -56,6 +56,7 @@ enum class MessageId : int {
     // Coreference text (resolutionToText, evaluationToText)
     CorefNoPronoun, CorefScoring, CorefMention, CorefNone, CorefChosen, CorefNearest, CorefRule, CorefSummary,
     CorefPerHead, EvalSummary, EvalLayer, EvalLayers, EvalHead, EvalHeads, EvalNearest, EvalRule, EvalRollout, EvalRankingHeader, EvalSkipped,
+    EvalIntervals, EvalRandom, EvalFirst, EvalControl, EvalAboveRule, EvalAboveRuleNote,
     // Head statistics (headStatsToText, headLabelText) and corpus statistics (corpusStatsToText, CorpusNotice)
     HeadStatsHeader, HeadLabelDelimiterSink, HeadLabelPreviousToken, HeadLabelNextToken, HeadLabelSelf, HeadLabelBroad,
     HeadLabelMixed, HeadLabelCoreference, CorpusSummary, CorpusHeader, CorpusAt, CorpusAtLine, NoticeCorpusCapped,

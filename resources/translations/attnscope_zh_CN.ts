@@ -125,14 +125,6 @@
         <translation>%1 · 熵 %2 比特</translation>
     </message>
     <message>
-        <source>Antecedent accuracy per head
-%1, %2 evaluated
-baselines: nearest %3, rule %4; rollout %5</source>
-        <translation>各注意力头的先行词准确率
-%1，已评估 %2
-基线：最近指称 %3，规则 %4；注意力展开 %5</translation>
-    </message>
-    <message>
         <source>… and %1 more (attnscope heads lists them all)</source>
         <translation>……另有 %1 条（attnscope heads 会全部列出）</translation>
     </message>
@@ -245,10 +237,6 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Layer %1 · head %2: %3% (%4 of %5)</source>
         <translation>第 %1 层 · 第 %2 头：%3%（%5 个中的 %4 个）</translation>
-    </message>
-    <message>
-        <source>%1 (%2/%3)</source>
-        <translation>%1（%2/%3）</translation>
     </message>
     <message>
         <source>layer %1 · head %2</source>
@@ -457,6 +445,18 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>%1 bits (uniform %2)</source>
         <translation>%1 比特（均匀分布 %2）</translation>
+    </message>
+    <message>
+        <source>Antecedent accuracy per head
+%1, %2 evaluated
+baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
+        <translation>各注意力头的先行词准确率
+%1，已评估 %2
+基线：随机 %3，第一个 %4，最近指称 %5，规则 %6；注意力展开 %7</translation>
+    </message>
+    <message>
+        <source>%1 [%2, %3] (%4/%5)</source>
+        <translation>%1 [%2, %3]（%4/%5）</translation>
     </message>
 </context>
 <context>
@@ -720,6 +720,14 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Coreference sets (*.jsonl);;All files (*)</source>
         <translation>共指数据集 (*.jsonl);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Random-weights control</source>
+        <translation>随机权重对照</translation>
+    </message>
+    <message>
+        <source>Also evaluate a copy of the model with every tensor&apos;s weights shuffled (seed 1), and show where its best head lands: a head that does not beat it has not shown it learned coreference. Models only; the copy needs the model&apos;s size in memory.</source>
+        <translation>另外评估一个每个张量的权重都被打乱（种子 1）的模型副本，并显示其最佳头排在哪里：赢不了它的头并没有表明自己学到了共指。仅限模型；副本需要与模型同样大小的内存。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::CorefTab</name>
@@ -932,6 +940,14 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>The score is the mean of these heads&apos; scores:</source>
         <translation>该分数是以下各头分数的平均值：</translation>
+    </message>
+    <message>
+        <source>renormalised over the candidates, which received %1 of the mention&apos;s attention (raw attention: hover an arc)</source>
+        <translation>在候选词上重新归一化，候选词得到指称注意力的 %1（原始注意力：悬停在弧线上查看）</translation>
+    </message>
+    <message>
+        <source>raw attention %1 (the score is it renormalised over the candidates)</source>
+        <translation>原始注意力 %1（分数是它在候选词上重新归一化后的值）</translation>
     </message>
 </context>
 <context>
@@ -1447,6 +1463,22 @@ baselines: nearest %3, rule %4; rollout %5</source>
         <source>Selected: %1 — %2</source>
         <translation>已选择：%1 — %2</translation>
     </message>
+    <message>
+        <source>Random candidate (expected): %1&lt;br&gt;</source>
+        <translation>随机候选（期望值）：%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>First candidate: %1&lt;br&gt;</source>
+        <translation>第一个候选：%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;small&gt;[ ]: %1% bootstrap interval over the examples, %2 resamples, seed %3. ▲: significantly above the rule baseline (paired), not corrected for choosing among %4 heads.&lt;/small&gt;</source>
+        <translation>&lt;br&gt;&lt;small&gt;[ ]：对样例的 %1% 自助法区间，重采样 %2 次，种子 %3。▲：显著高于规则基线（配对），未对从 %4 个头中挑选做校正。&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Random-weights control&lt;/b&gt; (weights shuffled, seed %1): best head %2 — %3, would rank %4 among the trained heads</source>
+        <translation>&lt;br&gt;&lt;b&gt;随机权重对照&lt;/b&gt;（权重打乱，种子 %1）：最佳头 %2 — %3，在训练模型的头中排第 %4</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::HeadStatsModel</name>
@@ -1710,6 +1742,10 @@ baselines: nearest %3, rule %4; rollout %5</source>
     <message>
         <source>Export head ranking</source>
         <translation>导出注意力头排名</translation>
+    </message>
+    <message>
+        <source>The random-weights control needs a model (a lesson has no weights to shuffle).</source>
+        <translation>随机权重对照需要模型（课程没有可打乱的权重）。</translation>
     </message>
 </context>
 <context>
@@ -3429,9 +3465,17 @@ click to open it large</source>
     <name>cli</name>
     <message>
         <source>AttnScope: transformer self-attention, every number visible.
-Coreference and head analysis: attnscope coref --help, attnscope heads --help.</source>
+Subcommands, each with its own --help:
+  coref     which earlier word a pronoun attends to
+  heads     every head ranked on a coreference set, or head statistics
+  qk        one head&apos;s queries and keys projected together to 2-D (PCA or t-SNE)
+  compare   the same heads&apos; attention in two sentences, and the difference A − B</source>
         <translation>AttnScope：Transformer 自注意力，每个数字都看得见。
-共指与注意力头分析：attnscope coref --help、attnscope heads --help。</translation>
+子命令（各有自己的 --help）：
+  coref     代词关注的是前面哪个词
+  heads     在共指数据集上为每个注意力头排名，或注意力头统计
+  qk        一个头的查询和键一起投影到二维（PCA 或 t-SNE）
+  compare   同一些头在两个句子中的注意力，以及差值 A − B</translation>
     </message>
     <message>
         <source>Built-in lesson NAME, a lesson FILE, or inline lesson JSON.</source>
@@ -3562,14 +3606,6 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
     <message>
         <source>heads --corpus: skip sentences longer than N tokens (default 512).</source>
         <translation>heads --corpus：跳过超过 N 个词元的句子（默认 512）。</translation>
-    </message>
-    <message>
-        <source>heads --corpus: write to FILE instead of standard output.</source>
-        <translation>heads --corpus：写入文件 FILE，而不是标准输出。</translation>
-    </message>
-    <message>
-        <source>text (default) or json; heads --corpus also csv.</source>
-        <translation>text（默认）或 json；heads --corpus 还可用 csv。</translation>
     </message>
     <message>
         <source>attnscope qk: one head&apos;s queries and keys projected together to 2-D (AttentionViz&apos;s normalisation, then PCA).</source>
@@ -3944,6 +3980,42 @@ CPU 特性：%4
     <message>
         <source>coref: score on attention between words (to a word: the sum over its tokens, from a word: the mean; Chinese split into words by ICU), so 它 can point to 马路, not 路.</source>
         <translation>coref：按词之间的注意力打分（指向一个词：其各词元之和；来自一个词：其各词元的平均；中文按词典分词），于是“它”可以指向“马路”而不是“路”。</translation>
+    </message>
+    <message>
+        <source>heads --coref-set: bootstrap resamples of the examples for the 95% intervals (default 1000).</source>
+        <translation>heads --coref-set：计算 95% 区间时对样例的自助法重采样次数（默认 1000）。</translation>
+    </message>
+    <message>
+        <source>heads --coref-set: seed of the bootstrap and of --control&apos;s shuffle (default 1).</source>
+        <translation>heads --coref-set：自助法和 --control 打乱权重所用的种子（默认 1）。</translation>
+    </message>
+    <message>
+        <source>heads --coref-set: also evaluate a copy of the model with every tensor&apos;s weights shuffled, and show where its best head lands.</source>
+        <translation>heads --coref-set：另外评估一个每个张量的权重都被打乱的模型副本，并显示其最佳头排在哪里。</translation>
+    </message>
+    <message>
+        <source>text (default) or json; heads --coref-set and --corpus also csv.</source>
+        <translation>text（默认）或 json；heads --coref-set 和 --corpus 还可用 csv。</translation>
+    </message>
+    <message>
+        <source>needs --model (a lesson has no weights to shuffle)</source>
+        <translation>需要 --model（课程没有可打乱的权重）</translation>
+    </message>
+    <message>
+        <source>csv is for heads --coref-set or --corpus alone</source>
+        <translation>csv 只用于单独的 heads --coref-set 或 --corpus</translation>
+    </message>
+    <message>
+        <source>needs --coref-set FILE</source>
+        <translation>需要 --coref-set FILE</translation>
+    </message>
+    <message>
+        <source>Switch these heads off in every run (LAYER:HEAD, counted from 1, comma-separated).</source>
+        <translation>在每次运行中关闭这些头（层:头，从 1 开始计数，用逗号分隔）。</translation>
+    </message>
+    <message>
+        <source>heads: write to FILE (atomically) instead of standard output.</source>
+        <translation>heads：写入文件 FILE（原子写入），而不是标准输出。</translation>
     </message>
 </context>
 <context>

@@ -258,11 +258,38 @@ PY
 {"sentence": "the cat sat with two dogs and they ran", "mention": "they", "antecedent": "dogs"}
 EOF_SET
     out="$("$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl")" || fail "exit $?"
-    expect_line "$out" "baseline: nearest mention 40.0% (2/5)"
-    expect_line "$out" "baseline: rule-based 60.0% (3/5)"
+    # First candidate: cat ✓ dog ✓ cats ✓ read ✗ cat ✗ = 3/5; a random pick expects
+    # (1/3 + 1/3 + 1/3 + 1/2 + 1/4) / 5 = 1.75/5 = 35.0% (tests/core/test_coreference.cpp).
+    interval='\[[0-9.]+%, [0-9.]+%\]'
+    for line in "random candidate \(expected\) 35.0% $interval \(1.75/5\)" "first candidate 60.0% $interval \(3/5\)" \
+                "nearest mention 40.0% $interval \(2/5\)" "rule-based 60.0% $interval \(3/5\)"; do
+        grep -qE "^baseline: $line$" <<<"$out" || fail "missing baseline: $line in $out"
+    done
+    expect_line "$out" "intervals: 95% bootstrap over the 5 evaluated examples (sentences resampled), 1000 resamples, seed 1"
     grep -q "tiny.jsonl, 5 of 6 examples evaluated (1 skipped), 2 layers × 4 heads$" <<<"$out" || fail "header: $out"
     grep -q "tiny.jsonl: line 5: antecedent \"he\" is not a candidate" <<<"$out" || fail "skip reason: $out"
-    [ "$(grep -cE '^ +[0-9]+ +[12] +[1-4] +[0-9.]+% +[0-5]/5$' <<<"$out")" = 8 ] || fail "expected 8 ranking rows: $out"
+    [ "$(grep -cE "^ +[0-9]+ +[12] +[1-4] +[0-9.]+% +$interval +[0-5]/5( +above rule)?$" <<<"$out")" = 8 ] || fail "expected 8 ranking rows: $out"
+    # The same seed gives the same intervals; the control (shuffled weights) is deterministic too.
+    again="$("$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl")" || fail "exit $?"
+    [ "$out" = "$again" ] || fail "a second run differs"
+    control="$("$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --control --seed 3)" || fail "control exit $?"
+    grep -qE "^random-weights control \(weights shuffled, seed 3\): best head [12]:[1-4] [0-9.]+% $interval, would rank [1-9] among the trained heads$" <<<"$control" || fail "control line: $control"
+    [ "$control" = "$("$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --control --seed 3)" ] || fail "control differs between runs"
+    "$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --format csv --resamples 200 --out "$tmp/heads.csv" || fail "csv exit $?"
+    # --output is the spelling every subcommand documents; --out (above) stays an alias.
+    "$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --format csv --resamples 200 --output "$tmp/heads2.csv" || fail "csv --output exit $?"
+    cmp -s "$tmp/heads.csv" "$tmp/heads2.csv" || fail "--output and --out differ"
+    help="$("$bin" --help)" || fail "help exit $?"
+    for sub in coref heads qk compare; do grep -qE "^  $sub +[a-z]" <<<"$help" || fail "main --help does not list $sub: $help"; done
+    python3 - "$tmp/heads.csv" <<'PY' || fail "heads csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kinds = [r["kind"] for r in rows]
+assert kinds[:5] == ["random", "first", "nearest", "rule", "rollout"] and kinds[5:] == ["head"] * 8, kinds
+assert float(rows[0]["correct"]) == 1.75 and float(rows[0]["accuracy"]) == 0.35, rows[0]
+for r in rows:
+    assert float(r["low"]) <= float(r["accuracy"]) <= float(r["high"]), r
+PY
     "$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --format json >"$tmp/heads.json" || fail "exit $?"
     python3 - "$tmp/heads.json" <<'PY' || fail "heads json"
 import json, sys
@@ -270,8 +297,15 @@ doc = json.load(open(sys.argv[1]))
 e = doc["evaluation"]
 assert doc["head_stats"] is None
 assert e["evaluated"] == 5 and e["examples"] == 6 and e["layers"] == 2 and e["heads"] == 4
-assert e["baselines"]["nearest"] == {"correct": 2, "accuracy": 0.4}, e["baselines"]
-assert e["baselines"]["rule"] == {"correct": 3, "accuracy": 0.6}, e["baselines"]
+b = e["baselines"]
+assert (b["nearest"]["correct"], b["nearest"]["accuracy"]) == (2, 0.4), b
+assert (b["rule"]["correct"], b["rule"]["accuracy"]) == (3, 0.6), b
+assert (b["first"]["correct"], b["first"]["accuracy"]) == (3, 0.6), b
+assert abs(b["random"]["accuracy"] - 0.35) < 1e-15, b
+assert e["bootstrap"]["resamples"] == 1000 and e["bootstrap"]["seed"] == 1 and e["control"] is None, e["bootstrap"]
+for name, score in b.items():
+    low, high = score["interval"]
+    assert low <= score["accuracy"] <= high, (name, score)
 acc = [r["accuracy"] for r in e["ranking"]]
 assert len(acc) == 8 and acc == sorted(acc, reverse=True), acc
 for r in e["ranking"]:
@@ -307,6 +341,15 @@ PY
     grep -qF "heads needs --coref-set FILE or --stats" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
     "$bin" heads --lesson coreference --coref-set "$tmp/none.jsonl" 2>"$tmp/err" >/dev/null && fail "missing set accepted"
     grep -qF "none.jsonl" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    "$bin" heads --lesson coreference --coref-set "$src/resources/coref/english.jsonl" --control 2>"$tmp/err" >/dev/null && fail "control of a lesson accepted"
+    grep -qF "needs --model" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    # --ablate as in the other subcommands: checked against the lesson's 1 layer × 2 heads; rollout
+    # counts a switched-off head as all-zero attention, so the scores move.
+    "$bin" coref --lesson coreference --ablate 2:1 2>"$tmp/err" >/dev/null && fail "--ablate 2:1 accepted"
+    grep -qF -- "--ablate" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
+    [ "$("$bin" coref --lesson coreference --ablate 1:2)" != "$("$bin" coref --lesson coreference)" ] || fail "--ablate changed nothing"
+    "$bin" heads --lesson coreference --stats --control 2>"$tmp/err" >/dev/null && fail "--control without a set accepted"
+    grep -qF -- "--control: needs --coref-set FILE" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
     ;;
   lesson_layer_option)
     # resources/lessons/two-layers.json, layer 2, row "it" (token 7): e^3.9032/(e^3.9032 + 10) = 0.8321

@@ -2,6 +2,7 @@
 // of head statistics, on results written by hand: rows, their order and numbers reading back exactly.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,7 +49,9 @@ std::vector<std::string> linesOf(const std::string& text) {
     return lines;
 }
 
-// 1 layer × 2 heads on 3 evaluated examples: head 1:2 got 2 right, head 1:1 got 1.
+// 1 layer × 2 heads on 3 evaluated examples: head 1:2 got 2 right, head 1:1 got 1. The random
+// pick expects 1/2 + 1/4 + 1/2 = 1.25. The intervals are set by hand for the layout (the
+// bootstrap itself is tested in test_bootstrap.cpp): head 1:2 is above the rule baseline.
 CorefEvaluation smallEvaluation() {
     CorefEvaluation e;
     e.source = "set.jsonl";
@@ -56,11 +59,19 @@ CorefEvaluation smallEvaluation() {
     e.headsPerLayer = 2;
     e.evaluated = 3;
     e.nearestCorrect = 1;
-    e.ruleCorrect = 3;
+    e.ruleCorrect = 0;
     e.rolloutCorrect = 0;
+    e.firstCorrect = 2;
+    e.randomCorrect = 1.25;
+    e.nearest = {1, 1.0 / 3, {0, 2.0 / 3}};
+    e.rule = {0, 0, {0, 0}};
+    e.first = {2, 2.0 / 3, {1.0 / 3, 1}};
+    e.random = {1.25, 1.25 / 3, {0.25, 0.5}};
+    e.rollout = {0, 0, {0, 0}};
     e.correct = Mat{{1, 2}};
     e.accuracy = Mat{{1.0 / 3, 2.0 / 3}};
-    e.ranking = {{HeadRef{0, 1}, 2, 2.0 / 3}, {HeadRef{0, 0}, 1, 1.0 / 3}};
+    e.ranking = {{HeadRef{0, 1}, 2, 2.0 / 3, {1.0 / 3, 1}, {1.0 / 3, 1}},
+                 {HeadRef{0, 0}, 1, 1.0 / 3, {0, 2.0 / 3}, {0, 2.0 / 3}}};
     return e;
 }
 
@@ -91,16 +102,42 @@ TEST_CASE("coreference CSV: scores read back exactly; no mentions gives the head
     CHECK(resolutionToCsv(s) == "mention,mention_word,candidate,candidate_word,layer,head,score,chosen,nearest,rule,scoring\n");
 }
 
-TEST_CASE("evaluation CSV: baselines, then heads best first, accuracies exact", "[coref][export]") {
-    const auto lines = linesOf(evaluationToCsv(smallEvaluation()));
-    REQUIRE(lines.size() == 6);
-    CHECK(lines[0] == "kind,layer,head,correct,evaluated,accuracy");
-    CHECK(lines[1] == "nearest,,,1,3,0.3333333333333333");
-    CHECK(lines[2] == "rule,,,3,3,1");
-    CHECK(lines[3] == "rollout,,,0,3,0");
-    CHECK(lines[4] == "head,1,2,2,3,0.6666666666666666");
-    CHECK(lines[5] == "head,1,1,1,3,0.3333333333333333");
-    CHECK(std::stod(lines[4].substr(lines[4].rfind(',') + 1)) == 2.0 / 3);
+TEST_CASE("evaluation CSV: baselines, the control, then heads best first, numbers exact", "[coref][export]") {
+    const CorefEvaluation e = smallEvaluation();
+    const ControlComparison control{7, HeadAccuracy{HeadRef{0, 0}, 1, 1.0 / 3, {0, 1}, {0, 1}}, 1};
+    const auto lines = linesOf(evaluationToCsv(e, &control));
+    REQUIRE(lines.size() == 9);
+    CHECK(lines[0] == "kind,layer,head,correct,evaluated,accuracy,low,high,minus_rule_low,minus_rule_high");
+    CHECK(lines[1] == "random,,,1.25,3,0.4166666666666667,0.25,0.5,,");
+    CHECK(lines[2] == "first,,,2,3,0.6666666666666666,0.3333333333333333,1,,");
+    CHECK(lines[3] == "nearest,,,1,3,0.3333333333333333,0,0.6666666666666666,,");
+    CHECK(lines[4] == "rule,,,0,3,0,0,0,,");
+    CHECK(lines[5] == "rollout,,,0,3,0,0,0,,");
+    CHECK(lines[6] == "control_best,1,1,1,3,0.3333333333333333,0,1,0,1");
+    CHECK(lines[7] == "head,1,2,2,3,0.6666666666666666,0.3333333333333333,1,0.3333333333333333,1");
+    CHECK(lines[8] == "head,1,1,1,3,0.3333333333333333,0,0.6666666666666666,0,0.6666666666666666");
+    CHECK(std::stod(lines[7].substr(lines[7].find(",3,") + 3)) == 2.0 / 3);
+    CHECK(linesOf(evaluationToCsv(e)).size() == 8);  // no control row without a control
+}
+
+TEST_CASE("evaluation JSON: baselines with intervals, bootstrap settings, ranking marks, control", "[coref][export]") {
+    const CorefSet set;
+    CorefEvaluation e = smallEvaluation();
+    const ControlComparison control{7, HeadAccuracy{HeadRef{0, 0}, 1, 1.0 / 3, {0, 1}, {0, 1}}, 1};
+    const auto doc = nlohmann::json::parse(evaluationToJson(e, set, &control));
+    CHECK(doc.at("version") == 2);
+    CHECK(doc.at("bootstrap").at("resamples") == 1000);
+    CHECK(doc.at("bootstrap").at("seed") == 1);
+    CHECK(doc.at("baselines").at("random").at("correct") == 1.25);
+    CHECK(doc.at("baselines").at("random").at("interval") == nlohmann::json::array({0.25, 0.5}));
+    CHECK(doc.at("baselines").at("first").at("accuracy") == 2.0 / 3);
+    CHECK(doc.at("ranking").at(0).at("above_rule") == true);
+    CHECK(doc.at("ranking").at(1).at("above_rule") == false);
+    CHECK(doc.at("ranking").at(0).at("minus_rule") == nlohmann::json::array({1.0 / 3, 1.0}));
+    CHECK(doc.at("control").at("seed") == 7);
+    CHECK(doc.at("control").at("best").at("layer") == 0);
+    CHECK(doc.at("control").at("trained_heads_above") == 1);
+    CHECK(nlohmann::json::parse(evaluationToJson(e, set)).at("control").is_null());
 }
 
 TEST_CASE("head statistics CSV: one row per head, labels joined, no accuracy left empty", "[coref][export]") {
@@ -178,11 +215,27 @@ TEST_CASE("head statistics and evaluation text in Chinese: header, labels, basel
     CorefEvaluation e = smallEvaluation();
     e.outcomes.resize(3);
     for (ExampleOutcome& o : e.outcomes) o.evaluated = true;
-    const std::vector<std::string> text = linesOf(evaluationToText(e, set, 0, Language::Chinese));
-    REQUIRE(text.size() >= 5);
+    const ControlComparison control{7, HeadAccuracy{HeadRef{0, 0}, 1, 1.0 / 3, {0, 1}, {0, 1}}, 1};
+    const std::vector<std::string> text = linesOf(evaluationToText(e, set, 0, Language::Chinese, &control));
+    REQUIRE(text.size() == 12);
     CHECK(text[0] == "共指数据集：set.jsonl，评估了 3 个样例中的 3 个（跳过 0 个），1 层 × 2 个头");
-    CHECK(text[1] == "基线：最近指称 33.3% (1/3)");
-    CHECK(text[2] == "基线：规则 100.0% (3/3)");
-    CHECK(linesOf(evaluationToText(e, set, 0))[0] ==
-          "coreference set: set.jsonl, 3 of 3 examples evaluated (0 skipped), 1 layer × 2 heads");
+    CHECK(text[1] == "区间：对 3 个已评估样例（按句子重采样）的 95% 自助法区间，重采样 1000 次，种子 1");
+    CHECK(text[2] == "基线：随机候选（期望值） 41.7% [25.0%, 50.0%] (1.25/3)");
+    CHECK(text[3] == "基线：第一个候选 66.7% [33.3%, 100.0%] (2/3)");
+    CHECK(text[4] == "基线：最近指称 33.3% [0.0%, 66.7%] (1/3)");
+    CHECK(text[5] == "基线：规则 0.0% [0.0%, 0.0%] (0/3)");
+    CHECK(text[7] == "随机权重对照（权重打乱，种子 7）：最佳头 1:1 33.3% [0.0%, 100.0%]，在训练模型的头中排第 2");
+    CHECK(text[8] == "排名     层    头    准确率  95% 区间          正确");
+    CHECK(text[9] == "   1      1     2     66.7%  [33.3%, 100.0%]   2/3        高于规则");
+    CHECK(text[10] == "   2      1     1     33.3%  [0.0%, 66.7%]     1/3");
+    CHECK(text[11] == "高于规则：（头 − 规则基线）的配对自助法区间大于 0；未对从 2 个头中挑选做校正");
+    const std::vector<std::string> english = linesOf(evaluationToText(e, set, 1));
+    REQUIRE(english.size() == 10);
+    CHECK(english[0] == "coreference set: set.jsonl, 3 of 3 examples evaluated (0 skipped), 1 layer × 2 heads");
+    CHECK(english[1] == "intervals: 95% bootstrap over the 3 evaluated examples (sentences resampled), 1000 resamples, seed 1");
+    CHECK(english[2] == "baseline: random candidate (expected) 41.7% [25.0%, 50.0%] (1.25/3)");
+    CHECK(english[6] == "attention rollout: 0.0% [0.0%, 0.0%] (0/3)");
+    CHECK(english[7] == "rank  layer  head  accuracy  95% interval      correct");
+    CHECK(english[8] == "   1      1     2     66.7%  [33.3%, 100.0%]   2/3        above rule");
+    CHECK(english[9] == "above rule: the paired bootstrap interval of (head − rule baseline) lies above 0; not corrected for choosing among 2 heads");
 }

@@ -1,6 +1,7 @@
 // Coreference from attention (core/analysis/coreference, coref_eval, head_stats) on attention
 // tensors built by hand, with every expected number worked out in the comment above its test.
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -592,6 +593,15 @@ TEST_CASE("the shipped coreference sets parse and are large enough", "[coref]") 
 
 // ---------------------------------------------------------------- evaluation
 
+namespace {
+
+// Sentences through the built-in coreference lesson (its own tokenizer and two hand-made heads).
+SentenceRunner coreferenceLessonRunner() {
+    return [](const std::string& sentence) -> Result<Trace> { return runBuiltInLesson("coreference", sentence); };
+}
+
+}  // namespace
+
 // The lesson as the runner: "it" resolves to "animal" under head 1 and to "animal" under head 2
 // too (uniform over animal/cross/street: a tie, which goes to the nearest, street — so head 2 is
 // wrong). Example 2 asks for "street" with "wide": head 1 still says animal (a single layer cannot
@@ -604,9 +614,7 @@ TEST_CASE("evaluation over a set with the lesson as the runner; progress and can
         R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "was", "antecedent": "too"})" "\n";
     auto set = parseCorefSet(text, "lesson-set.jsonl");
     REQUIRE(set.ok());
-    const SentenceRunner run = [](const std::string& sentence) -> Result<Trace> {
-        return runBuiltInLesson("coreference", sentence);
-    };
+    const SentenceRunner run = coreferenceLessonRunner();
     std::vector<int> progress;
     EvaluationControl control;
     control.progress = [&](int done, int total) { progress.push_back(done * 10 + total); };
@@ -656,6 +664,8 @@ TEST_CASE("evaluation over a set with the lesson as the runner; progress and can
 //  6. the cat sat with two dogs and they ran  they: cat sat two dogs(dog ##s)   gold dogs
 //     nearest dogs ✓; rule: dogs plural animal ✓
 // Evaluated 5: nearest 2/5 = 0.4, rule 3/5 = 0.6. Every head's accuracy is a multiple of 1/5.
+// First candidate: cat ✓, dog ✓, cats ✓, read ✗, cat ✗ → 3/5 = 0.6.
+// Random pick (one gold candidate each): (1/3 + 1/3 + 1/3 + 1/2 + 1/4) / 5 = 1.75 / 5 = 0.35.
 TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by hand", "[coref]") {
     const fs::path folder = sourceDir() / "tests/reference/models/bert-tiny";
     auto model = loadModel(folder);
@@ -691,6 +701,21 @@ TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by 
     CHECK(e.ruleCorrect == 3);
     CHECK(e.nearestAccuracy() == Approx(.4));
     CHECK(e.ruleAccuracy() == Approx(.6));
+    CHECK(e.firstCorrect == 3);
+    CHECK(e.firstAccuracy() == Approx(.6));
+    CHECK(e.randomCorrect == Approx(1.75));
+    CHECK(e.randomAccuracy() == Approx(.35));
+    CHECK(e.outcomes[3].candidateCount == 2);
+    CHECK(e.outcomes[5].candidateCount == 4);
+    CHECK(e.random.accuracy == Approx(.35));
+    CHECK(e.first.correct == 3);
+    // Bootstrap over 5 examples: every resampled mean of a 0/1 column is a multiple of 1/5, and
+    // the interval holds the accuracy; the random pick's mean lies between 1/4 and 1/2.
+    CHECK(e.bootstrap.resamples == 1000);
+    CHECK(e.rule.interval.low <= .6);
+    CHECK(e.rule.interval.high >= .6);
+    CHECK(e.random.interval.low >= .25);
+    CHECK(e.random.interval.high <= .5);
     CHECK_THAT(noticeText(*e.outcomes[4].skipReason, Language::English), Contains("\"he\" is not a candidate"));
     CHECK(noticeText(*e.outcomes[4].skipReason, Language::Chinese) == "先行词“he”不是候选词（是停用词、标点，或在未开启后指时位于指称之后）");
     // "cats" is one word of two pieces: gold span = that one word.
@@ -701,8 +726,30 @@ TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by 
         INFO("head " << h.head.layer + 1 << ":" << h.head.head + 1 << " accuracy " << h.accuracy);
         CHECK(h.accuracy == Approx(h.correct / 5.0));
         CHECK(e.accuracy(h.head.layer, h.head.head) == Approx(h.accuracy));
+        CHECK(h.interval.low <= h.accuracy);
+        CHECK(h.interval.high >= h.accuracy);
+        CHECK(h.interval.low * 5 == Approx(std::round(h.interval.low * 5)));  // multiples of 1/5
+        CHECK(h.overRule.low <= h.accuracy - .6);
+        CHECK(h.overRule.high >= h.accuracy - .6);
         if (i > 0) CHECK(e.ranking[i - 1].correct >= h.correct);
     }
+}
+
+// Both examples skipped (neither "too" nor "was" is a candidate: stop-words): an accuracy over
+// no examples means nothing, so the evaluation is an error naming the set and its first line.
+TEST_CASE("evaluation with no evaluable example is an error in English and Chinese", "[coref]") {
+    const std::string text =
+        R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "was", "antecedent": "too"})" "\n"
+        R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "wide", "antecedent": "was"})" "\n";
+    auto set = parseCorefSet(text, "none.jsonl");
+    REQUIRE(set.ok());
+    auto eval = evaluateCorefSet(set.value(), coreferenceLessonRunner());
+    REQUIRE_FALSE(eval.ok());
+    CHECK(eval.error().textIn(Language::English) ==
+          "none.jsonl: expected at least one example to evaluate, found none of 2: each was skipped because its mention "
+          "or antecedent is not among the model's words or the antecedent is not a candidate (the first: none.jsonl: line 1)");
+    CHECK(eval.error().textIn(Language::Chinese) ==
+          "none.jsonl: 应至少有一个可评估的样例，实际 2 个样例都被跳过：指称或先行词不在模型的词中，或先行词不是候选词（第一个：none.jsonl: 第 1 行）");
 }
 
 TEST_CASE("lesson 5: changing tired to wide flips what layer 2's head resolves it to", "[coref][layers]") {
@@ -733,5 +780,28 @@ TEST_CASE("lesson 5: changing tired to wide flips what layer 2's head resolves i
         CHECK(scoreOf(fitting) == Approx(0.9612).margin(1e-4));
         CHECK(scoreOf(other) == Approx(0.0194).margin(1e-4));
         CHECK(scoreOf("cross") == Approx(0.0194).margin(1e-4));
+        // Before renormalising: the softmax row itself, e^s / (e^s + 10) = 49.557 / 59.557 = 0.8321
+        // and 1 / 59.557 = 0.0168; the candidates got 0.8321 + 2 × 0.0168 = 0.8657 of the attention.
+        REQUIRE(r.rawScores.size() == 3);
+        for (std::size_t c = 0; c < r.candidates.size(); ++c) {
+            const std::string& word = s.words[static_cast<std::size_t>(r.candidates[c])].text;
+            CHECK(r.rawScores(static_cast<Eigen::Index>(c)) == Approx(word == fitting ? 0.8321 : 0.0168).margin(1e-4));
+        }
+        CHECK(r.rawScores.sum() == Approx(0.8657).margin(1e-4));
     }
+}
+
+// Where the control's best head lands: two trained heads (0.8, 0.6) score above the control's
+// best (0.5), one (0.4) below, so it would rank 3rd; a tie does not count as above.
+TEST_CASE("random-weights control: its best head and its place in the trained ranking", "[coref]") {
+    CorefEvaluation trained, control;
+    trained.ranking = {{HeadRef{1, 0}, 8, 0.8, {}, {}}, {HeadRef{0, 1}, 6, 0.6, {}, {}}, {HeadRef{0, 0}, 4, 0.4, {}, {}}};
+    control.ranking = {{HeadRef{0, 1}, 5, 0.5, {0.2, 0.8}, {}}, {HeadRef{1, 0}, 1, 0.1, {}, {}}};
+    const ControlComparison c = compareWithControl(trained, control, 9);
+    CHECK(c.seed == 9);
+    CHECK(c.best.head == HeadRef{0, 1});
+    CHECK(c.best.interval == Interval{0.2, 0.8});
+    CHECK(c.trainedAbove == 2);
+    control.ranking.front().accuracy = 0.6;
+    CHECK(compareWithControl(trained, control, 9).trainedAbove == 1);
 }

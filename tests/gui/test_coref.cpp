@@ -152,6 +152,15 @@ private slots:
             if (&a != animal) QVERIFY(!a.chosen && a.score < animal->score && a.width <= animal->width);
         verifyArcsMatch(view(), resolveSentence(trace(), {Scoring::rollout(), false, std::nullopt}).value());
         QVERIFY(view().legendText().contains("attention rollout"));
+        // The scores are renormalised over the candidates: the legend says so with the share the
+        // candidates got, each arc's tooltip gives its raw attention (core's numbers).
+        const Resolution& r = expected;
+        const QString share = QStringLiteral("it %1%").arg(100 * r.rawScores.sum(), 0, 'f', 1);
+        QVERIFY2(view().legendText().section('\n', 0, 0).contains("renormalised over the candidates, which received " + share),
+                 qPrintable(view().legendText()));
+        const int animalIndex = static_cast<int>(animal - view().drawnArcs().data());
+        QVERIFY2(view().arcToolTip(animalIndex).contains(QStringLiteral("raw attention %1").arg(QString::number(r.rawScores(0), 'f', 3))),
+                 qPrintable(view().arcToolTip(animalIndex)));
     }
 
     void twoLayerLessonFlipsWithTheStateWord() {

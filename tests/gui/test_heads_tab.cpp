@@ -2,9 +2,11 @@
 // written by the test, in the worker thread, with progress and cancel; the heatmap's cells, the
 // "use best heads" signal, the statistics table and the exports are checked against core's own
 // evaluateCorefSet / bestHeads / headStatistics on the same lesson or tiny model.
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -179,7 +181,37 @@ private slots:
             QVERIFY2(picture.pixelColor(beside) != QColor(Qt::white), "cell not painted");
         }
         QVERIFY(panel().ranking()->baselinesLabel()->text().contains("2 of 3 examples evaluated"));
-        QVERIFY(panel().ranking()->baselinesLabel()->text().contains("Nearest mention: 50.0% (1/2)"));
+        const QString baselines = panel().ranking()->baselinesLabel()->text();
+        QVERIFY2(baselines.contains(QRegularExpression(R"(Nearest mention: 50\.0% \[[0-9.]+%, [0-9.]+%\] \(1/2\))")),
+                 qPrintable(baselines));
+        QVERIFY2(baselines.contains("1000 resamples, seed 1"), qPrintable(baselines));
+    }
+
+    // The random-weights control: the window's worker shuffles the tiny BERT (seed 1) and evaluates
+    // it too; the best control head shown is the one core finds on its own shuffled copy. A lesson
+    // has no weights to shuffle: a message, no evaluation.
+    void randomWeightsControlEqualsCore() {
+        const QString set = writeFile(dir_, "bert-set.jsonl", kBertSet);
+        panel().setRow()->controlBox()->setChecked(true);
+        panel().chooseSetSource(set);
+        QTest::mouseClick(panel().setRow()->evaluateButton(), Qt::LeftButton);
+        QVERIFY2(panel().messageText().contains("needs a model"), qPrintable(panel().messageText()));
+        openBert();
+        evaluate(set);
+        auto model = openModel(kBert.toStdString());
+        QVERIFY(model.ok());
+        auto shuffled = withShuffledWeights(model.value(), 1);
+        QVERIFY(shuffled.ok());
+        const CorefEvaluation trained = coreEvaluation(set, bertRunner());
+        const CorefEvaluation control =
+            coreEvaluation(set, modelSentenceRunner(std::make_shared<const OpenedModel>(std::move(shuffled).value())));
+        const ControlComparison expected = compareWithControl(trained, control, 1);
+        const QString baselines = panel().ranking()->baselinesLabel()->text();
+        const QString line = QStringLiteral("(weights shuffled, seed 1): best head layer %1 · head %2 — ")
+                                 .arg(expected.best.head.layer + 1)
+                                 .arg(expected.best.head.head + 1);
+        QVERIFY2(baselines.contains(line), qPrintable(line + " not in " + baselines));
+        QVERIFY2(baselines.contains(QStringLiteral("would rank %1 among").arg(expected.trainedAbove + 1)), qPrintable(baselines));
     }
 
     void tinyBertEvaluationEqualsCore() {
@@ -195,8 +227,17 @@ private slots:
         for (const DrawnCell& c : builder.drawnCells())  // every accuracy is a multiple of 1/5
             QCOMPARE(std::round(c.value * 5) / 5, c.value);
         const QString baselines = panel().ranking()->baselinesLabel()->text();
-        QVERIFY2(baselines.contains("Nearest mention: 40.0% (2/5)"), qPrintable(baselines));
-        QVERIFY2(baselines.contains("Rule-based: 60.0% (3/5)"), qPrintable(baselines));
+        // The core's numbers with their intervals (random 1.75/5 and first 3/5 worked by hand in
+        // tests/core/test_coreference.cpp).
+        const auto shown = [&](const char* label, const char* share, const Interval& i, const char* count) {
+            const auto percent = [](double v) { return QString::number(100 * v, 'f', 1) + "%"; };
+            return QStringLiteral("%1: %2 [%3, %4] (%5)").arg(label, share, percent(i.low), percent(i.high), count);
+        };
+        for (const QString& line : {shown("Random candidate (expected)", "35.0%", expected.random.interval, "1.75/5"),
+                                    shown("First candidate", "60.0%", expected.first.interval, "3/5"),
+                                    shown("Nearest mention", "40.0%", expected.nearest.interval, "2/5"),
+                                    shown("Rule-based", "60.0%", expected.rule.interval, "3/5")})
+            QVERIFY2(baselines.contains(line), qPrintable(line + " not in " + baselines));
         QCOMPARE(panel().ranking()->topHeadsList()->count(), 8);
         const HeadRef best = expected.ranking.front().head;
         QVERIFY(panel().ranking()->topHeadsList()->item(0)->text().contains(
@@ -382,7 +423,7 @@ private slots:
         QFile svgFile(dir_.filePath("ranking.svg"));
         QVERIFY(svgFile.open(QIODevice::ReadOnly));
         const QByteArray svgText = svgFile.readAll();
-        QVERIFY(svgText.contains("baselines: nearest 40%, rule 60%"));  // the title carries the baselines
+        QVERIFY(svgText.contains("baselines: random 35%, first 60%, nearest 40%, rule 60%"));  // the title carries the baselines
         QFile pdf(dir_.filePath("ranking.pdf"));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         const QByteArray pdfBytes = pdf.readAll();
@@ -392,11 +433,13 @@ private slots:
         QFile csv(dir_.filePath("ranking.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
         const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), 1 + 3 + 8);
-        QCOMPARE(lines[1], QStringLiteral("nearest,,,2,5,0.4"));
-        QCOMPARE(lines[2], QStringLiteral("rule,,,3,5,0.6"));
+        QCOMPARE(lines.size(), 1 + 5 + 8);
+        QVERIFY2(lines[1].startsWith("random,,,1.75,5,0.35,"), qPrintable(lines[1]));
+        QVERIFY2(lines[2].startsWith("first,,,3,5,0.6,"), qPrintable(lines[2]));
+        QVERIFY2(lines[3].startsWith("nearest,,,2,5,0.4,"), qPrintable(lines[3]));
+        QVERIFY2(lines[4].startsWith("rule,,,3,5,0.6,"), qPrintable(lines[4]));
         for (int i = 0; i < 8; ++i) {
-            const QStringList cells = lines[4 + i].split(',');
+            const QStringList cells = lines[6 + i].split(',');
             const HeadAccuracy& h = expected.ranking[static_cast<std::size_t>(i)];
             QCOMPARE(cells[1].toInt(), h.head.layer + 1);
             QCOMPARE(cells[2].toInt(), h.head.head + 1);

@@ -199,7 +199,21 @@ QString CorefView::legendText() const {
     const QString scoring = resolved_.mentions.empty() ? tr("Scores: none") : tr("Scores: %1").arg(qs(scoringText(resolved_.mentions.front(), coreLanguage())));
     QStringList key;
     for (const LegendEntry& e : legend_) key << e.text;
-    return (name_.isEmpty() ? scoring : name_ + QStringLiteral(" · ") + scoring) + "\n" + key.join(" · ");
+    const QString renormalised = renormalisedText();
+    const QString first = (name_.isEmpty() ? scoring : name_ + QStringLiteral(" · ") + scoring) +
+                          (renormalised.isEmpty() ? QString() : QStringLiteral(" · ") + renormalised);
+    return first + "\n" + key.join(" · ");
+}
+
+// The scores are shares of the attention that reached the candidates: say so, and how much that was.
+QString CorefView::renormalisedText() const {
+    QStringList shares;
+    for (const Resolution& r : resolved_.mentions)
+        if (r.rawScores.size() > 0) shares << QStringLiteral("%1 %2%").arg(qs(r.mention.text)).arg(100 * r.rawScores.sum(), 0, 'f', 1);
+    if (shares.isEmpty()) return QString();
+    return tr("renormalised over the candidates, which received %1 of the mention's attention (raw attention: "
+              "hover an arc)")
+        .arg(shares.join(", "));
 }
 
 QString CorefView::arcToolTip(int index) const {
@@ -213,6 +227,9 @@ QString CorefView::arcToolTip(int index) const {
                  .arg(arc.rank)
                  .arg(r.candidates.size())
                  .arg(arc.chosen ? tr(" · chosen") : QString());
+    if (arc.candidate < r.rawScores.size())
+        lines << tr("raw attention %1 (the score is it renormalised over the candidates)")
+                     .arg(number(r.rawScores(static_cast<Eigen::Index>(arc.candidate))));
     if (r.baselines.nearest == arc.candidate) lines << tr("the nearest-mention baseline's choice");
     if (r.baselines.rule == arc.candidate) lines << tr("the rule baseline's choice");
     const std::vector<HeadContribution> heads = contributionsTo(r, arc.candidate);

@@ -89,6 +89,7 @@ public:
     const std::vector<DrawnArc>& drawnArcs() const { return arcs_; }
     const std::vector<DrawnMarker>& drawnMarkers() const { return markers_; }
     QString legendText() const;
+    QString renormalisedText() const;  // the scores are renormalised: over which share of the attention
     QString message() const { return message_; }
     const SentenceResolution& resolution() const { return resolved_; }
     std::optional<int> arcAt(QPointF canvasPoint) const;   // index into drawnArcs()

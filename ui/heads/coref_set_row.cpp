@@ -1,5 +1,6 @@
 #include "ui/heads/coref_set_row.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -22,6 +23,11 @@ CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
     evaluate_ = new QPushButton(tr("Evaluate"), this);
     evaluate_->setObjectName("evaluateHeads");
     evaluate_->setToolTip(tr("Run every sentence of the set and measure how often each head attends most to the gold antecedent."));
+    control_ = new QCheckBox(tr("Random-weights control"), this);
+    control_->setObjectName("randomWeightsControl");
+    control_->setToolTip(tr("Also evaluate a copy of the model with every tensor's weights shuffled (seed 1), and show where "
+                            "its best head lands: a head that does not beat it has not shown it learned coreference. "
+                            "Models only; the copy needs the model's size in memory."));
     progress_ = new JobProgress(tr("sentence %v of %m"), "evaluationProgress", "cancelEvaluation", this);
     message_ = new QLabel(this);
     message_->setObjectName("evaluationMessage");
@@ -31,6 +37,7 @@ CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("Coreference set:"), this));
     layout->addWidget(sets_);
+    layout->addWidget(control_);
     layout->addWidget(evaluate_);
     layout->addWidget(progress_);
     layout->addWidget(message_, 1);

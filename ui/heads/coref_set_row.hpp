@@ -4,6 +4,7 @@
 #include <QString>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -28,6 +29,7 @@ public:
     QString messageText() const;
 
     QPushButton* evaluateButton() const { return evaluate_; }
+    QCheckBox* controlBox() const { return control_; }  // "Random-weights control"
 
 signals:
     void evaluateRequested(const QString& source);
@@ -37,6 +39,7 @@ private:
     void onChosen(int index);
 
     QComboBox* sets_ = nullptr;
+    QCheckBox* control_ = nullptr;
     QPushButton* evaluate_ = nullptr;
     JobProgress* progress_ = nullptr;  // "evaluationProgress" and "cancelEvaluation"
     QLabel* message_ = nullptr;

@@ -22,8 +22,27 @@ constexpr int kTopHeadsListed = 10;
 
 QString percentText(double share) { return QString::number(100 * share, 'f', 1) + "%"; }
 
-QString countText(int correct, const CorefEvaluation& e) {
-    return QObject::tr("%1 (%2/%3)").arg(percentText(e.share(correct))).arg(correct).arg(e.evaluated);
+// "60.0% [20.0%, 100.0%] (3/5)": the accuracy, its bootstrap interval and the count.
+QString scoreText(double accuracy, const Interval& interval, const QString& correct, int evaluated) {
+    return QObject::tr("%1 [%2, %3] (%4/%5)")
+        .arg(percentText(accuracy), percentText(interval.low), percentText(interval.high), correct)
+        .arg(evaluated);
+}
+
+QString scoreText(const BaselineScore& b, const CorefEvaluation& e) {
+    const bool whole = b.correct == std::floor(b.correct);
+    return scoreText(b.accuracy, b.interval, QString::number(b.correct, 'f', whole ? 0 : 2), e.evaluated);
+}
+
+QString scoreText(const HeadAccuracy& h, const CorefEvaluation& e) {
+    const QString text = scoreText(h.accuracy, h.interval, QString::number(h.correct), e.evaluated);
+    return h.aboveRule() ? text + " ▲" : text;
+}
+
+const HeadAccuracy* rankedHead(const CorefEvaluation& e, const HeadRef& head) {
+    for (const HeadAccuracy& h : e.ranking)
+        if (h.head == head) return &h;
+    return nullptr;
 }
 
 QString headText(const HeadRef& h) { return QObject::tr("layer %1 · head %2").arg(h.layer + 1).arg(h.head + 1); }
@@ -157,11 +176,29 @@ void HeadRankingBox::showBaselines(const CorefEvaluation& e) {
                        .arg(e.evaluated)
                        .arg(e.outcomes.size())
                        .arg(e.skipped());
-    text += tr("Nearest mention: %1<br>").arg(countText(e.nearestCorrect, e));
-    text += tr("Rule-based: %1<br>").arg(countText(e.ruleCorrect, e));
-    text += tr("Attention rollout: %1").arg(countText(e.rolloutCorrect, e));
-    if (!e.ranking.empty()) text += tr("<br>Best head: %1").arg(countText(e.ranking.front().correct, e));
+    text += tr("Random candidate (expected): %1<br>").arg(scoreText(e.random, e));
+    text += tr("First candidate: %1<br>").arg(scoreText(e.first, e));
+    text += tr("Nearest mention: %1<br>").arg(scoreText(e.nearest, e));
+    text += tr("Rule-based: %1<br>").arg(scoreText(e.rule, e));
+    text += tr("Attention rollout: %1").arg(scoreText(e.rollout, e));
+    if (!e.ranking.empty()) text += tr("<br>Best head: %1").arg(scoreText(e.ranking.front(), e));
+    text += tr("<br><small>[ ]: %1% bootstrap interval over the examples, %2 resamples, seed %3. "
+               "▲: significantly above the rule baseline (paired), not corrected for choosing among %4 heads.</small>")
+                .arg(std::lround(100 * e.bootstrap.level))
+                .arg(e.bootstrap.resamples)
+                .arg(e.bootstrap.seed)
+                .arg(e.ranking.size());
     baselines_->setText(text);
+}
+
+void HeadRankingBox::showControl(const std::optional<ControlComparison>& control) {
+    if (!control || !evaluation_) return;
+    baselines_->setText(baselines_->text() +
+                        tr("<br><b>Random-weights control</b> (weights shuffled, seed %1): best head %2 — %3, would rank "
+                           "%4 among the trained heads")
+                            .arg(control->seed)
+                            .arg(headText(control->best.head), scoreText(control->best, *evaluation_))
+                            .arg(control->trainedAbove + 1));
 }
 
 void HeadRankingBox::showTopHeads(const CorefEvaluation& e) {
@@ -170,7 +207,7 @@ void HeadRankingBox::showTopHeads(const CorefEvaluation& e) {
     const int shown = std::min(kTopHeadsListed, static_cast<int>(e.ranking.size()));
     for (int i = 0; i < shown; ++i) {
         const HeadAccuracy& h = e.ranking[static_cast<std::size_t>(i)];
-        topHeads_->addItem(tr("%1. %2 — %3").arg(i + 1).arg(headText(h.head), countText(h.correct, e)));
+        topHeads_->addItem(tr("%1. %2 — %3").arg(i + 1).arg(headText(h.head), scoreText(h, e)));
     }
 }
 
@@ -184,8 +221,9 @@ std::optional<HeadRef> HeadRankingBox::selectedHead() const { return builder_->s
 void HeadRankingBox::showSelection() {
     const auto head = builder_->selectedHead();
     if (!head || !evaluation_) return selection_->setText(tr("Click a cell to select a head."));
-    const int correct = static_cast<int>(std::lround(evaluation_->correct(head->layer, head->head)));
-    selection_->setText(tr("Selected: %1 — %2").arg(headText(*head), countText(correct, *evaluation_)));
+    const HeadAccuracy* ranked = rankedHead(*evaluation_, *head);
+    if (!ranked) return selection_->setText(tr("Click a cell to select a head."));
+    selection_->setText(tr("Selected: %1 — %2").arg(headText(*head), scoreText(*ranked, *evaluation_)));
 }
 
 }  // namespace attnscope

@@ -52,6 +52,8 @@ public:
 
     void showEvaluation(std::shared_ptr<const CorefEvaluation> evaluation, const QString& title);
     void clearEvaluation(const QString& message);
+    // Adds the random-weights control's best head under the baselines (nothing without one).
+    void showControl(const std::optional<ControlComparison>& control);
     std::shared_ptr<const CorefEvaluation> evaluation() const { return evaluation_; }
     void selectHead(std::optional<HeadRef> head);  // frames its cell and says its accuracy
     std::optional<HeadRef> selectedHead() const;
