@@ -173,8 +173,11 @@ void Presentation::applyZoom() {
 // take it here, tooltips and windows opened later (dialogs, the Lab) from the application's font.
 // A combo box keeps the minimum size of the largest font it had (Qt drops only its size hint on
 // a font change, both on a style change): told of a style change, it shrinks back.
+// At 100 % windows opened later keep the platform's font, as before any zoom (the Lab's pages
+// are laid out for it).
 void Presentation::followZoomOutsideTheWindow(const QFont& font) {
-    QApplication::setFont(font);
+    static const QFont unzoomed = QApplication::font();
+    QApplication::setFont(zoom_ == 100 ? unzoomed : font);
     QToolTip::setFont(font);
     for (QMenu* menu : window_->findChildren<QMenu*>()) menu->setFont(font);
     for (QComboBox* combo : window_->findChildren<QComboBox*>()) {

@@ -2075,6 +2075,26 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
 <context>
     <name>attnscope::LessonSettingsBar</name>
     <message>
+        <source>made up by the hash rule</source>
+        <translation>由哈希规则编造</translation>
+    </message>
+    <message>
+        <source>zero vectors</source>
+        <translation>零向量</translation>
+    </message>
+    <message>
+        <source>not run: ask for their vectors</source>
+        <translation>不运行：要求补上它们的向量</translation>
+    </message>
+    <message>
+        <source>What a typed word that is not in the embedding table gets. A banner names every made-up word.</source>
+        <translation>输入的词若不在嵌入表中，会得到什么向量。横幅会列出每个编造了向量的词。</translation>
+    </message>
+    <message>
+        <source>Words not in the table:</source>
+        <translation>表外的词：</translation>
+    </message>
+    <message>
         <source>optional, separated by commas: noun, animate, place</source>
         <translation>可选，用逗号分隔：名词, 有生命, 地点</translation>
     </message>
@@ -3421,6 +3441,10 @@ click to open it large</source>
 </context>
 <context>
     <name>attnscope::TokenStrip</name>
+    <message>
+        <source>not in the lesson&apos;s table: this lesson gives such words zero vectors</source>
+        <translation>不在课程的表中：本课程给这样的词零向量</translation>
+    </message>
     <message>
         <source>vector from the lesson&apos;s embedding table</source>
         <translation>向量取自课程的嵌入表</translation>
