@@ -12,7 +12,8 @@ fi
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cp -r "$seeds"/. "$work"/
 mkdir -p "$artifacts"
-args=("$work" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048
+# -error_exitcode=1: libFuzzer's default (77) is ctest's "skipped", which hid findings.
+args=("$work" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -error_exitcode=1
       -print_final_stats=1 -artifact_prefix="$artifacts/")
 [ "$dict" != "-" ] && args+=(-dict="$dict")
 "$bin" "${args[@]}" 2>&1 | grep -v '^#[0-9]' ; status=${PIPESTATUS[0]}

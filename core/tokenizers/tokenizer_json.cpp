@@ -198,8 +198,13 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& text, c
     if (!vocab) return vocab.error();
     if (!added) return added.error();
     const bool emptyVocab = vocab.value().count() == 0;
-    for (const AddedToken& token : added.value())
-        if (!vocab.value().idOf(token.content)) vocab.value().add(token.content, token.id);
+    for (const AddedToken& token : added.value()) {
+        const auto known = vocab.value().idOf(token.content);
+        if (!known) vocab.value().add(token.content, token.id);
+        else if (*known != token.id)  // the id would depend on which table the encoder asks
+            return Error{root.whereOf("added_tokens"),
+                         errorText(ErrorId::DuplicateAddedToken, token.content, *known, token.content, token.id)};
+    }
     auto tokenizer = buildModel(root, model.value(), std::move(vocab).value());
     if (!tokenizer) return tokenizer.error();
     // Checked after the model's type and options, which say more about an unsupported file.
