@@ -174,7 +174,8 @@ QWidget* MainWindow::buildCentralWidget() {
     splitter->setSizes({250, 1000, 330});
 
     auto* sentenceRow = new QHBoxLayout;
-    sentenceRow->addWidget(new QLabel(tr("Sentence:"), central));
+    auto* sentenceLabel = new QLabel(tr("Sentence:"), central);
+    sentenceRow->addWidget(sentenceLabel);
     sentenceRow->addWidget(ui_->sentence, 1);
     auto* ablateLabel = new QLabel(tr("Switch heads off:"), central);
     ablateLabel->setObjectName("ablateLabel");
@@ -192,7 +193,9 @@ QWidget* MainWindow::buildCentralWidget() {
     // On a projector: what presentation mode hides (the worked example gets the height) and what the zoom resizes.
     ui_->presentation->setStage({ui_->title, ui_->matrixPanel, splitter, ui_->tabs, ui_->editor,
                                  {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description,
-                                  ui_->tokens}});  // the tables' headers name the tokens: their height goes to the step
+                                  // the tables' headers name the tokens, the step's title its layer:
+                                  // their height goes to the step
+                                  ui_->tokens, sentenceLabel, ui_->sentence, ui_->controls}});
     return central;
 }
 

@@ -159,14 +159,19 @@ void Presentation::applyZoom() {
     const double size = kBasePointSize * zoom_ / 100.0;
     window_->setFont(appFont(size));
     followZoomOutsideTheWindow(appFont(size));
-    if (stage_.title) {
-        QFont titleFont = appFont(size * 1.35);
-        titleFont.setBold(true);
-        stage_.title->setFont(titleFont);
-    }
+    applyTitleFont();
     if (stage_.matrixPanel) stage_.matrixPanel->setExplanationFont(monoFont(size));
     widenStepList();
     redraw_();
+}
+
+// Larger than the text, except while presenting: there the step's own title says what is on
+// screen, and a lesson title on two lines would take the height of two rows of the tables.
+void Presentation::applyTitleFont() {
+    if (!stage_.title) return;
+    QFont titleFont = appFont(kBasePointSize * zoom_ / 100.0 * (presenting_ ? 1.0 : 1.35));
+    titleFont.setBold(true);
+    stage_.title->setFont(titleFont);
 }
 
 // Menus, tooltips and popups are windows of their own (no font from the main window): the menus
@@ -213,6 +218,7 @@ void Presentation::setPresenting(bool on) {
         window_->showNormal();
     }
     hideForClass(on);
+    applyTitleFont();
     applyFit();
     emit presentingChanged(on);
 }

@@ -84,6 +84,7 @@ private:
     void hideForClass(bool hide);
     void applyFit();
     void widenStepList();
+    void applyTitleFont();
     void followZoomOutsideTheWindow(const QFont& font);
     bool wheelZooms(const QWidget* widget, const QWheelEvent* wheel);
     QAction* windowAction(const char* name, const QList<QKeySequence>& keys, std::function<void()> slot);

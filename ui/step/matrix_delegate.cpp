@@ -1,6 +1,7 @@
 #include "ui/step/matrix_delegate.hpp"
 
 #include <QPainter>
+#include <algorithm>
 #include <cmath>
 
 #include "ui/step/trace_matrix_model.hpp"
@@ -33,8 +34,10 @@ void MatrixDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
     else if (shading_) painter->fillRect(option.rect, tintFor(index.data(TraceMatrixModel::ShadeRole)));
     painter->setFont(option.font);
     painter->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
-    painter->drawText(option.rect.adjusted(kTextPadding, 0, -kTextPadding, 0), Qt::AlignRight | Qt::AlignVCenter,
-                      index.data(Qt::DisplayRole).toString());
+    // Fit mode's narrow columns (MatrixTable::setCompact) leave less than the padding beside the digits.
+    const QString text = index.data(Qt::DisplayRole).toString();
+    const int padding = std::clamp((option.rect.width() - option.fontMetrics.horizontalAdvance(text)) / 2, 0, kTextPadding);
+    painter->drawText(option.rect.adjusted(padding, 0, -padding, 0), Qt::AlignRight | Qt::AlignVCenter, text);
     if (highlighted) {
         painter->save();
         painter->setPen(QPen(theme::color(theme::Role::Alert), 3));

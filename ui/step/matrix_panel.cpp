@@ -161,7 +161,7 @@ void MatrixPanel::showStep(const Trace& trace, Step step, int layer, int head, i
 
 // The operands, operators and result side by side while they fit the visible width; at a
 // projector's zoom they wrap onto further lines, each operator with the matrix after it.
-void MatrixPanel::wrapRow() {
+void MatrixPanel::wrapRow(int scrollWidth) {
     while (QLayoutItem* line = lines_->takeAt(0)) {
         if (QLayout* l = line->layout())
             while (QLayoutItem* item = l->takeAt(0)) delete item;  // the widgets stay on the canvas
@@ -169,7 +169,7 @@ void MatrixPanel::wrapRow() {
     }
     const QMargins margins = canvas_->layout()->contentsMargins();
     // The width without the vertical scroll bar, whether shown or not: no back and forth.
-    const int available = scroll_->width() - 2 * scroll_->frameWidth() - scroll_->verticalScrollBar()->sizeHint().width() -
+    const int available = (scrollWidth < 0 ? scroll_->width() : scrollWidth) - 2 * scroll_->frameWidth() - scroll_->verticalScrollBar()->sizeHint().width() -
                           margins.left() - margins.right();
     const std::vector<std::vector<QWidget*>> groups{
         {operands_[0].box}, {operators_[0], operands_[1].box}, {operators_[1], result_.box}};

@@ -61,9 +61,19 @@ private:
     void fitExplanation();
     int explanationHeight(double points, int width) const;
     QFont explanationFont() const;  // the zoom's mono font (setExplanationFont), before any fit
-    void wrapRow();
+    void wrapRow(int scrollWidth = -1);  // the scroll area's width: its own unless fitting tries another
     void fitEquation();
-    void setEquationPointSize(double points, QSize maxTable);
+    std::optional<double> largestEquationFont(QSize area);
+    // Where fit mode puts the explanation: its splitter size and font, and the equation's font then.
+    struct ExplanationPlace {
+        Qt::Orientation orientation;
+        int size;
+        double points;
+        double equationPoints;
+    };
+    ExplanationPlace placeBeside();
+    ExplanationPlace placeBelow();
+    void setEquationPointSize(double points, QSize maxTable, int scrollWidth);
     QSize equationSize();
     void sizeTables(QSize maxSize);
     void showSelectedCell();

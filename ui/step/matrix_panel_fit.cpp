@@ -30,6 +30,7 @@ namespace {
 constexpr double kMaxFitScale = 4.0;
 constexpr double kReadablePointSize = 9;
 constexpr std::pair<int, int> kFitExplanationShares{25, 45};  // percent of the panel's width, beside the equation
+constexpr int kFitExplanationBelowShare = 50;  // percent of the panel's height at most, below it
 const QSize kUnboundedTable{100000, 100000};
 
 }  // namespace
@@ -37,7 +38,7 @@ const QSize kUnboundedTable{100000, 100000};
 void MatrixPanel::setFitToArea(bool on) {
     if (fit_ == on) return;
     fit_ = on;
-    splitter_->setOrientation(on ? Qt::Horizontal : Qt::Vertical);
+    splitter_->setOrientation(on ? Qt::Horizontal : Qt::Vertical);  // fitExplanation may turn it again
     canvas_->layout()->setContentsMargins(on ? QMargins(4, 4, 4, 4) : scroll_->style()->pixelMetric(QStyle::PM_LayoutLeftMargin) * QMargins(1, 1, 1, 1));
     for (Slot* slot : {&operands_[0], &operands_[1], &result_}) slot->table->setCompact(on);
     if (on) {
@@ -55,30 +56,40 @@ void MatrixPanel::setFitToArea(bool on) {
 
 double MatrixPanel::equationPointSize() const { return result_.table->font().pointSizeF(); }
 
-// The largest font at which the whole equation fits the scroll area (a bisection: the size of
-// the equation grows with the font), or the smallest readable one, which then scrolls.
+// The largest font at which the whole equation fits the scroll area, or the smallest readable
+// one, at which each table then scrolls within the area.
 void MatrixPanel::fitEquation() {
     if (!fit_ || fitting_ || !result_.model->hasMatrix()) return;
     const int frame = 2 * scroll_->frameWidth();
     const QSize area = scroll_->size() - QSize(frame, frame);
     if (area.width() <= 0 || area.height() <= 0) return;
     fitting_ = true;
+    const std::optional<double> fits = largestEquationFont(area);
+    if (fits) setEquationPointSize(*fits, kUnboundedTable, area.width() + frame);
+    else setEquationPointSize(std::min(font().pointSizeF(), kReadablePointSize), area, area.width() + frame);
+    fitting_ = false;
+    showSelectedCell();
+}
+
+// A bisection (the size of the equation grows with the font) between the readable size and 4×
+// the zoom's; none when the equation does not fit even at the readable size. Leaves the tables
+// at whatever size it tried last.
+std::optional<double> MatrixPanel::largestEquationFont(QSize area) {
     const double zoomed = font().pointSizeF();
     double fits = std::min(zoomed, kReadablePointSize);
     double tooLarge = zoomed * kMaxFitScale;
+    const int scrollWidth = area.width() + 2 * scroll_->frameWidth();
     const auto fitsAt = [&](double points) {
-        setEquationPointSize(points, kUnboundedTable);
+        setEquationPointSize(points, kUnboundedTable, scrollWidth);
         const QSize needed = equationSize();
         return needed.width() <= area.width() && needed.height() <= area.height();
     };
+    if (!fitsAt(fits)) return std::nullopt;
     while (tooLarge - fits > 0.25) {
         const double middle = (fits + tooLarge) / 2;
         (fitsAt(middle) ? fits : tooLarge) = middle;
     }
-    // Too large even at the readable size: each table scrolls within the area.
-    if (!fitsAt(fits)) setEquationPointSize(fits, area);
-    fitting_ = false;
-    showSelectedCell();
+    return fits;
 }
 
 // Too large to fit: the chosen cell (its row and column) scrolls into view, in its table and on the canvas.
@@ -94,7 +105,7 @@ void MatrixPanel::showSelectedCell() {
     }, Qt::QueuedConnection);
 }
 
-void MatrixPanel::setEquationPointSize(double points, QSize maxTable) {
+void MatrixPanel::setEquationPointSize(double points, QSize maxTable, int scrollWidth) {
     QFont f = font();
     f.setPointSizeF(points);
     for (Slot* slot : {&operands_[0], &operands_[1], &result_}) slot->box->setFont(f);
@@ -102,7 +113,7 @@ void MatrixPanel::setEquationPointSize(double points, QSize maxTable) {
     operators_[0]->setFont(scaledBold(f, 2.0));
     operators_[1]->setFont(scaledBold(f, std::min(resultOperatorScale_, 1.0)));  // "softmax of each row →" at text size
     sizeTables(maxTable);
-    wrapRow();
+    wrapRow(scrollWidth);
 }
 
 // What the canvas needs: the title and the lines of the equation wrapRow laid out.
@@ -119,9 +130,28 @@ void MatrixPanel::sizeTables(QSize maxSize) {
     }
 }
 
-// Fit mode: the explanation beside the equation (a projector is wider than high), all its lines
-// within the panel's height (below the readable size, it scrolls): the equation gets the rest.
+// Fit mode: the explanation beside the equation (a projector is wider than high) or below it (a
+// wide equation, e.g. 14 tokens' scores and weights side by side), whichever lets the equation's
+// font be larger; all its lines showing (below the readable size, it scrolls).
 void MatrixPanel::fitExplanation() {
+    if (fitting_ || splitter_->width() <= 0 || splitter_->height() <= 0) return;
+    fitting_ = true;
+    const ExplanationPlace beside = placeBeside();
+    const ExplanationPlace below = result_.model->hasMatrix() ? placeBelow() : beside;
+    const ExplanationPlace& place = below.equationPoints > beside.equationPoints ? below : beside;
+    fitting_ = false;
+    QFont f = explanationFont();
+    f.setPointSizeF(place.points);
+    explanation_->setFont(f);
+    splitter_->setOrientation(place.orientation);
+    const int total = place.orientation == Qt::Horizontal ? splitter_->width() : splitter_->height();
+    splitter_->setSizes({total - place.size, place.size});
+    fitEquation();
+}
+
+// The equation comes first: the explanation as narrow as the readable size allows, then in the
+// largest font that fits there (the zoom's at most).
+MatrixPanel::ExplanationPlace MatrixPanel::placeBeside() {
     const int height = splitter_->height();
     const double zoomed = explanationFont().pointSizeF();
     const double smallest = std::min(zoomed, kReadablePointSize);
@@ -131,15 +161,28 @@ void MatrixPanel::fitExplanation() {
             if (explanationHeight(points, widthAt(percent)) <= height) return widthAt(percent);
         return std::nullopt;
     };
-    // The equation comes first: the explanation as narrow as the readable size allows, then in
-    // the largest font that fits there (the zoom's at most).
     const int width = narrowestFitting(smallest).value_or(widthAt(kFitExplanationShares.second));
     double points = zoomed;
     while (points > smallest && explanationHeight(points, width) > height) points = std::max(smallest, points - 0.5);
-    QFont f = explanationFont();
-    f.setPointSizeF(points);
-    explanation_->setFont(f);
-    splitter_->setSizes({splitter_->width() - width, width});
+    const QSize area(splitter_->width() - width - splitter_->handleWidth() - 2 * scroll_->frameWidth(),
+                     height - 2 * scroll_->frameWidth());
+    return {Qt::Horizontal, width, points, largestEquationFont(area).value_or(0)};
+}
+
+// Below: the full width, the explanation's lines in the largest font (the zoom's at most) that
+// keeps it within half the height.
+MatrixPanel::ExplanationPlace MatrixPanel::placeBelow() {
+    const int width = splitter_->width();
+    const int most = splitter_->height() * kFitExplanationBelowShare / 100;
+    const double zoomed = explanationFont().pointSizeF();
+    const double smallest = std::min(zoomed, kReadablePointSize);
+    double points = zoomed;
+    while (points > smallest && explanationHeight(points, width) > most) points = std::max(smallest, points - 0.5);
+    const int height = explanationHeight(points, width);
+    if (height > most) return {Qt::Vertical, most, points, 0};  // it would scroll: beside is better
+    const QSize area(width - 2 * scroll_->frameWidth(),
+                     splitter_->height() - height - splitter_->handleWidth() - 2 * scroll_->frameWidth());
+    return {Qt::Vertical, height, points, largestEquationFont(area).value_or(0)};
 }
 
 // The pane's height for its text (or the placeholder's lines) in the mono font at `points`,

@@ -24,7 +24,7 @@ void MatrixTable::fitToContents(QSize maxSize) {
     const int rows = m ? m->rowCount() : 0;
     const int cols = m ? m->columnCount() : 0;
     const int rowHeight = metrics.height() * (compact_ ? 12 : 15) / 10;  // padding in proportion: 2× the zoom, 2× the row
-    const int padding = compact_ ? 12 : 16;  // the delegate keeps 2 × 5 px beside the digits
+    const int padding = compact_ ? 6 : 16;  // the delegate keeps 2 × 5 px beside the digits, less when compact
     // The header's minimum (from the style) would otherwise make the compact rows taller than counted.
     verticalHeader()->setMinimumSectionSize(std::min(rowHeight, metrics.height()));
     horizontalHeader()->setMinimumSectionSize(padding);
