@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QMenu>
+#include <QScreen>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -16,29 +17,41 @@
 
 namespace attnscope {
 
+namespace {
+
+// Every page scrolls when larger than its room: at a projector's zoom the lab still fits the
+// screen (1280×720 at 150 %), and a tall page (multi-head, ~720 px at 100 %) fits 1366×768.
+QScrollArea* scrollable(QWidget* page, QWidget* parent) {
+    auto* area = new QScrollArea(parent);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidget(page);
+    return area;
+}
+
+}  // namespace
+
 LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt::Window), session_(session) {
     setWindowTitle(tr("AttnScope — Lab"));
     auto* layout = new QVBoxLayout(this);
     tabs_ = new QTabWidget(this);
+    tabs_->setUsesScrollButtons(true);
     positional_ = new PositionalPanel(tabs_);
     scaling_ = new ScalingPanel(tabs_);
     synthesizer_ = new SynthesizerPanel(tabs_);
-    tabs_->addTab(positional_, tr("Positional encoding"));
-    tabs_->addTab(scaling_, tr("Why scale by √d_k"));
-    tabs_->addTab(synthesizer_, tr("Synthesizer"));
+    tabs_->addTab(scrollable(positional_, tabs_), tr("Positional encoding"));
+    tabs_->addTab(scrollable(scaling_, tabs_), tr("Why scale by √d_k"));
+    tabs_->addTab(scrollable(synthesizer_, tabs_), tr("Synthesizer"));
     masks_ = new MasksPanel(tabs_);
-    tabs_->addTab(masks_, tr("Masks && cross-attention"));
+    tabs_->addTab(scrollable(masks_, tabs_), tr("Masks && cross-attention"));
     multiHead_ = new MultiHeadPanel(tabs_);
-    // The lab's tallest page (~720 px): scrollable, so the lab fits a 1366×768 screen (language_tests).
-    auto* multiHeadArea = new QScrollArea(tabs_);
-    multiHeadArea->setWidgetResizable(true);
-    multiHeadArea->setFrameShape(QFrame::NoFrame);
-    multiHeadArea->setWidget(multiHead_);
-    tabs_->addTab(multiHeadArea, tr("Multi-head"));
+    tabs_->addTab(scrollable(multiHead_, tabs_), tr("Multi-head"));
     exercises_ = new ExercisePanel(tabs_);
-    tabs_->addTab(exercises_, tr("Exercises"));
+    tabs_->addTab(scrollable(exercises_, tabs_), tr("Exercises"));
     layout->addWidget(tabs_);
-    resize(1400, 900);
+    // The default size, within the screen the window opens on.
+    const QSize free = (owner ? owner->screen() : screen())->availableGeometry().size();
+    resize(QSize(1400, 900).boundedTo(free));
     refresh();
 }
 

@@ -192,10 +192,8 @@ QWidget* MainWindow::buildCentralWidget() {
     layout->addWidget(splitter, 1);
     // On a projector: what presentation mode hides (the worked example gets the height) and what the zoom resizes.
     ui_->presentation->setStage({ui_->title, ui_->matrixPanel, splitter, ui_->tabs, ui_->editor,
-                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description,
-                                  // the tables' headers name the tokens, the step's title its layer:
-                                  // their height goes to the step
-                                  ui_->tokens, sentenceLabel, ui_->sentence, ui_->controls}});
+                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description, ui_->tokens,
+                                  sentenceLabel, ui_->sentence, ui_->controls}});  // headers name the tokens, titles the layer
     return central;
 }
 

@@ -50,6 +50,14 @@ mkdir -p "$zh"
 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --lang zh_CN "$zh"
 keep='^(06-first-hand-exercise-weights|20-editor-embedding-table|23-coreference-arcs|24-coreference-heads|25-lab-positional-encoding|28-lab-multi-head|29-lab-exercises|30-lab-masks-causal|33-first-hand-exercise-zh-heatmap|35-coreference-zh-layer2-weights)[.]png$'
 find "$zh" -maxdepth 1 -name '*.png' -printf '%f\n' | grep -Ev "$keep" | sed "s|^|$zh/|" | xargs -r rm -f
+# A lecture on a projector (issue 28): presentation mode at 150 % on a 1280×720 and a 1920×1080
+# screen, the coreference lesson's weights step with "it"'s weight explained and a Lab page; the
+# English lesson in English, the Chinese one in Chinese.
+mkdir -p "$out/lecture" "$zh/lecture"
+for size in 1280x720 1920x1080; do
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lecture coreference "$out/lecture"
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --lecture coreference-zh "$zh/lecture"
+done
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then
   echo "screenshots.sh: no screenshots were written to $out" >&2

@@ -50,7 +50,7 @@ class LabMasksTest : public QObject {
     MasksPanel* open(const char* lesson) {
         if (!window->openBuiltInLesson(lesson)) return nullptr;
         LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::Masks);
-        return lab->tabs()->currentWidget() == lab->masksPanel() ? lab->masksPanel() : nullptr;
+        return lab->tabs()->currentWidget()->isAncestorOf(lab->masksPanel()) ? lab->masksPanel() : nullptr;
     }
     const Lesson& lesson() const { return sessionOf(*window).lesson(); }
 

@@ -29,7 +29,9 @@ void MatrixTable::fitToContents(QSize maxSize) {
     verticalHeader()->setMinimumSectionSize(std::min(rowHeight, metrics.height()));
     horizontalHeader()->setMinimumSectionSize(padding);
     verticalHeader()->setDefaultSectionSize(rowHeight);
-    const QFontMetrics headerMetrics(horizontalHeader()->font());
+    QFont headerFont = horizontalHeader()->font();
+    headerFont.setBold(true);  // the current cell's column header is drawn bold
+    const QFontMetrics headerMetrics(headerFont);
     for (int c = 0; c < cols; ++c) {
         int widest = headerMetrics.horizontalAdvance(m->headerData(c, Qt::Horizontal).toString()) + padding * 3 / 4;
         for (int r = 0; r < rows; ++r)

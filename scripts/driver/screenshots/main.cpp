@@ -4,6 +4,7 @@
 //   attnscope_screenshots [--lang zh_CN] [--lesson NAME|FILE] [--sentence TEXT] DIR
 //   attnscope_screenshots --model FOLDER|ID [--sentence TEXT] DIR
 //   attnscope_screenshots --model FOLDER|ID --words --sentence TEXT DIR   (View ▸ Attention between words)
+//   attnscope_screenshots [--lang zh_CN] --lecture LESSON DIR   (presentation mode on this screen)
 // Exit 1 with the first file that could not be written and the OS's reason, or when nothing was
 // written (then the window's last error, e.g. a model that did not open).
 #include <QApplication>
@@ -41,6 +42,10 @@ int takeScreenshots(const QCommandLineParser& parser, const QString& dir) {
         window.show();
         return exitCode(window, tour, tour.saveModelScreenshots(dir, parser.value("model"), sentence), dir);
     }
+    if (parser.isSet("lecture")) {
+        window.show();
+        return exitCode(window, tour, tour.saveLectureScreenshots(dir, parser.value("lecture")), dir);
+    }
     const QString lesson = parser.isSet("lesson") ? parser.value("lesson") : QStringLiteral("first-hand-exercise");
     const bool opened = builtInLessonNames().contains(lesson) ? window.openBuiltInLesson(lesson) : window.openLessonFile(lesson);
     if (!opened) return exitCode(window, tour, 0, dir);
@@ -59,7 +64,8 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.addOptions({{"lang", "zh_CN or en", "language"}, {"lesson", "a built-in lesson or a file", "lesson"},
                        {"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
-                       {"words", "attention between words (with --model)"}});
+                       {"words", "attention between words (with --model)"},
+                       {"lecture", "a built-in lesson in presentation mode on this screen", "lesson"}});
     parser.addPositionalArgument("dir", "where the PNG files go");
     parser.process(app);
     if (parser.positionalArguments().size() != 1) parser.showHelp(2);

@@ -62,14 +62,6 @@ std::pair<int, int> interestingCell(const Trace& trace, Step step) {
     return {row, col};
 }
 
-// The first of `wanted` (English, then Chinese) among `labels`, else `fallback`.
-int indexOf(const std::vector<std::string>& labels, std::initializer_list<const char*> wanted, int fallback) {
-    for (const char* word : wanted)
-        if (const auto at = std::find(labels.begin(), labels.end(), word); at != labels.end())
-            return static_cast<int>(at - labels.begin());
-    return fallback;
-}
-
 // In a later layer of the two-layer lessons: the row of "it" (它), and the column of "animal" (动)
 // among the weights or of the feature "tired" in X; interestingCell for sentences without them.
 std::pair<int, int> layerCell(const Trace& trace, Step step, int layer) {
@@ -84,6 +76,13 @@ QString fileName(int n, const QString& lesson, const QString& what) {
 }
 
 }  // namespace
+
+int indexOf(const std::vector<std::string>& labels, std::initializer_list<const char*> wanted, int fallback) {
+    for (const char* word : wanted)
+        if (const auto at = std::find(labels.begin(), labels.end(), word); at != labels.end())
+            return static_cast<int>(at - labels.begin());
+    return fallback;
+}
 
 // The widgets under the names the window gave them; the tour keeps the window's member names.
 ScreenshotTour::ScreenshotTour(MainWindow& window)

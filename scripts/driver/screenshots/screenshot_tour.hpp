@@ -2,7 +2,10 @@
 // The screenshots of docs/screenshots, taken from outside the window: it drives a MainWindow
 // through its public API and its widgets found by object name, and saves a PNG of it each time.
 #include <QString>
+#include <initializer_list>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "core/trace/trace.hpp"
 
@@ -23,6 +26,9 @@ class ModelView;
 class Session;
 class StepNavigator;
 
+// The first of `wanted` (English, then Chinese) among `labels`, else `fallback`.
+int indexOf(const std::vector<std::string>& labels, std::initializer_list<const char*> wanted, int fallback);
+
 class ScreenshotTour {
 public:
     explicit ScreenshotTour(MainWindow& window);
@@ -37,6 +43,9 @@ public:
     // tokenizer): the heatmap of the pieces, then heatmap, head view and Coreference between
     // words. Files are named words-NN-….png.
     int saveWordScreenshots(const QString& dir, const QString& model, const QString& sentence);
+    // `lesson` (a built-in lesson) in presentation mode on this screen: its weights step with the
+    // row of "it" explained, and the Lab's positional-encoding page (lecture-WxH-….png; lecture_shots.cpp).
+    int saveLectureScreenshots(const QString& dir, const QString& lesson);
     // The first screenshot that could not be written (the file and the OS's reason), or empty.
     QString screenshotError() const { return screenshotError_; }
 
