@@ -42,6 +42,7 @@
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/folding_text.hpp"
 #include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
@@ -142,9 +143,9 @@ QWidget* MainWindow::buildCentralWidget() {
     ui_->title = new QLabel(central);
     ui_->title->setObjectName("lessonTitle");
     ui_->title->setWordWrap(true);  // a long title at 200 % must not widen the window past the screen
-    ui_->description = new QLabel(central);
-    ui_->description->setObjectName("description");
-    ui_->description->setWordWrap(true);
+    ui_->description = new FoldingText(central);
+    ui_->description->setObjectName("descriptionBox");
+    ui_->description->label()->setObjectName("description");
     ui_->sentence = new QLineEdit(central);
     ui_->sentence->setObjectName("sentence");
     ui_->sentence->setPlaceholderText(lesson_->sentencePlaceholder());

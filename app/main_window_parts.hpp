@@ -32,13 +32,15 @@ class ModelView;
 class PieceStrip;
 class Presentation;
 class PredictionsView;
+class FoldingText;
 class QkTabController;
 class StepNavigator;
 class TokenStrip;
 class WorkedExample;
 
 struct MainWindow::Parts {
-    QLabel *title = nullptr, *description = nullptr, *notices = nullptr, *rounding = nullptr, *error = nullptr;
+    QLabel *title = nullptr, *notices = nullptr, *rounding = nullptr, *error = nullptr;
+    FoldingText* description = nullptr;  // three lines, "More ▾" for the rest
     QLineEdit* sentence = nullptr;
     QLineEdit* ablate = nullptr;  // "Switch heads off:" L:H,L:H as --ablate takes them
     TokenStrip* tokens = nullptr;

@@ -27,6 +27,7 @@
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_language.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/folding_text.hpp"
 #include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
 #include "ui/attention/head_view.hpp"
@@ -257,7 +258,7 @@ void MainWindow::setRunning(bool running) {
 void MainWindow::refreshLabels() {
     ui_->title->setText(source_->title());
     ui_->description->setText(source_->description());
-    ui_->description->setToolTip(source_->descriptionToolTip());
+    ui_->description->label()->setToolTip(source_->descriptionToolTip());
     const auto trace = source_->trace();
     QStringList notices;
     if (trace)

@@ -1377,6 +1377,25 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     </message>
 </context>
 <context>
+    <name>attnscope::FoldingText</name>
+    <message>
+        <source>More ▾</source>
+        <translation>展开 ▾</translation>
+    </message>
+    <message>
+        <source>Less ▴</source>
+        <translation>收起 ▴</translation>
+    </message>
+    <message>
+        <source>Show the whole text</source>
+        <translation>显示全文</translation>
+    </message>
+    <message>
+        <source>Show only its first lines</source>
+        <translation>只显示前几行</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeadAnalysisWorker</name>
     <message>
         <source>Evaluation stopped: the model or lesson changed.</source>

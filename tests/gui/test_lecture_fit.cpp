@@ -7,6 +7,9 @@
 // clicker crossing layers.
 #include <QApplication>
 #include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QToolButton>
 #include <QMenu>
 #include <QToolTip>
 #include <QMenuBar>
@@ -22,6 +25,7 @@
 #include <memory>
 
 #include "app/presentation.hpp"
+#include "ui/common/folding_text.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/matrix_table.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -57,6 +61,8 @@ private slots:
     void menusTooltipsAndPopupsFollowTheZoom();
     void layerBoxShrinksBackAfterZoomingOut();
     void clickerCrossesLayers();
+    void rowHeaderSelectsTheRow();
+    void descriptionFoldsToThreeLines();
 
 private:
     void openOn(int screenWidth);
@@ -253,6 +259,46 @@ void LectureFitTest::clickerCrossesLayers() {
     QTest::keyClick(window.get(), Qt::Key_PageUp);  // the very first step: nowhere to go
     QCOMPARE(layerBox().currentIndex(), 0);
     QCOMPARE(navigator().currentIndex(), 0);
+}
+
+// A click on 它's row header selects that row of A (14 cells, no other) and explains its cell in
+// the current column: 它 → 累 = 0.969 when 累 was current.
+void LectureFitTest::rowHeaderSelectsTheRow() {
+    openOn(1920);
+    goToStep(Step::Weights);
+    const int first = 0, it = 10, tired = 12;
+    panel().selectCell(first, tired);
+    MatrixTable& table = *panel().resultView();
+    QHeaderView& rows = *table.verticalHeader();
+    QApplication::processEvents();
+    const QPoint header(rows.width() / 2, rows.sectionViewportPosition(it) + rows.sectionSize(it) / 2);
+    QTest::mouseClick(rows.viewport(), Qt::LeftButton, {}, header);
+    const QModelIndexList selected = table.selectionModel()->selectedIndexes();
+    QCOMPARE(selected.size(), 14);
+    for (const QModelIndex& cell : selected) QCOMPARE(cell.row(), it);
+    QCOMPARE(table.currentIndex(), table.model()->index(it, tired));
+    QVERIFY2(panel().explanationText().contains("0.969"), qPrintable(panel().explanationText()));
+}
+
+// Outside presentation mode on 1280×720 the coreference lesson's description (its worked answer,
+// about ten lines wrapped at this width) shows three lines and "More ▾"; unfolded, all of them.
+void LectureFitTest::descriptionFoldsToThreeLines() {
+    openOn(1280);
+    auto& box = *child<FoldingText>(*window, "descriptionBox");
+    QLabel& label = *box.label();
+    QApplication::processEvents();
+    const int line = label.fontMetrics().lineSpacing();
+    const int full = label.heightForWidth(label.width());
+    QVERIFY2(full > 5 * line, qPrintable(QString("the description takes %1 px, %2 px a line").arg(full).arg(line)));
+    QVERIFY(box.folded() && box.toggle()->isVisible());
+    QCOMPARE(label.height(), 3 * line);
+    QTest::mouseClick(box.toggle(), Qt::LeftButton);
+    QApplication::processEvents();
+    QVERIFY(!box.folded());
+    QTRY_COMPARE(label.height(), label.heightForWidth(label.width()));
+    QTest::mouseClick(box.toggle(), Qt::LeftButton);
+    QTRY_COMPARE(label.height(), 3 * line);
+    QTRY_VERIFY2(box.height() < window->height() / 6, qPrintable(QString("%1 of %2 px").arg(box.height()).arg(window->height())));
 }
 
 QTEST_MAIN(LectureFitTest)

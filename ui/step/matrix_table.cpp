@@ -1,6 +1,7 @@
 #include "ui/step/matrix_table.hpp"
 
 #include <QHeaderView>
+#include <QItemSelection>
 #include <QKeyEvent>
 #include <QScrollBar>
 #include <algorithm>
@@ -14,6 +15,16 @@ MatrixTable::MatrixTable(QWidget* parent) : QTableView(parent) {
     setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
     verticalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    connect(verticalHeader(), &QHeaderView::sectionClicked, this, &MatrixTable::selectWholeRow);
+}
+
+void MatrixTable::selectWholeRow(int row) {
+    const QAbstractItemModel* m = model();
+    if (!m || row < 0 || row >= m->rowCount() || m->columnCount() == 0) return;
+    const int column = std::max(0, currentIndex().column());
+    selectionModel()->setCurrentIndex(m->index(row, column), QItemSelectionModel::NoUpdate);
+    selectionModel()->select(QItemSelection(m->index(row, 0), m->index(row, m->columnCount() - 1)),
+                             QItemSelectionModel::ClearAndSelect);
 }
 
 // Column widths come from the font metrics of each column's widest text; asking every cell's

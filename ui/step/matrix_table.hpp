@@ -13,6 +13,9 @@ public:
     void fitToContents(QSize maxSize);
     // Less padding around the digits (fit mode on a projector: more digits for the same pixels).
     void setCompact(bool on) { compact_ = on; }
+    // A row header's click: the whole row selected, its cell in the current column current (a
+    // single-selection view of items otherwise ignores header clicks).
+    void selectWholeRow(int row);
 
 protected:
     bool event(QEvent* event) override;
