@@ -58,6 +58,9 @@ std::string mentionToText(const SentenceResolution& s, const Resolution& r, int 
     std::string out = fillMessage(message(MessageId::CorefMention, language),
                                   {r.mention.text, std::to_string(r.mention.firstWord + 1), std::to_string(r.candidates.size())}) +
                       "\n";
+    // The window says the same under its arcs (ui/coref/coref_view.cpp); a made-up Resolution has no raw attention.
+    if (!r.candidates.empty() && r.rawScores.size() == static_cast<Eigen::Index>(r.candidates.size()))
+        out += fillMessage(message(MessageId::CorefRenormalised, language), {percent(r.rawScores.sum())}) + "\n";
     std::size_t width = 0;
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
         width = std::max(width, static_cast<std::size_t>(displayWidth(candidateText(s, r, c))));

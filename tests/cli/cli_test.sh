@@ -218,6 +218,9 @@ PY
     out="$("$bin" coref --lesson coreference --heads 1:1,1:2)" || fail "exit $?"
     expect_line "$out" "it → animal 0.632 (nearest: street, rule: street)"
     expect_line "$out" "per head, score of animal: 1:1 0.932 1:2 0.333"
+    # Head 2 spreads "it"'s attention evenly over the 11 words: the 3 candidates get 3/11 = 27.3%.
+    out="$("$bin" coref --lesson coreference --heads 1:2)" || fail "exit $?"
+    expect_line "$out" "  scores renormalised over the candidates, which received 27.3% of the mention's attention"
     "$bin" coref --lesson coreference --heads 1:1 --format json >"$tmp/coref.json" || fail "exit $?"
     python3 - "$tmp/coref.json" <<'PY' || fail "coref json"
 import json, sys
