@@ -7,6 +7,7 @@
 //           [--ablate L:H[,L:H…]] [--layers …] [--heads …] [--steps …] [--output FILE]
 //           (json, npy, and csv with --layers, are written layer by layer as the run computes them;
 //           npy: a NumPy .npz, core/export/trace_npz.hpp, --output only)
+// attnscope --session-file FILE --print|--export-png … (a window's saved session, cli_session.hpp)
 // attnscope --list-lessons · attnscope --version · attnscope --help (every option, also in packaging/attnscope.1)
 // attnscope coref …, attnscope heads …: see cli_analysis.hpp
 #include "app/cli.hpp"
@@ -18,6 +19,7 @@
 
 #include "app/app_identity.hpp"
 #include "app/cli_analysis.hpp"
+#include "app/cli_session.hpp"
 #include "app/cli_stream.hpp"
 #include "app/cli_support.hpp"
 #include "app/heatmap_export.hpp"
@@ -77,6 +79,8 @@ void addOptions(QCommandLineParser& parser) {
         {"kernel-info", translate("cli", "Print which BLAS kernels run and why, then exit.")},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
          "language"},
+        {"session-file", translate("cli", "A session saved by the window (File ▸ Save session): its model or lesson, sentence, "
+                    "switched-off heads, layer and head, unless given here too."), "f"},
         {"words", translate("cli", "Models: attention weights between words instead of tokens (to a word: the sum over its "
                   "tokens, from a word: the mean; Chinese split into words by ICU). Text, csv, markdown and --export-png.")},
     });
@@ -357,6 +361,11 @@ std::optional<std::string> commandLineError(const QStringList& arguments) {
 }
 
 int runCommandLine(const QStringList& arguments) {
+    if (sessionOption(arguments)) {  // --session-file FILE: its options, then the run as typed (cli_session.hpp)
+        QStringList expanded = arguments;
+        if (auto error = withSessionOptions(expanded)) return fail(*error);
+        return runCommandLine(expanded);
+    }
     if (isAnalysisCommand(arguments)) return runAnalysisCommand(arguments);  // coref, heads: cli_analysis.cpp
     QCommandLineParser parser;
     addOptions(parser);

@@ -14,6 +14,7 @@
 #include "ui/editor/new_lesson_dialog.hpp"
 #include "ui/common/file_write.hpp"
 #include "app/recent_files.hpp"
+#include "app/session_menu.hpp"
 #include "core/export/export.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/step/worked_example.hpp"
@@ -48,6 +49,11 @@ void FileMenu::fill(QMenu* file) {
     file->addSeparator();
     file->addAction(tr("Open &model…"), this, &FileMenu::openModelDialog);
     file->addAction(tr("&Download model…"), this, &FileMenu::downloadModelDialog);
+    file->addSeparator();
+    sessions_ = new SessionMenu(window_, actions_);  // its messages go out as this menu's
+    connect(sessions_, &ReportingPart::failed, this, &ReportingPart::failed);
+    connect(sessions_, &ReportingPart::wrote, this, &ReportingPart::wrote);
+    sessions_->fill(file);
     file->addSeparator();
     file->addAction(tr("Export heatmap &PNG…"), this, &FileMenu::exportHeatmap);
     file->addAction(tr("Export &worksheet (Markdown)…"), this, &FileMenu::exportWorksheet);

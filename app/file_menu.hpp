@@ -14,6 +14,7 @@ class QMenu;
 namespace attnscope {
 
 class HeatmapView;
+class SessionMenu;
 class StepNavigator;
 class WorkedExample;
 
@@ -23,6 +24,7 @@ public:
     FileMenu(QMainWindow& window, WindowActions actions, const WorkedExample& worked, const StepNavigator& navigator,
              const HeatmapView& heatmap);
     void fill(QMenu* menu);
+    SessionMenu* sessions() const { return sessions_; }  // File ▸ Save session / Open session
 
 private:
     bool showsLesson() const;  // the lesson is what the window shows (not a model)
@@ -42,6 +44,7 @@ private:
     const WorkedExample& worked_;
     const StepNavigator& navigator_;
     const HeatmapView& heatmap_;
+    SessionMenu* sessions_ = nullptr;
 };
 
 }  // namespace attnscope

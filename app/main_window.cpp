@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "app/app_identity.hpp"
+#include "ui/common/qt_text.hpp"
 #include "app/drop_opener.hpp"
 #include "app/file_menu.hpp"
 #include "app/lesson_document.hpp"
@@ -277,6 +278,7 @@ void MainWindow::buildMenus() {
     theme_->addToViewMenu(view);  // light, dark, system
     document_->addDecimalsMenu(view);  // stored in the lesson, undoable
     QAction* shading = ui_->shading = view->addAction(tr("&Colour shading of cells"), ui_->matrixPanel, &MatrixPanel::setShading);
+    shading->setObjectName("shading");
     shading->setCheckable(true);
     shading->setChecked(true);
     QAction* allHeads = view->addAction(tr("&All heads side by side"), ui_->heatmap, &HeatmapView::setAllHeads);
@@ -381,7 +383,10 @@ WindowActions MainWindow::actions() {
                 if (!openLesson(std::move(lesson), QString())) return false;
                 ui_->tabs->setCurrentWidget(ui_->editor);  // its numbers are the teacher's to fill
                 return true;
-            }};
+            },
+            [this] { return capturedSession(); },
+            [this] { return source_ == model_ ? (model_->model() ? qs(model_->model()->folder) : QString()) : lessonPath_; },
+            [this](const SavedSession& s, const std::function<void()>& opened) { restoreSession(s, opened); }};
 }
 
 void MainWindow::setErrorText(const QString& text) {

@@ -14,13 +14,8 @@
 
 namespace attnscope {
 
-class LessonDocument;
-class LessonTraceSource;
-class ModelTraceSource;
-class ThemeSwitcher;
-class WordLevelSwitch;
-class TraceSource;
-struct TraceOnScreen;
+class LessonDocument; class LessonTraceSource; class ModelTraceSource; class TraceSource;
+class ThemeSwitcher; class WordLevelSwitch; struct TraceOnScreen; struct SavedSession;
 
 // Registers the compiled-in resources (built-in lessons) of the static attnscope_app library.
 void initResources();
@@ -79,6 +74,10 @@ private:
     void showLayer();
     void showWordsOrPieces();  // View ▸ Attention between words switched, or its Trace ready
     void step(int by);  // the clicker: +1 (→) or −1 (←), across layers (main_window_source.cpp)
+    // main_window_session.cpp: File ▸ Save session / Open session (docs/session-format.md).
+    SavedSession capturedSession() const;
+    void restoreSession(const SavedSession& session, const std::function<void()>& opened);
+    void applySessionView(const SavedSession& session);  // on the restored sentence's first trace
 
     LessonTraceSource* lesson_ = nullptr;  // kept while a model is shown: the lab works on it
     ModelTraceSource* model_ = nullptr;

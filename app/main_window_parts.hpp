@@ -1,6 +1,7 @@
 #pragma once
 // The widgets and tab controllers of MainWindow, private to its .cpp files: the window's header
 // stays the shell's interface.
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -68,6 +69,8 @@ struct MainWindow::Parts {
     FileMenu* fileMenu = nullptr;  // rebuilt with the menus
     Presentation* presentation = nullptr;  // zoom, F11, ←/→ anywhere; kept across a rebuild
     LoadingCover* loading = nullptr;       // over the tabs while a model opens
+    std::function<void()> whenModelOpens;  // a session being restored: its sentence and view
+    std::function<void()> onFirstTrace;    // … and its layer, head, step and tab, once a trace is there
 };
 
 }  // namespace attnscope

@@ -105,10 +105,12 @@ void MainWindow::onModelOpened() {
     if (const auto model = model_->model()) setLabModel(this, model_->name(), model->model);  // its learned positions
     if (QFileInfo(model_->origin()).isDir()) addRecentFile(model_->origin());
     enterSource(model_);
+    if (const auto restore = std::exchange(ui_->whenModelOpens, {})) restore();
 }
 
 void MainWindow::onModelOpenFailed(const QString& message) {
     setRunning(false);
+    ui_->whenModelOpens = {};  // a session's model: nothing of the session is applied
     ui_->loading->uncover();  // what was open stays, and shows again
     showError(tr("The model could not be opened"),
               tr("%1\n\nThe previous %2 stays open.").arg(message, source_->kindName()));
@@ -214,6 +216,7 @@ void MainWindow::onTraceChanged() {
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
     ui_->heads->requestStatistics(trace, ui_->sentence->text());
     ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
+    if (const auto restore = std::exchange(ui_->onFirstTrace, {})) restore();
 }
 
 // The worked example: the source's worked trace at the chosen layer.

@@ -7,6 +7,7 @@
 
 #include "core/base/result.hpp"
 #include "core/lesson/lesson.hpp"
+#include "core/source/saved_session.hpp"
 
 namespace attnscope {
 
@@ -17,6 +18,10 @@ struct WindowActions {
     std::function<QString()> lessonPath;                      // empty or ":/…" for built-in lessons
     std::function<bool()> showsLesson;                        // false while a model is shown
     std::function<bool(Result<Lesson>)> openNewLesson;        // File ▸ New lesson: no file yet, the editor shown
+    std::function<SavedSession()> captureSession;             // what the window shows (files not hashed)
+    std::function<QString()> sourceFiles;                     // the open source's folder or file, to hash
+    // Opens the session's source, then its sentence and view; `opened` runs once the source is open.
+    std::function<void(const SavedSession&, const std::function<void()>& opened)> restoreSession;
 };
 
 }  // namespace attnscope

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/export/table_format.hpp"
+#include "core/io/json_index.hpp"
 #include "core/io/json_rows.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
@@ -18,7 +19,7 @@ using Json = nlohmann::ordered_json;
 
 std::string tokenList(const std::vector<Token>& tokens) {
     std::string out;
-    for (std::size_t t = 0; t < tokens.size(); ++t) out += (t ? " " : "") + std::to_string(t) + ":" + tokens[t].text;
+    for (std::size_t t = 0; t < tokens.size(); ++t) out += (t ? " " : "") + std::to_string(t + 1) + ":" + tokens[t].text;
     return out;
 }
 
@@ -94,13 +95,13 @@ std::string comparisonToJson(const SentenceComparison& c) {
     const Alignment& a = c.alignment();
     Json units = Json::array();
     for (const AlignedUnit& u : a.units)
-        units.push_back({{"a", u.textA}, {"b", u.textB}, {"tokens_a", u.tokensA}, {"tokens_b", u.tokensB}});
+        units.push_back({{"a", u.textA}, {"b", u.textB}, {"tokens_a", json::oneBased(u.tokensA)}, {"tokens_b", json::oneBased(u.tokensB)}});
     Json ablated = Json::array(), heads = Json::array();
     for (const HeadRef& h : c.ablated) ablated.push_back({h.layer + 1, h.head + 1});
     for (const HeadComparison& h : c.heads)
         heads.push_back({{"layer", h.head.layer + 1}, {"head", h.head.head + 1}, {"a", rows(h.a)}, {"b", rows(h.b)},
                          {"difference", rows(h.difference)}});
-    const Json doc{{"format", "attnscope-compare"}, {"version", 1},
+    const Json doc{{"format", "attnscope-compare"}, {"version", 2},
                    {"alignment", a.by == Alignment::By::Position ? "position" : "word"},
                    {"tokens_a", tokensJson(c.tokensA)}, {"tokens_b", tokensJson(c.tokensB)},
                    {"units", units}, {"only_in_a", a.onlyInA}, {"only_in_b", a.onlyInB},
@@ -116,7 +117,7 @@ std::string comparisonToCsv(const SentenceComparison& c) {
             for (std::size_t k = 0; k < units.size(); ++k) {
                 const auto r = Eigen::Index(q), col = Eigen::Index(k);
                 out += std::to_string(h.head.layer + 1) + "," + std::to_string(h.head.head + 1) + "," +
-                       std::to_string(q) + "," + std::to_string(k) + "," + csvField(unitLabel(units[q])) + "," +
+                       std::to_string(q + 1) + "," + std::to_string(k + 1) + "," + csvField(unitLabel(units[q])) + "," +
                        csvField(unitLabel(units[k])) + "," + shortestNumber(h.a(r, col)) + "," + shortestNumber(h.b(r, col)) + "," +
                        shortestNumber(h.difference(r, col)) + "\n";
             }

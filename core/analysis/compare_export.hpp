@@ -23,13 +23,13 @@ Result<SentenceComparison> compareHeads(const Trace& a, const Trace& b, const st
 // Both token lists, the alignment (by position or by word, what was left out), then A, B and A − B
 // of every head as aligned tables with `decimals` decimals, worded in `language`.
 std::string comparisonToText(const SentenceComparison& c, int decimals = 3, Language language = Language::English);
-// {"format": "attnscope-compare", "version": 1, "alignment": "position"|"word",
-//  "tokens_a"/"tokens_b": [{"text", "id"}], "units": [{"a", "b", "tokens_a", "tokens_b"}] (token indices
-//  from 0), "only_in_a", "only_in_b", "ablated": [[layer, head]], "heads": [{"layer", "head", "a", "b",
+// {"format": "attnscope-compare", "version": 2, "alignment": "position"|"word",
+//  "tokens_a"/"tokens_b": [{"text", "id"}], "units": [{"a", "b", "tokens_a", "tokens_b"}] (token positions
+//  from 1, docs/cli.md), "only_in_a", "only_in_b", "ablated": [[layer, head]], "heads": [{"layer", "head", "a", "b",
 //  "difference"}]} with U×U matrices as arrays of rows (full precision).
 std::string comparisonToJson(const SentenceComparison& c);
 // layer,head,query,key,query_text,key_text,a,b,difference: one row per head and aligned cell
-// (query and key: unit indices from 0).
+// (query and key: aligned units counted from 1).
 std::string comparisonToCsv(const SentenceComparison& c);
 
 }  // namespace attnscope

@@ -1,5 +1,6 @@
 #include "core/analysis/coref_export.hpp"
 #include "core/export/table_format.hpp"
+#include "core/io/json_index.hpp"
 
 #include <algorithm>
 #include <array>
@@ -57,6 +58,9 @@ std::string mentionToText(const SentenceResolution& s, const Resolution& r, int 
     std::string out = fillMessage(message(MessageId::CorefMention, language),
                                   {r.mention.text, std::to_string(r.mention.firstWord + 1), std::to_string(r.candidates.size())}) +
                       "\n";
+    // The window says the same under its arcs (ui/coref/coref_view.cpp); a made-up Resolution has no raw attention.
+    if (!r.candidates.empty() && r.rawScores.size() == static_cast<Eigen::Index>(r.candidates.size()))
+        out += fillMessage(message(MessageId::CorefRenormalised, language), {percent(r.rawScores.sum())}) + "\n";
     std::size_t width = 0;
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
         width = std::max(width, static_cast<std::size_t>(displayWidth(candidateText(s, r, c))));
@@ -80,19 +84,19 @@ std::string mentionToText(const SentenceResolution& s, const Resolution& r, int 
 }
 
 Json wordIndexOrNull(const Resolution& r, int candidate) {
-    return candidate < 0 ? Json(nullptr) : Json(r.candidates[static_cast<std::size_t>(candidate)]);
+    return candidate < 0 ? Json(nullptr) : Json(json::oneBased(r.candidates[static_cast<std::size_t>(candidate)]));
 }
 
 Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
     Json candidates = Json::array();
     for (int c = 0; c < static_cast<int>(r.candidates.size()); ++c)
-        candidates.push_back(Json{{"word", r.candidates[static_cast<std::size_t>(c)]},
+        candidates.push_back(Json{{"word", json::oneBased(r.candidates[static_cast<std::size_t>(c)])},
                                   {"text", candidateText(s, r, c)},
                                   {"score", r.scores(c)},
                                   {"raw_attention", c < r.rawScores.size() ? Json(r.rawScores(c)) : Json(nullptr)}});
     Json heads = Json::array(), headScores = Json::array();
     for (std::size_t k = 0; k < r.heads.size(); ++k) {
-        heads.push_back(Json{{"layer", r.heads[k].layer}, {"head", r.heads[k].head}});
+        heads.push_back(Json{{"layer", json::oneBased(r.heads[k].layer)}, {"head", json::oneBased(r.heads[k].head)}});
         Json row = Json::array();
         for (Eigen::Index c = 0; c < r.headScores.cols(); ++c) row.push_back(r.headScores(static_cast<Eigen::Index>(k), c));
         headScores.push_back(row);
@@ -101,7 +105,7 @@ Json mentionToJson(const SentenceResolution& s, const Resolution& r) {
     if (r.mention.pronoun)
         pronoun = Json{{"number", numberName(r.mention.pronoun->number)},
                        {"referent", referentName(r.mention.pronoun->referent)}};
-    return Json{{"text", r.mention.text},   {"first_word", r.mention.firstWord}, {"last_word", r.mention.lastWord},
+    return Json{{"text", r.mention.text},   {"first_word", json::oneBased(r.mention.firstWord)}, {"last_word", json::oneBased(r.mention.lastWord)},
                 {"pronoun", pronoun},       {"scoring", scoringText(r)},
                 {"candidates_attention", r.rawScores.sum()},  // the share the scores are renormalised from
                 {"candidates", candidates},
@@ -162,7 +166,7 @@ Json baselineJson(const BaselineScore& b) {
 }
 
 Json headJson(const HeadAccuracy& h) {
-    return Json{{"layer", h.head.layer}, {"head", h.head.head}, {"correct", h.correct}, {"accuracy", h.accuracy},
+    return Json{{"layer", json::oneBased(h.head.layer)}, {"head", json::oneBased(h.head.head)}, {"correct", h.correct}, {"accuracy", h.accuracy},
                 {"interval", intervalJson(h.interval)}, {"minus_rule", intervalJson(h.overRule)},
                 {"above_rule", h.aboveRule()}};
 }
@@ -216,11 +220,11 @@ std::string resolutionToText(const SentenceResolution& resolved, int decimals, L
 std::string resolutionToJson(const SentenceResolution& resolved) {
     Json words = Json::array();
     for (const Word& w : resolved.words)
-        words.push_back(Json{{"text", w.text}, {"tokens", w.tokens}, {"punctuation", w.punctuation},
+        words.push_back(Json{{"text", w.text}, {"tokens", json::oneBased(w.tokens)}, {"punctuation", w.punctuation},
                              {"stop_word", w.stopWord}, {"made_up", w.madeUp}});
     Json mentions = Json::array();
     for (const Resolution& r : resolved.mentions) mentions.push_back(mentionToJson(resolved, r));
-    return dump(Json{{"format", "attnscope-coref"}, {"version", 1}, {"words", words}, {"mentions", mentions}});
+    return dump(Json{{"format", "attnscope-coref"}, {"version", 2}, {"words", words}, {"mentions", mentions}});
 }
 
 std::string resolutionToCsv(const SentenceResolution& resolved) {
@@ -278,7 +282,7 @@ std::string evaluationToJson(const CorefEvaluation& e, const CorefSet& set, cons
         skipped.push_back(Json{{"line", ex.line}, {"id", ex.id}, {"reason", noticeText(*o.skipReason, Language::English)}});
     }
     return dump(Json{{"format", "attnscope-coref-evaluation"},
-                     {"version", 2},
+                     {"version", 3},
                      {"set", e.source},
                      {"layers", e.layers},
                      {"heads", e.headsPerLayer},
@@ -359,8 +363,8 @@ std::string headStatsToText(const std::vector<HeadStatistics>& stats, Language l
 std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const HeadLabelThresholds& t) {
     Json heads = Json::array();
     for (const HeadStatistics& s : stats)
-        heads.push_back(Json{{"layer", s.head.layer},
-                             {"head", s.head.head},
+        heads.push_back(Json{{"layer", json::oneBased(s.head.layer)},
+                             {"head", json::oneBased(s.head.head)},
                              {"entropy", s.entropy},
                              {"normalized_entropy", s.normalizedEntropy},
                              {"delimiter", s.delimiterShare},
@@ -372,7 +376,7 @@ std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const Head
                              {"labels", s.labels}});
     const Json thresholds{{"delimiter", t.delimiter}, {"previous", t.previous}, {"next", t.next},
                           {"self", t.self},           {"broad_entropy", t.broadEntropy}, {"sink", t.sink}};
-    return dump(Json{{"format", "attnscope-head-stats"}, {"version", 1}, {"thresholds", thresholds}, {"heads", heads}});
+    return dump(Json{{"format", "attnscope-head-stats"}, {"version", 2}, {"thresholds", thresholds}, {"heads", heads}});
 }
 
 }  // namespace attnscope

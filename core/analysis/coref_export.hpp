@@ -1,7 +1,7 @@
 #pragma once
 // Coreference results as text and JSON (the command line prints these; a view can export them).
-// Layers, heads and words are 1-based in text, 0-based in JSON like every index of
-// docs/trace-format.md. Formats: docs/coreference.md.
+// Layers, heads, words and tokens count from 1 in text, CSV and JSON (docs/cli.md).
+// Formats: docs/coreference.md.
 #include <string>
 #include <vector>
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/io/json_index.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/explain.hpp"
 
@@ -53,12 +54,12 @@ std::string corpusStatsToText(const CorpusStats& stats, const std::string& descr
 std::string corpusStatsToJson(const CorpusStats& stats, const std::string& description) {
     Json heads = Json::array();
     for (const CorpusHeadStats& h : stats.heads) {
-        Json row{{"layer", h.head.layer}, {"head", h.head.head}};
+        Json row{{"layer", json::oneBased(h.head.layer)}, {"head", json::oneBased(h.head.head)}};
         for (const Column& c : kColumns) row[c.name] = h.*c.member;
         row["offsets"] = h.offsets;
         heads.push_back(std::move(row));
     }
-    const Json doc{{"format", "attnscope-corpus-stats"}, {"version", 1},
+    const Json doc{{"format", "attnscope-corpus-stats"}, {"version", 2},
                    {"source", description},             {"sentences", stats.sentences},
                    {"queries", stats.queries},           {"layers", stats.layers},
                    {"heads_per_layer", stats.headsPerLayer}, {"max_offset", stats.maxOffset},

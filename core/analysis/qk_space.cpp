@@ -214,9 +214,11 @@ std::string qkSpaceToJson(const QkSpace& space, HeadRef head) {
     using Json = nlohmann::ordered_json;
     Json points = Json::array();
     for (const QkPoint& p : space.points)
-        points.push_back({{"kind", qkKindName(p.kind)}, {"sentence", p.sentence}, {"token", p.token},
+        points.push_back({{"kind", qkKindName(p.kind)}, {"sentence", p.sentence + 1}, {"token", p.token + 1},
                           {"text", p.text}, {"token_kind", tokenKindName(p.tokenKind)}, {"x", p.x}, {"y", p.y}});
-    const Json out = {{"layer", head.layer + 1},
+    const Json out = {{"format", "attnscope-qk"},
+                      {"version", 2},  // the unversioned output before it counted sentence and token from 0
+                      {"layer", head.layer + 1},
                       {"head", head.head + 1},
                       {"sentences", space.weights.size()},
                       {"queries", space.queryCount()},
@@ -234,7 +236,7 @@ std::string qkSpaceToJson(const QkSpace& space, HeadRef head) {
 std::string qkSpaceToCsv(const QkSpace& space) {
     std::string out = "kind,sentence,token,text,token_kind,x,y\n";
     for (const QkPoint& p : space.points)
-        out += std::string(qkKindName(p.kind)) + "," + std::to_string(p.sentence) + "," + std::to_string(p.token) +
+        out += std::string(qkKindName(p.kind)) + "," + std::to_string(p.sentence + 1) + "," + std::to_string(p.token + 1) +
                "," + csvField(p.text) + "," + tokenKindName(p.tokenKind) + "," + shortestNumber(p.x) + "," + shortestNumber(p.y) + "\n";
     return out;
 }

@@ -126,7 +126,7 @@ std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
     JsonTail tail;
     if (onlyLayer) {
         selection.layers = {*onlyLayer};
-        tail.emplace_back("layer_index", *onlyLayer);
+        tail.emplace_back("layer_index", *onlyLayer + 1);
     }
     writeTraceJson(trace, stringSink(out), NumberSpelling::Exact, selection, tail);
     return out;
@@ -162,9 +162,9 @@ bool writeTraceCsv(const Trace& trace, const ExportRequest& request, const TextS
                                    "," + (isPerHead(b.step) ? std::to_string(b.head + 1) : "") + ",";
         const std::string suffix = (kvColumn ? kvHeadField(trace, b) : "") + "\n";
         for (std::size_t r = 0; r < t.rows.size(); ++r) {
-            const std::string rowPart = std::to_string(r) + "," + csvField(t.rows[r]) + ",";
+            const std::string rowPart = std::to_string(r + 1) + "," + csvField(t.rows[r]) + ",";
             for (std::size_t c = 0; c < t.columns.size(); ++c)
-                out.append(prefix).append(rowPart).append(std::to_string(c)).append(",")
+                out.append(prefix).append(rowPart).append(std::to_string(c + 1)).append(",")
                     .append(csvField(t.columns[c])).append(",").append(t.cells[r][c]).append(suffix);
         }
         if (!sink(out)) return false;
@@ -182,7 +182,7 @@ std::string exportTrace(const Trace& trace, ExportFormat format, const ExportReq
             JsonTail tail;
             if (request.layer) {
                 selection.layers = {*request.layer};
-                tail.emplace_back("layer_index", *request.layer);
+                tail.emplace_back("layer_index", *request.layer + 1);
             }
             if (request.selection.any()) tail.emplace_back("selection", selectionJson(request.selection));
             if (format == ExportFormat::Npy) writeTraceNpz(trace, stringSink(out), NumberSpelling::Exact, selection, tail);

@@ -11,7 +11,7 @@
 
 namespace attnscope {
 
-inline constexpr int kTraceFormatVersion = 1;
+inline constexpr int kTraceFormatVersion = 2;  // 2: every index counts from 1 (docs/cli.md)
 
 // Npy: the JSON trace's matrices as a NumPy .npz (binary; core/export/trace_npz.hpp).
 enum class ExportFormat { Text, Json, Csv, Markdown, Npy };

@@ -57,7 +57,7 @@ Json predictionsJson(const ModelRun& run, ModelFamily family, const TokenLabeler
         for (const TokenScore& s : p.top)
             top.push_back(Json{{"id", s.id}, {"token", label(s.id)}, {"probability", s.probability},
                                {"logit", s.logit}});
-        predictions.push_back(Json{{"position", p.position},
+        predictions.push_back(Json{{"position", p.position + 1},
                                    {"kind", predictsNextToken(family) ? "next_token" : "masked_token"},
                                    {"top", std::move(top)}});
     }
@@ -95,7 +95,7 @@ std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily 
     stream.begin(trace, ablatedHeads(run.trace));
     for (int l = 0; l < trace.layerCount(); ++l) stream.layer(trace.layers[static_cast<std::size_t>(l)], l);
     JsonTail tail;
-    if (onlyLayer) tail.emplace_back("layer_index", *onlyLayer);
+    if (onlyLayer) tail.emplace_back("layer_index", *onlyLayer + 1);
     tail.emplace_back("predictions", predictionsJson(run, family, label));
     stream.finish(tail);
     return out;
@@ -120,7 +120,7 @@ Result<ModelRun> streamModelRunInto(Stream& stream, const ModelRunner& runner, R
     if (!run) return run.error();
     if (!stream.begun()) stream.begin(run.value().trace, ablated);
     JsonTail tail;
-    if (onlyLayer) tail.emplace_back("layer_index", *onlyLayer);
+    if (onlyLayer) tail.emplace_back("layer_index", *onlyLayer + 1);
     if (selection.any()) tail.emplace_back("selection", selectionJson(selection));
     tail.emplace_back("predictions", predictionsJson(run.value(), family, label));
     if (!stream.finish(tail)) return writeFailed(target);
@@ -178,7 +178,7 @@ std::string predictionsToCsvRows(const ModelRun& run, const TokenLabeler& label,
     for (const Prediction& p : run.predictions) {
         const std::string token = p.position < run.trace.tokenCount() ? run.trace.tokens[p.position].text : "";
         for (std::size_t rank = 0; rank < p.top.size(); ++rank)
-            out += "prediction,,," + std::to_string(p.position) + "," + csvField(token) + "," + std::to_string(rank) +
+            out += "prediction,,," + std::to_string(p.position + 1) + "," + csvField(token) + "," + std::to_string(rank + 1) +
                    "," + csvField(label(p.top[rank].id)) + "," + fixed(p.top[rank].probability, decimals) + "\n";
     }
     return out;

@@ -1,4 +1,5 @@
 #include "core/export/trace_npz.hpp"
+#include "core/io/json_index.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -56,12 +57,12 @@ void TraceNpzStream::begin(const Trace& header, const std::vector<HeadRef>& abla
 
 void TraceNpzStream::layer(const LayerTrace& l, int index) {
     if (!selection_.hasLayer(index)) return;
-    const std::string folder = numbered("layer", index);
+    const std::string folder = numbered("layer", index + 1);  // counted from 1 (docs/cli.md)
     matrix(folder + "input", Step::Input, l.input);
     for (std::size_t h = 0; h < l.heads.size(); ++h) {
         if (!selection_.hasHead(static_cast<int>(h))) continue;
         const HeadTrace& head = l.heads[h];
-        const std::string in = folder + numbered("head", static_cast<int>(h));
+        const std::string in = folder + numbered("head", static_cast<int>(h) + 1);
         matrix(in + "q", Step::Query, head.q);
         matrix(in + "k", Step::Key, head.k);
         matrix(in + "v", Step::Value, head.v);
@@ -74,8 +75,8 @@ void TraceNpzStream::layer(const LayerTrace& l, int index) {
         if (head.qBeforeRope.size() > 0) matrix(in + "q_before_rope", Step::QueryBeforeRope, head.qBeforeRope);
         if (head.kBeforeRope.size() > 0) matrix(in + "k_before_rope", Step::KeyBeforeRope, head.kBeforeRope);
     }
-    // Grouped-query attention: layer index (from 0, as text) → each query head's key/value head.
-    if (!l.kvHeadOf.empty()) meta_["kv_head_of"][std::to_string(index)] = l.kvHeadOf;
+    // Grouped-query attention: layer number (from 1, as text) → each query head's key/value head (from 1).
+    if (!l.kvHeadOf.empty()) meta_["kv_head_of"][std::to_string(index + 1)] = json::oneBased(l.kvHeadOf);
     matrix(folder + "concat", Step::Concat, l.concat);
     matrix(folder + "output", Step::Output, l.output);
     if (l.keyInput.size() > 0) matrix(folder + "key_input", Step::SourceInput, l.keyInput);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/export/export.hpp"
+#include "core/io/json_index.hpp"
 #include "core/text/float_shortest.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/ablation.hpp"
@@ -38,8 +39,10 @@ std::string_view positionalName(PositionalKind kind) {
 
 // A model's token also keeps its vocabulary piece ("Ġworld", "<0xE5>") and, for byte pieces that
 // are not whole text, how many tokens later its character is shown or that it forms none.
+// `word` counts from 1 (docs/cli.md); null: the token is a word of its own.
 Json tokenInfo(const Token& t) {
-    Json info{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id}, {"word", t.word}, {"special", t.special}};
+    const Json word = t.word >= 0 ? Json(json::oneBased(t.word)) : Json(nullptr);
+    Json info{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id}, {"word", word}, {"special", t.special}};
     if (!t.piece.empty()) info["piece"] = t.piece;
     if (t.completedAhead > 0) info["character_completed_ahead"] = t.completedAhead;
     if (t.invalidText) info["not_whole_text"] = true;
@@ -65,7 +68,7 @@ Json settingsJson(const Trace& trace) {
                 {"scaled", trace.scaled},
                 {"scale_divisor", trace.scaleDivisor},
                 {"causal_mask", trace.causal},
-                {"padded_from", trace.paddedFrom >= 0 ? Json(trace.paddedFrom) : Json(nullptr)},
+                {"padded_from", trace.paddedFrom >= 0 ? Json(json::oneBased(trace.paddedFrom)) : Json(nullptr)},
                 {"residual", trace.residual},
                 {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
 }
@@ -82,8 +85,8 @@ bool TraceSelection::hasStep(Step step) const { return contains(steps, step); }
 
 Json selectionJson(const TraceSelection& selection) {
     Json out = Json::object();
-    if (!selection.layers.empty()) out["layers"] = selection.layers;
-    if (!selection.heads.empty()) out["heads"] = selection.heads;
+    if (!selection.layers.empty()) out["layers"] = json::oneBased(selection.layers);
+    if (!selection.heads.empty()) out["heads"] = json::oneBased(selection.heads);
     if (!selection.steps.empty()) {
         Json steps = Json::array();
         for (Step s : selection.steps) steps.push_back(std::string(stepKey(s)));
@@ -453,7 +456,7 @@ void TraceJsonStream::headObject(const HeadTrace& h, int level) {
 void TraceJsonStream::modernLayerFields(const LayerTrace& l, bool& first) {
     if (!l.kvHeadOf.empty()) {
         field("kv_head_of", 3, first);
-        value(Json(l.kvHeadOf), 3);
+        value(json::oneBased(l.kvHeadOf), 3);
     }
     if (l.ropeFrequencies.size() > 0) {
         field("rope_frequencies", 3, first);

@@ -54,7 +54,7 @@ enum class MessageId : int {
     LabelTokens, LabelTokensMarkdown, LabelSourceTokens, LabelSourceTokensMarkdown, LabelHandRounding, LabelNotice,
     LabelModel, LabelModelMarkdown, LabelModelShape, LabelModelLayer, LabelLesson, ListSeparator,
     // Coreference text (resolutionToText, evaluationToText)
-    CorefNoPronoun, CorefScoring, CorefMention, CorefNone, CorefChosen, CorefNearest, CorefRule, CorefSummary,
+    CorefNoPronoun, CorefScoring, CorefMention, CorefRenormalised, CorefNone, CorefChosen, CorefNearest, CorefRule, CorefSummary,
     CorefPerHead, EvalSummary, EvalLayer, EvalLayers, EvalHead, EvalHeads, EvalNearest, EvalRule, EvalRollout, EvalRankingHeader, EvalSkipped,
     EvalIntervals, EvalRandom, EvalFirst, EvalControl, EvalAboveRule, EvalAboveRuleNote,
     // Head statistics (headStatsToText, headLabelText) and corpus statistics (corpusStatsToText, CorpusNotice)

@@ -173,6 +173,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::CorefNoPronoun, "no pronoun found (choose a word with --mention)", "未找到代词（用 --mention 选择一个词）"},
     {MessageId::CorefScoring, "scoring: {1}", "打分：{1}"},
     {MessageId::CorefMention, "mention \"{1}\" (word {2}), {3} candidates:", "指称“{1}”（第 {2} 个词），{3} 个候选："},
+    {MessageId::CorefRenormalised, "  scores renormalised over the candidates, which received {1} of the mention's attention",
+     "  分数在候选之间重新归一化，候选共得到该指称注意力的 {1}"},
     {MessageId::CorefNone, "(none)", "（无）"},
     {MessageId::CorefChosen, "chosen", "选中"},
     {MessageId::CorefNearest, "nearest", "最近"},

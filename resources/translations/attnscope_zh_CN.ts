@@ -3319,6 +3319,61 @@ click to open it large</source>
     </message>
 </context>
 <context>
+    <name>attnscope::SessionMenu</name>
+    <message>
+        <source>Save s&amp;ession…</source>
+        <translation>保存会话(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Open sess&amp;ion…</source>
+        <translation>打开会话(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>AttnScope sessions (*.json)</source>
+        <translation>AttnScope 会话 (*.json)</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>AttnScope sessions (*.json);;All files (*)</source>
+        <translation>AttnScope 会话 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>The session could not be saved</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Save the lesson to a file first: a session names the file it opens.</source>
+        <translation>请先把课程保存为文件：会话要记下它打开的文件。</translation>
+    </message>
+    <message>
+        <source>The session could not be opened</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>%1
+
+What is open stays.</source>
+        <translation>%1
+
+当前打开的内容保持不变。</translation>
+    </message>
+    <message>
+        <source>%1 changed on disk since the session was saved: %2. It was opened as it is now; numbers may differ from the saved figure.</source>
+        <translation>%1 在保存会话之后已在磁盘上改变：%2。已按其当前内容打开；数字可能与保存时的图不同。</translation>
+    </message>
+    <message>
+        <source>The session&apos;s source changed</source>
+        <translation>会话的来源已改变</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::StepNavigator</name>
     <message>
         <source>◀ Previous</source>
@@ -3487,6 +3542,17 @@ click to open it large</source>
     <message>
         <source>Not valid text alone: these bytes form no whole character here.</source>
         <translation>单独不是有效文本：这些字节在此处不构成完整的字符。</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::WordLevelSwitch</name>
+    <message>
+        <source>Attention between &amp;words</source>
+        <translation>词之间的注意力(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Heatmap, model view, head view and Coreference between words instead of tokens: attention to a word is the sum over its tokens, from a word the mean</source>
+        <translation>热力图、模型视图、头视图和共指以词而非词元显示：指向一个词的注意力是其各词元之和，来自一个词的注意力是其各词元的平均</translation>
     </message>
 </context>
 <context>
@@ -4060,23 +4126,24 @@ CPU 特性：%4
         <source>heads: write to FILE (atomically) instead of standard output.</source>
         <translation>heads：写入文件 FILE（原子写入），而不是标准输出。</translation>
     </message>
+    <message>
+        <source>A session saved by the window (File ▸ Save session): its model or lesson, sentence, switched-off heads, layer and head, unless given here too.</source>
+        <translation>窗口保存的会话（文件 ▸ 保存会话）：其模型或课程、句子、关闭的头、层和头，除非在此处也给出。</translation>
+    </message>
+    <message>
+        <source>%1 changed on disk since the session was saved: %2; it runs as it is now</source>
+        <translation>%1 在保存会话之后已在磁盘上改变：%2；按其当前内容运行</translation>
+    </message>
+    <message>
+        <source>--session-file needs a session FILE (File ▸ Save session)</source>
+        <translation>--session-file 需要一个会话文件 FILE（文件 ▸ 保存会话）</translation>
+    </message>
 </context>
 <context>
     <name>settings</name>
     <message>
         <source>%1; the settings are neither read nor saved this session</source>
         <translation>%1；本次会话既不读取也不保存设置</translation>
-    </message>
-</context>
-<context>
-    <name>attnscope::WordLevelSwitch</name>
-    <message>
-        <source>Attention between &amp;words</source>
-        <translation>词之间的注意力(&amp;W)</translation>
-    </message>
-    <message>
-        <source>Heatmap, model view, head view and Coreference between words instead of tokens: attention to a word is the sum over its tokens, from a word the mean</source>
-        <translation>热力图、模型视图、头视图和共指以词而非词元显示：指向一个词的注意力是其各词元之和，来自一个词的注意力是其各词元的平均</translation>
     </message>
 </context>
 </TS>

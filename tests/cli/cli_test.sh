@@ -21,16 +21,16 @@ case "$case_name" in
   weights_csv_builtin_name)
     # row mice [1,0,3]: exps e^-2, e^-3, 1 over 1.18512235 → 0.1142, 0.0420, 0.8438
     out="$("$bin" --lesson first-hand-exercise --print --step weights --format csv --decimals 4)" || fail "exit $?"
-    expect_line "$out" "weights,1,1,2,mice,0,cats,0.1142"
-    expect_line "$out" "weights,1,1,2,mice,1,chase,0.0420"
-    expect_line "$out" "weights,1,1,2,mice,2,mice,0.8438"
+    expect_line "$out" "weights,1,1,3,mice,1,cats,0.1142"
+    expect_line "$out" "weights,1,1,3,mice,2,chase,0.0420"
+    expect_line "$out" "weights,1,1,3,mice,3,mice,0.8438"
     ;;
   hand_rounding)
     # exact A[cats,cats] = 0.57611688, rounded 0.58; out[cats,0] = 0.58·1 + 0.21·0 + 0.21·1 = 0.79
     out="$("$bin" --lesson first-hand-exercise --print --step weighted_sum --format csv --hand-rounding 2 --decimals 4)" || fail "exit $?"
-    expect_line "$out" "weighted_sum,1,1,0,cats,0,animal,0.7900"
+    expect_line "$out" "weighted_sum,1,1,1,cats,1,animal,0.7900"
     exact="$("$bin" --lesson first-hand-exercise --print --step weighted_sum --format csv --decimals 4)" || fail "exit $?"
-    expect_line "$exact" "weighted_sum,1,1,0,cats,0,animal,0.7881"
+    expect_line "$exact" "weighted_sum,1,1,1,cats,1,animal,0.7881"
     ;;
   inline_lesson)
     # Q = K = V = X = [[1,0],[0,1]], no scaling: S = I, A row 0 = [e/(e+1), 1/(e+1)] = [0.7311, 0.2689]
@@ -44,7 +44,7 @@ case "$case_name" in
     python3 - "$out" <<'PY' || fail "json schema"
 import json, sys
 doc = json.loads(sys.argv[1])
-assert doc["format"] == "attnscope-trace" and doc["version"] == 1
+assert doc["format"] == "attnscope-trace" and doc["version"] == 2
 assert doc["tokens"] == ["cats", "chase", "mice"], doc["tokens"]
 head = doc["layers"][0]["heads"][0]
 for key in ("q", "k", "v", "scores", "scaled_scores", "weights", "output"):
@@ -61,7 +61,7 @@ PY
     ;;
   causal_mask_infinity)
     out="$("$bin" --lesson causal-mask --print --step masked_scores --format csv --head 1)" || fail "exit $?"
-    grep -q ",0,.*,1,.*,−∞$" <<<"$out" || fail "row 0 should hide token 1 with −∞"
+    grep -q "^masked_scores,1,1,1,[^,]*,2,.*,−∞$" <<<"$out" || fail "row 1 should hide token 2 with −∞"
     ;;
   errors)
     "$bin" --lesson no-such-lesson --print >"$tmp/out" 2>"$tmp/err" && fail "missing lesson accepted"
@@ -104,7 +104,7 @@ for l, layer in enumerate(doc["layers"]):
             for c, w in enumerate(row):
                 assert abs(w - fixture["attentions"][l][h][r][c]) < 1e-5, (l, h, r, c)
 (pred,) = doc["predictions"]
-assert pred["position"] == 2 and pred["kind"] == "masked_token"
+assert pred["position"] == 3 and pred["kind"] == "masked_token"
 expected = fixture["predictions"][0]["top"]
 assert [t["id"] for t in pred["top"]] == [i for i, _ in expected]
 for got, (_, p) in zip(pred["top"], expected):
@@ -118,8 +118,8 @@ PY
     expect_line "$out" "next token after position 3 (␣sat): ␣on 0.368"
     grep -q "^model: .*gpt2-tiny (GPT-2, 2 layers × 4 heads), layer 2$" <<<"$out" || fail "header: $out"
     csv="$("$bin" --model "$src/tests/reference/models/gpt2-tiny" --sentence "the cat sat" --print --format csv --top-k 1 --layer 2 --step weights --head 1 --decimals 4)" || fail "exit $?"
-    grep -q "^prediction,,,2,␣sat,0,␣on,0.3685$" <<<"$csv" || fail "csv prediction: $csv"
-    grep -q "^weights,2,1,0,the,1,␣cat,0.0000$" <<<"$csv" || fail "causal mask row 0 of layer 2: $csv"
+    grep -q "^prediction,,,3,␣sat,1,␣on,0.3685$" <<<"$csv" || fail "csv prediction: $csv"
+    grep -q "^weights,2,1,1,the,2,␣cat,0.0000$" <<<"$csv" || fail "causal mask row 0 of layer 2: $csv"
     ;;
   words_chinese)
     # qwen2-tiny's weights with tests/reference/fixtures/tokenizer-zh-tiny.json (Qwen's pattern):
@@ -141,7 +141,7 @@ def weights(path):
     cells, labels = {}, {}
     for row in csv.reader(open(path, encoding="utf-8")):
         if row and row[0] == "weights":
-            layer, head, r, c = int(row[1]), int(row[2]), int(row[3]), int(row[5])
+            layer, head, r, c = int(row[1]), int(row[2]), int(row[3]) - 1, int(row[5]) - 1  # rows, cols from 1
             cells[(head, r, c)] = float(row[7])
             labels[c] = row[6]
     return cells, [labels[c] for c in sorted(labels)]
@@ -218,18 +218,21 @@ PY
     out="$("$bin" coref --lesson coreference --heads 1:1,1:2)" || fail "exit $?"
     expect_line "$out" "it → animal 0.632 (nearest: street, rule: street)"
     expect_line "$out" "per head, score of animal: 1:1 0.932 1:2 0.333"
+    # Head 2 spreads "it"'s attention evenly over the 11 words: the 3 candidates get 3/11 = 27.3%.
+    out="$("$bin" coref --lesson coreference --heads 1:2)" || fail "exit $?"
+    expect_line "$out" "  scores renormalised over the candidates, which received 27.3% of the mention's attention"
     "$bin" coref --lesson coreference --heads 1:1 --format json >"$tmp/coref.json" || fail "exit $?"
     python3 - "$tmp/coref.json" <<'PY' || fail "coref json"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-assert doc["format"] == "attnscope-coref" and doc["version"] == 1
+assert doc["format"] == "attnscope-coref" and doc["version"] == 2
 (m,) = doc["mentions"]
 words = [w["text"] for w in doc["words"]]
-assert m["text"] == "it" and words[m["chosen"]] == "animal", (m, words)
+assert m["text"] == "it" and words[m["chosen"] - 1] == "animal", (m, words)  # counted from 1
 assert [c["text"] for c in m["candidates"]] == ["animal", "cross", "street"]
 assert abs(m["candidates"][0]["score"] - 0.9315537677) < 1e-9, m["candidates"][0]
 assert abs(sum(c["score"] for c in m["candidates"]) - 1) < 1e-12
-assert words[m["baselines"]["nearest"]] == "street" and m["heads"] == [{"layer": 0, "head": 0}]
+assert words[m["baselines"]["nearest"] - 1] == "street" and m["heads"] == [{"layer": 1, "head": 1}]
 PY
     # A user-chosen mention: "tired" asks head 2 for an animate word → animal.
     out="$("$bin" coref --lesson coreference --heads 1:2 --mention tired)" || fail "exit $?"
@@ -310,7 +313,7 @@ for name, score in b.items():
 acc = [r["accuracy"] for r in e["ranking"]]
 assert len(acc) == 8 and acc == sorted(acc, reverse=True), acc
 for r in e["ranking"]:
-    assert abs(e["accuracy"][r["layer"]][r["head"]] - r["correct"] / 5) < 1e-12, r
+    assert abs(e["accuracy"][r["layer"] - 1][r["head"] - 1] - r["correct"] / 5) < 1e-12, r
 assert [s["line"] for s in e["skipped"]] == [5]
 PY
     ;;
@@ -356,20 +359,20 @@ PY
     # resources/lessons/two-layers.json, layer 2, row "it" (token 7): e^3.9032/(e^3.9032 + 10) = 0.8321
     # on the noun that fits the state word, 1/(e^3.9032 + 10) = 0.0168 on the other one.
     out="$("$bin" --lesson two-layers --print --layer 2 --step weights --format csv --decimals 4)" || fail "exit $?"
-    expect_line "$out" "weights,2,1,7,it,1,animal,0.8321"
-    expect_line "$out" "weights,2,1,7,it,5,street,0.0168"
+    expect_line "$out" "weights,2,1,8,it,2,animal,0.8321"
+    expect_line "$out" "weights,2,1,8,it,6,street,0.0168"
     ! grep -q "^weights,1," <<<"$out" || fail "layer 1 printed though --layer 2 was asked"
     wide="$("$bin" --lesson two-layers --sentence "The animal didn't cross the street because it was too wide" --print --layer 2 --step weights --format csv --decimals 4)" || fail "exit $?"
-    expect_line "$wide" "weights,2,1,7,it,1,animal,0.0168"
-    expect_line "$wide" "weights,2,1,7,it,5,street,0.8321"
+    expect_line "$wide" "weights,2,1,8,it,2,animal,0.0168"
+    expect_line "$wide" "weights,2,1,8,it,6,street,0.8321"
     # Without --layer every layer is printed; layer 2 starts at its input X = X + output of layer 1.
     all="$("$bin" --lesson two-layers --print --step weights --decimals 4)" || fail "exit $?"
     expect_line "$all" "== Layer 1: Attention weights A = softmax(rows) =="
     expect_line "$all" "== Layer 2: Attention weights A = softmax(rows) =="
     x2="$("$bin" --lesson two-layers --print --layer 2 --step x --format csv --decimals 4)" || fail "exit $?"
-    expect_line "$x2" "x,2,,7,it,5,tired,0.9758"
+    expect_line "$x2" "x,2,,8,it,6,tired,0.9758"
     "$bin" --lesson two-layers --print --format json --layer 2 >"$tmp/trace.json" || fail "exit $?"
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["layer_index"] == 1 and len(d["layers"]) == 1, d.keys()' "$tmp/trace.json" || fail "json --layer"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["layer_index"] == 2 and len(d["layers"]) == 1, d.keys()' "$tmp/trace.json" || fail "json --layer"
     "$bin" --lesson two-layers --print --layer 3 2>"$tmp/err" >/dev/null && fail "layer 3 of 2 accepted"
     grep -q -- "--layer expects a whole number from 1 to 2" "$tmp/err" || fail "unclear layer error: $(cat "$tmp/err")"
     "$bin" --lesson first-hand-exercise --print --layer 2 2>"$tmp/err" >/dev/null && fail "layer 2 of 1 accepted"
@@ -403,7 +406,7 @@ t = json.load(open(sys.argv[1]))
 assert t["tokens"] == ["<s>", "the", "␣cat", "␣sat", "␣on", "␣the", "␣mat"], t["tokens"]
 assert t["settings"]["positional_encoding"] == "rotary"
 layer = t["layers"][0]
-kv = {"llama-tiny": [0, 0, 1, 1], "mistral-tiny": [0, 0, 0, 0]}.get(sys.argv[2])
+kv = {"llama-tiny": [1, 1, 2, 2], "mistral-tiny": [1, 1, 1, 1]}.get(sys.argv[2])
 assert kv is None or layer["kv_head_of"] == kv, layer["kv_head_of"]
 assert len(layer["heads"][0]["q_before_rope"]) == 7 and len(layer["rope_frequencies"]) * 2 == len(layer["heads"][0]["q"][0])
 assert len(t["predictions"][0]["top"]) == 3, t["predictions"]
@@ -430,6 +433,62 @@ PY
         "$bin" --model "$dir" --sentence "$s" --layer 2 --export-png "$tmp/$m.png" || fail "$m png: exit $?"
         [ -s "$tmp/$m.png" ] || fail "$m: no png"
     done
+    ;;
+  json_indices_from_one)
+    # docs/cli.md: every index the command line writes counts from 1. Each subcommand's JSON on a
+    # known input, its indices checked against what the text output and the window call them.
+    "$bin" --lesson two-layers --print --format json --layer 2 >"$tmp/trace.json" || fail "trace: exit $?"
+    "$bin" --lesson two-layers --print --format json --layers 2 --heads 1 --steps weights >"$tmp/sel.json" || fail "sel: exit $?"
+    "$bin" --lesson two-layers --print --format csv --layer 2 --step weights >"$tmp/trace.csv" || fail "csv: exit $?"
+    "$bin" coref --lesson coreference --heads 1:1 --format json >"$tmp/coref.json" || fail "coref: exit $?"
+    printf '%s\n' '{"sentence": "The animal didn'"'"'t cross the street because it was too tired", "mention": "it", "antecedent": "animal"}' >"$tmp/set.jsonl"
+    "$bin" heads --lesson coreference --coref-set "$tmp/set.jsonl" --format json >"$tmp/eval.json" || fail "heads: exit $?"
+    "$bin" heads --lesson coreference --stats --format json >"$tmp/stats.json" || fail "stats: exit $?"
+    printf '%s\n' "cats chase mice" >"$tmp/corpus.txt"
+    "$bin" heads --lesson two-heads --stats --corpus "$tmp/corpus.txt" --format json >"$tmp/corpus.json" 2>/dev/null || fail "corpus: exit $?"
+    "$bin" qk --lesson two-heads --layer 1 --head 2 --format json >"$tmp/qk.json" 2>/dev/null || fail "qk: exit $?"
+    "$bin" compare --lesson two-heads --sentence "cats chase mice" --sentence-b "mice chase cats" --head 2 --format json \
+      >"$tmp/compare.json" || fail "compare: exit $?"
+    "$bin" --model "$src/tests/reference/models/bert-tiny" --sentence "the [MASK] sat" --print --format json --layer 1 \
+      >"$tmp/model.json" 2>/dev/null || fail "model: exit $?"
+    python3 - "$tmp" <<'PY' || fail "an index that does not count from 1"
+import csv, json, os, sys
+d = sys.argv[1]
+load = lambda name: json.load(open(os.path.join(d, name)))
+t = load("trace.json")
+assert (t["version"], t["layer_index"]) == (2, 2), (t["version"], t["layer_index"])
+s = load("sel.json")["selection"]
+assert s == {"layers": [2], "heads": [1], "steps": ["weights"]}, s
+rows = list(csv.DictReader(open(os.path.join(d, "trace.csv"))))
+assert {(r["row"], r["col"]) for r in rows if r["head"] == "1"} == {(str(i), str(j)) for i in range(1, 12) for j in range(1, 12)}
+c = load("coref.json")
+assert c["version"] == 2
+words = [w["text"] for w in c["words"]]
+(m,) = c["mentions"]
+# the animal didn't cross the street because it was too tired: "the" is word 1, "it" word 8.
+assert (words[0], words[1], words[7]) == ("the", "animal", "it"), words
+assert (m["first_word"], m["last_word"]) == (8, 8), m
+assert min(c["words"][0]["tokens"]) == 1, c["words"][0]
+assert {x["word"] for x in m["candidates"]} <= set(range(1, 8)) and m["heads"] == [{"layer": 1, "head": 1}], m
+assert m["chosen"] == 2, m  # head 1 gives animal 0.932 (coref_lesson)
+e = load("eval.json")["evaluation"]
+assert e["version"] == 3 and sorted((r["layer"], r["head"]) for r in e["ranking"]) == [(1, 1), (1, 2)], e["ranking"]
+h = load("stats.json")["head_stats"]
+assert h["version"] == 2 and [(x["layer"], x["head"]) for x in h["heads"]] == [(1, 1), (1, 2)], h["heads"]
+k = load("corpus.json")
+assert k["version"] == 2 and [(x["layer"], x["head"]) for x in k["heads"]] == [(1, 1), (1, 2)], k["heads"]
+q = load("qk.json")
+assert (q["format"], q["version"], q["layer"], q["head"]) == ("attnscope-qk", 2, 1, 2), q
+assert [(p["sentence"], p["token"]) for p in q["points"] if p["kind"] == "query"] == [(1, 1), (1, 2), (1, 3)], q["points"]
+p = load("compare.json")
+assert p["version"] == 2 and [(u["tokens_a"], u["tokens_b"]) for u in p["units"]] == [([1], [1]), ([2], [2]), ([3], [3])], p["units"]
+assert [(x["layer"], x["head"]) for x in p["heads"]] == [(1, 2)], p["heads"]
+mo = load("model.json")
+# [CLS] the [MASK] sat [SEP]: the mask is token 3; layer 1 of 2.
+assert mo["layer_index"] == 1 and [x["position"] for x in mo["predictions"]] == [3], mo["predictions"]
+assert mo["tokens"][2] == "[MASK]" and mo["token_info"][1]["word"] == 1 and mo["token_info"][0]["word"] is None, mo["token_info"]
+print("every index counts from 1")
+PY
     ;;
   *) fail "unknown case" ;;
 esac

@@ -40,8 +40,10 @@ if fmt == "json":
         assert ids == want["ids_" + side], (side, ids, want["ids_" + side])
         if "--lesson" in want["args"]:
             assert texts == want["texts_" + side], (side, texts)
+    # The reference counts tokens from 0; the command line from 1 (docs/cli.md).
+    from_one = lambda ts: [t + 1 for t in ts]
     assert [[u["tokens_a"], u["tokens_b"]] for u in doc["units"]] == \
-        [[u["tokens_a"], u["tokens_b"]] for u in want["units"]], doc["units"]
+        [[from_one(u["tokens_a"]), from_one(u["tokens_b"])] for u in want["units"]], doc["units"]
     assert doc["only_in_a"] == want["only_in_a"] and doc["only_in_b"] == want["only_in_b"], (doc["only_in_a"], doc["only_in_b"])
     assert [[h["layer"], h["head"]] for h in doc["heads"]] == [[h["layer"], h["head"]] for h in want["heads"]]
     for got, exp in zip(doc["heads"], want["heads"]):
@@ -56,7 +58,7 @@ else:
     assert len(rows) == n * n * len(want["heads"]), len(rows)
     for i, row in enumerate(rows):
         exp = want["heads"][i // (n * n)]
-        q, k = int(row["query"]), int(row["key"])
+        q, k = int(row["query"]) - 1, int(row["key"]) - 1  # counted from 1 (docs/cli.md)
         assert (int(row["layer"]), int(row["head"]), q * n + k) == (exp["layer"], exp["head"], i % (n * n)), row
         for key in ("a", "b", "difference"):
             close(float(row[key]), exp[key][q][k], f"row {i} {key}")

@@ -18,6 +18,7 @@ want = json.load(open(fixture))["cases"][index]
 if fmt == "json":
     doc = json.load(open(path))
     points = doc["points"]
+    assert doc["format"] == "attnscope-qk" and doc["version"] == 2, (doc.get("format"), doc.get("version"))
     assert doc["layer"] == want["layer"] and doc["head"] == want["head"], (doc["layer"], doc["head"])
     for got, exp in zip(doc["explained_variance"], want["explained_variance"]):
         assert abs(got - exp) < tol, ("explained variance", got, exp)
@@ -32,7 +33,8 @@ largest = 0
 for axis in ("x", "y"):
     sign = -1 if sum(p[axis] * q[axis] for p, q in zip(points, want["points"])) < 0 else 1
     for i, (p, q) in enumerate(zip(points, want["points"])):
-        assert (p["kind"], p["sentence"], p["token"], p["text"]) == (q["kind"], q["sentence"], q["token"], q["text"]), (i, p, q)
+        # The reference counts from 0, the command line from 1 (docs/cli.md).
+        assert (p["kind"], p["sentence"], p["token"], p["text"]) == (q["kind"], q["sentence"] + 1, q["token"] + 1, q["text"]), (i, p, q)
         diff = abs(sign * p[axis] - q[axis])
         largest = max(largest, diff)
         assert diff < tol, f"point {i} ({p['kind']} {p['text']}) {axis}: {sign * p[axis]} vs reference {q[axis]}"

@@ -125,7 +125,7 @@ TEST_CASE("evaluation JSON: baselines with intervals, bootstrap settings, rankin
     CorefEvaluation e = smallEvaluation();
     const ControlComparison control{7, HeadAccuracy{HeadRef{0, 0}, 1, 1.0 / 3, {0, 1}, {0, 1}}, 1};
     const auto doc = nlohmann::json::parse(evaluationToJson(e, set, &control));
-    CHECK(doc.at("version") == 2);
+    CHECK(doc.at("version") == 3);
     CHECK(doc.at("bootstrap").at("resamples") == 1000);
     CHECK(doc.at("bootstrap").at("seed") == 1);
     CHECK(doc.at("baselines").at("random").at("correct") == 1.25);
@@ -135,7 +135,7 @@ TEST_CASE("evaluation JSON: baselines with intervals, bootstrap settings, rankin
     CHECK(doc.at("ranking").at(1).at("above_rule") == false);
     CHECK(doc.at("ranking").at(0).at("minus_rule") == nlohmann::json::array({1.0 / 3, 1.0}));
     CHECK(doc.at("control").at("seed") == 7);
-    CHECK(doc.at("control").at("best").at("layer") == 0);
+    CHECK(doc.at("control").at("best").at("layer") == 1);  // counted from 1
     CHECK(doc.at("control").at("trained_heads_above") == 1);
     CHECK(nlohmann::json::parse(evaluationToJson(e, set)).at("control").is_null());
 }

@@ -43,8 +43,8 @@ TEST_CASE("csv export is one tidy row per cell", "[export]") {
     std::getline(lines, header);
     std::getline(lines, first);
     CHECK(header == "step,layer,head,row,row_label,col,col_label,value");
-    CHECK(first == "weights,1,1,0,cats,0,cats,0.5761");  // e^0 / (1 + 2e^−1) = 0.57611688
-    CHECK(csv.find("weights,1,1,2,mice,2,mice,0.8438\n") != std::string::npos);
+    CHECK(first == "weights,1,1,1,cats,1,cats,0.5761");  // e^0 / (1 + 2e^−1) = 0.57611688
+    CHECK(csv.find("weights,1,1,3,mice,3,mice,0.8438\n") != std::string::npos);
 }
 
 TEST_CASE("markdown worksheet includes explanations on request", "[export]") {
@@ -57,7 +57,7 @@ TEST_CASE("markdown worksheet includes explanations on request", "[export]") {
 TEST_CASE("json export holds the whole trace under the versioned schema", "[export][json]") {
     const auto doc = nlohmann::json::parse(traceToJson(firstLessonTrace()));
     CHECK(doc["format"] == "attnscope-trace");
-    CHECK(doc["version"] == 1);
+    CHECK(doc["version"] == 2);
     CHECK(doc["tokens"] == nlohmann::json({"cats", "chase", "mice"}));
     const auto& head = doc["layers"][0]["heads"][0];
     for (const char* key : {"q", "k", "v", "scores", "scaled_scores", "weights", "output"}) {

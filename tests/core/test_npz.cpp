@@ -192,14 +192,14 @@ TEST_CASE("a model run's .npz holds every matrix of its Trace as float32, by nam
         for (int l = 0; l < L; ++l) {
             const LayerTrace& layer = trace.layers[static_cast<std::size_t>(l)];
             char folder[16];
-            std::snprintf(folder, sizeof folder, "layer%02d/", l);
+            std::snprintf(folder, sizeof folder, "layer%02d/", l + 1);  // counted from 1 (docs/cli.md)
             check(folder + std::string("input"), layer.input);
             check(folder + std::string("concat"), layer.concat);
             check(folder + std::string("output"), layer.output);
             for (int h = 0; h < H; ++h) {
                 const HeadTrace& head = layer.heads[static_cast<std::size_t>(h)];
                 char in[32];
-                std::snprintf(in, sizeof in, "%shead%02d/", folder, h);
+                std::snprintf(in, sizeof in, "%shead%02d/", folder, h + 1);
                 for (const auto& [key, m] : {std::pair<const char*, const Mat*>{"q", &head.q}, {"k", &head.k}, {"v", &head.v},
                                              {"scores", &head.scores}, {"scaled_scores", &head.scaledScores},
                                              {"mask", &head.mask}, {"masked_scores", &head.maskedScores},
@@ -212,7 +212,7 @@ TEST_CASE("a model run's .npz holds every matrix of its Trace as float32, by nam
         const auto meta = nlohmann::json::parse(zip.at("trace.json"));
         CHECK(meta.at("tokens").size() == static_cast<std::size_t>(trace.tokenCount()));
         CHECK(meta.at("arrays").size() == zip.size() - 1);
-        CHECK(meta.at("arrays")[2] == "layer00/input");
+        CHECK(meta.at("arrays")[2] == "layer01/input");  // counted from 1
         CHECK(meta.at("predictions").size() == whole.value().predictions.size());
     }
 }
@@ -224,13 +224,13 @@ TEST_CASE("a lesson's .npz is float64 and exact, and a selection holds only its 
     const auto zip = readZip(exportTrace(trace, ExportFormat::Npy, request));
     std::set<std::string> names;
     for (const auto& [name, data] : zip) names.insert(name);
-    CHECK(names == std::set<std::string>{"layer01/head00/mask.npy", "layer01/head00/weights.npy", "trace.json"});
-    const Npy weights = readNpy(zip.at("layer01/head00/weights.npy"));
+    CHECK(names == std::set<std::string>{"layer02/head01/mask.npy", "layer02/head01/weights.npy", "trace.json"});
+    const Npy weights = readNpy(zip.at("layer02/head01/weights.npy"));
     CHECK(weights.descr == "<f8");
     CHECK(weights.values == trace.layers[1].heads[0].weights);  // exact: the lesson's doubles
-    CHECK(sameCells(readNpy(zip.at("layer01/head00/mask.npy")).values, trace.layers[1].heads[0].mask));
+    CHECK(sameCells(readNpy(zip.at("layer02/head01/mask.npy")).values, trace.layers[1].heads[0].mask));
     const auto meta = nlohmann::json::parse(zip.at("trace.json"));
-    CHECK(meta.at("selection") == nlohmann::json::parse(R"({"layers": [1], "heads": [0], "steps": ["weights", "mask"]})"));
+    CHECK(meta.at("selection") == nlohmann::json::parse(R"({"layers": [2], "heads": [1], "steps": ["weights", "mask"]})"));
 }
 
 TEST_CASE("offsets past the ZIP64 threshold are read back through the ZIP64 records", "[export][npz]") {

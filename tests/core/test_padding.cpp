@@ -53,6 +53,6 @@ TEST_CASE("a padded sentence attends over its real tokens exactly as alone", "[p
         }
         CHECK(std::find(stepsOf(padded).begin(), stepsOf(padded).end(), Step::Masked) != stepsOf(padded).end());
         CHECK(stepTitleIn(padded, Step::Masked, 0).find("padding mask") != std::string::npos);
-        CHECK(traceToJson(padded).find("\"padded_from\": 2") != std::string::npos);
+        CHECK(traceToJson(padded).find("\"padded_from\": 3") != std::string::npos);
     }
 }

@@ -203,7 +203,7 @@ TEST_CASE("exports of a RoPE model carry the RoPE steps and each query head's ke
 
     const std::string csv = exportTrace(t, ExportFormat::Csv, keys);
     CHECK(csv.rfind("step,layer,head,row,row_label,col,col_label,value,kv_head\n", 0) == 0);
-    CHECK(csv.find("\nk,1,3,0,1,0,0,") != std::string::npos);  // head 3's rows …
+    CHECK(csv.find("\nk,1,3,1,1,1,0,") != std::string::npos);  // head 3's rows (from 1; labels: the token, the column) …
     const auto head3 = csv.find("\nk,1,3,");
     CHECK(csv.substr(head3, csv.find('\n', head3 + 1) - head3).ends_with(",2"));  // … read key/value head 2
 
@@ -215,7 +215,7 @@ TEST_CASE("exports of a RoPE model carry the RoPE steps and each query head's ke
     const auto json = nlohmann::json::parse(exportTrace(t, ExportFormat::Json, all));
     CHECK(json.at("settings").at("positional_encoding") == "rotary");
     const auto& layer = json.at("layers").at(0);
-    CHECK(layer.at("kv_head_of") == nlohmann::json::array({0, 0, 1, 1}));
+    CHECK(layer.at("kv_head_of") == nlohmann::json::array({1, 1, 2, 2}));  // counted from 1
     CHECK(layer.at("rope_frequencies").size() == 4);
     CHECK(layer.at("rope_frequencies").at(0).get<double>() == t.layers[0].ropeFrequencies(0));
     const auto& head = layer.at("heads").at(2);

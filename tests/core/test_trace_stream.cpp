@@ -60,7 +60,7 @@ Json tokensJson(const std::vector<Token>& all, bool detailed) {
     Json tokens = Json::array();
     for (const Token& t : all)
         tokens.push_back(detailed ? Json{{"text", t.text}, {"in_table", t.inTable}, {"id", t.id},
-                                         {"word", t.word}, {"special", t.special}}
+                                         {"word", t.word >= 0 ? Json(t.word + 1) : Json(nullptr)}, {"special", t.special}}
                                   : Json(t.text));
     return tokens;
 }
@@ -78,7 +78,7 @@ std::string referenceJson(const Trace& trace, std::optional<int> onlyLayer) {
                            {"scaled", trace.scaled},
                            {"scale_divisor", trace.scaleDivisor},
                            {"causal_mask", trace.causal},
-                           {"padded_from", trace.paddedFrom >= 0 ? Json(trace.paddedFrom) : Json(nullptr)},
+                           {"padded_from", trace.paddedFrom >= 0 ? Json(trace.paddedFrom + 1) : Json(nullptr)},  // from 1
                            {"residual", trace.residual},
                            {"hand_rounding", trace.handRounding ? Json(*trace.handRounding) : Json(nullptr)}};
     doc["notices"] = noticeTexts(trace.notices, Language::English);
@@ -91,7 +91,7 @@ std::string referenceJson(const Trace& trace, std::optional<int> onlyLayer) {
     for (int l = 0; l < trace.layerCount(); ++l)
         if (!onlyLayer || *onlyLayer == l) layers.push_back(layerJson(trace.layers[static_cast<std::size_t>(l)]));
     doc["layers"] = std::move(layers);
-    if (onlyLayer) doc["layer_index"] = *onlyLayer;
+    if (onlyLayer) doc["layer_index"] = *onlyLayer + 1;  // counted from 1, as every index (docs/cli.md)
     return doc.dump(1) + "\n";
 }
 
@@ -284,7 +284,7 @@ TEST_CASE("a selection holds exactly the chosen layers, heads and steps (JSON an
     for (const auto& [key, value] : layer.at("heads")[0].items()) keys.insert(key);
     CHECK(keys == std::set<std::string>{"scores", "weights", "ablated"});
     CHECK(largestDifference(layer.at("heads")[0].at("weights"), trace.layers[1].heads[0].weights) == 0);
-    CHECK(doc.at("selection") == Json::parse(R"({"layers": [1], "heads": [0], "steps": ["weights", "scores"]})"));
+    CHECK(doc.at("selection") == Json::parse(R"({"layers": [2], "heads": [1], "steps": ["weights", "scores"]})"));
 
     const std::string csv = exportTrace(trace, ExportFormat::Csv, request);
     std::istringstream lines(csv);
@@ -316,7 +316,7 @@ TEST_CASE("a model's CSV of chosen layers is streamed with each layer's real num
     REQUIRE(run.ok());
     const ModelRun whole = fullRun(opened, sentence);
     const int T = whole.trace.tokenCount();
-    CHECK(csv.find("weights,2,1,0,") != std::string::npos);
+    CHECK(csv.find("weights,2,1,1,") != std::string::npos);
     CHECK(csv.find("weights,1,") == std::string::npos);
     std::size_t weightRows = 0;
     for (std::size_t at = csv.find("\nweights,2,"); at != std::string::npos; at = csv.find("\nweights,2,", at + 1)) ++weightRows;

@@ -1,0 +1,68 @@
+// File ▸ Save session / Open session (docs/session-format.md): what the window shows, gathered
+// into a SavedSession and put back. The session menu (app/session_menu.cpp) writes, reads and
+// checks the file; here only the window's own state is read and set.
+#include <QAction>
+#include <QLineEdit>
+#include <QTabWidget>
+
+#include "app/main_window.hpp"
+#include "app/main_window_parts.hpp"
+#include "app/source/model_trace_source.hpp"
+#include "app/tabs/compare_tab_controller.hpp"
+#include "app/word_level_switch.hpp"
+#include "core/source/saved_session.hpp"
+#include "core/trace/ablation.hpp"
+#include "ui/attention/attention_controls.hpp"
+#include "ui/common/qt_text.hpp"
+#include "ui/compare/compare_view.hpp"
+#include "ui/step/step_navigator.hpp"
+
+namespace attnscope {
+
+SavedSession MainWindow::capturedSession() const {
+    SavedSession s;
+    const bool model = source_ == model_ && model_->model();
+    s.kind = model ? SessionSource::Model : SessionSource::Lesson;
+    s.source = model ? model_->model()->name : lessonPath_.toStdString();
+    s.sentence = ui_->sentence->text().toStdString();
+    s.sentenceB = ui_->compare->view()->sentenceBox()->text().trimmed().toStdString();
+    if (const auto trace = source_->trace()) s.ablated = ablatedHeads(*trace);
+    s.layer = ui_->controls->layer();
+    s.head = ui_->navigator->currentHead();
+    s.step = std::max(0, ui_->navigator->currentIndex());
+    s.tab = std::max(0, ui_->tabs->currentIndex());
+    s.shading = ui_->shading->isChecked();
+    s.words = words_->on();
+    return s;
+}
+
+// The source opens first (a model off the GUI thread); then the sentence runs, and its first
+// trace takes the session's heads, layer, head, step and tab.
+void MainWindow::restoreSession(const SavedSession& session, const std::function<void()>& opened) {
+    const auto apply = [this, session, opened] {
+        ui_->onFirstTrace = [this, session] { applySessionView(session); };
+        setSentence(qs(session.sentence));
+        if (opened) opened();
+    };
+    if (session.kind == SessionSource::Model) {
+        ui_->whenModelOpens = apply;
+        openModel(qs(session.source));
+    } else if (openLessonFile(qs(session.source))) {
+        apply();
+    }
+}
+
+void MainWindow::applySessionView(const SavedSession& s) {
+    ui_->shading->setChecked(s.shading);
+    words_->setOn(s.words);
+    ui_->ablate->setText(qs(headSpecText(s.ablated)));
+    applyAblation();  // checked against the trace: heads it does not have are reported, not run
+    ui_->controls->setLayer(s.layer);
+    ui_->navigator->setCurrentHead(s.head);
+    ui_->navigator->setCurrentIndex(s.step);
+    if (s.tab < ui_->tabs->count() && ui_->tabs->isTabVisible(s.tab)) ui_->tabs->setCurrentIndex(s.tab);
+    ui_->compare->view()->sentenceBox()->setText(qs(s.sentenceB));
+    if (!s.sentenceB.empty()) ui_->compare->runB(qs(s.sentenceB));
+}
+
+}  // namespace attnscope

@@ -1,0 +1,92 @@
+// The session file (core/source/saved_session.hpp, docs/session-format.md): written, read back to
+// the same state, indices counted from 1 in the file; bad files refused naming the field.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "core/source/saved_session.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+SavedSession example() {
+    SavedSession s;
+    s.kind = SessionSource::Model;
+    s.source = "models/bert-tiny";
+    // SHA-256 of the empty file and of "abc" (FIPS 180-2's first example).
+    s.files = {{"config.json", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+               {"model.safetensors", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}};
+    s.sentence = "the cat sat";
+    s.sentenceB = "the dog ran";
+    s.ablated = {{0, 1}, {1, 3}};
+    s.layer = 1;
+    s.head = 2;
+    s.step = 4;
+    s.tab = 1;  // the second tab
+    s.shading = false;
+    s.words = true;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("a session reads back as it was written, indices from 1 in the file", "[session]") {
+    const SavedSession s = example();
+    const std::string text = sessionToJson(s);
+    const auto doc = nlohmann::json::parse(text);
+    CHECK(doc.at("format") == "attnscope-session");
+    CHECK(doc.at("version") == 1);
+    CHECK(doc.at("layer") == 2);  // layer 2 as the window labels it
+    CHECK(doc.at("head") == 3);
+    CHECK(doc.at("step") == 5);
+    CHECK(doc.at("tab") == 2);
+    CHECK(doc.at("ablated") == nlohmann::json::parse("[[1, 2], [2, 4]]"));
+    CHECK(doc.at("source").at("kind") == "model");
+
+    const auto back = sessionFromJson(text, "s.json");
+    REQUIRE(back.ok());
+    const SavedSession& r = back.value();
+    CHECK(r.kind == s.kind);
+    CHECK(r.source == s.source);
+    CHECK(r.files == s.files);
+    CHECK(r.sentence == s.sentence);
+    CHECK(r.sentenceB == s.sentenceB);
+    CHECK(r.ablated == s.ablated);
+    CHECK((r.layer == 1 && r.head == 2 && r.step == 4));
+    CHECK(r.tab == 1);
+    CHECK((!r.shading && r.words));
+}
+
+TEST_CASE("changed files: another size or hash, or missing; a new file is no change", "[session]") {
+    const std::vector<SessionFile> saved = example().files;
+    CHECK(changedFiles(saved, saved).empty());
+    std::vector<SessionFile> now = saved;
+    now[1].sha256[0] = '0';  // the weights changed, same size
+    now.push_back({"README.md", 10, std::string(64, 'a')});
+    CHECK(changedFiles(saved, now) == std::vector<std::string>{"model.safetensors"});
+    CHECK(changedFiles(saved, {saved[1]}) == std::vector<std::string>{"config.json"});
+}
+
+TEST_CASE("a bad session file is refused naming the file and the field", "[session]") {
+    const auto refused = [](const std::string& text) {
+        const auto r = sessionFromJson(text, "s.json");
+        REQUIRE_FALSE(r.ok());
+        return r.error().where + ": " + r.error().message;
+    };
+    const std::string good = sessionToJson(example());
+    CHECK(refused("{\"format\": \"attnscope-lesson\", \"version\": 1}") ==
+          "s.json: format: expected \"attnscope-session\", found the text \"attnscope-lesson\"");
+    nlohmann::json doc = nlohmann::json::parse(good);
+    doc["layer"] = 0;
+    CHECK(refused(doc.dump()) == "s.json: layer: expected 1 to 1000000, found 0");
+    doc = nlohmann::json::parse(good);
+    doc["version"] = 2;
+    CHECK(refused(doc.dump()) == "s.json: version: expected 1 to 1, found 2");  // a later format
+    doc = nlohmann::json::parse(good);
+    doc["source"]["kind"] = "video";
+    CHECK(refused(doc.dump()) == "s.json: source.kind: expected \"model\" or \"lesson\", found the text \"video\"");
+    doc = nlohmann::json::parse(good);
+    doc["ablated"] = nlohmann::json::parse("[[1, 2, 3]]");
+    CHECK(refused(doc.dump()).find("s.json: ablated[0]: expected a list of 2") == 0);
+    CHECK(refused("{").find("s.json: is not valid JSON: line 1, column 2: ") == 0);
+}
