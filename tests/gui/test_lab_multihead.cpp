@@ -4,6 +4,7 @@
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QComboBox>
+#include <qcustomplot.h>
 #include <QFile>
 #include <QFont>
 #include <QTemporaryDir>
@@ -60,6 +61,7 @@ private slots:
     void summaryTableShowsCoresNumbers();
     void seedGivesTheSameWeightsEveryTime();
     void wideSentenceIsNotOffered();
+    void headNumbersNeverOverlap();
 };
 
 void LabMultiHeadTest::init() {
@@ -185,6 +187,41 @@ void LabMultiHeadTest::wideSentenceIsNotOffered() {
     QCOMPARE(panel->inputBox()->currentData().toInt(), 8);
     QCOMPARE(largestDifference(panel->input(), randomLabInput(3, 8, MultiHeadPanel::kInputSeed)), 0.0);
     QVERIFY(panel->inputBox()->toolTip().contains("4096"));
+}
+
+// Each printed weight inside its cell (so never over its neighbour), in any window size: the
+// numbers shrink to the cells, down to 7 points, and hide below. One head's map in a large lab
+// shows them; five heads' maps at a projector's 30-point font would print them over each other.
+void LabMultiHeadTest::headNumbersNeverOverlap() {
+    auto* lab = window->findChild<LabWindow*>();
+    const auto numbersShown = [&](int heads, QSize size) {
+        lab->resize(size);
+        selectData(panel->headsBox(), heads);
+        QApplication::processEvents();
+        int shown = 0;
+        for (int h = 0; h < panel->headPlotCount(); ++h) {
+            const MatrixPlotBuilder& plot = panel->headPlot(h);
+            plot.plot()->replot();
+            const QPointF a = plot.cellCentre(0, 0), b = plot.cellCentre(1, 1);
+            const QSizeF cell(std::abs(b.x() - a.x()), std::abs(b.y() - a.y()));
+            for (int i = 0; i < plot.plot()->itemCount(); ++i) {
+                auto* text = qobject_cast<QCPItemText*>(plot.plot()->item(i));
+                if (!text || !text->visible()) continue;
+                ++shown;
+                const QRectF ink(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition());
+                if (ink.width() > cell.width() + 1 || ink.height() > cell.height() + 1)
+                    return QString("head %1: \"%2\" takes %3×%4 px in a %5×%6 px cell").arg(h + 1).arg(text->text())
+                        .arg(ink.width()).arg(ink.height()).arg(cell.width()).arg(cell.height());
+            }
+        }
+        return QString::number(shown);
+    };
+    QCOMPARE(numbersShown(1, {1400, 900}), QString("9"));
+    QFont projector = lab->font();
+    projector.setPointSize(30);
+    lab->setFont(projector);
+    const QString large = numbersShown(5, {1280, 720});
+    QVERIFY2(!large.contains(' '), qPrintable(large));  // a count of numbers shown, not a clash
 }
 
 QTEST_MAIN(LabMultiHeadTest)

@@ -1,5 +1,8 @@
 #include "ui/lab/lab_plots.hpp"
 
+#include <QFontMetricsF>
+#include <QPointer>
+#include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -68,6 +71,7 @@ void MatrixPlotBuilder::printCells(Range colours) {
     if (cellDecimals_ < 0 || drawn_.size() > kMaxCellsWithValues || drawn_.cols() > kMaxColumnsWithValues) return;
     QFont font = plot_->font();
     if (drawn_.cols() > 4) font.setPointSizeF(font.pointSizeF() * 0.85);  // narrower cells
+    QList<QPointer<QCPItemText>> items;
     const double span = colours.high > colours.low ? colours.high - colours.low : 1.0;
     for (Eigen::Index r = 0; r < drawn_.rows(); ++r)
         for (Eigen::Index c = 0; c < drawn_.cols(); ++c) {
@@ -81,6 +85,33 @@ void MatrixPlotBuilder::printCells(Range colours) {
             const QColor cell = map_->gradient().color((v - colours.low) / span, QCPRange(0, 1));
             text->setColor(std::isinf(v) ? (v > 0 ? QColor(Qt::black) : QColor(Qt::white)) : theme::textOn(cell));
             text->setClipToAxisRect(true);
+            items << text;
+        }
+    // Each layout (a resize, a zoom) fits the numbers to the cells' pixels: never over each other.
+    QObject::disconnect(fitNumbers_);
+    fitNumbers_ = QObject::connect(plot_, &QCustomPlot::afterLayout, plot_,
+                                   [map = map_, items, font] { fitCellNumbers(*map, items, font); });
+}
+
+// The numbers in `font`, or smaller down to kSmallestCellPoints, when the widest fits its cell's
+// width and a line its height; hidden when none does.
+void fitCellNumbers(const QCPColorMap& map, const QList<QPointer<QCPItemText>>& items, QFont font) {
+    const QPointF origin = map.coordsToPixels(0, 0), next = map.coordsToPixels(1, 1);
+    const QSizeF cell(std::abs(next.x() - origin.x()), std::abs(next.y() - origin.y()));
+    const auto fits = [&](const QFont& f) {
+        const QFontMetricsF metrics(f);
+        if (metrics.height() > cell.height()) return false;
+        for (const QPointer<QCPItemText>& item : items)
+            if (item && metrics.horizontalAdvance(item->text()) + 2 > cell.width()) return false;
+        return true;
+    };
+    while (!fits(font) && font.pointSizeF() > MatrixPlotBuilder::kSmallestCellPoints)
+        font.setPointSizeF(std::max(MatrixPlotBuilder::kSmallestCellPoints, font.pointSizeF() - 0.5));
+    const bool shown = fits(font);
+    for (const QPointer<QCPItemText>& item : items)
+        if (item) {
+            item->setFont(font);
+            item->setVisible(shown);
         }
 }
 

@@ -2,6 +2,10 @@
 // Builders for the teaching lab's QCustomPlot views. Each draws numbers computed by core/lab and
 // records what it drew, so tests compare the picture with core's numbers instead of pixels.
 #include <QColor>
+#include <QFont>
+#include <QList>
+#include <QMetaObject>
+#include <QPointer>
 #include <QPointF>
 #include <QString>
 #include <QStringList>
@@ -14,6 +18,8 @@
 #include "ui/common/color_map_plot.hpp"
 
 class QCustomPlot;
+class QCPColorMap;
+class QCPItemText;
 class QCPTextElement;
 
 namespace attnscope {
@@ -38,6 +44,7 @@ public:
     QPointF cellCentre(int row, int col) const;  // in plot pixels (for clicks in tests)
     static constexpr int kMaxCellsWithValues = 256;
     static constexpr int kMaxColumnsWithValues = 8;
+    static constexpr double kSmallestCellPoints = 7;  // smaller cells show no numbers (fitCellNumbers)
 
     const Mat& drawn() const { return drawn_; }  // cell (row, col) as drawn
     QString title() const;
@@ -52,7 +59,11 @@ private:
     QStringList rowLabels_, columnLabels_;
     int cellDecimals_ = -1;
     QStringList cellTexts_;
+    QMetaObject::Connection fitNumbers_;
 };
+
+// The printed numbers of `map`'s cells fitted to the cells' size in pixels (MatrixPlotBuilder).
+void fitCellNumbers(const QCPColorMap& map, const QList<QPointer<QCPItemText>>& items, QFont font);
 
 // A colour range symmetric around 0 that covers every entry of m: signs read the same in every plot.
 MatrixPlotBuilder::Range symmetricRange(const Mat& m);
