@@ -74,6 +74,9 @@ Result<void> CorpusAccumulator::add(const Trace& trace) {
         heads_ = trace.headCount();
         sums_.assign(static_cast<std::size_t>(layers_ * heads_),
                      Sums{0, 0, 0, 0, 0, 0, std::vector<double>(offsetQueries_.size(), 0.0)});
+        causal_ = trace.causal;
+        const auto special = [](const Token& t) { return t.special ? t.text : std::string(); };
+        if (!trace.tokens.empty()) firstSpecial_ = special(trace.tokens.front()), lastSpecial_ = special(trace.tokens.back());
     }
     const std::vector<bool> punctuation = punctuationTokens(trace);
     for (const HeadRef& ref : allHeads(trace))
@@ -91,6 +94,7 @@ CorpusStats CorpusAccumulator::result() const {
     CorpusStats out;
     out.layers = layers_, out.headsPerLayer = heads_, out.maxOffset = maxOffset_;
     out.sentences = sentences_, out.queries = queries_, out.offsetQueries = offsetQueries_;
+    out.firstSpecial = firstSpecial_, out.lastSpecial = lastSpecial_, out.causal = causal_;
     for (int n = 0; n < layers_ * heads_; ++n) {
         const Sums& s = sums_[static_cast<std::size_t>(n)];
         CorpusHeadStats h;

@@ -60,6 +60,11 @@ struct CorpusStats {
     std::vector<CorpusHeadStats> heads;       // L·H, layer by layer
     std::vector<CorpusNotice> notices;        // caps that left lines or sentences out, then the runs' own
                                               // notices by line (the first kCorpusNoticesShown sentences')
+    // What "first" and "last" are, so a view names them: the special token every sentence starts
+    // (ends) with ("[CLS]", "<s>"; empty: a word), and whether queries see later tokens at all
+    // (causal: "next" is always 0).
+    std::string firstSpecial, lastSpecial;
+    bool causal = false;
 };
 
 // Running sums over sentences. add() errors (and adds nothing) on a cross-attention trace, a
@@ -84,6 +89,8 @@ private:
     std::int64_t queries_ = 0;
     std::vector<std::int64_t> offsetQueries_;
     std::vector<Sums> sums_;
+    std::string firstSpecial_, lastSpecial_;  // the first sentence's, as CorpusStats says
+    bool causal_ = false;
 };
 
 // Caps (said in CorpusStats::notices when they leave something out).

@@ -387,14 +387,6 @@
         <translation>约剩 %1 小时 %2 分</translation>
     </message>
     <message>
-        <source>first token ([CLS])</source>
-        <translation>第一个词元（[CLS]）</translation>
-    </message>
-    <message>
-        <source>last token ([SEP])</source>
-        <translation>最后一个词元（[SEP]）</translation>
-    </message>
-    <message>
         <source>punctuation</source>
         <translation>标点</translation>
     </message>
@@ -457,6 +449,14 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>%1 [%2, %3] (%4/%5)</source>
         <translation>%1 [%2, %3]（%4/%5）</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>第一个词元</translation>
+    </message>
+    <message>
+        <source>last token</source>
+        <translation>最后一个词元</translation>
     </message>
 </context>
 <context>

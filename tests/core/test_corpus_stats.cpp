@@ -234,6 +234,12 @@ void compareModel(const nlohmann::json& expected) {
     CHECK(ids == expected.at("ids").get<std::vector<std::vector<int>>>());  // the same tokens went in
     CHECK(stats.value().sentences == expected.at("sentences").get<int>());
     CHECK(stats.value().queries == expected.at("queries").get<std::int64_t>());
+    // What the Corpus page calls "first" and "last": BERT's [CLS] … [SEP]; GPT-2 adds no special
+    // token and is causal (its queries never see the next token).
+    const bool bert = name == "bert-tiny";
+    CHECK(stats.value().firstSpecial == (bert ? "[CLS]" : ""));
+    CHECK(stats.value().lastSpecial == (bert ? "[SEP]" : ""));
+    CHECK(stats.value().causal == !bert);
     CHECK(stats.value().offsetQueries == expected.at("offset_queries").get<std::vector<std::int64_t>>());
     // Every number through the JSON export, so the field names are checked too.
     const nlohmann::json got = nlohmann::json::parse(corpusStatsToJson(stats.value(), name)).at("heads");

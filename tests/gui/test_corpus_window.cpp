@@ -178,6 +178,10 @@ private slots:
         const QJsonArray reference = referenceHeads();
         QCOMPARE(reference.size(), 8);
         QCOMPARE(panel().stats()->sentences, 9);
+        // BERT: first and last are its special tokens, and (not causal) "next token" is offered.
+        QCOMPARE(panel().statisticBox()->itemText(0), QStringLiteral("first token ([CLS])"));
+        QCOMPARE(panel().statisticBox()->itemText(1), QStringLiteral("last token ([SEP])"));
+        QCOMPARE(panel().statisticBox()->count(), kCorpusStatisticCount);
         for (int s = 0; s < kCorpusStatisticCount; ++s) {
             panel().statisticBox()->setCurrentIndex(s);
             const auto& points = plots().scatterPoints();

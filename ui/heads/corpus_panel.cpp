@@ -1,6 +1,8 @@
 #include "ui/heads/corpus_panel.hpp"
 
 #include <QComboBox>
+#include <QSignalBlocker>
+#include <algorithm>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -58,7 +60,7 @@ QWidget* CorpusPanel::buildControls() {
     run_.timeLeft->setObjectName("corpusTimeLeft");
     statistic_ = new QComboBox(row);
     statistic_->setObjectName("corpusStatistic");
-    for (int s = 0; s < kCorpusStatisticCount; ++s) statistic_->addItem(corpusStatisticName(CorpusStatistic(s)));
+    fillStatistics(nullptr);
     export_ = new QPushButton(tr("Export…"), row);
     export_->setObjectName("exportCorpus");
     auto* menu = new QMenu(export_);
@@ -79,8 +81,7 @@ QWidget* CorpusPanel::buildControls() {
     layout->addWidget(export_);
     connect(run_.button, &QPushButton::clicked, this, &CorpusPanel::chooseFile);
     connect(run_.progress, &JobProgress::cancelRequested, this, &CorpusPanel::cancelRequested);
-    connect(statistic_, &QComboBox::currentIndexChanged, this,
-            [this](int index) { plots_->setStatistic(CorpusStatistic(index)); });
+    connect(statistic_, &QComboBox::currentIndexChanged, this, [this] { plots_->setStatistic(shownStatistic()); });
     return row;
 }
 
@@ -104,9 +105,24 @@ void CorpusPanel::chooseFile() {
     if (!path.isEmpty()) emit runRequested(path);
 }
 
+// The statistics panel (a) offers, named for the model that ran: a decoder's first token is its
+// own ("<s>"), and a causal model never attends to the next token, so that one is not offered.
+void CorpusPanel::fillStatistics(const CorpusStats* stats) {
+    const CorpusStatistic kept = statistic_->count() > 0 ? shownStatistic() : CorpusStatistic::First;
+    const QSignalBlocker blocker(statistic_);
+    statistic_->clear();
+    for (int s = 0; s < kCorpusStatisticCount; ++s)
+        if (!(stats && stats->causal && CorpusStatistic(s) == CorpusStatistic::Next))
+            statistic_->addItem(corpusStatisticName(CorpusStatistic(s), stats), s);
+    statistic_->setCurrentIndex(std::max(0, statistic_->findData(static_cast<int>(kept))));
+}
+
+CorpusStatistic CorpusPanel::shownStatistic() const { return CorpusStatistic(statistic_->currentData().toInt()); }
+
 void CorpusPanel::showStats(std::shared_ptr<const CorpusStats> stats, const QString& title) {
     stats_ = std::move(stats);
-    plots_->build(*stats_, CorpusStatistic(statistic_->currentIndex()), title);
+    fillStatistics(stats_.get());
+    plots_->build(*stats_, shownStatistic(), title);
     export_->setEnabled(true);
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "core/analysis/corpus_stats.hpp"
+#include "ui/heads/corpus_plots.hpp"
 
 class QComboBox;
 class QCustomPlot;
@@ -54,6 +55,8 @@ signals:
     void exportRequested(const QString& format);  // "png", "svg", "pdf", "csv", "json"
 
 private:
+    void fillStatistics(const CorpusStats* stats);  // panel (a)'s choices for these statistics
+    CorpusStatistic shownStatistic() const;
     // The run button and how far the run is.
     struct RunStatus {
         QPushButton* button = nullptr;

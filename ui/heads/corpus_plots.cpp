@@ -47,10 +47,13 @@ QPointF pixelOfPoint(const QCPAxisRect* rect, const DrawnCorpusPoint& p) {
 
 }  // namespace
 
-QString corpusStatisticName(CorpusStatistic statistic) {
+QString corpusStatisticName(CorpusStatistic statistic, const CorpusStats* stats) {
+    const auto named = [](const QString& plain, const std::string& special) {
+        return special.empty() ? plain : QObject::tr("%1 (%2)").arg(plain, QString::fromStdString(special));
+    };
     switch (statistic) {
-        case CorpusStatistic::First: return QObject::tr("first token ([CLS])");
-        case CorpusStatistic::Last: return QObject::tr("last token ([SEP])");
+        case CorpusStatistic::First: return named(QObject::tr("first token"), stats ? stats->firstSpecial : "");
+        case CorpusStatistic::Last: return named(QObject::tr("last token"), stats ? stats->lastSpecial : "");
         case CorpusStatistic::Punctuation: return QObject::tr("punctuation");
         case CorpusStatistic::Previous: return QObject::tr("previous token");
         case CorpusStatistic::Self: return QObject::tr("itself");
@@ -160,7 +163,7 @@ void CorpusPlotsBuilder::drawScatter(const CorpusStats& stats) {
         largest = std::max(largest, p.y);
     }
     rects_[0]->axis(QCPAxis::atLeft)->setRange(upTo(largest));
-    panelTitles_[0]->setText(QObject::tr("(a) attention to: %1").arg(corpusStatisticName(statistic_)));
+    panelTitles_[0]->setText(QObject::tr("(a) attention to: %1").arg(corpusStatisticName(statistic_, stats_ ? &*stats_ : nullptr)));
 }
 
 // Points per head, and per layer a bar in the ink's colour at a uniform row's entropy (the same for every

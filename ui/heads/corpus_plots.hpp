@@ -24,7 +24,8 @@ namespace attnscope {
 enum class CorpusStatistic { First, Last, Punctuation, Previous, Self, Next, SameToken };
 inline constexpr int kCorpusStatisticCount = 7;
 
-QString corpusStatisticName(CorpusStatistic statistic);  // "first token", …
+// "first token ([CLS])", "first token (<s>)", "first token" (no special token, or no statistics yet), …
+QString corpusStatisticName(CorpusStatistic statistic, const CorpusStats* stats = nullptr);
 double corpusStatisticOf(const CorpusHeadStats& head, CorpusStatistic statistic);  // the field, as is
 
 // One point as drawn: x on the layer axis (1-based, spread), y the value.
