@@ -33,6 +33,31 @@ Result<void> checkSplit(int d, int heads) {
     return {};
 }
 
+Result<void> checkWeights(int d, const MultiHeadWeights& weights) {
+    for (const Mat* w : {&weights.wq, &weights.wk, &weights.wv, &weights.wo})
+        if (w->rows() != d || w->cols() != d)
+            return Error{ErrorId::WhereMultiHeadWeights, errorText(ErrorId::WeightsForWidth, shape(d, d), d, shape(w->rows(), w->cols()))};
+    return {};
+}
+
+// A lab run's Trace around X (T×d) before its one layer: no positions, ÷√d_k, W_O.
+Trace labTrace(const Mat& X, int headWidth, const std::vector<Token>& tokens) {
+    Trace t;
+    t.tokens = tokens;
+    t.embedding = X;                                // T×d
+    t.positional = Mat::Zero(X.rows(), X.cols());   // T×d
+    t.scaleDivisor = sqrtOf(headWidth);             // √d_k
+    t.hasOutputProjection = true;
+    return t;
+}
+
+// X through `heads` (runAttentionLayer) as the trace's one layer.
+void runLabLayer(const Mat& X, const std::vector<HeadWeights>& heads, const Mat& wo, Trace& t) {
+    std::vector<std::string> names;
+    for (const Token& token : t.tokens) names.push_back(token.text);
+    t.layers.push_back(runAttentionLayer(X, heads, wo, {}, AttentionOptions{}, names, &t.notices));
+}
+
 }  // namespace
 
 MultiHeadWeights drawMultiHeadWeights(int d, std::uint64_t seed) {
@@ -69,23 +94,15 @@ Result<std::vector<HeadWeights>> splitHeads(const MultiHeadWeights& weights, int
 Result<MultiHeadRun> runMultiHead(const Mat& X, int heads, const MultiHeadWeights& weights,
                                   const std::vector<Token>& tokens) {
     const int d = static_cast<int>(X.cols());
-    for (const Mat* w : {&weights.wq, &weights.wk, &weights.wv, &weights.wo})
-        if (w->rows() != d || w->cols() != d)
-            return Error{ErrorId::WhereMultiHeadWeights, errorText(ErrorId::WeightsForWidth, shape(d, d), d, shape(w->rows(), w->cols()))};
+    if (auto bad = checkWeights(d, weights); !bad.ok()) return bad.error();
     auto split = splitHeads(weights, heads);
     if (!split) return split.error();
     MultiHeadRun run;
     run.heads = heads;
     run.headWidth = d / heads;
     Trace& t = run.trace;
-    t.tokens = tokens;
-    t.embedding = X;                           // T×d
-    t.positional = Mat::Zero(X.rows(), d);     // T×d
-    t.scaleDivisor = sqrtOf(run.headWidth);    // √d_k
-    t.hasOutputProjection = true;
-    std::vector<std::string> names;
-    for (const Token& token : tokens) names.push_back(token.text);
-    t.layers.push_back(runAttentionLayer(X, split.value(), weights.wo, {}, AttentionOptions{}, names, &t.notices));
+    t = labTrace(X, run.headWidth, tokens);
+    runLabLayer(X, split.value(), weights.wo, t);
     run.singleScores = attentionScores(project(X, weights.wq, {}), project(X, weights.wk, {}));  // T×T
     Mat sum = Mat::Zero(X.rows(), X.rows());  // T×T  Σ_h Q_h·K_hᵀ
     for (const HeadTrace& h : t.layers[0].heads) sum += h.scores;
@@ -121,6 +138,44 @@ Result<std::vector<HeadCountSummary>> headCountTable(const Mat& X, const MultiHe
         table.push_back(summarize(run.value()));
     }
     return table;
+}
+
+Result<KeyValueSharing> keyValueSharing(int d, int heads, int kvHeads) {
+    if (auto bad = checkSplit(d, heads); !bad.ok()) return bad.error();
+    if (kvHeads <= 0 || heads % kvHeads != 0) return Error{"H_kv", errorText(ErrorId::KvHeadsDoNotDivide, kvHeads, heads)};
+    KeyValueSharing s{heads, kvHeads, d / heads, {}, 0, 0};
+    const int group = heads / kvHeads;  // query heads per key/value head
+    for (int h = 0; h < heads; ++h) s.kvHeadOf.push_back(h / group);
+    const long long kvWidth = static_cast<long long>(kvHeads) * s.headWidth;  // H_kv·d_k
+    s.parameters = 2LL * d * d + 2LL * d * kvWidth;
+    s.kvPerToken = 2 * kvWidth;
+    return s;
+}
+
+std::vector<int> kvHeadChoices(int heads) {
+    std::vector<int> choices{heads};
+    if (heads > 2 && heads % 2 == 0) choices.push_back(heads / 2);
+    if (heads > 1) choices.push_back(1);
+    return choices;
+}
+
+Result<GroupedQueryRun> runGroupedQuery(const Mat& X, int heads, int kvHeads, const MultiHeadWeights& weights,
+                                        const std::vector<Token>& tokens) {
+    const int d = static_cast<int>(X.cols());
+    if (auto bad = checkWeights(d, weights); !bad.ok()) return bad.error();
+    auto sharing = keyValueSharing(d, heads, kvHeads);
+    if (!sharing) return sharing.error();
+    auto split = splitHeads(weights, heads);
+    const int dK = sharing.value().headWidth;
+    for (int h = 0; h < heads; ++h) {  // query head h reads key/value head g's columns of W_K and W_V
+        const int g = sharing.value().kvHeadOf[static_cast<std::size_t>(h)];
+        split.value()[static_cast<std::size_t>(h)].wk = weights.wk.middleCols(g * dK, dK);  // d×d_k
+        split.value()[static_cast<std::size_t>(h)].wv = weights.wv.middleCols(g * dK, dK);  // d×d_k
+    }
+    GroupedQueryRun out{sharing.value(), labTrace(X, dK, tokens)};
+    runLabLayer(X, split.value(), weights.wo, out.trace);
+    out.trace.layers[0].kvHeadOf = sharing.value().kvHeadOf;
+    return out;
 }
 
 std::string multiHeadShapes(int T, int d, int heads, Language language) {

@@ -68,6 +68,31 @@ HeadCountSummary summarize(const MultiHeadRun& run);
 // One row per divisor of d, ascending H; X T×d, the same weights for every row.
 Result<std::vector<HeadCountSummary>> headCountTable(const Mat& X, const MultiHeadWeights& weights);
 
+// Grouped-query attention (issue 29 §3): H query heads share H_kv key/value heads (H_kv divides
+// H). Query head h reads key/value head g = h / (H / H_kv): consecutive query heads form a group,
+// as Llama's repeat_kv does. W_Q and W_O stay d×d; W_K and W_V keep only their first H_kv·d_k
+// columns (d×(H_kv·d_k)), key/value head g using columns g·d_k … (g+1)·d_k − 1. H_kv = H is
+// multi-head attention, H_kv = 1 multi-query attention.
+struct KeyValueSharing {
+    int heads = 0, kvHeads = 0, headWidth = 0;  // H, H_kv, d_k
+    std::vector<int> kvHeadOf;                   // H: the key/value head each query head reads
+    long long parameters = 0;                    // d·d (W_Q) + 2·d·H_kv·d_k (W_K, W_V) + d·d (W_O)
+    long long kvPerToken = 0;                    // 2·H_kv·d_k numbers a token keeps in the K/V cache per layer
+};
+// Error naming H_kv and H when H_kv does not divide H, or H and d as splitHeads.
+Result<KeyValueSharing> keyValueSharing(int d, int heads, int kvHeads);
+// H_kv = H, H/2 (when H is even and > 1) and 1, without repeats: multi-head, grouped, multi-query.
+std::vector<int> kvHeadChoices(int heads);
+
+struct GroupedQueryRun {
+    KeyValueSharing sharing;
+    Trace trace;  // one layer with H HeadTraces; LayerTrace::kvHeadOf says which K and V each read
+};
+// X (T×d) through H query heads and H_kv key/value heads of `weights` (the columns above), with
+// runAttentionLayer. Query heads of one group get the same K and V.
+Result<GroupedQueryRun> runGroupedQuery(const Mat& X, int heads, int kvHeads, const MultiHeadWeights& weights,
+                                        const std::vector<Token>& tokens = {});
+
 // "X 3×4 → Q_h, K_h, V_h 3×2 (each of 2 heads) → Q_h·K_hᵀ 3×3 → softmax(·/√2) 3×3 → ·V_h 3×2
 //  → concat 3×4 → ·W_O 4×4 → 3×4"
 std::string multiHeadShapes(int T, int d, int heads, Language language = Language::English);

@@ -2,6 +2,8 @@
 // Shape legend: T tokens, d model width, H heads, d_k query/key width, d_v value width, L layers.
 #include "core/lesson/lesson.hpp"
 
+#include <cmath>
+
 #include "core/io/json_reader.hpp"
 #include "core/io/json_rows.hpp"
 #include "core/text/error_messages.hpp"
@@ -100,14 +102,35 @@ Mat readMatrix(const Field& f, Eigen::Index rows, Eigen::Index cols, const Error
     return m;
 }
 
-void readPositional(const Field& doc, Lesson& lesson) {
+// {"rope": {"base": 10000, "pairing": "half"}}, both optional; "rope" alone takes the defaults.
+void readRope(const Field& rope, Lesson& lesson) {
+    need(rope.requireObject());
+    if (const auto base = need(rope.optionalMember("base"))) {
+        lesson.ropeBase = readNumber(*base);
+        if (!(lesson.ropeBase > 0)) fail(base->expected(ErrorId::APositiveNumber));
+    }
+    const std::string pairing = readString(rope, "pairing", "half");
+    if (pairing != "half" && pairing != "interleaved")
+        fail(need(rope.member("pairing")).error(errorText(ErrorId::ExpectedFound, ErrorId::RopePairings, errorText(ErrorId::Quoted, pairing))));
+    lesson.ropeInterleaved = pairing == "interleaved";
+}
+
+void readPositional(const Field& doc, int version, Lesson& lesson) {
     const auto pe = need(doc.optionalMember("positional_encoding"));
     if (!pe) return;
+    const bool rope = pe->json().is_string() ? pe->json() == "rope" : pe->has("rope");
+    if (rope && version < 5) fail(pe->error(ErrorId::RopeNeedsV5));
     if (pe->json().is_string()) {
         const auto kind = need(pe->text());
         if (kind == "none") lesson.positional = PositionalKind::None;
         else if (kind == "sinusoidal") lesson.positional = PositionalKind::Sinusoidal;
+        else if (kind == "rope") lesson.positional = PositionalKind::Rotary;
         else fail(pe->error(errorText(ErrorId::ExpectedFound, ErrorId::PositionalKinds, errorText(ErrorId::Quoted, kind))));
+        return;
+    }
+    if (rope) {
+        lesson.positional = PositionalKind::Rotary;
+        readRope(need(pe->member("rope")), lesson);
         return;
     }
     if (!pe->has("table")) fail(pe->expected(ErrorId::PositionalKinds));
@@ -260,7 +283,7 @@ Lesson readLesson(const Field& doc) {
     readEmbeddings(doc, lesson);
     readUnknownWords(doc, version, lesson);
     readLayers(doc, version, lesson);
-    readPositional(doc, lesson);
+    readPositional(doc, version, lesson);
     readDisplay(doc, lesson);
     return lesson;
 }
@@ -272,9 +295,10 @@ Json localizedJson(const LocalizedText& text) {
     return languages;
 }
 
-// The oldest format version that holds the lesson: 4 for a rule for unknown words other than
-// the hash rule, 3 for texts in several languages, 2 for layers.
+// The oldest format version that holds the lesson: 5 for RoPE, 4 for a rule for unknown words
+// other than the hash rule, 3 for texts in several languages, 2 for layers.
 int versionNeeded(const Lesson& lesson) {
+    if (lesson.positional == PositionalKind::Rotary) return 5;
     if (lesson.unknownWords != UnknownWords::Hash) return 4;
     bool localized = !lesson.title.isPlain() || !lesson.description.isPlain();
     for (const LocalizedText& name : lesson.featureNames) localized = localized || !name.isPlain();
@@ -312,6 +336,8 @@ Json positionalJson(const Lesson& lesson) {
     switch (lesson.positional) {
         case PositionalKind::Sinusoidal: return "sinusoidal";
         case PositionalKind::Table: return Json{{"table", matrixJson(lesson.positionalTable)}};
+        case PositionalKind::Rotary:
+            return Json{{"rope", Json{{"base", lesson.ropeBase}, {"pairing", lesson.ropeInterleaved ? "interleaved" : "half"}}}};
         default: return "none";
     }
 }
@@ -426,6 +452,10 @@ Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
         if (auto e = validateHeads(lesson, lesson.layers[l], path); !e.ok()) return e;
         if (auto e = validateOutput(lesson, lesson.layers[l], path); !e.ok()) return e;
     }
+    if (lesson.positional == PositionalKind::Rotary && lesson.dK % 2 != 0)
+        return Error{source + ": positional_encoding", errorText(ErrorId::RopeOddWidth, lesson.dK)};
+    if (lesson.positional == PositionalKind::Rotary && !(lesson.ropeBase > 0 && std::isfinite(lesson.ropeBase)))
+        return Error{source + ": positional_encoding.rope.base", errorText(ErrorId::ExpectedFound, ErrorId::APositiveNumber, Json(lesson.ropeBase).dump())};
     if (lesson.positional == PositionalKind::Table) {
         if (auto e = checkShape(lesson.positionalTable, lesson.positionalTable.rows(), d,
                                 source + ": positional_encoding.table");

@@ -20,9 +20,10 @@
 namespace attnscope {
 
 // Version 2 added "layers"; version 3 lets title, description and feature names be given in
-// several languages; version 4 added "unknown_words". A file is written with the oldest version that holds it, so older readers
+// several languages; version 4 added "unknown_words"; version 5 the rotary position encoding
+// ("positional_encoding": "rope" or {"rope": {"base", "pairing"}}). A file is written with the oldest version that holds it, so older readers
 // keep reading lessons that use no newer feature.
-inline constexpr int kLessonFormatVersion = 4;
+inline constexpr int kLessonFormatVersion = 5;
 
 // The weights of one attention layer. Every layer of a lesson shares d_model, H, d_k and d_v.
 struct LessonLayer {
@@ -48,6 +49,10 @@ struct Lesson {
     bool residual = false;
     PositionalKind positional = PositionalKind::None;
     Mat positionalTable;                                         // rows × d, for Table
+    // Rotary: Q and K of each head turned by m·θ_i, θ_i = base^(−2i/d_k) (core/pipeline/rope.hpp);
+    // pair i is columns (i, i + d_k/2) as Hugging Face pairs them, or (2i, 2i+1) as the paper does.
+    double ropeBase = 10000;
+    bool ropeInterleaved = false;
     bool scale = true;
     bool causalMask = false;
     bool projections = true;

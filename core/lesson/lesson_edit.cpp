@@ -199,7 +199,8 @@ void setText(LocalizedText& text, const std::string& language, const std::string
 
 LessonSettings settingsOf(const Lesson& lesson, const std::string& language) {
     LessonSettings settings{lesson.title.in(language), lesson.description.in(language), textsIn(lesson.featureNames, language),
-                            lesson.scale, lesson.causalMask, lesson.unknownWords};
+                            lesson.scale, lesson.causalMask, lesson.unknownWords, lesson.positional,
+                            lesson.ropeBase, lesson.ropeInterleaved};
     return settings;
 }
 
@@ -216,6 +217,11 @@ Result<Lesson> applyLessonSettings(const Lesson& lesson, const LessonSettings& s
     out.scale = settings.scale;
     out.causalMask = settings.causalMask;
     out.unknownWords = settings.unknownWords;
+    if (settings.positional == PositionalKind::Table && lesson.positionalTable.size() == 0)
+        return Error{"positional_encoding.table", ErrorText(ErrorId::IsMissing)};
+    out.positional = settings.positional;
+    out.ropeBase = settings.ropeBase;
+    out.ropeInterleaved = settings.ropeInterleaved;
     if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();
     return out;
 }

@@ -64,13 +64,17 @@ Result<Lesson> newLesson(const NewLessonSpec& spec);
 
 // What the editor's settings row changes after New lesson: the texts in one language (a lesson
 // file's code, "en" or "zh_CN"; the other languages' texts are kept) and the two flags that need
-// no new weights. Feature names: none, or one per column of d_model.
+// no new weights, and the positional encoding. Feature names: none, or one per column of d_model.
+// Table keeps the lesson's own table (a lesson without one is refused); Rotary needs an even d_k.
 struct LessonSettings {
     std::string title, description;
     std::vector<std::string> featureNames;
     bool scale = true;
     bool causalMask = false;
     UnknownWords unknownWords = UnknownWords::Hash;
+    PositionalKind positional = PositionalKind::None;
+    double ropeBase = 10000;
+    bool ropeInterleaved = false;
 };
 
 LessonSettings settingsOf(const Lesson& lesson, const std::string& language);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/pipeline/attention_layer.hpp"
+#include "core/pipeline/rope.hpp"
 #include "core/lesson/lesson_budget.hpp"
 #include "core/lesson/lesson_tokenizer.hpp"
 #include "core/pipeline/steps.hpp"
@@ -73,12 +74,20 @@ std::vector<HeadWeights> headsFor(const Lesson& lesson, const LessonLayer& layer
     return std::vector<HeadWeights>(lesson.numHeads, identityHead(lesson.dModel));
 }
 
+// A lesson with RoPE turns every head's Q and K by θ_i = base^(−2i/d_k).
+void withRope(const Lesson& lesson, AttentionOptions& options) {
+    if (lesson.positional != PositionalKind::Rotary) return;
+    options.ropeFrequencies = ropeFrequencies(lesson.dK, lesson.ropeBase);  // 1×(d_k/2)
+    options.ropeInterleaved = lesson.ropeInterleaved;
+}
+
 // Every attention layer in turn; with residual connections layer l+1 reads X_l + output_l.
 Result<void> runLayers(const Lesson& lesson, Mat X, const std::vector<HeadRef>& ablate, Trace& trace) {
     if (lesson.layers.empty()) return Error{ErrorId::WhereLesson, ErrorId::NoAttentionLayer};
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
     AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding, trace.paddedFrom, {}};
+    withRope(lesson, options);
     const bool several = lesson.layers.size() > 1;
     for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
         if (l > 0) {
@@ -210,7 +219,8 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     if (auto bad = checkHeadsExist(settings.ablate, 1, lesson.numHeads, ErrorText(ErrorId::WhereAblateCross));
         !bad.ok())
         return bad.error();
-    const AttentionOptions options{lesson.scale, false, trace.handRounding, -1, layerHeadMask(settings.ablate, 0, lesson.numHeads)};
+    AttentionOptions options{lesson.scale, false, trace.handRounding, -1, layerHeadMask(settings.ablate, 0, lesson.numHeads)};
+    withRope(lesson, options);
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
     trace.layers.push_back(runCrossAttentionLayer(Xq, Xkv, headsFor(lesson, lesson.layers[0]), lesson.layers[0].wo,

@@ -3,6 +3,7 @@
 #include "core/pipeline/attention_layer.hpp"
 
 #include "core/pipeline/attention_kernel.hpp"
+#include "core/pipeline/rope.hpp"
 
 namespace attnscope {
 
@@ -50,16 +51,30 @@ Mat layerMask(Eigen::Index queries, Eigen::Index keys, const AttentionOptions& o
     return mask;
 }
 
+// Row m of x (T×d_k) turned by m·θ_i, pair by pair (core/pipeline/rope.hpp).
+Mat rotated(Mat x, const AttentionOptions& options) {
+    const RopeTables<double> tables = ropeTables<double>(static_cast<int>(x.rows()), options.ropeFrequencies);
+    if (options.ropeInterleaved) applyRopeInterleaved<double>(x, tables);
+    else applyRope<double>(x, tables);
+    return x;
+}
+
 // Self-attention passes the same X twice (Xq = Xkv, T_q = T_k = T).
 HeadTrace runHead(const Mat& Xq, const Mat& Xkv, const HeadWeights& w, const Mat& mask,
                   const AttentionOptions& options, bool ablated, const RowNotices& rows) {
     const LessonArithmetic lesson{options.handRounding};
-    const Mat q = lesson.rounded(projectOrCopy(Xq, w.wq, w.bq));   // T_q×d_k
-    const Mat k = lesson.rounded(projectOrCopy(Xkv, w.wk, w.bk));  // T_k×d_k
+    Mat q = lesson.rounded(projectOrCopy(Xq, w.wq, w.bq));   // T_q×d_k
+    Mat k = lesson.rounded(projectOrCopy(Xkv, w.wk, w.bk));  // T_k×d_k
     const Mat v = lesson.rounded(projectOrCopy(Xkv, w.wv, w.bv));  // T_k×d_v
     const double divisor = options.scaled ? sqrtOf(static_cast<int>(q.cols())) : 1.0;
     HeadTrace h;
     h.params = w;
+    if (options.ropeFrequencies.size() > 0) {  // RoPE: the scores compare Q and K turned by position
+        h.qBeforeRope = q;
+        h.kBeforeRope = k;
+        q = lesson.rounded(rotated(q, options));  // T_q×d_k
+        k = lesson.rounded(rotated(k, options));  // T_k×d_k
+    }
     HeadScratch<double> scratch;
     Mat out(q.rows(), v.cols());  // T_q×d_v, recorded as h.weightedSum
     attendHead(HeadInput<double>{q, k, v, mask, divisor, ablated}, lesson, scratch, out, HeadRecord::Everything, h, rows);
@@ -71,6 +86,8 @@ LayerTrace runLayer(const Mat& Xq, const Mat& Xkv, const std::vector<HeadWeights
                     std::vector<Notice>* notices) {
     LayerTrace layer;
     layer.input = Xq;  // T_q×d
+    layer.ropeFrequencies = options.ropeFrequencies;
+    layer.ropeInterleaved = options.ropeInterleaved;
     std::vector<Mat> outputs;
     const Mat mask = layerMask(Xq.rows(), Xkv.rows(), options);  // T_q×T_k
     for (const HeadWeights& w : heads) {

@@ -18,6 +18,8 @@ struct AttentionOptions {
     std::optional<int> handRounding;  // round every intermediate to this many decimals
     int realTokens = -1;              // tokens from here on are padding, masked for every query (-1: none)
     std::vector<bool> ablatedHeads;   // H entries (or empty: none): heads whose output is zeroed
+    RowVec ropeFrequencies;           // 1×(d_k/2) θ_i: Q and K turned by position (RoPE); empty: none
+    bool ropeInterleaved = false;     // RoPE pairs (2i, 2i+1) instead of (i, i + d_k/2)
 };
 
 // X: T×d. heads: H sets of W_Q, W_K, W_V (d×d_k, d×d_k, d×d_v; empty: the identity). wo: (H·d_v)×d,

@@ -21,6 +21,21 @@ double llama3Frequency(double theta, const RopeScaling& s) {
     return (1 - smooth) * theta / s.factor + smooth * theta;
 }
 
+// Turns pair i of every row m, its columns (a, b) from ropePairColumns, by m·θ_i:
+// (a, b) → (a·cos − b·sin, b·cos + a·sin).
+template <typename Scalar>
+void rotatePairs(Eigen::Ref<MatOf<Scalar>, 0, Eigen::OuterStride<>> x, const RopeTables<Scalar>& tables, bool interleaved) {
+    const int half = static_cast<int>(tables.cos.cols());
+    for (Eigen::Index m = 0; m < x.rows(); ++m)
+        for (int i = 0; i < half; ++i) {
+            const auto [first, second] = ropePairColumns(i, half, interleaved);
+            const Scalar a = x(m, first), b = x(m, second);
+            const Scalar c = tables.cos(m, i), s = tables.sin(m, i);
+            x(m, first) = a * c - b * s;
+            x(m, second) = b * c + a * s;
+        }
+}
+
 }  // namespace
 
 RowVec ropeFrequencies(int dK, double base, const RopeScaling& scaling) {
@@ -53,16 +68,15 @@ template RopeTables<float> ropeTables(int, const RowVec&);
 
 template <typename Scalar>
 void applyRope(Eigen::Ref<MatOf<Scalar>, 0, Eigen::OuterStride<>> x, const RopeTables<Scalar>& tables) {
-    const Eigen::Index half = tables.cos.cols();
-    for (Eigen::Index m = 0; m < x.rows(); ++m)
-        for (Eigen::Index i = 0; i < half; ++i) {
-            const Scalar a = x(m, i), b = x(m, i + half);  // the pair (x_i, x_{i+d_k/2})
-            const Scalar c = tables.cos(m, i), s = tables.sin(m, i);
-            x(m, i) = a * c - b * s;
-            x(m, i + half) = b * c + a * s;
-        }
+    rotatePairs<Scalar>(x, tables, false);
 }
 template void applyRope(Eigen::Ref<MatOf<double>, 0, Eigen::OuterStride<>>, const RopeTables<double>&);
 template void applyRope(Eigen::Ref<MatOf<float>, 0, Eigen::OuterStride<>>, const RopeTables<float>&);
+
+template <typename Scalar>
+void applyRopeInterleaved(Eigen::Ref<MatOf<Scalar>, 0, Eigen::OuterStride<>> x, const RopeTables<Scalar>& tables) {
+    rotatePairs<Scalar>(x, tables, true);
+}
+template void applyRopeInterleaved(Eigen::Ref<MatOf<double>, 0, Eigen::OuterStride<>>, const RopeTables<double>&);
 
 }  // namespace attnscope

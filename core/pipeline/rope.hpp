@@ -4,10 +4,14 @@
 // is the two entries x[i] and x[i + d_k/2], rotated by the angle m·θ_i at position m:
 //   x'[i]         = x[i]·cos(m·θ_i) − x[i + d_k/2]·sin(m·θ_i)
 //   x'[i + d_k/2] = x[i + d_k/2]·cos(m·θ_i) + x[i]·sin(m·θ_i)
+// The original paper (Su et al., RoFormer) pairs neighbours instead: pair i is (x[2i], x[2i+1])
+// (applyRopeInterleaved), the same rotation on other columns. Lessons offer both pairings.
 // θ_i = base^(−2i/d_k), changed by rope_scaling ("linear": θ_i / factor; "llama3": long
 // wavelengths / factor, short ones kept, a smooth blend between).
 //
 // Shape legend: T tokens, d_k query/key width.
+#include <utility>
+
 #include "core/base/matrix.hpp"
 
 namespace attnscope {
@@ -33,5 +37,14 @@ RopeTables<Scalar> ropeTables(int T, const RowVec& frequencies);
 // Rotates one head's rows in place: x is T×d_k (a head's columns of Q or K, used in place).
 template <typename Scalar>
 void applyRope(Eigen::Ref<MatOf<Scalar>, 0, Eigen::OuterStride<>> x, const RopeTables<Scalar>& tables);
+
+// The same rotation with the paper's pairing: pair i is (x[2i], x[2i+1]), turned by m·θ_i.
+template <typename Scalar>
+void applyRopeInterleaved(Eigen::Ref<MatOf<Scalar>, 0, Eigen::OuterStride<>> x, const RopeTables<Scalar>& tables);
+
+// The columns of pair i in a head of width 2·half: (i, i + half), or (2i, 2i+1) interleaved.
+inline std::pair<int, int> ropePairColumns(int i, int half, bool interleaved) {
+    return interleaved ? std::pair{2 * i, 2 * i + 1} : std::pair{i, i + half};
+}
 
 }  // namespace attnscope

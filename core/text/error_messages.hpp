@@ -98,7 +98,12 @@ namespace attnscope {
     X(ShapeTable, "the table is positions×d_model", "表为 位置数×d_model")                                             \
     X(ShapeIs, "{1} is {2}", "{1} 为 {2}")                                                                             \
     X(ShapeWO, "W_O is (heads·d_v)×d_model", "W_O 为 (头数·d_v)×d_model")                                              \
-    X(PositionalKinds, "\"none\", \"sinusoidal\" or {\"table\": …}", "\"none\"、\"sinusoidal\" 或 {\"table\": …}")    \
+    X(PositionalKinds, "\"none\", \"sinusoidal\", \"rope\", {\"rope\": …} or {\"table\": …}",                       \
+      "\"none\"、\"sinusoidal\"、\"rope\"、{\"rope\": …} 或 {\"table\": …}")    \
+    X(RopeNeedsV5, "\"rope\" needs \"version\": 5", "\"rope\" 需要 \"version\": 5")                                     \
+    X(RopePairings, "\"half\" or \"interleaved\"", "\"half\" 或 \"interleaved\"")                                    \
+    X(RopeOddWidth, "rotary position encoding turns pairs of columns: d_k must be even, found {1}",                  \
+      "旋转位置编码按列成对旋转：d_k 必须为偶数，实际为 {1}")                                                        \
     X(AnObjectTokenNumbers, "an object {token: [numbers]}", "对象 {词元: [数字]}")                                    \
     X(AListOfHeads, "a list of {1} heads", "含 {1} 个头的列表")                                                        \
     X(AnObjectWithWQKV, "an object with W_Q, W_K, W_V", "含 W_Q、W_K、W_V 的对象")                                     \

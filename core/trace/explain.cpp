@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "core/lesson/lesson.hpp"
+#include "core/pipeline/rope.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/token_names.hpp"
@@ -147,21 +148,24 @@ std::string significant(double value) {
     return error == std::errc() ? std::string(buffer, end) : std::to_string(value);
 }
 
-// RoPE (core/pipeline/rope.hpp): row m's pair (i, i + d_k/2) of Q_pre (K_pre) turned by m·θ_i.
+// RoPE (core/pipeline/rope.hpp): row m's pair (i, i + d_k/2) of Q_pre (K_pre), or (2i, 2i+1) in the
+// interleaved pairing, turned by m·θ_i.
 void explainRope(Explanation& e, const Context& c, Step before) {
     const GridRef X = c.m(before);  // T×d_k
     const int m = c.cell.row, col = c.cell.col;
     const int half = static_cast<int>(c.layer.ropeFrequencies.size());  // d_k/2
     if (half == 0) return;  // a layer that kept only its weights has no θ_i (checkCell refuses it first)
-    const int i = col % half;
-    const bool firstOfPair = col < half;
-    const int partner = firstOfPair ? col + half : col - half;
+    const bool interleaved = c.layer.ropeInterleaved;
+    const int i = interleaved ? col / 2 : col % half;
+    const auto [firstColumn, secondColumn] = ropePairColumns(i, half, interleaved);
+    const bool firstOfPair = col == firstColumn;
+    const int partner = firstOfPair ? secondColumn : firstColumn;
     const double theta = c.layer.ropeFrequencies(i), angle = m * theta, cosA = std::cos(angle), sinA = std::sin(angle);
     const std::string pre(stepSymbol(before)), sym(stepSymbol(c.cell.step));
     const std::string token = before == Step::KeyBeforeRope ? c.keyToken(m) : c.token(m);
     const auto at = [&](int column) { return pre + "[" + token + "," + std::to_string(column) + "]"; };
     e.kind = ExplanationKind::Rotation;
-    e.rule = c.say(MessageId::ExplainRopeRule, {std::to_string(i), std::to_string(i + half), std::to_string(m), std::to_string(i)});
+    e.rule = c.say(MessageId::ExplainRopeRule, {std::to_string(firstColumn), std::to_string(secondColumn), std::to_string(m), std::to_string(i)});
     e.details.push_back(sym + "[" + token + "," + std::to_string(col) + "] = " + at(col) + "·cos(m·θ_" + std::to_string(i) +
                         ") " + (firstOfPair ? "− " : "+ ") + at(partner) + "·sin(m·θ_" + std::to_string(i) + ")");
     e.details.push_back(c.say(MessageId::ExplainRopeAngle, {std::to_string(i), std::to_string(m), significant(theta),

@@ -81,6 +81,7 @@ struct LayerTrace {
     // head's; several query heads share one). Empty: each head has its own (multi-head attention).
     std::vector<int> kvHeadOf;    // H
     RowVec ropeFrequencies;       // 1×(d_k/2)  RoPE's θ_i of this layer; empty: no RoPE
+    bool ropeInterleaved = false; // RoPE pair i is columns (2i, 2i+1) (the paper; lessons may ask), else (i, i + d_k/2)
     int slidingWindow = 0;        // W > 0: key j visible to query i only when i − W < j ≤ i
     bool headNorm = false;        // q_norm and k_norm (RMSNorm over each head's d_k) before RoPE: Qwen3, Gemma 3
 

@@ -1396,6 +1396,37 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     </message>
 </context>
 <context>
+    <name>attnscope::GroupedQueryBox</name>
+    <message>
+        <source>&lt;b&gt;Grouped-query attention&lt;/b&gt;: query heads that share keys and values</source>
+        <translation>&lt;b&gt;分组查询注意力&lt;/b&gt;：共用键和值的查询头</translation>
+    </message>
+    <message>
+        <source>Key/value heads H_kv</source>
+        <translation>键/值头数 H_kv</translation>
+    </message>
+    <message>
+        <source>K/V head %1 ← query heads %2</source>
+        <translation>键/值头 %1 ← 查询头 %2</translation>
+    </message>
+    <message>
+        <source>H = %1 query heads, H_kv = %2 key/value heads (d_k = %3): %4.</source>
+        <translation>H = %1 个查询头，H_kv = %2 个键/值头（d_k = %3）：%4。</translation>
+    </message>
+    <message>
+        <source>H_kv = %1: %2 parameters, %3 K/V numbers per token and layer</source>
+        <translation>H_kv = %1：%2 个参数，每个词元每层缓存 %3 个键/值数</translation>
+    </message>
+    <message>
+        <source>query head %1 (K/V head %2)</source>
+        <translation>查询头 %1（键/值头 %2）</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::HeadAnalysisWorker</name>
     <message>
         <source>Evaluation stopped: the model or lesson changed.</source>
@@ -2144,6 +2175,42 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>Feature names:</source>
         <translation>特征名称：</translation>
+    </message>
+    <message>
+        <source>Positions:</source>
+        <translation>位置：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>sinusoidal (added to X)</source>
+        <translation>正弦（加到 X 上）</translation>
+    </message>
+    <message>
+        <source>the lesson&apos;s table (added to X)</source>
+        <translation>课程自带的表（加到 X 上）</translation>
+    </message>
+    <message>
+        <source>rotary, RoPE (Q and K turned)</source>
+        <translation>旋转，RoPE（旋转 Q 和 K）</translation>
+    </message>
+    <message>
+        <source>base θ = </source>
+        <translation>底数 θ = </translation>
+    </message>
+    <message>
+        <source>RoPE turns pair i by m·θ_i with θ_i = base^(−2i/d_k); d_k must be even.</source>
+        <translation>RoPE 把第 i 对旋转 m·θ_i，其中 θ_i = 底数^(−2i/d_k)；d_k 必须为偶数。</translation>
+    </message>
+    <message>
+        <source>pairs (i, i + d_k/2), Hugging Face</source>
+        <translation>成对 (i, i + d_k/2)，Hugging Face</translation>
+    </message>
+    <message>
+        <source>pairs (2i, 2i+1), the RoPE paper</source>
+        <translation>成对 (2i, 2i+1)，RoPE 论文</translation>
     </message>
 </context>
 <context>
@@ -3241,6 +3308,85 @@ click to open it large</source>
     <message>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::RopeDemoBox</name>
+    <message>
+        <source>&lt;b&gt;Rotary encoding (RoPE)&lt;/b&gt;: Q and K turned by position</source>
+        <translation>&lt;b&gt;旋转位置编码（RoPE）&lt;/b&gt;：按位置旋转 Q 和 K</translation>
+    </message>
+    <message>
+        <source>d_k</source>
+        <translation>d_k</translation>
+    </message>
+    <message>
+        <source>query at m</source>
+        <translation>查询位置 m</translation>
+    </message>
+    <message>
+        <source>key at n</source>
+        <translation>键位置 n</translation>
+    </message>
+    <message>
+        <source>shifts s up to</source>
+        <translation>平移 s 最大到</translation>
+    </message>
+    <message>
+        <source>base θ</source>
+        <translation>底数 θ</translation>
+    </message>
+    <message>
+        <source>q, k seed</source>
+        <translation>q、k 随机种子</translation>
+    </message>
+    <message>
+        <source>No demo: %1</source>
+        <translation>无演示：%1</translation>
+    </message>
+    <message>
+        <source>q·k at positions (m + s, n + s)</source>
+        <translation>位置 (m + s, n + s) 上的 q·k</translation>
+    </message>
+    <message>
+        <source>shift s</source>
+        <translation>平移 s</translation>
+    </message>
+    <message>
+        <source>score q·k</source>
+        <translation>分数 q·k</translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation>RoPE</translation>
+    </message>
+    <message>
+        <source>sinusoids added to q and k</source>
+        <translation>q 和 k 加上正弦编码</translation>
+    </message>
+    <message>
+        <source>Shifting both positions by s = 0 … %1: with RoPE q·k changes by at most %2 (rounding: it depends only on m − n = %3); with sinusoids added to q and k it changes by %4, because the sum carries the absolute positions.</source>
+        <translation>两个位置同时平移 s = 0 … %1：用 RoPE 时 q·k 最多变化 %2（舍入误差：它只取决于 m − n = %3）；给 q 和 k 加上正弦编码时变化 %4，因为和里带着绝对位置。</translation>
+    </message>
+    <message>
+        <source>Wavelength 2π/θ_i of each pair i</source>
+        <translation>每对 i 的波长 2π/θ_i</translation>
+    </message>
+    <message>
+        <source>pair i</source>
+        <translation>第 i 对</translation>
+    </message>
+    <message>
+        <source>positions per turn</source>
+        <translation>转一圈的位置数</translation>
+    </message>
+    <message>
+        <source>θ_i = base^(−2i/d_k)</source>
+        <translation>θ_i = 底数^(−2i/d_k)</translation>
+    </message>
+    <message>
+        <source>Llama 3 scaling (×8 above 8192, kept below 2048)</source>
+        <translation>Llama 3 缩放（8192 以上 ×8，2048 以下不变）</translation>
     </message>
 </context>
 <context>

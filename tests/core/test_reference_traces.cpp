@@ -169,6 +169,12 @@ void checkLayer(const Json& fixture, const LayerTrace& layer, const std::string&
         const std::string head = name + "head " + std::to_string(h + 1) + " ";
         const HeadTrace& actual = layer.heads[h];
         const Json& expected = heads[h];
+        if (expected.contains("q_before_rope")) {  // RoPE lessons (format version 5)
+            CHECK_MATRIX(head + "Q before RoPE", matrixFromJson(expected.at("q_before_rope")), actual.qBeforeRope);
+            CHECK_MATRIX(head + "K before RoPE", matrixFromJson(expected.at("k_before_rope")), actual.kBeforeRope);
+        } else {
+            CHECK(actual.qBeforeRope.size() == 0);
+        }
         CHECK_MATRIX(head + "Q", matrixFromJson(expected.at("q")), actual.q);
         CHECK_MATRIX(head + "K", matrixFromJson(expected.at("k")), actual.k);
         CHECK_MATRIX(head + "V", matrixFromJson(expected.at("v")), actual.v);

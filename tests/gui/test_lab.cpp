@@ -27,6 +27,8 @@
 #include "app/main_window.hpp"
 #include "window_access.hpp"
 #include "core/lab/positional_lab.hpp"
+#include "core/lab/random.hpp"
+#include "core/lab/rope_lab.hpp"
 #include "core/lab/scaling.hpp"
 #include "core/io/npy.hpp"
 #include "core/pipeline/steps.hpp"
@@ -35,6 +37,7 @@
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/permutation_demo_box.hpp"
 #include "ui/lab/positional_panel.hpp"
+#include "ui/lab/rope_demo_box.hpp"
 #include "ui/lab/scaling_panel.hpp"
 #include "ui/lab/synthesizer_panel.hpp"
 
@@ -73,6 +76,7 @@ private slots:
 
     void menuOpensEachPanel();
     void positionalDrawsTheEncodingAndTheCheck();
+    void ropeSectionShowsShiftInvarianceAndBands();
     void permutationDemoShowsOrderAndBreaksWithPositions();
     void scalingPlotsTheSweepMedians();
     void scalingHistogramAndEntropiesAreCores();
@@ -128,6 +132,32 @@ void LabTest::positionalDrawsTheEncodingAndTheCheck() {
     const QString expected = QString("PE(pos+7) = PE(pos)·R_7: largest difference %1 over 57 positions")
                                  .arg(QString::number(check.value().largestDifference, 'e', 1));
     QCOMPARE(p->checkText(), expected);
+}
+
+void LabTest::ropeSectionShowsShiftInvarianceAndBands() {
+    // The RoPE section draws core's ropeShiftDemo (q, k = LabRandom(seed)'s two normal rows) and
+    // ropeBands with Llama 3's scaling; the figures export the tables they drew.
+    RopeDemoBox* rope = open(LabWindow::Positional)->positionalPanel()->rope();
+    rope->widthBox()->setValue(8);
+    rope->queryPositionBox()->setValue(5);
+    rope->keyPositionBox()->setValue(2);
+    rope->shiftsBox()->setValue(40);
+    rope->baseBox()->setValue(500000);
+    const Mat qk = LabRandom(static_cast<std::uint64_t>(rope->seedBox()->value())).normalMatrix(2, 8);
+    const auto demo = ropeShiftDemo(qk.row(0), qk.row(1), 5, 2, 40, 500000);
+    QVERIFY(demo.ok());
+    QCOMPARE(largestDifference(rope->shiftTable(), ropeShiftTable(demo.value())), 0.0);
+    const DrawnSeries* turned = rope->shiftPlot().find("RoPE");
+    QVERIFY(turned);
+    QCOMPARE(turned->y.size(), std::size_t{41});
+    QVERIFY(demo.value().ropeSpread < 1e-9);      // flat: only m − n = 3 matters
+    QVERIFY(demo.value().sinusoidSpread > 0.05);  // added sinusoids move with the positions
+    QVERIFY2(rope->checkText().contains("m − n = 3"), qPrintable(rope->checkText()));
+    const Mat bands = ropeBandsTable(ropeBands(8, 500000, llama3Scaling()));
+    QCOMPARE(largestDifference(rope->bandTable(), bands), 0.0);
+    QCOMPARE(rope->bandPlot().series().size(), std::size_t{2});
+    // Pair 3's wavelength 2π·500000^(6/8) ≈ 118 000 positions is beyond 8192: stretched 8 times.
+    QCOMPARE(rope->bandPlot().series().at(1).y.at(3), 8 * rope->bandPlot().series().at(0).y.at(3));
 }
 
 void LabTest::permutationDemoShowsOrderAndBreaksWithPositions() {

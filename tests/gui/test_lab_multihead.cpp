@@ -21,6 +21,7 @@
 #include "core/source/session.hpp"
 #include "core/lab/multi_head_lab.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/grouped_query_box.hpp"
 #include "ui/lab/multi_head_panel.hpp"
 
 using namespace attnscope;
@@ -62,6 +63,7 @@ private slots:
     void seedGivesTheSameWeightsEveryTime();
     void wideSentenceIsNotOffered();
     void headNumbersNeverOverlap();
+    void groupedQueryShowsSharingCostsAndEachHead();
 };
 
 void LabMultiHeadTest::init() {
@@ -222,6 +224,31 @@ void LabMultiHeadTest::headNumbersNeverOverlap() {
     lab->setFont(projector);
     const QString large = numbersShown(5, {1280, 720});
     QVERIFY2(!large.contains(' '), qPrintable(large));  // a count of numbers shown, not a clash
+}
+
+void LabMultiHeadTest::groupedQueryShowsSharingCostsAndEachHead() {
+    // X 3×8, H = 4 (d_k = 2): H_kv offered 4, 2, 1; with 2, query heads 1, 2 read K/V head 1 and
+    // 3, 4 read K/V head 2. Parameters 2·8² + 2·8·H_kv·2: 256, 192, 160; K/V per token 2·H_kv·2: 16, 8, 4.
+    selectData(panel->inputBox(), 8);
+    selectData(panel->headsBox(), 4);
+    GroupedQueryBox* box = panel->groupedQuery();
+    QCOMPARE(offeredHeads(box->kvHeadsBox()), QList<int>({4, 2, 1}));
+    selectData(box->kvHeadsBox(), 2);
+    const auto expected = runGroupedQuery(randomLabInput(3, 8, MultiHeadPanel::kInputSeed), 4, 2,
+                                          drawMultiHeadWeights(8, static_cast<std::uint64_t>(panel->seedBox()->value())),
+                                          sessionOf(*window).trace().tokens);
+    QVERIFY(expected.ok());
+    QCOMPARE(box->headPlotCount(), 4);
+    for (int h = 0; h < 4; ++h)
+        QCOMPARE(largestDifference(box->headPlot(h).drawn(), expected.value().trace.layers[0].heads[h].weights.toMat()), 0.0);
+    QVERIFY2(box->sharingText().contains("K/V head 1 ← query heads 1, 2; K/V head 2 ← query heads 3, 4"),
+             qPrintable(box->sharingText()));
+    Mat costs(3, 3);
+    costs << 4, 256, 16,  //
+        2, 192, 8,        //
+        1, 160, 4;
+    QCOMPARE(largestDifference(box->costTable(), costs), 0.0);
+    QVERIFY2(box->costText().contains("H_kv = 1: 160 parameters, 4 K/V numbers per token and layer"), qPrintable(box->costText()));
 }
 
 QTEST_MAIN(LabMultiHeadTest)

@@ -6,6 +6,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QGuiApplication>
 #include <QLabel>
@@ -60,6 +61,7 @@ private slots:
     void aBadPasteNamesItsLineAndChangesNothing();
     void settingsAreChangedInTheEditorAndUndone();
     void wordsMissingFromTheTableGetTheChosenRuleAndAreNamed();
+    void ropeIsChosenInTheSettingsWithItsBaseAndPairing();
 
 private:
     QAction* action(const char* name) { return child<QAction>(*window, name); }
@@ -226,6 +228,29 @@ void NewLessonTest::wordsMissingFromTheTableGetTheChosenRuleAndAreNamed() {
     QVERIFY(!banner->isVisible() || !banner->text().contains(QStringLiteral("embedding table")));
     action("undoAction")->trigger();
     QCOMPARE(sessionOf(*window).lesson().unknownWords, UnknownWords::Zeros);
+}
+
+// The RoPE lesson's settings row shows rotary encoding, base 100 and the Hugging Face pairing;
+// switching to the paper's pairing reruns with pairs (2i, 2i+1), switching RoPE off removes the
+// Q_pre and K_pre steps, and undo brings RoPE back.
+void NewLessonTest::ropeIsChosenInTheSettingsWithItsBaseAndPairing() {
+    QVERIFY(window->openBuiltInLesson("rope"));
+    LessonSettingsBar* bar = child<LessonEditor>(*window, "lessonEditor")->settingsBar();
+    QCOMPARE(bar->positionalBox()->currentIndex(), static_cast<int>(PositionalKind::Rotary));
+    QCOMPARE(bar->ropeBaseBox()->value(), 100.0);
+    QVERIFY(bar->ropeBaseBox()->isEnabled());
+    QCOMPARE(bar->ropePairingBox()->currentIndex(), 0);
+    bar->ropePairingBox()->setCurrentIndex(1);
+    QTest::mouseClick(bar->findChild<QPushButton*>("applySettings"), Qt::LeftButton);
+    QVERIFY(sessionOf(*window).lesson().ropeInterleaved);
+    QVERIFY(sessionOf(*window).trace().layers.at(0).ropeInterleaved);
+    bar->positionalBox()->setCurrentIndex(static_cast<int>(PositionalKind::None));
+    QVERIFY(!bar->ropeBaseBox()->isEnabled());
+    QTest::mouseClick(bar->findChild<QPushButton*>("applySettings"), Qt::LeftButton);
+    QVERIFY(!sessionOf(*window).trace().rotates());
+    QCOMPARE(sessionOf(*window).trace().layers.at(0).heads.at(0).qBeforeRope.size(), Eigen::Index{0});
+    action("undoAction")->trigger();
+    QCOMPARE(sessionOf(*window).lesson().positional, PositionalKind::Rotary);
 }
 
 QTEST_MAIN(NewLessonTest)

@@ -28,6 +28,10 @@ Z2 = "resources/lessons/coreference-zh.json"  # two layers, like L5
 Z3 = "resources/lessons/causal-mask-zh.json"
 # format version 4: words missing from the table get zero vectors ("unknown_words": "zeros")
 V4 = "tests/reference/lessons/first-hand-exercise-zeros.json"
+# format version 5: rotary position encoding, Hugging Face's pairing (built in) and the paper's
+R1 = "resources/lessons/rope.json"
+R2 = "resources/lessons/rope-zh.json"
+R3 = "tests/reference/lessons/rope-interleaved.json"
 
 # (fixture name, lesson, sentence or None for the lesson's own, hand_rounding or None for exact)
 FIXTURES = [
@@ -64,6 +68,13 @@ FIXTURES = [
     ("first-hand-exercise-zh-hashed", Z1, "猫追小鸟", None),
     ("coreference-zh-round2", Z2, None, 2),
     ("causal-mask-zh-round3", Z3, None, 3),
+    # RoPE: the built-in lessons, a longer sentence, hand-rounding, the interleaved pairing
+    ("rope", R1, None, None),
+    ("rope-zh", R2, None, None),
+    ("rope-long", R1, "the cat saw the cat saw the cat saw the cat", None),
+    ("rope-round3", R1, None, 3),
+    ("rope-interleaved", R3, None, None),
+    ("rope-interleaved-round2", R3, None, 2),
 ]
 
 

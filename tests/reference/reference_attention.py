@@ -19,6 +19,9 @@ For a lesson with "layers" (format version 2) "x", "heads", "concat" and "output
 one entry per layer, where "x" of layer l+1 is x + output of layer l (the residual connection).
 Matrices are lists of rows; minus infinity is written as the string "-inf".
 
+With "positional_encoding": "rope" (format version 5) nothing is added to the embeddings; each
+head's Q and K are turned pair by pair (see rope() below) and the heads also hold
+"q_before_rope" and "k_before_rope".
 Conventions (row vectors): Q = X·W_Q (+ b_Q) with W_Q of shape d_model×d_k; scores = Q·Kᵀ;
 scaled = scores / √d_k; the causal mask adds -inf above the diagonal; softmax per row after
 subtracting the row maximum (a row of only -inf gives zeros); weighted sum = A·V; heads are
@@ -215,9 +218,9 @@ def load_lesson(path):
         raise LessonError("format must be \"attnscope-lesson\"")
     version = doc.get("version")
     # Version 3 only lets texts (title, description, features) be given in several languages;
-    # a run reads none of them. Version 4 adds "unknown_words".
-    if version not in (1, 2, 3, 4):
-        raise LessonError("this reference reads lesson format versions 1 to 4")
+    # a run reads none of them. Version 4 adds "unknown_words", version 5 "rope".
+    if version not in (1, 2, 3, 4, 5):
+        raise LessonError("this reference reads lesson format versions 1 to 5")
     d = int(doc["d_model"])
     lesson = {
         "sentence": doc.get("sentence", ""),
@@ -239,7 +242,18 @@ def load_lesson(path):
             raise LessonError("embeddings.%s: expected %d numbers" % (tok, d))
 
     pe = doc.get("positional_encoding", "none")
-    if pe == "none" or pe == "sinusoidal":
+    if pe == "rope" or (isinstance(pe, dict) and "rope" in pe):
+        if version < 5:
+            raise LessonError("positional_encoding: rope needs version 5")
+        options = pe["rope"] if isinstance(pe, dict) else {}
+        lesson["positional"] = "rope"
+        lesson["rope_base"] = float(options.get("base", 10000))
+        lesson["rope_pairing"] = options.get("pairing", "half")
+        if lesson["rope_pairing"] not in ("half", "interleaved"):
+            raise LessonError("positional_encoding.rope.pairing: half or interleaved")
+        if lesson["d_k"] % 2:
+            raise LessonError("positional_encoding: rope needs an even d_k")
+    elif pe == "none" or pe == "sinusoidal":
         lesson["positional"] = pe
     elif isinstance(pe, dict) and "table" in pe:
         lesson["positional"] = "table"
@@ -343,11 +357,41 @@ def run(lesson, sentence, hand_rounding):
     return result
 
 
+def rope_pairs(d_k, pairing):
+    """Pair i: the two columns turned together, (i, i + d_k/2) or, interleaved, (2i, 2i + 1)."""
+    half = d_k // 2
+    if pairing == "interleaved":
+        return [(2 * i, 2 * i + 1) for i in range(half)]
+    return [(i, i + half) for i in range(half)]
+
+
+def rope(rows, base, pairing):
+    """Row m's pair i (a, b) becomes (a·cos mθ_i − b·sin mθ_i, b·cos mθ_i + a·sin mθ_i),
+    θ_i = 1 / base^(2i/d_k): RoFormer's rotation of two coordinates by the angle mθ_i."""
+    out = []
+    for m, row in enumerate(rows):
+        d_k = len(row)
+        new = list(row)
+        for i, (first, second) in enumerate(rope_pairs(d_k, pairing)):
+            theta = 1.0 / math.pow(base, (2 * i) / d_k)
+            c, s = math.cos(m * theta), math.sin(m * theta)
+            a, b = float(row[first]), float(row[second])
+            new[first] = a * c - b * s
+            new[second] = b * c + a * s
+        out.append(new)
+    return out
+
+
 def run_layer(lesson, layer, x, T, r):
     heads_out = []
     for w in layer["heads_weights"]:
         q = r(add_row(matmul(x, w["W_Q"]), w["b_Q"]))
         k = r(add_row(matmul(x, w["W_K"]), w["b_K"]))
+        turned = {}
+        if lesson["positional"] == "rope":
+            turned = {"q_before_rope": q, "k_before_rope": k}
+            q = r(rope(q, lesson["rope_base"], lesson["rope_pairing"]))
+            k = r(rope(k, lesson["rope_base"], lesson["rope_pairing"]))
         v = r(add_row(matmul(x, w["W_V"]), w["b_V"]))
         scores = r(matmul(q, transpose(k)))
         d_k = len(w["W_Q"][0])
@@ -363,9 +407,8 @@ def run_layer(lesson, layer, x, T, r):
                    for j, s in enumerate(row)] for i, row in enumerate(scaled)]
         weights = r([softmax_row(row) for row in masked])
         weighted = r(matmul(weights, v))
-        heads_out.append({"q": q, "k": k, "v": v, "scores": scores, "scaled_scores": scaled,
-                          "masked_scores": masked, "weights": weights,
-                          "weighted_sum": weighted})
+        heads_out.append(dict(turned, q=q, k=k, v=v, scores=scores, scaled_scores=scaled,
+                              masked_scores=masked, weights=weights, weighted_sum=weighted))
 
     concat = [sum((h["weighted_sum"][t] for h in heads_out), []) for t in range(T)]
     width = len(concat[0]) if concat else len(heads_out) * lesson["d_v"]
@@ -401,9 +444,9 @@ def layer_lines(layer, indent):
     pad = " " * indent
     head_texts = []
     for h in layer["heads"]:
-        parts = ['%s    "%s": %s' % (pad, key, matrix_text(h[key], indent + 4))
-                 for key in ("q", "k", "v", "scores", "scaled_scores", "masked_scores",
-                             "weights", "weighted_sum")]
+        keys = [key for key in ("q_before_rope", "k_before_rope") if key in h]
+        keys += ["q", "k", "v", "scores", "scaled_scores", "masked_scores", "weights", "weighted_sum"]
+        parts = ['%s    "%s": %s' % (pad, key, matrix_text(h[key], indent + 4)) for key in keys]
         head_texts.append(pad + "  {\n" + ",\n".join(parts) + "\n" + pad + "  }")
     return ['%s"x": %s,' % (pad, matrix_text(layer["x"], indent)),
             '%s"heads": [\n' % pad + ",\n".join(head_texts) + "\n" + pad + "],",

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -42,8 +43,38 @@ LessonSettingsBar::LessonSettingsBar(QWidget* parent) : QWidget(parent) {
     grid->addWidget(apply, 3, 3);
     grid->addWidget(new QLabel(tr("Words not in the table:"), this), 4, 0);
     grid->addWidget(unknownWords_, 4, 1, 1, 2);
+    buildPositionalRow();
+    grid->addWidget(new QLabel(tr("Positions:"), this), 5, 0);
+    grid->addWidget(positional_, 5, 1);
+    grid->addWidget(ropeBase_, 5, 2);
+    grid->addWidget(ropePairing_, 5, 3);
     grid->setColumnStretch(1, 1);
     connect(apply, &QPushButton::clicked, this, [this] { emit settingsRequested(typedSettings()); });
+}
+
+void LessonSettingsBar::buildPositionalRow() {
+    positional_ = new QComboBox(this);
+    positional_->setObjectName("positionalBox");
+    // In the order of PositionalKind.
+    positional_->addItems({tr("none"), tr("sinusoidal (added to X)"), tr("the lesson's table (added to X)"),
+                           tr("rotary, RoPE (Q and K turned)")});
+    ropeBase_ = new QDoubleSpinBox(this);
+    ropeBase_->setObjectName("ropeBaseBox");
+    ropeBase_->setRange(0.01, 1e12);
+    ropeBase_->setDecimals(2);  // a lesson's base is kept as written (e.g. 10000 or 500000)
+    ropeBase_->setPrefix(tr("base θ = "));
+    ropeBase_->setToolTip(tr("RoPE turns pair i by m·θ_i with θ_i = base^(−2i/d_k); d_k must be even."));
+    ropePairing_ = new QComboBox(this);
+    ropePairing_->setObjectName("ropePairingBox");
+    ropePairing_->addItems({tr("pairs (i, i + d_k/2), Hugging Face"), tr("pairs (2i, 2i+1), the RoPE paper")});
+    connect(positional_, &QComboBox::currentIndexChanged, this, [this] { enableRopeFields(); });
+    enableRopeFields();
+}
+
+void LessonSettingsBar::enableRopeFields() {
+    const bool rope = positional_->currentIndex() == static_cast<int>(PositionalKind::Rotary);
+    ropeBase_->setEnabled(rope);
+    ropePairing_->setEnabled(rope);
 }
 
 void LessonSettingsBar::showSettings(const LessonSettings& settings) {
@@ -55,6 +86,10 @@ void LessonSettingsBar::showSettings(const LessonSettings& settings) {
     scale_->setChecked(settings.scale);
     causal_->setChecked(settings.causalMask);
     unknownWords_->setCurrentIndex(static_cast<int>(settings.unknownWords));
+    positional_->setCurrentIndex(static_cast<int>(settings.positional));
+    ropeBase_->setValue(settings.ropeBase);
+    ropePairing_->setCurrentIndex(settings.ropeInterleaved ? 1 : 0);
+    enableRopeFields();
 }
 
 LessonSettings LessonSettingsBar::typedSettings() const {
@@ -66,6 +101,9 @@ LessonSettings LessonSettingsBar::typedSettings() const {
     settings.scale = scale_->isChecked();
     settings.causalMask = causal_->isChecked();
     settings.unknownWords = static_cast<UnknownWords>(unknownWords_->currentIndex());
+    settings.positional = static_cast<PositionalKind>(positional_->currentIndex());
+    settings.ropeBase = ropeBase_->value();
+    settings.ropeInterleaved = ropePairing_->currentIndex() == 1;
     return settings;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Under the editor's words and dimensions: the lesson's title, description and feature names in
-// the interface language, whether it scales by √d_k and masks later tokens, and what words
-// missing from its table get. It only asks:
+// the interface language, whether it scales by √d_k and masks later tokens, what words
+// missing from its table get, and the positional encoding (RoPE's base and pairing). It only asks:
 // the lesson document makes the change (core's applyLessonSettings), as for words and dimensions.
 #include <QWidget>
 
@@ -9,6 +9,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLineEdit;
 
 namespace attnscope {
@@ -26,6 +27,9 @@ public:
     QCheckBox* scaleBox() const { return scale_; }
     QCheckBox* causalBox() const { return causal_; }
     QComboBox* unknownWordsBox() const { return unknownWords_; }
+    QComboBox* positionalBox() const { return positional_; }
+    QDoubleSpinBox* ropeBaseBox() const { return ropeBase_; }
+    QComboBox* ropePairingBox() const { return ropePairing_; }
 
 signals:
     void settingsRequested(const attnscope::LessonSettings& settings);
@@ -34,6 +38,11 @@ private:
     QLineEdit *title_ = nullptr, *description_ = nullptr, *features_ = nullptr;
     QCheckBox *scale_ = nullptr, *causal_ = nullptr;
     QComboBox* unknownWords_ = nullptr;
+    QComboBox *positional_ = nullptr, *ropePairing_ = nullptr;
+    QDoubleSpinBox* ropeBase_ = nullptr;
+
+    void buildPositionalRow();
+    void enableRopeFields();
 };
 
 }  // namespace attnscope

@@ -16,6 +16,7 @@
 #include "ui/common/core_language.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
+#include "ui/lab/grouped_query_box.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
 #include "ui/common/core_error_text.hpp"
@@ -154,6 +155,8 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     error_ = new QLabel(this);
     theme::setThemedStyleSheet(error_, QStringLiteral("color: {errorText}"));
     layout->addWidget(error_);
+    grouped_ = new GroupedQueryBox(this);
+    layout->addWidget(grouped_, 1);
 }
 
 MultiHeadPanel::~MultiHeadPanel() = default;
@@ -252,6 +255,7 @@ void MultiHeadPanel::refreshRun() {
         controls_.inspect->setRange(1, H);
     }
     refreshInspected();
+    grouped_->setRun(x_, weights_, H, trace_.tokens);
     const int T = static_cast<int>(x_.rows()), d = static_cast<int>(x_.cols());
     shapes_->setText(tr("<b>Shapes:</b> %1").arg(QString::fromStdString(multiHeadShapes(T, d, H, coreLanguage())).toHtmlEscaped()));
     // "²" counts as a digit to QString::arg, so the squares are passed in whole.

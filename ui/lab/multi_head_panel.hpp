@@ -1,7 +1,8 @@
 #pragma once
 // Lab ▸ Multi-head (issue 5 §4): the sentence's layer input X split over H heads of one seeded set
 // of weights (core/lab/multi_head_lab): the shapes line, each head's weights side by side, the
-// inspected head's Q_h, K_h, V_h, the concatenation and W_O's output, and the per-H table.
+// inspected head's Q_h, K_h, V_h, the concatenation and W_O's output, the per-H table, and
+// grouped-query attention with the same weights (ui/lab/grouped_query_box).
 #include <QWidget>
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,7 @@ class QTableView;
 
 namespace attnscope {
 
+class GroupedQueryBox;
 class HeadCountTableModel;
 class MatrixPlotBuilder;
 
@@ -60,6 +62,7 @@ public:
     QString shapesText() const;
     QString factsText() const;
     QString errorText() const;
+    GroupedQueryBox* groupedQuery() const { return grouped_; }
 
 private:
     QWidget* buildControls();
@@ -94,6 +97,7 @@ private:
     std::unique_ptr<MatrixPlotBuilder> query_, key_, value_, concat_, output_;
     QTableView* table_ = nullptr;
     HeadCountTableModel* model_ = nullptr;
+    GroupedQueryBox* grouped_ = nullptr;  // H_kv key/value heads for the same X, weights and H
 };
 
 }  // namespace attnscope

@@ -19,6 +19,7 @@
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/permutation_demo_box.hpp"
 #include "ui/lab/plot_cards.hpp"
+#include "ui/lab/rope_demo_box.hpp"
 #include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
@@ -60,6 +61,8 @@ PositionalPanel::PositionalPanel(QWidget* parent) : QWidget(parent) {
     // from the command line comes without one).
     permutation_ = new PermutationDemoBox(this);
     layout->addWidget(permutation_, 1);
+    rope_ = new RopeDemoBox(this);
+    layout->addWidget(rope_, 1);
     refreshEncoding();
 }
 

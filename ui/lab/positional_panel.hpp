@@ -1,6 +1,7 @@
 #pragma once
 // Lab ▸ Positional encoding (issue 5 §1): the sinusoidal table as a heatmap and as curves, the
-// rotation R_k with its numeric check, and the permutation demo on the lesson's sentence. With a
+// rotation R_k with its numeric check, the permutation demo on the lesson's sentence, and RoPE
+// (ui/lab/rope_demo_box). With a
 // real model open in the main window, its learned position table is offered the same way, with
 // the least-squares R_k and its residual. Every number comes from core/pipeline
 // (sinusoidalEncoding) and core/lab/positional_lab.
@@ -25,6 +26,7 @@ namespace attnscope {
 class CurvePlotBuilder;
 class MatrixPlotBuilder;
 class PermutationDemoBox;
+class RopeDemoBox;
 
 class PositionalPanel : public QWidget, public LabPanel {
     Q_OBJECT
@@ -49,6 +51,7 @@ public:
     const MatrixPlotBuilder& rotationPlot() const { return *rotation_; }
     QString checkText() const;
     PermutationDemoBox* permutation() const { return permutation_; }
+    RopeDemoBox* rope() const { return rope_; }
 
 private:
     QWidget* buildEncodingControls();
@@ -72,6 +75,7 @@ private:
     };
     EncodingControls controls_;
     PermutationDemoBox* permutation_ = nullptr;  // its own controls, plots and texts
+    RopeDemoBox* rope_ = nullptr;                // the RoPE section: its own controls, plots and texts
     QLabel* check_ = nullptr;
     std::unique_ptr<MatrixPlotBuilder> encoding_;
     std::unique_ptr<CurvePlotBuilder> curves_;
