@@ -48,7 +48,10 @@ void addOptions(QCommandLineParser& parser) {
                                              "  coref     which earlier word a pronoun attends to\n"
                                              "  heads     every head ranked on a coreference set, or head statistics\n"
                                              "  qk        one head's queries and keys projected together to 2-D (PCA or t-SNE)\n"
-                                             "  compare   the same heads' attention in two sentences, and the difference A − B"));
+                                             "  compare   the same heads' attention in two sentences, and the difference A − B\n"
+                                             "  norms     each head's attention by weight and by norm ‖α·f(x)‖ (first and special tokens)\n"
+                                             "  lens      the logit lens: each layer's most likely tokens, per position\n"
+                                             "  dla       each head's direct contribution to the predicted token's logit, beside switching it off"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({

@@ -18,6 +18,10 @@ double probabilityOf(const Prediction& prediction, int id) {
     return std::exp(double(logits[id]) - top) / sum;
 }
 
+double logitOf(const Prediction& prediction, int id) {
+    return id < 0 || id >= prediction.logits.size() ? 0.0 : static_cast<double>(prediction.logits[id]);
+}
+
 namespace {
 
 const Prediction* atPosition(const std::vector<Prediction>& predictions, int position) {
@@ -64,8 +68,9 @@ Result<HeadEffects> rankHeadsByEffect(const LoadedModel& model, const ModelRun& 
         return Error{ErrorId::WhereHeadRanking,
                      errorText(ErrorId::ExpectedFound, errorText(ErrorId::APredictionFrom, run.predictions.size()), prediction + 1)};
     const Prediction& chosen = run.predictions[static_cast<std::size_t>(prediction)];
-    HeadEffects effects{chosen.position, chosen.top.empty() ? -1 : chosen.top.front().id, 0, {}};
+    HeadEffects effects{chosen.position, chosen.top.empty() ? -1 : chosen.top.front().id, 0, 0, {}};
     effects.before = probabilityOf(chosen, effects.token);
+    effects.logitBefore = logitOf(chosen, effects.token);
     const std::vector<HeadRef> alreadyOff = ablatedHeads(run.trace);
     const std::vector<int> ids = idsOf(run.trace);
     const int count = model.config.layers * model.config.heads;
@@ -81,7 +86,8 @@ Result<HeadEffects> rankHeadsByEffect(const LoadedModel& model, const ModelRun& 
         auto ablated = runModel(model, ids, run.trace.tokens, one);
         if (!ablated) return ablated.error();
         const Prediction& p = ablated.value().predictions.front();
-        effects.heads.push_back({head, probabilityOf(p, effects.token), p.top.empty() ? -1 : p.top.front().id});
+        effects.heads.push_back({head, probabilityOf(p, effects.token), p.top.empty() ? -1 : p.top.front().id,
+                                 logitOf(p, effects.token)});
         if (control.progress) control.progress(n + 1, count);
     }
     std::stable_sort(effects.heads.begin(), effects.heads.end(), [&](const HeadEffect& a, const HeadEffect& b) {

@@ -12,6 +12,8 @@ namespace attnscope {
 
 // softmax(prediction.logits)[id], in double. 0 for an id outside the vocabulary.
 double probabilityOf(const Prediction& prediction, int id);
+// prediction.logits[id]; 0 for an id outside the vocabulary.
+double logitOf(const Prediction& prediction, int id);
 
 struct PredictionShift {
     int id = -1;
@@ -32,11 +34,13 @@ struct HeadEffect {
     HeadRef head;
     double after = 0;   // probability of the token `before` predicted, with this head off as well
     int topAfter = -1;  // what the model predicts then
+    double logitAfter = 0;  // that token's logit with this head off (differences readable where p ≈ 0)
 };
 struct HeadEffects {
     int position = 0;      // the prediction ranked (a [MASK] for BERT, the last token for GPT-2)
     int token = -1;        // the token the run predicted there (its top-1)
     double before = 0;     // its probability in the run
+    double logitBefore = 0;  // its logit in the run
     std::vector<HeadEffect> heads;  // every head not already off, largest |after − before| first
 };
 

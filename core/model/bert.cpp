@@ -73,6 +73,12 @@ EncoderLayerWeights bindLayer(WeightBinder& bind, const LayerNames& names, const
     return w;
 }
 
+}  // namespace
+
+std::string maskedLmHeadTensor(ModelFamily family) { return namesOf(family).head.bias; }
+
+namespace {
+
 // The masked-LM head when the checkpoint has one; the decoder is the word embeddings unless stored.
 std::optional<MaskedLmHead> bindHead(WeightBinder& bind, const HeadNames& names, const TransformerConfig& c,
                                      const MatrixRef& words) {

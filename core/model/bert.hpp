@@ -56,6 +56,10 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
 // position_ids buffer, decoder bias alias)?
 bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig& config);
 
+// The tensor whose absence means a checkpoint has no masked-LM head ("cls.predictions.bias" for
+// BERT): what an error names when a prediction is asked of a bare encoder.
+std::string maskedLmHeadTensor(ModelFamily family);
+
 // One layer: X (T×d) → T×d, filling `trace` per `detail`.
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
                   LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {});

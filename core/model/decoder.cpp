@@ -179,6 +179,13 @@ void DecoderWeights::finish(MatF& X) const {
     rmsNorm(X, finalNorm.gamma, config.layerNormEps, config.family->norm == NormKind::RmsNormPlusOne);
 }
 
+std::optional<Unembedding> DecoderWeights::unembedding() const {
+    Unembedding u{config.family->norm, finalNorm, config.layerNormEps, lmHead, {}};
+    if (blocks.sandwichNorms)
+        for (const DecoderLayerWeights& w : layers) u.postAttentionNorms.push_back(w.postAttentionNorm.gamma);
+    return u;
+}
+
 std::vector<Prediction> DecoderWeights::predict(const MatF& X, const PredictionRequest& request) const {
     const MatF rows = X(request.positions, Eigen::all);          // n×d
     MatF logits = logitsOf(rows, lmHead, request.releasePages);  // n×V

@@ -45,6 +45,7 @@ struct DecoderWeights : FamilyWeights {
                const std::vector<bool>& ablated) const override;
     void finish(MatF& X) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
+    std::optional<Unembedding> unembedding() const override;
 };
 
 Result<DecoderWeights> bindDecoder(const TensorStore& store, const TransformerConfig& config, const std::string& source,

@@ -9,6 +9,7 @@
 // d_ff feed-forward width, V vocabulary size, P position-table length, L layers.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,18 @@ struct PredictionRequest {
     std::function<void(const void* data, std::size_t bytes)> releasePages;  // see RunControl
 };
 
+// How the residual stream becomes logits, for reading it directly (direct logit attribution): the
+// final norm and the output head's V×d table. Families whose output is not a norm and a product
+// (the BERT family: post-norm layers, a masked-LM head with a GELU inside) have none.
+struct Unembedding {
+    NormKind norm = NormKind::LayerNorm;
+    LayerNormRef finalNorm;  // RMSNorm: gamma only
+    float eps = 1e-5f;
+    MatrixRef table;         // V×d, the output head (the word embeddings when tied)
+    // Gemma 3: the norm each layer applies to its attention output (L entries; empty: none)
+    std::vector<VectorRef> postAttentionNorms;
+};
+
 // A family's weights, bound by name: the pieces of its forward pass. The run (run.cpp) calls
 // embed, then layer for n = 0…L−1, then finish and predict; traceLayerInDetail calls layer again.
 class FamilyWeights {
@@ -112,6 +125,7 @@ public:
     virtual void finish(MatF& /*X*/) const {}
     virtual std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const = 0;
     virtual bool canPredict() const { return true; }  // false: a bare encoder without its LM head
+    virtual std::optional<Unembedding> unembedding() const { return std::nullopt; }
     virtual const MatrixRef* positionTable() const { return nullptr; }  // a learned P×d table, if any
     std::vector<std::string> usedNames;  // every tensor bound, for the unexpected-tensor check
     std::vector<Notice> notices;         // e.g. "decoder tied to the word embeddings"

@@ -36,6 +36,9 @@ struct Gpt2Weights : FamilyWeights {
     void finish(MatF& X) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
     const MatrixRef* positionTable() const override { return &positions; }
+    std::optional<Unembedding> unembedding() const override {
+        return Unembedding{NormKind::LayerNorm, finalNorm, config.layerNormEps, lmHead, {}};
+    }
 };
 
 Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& config,

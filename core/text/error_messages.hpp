@@ -469,7 +469,16 @@ namespace attnscope {
       "不是 JSON 值的词（文本需要双引号；true、false 和 null 须小写）") \
     X(JsonBadNumber, "a malformed number", "格式错误的数字") \
     X(JsonOneOf, "{1} or {2}", "{1}或{2}") \
-    X(WhereAblate, "ablate", "关闭的头")
+    X(WhereAblate, "ablate", "关闭的头") \
+    /* core/analysis/norm_attention, logit_lens (issue 30 §2) */ \
+    X(WhereNormAttention, "norm-based attention", "基于范数的注意力") \
+    X(WhereLogitLens, "logit lens", "logit 透镜") \
+    X(WhereLogitAttribution, "direct logit attribution", "直接 logit 归因") \
+    X(ValuesNotKept, "its value vectors were not kept (the layer holds its weights only)", "它的值向量没有保留（该层只保留了权重）") \
+    X(NoMaskToRead, "the sentence has no [MASK] token; a masked language model is read at its masks", "句子中没有 [MASK] 词元；掩码语言模型只在掩码处读取") \
+    X(NoMaskedLmHead, "the checkpoint has no masked-LM head (tensor \"{1}\" is missing)", "该检查点没有掩码语言模型头（缺少张量“{1}”）") \
+    X(HiddenStatesCount, "{1} hidden states (one per layer and the embeddings')", "{1} 个隐藏状态（每层一个，另加嵌入的）") \
+    X(NoDirectPath, "needs a final norm and a linear output head; {1} models have neither (post-norm layers, a masked-LM head with a GELU inside)", "需要最终归一化和线性输出头；{1} 模型两者都没有（后归一化的层，内部含 GELU 的掩码语言模型头）")
 
 enum class ErrorId {
 #define ATTNSCOPE_ERROR_ID(id, english, chinese) id,

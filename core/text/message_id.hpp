@@ -79,6 +79,11 @@ enum class MessageId : int {
     // Grouped-query attention: {1} the key/value head, {2} the query heads reading it (1-based, "1–2")
     KvShared, ExplainKvShared,
     HeadLabelAttentionSink,
+    // attnscope norms / lens / dla (issue 30 §2): the explanation over each table and its column names
+    NormSharesNote, NormSharesHeader, LensEmbeddingRow, LensLayerRow,  // LensLayerRow: {1} the layer (1-based)
+    LensNoteNext, LensNoteMasked,
+    AttributionNote,  // {1} the predicted token, {2} its position (1-based), {3} its logit
+    AttributionDirect, AttributionProbabilityOff, AttributionLogitOff,
     Count
 };
 

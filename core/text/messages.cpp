@@ -265,6 +265,32 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::KvShared, "K/V head {1}, shared by query heads {2}", "K/V 头 {1}，由查询头 {2} 共用"},
     {MessageId::ExplainKvShared, ", K/V head {1}, shared by query heads {2}", "，K/V 头 {1}，由查询头 {2} 共用"},
     {MessageId::HeadLabelAttentionSink, "attention sink", "注意力汇点"},
+    // attnscope norms, lens, dla (issue 30 §2)
+    {MessageId::NormSharesNote,
+     "share of attention on the first token and on special tokens, by weight α and by norm ‖α·f(x)‖ "
+     "(Kobayashi et al. 2020; f(x) = (x·W_V + b_V)·W_O of the head), mean over queries 2…T",
+     "注意力落在第一个词元和特殊词元上的占比：按权重 α 与按范数 ‖α·f(x)‖ 计算"
+     "（Kobayashi 等 2020；f(x) = 该头的 (x·W_V + b_V)·W_O），对第 2…T 个查询取平均"},
+    {MessageId::NormSharesHeader, "weight→first norm→first weight→special norm→special",  // the columns, space-separated
+     "权重→首词元 范数→首词元 权重→特殊词元 范数→特殊词元"},
+    {MessageId::LensEmbeddingRow, "embeddings", "嵌入"},
+    {MessageId::LensLayerRow, "layer {1}", "第 {1} 层"},
+    {MessageId::LensNoteNext,
+     "logit lens: each layer's residual stream through the final norm and the output head; each cell is the most "
+     "likely next token after that position, with its probability",
+     "logit 透镜：每一层的残差流经过最终归一化和输出头；每个单元格是该位置之后最可能的下一个词元及其概率"},
+    {MessageId::LensNoteMasked,
+     "logit lens: each layer's residual stream through the masked-LM head, at the [MASK] positions; each cell is the "
+     "most likely token there, with its probability",
+     "logit 透镜：每一层的残差流在 [MASK] 位置经过掩码语言模型头；每个单元格是该处最可能的词元及其概率"},
+    {MessageId::AttributionNote,
+     "direct logit attribution of “{1}” at position {2} (logit {3}): each head's output through W_O, the final norm "
+     "with its scale frozen, and the output head; beside it, the same head switched off",
+     "“{1}”在位置 {2} 的直接 logit 归因（logit {3}）：每个头的输出经过 W_O、冻结缩放的最终归一化和输出头；"
+     "旁边是关闭该头后的结果"},
+    {MessageId::AttributionDirect, "direct logit", "直接 logit"},
+    {MessageId::AttributionProbabilityOff, "p, head off", "p（关闭该头）"},
+    {MessageId::AttributionLogitOff, "logit, head off", "logit（关闭该头）"},
 }};
 
 constexpr bool inIdOrder() {

@@ -339,10 +339,6 @@
         <translation>关闭头 %1</translation>
     </message>
     <message>
-        <source>%1:%2   %3 → %4 (%5), then “%6”</source>
-        <translation>%1:%2   %3 → %4（%5），之后预测“%6”</translation>
-    </message>
-    <message>
         <source>%1 (model)</source>
         <translation>%1（模型）</translation>
     </message>
@@ -457,6 +453,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>last token</source>
         <translation>最后一个词元</translation>
+    </message>
+    <message>
+        <source>%1:%2   p %3 → %4 (%5), logit %6 → %7 (%8), then “%9”</source>
+        <translation>%1:%2   p %3 → %4（%5），logit %6 → %7（%8），之后预测“%9”</translation>
     </message>
 </context>
 <context>
@@ -3719,20 +3719,6 @@ What is open stays.</source>
 <context>
     <name>cli</name>
     <message>
-        <source>AttnScope: transformer self-attention, every number visible.
-Subcommands, each with its own --help:
-  coref     which earlier word a pronoun attends to
-  heads     every head ranked on a coreference set, or head statistics
-  qk        one head&apos;s queries and keys projected together to 2-D (PCA or t-SNE)
-  compare   the same heads&apos; attention in two sentences, and the difference A − B</source>
-        <translation>AttnScope：Transformer 自注意力，每个数字都看得见。
-子命令（各有自己的 --help）：
-  coref     代词关注的是前面哪个词
-  heads     在共指数据集上为每个注意力头排名，或注意力头统计
-  qk        一个头的查询和键一起投影到二维（PCA 或 t-SNE）
-  compare   同一些头在两个句子中的注意力，以及差值 A − B</translation>
-    </message>
-    <message>
         <source>Built-in lesson NAME, a lesson FILE, or inline lesson JSON.</source>
         <translation>内置课程名 NAME、课程文件 FILE，或内联的课程 JSON。</translation>
     </message>
@@ -4283,6 +4269,82 @@ CPU 特性：%4
     <message>
         <source>--session-file needs a session FILE (File ▸ Save session)</source>
         <translation>--session-file 需要一个会话文件 FILE（文件 ▸ 保存会话）</translation>
+    </message>
+    <message>
+        <source>AttnScope: transformer self-attention, every number visible.
+Subcommands, each with its own --help:
+  coref     which earlier word a pronoun attends to
+  heads     every head ranked on a coreference set, or head statistics
+  qk        one head&apos;s queries and keys projected together to 2-D (PCA or t-SNE)
+  compare   the same heads&apos; attention in two sentences, and the difference A − B
+  norms     each head&apos;s attention by weight and by norm ‖α·f(x)‖ (first and special tokens)
+  lens      the logit lens: each layer&apos;s most likely tokens, per position
+  dla       each head&apos;s direct contribution to the predicted token&apos;s logit, beside switching it off</source>
+        <translation>AttnScope：Transformer 自注意力，每个数字都看得见。
+子命令（各有自己的 --help）：
+  coref     代词关注的是前面哪个词
+  heads     在共指数据集上为每个注意力头排名，或注意力头统计
+  qk        一个头的查询和键一起投影到二维（PCA 或 t-SNE）
+  compare   同一些头在两个句子中的注意力，以及差值 A − B
+  norms     每个头按权重和按范数 ‖α·f(x)‖ 计算的注意力（第一个词元和特殊词元）
+  lens      logit 透镜：每一层在每个位置最可能的词元
+  dla       每个头对预测词元 logit 的直接贡献，以及关闭该头后的变化</translation>
+    </message>
+    <message>
+        <source>attnscope norms: each head&apos;s attention on the first and special tokens, by weight and by norm ‖α·f(x)‖.
+attnscope lens: the logit lens, each layer&apos;s top tokens per position.
+attnscope dla: each head&apos;s direct contribution to the predicted token&apos;s logit, beside switching it off.</source>
+        <translation>attnscope norms：每个头落在第一个词元和特殊词元上的注意力，按权重和按范数 ‖α·f(x)‖ 计算。
+attnscope lens：logit 透镜，每一层在每个位置的最可能词元。
+attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该头后的变化。</translation>
+    </message>
+    <message>
+        <source>norms, lens or dla</source>
+        <translation>norms、lens 或 dla</translation>
+    </message>
+    <message>
+        <source>norms: one head&apos;s norm-weighted T×T matrix instead (LAYER:HEAD, counted from 1; JSON).</source>
+        <translation>norms：改为输出一个头按范数加权的 T×T 矩阵（LAYER:HEAD，从 1 开始计数；JSON）。</translation>
+    </message>
+    <message>
+        <source>lens: the K most likely tokens of each cell (default 5).</source>
+        <translation>lens：每个单元格中最可能的 K 个词元（默认 5）。</translation>
+    </message>
+    <message>
+        <source>dla: which prediction to attribute (1 = first; default 1).</source>
+        <translation>dla：要归因的预测（1 = 第一个；默认 1）。</translation>
+    </message>
+    <message>
+        <source>dla: leave out the ablation ranking (one run of the model per head).</source>
+        <translation>dla：不做关闭头的排名（它对每个头运行一次模型）。</translation>
+    </message>
+    <message>
+        <source>Switch these heads off in the run (LAYER:HEAD, counted from 1, comma-separated).</source>
+        <translation>在这次运行中关闭这些头（LAYER:HEAD，从 1 开始计数，逗号分隔）。</translation>
+    </message>
+    <message>
+        <source>%1 needs --model FOLDER|ID</source>
+        <translation>%1 需要 --model FOLDER|ID</translation>
+    </message>
+    <message>
+        <source>%1 needs a model&apos;s weights and output head; give --model</source>
+        <translation>%1 需要模型的权重和输出头；请给出 --model</translation>
+    </message>
+    <message>
+        <source>%1 needs --sentence TEXT</source>
+        <translation>%1 需要 --sentence TEXT</translation>
+    </message>
+    <message>
+        <source>expected LAYER:HEAD with layers 1 to %1 and heads 1 to %2, got &quot;%3&quot;</source>
+        <translation>应为 LAYER:HEAD，层为 1 到 %1，头为 1 到 %2，实际为“%3”</translation>
+    </message>
+    <message>
+        <source>is written as JSON; add --format json</source>
+        <translation>以 JSON 格式写出；请加上 --format json</translation>
+    </message>
+    <message>
+        <source>%1 expects options only, got %2</source>
+        <translation>%1 只接受选项，实际得到 %2</translation>
     </message>
 </context>
 <context>

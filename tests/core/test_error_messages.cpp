@@ -42,6 +42,7 @@ const std::set<std::string> kAllowedWords{
     "dtype", "shape",  // keys of a safetensors header
     "FFFD",           // U+FFFD
     "RoPE",           // rotary position embedding: the name Chinese texts use too (docs/glossary.md)
+    "logit", "GELU", "MASK",  // issue 30 §2: terms Chinese texts keep as they are, and the [MASK] token
     // tokenizer.json's own type and option names, spelled as the file spells them
     "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Prepend", "Replace", "Strip", "Sequence", "Split", "ByteLevel",
     "Metaspace", "Digits", "Punctuation", "TemplateProcessing", "BertProcessing", "RobertaProcessing", "Removed",

@@ -345,7 +345,7 @@ void AblationWindowTest::ranksHeadsByEffectAsTorch() {
     }
     QCOMPARE(box->entries()[0].head, (HeadRef{0, 2}));
     QCOMPARE(box->entries()[1].head, (HeadRef{1, 1}));
-    QVERIFY2(box->entries()[0].text.startsWith("1:3   0.298 → 0.760 (+0.462), then"), qPrintable(box->entries()[0].text));
+    QVERIFY2(box->entries()[0].text.startsWith("1:3   p 0.298 → 0.760 (+0.462), logit "), qPrintable(box->entries()[0].text));
     const auto before = modelSourceOf(window)->lastRun();
     QListWidgetItem* first = box->list()->item(0);
     emit box->list()->itemDoubleClicked(first);

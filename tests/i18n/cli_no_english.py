@@ -24,7 +24,9 @@ ALLOW = {
     "concat", "output", "out", "exp", "max", "PCA", "Transformer", "PNG", "Markdown",
     "AttentionViz", "Lines", "SNE", "CLS", "SEP", "MASK", "PAD", "src", "Hugging", "Face",
     # the subcommands' words, typed as they are
-    "qk", "coref", "heads", "compare",
+    "qk", "coref", "heads", "compare", "norms", "lens", "dla",
+    # issue 30 §2: terms and names kept as they are in Chinese texts
+    "logit", "GELU", "Kobayashi",
     # format and layout names as typed after an option
     "text", "json", "csv", "markdown", "npy", "npz", "NumPy", "pca", "tsne", "zh_CN",
     # metavariables of messages and help, in capitals: LAYER:HEAD, FOLDER|ID, NAME|FILE, --sentence TEXT
@@ -155,12 +157,21 @@ def cases(fix, lessons, work):
         ("compare_stray_word", ["compare", "--lesson", "two-heads", "--sentence-b", "a", "stray"], "stray", True),
         ("compare_out_empty", ["compare", "--lesson", "two-heads", "--sentence-b", "a", "--out", ""], "", True),
         ("compare_layer_text", ["compare", "--lesson", "two-heads", "--sentence-b", "a", "--layer", "one"], "one", True),
+        # attnscope norms, lens, dla (the lens and dla tables name vocabulary tokens: their stderr only)
+        ("norms_text", ["norms", "--model", bert, "--sentence", "the cat sat"], "the cat sat", True),
+        ("lens_text", ["lens", "--model", bert, "--sentence", "the [MASK] sat"], "", False),
+        ("dla_text", ["dla", "--model", "example-gpt", "--sentence", "the cat sat"], "", False),
+        ("lens_help", ["lens", "--help"], "bert base uncased", True),
+        ("lens_no_mask", ["lens", "--model", bert, "--sentence", "the cat sat"], "the cat sat", True),
+        ("lens_top_zero", ["lens", "--model", bert, "--sentence", "a [MASK] b", "--top", "0"], "", True),
+        ("dla_bert", ["dla", "--model", bert, "--sentence", "the [MASK] sat"], "the sat", True),
+        ("norms_lesson", ["norms", "--lesson", "two-heads", "--sentence", "a"], "", True),
     ]
 
 
 def run_case(binary, arguments, read_stdout, work):
     # --lang after the subcommand word (attnscope coref --lang zh_CN …), as the help shows it.
-    command = arguments[:1] + ["--lang", "zh_CN"] + arguments[1:] if arguments[0] in ("coref", "heads", "qk", "compare") \
+    command = arguments[:1] + ["--lang", "zh_CN"] + arguments[1:] if arguments[0] in ("coref", "heads", "qk", "compare", "norms", "lens", "dla") \
         else ["--lang", "zh_CN"] + arguments
     done = subprocess.run([binary, *command], capture_output=True, timeout=120,
                           env=dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_RUNTIME_DIR=work))

@@ -183,6 +183,16 @@ def layer_slides(c, n):
     return False
 
 
+def feed_forward(x, w, p, norm, act, gemma):
+    """The stream after layer p's gated MLP: down(act(gate(h))·up(h)) on the normed stream h, added
+    back (Gemma 3: its own norm before the MLP, and one after)."""
+    h = norm(x, p + ("pre_feedforward_layernorm.weight" if gemma else "post_attention_layernorm.weight"))
+    m = (act(h @ w[p + "mlp.gate_proj.weight"].T) * (h @ w[p + "mlp.up_proj.weight"].T)) @ w[p + "mlp.down_proj.weight"].T
+    if gemma:
+        m = norm(m, p + "post_feedforward_layernorm.weight")
+    return x + m
+
+
 def forward(c, w, ids, ablate=()):
     kind = c["model_type"]
     gemma = kind == "gemma3_text"
@@ -225,12 +235,7 @@ def forward(c, w, ids, ablate=()):
         o = (probs @ v).transpose(0, 1).reshape(T, H * dk) @ w[p + "self_attn.o_proj.weight"].T
         if gemma:
             o = norm(o, p + "post_attention_layernorm.weight")
-        x = x + o
-        h = norm(x, p + ("pre_feedforward_layernorm.weight" if gemma else "post_attention_layernorm.weight"))
-        m = (act(h @ w[p + "mlp.gate_proj.weight"].T) * (h @ w[p + "mlp.up_proj.weight"].T)) @ w[p + "mlp.down_proj.weight"].T
-        if gemma:
-            m = norm(m, p + "post_feedforward_layernorm.weight")
-        x = x + m
+        x = feed_forward(x + o, w, p, norm, act, gemma)
     x = norm(x, "model.norm.weight")
     head = w["model.embed_tokens.weight"] if c["tie_word_embeddings"] else w["lm_head.weight"]
     logits = x[-1] @ head.T

@@ -34,8 +34,15 @@ torch.set_default_dtype(torch.float64)  # the reference computes in double; core
 
 # ---------------------------------------------------------------- reading the fixtures
 
+def float64_array(raw, dtype):
+    """F32, F16 or BF16 (the upper half of a float32) little-endian bytes → float64."""
+    if dtype == "BF16":
+        return (np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return np.frombuffer(raw, dtype={"F32": "<f4", "F16": "<f2"}[dtype]).astype(np.float64)
+
+
 def read_safetensors(path):
-    """name → float64 tensor; only F32 and F16 (what the tiny fixtures hold)."""
+    """name → float64 tensor, from F32, F16 or BF16 (what the tiny fixtures hold)."""
     with open(path, "rb") as f:
         blob = f.read()
     (n,) = struct.unpack("<Q", blob[:8])
@@ -45,9 +52,8 @@ def read_safetensors(path):
     for name, info in header.items():
         if name == "__metadata__":
             continue
-        dtype = {"F32": "<f4", "F16": "<f2"}[info["dtype"]]
         start, end = info["data_offsets"]
-        array = np.frombuffer(blob[base + start:base + end], dtype=dtype).astype(np.float64)
+        array = float64_array(blob[base + start:base + end], info["dtype"])
         out[name] = torch.from_numpy(array.reshape(info["shape"]).copy())
     return out
 

@@ -15,14 +15,21 @@ namespace attnscope {
 
 namespace {
 
-QString entryText(const HeadEffect& e, double before, const HeadEffectBox::Labeler& label) {
-    const double change = e.after - before;
-    return QObject::tr("%1:%2   %3 → %4 (%5), then “%6”")
+QString signedChange(double change) {
+    return (change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::abs(change), 'f', 3);
+}
+
+// Probability and logit: a token far down the list keeps p ≈ 0.000 either way, its logit still moves.
+QString entryText(const HeadEffect& e, const HeadEffects& effects, const HeadEffectBox::Labeler& label) {
+    return QObject::tr("%1:%2   p %3 → %4 (%5), logit %6 → %7 (%8), then “%9”")
         .arg(e.head.layer + 1)
         .arg(e.head.head + 1)
-        .arg(before, 0, 'f', 3)
+        .arg(effects.before, 0, 'f', 3)
         .arg(e.after, 0, 'f', 3)
-        .arg((change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::abs(change), 'f', 3))
+        .arg(signedChange(e.after - effects.before))
+        .arg(effects.logitBefore, 0, 'f', 3)
+        .arg(e.logitAfter, 0, 'f', 3)
+        .arg(signedChange(e.logitAfter - effects.logitBefore))
         .arg(qs(label(e.topAfter)));
 }
 
@@ -94,7 +101,7 @@ void HeadEffectBox::showEffects(const HeadEffects& effects, const Labeler& label
                           .arg(effects.before, 0, 'f', 3)
                           .arg(effects.position + 1));
     for (const HeadEffect& e : effects.heads) {
-        entries_.push_back({e.head, e.after, entryText(e, effects.before, label)});
+        entries_.push_back({e.head, e.after, entryText(e, effects, label)});
         list_->addItem(entries_.back().text);
     }
 }
