@@ -364,11 +364,7 @@ std::optional<std::string> commandLineError(const QStringList& arguments) {
 }
 
 int runCommandLine(const QStringList& arguments) {
-    if (sessionOption(arguments)) {  // --session-file FILE: its options, then the run as typed (cli_session.hpp)
-        QStringList expanded = arguments;
-        if (auto error = withSessionOptions(expanded)) return fail(*error);
-        return runCommandLine(expanded);
-    }
+    if (sessionOption(arguments)) return runWithSession(arguments, runCommandLine);  // --session-file (cli_session.hpp)
     if (isAnalysisCommand(arguments)) return runAnalysisCommand(arguments);  // coref, heads: cli_analysis.cpp
     QCommandLineParser parser;
     addOptions(parser);

@@ -66,4 +66,10 @@ std::optional<std::string> withSessionOptions(QStringList& arguments) {
     return std::nullopt;
 }
 
+int runWithSession(const QStringList& arguments, int (*run)(const QStringList&)) {
+    QStringList expanded = arguments;
+    if (auto error = withSessionOptions(expanded)) return fail(*error);
+    return run(expanded);
+}
+
 }  // namespace attnscope

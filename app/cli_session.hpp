@@ -14,5 +14,7 @@ std::optional<QString> sessionOption(const QStringList& arguments);
 // `arguments` with --session-file FILE replaced by the session's options; an unreadable or bad session
 // is the error (exit 1). Files of the source that changed since the session was saved: a notice.
 std::optional<std::string> withSessionOptions(QStringList& arguments);
+// `run` on the session's options in place of --session-file FILE; exit 1 on a bad session.
+int runWithSession(const QStringList& arguments, int (*run)(const QStringList&));
 
 }  // namespace attnscope

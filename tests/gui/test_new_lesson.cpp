@@ -235,7 +235,11 @@ void NewLessonTest::wordsMissingFromTheTableGetTheChosenRuleAndAreNamed() {
 // Q_pre and K_pre steps, and undo brings RoPE back.
 void NewLessonTest::ropeIsChosenInTheSettingsWithItsBaseAndPairing() {
     QVERIFY(window->openBuiltInLesson("rope"));
-    LessonSettingsBar* bar = child<LessonEditor>(*window, "lessonEditor")->settingsBar();
+    auto* editor = child<LessonEditor>(*window, "lessonEditor");
+    auto* tabs = qobject_cast<QTabWidget*>(editor->parentWidget()->parentWidget());  // the "Edit lesson" tab, as a teacher opens it
+    QVERIFY(tabs);
+    tabs->setCurrentWidget(editor);
+    LessonSettingsBar* bar = editor->settingsBar();
     QCOMPARE(bar->positionalBox()->currentIndex(), static_cast<int>(PositionalKind::Rotary));
     QCOMPARE(bar->ropeBaseBox()->value(), 100.0);
     QVERIFY(bar->ropeBaseBox()->isEnabled());

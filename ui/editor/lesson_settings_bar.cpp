@@ -83,6 +83,8 @@ void LessonSettingsBar::showSettings(const LessonSettings& settings) {
     QStringList names;
     for (const std::string& name : settings.featureNames) names << QString::fromStdString(name);
     features_->setText(names.join(QStringLiteral(", ")));
+    shownFeatureNames_ = settings.featureNames;
+    shownFeaturesText_ = features_->text();
     scale_->setChecked(settings.scale);
     causal_->setChecked(settings.causalMask);
     unknownWords_->setCurrentIndex(static_cast<int>(settings.unknownWords));
@@ -96,8 +98,11 @@ LessonSettings LessonSettingsBar::typedSettings() const {
     LessonSettings settings;
     settings.title = title_->text().trimmed().toUtf8().toStdString();
     settings.description = description_->text().trimmed().toUtf8().toStdString();
-    for (const QString& name : features_->text().split(QRegularExpression(QStringLiteral("[,，、]")), Qt::SkipEmptyParts))
-        if (!name.trimmed().isEmpty()) settings.featureNames.push_back(name.trimmed().toUtf8().toStdString());
+    // Names as shown stay as they are: a name may itself hold a comma ("pair 1, first").
+    if (features_->text() == shownFeaturesText_) settings.featureNames = shownFeatureNames_;
+    else
+        for (const QString& name : features_->text().split(QRegularExpression(QStringLiteral("[,，、]")), Qt::SkipEmptyParts))
+            if (!name.trimmed().isEmpty()) settings.featureNames.push_back(name.trimmed().toUtf8().toStdString());
     settings.scale = scale_->isChecked();
     settings.causalMask = causal_->isChecked();
     settings.unknownWords = static_cast<UnknownWords>(unknownWords_->currentIndex());

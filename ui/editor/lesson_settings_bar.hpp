@@ -36,6 +36,8 @@ signals:
 
 private:
     QLineEdit *title_ = nullptr, *description_ = nullptr, *features_ = nullptr;
+    std::vector<std::string> shownFeatureNames_;  // what showSettings put in features_, kept exactly
+    QString shownFeaturesText_;
     QCheckBox *scale_ = nullptr, *causal_ = nullptr;
     QComboBox* unknownWords_ = nullptr;
     QComboBox *positional_ = nullptr, *ropePairing_ = nullptr;
