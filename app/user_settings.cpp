@@ -66,6 +66,19 @@ void saveChange(Store& s) {
 
 }  // namespace
 
+// QSettings decodes a value "@Variant(…)" with QDataStream, whose lengths come from the file: a few
+// bytes can ask for gigabytes (a fuzz finding). AttnScope writes only booleans, numbers, text and
+// lists of text, so such a line is not ours and is left out.
+namespace {
+QByteArray withoutSerializedVariants(const QByteArray& bytes) {
+    if (!bytes.contains("@Variant(")) return bytes;
+    QByteArrayList kept;
+    for (const QByteArray& line : bytes.split('\n'))
+        if (!line.contains("@Variant(")) kept << line;
+    return kept.join('\n');
+}
+}  // namespace
+
 Result<QByteArray> readSettingsFile(const QString& path) {
     struct stat info {};
     const QByteArray local = QFile::encodeName(path);
@@ -73,7 +86,7 @@ Result<QByteArray> readSettingsFile(const QString& path) {
     if (S_ISLNK(info.st_mode)) return Error{path.toStdString(), ErrorId::LinkNotFollowed};
     auto text = readTextFile(local.toStdString(), kMaxSettingsBytes);  // regular files only
     if (!text) return text.error();
-    return QByteArray::fromStdString(text.value());
+    return withoutSerializedVariants(QByteArray::fromStdString(text.value()));
 }
 
 QString userSettingsPath() {
