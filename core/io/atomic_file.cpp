@@ -26,14 +26,6 @@ Error osError(const std::string& target) {
     return Error{target, errorText(ErrorId::CouldNotBeWritten, std::strerror(errno))};
 }
 
-// A symlink is written through (as an editor would); a dangling one is replaced.
-fs::path resolvedTarget(const fs::path& path) {
-    std::error_code ec;
-    if (!fs::is_symlink(path, ec)) return path;
-    const fs::path real = fs::canonical(path, ec);
-    return ec ? path : real;
-}
-
 // A new, uniquely named file beside the target. O_EXCL: never an existing file or a planted
 // symlink. Mode 0666 lets the umask decide, as for any new file; a replaced file's owner and mode
 // are kept (best effort, like cp -p: root writing over a user's 0600 file leaves it the user's).
@@ -148,6 +140,13 @@ std::string modeText(mode_t mode) {
     return text;
 }
 
+// A link is never written through, whatever it names (a planted link must not turn a write into
+// the replacement of another file), nor replaced by a file; only a stream it names is written into.
+bool isSymlink(const fs::path& path) {
+    struct stat link {};
+    return ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+}
+
 // What stands at the target decides how it is written, or that it is not: an input of this
 // command-line run and a file nobody may write are refused (as an editor would), a stream is
 // written into, a regular file is replaced.
@@ -197,19 +196,18 @@ bool FileChunkWriter::write(std::string_view bytes) {
 
 Result<void> writeFileAtomically(const fs::path& path,
                                          const std::function<Result<void>(FileChunkWriter&)>& produce) {
-    const fs::path target = resolvedTarget(path);
     const std::string name = path.string();
     struct stat info {};
-    auto kind = examineTarget(target, name, info);
+    auto kind = examineTarget(path, name, info);
     if (!kind) return kind.error();
-    if (kind.value() == Target::Stream) return writeStream(target, name, produce);
-    return replaceAtomically(target, name, kind.value() == Target::Regular ? &info : nullptr, produce);
+    if (kind.value() == Target::Stream) return writeStream(path, name, produce);
+    if (isSymlink(path)) return Error{name, ErrorId::LinkNotFollowed};
+    return replaceAtomically(path, name, kind.value() == Target::Regular ? &info : nullptr, produce);
 }
 
 Result<void> writeRegularFileAtomically(const fs::path& path, std::string_view bytes) {
     const std::string name = path.string();
-    struct stat link {};
-    if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) return Error{name, ErrorId::LinkNotFollowed};
+    if (isSymlink(path)) return Error{name, ErrorId::LinkNotFollowed};
     struct stat info {};
     auto kind = examineTarget(path, name, info);
     if (!kind) return kind.error();

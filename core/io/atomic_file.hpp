@@ -28,10 +28,11 @@ private:
 };
 
 // Calls `produce` with a writer for the new content and commits it only when produce returns no
-// error and every write succeeded. A symlink is followed: the file it points to is replaced, with
-// its mode and (where permitted) its owner. Refused: a file without any write permission (mode
-// 0444) and, on the command line, a file this run reads (core/io/run_inputs.hpp). A device or FIFO
-// is written into, never replaced; a FIFO without a reader is refused instead of waited on.
+// error and every write succeeded. A replaced file keeps its mode and (where permitted) its owner.
+// Refused: a symbolic link (never written through, nor replaced), a file without any write
+// permission (mode 0444) and, on the command line, a file this run reads (core/io/run_inputs.hpp).
+// A device or FIFO (also through a link: /dev/stdout, a shell's >(…)) is written into, never
+// replaced; a FIFO without a reader is refused instead of waited on.
 Result<void> writeFileAtomically(const std::filesystem::path& path,
                                          const std::function<Result<void>(FileChunkWriter&)>& produce);
 

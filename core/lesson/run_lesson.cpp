@@ -86,7 +86,11 @@ Result<void> runLayers(const Lesson& lesson, Mat X, const std::vector<HeadRef>& 
     if (lesson.layers.empty()) return Error{ErrorId::WhereLesson, ErrorId::NoAttentionLayer};
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
-    AttentionOptions options{lesson.scale, lesson.causalMask, trace.handRounding, trace.paddedFrom, {}};
+    AttentionOptions options;
+    options.scaled = lesson.scale;
+    options.causal = lesson.causalMask;
+    options.handRounding = trace.handRounding;
+    options.realTokens = trace.paddedFrom;
     withRope(lesson, options);
     const bool several = lesson.layers.size() > 1;
     for (std::size_t l = 0; l < lesson.layers.size(); ++l) {
@@ -219,7 +223,10 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     if (auto bad = checkHeadsExist(settings.ablate, 1, lesson.numHeads, ErrorText(ErrorId::WhereAblateCross));
         !bad.ok())
         return bad.error();
-    AttentionOptions options{lesson.scale, false, trace.handRounding, -1, layerHeadMask(settings.ablate, 0, lesson.numHeads)};
+    AttentionOptions options;
+    options.scaled = lesson.scale;
+    options.handRounding = trace.handRounding;
+    options.ablatedHeads = layerHeadMask(settings.ablate, 0, lesson.numHeads);
     withRope(lesson, options);
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);

@@ -118,14 +118,39 @@ TEST_CASE("writeFileAtomically keeps an old file's mode, and a new one follows t
     CHECK(modeOf(dir.path / "new.json") == 0640);  // 0666 minus the umask, not mkstemp's 0600
 }
 
-TEST_CASE("writeFileAtomically through a symlink replaces the file it points to", "[io]") {
+TEST_CASE("writeFileAtomically never writes through a link, nor replaces one", "[io]") {
+    // A link planted where an export goes must not turn the export into the replacement of the
+    // file it names: the link and that file stay as they were, and the message names the link.
     ScratchFolder dir;
     fs::create_directory(dir.path / "real");
     put(dir.path / "real" / "lesson.json", "old");
     fs::create_symlink("real/lesson.json", dir.path / "link.json");
-    REQUIRE(writeFileAtomically(dir.path / "link.json", std::string_view("new")).ok());
+    fs::create_symlink("real/missing.json", dir.path / "dangling.json");
+    const auto linked = writeFileAtomically(dir.path / "link.json", std::string_view("new"));
+    REQUIRE_FALSE(linked.ok());
+    CHECK(linked.error().text() == (dir.path / "link.json").string() + ": is a symbolic link: this file is never written through a link");
+    CHECK(contentOf(dir.path / "real" / "lesson.json") == "old");
     CHECK(fs::is_symlink(dir.path / "link.json"));
-    CHECK(contentOf(dir.path / "real" / "lesson.json") == "new");
+    CHECK_FALSE(writeFileAtomically(dir.path / "dangling.json", std::string_view("new")).ok());
+    CHECK(fs::is_symlink(dir.path / "dangling.json"));
+    CHECK(dir.names() == std::vector<std::string>{"dangling.json", "link.json", "real"});  // no temporary
+}
+
+TEST_CASE("writeFileAtomically writes into a pipe named by a link (/dev/stdout, >(…))", "[io]") {
+    ScratchFolder folder;
+    const fs::path fifo = folder.path / "pipe";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    fs::create_symlink("pipe", folder.path / "out");
+    std::string received;
+    std::thread reader([&] {
+        std::ifstream in(fifo, std::ios::binary);
+        received.assign(std::istreambuf_iterator<char>(in), {});
+    });
+    const auto written = writeFileAtomically(folder.path / "out", std::string_view("through the link"));
+    reader.join();
+    CHECK(written.ok());
+    CHECK(received == "through the link");
+    CHECK(fs::is_symlink(folder.path / "out"));
 }
 
 TEST_CASE("writeFileAtomically: a 255-byte file name still gets a temporary beside it", "[io]") {
