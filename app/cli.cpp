@@ -292,7 +292,8 @@ std::optional<std::string> wordsRequestError(const ModelRequest& r) {
 
 int runWordsCommand(const QCommandLineParser& parser, const OpenedModel& opened, RunControl control, ModelRequest r) {
     if (auto error = wordsRequestError(r)) return fail(*error);
-    control.fullDetailMaxTokens = 0;  // weights only: the words need nothing more
+    control.fullDetailMaxTokens = 0;      // weights only: the words need nothing more,
+    control.allWeightsBudget = SIZE_MAX;  // but every layer's (never a long run)
     auto run = runSentence(opened, parser.value("sentence").toStdString(), control);
     if (!run) return fail(coreErrorString(run.error()));
     notices(run.value().trace.notices);
@@ -321,7 +322,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     control.ablate = request.ablate;
     if (parser.isSet("words")) return runWordsCommand(parser, opened.value(), control, request);
     if (streamsLayers(parser, request)) return streamModel(parser, opened.value(), control, request);
-    // The one layer shown is rebuilt by detailTraceOf; the run keeps the attention weights only.
+    // The one layer shown is rebuilt by detailTraceOf; the run keeps the weights or (long runs) digests.
     control.fullDetailMaxTokens = 0;
     const std::string sentence = parser.value("sentence").toStdString();
     auto run = runSentence(opened.value(), sentence, control);

@@ -75,6 +75,7 @@ Result<ModelRun> runFull(const Request& r, int topK) {
     RunControl control;
     control.ablate = r.ablate;
     control.fullDetailMaxTokens = INT_MAX;
+    control.allWeightsBudget = SIZE_MAX;  // never a long run (core/model/long_run.hpp)
     control.topK = topK;
     auto run = runSentence(*r.model, r.sentence, control);
     if (run) notices(run.value().trace.notices);

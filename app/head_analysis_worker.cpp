@@ -68,7 +68,7 @@ void HeadAnalysisWorker::deliverEvaluation(const Delivery& delivery) {
     control_ = delivery.control;
     description_ = delivery.description;
     emit evaluations_->finished();
-    if (requestedTrace_) computeStatistics(requestedTrace_);  // the "coreference" labels may change
+    if (requestedTrace_) computeStatistics(requestedTrace_, requestedDigests_);  // the "coreference" labels may change
 }
 
 void HeadAnalysisWorker::cancelEvaluation() { evaluator_->cancel(); }
@@ -83,12 +83,13 @@ void HeadAnalysisWorker::clearEvaluation() {
     description_.clear();
 }
 
-void HeadAnalysisWorker::computeStatistics(std::shared_ptr<const Trace> trace) {
+void HeadAnalysisWorker::computeStatistics(std::shared_ptr<const Trace> trace, std::shared_ptr<const RunDigests> digests) {
     if (!trace) return;
     requestedTrace_ = trace;
+    requestedDigests_ = digests;
     auto evaluation = evaluation_ && sameShape(*evaluation_, *trace) ? evaluation_ : nullptr;
-    statistician_->submit([this, trace, evaluation](const LatestRequestWorker::Request&) {
-        auto result = headStatistics(*trace, evaluation.get());
+    statistician_->submit([this, trace, digests, evaluation](const LatestRequestWorker::Request&) {
+        auto result = headStatistics(*trace, digests ? *digests : RunDigests{}, evaluation.get());
         // A trace without weights (nothing to show) gives no statistics rather than an error.
         auto stats = std::make_shared<const std::vector<HeadStatistics>>(
             result ? std::move(result).value() : std::vector<HeadStatistics>{});

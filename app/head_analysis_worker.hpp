@@ -42,7 +42,8 @@ public:
 
     // Head statistics of `trace` (kept alive until done), with the "coreference" label when the
     // last evaluation has the trace's shape. → statisticsReady (only for the latest request).
-    void computeStatistics(std::shared_ptr<const Trace> trace);
+    // `digests`: a long run's, for the heads `trace` holds no weights of (TraceSource::thumbnails).
+    void computeStatistics(std::shared_ptr<const Trace> trace, std::shared_ptr<const RunDigests> digests = nullptr);
     bool computingStatistics() const { return statistician_->busy(); }
     std::shared_ptr<const std::vector<HeadStatistics>> statistics() const { return stats_; }
     const Trace* statisticsTrace() const { return statsTrace_.get(); }
@@ -64,6 +65,7 @@ private:
     std::optional<ControlComparison> control_;
     QString description_;
     std::shared_ptr<const Trace> requestedTrace_;  // the latest request
+    std::shared_ptr<const RunDigests> requestedDigests_;
     std::shared_ptr<const Trace> statsTrace_;      // what stats_ describe
     std::shared_ptr<const std::vector<HeadStatistics>> stats_;
 };

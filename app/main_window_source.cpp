@@ -281,6 +281,7 @@ TraceOnScreen MainWindow::onScreen() const {
     shown.decimals = source_->decimals();
     if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
     shown.options.words = shown.trace != source_->trace();  // View ▸ Attention between words
+    if (!shown.options.words) shown.thumbnails = source_->thumbnails();  // a token-level run's
     return shown;
 }
 

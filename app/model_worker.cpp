@@ -10,11 +10,35 @@ struct ModelWorker::RunResult {
     std::shared_ptr<const ModelRun> run;
     std::shared_ptr<const Trace> detail;
     std::shared_ptr<const std::vector<Prediction>> plain;
+    int detailLayer = 0;
 };
 
 namespace {
 
 using Predictions = std::shared_ptr<const std::vector<Prediction>>;
+
+// The run shared, and the Trace its worked example shows: the shown layer taken out of the run,
+// or a long run's digests with that layer rebuilt (shownTraceOf).
+std::shared_ptr<const Trace> shareRun(const OpenedModel& model, ModelRun run, int layer,
+                                      std::shared_ptr<const ModelRun>& shared) {
+    if (!run.isLong()) {
+        auto detail = takeDetailTrace(model, run, layer);
+        shared = std::make_shared<const ModelRun>(std::move(run));
+        return detail ? std::make_shared<const Trace>(std::move(detail).value()) : nullptr;
+    }
+    shared = std::make_shared<const ModelRun>(std::move(run));
+    auto shown = shownTraceOf(model, shared, layer);
+    return shown ? std::move(shown).value() : nullptr;
+}
+
+// Another layer of a finished run: detailTraceOf's one layer, or a long run's shownTraceOf.
+Result<std::shared_ptr<const Trace>> layerTraceOf(const OpenedModel& model, const std::shared_ptr<const ModelRun>& run,
+                                                  int layer) {
+    if (run->isLong()) return shownTraceOf(model, run, layer);
+    auto one = detailTraceOf(model, *run, layer);
+    if (!one) return one.error();
+    return std::make_shared<const Trace>(std::move(one).value());
+}
 
 // The sentence's predictions with every head on: the ablation-free run itself, the one kept from
 // an earlier run of the same sentence, or one more forward (predictions only) when heads are off.
@@ -40,6 +64,7 @@ ModelWorker::ModelWorker(QObject* parent, RunFunction runSentence)
       runs_(new JobSignals(this)),
       runSentence_(std::move(runSentence)) {
     connect(runner_, &LatestRequestWorker::progress, runs_, &JobSignals::progress);
+    connect(detailer_, &LatestRequestWorker::progress, runs_, &JobSignals::progress);
 }
 
 // Opening has its own worker: typing while a model loads must not drop the load.
@@ -81,9 +106,8 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
         auto result = std::make_shared<RunResult>();
         auto run = runSentence(*model, text, control);
         if (run) {
-            auto detail = takeDetailTrace(*model, run.value(), detailLayer);
-            result->run = std::make_shared<const ModelRun>(std::move(run).value());
-            if (detail) result->detail = std::make_shared<const Trace>(std::move(detail).value());
+            result->detail = shareRun(*model, std::move(run).value(), detailLayer, result->run);
+            result->detailLayer = detailLayer;
             result->plain = plainPredictionsOf(*model, text, *result->run, control, kept);
         } else {
             result->error = run.error();
@@ -100,26 +124,41 @@ void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
     detailer_->drop();  // a layer of the previous run
     run_ = result->run;
     plain_ = result->plain;
-    if (result->detail) detail_ = result->detail;
+    if (result->detail) {
+        detail_ = result->detail;
+        detailTraceLayer_ = result->detailLayer;
+    }
     emit runs_->finished();
 }
 
 void ModelWorker::showLayerInDetail(int layer) {
     detailLayer_ = layer;
     if (!model_ || !run_) return;
-    detailer_->submit([this, model = model_, run = run_, layer](const LatestRequestWorker::Request&) {
-        auto detail = detailTraceOf(*model, *run, layer);
-        if (!detail) return LatestRequestWorker::Delivery{};
-        auto shared = std::make_shared<const Trace>(std::move(detail).value());
-        return LatestRequestWorker::Delivery{[this, run, shared] {
+    const bool longRun = run_->isLong();  // seconds at thousands of tokens: shown as a run
+    detailer_->submit([this, model = model_, run = run_, layer, longRun](const LatestRequestWorker::Request& request) {
+        if (longRun) request.progress(0, 1);
+        auto detail = layerTraceOf(*model, run, layer);
+        if (!detail) {
+            if (!longRun) return LatestRequestWorker::Delivery{};
+            return LatestRequestWorker::Delivery{[this, message = coreErrorText(detail.error()), cancelled = request.cancelled()] {
+                emit runs_->failed(message, cancelled);
+            }};
+        }
+        if (longRun && request.cancelled()) return LatestRequestWorker::Delivery{[this] { emit runs_->failed({}, true); }};
+        return LatestRequestWorker::Delivery{[this, run, layer, shared = std::move(detail).value()] {
             if (run != run_) return;  // a newer run came first
             detail_ = shared;
+            detailTraceLayer_ = layer;
             emit detailReady();
         }};
     });
+    if (longRun) emit runs_->started();
 }
 
-void ModelWorker::cancel() { runner_->cancel(); }
+void ModelWorker::cancel() {
+    runner_->cancel();
+    detailer_->cancel();
+}
 
 void ModelWorker::clear() {
     for (LatestRequestWorker* worker : {opener_, runner_, detailer_}) worker->drop();

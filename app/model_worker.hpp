@@ -25,15 +25,20 @@ public:
     void openModel(const QString& pathOrId);            // → modelOpened / openFailed
     // → runs()' finished / failed (needs a model); `ablate`: heads switched off (RunControl::ablate)
     void run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate = {});
-    void showLayerInDetail(int layer);                   // → detailReady (for lastRun())
-    void cancel();                                       // the running request; results stay
+    // → detailReady (for lastRun()). A long run's layer is rebuilt as a run: runs() tell started,
+    // progress and failed (cancelled by cancel() or a newer layer), then detailReady.
+    void showLayerInDetail(int layer);
+    void cancel();                                       // the running requests; results stay
     void clear();                                        // forgets the model and results
 
     bool running() const { return opener_->busy() || runner_->busy(); }
     const JobSignals* runs() const { return runs_; }  // started, progress (layers done), finished, failed
     std::shared_ptr<const OpenedModel> model() const { return model_; }
     std::shared_ptr<const ModelRun> lastRun() const { return run_; }
+    // The worked example's Trace: the one layer rebuilt, or for a long run (ModelRun::isLong) every
+    // layer's digests with detailTraceLayer() rebuilt (shownTraceOf).
     std::shared_ptr<const Trace> detailTrace() const { return detail_; }
+    int detailTraceLayer() const { return detailTraceLayer_; }
     int detailLayer() const { return detailLayer_; }
     QString lastSentence() const { return sentence_; }
     // The predictions of lastRun()'s sentence with every head on: what an ablated run's
@@ -61,6 +66,7 @@ private:
     std::shared_ptr<const Trace> detail_;
     std::shared_ptr<const std::vector<Prediction>> plain_;
     int detailLayer_ = 0;
+    int detailTraceLayer_ = 0;  // the layer detail_ holds
     QString sentence_;
 };
 

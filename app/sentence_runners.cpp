@@ -14,7 +14,8 @@ SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int
     return [model = std::move(model), detailLayer, ablate = std::move(ablate)](const std::string& sentence) -> Result<Trace> {
         RunControl control;
         control.ablate = ablate;
-        control.fullDetailMaxTokens = 0;  // coreference needs the weights only
+        control.fullDetailMaxTokens = 0;  // coreference needs the weights only,
+        control.allWeightsBudget = SIZE_MAX;  // of every layer: never a long run (core/model/long_run.hpp)
         control.detailLayer = detailLayer;
         control.topK = 1;
         auto run = runSentence(*model, sentence, control);

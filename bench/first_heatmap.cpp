@@ -3,7 +3,9 @@
 // quits right after the first paint of the model run's heatmap and prints the milliseconds since
 // the model was requested. bench/run_forward_bench.sh and run_export_bench.sh time it; the
 // hostile rows of tests/hostile/cases-theme.tsv use it as a window that starts and quits alone.
-//   build/bench/attnscope_first_heatmap --model FOLDER|ID [--sentence TEXT] [--lang zh_CN|en]
+// --switch-layer N: then shows layer N (1-based) as the layer box does and prints the milliseconds
+// from that request to the heatmap's next paint with the layer rebuilt (bench/run_decoder_bench.sh).
+//   build/bench/attnscope_first_heatmap --model FOLDER|ID [--sentence TEXT] [--lang zh_CN|en] [--switch-layer N]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -19,36 +21,58 @@
 #include "app/presentation.hpp"
 #include "app/theme_switcher.hpp"
 #include "scripts/driver/window_driver.hpp"
+#include "ui/attention/attention_controls.hpp"
 #include "ui/attention/heatmap_view.hpp"
 
 using namespace attnscope;
 
 namespace {
 
-// Quits after the first paint of the model run's heatmap has been delivered.
+// Quits after the first paint of the model run's heatmap has been delivered (or, asked to switch
+// the layer, once the switched layer's Trace is shown).
 class QuitAfterFirstHeatmap : public QObject {
 public:
-    QuitAfterFirstHeatmap(const MainWindow& window, const QElapsedTimer& started)
+    QuitAfterFirstHeatmap(const MainWindow& window, const QElapsedTimer& started, int switchTo)
         : model_(child<ModelTraceSource>(window, "modelSource")), heatmap_(child<HeatmapView>(window, "heatmap")),
-          started_(started) {}
+          controls_(child<AttentionControls>(window, "modelControls")), started_(started), switchTo_(switchTo) {
+        // The switched layer's Trace is in: its views are drawn (the events it queued), then the time taken.
+        connect(model_, &ModelTraceSource::workedTraceChanged, this, [this] {
+            if (!switched_.isValid() || done_) return;
+            QCoreApplication::processEvents();
+            std::printf("layer %d shown %lld ms after it was asked for\n", switchTo_ + 1, static_cast<long long>(switched_.elapsed()));
+            quit();
+        });
+    }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() == QEvent::Paint && !done_ && model_->lastRun() &&
-            watched == static_cast<QObject*>(heatmap_->firstPlot())) {
-            done_ = true;
-            QTimer::singleShot(0, qApp, [this] {
-                std::printf("first heatmap painted %lld ms after the model was requested\n", static_cast<long long>(started_.elapsed()));
-                QApplication::quit();
-            });
-        }
+        if (event->type() != QEvent::Paint || done_ || painted_ || !model_->lastRun() ||
+            watched != static_cast<QObject*>(heatmap_->firstPlot()))
+            return false;
+        painted_ = true;
+        std::printf("first heatmap painted %lld ms after the model was requested\n", static_cast<long long>(started_.elapsed()));
+        if (switchTo_ < 0) return quit();
+        QTimer::singleShot(0, this, [this] {
+            switched_.start();
+            controls_->setLayer(switchTo_);
+        });
         return false;
     }
 
 private:
+    bool quit() {
+        done_ = true;
+        QTimer::singleShot(0, qApp, [] { QApplication::quit(); });
+        return false;
+    }
+
     const ModelTraceSource* model_;
     const HeatmapView* heatmap_;
+    AttentionControls* controls_;
     const QElapsedTimer& started_;
+    int switchTo_ = -1;  // 0-based; -1: quit after the first heatmap
+    QElapsedTimer switched_;
+    bool painted_ = false;  // the first heatmap
     bool done_ = false;
 };
 
@@ -60,7 +84,8 @@ int main(int argc, char** argv) {
     initResources();
     QCommandLineParser parser;
     parser.addOptions({{"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
-                       {"lang", "zh_CN or en", "language"}, {"kernels", "as attnscope's --kernels", "name"}});
+                       {"lang", "zh_CN or en", "language"}, {"kernels", "as attnscope's --kernels", "name"},
+                       {"switch-layer", "then show this layer (1-based) and time it", "layer"}});
     parser.process(app);
     if (!parser.isSet("model")) parser.showHelp(2);
     std::string languageError;
@@ -74,7 +99,7 @@ int main(int argc, char** argv) {
     if (parser.isSet("sentence")) window.setSentence(parser.value("sentence"));  // read once the model loads
     QElapsedTimer started;
     started.start();
-    QuitAfterFirstHeatmap watch(window, started);
+    QuitAfterFirstHeatmap watch(window, started, parser.isSet("switch-layer") ? parser.value("switch-layer").toInt() - 1 : -1);
     app.installEventFilter(&watch);
     window.openModel(parser.value("model"));
     window.show();

@@ -4,7 +4,8 @@
 #   (a) peak RSS of the command line's full forward pass against the safetensors file (goal ≤ 1.3×):
 #       `--print --step weights` as text (the whole Trace kept), and the JSON print of (c), which
 #       streams the Trace layer by layer;
-#   (b) the window's start to its first heatmap (attnscope_first_heatmap under one Xvfb server);
+#   (b) the window's start to its first heatmap (attnscope_first_heatmap under one Xvfb server), then
+#       switching the shown layer to the middle one (the layer rebuilt, issue 31) and the window's peak RSS;
 #   (c) the forward pass against PyTorch on the same weights (bench/torch_decoder_forward.py) in
 #       paired rounds alternating the order, the same thread count on both sides, and once the
 #       last token's top-5 ids and logits compared.
@@ -15,7 +16,7 @@
 #
 #   bench/run_decoder_bench.sh [build-dir] [rounds]   (rounds 0: only (a) and (b))
 #
-# Environment: MODELS="qwen2.5-0.5b llama-3.2-1b" TOKENS="128 512" THREADS=2 (both sides)
+# Environment: MODELS="qwen2.5-0.5b llama-3.2-1b" TOKENS="128 512" (issue 31: TOKENS="512 4096") THREADS=2 (both sides)
 # HEATMAP_RUNS=3 (0: skip the window), TORCH_WARMUP=1 (torch's timed pass is its second: the
 # stronger baseline, while ours is a cold process), BENCH_DIR=/tmp/attnscope-bench (checkpoints written once),
 # CLI=path/to/attnscope (default build-dir/app/attnscope).
@@ -62,10 +63,12 @@ theirs() {
         --threads "$threads" --tokens "$2" --runs 1 --warmup "$torch_warmup" "${compare[@]}" > "$tmp/torch-$1-$2-$3.txt"
 }
 
-text_rss() {  # model T file-bytes: every head of the last layer printed as text (the run keeps its whole Trace)
+text_rss() {  # model T file-bytes: the last layer's weights printed as text (every head; from 1,024 tokens head 1,
+    # 4,096² numbers a head); the run keeps its Trace, or from the long-run threshold only its digests
+    local one=(); [ "$2" -ge 1024 ] && one=(--head 1)
     /usr/bin/time -f "%e %M" -o "$tmp/text-time" "$cli" --lang en --model "$dir/$1" --sentence "$(sentence "$2")" \
-        --print --step weights > /dev/null 2>&1
-    awk -v f="$3" '{ printf "   peak RSS, attnscope --print --step weights (text): %.0f MiB = %.2f x the file, %.1f s\n", $2 / 1024, $2 * 1024 / f, $1 }' "$tmp/text-time"
+        --print --step weights "${one[@]}" > /dev/null 2>&1
+    awk -v f="$3" -v h="${one[*]}" '{ printf "   peak RSS, attnscope --print --step weights %s(text): %.0f MiB = %.2f x the file, %.1f s\n", h == "" ? "" : h " ", $2 / 1024, $2 * 1024 / f, $1 }' "$tmp/text-time"
 }
 
 if [ "$heatmap_runs" -gt 0 ] && [ -x "$first_heatmap" ] && command -v Xvfb > /dev/null; then
@@ -102,14 +105,19 @@ rss = max(r for _, r in ours)
 print(f"   peak RSS, attnscope --print: {rss / 2**20:.0f} MiB = {rss / file_bytes:.2f} x the file (goal <= 1.3); torch {max(r for _, r in theirs) / 2**20:.0f} MiB")
 EOF
     if [ -n "$xvfb" ]; then
+        layers=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["num_hidden_layers"])' "$dir/$m/config.json")
         for i in $(seq 1 "$heatmap_runs"); do
             start=$(date +%s%N)
-            inside=$(DISPLAY=:78 /usr/bin/time -f "%M" -o "$tmp/heatmap-rss-$i" "$first_heatmap" --model "$dir/$m" \
-                         --sentence "$(sentence "$t")" 2> /dev/null | sed -n 's/first heatmap painted \([0-9]*\) ms.*/\1/p')
-            echo "$(( ($(date +%s%N) - start) / 1000000 )) ${inside:-0} $(cat "$tmp/heatmap-rss-$i")"
+            DISPLAY=:78 /usr/bin/time -f "%M" -o "$tmp/heatmap-rss-$i" "$first_heatmap" --model "$dir/$m" \
+                --sentence "$(sentence "$t")" --switch-layer $((layers / 2 + 1)) > "$tmp/heatmap-$i.txt" 2> /dev/null || true
+            first=$(sed -n 's/first heatmap painted \([0-9]*\) ms.*/\1/p' "$tmp/heatmap-$i.txt")
+            switched=$(sed -n 's/layer [0-9]* shown \([0-9]*\) ms.*/\1/p' "$tmp/heatmap-$i.txt")
+            echo "$(( ($(date +%s%N) - start) / 1000000 )) ${first:-0} ${switched:-0} $(cat "$tmp/heatmap-rss-$i")"
         done | "$py" -c 'import sys, statistics as s; v = [[int(x) for x in l.split()] for l in sys.stdin]; f = int(sys.argv[1])
-print(f"   window start to first heatmap: median {s.median(a for a, _, _ in v)} ms {[a for a, _, _ in v]}; model requested → painted: median {s.median(b for _, b, _ in v)} ms")
-print(f"   window peak RSS: {max(c for _, _, c in v) / 1024:.0f} MiB = {max(c for _, _, c in v) * 1024 / f:.2f} x the file")' "$file_bytes"
+print(f"   window start to first heatmap, then layer {int(sys.argv[2]) // 2 + 1} shown (process wall): median {s.median(a for a, *_ in v)} ms {[a for a, *_ in v]}")
+print(f"   model requested → first heatmap painted: median {s.median(b for _, b, _, _ in v)} ms {[b for _, b, _, _ in v]}")
+print(f"   switching the shown layer: median {s.median(c for _, _, c, _ in v)} ms {[c for _, _, c, _ in v]}")
+print(f"   window peak RSS: {max(d for *_, d in v) / 1024:.0f} MiB = {max(d for *_, d in v) * 1024 / f:.2f} x the file")' "$file_bytes" "$layers"
     fi
   done
 done

@@ -115,9 +115,18 @@ void ModelTraceSource::close() {
     detail_.reset();
 }
 
+// A long run's layers hold digests: its trace is the detail Trace, every layer with the shown one rebuilt.
 std::shared_ptr<const Trace> ModelTraceSource::trace() const {
+    if (longRun()) return detail_;
     return shown_ ? std::shared_ptr<const Trace>(shown_, &shown_->trace) : nullptr;
 }
+
+std::shared_ptr<const RunDigests> ModelTraceSource::thumbnails() const {
+    return longRun() ? std::shared_ptr<const RunDigests>(shown_, &shown_->digests) : nullptr;
+}
+
+// The detail Trace holds one layer, or a long run's every layer (the rebuilt one where it stands).
+int ModelTraceSource::workedLayer(int /*layer*/) const { return longRun() ? worker_->detailTraceLayer() : 0; }
 
 SentenceRunner ModelTraceSource::sentenceRunner(std::vector<HeadRef> ablate) const {
     return model() ? modelSentenceRunner(model(), -1, std::move(ablate)) : SentenceRunner{};
@@ -145,15 +154,22 @@ void ModelTraceSource::showPredictions(PredictionsView& view) const {
 
 void ModelTraceSource::onRunFinished() {
     shown_ = worker_->lastRun();
+    const bool newDetail = takeDetail();
     emit traceChanged();
-    onDetailReady();
+    if (newDetail) emit workedTraceChanged();
 }
 
 void ModelTraceSource::onDetailReady() {
-    const auto detail = worker_->detailTrace();
-    if (!detail || detail == detail_) return;
-    detail_ = detail;
+    if (!takeDetail()) return;
+    if (longRun()) emit traceChanged();  // the shown layer is part of a long run's trace
     emit workedTraceChanged();
+}
+
+bool ModelTraceSource::takeDetail() {
+    const auto detail = worker_->detailTrace();
+    if (!detail || detail == detail_) return false;
+    detail_ = detail;
+    return true;
 }
 
 }  // namespace attnscope

@@ -41,7 +41,8 @@ public:
     void close() override;
     std::shared_ptr<const Trace> trace() const override;
     std::shared_ptr<const Trace> workedTrace() const override { return detail_; }
-    int workedLayer(int /*layer*/) const override { return 0; }  // the detail trace holds one layer
+    int workedLayer(int layer) const override;
+    std::shared_ptr<const RunDigests> thumbnails() const override;
     bool cheapToShow() const override { return false; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     ControlRunnerFactory controlRunner(std::uint32_t seed) const override;
@@ -55,6 +56,8 @@ private:
     static QString place(const OpenedModel& m);  // the folder, or "example shipped with AttnScope"
     void onRunFinished();
     void onDetailReady();
+    bool takeDetail();  // the worker's newer detail Trace, if any
+    bool longRun() const { return shown_ && shown_->isLong(); }
 
     ModelWorker* worker_ = nullptr;
     // Kept alive while views point into them; replaced only once a newer result is shown.

@@ -12,6 +12,7 @@
 
 #include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
+#include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -63,6 +64,9 @@ public:
     // What the worked example walks, and which of its layers shows window layer `layer`.
     virtual std::shared_ptr<const Trace> workedTrace() const = 0;
     virtual int workedLayer(int layer) const = 0;
+    // A long run's thumbnails and statistics' sums of the heads trace() holds no weights of
+    // (core/model/long_run.hpp); null for every other run.
+    virtual std::shared_ptr<const RunDigests> thumbnails() const { return nullptr; }
     // True when every view may follow each run at once; false: views off screen catch up when
     // their tab opens (at 512 tokens each rebuild of a multi-head view costs more than a frame).
     virtual bool cheapToShow() const = 0;

@@ -156,7 +156,7 @@ void HeadsTab::onEvaluationFinished() {
 
 void HeadsTab::requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence) {
     statisticsSentence_ = sentence;
-    worker_->computeStatistics(std::move(trace));
+    worker_->computeStatistics(std::move(trace), source_ ? source_->thumbnails() : nullptr);
 }
 
 void HeadsTab::onStatisticsReady() {

@@ -43,35 +43,29 @@ std::vector<Eigen::Index> delimiterColumns(const Trace& trace) {
 
 double mean(double sum, Eigen::Index count) { return count > 0 ? sum / static_cast<double>(count) : 0; }
 
-template <class Matrix>  // Mat or MatF, row-major
-HeadStatistics statisticsOf(const Trace& trace, const Matrix& w, const std::vector<Eigen::Index>& delimiters) {
-    static_assert(Matrix::IsRowMajor, "rows are read through a pointer");
+// The statistics from a head's digest (core/trace/head_digest.hpp): the run's own in a long run,
+// else made from the weights here. The delimiter share is the attention the delimiter columns receive.
+HeadStatistics statisticsOf(const HeadDigest& d, const std::vector<Eigen::Index>& delimiters) {
     HeadStatistics s;
-    const Eigen::Index T = w.rows();
-    double entropy = 0, normalized = 0, delim = 0, previous = 0, next = 0, self = 0, first = 0;
-    Eigen::Index normalizedRows = 0;
-    for (Eigen::Index i = 0; i < T; ++i) {
-        const auto* row = w.data() + i * T;
-        const double h = entropyBits(row, T);
-        entropy += h;
-        if (const Eigen::Index seen = tokensSeen(trace, i, T); seen >= 2)
-            normalized += h / std::log2(static_cast<double>(seen)), ++normalizedRows;
-        for (Eigen::Index j : delimiters) delim += row[j];
-        if (i >= 1) {  // row 0 of a causal head can only see itself: no share of its own
-            previous += row[i - 1];
-            first += row[0];
-        }
-        if (i + 1 < T) next += row[i + 1];
-        self += row[i];
-    }
-    s.entropy = mean(entropy, T);
-    s.normalizedEntropy = mean(normalized, normalizedRows);
-    s.delimiterShare = mean(delim, T);
-    s.previousShare = mean(previous, T - 1);
-    s.nextShare = mean(next, T - 1);
-    s.selfShare = mean(self, T);
-    s.firstShare = mean(first, T - 1);
+    double delim = 0;
+    for (Eigen::Index j : delimiters)
+        if (j < static_cast<Eigen::Index>(d.columnMass.size())) delim += d.columnMass[static_cast<std::size_t>(j)];
+    s.entropy = d.entropy;
+    s.normalizedEntropy = d.normalizedEntropy;
+    s.delimiterShare = mean(delim, d.rows);
+    s.previousShare = d.previousShare;
+    s.nextShare = d.nextShare;
+    s.selfShare = d.selfShare;
+    s.firstShare = d.firstShare;
     return s;
+}
+
+// The head's T×T weights' digest, or the one a long run kept instead of them (empty: neither).
+HeadDigest digestFor(const Trace& trace, const RunDigests& digests, const HeadRef& ref) {
+    const GridRef w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
+    if (w.size() > 0) return digestOf(w, trace.causal);
+    const auto layer = static_cast<std::size_t>(ref.layer), head = static_cast<std::size_t>(ref.head);
+    return layer < digests.size() && head < digests[layer].size() ? digests[layer][head] : HeadDigest{};
 }
 
 }  // namespace
@@ -105,6 +99,11 @@ bool tracksCoreference(const CorefEvaluation& evaluation, const HeadRef& head) {
 
 Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const CorefEvaluation* evaluation,
                                                    const HeadLabelThresholds& thresholds) {
+    return headStatistics(trace, RunDigests{}, evaluation, thresholds);
+}
+
+Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const RunDigests& digests,
+                                                   const CorefEvaluation* evaluation, const HeadLabelThresholds& thresholds) {
     const int T = trace.tokenCount();
     if (evaluation && (evaluation->layers != static_cast<int>(trace.layers.size()) ||
                        evaluation->headsPerLayer != trace.headCount()))
@@ -114,13 +113,12 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
     const std::vector<Eigen::Index> delimiters = delimiterColumns(trace);
     std::vector<HeadStatistics> out;
     for (const HeadRef& ref : allHeads(trace)) {
-        const LayerTrace& layer = trace.layers[static_cast<std::size_t>(ref.layer)];
-        const GridRef w = layer.heads[static_cast<std::size_t>(ref.head)].weights;
-        if (w.rows() != T || w.cols() != T)
+        const HeadDigest digest = digestFor(trace, digests, ref);
+        if (digest.rows != T || digest.cols != T)
             return Error{errorText(ErrorId::WhereHeadStatisticsHead, ref.layer + 1, ref.head + 1),
                          errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, T),
-                                   std::to_string(w.rows()) + "×" + std::to_string(w.cols()))};
-        HeadStatistics s = w.visit([&](const auto& m) { return statisticsOf(trace, m, delimiters); });
+                                   std::to_string(digest.rows) + "×" + std::to_string(digest.cols))};
+        HeadStatistics s = statisticsOf(digest, delimiters);
         s.head = ref;
         s.labels.push_back(patternLabel(s, thresholds));
         if (T >= 2 && s.firstShare >= thresholds.sink) s.labels.push_back("attention sink");

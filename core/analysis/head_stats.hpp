@@ -12,6 +12,7 @@
 #include "core/analysis/coref_eval.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/base/result.hpp"
+#include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -59,6 +60,11 @@ bool tracksCoreference(const CorefEvaluation& evaluation, const HeadRef& head);
 // heads that track coreference also get the label "coreference". Error when a head has no
 // T×T weights or the evaluation's shape differs.
 Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const CorefEvaluation* evaluation = nullptr,
+                                                   const HeadLabelThresholds& thresholds = {});
+// The same where a long run's heads hold no weights: their digests (ModelRun::digests, made from
+// the weights during the run, core/trace/head_digest.hpp) give the same statistics.
+Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const RunDigests& digests,
+                                                   const CorefEvaluation* evaluation = nullptr,
                                                    const HeadLabelThresholds& thresholds = {});
 
 }  // namespace attnscope

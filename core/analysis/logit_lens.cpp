@@ -103,7 +103,7 @@ Result<LogitAttribution> attributeLogit(const LoadedModel& model, const ModelRun
     const int last = c.layers - 1;
     LayerTrace scratch;  // the last layer again from its input: the stream before the final norm
     const MatF before = model.weights->layer(run.hiddenStates[static_cast<std::size_t>(last)], last, LayerDetail::WeightsOnly,
-                                             scratch, layerHeadMask(ablatedHeads(run.trace), last, c.heads));  // T×d
+                                             scratch, layerHeadMask(ablatedHeads(run.trace), last, c.heads), nullptr);  // T×d
     const RowVec readout = frozenReadout(*u, before.row(a.position).cast<double>(), a.token);  // 1×d
     for (int n = 0; n < c.layers; ++n) {
         auto layer = traceLayerInDetail(model, run, n);

@@ -66,10 +66,11 @@ std::vector<int> ownWords(int n) {
 // A head with only its weights between words (W×W), in the precision the run computed.
 HeadTrace wordLevelHead(const HeadTrace& head, const std::vector<int>& queryGroup, const std::vector<int>& keyGroup) {
     HeadTrace words;
+    words.ablated = head.ablated;
+    if (head.weights.size() == 0) return words;  // a long run's layer not rebuilt: no weights here either
     const Mat w = wordLevelAttention(head.weights.ref(), queryGroup, keyGroup);
     if (head.weights.isFloat()) words.weights = AttentionWeights(MatF(w.cast<float>()));
     else words.weights = AttentionWeights(w);
-    words.ablated = head.ablated;
     return words;
 }
 

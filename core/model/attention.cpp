@@ -146,7 +146,8 @@ int headThreadsFor(Eigen::Index tokens, int heads) {
 }
 
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const AttentionShape& shape,
-                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context) {
+                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            std::vector<HeadDigest>* digests) {
     const int heads = shape.heads;
     const Eigen::Index T = Q.rows(), dk = Q.cols() / heads;
     const float divisor = shape.divisor > 0 ? shape.divisor : std::sqrt(static_cast<float>(dk));
@@ -155,6 +156,7 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     const MatF& mask = shape.causal ? causalMaskOf(threadScratch(), T, shape.window) : noMask;  // T×T; none for the encoders
     context.resize(T, Q.cols());                                                             // T×(H·d_k)
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
+    if (detail == LayerDetail::Summary) digests->assign(static_cast<std::size_t>(heads), HeadDigest{});
     const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
     // Each head writes only its own HeadTrace and context columns, and its thread's scratch.
     const auto attend = [&](int h, const ModelArithmetic& arithmetic) {
@@ -162,8 +164,13 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
         const Eigen::Index kv0 = shape.keyValueHeadOf(h) * dk;       // its key/value head's columns of K and V
         const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(kv0, dk), V.middleCols(kv0, dk), mask, divisor,
                                   !ablated.empty() && ablated[static_cast<std::size_t>(h)]};
-        attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record,
-                   layer.heads[static_cast<std::size_t>(h)], rows);
+        HeadTrace& head = layer.heads[static_cast<std::size_t>(h)];
+        attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record, head, rows);
+        if (detail == LayerDetail::Summary) {
+            (*digests)[static_cast<std::size_t>(h)] = digestOf(head.weights, shape.causal);
+            threadScratch().head.weights.swap(head.weights.floatStorage());  // the buffer serves the next head
+            head.weights = AttentionWeights();
+        }
     };
     const int parts = headThreadsFor(T, heads);
     const ModelArithmetic alone{&gemm, std::nullopt, shape.causal, activeSimdLevel(), shape.window};
@@ -178,8 +185,9 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
 }
 
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
-                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context) {
-    multiHeadAttentionInto(Q, K, V, AttentionShape{heads, heads, causal, 0, 0}, detail, layer, ablated, context);
+                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            std::vector<HeadDigest>* digests) {
+    multiHeadAttentionInto(Q, K, V, AttentionShape{heads, heads, causal, 0, 0}, detail, layer, ablated, context, digests);
 }
 
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,

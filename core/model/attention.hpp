@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/blocks.hpp"
+#include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -18,6 +19,10 @@ enum class LayerDetail {
     WeightsOnly,  // HeadTrace::weights only: what the heat maps, the head view and the analyses
                   // read. The layer's input is run.hiddenStates[n] (float), so traceLayerInDetail
                   // can rebuild the rest of one layer on demand.
+    Summary,      // long runs (core/model/long_run.hpp): each head's digest (thumbnail and statistics,
+                  // ModelRun::digests) made from its weights as soon as they are computed, then the
+                  // weights dropped: one T×T buffer a head thread, whatever L and H are. The
+                  // LayerTrace keeps each head's `ablated` flag only.
 };
 
 struct AttentionShape {
@@ -39,11 +44,14 @@ int headThreadsFor(Eigen::Index tokens, int heads);
 // Q: T×(H·d_k) with head h in columns h·d_k…(h+1)·d_k; K, V: T×(H_kv·d_k). Fills `context`
 // (T×(H·d_k), resized only when its shape differs) and layer.heads (H entries) per `detail`.
 // `ablated` (H entries, or empty for none): heads whose output is zeroed (head_mask = 0).
+// `digests`: Summary's (resized to H); may be null otherwise.
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const AttentionShape& shape,
-                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context);
+                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            std::vector<HeadDigest>* digests = nullptr);
 // Full multi-head attention (H_kv = H, divisor √d_k), as BERT and GPT-2 use it.
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
-                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context);
+                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            std::vector<HeadDigest>* digests = nullptr);
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
                         LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated = {});
 

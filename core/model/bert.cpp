@@ -157,12 +157,12 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
 }
 
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& c, LayerDetail detail,
-                  LayerTrace& trace, const std::vector<bool>& ablated) {
+                  LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
     linearInto(X, w.query, b.q);
     linearInto(X, w.key, b.k);
     linearInto(X, w.value, b.v);                                                       // T×d each
-    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, false, detail, trace, ablated, b.context);  // T×d
+    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, false, detail, trace, ablated, b.context, digests);  // T×d
     linearInto(b.context, w.attentionOutput, b.attended);                               // T×d
     recordAttentionLayer({X, b.context, b.attended, w.attentionOutput, WeightLayout::OutIn,
                           [&](int h) { return headSlices(w, h, c.headWidth()); }},
@@ -190,8 +190,8 @@ FamilyWeights::Embedded EncoderWeights::embed(const std::vector<int>& ids) const
 }
 
 MatF EncoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                           const std::vector<bool>& ablated) const {
-    return encoderLayer(X, layers[static_cast<std::size_t>(n)], config, detail, trace, ablated);
+                           const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
+    return encoderLayer(X, layers[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
 }
 
 std::vector<Prediction> EncoderWeights::predict(const MatF& X, const PredictionRequest& request) const {

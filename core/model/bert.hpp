@@ -40,8 +40,8 @@ struct EncoderWeights : FamilyWeights {
     TransformerConfig config;
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-               const std::vector<bool>& ablated) const override;
+    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+               std::vector<HeadDigest>* digests) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
     bool canPredict() const override { return mlm.has_value(); }
     const MatrixRef* positionTable() const override { return &positions; }
@@ -62,6 +62,7 @@ std::string maskedLmHeadTensor(ModelFamily family);
 
 // One layer: X (T×d) → T×d, filling `trace` per `detail`.
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
-                  LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {});
+                  LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
+                  std::vector<HeadDigest>* digests = nullptr);
 
 }  // namespace attnscope

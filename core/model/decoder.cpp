@@ -122,7 +122,7 @@ FamilyWeights::Embedded DecoderWeights::embed(const std::vector<int>& ids) const
 }
 
 MatF DecoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                           const std::vector<bool>& ablated) const {
+                           const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
     const DecoderLayerWeights& w = layers[static_cast<std::size_t>(n)];
     const TransformerConfig& c = config;
     const int H = c.heads, Hkv = c.keyValueHeads(), dk = c.headWidth();
@@ -149,7 +149,7 @@ MatF DecoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace&
     rotateHeads(b.k, Hkv, dk, tables);
     const float divisor = c.queryPreAttnScalar > 0 ? static_cast<float>(std::sqrt(c.queryPreAttnScalar)) : 0.0f;
     const AttentionShape shape{H, Hkv, true, c.slides(n) ? c.slidingWindow : 0, divisor};
-    multiHeadAttentionInto(b.q, b.k, b.v, shape, detail, trace, ablated, b.context);  // T×(H·d_k)
+    multiHeadAttentionInto(b.q, b.k, b.v, shape, detail, trace, ablated, b.context, digests);  // T×(H·d_k)
     linearInto(b.context, w.output, b.attended);                                      // T×d
     recordAttentionLayer({b.normed, b.context, b.attended, w.output, WeightLayout::OutIn,
                           [&](int h) { return headSlices(w, h, shape.keyValueHeadOf(h), dk); }},

@@ -118,9 +118,10 @@ public:
         MatF tokens, positions, stream;
     };
     virtual Embedded embed(const std::vector<int>& ids) const = 0;
-    // Layer n: X (T×d) → T×d, filling `trace` per `detail`; `ablated` has H entries or none.
-    virtual MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                       const std::vector<bool>& ablated) const = 0;
+    // Layer n: X (T×d) → T×d, filling `trace` per `detail`; `ablated` has H entries or none;
+    // `digests`: LayerDetail::Summary's, one a head (multiHeadAttentionInto), else may be null.
+    virtual MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+                       std::vector<HeadDigest>* digests) const = 0;
     // After the last layer (a final norm; transformers reports its output as the last hidden state).
     virtual void finish(MatF& /*X*/) const {}
     virtual std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const = 0;

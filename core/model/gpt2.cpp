@@ -69,7 +69,7 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
 }
 
 MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& c, LayerDetail detail,
-               LayerTrace& trace, const std::vector<bool>& ablated) {
+               LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
     const Eigen::Index d = c.width;
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
     b.normed = X;  // T×d
@@ -78,7 +78,7 @@ MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig
     b.q = b.qkv.leftCols(d);
     b.k = b.qkv.middleCols(d, d);
     b.v = b.qkv.rightCols(d);
-    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, true, detail, trace, ablated, b.context);  // T×d
+    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, true, detail, trace, ablated, b.context, digests);  // T×d
     conv1dInto(b.context, w.projection, b.attended);                                          // T×d
     // The heads project ln_1(X), not the residual stream.
     recordAttentionLayer({b.normed, b.context, b.attended, w.projection, WeightLayout::InOut,
@@ -105,8 +105,8 @@ FamilyWeights::Embedded Gpt2Weights::embed(const std::vector<int>& ids) const {
 }
 
 MatF Gpt2Weights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                        const std::vector<bool>& ablated) const {
-    return gpt2Block(X, blocks[static_cast<std::size_t>(n)], config, detail, trace, ablated);
+                        const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
+    return gpt2Block(X, blocks[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
 }
 
 void Gpt2Weights::finish(MatF& X) const { layerNorm(X, finalNorm, config.layerNormEps); }  // ln_f

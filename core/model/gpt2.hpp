@@ -31,8 +31,8 @@ struct Gpt2Weights : FamilyWeights {
     TransformerConfig config;
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-               const std::vector<bool>& ablated) const override;
+    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+               std::vector<HeadDigest>* digests) const override;
     void finish(MatF& X) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
     const MatrixRef* positionTable() const override { return &positions; }
@@ -49,6 +49,7 @@ bool isKnownUnusedGpt2Tensor(const std::string& name);
 
 // One block: X (T×d, the residual stream) → T×d, filling `trace` per `detail`.
 MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& config,
-               LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {});
+               LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
+               std::vector<HeadDigest>* digests = nullptr);
 
 }  // namespace attnscope

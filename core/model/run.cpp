@@ -47,14 +47,6 @@ void reportProgress(const RunControl& control, int layersDone, int layerCount) {
 
 namespace {
 
-std::vector<LayerDetail> detailPolicy(int layers, int T, const RunControl& control) {
-    std::vector<LayerDetail> detail(static_cast<std::size_t>(layers), LayerDetail::Full);
-    if (T <= control.fullDetailMaxTokens) return detail;
-    for (int n = 0; n < layers; ++n)
-        if (n != control.detailLayer) detail[static_cast<std::size_t>(n)] = LayerDetail::WeightsOnly;
-    return detail;
-}
-
 void setTraceFlags(Trace& trace, const TransformerConfig& config) {
     trace.positionalKind = config.family->position == PositionKind::LearnedTable ? PositionalKind::Table
                                                                                   : PositionalKind::Rotary;
@@ -75,14 +67,6 @@ void releaseEachLayer(const TensorStore& store, const RunControl& control, RunCo
     };
 }
 
-// What a streamed layer leaves behind: its heads, each with only the `ablated` flag (ablatedHeads).
-LayerTrace ablationFlagsOf(const LayerTrace& layer) {
-    LayerTrace kept;
-    kept.heads.resize(layer.heads.size());
-    for (std::size_t h = 0; h < layer.heads.size(); ++h) kept.heads[h].ablated = layer.heads[h].ablated;
-    return kept;
-}
-
 // Where an encoder fills in (the tokens whose id is the tokenizer's mask id) or a decoder
 // predicts (after the last token).
 std::vector<int> defaultPredictions(const TransformerConfig& config, const std::vector<int>& ids, int maskTokenId) {
@@ -101,13 +85,20 @@ Result<void> runLayers(MatF& X, const FamilyWeights& weights, int layers, int he
     for (int n = 0; n < layers; ++n) {
         if (auto cancelled = checkCancelled(control); !cancelled.ok()) return cancelled;
         LayerTrace layer;
-        X = weights.layer(X, n, run.detail[static_cast<std::size_t>(n)], layer, layerHeadMask(control.ablate, n, heads));
+        LayerDetail& detail = run.detail[static_cast<std::size_t>(n)];
+        const bool summary = detail == LayerDetail::Summary;
+        // A streamed layer is sent with its weights; a long run keeps only its digests.
+        const LayerDetail computed = control.onLayer && summary ? LayerDetail::WeightsOnly : detail;
+        std::vector<HeadDigest> digests;
+        X = weights.layer(X, n, computed, layer, layerHeadMask(control.ablate, n, heads), &digests);
         if (control.onLayer) {
-            LayerTrace flags = ablationFlagsOf(layer);
+            if (summary) digests = digestHeads(layer, run.trace.causal);
+            LayerTrace kept = ablationFlagsOf(layer);
             if (auto sent = control.onLayer(run.trace, n, layer); !sent.ok()) return sent;
-            layer = std::move(flags);
-            run.detail[static_cast<std::size_t>(n)] = LayerDetail::WeightsOnly;
+            layer = std::move(kept);
+            if (!summary) detail = LayerDetail::WeightsOnly;
         }
+        if (summary) run.digests.push_back(std::move(digests));
         run.trace.layers.push_back(std::move(layer));
         run.hiddenStates.push_back(X);
         reportProgress(control, n + 1, layers);
@@ -151,7 +142,8 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
         run.trace.tokens.resize(limit);
     }
     setTraceFlags(run.trace, config);
-    run.detail = detailPolicy(config.layers, static_cast<int>(input.size()), control);
+    run.detail = layerDetails(config, static_cast<int>(input.size()), control.fullDetailMaxTokens, control.detailLayer,
+                              control.allWeightsBudget);
     RunControl effective = control;
     if (effective.predictAt.empty()) effective.predictAt = defaultPredictions(config, input, control.maskTokenId);
     if (auto error = checkHeadsExist(control.ablate, config.layers, config.heads, ErrorId::WhereAblate); !error.ok())
@@ -179,7 +171,7 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
     const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
     LayerTrace trace;
     const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run
-    model.weights->layer(X, layer, LayerDetail::Full, trace, ablated);
+    model.weights->layer(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, ablated, nullptr);
     return trace;
 }
 

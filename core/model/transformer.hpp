@@ -26,6 +26,7 @@
 
 #include "core/base/result.hpp"
 #include "core/model/family.hpp"
+#include "core/model/long_run.hpp"
 #include "core/model/tensor_store.hpp"
 #include "core/model/weight_binder.hpp"
 #include "core/trace/trace.hpp"
@@ -74,6 +75,9 @@ struct RunControl {
     // layer, 226 MB for bert-base), which is what took the resident memory past the file size.
     int fullDetailMaxTokens = 128;
     int detailLayer = -1;           // stays Full whatever T is (-1: none)
+    // Above this many bytes of attention weights (L·H·T² floats) the run is a long run: every layer
+    // LayerDetail::Summary, rebuilt on demand (core/model/long_run.hpp). 0: always.
+    std::size_t allWeightsBudget = kAllWeightsBudget;
     // Set by runModel when it releases the weights' pages (releaseWeightPagesFrom): for the parts
     // read outside the layers (a language-model head's table), so they too leave the resident memory.
     std::function<void(const void* data, std::size_t bytes)> releasePages;
@@ -107,6 +111,11 @@ struct ModelRun {
     std::vector<MatF> hiddenStates;
     std::vector<LayerDetail> detail;  // L, what each Trace layer holds
     std::vector<Prediction> predictions;
+    // A long run (core/model/long_run.hpp): L×H, each head's thumbnail and statistics' sums, made
+    // from the weights its Trace layers no longer hold (each head keeps its `ablated` flag). Else empty.
+    RunDigests digests;
+
+    bool isLong() const { return !detail.empty() && detail.front() == LayerDetail::Summary; }
 };
 
 // Runs the model on token ids (already wrapped by the tokenizer: ModelTokenizer::wrap).
@@ -115,8 +124,9 @@ struct ModelRun {
 Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
                           const std::vector<Token>& tokens, const RunControl& control = {});
 
-// Recomputes one layer of a finished run with LayerDetail::Full (cheap: one layer), e.g. when
-// the user opens a layer that was kept WeightsOnly.
+// Recomputes one layer of a finished run from its input (run.hiddenStates), e.g. when the user
+// opens a layer that was kept WeightsOnly or Summary: Full, or WeightsOnly where a Full layer would
+// pass kRebuiltLayerBudget (rebuiltDetail, core/model/long_run.hpp).
 Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer);
 
 // Between layers: an error when the caller asked to cancel; else reports progress.

@@ -151,6 +151,17 @@ Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int 
     return detail;
 }
 
+Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std::shared_ptr<const ModelRun> run,
+                                                  int layer) {
+    if (!run->isLong()) return std::shared_ptr<const Trace>(run, &run->trace);  // shares the run's
+    auto detail = detailTraceOf(opened, *run, layer);
+    if (!detail) return detail.error();
+    auto shown = std::make_shared<Trace>(withoutLayers(run->trace));
+    shown->layers = run->trace.layers;  // each head's ablated flag
+    shown->layers[static_cast<std::size_t>(layer)] = std::move(detail.value().layers[0]);
+    return std::shared_ptr<const Trace>(std::move(shown));
+}
+
 namespace {
 
 LayerTrace weightsOnlyOf(const LayerTrace& full) {  // what runLayers keeps of a WeightsOnly layer

@@ -61,6 +61,12 @@ Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int 
 // as detailTraceOf.
 Result<Trace> takeDetailTrace(const OpenedModel& opened, ModelRun& run, int layer);
 
+// What the window shows of a run: the run's Trace itself, except in a long run (ModelRun::isLong,
+// core/model/long_run.hpp), whose layers hold no weights: then those layers with `layer` rebuilt in
+// its place (detailTraceOf's layer), so the heat map, the head view and the worked example read
+// that layer (workedLayer = layer); the other layers' thumbnails are the run's digests.
+Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std::shared_ptr<const ModelRun> run, int layer);
+
 // Decoders (GPT-2, Llama, …) predict the next token; encoders (the BERT family) fill in masks.
 inline bool predictsNextToken(ModelFamily family) { return family->reading == Reading::Causal; }
 

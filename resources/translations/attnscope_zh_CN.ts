@@ -2685,6 +2685,12 @@ weights not computed</source>
     </message>
     <message>
         <source>
+%1 × %2 block means of the weights (a long run keeps this thumbnail)</source>
+        <translation>
+权重的 %1 × %2 分块均值（长输入的运行只保留这张缩略图）</translation>
+    </message>
+    <message>
+        <source>
 building…</source>
         <translation>
 正在生成…</translation>

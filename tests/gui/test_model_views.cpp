@@ -178,6 +178,7 @@ private slots:
     void hidingSpecialTokensShrinksThumbnailsAndSaysSo();
     void scalesFollowTheOptions();
     void layersWithoutWeightsSayNotComputed();
+    void aLongRunsLayersShowTheirThumbnails();
     void headViewAlphaIsTheWeight();
     void headViewSharedScaleDividesByTheLayerMax();
     void hoveringALeftTokenIsolatesItsLines();
@@ -328,6 +329,33 @@ void ModelViewsTest::layersWithoutWeightsSayNotComputed() {
     QVERIFY(view.thumbnailImage(1, 0).isNull());
     QVERIFY(!view.thumbnailAt(thumbnail(view, 1, 0)->rect.center()));
     view.grab();  // paints "not computed" without crashing
+}
+
+// A long run's layers hold no weights; the run's digests (ModelRun::digests) give their thumbnails.
+void ModelViewsTest::aLongRunsLayersShowTheirThumbnails() {
+    Trace t = handTrace();
+    auto digests = std::make_shared<RunDigests>(2);
+    for (const HeadTrace& h : t.layers[1].heads) (*digests)[1].push_back(digestOf(h.weights, false, 2));  // 2×2 blocks
+    for (HeadTrace& h : t.layers[1].heads) h.weights = Mat();
+    ModelView view;
+    view.resize(600, 400);
+    view.setThumbnails(digests);
+    view.showTrace(t, withScale(AttentionViewOptions::Fixed01));
+    QVERIFY(waitFor([&] { return thumbnailsReady(view); }).ok);
+    QVERIFY(!thumbnail(view, 0, 0)->pooled);
+    const DrawnThumbnail* pooled = thumbnail(view, 1, 0);
+    QVERIFY(pooled->computed && pooled->pooled);
+    QCOMPARE(pooled->rows, 2);
+    // Layer 1 head 0, rows {0, 1} × columns {0, 1}: (.7 + .1 + .2 + .2) / 4 = .3; rows {2, 3} ×
+    // columns {0, 1}: (.1 + .8 + .3 + .3) / 4 = .375; rows {2, 3} × columns {2, 3}: (.05 + .05 + .3 + .1) / 4 = .125.
+    const QImage image = view.thumbnailImage(1, 0);
+    QCOMPARE(image.size(), QSize(2, 2));
+    QCOMPARE(image.pixel(0, 0), ModelView::colourFor(.3, 1.0));
+    QCOMPARE(image.pixel(0, 1), ModelView::colourFor(.375, 1.0));
+    QCOMPARE(image.pixel(1, 1), ModelView::colourFor(.125, 1.0));
+    view.setThumbnails(nullptr);  // without them: not computed, as any layer without weights
+    view.showTrace(t, withScale(AttentionViewOptions::Fixed01));
+    QVERIFY(!thumbnail(view, 1, 0)->computed);
 }
 
 void ModelViewsTest::headViewAlphaIsTheWeight() {

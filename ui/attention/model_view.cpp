@@ -141,12 +141,14 @@ double ModelView::placeThumbnails() {
     keep_ = visibleTokens(*trace_, options_.hideSpecial);
     const int k = static_cast<int>(keep_.size());
     double weights = 0;
-    const auto add = [&](int layer, int head, bool computed) {
+    const auto add = [&](int layer, int head, bool computed, const HeadDigest* pooled = nullptr) {
         DrawnThumbnail t;
         t.layer = layer;
         t.head = head;
-        t.computed = computed && k > 0;
-        t.rows = t.cols = t.computed ? k : 0;
+        t.computed = (computed || pooled) && k > 0;
+        t.pooled = pooled != nullptr;
+        t.rows = t.computed ? (pooled ? static_cast<int>(pooled->thumbnail.rows()) : k) : 0;
+        t.cols = t.computed ? (pooled ? static_cast<int>(pooled->thumbnail.cols()) : k) : 0;
         t.scaleMax = options_.scale == AttentionViewOptions::Fixed01 ? 1.0 : 0.0;  // 0: not known yet
         thumbs_.push_back(t);
         weights += static_cast<double>(t.rows) * t.cols;
@@ -154,7 +156,8 @@ double ModelView::placeThumbnails() {
     for (const int l : layers_) {
         const LayerTrace& lt = trace_->layers[static_cast<std::size_t>(l)];
         for (const int h : heads_)
-            if (h < static_cast<int>(lt.heads.size())) add(l, h, lt.heads[static_cast<std::size_t>(h)].weights.size() > 0);
+            if (h < static_cast<int>(lt.heads.size()))
+                add(l, h, lt.heads[static_cast<std::size_t>(h)].weights.size() > 0, pooledThumbnail(*trace_, thumbnails_.get(), l, h));
         if (options_.aggregate != AttentionViewOptions::PerHead) add(l, kAggregateHead, !lt.heads.empty() && hasWeights(lt));
     }
     images_.assign(thumbs_.size(), QImage());
@@ -171,6 +174,7 @@ void ModelView::startBuild(double weights) {
     for (const DrawnThumbnail& t : thumbs_) job.items.push_back({t.layer, t.head == kAggregateHead ? kBuildAggregate : t.head});
     job.selection = WeightSelection{keep_, options_.renormalize};
     job.everything = !hidesTokens() && !options_.renormalize;
+    job.thumbnails = thumbnails_;
     job.cancel = cancel_ = std::make_shared<std::atomic<bool>>(false);
     job.targetPixels = targetPixels_;
     const std::uint64_t generation = generation_;
@@ -314,10 +318,12 @@ QString ModelView::tooltipAt(QPoint canvasPoint) const {
                                   ? tr("Layer %1 · %2 over %3 heads").arg(t.layer + 1).arg(aggregateName(options_.aggregate)).arg(trace_->headCount())
                                   : tr("Layer %1 · head %2").arg(t.layer + 1).arg(t.head + 1);
         if (!t.computed) return where + tr("\nweights not computed");
+        const QString pooled = t.pooled ? tr("\n%1 × %2 block means of the weights (a long run keeps this thumbnail)").arg(t.rows).arg(t.cols)
+                                        : QString();
         const QString scale = images_[i].isNull() ? tr("\nbuilding…") : tr("\nbrightest colour = %1").arg(t.scaleMax, 0, 'g', 3);
         const ThumbnailBadge* badge = badgeFor(t.layer, t.head);
         const QString badgeText = badge && !badge->tooltip.isEmpty() ? "\n" + badge->tooltip : QString();
-        return where + badgeText + scale + (t.head == kAggregateHead ? QString() : tr("\nclick to open it large"));
+        return where + pooled + badgeText + scale + (t.head == kAggregateHead ? QString() : tr("\nclick to open it large"));
     }
     return {};
 }

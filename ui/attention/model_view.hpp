@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/analysis/head_order.hpp"
+#include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 #include "ui/attention/attention_options.hpp"
 #include "ui/attention/thumbnail_headers.hpp"
@@ -45,6 +46,7 @@ struct DrawnThumbnail {
     int cols = 0;          // shown key tokens
     double scaleMax = 1;   // the weight drawn in the brightest colour
     bool computed = true;  // false: "not computed" is drawn instead
+    bool pooled = false;   // a long run's thumbnail: rows×cols block means of the T×T weights
     QRect rect;
 };
 
@@ -73,6 +75,11 @@ public:
     // Head-view signature for symmetry; the model view shows every layer and ignores `layer`.
     void showTrace(const Trace& trace, int layer, const AttentionViewOptions& options);
     void setOptions(const AttentionViewOptions& options);
+    // A long run's thumbnails (ModelRun::digests, [layer][head]: block means of each head's
+    // weights), drawn for the heads whose weights the trace does not hold; null: none. Kept until
+    // replaced; the next showTrace or setOptions draws them.
+    void setThumbnails(std::shared_ptr<const RunDigests> thumbnails) { thumbnails_ = std::move(thumbnails); }
+    const std::shared_ptr<const RunDigests>& thumbnails() const { return thumbnails_; }
     const AttentionViewOptions& options() const { return options_; }
 
     // Optional overlays, kept across showTrace / setOptions until replaced; {} removes them.
@@ -140,6 +147,7 @@ private:
 
     const Trace* trace_ = nullptr;
     std::shared_ptr<const Trace> held_;  // trace_'s owner when given as a shared_ptr
+    std::shared_ptr<const RunDigests> thumbnails_;
     AttentionViewOptions options_;
     std::vector<int> keep_;
     QString layerFilterText_, headFilterText_;  // the last valid filters

@@ -36,6 +36,15 @@ const QVector<QRgb>& viridisTable() {
     return table;
 }
 
+const HeadDigest* pooledThumbnail(const Trace& trace, const RunDigests* thumbnails, int layer, int head) {
+    const auto l = static_cast<std::size_t>(layer), h = static_cast<std::size_t>(head);
+    if (!thumbnails || l >= thumbnails->size() || h >= (*thumbnails)[l].size() || l >= trace.layers.size() ||
+        h >= trace.layers[l].heads.size() || trace.layers[l].heads[h].weights.size() > 0)
+        return nullptr;
+    const HeadDigest& digest = (*thumbnails)[l][h];
+    return digest.rows == trace.tokenCount() && digest.cols == trace.keyCount() ? &digest : nullptr;
+}
+
 double indexFactor(double scaleMax) { return scaleMax > 0 ? 255.0 / scaleMax : 0.0; }
 
 QImage scaledForPainting(const QImage& full, int px) {
@@ -56,10 +65,13 @@ void runBuild(const BuildJob& job, const std::function<void(double)>& onSharedMa
         for (const LayerTrace& layer : trace.layers)
             for (const HeadTrace& head : layer.heads) {
                 if (cancelled()) return;
-                if (head.weights.size() == 0) continue;
+                if (head.weights.size() == 0) continue;  // a long run's thumbnails: below
                 sharedMax = std::max(sharedMax, job.everything ? maxWeight(head.weights)
                                                                : maxWeight(shownWeights(head.weights, job.selection)));
             }
+        for (const auto& [l, h] : job.items)
+            if (const HeadDigest* pooled = pooledThumbnail(trace, job.thumbnails.get(), l, h))
+                sharedMax = std::max(sharedMax, maxWeight(pooled->thumbnail));
         onSharedMax(sharedMax);
     }
     std::size_t index = 0;
@@ -79,6 +91,8 @@ void runBuild(const BuildJob& job, const std::function<void(double)>& onSharedMa
         if (h == kBuildAggregate) {
             const Mat summary = job.options.aggregate == AttentionViewOptions::Max ? maxOverHeads(layer) : averageOverHeads(layer);
             emitThumbnail(shownWeights(summary, job.selection));
+        } else if (const HeadDigest* pooled = pooledThumbnail(trace, job.thumbnails.get(), l, h)) {
+            emitThumbnail(pooled->thumbnail);  // block means, drawn as they are (no tokens to hide)
         } else if (job.everything) {
             emitThumbnail(layer.heads[static_cast<std::size_t>(h)].weights);  // no T×T copy
         } else {

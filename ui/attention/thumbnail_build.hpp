@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/analysis/head_summary.hpp"
+#include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 #include "ui/attention/attention_options.hpp"
 
@@ -42,6 +43,7 @@ struct BuildJob {
     AttentionViewOptions options;
     WeightSelection selection;
     bool everything = true;  // no hidden tokens, no renormalising: draw the weights as they are
+    std::shared_ptr<const RunDigests> thumbnails;  // a long run's, for heads without weights (pooledThumbnail)
     std::shared_ptr<std::atomic<bool>> cancel;
     std::shared_ptr<std::atomic<int>> targetPixels;
 };
@@ -54,6 +56,10 @@ struct BuiltThumbnail {
 };
 
 inline constexpr int kBuildAggregate = -1;
+
+// A long run's thumbnail of (layer, head) when the trace holds no weights for it and the
+// thumbnail was made from weights of the trace's size; else null.
+const HeadDigest* pooledThumbnail(const Trace& trace, const RunDigests* thumbnails, int layer, int head);
 
 // The whole build, thumbnail by thumbnail in the order of job.items. Runs on the worker (or inline for tiny traces); stops after the thumbnail it is on
 // when cancelled. Reads only the trace and its own copies.

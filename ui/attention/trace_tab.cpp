@@ -36,9 +36,10 @@ void HeatmapTab::draw(const TraceOnScreen& shown) {
 }
 
 void ModelViewTab::draw(const TraceOnScreen& shown) {
-    if (shown.trace == drawn_ && shown.options == drawnOptions_) return;
+    if (shown.trace == drawn_ && shown.options == drawnOptions_ && shown.thumbnails == view_->thumbnails()) return;
     drawn_ = shown.trace;
     drawnOptions_ = shown.options;
+    view_->setThumbnails(shown.thumbnails);
     view_->showTrace(shown.trace, shown.options);  // the view holds it too (tooltips, setOptions)
 }
 

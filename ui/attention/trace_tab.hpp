@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 #include "ui/attention/attention_options.hpp"
 
@@ -21,6 +22,8 @@ struct TraceOnScreen {
     int layer = 0;                       // 0-based, the layer box's choice
     int decimals = 3;
     AttentionViewOptions options;        // default for sources without attention options
+    // A long run's thumbnails for the layers `trace` holds no weights of (TraceSource::thumbnails); null: none.
+    std::shared_ptr<const RunDigests> thumbnails;
 };
 
 class TraceTab {

@@ -1,0 +1,47 @@
+#pragma once
+// The memory policy of a model run, in one place: what a run keeps in full, what it keeps small
+// and what it rebuilds on demand. A run keeps every head's T×T float weights while all of them
+// fit kAllWeightsBudget. Above it is a *long run*: each layer keeps only its input rows
+// (ModelRun::hiddenStates, T×d) and, per head, a digest made while the weights exist (a
+// thumbnail of at most 128×128 pooled weights and the statistics' sums, ModelRun::digests); the
+// layer someone asks for (the window's shown layer, the command line's --layer) is rebuilt from
+// its input by traceLayerInDetail. docs/architecture.md, "Long runs".
+//
+// Shape legend: T tokens, d model width, L layers, H heads.
+#include <cstddef>
+#include <vector>
+
+#include "core/model/attention.hpp"
+#include "core/model/family.hpp"
+
+namespace attnscope {
+
+// Every head's weights as float: bert-base at 512 tokens 151 MB, Qwen2.5-0.5B (L·H = 336) 352 MB at
+// 512 tokens and 1.4 GB at 1,024, Llama-3.2-1B (512 heads) 537 MB at 512 and 34 GB at 4,096.
+inline constexpr std::size_t kAllWeightsBudget = std::size_t{1} << 30;  // 1 GiB
+// A rebuilt layer holds every intermediate (Full: four T×T double matrices and the float weights a
+// head) while that fits this, else only its heads' weights (WeightsOnly): Qwen2.5-0.5B's layer is
+// 132 MB at 512 tokens, 8.4 GB at 4,096 (then 940 MB of weights).
+inline constexpr std::size_t kRebuiltLayerBudget = std::size_t{1} << 30;  // 1 GiB
+
+std::size_t allWeightsBytes(const TransformerConfig& config, int tokens);  // L·H·T²·4
+std::size_t fullLayerBytes(const TransformerConfig& config, int tokens);   // H·T²·(4·8 + 4)
+
+// True when the run's weights would take more than `budget` bytes.
+bool isLongRun(const TransformerConfig& config, int tokens, std::size_t budget = kAllWeightsBudget);
+
+// What each of the L layers of a run keeps. A long run: Summary everywhere. Else Full up to
+// `fullDetailMaxTokens`, then WeightsOnly except `detailLayer` (RunControl's fields).
+std::vector<LayerDetail> layerDetails(const TransformerConfig& config, int tokens, int fullDetailMaxTokens,
+                                      int detailLayer, std::size_t allWeightsBudget);
+
+// How a layer is rebuilt on demand: Full when it fits kRebuiltLayerBudget, else WeightsOnly.
+LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens);
+
+// Each head's digest from its weights: a streamed layer's, before the callee may take it.
+std::vector<HeadDigest> digestHeads(const LayerTrace& layer, bool causal);
+
+// What a layer leaves in the run once an export has streamed it: each head's ablated flag.
+LayerTrace ablationFlagsOf(const LayerTrace& layer);
+
+}  // namespace attnscope

@@ -1,0 +1,212 @@
+// The long-run memory policy (core/model/long_run.hpp): a run above the weights budget keeps each
+// head's digest instead of its weights and rebuilds a layer from its input on demand. Checked
+// against the same model run with every layer kept (the budget forced to 0 and to the maximum):
+// the rebuilt layer equals the full run's, the thumbnails equal the full weights pooled by the
+// loops below (written apart from core's), the statistics equal those of the full weights.
+#include <catch2/catch.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <filesystem>
+
+#include "core/analysis/head_stats.hpp"
+#include "core/model/long_run.hpp"
+#include "core/model/transformer.hpp"
+#include "tests/core/matrix_compare.hpp"
+
+using namespace attnscope;
+
+namespace {
+
+std::string exampleModel(const char* name) { return std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/models/" + name; }
+
+// The example model with a position limit of `positions` (RoPE reads no table, so the weights fit):
+// long enough inputs for thumbnails that really pool (T > 128).
+LoadedModel withPositions(const LoadedModel& model, int positions) {
+    TransformerConfig config = model.config;
+    config.positions = positions;
+    auto bound = bindModel(config, model.store, model.source);
+    REQUIRE(bound.ok());
+    return std::move(bound).value();
+}
+
+std::vector<int> someIds(int count, int vocabulary) {
+    std::vector<int> ids;
+    for (int i = 0; i < count; ++i) ids.push_back((i * 37 + 11) % vocabulary);
+    return ids;
+}
+
+ModelRun runWith(const LoadedModel& model, const std::vector<int>& ids, std::size_t budget) {
+    RunControl control;
+    control.fullDetailMaxTokens = INT_MAX;  // the full run keeps every intermediate of every layer
+    control.allWeightsBudget = budget;
+    auto run = runModel(model, ids, {}, control);
+    REQUIRE(run.ok());
+    return std::move(run).value();
+}
+
+// Block b of n items pooled into min(n, side) blocks: [⌊b·n/parts⌋, ⌊(b+1)·n/parts⌋).
+Mat pooledByHand(const Mat& w, int side) {
+    const auto parts = [side](Eigen::Index n) { return std::min<Eigen::Index>(n, side); };
+    const Eigen::Index R = parts(w.rows()), C = parts(w.cols());
+    Mat out(R, C);
+    for (Eigen::Index a = 0; a < R; ++a)
+        for (Eigen::Index b = 0; b < C; ++b) {
+            const Eigen::Index r0 = a * w.rows() / R, r1 = (a + 1) * w.rows() / R;
+            const Eigen::Index c0 = b * w.cols() / C, c1 = (b + 1) * w.cols() / C;
+            out(a, b) = w.block(r0, c0, r1 - r0, c1 - c0).mean();
+        }
+    return out;
+}
+
+void requireSameHead(const HeadTrace& full, const HeadTrace& rebuilt) {
+    REQUIRE_MATRIX_NEAR(full.q, rebuilt.q, 0.0);
+    REQUIRE_MATRIX_NEAR(full.k, rebuilt.k, 0.0);
+    REQUIRE_MATRIX_NEAR(full.qBeforeRope, rebuilt.qBeforeRope, 0.0);
+    REQUIRE_MATRIX_NEAR(full.v, rebuilt.v, 0.0);
+    REQUIRE_MATRIX_NEAR(full.scores, rebuilt.scores, 0.0);
+    REQUIRE_MATRIX_NEAR(full.maskedScores, rebuilt.maskedScores, 0.0);
+    REQUIRE_MATRIX_NEAR(full.weights, rebuilt.weights, 0.0);
+    REQUIRE_MATRIX_NEAR(full.weightedSum, rebuilt.weightedSum, 0.0);
+    REQUIRE_MATRIX_NEAR(full.params.wq, rebuilt.params.wq, 0.0);
+}
+
+}  // namespace
+
+TEST_CASE("poolBounds and poolWeights: each cell the mean of its block", "[long_run]") {
+    // 5 items into 2 blocks: ⌊0⌋, ⌊5/2⌋ = 2, 5 → {0, 2, 5}; 3 items at side 4: one a block.
+    CHECK(poolBounds(5, 2) == std::vector<int>{0, 2, 5});
+    CHECK(poolBounds(3, 4) == std::vector<int>{0, 1, 2, 3});
+    CHECK(poolBounds(4096, 128)[1] == 32);
+    Mat w(3, 5);
+    w << 1, 2, 3, 4, 5,  //
+        6, 7, 8, 9, 10,  //
+        11, 12, 13, 14, 15;
+    // Rows {0}, {1, 2} (⌊3/2⌋ = 1); columns {0, 1}, {2, 3, 4}.
+    // (0,0): (1+2)/2 = 1.5; (0,1): (3+4+5)/3 = 4; (1,0): (6+7+11+12)/4 = 9; (1,1): (8+9+10+13+14+15)/6 = 11.5
+    Mat expected(2, 2);
+    expected << 1.5, 4, 9, 11.5;
+    REQUIRE_MATRIX_NEAR(expected, Mat(poolWeights(w, 2).cast<double>()), 0.0);
+}
+
+TEST_CASE("isLongRun and rebuiltDetail: the budgets at the real models' shapes", "[long_run]") {
+    TransformerConfig qwen;  // Qwen2.5-0.5B: 24 layers × 14 heads
+    qwen.layers = 24;
+    qwen.heads = 14;
+    // 24·14·512²·4 = 352,321,536 B ≤ 1 GiB; at 1,024 tokens four times that, 1,409,286,144 B > 1 GiB.
+    CHECK(allWeightsBytes(qwen, 512) == 352321536u);
+    CHECK_FALSE(isLongRun(qwen, 512));
+    CHECK(isLongRun(qwen, 1024));
+    TransformerConfig llama;  // Llama-3.2-1B: 16 × 32, 16·32·512²·4 = 536,870,912 B = half a GiB
+    llama.layers = 16;
+    llama.heads = 32;
+    CHECK_FALSE(isLongRun(llama, 512));
+    CHECK(isLongRun(llama, 4096));
+    // A Full layer: 14·512²·(4·8 + 4) = 132,120,576 B; at 4,096 tokens 64 times that, 8.46 GB.
+    CHECK(fullLayerBytes(qwen, 512) == 132120576u);
+    CHECK(rebuiltDetail(qwen, 512) == LayerDetail::Full);
+    CHECK(rebuiltDetail(qwen, 4096) == LayerDetail::WeightsOnly);
+    const std::vector<LayerDetail> details = layerDetails(qwen, 1024, 128, 3, kAllWeightsBudget);
+    CHECK(details == std::vector<LayerDetail>(24, LayerDetail::Summary));
+    const std::vector<LayerDetail> shortRun = layerDetails(qwen, 512, 128, 3, kAllWeightsBudget);
+    CHECK(shortRun[3] == LayerDetail::Full);
+    CHECK(shortRun[0] == LayerDetail::WeightsOnly);
+}
+
+TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][models]") {
+    for (const char* name : {"example-llama", "example-gpt"}) {
+        INFO(name);
+        auto loaded = loadModel(exampleModel(name));
+        REQUIRE(loaded.ok());
+        const LoadedModel& model = loaded.value();
+        const std::vector<int> ids = someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize);
+        const ModelRun full = runWith(model, ids, SIZE_MAX);
+        const ModelRun longRun = runWith(model, ids, 0);  // the long-run policy whatever T is
+        REQUIRE_FALSE(full.isLong());
+        REQUIRE(longRun.isLong());
+        REQUIRE(longRun.hiddenStates.size() == full.hiddenStates.size());
+        for (std::size_t n = 0; n < full.hiddenStates.size(); ++n)
+            REQUIRE_MATRIX_NEAR(Mat(full.hiddenStates[n].cast<double>()), Mat(longRun.hiddenStates[n].cast<double>()), 0.0);
+        REQUIRE(longRun.predictions.size() == full.predictions.size());
+        CHECK(longRun.predictions[0].top[0].id == full.predictions[0].top[0].id);
+        for (int layer = 0; layer < model.config.layers; ++layer) {
+            INFO("layer " << layer);
+            const LayerTrace& kept = longRun.trace.layers[static_cast<std::size_t>(layer)];
+            CHECK(kept.heads[0].weights.size() == 0);  // nothing T×T stays
+            CHECK(kept.input.size() == 0);
+            REQUIRE(longRun.digests[static_cast<std::size_t>(layer)].size() == kept.heads.size());
+            auto rebuilt = traceLayerInDetail(model, longRun, layer);
+            REQUIRE(rebuilt.ok());
+            const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
+            REQUIRE(rebuilt.value().heads.size() == want.heads.size());
+            REQUIRE_MATRIX_NEAR(want.input, rebuilt.value().input, 0.0);
+            REQUIRE_MATRIX_NEAR(want.output, rebuilt.value().output, 0.0);
+            REQUIRE_MATRIX_NEAR(want.wo, rebuilt.value().wo, 0.0);
+            for (std::size_t h = 0; h < want.heads.size(); ++h) requireSameHead(want.heads[h], rebuilt.value().heads[h]);
+        }
+    }
+}
+
+TEST_CASE("a long run's thumbnails and statistics equal those of the full weights", "[long_run][models]") {
+    auto loaded = loadModel(exampleModel("example-llama"));
+    REQUIRE(loaded.ok());
+    const LoadedModel model = withPositions(loaded.value(), 512);
+    const std::vector<int> ids = someIds(300, model.config.vocabSize);  // 300 rows into 128 blocks of 2 or 3
+    const ModelRun full = runWith(model, ids, SIZE_MAX);
+    const ModelRun longRun = runWith(model, ids, 0);
+    REQUIRE(longRun.isLong());
+    for (std::size_t l = 0; l < full.trace.layers.size(); ++l)
+        for (std::size_t h = 0; h < full.trace.layers[l].heads.size(); ++h) {
+            INFO("layer " << l << " head " << h);
+            const HeadDigest& digest = longRun.digests[l][h];
+            REQUIRE(digest.rows == 300);
+            REQUIRE(digest.thumbnail.rows() == 128);
+            const Mat pooled = pooledByHand(full.trace.layers[l].heads[h].weights.toMat(), 128);
+            REQUIRE_MATRIX_NEAR(pooled, Mat(digest.thumbnail.cast<double>()), 1e-7);
+        }
+    auto fromWeights = headStatistics(full.trace);
+    auto fromDigests = headStatistics(longRun.trace, longRun.digests);
+    CHECK_FALSE(headStatistics(longRun.trace).ok());  // no weights, no digests: refused
+    REQUIRE(fromWeights.ok());
+    REQUIRE(fromDigests.ok());
+    REQUIRE(fromWeights.value().size() == fromDigests.value().size());
+    for (std::size_t i = 0; i < fromWeights.value().size(); ++i) {
+        const HeadStatistics& a = fromWeights.value()[i];
+        const HeadStatistics& b = fromDigests.value()[i];
+        CHECK(a.head == b.head);
+        CHECK(a.entropy == Approx(b.entropy).epsilon(1e-12));
+        CHECK(a.delimiterShare == Approx(b.delimiterShare).epsilon(1e-12));
+        CHECK(a.previousShare == Approx(b.previousShare).epsilon(1e-12));
+        CHECK(a.firstShare == Approx(b.firstShare).epsilon(1e-12));
+        CHECK(a.labels == b.labels);
+    }
+    // Entropy from the weights by hand (double log₂) for one head, against the digest's.
+    const Mat w = full.trace.layers[1].heads[2].weights.toMat();  // the float weights, exactly
+    double entropy = 0;
+    for (Eigen::Index i = 0; i < w.rows(); ++i)
+        for (Eigen::Index j = 0; j < w.cols(); ++j)
+            if (w(i, j) > 0) entropy -= w(i, j) * std::log2(w(i, j));
+    CHECK(longRun.digests[1][2].entropy == Approx(entropy / w.rows()).epsilon(1e-5));
+}
+
+TEST_CASE("a streamed long run sends each layer's weights and keeps its digests", "[long_run][models]") {
+    auto loaded = loadModel(exampleModel("example-llama"));
+    REQUIRE(loaded.ok());
+    const std::vector<int> ids = someIds(20, loaded.value().config.vocabSize);
+    const ModelRun full = runWith(loaded.value(), ids, SIZE_MAX);
+    RunControl control;
+    control.allWeightsBudget = 0;
+    int sent = 0;
+    control.onLayer = [&](const Trace&, int layer, LayerTrace& trace) -> Result<void> {
+        REQUIRE_MATRIX_NEAR(full.trace.layers[static_cast<std::size_t>(layer)].heads[1].weights, trace.heads[1].weights, 0.0);
+        ++sent;
+        return {};
+    };
+    auto run = runModel(loaded.value(), ids, {}, control);
+    REQUIRE(run.ok());
+    CHECK(sent == loaded.value().config.layers);
+    CHECK(run.value().trace.layers[0].heads[1].weights.size() == 0);
+    REQUIRE(run.value().digests.size() == static_cast<std::size_t>(loaded.value().config.layers));
+    const HeadDigest& kept = run.value().digests[0][1];
+    REQUIRE_MATRIX_NEAR(full.trace.layers[0].heads[1].weights.toMat(), Mat(kept.thumbnail.cast<double>()), 0.0);
+}
