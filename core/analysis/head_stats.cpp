@@ -63,7 +63,7 @@ HeadStatistics statisticsOf(const HeadDigest& d, const std::vector<Eigen::Index>
 // The head's T×T weights' digest, or the one a long run kept instead of them (empty: neither).
 HeadDigest digestFor(const Trace& trace, const RunDigests& digests, const HeadRef& ref) {
     const GridRef w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
-    if (w.size() > 0) return digestOf(w, trace.causal);
+    if (w.size() > 0) return statisticsDigestOf(w, trace.causal);  // no thumbnail: the statistics alone
     const auto layer = static_cast<std::size_t>(ref.layer), head = static_cast<std::size_t>(ref.head);
     return layer < digests.size() && head < digests[layer].size() ? digests[layer][head] : HeadDigest{};
 }

@@ -96,13 +96,18 @@ MatF poolWeights(GridRef weights, int side) {
     return weights.visit([side](const auto& m) { return pooled(m, side); });
 }
 
-HeadDigest digestOf(GridRef weights, bool causal, int side) {
+HeadDigest statisticsDigestOf(GridRef weights, bool causal) {
     HeadDigest d;
     if (weights.size() == 0) return d;
     d.rows = static_cast<int>(weights.rows());
     d.cols = static_cast<int>(weights.cols());
-    d.thumbnail = poolWeights(weights, side);
     weights.visit([&](const auto& m) { addStatistics(m, causal, d); });
+    return d;
+}
+
+HeadDigest digestOf(GridRef weights, bool causal, int side) {
+    HeadDigest d = statisticsDigestOf(weights, causal);
+    if (!d.empty()) d.thumbnail = poolWeights(weights, side);
     return d;
 }
 

@@ -37,5 +37,7 @@ MatF poolWeights(GridRef weights, int side = kThumbnailSide);
 
 // The digest of one head's weights; `causal`: row i sees tokens 0…i (normalised entropy).
 HeadDigest digestOf(GridRef weights, bool causal, int side = kThumbnailSide);
+// The same without the thumbnail, for statistics read from weights the run kept (no pooling pass).
+HeadDigest statisticsDigestOf(GridRef weights, bool causal);
 
 }  // namespace attnscope
