@@ -156,4 +156,10 @@ void ModelTraceSource::onDetailReady() {
     emit workedTraceChanged();
 }
 
+TraceSource::NormJob ModelTraceSource::normWeighting() const {
+    const auto opened = model();
+    if (!opened || !shown_) return {};
+    return [opened, run = shown_](const RunControl& control) { return normWeightedTrace(opened->model, *run, control); };
+}
+
 }  // namespace attnscope

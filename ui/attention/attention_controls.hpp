@@ -10,6 +10,8 @@ class QComboBox;
 
 namespace attnscope {
 
+class JobProgress;
+
 class AttentionControls : public QWidget {
     Q_OBJECT
 public:
@@ -22,6 +24,10 @@ public:
     void showOptions(bool shown);
     int layer() const;  // 0-based, 0 when there is none
     AttentionViewOptions options() const { return options_; }
+    // "Shade by": weight or weight × ‖value‖ (a session restored, a cancelled computation).
+    void setWeighting(AttentionViewOptions::Weighting weighting);
+    // The progress and Cancel of computing weight × ‖value‖ (the window drives it).
+    JobProgress* weightingProgress() const { return weightingProgress_; }
 
 signals:
     void layerChanged();
@@ -34,6 +40,8 @@ private:
 
     QComboBox* layer_ = nullptr;
     QWidget* optionsBox_ = nullptr;
+    QComboBox* weighting_ = nullptr;
+    JobProgress* weightingProgress_ = nullptr;
     AttentionViewOptions options_;  // as the option controls show it: each one writes its field
 };
 
