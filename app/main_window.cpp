@@ -319,7 +319,7 @@ void MainWindow::connectViews() {
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     connect(ui_->controls, &AttentionControls::layerChanged, this, &MainWindow::showLayer);
     connect(ui_->controls, &AttentionControls::optionsChanged, this, [this] { showOnTabs(false); });
-    norms_->attach(ui_->controls);  // "Shade by" both ways, its progress and Cancel
+    norms_->attach(ui_->controls);  // the check box both ways, its progress and Cancel
     connect(ui_->tabs, &QTabWidget::currentChanged, this, [this] {
         for (const auto& tab : ui_->traceTabs)
             if (tab->page() == ui_->tabs->currentWidget()) tab->drawIfStale();

@@ -1,5 +1,5 @@
 #pragma once
-// The attention views' "Shade by: weight × ‖value‖" (ui/attention/attention_controls.hpp): the
+// The attention views' "Weight × ‖value‖" check box (ui/attention/attention_controls.hpp): the
 // run's Trace with every head's weights replaced by its norm-based shares (core's
 // normWeightedTrace; a model's layers are recomputed in full detail one by one), made on a
 // LatestRequestWorker with progress per layer and cancel; a newer run drops an older one's. Until it
@@ -27,7 +27,7 @@ public:
 
     explicit NormScale(QObject* parent = nullptr);
 
-    // The controls' "Shade by" switches this on and off, shows its progress and Cancel, and returns
+    // The controls' check box switches this on and off, shows its progress and Cancel, and returns
     // to the weights when it fails or is cancelled; a rebuilt row (a language switch) shows the choice kept.
     void attach(AttentionControls* controls);
     void setOn(bool on);

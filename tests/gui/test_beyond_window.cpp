@@ -1,7 +1,8 @@
-// Issue 30 §2 in the window (offscreen): the attention views' "Shade by: weight × ‖value‖" and the
+// Issue 30 §2 in the window (offscreen): the attention views' "Weight × ‖value‖" check box and the
 // "Beyond weights" tab (logit lens, direct logit attribution beside the ablation ranking), on the
 // shipped example models, against tests/reference/reference_beyond_weights.py's float64 torch
 // forward (fixtures/beyond_weights.json, cases example-gpt and example-bert; no Python here).
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
@@ -103,7 +104,7 @@ void BeyondWindowTest::normScaleCellsAreTorchsShares() {
     child<QTabWidget>(w, "tabs")->setCurrentWidget(heatmap);
     const QJsonObject expected = fixtureCase("example-gpt");
     QVERIFY(largestShareDifference(*heatmap, expected, 0, 0) > 1e-3);  // the weights differ from the norm shares
-    child<QComboBox>(w, "weighting")->setCurrentIndex(1);
+    child<QCheckBox>(w, "weighting")->setChecked(true);
     QTRY_VERIFY_WITH_TIMEOUT(heatmap->builders().at(0)->colourScale()->label().contains("‖value‖"), kWaitMs);
     const double first = largestShareDifference(*heatmap, expected, 0, 0);
     QVERIFY2(first < 1e-5, qPrintable(QString("layer 1 head 1: largest difference %1").arg(first)));
@@ -115,7 +116,7 @@ void BeyondWindowTest::normScaleCellsAreTorchsShares() {
     QTRY_VERIFY_WITH_TIMEOUT(child<ModelView>(w, "modelView")->caption().contains("weight × ‖value‖"), kWaitMs);
     child<QTabWidget>(w, "tabs")->setCurrentWidget(child<HeadView>(w, "headView"));
     QTRY_VERIFY(child<HeadView>(w, "headView")->caption().contains("weight × ‖value‖"));
-    child<QComboBox>(w, "weighting")->setCurrentIndex(0);  // back to the weights, and the captions say so
+    child<QCheckBox>(w, "weighting")->setChecked(false);  // back to the weights, and the captions say so
     QTRY_VERIFY(!child<HeadView>(w, "headView")->caption().contains("‖value‖"));
 }
 

@@ -36,9 +36,9 @@ QWidget* AttentionControls::buildOptions() {
     auto* scale = new QComboBox(box);
     scale->setObjectName("colourScale");
     scale->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
-    weighting_ = new QComboBox(box);
+    // A check box, not a labelled list: the row must still fit a 1280-pixel projector.
+    weighting_ = new QCheckBox(tr("Weight × ‖value‖"), box);
     weighting_->setObjectName("weighting");
-    weighting_->addItems({tr("Attention weight"), tr("Weight × ‖value‖")});
     weighting_->setToolTip(tr("Weight × ‖value‖ (Kobayashi et al. 2020): how much of each token's value vector, "
                               "through the head's part of W_O, reaches the query, as a share of the row. "
                               "Attention parked on [CLS], [SEP] or the first token often carries little."));
@@ -52,12 +52,11 @@ QWidget* AttentionControls::buildOptions() {
     row->addSpacing(16);
     row->addWidget(hideSpecial);
     row->addWidget(renormalize);
-    row->addSpacing(16);
+    row->addSpacing(8);
     row->addWidget(new QLabel(tr("Heads:"), box));
     row->addWidget(aggregate);
     row->addWidget(new QLabel(tr("Colour scale:"), box));
     row->addWidget(scale);
-    row->addWidget(new QLabel(tr("Shade by:"), box));
     row->addWidget(weighting_);
     row->addWidget(weightingProgress_);
     // The controls start at options_'s defaults (unchecked, first entries); each change updates it.
@@ -77,15 +76,15 @@ QWidget* AttentionControls::buildOptions() {
         options_.scale = static_cast<AttentionViewOptions::Scale>(index);
         emit optionsChanged();
     });
-    connect(weighting_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        options_.weighting = static_cast<AttentionViewOptions::Weighting>(index);
+    connect(weighting_, &QCheckBox::toggled, this, [this](bool on) {
+        options_.weighting = on ? AttentionViewOptions::Norms : AttentionViewOptions::Weights;
         emit optionsChanged();
     });
     return box;
 }
 
 void AttentionControls::setWeighting(AttentionViewOptions::Weighting weighting) {
-    weighting_->setCurrentIndex(static_cast<int>(weighting));  // → optionsChanged when it changes
+    weighting_->setChecked(weighting == AttentionViewOptions::Norms);  // → optionsChanged when it changes
 }
 
 void AttentionControls::setLayerCount(int count) {

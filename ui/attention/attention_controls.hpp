@@ -6,6 +6,7 @@
 
 #include "ui/attention/attention_options.hpp"
 
+class QCheckBox;
 class QComboBox;
 
 namespace attnscope {
@@ -24,7 +25,7 @@ public:
     void showOptions(bool shown);
     int layer() const;  // 0-based, 0 when there is none
     AttentionViewOptions options() const { return options_; }
-    // "Shade by": weight or weight × ‖value‖ (a session restored, a cancelled computation).
+    // Shaded by the weight or by weight × ‖value‖ (a session restored, a cancelled computation).
     void setWeighting(AttentionViewOptions::Weighting weighting);
     // The progress and Cancel of computing weight × ‖value‖ (the window drives it).
     JobProgress* weightingProgress() const { return weightingProgress_; }
@@ -40,7 +41,7 @@ private:
 
     QComboBox* layer_ = nullptr;
     QWidget* optionsBox_ = nullptr;
-    QComboBox* weighting_ = nullptr;
+    QCheckBox* weighting_ = nullptr;
     JobProgress* weightingProgress_ = nullptr;
     AttentionViewOptions options_;  // as the option controls show it: each one writes its field
 };

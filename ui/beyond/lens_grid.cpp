@@ -60,24 +60,26 @@ QSize LensGrid::cellSize() const {
     return {width + 2 * kPad, rowLines(table_) * m.height() + 2 * kPad};
 }
 
-QSize LensGrid::sizeHint() const {
+QSize LensGrid::sizeHint() const { return gridSize(false); }
+
+QSize LensGrid::gridSize(bool titled) const {
     const QFontMetrics m(font());
     int header = 0;
     for (const QString& r : table_.rows) header = std::max(header, m.horizontalAdvance(r));
     const QSize cell = cellSize();
-    const int titleHeight = table_.title.isEmpty() ? 0 : m.height() + 2 * kPad;
+    const int titleHeight = titled ? m.height() + 2 * kPad : 0;
     const int grid = header + 2 * kPad + cell.width() * static_cast<int>(table_.columns.size()) + 1;
-    return {std::max(grid, m.horizontalAdvance(table_.title) + 2 * kPad),
+    return {titled ? std::max(grid, m.horizontalAdvance(table_.title) + 2 * kPad) : grid,
             titleHeight + m.height() + 2 * kPad + cell.height() * static_cast<int>(table_.rows.size()) + 1};
 }
 
 void LensGrid::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), theme::paper());
-    paint(painter);
+    paint(painter, false);  // the tab's caption above says what it is
 }
 
-void LensGrid::paint(QPainter& painter) const {
+void LensGrid::paint(QPainter& painter, bool titled) const {
     const QFontMetrics m(font());
     painter.setFont(font());
     const QSize cell = cellSize();
@@ -86,8 +88,8 @@ void LensGrid::paint(QPainter& painter) const {
     header += 2 * kPad;
     int y = 0;
     painter.setPen(theme::ink());
-    if (!table_.title.isEmpty()) {
-        painter.drawText(QRect(kPad, 0, sizeHint().width() - kPad, m.height() + 2 * kPad), Qt::AlignLeft | Qt::AlignVCenter, table_.title);
+    if (titled) {
+        painter.drawText(QRect(kPad, 0, gridSize(true).width() - kPad, m.height() + 2 * kPad), Qt::AlignLeft | Qt::AlignVCenter, table_.title);
         y = m.height() + 2 * kPad;
     }
     const int headerHeight = m.height() + 2 * kPad;
@@ -114,11 +116,11 @@ void LensGrid::paint(QPainter& painter) const {
 
 QByteArray LensGrid::figureBytes(const QString& format) const {
     const theme::LightForExport light;  // exports are drawn light, whatever the window shows
-    const QSize size = sizeHint();
+    const QSize size = gridSize(true);
     if (format == QLatin1String("svg"))
         return svgBytes(size, table_.title, [this, size](QCPPainter& painter) {
             painter.fillRect(QRect(QPoint(0, 0), size), theme::paper());
-            paint(painter);
+            paint(painter, true);
         });
     if (format != QLatin1String("png")) return {};
     constexpr double kScale = 2;  // sharp on slides
@@ -127,7 +129,7 @@ QByteArray LensGrid::figureBytes(const QString& format) const {
     QPainter painter;
     if (!painter.begin(&image)) return {};
     painter.scale(kScale, kScale);
-    paint(painter);
+    paint(painter, true);
     painter.end();
     return pngBytes(image);
 }

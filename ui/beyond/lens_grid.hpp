@@ -16,7 +16,7 @@ struct LensCell {
     std::vector<double> probabilities;
 };
 struct LensTable {
-    QString title;                   // what is shown, drawn above the grid (and in the figure)
+    QString title;                   // what is shown: the tab's caption, and drawn above the figure
     QStringList rows, columns;       // "embeddings", "layer 1", …; the positions' tokens
     std::vector<std::vector<LensCell>> cells;  // rows × columns
 };
@@ -36,7 +36,8 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    void paint(QPainter& painter) const;
+    void paint(QPainter& painter, bool titled) const;  // titled: the figure, with the title above
+    QSize gridSize(bool titled) const;
     QSize cellSize() const;
 
     LensTable table_;

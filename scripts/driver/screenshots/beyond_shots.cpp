@@ -3,6 +3,7 @@
 // names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens, in English and
 // Chinese (scripts/screenshots.sh).
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QScreen>
@@ -35,7 +36,7 @@ int ScreenshotTour::saveBeyondScreenshots(const QString& dir, const QString& mod
         QTest::qWait(300);  // a multi-head view draws its thumbnails on a worker
         n += grabTo(QDir(dir).filePath(QStringLiteral("beyond-%1-%2.png").arg(size, what))) ? 1 : 0;
     };
-    child<QComboBox>(w, "weighting")->setCurrentIndex(1);  // Shade by: weight × ‖value‖
+    child<QCheckBox>(w, "weighting")->setChecked(true);  // shaded by weight × ‖value‖
     child<QComboBox>(w, "layer")->setCurrentIndex(1);
     heatmap_->setHead(0);
     waitUntil([&] { return heatmap_->builders().at(0)->colourScale()->label().contains(QStringLiteral("‖")); }, 30000);
