@@ -33,6 +33,7 @@
 #include "app/loading_cover.hpp"
 #include "app/presentation.hpp"
 #include "app/theme_switcher.hpp"
+#include "app/norm_scale.hpp"
 #include "app/word_level_switch.hpp"
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     ui_->presentation = new Presentation(this, redraw, [this] { step(1); }, [this] { step(-1); });
     theme_ = new ThemeSwitcher(this);  // the remembered theme, before anything is drawn
     words_ = new WordLevelSwitch(this);  // the remembered choice, before anything is drawn
+    norms_ = new NormScale(this);
     setCentralWidget(buildCentralWidget());
     buildMenus();
     connectViews();
@@ -111,6 +113,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     connect(model_, &ModelTraceSource::opened, this, &MainWindow::onModelOpened);
     connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
     connect(words_, &WordLevelSwitch::changed, this, &MainWindow::showWordsOrPieces);
+    connect(norms_, &NormScale::changed, this, &MainWindow::showWordsOrPieces);
+    connect(norms_, &NormScale::failed, this, [this](const QString& message, bool cancelled) {
+        if (cancelled) return statusBar()->showMessage(tr("Weight × ‖value‖ cancelled; the views show the weights."), 5000);
+        setErrorText(tr("Weight × ‖value‖ could not be computed: %1").arg(message));
+    });
     showSourcePanels();
     setRunning(false);
     ui_->presentation->applyZoom();  // the zoom the user chose last time
@@ -236,25 +243,6 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     return ui_->tabs;
 }
 
-// What only some sources fill: the predictions panel, the run's progress and its Cancel button.
-void MainWindow::buildSourcePanels() {
-    ui_->predictions = new PredictionsView;
-    ui_->predictions->setObjectName("predictions");
-    ui_->headEffectBox = new HeadEffectBox;
-    auto* column = new QWidget;
-    auto* columnLayout = new QVBoxLayout(column);
-    columnLayout->setContentsMargins(0, 0, 0, 0);
-    columnLayout->addWidget(ui_->predictions);
-    columnLayout->addWidget(ui_->headEffectBox, 1);
-    ui_->predictionsArea = new QScrollArea;
-    ui_->predictionsArea->setObjectName("sidePanels");
-    ui_->predictionsArea->setWidgetResizable(true);
-    ui_->predictionsArea->setWidget(column);
-    ui_->predictionsArea->setMinimumWidth(260);
-    ui_->progress = new JobProgress(tr("layer %v of %m"), "runProgress", "cancelRun");
-    statusBar()->addPermanentWidget(ui_->progress);
-}
-
 void MainWindow::buildMenus() {
     auto* files = ui_->fileMenu = new FileMenu(*this, actions(), *ui_->worked, *ui_->navigator, *ui_->heatmap);
     files->fill(menuBar()->addMenu(tr("&File")));
@@ -331,6 +319,7 @@ void MainWindow::connectViews() {
             [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     connect(ui_->controls, &AttentionControls::layerChanged, this, &MainWindow::showLayer);
     connect(ui_->controls, &AttentionControls::optionsChanged, this, [this] { showOnTabs(false); });
+    norms_->attach(ui_->controls);  // the check box both ways, its progress and Cancel
     connect(ui_->tabs, &QTabWidget::currentChanged, this, [this] {
         for (const auto& tab : ui_->traceTabs)
             if (tab->page() == ui_->tabs->currentWidget()) tab->drawIfStale();

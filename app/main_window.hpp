@@ -15,7 +15,7 @@
 namespace attnscope {
 
 class LessonDocument; class LessonTraceSource; class ModelTraceSource; class TraceSource;
-class ThemeSwitcher; class WordLevelSwitch; struct TraceOnScreen; struct SavedSession;
+class NormScale; class ThemeSwitcher; class WordLevelSwitch; struct TraceOnScreen; struct SavedSession;
 
 // Registers the compiled-in resources (built-in lessons) of the static attnscope_app library.
 void initResources();
@@ -85,6 +85,7 @@ private:
     LessonDocument* document_ = nullptr;   // the lesson's undo history and modified mark
     ThemeSwitcher* theme_ = nullptr;
     WordLevelSwitch* words_ = nullptr;     // View ▸ Attention between words
+    NormScale* norms_ = nullptr;           // "Shade by: weight × ‖value‖" (kept across a rebuild)
     QString lessonPath_, lastError_;
     QTimer sentenceTimer_;
     int workedLayer_ = -1;                 // the layer box's layer the worked example shows

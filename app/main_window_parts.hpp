@@ -17,6 +17,7 @@ class QTabWidget;
 namespace attnscope {
 
 class AttentionControls;
+class BeyondTabController;
 class CompareTabController;
 class CorefTabController;
 class FileMenu;
@@ -65,6 +66,7 @@ struct MainWindow::Parts {
     HeadsTab* heads = nullptr;
     QkTabController* qk = nullptr;  // Queries & keys: the worked layer's head in 2-D
     CompareTabController* compare = nullptr;  // sentence A beside a sentence B
+    BeyondTabController* beyond = nullptr;  // logit lens and direct logit attribution (models)
     QAction* shading = nullptr;  // a View menu state, kept across a rebuild
     FileMenu* fileMenu = nullptr;  // rebuilt with the menus
     Presentation* presentation = nullptr;  // zoom, F11, ←/→ anywhere; kept across a rebuild

@@ -9,6 +9,7 @@
 #include "app/main_window_parts.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/compare_tab_controller.hpp"
+#include "app/norm_scale.hpp"
 #include "app/word_level_switch.hpp"
 #include "core/source/saved_session.hpp"
 #include "core/trace/ablation.hpp"
@@ -33,6 +34,7 @@ SavedSession MainWindow::capturedSession() const {
     s.tab = std::max(0, ui_->tabs->currentIndex());
     s.shading = ui_->shading->isChecked();
     s.words = words_->on();
+    s.norms = norms_->on();
     return s;
 }
 
@@ -55,6 +57,7 @@ void MainWindow::restoreSession(const SavedSession& session, const std::function
 void MainWindow::applySessionView(const SavedSession& s) {
     ui_->shading->setChecked(s.shading);
     words_->setOn(s.words);
+    ui_->controls->setWeighting(s.norms ? AttentionViewOptions::Norms : AttentionViewOptions::Weights);
     ui_->ablate->setText(qs(headSpecText(s.ablated)));
     applyAblation();  // checked against the trace: heads it does not have are reported, not run
     ui_->controls->setLayer(s.layer);

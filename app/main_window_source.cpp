@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QVBoxLayout>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -23,6 +24,8 @@
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
+#include "app/norm_scale.hpp"
+#include "app/tabs/beyond_tab_controller.hpp"
 #include "app/word_level_switch.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_language.hpp"
@@ -37,6 +40,7 @@
 #include "ui/attention/model_view.hpp"
 #include "ui/attention/piece_strip.hpp"
 #include "app/tabs/head_effect_controller.hpp"
+#include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -205,6 +209,7 @@ void MainWindow::onTraceChanged() {
     showSourcePanels();
     refreshLabels();
     words_->setTrace(trace);
+    norms_->setTrace(trace, source_->normWeighting());
     if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens, words_->groupsShown(*trace));
     else ui_->tokens->setTokens(trace->tokens);
     ui_->navigator->setHeadCount(trace->headCount());
@@ -213,6 +218,7 @@ void MainWindow::onTraceChanged() {
         source_->showPredictions(*ui_->predictions);
         ui_->headEffects->showRun();
     }
+    ui_->beyond->showRun(source_->offers(Offer::Predictions));  // after the predictions: it lists them
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
     ui_->heads->requestStatistics(trace, ui_->sentence->text());
     ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
@@ -281,7 +287,12 @@ TraceOnScreen MainWindow::onScreen() const {
     shown.decimals = source_->decimals();
     if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
     shown.options.words = shown.trace != source_->trace();  // View ▸ Attention between words
-    if (!shown.options.words) shown.thumbnails = source_->thumbnails();  // a token-level run's
+    // Weight × ‖value‖ once computed; until then (or off) the weights, and the views say which.
+    const auto norms = norms_->shown(source_->trace(), shown.options.words);
+    if (norms) shown.trace = norms;
+    // A token-level run's thumbnails are of weights: not beside a norm-weighted layer.
+    if (!shown.options.words && !norms) shown.thumbnails = source_->thumbnails();
+    shown.options.weighting = norms ? AttentionViewOptions::Norms : AttentionViewOptions::Weights;
     return shown;
 }
 
@@ -311,6 +322,26 @@ void MainWindow::showWordsOrPieces() {
     if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens, words_->groupsShown(*trace));
     showOnTabs(source_->cheapToShow());
     ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
+}
+
+// What only some sources fill: the predictions panel, the run's progress and its Cancel button.
+void MainWindow::buildSourcePanels() {
+    ui_->predictions = new PredictionsView;
+    ui_->predictions->setObjectName("predictions");
+    ui_->headEffectBox = new HeadEffectBox;
+    auto* column = new QWidget;
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(ui_->predictions);
+    columnLayout->addWidget(ui_->headEffectBox, 1);
+    ui_->predictionsArea = new QScrollArea;
+    ui_->predictionsArea->setObjectName("sidePanels");
+    ui_->predictionsArea->setWidgetResizable(true);
+    ui_->predictionsArea->setWidget(column);
+    ui_->predictionsArea->setMinimumWidth(260);
+    ui_->beyond = new BeyondTabController(ui_->tabs, model_, ui_->predictions, ui_->tabs);  // the last tab
+    ui_->progress = new JobProgress(tr("layer %v of %m"), "runProgress", "cancelRun");
+    statusBar()->addPermanentWidget(ui_->progress);
 }
 
 }  // namespace attnscope

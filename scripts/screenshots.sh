@@ -58,6 +58,14 @@ for size in 1280x720 1920x1080; do
   xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lecture coreference "$out/lecture"
   xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --lecture coreference-zh "$zh/lecture"
 done
+# Beyond raw weights (issue 30 §2) on example-gpt filling a 1280×720 and a 1920×1080 screen, in
+# English and Chinese: heatmap, model view and head view shaded by weight × ‖value‖, and the
+# Beyond weights tab (logit lens, direct logit attribution).
+mkdir -p "$out/beyond" "$zh/beyond"
+for size in 1280x720 1920x1080; do
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --model example-gpt --beyond --sentence "The LORD is my shepherd; I shall not want." "$out/beyond"
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --model example-gpt --beyond --sentence "The LORD is my shepherd; I shall not want." "$zh/beyond"
+done
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then
   echo "screenshots.sh: no screenshots were written to $out" >&2

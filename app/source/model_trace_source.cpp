@@ -172,4 +172,11 @@ bool ModelTraceSource::takeDetail() {
     return true;
 }
 
+TraceSource::NormJob ModelTraceSource::normWeighting() const {
+    const auto opened = model();
+    // A long run holds no layer's weights beyond the budget; all layers' norms would break it.
+    if (!opened || !shown_ || longRun()) return {};
+    return [opened, run = shown_](const RunControl& control) { return normWeightedTrace(opened->model, *run, control); };
+}
+
 }  // namespace attnscope

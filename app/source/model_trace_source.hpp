@@ -47,6 +47,7 @@ public:
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     ControlRunnerFactory controlRunner(std::uint32_t seed) const override;
     void showPredictions(PredictionsView& view) const override;
+    NormJob normWeighting() const override;
 
 signals:
     void opened();

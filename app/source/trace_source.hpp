@@ -7,11 +7,13 @@
 #include <QObject>
 #include <QString>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
+#include "core/analysis/norm_attention.hpp"
 #include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 
@@ -77,6 +79,15 @@ public:
     // The random-weights control's runner: the model with its weights shuffled (seed `seed`). Empty
     // for sources without weights to shuffle (lessons). Call it on a worker thread: it copies the weights.
     virtual ControlRunnerFactory controlRunner(std::uint32_t /*seed*/) const { return {}; }
+    // How to make the last run's norm-weighted Trace (the views' "weight × ‖value‖"), called on a
+    // worker thread. By default from trace() itself, which then keeps every layer in full detail
+    // (a lesson's does); a model recomputes the layers its run kept as weights only.
+    using NormJob = std::function<Result<Trace>(const RunControl&)>;
+    virtual NormJob normWeighting() const {
+        auto shown = trace();
+        if (!shown) return {};
+        return [shown](const RunControl&) { return normWeightedTrace(*shown); };
+    }
     // Sources that offer Predictions fill the panel from their last run.
     virtual void showPredictions(PredictionsView& /*view*/) const {}
 

@@ -80,18 +80,49 @@ Result<Mat> normWeightedAttention(const Trace& trace, int layer, int head) {
     return Mat(weights.array().rowwise() * norms.value().array());  // T_q×T_k, α_ij·‖f(x_j)‖
 }
 
+namespace {
+
+// Layer `layer` of `shown` gets the norm-weighted shares of `detail`'s only layer (a Trace in full detail).
+Result<void> replaceWeights(const Trace& detail, int detailLayer, Trace& shown, int layer) {
+    for (int h = 0; h < detail.headCount(); ++h) {
+        auto norms = normWeightedAttention(detail, detailLayer, h);
+        if (!norms) return norms.error();
+        Mat rows = norms.value();  // T_q×T_k
+        for (Eigen::Index i = 0; i < rows.rows(); ++i)
+            if (const double sum = rows.row(i).sum(); sum > 0) rows.row(i) /= sum;
+        HeadTrace& head = shown.layers[static_cast<std::size_t>(layer)].heads[static_cast<std::size_t>(h)];
+        head.weights = head.weights.isFloat() ? AttentionWeights(MatF(rows.cast<float>())) : AttentionWeights(rows);
+    }
+    return {};
+}
+
+}  // namespace
+
 Result<Trace> normWeightedTrace(const Trace& full) {
     Trace shown = full;
     for (int l = 0; l < full.layerCount(); ++l)
-        for (int h = 0; h < full.headCount(); ++h) {
-            auto norms = normWeightedAttention(full, l, h);
-            if (!norms) return norms.error();
-            Mat rows = norms.value();  // T_q×T_k
-            for (Eigen::Index i = 0; i < rows.rows(); ++i)
-                if (const double sum = rows.row(i).sum(); sum > 0) rows.row(i) /= sum;
-            HeadTrace& head = shown.layers[static_cast<std::size_t>(l)].heads[static_cast<std::size_t>(h)];
-            head.weights = head.weights.isFloat() ? AttentionWeights(MatF(rows.cast<float>())) : AttentionWeights(rows);
+        if (auto done = replaceWeights(full, l, shown, l); !done.ok()) return done.error();
+    return shown;
+}
+
+Result<Trace> normWeightedTrace(const LoadedModel& model, const ModelRun& run, const RunControl& control) {
+    Trace shown = run.trace;
+    const int layers = run.trace.layerCount();
+    for (int l = 0; l < layers; ++l) {
+        if (auto stop = checkCancelled(control); !stop.ok()) return stop.error();
+        const auto index = static_cast<std::size_t>(l);
+        const bool kept = index < run.detail.size() && run.detail[index] == LayerDetail::Full;
+        Trace detail;  // only layer l, in full detail
+        if (kept) {
+            detail.layers.push_back(run.trace.layers[index]);
+        } else {
+            auto recomputed = traceLayerInDetail(model, run, l);
+            if (!recomputed) return recomputed.error();
+            detail.layers.push_back(std::move(recomputed).value());
         }
+        if (auto done = replaceWeights(detail, 0, shown, l); !done.ok()) return done.error();
+        reportProgress(control, l + 1, layers);
+    }
     return shown;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/result.hpp"
+#include "core/model/transformer.hpp"
 #include "core/text/language.hpp"
 #include "core/trace/trace.hpp"
 
@@ -29,6 +30,10 @@ Result<Mat> normWeightedAttention(const Trace& trace, int layer, int head);
 // their norm-weighted rows divided by each row's sum (so a row still sums to 1 and reads as "the
 // share of what reaches the query"); every other field as it was. Every layer must be in full detail.
 Result<Trace> normWeightedTrace(const Trace& full);
+// The same for a model's run that kept only the weights (the window's runs): each layer is
+// recomputed in full detail (traceLayerInDetail, one layer at a time), its heads' weights replaced
+// by their norm-weighted shares. Progress per layer and cancel through `control`.
+Result<Trace> normWeightedTrace(const LoadedModel& model, const ModelRun& run, const RunControl& control);
 
 // Where a head's attention goes by weight and by norm: the mean over query rows i ≥ 1 (row 0 of a
 // causal head sees only itself) of the share of row i's total on the first token, and on special

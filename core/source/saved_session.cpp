@@ -82,6 +82,7 @@ SavedSession readSession(const Field& doc) {
     if (auto view = need(doc.optionalMember("view"))) {
         s.shading = need(view->optionalBoolean("shading")).value_or(true);
         s.words = need(view->optionalBoolean("words")).value_or(false);
+        s.norms = need(view->optionalBoolean("norms")).value_or(false);
     }
     return s;
 }
@@ -101,7 +102,7 @@ std::string sessionToJson(const SavedSession& s) {
                    {"head", s.head + 1},
                    {"step", s.step + 1},
                    {"tab", s.tab + 1},
-                   {"view", Json{{"shading", s.shading}, {"words", s.words}}}};
+                   {"view", Json{{"shading", s.shading}, {"words", s.words}, {"norms", s.norms}}}};
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

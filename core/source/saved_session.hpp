@@ -34,6 +34,7 @@ struct SavedSession {
     int layer = 0, head = 0, step = 0;  // 0-based here, from 1 in the file
     int tab = 0;                     // the tab's place, 0-based here, from 1 in the file
     bool shading = true, words = false;  // View ▸ shading of the cells, attention between words
+    bool norms = false;  // the attention views shaded by weight × ‖value‖ instead of the weight
 };
 
 std::string sessionToJson(const SavedSession& session);

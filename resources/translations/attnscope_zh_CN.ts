@@ -458,6 +458,38 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>%1:%2   p %3 → %4 (%5), logit %6 → %7 (%8), then “%9”</source>
         <translation>%1:%2   p %3 → %4（%5），logit %6 → %7（%8），之后预测“%9”</translation>
     </message>
+    <message>
+        <source>Logit lens of %1: the tokens each layer&apos;s residual stream would predict next at each position, read through the final norm and the output head.</source>
+        <translation>%1 的 logit 透镜：在每个位置上，各层残差流经过最终归一化和输出头后会预测的下一个词元。</translation>
+    </message>
+    <message>
+        <source>Logit lens of %1: what each layer&apos;s residual stream would fill in at each [MASK], read through the masked-LM head.</source>
+        <translation>%1 的 logit 透镜：各层残差流经过掩码语言模型头后，会在每个 [MASK] 处填入的词元。</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>layer %1 (output)</source>
+        <translation>第 %1 层（输出）</translation>
+    </message>
+    <message>
+        <source>Weight × ‖value‖ — head %1</source>
+        <translation>权重 × ‖值‖ — 头 %1</translation>
+    </message>
+    <message>
+        <source>Weight × ‖value‖</source>
+        <translation>权重 × ‖值‖</translation>
+    </message>
+    <message>
+        <source> of weight × ‖value‖</source>
+        <translation>（权重 × ‖值‖）</translation>
+    </message>
+    <message>
+        <source>weight × ‖value‖, each row&apos;s share</source>
+        <translation>权重 × ‖值‖，占每行的比例</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::AttentionControls</name>
@@ -509,6 +541,18 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>Colour scale:</source>
         <translation>色标：</translation>
     </message>
+    <message>
+        <source>Weight × ‖value‖</source>
+        <translation>权重 × ‖值‖</translation>
+    </message>
+    <message>
+        <source>Weight × ‖value‖ (Kobayashi et al. 2020): how much of each token&apos;s value vector, through the head&apos;s part of W_O, reaches the query, as a share of the row. Attention parked on [CLS], [SEP] or the first token often carries little.</source>
+        <translation>权重 × ‖值‖（Kobayashi 等，2020）：每个词元的值向量经过该头在 W_O 中的部分后，有多少到达查询，以占该行的比例表示。停在 [CLS]、[SEP] 或第一个词元上的注意力往往传递得很少。</translation>
+    </message>
+    <message>
+        <source>‖value‖: layer %v of %m</source>
+        <translation>‖值‖：第 %v 层，共 %m 层</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::BestHeadsRow</name>
@@ -547,6 +591,112 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>Evaluation as JSON…</source>
         <translation>评估结果导出为 JSON…</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::BeyondTabController</name>
+    <message>
+        <source>Beyond weights</source>
+        <translation>超越权重</translation>
+    </message>
+    <message>
+        <source>No run yet: type a sentence.</source>
+        <translation>尚未运行：请输入一个句子。</translation>
+    </message>
+    <message>
+        <source>A lesson has no output head, so there is no vocabulary to read its layers through: the logit lens and direct logit attribution need a model. Open one from Model ▸ Example models.</source>
+        <translation>课程没有输出头，因此没有可用来解读各层的词表：logit 透镜和直接 logit 归因需要一个模型。请从“模型 ▸ 示例模型”打开一个。</translation>
+    </message>
+    <message>
+        <source>Cancelled; what was shown stays.</source>
+        <translation>已取消；保留之前显示的内容。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>nothing is shown yet</source>
+        <translation>尚未显示任何内容</translation>
+    </message>
+    <message>
+        <source>cannot draw the figure</source>
+        <translation>无法绘制图形</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::BeyondView</name>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Direct logit</source>
+        <translation>直接 logit</translation>
+    </message>
+    <message>
+        <source>Switched off: logit change</source>
+        <translation>关闭后：logit 变化</translation>
+    </message>
+    <message>
+        <source>Switched off: p</source>
+        <translation>关闭后：概率</translation>
+    </message>
+    <message>
+        <source>%v of %m</source>
+        <translation>%v / %m</translation>
+    </message>
+    <message>
+        <source>Switch each head off</source>
+        <translation>逐个关闭头</translation>
+    </message>
+    <message>
+        <source>The ablation ranking beside the attribution: one run of the model per head.</source>
+        <translation>在归因旁显示消融排名：每个头运行一次模型。</translation>
+    </message>
+    <message>
+        <source>head %v of %m</source>
+        <translation>第 %v 个头，共 %m 个</translation>
+    </message>
+    <message>
+        <source>Top tokens:</source>
+        <translation>前几个词元：</translation>
+    </message>
+    <message>
+        <source>Attribute:</source>
+        <translation>归因对象：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Logit lens as PNG…</source>
+        <translation>Logit 透镜导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Logit lens as SVG…</source>
+        <translation>Logit 透镜导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Logit lens as CSV…</source>
+        <translation>Logit 透镜导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Logit lens as JSON…</source>
+        <translation>Logit 透镜导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Head attribution as CSV…</source>
+        <translation>头归因导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Head attribution as JSON…</source>
+        <translation>头归因导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Direct logit attribution of “%1” at position %2 (logit %3): what each head writes there, through W_O, the final norm with its scale frozen and the output head. Largest first; beside it, switching the head off.</source>
+        <translation>位置 %2 上“%1”的直接 logit 归因（logit %3）：每个头在该处写入的内容，经过 W_O、缩放固定的最终归一化和输出头。从大到小排列；旁边是关闭该头的结果。</translation>
     </message>
 </context>
 <context>
@@ -1715,6 +1865,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>▼ lines to tokens below: %1</source>
         <translation>▼ 连向下方词元的线：%1</translation>
     </message>
+    <message>
+        <source>Layer %1. Line opacity = weight × ‖value‖, each row&apos;s share (Kobayashi et al. 2020)</source>
+        <translation>第 %1 层。线条不透明度 = 权重 × ‖值‖，占每行的比例（Kobayashi 等，2020）</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::HeadsPanel</name>
@@ -2429,6 +2583,14 @@ The previous %2 stays open.</source>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
+    <message>
+        <source>Weight × ‖value‖ cancelled; the views show the weights.</source>
+        <translation>权重 × ‖值‖ 已取消；视图显示权重。</translation>
+    </message>
+    <message>
+        <source>Weight × ‖value‖ could not be computed: %1</source>
+        <translation>无法计算权重 × ‖值‖：%1</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MasksPanel</name>
@@ -2778,6 +2940,10 @@ click to open it large</source>
     <message>
         <source> Heads ordered by %1 within each layer, highest first; the number in each corner is the head.</source>
         <translation> 每层内的注意力头按%1从高到低排列；角上的数字是头的编号。</translation>
+    </message>
+    <message>
+        <source> Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row&apos;s share, not the raw weight.</source>
+        <translation> 显示的是权重 × ‖值‖（Kobayashi 等，2020）占每行的比例，而不是原始权重。</translation>
     </message>
 </context>
 <context>

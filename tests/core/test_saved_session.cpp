@@ -25,6 +25,7 @@ SavedSession example() {
     s.tab = 1;  // the second tab
     s.shading = false;
     s.words = true;
+    s.norms = true;
     return s;
 }
 
@@ -42,6 +43,7 @@ TEST_CASE("a session reads back as it was written, indices from 1 in the file", 
     CHECK(doc.at("tab") == 2);
     CHECK(doc.at("ablated") == nlohmann::json::parse("[[1, 2], [2, 4]]"));
     CHECK(doc.at("source").at("kind") == "model");
+    CHECK(doc.at("view").at("norms") == true);
 
     const auto back = sessionFromJson(text, "s.json");
     REQUIRE(back.ok());
@@ -54,7 +56,13 @@ TEST_CASE("a session reads back as it was written, indices from 1 in the file", 
     CHECK(r.ablated == s.ablated);
     CHECK((r.layer == 1 && r.head == 2 && r.step == 4));
     CHECK(r.tab == 1);
-    CHECK((!r.shading && r.words));
+    CHECK((!r.shading && r.words && r.norms));
+    // A session written before "norms" existed: the weights.
+    auto older = nlohmann::json::parse(text);
+    older["view"].erase("norms");
+    const auto old = sessionFromJson(older.dump(), "old.json");
+    REQUIRE(old.ok());
+    CHECK(!old.value().norms);
 }
 
 TEST_CASE("changed files: another size or hash, or missing; a new file is no change", "[session]") {

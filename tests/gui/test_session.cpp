@@ -2,6 +2,7 @@
 // session saved from one window and opened in a fresh one shows the same state; a bad file changes
 // nothing; a model whose files changed on disk is opened and named as changed; a link is refused.
 #include <QAction>
+#include <QCheckBox>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
@@ -90,6 +91,7 @@ private slots:
         child<StepNavigator>(window, "navigator")->setCurrentIndex(3);
         child<QTabWidget>(window, "tabs")->setCurrentIndex(1);
         child<QAction>(window, "shading")->setChecked(false);
+        child<QCheckBox>(window, "weighting")->setChecked(true);  // shaded by weight × ‖value‖
         child<CompareView>(window, "compareView")->sentenceBox()->setText("The animal didn't cross the street because it was too tired");
         emit child<CompareView>(window, "compareView")->sentenceEntered(child<CompareView>(window, "compareView")->sentenceBox()->text());
         const Seen before = seen(window);
@@ -106,6 +108,7 @@ private slots:
         QVERIFY2(doc["ablated"].toArray().size() == 1, written.constData());
         QCOMPARE(doc["layer"].toInt(), 2);  // counted from 1, as the window labels it
         QCOMPARE(doc["ablated"].toArray()[0].toArray()[0].toInt(), 2);
+        QVERIFY(doc["view"].toObject()["norms"].toBool());
 
         MainWindow fresh;
         fresh.show();
@@ -115,6 +118,7 @@ private slots:
         QCOMPARE(seen(fresh).step, before.step);
         QCOMPARE(seen(fresh).tab, 1);
         QVERIFY(!seen(fresh).shading);
+        QVERIFY(child<QCheckBox>(fresh, "weighting")->isChecked());
         QCOMPARE(sessionOf(fresh).ablation(), (std::vector<HeadRef>{{1, 0}}));  // the run itself has head 2:1 off
         QVERIFY(fresh.lastError().isEmpty());
     }

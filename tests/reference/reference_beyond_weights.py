@@ -32,9 +32,10 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from make_family_fixtures import apply_rope, feed_forward, inverse_frequencies, layer_slides  # noqa: E402
-from reference_ablation import read_model  # noqa: E402  (reads F32, F16 and BF16 safetensors)
+from reference_ablation import read_model, read_safetensors  # noqa: E402  (reads F32, F16 and BF16 safetensors)
 
 FIXTURES = os.path.join(HERE, "fixtures")
+EXAMPLES = os.path.join(HERE, "..", "..", "resources", "models")  # the example models AttnScope ships
 TOP_K = 3
 MASK_ID = 4  # [MASK] in the tiny BERT vocabulary
 
@@ -216,11 +217,27 @@ CASES = [("bert-tiny", bert, [2, 11, MASK_ID, 35, 47, MASK_ID, 59, 3]),
          ("gemma3-tiny", decoder, [1, 7, 19, 33, 5, 60])]
 
 
+# The shipped example models, for the window's tests (tests/gui/test_beyond_window.cpp): the ids are
+# AttnScope's tokenization of "The LORD is my shepherd" and "The LORD is my [MASK]." (inputs; the
+# test checks the window's run has these ids before it compares numbers).
+EXAMPLE_CASES = [("example-gpt", gpt2, [449, 340, 335, 377, 2352]),
+                 ("example-bert", bert, [2, 67, 119, 104, 159, MASK_ID, 37, 3])]
+
+
+def read_example(name):
+    """An example model's config and tensors; GPT-2's without the "transformer." prefix."""
+    folder = os.path.join(EXAMPLES, name)
+    with open(os.path.join(folder, "config.json")) as f:
+        config = json.load(f)
+    w = read_safetensors(os.path.join(folder, "model.safetensors"))
+    return config, {k.removeprefix("transformer."): v for k, v in w.items()}
+
+
 def main():
     torch.set_grad_enabled(False)
     cases = []
-    for name, forward, ids in CASES:
-        config, w = read_model(name)
+    for name, forward, ids in CASES + EXAMPLE_CASES:
+        config, w = read_example(name) if name.startswith("example-") else read_model(name)
         cases.append(dict({"model": name, "ids": ids}, **rounded(forward(config, w, ids))))
     with open(os.path.join(FIXTURES, "beyond_weights.json"), "w") as f:
         json.dump({"generator": "tests/reference/reference_beyond_weights.py", "top_k": TOP_K, "cases": cases},

@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <algorithm>
 
+#include "ui/common/job_progress.hpp"
+
 namespace attnscope {
 
 AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
@@ -34,6 +36,14 @@ QWidget* AttentionControls::buildOptions() {
     auto* scale = new QComboBox(box);
     scale->setObjectName("colourScale");
     scale->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
+    // A check box, not a labelled list: the row must still fit a 1280-pixel projector.
+    weighting_ = new QCheckBox(tr("Weight × ‖value‖"), box);
+    weighting_->setObjectName("weighting");
+    weighting_->setToolTip(tr("Weight × ‖value‖ (Kobayashi et al. 2020): how much of each token's value vector, "
+                              "through the head's part of W_O, reaches the query, as a share of the row. "
+                              "Attention parked on [CLS], [SEP] or the first token often carries little."));
+    weightingProgress_ = new JobProgress(tr("‖value‖: layer %v of %m"), "weightingProgress", "cancelWeighting", box);
+    weightingProgress_->setRunning(false);
     auto* renormalize = new QCheckBox(tr("Renormalise rows"), box);
     renormalize->setObjectName("renormalize");
     renormalize->setToolTip(tr("With special tokens hidden: divide each row by what is left, so it sums to 1."));
@@ -42,11 +52,13 @@ QWidget* AttentionControls::buildOptions() {
     row->addSpacing(16);
     row->addWidget(hideSpecial);
     row->addWidget(renormalize);
-    row->addSpacing(16);
+    row->addSpacing(8);
     row->addWidget(new QLabel(tr("Heads:"), box));
     row->addWidget(aggregate);
     row->addWidget(new QLabel(tr("Colour scale:"), box));
     row->addWidget(scale);
+    row->addWidget(weighting_);
+    row->addWidget(weightingProgress_);
     // The controls start at options_'s defaults (unchecked, first entries); each change updates it.
     connect(hideSpecial, &QCheckBox::toggled, this, [this](bool on) {
         options_.hideSpecial = on;
@@ -64,7 +76,15 @@ QWidget* AttentionControls::buildOptions() {
         options_.scale = static_cast<AttentionViewOptions::Scale>(index);
         emit optionsChanged();
     });
+    connect(weighting_, &QCheckBox::toggled, this, [this](bool on) {
+        options_.weighting = on ? AttentionViewOptions::Norms : AttentionViewOptions::Weights;
+        emit optionsChanged();
+    });
     return box;
+}
+
+void AttentionControls::setWeighting(AttentionViewOptions::Weighting weighting) {
+    weighting_->setChecked(weighting == AttentionViewOptions::Norms);  // → optionsChanged when it changes
 }
 
 void AttentionControls::setLayerCount(int count) {

@@ -6,9 +6,12 @@
 
 #include "ui/attention/attention_options.hpp"
 
+class QCheckBox;
 class QComboBox;
 
 namespace attnscope {
+
+class JobProgress;
 
 class AttentionControls : public QWidget {
     Q_OBJECT
@@ -22,6 +25,10 @@ public:
     void showOptions(bool shown);
     int layer() const;  // 0-based, 0 when there is none
     AttentionViewOptions options() const { return options_; }
+    // Shaded by the weight or by weight × ‖value‖ (a session restored, a cancelled computation).
+    void setWeighting(AttentionViewOptions::Weighting weighting);
+    // The progress and Cancel of computing weight × ‖value‖ (the window drives it).
+    JobProgress* weightingProgress() const { return weightingProgress_; }
 
 signals:
     void layerChanged();
@@ -34,6 +41,8 @@ private:
 
     QComboBox* layer_ = nullptr;
     QWidget* optionsBox_ = nullptr;
+    QCheckBox* weighting_ = nullptr;
+    JobProgress* weightingProgress_ = nullptr;
     AttentionViewOptions options_;  // as the option controls show it: each one writes its field
 };
 

@@ -18,6 +18,11 @@ struct AttentionViewOptions {
     // layer (head view); PerHeadMax: each head's own largest weight.
     enum Scale { Fixed01, SharedMax, PerHeadMax } scale = Fixed01;
 
+    // What shades a cell (or a line): the attention weight α_ij, or the norm-based share
+    // α_ij·‖f(x_j)‖ / Σ_j α_ij·‖f(x_j)‖ (Kobayashi et al. 2020; core/analysis/norm_attention.hpp).
+    // Norms: the Trace drawn already holds those shares as its weights (the window swaps it in).
+    enum Weighting { Weights, Norms } weighting = Weights;
+
     // With hidden tokens: divide each kept row by its sum (labelled "renormalised").
     bool renormalize = false;
 

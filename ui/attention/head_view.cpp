@@ -316,7 +316,9 @@ QRect HeadView::tokenRect(HoveredToken::Side side, int token) const {
 QString HeadView::describe() const {
     if (!trace_->layers.empty() && !hasWeights(trace_->layers[static_cast<std::size_t>(layer_)]))
         return tr("Layer %1: attention weights not computed.").arg(layer_ + 1);
-    QString text = tr("Layer %1. Line opacity = weight").arg(layer_ + 1);
+    QString text = options_.weighting == AttentionViewOptions::Norms
+                       ? tr("Layer %1. Line opacity = weight × ‖value‖, each row's share (Kobayashi et al. 2020)").arg(layer_ + 1)
+                       : tr("Layer %1. Line opacity = weight").arg(layer_ + 1);
     switch (options_.scale) {
     case AttentionViewOptions::Fixed01: text += tr(" (1 = opaque)"); break;
     case AttentionViewOptions::SharedMax: text += tr(" / the layer's largest shown weight"); break;

@@ -68,10 +68,13 @@ double scaleTop(const Trace& trace, int layer, const Mat& shown, const WeightSel
 }
 
 QString titleFor(const Trace& trace, int head, const AttentionViewOptions& options) {
+    const bool norms = options.weighting == AttentionViewOptions::Norms;
     QString title = options.aggregate == AttentionViewOptions::Average ? QObject::tr("Average over heads")
                     : options.aggregate == AttentionViewOptions::Max   ? QObject::tr("Maximum over heads")
-                    : trace.headCount() > 1 ? QObject::tr("Attention weights — head %1").arg(head + 1)
-                                            : QObject::tr("Attention weights");
+                    : trace.headCount() > 1 ? (norms ? QObject::tr("Weight × ‖value‖ — head %1")
+                                                     : QObject::tr("Attention weights — head %1")).arg(head + 1)
+                    : norms ? QObject::tr("Weight × ‖value‖") : QObject::tr("Attention weights");
+    if (norms && options.aggregate != AttentionViewOptions::PerHead) title += QObject::tr(" of weight × ‖value‖");
     if (options.hideSpecial)
         title += options.renormalize ? QObject::tr(" (special tokens hidden, rows renormalised)")
                                      : QObject::tr(" (special tokens hidden: rows sum to < 1)");
@@ -94,6 +97,8 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
                : colours == HeatmapColours::Log  ? flooredWeights(w)
                                                  : w);
     setColourScale(colours);
+    if (options.weighting == AttentionViewOptions::Norms && colours == HeatmapColours::Weight)
+        scale_->setLabel(QObject::tr("weight × ‖value‖, each row's share"));
     QStringList labels;
     positions_.clear();
     for (const int i : selection.keep) {

@@ -338,6 +338,8 @@ QString ModelView::describeScale(std::optional<double> sharedMax) const {
         break;
     case AttentionViewOptions::PerHeadMax: text = tr("Colour: 0 (dark) to each head's own largest weight (yellow)."); break;
     }
+    if (options_.weighting == AttentionViewOptions::Norms)
+        text += tr(" Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.");
     if (hidesTokens())
         text += options_.renormalize ? tr(" Special tokens hidden; rows renormalised to sum to 1.")
                                      : tr(" Special tokens hidden: rows no longer sum to 1.");

@@ -5,6 +5,7 @@
 //   attnscope_screenshots --model FOLDER|ID [--sentence TEXT] DIR
 //   attnscope_screenshots --model FOLDER|ID --words --sentence TEXT DIR   (View ▸ Attention between words)
 //   attnscope_screenshots [--lang zh_CN] --lecture LESSON DIR   (presentation mode on this screen)
+//   attnscope_screenshots [--lang zh_CN] --model FOLDER|ID --beyond --sentence TEXT DIR   (weight × ‖value‖, Beyond weights)
 // Exit 1 with the first file that could not be written and the OS's reason, or when nothing was
 // written (then the window's last error, e.g. a model that did not open).
 #include <QApplication>
@@ -34,6 +35,10 @@ int takeScreenshots(const QCommandLineParser& parser, const QString& dir) {
     MainWindow window;
     ScreenshotTour tour(window);
     const QString sentence = parser.value("sentence");
+    if (parser.isSet("model") && parser.isSet("beyond")) {
+        window.show();
+        return exitCode(window, tour, tour.saveBeyondScreenshots(dir, parser.value("model"), sentence), dir);
+    }
     if (parser.isSet("model") && parser.isSet("words")) {
         window.show();
         return exitCode(window, tour, tour.saveWordScreenshots(dir, parser.value("model"), sentence), dir);
@@ -65,6 +70,7 @@ int main(int argc, char** argv) {
     parser.addOptions({{"lang", "zh_CN or en", "language"}, {"lesson", "a built-in lesson or a file", "lesson"},
                        {"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
                        {"words", "attention between words (with --model)"},
+                       {"beyond", "weight × ‖value‖ shading and the Beyond weights tab, on this screen (with --model)"},
                        {"lecture", "a built-in lesson in presentation mode on this screen", "lesson"}});
     parser.addPositionalArgument("dir", "where the PNG files go");
     parser.process(app);

@@ -46,6 +46,9 @@ public:
     // `lesson` (a built-in lesson) in presentation mode on this screen: its weights step with the
     // row of "it" explained, and the Lab's positional-encoding page (lecture-WxH-….png; lecture_shots.cpp).
     int saveLectureScreenshots(const QString& dir, const QString& lesson);
+    // `model` on `sentence` filling this screen: heatmap, model view and head view shaded by
+    // weight × ‖value‖, and the Beyond weights tab (beyond-WxH-….png; beyond_shots.cpp).
+    int saveBeyondScreenshots(const QString& dir, const QString& model, const QString& sentence);
     // The first screenshot that could not be written (the file and the OS's reason), or empty.
     QString screenshotError() const { return screenshotError_; }
 
