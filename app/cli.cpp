@@ -273,9 +273,10 @@ int streamModel(const QCommandLineParser& parser, const OpenedModel& opened, con
     if (written != 0 || !run) return written;
     notices(run->trace.notices);
     if (!parser.isSet("export-png")) return 0;
-    auto layerTrace = detailTraceOf(opened, *run, r.layer.value_or(opened.layerCount() - 1));
+    const int layer = r.layer.value_or(opened.layerCount() - 1);
+    auto layerTrace = detailTraceOf(opened, *run, layer);
     if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
-    auto png = exportHeatmapPng(layerTrace.value(), parser.value("export-png"));
+    auto png = exportPngIfAsked(parser, layerTrace.value(), 0, modelFigure(opened.name, layer));
     return png.ok() ? 0 : fail(coreErrorString(png.error()));
 }
 
@@ -300,10 +301,8 @@ int runWordsCommand(const QCommandLineParser& parser, const OpenedModel& opened,
     const Trace words = wordLevelTrace(run.value().trace);
     r.exportRequest.step = Step::Weights;
     r.exportRequest.layer = r.layer;
-    if (parser.isSet("export-png")) {
-        if (auto error = exportHeatmapPng(words, parser.value("export-png"), r.layer.value_or(words.layerCount() - 1)); !error.ok())
-            return fail(coreErrorString(error.error()));
-    }
+    const int layer = r.layer.value_or(words.layerCount() - 1);
+    if (auto png = exportPngIfAsked(parser, words, layer, modelFigure(opened.name, layer)); !png) return fail(coreErrorString(png.error()));
     if (!parser.isSet("print")) return 0;
     return writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
         return writeWhole(sink, modelOutput(opened, run.value(), words, r), target);
@@ -331,9 +330,8 @@ int runModelCommand(const QCommandLineParser& parser) {
     const int layer = request.layer.value_or(opened.value().layerCount() - 1);
     auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
     if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
-    if (parser.isSet("export-png")) {
-        if (auto error = exportHeatmapPng(layerTrace.value(), parser.value("export-png")); !error.ok()) return fail(coreErrorString(error.error()));
-    }
+    auto png = exportPngIfAsked(parser, layerTrace.value(), 0, modelFigure(opened.value().name, layer));
+    if (!png) return fail(coreErrorString(png.error()));
     if (!parser.isSet("print")) return 0;
     return writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
         return writeWhole(sink, modelOutput(opened.value(), run.value(), layerTrace.value(), request), target);
@@ -387,10 +385,9 @@ int runCommandLine(const QStringList& arguments) {
     if (!trace) return fail(coreErrorString(trace.error()));
     notices(trace.value().notices);
 
-    if (parser.isSet("export-png")) {
-        const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);
-        if (auto error = exportHeatmapPng(trace.value(), parser.value("export-png"), layer); !error.ok()) return fail(coreErrorString(error.error()));
-    }
+    const int layer = request.exportRequest.layer.value_or(trace.value().layerCount() - 1);
+    auto png = exportPngIfAsked(parser, trace.value(), layer, {qs(lesson.value().title), layer + 1});
+    if (!png) return fail(coreErrorString(png.error()));
     if (!parser.isSet("print")) return 0;
     return writeOutput(parser, [&](const TextSink& sink, const std::string& target) -> Result<void> {
         return writeWhole(sink, exportTrace(trace.value(), request.format, request.exportRequest), target);

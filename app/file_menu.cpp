@@ -113,7 +113,8 @@ bool FileMenu::writeText(const QString& path, const std::string& text) {
 void FileMenu::exportHeatmap() {
     const QString path = QFileDialog::getSaveFileName(&window_, tr("Export heatmap"), "heatmap.png", tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    if (auto error = writePngFile(path, heatmap_.renderImage()); !error.ok())
+    const QImage figure = heatmap_.renderFigure(actions_.sourceName(), actions_.shownLayer() + 1);
+    if (auto error = writePngFile(path, figure); !error.ok())
         emit failed(tr("The heatmap could not be saved"), coreErrorText(error.error()));
 }
 

@@ -40,9 +40,11 @@ struct HeadAnalysisWorker::Delivery {
 };
 
 void HeadAnalysisWorker::evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description,
-                                  ControlRunnerFactory control) {
-    auto work = [this, set, run = std::move(run), description, control = std::move(control)](const LatestRequestWorker::Request& request) {
+                                  ControlRunnerFactory control, BootstrapSettings bootstrap) {
+    auto work = [this, set, run = std::move(run), description, control = std::move(control),
+                 bootstrap](const LatestRequestWorker::Request& request) {
         EvaluationControl settings;
+        settings.bootstrap = bootstrap;
         settings.cancel = request.cancelFlag();
         settings.progress = request.progress;
         auto result = evaluateCorefSet(*set, run, settings);

@@ -27,8 +27,9 @@ public:
     // → evaluations()' progress…, then finished or failed. `description` names
     // what was evaluated ("bert-tiny on english.jsonl") for the view.
     // With `control`: then the same set on the random-weights control it makes (on the worker).
+    // `bootstrap`: the intervals' resamples and seed (the control's seed too).
     void evaluate(std::shared_ptr<const CorefSet> set, SentenceRunner run, const QString& description,
-                  ControlRunnerFactory control = {});
+                  ControlRunnerFactory control = {}, BootstrapSettings bootstrap = {});
     void cancelEvaluation();  // the running evaluation; the last good one stays
     // Forgets the evaluation (a new model or lesson: its heads are not these) and cancels a run.
     void clearEvaluation();

@@ -1,13 +1,19 @@
 #include "app/heatmap_export.hpp"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include "ui/common/file_write.hpp"
 #include "ui/attention/heatmap_view.hpp"
 
 namespace attnscope {
 
-Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer) {
+FigureName modelFigure(const std::string& modelName, int layer) {
+    return {QFileInfo(QString::fromStdString(modelName)).fileName(), layer + 1};
+}
+
+Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer, const FigureName& name) {
     if (trace.tokenCount() == 0)
         return Error{path.toStdString(), QCoreApplication::translate("HeatmapExport", "nothing to draw: the sentence has no tokens").toStdString()};
     if (layer < 0 || layer >= trace.layerCount())
@@ -18,7 +24,12 @@ Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer
     view.resize(side * heads + 40, side + 60);
     view.showTrace(trace, layer, 2);
     view.setAllHeads(heads > 1);
-    return writePngFile(path, view.renderImage());  // the one atomic writer: the OS's reason on failure
+    return writePngFile(path, view.renderFigure(name.source, name.layerNumber));  // the one atomic writer: the OS's reason on failure
+}
+
+Result<void> exportPngIfAsked(const QCommandLineParser& parser, const Trace& trace, int layer, const FigureName& name) {
+    if (!parser.isSet("export-png")) return {};
+    return exportHeatmapPng(trace, parser.value("export-png"), layer, name);
 }
 
 }  // namespace attnscope

@@ -375,7 +375,9 @@ WindowActions MainWindow::actions() {
             },
             [this] { return capturedSession(); },
             [this] { return source_ == model_ ? (model_->model() ? qs(model_->model()->folder) : QString()) : lessonPath_; },
-            [this](const SavedSession& s, const std::function<void()>& opened) { restoreSession(s, opened); }};
+            [this](const SavedSession& s, const std::function<void()>& opened) { restoreSession(s, opened); },
+            [this] { return source_->shortName(); },
+            [this] { return ui_->controls->layer(); }};
 }
 
 void MainWindow::setErrorText(const QString& text) {

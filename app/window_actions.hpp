@@ -22,6 +22,8 @@ struct WindowActions {
     std::function<QString()> sourceFiles;                     // the open source's folder or file, to hash
     // Opens the session's source, then its sentence and view; `opened` runs once the source is open.
     std::function<void(const SavedSession&, const std::function<void()>& opened)> restoreSession;
+    std::function<QString()> sourceName;  // the model's or lesson's short name, for figure titles
+    std::function<int()> shownLayer;      // the layer on screen, 0-based in the model
 };
 
 }  // namespace attnscope

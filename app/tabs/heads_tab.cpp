@@ -9,6 +9,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTabWidget>
 
 #include "app/head_analysis_worker.hpp"
@@ -30,6 +31,16 @@
 namespace attnscope {
 
 namespace {
+
+// The caption quotes at most this many characters of the sentence: a 512-token sentence in full
+// would push the table off the tab. Its start and end stay (the whole is the caption's tooltip).
+constexpr int kCaptionQuoteChars = 80;
+
+QString elidedInTheMiddle(const QString& text, int maxChars) {
+    if (text.size() <= maxChars) return text;
+    const int head = maxChars / 2, tail = maxChars - head - 1;
+    return text.left(head).trimmed() + QStringLiteral(" … ") + text.right(tail).trimmed();
+}
 
 // The badge on a model-view thumbnail: the pattern label, short, plus "first" (attention sink) and
 // "coref" when they apply.
@@ -137,12 +148,15 @@ void HeadsTab::evaluate(const QString& setSource) {
     auto set = loadCorefSet(setSource);
     if (!set) return panel_->showMessage(tr("The set could not be read: %1").arg(coreErrorText(set.error())));
     const QString description = tr("%1 on %2").arg(source_->shortName(), setLabel(setSource));
+    BootstrapSettings bootstrap;
+    bootstrap.seed = static_cast<std::uint32_t>(panel_->setRow()->seedBox()->value());
     ControlRunnerFactory control;
     if (panel_->setRow()->controlBox()->isChecked()) {
-        control = source_->controlRunner(BootstrapSettings{}.seed);
+        control = source_->controlRunner(bootstrap.seed);
         if (!control) return panel_->showMessage(tr("The random-weights control needs a model (a lesson has no weights to shuffle)."));
     }
-    worker_->evaluate(std::make_shared<const CorefSet>(std::move(set).value()), std::move(run), description, std::move(control));
+    worker_->evaluate(std::make_shared<const CorefSet>(std::move(set).value()), std::move(run), description, std::move(control),
+                      bootstrap);
 }
 
 void HeadsTab::onEvaluationFinished() {
@@ -163,11 +177,14 @@ void HeadsTab::onStatisticsReady() {
     const auto stats = worker_->statistics();
     const Trace* trace = worker_->statisticsTrace();
     if (!stats || !trace) return;
-    panel_->showStatistics(*stats, tr("What every head does on “%1” (%2 tokens). Labels: thresholds in "
-                                      "docs/coreference.md; “coreference” when a head beats both baselines "
-                                      "on the evaluated set. Click a column to sort.")
-                                       .arg(statisticsSentence_)
-                                       .arg(trace->tokenCount()));
+    const QString quoted = elidedInTheMiddle(statisticsSentence_, kCaptionQuoteChars);
+    panel_->showStatistics(*stats,
+                           tr("What every head does on “%1” (%2 tokens). Labels: thresholds in "
+                              "docs/coreference.md; “coreference” when a head beats both baselines "
+                              "on the evaluated set. Click a column to sort.")
+                               .arg(quoted)
+                               .arg(trace->tokenCount()),
+                           quoted == statisticsSentence_ ? QString() : statisticsSentence_);
     const bool badges = source_ && source_->offers(TraceSource::Offer::ModelViews);
     modelView_->setBadges(badges ? badgesOf(*stats) : std::vector<ThumbnailBadge>{});
     orderModelView();

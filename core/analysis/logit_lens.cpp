@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/encoder_logit_path.hpp"
 #include "core/export/table_format.hpp"
 #include "core/model/bert.hpp"
 #include "core/text/error_messages.hpp"
@@ -68,6 +69,18 @@ RowVec throughPostAttentionNorm(const RowVec& c, const RowVec& o, const VectorRe
     return (c.array() / rms * (weight.view().cast<double>().array() + 1.0)).matrix();
 }
 
+// Pre-norm decoders: every layer's heads write straight into the stream the final norm reads, so
+// one readout (the final norm frozen at the stream before it) serves all L layers.
+Result<std::vector<RowVec>> decoderReadouts(const LoadedModel& model, const Unembedding& u, const ModelRun& run, int position,
+                                            int token) {
+    const int last = model.config.layers - 1;
+    LayerTrace scratch;  // the last layer again from its input: the stream before the final norm
+    const MatF before = model.weights->layer(run.hiddenStates[static_cast<std::size_t>(last)], last, LayerDetail::WeightsOnly,
+                                             scratch, layerHeadMask(ablatedHeads(run.trace), last, model.config.heads), nullptr);  // T×d
+    const RowVec readout = frozenReadout(u, before.row(position).cast<double>(), token);  // 1×d
+    return std::vector<RowVec>(static_cast<std::size_t>(model.config.layers), readout);
+}
+
 }  // namespace
 
 Result<LogitLens> logitLens(const LoadedModel& model, const ModelRun& run, int topK) {
@@ -91,20 +104,20 @@ Result<LogitLens> logitLens(const LoadedModel& model, const ModelRun& run, int t
 
 Result<LogitAttribution> attributeLogit(const LoadedModel& model, const ModelRun& run, int prediction) {
     const TransformerConfig& c = model.config;
+    const std::optional<Unembedding> u = model.weights->unembedding();
+    const bool encoder = model.weightsAs<EncoderWeights>() != nullptr;
+    if (!u && !encoder) return Error{ErrorId::WhereLogitAttribution, errorText(ErrorId::NoDirectPath, familyName(c.family))};
+    // A missing masked-LM head, then a sentence without [MASK], before the prediction's number.
+    if (auto checked = checkRun(model, run, ErrorId::WhereLogitAttribution); !checked) return checked.error();
+    if (encoder && run.predictions.empty()) return Error{ErrorId::WhereLogitAttribution, ErrorId::NoMaskToRead};
     if (prediction < 0 || prediction >= static_cast<int>(run.predictions.size()))
         return Error{ErrorId::WhereLogitAttribution,
                      errorText(ErrorId::ExpectedFound, errorText(ErrorId::APredictionFrom, run.predictions.size()), prediction + 1)};
-    const std::optional<Unembedding> u = model.weights->unembedding();
-    if (!u) return Error{ErrorId::WhereLogitAttribution, errorText(ErrorId::NoDirectPath, familyName(c.family))};
-    if (auto checked = checkRun(model, run, ErrorId::WhereLogitAttribution); !checked) return checked.error();
     const Prediction& chosen = run.predictions[static_cast<std::size_t>(prediction)];
-    LogitAttribution a{chosen.position, chosen.top.empty() ? -1 : chosen.top.front().id, 0, {}};
+    LogitAttribution a{chosen.position, chosen.top.empty() ? -1 : chosen.top.front().id, 0, {}, !u};
     a.logit = logitOf(chosen, a.token);
-    const int last = c.layers - 1;
-    LayerTrace scratch;  // the last layer again from its input: the stream before the final norm
-    const MatF before = model.weights->layer(run.hiddenStates[static_cast<std::size_t>(last)], last, LayerDetail::WeightsOnly,
-                                             scratch, layerHeadMask(ablatedHeads(run.trace), last, c.heads), nullptr);  // T×d
-    const RowVec readout = frozenReadout(*u, before.row(a.position).cast<double>(), a.token);  // 1×d
+    auto readouts = u ? decoderReadouts(model, *u, run, a.position, a.token) : encoderDirectReadouts(model, run, a.position, a.token);
+    if (!readouts) return readouts.error();
     for (int n = 0; n < c.layers; ++n) {
         auto layer = traceLayerInDetail(model, run, n);
         if (!layer) return layer.error();
@@ -113,9 +126,9 @@ Result<LogitAttribution> attributeLogit(const LoadedModel& model, const ModelRun
             const Mat& out = t.heads[static_cast<std::size_t>(h)].weightedSum;  // T×d_v
             const Eigen::Index dv = out.cols();
             RowVec written = out.row(a.position) * t.wo.middleRows(h * dv, dv);  // 1×d_v · d_v×d → 1×d
-            if (!u->postAttentionNorms.empty())
+            if (u && !u->postAttentionNorms.empty())
                 written = throughPostAttentionNorm(written, t.output.row(a.position), u->postAttentionNorms[static_cast<std::size_t>(n)], u->eps);
-            a.heads.push_back({{n, h}, written.dot(readout)});
+            a.heads.push_back({{n, h}, written.dot(readouts.value()[static_cast<std::size_t>(n)])});
         }
     }
     std::stable_sort(a.heads.begin(), a.heads.end(),
@@ -202,7 +215,9 @@ std::string attributionToJson(const LogitAttribution& a, const HeadEffects* effe
         heads.push_back(row);
     }
     Json doc{{"format", "attnscope-logit-attribution"}, {"version", 1}, {"source", source}, {"indices", "1-based"},
-             {"position", a.position + 1}, {"token", Json{{"id", a.token}, {"text", label(a.token)}}}, {"logit", a.logit}};
+             {"position", a.position + 1}, {"token", Json{{"id", a.token}, {"text", label(a.token)}}}, {"logit", a.logit},
+             {"method", a.linearised ? "first-order" : "direct"}};  // docs/cli.md, "dla"
+
     if (effects) doc["probability"] = effects->before;
     doc["heads"] = heads;
     return dump(doc);
@@ -223,7 +238,7 @@ std::string attributionToCsv(const LogitAttribution& a, const HeadEffects* effec
 
 std::string attributionToText(const LogitAttribution& a, const HeadEffects* effects, const IdLabel& label, int decimals,
                               Language language) {
-    std::string out = fillMessage(message(MessageId::AttributionNote, language),
+    std::string out = fillMessage(message(a.linearised ? MessageId::AttributionNoteFirstOrder : MessageId::AttributionNote, language),
                                   {label(a.token), std::to_string(a.position + 1), fixed(a.logit, decimals)}) + "\n";
     Table t;
     t.columns = {text(MessageId::AttributionDirect, language)};

@@ -12,6 +12,8 @@
 // σ or RMS, the mean removed for LayerNorm, then × γ), and the predicted token's row of the output
 // head: the head's direct share of that token's logit. Biases (b_O, β) and Gemma's final soft cap
 // belong to no head and are left out; Gemma 3's norm after attention is frozen the same way.
+// The BERT family (post-norm, a GELU inside the masked-LM head) has no such linear path: its heads
+// get the first-order share along the residual route instead (encoder_logit_path.hpp).
 //
 // Shape legend: T tokens, d model width, H heads, d_v head width, V vocabulary, L layers, k top tokens.
 #include <functional>
@@ -46,10 +48,13 @@ struct LogitAttribution {
     int token = -1;    // the token the run predicted there (its top-1)
     double logit = 0;  // its logit in the run
     std::vector<HeadAttribution> heads;  // every head, largest |contribution| first
+    // The BERT family: each head's output through every later LayerNorm (scales frozen) and the
+    // masked-LM head (GELU linearised at the run): a first-order share (encoder_logit_path.hpp).
+    bool linearised = false;
 };
 
 // `prediction` indexes run.predictions. Errors: no such prediction, a family without a final norm
-// and linear output head (the BERT family), a failed layer recomputation.
+// and linear output head that is not an encoder (none built in), a failed layer recomputation.
 Result<LogitAttribution> attributeLogit(const LoadedModel& model, const ModelRun& run, int prediction);
 
 // Exports: 1-based layers, heads and positions; token ids as numbers and their labels as text.

@@ -111,7 +111,7 @@ std::vector<Prediction> predictMasked(const MaskedLmHead& head, const Transforme
                                       const PredictionRequest& request) {
     MatF rows = X(request.positions, Eigen::all);  // n×d
     MatF t = linear(rows, head.transform);         // n×d
-    activate(t, c.family == ModelFamily::Roberta ? Activation::GeluErf : c.activation);
+    activate(t, maskedLmActivation(c));
     layerNorm(t, head.norm, c.layerNormEps);
     MatF logits = logitsOf(t, head.decoder, request.releasePages);  // n×V
     logits.rowwise() += head.bias.view();
@@ -122,6 +122,10 @@ std::vector<Prediction> predictMasked(const MaskedLmHead& head, const Transforme
 }
 
 }  // namespace
+
+Activation maskedLmActivation(const TransformerConfig& c) {
+    return c.family == ModelFamily::Roberta ? Activation::GeluErf : c.activation;
+}
 
 bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig& config) {
     const EncoderNames names = namesOf(config.family);

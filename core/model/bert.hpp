@@ -60,6 +60,10 @@ bool isKnownUnusedEncoderTensor(const std::string& name, const TransformerConfig
 // BERT): what an error names when a prediction is asked of a bare encoder.
 std::string maskedLmHeadTensor(ModelFamily family);
 
+// The activation inside the masked-LM head: RoBERTa's is always the erf GELU, the others' the
+// config's hidden_act.
+Activation maskedLmActivation(const TransformerConfig& config);
+
 // One layer: X (T×d) → T×d, filling `trace` per `detail`.
 MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
                   LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},

@@ -84,6 +84,7 @@ enum class MessageId : int {
     LensNoteNext, LensNoteMasked,
     AttributionNote,  // {1} the predicted token, {2} its position (1-based), {3} its logit
     AttributionDirect, AttributionProbabilityOff, AttributionLogitOff,
+    AttributionNoteFirstOrder,  // the BERT family's; {1} token, {2} position (1-based), {3} logit
     Count
 };
 

@@ -291,6 +291,14 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::AttributionDirect, "direct logit", "直接 logit"},
     {MessageId::AttributionProbabilityOff, "p, head off", "p（关闭该头）"},
     {MessageId::AttributionLogitOff, "logit, head off", "logit（关闭该头）"},
+    {MessageId::AttributionNoteFirstOrder,
+     "first-order direct logit attribution of “{1}” at position {2} (logit {3}): each head's output through W_O and "
+     "the residual route to the masked-LM head, every LayerNorm's scale 1/σ frozen at this run and the head's GELU "
+     "replaced by its slope here (later attention and feed-forward blocks are off the route; the shares need not add "
+     "up to the logit); beside it, the same head switched off",
+     "“{1}”在位置 {2} 的一阶直接 logit 归因（logit {3}）：每个头的输出经过 W_O 和残差路径到达掩码语言模型头，"
+     "每个层归一化的缩放 1/σ 冻结为本次运行的值，头中的 GELU 换成它在此处的斜率（之后的注意力和前馈块不在这条路径上，"
+     "各份额之和不必等于 logit）；旁边是关闭该头后的结果"},
 }};
 
 constexpr bool inIdOrder() {

@@ -875,8 +875,16 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>随机权重对照</translation>
     </message>
     <message>
-        <source>Also evaluate a copy of the model with every tensor&apos;s weights shuffled (seed 1), and show where its best head lands: a head that does not beat it has not shown it learned coreference. Models only; the copy needs the model&apos;s size in memory.</source>
-        <translation>另外评估一个每个张量的权重都被打乱（种子 1）的模型副本，并显示其最佳头排在哪里：赢不了它的头并没有表明自己学到了共指。仅限模型；副本需要与模型同样大小的内存。</translation>
+        <source>Also evaluate a copy of the model with every tensor&apos;s weights shuffled (with the seed beside), and show where its best head lands: a head that does not beat it has not shown it learned coreference. Models only; the copy needs the model&apos;s size in memory.</source>
+        <translation>另外评估一个每个张量的权重都被打乱（用旁边的种子）的模型副本，并显示其最佳头排在哪里：赢不了它的头并没有表明自己学到了共指。仅限模型；副本需要与模型同样大小的内存。</translation>
+    </message>
+    <message>
+        <source>seed </source>
+        <translation>种子 </translation>
+    </message>
+    <message>
+        <source>Seed of the random-weights control&apos;s shuffle and of the bootstrap intervals (as attnscope heads --seed): the same seed gives the same numbers.</source>
+        <translation>随机权重对照的打乱种子，也是自助法区间的种子（与 attnscope heads --seed 相同）：同一种子给出同样的数字。</translation>
     </message>
 </context>
 <context>
@@ -2028,6 +2036,26 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>head %1</source>
         <translation>第 %1 头</translation>
+    </message>
+    <message>
+        <source>%1 — layer %2</source>
+        <translation>%1 — 第 %2 层</translation>
+    </message>
+    <message>
+        <source>%1, average over heads</source>
+        <translation>%1，各头平均</translation>
+    </message>
+    <message>
+        <source>%1, maximum over heads</source>
+        <translation>%1，各头最大值</translation>
+    </message>
+    <message>
+        <source>%1, all %2 heads</source>
+        <translation>%1，全部 %2 个头</translation>
+    </message>
+    <message>
+        <source>%1, head %2</source>
+        <translation>%1，第 %2 头</translation>
     </message>
 </context>
 <context>

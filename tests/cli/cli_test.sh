@@ -490,6 +490,20 @@ assert mo["tokens"][2] == "[MASK]" and mo["token_info"][1]["word"] == 1 and mo["
 print("every index counts from 1")
 PY
     ;;
+  progress_on_a_terminal)
+    # A corpus run and a set evaluation count their sentences on a terminal's standard error (on
+    # a pipe or file they stay silent, for logs); `script` gives the run a terminal.
+    command -v script >/dev/null || { echo "SKIP: no script command to give the run a terminal"; exit 77; }
+    printf '%s\n' "cats chase mice" "mice chase cats" "the cat sat" >"$tmp/corpus.txt"
+    printf '%s\n' '{"sentence": "The animal didn'"'"'t cross the street because it was too tired", "mention": "it", "antecedent": "animal"}' >"$tmp/set.jsonl"
+    out="$(script -qec "'$bin' heads --lesson two-heads --stats --corpus '$tmp/corpus.txt' --output '$tmp/c.txt'" /dev/null)" || fail "corpus: exit $?"
+    grep -q "sentences: 3/3, about [0-9]* s left" <<<"$out" || fail "no corpus progress: $out"
+    grep -q "sentences: 1/3" <<<"$out" || fail "no first step: $out"
+    out="$(script -qec "'$bin' heads --lesson coreference --coref-set '$tmp/set.jsonl' --output '$tmp/e.txt'" /dev/null)" || fail "set: exit $?"
+    grep -q "1/1" <<<"$out" || fail "no evaluation progress: $out"
+    quiet="$("$bin" heads --lesson two-heads --stats --corpus "$tmp/corpus.txt" --output "$tmp/c2.txt" 2>&1)" || fail "exit $?"
+    ! grep -q "sentences:" <<<"$quiet" || fail "progress on a pipe: $quiet"
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok [$case_name]"

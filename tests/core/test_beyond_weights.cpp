@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/analysis/encoder_logit_path.hpp"
 #include "core/analysis/logit_lens.hpp"
 #include "core/analysis/norm_attention.hpp"
 #include "tests/matrix_literal.hpp"
@@ -151,11 +152,24 @@ TEST_CASE("Logit lens matches torch for BERT's [MASK] positions and every decode
     }
 }
 
-TEST_CASE("Direct logit attribution per head matches torch for GPT-2, Llama, Qwen 2 and Gemma 3", "[beyond-weights][logit-attribution]") {
-    for (const char* name : {"gpt2-tiny", "llama-tiny", "qwen2-tiny", "gemma3-tiny"}) {
+TEST_CASE("Direct logit attribution per head matches torch for BERT (first order), GPT-2, Llama, Qwen 2 and Gemma 3",
+          "[beyond-weights][logit-attribution]") {
+    for (const char* name : {"bert-tiny", "gpt2-tiny", "llama-tiny", "qwen2-tiny", "gemma3-tiny"}) {
         INFO(name);
         checkAttribution(name);
     }
+}
+
+TEST_CASE("The activations' slopes, for BERT's linearised masked-LM head, by hand", "[beyond-weights][logit-attribution]") {
+    // GELU(z) = z·Φ(z): slope Φ(z) + z·φ(z); at 0: 1/2; at 1: 0.8413447461 + 0.2419707245 = 1.0833154706.
+    CHECK(activationSlope(Activation::GeluErf, 0) == Approx(0.5));
+    CHECK(activationSlope(Activation::GeluErf, 1) == Approx(1.0833154706).epsilon(1e-9));
+    // tanh form at 0: 1/2; SiLU z·s(z) at 0: s(0) = 1/2; at 1: s + s(1 − s) with s = 0.7310585786 → 0.9276705118.
+    CHECK(activationSlope(Activation::GeluTanh, 0) == Approx(0.5));
+    CHECK(activationSlope(Activation::Silu, 0) == Approx(0.5));
+    CHECK(activationSlope(Activation::Silu, 1) == Approx(0.9276705118).epsilon(1e-9));
+    CHECK(activationSlope(Activation::Relu, 2) == 1.0);
+    CHECK(activationSlope(Activation::Relu, -2) == 0.0);
 }
 
 TEST_CASE("Norm-based attention by hand: α_ij·‖v_j·W_O^h‖ on a two-token head", "[beyond-weights][norm-attention]") {
@@ -202,13 +216,16 @@ TEST_CASE("Beyond weights: hostile requests get errors naming what is wrong", "[
     auto noMask = logitLens(bert, runCase(bert, {2, 11, 12, 35, 3}), 3);
     REQUIRE_FALSE(noMask.ok());
     CHECK(noMask.error().text().find("[MASK]") != std::string::npos);
-    auto dla = attributeLogit(bert, masked, 0);
-    REQUIRE_FALSE(dla.ok());
-    CHECK(dla.error().text().find("BERT") != std::string::npos);
+    auto dla = attributeLogit(bert, masked, 0);  // the first-order attribution (encoder_logit_path.hpp)
+    REQUIRE(dla.ok());
+    CHECK(dla.value().linearised);
     const LoadedModel bare = loadTiny("bert-tiny-noprefix");  // BertModel: no masked-LM head
     auto headless = logitLens(bare, runCase(bare, {2, 11, 4, 35, 3}), 3);
     REQUIRE_FALSE(headless.ok());
     CHECK(headless.error().text().find("cls.predictions.bias") != std::string::npos);
+    auto headlessDla = attributeLogit(bare, runCase(bare, {2, 11, 4, 35, 3}), 0);
+    REQUIRE_FALSE(headlessDla.ok());
+    CHECK(headlessDla.error().text().find("cls.predictions.bias") != std::string::npos);
     const LoadedModel gpt2 = loadTiny("gpt2-tiny");
     CHECK_FALSE(attributeLogit(gpt2, runCase(gpt2, {5, 17, 42}), 1).ok());  // one prediction only
     RunControl weightsOnly;

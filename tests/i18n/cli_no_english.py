@@ -164,7 +164,8 @@ def cases(fix, lessons, work):
         ("lens_help", ["lens", "--help"], "bert base uncased", True),
         ("lens_no_mask", ["lens", "--model", bert, "--sentence", "the cat sat"], "the cat sat", True),
         ("lens_top_zero", ["lens", "--model", bert, "--sentence", "a [MASK] b", "--top", "0"], "", True),
-        ("dla_bert", ["dla", "--model", bert, "--sentence", "the [MASK] sat"], "the sat", True),
+        ("dla_bert", ["dla", "--model", bert, "--sentence", "the [MASK] sat"], "", False),
+        ("dla_bert_no_mask", ["dla", "--model", bert, "--sentence", "the cat sat"], "the cat sat", True),
         ("norms_lesson", ["norms", "--lesson", "two-heads", "--sentence", "a"], "", True),
     ]
 

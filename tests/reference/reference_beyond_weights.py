@@ -17,7 +17,10 @@ For every case it records:
                  after each layer, through the final norm and the output head (BERT: its MLM head)
   attribution    (decoders) the predicted token at the last position, its logit, and each head's
                  output there through W_O, the final norm with its scale frozen at the real stream
-                 (Gemma 3: also its post-attention norm, frozen), and the token's output-head row.
+                 (Gemma 3: also its post-attention norm, frozen), and the token's output-head row;
+                 (BERT) at the first [MASK]: the first-order share, torch autograd's gradient of the
+                 logit along the residual route with every LayerNorm's σ frozen (bert_attribution)
+                 dotted with each head's output, where core multiplies the readouts out by hand.
 Output: tests/reference/fixtures/beyond_weights.json; the C++ test is
 tests/core/test_beyond_weights.cpp ([beyond-weights]) and needs no Python.
 """
@@ -73,7 +76,7 @@ def bert(config, w, ids):
     x = (w[p + "embeddings.word_embeddings.weight"][ids] + w[p + "embeddings.position_embeddings.weight"][:T]
          + w[p + "embeddings.token_type_embeddings.weight"][0])
     x = ln(x, p + "embeddings.LayerNorm")
-    streams, norms = [x], []
+    streams, norms, route = [x], [], []
     for n in range(config["num_hidden_layers"]):
         L = f"{p}encoder.layer.{n}."
         dense = lambda name, inp: inp @ w[L + name + ".weight"].T + w[L + name + ".bias"]
@@ -85,7 +88,9 @@ def bert(config, w, ids):
         attended = dense("attention.output.dense", (probs @ v).permute(1, 0, 2).reshape(T, d))
         a = ln(attended + x, L + "attention.output.LayerNorm")
         inner = dense("intermediate.dense", a)
-        x = ln(dense("output.dense", 0.5 * inner * (1.0 + torch.erf(inner / math.sqrt(2.0)))) + a, L + "output.LayerNorm")
+        ffn = dense("output.dense", 0.5 * inner * (1.0 + torch.erf(inner / math.sqrt(2.0))))
+        route.append({"stream": x, "attended": attended, "ffn": ffn, "heads": (probs @ v) @ wo, "prefix": L})
+        x = ln(ffn + a, L + "output.LayerNorm")
         streams.append(x)
 
     def head(h):
@@ -95,7 +100,54 @@ def bert(config, w, ids):
 
     positions = [i for i, t in enumerate(ids) if t == MASK_ID]
     lens = [[top(head(s[i])) for i in positions] for s in streams]
-    return {"norm_weighted": norms, "lens_positions": positions, "lens": lens}
+    return {"norm_weighted": norms, "lens_positions": positions, "lens": lens,
+            "attribution": bert_attribution(w, eps, route, head(streams[-1][positions[0]]), streams[-1], positions[0])}
+
+
+def bert_attribution(w, eps, route, logits, last, position):
+    """First-order direct logit attribution at the first [MASK] (docs/models.md): the logit as a
+    function of a change δ added to layer n's attention output at `position`, along the residual
+    route only (every feed-forward and later attention output held at the run's value), every
+    LayerNorm's σ held at the run's value, the MLM head as it is; torch autograd gives its gradient
+    at δ = 0 (GELU's slope at the run's point), dotted with each head's output there (b_O apart)."""
+    token = int(torch.argmax(logits))
+
+    gamma = lambda name: w.get(name + ".weight", w.get(name + ".gamma"))  # the old TF names too
+    beta = lambda name: w.get(name + ".bias", w.get(name + ".beta"))
+
+    def frozen_ln(s, sigma, name):
+        return (s - s.mean()) / sigma * gamma(name) + beta(name)
+
+    def sigma_of(s):
+        return torch.sqrt(((s - s.mean()) ** 2).mean() + eps).detach()
+
+    gelu = lambda t: 0.5 * t * (1.0 + torch.erf(t / math.sqrt(2.0)))
+    transform = lambda x: x @ w["cls.predictions.transform.dense.weight"].T + w["cls.predictions.transform.dense.bias"]
+    head_sigma = sigma_of(gelu(transform(last[position])))
+
+    def head(x):  # the MLM head with its LayerNorm's σ frozen at the run; its GELU as it is
+        u = frozen_ln(gelu(transform(x)), head_sigma, "cls.predictions.transform.LayerNorm")
+        return u @ w["bert.embeddings.word_embeddings.weight"].T + w["cls.predictions.bias"]
+
+    def logit_with(delta, n):
+        x = None
+        for m in range(n, len(route)):
+            r, L = route[m], route[m]["prefix"]
+            s1 = r["attended"][position] + (route[m]["stream"][position] if x is None else x) + (delta if m == n else 0)
+            a = frozen_ln(s1, sigma_of(r["attended"][position] + r["stream"][position]), L + "attention.output.LayerNorm")
+            norm = L + "attention.output.LayerNorm"
+            a_run = layer_norm(r["attended"][position] + r["stream"][position], gamma(norm), beta(norm), eps)
+            s2 = r["ffn"][position] + a
+            x = frozen_ln(s2, sigma_of(r["ffn"][position] + a_run), L + "output.LayerNorm")
+        return head(x)[token]
+
+    heads = []
+    for n, r in enumerate(route):
+        delta = torch.zeros(last.shape[-1], requires_grad=True)
+        with torch.enable_grad():
+            (gradient,) = torch.autograd.grad(logit_with(delta, n), delta)
+        heads.append([float(gradient @ r["heads"][h][position]) for h in range(r["heads"].shape[0])])
+    return {"position": position, "token": token, "logit": float(logits[token]), "heads": heads}
 
 
 # ---------------------------------------------------------------- GPT-2

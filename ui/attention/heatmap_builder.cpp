@@ -67,7 +67,7 @@ double scaleTop(const Trace& trace, int layer, const Mat& shown, const WeightSel
     return top > 0 ? top : 1.0;
 }
 
-QString titleFor(const Trace& trace, int head, const AttentionViewOptions& options) {
+QString titleFor(const Trace& trace, int head, const AttentionViewOptions& options, bool twoLines) {
     const bool norms = options.weighting == AttentionViewOptions::Norms;
     QString title = options.aggregate == AttentionViewOptions::Average ? QObject::tr("Average over heads")
                     : options.aggregate == AttentionViewOptions::Max   ? QObject::tr("Maximum over heads")
@@ -76,9 +76,9 @@ QString titleFor(const Trace& trace, int head, const AttentionViewOptions& optio
                     : norms ? QObject::tr("Weight × ‖value‖") : QObject::tr("Attention weights");
     if (norms && options.aggregate != AttentionViewOptions::PerHead) title += QObject::tr(" of weight × ‖value‖");
     if (options.hideSpecial)
-        title += options.renormalize ? QObject::tr(" (special tokens hidden, rows renormalised)")
-                                     : QObject::tr(" (special tokens hidden: rows sum to < 1)");
-    return title;
+        title += (twoLines ? "\n" : "") + (options.renormalize ? QObject::tr(" (special tokens hidden, rows renormalised)")
+                                     : QObject::tr(" (special tokens hidden: rows sum to < 1)"));
+    return twoLines ? title.replace("\n ", "\n") : title;
 }
 
 }  // namespace
@@ -106,12 +106,21 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
         positions_.push_back(i + 1);
     }
     setAxes(labels);
-    title_->setText(titleFor(trace, head, options));
+    title_->setText(titleFor(trace, head, options, titleOnTwoLines_));
     title_->setFont(scaledFont(plot_->font(), 1.2));
     marks_.clear();  // printValues clears every item
     highlighted_.clear();
     printValues(decimals);
     plot_->replot();
+}
+
+QString HeatmapBuilder::title() const { return title_->text(); }
+
+int HeatmapBuilder::titleWidth() const {
+    const QFontMetrics metrics(title_->font());
+    int widest = 0;
+    for (const QString& line : title_->text().split('\n')) widest = std::max(widest, metrics.horizontalAdvance(line));
+    return widest;
 }
 
 void HeatmapBuilder::fillMap(const Mat& weights, const Mat& colourValues) {

@@ -38,6 +38,10 @@ public:
     void build(const Trace& trace, int layer, int head, int decimals, const AttentionViewOptions& options = {},
                HeatmapColours colours = HeatmapColours::Weight);
     double scaleMax() const { return scaleMax_; }  // the colour scale's top
+    // Side by side, a long title (special tokens hidden…) is drawn on two lines, so plots stay narrow.
+    void setTitleOnTwoLines(bool twoLines) { titleOnTwoLines_ = twoLines; }
+    QString title() const;
+    int titleWidth() const;  // pixels, its widest line in its font
 
     // "query (#i) → key (#j): weight" for a point in plot pixels; empty outside the cells.
     QString hoverText(const QPointF& pixel) const;
@@ -76,6 +80,7 @@ private:
     void relabel();
     void printValues(int decimals);
 
+    bool titleOnTwoLines_ = false;
     std::vector<DrawnCell> cells_;
     QStringList keyLabels_;
     QStringList queryLabels_;

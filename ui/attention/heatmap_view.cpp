@@ -2,8 +2,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -13,6 +17,15 @@
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
+
+namespace {
+
+// One plot alone fills the view; side by side, each is at least this big (it grows to fill the
+// width), so twelve or sixteen heads wrap into rows instead of making a window 4,000 px wide.
+constexpr QSize kAlonePlot(320, 300);
+constexpr QSize kGridPlot(300, 280);
+
+}  // namespace
 
 HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     headBox_ = new QComboBox(this);
@@ -26,13 +39,17 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(new QLabel(tr("Hover a cell for its exact weight."), this));
     tools_ = new HeatmapTools(this);
     tools_->setObjectName("heatmapTools");
-    plotsArea_ = new QWidget(this);
-    plotsRow_ = new QHBoxLayout(plotsArea_);
-    plotsRow_->setContentsMargins(0, 0, 0, 0);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    plotsArea_ = new QWidget;
+    plotsGrid_ = new QGridLayout(plotsArea_);
+    plotsGrid_->setContentsMargins(0, 0, 0, 0);
+    scroll_->setWidget(plotsArea_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(tools_);
-    layout->addWidget(plotsArea_, 1);
+    layout->addWidget(scroll_, 1);
 
     connect(headBox_, &QComboBox::currentIndexChanged, this, [this](int head) {
         if (head < 0 || head == head_) return;
@@ -104,24 +121,57 @@ void HeatmapView::setAllHeads(bool all) {
     rebuild();
 }
 
+void HeatmapView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (builders_.size() > 1 && columnsThatFit() != columns_) placePlots();
+}
+
 void HeatmapView::clearPlots() {
     builders_.clear();
-    while (QLayoutItem* item = plotsRow_->takeAt(0)) {
+    while (QLayoutItem* item = plotsGrid_->takeAt(0)) {
         delete item->widget();
         delete item;
     }
+    columns_ = 0;
 }
 
-QCustomPlot* HeatmapView::addPlot() {
+// As many plots across as fit the view's width (the vertical scroll bar's room kept), at least one.
+int HeatmapView::columnsThatFit() const {
+    if (builders_.empty()) return 1;
+    const int widest = builders_.front()->plot()->minimumWidth();
+    const int spacing = plotsGrid_->horizontalSpacing();
+    const int width = scroll_->width() - scroll_->verticalScrollBar()->sizeHint().width();
+    const int fit = std::max(1, (width + spacing) / (widest + spacing));
+    return std::min(fit, static_cast<int>(builders_.size()));
+}
+
+void HeatmapView::placePlots() {
+    while (QLayoutItem* item = plotsGrid_->takeAt(0)) delete item;  // the plots stay
+    for (int c = 0; c < plotsGrid_->columnCount(); ++c) plotsGrid_->setColumnStretch(c, 0);
+    columns_ = columnsThatFit();
+    for (int i = 0; i < static_cast<int>(builders_.size()); ++i)
+        plotsGrid_->addWidget(builders_[static_cast<std::size_t>(i)]->plot(), i / columns_, i % columns_);
+    for (int c = 0; c < columns_; ++c) plotsGrid_->setColumnStretch(c, 1);
+}
+
+// A hidden view gets no resize events: its rows of plots and the scrolled area are sized here.
+void HeatmapView::layOutHidden() {
+    if (builders_.size() > 1 && columnsThatFit() != columns_) placePlots();
+    if (isVisible()) return;
+    const QSize least = plotsArea_->minimumSizeHint();
+    plotsArea_->resize(std::max(scroll_->width(), least.width()), std::max(scroll_->height(), least.height()));
+    plotsGrid_->activate();
+}
+
+QCustomPlot* HeatmapView::addPlot(QSize minimum) {
     auto* plot = new QCustomPlot(plotsArea_);
-    plot->setMinimumSize(320, 300);
+    plot->setMinimumSize(minimum);
     plot->setMouseTracking(true);
     // QCustomPlot stops mouse events from reaching its parent: a right-click on a plot is passed
     // on as the view's own request, in the view's coordinates (headAt names the head there).
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(plot, &QWidget::customContextMenuRequested, this,
             [this, plot](QPoint at) { emit customContextMenuRequested(plot->mapTo(this, at)); });
-    plotsRow_->addWidget(plot, 1);
     auto* builder = new HeatmapBuilder(plot);
     builders_.emplace_back(builder);
     connect(plot, &QCustomPlot::mouseMove, plot, [plot, builder](QMouseEvent* event) {
@@ -144,9 +194,15 @@ void HeatmapView::rebuild() {
     const bool summary = options_.aggregate != AttentionViewOptions::PerHead;  // one plot of all heads
     const bool all = allHeads_ && heads > 1 && !summary;
     for (int h = all ? 0 : head_; h < (all ? heads : head_ + 1); ++h) {
-        addPlot();
+        addPlot(all ? kGridPlot : kAlonePlot);
+        builders_.back()->setTitleOnTwoLines(all);
         builders_.back()->build(*trace_, layer_, h, decimals_, options_, tools_->colours());
     }
+    // Every plot as wide as the widest title needs: titles are never cut.
+    int widest = 0;
+    for (const auto& b : builders_) widest = std::max(widest, b->titleWidth());
+    for (const auto& b : builders_) b->plot()->setMinimumWidth(std::max(b->plot()->minimumWidth(), widest + 24));
+    placePlots();
     tools_->setTokenCount(builders_.front()->tokenCount());
     restoreWindow();
     find();
@@ -240,7 +296,7 @@ QImage HeatmapView::renderImage() const {
     // A hidden view (the command line's export) is laid out here, and its labels thinned for
     // the size it is drawn at.
     if (layout()) layout()->activate();
-    plotsRow_->activate();
+    const_cast<HeatmapView*>(this)->layOutHidden();
     for (const auto& b : builders_) b->settle();
     const theme::LightForExport light;  // exports are drawn light, whatever the window shows
     if (builders_.size() == 1) return builders_.front()->plot()->toPixmap().toImage();
@@ -249,6 +305,48 @@ QImage HeatmapView::renderImage() const {
     QImage image = plotsArea_->grab().toImage();
     plotsArea_->setPalette(QPalette());  // the application's again
     return image;
+}
+
+}  // namespace attnscope
+
+namespace attnscope {
+
+QString HeatmapView::figureTitle(const QString& source, int layerNumber) const {
+    const int heads = trace_ ? trace_->headCount() : 0;
+    const QString where = tr("%1 — layer %2").arg(source).arg(layerNumber);
+    switch (options_.aggregate) {
+        case AttentionViewOptions::Average: return tr("%1, average over heads").arg(where);
+        case AttentionViewOptions::Max: return tr("%1, maximum over heads").arg(where);
+        default: break;
+    }
+    if (allHeads_ && heads > 1) return tr("%1, all %2 heads").arg(where).arg(heads);
+    return tr("%1, head %2").arg(where).arg(head_ + 1);
+}
+
+// The title is drawn on the figure itself (not only in the file name), so a figure pasted into a
+// paper or slide still says what it shows; long titles wrap rather than being cut.
+QImage HeatmapView::renderFigure(const QString& source, int layerNumber) const {
+    const QImage plots = renderImage();
+    const qreal ratio = plots.devicePixelRatio();
+    const int width = qRound(plots.width() / ratio);
+    QFont font = this->font();
+    font.setPointSizeF(font.pointSizeF() * 1.4);
+    font.setBold(true);
+    const QString title = figureTitle(source, layerNumber);
+    const int margin = QFontMetrics(font).height() / 2;
+    const QRect text = QFontMetrics(font).boundingRect(QRect(margin, margin, width - 2 * margin, 10000),
+                                                       Qt::AlignHCenter | Qt::TextWordWrap, title);
+    const int band = text.height() + 2 * margin;
+    QImage figure(plots.width(), plots.height() + qRound(band * ratio), QImage::Format_ARGB32_Premultiplied);
+    figure.setDevicePixelRatio(ratio);
+    const QPalette light = theme::lightPalette();  // exports are drawn light, whatever the window shows
+    figure.fill(light.color(QPalette::Base));
+    QPainter painter(&figure);
+    painter.setFont(font);
+    painter.setPen(light.color(QPalette::WindowText));
+    painter.drawText(QRect(margin, margin, width - 2 * margin, text.height()), Qt::AlignHCenter | Qt::TextWordWrap, title);
+    painter.drawImage(QPointF(0, band), plots);
+    return figure;
 }
 
 }  // namespace attnscope

@@ -1,5 +1,6 @@
 #pragma once
-// The attention heatmaps: one head, or every head side by side. One HeatmapBuilder per plot;
+// The attention heatmaps: one head, or every head side by side, in as many rows as the width
+// needs (a plot never narrower than its title, which is never cut). One HeatmapBuilder per plot;
 // hovering a cell shows its exact weight. Every plot shows the same window of rows and columns
 // (zoomed and panned together, kept while the layer or head changes), the same found tokens and
 // the same colour scale, chosen in the HeatmapTools row.
@@ -15,7 +16,8 @@
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
-class QHBoxLayout;
+class QGridLayout;
+class QScrollArea;
 
 namespace attnscope {
 
@@ -39,6 +41,10 @@ public:
     std::vector<const HeatmapBuilder*> builders() const;
     QCustomPlot* firstPlot() const;
     QImage renderImage() const;  // the whole row of plots, for the PNG export (writePngFile)
+    // An exported figure: renderImage() under a title band naming `source` (the model or lesson),
+    // the layer counted from 1 as everywhere for people, and the head or heads drawn.
+    QImage renderFigure(const QString& source, int layerNumber) const;
+    QString figureTitle(const QString& source, int layerNumber) const;
     QComboBox* headBox() const { return headBox_; }
     // The head drawn under `point` (this widget's coordinates); nullopt off the plots or on an
     // average / maximum of heads.
@@ -57,12 +63,16 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void rebuild();
     void ensureBuilt() const;  // the plots are a cache of the trace, rebuilt when stale
     void clearPlots();
-    QCustomPlot* addPlot();
+    QCustomPlot* addPlot(QSize minimum);
+    int columnsThatFit() const;
+    void placePlots();  // in rows of columnsThatFit(), kept when the count is the same
+    void layOutHidden();
     void restoreWindow();  // the kept window on freshly built plots, when the tokens still fit
     void showWindow();     // the range boxes follow the window
     void find();
@@ -82,8 +92,10 @@ private:
     HeatmapTools* tools_ = nullptr;
     QComboBox* headBox_ = nullptr;
     QCheckBox* allBox_ = nullptr;
+    QScrollArea* scroll_ = nullptr;  // more rows of heads than the height holds scroll
     QWidget* plotsArea_ = nullptr;
-    QHBoxLayout* plotsRow_ = nullptr;
+    QGridLayout* plotsGrid_ = nullptr;
+    int columns_ = 0;
     std::vector<std::unique_ptr<HeatmapBuilder>> builders_;
 };
 

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 
 #include "ui/common/job_progress.hpp"
 
@@ -25,9 +26,16 @@ CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
     evaluate_->setToolTip(tr("Run every sentence of the set and measure how often each head attends most to the gold antecedent."));
     control_ = new QCheckBox(tr("Random-weights control"), this);
     control_->setObjectName("randomWeightsControl");
-    control_->setToolTip(tr("Also evaluate a copy of the model with every tensor's weights shuffled (seed 1), and show where "
-                            "its best head lands: a head that does not beat it has not shown it learned coreference. "
-                            "Models only; the copy needs the model's size in memory."));
+    control_->setToolTip(tr("Also evaluate a copy of the model with every tensor's weights shuffled (with the seed beside), "
+                            "and show where its best head lands: a head that does not beat it has not shown it learned "
+                            "coreference. Models only; the copy needs the model's size in memory."));
+    seed_ = new QSpinBox(this);
+    seed_->setObjectName("evaluationSeed");
+    seed_->setRange(0, 2147483647);  // as the command line's heads --seed
+    seed_->setValue(1);
+    seed_->setPrefix(tr("seed "));
+    seed_->setToolTip(tr("Seed of the random-weights control's shuffle and of the bootstrap intervals "
+                         "(as attnscope heads --seed): the same seed gives the same numbers."));
     progress_ = new JobProgress(tr("sentence %v of %m"), "evaluationProgress", "cancelEvaluation", this);
     message_ = new QLabel(this);
     message_->setObjectName("evaluationMessage");
@@ -38,6 +46,7 @@ CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
     layout->addWidget(new QLabel(tr("Coreference set:"), this));
     layout->addWidget(sets_);
     layout->addWidget(control_);
+    layout->addWidget(seed_);
     layout->addWidget(evaluate_);
     layout->addWidget(progress_);
     layout->addWidget(message_, 1);

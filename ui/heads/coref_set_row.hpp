@@ -1,6 +1,7 @@
 #pragma once
 // The Heads panel's top row: which coreference set to evaluate (built-in ones, files chosen
-// before, "Other file…"), Evaluate / Cancel, the progress and a message line.
+// before, "Other file…"), the random-weights control and the seed, Evaluate / Cancel, the
+// progress and a message line.
 #include <QString>
 #include <QWidget>
 
@@ -8,6 +9,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSpinBox;
 
 namespace attnscope {
 
@@ -30,6 +32,8 @@ public:
 
     QPushButton* evaluateButton() const { return evaluate_; }
     QCheckBox* controlBox() const { return control_; }  // "Random-weights control"
+    // The seed of the intervals' bootstrap and of the control's shuffle (heads --seed): 1 unless changed.
+    QSpinBox* seedBox() const { return seed_; }
 
 signals:
     void evaluateRequested(const QString& source);
@@ -40,6 +44,7 @@ private:
 
     QComboBox* sets_ = nullptr;
     QCheckBox* control_ = nullptr;
+    QSpinBox* seed_ = nullptr;
     QPushButton* evaluate_ = nullptr;
     JobProgress* progress_ = nullptr;  // "evaluationProgress" and "cancelEvaluation"
     QLabel* message_ = nullptr;

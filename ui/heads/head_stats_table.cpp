@@ -42,9 +42,11 @@ HeadStatsTable::HeadStatsTable(QWidget* parent) : QWidget(parent) {
 QSortFilterProxyModel* HeadStatsTable::proxy() const { return static_cast<QSortFilterProxyModel*>(table_->model()); }
 HeadStatsModel* HeadStatsTable::model() const { return static_cast<HeadStatsModel*>(proxy()->sourceModel()); }
 
-void HeadStatsTable::show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected) {
+void HeadStatsTable::show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected,
+                          const QString& captionTip) {
     model()->setStatistics(std::move(stats));
     caption_->setText(caption);
+    caption_->setToolTip(captionTip);
     table_->resizeColumnsToContents();
     if (selected) selectHead(*selected);
 }

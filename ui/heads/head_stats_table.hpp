@@ -21,7 +21,9 @@ public:
     explicit HeadStatsTable(QWidget* parent = nullptr);
 
     // The statistics to list; `selected` stays selected when it is among them.
-    void show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected);
+    // `captionTip`: the caption's tooltip (the whole sentence a long caption quotes in part).
+    void show(std::vector<HeadStatistics> stats, const QString& caption, std::optional<HeadRef> selected,
+              const QString& captionTip = {});
     void selectHead(const HeadRef& head);  // follows the heatmap's selection, sorted or not
     bool lists(const HeadRef& head) const;
     std::optional<HeadRef> headAt(QPoint viewportPoint) const;  // the row's head under a point of table()->viewport()
@@ -29,6 +31,7 @@ public:
     HeadStatsModel* model() const;          // behind proxy()
     QSortFilterProxyModel* proxy() const;  // the table's model, sorting
     QTableView* table() const { return table_; }
+    QLabel* caption() const { return caption_; }
 
 signals:
     void headChosen(attnscope::HeadRef head);  // the user picked its row

@@ -74,8 +74,8 @@ void HeadsPanel::setProgress(int done, int total) { setRow_->setProgress(done, t
 void HeadsPanel::showMessage(const QString& text) { setRow_->showMessage(text); }
 QString HeadsPanel::messageText() const { return setRow_->messageText(); }
 
-void HeadsPanel::showStatistics(std::vector<HeadStatistics> stats, const QString& caption) {
-    stats_->show(std::move(stats), caption, ranking_->selectedHead());
+void HeadsPanel::showStatistics(std::vector<HeadStatistics> stats, const QString& caption, const QString& captionTip) {
+    stats_->show(std::move(stats), caption, ranking_->selectedHead(), captionTip);
 }
 
 const HeadRankingBuilder& HeadsPanel::rankingBuilder() const { return ranking_->builder(); }

@@ -47,7 +47,7 @@ public:
     void setProgress(int done, int total);
     void showMessage(const QString& text);  // under the buttons: errors, "cancelled"
 
-    void showStatistics(std::vector<HeadStatistics> stats, const QString& caption);
+    void showStatistics(std::vector<HeadStatistics> stats, const QString& caption, const QString& captionTip = {});
 
     void selectHead(const HeadRef& head);
     std::optional<HeadRef> selectedHead() const;
