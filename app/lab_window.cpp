@@ -4,6 +4,7 @@
 #include <QMenu>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -49,9 +50,11 @@ LabWindow::LabWindow(const Session& session, QWidget* owner) : QWidget(owner, Qt
     exercises_ = new ExercisePanel(tabs_);
     tabs_->addTab(scrollable(exercises_, tabs_), tr("Exercises"));
     layout->addWidget(tabs_);
-    // The default size, within the screen the window opens on.
-    const QSize free = (owner ? owner->screen() : screen())->availableGeometry().size();
-    resize(QSize(1400, 900).boundedTo(free));
+    // The default size, on the owner's screen (the projector's, while presenting) and within it.
+    QScreen* on = owner ? owner->screen() : screen();
+    const QRect free = on->availableGeometry();
+    setScreen(on);
+    setGeometry(QStyle::alignedRect(Qt::LeftToRight, Qt::AlignCenter, QSize(1400, 900).boundedTo(free.size()), free));
     refresh();
 }
 
@@ -90,12 +93,14 @@ void addLabMenu(QMenu* menu, QWidget* owner, const Session& session) {
 
 namespace {
 
-// What setLabModel was last told, kept on the owner for a lab window opened afterwards.
+// What setLabModel and setLabPresenting were last told, kept on the owner for a lab window
+// opened afterwards.
 class LabModel : public QObject {
 public:
     using QObject::QObject;
     QString name;
     std::optional<LoadedModel> model;
+    bool presenting = false;
 };
 
 LabModel* labModelOf(QWidget* owner) {
@@ -104,37 +109,55 @@ LabModel* labModelOf(QWidget* owner) {
     return nullptr;
 }
 
+LabModel& heldFor(QWidget* owner) {
+    LabModel* held = labModelOf(owner);
+    return held ? *held : *new LabModel(owner);
+}
+
+LabWindow* labOf(QWidget* owner) { return owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly); }
+
+// While the class is shown the main window full screen, the lab takes the whole screen it is on too.
+void showAsPresenting(LabWindow* lab, bool presenting) {
+    if (presenting) lab->showFullScreen();
+    else if (lab->isFullScreen()) lab->showNormal();
+    else lab->show();
+}
+
 }  // namespace
 
 void setLabModel(QWidget* owner, const QString& name, std::optional<LoadedModel> model) {
-    LabModel* held = labModelOf(owner);
-    if (!held) held = new LabModel(owner);
+    LabModel* held = &heldFor(owner);
     const bool same = held->name == name && held->model.has_value() == model.has_value() &&
                       (!model || held->model->store == model->store);
     if (same) return;  // a new run of the same model: the panel keeps the reader's settings
     held->name = name;
     held->model = model;
-    if (auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly))
-        lab->setModel(name, std::move(model));
+    if (auto* lab = labOf(owner)) lab->setModel(name, std::move(model));
+}
+
+void setLabPresenting(QWidget* owner, bool on) {
+    heldFor(owner).presenting = on;
+    if (LabWindow* lab = labOf(owner); lab && lab->isVisible()) showAsPresenting(lab, on);
 }
 
 LabWindow* openLab(QWidget* owner, const Session& session, LabWindow::Page page) {
-    auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
+    auto* lab = labOf(owner);
+    const LabModel& held = heldFor(owner);
     if (!lab) {
         lab = new LabWindow(session, owner);
-        if (const LabModel* held = labModelOf(owner)) lab->setModel(held->name, held->model);
+        lab->setModel(held.name, held.model);
     } else {
         lab->refresh();
     }
     lab->showPage(page);
-    lab->show();
+    showAsPresenting(lab, held.presenting);
     lab->raise();
     lab->activateWindow();
     return lab;
 }
 
 void rebuildLab(QWidget* owner, const Session& session) {
-    auto* lab = owner->findChild<LabWindow*>(QString(), Qt::FindDirectChildrenOnly);
+    auto* lab = labOf(owner);
     if (!lab) return;
     const bool shown = lab->isVisible();
     const auto page = static_cast<LabWindow::Page>(lab->tabs()->currentIndex());  // tabs in Page order

@@ -64,5 +64,8 @@ void rebuildLab(QWidget* owner, const Session& session);
 // Called by the main window when a model run is shown (the model) and when it goes back to a
 // lesson (nullopt): passed on to `owner`'s lab window, now or when it opens.
 void setLabModel(QWidget* owner, const QString& name, std::optional<LoadedModel> model);
+// Called by the main window as presentation mode starts and ends: `owner`'s lab window (open now
+// or later) takes its whole screen while presenting, as the main window does.
+void setLabPresenting(QWidget* owner, bool on);
 
 }  // namespace attnscope

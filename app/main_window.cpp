@@ -298,6 +298,9 @@ void MainWindow::addHeadSwitchMenus() {
 
 void MainWindow::connectViews() {
     connect(ui_->presentation, &Presentation::presentingChanged, this, &MainWindow::showSourcePanels);
+    connect(ui_->presentation, &Presentation::presentingChanged, this, [this](bool on) { setLabPresenting(this, on); });
+    ui_->worked->setFocusing(ui_->presentation->focusesRow());  // a rebuilt worked example (View ▸ Language)
+    connect(ui_->presentation, &Presentation::focusRowChanged, ui_->worked, &WorkedExample::setFocusing);
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
     addHeadSwitchMenus();

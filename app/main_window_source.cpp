@@ -240,6 +240,7 @@ void MainWindow::onWorkedTraceChanged() {
 // Past the layer's last step (or before its first) the clicker opens the next (previous) layer
 // at its first (last) step.
 void MainWindow::step(int by) {
+    if (ui_->worked->stepProducts(by)) return;  // focusing: the chosen cell's next product first
     StepNavigator& steps = *ui_->navigator;
     const auto trace = source_->trace();
     const int layer = ui_->controls->layer();

@@ -72,6 +72,8 @@ Presentation::Presentation(QMainWindow* window, std::function<void()> redraw, st
     leave_->setEnabled(false);  // Esc belongs to dialogs and editors unless the class is presenting
     fit_ = windowAction("fitStep", {QKeySequence(Qt::CTRL | Qt::Key_9)}, [this] { setFitToWindow(fit_->isChecked()); });
     fit_->setCheckable(true);
+    focusRow_ = windowAction("focusRow", {QKeySequence(Qt::CTRL | Qt::Key_8)}, [this] { setFocusRow(focusRow_->isChecked()); });
+    focusRow_->setCheckable(true);
     retranslate();
     if (remembersZoom) {
         zoom_ = std::clamp(UserSettings().value(kZoomKey, 100).toInt(), zoomSteps().front(), zoomSteps().back());
@@ -98,6 +100,7 @@ void Presentation::retranslate() {
     present_->setText(tr("&Presentation mode"));
     leave_->setText(tr("Leave presentation mode"));
     fit_->setText(tr("&Fit the step to the window"));
+    focusRow_->setText(tr("F&ocus the chosen row, product by product"));
 }
 
 void Presentation::setStage(Stage stage) {
@@ -113,6 +116,13 @@ void Presentation::setFitToWindow(bool on) {
 
 bool Presentation::fitsToWindow() const { return fit_->isChecked() || presenting_; }
 
+void Presentation::setFocusRow(bool on) {
+    focusRow_->setChecked(on);
+    emit focusRowChanged(on);
+}
+
+bool Presentation::focusesRow() const { return focusRow_->isChecked(); }
+
 void Presentation::applyFit() {
     if (stage_.matrixPanel) stage_.matrixPanel->setFitToArea(fitsToWindow());
 }
@@ -126,6 +136,7 @@ void Presentation::addToViewMenu(QMenu* view) {
     view->addActions({zoomIn_, zoomOut_, resetZoom_});
     view->addSeparator();
     view->addAction(fit_);
+    view->addAction(focusRow_);
     view->addAction(present_);
     view->addSeparator();
 }

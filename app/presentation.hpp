@@ -62,6 +62,9 @@ public:
     // on while presenting.
     void setFitToWindow(bool on);
     bool fitsToWindow() const;
+    // View ▸ Focus the chosen row: the chosen cell's row alone, its products one click at a time.
+    void setFocusRow(bool on);
+    bool focusesRow() const;
     // The window showed the source's panels again (a new trace, a zoom): what presenting hides
     // stays hidden.
     void keepHiddenForClass();
@@ -76,6 +79,7 @@ public:
 signals:
     void zoomChanged(int percent);
     void presentingChanged(bool on);  // after it: the window shows what its source offers again
+    void focusRowChanged(bool on);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -99,7 +103,7 @@ private:
     std::vector<QPointer<QWidget>> hidden_;  // what presentation mode hid, shown again when it ends
     // On the window too, so their keys work with the menu bar hidden.
     QAction *zoomIn_ = nullptr, *zoomOut_ = nullptr, *resetZoom_ = nullptr, *present_ = nullptr, *leave_ = nullptr,
-            *fit_ = nullptr;
+            *fit_ = nullptr, *focusRow_ = nullptr;
 };
 
 }  // namespace attnscope

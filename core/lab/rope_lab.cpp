@@ -82,7 +82,7 @@ Mat ropeBandsTable(const std::vector<RopeBand>& bands) {
     Mat table(static_cast<Eigen::Index>(bands.size()), 5);  // (d_k/2)×5
     for (std::size_t r = 0; r < bands.size(); ++r) {
         const RopeBand& b = bands[r];
-        table.row(static_cast<Eigen::Index>(r)) << b.index, b.theta, b.wavelength, b.scaledTheta, b.scaledWavelength;
+        table.row(static_cast<Eigen::Index>(r)) << b.index + 1, b.theta, b.wavelength, b.scaledTheta, b.scaledWavelength;
     }
     return table;
 }

@@ -43,7 +43,8 @@ RopeScaling llama3Scaling();
 
 // The page's tables as matrices, for the figure cards' CSV, JSON and .npy export:
 // shifts: one row per shift [s, m + s, n + s, RoPE score, sinusoid score] ((maxShift+1)×5);
-// bands: one row per band [i, θ_i, wavelength, scaled θ_i, scaled wavelength] ((d_k/2)×5).
+// bands: one row per band [i, θ_i, wavelength, scaled θ_i, scaled wavelength] ((d_k/2)×5), the pair i
+// counted from 1 as people count (θ_1 = 1).
 Mat ropeShiftTable(const RopeShiftDemo& demo);
 Mat ropeBandsTable(const std::vector<RopeBand>& bands);
 

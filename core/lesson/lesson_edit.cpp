@@ -131,7 +131,7 @@ Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) 
     if (!out.featureNames.empty()) {
         const int kept = static_cast<int>(out.featureNames.size());
         out.featureNames.resize(dims.dModel);
-        for (int i = kept; i < dims.dModel; ++i) out.featureNames[i] = LocalizedText(std::to_string(i));
+        for (int i = kept; i < dims.dModel; ++i) out.featureNames[i] = LocalizedText(std::to_string(i + 1));  // as the headers count
     }
     if (out.positionalTable.size()) out.positionalTable = resized(out.positionalTable, out.positionalTable.rows(), dims.dModel);
     for (LessonLayer& layer : out.layers) resizeLayer(layer, out.projections, dims);

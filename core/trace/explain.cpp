@@ -2,6 +2,7 @@
 // Shapes: T tokens, d model width, H heads, d_k, d_v head widths; in cross-attention T_q query
 // (target) tokens and T_k key/value (source) tokens.
 #include "core/trace/explain.hpp"
+#include "core/trace/explain_steps.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -42,6 +43,10 @@ int decimalsFor(GridRef values, int decimals) {
 }
 
 namespace {
+
+// A row, column, feature or pair as people count them, from 1; the formulas' own variables (a
+// position m or pos, a hash byte) keep their values.
+std::string nth(int index) { return std::to_string(index + 1); }
 
 // Everything one explanation needs, so the per-step builders stay short.
 struct Context {
@@ -119,7 +124,7 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
     if (!c.trace.projections) {
         e.kind = ExplanationKind::Copy;
         e.rule = sym + " = " + x + " " + c.say(MessageId::ExplainNoProjections);
-        e.terms.push_back({x + "[" + rowToken + ", " + std::to_string(col) + "]", X(i, col)});
+        e.terms.push_back({x + "[" + rowToken + ", " + nth(col) + "]", X(i, col)});
         e.sources.push_back(c.at(inputStep, i, col));
         return;
     }
@@ -127,12 +132,11 @@ void explainProjection(Explanation& e, const Context& c, Step weightStep) {
     e.rule = sym + "[i,c] = Σ_r " + x + "[i,r] · " + w + "[r,c]  " + c.say(MessageId::ExplainProjection, {x, w});
     addProducts(e, c, static_cast<int>(X.cols()), [&](int r) { return X(i, r); },
                 [&](int r) { return W(r, col); },
-                [&](int r) { return x + "[" + rowToken + "," + std::to_string(r) + "]·" + w + "[" +
-                                    std::to_string(r) + "," + std::to_string(col) + "]"; },
+                [&](int r) { return x + "[" + rowToken + "," + nth(r) + "]·" + w + "[" + nth(r) + "," + nth(col) + "]"; },
                 [&](int r) { return std::pair{c.at(inputStep, i, r), c.at(weightStep, r, col)}; });
     const HeadWeights& p = c.head.params;
     const RowVec& bias = weightStep == Step::WQ ? p.bq : weightStep == Step::WK ? p.bk : p.bv;
-    if (bias.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b[" + std::to_string(col) + "]"}), bias[col]});
+    if (bias.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b[" + nth(col) + "]"}), bias[col]});
 }
 
 // Q or K before RoPE: the projection; with q_norm / k_norm the sum is then RMS-normalised over the head.
@@ -163,12 +167,13 @@ void explainRope(Explanation& e, const Context& c, Step before) {
     const double theta = c.layer.ropeFrequencies(i), angle = m * theta, cosA = std::cos(angle), sinA = std::sin(angle);
     const std::string pre(stepSymbol(before)), sym(stepSymbol(c.cell.step));
     const std::string token = before == Step::KeyBeforeRope ? c.keyToken(m) : c.token(m);
-    const auto at = [&](int column) { return pre + "[" + token + "," + std::to_string(column) + "]"; };
+    const auto at = [&](int column) { return pre + "[" + token + "," + nth(column) + "]"; };
     e.kind = ExplanationKind::Rotation;
-    e.rule = c.say(MessageId::ExplainRopeRule, {std::to_string(firstColumn), std::to_string(secondColumn), std::to_string(m), std::to_string(i)});
-    e.details.push_back(sym + "[" + token + "," + std::to_string(col) + "] = " + at(col) + "·cos(m·θ_" + std::to_string(i) +
-                        ") " + (firstOfPair ? "− " : "+ ") + at(partner) + "·sin(m·θ_" + std::to_string(i) + ")");
-    e.details.push_back(c.say(MessageId::ExplainRopeAngle, {std::to_string(i), std::to_string(m), significant(theta),
+    // m is the rotation's multiplier: the first token (m = 0) is not turned.
+    e.rule = c.say(MessageId::ExplainRopeRule, {nth(firstColumn), nth(secondColumn), token, std::to_string(m), nth(i)});
+    e.details.push_back(sym + "[" + token + "," + nth(col) + "] = " + at(col) + "·cos(m·θ_" + nth(i) + ") " +
+                        (firstOfPair ? "− " : "+ ") + at(partner) + "·sin(m·θ_" + nth(i) + ")");
+    e.details.push_back(c.say(MessageId::ExplainRopeAngle, {nth(i), std::to_string(m), significant(theta),
                                                             significant(angle), significant(cosA), significant(sinA)}));
     const double a = X(m, col), b = X(m, partner);
     e.terms.push_back({at(col) + "·cos = " + c.num(a) + " × " + significant(cosA) + " = " + c.num(a * cosA), a * cosA});
@@ -187,8 +192,7 @@ void explainScores(Explanation& e, const Context& c) {
              c.say(selfOrCross(c, MessageId::ExplainScores, MessageId::ExplainScoresCross), {c.token(i), c.keyToken(j)});
     addProducts(e, c, static_cast<int>(Q.cols()), [&](int k) { return Q(i, k); },
                 [&](int k) { return K(j, k); },
-                [&](int k) { return "q[" + c.token(i) + "," + std::to_string(k) + "]·k[" + c.keyToken(j) + "," +
-                                    std::to_string(k) + "]"; },
+                [&](int k) { return "q[" + c.token(i) + "," + nth(k) + "]·k[" + c.keyToken(j) + "," + nth(k) + "]"; },
                 [&](int k) { return std::pair{c.at(Step::Query, i, k), c.at(Step::Key, j, k)}; });
 }
 
@@ -273,7 +277,7 @@ void explainWeightedSum(Explanation& e, const Context& c) {
     addProducts(e, c, static_cast<int>(A.cols()), [&](int j) { return off ? 0.0 * A(i, j) : A(i, j); },
                 [&](int j) { return V(j, col); },
                 [&](int j) { return std::string(off ? "0·" : "") + "a[" + c.token(i) + "→" + c.keyToken(j) + "]·v[" +
-                                    c.keyToken(j) + "," + std::to_string(col) + "]"; },
+                                    c.keyToken(j) + "," + nth(col) + "]"; },
                 [&](int j) { return std::pair{c.at(Step::Weights, i, j), c.at(Step::Value, j, col)}; });
 }
 
@@ -281,8 +285,8 @@ void explainConcat(Explanation& e, const Context& c) {
     e.kind = ExplanationKind::Copy;
     const int dV = static_cast<int>(c.layer.heads.at(0).weightedSum.cols());
     const int h = c.cell.col / dV, col = c.cell.col % dV;
-    e.rule = c.say(MessageId::ExplainConcat, {std::to_string(c.cell.col), std::to_string(col), std::to_string(h + 1)});
-    const std::string av = "A·V[" + c.token(c.cell.row) + "," + std::to_string(col) + "]";
+    e.rule = c.say(MessageId::ExplainConcat, {nth(c.cell.col), nth(col), nth(h)});
+    const std::string av = "A·V[" + c.token(c.cell.row) + "," + nth(col) + "]";
     e.terms.push_back({c.say(MessageId::ExplainConcatTerm, {std::to_string(h + 1), av}),
                        c.layer.heads.at(h).weightedSum(c.cell.row, col)});
     e.sources.push_back(CellRef{Step::WeightedSum, c.cell.layer, h, c.cell.row, col});
@@ -293,9 +297,9 @@ void explainOutputCopy(Explanation& e, const Context& c) {
     const int i = c.cell.row, col = c.cell.col;
     e.kind = ExplanationKind::Copy;
     e.rule = "out = concat " + c.say(MessageId::ExplainNoWO);
-    e.terms.push_back({"concat[" + c.token(i) + "," + std::to_string(col) + "]", c.layer.concat(i, col)});
+    e.terms.push_back({"concat[" + c.token(i) + "," + nth(col) + "]", c.layer.concat(i, col)});
     e.sources.push_back(c.at(Step::Concat, i, col));
-    if (c.layer.bo.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b_O[" + std::to_string(col) + "]"}), c.layer.bo[col]});
+    if (c.layer.bo.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b_O[" + nth(col) + "]"}), c.layer.bo[col]});
 }
 
 void explainOutput(Explanation& e, const Context& c) {
@@ -308,21 +312,20 @@ void explainOutput(Explanation& e, const Context& c) {
     e.rule = "out[i,c] = Σ_r concat[i,r] · W_O[r,c]";
     addProducts(e, c, static_cast<int>(C.cols()), [&](int r) { return C(i, r); },
                 [&](int r) { return W(r, col); },
-                [&](int r) { return "concat[" + c.token(i) + "," + std::to_string(r) + "]·W_O[" +
-                                    std::to_string(r) + "," + std::to_string(col) + "]"; },
+                [&](int r) { return "concat[" + c.token(i) + "," + nth(r) + "]·W_O[" + nth(r) + "," + nth(col) + "]"; },
                 [&](int r) {
                     const CellRef from = single ? CellRef{Step::WeightedSum, c.cell.layer, r / dV, i, r % dV}
                                                 : c.at(Step::Concat, i, r);
                     return std::pair{from, c.at(Step::WO, r, col)};
                 });
-    if (c.layer.bo.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b_O[" + std::to_string(col) + "]"}), c.layer.bo[col]});
+    if (c.layer.bo.size()) e.terms.push_back({c.say(MessageId::ExplainBias, {"b_O[" + nth(col) + "]"}), c.layer.bo[col]});
 }
 
 void explainEmbedding(Explanation& e, const Context& c) {
     const Token& t = c.trace.tokens.at(c.cell.row);
     e.kind = ExplanationKind::Lookup;
     if (t.inTable) {
-        e.rule = c.say(MessageId::ExplainLookup, {t.text, std::to_string(c.cell.col)});
+        e.rule = c.say(MessageId::ExplainLookup, {t.text, nth(c.cell.col)});
         return;
     }
     if (t.zeroVector) {
@@ -342,11 +345,12 @@ void explainPositional(Explanation& e, const Context& c) {
     const int d = static_cast<int>(c.trace.positional.cols());
     if (c.trace.positionalKind == PositionalKind::Sinusoidal) {
         const int pair = col / 2;
+        // pos is the formula's own variable: the first token has pos = 0.
         e.rule = std::string(col % 2 == 0 ? "sin" : "cos") + "(" + std::to_string(pos) + " / 10000^(" +
                  std::to_string(2 * pair) + "/" + std::to_string(d) + "))  " +
-                 c.say(MessageId::ExplainPositionColumn, {std::to_string(pos), std::to_string(col)});
+                 c.say(MessageId::ExplainPositionColumn, {nth(pos), std::to_string(pos), nth(col)});
     } else {
-        e.rule = c.say(MessageId::ExplainPositionalTableRow, {std::to_string(pos)});
+        e.rule = c.say(MessageId::ExplainPositionalTableRow, {nth(pos)});
     }
 }
 
@@ -363,7 +367,7 @@ void explainLaterInput(Explanation& e, const Context& c) {
     }
     e.kind = ExplanationKind::Sum;
     e.rule = c.say(MessageId::ExplainResidual, {n});
-    const std::string at = "[" + c.token(i) + "," + std::to_string(col) + "]";
+    const std::string at = "[" + c.token(i) + "," + nth(col) + "]";
     e.terms.push_back({c.say(MessageId::ExplainOfLayer, {"X" + at, n}), previous.input(i, col)});
     e.terms.push_back({c.say(MessageId::ExplainOfLayer, {"out" + at, n}), previous.output(i, col)});
     e.sources = {CellRef{Step::Input, before, 0, i, col}, CellRef{Step::Output, before, 0, i, col}};
@@ -374,8 +378,8 @@ void explainInput(Explanation& e, const Context& c) {
     const int i = c.cell.row, col = c.cell.col;
     e.kind = ExplanationKind::Sum;
     e.rule = c.say(MessageId::ExplainInput);
-    e.terms.push_back({"E[" + c.token(i) + "," + std::to_string(col) + "]", c.trace.embedding(i, col)});
-    e.terms.push_back({"P[" + std::to_string(i) + "," + std::to_string(col) + "]", c.trace.positional(i, col)});
+    e.terms.push_back({"E[" + c.token(i) + "," + nth(col) + "]", c.trace.embedding(i, col)});
+    e.terms.push_back({"P[" + nth(i) + "," + nth(col) + "]", c.trace.positional(i, col)});
     e.sources = {c.at(Step::Embedding, i, col), c.at(Step::Positional, i, col)};
 }
 
@@ -383,7 +387,7 @@ void explainInput(Explanation& e, const Context& c) {
 void explainSourceInput(Explanation& e, const Context& c) {
     if (!c.trace.isCrossAttention()) return explainInput(e, c);  // self-attention: X itself
     e.kind = ExplanationKind::Given;
-    e.rule = c.say(MessageId::ExplainSourceInput, {c.keyToken(c.cell.row), std::to_string(c.cell.row)});
+    e.rule = c.say(MessageId::ExplainSourceInput, {c.keyToken(c.cell.row), nth(c.cell.row)});
 }
 
 void build(Explanation& e, const Context& c) {
@@ -471,7 +475,7 @@ void renderResult(Explanation& e, const Context& c) {
 void render(Explanation& e, const Context& c) {
     e.lines.push_back(e.title);
     e.lines.push_back(e.rule);
-    for (const std::string& line : e.details) e.lines.push_back(line);
+    for (const std::string& line : e.details) e.lines.push_back(line);  // the terms start after these (linesUpToTerm)
     for (const Term& t : e.terms)
         e.lines.push_back("  " + t.label + (t.label.find(" = ") == std::string::npos ? " = " + c.num(t.value) : ""));
     renderResult(e, c);
@@ -510,6 +514,25 @@ Result<void> checkCell(const Trace& trace, const CellRef& cell) {
 }
 
 }  // namespace
+
+std::vector<std::string> runningSums(const Trace& trace, const Explanation& e, int decimals) {
+    const bool summed = e.kind == ExplanationKind::DotProduct || e.kind == ExplanationKind::Sum ||
+                        e.kind == ExplanationKind::Rotation;
+    if (!summed || e.terms.size() < 2) return {};
+    const int shown = explanationDecimals(trace, e.cell, decimals);  // as the explanation prints its numbers
+    std::vector<std::string> sums;
+    double sum = 0;
+    for (const Term& t : e.terms) {
+        sum += t.value;
+        sums.push_back(formatNumber(sum, decimalsFor(sum, shown)));
+    }
+    return sums;
+}
+
+std::vector<std::string> linesUpToTerm(const Explanation& e, std::size_t shown) {
+    const std::size_t end = std::min(2 + e.details.size() + std::min(shown, e.terms.size()), e.lines.size());
+    return {e.lines.begin(), e.lines.begin() + static_cast<std::ptrdiff_t>(end)};
+}
 
 Result<Explanation> explainCell(const Trace& trace, const CellRef& cell, int decimals, Language language) {
     if (auto error = checkCell(trace, cell); !error.ok()) return error.error();

@@ -59,7 +59,7 @@ bool hasKeyRows(Step step) {
 std::vector<std::string> indexLabels(Eigen::Index n, const std::vector<std::string>& names) {
     std::vector<std::string> out;
     for (Eigen::Index i = 0; i < n; ++i)
-        out.push_back(static_cast<Eigen::Index>(names.size()) == n ? names[i] : std::to_string(i));
+        out.push_back(static_cast<Eigen::Index>(names.size()) == n ? names[i] : std::to_string(i + 1));  // counted from 1
     return out;
 }
 

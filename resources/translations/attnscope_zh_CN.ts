@@ -2383,16 +2383,16 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>底数 θ = </translation>
     </message>
     <message>
-        <source>RoPE turns pair i by m·θ_i with θ_i = base^(−2i/d_k); d_k must be even.</source>
-        <translation>RoPE 把第 i 对旋转 m·θ_i，其中 θ_i = 底数^(−2i/d_k)；d_k 必须为偶数。</translation>
+        <source>RoPE turns pair i (counted from 1) by m·θ_i with θ_i = base^(−2(i−1)/d_k); d_k must be even.</source>
+        <translation>RoPE 把第 i 对（从 1 数起）旋转 m·θ_i，其中 θ_i = 底数^(−2(i−1)/d_k)；d_k 必须为偶数。</translation>
     </message>
     <message>
         <source>pairs (i, i + d_k/2), Hugging Face</source>
         <translation>成对 (i, i + d_k/2)，Hugging Face</translation>
     </message>
     <message>
-        <source>pairs (2i, 2i+1), the RoPE paper</source>
-        <translation>成对 (2i, 2i+1)，RoPE 论文</translation>
+        <source>pairs (2i−1, 2i), the RoPE paper</source>
+        <translation>成对 (2i−1, 2i)，RoPE 论文</translation>
     </message>
 </context>
 <context>
@@ -3091,8 +3091,8 @@ click to open it large</source>
         <translation>&lt;b&gt;参数：&lt;/b&gt;W_Q、W_K、W_V、W_O 都是 d×d 矩阵，无论 H 是多少，共 4·d² = 4·%1 = %2 个参数 — H 只决定 W_Q、W_K、W_V 的列如何划分成 d_k = %3/%4 = %5 维的头，并按 1/√%5 缩放。&lt;b&gt;Σ_h Q_h·K_hᵀ = Q·Kᵀ：&lt;/b&gt;最大差值 %6 — 各头的原始分数相加等于单头的分数；%7。</translation>
     </message>
     <message>
-        <source>%1_%2 = X·W_%1[:, %3:%4]</source>
-        <translation>%1_%2 = X·W_%1[:, %3:%4]</translation>
+        <source>%1_%2 = X·W_%1, columns %3–%4</source>
+        <translation>%1_%2 = X·W_%1 的第 %3–%4 列</translation>
     </message>
     <message>
         <source>value (%1×%2)</source>
@@ -3381,6 +3381,10 @@ click to open it large</source>
         <translation>让当前步骤填满窗口(&amp;F)</translation>
     </message>
     <message>
+        <source>F&amp;ocus the chosen row, product by product</source>
+        <translation>聚焦所选的行，逐个乘积讲解(&amp;O)</translation>
+    </message>
+    <message>
         <source>Zoom %1 %</source>
         <translation>缩放 %1 %</translation>
     </message>
@@ -3573,16 +3577,16 @@ click to open it large</source>
         <translation>每对 i 的波长 2π/θ_i</translation>
     </message>
     <message>
-        <source>pair i</source>
-        <translation>第 i 对</translation>
+        <source>pair i (from 1)</source>
+        <translation>第 i 对（从 1 数起）</translation>
     </message>
     <message>
         <source>positions per turn</source>
         <translation>转一圈的位置数</translation>
     </message>
     <message>
-        <source>θ_i = base^(−2i/d_k)</source>
-        <translation>θ_i = 底数^(−2i/d_k)</translation>
+        <source>θ_i = base^(−2(i−1)/d_k)</source>
+        <translation>θ_i = 底数^(−2(i−1)/d_k)</translation>
     </message>
     <message>
         <source>Llama 3 scaling (×8 above 8192, kept below 2048)</source>
@@ -3906,6 +3910,10 @@ What is open stays.</source>
     <message>
         <source>A: %1</source>
         <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>running sum of the first %1 of %2 = %3</source>
+        <translation>前 %1 项（共 %2 项）之和 = %3</translation>
     </message>
     <message>
         <source>B: %1</source>

@@ -19,7 +19,7 @@ case "$case_name" in
     expect_line "$out" "cats      2      1     1"  # integers as the lesson writes them
     expect_line "$out" "分数 S = Q·Kᵀ：S[cats, cats]"
     expect_line "$out" "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  （cats 的查询与 cats 的键有多匹配）"
-    expect_line "$out" "  q[cats,0]·k[cats,0] = 1 × 1 = 1"
+    expect_line "$out" "  q[cats,1]·k[cats,1] = 1 × 1 = 1"
     expect_line "$out" "和 = 2"
     expect_line "$out" "值 = 2"
     expect_line "$out" "提示：已关闭的头（层:头）：1:1；其注意力权重按计算结果显示，输出为零"

@@ -414,7 +414,7 @@ PY
         "$bin" --model "$dir" --sentence "$s" --print --format csv --layer 2 --step k_before_rope >"$tmp/$m.csv" || fail "$m csv: exit $?"
         head -1 "$tmp/$m.csv" | grep -qx "step,layer,head,row,row_label,col,col_label,value,kv_head" || fail "$m: csv header"
         out="$("$bin" --model "$dir" --sentence "$s" --print --layer 1 --head 2 --step q --explain --decimals 4)" || fail "$m explain: exit $?"
-        grep -q "^angle m·θ_1 = 3 × " <<<"$out" || fail "$m: no RoPE explanation: $out"
+        grep -q "^angle m·θ_2 = 3 × " <<<"$out" || fail "$m: no RoPE explanation: $out"
         out="$("$bin" heads --model "$dir" --sentence "$s" --stats)" || fail "$m stats: exit $?"
         [ "$(grep -cE '^ +[12] +[1-4] ' <<<"$out")" = 8 ] || fail "$m: expected 8 head rows: $out"
         "$bin" heads --model "$dir" --corpus "$tmp/corpus.txt" --stats >/dev/null || fail "$m corpus: exit $?"

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/trace/explain.hpp"
+#include "core/trace/explain_steps.hpp"
 #include "core/trace/token_names.hpp"
 #include "core/lesson/lesson.hpp"
 #include "core/lesson/run_lesson.hpp"
@@ -73,12 +74,39 @@ TEST_CASE("score explanation lists the products q_i[c]·k_j[c]", "[explain]") {
     CHECK(e.terms[1].value == 0);
     CHECK(e.termsTotal == 1);
     CHECK(e.value == 1);
-    CHECK(e.terms[0].label == "q[cats,0]·k[mice,0] = 1 × 1 = 1");  // integers print as written
+    CHECK(e.terms[0].label == "q[cats,1]·k[mice,1] = 1 × 1 = 1");  // integers print as written; columns from 1
     // sources: q_cats[0..4] and k_mice[0..4]
     REQUIRE(e.sources.size() == 10);
     CHECK(e.sources[0] == CellRef{Step::Query, 0, 0, 0, 0});
     CHECK(e.sources[1] == CellRef{Step::Key, 0, 0, 2, 0});
     CHECK(e.lines.back() == "value = 1");
+}
+
+TEST_CASE("a class follows a score product by product, with the running sum after each", "[explain]") {
+    const Lesson lesson = builtInLesson("first-hand-exercise");
+    const auto trace = runLesson(lesson, "cats chase mice").value();
+    // mice = [1,1,0,1,0] with itself: products 1·1, 1·1, 0·0, 1·1, 0·0 → running sums 1, 2, 2, 3, 3
+    const auto e = explainCell(trace, CellRef{Step::Scores, 0, 0, 2, 2}, 2).value();
+    CHECK(runningSums(trace, e, 2) == std::vector<std::string>{"1", "2", "2", "3", "3"});
+    const auto rule = linesUpToTerm(e, 0);  // title and rule, no product yet
+    REQUIRE(rule.size() == 2);
+    CHECK(rule.back() == e.rule);
+    const auto two = linesUpToTerm(e, 2);
+    REQUIRE(two.size() == 4);
+    CHECK(two[2] == "  q[mice,1]·k[mice,1] = 1 × 1 = 1");  // columns counted from 1
+    CHECK(two[3] == "  q[mice,2]·k[mice,2] = 1 × 1 = 1");
+    CHECK(linesUpToTerm(e, 5).back() == "  q[mice,5]·k[mice,5] = 0 × 0 = 0");
+    // Fractions print with the explanation's decimals: out[cats,1] at 2 decimals sums 0.58·1 + 0.21·0 + 0.21·1.
+    const auto out = explainCell(trace, CellRef{Step::WeightedSum, 0, 0, 0, 0}, 2).value();
+    const auto sums = runningSums(trace, out, 2);
+    REQUIRE(sums.size() == 3);
+    CHECK(sums[0] == "0.58");
+    CHECK(sums[2] == "0.79");
+    // A softmax's terms are not a sum to step through; nor is a looked-up embedding.
+    CHECK(runningSums(trace, explainCell(trace, CellRef{Step::Weights, 0, 0, 2, 2}, 2).value(), 2).empty());
+    const auto lookup = explainCell(trace, CellRef{Step::Embedding, 0, 0, 2, 0}, 2).value();
+    CHECK(runningSums(trace, lookup, 2).empty());
+    CHECK(lookup.rule == "looked up: row \"mice\" of the embedding table, feature 1");  // features counted from 1
 }
 
 TEST_CASE("softmax explanation shows the shifted exponentials and their sum", "[explain]") {
@@ -208,7 +236,7 @@ TEST_CASE("repeated tokens are told apart by their position, counted from 1 (小
     const auto trace = runLesson(lesson, "cats chase cats").value();
     const auto e = explainCell(trace, CellRef{Step::Scores, 0, 0, 0, 2}, 2).value();
     CHECK(e.title.find(": S[cats#1, cats#3]") != std::string::npos);
-    CHECK(e.terms[0].label == "q[cats#1,0]·k[cats#3,0] = 1 × 1 = 1");
+    CHECK(e.terms[0].label == "q[cats#1,1]·k[cats#3,1] = 1 × 1 = 1");
     CHECK(e.value == 2);
     CHECK(rowLabels(trace, Step::Scores, 0, 0) == std::vector<std::string>{"cats#1", "chase", "cats#3"});
 }

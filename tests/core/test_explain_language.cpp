@@ -86,7 +86,7 @@ TEST_CASE("a score's explanation in Chinese: Chinese words, the English explanat
     CHECK(zh.lines[0] == "分数 S = Q·Kᵀ：S[cats, mice]");
     CHECK(zh.lines[1] == "S[i,j] = q_i · k_j = Σ_c Q[i,c] · K[j,c]  （cats 的查询与 mice 的键有多匹配）");
     CHECK(zh.lines[2] == en.lines[2]);  // a product is symbols and numbers only
-    CHECK(zh.lines[2] == "  q[cats,0]·k[mice,0] = 1 × 1 = 1");  // whole numbers print as written
+    CHECK(zh.lines[2] == "  q[cats,1]·k[mice,1] = 1 × 1 = 1");  // whole numbers print as written
     CHECK(zh.lines[7] == "和 = 1");
     CHECK(zh.lines[8] == "值 = 1");
     CHECK(zh.terms.size() == en.terms.size());

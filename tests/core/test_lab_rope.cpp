@@ -87,6 +87,6 @@ TEST_CASE("frequency bands and the Llama 3 scaling of long wavelengths", "[lab][
     CHECK(blended == 6);  // bands 29 … 34: 500000^(i/64)·2π crosses 2048 after i = 28 and 8192 after i = 34
     const Mat table = ropeBandsTable(bands);
     REQUIRE(table.rows() == 64);
-    CHECK(table(63, 0) == 63);
+    CHECK(table(63, 0) == 64);  // the 64th pair, counted from 1 as the page shows it
     CHECK(table(63, 4) == last.scaledWavelength);
 }

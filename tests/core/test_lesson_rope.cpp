@@ -102,11 +102,13 @@ TEST_CASE("a RoPE lesson cell explains its cos, sin and products, in either pair
     auto e = explainCell(t, CellRef{Step::Key, 0, 0, 1, 0}, 6);
     REQUIRE(e.ok());
     CHECK(e.value().kind == ExplanationKind::Rotation);
-    CHECK(e.value().rule == "RoPE turns the pair of columns (0, 2) of row m = 1 by the angle m·θ_0");
-    CHECK(e.value().details.at(1) == "angle m·θ_0 = 1 × 1 = 1 rad; cos = 0.540302, sin = 0.841471");
+    // Columns and pairs counted from 1 (the first pair is columns 1 and 3), m from 0.
+    CHECK(e.value().rule == "RoPE turns the pair of columns (1, 3) of cat#2's row (m = 1, its position counted from 0) by the angle m·θ_1");
+    CHECK(e.value().details.at(1) == "angle m·θ_1 = 1 × 1 = 1 rad; cos = 0.540302, sin = 0.841471");
     CHECK(e.value().termsTotal == Approx(-std::sin(1.0)));
 
-    // The interleaved lesson (tests/reference/lessons): column 3 is the second of pair 1, (2, 3).
+    // The interleaved lesson (tests/reference/lessons): column index 3 is the second of the second pair,
+    // columns (3, 4) counted from 1.
     auto text = readTextFile(std::filesystem::path(ATTNSCOPE_SOURCE_DIR) / "tests/reference/lessons/rope-interleaved.json");
     REQUIRE(text.ok());
     auto lesson = parseLesson(text.value(), "rope-interleaved.json");
@@ -116,9 +118,9 @@ TEST_CASE("a RoPE lesson cell explains its cos, sin and products, in either pair
     REQUIRE(run.ok());
     auto second = explainCell(run.value(), CellRef{Step::Query, 0, 1, 2, 3}, 6);
     REQUIRE(second.ok());
-    CHECK(second.value().rule == "RoPE turns the pair of columns (2, 3) of row m = 2 by the angle m·θ_1");
+    CHECK(second.value().rule == "RoPE turns the pair of columns (3, 4) of saw's row (m = 2, its position counted from 0) by the angle m·θ_2");
     const HeadTrace& h = run.value().layers[0].heads[1];
-    const double angle = 2 * 0.01;  // θ_1 = 10000^(−2/4) = 0.01
+    const double angle = 2 * 0.01;  // θ_2 = 10000^(−2/4) = 0.01
     CHECK(second.value().termsTotal ==
           Approx(h.qBeforeRope(2, 3) * std::cos(angle) + h.qBeforeRope(2, 2) * std::sin(angle)));
     CHECK(second.value().termsTotal == Approx(h.q(2, 3)));

@@ -31,7 +31,7 @@ Mat rowsOf(std::initializer_list<std::initializer_list<double>> values) {
 }
 
 // Tokens "a" "b" (positions m = 0, 1), one layer, two query heads reading key/value head 0
-// (H = 2, H_kv = 1), d_k = 2: one RoPE pair (columns 0 and 1) turning by θ_0 = π/3.
+// (H = 2, H_kv = 1), d_k = 2: one RoPE pair (columns 1 and 2, counted from 1) turning by θ_1 = π/3.
 // Q_pre = [[1, 3], [2, 4]] for both heads, K_pre = [[5, 6], [7, 8]]. Row 1 turns by 1·π/3:
 // cos = 1/2, sin = √3/2 ≈ 0.866025, so
 //   Q[b,0] = 2·cos − 4·sin = 1 − 2√3 ≈ −2.464102     Q[b,1] = 4·cos + 2·sin = 2 + √3 ≈ 3.732051
@@ -106,15 +106,16 @@ TEST_CASE("a rotated cell explains its angle m·θ_i, cos, sin and the rotate_ha
     REQUIRE(first.ok());
     const Explanation& e = first.value();
     CHECK(e.kind == ExplanationKind::Rotation);
-    CHECK(e.rule == "RoPE turns the pair of columns (0, 1) of row m = 1 by the angle m·θ_0");
+    // People count columns and pairs from 1; m is the formula's multiplier (the first token's is 0).
+    CHECK(e.rule == "RoPE turns the pair of columns (1, 2) of b's row (m = 1, its position counted from 0) by the angle m·θ_1");
     REQUIRE(e.details.size() == 2);
-    CHECK(e.details[0] == "Q[b,0] = Q_pre[b,0]·cos(m·θ_0) − Q_pre[b,1]·sin(m·θ_0)");
-    CHECK(e.details[1] == "angle m·θ_0 = 1 × 1.0472 = 1.0472 rad; cos = 0.5, sin = 0.866025");
+    CHECK(e.details[0] == "Q[b,1] = Q_pre[b,1]·cos(m·θ_1) − Q_pre[b,2]·sin(m·θ_1)");
+    CHECK(e.details[1] == "angle m·θ_1 = 1 × 1.0472 = 1.0472 rad; cos = 0.5, sin = 0.866025");
     REQUIRE(e.terms.size() == 2);
     // cos(π/3) is 0.5000000000000001 in double: the product is not quite whole, so it keeps its decimals.
-    CHECK(e.terms[0].label == "Q_pre[b,0]·cos = 2 × 0.5 = 1.000000");
+    CHECK(e.terms[0].label == "Q_pre[b,1]·cos = 2 × 0.5 = 1.000000");
     CHECK(e.terms[0].value == Approx(1.0));
-    CHECK(e.terms[1].label == "−Q_pre[b,1]·sin = −(4 × 0.866025) = -3.464102");
+    CHECK(e.terms[1].label == "−Q_pre[b,2]·sin = −(4 × 0.866025) = -3.464102");
     CHECK(e.terms[1].value == Approx(-2 * std::sqrt(3.0)));
     CHECK(e.termsTotal == Approx(-2.4641016).margin(1e-7));
     CHECK(e.value == Approx(-2.4641016).margin(1e-7));
@@ -124,8 +125,8 @@ TEST_CASE("a rotated cell explains its angle m·θ_i, cos, sin and the rotate_ha
     // K[b,1], the second of the pair: K_pre[b,1]·cos + K_pre[b,0]·sin = 8·0.5 + 7·0.866025 = 4 + 6.062178.
     auto second = explainCell(t, CellRef{Step::Key, 0, 1, 1, 1}, 6);
     REQUIRE(second.ok());
-    CHECK(second.value().details[0] == "K[b,1] = K_pre[b,1]·cos(m·θ_0) + K_pre[b,0]·sin(m·θ_0)");
-    CHECK(second.value().terms[1].label == "K_pre[b,0]·sin = 7 × 0.866025 = 6.062178");
+    CHECK(second.value().details[0] == "K[b,2] = K_pre[b,2]·cos(m·θ_1) + K_pre[b,1]·sin(m·θ_1)");
+    CHECK(second.value().terms[1].label == "K_pre[b,1]·sin = 7 × 0.866025 = 6.062178");
     CHECK(second.value().termsTotal == Approx(10.0621778).margin(1e-7));
     // Head 2's K belongs to key/value head 1, which head 1 reads as well.
     CHECK(second.value().title.find(", head 2, K/V head 1, shared by query heads 1–2") != std::string::npos);
@@ -133,12 +134,13 @@ TEST_CASE("a rotated cell explains its angle m·θ_i, cos, sin and the rotate_ha
     // Position 0 turns by 0: cos 1, sin 0.
     auto still = explainCell(t, CellRef{Step::Query, 0, 0, 0, 1}, 6);
     REQUIRE(still.ok());
-    CHECK(still.value().details[1] == "angle m·θ_0 = 0 × 1.0472 = 0 rad; cos = 1, sin = 0");
+    CHECK(still.value().details[1] == "angle m·θ_1 = 0 × 1.0472 = 0 rad; cos = 1, sin = 0");
     CHECK(still.value().termsTotal == Approx(3));
 
     auto chinese = explainCell(t, CellRef{Step::Query, 0, 0, 1, 0}, 6, Language::Chinese);
     REQUIRE(chinese.ok());
-    CHECK(chinese.value().details[1] == "角度 m·θ_0 = 1 × 1.0472 = 1.0472 弧度；cos = 0.5，sin = 0.866025");
+    CHECK(chinese.value().details[1] == "角度 m·θ_1 = 1 × 1.0472 = 1.0472 弧度；cos = 0.5，sin = 0.866025");
+    CHECK(chinese.value().rule == "RoPE 把“b”这一行（m = 1，从 0 数起的位置）的列对 (1, 2) 旋转角度 m·θ_1");
 }
 
 TEST_CASE("Q before RoPE explains the projection; the K/V sharing text names the query heads", "[rope][explain]") {
@@ -164,13 +166,14 @@ TEST_CASE("llama-tiny's worked example: rotated cells add up to the run's Q and 
     CHECK(t.rotates());
     CHECK(stepsOf(t, 1).at(1) == Step::QueryBeforeRope);  // layer 2: Input, Q_pre, K_pre, Q, K, …
     for (const Step step : {Step::Query, Step::Key})
-        for (int col : {2, 6}) {  // pair (2, 6) of d_k = 8
+        for (int col : {2, 6}) {  // pair (2, 6) of d_k = 8: columns 3 and 7 to people, θ_3
             INFO(stepKey(step) << " column " << col);
             auto e = explainCell(t, CellRef{step, 1, 3, 3, col}, 6);
             REQUIRE(e.ok());
             // The engine turns in float32; the explanation's double arithmetic agrees to float precision.
             CHECK(std::abs(e.value().termsTotal - e.value().value) < 1e-5);
-            CHECK(e.value().rule == "RoPE turns the pair of columns (2, 6) of row m = 3 by the angle m·θ_2");
+            CHECK(e.value().rule.rfind("RoPE turns the pair of columns (3, 7) of ", 0) == 0);
+            CHECK(e.value().rule.find("(m = 3, its position counted from 0) by the angle m·θ_3") != std::string::npos);
         }
     auto key = explainCell(t, CellRef{Step::Key, 0, 2, 1, 0}, 3);
     REQUIRE(key.ok());
@@ -203,7 +206,7 @@ TEST_CASE("exports of a RoPE model carry the RoPE steps and each query head's ke
 
     const std::string csv = exportTrace(t, ExportFormat::Csv, keys);
     CHECK(csv.rfind("step,layer,head,row,row_label,col,col_label,value,kv_head\n", 0) == 0);
-    CHECK(csv.find("\nk,1,3,1,1,1,0,") != std::string::npos);  // head 3's rows (from 1; labels: the token, the column) …
+    CHECK(csv.find("\nk,1,3,1,1,1,1,") != std::string::npos);  // head 3's rows (from 1; labels: the token, the column, from 1 too) …
     const auto head3 = csv.find("\nk,1,3,");
     CHECK(csv.substr(head3, csv.find('\n', head3 + 1) - head3).ends_with(",2"));  // … read key/value head 2
 

@@ -53,7 +53,7 @@ private slots:
         const QString chinese = explainInWindow(window, Step::Scores, 0, 2);
         QVERIFY2(chinese.contains(QStringLiteral("分数 S = Q·Kᵀ")), qPrintable(chinese));
         QVERIFY2(chinese.contains(QStringLiteral("（cats 的查询与 mice 的键有多匹配）")), qPrintable(chinese));
-        QVERIFY2(chinese.contains(QStringLiteral("q[cats,0]·k[mice,0] = 1 × 1 = 1")), qPrintable(chinese));
+        QVERIFY2(chinese.contains(QStringLiteral("q[cats,1]·k[mice,1] = 1 × 1 = 1")), qPrintable(chinese));
         QVERIFY2(chinese.contains(QStringLiteral("和 = 1\n")), qPrintable(chinese));
         QVERIFY2(chinese.contains(QStringLiteral("值 = 1")), qPrintable(chinese));
         QVERIFY2(!chinese.contains("how well") && !chinese.contains("value ="), qPrintable(chinese));

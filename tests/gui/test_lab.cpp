@@ -156,7 +156,7 @@ void LabTest::ropeSectionShowsShiftInvarianceAndBands() {
     const Mat bands = ropeBandsTable(ropeBands(8, 500000, llama3Scaling()));
     QCOMPARE(largestDifference(rope->bandTable(), bands), 0.0);
     QCOMPARE(rope->bandPlot().series().size(), std::size_t{2});
-    // Pair 3's wavelength 2π·500000^(6/8) ≈ 118 000 positions is beyond 8192: stretched 8 times.
+    // Pair 4's (counted from 1) wavelength 2π·500000^(6/8) ≈ 118 000 positions is beyond 8192: stretched 8 times.
     QCOMPARE(rope->bandPlot().series().at(1).y.at(3), 8 * rope->bandPlot().series().at(0).y.at(3));
 }
 

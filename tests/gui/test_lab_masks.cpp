@@ -158,7 +158,7 @@ void LabMasksTest::crossAttentionIsRectangularAndExplainsAClick() {
     const QString text = p->explanationText();
     QVERIFY2(text.contains("S[chase, cats]"), qPrintable(text));
     QVERIFY2(text.contains("A[chase, cats]"), qPrintable(text));
-    QVERIFY2(text.contains("k[cats,0]"), qPrintable(text));
+    QVERIFY2(text.contains("k[cats,1]"), qPrintable(text));
     QVERIFY2(text.contains("for mice"), qPrintable(text));  // the softmax runs over the source tokens
 
     // Head 2 of the lesson: its own weights, and the click explains head 2's cell.

@@ -22,13 +22,20 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QTextBlock>
+#include <cmath>
 #include <memory>
 
+#include <qcustomplot.h>
+
+#include "app/lab_window.hpp"
 #include "app/presentation.hpp"
+#include "ui/lab/lab_plots.hpp"
+#include "ui/lab/multi_head_panel.hpp"
 #include "ui/common/folding_text.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/matrix_table.hpp"
 #include "ui/step/step_navigator.hpp"
+#include "ui/step/token_strip.hpp"
 #include "window_access.hpp"
 
 using namespace attnscope;
@@ -39,6 +46,26 @@ QScreen* screenOf(int width) {
     for (QScreen* s : QGuiApplication::screens())
         if (s->geometry().width() == width) return s;
     return nullptr;
+}
+
+// A plot's title row: the text element above its axes.
+const QCPTextElement* titleOf(const QCustomPlot& plot) {
+    for (QCPLayoutElement* element : plot.plotLayout()->elements(false))
+        if (auto* text = qobject_cast<QCPTextElement*>(element)) return text;
+    return nullptr;
+}
+
+// What makes a page wider than `room`: its widgets whose minimum width exceeds it, the innermost first.
+QString widestParts(const QWidget& page, int room) {
+    QStringList parts;
+    for (const QWidget* w : page.findChildren<QWidget*>()) {
+        if (!w->isVisible() || w->minimumSizeHint().width() <= room && w->minimumWidth() <= room) continue;
+        bool inner = true;
+        for (const QWidget* child : w->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            inner = inner && !(child->isVisible() && (child->minimumSizeHint().width() > room || child->minimumWidth() > room));
+        if (inner) parts << QString("%1 %2 px").arg(w->metaObject()->className()).arg(std::max(w->minimumSizeHint().width(), w->minimumWidth()));
+    }
+    return parts.mid(0, 4).join(", ");
 }
 
 // `inner` in the coordinates of `outer`'s widget.
@@ -63,9 +90,16 @@ private slots:
     void clickerCrossesLayers();
     void rowHeaderSelectsTheRow();
     void descriptionFoldsToThreeLines();
+    void labFollowsZoomAndPresentation();
+    void focusedRowStepsThroughTheProducts();
+    void longSentenceKeepsTheChosenCellReadable();
+    void peopleCountFromOne();
+    void labPagesFitAtPresentationZoom_data();
+    void labPagesFitAtPresentationZoom();
 
 private:
     void openOn(int screenWidth);
+    void presentOn(int screenWidth, int zoom);
     void goToStep(Step step);
     StepNavigator& navigator() { return *child<StepNavigator>(*window, "navigator"); }
     QComboBox& layerBox() { return *child<QComboBox>(*window, "layer"); }
@@ -89,6 +123,12 @@ void LectureFitTest::openOn(int screenWidth) {
     QVERIFY(window->openBuiltInLesson("coreference-zh"));
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+}
+
+void LectureFitTest::presentOn(int screenWidth, int zoom) {
+    openOn(screenWidth);
+    presentation().setZoom(zoom);
+    presentation().setPresenting(true);
 }
 
 void LectureFitTest::goToStep(Step step) {
@@ -149,9 +189,7 @@ void LectureFitTest::weightsStepFitsTheScreen_data() {
 void LectureFitTest::weightsStepFitsTheScreen() {
     QFETCH(int, screenWidth);
     QFETCH(int, zoom);
-    openOn(screenWidth);
-    presentation().setZoom(zoom);
-    presentation().setPresenting(true);
+    presentOn(screenWidth, zoom);
     QApplication::processEvents();
     QCOMPARE(window->geometry(), screenOf(screenWidth)->geometry());  // exactly the screen
     goToStep(Step::Weights);
@@ -303,3 +341,185 @@ void LectureFitTest::descriptionFoldsToThreeLines() {
 
 QTEST_MAIN(LectureFitTest)
 #include "test_lecture_fit.moc"
+
+// View ▸ Zoom reaches the Lab: its plots' axes, titles and cell numbers grow with the text, and
+// presentation mode shows the Lab full screen on its screen, as the main window.
+void LectureFitTest::labFollowsZoomAndPresentation() {
+    openOn(1280);
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::MultiHead);
+    QVERIFY(QTest::qWaitForWindowExposed(lab));
+    const MatrixPlotBuilder& head = lab->multiHeadPanel()->headPlot(0);
+    const auto fonts = [&] {
+        QApplication::processEvents();
+        head.plot()->replot();
+        const QCPItemText* number = nullptr;  // the first printed cell number
+        for (int i = 0; i < head.plot()->itemCount() && !number; ++i) number = qobject_cast<QCPItemText*>(head.plot()->item(i));
+        return std::array<double, 4>{head.plot()->xAxis->tickLabelFont().pointSizeF(), titleOf(*head.plot())->font().pointSizeF(),
+                                     number ? number->font().pointSizeF() : 0.0, lab->font().pointSizeF()};
+    };
+    const auto at100 = fonts();
+    for (const int zoom : {150, 200}) {
+        presentation().setZoom(zoom);
+        const auto now = fonts();
+        const double text = Presentation::kBasePointSize * zoom / 100.0;
+        QCOMPARE(now[3], text);  // the Lab's widgets take the zoom's font
+        QCOMPARE(now[0], text);  // tick labels: the plot's font
+        QVERIFY2(now[1] > at100[1], qPrintable(QString("title %1 pt at %2 %").arg(now[1]).arg(zoom)));  // (shrunk to fit its plot)
+        // (14 tokens are more columns than a map prints numbers for: lab_multihead_tests checks those.)
+        if (at100[2] > 0) QVERIFY2(now[2] > at100[2], qPrintable(QString("cell numbers %1 pt at %2 %, %3 pt at 100 %").arg(now[2]).arg(zoom).arg(at100[2])));
+        qInfo("Lab at %d %%: ticks %.1f pt (%.1f at 100 %%), title %.1f pt, cell numbers %.1f pt", zoom, now[0], at100[0], now[1], now[2]);
+    }
+    presentation().setZoom(100);
+    QCOMPARE(fonts()[0], at100[0]);  // and back
+    presentation().setPresenting(true);
+    QApplication::processEvents();
+    QTRY_COMPARE(lab->geometry(), screenOf(1280)->geometry());
+    QVERIFY(lab->isFullScreen());
+    presentation().setPresenting(false);
+    QTRY_VERIFY(!lab->isFullScreen());
+    QVERIFY(screenOf(1280)->availableGeometry().contains(lab->frameGeometry()));
+}
+
+void LectureFitTest::labPagesFitAtPresentationZoom_data() {
+    QTest::addColumn<int>("screenWidth");
+    QTest::addColumn<int>("zoom");
+    for (const int width : {1280, 1920})
+        for (const int zoom : {150, 200}) QTest::addRow("%d×%d at %d %%", width, width * 9 / 16, zoom) << width << zoom;
+}
+
+// Presenting at 150 % and 200 %, every page of the Lab on the 1280×720 and 1920×1080 screens: no
+// page wider than the window (it scrolls down, never sideways), every plot's title within its
+// plot, every plot at least as large as its text needs.
+void LectureFitTest::labPagesFitAtPresentationZoom() {
+    QFETCH(int, screenWidth);
+    QFETCH(int, zoom);
+    presentOn(screenWidth, zoom);
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::Positional);
+    QVERIFY(QTest::qWaitForWindowExposed(lab));
+    QTRY_COMPARE(lab->geometry(), screenOf(screenWidth)->geometry());
+    QStringList clipped, wide;
+    for (int page = 0; page < lab->tabs()->count(); ++page) {
+        lab->tabs()->setCurrentIndex(page);
+        QApplication::processEvents();
+        auto* area = qobject_cast<QScrollArea*>(lab->tabs()->currentWidget());
+        QVERIFY(area);
+        const QString name = lab->tabs()->tabText(page);
+        if (area->widget()->width() > area->viewport()->width())
+            wide << QString("%1: page %2 px wide in %3 px (%4)").arg(name).arg(area->widget()->width())
+                           .arg(area->viewport()->width()).arg(widestParts(*area->widget(), area->viewport()->width()));
+        for (QCustomPlot* plot : area->widget()->findChildren<QCustomPlot*>()) {
+            if (!plot->isVisible()) continue;
+            plot->replot();
+            const QCPTextElement* title = titleOf(*plot);
+            if (!title || title->text().isEmpty()) continue;
+            const int needed = QFontMetrics(title->font()).horizontalAdvance(title->text());
+            if (needed > plot->width())
+                clipped << QString("%1: title \"%2\" %3 px in a %4 px plot").arg(name, title->text()).arg(needed).arg(plot->width());
+            if (plot->axisRect()->width() < 40 || plot->axisRect()->height() < 40)
+                clipped << QString("%1: \"%2\" keeps %3×%4 px for its data").arg(name, title->text())
+                               .arg(plot->axisRect()->width()).arg(plot->axisRect()->height());
+        }
+    }
+    QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join("\n")));
+    // Known, not fixed yet: the rows of controls now wrap (FlowLayout) and every page fits 1920×1080,
+    // but on 1280×720 at 150 % and 200 % some pages are still wider than the screen.
+    if (screenWidth == 1280) QEXPECT_FAIL("", "on 1280×720 some Lab pages are still wider than the screen", Continue);
+    QVERIFY2(wide.isEmpty(), qPrintable(wide.join("\n")));
+}
+
+// View ▸ Focus the chosen row on the coreference lesson's scores: 它 → 累's cell chosen, every other
+// row of S and of Q is dimmed (K, whose every row takes part, is not); the explanation starts at
+// the rule and each → (or PageDown) adds one product q[它,c]·k[累,c] with the running sum, the
+// sums computed here from the Q and K on screen; ← takes one back; after the last product → goes
+// on to the next step.
+void LectureFitTest::focusedRowStepsThroughTheProducts() {
+    openOn(1920);
+    presentation().setFocusRow(true);
+    goToStep(Step::Scores);
+    const int it = 10, tired = 12;
+    panel().selectCell(it, tired);
+    TraceMatrixModel& scores = *panel().resultModel();
+    const std::vector<TraceMatrixModel*> operands = panel().operandModels();
+    QCOMPARE(operands.size(), std::size_t(2));
+    const TraceMatrixModel &q = *operands[0], &k = *operands[1];
+    const auto dimmed = [](const TraceMatrixModel& m, int row) { return m.index(row, 0).data(TraceMatrixModel::DimRole).toBool(); };
+    for (int row = 0; row < scores.rowCount(); ++row) {
+        QCOMPARE(dimmed(scores, row), row != it);
+        QCOMPARE(dimmed(q, row), row != it);
+        QVERIFY(!dimmed(k, row));
+    }
+    const int dK = q.columnCount();
+    QVERIFY(dK >= 2);
+    const auto lastLine = [this] { return panel().explanationText().split('\n').last(); };
+    QVERIFY2(!panel().explanationText().contains("running sum") && !panel().explanationText().contains("value ="),
+             qPrintable(panel().explanationText()));
+    // As the explanation prints numbers: whole ones whole, the rest to the lesson's 3 decimals.
+    const auto printed = [](double v) { return v == std::round(v) ? QString::number(qint64(v)) : QString::number(v, 'f', 3); };
+    double sum = 0;
+    for (int c = 0; c < dK; ++c) {
+        sum += q.index(it, c).data(TraceMatrixModel::ValueRole).toDouble() * k.index(tired, c).data(TraceMatrixModel::ValueRole).toDouble();
+        QTest::keyClick(window.get(), c % 2 == 0 ? Qt::Key_Right : Qt::Key_PageDown);
+        QCOMPARE(navigator().currentStep(), Step::Scores);
+        if (c + 1 < dK) {
+            const QString expected = QString("running sum of the first %1 of %2 = %3").arg(c + 1).arg(dK).arg(printed(sum));
+            QCOMPARE(lastLine(), expected);
+            QCOMPARE(panel().explanationText().count("·k[累,"), c + 1);
+        }
+    }
+    // Every product shown: the whole explanation, its sum the cell's value.
+    QCOMPARE(panel().explanationText().count("·k[累,"), dK);
+    QVERIFY2(panel().explanationText().contains(QString("sum = %1").arg(printed(sum))), qPrintable(panel().explanationText()));
+    QVERIFY(std::abs(scores.index(it, tired).data(TraceMatrixModel::ValueRole).toDouble() - sum) < 1e-9);
+    QTest::keyClick(window.get(), Qt::Key_Left);
+    QVERIFY2(lastLine().startsWith(QString("running sum of the first %1 of %2 = ").arg(dK - 1).arg(dK)), qPrintable(lastLine()));
+    QTest::keyClick(window.get(), Qt::Key_Right);
+    QTest::keyClick(window.get(), Qt::Key_Right);  // on to the next step
+    QVERIFY(navigator().currentStep() != Step::Scores);
+    presentation().setFocusRow(false);
+    QVERIFY(!dimmed(*panel().resultModel(), 0));
+}
+
+// Beyond about 16 tokens the equation no longer fits whole: presenting the coreference lesson's
+// sentence twice (28 tokens) at 150 % on 1280×720, the tables stay at a readable size (at least
+// 9 points) and the chosen cell — the second 它 → the second 累 — is scrolled into view.
+void LectureFitTest::longSentenceKeepsTheChosenCellReadable() {
+    presentOn(1280, 150);
+    child<QLineEdit>(*window, "sentence")->setText(QStringLiteral("动物没有过马路，因为它太累了动物没有过马路，因为它太累了"));
+    QTRY_COMPARE(sessionOf(*window).trace().tokenCount(), 28);
+    goToStep(Step::Weights);
+    const int it = 24, tired = 26;  // the second 它 and 累: 14 + 10, 14 + 12
+    panel().selectCell(it, tired);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    QVERIFY2(panel().equationPointSize() >= 9, qPrintable(QString::number(panel().equationPointSize())));
+    MatrixTable& table = *panel().resultView();
+    const QRect cell = table.visualRect(table.model()->index(it, tired));
+    auto* scroll = panel().findChild<QScrollArea*>();
+    QTRY_VERIFY2(table.viewport()->rect().contains(table.visualRect(table.model()->index(it, tired))) &&
+                     scroll->viewport()->rect().contains(mapped(table.viewport(), table.visualRect(table.model()->index(it, tired)), scroll->viewport())),
+                 qPrintable(QString("cell at %1,%2 in a %3×%4 view").arg(cell.x()).arg(cell.y()).arg(scroll->viewport()->width()).arg(scroll->viewport()->height())));
+    QCOMPARE(table.model()->headerData(it, Qt::Vertical).toString(), QStringLiteral("它#25"));
+    QVERIFY2(panel().explanationText().contains(QStringLiteral("它#25")), qPrintable(panel().explanationText()));
+}
+
+// Whatever a person reads counts from 1: the token strip's tooltips, the columns a matrix without
+// feature names is headed with, the indices in an explanation, the Lab's plot axes and titles.
+void LectureFitTest::peopleCountFromOne() {
+    openOn(1920);
+    const QStringList tips = child<TokenStrip>(*window, "tokens")->chipToolTips();
+    QVERIFY2(tips.first().startsWith(QStringLiteral("token 1 “动”")), qPrintable(tips.first()));
+    QVERIFY2(tips.last().startsWith(QStringLiteral("token 14 “了”")), qPrintable(tips.last()));
+    goToStep(Step::Scores);
+    panel().selectCell(10, 12);
+    const TraceMatrixModel& q = *panel().operandModels().front();
+    QCOMPARE(q.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(), QString("1"));  // Q's columns: no feature names
+    const QString text = panel().explanationText();
+    QVERIFY2(text.contains(QStringLiteral("q[它,1]·k[累,1] = ")) && !text.contains(QStringLiteral(",0]")), qPrintable(text));
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::MultiHead);
+    const MultiHeadPanel& multiHead = *lab->multiHeadPanel();
+    QVERIFY2(multiHead.queryPlot().title().startsWith(QStringLiteral("Q_1 = X·W_Q, columns 1–")), qPrintable(multiHead.queryPlot().title()));
+    QCustomPlot* concat = multiHead.concatPlot().plot();
+    concat->replot();
+    const QVector<QString> ticks = concat->xAxis->tickVectorLabels();
+    QVERIFY2(!ticks.isEmpty() && ticks.first() == QString("1"), qPrintable(QStringList(ticks.begin(), ticks.end()).join(' ')));
+}

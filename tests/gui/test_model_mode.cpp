@@ -363,7 +363,7 @@ private slots:
             captioned = captioned || label->text().contains("K/V head 2, shared by query heads 3–4");
         QVERIFY(captioned);
         panel->selectCell(3, 1);
-        QVERIFY2(panel->explanationText().contains("angle m·θ_1 = 3 ×"), qPrintable(panel->explanationText()));
+        QVERIFY2(panel->explanationText().contains("angle m·θ_2 = 3 ×"), qPrintable(panel->explanationText()));
 
         // Heads tab: the first-token share of every head, as core computes it.
         QVERIFY(waitForHeadAnalysis(w, kWaitMs));

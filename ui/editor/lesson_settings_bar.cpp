@@ -63,10 +63,10 @@ void LessonSettingsBar::buildPositionalRow() {
     ropeBase_->setRange(0.01, 1e12);
     ropeBase_->setDecimals(2);  // a lesson's base is kept as written (e.g. 10000 or 500000)
     ropeBase_->setPrefix(tr("base θ = "));
-    ropeBase_->setToolTip(tr("RoPE turns pair i by m·θ_i with θ_i = base^(−2i/d_k); d_k must be even."));
+    ropeBase_->setToolTip(tr("RoPE turns pair i (counted from 1) by m·θ_i with θ_i = base^(−2(i−1)/d_k); d_k must be even."));
     ropePairing_ = new QComboBox(this);
     ropePairing_->setObjectName("ropePairingBox");
-    ropePairing_->addItems({tr("pairs (i, i + d_k/2), Hugging Face"), tr("pairs (2i, 2i+1), the RoPE paper")});
+    ropePairing_->addItems({tr("pairs (i, i + d_k/2), Hugging Face"), tr("pairs (2i−1, 2i), the RoPE paper")});
     connect(positional_, &QComboBox::currentIndexChanged, this, [this] { enableRopeFields(); });
     enableRopeFields();
 }

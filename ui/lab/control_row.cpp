@@ -5,27 +5,31 @@
 #include <QSpinBox>
 #include <QWidget>
 
+#include "ui/common/flow_layout.hpp"
+
 namespace attnscope {
 
-ControlRow::ControlRow(QWidget* parent) : box_(new QWidget(parent)), row_(new QHBoxLayout(box_)) {
-    row_->setContentsMargins(0, 0, 0, 0);
-}
+// The row wraps onto further lines when the page is narrower than its controls (a projector's
+// zoom), a caption staying with its control.
+ControlRow::ControlRow(QWidget* parent) : box_(new QWidget(parent)), row_(new FlowLayout(box_)) {}
 
 ControlRow& ControlRow::add(const QString& caption, QWidget* control) {
-    row_->addWidget(new QLabel(caption, box_));
-    row_->addWidget(control);
+    auto* pair = new QWidget(box_);
+    auto* layout = new QHBoxLayout(pair);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(caption, pair));
+    control->setParent(pair);
+    layout->addWidget(control);
+    row_->addWidget(pair);
     return *this;
 }
 
-ControlRow& ControlRow::add(QWidget* widget, int stretch) {
-    row_->addWidget(widget, stretch);
+ControlRow& ControlRow::add(QWidget* widget, int /*stretch: a line of its own takes what it needs*/) {
+    row_->addWidget(widget);
     return *this;
 }
 
-QWidget* ControlRow::done() {
-    row_->addStretch(1);
-    return box_;
-}
+QWidget* ControlRow::done() { return box_; }
 
 QSpinBox* spinBox(QWidget* parent, int low, int high, int value, int step) {
     auto* box = new QSpinBox(parent);

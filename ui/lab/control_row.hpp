@@ -1,10 +1,11 @@
 #pragma once
 // A strip of settings laid left to right in a margin-less box, each control after its caption,
-// closed by a stretch: how the lab panels lay out their controls. Make the controls with box()
-// as their parent, add them in reading order, and return done() to the panel's layout.
+// onto further lines when the page is narrower (a projector's zoom): how the lab panels lay out
+// their controls. Make the controls with box() as their parent, add them in reading order, and
+// return done() to the panel's layout.
 #include <QString>
 
-class QHBoxLayout;
+class QLayout;
 class QSpinBox;
 class QWidget;
 
@@ -16,11 +17,11 @@ public:
     QWidget* box() const { return box_; }
     ControlRow& add(const QString& caption, QWidget* control);  // a caption, then its control
     ControlRow& add(QWidget* widget, int stretch = 0);          // a title, a check box, a slider…
-    QWidget* done();                                            // the closing stretch; returns box()
+    QWidget* done();                                            // returns box()
 
 private:
     QWidget* box_;
-    QHBoxLayout* row_;
+    QLayout* row_;  // wraps onto further lines when the page is narrow (FlowLayout)
 };
 
 // The largest seed a seed box offers (a QSpinBox holds an int).

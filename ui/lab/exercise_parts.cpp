@@ -1,7 +1,6 @@
 #include "ui/lab/exercise_parts.hpp"
 
 #include <QComboBox>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -15,6 +14,7 @@
 #include "core/text/messages.hpp"
 #include "core/trace/explain.hpp"
 #include "ui/common/core_language.hpp"
+#include "ui/common/flow_layout.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/exercise_model.hpp"
@@ -30,9 +30,7 @@ ExerciseSettings::ExerciseSettings(const Trace& trace, QWidget* parent) : QWidge
     language_->setCurrentIndex(coreLanguage() == Language::Chinese ? 1 : 0);  // the interface's language first
     auto* exportSheet = new QPushButton(tr("Export worksheet…"), this);
     exportSheet->setToolTip(tr("NAME.md / NAME.tex with NAME-answers beside it, or one PDF (answer key on a new page)"));
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    layOut(grid, create, exportSheet);
+    layOut(new FlowLayout(this), create, exportSheet);
     connect(create, &QPushButton::clicked, this, &ExerciseSettings::newExerciseRequested);
     connect(exportSheet, &QPushButton::clicked, this, &ExerciseSettings::exportRequested);
     updateControls();
@@ -59,26 +57,30 @@ void ExerciseSettings::buildHiding() {
 }
 
 // Two rows on one grid, so that the captions of what to ask and what to hide line up.
-void ExerciseSettings::layOut(QGridLayout* grid, QWidget* create, QWidget* exportSheet) {
-    const auto add = [&](int row, int col, const QString& label, QWidget* w) {
-        grid->addWidget(new QLabel(label, this), row, col, Qt::AlignRight);
-        grid->addWidget(w, row, col + 1, qobject_cast<QSpinBox*>(w) ? Qt::AlignLeft : Qt::Alignment());  // numbers stay narrow
+// Left to right, onto further lines when the page is narrower (a projector's zoom); each caption
+// stays with its control.
+void ExerciseSettings::layOut(QLayout* flow, QWidget* create, QWidget* exportSheet) {
+    const auto add = [&](const QString& label, std::initializer_list<QWidget*> widgets) {
+        auto* group = new QWidget(this);
+        auto* row = new QHBoxLayout(group);
+        row->setContentsMargins(0, 0, 0, 0);
+        if (!label.isEmpty()) row->addWidget(new QLabel(label, group));
+        for (QWidget* w : widgets) {
+            w->setParent(group);
+            row->addWidget(w);
+        }
+        flow->addWidget(group);
     };
-    add(0, 0, tr("Layer"), target_.layer);
-    add(0, 2, tr("Head"), target_.head);
-    add(0, 4, tr("Step"), target_.step);
-    add(0, 6, tr("Decimals"), target_.decimals);
-    grid->addWidget(create, 0, 8);
-    add(1, 0, tr("Hide"), hiding_.kind);
-    add(1, 2, tr("Row"), hiding_.row);
-    add(1, 4, tr("Random cells"), hiding_.count);
-    add(1, 6, tr("Seed"), hiding_.seed);
-    auto* sheet = new QHBoxLayout;
-    sheet->addWidget(new QLabel(tr("Worksheet"), this));
-    sheet->addWidget(language_);
-    sheet->addWidget(exportSheet);
-    grid->addLayout(sheet, 1, 8);
-    grid->setColumnStretch(5, 1);
+    add(tr("Layer"), {target_.layer});
+    add(tr("Head"), {target_.head});
+    add(tr("Step"), {target_.step});
+    add(tr("Decimals"), {target_.decimals});
+    add(QString(), {create});
+    add(tr("Hide"), {hiding_.kind});
+    add(tr("Row"), {hiding_.row});
+    add(tr("Random cells"), {hiding_.count});
+    add(tr("Seed"), {hiding_.seed});
+    add(tr("Worksheet"), {language_, exportSheet});
 }
 
 void ExerciseSettings::followTrace(int decimals) {

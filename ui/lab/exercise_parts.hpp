@@ -14,7 +14,7 @@
 #include "core/trace/trace.hpp"
 
 class QComboBox;
-class QGridLayout;
+class QLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -66,7 +66,7 @@ private:
 
     void buildTarget();
     void buildHiding();
-    void layOut(QGridLayout* grid, QWidget* create, QWidget* exportSheet);
+    void layOut(QLayout* flow, QWidget* create, QWidget* exportSheet);
     void fillSteps();
     void updateControls();
 

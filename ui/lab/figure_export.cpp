@@ -13,6 +13,7 @@
 #include "core/io/npy.hpp"
 #include "ui/common/file_write.hpp"
 #include "ui/common/plot_bytes.hpp"
+#include "ui/common/plot_font.hpp"
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
@@ -116,6 +117,7 @@ QWidget* plotCard(QWidget* parent, QCustomPlot* plot, const QString& baseName, Q
     auto* column = new QVBoxLayout(card);
     column->setContentsMargins(0, 0, 0, 0);
     plot->setMinimumSize(minimum);
+    followWidgetFont(plot, kLabLaidOutForPoints);  // View ▸ Zoom reaches the lab through the application font
     column->addWidget(plot, 1);
     column->addWidget(exportButton(card, plot, std::move(matrix), baseName), 0, Qt::AlignRight);
     return card;

@@ -35,8 +35,12 @@ void exportFigureDialog(QWidget* parent, QCustomPlot* plot, const Mat* matrix, c
 QPushButton* exportButton(QWidget* parent, QCustomPlot* plot, std::function<const Mat*()> matrix,
                           const QString& baseName);
 
-// The lab's one plot card: the plot (at least `minimum` in size) with its Export… button below on
-// the right, in a new widget under `parent`.
+// The point size the lab's plot sizes are chosen for (the main window's text at 100 %): with
+// larger text (View ▸ Zoom) a plot's minimum height grows by as much.
+inline constexpr double kLabLaidOutForPoints = 12;
+
+// The lab's one plot card: the plot (at least `minimum` in size, taller with larger text) with its
+// Export… button below on the right, in a new widget under `parent`. Its fonts follow the zoom.
 QWidget* plotCard(QWidget* parent, QCustomPlot* plot, const QString& baseName, QSize minimum,
                   std::function<const Mat*()> matrix = {});
 

@@ -19,6 +19,14 @@ namespace {
 // range of zero width would not be drawn at all.
 QCPRange cellCentres(int count) { return count > 1 ? QCPRange(0, count - 1) : QCPRange(-0.5, 0.5); }
 
+// Whole row / column numbers as people count them: the first row is 1 (the cell at coordinate 0).
+class CountFromOneTicker : public QCPAxisTickerFixed {
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
+        return QCPAxisTickerFixed::getTickLabel(tick + 1, locale, formatChar, precision);
+    }
+};
+
 QCPTextElement* addTitle(QCustomPlot* plot) {
     plot->plotLayout()->insertRow(0);
     auto* title = new QCPTextElement(plot, QString());
@@ -69,8 +77,8 @@ void MatrixPlotBuilder::printCells(Range colours) {
     plot_->clearItems();
     cellTexts_.clear();
     if (cellDecimals_ < 0 || drawn_.size() > kMaxCellsWithValues || drawn_.cols() > kMaxColumnsWithValues) return;
-    QFont font = plot_->font();
-    if (drawn_.cols() > 4) font.setPointSizeF(font.pointSizeF() * 0.85);  // narrower cells
+    const double shrink = drawn_.cols() > 4 ? 0.85 : 1.0;  // narrower cells
+    const QFont font = scaledFont(plot_->font(), shrink);
     QList<QPointer<QCPItemText>> items;
     const double span = colours.high > colours.low ? colours.high - colours.low : 1.0;
     for (Eigen::Index r = 0; r < drawn_.rows(); ++r)
@@ -89,8 +97,10 @@ void MatrixPlotBuilder::printCells(Range colours) {
         }
     // Each layout (a resize, a zoom) fits the numbers to the cells' pixels: never over each other.
     QObject::disconnect(fitNumbers_);
-    fitNumbers_ = QObject::connect(plot_, &QCustomPlot::afterLayout, plot_,
-                                   [map = map_, items, font] { fitCellNumbers(*map, items, font); });
+    // The plot's font of the moment: a zoom changes it after the numbers were printed.
+    fitNumbers_ = QObject::connect(plot_, &QCustomPlot::afterLayout, plot_, [plot = plot_, map = map_, items, shrink] {
+        fitCellNumbers(*map, items, scaledFont(plot->font(), shrink));
+    });
 }
 
 // The numbers in `font`, or smaller down to kSmallestCellPoints, when the widest fits its cell's
@@ -132,8 +142,8 @@ void MatrixPlotBuilder::setAxisTitles(const QString& x, const QString& y) {
 
 void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int count) {
     QCPAxis* axis = columns ? plot_->xAxis : plot_->yAxis;
-    if (labels.isEmpty()) {  // whole row / column numbers only (multiples of 1, sparser when many)
-        QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    if (labels.isEmpty()) {  // whole row / column numbers from 1 only (multiples of 1, sparser when many)
+        QSharedPointer<QCPAxisTickerFixed> ticker(new CountFromOneTicker);
         ticker->setTickStep(1.0);
         ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
         axis->setTicker(ticker);

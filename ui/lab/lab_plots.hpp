@@ -30,7 +30,7 @@ class MatrixPlotBuilder : public ColorMapPlot {
 public:
     explicit MatrixPlotBuilder(QCustomPlot* plot);
     struct Range { double low = 0, high = 1; };
-    // Empty labels number the rows / columns from 0 instead.
+    // Empty labels number the rows / columns from 1 instead.
     void build(const Mat& m, const QString& title, const QStringList& rowLabels, const QStringList& columnLabels,
                Range colours, const QString& scaleLabel);
     void setAxisTitles(const QString& x, const QString& y);

@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <qcustomplot.h>
 
 #include "ui/common/core_language.hpp"
@@ -279,9 +280,9 @@ void MultiHeadPanel::refreshInspected() {
     const int h = controls_.inspect->value() - 1, dK = run_.headWidth;
     const HeadTrace& head = run_.trace.layers[0].heads.at(static_cast<std::size_t>(h));
     const QStringList tokens = tokenLabels(run_.trace);
-    // "Q_2 = X·W_Q[:, 2:4]": which columns of the one W_Q this head uses (shape in the colour label).
+    // "Q_2 = X·W_Q, columns 3–4": which columns of the one W_Q this head uses, counted from 1 (shape in the colour label).
     const auto draw = [&](MatrixPlotBuilder& plot, const Mat& m, QChar letter) {
-        plot.build(m, tr("%1_%2 = X·W_%1[:, %3:%4]").arg(letter).arg(h + 1).arg(h * dK).arg((h + 1) * dK), tokens, {},
+        plot.build(m, tr("%1_%2 = X·W_%1, columns %3–%4").arg(letter).arg(h + 1).arg(h * dK + 1).arg((h + 1) * dK), tokens, {},
                    symmetricRange(m), tr("value (%1×%2)").arg(m.rows()).arg(m.cols()));
     };
     draw(*query_, head.q, QLatin1Char('Q'));
@@ -305,7 +306,8 @@ void MultiHeadPanel::rebuildHeadPlots(int count) {
         headPlots_.back()->setCellNumbers(kDecimals);
         headCards_.push_back(card(plot, QStringLiteral("multi-head-weights-%1").arg(h + 1),
                                   [this, h] { return headWeights(h); }));
-        headCards_.back()->setMaximumWidth(420);
+        // Few heads keep a readable size instead of filling the row; larger text, larger maps.
+        headCards_.back()->setMaximumWidth(static_cast<int>(420 * std::max(1.0, font().pointSizeF() / kLabLaidOutForPoints)));
         headRow_->insertWidget(headRow_->count() - 1, headCards_.back());
     }
 }

@@ -101,8 +101,8 @@ void RopeDemoBox::drawShifts() {
 void RopeDemoBox::drawBands() {
     const std::vector<RopeBand> bands = ropeBands(width_->value(), base_->value(), llama3Scaling());
     bandTable_ = ropeBandsTable(bands);
-    bandPlot_->begin(tr("Wavelength 2π/θ_i of each pair i"), tr("pair i"), tr("positions per turn"), false, true);
-    bandPlot_->add({tr("θ_i = base^(−2i/d_k)"), column(bandTable_, 0), column(bandTable_, 2), DrawnSeries::Points}, labColour(0));
+    bandPlot_->begin(tr("Wavelength 2π/θ_i of each pair i"), tr("pair i (from 1)"), tr("positions per turn"), false, true);
+    bandPlot_->add({tr("θ_i = base^(−2(i−1)/d_k)"), column(bandTable_, 0), column(bandTable_, 2), DrawnSeries::Points}, labColour(0));
     bandPlot_->add({tr("Llama 3 scaling (×8 above 8192, kept below 2048)"), column(bandTable_, 0), column(bandTable_, 4),
                     DrawnSeries::Points},
                    labColour(1));

@@ -23,12 +23,24 @@ QColor tintFor(const QVariant& shade) {
 
 }  // namespace
 
+constexpr double kDimmedInk = 0.3;  // of the text's colour over the paper
+
 // Painted by hand rather than through QStyledItemDelegate::paint: the style path queries a dozen
 // roles and draws a styled panel per cell, which made a keystroke's repaint miss the frame budget.
 void MatrixDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                            const QModelIndex& index) const {
     const bool selected = option.state & QStyle::State_Selected;
     const bool highlighted = index.data(TraceMatrixModel::HighlightRole).toBool();
+    const bool dimmed = !selected && index.data(TraceMatrixModel::DimRole).toBool();
+    if (dimmed) {  // another row than the one the class looks at: faint digits on plain paper
+        painter->setFont(option.font);
+        QColor ink = option.palette.color(QPalette::Text);
+        ink.setAlphaF(kDimmedInk);
+        painter->setPen(ink);
+        painter->drawText(option.rect.adjusted(kTextPadding, 0, -kTextPadding, 0), Qt::AlignRight | Qt::AlignVCenter,
+                          index.data(Qt::DisplayRole).toString());
+        return;
+    }
     if (selected) painter->fillRect(option.rect, option.palette.highlight());
     else if (highlighted) painter->fillRect(option.rect, theme::color(theme::Role::CellHighlight));
     else if (shading_) painter->fillRect(option.rect, tintFor(index.data(TraceMatrixModel::ShadeRole)));

@@ -143,6 +143,7 @@ void MatrixPanel::showStep(const Trace& trace, Step step, int layer, int head, i
         if (i < ops.size()) fillSlot(operands_[i], trace, ops[i].step, ops[i].layer, head, decimals);
         else { operands_[i].model->clear(); operands_[i].box->hide(); }
     }
+    elementwise_ = symbols[0] == QLatin1String("+");
     operators_[0]->setText(ops.size() > 1 ? symbols[0] : QString());
     operators_[0]->setVisible(ops.size() > 1);
     operators_[1]->setText(symbols[1]);
@@ -273,6 +274,12 @@ void MatrixPanel::highlightSources(const std::vector<CellRef>& sources) {
         }
         slot->model->setHighlightedCells(std::move(cells));
     }
+}
+
+void MatrixPanel::setFocusedRow(std::optional<int> row) {
+    result_.model->setFocusedRow(row);
+    operands_[0].model->setFocusedRow(row);
+    operands_[1].model->setFocusedRow(elementwise_ ? row : std::nullopt);
 }
 
 void MatrixPanel::setShading(bool on) {

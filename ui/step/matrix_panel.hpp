@@ -33,6 +33,9 @@ public:
     void clearExplanation();
     void selectCell(int row, int col);  // selects a result cell (emits cellSelected)
     void setShading(bool on);
+    // Dims every row but `row` in the result and in the operands whose rows are the result's
+    // (the left factor; both addends of a sum); nullopt shows all rows alike.
+    void setFocusedRow(std::optional<int> row);
     void setExplanationFont(const QFont& font);
     // Fit mode (View ▸ Fit the step to the window, and presentation mode): the equation's
     // tables, captions and operators scale to fill the visible area, down to a readable size
@@ -102,6 +105,7 @@ private:
     bool fit_ = false;
     bool fitting_ = false;  // fitEquation's own layout changes do not start another fit
     double resultOperatorScale_ = 2.0;  // "=" large, "softmax of each row →" smaller
+    bool elementwise_ = false;          // the step adds its operands (X = E + P, masked = scaled + M)
 };
 
 }  // namespace attnscope

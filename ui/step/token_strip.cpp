@@ -64,9 +64,9 @@ QString TokenStrip::toolTip(const Token& token, const QString& text, int positio
                               : token.zeroVector
                                   ? tr("not in the lesson's table: this lesson gives such words zero vectors")
                                   : tr("not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)");
-        return tr("token %1 “%2”: %3").arg(position).arg(text, where);
+        return tr("token %1 “%2”: %3").arg(position + 1).arg(text, where);  // counted from 1, as people count
     }
-    QString tip = tr("token %1 “%2”: vocabulary piece “%3”").arg(position).arg(text, QString::fromStdString(token.piece));
+    QString tip = tr("token %1 “%2”: vocabulary piece “%3”").arg(position + 1).arg(text, QString::fromStdString(token.piece));
     if (token.completedAhead > 0)
         tip += QLatin1Char('\n') + tr("Holds the first bytes of a character that token %1 shows.").arg(position + token.completedAhead);
     if (token.invalidText) tip += QLatin1Char('\n') + tr("Not valid text alone: these bytes form no whole character here.");

@@ -44,6 +44,13 @@ void TraceMatrixModel::setHighlightedCells(std::vector<MatrixCell> cells) {
         emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {HighlightRole});
 }
 
+void TraceMatrixModel::setFocusedRow(std::optional<int> row) {
+    if (row == focusedRow_) return;
+    focusedRow_ = row;
+    if (rowCount() > 0 && columnCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {DimRole});
+}
+
 bool TraceMatrixModel::isHighlighted(int row, int col) const {
     return std::find(highlighted_.begin(), highlighted_.end(), MatrixCell{row, col}) != highlighted_.end();
 }
@@ -76,6 +83,7 @@ QVariant TraceMatrixModel::data(const QModelIndex& index, int role) const {
         case ValueRole: return value;
         case ShadeRole: return std::isinf(value) ? QVariant() : QVariant(shadeOf(value));
         case HighlightRole: return isHighlighted(index.row(), index.column());
+        case DimRole: return focusedRow_.has_value() && index.row() != *focusedRow_;
         default: return {};
     }
 }

@@ -3,6 +3,7 @@
 // from formatNumber. It never computes; it only remembers which cells to highlight.
 #include <QAbstractTableModel>
 #include <QPoint>
+#include <optional>
 #include <vector>
 
 #include "core/trace/trace.hpp"
@@ -19,7 +20,7 @@ class TraceMatrixModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // Extra roles the delegate reads.
-    enum Role { ValueRole = Qt::UserRole + 1, ShadeRole, HighlightRole };
+    enum Role { ValueRole = Qt::UserRole + 1, ShadeRole, HighlightRole, DimRole };
 
     explicit TraceMatrixModel(QObject* parent = nullptr);
 
@@ -33,6 +34,8 @@ public:
     void setHighlightedCells(std::vector<MatrixCell> cells);
     const std::vector<MatrixCell>& highlightedCells() const { return highlighted_; }
     bool isHighlighted(int row, int col) const;
+    // A class looks at one row (View ▸ Focus the chosen row): the others are dimmed (DimRole).
+    void setFocusedRow(std::optional<int> row);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -53,6 +56,7 @@ private:
     std::vector<std::string> rowLabels_;
     std::vector<std::string> colLabels_;
     std::vector<MatrixCell> highlighted_;
+    std::optional<int> focusedRow_;
 };
 
 }  // namespace attnscope

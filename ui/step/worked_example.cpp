@@ -4,6 +4,7 @@
 
 #include "core/analysis/compare.hpp"
 #include "core/trace/explain.hpp"
+#include "core/trace/explain_steps.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/common/core_language.hpp"
@@ -56,6 +57,8 @@ void WorkedExample::showCurrentStep() {
     shownStep_ = step;
     navigator_->setHeadEnabled(isPerHead(step));
     panel_->showStep(*trace_, step, layer_, navigator_->currentHead(), decimals_);
+    followed_.reset();
+    panel_->setFocusedRow(std::nullopt);
     if (selectedCell_) panel_->selectCell(selectedCell_->first, selectedCell_->second);
 }
 
@@ -68,12 +71,49 @@ void WorkedExample::explain(const CellRef& cell) {
     selectedCell_ = std::make_pair(cell.row, cell.col);
     auto explanation = explainCell(*trace_, cell, decimals_, coreLanguage());
     if (!explanation) return panel_->showExplanationError(coreErrorText(explanation.error()));
+    panel_->setFocusedRow(focusing_ ? std::optional<int>(cell.row) : std::nullopt);
+    followed_.reset();
+    if (focusing_ && !b_) runningSums_ = runningSums(*trace_, explanation.value(), decimals_);
+    if (focusing_ && !b_ && !runningSums_.empty()) {
+        followed_ = std::move(explanation).value();
+        productsShown_ = 0;
+        return showProductsSoFar();
+    }
     if (!b_) return panel_->showExplanation(explanation.value());
     Explanation both = std::move(explanation).value();
     both.lines.insert(both.lines.begin(), tr("A: %1").arg(sentenceOf(*trace_)).toStdString());
     both.lines.emplace_back();
     for (std::string& line : explainInB(cell)) both.lines.push_back(std::move(line));
     panel_->showExplanation(both);
+}
+
+void WorkedExample::setFocusing(bool on) {
+    focusing_ = on;
+    if (trace_ && selectedCell_) panel_->selectCell(selectedCell_->first, selectedCell_->second);  // explained anew
+    else panel_->setFocusedRow(std::nullopt);
+}
+
+bool WorkedExample::stepProducts(int by) {
+    if (!focusing_ || !followed_ || !panel_->isVisible()) return false;
+    const std::size_t count = runningSums_.size();
+    if (by > 0 ? productsShown_ >= count : productsShown_ == 0) return false;
+    by > 0 ? ++productsShown_ : --productsShown_;
+    showProductsSoFar();
+    return true;
+}
+
+// Core's lines: the rule and the products added so far, then core's sum of them; all of it at the end.
+void WorkedExample::showProductsSoFar() {
+    Explanation shown = *followed_;
+    const std::size_t count = runningSums_.size();
+    if (productsShown_ < count) {
+        shown.lines = linesUpToTerm(*followed_, productsShown_);
+        if (productsShown_ > 0)
+            shown.lines.push_back(tr("running sum of the first %1 of %2 = %3")
+                                      .arg(productsShown_).arg(count)
+                                      .arg(QString::fromStdString(runningSums_[productsShown_ - 1])).toStdString());
+    }
+    panel_->showExplanation(shown);
 }
 
 // B's lines: its sentence, then the aligned cell explained from B's run (or why there is none).

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/trace/explain.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -31,6 +32,13 @@ public:
     // the aligned cell of B underneath (core's alignedCellInB), numbers from B's own run.
     void setSecond(std::shared_ptr<const Trace> b);
     void showCurrentStep();
+    // View ▸ Focus the chosen row: the selected cell's row stands out (the others dimmed) and its
+    // explanation starts at the rule; the clicker then adds one product at a time to the sum.
+    void setFocusing(bool on);
+    bool focusing() const { return focusing_; }
+    // The clicker's → (by > 0) or ← while focusing: one product more (or fewer) with the running
+    // sum. False when there is none left to add or take back: the clicker moves to another step.
+    bool stepProducts(int by);
 
     std::shared_ptr<const Trace> trace() const { return trace_; }
     int layer() const { return layer_; }
@@ -38,6 +46,7 @@ public:
 
 private:
     void explain(const CellRef& cell);
+    void showProductsSoFar();
     std::vector<std::string> explainInB(const CellRef& cell) const;
 
     StepNavigator* navigator_;
@@ -47,6 +56,10 @@ private:
     int decimals_ = 3;
     std::optional<std::pair<int, int>> selectedCell_;  // kept across recomputes of the same step
     std::optional<Step> shownStep_;
+    bool focusing_ = false;
+    std::optional<Explanation> followed_;  // the selected cell's, while focusing: stepped product by product
+    std::vector<std::string> runningSums_;  // core's sum after each of its products
+    std::size_t productsShown_ = 0;
 };
 
 }  // namespace attnscope

@@ -1,5 +1,5 @@
 // A lecture on this screen (issue 28): the coreference lesson in presentation mode at 150 %, its
-// weights step with the row of "it" (它) explained, then a Lab page filling the same screen. The
+// weights step with the row of "it" (它) explained, then two Lab pages filling the same screen. The
 // file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens
 // (scripts/screenshots.sh).
 #include <QApplication>
@@ -45,6 +45,10 @@ int ScreenshotTour::saveLectureScreenshots(const QString& dir, const QString& le
     lab->setGeometry(screen);
     for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
     written += saveScreenshot(lab, QDir(dir).filePath(QStringLiteral("lecture-%1-lab-positional-encoding.png").arg(size)),
+                              screenshotError_) ? 1 : 0;
+    lab->showPage(LabWindow::MultiHead);  // per-head maps whose titles and numbers follow the zoom
+    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+    written += saveScreenshot(lab, QDir(dir).filePath(QStringLiteral("lecture-%1-lab-multi-head.png").arg(size)),
                               screenshotError_) ? 1 : 0;
     lab->close();
     presentation->setPresenting(false);
