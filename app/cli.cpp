@@ -63,8 +63,9 @@ void addOptions(QCommandLineParser& parser) {
         {"top-k", translate("cli", "Models: how many predicted tokens to list (default 5)."), "k"},
         {"sentence", translate("cli", "The sentence to run (default: the lesson's own)."), "text"},
         {"print", translate("cli", "Print the matrices instead of opening a window.")},
-        {"step", translate("cli", "Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, "
-                 "masked_scores, weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o."), "step"},
+        {"step", translate("cli", "Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, masked_scores, "
+                 "weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o; after attention (lessons with a block): residual, "
+                 "norm, ffn_gate, ffn_hidden, ffn_activated, ffn_output, residual_ffn, final_norm, logits, next_word, w_gate, w_1, w_2, w_vocab."), "step"},
         {"head", translate("cli", "Only this head (1 = first)."), "h"},
         {"format", translate("cli", "text (default), json, csv, markdown or npy (a NumPy .npz of every matrix, with --output)."), "format"},
         {"decimals", translate("cli", "Decimals shown (default: the lesson's)."), "n"},

@@ -115,6 +115,7 @@ void LessonDocument::connectEditor(LessonEditor* editor) {
     connect(editor, &LessonEditor::wordDeleteRequested, this, &LessonDocument::deleteWord);
     connect(editor, &LessonEditor::dimensionsRequested, this, &LessonDocument::setDimensions);
     connect(editor, &LessonEditor::settingsRequested, this, &LessonDocument::setSettings);
+    connect(editor, &LessonEditor::blockRequested, this, &LessonDocument::setBlock);
     connect(this, &LessonDocument::lessonReplaced, editor, &LessonEditor::reload);
     connect(this, &LessonDocument::refused, editor, [editor](const QString& text) { editor->showMessage(text, true); });
     connect(this, &LessonDocument::applied, editor, [editor](const QString& text) { editor->showMessage(text, false); });
@@ -168,6 +169,10 @@ bool LessonDocument::setDecimals(int decimals) {
 bool LessonDocument::setSettings(const LessonSettings& settings) {
     return change(applyLessonSettings(lesson_.session().lesson(), settings, lessonLanguageCode(coreLanguage())),
                   tr("Change the lesson's title, description, feature names and flags"));
+}
+
+bool LessonDocument::setBlock(const LessonBlockChoice& choice) {
+    return change(applyLessonBlockChoice(lesson_.session().lesson(), choice), tr("Change the parts after attention"));
 }
 
 bool LessonDocument::pasteTable(const QString& text) {

@@ -11,6 +11,7 @@
 
 #include "app/window_actions.hpp"
 #include "core/lesson/lesson.hpp"
+#include "core/lesson/lesson_block_edit.hpp"
 #include "core/lesson/lesson_edit.hpp"
 
 class QMainWindow;
@@ -44,6 +45,7 @@ public:
     bool setDimensions(const LessonDimensions& dims);
     bool setDecimals(int decimals);
     bool setSettings(const LessonSettings& settings);  // texts in the interface language, flags
+    bool setBlock(const LessonBlockChoice& choice);    // the parts after attention (format version 6)
     // A table from a blog or a textbook (core/lesson/lesson_paste) into the editor's selected matrix.
     bool pasteTable(const QString& text);
     // Before the lesson goes away: true to go on (saved, discarded or not modified), false to

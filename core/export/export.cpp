@@ -37,6 +37,10 @@ struct Block {
 };
 
 void addLayerBlocks(const Trace& trace, const ExportRequest& request, int layer, std::vector<Block>& blocks) {
+    // The block after attention follows the last layer only (and exists only in lessons that have it).
+    if (request.step && isBlockStep(*request.step) &&
+        (layer != trace.layerCount() - 1 || stepMatrix(trace, *request.step, layer, 0).size() == 0))
+        return;
     const std::vector<Step> steps = request.step ? std::vector<Step>{*request.step} : stepsOf(trace, layer);
     for (const Step step : steps) {
         if (!request.selection.hasStep(step)) continue;

@@ -89,11 +89,26 @@ bool TraceNpzStream::finish(const JsonTail& tail) {
     return zip_.finish();
 }
 
+void TraceNpzStream::block(const BlockTrace& b) {
+    // The block after attention (lessons of format version 6): block/<step key>.npy, each only when present.
+    for (const Step step : {Step::AddAttention, Step::Norm, Step::FfnGate, Step::FfnHidden, Step::FfnActivated,
+                            Step::FfnOutput, Step::AddFfn, Step::FinalNorm, Step::Logits, Step::Probabilities}) {
+        const Mat& m = step == Step::AddAttention ? b.afterAttention : step == Step::Norm ? b.norm.output
+                     : step == Step::FfnGate ? b.ffn.gate : step == Step::FfnHidden ? b.ffn.hidden
+                     : step == Step::FfnActivated ? b.ffn.activated : step == Step::FfnOutput ? b.ffn.output
+                     : step == Step::AddFfn ? b.afterFfn : step == Step::FinalNorm ? b.finalNorm.output
+                     : step == Step::Logits ? b.logits : b.probabilities;
+        if (m.size() > 0) matrix("block/" + std::string(stepKey(step)), step, m);
+    }
+    if (!b.vocabulary.empty()) meta_["vocabulary"] = b.vocabulary;
+}
+
 bool writeTraceNpz(const Trace& trace, const TextSink& sink, NumberSpelling spelling,
                    const TraceSelection& selection, const JsonTail& tail) {
     TraceNpzStream stream(sink, spelling, selection);
     stream.begin(trace, ablatedHeads(trace));
     for (int l = 0; l < trace.layerCount(); ++l) stream.layer(trace.layers[static_cast<std::size_t>(l)], l);
+    if (trace.block.present()) stream.block(trace.block);
     return stream.finish(tail);
 }
 

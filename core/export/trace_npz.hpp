@@ -22,6 +22,7 @@ public:
     TraceNpzStream(TextSink sink, NumberSpelling spelling, TraceSelection selection = {});
     void begin(const Trace& header, const std::vector<HeadRef>& ablated);
     void layer(const LayerTrace& layer, int index);  // skipped unless the selection holds `index`
+    void block(const BlockTrace& block);  // the block after attention, block/<step>.npy
     // trace.json with `tail`, then the ZIP's central directory; false once a write failed.
     bool finish(const JsonTail& tail = {});
     bool begun() const { return begun_; }

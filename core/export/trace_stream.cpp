@@ -16,6 +16,7 @@
 
 #include "core/export/export.hpp"
 #include "core/io/json_index.hpp"
+#include "core/io/json_rows.hpp"
 #include "core/text/float_shortest.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/ablation.hpp"
@@ -514,12 +515,58 @@ bool TraceJsonStream::finish(const JsonTail& tail) {
     return !failed_;
 }
 
+namespace {
+
+const char* normName(BlockNorm kind) { return kind == BlockNorm::RmsNorm ? "rmsnorm" : "layernorm"; }
+const char* ffnName(BlockFfn kind) {
+    return kind == BlockFfn::SwiGlu ? "swiglu" : kind == BlockFfn::Gelu ? "gelu" : "relu";
+}
+
+Json normJson(const NormTrace& n) {
+    Json out = {{"kind", normName(n.kind)}, {"eps", n.eps}, {"gamma", json::matrixRows(n.gamma)[0]}};
+    if (n.beta.size()) out["beta"] = json::matrixRows(n.beta)[0];
+    if (n.mean.size()) out["mean"] = json::matrixRows(n.mean.transpose())[0];  // T
+    out[n.kind == BlockNorm::RmsNorm ? "mean_square" : "variance"] = json::matrixRows(n.variance.transpose())[0];  // T
+    out["output"] = json::matrixRows(n.output);
+    return out;
+}
+
+Json ffnJson(const FeedForwardTrace& f) {
+    Json out = {{"kind", ffnName(f.kind)}};
+    if (f.gate.size()) out["gate"] = json::matrixRows(f.gate);
+    out[f.kind == BlockFfn::SwiGlu ? "up" : "hidden"] = json::matrixRows(f.hidden);
+    out["activated"] = json::matrixRows(f.activated);
+    out["output"] = json::matrixRows(f.output);
+    return out;
+}
+
+// The block after attention (lessons of format version 6): every intermediate, by name.
+Json blockJson(const BlockTrace& b) {
+    Json out = {{"residual", b.residual}};
+    if (b.afterAttention.size()) out["residual_attention"] = json::matrixRows(b.afterAttention);
+    if (b.norm.present()) out["norm"] = normJson(b.norm);
+    if (b.ffn.present()) out["ffn"] = ffnJson(b.ffn);
+    if (b.afterFfn.size()) out["residual_ffn"] = json::matrixRows(b.afterFfn);
+    if (b.finalNorm.present()) out["final_norm"] = normJson(b.finalNorm);
+    if (b.logits.size()) {
+        out["vocabulary"] = b.vocabulary;
+        out["logits"] = json::matrixRows(b.logits);
+        out["probabilities"] = json::matrixRows(b.probabilities);
+    }
+    return out;
+}
+
+}  // namespace
+
 bool writeTraceJson(const Trace& trace, const TextSink& sink, NumberSpelling spelling,
                     const TraceSelection& selection, const JsonTail& tail) {
     TraceJsonStream stream(sink, spelling, selection);
     stream.begin(trace, ablatedHeads(trace));
     for (int l = 0; l < trace.layerCount(); ++l) stream.layer(trace.layers[static_cast<std::size_t>(l)], l);
-    return stream.finish(tail);
+    if (!trace.block.present()) return stream.finish(tail);
+    JsonTail withBlock = tail;
+    withBlock.emplace(withBlock.begin(), "block", blockJson(trace.block));
+    return stream.finish(withBlock);
 }
 
 }  // namespace attnscope

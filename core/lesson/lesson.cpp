@@ -4,18 +4,16 @@
 
 #include <cmath>
 
-#include "core/io/json_reader.hpp"
+#include "core/lesson/lesson_block.hpp"
+#include "core/lesson/lesson_fields.hpp"
 #include "core/io/json_rows.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/utf8.hpp"
 
 namespace attnscope {
 
-using Json = nlohmann::ordered_json;
+namespace lesson_fields {
 
-namespace {
-
-using Field = json::Field<Json>;
 using json::fail;
 using json::need;
 
@@ -101,6 +99,29 @@ Mat readMatrix(const Field& f, Eigen::Index rows, Eigen::Index cols, const Error
     for (std::size_t r = 0; r < rowFields.size(); ++r) m.row(r) = readVector(rowFields[r], width);
     return m;
 }
+
+Json matrixJson(const Mat& m) { return json::matrixRows(m); }
+
+Json vectorJson(const RowVec& v) { return matrixJson(v)[0]; }
+
+Result<void> checkShape(const Mat& m, Eigen::Index rows, Eigen::Index cols,
+                                const std::string& where) {
+    if (m.rows() == rows && m.cols() == cols) return {};
+    return Error{where, errorText(ErrorId::ExpectedFound, shapeText(rows, cols), shapeText(m.rows(), m.cols()))};
+}
+
+Result<void> checkFinite(const Mat& m, const std::string& where) {
+    if (m.allFinite()) return {};
+    return Error{where, ErrorId::NanOrInfinity};
+}
+
+}  // namespace lesson_fields
+
+namespace {
+
+using namespace lesson_fields;
+using json::fail;
+using json::need;
 
 // {"rope": {"base": 10000, "pairing": "half"}}, both optional; "rope" alone takes the defaults.
 void readRope(const Field& rope, Lesson& lesson) {
@@ -284,6 +305,7 @@ Lesson readLesson(const Field& doc) {
     readUnknownWords(doc, version, lesson);
     readLayers(doc, version, lesson);
     readPositional(doc, version, lesson);
+    readLessonBlock(doc, version, lesson);
     readDisplay(doc, lesson);
     return lesson;
 }
@@ -295,9 +317,10 @@ Json localizedJson(const LocalizedText& text) {
     return languages;
 }
 
-// The oldest format version that holds the lesson: 5 for RoPE, 4 for a rule for unknown words
+// The oldest format version that holds the lesson: 6 for a block after attention, 5 for RoPE, 4 for a rule for unknown words
 // other than the hash rule, 3 for texts in several languages, 2 for layers.
 int versionNeeded(const Lesson& lesson) {
+    if (lesson.block.present()) return 6;
     if (lesson.positional == PositionalKind::Rotary) return 5;
     if (lesson.unknownWords != UnknownWords::Hash) return 4;
     bool localized = !lesson.title.isPlain() || !lesson.description.isPlain();
@@ -305,9 +328,6 @@ int versionNeeded(const Lesson& lesson) {
     return localized ? 3 : lesson.residual ? 2 : 1;
 }
 
-Json matrixJson(const Mat& m) { return json::matrixRows(m); }
-
-Json vectorJson(const RowVec& v) { return matrixJson(v)[0]; }
 
 Json headJson(const HeadWeights& w) {
     Json head = Json::object();
@@ -340,17 +360,6 @@ Json positionalJson(const Lesson& lesson) {
             return Json{{"rope", Json{{"base", lesson.ropeBase}, {"pairing", lesson.ropeInterleaved ? "interleaved" : "half"}}}};
         default: return "none";
     }
-}
-
-Result<void> checkShape(const Mat& m, Eigen::Index rows, Eigen::Index cols,
-                                const std::string& where) {
-    if (m.rows() == rows && m.cols() == cols) return {};
-    return Error{where, errorText(ErrorId::ExpectedFound, shapeText(rows, cols), shapeText(m.rows(), m.cols()))};
-}
-
-Result<void> checkFinite(const Mat& m, const std::string& where) {
-    if (m.allFinite()) return {};
-    return Error{where, ErrorId::NanOrInfinity};
 }
 
 }  // namespace
@@ -463,7 +472,7 @@ Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
             return e;
         if (auto e = checkFinite(lesson.positionalTable, source + ": positional_encoding.table"); !e.ok()) return e;
     }
-    return {};
+    return validateLessonBlock(lesson, source);
 }
 
 Result<Lesson> parseLesson(std::string_view text, const std::string& source) {
@@ -508,6 +517,7 @@ std::string serializeLesson(const Lesson& lesson) {
     } else if (!lesson.layers.empty()) {
         doc = layerJson(lesson, lesson.layers[0], std::move(doc));
     }
+    if (lesson.block.present()) doc["block"] = lessonBlockJson(lesson.block);
     Json display = {{"decimals", lesson.decimals}};
     display["hand_rounding"] = lesson.handRounding ? Json(*lesson.handRounding) : Json(nullptr);
     doc["display"] = std::move(display);

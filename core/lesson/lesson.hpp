@@ -21,9 +21,45 @@ namespace attnscope {
 
 // Version 2 added "layers"; version 3 lets title, description and feature names be given in
 // several languages; version 4 added "unknown_words"; version 5 the rotary position encoding
-// ("positional_encoding": "rope" or {"rope": {"base", "pairing"}}). A file is written with the oldest version that holds it, so older readers
-// keep reading lessons that use no newer feature.
-inline constexpr int kLessonFormatVersion = 5;
+// ("positional_encoding": "rope" or {"rope": {"base", "pairing"}}); version 6 the rest of the
+// block after attention ("block": residual, norm, feed-forward network, final norm, output head).
+// A file is written with the oldest version that holds it, so older readers keep reading lessons
+// that use no newer feature.
+inline constexpr int kLessonFormatVersion = 6;
+
+// A norm of the block: LayerNorm (γ, β) or RMSNorm (γ only); BlockNorm::None: left out.
+struct LessonNorm {
+    BlockNorm kind = BlockNorm::None;
+    Mat gamma;  // 1×d, default all 1 (a Mat, so the editor edits it like a weight matrix)
+    Mat beta;   // 1×d, default all 0 (LayerNorm only)
+    double eps = 1e-5;
+};
+
+// The feed-forward network: ReLU/GELU: act(X·W_1 + b_1)·W_2 + b_2; SwiGLU: (SiLU(X·W_gate) ⊙ X·W_up)·W_down.
+struct LessonFeedForward {
+    BlockFfn kind = BlockFfn::None;
+    Mat wIn;     // d×d_ff  W_1 or W_up
+    RowVec bIn;  // 1×d_ff  b_1, optional (ReLU, GELU)
+    Mat wGate;   // d×d_ff  SwiGLU only
+    Mat wOut;    // d_ff×d  W_2 or W_down
+    RowVec bOut; // 1×d     b_2, optional (ReLU, GELU)
+};
+
+// What follows the last attention layer (format version 6; core/pipeline/block.hpp for the order).
+struct LessonBlock {
+    bool residual = false;
+    LessonNorm norm;
+    LessonFeedForward ffn;
+    LessonNorm finalNorm;
+    bool outputHead = false;  // logits over the lesson's words (its embedding table, in file order)
+    bool tied = false;        // the head is the embedding table transposed (d×V), not wVocab
+    Mat wVocab;               // d×V, when not tied
+    RowVec bVocab;            // 1×V, optional
+    bool present() const {
+        return residual || norm.kind != BlockNorm::None || ffn.kind != BlockFfn::None ||
+               finalNorm.kind != BlockNorm::None || outputHead;
+    }
+};
 
 // The weights of one attention layer. Every layer of a lesson shares d_model, H, d_k and d_v.
 struct LessonLayer {
@@ -57,6 +93,7 @@ struct Lesson {
     bool causalMask = false;
     bool projections = true;
     UnknownWords unknownWords = UnknownWords::Hash;
+    LessonBlock block;  // after the last attention layer; nothing by default
     int decimals = 3;
     std::optional<int> handRounding;
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "core/lesson/lesson_block_edit.hpp"
 #include "core/lesson/lesson_tokenizer.hpp"
 #include "core/text/error_messages.hpp"
 
@@ -89,6 +90,7 @@ Result<Lesson> addLessonWord(const Lesson& lesson, const std::string& word) {
     if (auto e = checkWord(lesson, word); !e.ok()) return e.error();
     Lesson out = lesson;
     out.embeddings.emplace_back(word, RowVec::Zero(lesson.dModel));
+    addVocabularyWord(out);  // an own output head gains the word's (zero) column
     return out;
 }
 
@@ -107,11 +109,34 @@ Result<Lesson> deleteLessonWord(const Lesson& lesson, const std::string& word) {
     if (at == lesson.embeddings.end()) return notInTable(word);
     Lesson out = lesson;
     out.embeddings.erase(out.embeddings.begin() + (at - lesson.embeddings.begin()));
+    deleteVocabularyWord(out, static_cast<int>(at - lesson.embeddings.begin()));
+    if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();  // e.g. a head needs a word
     return out;
 }
 
+namespace {
+
+// The block's weights (null when the lesson lacks the part).
+Mat* blockMatrix(LessonBlock& b, LessonMatrixKind kind) {
+    const auto present = [](Mat& m) { return m.size() ? &m : nullptr; };
+    switch (kind) {
+        case LessonMatrixKind::NormGamma: return present(b.norm.gamma);
+        case LessonMatrixKind::NormBeta: return present(b.norm.beta);
+        case LessonMatrixKind::FinalNormGamma: return present(b.finalNorm.gamma);
+        case LessonMatrixKind::FinalNormBeta: return present(b.finalNorm.beta);
+        case LessonMatrixKind::FfnGate: return present(b.ffn.wGate);
+        case LessonMatrixKind::FfnIn: return present(b.ffn.wIn);
+        case LessonMatrixKind::FfnOut: return present(b.ffn.wOut);
+        case LessonMatrixKind::Vocab: return b.tied ? nullptr : present(b.wVocab);
+        default: return nullptr;
+    }
+}
+
+}  // namespace
+
 Mat* lessonMatrix(Lesson& lesson, const LessonMatrixRef& ref) {
     if (ref.kind == LessonMatrixKind::Embeddings) return nullptr;
+    if (static_cast<int>(ref.kind) >= static_cast<int>(LessonMatrixKind::NormGamma)) return blockMatrix(lesson.block, ref.kind);
     if (ref.kind == LessonMatrixKind::Positional) return lesson.positional == PositionalKind::Table ? &lesson.positionalTable : nullptr;
     if (ref.layer < 0 || ref.layer >= static_cast<int>(lesson.layers.size())) return nullptr;
     LessonLayer& layer = lesson.layers[static_cast<std::size_t>(ref.layer)];
@@ -135,6 +160,7 @@ Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) 
     }
     if (out.positionalTable.size()) out.positionalTable = resized(out.positionalTable, out.positionalTable.rows(), dims.dModel);
     for (LessonLayer& layer : out.layers) resizeLayer(layer, out.projections, dims);
+    resizeLessonBlock(out, dims.dModel);
     if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();
     return out;
 }

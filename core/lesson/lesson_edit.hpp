@@ -28,7 +28,11 @@ struct LessonDimensions {
 LessonDimensions dimensionsOf(const Lesson& lesson);
 
 // The matrices of a lesson a teacher edits (the editor's matrix box, a paste's target).
-enum class LessonMatrixKind { Embeddings, WQ, WK, WV, WO, Positional };
+enum class LessonMatrixKind {
+    Embeddings, WQ, WK, WV, WO, Positional,
+    // the block after attention (format version 6): γ and β are 1×d
+    NormGamma, NormBeta, FfnGate, FfnIn, FfnOut, FinalNormGamma, FinalNormBeta, Vocab
+};
 
 struct LessonMatrixRef {
     LessonMatrixKind kind = LessonMatrixKind::Embeddings;

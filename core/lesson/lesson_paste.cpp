@@ -212,6 +212,12 @@ std::string matrixName(LessonMatrixKind kind) {
         case LessonMatrixKind::WV: return "W_V";
         case LessonMatrixKind::WO: return "W_O";
         case LessonMatrixKind::Positional: return "P";
+        case LessonMatrixKind::NormGamma: case LessonMatrixKind::FinalNormGamma: return "γ";
+        case LessonMatrixKind::NormBeta: case LessonMatrixKind::FinalNormBeta: return "β";
+        case LessonMatrixKind::FfnGate: return "W_gate";
+        case LessonMatrixKind::FfnIn: return "W_1";
+        case LessonMatrixKind::FfnOut: return "W_2";
+        case LessonMatrixKind::Vocab: return "W_vocab";
         case LessonMatrixKind::Embeddings: break;
     }
     return "E";

@@ -1,10 +1,12 @@
 // Lesson runs: tokens → embedding (+ positional encoding) → attention layer 1 → (+ residual)
-// layer 2 → … Shapes: T tokens, d model width, H heads, d_k, d_v head widths, L layers.
+// layer 2 → … → the block after attention (norm, FFN, output head; core/pipeline/block.hpp). Shapes: T tokens, d model width, H heads, d_k, d_v head widths, L layers.
 #include "core/lesson/run_lesson.hpp"
 
 #include <algorithm>
 
+#include "core/lesson/lesson_block.hpp"
 #include "core/pipeline/attention_layer.hpp"
+#include "core/pipeline/block.hpp"
 #include "core/pipeline/rope.hpp"
 #include "core/lesson/lesson_budget.hpp"
 #include "core/lesson/lesson_tokenizer.hpp"
@@ -149,6 +151,16 @@ void describeRun(const Lesson& lesson, const RunSettings& settings, Trace& trace
                                         : (settings.handRounding ? settings.handRounding : lesson.handRounding);
 }
 
+// The block after the last attention layer (format version 6): residual, norms, FFN, output head.
+void runLessonBlock(const Lesson& lesson, Trace& trace) {
+    if (!lesson.block.present() || trace.layers.empty()) return;
+    std::vector<std::string> names;
+    for (const Token& t : trace.tokens) names.push_back(t.text);
+    const LayerTrace& last = trace.layers.back();
+    trace.block = blockWeights(lesson);
+    runBlock(last.input, last.output, trace.block, trace.handRounding, names, &trace.notices);
+}
+
 // One sentence of a cross-attention pair: at least one token, errors named by its role.
 Result<std::vector<std::string>> wordsOf(const Lesson& lesson, std::string_view sentence, ErrorId role) {
     auto texts = lessonTokenize(sentence, lesson.lowercase);
@@ -188,6 +200,7 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     trace.embedding = std::move(embedding).value();
     trace.positional = positionalRows(lesson, T, &trace.notices);       // T×d
     if (auto error = runLayers(lesson, inputOf(trace.embedding, trace.positional, trace), settings.ablate, trace); !error.ok()) return error.error();
+    runLessonBlock(lesson, trace);
     return trace;
 }
 

@@ -104,6 +104,19 @@ namespace attnscope {
     X(RopePairings, "\"half\" or \"interleaved\"", "\"half\" 或 \"interleaved\"")                                    \
     X(RopeOddWidth, "rotary position encoding turns pairs of columns: d_k must be even, found {1}",                  \
       "旋转位置编码按列成对旋转：d_k 必须为偶数，实际为 {1}")                                                        \
+    X(BlockNeedsV6, "\"block\" needs \"version\": 6", "\"block\" 需要 \"version\": 6")                                  \
+    X(NormKinds, "\"layernorm\" or \"rmsnorm\"", "\"layernorm\" 或 \"rmsnorm\"")                                       \
+    X(FeedForwardKinds, "\"relu\", \"gelu\" or \"swiglu\"", "\"relu\"、\"gelu\" 或 \"swiglu\"")                    \
+    X(OutputHeadForms, "{\"tied\": true} or {\"W_vocab\": …}", "{\"tied\": true} 或 {\"W_vocab\": …}")                  \
+    X(ShapeVocab, "W_vocab is d_model×V, V = {1} words of the embedding table",                                       \
+      "W_vocab 为 d_model×V，V = 嵌入表中的 {1} 个词")                                                                 \
+    X(BlockOutputWidth,                                                                                                \
+      "needs the attention output d_model = {1} wide, but the last layer's output is the concatenation, "             \
+      "heads·d_v = {2} wide; give a {2}×{1} W_O",                                                                      \
+      "需要宽度为 d_model = {1} 的注意力输出，但最后一层的输出是各头的拼接，宽度为 头数·d_v = {2}；"                   \
+      "请给出 {2}×{1} 的 W_O")                                                                                        \
+    X(OutputHeadNoWords, "gives one logit per word of the embedding table, but the table is empty",                   \
+      "为嵌入表中的每个词给出一个 logit，但嵌入表是空的")                                                             \
     X(AnObjectTokenNumbers, "an object {token: [numbers]}", "对象 {词元: [数字]}")                                    \
     X(AListOfHeads, "a list of {1} heads", "含 {1} 个头的列表")                                                        \
     X(AnObjectWithWQKV, "an object with W_Q, W_K, W_V", "含 W_Q、W_K、W_V 的对象")                                     \

@@ -85,6 +85,8 @@ enum class MessageId : int {
     AttributionNote,  // {1} the predicted token, {2} its position (1-based), {3} its logit
     AttributionDirect, AttributionProbabilityOff, AttributionLogitOff,
     AttributionNoteFirstOrder,  // the BERT family's; {1} token, {2} position (1-based), {3} logit
+    // The block after attention (lessons, format version 6): step titles by norm and FFN kind, explanations
+    StepAddAttention, StepLayerNorm, StepRmsNorm, StepFfnGate, StepFfnHidden, StepFfnUp, StepFfnRelu, StepFfnGelu, StepFfnSwiGlu, StepFfnOutput, StepFfnDown, StepAddFfn, StepFinalLayerNorm, StepFinalRmsNorm, StepLogits, StepProbabilities, StepWGate, StepW1, StepWUp, StepW2, StepWDown, StepWVocab, ExplainBlockResidual, ExplainFfnResidual, ExplainLayerNormRule, ExplainRmsNormRule, ExplainNormMean, ExplainNormVariance, ExplainNormMeanSquare, ExplainNormRoot, ExplainNormDivision, ExplainNormScale, ExplainNormShift, ExplainRelu, ExplainGelu, ExplainSwiGlu, ExplainGateProducts, ExplainUpProducts, ExplainNextWord,
     Count
 };
 

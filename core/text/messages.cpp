@@ -300,6 +300,46 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "“{1}”在位置 {2} 的一阶直接 logit 归因（logit {3}）：每个头的输出经过 W_O 和残差路径到达掩码语言模型头，"
      "每个层归一化的缩放 1/σ 冻结为本次运行的值，头中的 GELU 换成它在此处的斜率（之后的注意力和前馈块不在这条路径上，"
      "各份额之和不必等于 logit）；旁边是关闭该头后的结果"},
+    // The block after attention (issue 29 §1)
+    {MessageId::StepAddAttention, "Residual connection R = X + attention output", "残差连接 R = X + 注意力输出"},
+    {MessageId::StepLayerNorm, "LayerNorm N = (x − μ) / √(σ² + ε) · γ + β", "层归一化 N = (x − μ) / √(σ² + ε) · γ + β"},
+    {MessageId::StepRmsNorm, "RMSNorm N = x / √(mean(x²) + ε) · γ", "RMS 归一化 N = x / √(mean(x²) + ε) · γ"},
+    {MessageId::StepFfnGate, "Feed-forward gate G = N·W_gate", "前馈网络的门 G = N·W_gate"},
+    {MessageId::StepFfnHidden, "Feed-forward hidden layer H = N·W_1 + b_1", "前馈网络的隐藏层 H = N·W_1 + b_1"},
+    {MessageId::StepFfnUp, "Feed-forward up projection U = N·W_up", "前馈网络的上投影 U = N·W_up"},
+    {MessageId::StepFfnRelu, "ReLU max(0, H)", "ReLU 激活 max(0, H)"},
+    {MessageId::StepFfnGelu, "GELU H·Φ(H)", "GELU 激活 H·Φ(H)"},
+    {MessageId::StepFfnSwiGlu, "SwiGLU SiLU(G) ⊙ U", "SwiGLU 激活 SiLU(G) ⊙ U"},
+    {MessageId::StepFfnOutput, "Feed-forward output F = act·W_2 + b_2", "前馈网络的输出 F = act·W_2 + b_2"},
+    {MessageId::StepFfnDown, "Feed-forward output F = (SiLU(G) ⊙ U)·W_down", "前馈网络的输出 F = (SiLU(G) ⊙ U)·W_down"},
+    {MessageId::StepAddFfn, "Residual connection R₂ = N + F", "残差连接 R₂ = N + F"},
+    {MessageId::StepFinalLayerNorm, "Final LayerNorm Y", "最终层归一化 Y"},
+    {MessageId::StepFinalRmsNorm, "Final RMSNorm Y", "最终 RMS 归一化 Y"},
+    {MessageId::StepLogits, "Logits over the vocabulary Y·W_vocab + b", "词表上的 logit Y·W_vocab + b"},
+    {MessageId::StepProbabilities, "Next-word probabilities P = softmax(logits)", "下一个词的概率 P = softmax(logit)"},
+    {MessageId::StepWGate, "Weights W_gate", "权重 W_gate"},
+    {MessageId::StepW1, "Weights W_1", "权重 W_1"},
+    {MessageId::StepWUp, "Weights W_up", "权重 W_up"},
+    {MessageId::StepW2, "Weights W_2", "权重 W_2"},
+    {MessageId::StepWDown, "Weights W_down", "权重 W_down"},
+    {MessageId::StepWVocab, "Output head W_vocab (a column per word)", "输出头 W_vocab（每个词一列）"},
+    {MessageId::ExplainBlockResidual, "(the token keeps its vector X and adds what attention found)", "（词元保留自己的向量 X，再加上注意力找到的内容）"},
+    {MessageId::ExplainFfnResidual, "(the token keeps its normalised vector N and adds what the feed-forward network found)", "（词元保留归一化后的向量 N，再加上前馈网络找到的内容）"},
+    {MessageId::ExplainLayerNormRule, "LayerNorm of row {1}: subtract the row's mean μ, divide by √(σ² + ε), then scale by γ and shift by β", "对 {1} 这一行做层归一化：减去该行的均值 μ，除以 √(σ² + ε)，再乘以 γ、加上 β"},
+    {MessageId::ExplainRmsNormRule, "RMSNorm of row {1}: divide by √(mean of squares + ε), then scale by γ", "对 {1} 这一行做 RMS 归一化：除以 √(平方的均值 + ε)，再乘以 γ"},
+    {MessageId::ExplainNormMean, "mean μ = ({1}) / {2} = {3}", "均值 μ = ({1}) / {2} = {3}"},
+    {MessageId::ExplainNormVariance, "variance σ² = ({1}) / {2} = {3}", "方差 σ² = ({1}) / {2} = {3}"},
+    {MessageId::ExplainNormMeanSquare, "mean of squares = ({1}) / {2} = {3}", "平方的均值 = ({1}) / {2} = {3}"},
+    {MessageId::ExplainNormRoot, "ε = {1}; √({2} + ε) = {3}", "ε = {1}；√({2} + ε) = {3}"},
+    {MessageId::ExplainNormDivision, "divided: {1} = {2}", "相除：{1} = {2}"},
+    {MessageId::ExplainNormScale, "times γ[{1}]", "乘以 γ[{1}]"},
+    {MessageId::ExplainNormShift, "plus β[{1}]", "加上 β[{1}]"},
+    {MessageId::ExplainRelu, "ReLU keeps a positive number and turns a negative one into 0", "ReLU 保留正数，把负数变为 0"},
+    {MessageId::ExplainGelu, "GELU(h) = h·Φ(h) = ½·h·(1 + erf(h/√2)), Φ the standard normal distribution", "GELU(h) = h·Φ(h) = ½·h·(1 + erf(h/√2))，Φ 为标准正态分布函数"},
+    {MessageId::ExplainSwiGlu, "SwiGLU: the gate g through SiLU, times the up projection u; SiLU(g) = g / (1 + e^−g)", "SwiGLU：门 g 经过 SiLU，再乘以上投影 u；SiLU(g) = g / (1 + e^−g)"},
+    {MessageId::ExplainGateProducts, "gate g = {1} = {2}", "门 g = {1} = {2}"},
+    {MessageId::ExplainUpProducts, "up u = {1} = {2}", "上投影 u = {1} = {2}"},
+    {MessageId::ExplainNextWord, "(the probability that {1} comes next, over the {2} words of the vocabulary)", "（下一个词是 {1} 的概率，在词表的 {2} 个词中）"},
 }};
 
 constexpr bool inIdOrder() {
@@ -310,13 +350,16 @@ constexpr bool inIdOrder() {
 static_assert(inIdOrder(), "kMessages must list every MessageId once, in order");
 
 // Step order of core/trace/trace.hpp → its title's id.
-constexpr std::array<MessageId, 21> kStepTitles{
+constexpr std::array<MessageId, 35> kStepTitles{
     MessageId::StepEmbedding, MessageId::StepInput,    MessageId::StepQuery,      MessageId::StepKey,
     MessageId::StepValue,     MessageId::StepScores,   MessageId::StepScaled,     MessageId::StepMasked,
     MessageId::StepWeights,   MessageId::StepWeightedSum, MessageId::StepConcat,  MessageId::StepOutput,
     MessageId::StepPositional, MessageId::StepWQ,      MessageId::StepWK,         MessageId::StepWV,
     MessageId::StepWO,        MessageId::StepMask,     MessageId::StepSourceInput, MessageId::StepQueryBeforeRope,
-    MessageId::StepKeyBeforeRope};
+    MessageId::StepKeyBeforeRope, MessageId::StepAddAttention, MessageId::StepLayerNorm, MessageId::StepFfnGate,
+    MessageId::StepFfnHidden, MessageId::StepFfnRelu, MessageId::StepFfnOutput, MessageId::StepAddFfn,
+    MessageId::StepFinalLayerNorm, MessageId::StepLogits, MessageId::StepProbabilities, MessageId::StepWGate,
+    MessageId::StepW1, MessageId::StepW2, MessageId::StepWVocab};
 
 // 12 → "₁₂", for X₂ = X₁ + output₁.
 std::string subscript(int n) {
@@ -383,6 +426,25 @@ std::optional<MessageId> ropeTitle(const Trace& trace, Step step, int layer) {
     }
 }
 
+// The block's steps whose title names the kind of norm or feed-forward network.
+std::optional<MessageId> blockTitle(const Trace& trace, Step step) {
+    const bool rms = step == Step::Norm ? trace.block.norm.kind == BlockNorm::RmsNorm
+                                        : trace.block.finalNorm.kind == BlockNorm::RmsNorm;
+    const BlockFfn ffn = trace.block.ffn.kind;
+    const bool gated = ffn == BlockFfn::SwiGlu;
+    switch (step) {
+        case Step::Norm: return rms ? MessageId::StepRmsNorm : MessageId::StepLayerNorm;
+        case Step::FinalNorm: return rms ? MessageId::StepFinalRmsNorm : MessageId::StepFinalLayerNorm;
+        case Step::FfnHidden: return gated ? MessageId::StepFfnUp : MessageId::StepFfnHidden;
+        case Step::FfnActivated:
+            return gated ? MessageId::StepFfnSwiGlu : ffn == BlockFfn::Gelu ? MessageId::StepFfnGelu : MessageId::StepFfnRelu;
+        case Step::FfnOutput: return gated ? MessageId::StepFfnDown : MessageId::StepFfnOutput;
+        case Step::WFfnIn: return gated ? MessageId::StepWUp : MessageId::StepW1;
+        case Step::WFfnOut: return gated ? MessageId::StepWDown : MessageId::StepW2;
+        default: return std::nullopt;
+    }
+}
+
 // 0, 1, 2, 5 → "1–3, 6" (1-based).
 std::string headRanges(const std::vector<int>& heads) {
     std::string out;
@@ -425,6 +487,7 @@ std::string stepTitleIn(const Trace& trace, Step step, int layer, Language langu
         return std::string(message(id, language));
     }
     if (const auto rope = ropeTitle(trace, step, layer)) return std::string(message(*rope, language));
+    if (const auto block = blockTitle(trace, step)) return std::string(message(*block, language));
     if (step != Step::Input || layer == 0) return std::string(stepTitle(step, language));
     const std::string n = std::to_string(layer + 1), before = std::to_string(layer);
     if (trace.residual)

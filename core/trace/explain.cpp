@@ -14,6 +14,7 @@
 #include "core/pipeline/rope.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
+#include "core/trace/explain_context.hpp"
 #include "core/trace/token_names.hpp"
 
 namespace attnscope {
@@ -42,32 +43,34 @@ int decimalsFor(GridRef values, int decimals) {
     });
 }
 
+namespace explain_detail {
+
+// Σ_r a(r)·b(r) over n terms, each product a term; the sources are both factors' cells.
+void addProducts(Explanation& e, const Context& c, int n, const std::function<double(int)>& a,
+                 const std::function<double(int)>& b, const std::function<std::string(int)>& label,
+                 const std::function<std::pair<CellRef, CellRef>(int)>& refs) {
+    e.kind = ExplanationKind::DotProduct;
+    for (int r = 0; r < n; ++r) {
+        const double product = a(r) * b(r);
+        e.terms.push_back({label(r) + " = " + c.num(a(r)) + " × " + c.num(b(r)) + " = " + c.num(product),
+                           product});
+        const auto [ra, rb] = refs(r);
+        e.sources.push_back(ra);
+        e.sources.push_back(rb);
+    }
+}
+
+const Mat& softmaxSourceOf(const Context& c) {
+    if (c.cell.step == Step::Probabilities) return c.trace.block.logits;
+    const Step input = c.trace.hasMask() ? Step::Masked : (c.trace.scaled ? Step::Scaled : Step::Scores);
+    return c.m(input).exact();
+}
+
+}  // namespace explain_detail
+
 namespace {
 
-// A row, column, feature or pair as people count them, from 1; the formulas' own variables (a
-// position m or pos, a hash byte) keep their values.
-std::string nth(int index) { return std::to_string(index + 1); }
-
-// Everything one explanation needs, so the per-step builders stay short.
-struct Context {
-    const Trace& trace;
-    CellRef cell;
-    int decimals;
-    const LayerTrace& layer;
-    const HeadTrace& head;
-    Language language;
-    std::vector<std::string> names = tokenNames(trace.tokens), keyNames = tokenNames(trace.columnTokens());  // "小#1"
-    // Whole numbers as whole numbers ("exp(11 − 16)", "A = 1 / 1.185"), the rest to `decimals`.
-    std::string num(double v) const { return formatNumber(v, decimalsFor(v, decimals)); }
-    // A catalogue text in the explanation's language, its {1}, {2}, … filled in.
-    std::string say(MessageId id, std::initializer_list<std::string_view> args = {}) const {
-        return fillMessage(message(id, language), args);
-    }
-    const std::string& token(int i) const { return names.at(static_cast<std::size_t>(i)); }        // a query's token
-    const std::string& keyToken(int j) const { return keyNames.at(static_cast<std::size_t>(j)); }  // a key's / value's token
-    GridRef m(Step s) const { return stepMatrix(trace, s, cell.layer, cell.head); }
-    CellRef at(Step s, int r, int c) const { return CellRef{s, cell.layer, cell.head, r, c}; }
-};
+using namespace explain_detail;
 
 std::string headSuffix(const Context& c) {
     const bool severalHeads = c.trace.headCount() > 1;
@@ -89,21 +92,6 @@ std::string cellName(const Context& c) {
     const auto cols = columnLabels(c.trace, c.cell.step, c.cell.layer, c.cell.head, code);
     return std::string(stepSymbol(c.cell.step)) + "[" + rows.at(c.cell.row) + ", " +
            cols.at(c.cell.col) + "]";
-}
-
-// Σ_r a(r)·b(r) over n terms, each product a term; the sources are both factors' cells.
-void addProducts(Explanation& e, const Context& c, int n, const std::function<double(int)>& a,
-                 const std::function<double(int)>& b, const std::function<std::string(int)>& label,
-                 const std::function<std::pair<CellRef, CellRef>(int)>& refs) {
-    e.kind = ExplanationKind::DotProduct;
-    for (int r = 0; r < n; ++r) {
-        const double product = a(r) * b(r);
-        e.terms.push_back({label(r) + " = " + c.num(a(r)) + " × " + c.num(b(r)) + " = " + c.num(product),
-                           product});
-        const auto [ra, rb] = refs(r);
-        e.sources.push_back(ra);
-        e.sources.push_back(rb);
-    }
 }
 
 // Cross-attention's queries and keys come from two sentences, which its explanations say.
@@ -414,6 +402,7 @@ void build(Explanation& e, const Context& c) {
             e.kind = ExplanationKind::Given;
             e.rule = c.say(MessageId::ExplainLessonWeight);
             return;
+        default: explainBlockCell(e, c);
     }
 }
 
@@ -435,7 +424,8 @@ constexpr double kLargestExponent = 700;  // e^710 overflows a double
 // The softmax as blogs and textbooks write it, e^s_ij / Σ e^s_ij', beside the numerically safe
 // form: the same value, exponentials of the scores themselves (hidden keys, e^−∞ = 0, left out).
 void renderTextbookSoftmax(Explanation& e, const Context& c) {
-    const Mat& S = c.m(softmaxInput(c.trace)).exact();
+    const Mat& S = softmaxSourceOf(c);
+    const std::string a = c.cell.step == Step::Probabilities ? "P" : "A";
     const int i = c.cell.row, j = c.cell.col;
     std::vector<double> shown;
     for (int k = 0; k < S.cols(); ++k)
@@ -450,8 +440,8 @@ void renderTextbookSoftmax(Explanation& e, const Context& c) {
         values += (values.empty() ? "" : " + ") + c.num(std::exp(s));
         sum += std::exp(s);
     }
-    e.lines.push_back("A[i,j] = e^s_ij / Σ_j' e^s_ij'");  // symbols only: the same line in every language
-    e.lines.push_back("  A = " + power(c, S(i, j)) + " / (" + powers + ")");
+    e.lines.push_back(a + "[i,j] = e^s_ij / Σ_j' e^s_ij'");  // symbols only: the same line in every language
+    e.lines.push_back("  " + a + " = " + power(c, S(i, j)) + " / (" + powers + ")");
     e.lines.push_back("    = " + c.num(std::exp(S(i, j))) + " / (" + values + ") = " + c.num(std::exp(S(i, j)) / sum));
 }
 
@@ -459,7 +449,7 @@ void renderResult(Explanation& e, const Context& c) {
     auto& out = e.lines;
     if (e.kind == ExplanationKind::Softmax) {
         out.push_back(c.say(MessageId::ExplainSumOfExponentials, {c.num(*e.divisor)}));
-        out.push_back("A = " + c.num(*e.numerator) + " / " + c.num(*e.divisor) + " = " +
+        out.push_back((c.cell.step == Step::Probabilities ? "P = " : "A = ") + c.num(*e.numerator) + " / " + c.num(*e.divisor) + " = " +
                       c.num(*e.divisor > 0 ? *e.numerator / *e.divisor : 0.0));
         renderTextbookSoftmax(e, c);
     } else if (e.kind == ExplanationKind::Sum || e.kind == ExplanationKind::DotProduct ||

@@ -17,7 +17,7 @@ struct StepInfo {
 };
 
 // Titles: the message catalogue (core/text/messages.cpp), in English and Chinese.
-constexpr std::array<StepInfo, 21> kSteps{{
+constexpr std::array<StepInfo, 35> kSteps{{
     {Step::Embedding, "embedding", "E"},
     {Step::Input, "x", "X"},
     {Step::Query, "q", "Q"},
@@ -39,6 +39,20 @@ constexpr std::array<StepInfo, 21> kSteps{{
     {Step::SourceInput, "x_source", "X_src"},
     {Step::QueryBeforeRope, "q_before_rope", "Q_pre"},
     {Step::KeyBeforeRope, "k_before_rope", "K_pre"},
+    {Step::AddAttention, "residual", "X+out"},
+    {Step::Norm, "norm", "N"},
+    {Step::FfnGate, "ffn_gate", "G"},
+    {Step::FfnHidden, "ffn_hidden", "H"},
+    {Step::FfnActivated, "ffn_activated", "act"},
+    {Step::FfnOutput, "ffn_output", "F"},
+    {Step::AddFfn, "residual_ffn", "N+F"},
+    {Step::FinalNorm, "final_norm", "Y"},
+    {Step::Logits, "logits", "logits"},
+    {Step::Probabilities, "next_word", "P"},
+    {Step::WFfnGate, "w_gate", "W_gate"},
+    {Step::WFfnIn, "w_1", "W_1"},
+    {Step::WFfnOut, "w_2", "W_2"},
+    {Step::WVocab, "w_vocab", "W_vocab"},
 }};
 
 const StepInfo& info(Step step) {
@@ -47,8 +61,69 @@ const StepInfo& info(Step step) {
     return kSteps[0];
 }
 
-bool hasTokenRows(Step step) {
-    return step != Step::WQ && step != Step::WK && step != Step::WV && step != Step::WO;
+bool isWeight(Step step) {
+    return step == Step::WQ || step == Step::WK || step == Step::WV || step == Step::WO || step == Step::WFfnGate ||
+           step == Step::WFfnIn || step == Step::WFfnOut || step == Step::WVocab;
+}
+
+bool hasTokenRows(Step step) { return !isWeight(step); }
+
+// Block steps whose columns are the model's features (d wide), and those whose columns are words (V).
+bool blockFeatureColumns(Step step) {
+    return step == Step::AddAttention || step == Step::Norm || step == Step::FfnOutput || step == Step::AddFfn ||
+           step == Step::FinalNorm || step == Step::WFfnOut;
+}
+bool wordColumns(Step step) { return step == Step::Logits || step == Step::Probabilities || step == Step::WVocab; }
+
+// The block's steps that the trace holds, in the order they run.
+std::vector<Step> blockSteps(const BlockTrace& b) {
+    std::vector<Step> steps;
+    if (b.residual) steps.push_back(Step::AddAttention);
+    if (b.norm.present()) steps.push_back(Step::Norm);
+    if (b.ffn.kind == BlockFfn::SwiGlu) steps.push_back(Step::FfnGate);
+    if (b.ffn.present()) steps.insert(steps.end(), {Step::FfnHidden, Step::FfnActivated, Step::FfnOutput});
+    if (b.ffn.present() && b.residual) steps.push_back(Step::AddFfn);
+    if (b.finalNorm.present()) steps.push_back(Step::FinalNorm);
+    if (b.wVocab.size() > 0) steps.insert(steps.end(), {Step::Logits, Step::Probabilities});
+    return steps;
+}
+
+// What a block step reads: the step before it among those producing the block's T×d stream.
+Step attentionOutputStep(const Trace& trace) {
+    return trace.hasOutputProjection ? Step::Output : trace.headCount() > 1 ? Step::Concat : Step::WeightedSum;
+}
+
+Step blockInputOf(const Trace& trace, Step step) {
+    Step current = attentionOutputStep(trace);
+    for (const Step s : blockSteps(trace.block)) {
+        if (s == step) return current;
+        if (s == Step::AddAttention || s == Step::Norm || s == Step::AddFfn || s == Step::FinalNorm ||
+            (s == Step::FfnOutput && !trace.block.residual))
+            current = s;
+    }
+    return current;
+}
+
+std::vector<Operand> blockOperands(const Trace& trace, Step step, int layer) {
+    const auto at = [layer](std::initializer_list<Step> steps) {
+        std::vector<Operand> out;
+        for (const Step s : steps) out.push_back({s, layer});
+        return out;
+    };
+    const Step in = blockInputOf(trace, step);
+    const Step ffnIn = blockInputOf(trace, Step::FfnHidden);
+    const bool gated = trace.block.ffn.kind == BlockFfn::SwiGlu;
+    switch (step) {
+        case Step::AddAttention: return at({Step::Input, attentionOutputStep(trace)});
+        case Step::Norm: case Step::FinalNorm: case Step::Probabilities: return at({in});
+        case Step::FfnGate: return at({ffnIn, Step::WFfnGate});
+        case Step::FfnHidden: return at({ffnIn, Step::WFfnIn});
+        case Step::FfnActivated: return gated ? at({Step::FfnGate, Step::FfnHidden}) : at({Step::FfnHidden});
+        case Step::FfnOutput: return at({Step::FfnActivated, Step::WFfnOut});
+        case Step::AddFfn: return at({ffnIn, Step::FfnOutput});
+        case Step::Logits: return at({in, Step::WVocab});
+        default: return {};
+    }
 }
 
 // K and V (and the source input) have a row per key token: the source's in cross-attention.
@@ -81,6 +156,8 @@ bool isTokenByToken(Step step) {
            step == Step::Weights || step == Step::Mask;
 }
 
+bool isBlockStep(Step step) { return static_cast<int>(step) >= static_cast<int>(Step::AddAttention); }
+
 std::string_view stepKey(Step step) { return info(step).key; }
 std::string_view stepTitle(Step step) { return stepTitle(step, Language::English); }
 std::string_view stepSymbol(Step step) { return info(step).symbol; }
@@ -109,6 +186,10 @@ std::vector<Step> stepsOf(const Trace& trace, int layer) {
     steps.insert(steps.end(), {Step::Weights, Step::WeightedSum});
     if (trace.headCount() > 1) steps.push_back(Step::Concat);
     if (trace.hasOutputProjection) steps.push_back(Step::Output);
+    if (layer == trace.layerCount() - 1) {
+        const std::vector<Step> block = blockSteps(trace.block);
+        steps.insert(steps.end(), block.begin(), block.end());
+    }
     return steps;
 }
 
@@ -127,6 +208,7 @@ std::vector<Operand> operandsOf(const Trace& trace, Step step, int layer) {
             if (stored(s)) out.push_back({s, layer});
         return out;
     };
+    if (isBlockStep(step)) return blockOperands(trace, step, layer);
     switch (step) {
         case Step::Input:
             if (layer == 0) return here({Step::Embedding, Step::Positional});
@@ -187,6 +269,20 @@ GridRef stepMatrix(const Trace& trace, Step step, int layer, int head) {
         case Step::WO: return l.wo;
         case Step::QueryBeforeRope: return h.qBeforeRope;
         case Step::KeyBeforeRope: return h.kBeforeRope;
+        case Step::AddAttention: return trace.block.afterAttention;
+        case Step::Norm: return trace.block.norm.output;
+        case Step::FfnGate: return trace.block.ffn.gate;
+        case Step::FfnHidden: return trace.block.ffn.hidden;
+        case Step::FfnActivated: return trace.block.ffn.activated;
+        case Step::FfnOutput: return trace.block.ffn.output;
+        case Step::AddFfn: return trace.block.afterFfn;
+        case Step::FinalNorm: return trace.block.finalNorm.output;
+        case Step::Logits: return trace.block.logits;
+        case Step::Probabilities: return trace.block.probabilities;
+        case Step::WFfnGate: return trace.block.ffn.wGate;
+        case Step::WFfnIn: return trace.block.ffn.wIn;
+        case Step::WFfnOut: return trace.block.ffn.wOut;
+        case Step::WVocab: return trace.block.wVocab;
     }
     return trace.embedding;
 }
@@ -195,19 +291,20 @@ std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int
     if (hasKeyRows(step)) return tokenNames(trace.columnTokens());
     if (hasTokenRows(step)) return tokenNames(trace.tokens);
     const GridRef m = stepMatrix(trace, step, layer, head);
-    const bool featureRows = step != Step::WO;  // W_Q rows index the model's features
+    const bool featureRows = step != Step::WO && step != Step::WFfnOut;  // W_Q rows index the model's features
     return indexLabels(m.rows(), featureRows ? textsIn(trace.featureNames, language) : std::vector<std::string>{});
 }
 
 std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head, std::string_view language) {
     if (isTokenByToken(step)) return tokenNames(trace.columnTokens());
+    if (wordColumns(step)) return trace.block.vocabulary;
     const GridRef m = stepMatrix(trace, step, layer, head);
     // Without projections Q = K = V = X, so their columns are still the model's features.
     const bool copiesOfX = !trace.projections && (step == Step::Query || step == Step::Key ||
                                                   step == Step::Value || step == Step::WeightedSum);
     const bool featureCols = step == Step::Embedding || step == Step::Positional || step == Step::Input ||
                              step == Step::SourceInput ||
-                             step == Step::Output || step == Step::WO || copiesOfX;
+                             step == Step::Output || step == Step::WO || copiesOfX || blockFeatureColumns(step);
     return indexLabels(m.cols(), featureCols ? textsIn(trace.featureNames, language) : std::vector<std::string>{});
 }
 

@@ -92,6 +92,52 @@ struct LayerTrace {
 // Rotary: nothing is added to the embeddings; Q and K are turned by position (HeadTrace::qBeforeRope).
 enum class PositionalKind { None, Sinusoidal, Table, Rotary };
 
+// The rest of a transformer block after attention (lessons, format version 6): Add & Norm, the
+// feed-forward network, Add & Norm, the output head (core/pipeline/block.hpp).
+// Shape legend: T tokens, d model width, d_ff feed-forward width, V the lesson's vocabulary.
+enum class BlockNorm { None, LayerNorm, RmsNorm };
+enum class BlockFfn { None, Relu, Gelu, SwiGlu };
+
+struct NormTrace {
+    BlockNorm kind = BlockNorm::None;
+    RowVec gamma;    // 1×d  scale γ (RMSNorm: its weight)
+    RowVec beta;     // 1×d  shift β; empty for RMSNorm
+    double eps = 1e-5;
+    Mat mean;        // T×1  LayerNorm: each row's mean μ; empty for RMSNorm
+    Mat variance;    // T×1  LayerNorm: mean of (x − μ)²; RMSNorm: mean of x²
+    Mat output;      // T×d  LayerNorm: (x − μ)/√(σ² + ε)·γ + β; RMSNorm: x/√(mean x² + ε)·γ
+    bool present() const { return kind != BlockNorm::None; }
+};
+
+struct FeedForwardTrace {
+    BlockFfn kind = BlockFfn::None;
+    Mat wIn;         // d×d_ff  W_1 (SwiGLU: W_up)
+    RowVec bIn;      // 1×d_ff  b_1, optional (none for SwiGLU)
+    Mat wGate;       // d×d_ff  SwiGLU: W_gate; empty otherwise
+    Mat wOut;        // d_ff×d  W_2 (SwiGLU: W_down)
+    RowVec bOut;     // 1×d     b_2, optional
+    Mat gate;        // T×d_ff  SwiGLU: G = X·W_gate; empty otherwise
+    Mat hidden;      // T×d_ff  H = X·W_1 + b_1 (SwiGLU: U = X·W_up)
+    Mat activated;   // T×d_ff  ReLU(H), GELU(H), or SwiGLU: SiLU(G) ⊙ U
+    Mat output;      // T×d     activated·W_2 + b_2
+    bool present() const { return kind != BlockFfn::None; }
+};
+
+struct BlockTrace {
+    bool residual = false;     // X + attention, and (with a feed-forward network) N + F
+    Mat afterAttention;        // T×d  X + output of the last attention layer; empty without residual
+    NormTrace norm;            // over afterAttention (or the attention output without residual)
+    FeedForwardTrace ffn;      // over the norm's output (or what came before it)
+    Mat afterFfn;              // T×d  input of the FFN + its output; empty without residual or FFN
+    NormTrace finalNorm;       // over the last of the above
+    std::vector<std::string> vocabulary;  // V  the lesson's words, in table order (the head's columns)
+    Mat wVocab;                // d×V  output head; empty: no head
+    RowVec bVocab;             // 1×V  optional
+    Mat logits;                // T×V  Y·W_vocab + b
+    Mat probabilities;         // T×V  softmax of each row: the next word's probabilities
+    bool present() const { return residual || norm.present() || ffn.present() || finalNorm.present() || wVocab.size() > 0; }
+};
+
 struct Trace {
     std::vector<Token> tokens;     // the queries' tokens (rows); in self-attention the keys' too
     std::vector<Token> keyTokens;  // cross-attention: the source tokens keys and values come from
@@ -115,6 +161,7 @@ struct Trace {
     // pieces and Chinese characters joined into words) for the word-level views
     // (core/analysis/word_attention.hpp). Empty: every token is a word of its own (lessons).
     std::vector<int> wordGroups;      // T
+    BlockTrace block;                 // after the last attention layer (lessons); empty for models
 
     bool hasMask() const { return causal || paddedFrom >= 0; }  // a Masked step between scaling and softmax
     int tokenCount() const { return static_cast<int>(tokens.size()); }  // T_q
@@ -133,8 +180,13 @@ enum class Step {
     Positional, WQ, WK, WV, WO, Mask,
     SourceInput,  // cross-attention: X of the source sentence (K and V come from it); else X itself
     // RoPE models: Q and K as projected, before the rotation; their Query and Key are the rotated ones.
-    QueryBeforeRope, KeyBeforeRope
+    QueryBeforeRope, KeyBeforeRope,
+    // Lessons' block after attention (BlockTrace), in the order they run, then their weights.
+    AddAttention, Norm, FfnGate, FfnHidden, FfnActivated, FfnOutput, AddFfn, FinalNorm, Logits, Probabilities,
+    WFfnGate, WFfnIn, WFfnOut, WVocab
 };
+
+bool isBlockStep(Step step);  // a step of Trace::block: shown after the last layer's steps
 
 bool isPerHead(Step step);
 bool isTokenByToken(Step step);             // T_q×T_k: columns are (key) tokens too

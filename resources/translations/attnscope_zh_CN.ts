@@ -2200,6 +2200,61 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     </message>
 </context>
 <context>
+    <name>attnscope::LessonBlockBar</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>tied to the embeddings</source>
+        <translation>与嵌入表共享</translation>
+    </message>
+    <message>
+        <source>own weights W_vocab</source>
+        <translation>自己的权重 W_vocab</translation>
+    </message>
+    <message>
+        <source>Residual</source>
+        <translation>残差</translation>
+    </message>
+    <message>
+        <source>Add X to the attention output, and the norm&apos;s output to the feed-forward output</source>
+        <translation>把 X 加到注意力输出上，并把归一化的输出加到前馈网络的输出上</translation>
+    </message>
+    <message>
+        <source>Width of a new feed-forward network&apos;s hidden layer</source>
+        <translation>新前馈网络隐藏层的宽度</translation>
+    </message>
+    <message>
+        <source>Apply block</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>The parts after attention; a part switched on starts with γ = 1, β = 0 and zero weights</source>
+        <translation>注意力之后的部分；新开启的部分从 γ = 1、β = 0 和全零权重开始</translation>
+    </message>
+    <message>
+        <source>After attention:</source>
+        <translation>注意力之后：</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>前馈网络</translation>
+    </message>
+    <message>
+        <source>Final norm</source>
+        <translation>最终归一化</translation>
+    </message>
+    <message>
+        <source>Output head</source>
+        <translation>输出头</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::LessonDocument</name>
     <message>
         <source>Unsaved changes</source>
@@ -2273,6 +2328,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>Change the lesson&apos;s title, description, feature names and flags</source>
         <translation>修改课程的标题、说明、特征名称和开关</translation>
     </message>
+    <message>
+        <source>Change the parts after attention</source>
+        <translation>修改注意力之后的部分</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::LessonEditor</name>
@@ -2302,6 +2361,26 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>“%1” %2; %3 keeps %4</source>
         <translation>“%1”%2；%3 保持为 %4</translation>
+    </message>
+    <message>
+        <source>γ (norm)</source>
+        <translation>γ（归一化）</translation>
+    </message>
+    <message>
+        <source>β (norm)</source>
+        <translation>β（归一化）</translation>
+    </message>
+    <message>
+        <source>γ (final norm)</source>
+        <translation>γ（最终归一化）</translation>
+    </message>
+    <message>
+        <source>β (final norm)</source>
+        <translation>β（最终归一化）</translation>
+    </message>
+    <message>
+        <source>W_vocab (output head)</source>
+        <translation>W_vocab（输出头）</translation>
     </message>
 </context>
 <context>
@@ -2815,6 +2894,45 @@ by m·θ_i
 →</source>
         <translation>每对数
 旋转 m·θ_i
+→</translation>
+    </message>
+    <message>
+        <source>RMSNorm
+of each row
+→</source>
+        <translation>对每一行
+做 RMS 归一化
+→</translation>
+    </message>
+    <message>
+        <source>LayerNorm
+of each row
+→</source>
+        <translation>对每一行
+做层归一化
+→</translation>
+    </message>
+    <message>
+        <source>SiLU(G) ⊙ U
+→</source>
+        <translation>SiLU(G) ⊙ U
+逐元素相乘
+→</translation>
+    </message>
+    <message>
+        <source>GELU
+of each cell
+→</source>
+        <translation>对每个单元格
+做 GELU
+→</translation>
+    </message>
+    <message>
+        <source>ReLU
+of each cell
+→</source>
+        <translation>对每个单元格
+做 ReLU
 →</translation>
     </message>
 </context>
@@ -3951,8 +4069,8 @@ What is open stays.</source>
         <translation>打印矩阵，而不是打开窗口。</translation>
     </message>
     <message>
-        <source>Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, masked_scores, weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o.</source>
-        <translation>只输出这个步骤：embedding、positional、x、q、k、v、scores、scaled_scores、mask、masked_scores、weights、weighted_sum、concat、output、w_q、w_k、w_v、w_o。</translation>
+        <source>Only this step: embedding, positional, x, q, k, v, scores, scaled_scores, mask, masked_scores, weights, weighted_sum, concat, output, w_q, w_k, w_v, w_o; after attention (lessons with a block): residual, norm, ffn_gate, ffn_hidden, ffn_activated, ffn_output, residual_ffn, final_norm, logits, next_word, w_gate, w_1, w_2, w_vocab.</source>
+        <translation>只输出这个步骤：embedding、positional、x、q、k、v、scores、scaled_scores、mask、masked_scores、weights、weighted_sum、concat、output、w_q、w_k、w_v、w_o；注意力之后（含 block 的课程）：residual、norm、ffn_gate、ffn_hidden、ffn_activated、ffn_output、residual_ffn、final_norm、logits、next_word、w_gate、w_1、w_2、w_vocab。</translation>
     </message>
     <message>
         <source>Only this head (1 = first).</source>

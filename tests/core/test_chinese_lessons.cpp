@@ -24,7 +24,7 @@ std::vector<std::string> tokenTexts(const Trace& trace) {
 }  // namespace
 
 TEST_CASE("Chinese lessons have titles and descriptions in Chinese and English", "[lesson][zh]") {
-    for (const char* name : {"first-hand-exercise-zh", "coreference-zh", "causal-mask-zh", "rope-zh"}) {
+    for (const char* name : {"first-hand-exercise-zh", "coreference-zh", "causal-mask-zh", "rope-zh", "whole-block-zh"}) {
         INFO(name);
         const Lesson lesson = builtInLesson(name);
         CHECK(lesson.title.in("zh_CN") != lesson.title.in("en"));

@@ -48,7 +48,7 @@ void requireErrorNaming(const std::string& json, const std::string& field, const
 
 TEST_CASE("every built-in lesson parses and round-trips", "[lesson]") {
     for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers",
-                             "first-hand-exercise-zh", "coreference-zh", "causal-mask-zh", "rope", "rope-zh"}) {
+                             "first-hand-exercise-zh", "coreference-zh", "causal-mask-zh", "rope", "rope-zh", "whole-block", "whole-block-zh"}) {
         const std::string text = builtIn(name);
         if (text.empty()) continue;  // lessons still being written are checked once they exist
         INFO(name);

@@ -191,6 +191,42 @@ void checkLayer(const Json& fixture, const LayerTrace& layer, const std::string&
     CHECK_MATRIX(name + "output", matrixFromJson(fixture.at("output")), layer.output);
 }
 
+// A list of T numbers (a norm's mean or variance per row) as a T×1 matrix.
+Mat columnFromJson(const Json& values) {
+    Json rows = Json::array();
+    for (const Json& v : values) rows.push_back(Json::array({v}));
+    return matrixFromJson(rows);
+}
+
+void checkNorm(const Json& expected, const NormTrace& actual, const std::string& name) {
+    REQUIRE(actual.present());
+    if (expected.contains("mean")) CHECK_MATRIX(name + " mean μ", columnFromJson(expected.at("mean")), actual.mean);
+    const char* spread = expected.contains("variance") ? "variance" : "mean_square";
+    CHECK_MATRIX(name + " " + spread, columnFromJson(expected.at(spread)), actual.variance);
+    CHECK_MATRIX(name + " output", matrixFromJson(expected.at("output")), actual.output);
+}
+
+// The block after attention (format version 6): every intermediate the reference writes.
+void checkBlock(const Json& expected, const BlockTrace& b) {
+    if (expected.contains("residual_attention"))
+        CHECK_MATRIX("block: X + attention", matrixFromJson(expected.at("residual_attention")), b.afterAttention);
+    if (expected.contains("norm")) checkNorm(expected.at("norm"), b.norm, "block: norm");
+    if (expected.contains("ffn")) {
+        const Json& f = expected.at("ffn");
+        if (f.contains("gate")) CHECK_MATRIX("block: FFN gate", matrixFromJson(f.at("gate")), b.ffn.gate);
+        CHECK_MATRIX("block: FFN hidden / up", matrixFromJson(f.at("hidden")), b.ffn.hidden);
+        CHECK_MATRIX("block: FFN activated", matrixFromJson(f.at("activated")), b.ffn.activated);
+        CHECK_MATRIX("block: FFN output", matrixFromJson(f.at("output")), b.ffn.output);
+    }
+    if (expected.contains("residual_ffn"))
+        CHECK_MATRIX("block: N + F", matrixFromJson(expected.at("residual_ffn")), b.afterFfn);
+    if (expected.contains("final_norm")) checkNorm(expected.at("final_norm"), b.finalNorm, "block: final norm");
+    if (!expected.contains("logits")) return;
+    CHECK(b.vocabulary == expected.at("vocabulary").get<std::vector<std::string>>());
+    CHECK_MATRIX("block: logits", matrixFromJson(expected.at("logits")), b.logits);
+    CHECK_MATRIX("block: next-word probabilities", matrixFromJson(expected.at("probabilities")), b.probabilities);
+}
+
 void checkAgainstFixture(const Json& fixture) {
     const Trace trace = runFixture(fixture);
 
@@ -214,6 +250,8 @@ void checkAgainstFixture(const Json& fixture) {
     REQUIRE(trace.layers.size() == layers.size());
     for (std::size_t l = 0; l < layers.size(); ++l)
         checkLayer(layers[l], trace.layers[l], layers.size() > 1 ? "layer " + std::to_string(l + 1) + " " : "");
+    CHECK(trace.block.present() == fixture.contains("block"));
+    if (fixture.contains("block")) checkBlock(fixture.at("block"), trace.block);
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ ALLOW = {
     "AttentionViz", "Lines", "SNE", "CLS", "SEP", "MASK", "PAD", "src", "Hugging", "Face",
     # the subcommands' words, typed as they are
     "qk", "coref", "heads", "compare", "norms", "lens", "dla",
+    # --step names of the block after attention (issue 29 §1) and the lesson file's key, typed as they are
+    "residual", "norm", "logits", "block",
     # issue 30 §2: terms and names kept as they are in Chinese texts
     "logit", "GELU", "Kobayashi",
     # format and layout names as typed after an option

@@ -32,6 +32,11 @@ V4 = "tests/reference/lessons/first-hand-exercise-zeros.json"
 R1 = "resources/lessons/rope.json"
 R2 = "resources/lessons/rope-zh.json"
 R3 = "tests/reference/lessons/rope-interleaved.json"
+# format version 6: the block after attention (residual, norms, feed-forward network, output head)
+B1 = "resources/lessons/whole-block.json"
+B2 = "resources/lessons/whole-block-zh.json"
+B3 = "tests/reference/lessons/block-swiglu-rmsnorm.json"  # RMSNorm, SwiGLU, tied head, RoPE, two heads
+B4 = "tests/reference/lessons/block-gelu.json"            # GELU with biases, no residual, final LayerNorm only
 
 # (fixture name, lesson, sentence or None for the lesson's own, hand_rounding or None for exact)
 FIXTURES = [
@@ -75,6 +80,15 @@ FIXTURES = [
     ("rope-round3", R1, None, 3),
     ("rope-interleaved", R3, None, None),
     ("rope-interleaved-round2", R3, None, 2),
+    # the block after attention: the built-in lessons, a hashed word, hand-rounding, the other kinds
+    ("whole-block", B1, None, None),
+    ("whole-block-zh", B2, None, None),
+    ("whole-block-hashed", B1, "the dog sat on", None),
+    ("whole-block-round2", B1, None, 2),
+    ("block-swiglu-rmsnorm", B3, None, None),
+    ("block-swiglu-rmsnorm-round3", B3, None, 3),
+    ("block-gelu", B4, None, None),
+    ("block-gelu-round2", B4, None, 2),
 ]
 
 

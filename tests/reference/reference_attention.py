@@ -19,6 +19,12 @@ For a lesson with "layers" (format version 2) "x", "heads", "concat" and "output
 one entry per layer, where "x" of layer l+1 is x + output of layer l (the residual connection).
 Matrices are lists of rows; minus infinity is written as the string "-inf".
 
+With "block" (format version 6) the trace gains
+    "block": {"residual_attention", "norm": {"mean", "variance" | "mean_square", "output"},
+              "ffn": {"gate", "hidden", "activated", "output"}, "residual_ffn",
+              "final_norm": {...}, "vocabulary", "logits", "probabilities"}
+(each only when the lesson has that part; see run_block() for the order).
+
 With "positional_encoding": "rope" (format version 5) nothing is added to the embeddings; each
 head's Q and K are turned pair by pair (see rope() below) and the heads also hold
 "q_before_rope" and "k_before_rope".
@@ -219,8 +225,8 @@ def load_lesson(path):
     version = doc.get("version")
     # Version 3 only lets texts (title, description, features) be given in several languages;
     # a run reads none of them. Version 4 adds "unknown_words", version 5 "rope".
-    if version not in (1, 2, 3, 4, 5):
-        raise LessonError("this reference reads lesson format versions 1 to 5")
+    if version not in (1, 2, 3, 4, 5, 6):
+        raise LessonError("this reference reads lesson format versions 1 to 6")
     d = int(doc["d_model"])
     lesson = {
         "sentence": doc.get("sentence", ""),
@@ -261,6 +267,7 @@ def load_lesson(path):
     else:
         raise LessonError("positional_encoding: expected none, sinusoidal or {table}")
 
+    lesson["block"] = read_block(doc.get("block"), lesson, version)
     if "layers" in doc:
         if version < 2:
             raise LessonError("layers: needs version 2")
@@ -270,6 +277,54 @@ def load_lesson(path):
         lesson["residual"] = False
         lesson["layers"] = [read_layer(doc, lesson)]
     return lesson
+
+
+def read_norm(obj, d):
+    """{"kind": "layernorm" | "rmsnorm", "gamma", "beta", "eps"}: γ = 1, β = 0, ε = 1e-5 unless given."""
+    if obj is None:
+        return None
+    if obj["kind"] not in ("layernorm", "rmsnorm"):
+        raise LessonError("norm.kind: layernorm or rmsnorm")
+    eps = num(obj.get("eps", Fraction(1, 100000)))
+    if eps <= 0:
+        raise LessonError("norm.eps: a positive number")
+    return {"kind": obj["kind"], "eps": eps,
+            "gamma": as_vector(obj["gamma"]) if "gamma" in obj else [Fraction(1)] * d,
+            "beta": as_vector(obj["beta"]) if "beta" in obj else [Fraction(0)] * d}
+
+
+def read_block(obj, lesson, version):
+    """The block after attention (version 6): residual, norm, ffn, final_norm, output_head."""
+    if obj is None:
+        return None
+    if version < 6:
+        raise LessonError("block: needs version 6")
+    d = lesson["d_model"]
+    block = {"residual": bool(obj.get("residual", False)), "norm": read_norm(obj.get("norm"), d),
+             "final_norm": read_norm(obj.get("final_norm"), d), "ffn": None, "head": None}
+    ffn = obj.get("ffn")
+    if ffn is not None:
+        kind = ffn["kind"]
+        if kind == "swiglu":
+            block["ffn"] = {"kind": kind, "W_gate": as_matrix(ffn["W_gate"]), "W_in": as_matrix(ffn["W_up"]),
+                            "b_in": None, "W_out": as_matrix(ffn["W_down"]), "b_out": None}
+        elif kind in ("relu", "gelu"):
+            block["ffn"] = {"kind": kind, "W_in": as_matrix(ffn["W_1"]),
+                            "b_in": as_vector(ffn["b_1"]) if "b_1" in ffn else None,
+                            "W_out": as_matrix(ffn["W_2"]),
+                            "b_out": as_vector(ffn["b_2"]) if "b_2" in ffn else None}
+        else:
+            raise LessonError("ffn.kind: relu, gelu or swiglu")
+    head = obj.get("output_head")
+    if head is not None:
+        words = list(lesson["embeddings"].keys())
+        if head.get("tied", False):
+            weights = transpose([lesson["embeddings"][w] for w in words])   # d×V: column v is word v
+        else:
+            weights = as_matrix(head["W_vocab"])
+        block["head"] = {"vocabulary": words, "W": weights,
+                         "b": as_vector(head["b_vocab"]) if "b_vocab" in head else None}
+    return block
 
 
 def read_layer(obj, lesson):
@@ -353,6 +408,8 @@ def run(lesson, sentence, hand_rounding):
 
     result = {"tokens": tokens, "in_table": in_table, "embedding": embedding,
               "positional": positional, "layers": layers}
+    if lesson["block"] is not None:
+        result["block"] = run_block(lesson["block"], layers[-1]["x"], layers[-1]["output"], r)
     result.update(layers[0])  # "x", "heads", "concat", "output" of the first layer
     return result
 
@@ -420,6 +477,80 @@ def run_layer(lesson, layer, x, T, r):
     return {"x": x, "heads": heads_out, "concat": concat, "output": output}
 
 
+def norm_rows(rows, norm):
+    """LayerNorm: μ = mean(x), σ² = mean((x − μ)²) (exact fractions), y = (x − μ)/√(σ² + ε)·γ + β.
+    RMSNorm: y = x/√(mean(x²) + ε)·γ. Returns the statistics and y."""
+    means, spreads, out = [], [], []
+    for row in rows:
+        d = len(row)
+        if norm["kind"] == "layernorm":
+            mu = sum(row, Fraction(0)) / d
+            spread = sum(((x - mu) ** 2 for x in row), Fraction(0)) / d
+        else:
+            mu = Fraction(0)
+            spread = sum((x * x for x in row), Fraction(0)) / d
+        root = math.sqrt(spread + norm["eps"])
+        y = [float(x - mu) / root * float(g) for x, g in zip(row, norm["gamma"])]
+        if norm["kind"] == "layernorm":
+            y = [v + float(b) for v, b in zip(y, norm["beta"])]
+        means.append(mu)
+        spreads.append(spread)
+        out.append(y)
+    stats = {"mean": means, "variance": spreads} if norm["kind"] == "layernorm" else {"mean_square": spreads}
+    return stats, out
+
+
+def gelu(x):
+    return 0.5 * float(x) * (1.0 + math.erf(float(x) / math.sqrt(2.0)))
+
+
+def silu(x):
+    return float(x) / (1.0 + math.exp(-float(x)))
+
+
+def run_block(block, x, attention, r):
+    """Add & Norm, the feed-forward network, Add & Norm, the output head, in this order:
+    R = X + attention; N = norm(R); F = FFN(N); R2 = N + F; Y = final_norm(R2);
+    logits = Y·W_vocab + b; probabilities = softmax of each row. Each part only when given;
+    every intermediate hand-rounded like the attention steps."""
+    out = {}
+    current = attention
+    if block["residual"]:
+        current = out["residual_attention"] = r([[a + b for a, b in zip(xr, ar)] for xr, ar in zip(x, attention)])
+    if block["norm"] is not None:
+        stats, y = norm_rows(current, block["norm"])
+        current = r(y)
+        out["norm"] = dict(stats, output=current)
+    ffn = block["ffn"]
+    if ffn is not None:
+        n = current
+        f = {}
+        if ffn["kind"] == "swiglu":
+            f["gate"] = r(matmul(n, ffn["W_gate"]))
+            f["hidden"] = r(matmul(n, ffn["W_in"]))
+            f["activated"] = r([[silu(g) * float(u) for g, u in zip(gr, ur)]
+                                for gr, ur in zip(f["gate"], f["hidden"])])
+        else:
+            f["hidden"] = r(add_row(matmul(n, ffn["W_in"]), ffn["b_in"]))
+            act = (lambda v: v if v > 0 else Fraction(0)) if ffn["kind"] == "relu" else gelu
+            f["activated"] = r([[act(v) for v in row] for row in f["hidden"]])
+        f["output"] = r(add_row(matmul(f["activated"], ffn["W_out"]), ffn["b_out"]))
+        out["ffn"] = f
+        current = f["output"]
+        if block["residual"]:
+            current = out["residual_ffn"] = r([[a + b for a, b in zip(nr, fr)] for nr, fr in zip(n, f["output"])])
+    if block["final_norm"] is not None:
+        stats, y = norm_rows(current, block["final_norm"])
+        current = r(y)
+        out["final_norm"] = dict(stats, output=current)
+    head = block["head"]
+    if head is not None:
+        out["vocabulary"] = head["vocabulary"]
+        out["logits"] = r(add_row(matmul(current, head["W"]), head["b"]))
+        out["probabilities"] = r([softmax_row(row) for row in out["logits"]])
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Writing: one matrix row per line, -inf as the string "-inf", floats in round-trip form.
 
@@ -454,6 +585,28 @@ def layer_lines(layer, indent):
             '%s"output": %s' % (pad, matrix_text(layer["output"], indent))]
 
 
+def block_text(block):
+    """The "block" member: matrices one row per line, the norms' statistics as lists."""
+    members = []
+    column = lambda values: "[" + ", ".join(number_text(v) for v in values) + "]"
+    for key in ("residual_attention", "norm", "ffn", "residual_ffn", "final_norm", "vocabulary", "logits",
+                "probabilities"):
+        if key not in block:
+            continue
+        value = block[key]
+        if key == "vocabulary":
+            members.append('    "vocabulary": %s' % json.dumps(value, ensure_ascii=False))
+        elif isinstance(value, dict):
+            inner = []
+            for name, part in value.items():
+                text = matrix_text(part, 6) if part and isinstance(part[0], list) else column(part)
+                inner.append('      "%s": %s' % (name, text))
+            members.append('    "%s": {\n' % key + ",\n".join(inner) + "\n    }")
+        else:
+            members.append('    "%s": %s' % (key, matrix_text(value, 4)))
+    return '  "block": {\n' + ",\n".join(members) + "\n  }"
+
+
 def trace_text(meta, result, several_layers):
     dump = lambda v: json.dumps(v, ensure_ascii=False)
     lines = ["{"]
@@ -469,6 +622,9 @@ def trace_text(meta, result, several_layers):
         layer_texts = ["    {\n" + "\n".join(layer_lines(layer, 6)) + "\n    }"
                        for layer in result["layers"]]
         lines.append('  "layers": [\n' + ",\n".join(layer_texts) + "\n  ]")
+    if "block" in result:
+        lines[-1] += ","
+        lines.append(block_text(result["block"]))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

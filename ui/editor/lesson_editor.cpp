@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "ui/editor/lesson_block_bar.hpp"
 #include "ui/editor/lesson_settings_bar.hpp"
 #include "ui/editor/lesson_structure_bar.hpp"
 #include "ui/common/core_language.hpp"
@@ -32,6 +33,8 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     structure_->setObjectName("structureBar");
     settings_ = new LessonSettingsBar(this);
     settings_->setObjectName("settingsBar");
+    block_ = new LessonBlockBar(this);
+    block_->setObjectName("blockBar");
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Matrix:"), this));
@@ -41,6 +44,7 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     layout->addWidget(new QLabel(tr("Double-click a number to change it; every view recomputes at once."), this));
     layout->addWidget(table_, 1);
     layout->addWidget(structure_);
+    layout->addWidget(block_);
     layout->addWidget(settings_);
     layout->addWidget(message_);
 
@@ -69,6 +73,7 @@ void LessonEditor::connectStructureBar() {
     });
     connect(structure_, &LessonStructureBar::dimensionsRequested, this, &LessonEditor::dimensionsRequested);
     connect(settings_, &LessonSettingsBar::settingsRequested, this, &LessonEditor::settingsRequested);
+    connect(block_, &LessonBlockBar::blockRequested, this, &LessonEditor::blockRequested);
 }
 
 QString LessonEditor::selectedWord() {
@@ -90,6 +95,7 @@ void LessonEditor::setLesson(Lesson* lesson) {
     table_->resizeColumnsToContents();
     if (lesson) structure_->showDimensions(dimensionsOf(*lesson), lesson->projections);
     if (lesson) settings_->showSettings(settingsOf(*lesson, lessonLanguageCode(coreLanguage())));
+    if (lesson) block_->showChoice(blockChoiceOf(*lesson));
     showMessage(QString(), false);
 }
 

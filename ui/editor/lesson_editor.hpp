@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <vector>
 
+#include "core/lesson/lesson_block_edit.hpp"
 #include "core/lesson/lesson_edit.hpp"
 #include "ui/editor/lesson_matrix_model.hpp"
 
@@ -13,6 +14,7 @@ class QLabel;
 
 namespace attnscope {
 
+class LessonBlockBar;
 class LessonSettingsBar;
 class LessonStructureBar;
 class MatrixTable;
@@ -33,6 +35,7 @@ public:
     QString message() const;
     bool selectMatrix(LessonMatrixKind kind, int head = 0, int layer = 0);
     LessonSettingsBar* settingsBar() const { return settings_; }
+    LessonBlockBar* blockBar() const { return block_; }
 
 signals:
     void lessonEdited(const QString& cell);  // a number was changed in place
@@ -41,6 +44,7 @@ signals:
     void wordDeleteRequested(const QString& word);
     void dimensionsRequested(const LessonDimensions& dims);
     void settingsRequested(const LessonSettings& settings);  // in the interface language
+    void blockRequested(const LessonBlockChoice& choice);     // the parts after attention
     void editRejected(const QString& message);
 
 private:
@@ -53,6 +57,7 @@ private:
     QLabel* message_ = nullptr;
     LessonStructureBar* structure_ = nullptr;
     LessonSettingsBar* settings_ = nullptr;
+    LessonBlockBar* block_ = nullptr;
 };
 
 }  // namespace attnscope

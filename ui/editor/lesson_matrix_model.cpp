@@ -22,6 +22,32 @@ QString featureLabel(const Lesson& lesson, int i) {
                                                             : QString::number(i);
 }
 
+// The block after attention (format version 6): its weights, named by their symbols.
+void addBlockMatrices(const Lesson& lesson, std::vector<LessonMatrixChoice>& out) {
+    const LessonBlock& b = lesson.block;
+    const bool gated = b.ffn.kind == BlockFfn::SwiGlu;
+    const auto add = [&](LessonMatrixKind kind, const QString& name, bool present) {
+        if (present) out.push_back({kind, 0, name});
+    };
+    add(LessonMatrixKind::NormGamma, LessonMatrixModel::tr("γ (norm)"), b.norm.gamma.size() > 0);
+    add(LessonMatrixKind::NormBeta, LessonMatrixModel::tr("β (norm)"), b.norm.beta.size() > 0);
+    add(LessonMatrixKind::FfnGate, QStringLiteral("W_gate"), b.ffn.wGate.size() > 0);
+    add(LessonMatrixKind::FfnIn, gated ? QStringLiteral("W_up") : QStringLiteral("W_1"), b.ffn.wIn.size() > 0);
+    add(LessonMatrixKind::FfnOut, gated ? QStringLiteral("W_down") : QStringLiteral("W_2"), b.ffn.wOut.size() > 0);
+    add(LessonMatrixKind::FinalNormGamma, LessonMatrixModel::tr("γ (final norm)"), b.finalNorm.gamma.size() > 0);
+    add(LessonMatrixKind::FinalNormBeta, LessonMatrixModel::tr("β (final norm)"), b.finalNorm.beta.size() > 0);
+    add(LessonMatrixKind::Vocab, LessonMatrixModel::tr("W_vocab (output head)"), b.outputHead && !b.tied);
+}
+
+// Which axis of the chosen matrix runs over the model's features (d), and which over the words (V).
+bool featureRows(LessonMatrixKind kind) {
+    return kind == LessonMatrixKind::WQ || kind == LessonMatrixKind::WK || kind == LessonMatrixKind::WV ||
+           kind == LessonMatrixKind::FfnGate || kind == LessonMatrixKind::FfnIn || kind == LessonMatrixKind::Vocab;
+}
+bool hiddenColumns(LessonMatrixKind kind) {  // d_ff columns (W_1, W_gate) or V columns (W_vocab)
+    return kind == LessonMatrixKind::FfnGate || kind == LessonMatrixKind::FfnIn || kind == LessonMatrixKind::Vocab;
+}
+
 }  // namespace
 
 QString editableNumber(double value) { return QString::number(value, 'g', 15); }
@@ -39,6 +65,7 @@ std::vector<LessonMatrixChoice> editableMatrices(const Lesson& lesson) {
     }
     if (lesson.positional == PositionalKind::Table)
         out.push_back({LessonMatrixKind::Positional, 0, QObject::tr("Positional table")});
+    addBlockMatrices(lesson, out);
     return out;
 }
 
@@ -100,10 +127,12 @@ QVariant LessonMatrixModel::headerData(int section, Qt::Orientation orientation,
     const bool embeddingRows = choice_.kind == LessonMatrixKind::Embeddings && orientation == Qt::Vertical;
     if (embeddingRows && section < static_cast<int>(lesson_->embeddings.size()))
         return QString::fromStdString(lesson_->embeddings[section].first);
-    // Feature axes: the columns of E, P and W_O, the rows of W_Q/W_K/W_V.
-    const bool wRows = choice_.kind == LessonMatrixKind::WQ || choice_.kind == LessonMatrixKind::WK ||
-                       choice_.kind == LessonMatrixKind::WV;
-    const bool featureAxis = orientation == Qt::Horizontal ? !wRows : wRows;
+    const bool words = choice_.kind == LessonMatrixKind::Vocab && orientation == Qt::Horizontal;
+    if (words && section < static_cast<int>(lesson_->embeddings.size()))
+        return QString::fromStdString(lesson_->embeddings[section].first);
+    // Feature axes: the columns of E, P, W_O, γ, β and W_2, the rows of W_Q/W_K/W_V, W_1 and W_vocab.
+    const bool wRows = featureRows(choice_.kind);
+    const bool featureAxis = orientation == Qt::Horizontal ? !wRows && !hiddenColumns(choice_.kind) : wRows;
     return featureAxis ? featureLabel(*lesson_, section) : QString::number(section);
 }
 

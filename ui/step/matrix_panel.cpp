@@ -43,6 +43,25 @@ QString stepCaption(const Trace& trace, Step step, int layer, int head) {
     return text;
 }
 
+// The block after attention (lessons of format version 6): sums, norms, products and activations.
+std::array<QString, 2> blockOperators(const Trace& trace, Step step) {
+    const bool rms = (step == Step::Norm ? trace.block.norm.kind : trace.block.finalNorm.kind) == BlockNorm::RmsNorm;
+    switch (step) {
+        case Step::AddAttention: case Step::AddFfn: return {"+", "="};
+        case Step::FfnGate: case Step::FfnHidden: case Step::FfnOutput: case Step::Logits: return {"·", "="};
+        case Step::Norm: case Step::FinalNorm:
+            return {"", rms ? QCoreApplication::translate("attnscope::MatrixPanel", "RMSNorm\nof each row\n→")
+                            : QCoreApplication::translate("attnscope::MatrixPanel", "LayerNorm\nof each row\n→")};
+        case Step::FfnActivated:
+            switch (trace.block.ffn.kind) {
+                case BlockFfn::SwiGlu: return {"", QCoreApplication::translate("attnscope::MatrixPanel", "SiLU(G) ⊙ U\n→")};
+                case BlockFfn::Gelu: return {"", QCoreApplication::translate("attnscope::MatrixPanel", "GELU\nof each cell\n→")};
+                default: return {"", QCoreApplication::translate("attnscope::MatrixPanel", "ReLU\nof each cell\n→")};
+            }
+        default: return {"", ""};
+    }
+}
+
 // The operator printed between the operands and before the result, so the row reads as a sum.
 std::array<QString, 2> operatorsFor(const Trace& trace, Step step, int decimals) {
     if (trace.rotates() && (step == Step::Query || step == Step::Key))  // RoPE: Q_pre (K_pre) turned by position
@@ -55,8 +74,9 @@ std::array<QString, 2> operatorsFor(const Trace& trace, Step step, int decimals)
         case Step::Scaled:
             return {"", QStringLiteral("÷ %1 =").arg(QString::fromStdString(
                             formatNumber(trace.scaleDivisor, decimalsFor(trace.scaleDivisor, decimals))))};
-        case Step::Weights: return {"", QCoreApplication::translate("attnscope::MatrixPanel", "softmax\nof each row\n→")};
-        default: return {"", ""};
+        case Step::Weights: case Step::Probabilities:
+            return {"", QCoreApplication::translate("attnscope::MatrixPanel", "softmax\nof each row\n→")};
+        default: return blockOperators(trace, step);
     }
 }
 
