@@ -70,7 +70,7 @@ void HeadAnalysisWorker::deliverEvaluation(const Delivery& delivery) {
     control_ = delivery.control;
     description_ = delivery.description;
     emit evaluations_->finished();
-    if (requestedTrace_) computeStatistics(requestedTrace_, requestedDigests_);  // the "coreference" labels may change
+    if (requestedTrace_) computeStatistics(requestedTrace_, requestedDigests_, requestedNorms_);  // the "coreference" labels may change
 }
 
 void HeadAnalysisWorker::cancelEvaluation() { evaluator_->cancel(); }
@@ -85,13 +85,16 @@ void HeadAnalysisWorker::clearEvaluation() {
     description_.clear();
 }
 
-void HeadAnalysisWorker::computeStatistics(std::shared_ptr<const Trace> trace, std::shared_ptr<const RunDigests> digests) {
+void HeadAnalysisWorker::computeStatistics(std::shared_ptr<const Trace> trace, std::shared_ptr<const RunDigests> digests,
+                                           std::shared_ptr<const Trace> norms) {
     if (!trace) return;
     requestedTrace_ = trace;
     requestedDigests_ = digests;
+    requestedNorms_ = norms;
     auto evaluation = evaluation_ && sameShape(*evaluation_, *trace) ? evaluation_ : nullptr;
-    statistician_->submit([this, trace, digests, evaluation](const LatestRequestWorker::Request&) {
+    statistician_->submit([this, trace, digests, norms, evaluation](const LatestRequestWorker::Request&) {
         auto result = headStatistics(*trace, digests ? *digests : RunDigests{}, evaluation.get());
+        if (result && norms) addNormFirstShares(result.value(), *norms);
         // A trace without weights (nothing to show) gives no statistics rather than an error.
         auto stats = std::make_shared<const std::vector<HeadStatistics>>(
             result ? std::move(result).value() : std::vector<HeadStatistics>{});

@@ -44,7 +44,10 @@ public:
     // Head statistics of `trace` (kept alive until done), with the "coreference" label when the
     // last evaluation has the trace's shape. → statisticsReady (only for the latest request).
     // `digests`: a long run's, for the heads `trace` holds no weights of (TraceSource::thumbnails).
-    void computeStatistics(std::shared_ptr<const Trace> trace, std::shared_ptr<const RunDigests> digests = nullptr);
+    // `norms`: the run's norm-weighted Trace (NormScale) when ready: the first-token share by
+    // weight × ‖value‖ too (core's addNormFirstShares).
+    void computeStatistics(std::shared_ptr<const Trace> trace, std::shared_ptr<const RunDigests> digests = nullptr,
+                           std::shared_ptr<const Trace> norms = nullptr);
     bool computingStatistics() const { return statistician_->busy(); }
     std::shared_ptr<const std::vector<HeadStatistics>> statistics() const { return stats_; }
     const Trace* statisticsTrace() const { return statsTrace_.get(); }
@@ -67,6 +70,7 @@ private:
     QString description_;
     std::shared_ptr<const Trace> requestedTrace_;  // the latest request
     std::shared_ptr<const RunDigests> requestedDigests_;
+    std::shared_ptr<const Trace> requestedNorms_;
     std::shared_ptr<const Trace> statsTrace_;      // what stats_ describe
     std::shared_ptr<const std::vector<HeadStatistics>> stats_;
 };

@@ -114,6 +114,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     connect(model_, &ModelTraceSource::openFailed, this, &MainWindow::onModelOpenFailed);
     connect(words_, &WordLevelSwitch::changed, this, &MainWindow::showWordsOrPieces);
     connect(norms_, &NormScale::changed, this, &MainWindow::showWordsOrPieces);
+    connect(norms_, &NormScale::changed, this, [this] {  // the Heads tab's first-token share by weight × ‖value‖
+        if (const auto trace = source_->trace())
+            ui_->heads->requestStatistics(trace, ui_->sentence->text(), norms_->shown(trace, false));
+    });
     connect(norms_, &NormScale::failed, this, [this](const QString& message, bool cancelled) {
         if (cancelled) return statusBar()->showMessage(tr("Weight × ‖value‖ cancelled; the views show the weights."), 5000);
         setErrorText(tr("Weight × ‖value‖ could not be computed: %1").arg(message));

@@ -2,13 +2,16 @@
 // into a SavedSession and put back. The session menu (app/session_menu.cpp) writes, reads and
 // checks the file; here only the window's own state is read and set.
 #include <QAction>
+#include <QCheckBox>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QTabWidget>
 
 #include "app/main_window.hpp"
 #include "app/main_window_parts.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/compare_tab_controller.hpp"
+#include "app/tabs/heads_tab.hpp"
 #include "app/norm_scale.hpp"
 #include "app/word_level_switch.hpp"
 #include "core/source/saved_session.hpp"
@@ -16,6 +19,8 @@
 #include "ui/attention/attention_controls.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/compare/compare_view.hpp"
+#include "ui/heads/coref_set_row.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/step/step_navigator.hpp"
 
 namespace attnscope {
@@ -35,6 +40,9 @@ SavedSession MainWindow::capturedSession() const {
     s.shading = ui_->shading->isChecked();
     s.words = words_->on();
     s.norms = norms_->on();
+    const CorefSetRow* evaluation = ui_->heads->panel()->setRow();
+    s.seed = static_cast<std::uint32_t>(evaluation->seedBox()->value());
+    s.control = evaluation->controlBox()->isChecked();
     return s;
 }
 
@@ -58,6 +66,9 @@ void MainWindow::applySessionView(const SavedSession& s) {
     ui_->shading->setChecked(s.shading);
     words_->setOn(s.words);
     ui_->controls->setWeighting(s.norms ? AttentionViewOptions::Norms : AttentionViewOptions::Weights);
+    const CorefSetRow* evaluation = ui_->heads->panel()->setRow();
+    evaluation->seedBox()->setValue(static_cast<int>(s.seed));
+    evaluation->controlBox()->setChecked(s.control);
     ui_->ablate->setText(qs(headSpecText(s.ablated)));
     applyAblation();  // checked against the trace: heads it does not have are reported, not run
     ui_->controls->setLayer(s.layer);

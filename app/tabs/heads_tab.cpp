@@ -168,9 +168,10 @@ void HeadsTab::onEvaluationFinished() {
     panel_->ranking()->baselinesLabel()->setToolTip(skippedText(*evaluation, *worker_->evaluatedSet()));
 }
 
-void HeadsTab::requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence) {
+void HeadsTab::requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence,
+                                 std::shared_ptr<const Trace> norms) {
     statisticsSentence_ = sentence;
-    worker_->computeStatistics(std::move(trace), source_ ? source_->thumbnails() : nullptr);
+    worker_->computeStatistics(std::move(trace), source_ ? source_->thumbnails() : nullptr, std::move(norms));
 }
 
 void HeadsTab::onStatisticsReady() {

@@ -26,7 +26,9 @@ public:
 
     void setSource(const TraceSource* source);  // a new lesson, model or edit: the ranking is reset
     void evaluate(const QString& setSource);
-    void requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence);
+    // `norms`: the run's norm-weighted Trace once ready (null: the weights' statistics alone).
+    void requestStatistics(std::shared_ptr<const Trace> trace, const QString& sentence,
+                           std::shared_ptr<const Trace> norms = nullptr);
     bool exportRanking(const QString& path, const QString& format);
     HeadsPanel* panel() const { return panel_; }
     CorpusController* corpus() const { return corpus_; }

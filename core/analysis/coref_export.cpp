@@ -312,14 +312,14 @@ std::string evaluationToCsv(const CorefEvaluation& e, const ControlComparison* c
 }
 
 std::string headStatsToCsv(const std::vector<HeadStatistics>& stats) {
-    std::string out = "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,first,coref_accuracy,labels\n";
+    std::string out = "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,first,first_norm,coref_accuracy,labels\n";
     for (const HeadStatistics& s : stats) {
         std::string labels;
         for (const std::string& l : s.labels) labels += (labels.empty() ? "" : "; ") + l;
         out += csvRow({std::to_string(s.head.layer + 1), std::to_string(s.head.head + 1), exact(s.entropy),
                        exact(s.normalizedEntropy), exact(s.delimiterShare), exact(s.previousShare),
                        exact(s.nextShare), exact(s.selfShare), exact(s.firstShare),
-                       s.corefAccuracy ? exact(*s.corefAccuracy) : "",
+                       s.normFirstShare ? exact(*s.normFirstShare) : "", s.corefAccuracy ? exact(*s.corefAccuracy) : "",
                        labels});
     }
     return out;
@@ -372,6 +372,7 @@ std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const Head
                              {"next", s.nextShare},
                              {"self", s.selfShare},
                              {"first", s.firstShare},
+                             {"first_norm", s.normFirstShare ? Json(*s.normFirstShare) : Json(nullptr)},
                              {"coref_accuracy", s.corefAccuracy ? Json(*s.corefAccuracy) : Json(nullptr)},
                              {"labels", s.labels}});
     const Json thresholds{{"delimiter", t.delimiter}, {"previous", t.previous}, {"next", t.next},

@@ -131,4 +131,13 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Run
     return out;
 }
 
+void addNormFirstShares(std::vector<HeadStatistics>& stats, const Trace& normWeighted) {
+    for (HeadStatistics& s : stats) {
+        if (s.head.layer >= normWeighted.layerCount() || s.head.head >= normWeighted.headCount()) continue;
+        const GridRef w = normWeighted.layers[static_cast<std::size_t>(s.head.layer)]
+                              .heads[static_cast<std::size_t>(s.head.head)].weights;
+        if (w.size() > 0) s.normFirstShare = statisticsDigestOf(w, normWeighted.causal).firstShare;
+    }
+}
+
 }  // namespace attnscope

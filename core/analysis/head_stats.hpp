@@ -26,6 +26,9 @@ struct HeadStatistics {
     double nextShare = 0;          // w(i, i+1), rows i < T−1
     double selfShare = 0;          // w(i, i)
     double firstShare = 0;         // w(i, 0), rows i ≥ 1: the "attention sink" share (Xiao et al. 2023)
+    // The same share by weight × ‖value‖ (core/analysis/norm_attention.hpp): what the sink carries.
+    // None until a norm-weighted Trace of the same run was given (addNormFirstShares).
+    std::optional<double> normFirstShare;
     std::optional<double> corefAccuracy;  // this head's accuracy when an evaluation was given
     std::vector<std::string> labels;      // the pattern label, then "coreference" when it applies
 };
@@ -66,5 +69,10 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
 Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const RunDigests& digests,
                                                    const CorefEvaluation* evaluation = nullptr,
                                                    const HeadLabelThresholds& thresholds = {});
+
+// Sets each head's normFirstShare from `normWeighted`, the run's Trace whose weights are the
+// norm-weighted rows divided by their sums (normWeightedTrace): its first-token share is the share
+// of what reaches each query that comes from the first token. Heads `normWeighted` lacks stay without.
+void addNormFirstShares(std::vector<HeadStatistics>& stats, const Trace& normWeighted);
 
 }  // namespace attnscope

@@ -16,6 +16,7 @@ using Field = json::Field<json::Json>;
 using json::need;
 
 constexpr long long kMaxIndex = 1'000'000;  // far above any model's layers, heads or steps
+constexpr long long kMaxSeed = 2'147'483'647;  // the window's seed box and `heads --seed`
 
 const char* kindName(SessionSource kind) { return kind == SessionSource::Model ? "model" : "lesson"; }
 
@@ -84,6 +85,10 @@ SavedSession readSession(const Field& doc) {
         s.words = need(view->optionalBoolean("words")).value_or(false);
         s.norms = need(view->optionalBoolean("norms")).value_or(false);
     }
+    if (auto evaluation = need(doc.optionalMember("evaluation"))) {
+        s.seed = static_cast<std::uint32_t>(need(evaluation->optionalInteger("seed", 0, kMaxSeed)).value_or(1));
+        s.control = need(evaluation->optionalBoolean("control")).value_or(false);
+    }
     return s;
 }
 
@@ -102,7 +107,8 @@ std::string sessionToJson(const SavedSession& s) {
                    {"head", s.head + 1},
                    {"step", s.step + 1},
                    {"tab", s.tab + 1},
-                   {"view", Json{{"shading", s.shading}, {"words", s.words}, {"norms", s.norms}}}};
+                   {"view", Json{{"shading", s.shading}, {"words", s.words}, {"norms", s.norms}}},
+                   {"evaluation", Json{{"seed", s.seed}, {"control", s.control}}}};
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

@@ -35,6 +35,10 @@ struct SavedSession {
     int tab = 0;                     // the tab's place, 0-based here, from 1 in the file
     bool shading = true, words = false;  // View ▸ shading of the cells, attention between words
     bool norms = false;  // the attention views shaded by weight × ‖value‖ instead of the weight
+    // The Heads tab's evaluation settings: the seed of the random-weights control's shuffle and of
+    // the bootstrap intervals (as `heads --seed`), and whether the control runs.
+    std::uint32_t seed = 1;
+    bool control = false;
 };
 
 std::string sessionToJson(const SavedSession& session);

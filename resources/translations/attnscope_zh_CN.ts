@@ -1691,6 +1691,14 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
 <context>
     <name>attnscope::HeadStatsModel</name>
     <message>
+        <source>First ×‖v‖</source>
+        <translation>首词元 ×‖v‖</translation>
+    </message>
+    <message>
+        <source>The same share by weight × ‖value‖ (Kobayashi et al. 2020): how much the first token really carries. Shown once the attention controls&apos; “Weight × ‖value‖” is on and computed</source>
+        <translation>按“权重 × ‖值‖”计算的同一份额（Kobayashi 等，2020）：首词元实际传递了多少。在注意力控件中勾选“权重 × ‖值‖”并计算完成后显示</translation>
+    </message>
+    <message>
         <source>%1 bits; normalised %2</source>
         <translation>%1 比特；归一化后 %2</translation>
     </message>
@@ -4531,6 +4539,10 @@ CPU 特性：%4
     <message>
         <source>Models: attention weights between words instead of tokens (to a word: the sum over its tokens, from a word: the mean; Chinese split into words by ICU). Text, csv, markdown and --export-png.</source>
         <translation>模型：词之间而非词元之间的注意力权重（指向一个词：其各词元之和；来自一个词：其各词元的平均；中文按词典分词）。适用于 text、csv、markdown 和 --export-png。</translation>
+    </message>
+    <message>
+        <source>Attention by weight × ‖value‖ (Kobayashi et al. 2020), as the window&apos;s check box: each row&apos;s ‖α·f(x)‖ over its sum. --export-png and --print&apos;s weights (text, csv, markdown).</source>
+        <translation>按“权重 × ‖值‖”显示注意力（Kobayashi 等，2020），同窗口中的复选框：每行的 ‖α·f(x)‖ 除以该行之和。适用于 --export-png 和 --print 的权重（text、csv、markdown）。</translation>
     </message>
     <message>
         <source>--words applies to --model runs only (a lesson&apos;s tokens are words already)</source>

@@ -155,11 +155,12 @@ TEST_CASE("head statistics CSV: one row per head, labels joined, no accuracy lef
     t.head = HeadRef{1, 1};
     t.corefAccuracy = .8;
     t.labels = {"broad"};
+    t.normFirstShare = .0625;  // only once a norm-weighted trace was given
     const auto lines = linesOf(headStatsToCsv({s, t}));
     REQUIRE(lines.size() == 3);
-    CHECK(lines[0] == "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,first,coref_accuracy,labels");
-    CHECK(lines[1] == "2,1,1.5,0.75,0.125,0.5,0.25,0,0.625,,previous-token; coreference");
-    CHECK(lines[2] == "2,2,1.5,0.75,0.125,0.5,0.25,0,0.625,0.8,broad");
+    CHECK(lines[0] == "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,first,first_norm,coref_accuracy,labels");
+    CHECK(lines[1] == "2,1,1.5,0.75,0.125,0.5,0.25,0,0.625,,,previous-token; coreference");
+    CHECK(lines[2] == "2,2,1.5,0.75,0.125,0.5,0.25,0,0.625,0.0625,0.8,broad");
 }
 
 TEST_CASE("coreference text in both languages: scoring, candidates, marks and summary from the catalogue", "[coref][i18n]") {

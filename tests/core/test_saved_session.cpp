@@ -26,6 +26,8 @@ SavedSession example() {
     s.shading = false;
     s.words = true;
     s.norms = true;
+    s.seed = 2147483647;  // the largest the seed box takes
+    s.control = true;
     return s;
 }
 
@@ -44,6 +46,7 @@ TEST_CASE("a session reads back as it was written, indices from 1 in the file", 
     CHECK(doc.at("ablated") == nlohmann::json::parse("[[1, 2], [2, 4]]"));
     CHECK(doc.at("source").at("kind") == "model");
     CHECK(doc.at("view").at("norms") == true);
+    CHECK(doc.at("evaluation") == nlohmann::json::parse(R"({"seed": 2147483647, "control": true})"));
 
     const auto back = sessionFromJson(text, "s.json");
     REQUIRE(back.ok());
@@ -57,12 +60,18 @@ TEST_CASE("a session reads back as it was written, indices from 1 in the file", 
     CHECK((r.layer == 1 && r.head == 2 && r.step == 4));
     CHECK(r.tab == 1);
     CHECK((!r.shading && r.words && r.norms));
+    CHECK((r.seed == 2147483647u && r.control));
     // A session written before "norms" existed: the weights.
     auto older = nlohmann::json::parse(text);
     older["view"].erase("norms");
     const auto old = sessionFromJson(older.dump(), "old.json");
     REQUIRE(old.ok());
     CHECK(!old.value().norms);
+    // … and before the Heads tab's settings were saved: seed 1 (the seed box's default), no control.
+    older.erase("evaluation");
+    const auto oldest = sessionFromJson(older.dump(), "old.json");
+    REQUIRE(oldest.ok());
+    CHECK((oldest.value().seed == 1u && !oldest.value().control));
 }
 
 TEST_CASE("changed files: another size or hash, or missing; a new file is no change", "[session]") {
@@ -96,5 +105,8 @@ TEST_CASE("a bad session file is refused naming the file and the field", "[sessi
     doc = nlohmann::json::parse(good);
     doc["ablated"] = nlohmann::json::parse("[[1, 2, 3]]");
     CHECK(refused(doc.dump()).find("s.json: ablated[0]: expected a list of 2") == 0);
+    doc = nlohmann::json::parse(good);
+    doc["evaluation"]["seed"] = -1;
+    CHECK(refused(doc.dump()) == "s.json: evaluation.seed: expected 0 to 2147483647, found -1");
     CHECK(refused("{").find("s.json: is not valid JSON: line 1, column 2: ") == 0);
 }

@@ -23,6 +23,10 @@
 #include "app/main_window.hpp"
 #include "app/norm_scale.hpp"
 #include "app/tabs/beyond_tab_controller.hpp"
+#include "app/tabs/heads_tab.hpp"
+#include "ui/heads/head_stats_model.hpp"
+#include "ui/heads/head_stats_table.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/attention/head_view.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/attention/model_view.hpp"
@@ -82,6 +86,19 @@ double largestShareDifference(const HeatmapView& heatmap, const QJsonObject& exp
     return largest;
 }
 
+// Σ over rows i ≥ 1 of the share of row i on the first token, / (T − 1), of the torch norms
+// ‖α_ij·f(x_j)‖ of layer `layer`, head `head` (the fixture's own matrix, no core code).
+double torchNormFirstShare(const QJsonObject& expected, int layer, int head) {
+    const QJsonArray rows = expected["norm_weighted"].toArray()[layer].toArray()[head].toArray();
+    double mean = 0;
+    for (int i = 1; i < rows.size(); ++i) {
+        double sum = 0;
+        for (const QJsonValue v : rows[i].toArray()) sum += v.toDouble();
+        mean += rows[i].toArray()[0].toDouble() / sum;
+    }
+    return mean / (rows.size() - 1);
+}
+
 }  // namespace
 
 class BeyondWindowTest : public QObject {
@@ -90,6 +107,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void cleanup() { applyLanguage("en"); }
     void normScaleCellsAreTorchsShares();
+    void headsTabShowsTorchsNormSinkShare();
     void lensAndAttributionMatchTorchForExampleGpt();
     void lensReadsBertsMaskAsTorch();
     void aLessonSaysWhyTheTabIsEmpty();
@@ -118,6 +136,34 @@ void BeyondWindowTest::normScaleCellsAreTorchsShares() {
     QTRY_VERIFY(child<HeadView>(w, "headView")->caption().contains("weight × ‖value‖"));
     child<QCheckBox>(w, "weighting")->setChecked(false);  // back to the weights, and the captions say so
     QTRY_VERIFY(!child<HeadView>(w, "headView")->caption().contains("‖value‖"));
+}
+
+// The Heads tab's "First ×‖v‖" column: empty until Weight × ‖value‖ is on, then every head's
+// first-token share of the torch norms, beside the weights' share (which differs).
+void BeyondWindowTest::headsTabShowsTorchsNormSinkShare() {
+    MainWindow w;
+    QVERIFY(openExample(w, "example-gpt", "The LORD is my shepherd"));
+    HeadStatsModel* stats = child<HeadsTab>(w, "headsTab")->panel()->statistics()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(stats->rowCount() == 16, kWaitMs);  // 4 layers × 4 heads
+    QCOMPARE(stats->index(0, HeadStatsModel::NormFirst).data().toString(), QStringLiteral("–"));
+    child<QCheckBox>(w, "weighting")->setChecked(true);
+    QTRY_VERIFY_WITH_TIMEOUT(stats->statistics().front().normFirstShare.has_value(), kWaitMs);
+    const QJsonObject expected = fixtureCase("example-gpt");
+    double largest = 0, weightsVsNorms = 0;
+    QString where;
+    for (const HeadStatistics& s : stats->statistics()) {
+        QVERIFY(s.normFirstShare.has_value());
+        const double torch = torchNormFirstShare(expected, s.head.layer, s.head.head);
+        if (std::abs(*s.normFirstShare - torch) > largest)
+            largest = std::abs(*s.normFirstShare - torch), where = QString("%1:%2").arg(s.head.layer + 1).arg(s.head.head + 1);
+        weightsVsNorms = std::max(weightsVsNorms, std::abs(s.firstShare - torch));
+    }
+    QVERIFY2(largest < 1e-5, qPrintable(QString("largest |window − torch| %1 at head %2").arg(largest).arg(where)));
+    QVERIFY(weightsVsNorms > 1e-3);  // the weights' share is another number
+    const double first = *stats->statistics().front().normFirstShare;
+    QCOMPARE(stats->index(0, HeadStatsModel::NormFirst).data().toString(), QString::number(first, 'f', 3));
+    child<QCheckBox>(w, "weighting")->setChecked(false);  // back to the weights: the column empties
+    QTRY_VERIFY_WITH_TIMEOUT(!stats->statistics().front().normFirstShare.has_value(), kWaitMs);
 }
 
 void BeyondWindowTest::lensAndAttributionMatchTorchForExampleGpt() {

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -92,6 +93,8 @@ private slots:
         child<QTabWidget>(window, "tabs")->setCurrentIndex(1);
         child<QAction>(window, "shading")->setChecked(false);
         child<QCheckBox>(window, "weighting")->setChecked(true);  // shaded by weight × ‖value‖
+        child<QSpinBox>(window, "evaluationSeed")->setValue(20260);  // the Heads tab's control seed
+        child<QCheckBox>(window, "randomWeightsControl")->setChecked(true);
         child<CompareView>(window, "compareView")->sentenceBox()->setText("The animal didn't cross the street because it was too tired");
         emit child<CompareView>(window, "compareView")->sentenceEntered(child<CompareView>(window, "compareView")->sentenceBox()->text());
         const Seen before = seen(window);
@@ -109,6 +112,8 @@ private slots:
         QCOMPARE(doc["layer"].toInt(), 2);  // counted from 1, as the window labels it
         QCOMPARE(doc["ablated"].toArray()[0].toArray()[0].toInt(), 2);
         QVERIFY(doc["view"].toObject()["norms"].toBool());
+        QCOMPARE(doc["evaluation"].toObject()["seed"].toInt(), 20260);
+        QVERIFY(doc["evaluation"].toObject()["control"].toBool());
 
         MainWindow fresh;
         fresh.show();
@@ -119,6 +124,8 @@ private slots:
         QCOMPARE(seen(fresh).tab, 1);
         QVERIFY(!seen(fresh).shading);
         QVERIFY(child<QCheckBox>(fresh, "weighting")->isChecked());
+        QCOMPARE(child<QSpinBox>(fresh, "evaluationSeed")->value(), 20260);
+        QVERIFY(child<QCheckBox>(fresh, "randomWeightsControl")->isChecked());
         QCOMPARE(sessionOf(fresh).ablation(), (std::vector<HeadRef>{{1, 0}}));  // the run itself has head 2:1 off
         QVERIFY(fresh.lastError().isEmpty());
     }

@@ -40,6 +40,7 @@ QVariant HeadStatsModel::sortValue(const HeadStatistics& s, int column) const {
     case Next: return s.nextShare;
     case Self: return s.selfShare;
     case First: return s.firstShare;
+    case NormFirst: return s.normFirstShare.value_or(-1.0);  // none yet sorts first
     case Coreference: return s.corefAccuracy ? *s.corefAccuracy : -1.0;  // "no evaluation" sorts first
     case Label: return labelText(s);
     default: return {};
@@ -51,6 +52,7 @@ QString HeadStatsModel::displayText(const HeadStatistics& s, int column) const {
     case Layer: case Head: return QString::number(sortValue(s, column).toInt());
     case Entropy: return QString::number(s.entropy, 'f', 2);
     case Coreference: return s.corefAccuracy ? QString::number(100 * *s.corefAccuracy, 'f', 1) + "%" : QStringLiteral("–");
+    case NormFirst: return s.normFirstShare ? QString::number(*s.normFirstShare, 'f', 3) : QStringLiteral("–");
     case Label: return labelText(s);
     default: return QString::number(sortValue(s, column).toDouble(), 'f', 3);
     }
@@ -73,7 +75,7 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
     // Short: the table shares the tab with the ranking; the tooltips say more.
     static const char* const names[] = {QT_TR_NOOP("Layer"),    QT_TR_NOOP("Head"),     QT_TR_NOOP("Entropy"),
                                         QT_TR_NOOP("Delim./special"), QT_TR_NOOP("Previous"), QT_TR_NOOP("Next"),
-                                        QT_TR_NOOP("Self"),     QT_TR_NOOP("First"),    QT_TR_NOOP("Coref."),
+                                        QT_TR_NOOP("Self"),     QT_TR_NOOP("First"),    QT_TR_NOOP("First ×‖v‖"), QT_TR_NOOP("Coref."),
                                         QT_TR_NOOP("Label")};
     static const char* const tips[] = {
         QT_TR_NOOP("Layers and heads count from 1"),
@@ -84,6 +86,8 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
         QT_TR_NOOP("Share to the token just after (rows before the last)"),
         QT_TR_NOOP("Share to the token itself"),
         QT_TR_NOOP("Share to the first token (rows after the first); “attention sink” from 0.5 (Xiao et al. 2023)"),
+        QT_TR_NOOP("The same share by weight × ‖value‖ (Kobayashi et al. 2020): how much the first token really carries. "
+                   "Shown once the attention controls' “Weight × ‖value‖” is on and computed"),
         QT_TR_NOOP("Antecedent accuracy on the evaluated coreference set"),
         QT_TR_NOOP("Thresholds in docs/coreference.md, “Head statistics”")};
     if (section < 0 || section >= ColumnCount) return {};

@@ -1,7 +1,7 @@
 #pragma once
 // A read-only table over core's head statistics (core/analysis/head_stats.hpp), one row per
 // head: layer, head, entropy, shares to delimiters/special tokens, previous, next and self,
-// coreference accuracy, label. Display text is formatted; kSortRole gives the raw number (or
+// to the first token by weight and by weight × ‖value‖, coreference accuracy, label. Display text is formatted; kSortRole gives the raw number (or
 // the label text) so a QSortFilterProxyModel sorts numerically. It computes nothing.
 #include <QAbstractTableModel>
 #include <vector>
@@ -13,7 +13,7 @@ namespace attnscope {
 class HeadStatsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Layer, Head, Entropy, Delimiter, Previous, Next, Self, First, Coreference, Label, ColumnCount };
+    enum Column { Layer, Head, Entropy, Delimiter, Previous, Next, Self, First, NormFirst, Coreference, Label, ColumnCount };
     static constexpr int kSortRole = Qt::UserRole + 1;
 
     explicit HeadStatsModel(QObject* parent = nullptr);
