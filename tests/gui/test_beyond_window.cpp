@@ -10,13 +10,17 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <qcustomplot.h>
 
 #include "app/language.hpp"
@@ -99,6 +103,23 @@ double torchNormFirstShare(const QJsonObject& expected, int layer, int head) {
     return mean / (rows.size() - 1);
 }
 
+// A run of one token `text` (what a NormScale job returns here, so the test can tell whose it is).
+std::shared_ptr<Trace> oneToken(const std::string& text) {
+    auto trace = std::make_shared<Trace>();
+    trace->tokens.push_back(Token{text});
+    return trace;
+}
+
+// A NormScale job the test holds: it runs until cancelled or `release`d, then returns `text`'s run.
+NormScale::Job heldJob(std::atomic<bool>& started, std::atomic<bool>& release, const std::string& text) {
+    return [&started, &release, text](const RunControl& control) -> Result<Trace> {
+        started = true;
+        while (!release && !(control.cancel && *control.cancel)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        if (auto stop = checkCancelled(control); !stop.ok()) return stop.error();
+        return *oneToken(text);
+    };
+}
+
 }  // namespace
 
 class BeyondWindowTest : public QObject {
@@ -108,6 +129,7 @@ private slots:
     void cleanup() { applyLanguage("en"); }
     void normScaleCellsAreTorchsShares();
     void headsTabShowsTorchsNormSinkShare();
+    void normScaleCancelsAndTheNewestRunWins();
     void lensAndAttributionMatchTorchForExampleGpt();
     void lensReadsBertsMaskAsTorch();
     void aLessonSaysWhyTheTabIsEmpty();
@@ -164,6 +186,37 @@ void BeyondWindowTest::headsTabShowsTorchsNormSinkShare() {
     QCOMPARE(stats->index(0, HeadStatsModel::NormFirst).data().toString(), QString::number(first, 'f', 3));
     child<QCheckBox>(w, "weighting")->setChecked(false);  // back to the weights: the column empties
     QTRY_VERIFY_WITH_TIMEOUT(!stats->statistics().front().normFirstShare.has_value(), kWaitMs);
+}
+
+// "Weight × ‖value‖" off the GUI thread: Cancel stops the running computation (failed, cancelled:
+// the check box returns to the weights) and nothing is shown; of two runs, only the newer's norms
+// are ever shown, however late the older's computation ends.
+void BeyondWindowTest::normScaleCancelsAndTheNewestRunWins() {
+    NormScale scale;
+    QSignalSpy failed(&scale, &NormScale::failed);
+    scale.setOn(true);
+    std::atomic<bool> startedA{false}, releaseA{false};
+    const auto a = oneToken("a");
+    scale.setTrace(a, heldJob(startedA, releaseA, "a"));
+    QTRY_VERIFY_WITH_TIMEOUT(startedA.load(), kWaitMs);
+    QVERIFY(scale.busy());
+    scale.cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kWaitMs);
+    QVERIFY(failed.at(0).at(1).toBool());  // cancelled, not an error
+    QVERIFY(scale.shown(a, false) == nullptr);
+
+    std::atomic<bool> startedB{false}, releaseB{false}, startedC{false}, releaseC{true};
+    const auto b = oneToken("b"), c = oneToken("c");
+    scale.setTrace(b, heldJob(startedB, releaseB, "b"));
+    QTRY_VERIFY_WITH_TIMEOUT(startedB.load(), kWaitMs);
+    scale.setTrace(c, heldJob(startedC, releaseC, "c"));  // a newer run while b's norms are computed
+    releaseB = true;
+    QTRY_VERIFY_WITH_TIMEOUT(scale.shown(c, false) != nullptr, kWaitMs);
+    QCOMPARE(scale.shown(c, false)->tokens.at(0).text, std::string("c"));
+    QTest::qWait(50);  // anything b's job still delivers arrives now
+    QVERIFY(scale.shown(b, false) == nullptr);
+    QCOMPARE(scale.shown(c, false)->tokens.at(0).text, std::string("c"));
+    QCOMPARE(failed.count(), 1);  // b's dropped run reports nothing
 }
 
 void BeyondWindowTest::lensAndAttributionMatchTorchForExampleGpt() {
