@@ -992,6 +992,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
 <context>
     <name>attnscope::CorefView</name>
     <message>
+        <source>from the attention weights, not weight × ‖value‖</source>
+        <translation>依据注意力权重，而非“权重 × ‖值‖”</translation>
+    </message>
+    <message>
         <source>chosen (highest score)</source>
         <translation>选中（分数最高）</translation>
     </message>

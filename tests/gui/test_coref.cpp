@@ -158,6 +158,8 @@ private slots:
         const QString share = QStringLiteral("it %1%").arg(100 * r.rawScores.sum(), 0, 'f', 1);
         QVERIFY2(view().legendText().section('\n', 0, 0).contains("renormalised over the candidates, which received " + share),
                  qPrintable(view().legendText()));
+        // The scores are of the weights whatever the attention views' colour scale: the legend says so.
+        QVERIFY(view().legendText().section('\n', 0, 0).contains("from the attention weights, not weight × ‖value‖"));
         const int animalIndex = static_cast<int>(animal - view().drawnArcs().data());
         QVERIFY2(view().arcToolTip(animalIndex).contains(QStringLiteral("raw attention %1").arg(QString::number(r.rawScores(0), 'f', 3))),
                  qPrintable(view().arcToolTip(animalIndex)));

@@ -197,10 +197,12 @@ std::optional<int> CorefView::arcAt(QPointF p) const {
 
 QString CorefView::legendText() const {
     const QString scoring = resolved_.mentions.empty() ? tr("Scores: none") : tr("Scores: %1").arg(qs(scoringText(resolved_.mentions.front(), coreLanguage())));
+    // The attention views may be shaded by weight × ‖value‖; these scores never are: say so.
+    const QString weights = tr("from the attention weights, not weight × ‖value‖");
     QStringList key;
     for (const LegendEntry& e : legend_) key << e.text;
     const QString renormalised = renormalisedText();
-    const QString first = (name_.isEmpty() ? scoring : name_ + QStringLiteral(" · ") + scoring) +
+    const QString first = (name_.isEmpty() ? scoring : name_ + QStringLiteral(" · ") + scoring) + QStringLiteral(" · ") + weights +
                           (renormalised.isEmpty() ? QString() : QStringLiteral(" · ") + renormalised);
     return first + "\n" + key.join(" · ");
 }
