@@ -85,8 +85,9 @@ void addOptions(QCommandLineParser& parser) {
          "language"},
         {"session-file", translate("cli", "A session saved by the window (File ▸ Save session): its model or lesson, sentence, "
                     "switched-off heads, layer and head, unless given here too."), "f"},
+        {"words", translate("cli", "Models: attention weights between words instead of tokens (to a word: the sum over its "
+                  "tokens, from a word: the mean; Chinese split into words by ICU). Text, csv, markdown and --export-png.")},
     });
-    addViewOptions(parser);
     addSelectionOptions(parser);
 }
 
@@ -274,7 +275,7 @@ int streamModel(const QCommandLineParser& parser, const OpenedModel& opened, con
     notices(run->trace.notices);
     if (!parser.isSet("export-png")) return 0;
     const int layer = r.layer.value_or(opened.layerCount() - 1);
-    auto layerTrace = valueNormsIfAsked(parser, detailTraceOf(opened, *run, layer));
+    auto layerTrace = detailTraceOf(opened, *run, layer);
     if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
     auto png = exportPngIfAsked(parser, layerTrace.value(), 0, modelFigure(opened.name, layer));
     return png.ok() ? 0 : fail(coreErrorString(png.error()));
@@ -298,9 +299,7 @@ int runWordsCommand(const QCommandLineParser& parser, const OpenedModel& opened,
     auto run = runSentence(opened, parser.value("sentence").toStdString(), control);
     if (!run) return fail(coreErrorString(run.error()));
     notices(run.value().trace.notices);
-    auto tokens = valueNormsIfAsked(parser, opened.model, run.value());
-    if (!tokens) return fail(coreErrorString(tokens.error()));
-    const Trace words = wordLevelTrace(tokens.value());
+    const Trace words = wordLevelTrace(run.value().trace);
     r.exportRequest.step = Step::Weights;
     r.exportRequest.layer = r.layer;
     const int layer = r.layer.value_or(words.layerCount() - 1);
@@ -330,7 +329,7 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (!run) return fail(coreErrorString(run.error()));
     notices(run.value().trace.notices);
     const int layer = request.layer.value_or(opened.value().layerCount() - 1);
-    auto layerTrace = valueNormsIfAsked(parser, detailTraceOf(opened.value(), run.value(), layer));
+    auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
     if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
     auto png = exportPngIfAsked(parser, layerTrace.value(), 0, modelFigure(opened.value().name, layer));
     if (!png) return fail(coreErrorString(png.error()));
@@ -383,7 +382,7 @@ int runCommandLine(const QStringList& arguments) {
     if (auto error = readRequest(parser, lesson.value(), request)) return fail(*error);
     const std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString()
                                                           : lesson.value().sentence;
-    auto trace = valueNormsIfAsked(parser, runLesson(lesson.value(), sentence, request.settings));
+    auto trace = runLesson(lesson.value(), sentence, request.settings);
     if (!trace) return fail(coreErrorString(trace.error()));
     notices(trace.value().notices);
 

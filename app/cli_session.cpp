@@ -29,7 +29,6 @@ void addSessionOptions(QStringList& arguments, const SavedSession& s) {
     if (!s.ablated.empty()) add("ablate", qs(headSpecText(s.ablated)));
     if (!given(arguments, "layers")) add("layer", QString::number(s.layer + 1));
     if (!given(arguments, "heads")) add("head", QString::number(s.head + 1));
-    if (s.norms && !given(arguments, "value-norms")) arguments << "--value-norms";  // the view's weight × ‖value‖
 }
 
 void noticeChangedFiles(const SavedSession& s) {

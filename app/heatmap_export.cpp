@@ -5,8 +5,6 @@
 #include <QFileInfo>
 
 #include "ui/common/file_write.hpp"
-#include "app/cli_support.hpp"
-#include "core/analysis/norm_attention.hpp"
 #include "ui/attention/heatmap_view.hpp"
 
 namespace attnscope {
@@ -32,25 +30,6 @@ Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer
 Result<void> exportPngIfAsked(const QCommandLineParser& parser, const Trace& trace, int layer, const FigureName& name) {
     if (!parser.isSet("export-png")) return {};
     return exportHeatmapPng(trace, parser.value("export-png"), layer, name);
-}
-
-void addViewOptions(QCommandLineParser& parser) {
-    parser.addOptions({
-        {"words", translate("cli", "Models: attention weights between words instead of tokens (to a word: the sum over its "
-                  "tokens, from a word: the mean; Chinese split into words by ICU). Text, csv, markdown and --export-png.")},
-        {"value-norms", translate("cli", "Attention by weight × ‖value‖ (Kobayashi et al. 2020), as the window's check box: each "
-                        "row's ‖α·f(x)‖ over its sum. --export-png and --print's weights (text, csv, markdown).")},
-    });
-}
-
-Result<Trace> valueNormsIfAsked(const QCommandLineParser& parser, Result<Trace> trace) {
-    if (!trace || !parser.isSet("value-norms")) return trace;
-    return normWeightedTrace(trace.value());
-}
-
-Result<Trace> valueNormsIfAsked(const QCommandLineParser& parser, const LoadedModel& model, const ModelRun& run) {
-    if (!parser.isSet("value-norms")) return run.trace;
-    return normWeightedTrace(model, run, RunControl{});
 }
 
 }  // namespace attnscope

@@ -7,7 +7,6 @@ class QCommandLineParser;
 #include <string>
 
 #include "core/base/result.hpp"
-#include "core/model/transformer.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -27,13 +26,5 @@ FigureName modelFigure(const std::string& modelName, int layer);
 Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer, const FigureName& name);
 // The same to --export-png's file when the option is given; nothing (a success) otherwise.
 Result<void> exportPngIfAsked(const QCommandLineParser& parser, const Trace& trace, int layer, const FigureName& name);
-// --words and --value-norms: what the weights shown are (between words; weight × ‖value‖).
-void addViewOptions(QCommandLineParser& parser);
-// --value-norms: `trace` (every layer in full detail) with each head's weights replaced by its
-// norm-weighted shares (core's normWeightedTrace), as the window's "Weight × ‖value‖" shows them;
-// else `trace` as it is (an error stays one).
-Result<Trace> valueNormsIfAsked(const QCommandLineParser& parser, Result<Trace> trace);
-// The same for a model's run that kept only the weights (each layer recomputed in full detail).
-Result<Trace> valueNormsIfAsked(const QCommandLineParser& parser, const LoadedModel& model, const ModelRun& run);
 
 }  // namespace attnscope

@@ -4545,10 +4545,6 @@ CPU 特性：%4
         <translation>模型：词之间而非词元之间的注意力权重（指向一个词：其各词元之和；来自一个词：其各词元的平均；中文按词典分词）。适用于 text、csv、markdown 和 --export-png。</translation>
     </message>
     <message>
-        <source>Attention by weight × ‖value‖ (Kobayashi et al. 2020), as the window&apos;s check box: each row&apos;s ‖α·f(x)‖ over its sum. --export-png and --print&apos;s weights (text, csv, markdown).</source>
-        <translation>按“权重 × ‖值‖”显示注意力（Kobayashi 等，2020），同窗口中的复选框：每行的 ‖α·f(x)‖ 除以该行之和。适用于 --export-png 和 --print 的权重（text、csv、markdown）。</translation>
-    </message>
-    <message>
         <source>--words applies to --model runs only (a lesson&apos;s tokens are words already)</source>
         <translation>--words 只用于 --model 运行（课程的词元本来就是词）</translation>
     </message>

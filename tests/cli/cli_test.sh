@@ -504,37 +504,6 @@ PY
     quiet="$("$bin" heads --lesson two-heads --stats --corpus "$tmp/corpus.txt" --output "$tmp/c2.txt" 2>&1)" || fail "exit $?"
     ! grep -q "sentences:" <<<"$quiet" || fail "progress on a pipe: $quiet"
     ;;
-  session_value_norms)
-    # A session saved with "Weight × ‖value‖" on (view.norms): --print's weights and --export-png are
-    # the norm-weighted shares ‖α_ij·f(x_j)‖ / Σ_j, checked against the float64 torch norms of
-    # tests/reference/fixtures/beyond_weights.json (case example-gpt, same sentence); off: the weights.
-    session() {
-      printf '{"format": "attnscope-session", "version": 1, "source": {"kind": "model", "path": "%s"},
- "sentence": "The LORD is my shepherd", "layer": 1, "head": 1, "step": 1, "tab": 1,
- "view": {"shading": true, "words": false, "norms": %s}}\n' "$src/resources/models/example-gpt" "$1" >"$tmp/$2"
-    }
-    session true norms.json && session false weights.json
-    "$bin" --session-file "$tmp/norms.json" --print --step weights --format csv --decimals 9 >"$tmp/norms.csv" || fail "exit $?"
-    "$bin" --session-file "$tmp/weights.json" --print --step weights --format csv --decimals 9 >"$tmp/weights.csv" || fail "exit $?"
-    python3 - "$src/tests/reference/fixtures/beyond_weights.json" "$tmp/norms.csv" "$tmp/weights.csv" <<'PY' || fail "norm shares differ from torch's"
-import csv, json, sys
-case = next(c for c in json.load(open(sys.argv[1]))["cases"] if c["model"] == "example-gpt")
-torch = case["norm_weighted"][0][0]  # layer 1, head 1
-def cells(path):
-    return {(int(r[3]), int(r[5])): float(r[-1]) for r in csv.reader(open(path)) if r and r[0] == "weights"}
-norms, weights = cells(sys.argv[2]), cells(sys.argv[3])
-assert len(norms) == len(torch) * (len(torch) + 1) // 2 or len(norms) == len(torch) ** 2, len(norms)
-largest = max(abs(v - torch[i - 1][j - 1] / sum(torch[i - 1])) for (i, j), v in norms.items())
-apart = max(abs(weights[k] - torch[k[0] - 1][k[1] - 1] / sum(torch[k[0] - 1])) for k in weights)
-print("largest |cli - torch|", largest, "weights apart", apart)
-assert largest < 1e-6 and apart > 1e-3, (largest, apart)
-PY
-    "$bin" --session-file "$tmp/norms.json" --export-png "$tmp/norms.png" || fail "png exit $?"
-    "$bin" --session-file "$tmp/weights.json" --export-png "$tmp/weights.png" || fail "png exit $?"
-    ! cmp -s "$tmp/norms.png" "$tmp/weights.png" || fail "the figure ignores the session's view.norms"
-    "$bin" --session-file "$tmp/weights.json" --value-norms --export-png "$tmp/asked.png" || fail "png exit $?"
-    cmp -s "$tmp/norms.png" "$tmp/asked.png" || fail "--value-norms and the session's norms draw different figures"
-    ;;
   *) fail "unknown case" ;;
 esac
 echo "ok [$case_name]"
