@@ -75,6 +75,8 @@ void addOptions(QCommandLineParser& parser) {
                   "lines such as cat=[1,0,1], a Markdown or tab-separated table, W_Q = and its rows."), "file"},
         {"explain", translate("cli", "Text and Markdown: add each cell's explanation (a worksheet).")},
         {"export-png", translate("cli", "Write the attention heatmaps (all heads) to a PNG file."), "file"},
+        {"norms", translate("cli", "--export-png: shade by weight × ‖value‖, the share of each weight's value vector through "
+                  "W_O (Kobayashi et al. 2020), instead of the weight, as the window's check box does.")},
         {"ablate", translate("cli", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
                    "as Hugging Face's head_mask: their weights are shown, their output is zero."), "heads"},
         {"list-lessons", translate("cli", "List the built-in lessons.")},
@@ -240,6 +242,9 @@ std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
     if (!parser.isSet("model") && parser.isSet("words"))
         return translate("cli", "--words applies to --model runs only (a lesson's tokens are words already)").toStdString();
     if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
+    if (parser.isSet("norms") && !parser.isSet("export-png")) return translate("cli", "--norms needs --export-png").toStdString();
+    if (parser.isSet("norms") && parser.isSet("words"))
+        return translate("cli", "--norms and --words exclude each other: the norms are of the tokens' value vectors").toStdString();
     if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
         return translate("cli", "--format npy writes a binary .npz file: give --output FILE").toStdString();
     // PNG bytes under another image's name (.svg, .jpg) would open as a broken file; no suffix
