@@ -75,6 +75,8 @@ void addOptions(QCommandLineParser& parser) {
                   "lines such as cat=[1,0,1], a Markdown or tab-separated table, W_Q = and its rows."), "file"},
         {"explain", translate("cli", "Text and Markdown: add each cell's explanation (a worksheet).")},
         {"export-png", translate("cli", "Write the attention heatmaps (all heads) to a PNG file."), "file"},
+        {"norms", translate("cli", "--export-png: shade by weight × ‖value‖, the share of each weight's value vector through "
+                  "W_O (Kobayashi et al. 2020), instead of the weight, as the window's check box does.")},
         {"ablate", translate("cli", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
                    "as Hugging Face's head_mask: their weights are shown, their output is zero."), "heads"},
         {"list-lessons", translate("cli", "List the built-in lessons.")},
@@ -229,25 +231,6 @@ Result<Lesson> withPastedTable(const Lesson& lesson, const QString& path) {
     auto blocks = parsePastedTable(text.value(), source);
     if (!blocks) return blocks.error();
     return pasteIntoLesson(lesson, blocks.value(), LessonMatrixRef{}, source);
-}
-
-// Options of one source only: given with the other they would be silently ignored.
-std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
-    if (parser.isSet("model") && parser.isSet("lesson"))
-        return translate("cli", "--model and --lesson exclude each other: give one").toStdString();
-    if (parser.isSet("model") && parser.isSet("paste")) return translate("cli", "--paste applies to lessons only").toStdString();
-    if (!parser.isSet("model") && parser.isSet("top-k")) return translate("cli", "--top-k applies to --model runs only").toStdString();
-    if (!parser.isSet("model") && parser.isSet("words"))
-        return translate("cli", "--words applies to --model runs only (a lesson's tokens are words already)").toStdString();
-    if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
-    if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
-        return translate("cli", "--format npy writes a binary .npz file: give --output FILE").toStdString();
-    // PNG bytes under another image's name (.svg, .jpg) would open as a broken file; no suffix
-    // (a device such as /dev/stdout) is fine.
-    const QString suffix = QFileInfo(parser.value("export-png")).suffix();
-    if (parser.isSet("export-png") && !suffix.isEmpty() && suffix.compare("png", Qt::CaseInsensitive) != 0)
-        return translate("cli", "--export-png writes PNG only: name the file .png, not .%1").arg(suffix).toStdString();
-    return std::nullopt;
 }
 
 // JSON and NPY (every layer, or --layer's) and CSV of --layers: written layer by layer as the run computes them.

@@ -163,10 +163,26 @@ void printProgress(int done, int total) {
     if (done == total) std::fprintf(stderr, "\n");
 }
 
+// A model's statistics within the window's memory budget: past it the run is a long run, which
+// keeps each head's digest (made while its weights existed), not L·H·T² weights (core/model/long_run.hpp).
+Result<std::vector<HeadStatistics>> modelStatsOf(const AnalysisSource& source, const std::string& sentence,
+                                                 const CorefEvaluation* evaluation) {
+    RunControl control;
+    control.ablate = source.ablate;
+    control.fullDetailMaxTokens = 0;  // the weights are all the statistics read
+    control.topK = 1;
+    auto run = runSentence(*source.model, sentence, control);
+    if (!run) return run.error();
+    notices(run.value().trace.notices);
+    const ModelRun& done = run.value();
+    return done.isLong() ? headStatistics(done.trace, done.digests, evaluation) : headStatistics(done.trace, evaluation);
+}
+
 Result<std::vector<HeadStatistics>> statsOf(const QCommandLineParser& parser, const AnalysisSource& source,
                                             const CorefEvaluation* evaluation) {
     auto sentence = sentenceOf(parser, source);
     if (!sentence) return sentence.error();
+    if (source.model) return modelStatsOf(source, sentence.value(), evaluation);
     auto trace = runAndReport(source, sentence.value());
     if (!trace) return trace.error();
     return headStatistics(trace.value(), evaluation);

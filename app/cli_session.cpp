@@ -29,6 +29,8 @@ void addSessionOptions(QStringList& arguments, const SavedSession& s) {
     if (!s.ablated.empty()) add("ablate", qs(headSpecText(s.ablated)));
     if (!given(arguments, "layers")) add("layer", QString::number(s.layer + 1));
     if (!given(arguments, "heads")) add("head", QString::number(s.head + 1));
+    // The window's figure as it was shaded (View: weight × ‖value‖), for the PNG it exports.
+    if (s.norms && given(arguments, "export-png") && !given(arguments, "norms")) arguments << "--norms";
 }
 
 void noticeChangedFiles(const SavedSession& s) {

@@ -2,6 +2,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -9,6 +10,7 @@
 
 #include "app/language.hpp"
 #include "app/lesson_source.hpp"
+#include "core/export/export.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/text/utf8.hpp"
 #include "core/trace/ablation.hpp"
@@ -167,6 +169,28 @@ int writeOutput(const QCommandLineParser& parser, const std::string& text) {
     if (!parser.isSet("out") || parser.value("out") == "-") return write(text), 0;  // "-": standard output
     auto written = writeFileAtomically(parser.value("out").toStdString(), text);
     return written ? 0 : fail(coreErrorString(written.error()));
+}
+
+// Options of one source only: given with the other they would be silently ignored.
+std::optional<std::string> misplacedOption(const QCommandLineParser& parser) {
+    if (parser.isSet("model") && parser.isSet("lesson"))
+        return translate("cli", "--model and --lesson exclude each other: give one").toStdString();
+    if (parser.isSet("model") && parser.isSet("paste")) return translate("cli", "--paste applies to lessons only").toStdString();
+    if (!parser.isSet("model") && parser.isSet("top-k")) return translate("cli", "--top-k applies to --model runs only").toStdString();
+    if (!parser.isSet("model") && parser.isSet("words"))
+        return translate("cli", "--words applies to --model runs only (a lesson's tokens are words already)").toStdString();
+    if (parser.isSet("output") && !parser.isSet("print")) return translate("cli", "--output needs --print").toStdString();
+    if (parser.isSet("norms") && !parser.isSet("export-png")) return translate("cli", "--norms needs --export-png").toStdString();
+    if (parser.isSet("norms") && parser.isSet("words"))
+        return translate("cli", "--norms and --words exclude each other: the norms are of the tokens' value vectors").toStdString();
+    if (parser.isSet("print") && !parser.isSet("output") && exportFormatFromName(parser.value("format").toStdString()) == ExportFormat::Npy)
+        return translate("cli", "--format npy writes a binary .npz file: give --output FILE").toStdString();
+    // PNG bytes under another image's name (.svg, .jpg) would open as a broken file; no suffix
+    // (a device such as /dev/stdout) is fine.
+    const QString suffix = QFileInfo(parser.value("export-png")).suffix();
+    if (parser.isSet("export-png") && !suffix.isEmpty() && suffix.compare("png", Qt::CaseInsensitive) != 0)
+        return translate("cli", "--export-png writes PNG only: name the file .png, not .%1").arg(suffix).toStdString();
+    return std::nullopt;
 }
 
 }  // namespace attnscope

@@ -87,4 +87,8 @@ std::optional<std::string> readAblation(const QCommandLineParser& parser, int la
 std::optional<int> readCount(const QCommandLineParser& parser, const QString& name, int lo, int hi,
                              std::string& error);
 
+// Options of one source only, or needing another (--output without --print): the message, or
+// nothing when the options go together.
+std::optional<std::string> misplacedOption(const QCommandLineParser& parser);
+
 }  // namespace attnscope

@@ -22,9 +22,11 @@ struct FigureName {
 FigureName modelFigure(const std::string& modelName, int layer);
 
 // Draws every head's attention heatmap of `layer` (0-based in `trace`) side by side under a title
-// (HeatmapView::renderFigure) and writes a PNG atomically.
-Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer, const FigureName& name);
-// The same to --export-png's file when the option is given; nothing (a success) otherwise.
+// (HeatmapView::renderFigure) and writes a PNG atomically. `norms`: the trace's weights are
+// weight × ‖value‖ shares (normWeightedTrace), and the title says so.
+Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer, const FigureName& name, bool norms = false);
+// The same to --export-png's file when the option is given (with --norms, of weight × ‖value‖);
+// nothing (a success) otherwise.
 Result<void> exportPngIfAsked(const QCommandLineParser& parser, const Trace& trace, int layer, const FigureName& name);
 
 }  // namespace attnscope

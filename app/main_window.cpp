@@ -375,8 +375,8 @@ WindowActions MainWindow::actions() {
     return {[this](const QString& path) { return openLessonFile(path); }, [this](const QString& id) { openModel(id); },
             [this](const QString& path) { return saveLessonTo(path); }, [this] { return lessonPath_; },
             [this] { return source_->offers(TraceSource::Offer::LessonEditor); },
-            [this](Result<Lesson> lesson) {
-                if (!openLesson(std::move(lesson), QString())) return false;
+            [this](const Result<Lesson>& lesson) {
+                if (!openLesson(lesson, QString())) return false;
                 ui_->tabs->setCurrentWidget(ui_->editor);  // its numbers are the teacher's to fill
                 return true;
             },

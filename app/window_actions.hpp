@@ -17,7 +17,7 @@ struct WindowActions {
     std::function<bool(const QString& path)> saveLessonTo;    // false: not saved, with a message
     std::function<QString()> lessonPath;                      // empty or ":/…" for built-in lessons
     std::function<bool()> showsLesson;                        // false while a model is shown
-    std::function<bool(Result<Lesson>)> openNewLesson;        // File ▸ New lesson: no file yet, the editor shown
+    std::function<bool(const Result<Lesson>&)> openNewLesson;       // File ▸ New lesson: no file yet, the editor shown
     std::function<SavedSession()> captureSession;             // what the window shows (files not hashed)
     std::function<QString()> sourceFiles;                     // the open source's folder or file, to hash
     // Opens the session's source, then its sentence and view; `opened` runs once the source is open.

@@ -114,7 +114,7 @@ struct PhaseTimes {
     void add(const std::string& phase, Clock::time_point start) { ms[phase] += msSince(start); }
 };
 
-// The BERT encoder from the public building blocks, as bert.cpp's encoderLayer minus the Trace.
+// The BERT encoder from the public building blocks, as bert.cpp's encoderAttention and encoderFeedForward minus the Trace.
 MatF forwardMath(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
     const TransformerConfig& c = model.config;
     const EncoderWeights& w = *model.weightsAs<EncoderWeights>();
@@ -159,7 +159,7 @@ MatF forwardMath(const LoadedModel& model, const std::vector<int>& ids, PhaseTim
     return X;
 }
 
-// The GPT-2 decoder from the public building blocks, as gpt2.cpp's gpt2Block minus the Trace.
+// The GPT-2 decoder from the public building blocks, as gpt2.cpp's gpt2Attention and gpt2FeedForward minus the Trace.
 MatF forwardMathGpt2(const LoadedModel& model, const std::vector<int>& ids, PhaseTimes* phases) {
     const TransformerConfig& c = model.config;
     const Gpt2Weights& w = *model.weightsAs<Gpt2Weights>();

@@ -160,8 +160,8 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
     return w;
 }
 
-MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& c, LayerDetail detail,
-                  LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
+MatF encoderAttention(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& c, LayerDetail detail,
+                      LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
     linearInto(X, w.query, b.q);
     linearInto(X, w.key, b.k);
@@ -173,10 +173,15 @@ MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const Transformer
                          detail, trace);
     b.attended += X;  // residual, then post-LayerNorm
     layerNorm(b.attended, w.attentionNorm, c.layerNormEps);
-    linearInto(b.attended, w.intermediate, b.inner);  // T×d_ff
+    return b.attended;  // T×d
+}
+
+MatF encoderFeedForward(const MatF& attended, const EncoderLayerWeights& w, const TransformerConfig& c) {
+    LayerBuffers& b = threadLayerBuffers();
+    linearInto(attended, w.intermediate, b.inner);  // T×d_ff
     activate(b.inner, c.activation);
     MatF out = linear(b.inner, w.output);  // T×d, the layer's output (kept: run.hiddenStates)
-    out += b.attended;
+    out += attended;
     layerNorm(out, w.outputNorm, c.layerNormEps);
     return out;
 }
@@ -193,9 +198,13 @@ FamilyWeights::Embedded EncoderWeights::embed(const std::vector<int>& ids) const
     return e;
 }
 
-MatF EncoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                           const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
-    return encoderLayer(X, layers[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
+MatF EncoderWeights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
+                            const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
+    return encoderAttention(X, layers[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
+}
+
+MatF EncoderWeights::feedForward(MatF afterAttention, int n) const {
+    return encoderFeedForward(afterAttention, layers[static_cast<std::size_t>(n)], config);
 }
 
 std::vector<Prediction> EncoderWeights::predict(const MatF& X, const PredictionRequest& request) const {

@@ -40,8 +40,9 @@ struct EncoderWeights : FamilyWeights {
     TransformerConfig config;
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
-               std::vector<HeadDigest>* digests) const override;
+    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+                std::vector<HeadDigest>* digests) const override;
+    MatF feedForward(MatF afterAttention, int n) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
     bool canPredict() const override { return mlm.has_value(); }
     const MatrixRef* positionTable() const override { return &positions; }
@@ -64,9 +65,11 @@ std::string maskedLmHeadTensor(ModelFamily family);
 // config's hidden_act.
 Activation maskedLmActivation(const TransformerConfig& config);
 
-// One layer: X (T×d) → T×d, filling `trace` per `detail`.
-MatF encoderLayer(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
-                  LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
-                  std::vector<HeadDigest>* digests = nullptr);
+// One layer's halves (post-norm): X (T×d) → LayerNorm(X + attention) (T×d), filling `trace`
+// per `detail`; then that → LayerNorm(it + feed-forward), the layer's output (T×d).
+MatF encoderAttention(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
+                      LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
+                      std::vector<HeadDigest>* digests = nullptr);
+MatF encoderFeedForward(const MatF& attended, const EncoderLayerWeights& w, const TransformerConfig& config);
 
 }  // namespace attnscope

@@ -121,16 +121,24 @@ FamilyWeights::Embedded DecoderWeights::embed(const std::vector<int>& ids) const
     return e;
 }
 
-MatF DecoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                           const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
+namespace {
+
+// RMSNorm of each row by one of the layer's norm weights (Gemma's 1 + γ where the family says so).
+void rmsNormRows(const TransformerConfig& c, MatF& M, const LayerNormRef& weight) {
+    rmsNorm(M, weight.gamma, c.layerNormEps, c.family->norm == NormKind::RmsNormPlusOne);
+}
+
+}  // namespace
+
+MatF DecoderWeights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
+                            const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
     const DecoderLayerWeights& w = layers[static_cast<std::size_t>(n)];
     const TransformerConfig& c = config;
     const int H = c.heads, Hkv = c.keyValueHeads(), dk = c.headWidth();
     const bool plusOne = c.family->norm == NormKind::RmsNormPlusOne;
-    const auto norm = [&](MatF& M, const LayerNormRef& weight) { rmsNorm(M, weight.gamma, c.layerNormEps, plusOne); };
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs
     b.normed = X;                            // T×d
-    norm(b.normed, w.inputNorm);
+    rmsNormRows(c, b.normed, w.inputNorm);
     linearInto(b.normed, w.query, b.q);  // T×(H·d_k)
     linearInto(b.normed, w.key, b.k);    // T×(H_kv·d_k)
     linearInto(b.normed, w.value, b.v);  // T×(H_kv·d_k)
@@ -165,18 +173,24 @@ MatF DecoderWeights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace&
             head.kBeforeRope = kBefore.middleCols(shape.keyValueHeadOf(h) * dk, dk).cast<double>();
         }
     }
-    if (blocks.sandwichNorms) norm(b.attended, w.postAttentionNorm);
-    MatF residual = X + b.attended;  // T×d, kept: the layer's output
+    if (blocks.sandwichNorms) rmsNormRows(c, b.attended, w.postAttentionNorm);
+    return X + b.attended;  // T×d
+}
+
+MatF DecoderWeights::feedForward(MatF residual, int n) const {
+    const DecoderLayerWeights& w = layers[static_cast<std::size_t>(n)];
+    const TransformerConfig& c = config;
+    LayerBuffers& b = threadLayerBuffers();
     b.normed = residual;
-    norm(b.normed, blocks.sandwichNorms ? w.preFeedForwardNorm : w.postAttentionNorm);
+    rmsNormRows(c, b.normed, blocks.sandwichNorms ? w.preFeedForwardNorm : w.postAttentionNorm);
     gatedMlpInto(b.normed, w.gate, w.up, w.down, c.activation, b, b.out);  // T×d
-    if (blocks.sandwichNorms) norm(b.out, w.postFeedForwardNorm);
+    if (blocks.sandwichNorms) rmsNormRows(c, b.out, w.postFeedForwardNorm);
     residual += b.out;
-    return residual;
+    return residual;  // T×d, kept: the layer's output
 }
 
 void DecoderWeights::finish(MatF& X) const {
-    rmsNorm(X, finalNorm.gamma, config.layerNormEps, config.family->norm == NormKind::RmsNormPlusOne);
+    rmsNormRows(config, X, finalNorm);
 }
 
 std::optional<Unembedding> DecoderWeights::unembedding() const {

@@ -41,8 +41,9 @@ struct DecoderWeights : FamilyWeights {
     std::vector<RowVec> frequencies;  // L entries, RoPE's θ_i of each layer (1×d_k/2)
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
-               std::vector<HeadDigest>* digests) const override;
+    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+                std::vector<HeadDigest>* digests) const override;
+    MatF feedForward(MatF afterAttention, int n) const override;
     void finish(MatF& X) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
     std::optional<Unembedding> unembedding() const override;

@@ -108,7 +108,7 @@ struct Unembedding {
 };
 
 // A family's weights, bound by name: the pieces of its forward pass. The run (run.cpp) calls
-// embed, then layer for n = 0…L−1, then finish and predict; traceLayerInDetail calls layer again.
+// embed, then layer for n = 0…L−1, then finish and predict; traceLayerInDetail calls attend again.
 class FamilyWeights {
 public:
     virtual ~FamilyWeights() = default;
@@ -120,8 +120,16 @@ public:
     virtual Embedded embed(const std::vector<int>& ids) const = 0;
     // Layer n: X (T×d) → T×d, filling `trace` per `detail`; `ablated` has H entries or none;
     // `digests`: LayerDetail::Summary's, one a head (multiHeadAttentionInto), else may be null.
-    virtual MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
-                       std::vector<HeadDigest>* digests) const = 0;
+    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+               std::vector<HeadDigest>* digests) const {
+        return feedForward(attend(X, n, detail, trace, ablated, digests), n);
+    }
+    // Layer n's attention half: X → the stream after attention (T×d), the Trace filled. A layer
+    // rebuilt for its Trace stops here: the feed-forward half is most of a layer's products.
+    virtual MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+                        std::vector<HeadDigest>* digests) const = 0;
+    // Layer n's feed-forward half: the stream after attention → the layer's output (T×d).
+    virtual MatF feedForward(MatF afterAttention, int n) const = 0;
     // After the last layer (a final norm; transformers reports its output as the last hidden state).
     virtual void finish(MatF& /*X*/) const {}
     virtual std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const = 0;

@@ -68,8 +68,8 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
     return w;
 }
 
-MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& c, LayerDetail detail,
-               LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
+MatF gpt2Attention(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& c, LayerDetail detail,
+                   LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
     const Eigen::Index d = c.width;
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
     b.normed = X;  // T×d
@@ -84,14 +84,18 @@ MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig
     recordAttentionLayer({b.normed, b.context, b.attended, w.projection, WeightLayout::InOut,
                           [&](int h) { return headSlices(w, h, c.width, c.headWidth()); }},
                          detail, trace);
-    MatF residual = X + b.attended;  // T×d, the layer's output (kept: run.hiddenStates)
+    return X + b.attended;  // T×d
+}
+
+MatF gpt2FeedForward(MatF residual, const Gpt2BlockWeights& w, const TransformerConfig& c) {
+    LayerBuffers& b = threadLayerBuffers();
     b.normed = residual;
     layerNorm(b.normed, w.norm2, c.layerNormEps);
     conv1dInto(b.normed, w.feedForward, b.inner);  // T×d_ff
     activate(b.inner, c.activation);
     conv1dInto(b.inner, w.feedOutput, b.out);
     residual += b.out;
-    return residual;
+    return residual;  // T×d, the layer's output (kept: run.hiddenStates)
 }
 
 FamilyWeights::Embedded Gpt2Weights::embed(const std::vector<int>& ids) const {
@@ -104,9 +108,13 @@ FamilyWeights::Embedded Gpt2Weights::embed(const std::vector<int>& ids) const {
     return e;
 }
 
-MatF Gpt2Weights::layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                        const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
-    return gpt2Block(X, blocks[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
+MatF Gpt2Weights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
+                         const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
+    return gpt2Attention(X, blocks[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
+}
+
+MatF Gpt2Weights::feedForward(MatF afterAttention, int n) const {
+    return gpt2FeedForward(std::move(afterAttention), blocks[static_cast<std::size_t>(n)], config);
 }
 
 void Gpt2Weights::finish(MatF& X) const { layerNorm(X, finalNorm, config.layerNormEps); }  // ln_f

@@ -31,8 +31,9 @@ struct Gpt2Weights : FamilyWeights {
     TransformerConfig config;
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
-               std::vector<HeadDigest>* digests) const override;
+    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+                std::vector<HeadDigest>* digests) const override;
+    MatF feedForward(MatF afterAttention, int n) const override;
     void finish(MatF& X) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
     const MatrixRef* positionTable() const override { return &positions; }
@@ -47,9 +48,11 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
 // h.N.attn.bias and h.N.attn.masked_bias: causal-mask buffers the published files store.
 bool isKnownUnusedGpt2Tensor(const std::string& name);
 
-// One block: X (T×d, the residual stream) → T×d, filling `trace` per `detail`.
-MatF gpt2Block(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& config,
-               LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
-               std::vector<HeadDigest>* digests = nullptr);
+// One block's halves: X (T×d, the residual stream) → X + attention (T×d), filling `trace` per
+// `detail`; then that stream → the block's output (T×d).
+MatF gpt2Attention(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& config,
+                   LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
+                   std::vector<HeadDigest>* digests = nullptr);
+MatF gpt2FeedForward(MatF residual, const Gpt2BlockWeights& w, const TransformerConfig& config);
 
 }  // namespace attnscope

@@ -171,7 +171,9 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
     const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
     LayerTrace trace;
     const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run
-    model.weights->layer(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, ablated, nullptr);
+    // The attention half only: its Trace is all the layer shows; the feed-forward half's output is
+    // hiddenStates[layer + 1], kept already.
+    model.weights->attend(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, ablated, nullptr);
     return trace;
 }
 

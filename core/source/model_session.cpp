@@ -132,6 +132,7 @@ Trace withoutLayers(const Trace& full) {
     copy.handRounding = full.handRounding;
     copy.notices = full.notices;
     copy.wordGroups = full.wordGroups;
+    copy.block = full.block;
     return copy;
 }
 

@@ -2,6 +2,7 @@
 // variance, ε and the division), the feed-forward products and activations (a SwiGLU cell's gate
 // and up products), the output head and the softmax over the vocabulary.
 // Shape legend: T tokens, d model width, d_ff feed-forward width, V vocabulary size.
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -11,6 +12,17 @@
 namespace attnscope::explain_detail {
 
 namespace {
+
+// ε as people write it ("0.00001"): the lesson's decimals would print 0.000, six significant digits 1e-05.
+std::string plainDecimal(double value) {
+    char buffer[64];
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 12);
+    std::string text = error == std::errc() ? std::string(buffer, end) : std::to_string(value);
+    if (text.find('.') == std::string::npos) return text;
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
 
 // "r[tok,c]": a cell of a block step named by its symbol.
 std::string cellOf(const Context& c, Step step, int row, int column) {
@@ -59,7 +71,7 @@ void explainNorm(Explanation& e, const Context& c) {
     if (layer) e.details.push_back(c.say(MessageId::ExplainNormMean, {joined(x, c), c.num(d), c.num(mu)}));
     e.details.push_back(c.say(layer ? MessageId::ExplainNormVariance : MessageId::ExplainNormMeanSquare,
                               {squares, c.num(d), c.num(spread)}));
-    e.details.push_back(c.say(MessageId::ExplainNormRoot, {c.num(norm.eps), c.num(spread), c.num(root)}));
+    e.details.push_back(c.say(MessageId::ExplainNormRoot, {plainDecimal(norm.eps), c.num(spread), c.num(root)}));
     const double divided = (x[j] - mu) / root;
     const std::string division = layer ? "(" + c.num(x[j]) + " − " + c.num(mu) + ") / " + c.num(root)
                                        : c.num(x[j]) + " / " + c.num(root);

@@ -183,6 +183,19 @@ PY
     "$bin" --model "$src/tests/reference/models/bert-tiny" --sentence "the [MASK] sat" --layer 2 --export-png "$tmp/heat.png" || fail "exit $?"
     head -c 8 "$tmp/heat.png" | od -An -c | grep -q "P   N   G" || fail "not a PNG"
     ;;
+  export_png_norms)
+    # --norms shades by weight × ‖value‖ (numbers checked against torch in beyond_window_tests);
+    # here: the picture changes, and a session saved with View's norms box ticked draws the same.
+    lesson=(--lesson two-layers --sentence "The animal didn't cross the street because it was too tired")
+    "$bin" "${lesson[@]}" --export-png "$tmp/w.png" || fail "exit $?"
+    "$bin" "${lesson[@]}" --export-png "$tmp/n.png" --norms || fail "--norms exit $?"
+    cmp -s "$tmp/w.png" "$tmp/n.png" && fail "--norms drew the weights"
+    printf '{"format":"attnscope-session","version":1,"source":{"kind":"lesson","path":"two-layers"},"sentence":"The animal didn'"'"'t cross the street because it was too tired","layer":2,"head":1,"step":1,"tab":1,"view":{"norms":true}}' > "$tmp/s.json"
+    "$bin" --session-file "$tmp/s.json" --export-png "$tmp/s.png" || fail "session exit $?"
+    cmp -s "$tmp/n.png" "$tmp/s.png" || fail "the session's norms were not drawn"
+    "$bin" "${lesson[@]}" --norms --print 2>"$tmp/err" >/dev/null && fail "--norms without --export-png accepted"
+    grep -q -- "--norms needs --export-png" "$tmp/err" || fail "unclear error: $(cat "$tmp/err")"
+    ;;
   model_errors)
     models="$src/tests/reference/models"
     "$bin" --model "$tmp/no-such-model" --sentence x --print 2>"$tmp/err" >/dev/null && fail "missing folder accepted"

@@ -130,7 +130,7 @@ TEST_CASE("cross-attention by hand: one query, two source tokens", "[cross-atten
         CHECK(ex.value().title.find("S[chase, mice]") != std::string::npos);
         REQUIRE(ex.value().terms.size() == 5);
         CHECK(ex.value().termsTotal == 0.0);
-        CHECK(ex.value().terms[0].label.find("k[mice,0]") != std::string::npos);
+        CHECK(ex.value().terms[0].label.find("k[mice,1]") != std::string::npos);
         CHECK(ex.value().sources[1] == CellRef{Step::Key, 0, 0, 1, 0});
     }
     SECTION("a weight lists the exponentials of the source tokens") {
@@ -141,29 +141,29 @@ TEST_CASE("cross-attention by hand: one query, two source tokens", "[cross-atten
         CHECK(*ex.value().numerator / *ex.value().divisor == Approx(a).epsilon(1e-15));
     }
     SECTION("a key is explained from the source's row, not the target's") {
-        auto ex = explainCell(t, CellRef{Step::Key, 0, 0, 1, 3}, 4);  // K[mice, 3] = x(mice)[3] = 1
+        auto ex = explainCell(t, CellRef{Step::Key, 0, 0, 1, 3}, 4);  // K[mice, 4] = x(mice)[4] = 1 (from 1)
         REQUIRE(ex.ok());
         CHECK(ex.value().value == 1.0);
         REQUIRE(ex.value().terms.size() == 1);
-        CHECK(ex.value().terms[0].label.find("X_src[mice, 3]") != std::string::npos);
+        CHECK(ex.value().terms[0].label.find("X_src[mice, 4]") != std::string::npos);
         CHECK(ex.value().sources == std::vector<CellRef>{CellRef{Step::SourceInput, 0, 0, 1, 3}});
     }
     SECTION("the weighted sum mixes the source's values") {
         auto ex = explainCell(t, CellRef{Step::WeightedSum, 0, 0, 0, 1}, 4);  // b·1 + a·0 … = 1/(e+1)
         REQUIRE(ex.ok());
         CHECK(ex.value().termsTotal == Approx(b).epsilon(1e-15));
-        CHECK(ex.value().terms[1].label.find("a[chase→mice]·v[mice,1]") != std::string::npos);
+        CHECK(ex.value().terms[1].label.find("a[chase→mice]·v[mice,2]") != std::string::npos);
     }
 }
 
 TEST_CASE("a projected key is explained with the source's X", "[cross-attention]") {
-    // Lesson 2, head 1: K[mice, 0] = x(mice)·W_K[:,0] = [1,1,0,1,0]·[−2, 2, 1, 2, 1] = −2 + 2 + 2 = 2.
+    // Lesson 2, head 1: K[mice, 1] = x(mice)·W_K[:,1] (columns counted from 1) = [1,1,0,1,0]·[−2, 2, 1, 2, 1] = −2 + 2 + 2 = 2.
     const Trace t = cross("two-heads", "cats chase mice", "mice cats");
     auto ex = explainCell(t, CellRef{Step::Key, 0, 0, 0, 0}, 4);
     REQUIRE(ex.ok());
     CHECK(ex.value().termsTotal == 2.0);
     CHECK(ex.value().value == 2.0);
-    CHECK(ex.value().terms[1].label.find("X_src[mice,1]·W_K[1,0]") != std::string::npos);
+    CHECK(ex.value().terms[1].label.find("X_src[mice,2]·W_K[2,1]") != std::string::npos);
     CHECK(ex.value().sources[2] == CellRef{Step::SourceInput, 0, 0, 0, 1});
 }
 

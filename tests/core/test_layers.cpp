@@ -125,10 +125,10 @@ TEST_CASE("exports print every layer, or the one asked for", "[layers][export]")
     // X₂ = [[1.7311, 0.2689], [0.2689, 1.7311]], layer column 2
     const std::string csv = exportTrace(trace, ExportFormat::Csv, request);
     CHECK(csv == "step,layer,head,row,row_label,col,col_label,value\n"
-                 "x,2,,1,a,1,0,1.7311\n"
-                 "x,2,,1,a,2,1,0.2689\n"
-                 "x,2,,2,b,1,0,0.2689\n"
-                 "x,2,,2,b,2,1,1.7311\n");
+                 "x,2,,1,a,1,1,1.7311\n"
+                 "x,2,,1,a,2,2,0.2689\n"
+                 "x,2,,2,b,1,1,0.2689\n"
+                 "x,2,,2,b,2,2,1.7311\n");
     const std::string text = exportTrace(trace, ExportFormat::Text, request);
     CHECK(text.find("== Input of layer 2: X₂ = X₁ + output₁ (residual) ==") != std::string::npos);
 

@@ -110,7 +110,7 @@ TEST_CASE("a LayerNorm cell shows the row's mean, variance, ε and the division"
     CHECK(x.rule == "LayerNorm of row sat: subtract the row's mean μ, divide by √(σ² + ε), then scale by γ and shift by β");
     CHECK(hasLine(x, "mean μ = (4 + 0 + 4 + 0) / 4 = 2"));
     CHECK(hasLine(x, "variance σ² = ((4 − 2)² + (0 − 2)² + (4 − 2)² + (0 − 2)²) / 4 = 4"));
-    CHECK(hasLine(x, "ε = 0.000010; √(4 + ε) = 2.000002"));
+    CHECK(hasLine(x, "ε = 0.00001; √(4 + ε) = 2.000002"));
     CHECK(hasLine(x, "divided: (0 − 2) / 2.000002 = -0.999999"));
     CHECK(x.termsTotal == Approx(x.value));
     const auto zh = explainCell(t, CellRef{Step::Norm, 0, 0, 2, 1}, 6, Language::Chinese).value();

@@ -103,7 +103,7 @@ TEST_CASE("growing the dimensions keeps the top-left block and fills zeros", "[l
     CHECK(h1.wv == Mat::Zero(3, 2));
     CHECK(g.layers[0].wo == mat({{11, 12, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}));  // (H·d_v)×d = 4×3
     REQUIRE(g.featureNames.size() == 3);
-    CHECK(g.featureNames[2].in("") == "2");
+    CHECK(g.featureNames[2].in("") == "3");  // a new feature is named as people count, from 1
     CHECK(runLesson(g, g.sentence).ok());  // the run after it is valid
 }
 

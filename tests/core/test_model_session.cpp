@@ -48,6 +48,8 @@ Trace everyFieldSet() {
     t.handRounding = 2;
     t.notices = {Notice{MessageId::NoticeRowMaskedNumbered, {"2"}}};
     t.wordGroups = {0, 1};
+    t.block.residual = true;
+    t.block.afterAttention = filled(2, 3, 100);
     return t;
 }
 
@@ -84,13 +86,15 @@ TEST_CASE("withoutLayers keeps every Trace field but the layers", "[model_sessio
     CHECK(copy.handRounding == std::optional<int>(2));
     CHECK(copy.notices == full.notices);
     CHECK(copy.wordGroups == full.wordGroups);
+    CHECK(copy.block.residual);
+    CHECK(copy.block.afterAttention == full.block.afterAttention);
 }
 
 // The guard for the next field: Trace's size on this platform (x86-64, libstdc++) with the
 // fields above. A new field changes it: copy the field in withoutLayers, set and check it above,
 // then update the number.
 TEST_CASE("Trace has no field withoutLayers does not know", "[model_session]") {
-    CHECK(sizeof(Trace) == 232);
+    CHECK(sizeof(Trace) == 848);
 }
 
 TEST_CASE("takeDetailTrace moves the run's Full layer out: the recomputed layer's numbers, weights left behind",

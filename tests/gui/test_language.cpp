@@ -1,6 +1,8 @@
 // The interface language (issue 12): View ▸ Language switches the whole window at once, keeping
 // what the reader was looking at, and remembers the choice; a window in Chinese at 1366×768 has no
 // clipped label or button.
+#include <algorithm>
+
 #include <QAbstractButton>
 #include <QApplication>
 #include <QLabel>
@@ -15,6 +17,7 @@
 #include "app/lab_window.hpp"
 #include "app/language.hpp"
 #include "app/main_window.hpp"
+#include "ui/common/job_progress.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "window_access.hpp"
 
@@ -60,6 +63,15 @@ QStringList clippedTexts(const QWidget& root) {
             clipped << describe(button, button->text(), button->sizeHint().width(), button->width());
     }
     return clipped;
+}
+
+}  // namespace
+
+namespace {
+
+bool noJobRunning(const QWidget& window) {
+    const auto jobs = window.findChildren<JobProgress*>();
+    return std::none_of(jobs.begin(), jobs.end(), [](const JobProgress* job) { return job->isVisible(); });
 }
 
 }  // namespace
@@ -180,7 +192,10 @@ private slots:
         for (int i = 0; i < tabs->count(); ++i) {
             if (!tabs->isTabVisible(i)) continue;
             child<QTabWidget>(window, "tabs")->setCurrentIndex(i);
-            QApplication::processEvents();
+            // A tab may start work on being shown (Beyond weights): check the layout its result
+            // settles into, not the one a caption's new text has not reached yet.
+            QTRY_VERIFY_WITH_TIMEOUT(noJobRunning(window), 30000);
+            for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();  // a layout request per parent level
             for (const QString& c : clippedTexts(window)) clipped << tabs->tabText(i) + ": " + c;
             // The layout fits the screen: a wider minimum would grow the window off a 1366 px screen.
             const QSize minimum = window.minimumSizeHint();
