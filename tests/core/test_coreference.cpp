@@ -547,3 +547,287 @@ TEST_CASE("head statistics: the first-token share by weight × ‖value‖", "[c
     CHECK(stats.value()[0].firstShare == Approx(1.9 / 3).margin(kExact));  // the weights' share unchanged
     CHECK_FALSE(stats.value()[1].normFirstShare);
 }
+
+// ---------------------------------------------------------------- coreference set files
+
+TEST_CASE("a coreference set parses: comments, blank lines, defaults", "[coref]") {
+    const std::string text =
+        "# a comment\n"
+        "\n"
+        R"({"sentence": "The cat saw the dog and it ran", "mention": "it", "antecedent": "dog", "id": "a", "pair": "p1"})" "\n"
+        R"({"sentence": "The cat saw the cat", "mention": "cat", "mention_occurrence": 2, "antecedent": "cat"})" "\n";
+    auto set = parseCorefSet(text, "set.jsonl");
+    INFO((set ? std::string() : set.error().text()));
+    REQUIRE(set.ok());
+    REQUIRE(set.value().examples.size() == 2);
+    const CorefExample& a = set.value().examples[0];
+    CHECK(a.line == 3);
+    CHECK(a.mentionOccurrence == 1);
+    CHECK(a.pair == "p1");
+    CHECK(exampleLabel(set.value(), a) == "set.jsonl: line 3 (a)");
+    CHECK(set.value().examples[1].mentionOccurrence == 2);
+}
+
+TEST_CASE("malformed coreference sets name the file, the line and the field", "[coref]") {
+    struct Bad {
+        std::string text, message;
+    };
+    const std::string ok = R"({"sentence": "The cat ran and it sat", "mention": "it", "antecedent": "cat"})";
+    const std::vector<Bad> cases = {
+        {ok + "\n{\"sentence\": \"x\"", "set.jsonl: line 2: expected a JSON object on one line, found text that is not valid JSON at column 17: "
+                                         "expected '}', found the end of the text (syntax error while parsing object - "
+                                         "unexpected end of input; expected '}')"},
+        {"[1, 2]", "set.jsonl: line 1: expected a JSON object, found a list of 2"},
+        {R"({"sentence": "The cat ran", "mention": "it"})",
+         "set.jsonl: line 1: antecedent: expected text, found nothing (the field is missing)"},
+        {R"({"sentence": "The cat ran and it sat", "mention": 7, "antecedent": "cat"})",
+         "set.jsonl: line 1: mention: expected text, found the number 7"},
+        {ok + "\n" + R"({"sentence": "it and it", "mention": "it", "mention_occurrence": "2", "antecedent": "and"})",
+         "set.jsonl: line 2: mention_occurrence: expected a whole number from 1 to 1000, found the text \"2\""},
+        {R"({"sentence": "The cat ran and it sat", "mention": "it", "antecedant": "cat"})",
+         "set.jsonl: line 1: antecedant: unknown field"},
+        {R"({"sentence": "The cat sat with the dog", "mention": "it", "antecedent": "cat"})",
+         "set.jsonl: line 1: mention: expected \"it\" to occur as a word 1 time in the sentence, found 0"},
+        {R"({"sentence": "The cat ran and it sat", "mention": "it", "antecedent": "dog"})",
+         "set.jsonl: line 1: antecedent: expected \"dog\" to occur as a word 1 time in the sentence, found 0"},
+        {R"({"sentence": "it ran", "mention": "it", "antecedent": "it"})",
+         "set.jsonl: line 1: antecedent: expected a word other than the mention"},
+        {R"({"sentence": "", "mention": "it", "antecedent": "cat"})", "set.jsonl: line 1: sentence: expected text, found an empty string"},
+        {"# only a comment\n\n", "set.jsonl: expected at least one example line, found none"},
+    };
+    for (const Bad& bad : cases) {
+        auto set = parseCorefSet(bad.text, "set.jsonl");
+        INFO("input: " << bad.text);
+        REQUIRE_FALSE(set.ok());
+        CHECK_THAT(set.error().text(), Contains(bad.message));
+    }
+    auto missing = readCorefSet("/no/such/dir/set.jsonl");
+    REQUIRE_FALSE(missing.ok());
+    CHECK_THAT(missing.error().text(), Contains("/no/such/dir/set.jsonl"));
+}
+
+TEST_CASE("the shipped coreference sets parse and are large enough", "[coref]") {
+    auto en = readCorefSet(sourceDir() / "resources/coref/english.jsonl");
+    INFO((en ? std::string() : en.error().text()));
+    REQUIRE(en.ok());
+    CHECK(en.value().examples.size() >= 150);
+    auto zh = readCorefSet(sourceDir() / "resources/coref/chinese.jsonl");
+    INFO((zh ? std::string() : zh.error().text()));
+    REQUIRE(zh.ok());
+    CHECK(zh.value().examples.size() >= 50);
+}
+
+// ---------------------------------------------------------------- evaluation
+
+namespace {
+
+// Sentences through the built-in coreference lesson (its own tokenizer and two hand-made heads).
+SentenceRunner coreferenceLessonRunner() {
+    return [](const std::string& sentence) -> Result<Trace> { return runBuiltInLesson("coreference", sentence); };
+}
+
+}  // namespace
+
+// The lesson as the runner: "it" resolves to "animal" under head 1 and to "animal" under head 2
+// too (uniform over animal/cross/street: a tie, which goes to the nearest, street — so head 2 is
+// wrong). Example 2 asks for "street" with "wide": head 1 still says animal (a single layer cannot
+// see "wide"), head 2 says street by the tie rule.
+//   head 1: 1/2, head 2: 1/2; nearest (street): 1/2; rule (street): 1/2.
+TEST_CASE("evaluation over a set with the lesson as the runner; progress and cancel", "[coref]") {
+    const std::string text =
+        R"({"sentence": "The animal didn't cross the street because it was too tired", "mention": "it", "antecedent": "animal"})" "\n"
+        R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "it", "antecedent": "street"})" "\n"
+        R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "was", "antecedent": "too"})" "\n";
+    auto set = parseCorefSet(text, "lesson-set.jsonl");
+    REQUIRE(set.ok());
+    const SentenceRunner run = coreferenceLessonRunner();
+    std::vector<int> progress;
+    EvaluationControl control;
+    control.progress = [&](int done, int total) { progress.push_back(done * 10 + total); };
+    auto eval = evaluateCorefSet(set.value(), run, control);
+    INFO((eval ? std::string() : eval.error().text()));
+    REQUIRE(eval.ok());
+    const CorefEvaluation& e = eval.value();
+    CHECK(progress == std::vector<int>{13, 23, 33});
+    CHECK(e.evaluated == 2);
+    CHECK(e.skipped() == 1);
+    CHECK_THAT(noticeText(*e.outcomes[2].skipReason, Language::English), Contains("not a candidate"));
+    REQUIRE_MATRIX_NEAR(rows({{.5, .5}}), e.accuracy, kExact);
+    CHECK(e.nearestAccuracy() == Approx(.5));
+    CHECK(e.ruleAccuracy() == Approx(.5));
+    // Rollout: the mean attention → animal (0.797) in both sentences → 1/2.
+    CHECK(e.rolloutAccuracy() == Approx(.5));
+    REQUIRE_MATRIX_NEAR(rows({{1, 1}}), e.correct, kExact);
+    REQUIRE(e.ranking.size() == 2);
+    CHECK(e.ranking[0].head == HeadRef{0, 0});
+    CHECK(bestHeads(e, 1) == std::vector<HeadRef>{{0, 0}});
+    CHECK(bestHeads(e, 5).size() == 2);
+
+    std::atomic<bool> cancel{true};
+    EvaluationControl cancelled;
+    cancelled.cancel = &cancel;
+    auto stopped = evaluateCorefSet(set.value(), run, cancelled);
+    REQUIRE_FALSE(stopped.ok());
+    CHECK_THAT(stopped.error().text(), Contains("cancelled"));
+
+    const SentenceRunner failing = [](const std::string&) -> Result<Trace> { return Error{"text", "bad byte"}; };
+    auto failed = evaluateCorefSet(set.value(), failing);
+    REQUIRE_FALSE(failed.ok());
+    CHECK(failed.error().text() == "lesson-set.jsonl: line 1: text: bad byte");
+}
+
+// End to end on the random-weight tiny BERT (tests/reference/models/bert-tiny), its WordPiece
+// tokenizer and [CLS]/[SEP] (ids 2, 3). Candidates leave out stop-words (the, on, and, by, with, …):
+//  1. the cat sat on the mat and it ran       it: cat sat mat        gold cat
+//     nearest mat ✗; rule: listed non-human singular cat, mat → mat ✗
+//  2. the dog sat by the tree and it ran      it: dog sat tree       gold dog
+//     nearest tree ✗; rule tree ✗
+//  3. the cats sat on the mat and they ran    they: cats(cat ##s) sat mat   gold cats
+//     nearest mat ✗; rule: mat singular ✗, sat singular ✗, cats plural animal ✓ → cats ✓
+//  4. she read the book and it was red        it: read book          gold book
+//     nearest book ✓; rule book ✓
+//  5. he sat by the river , then he ran       he (2nd): gold he (1st) is a stop-word → skipped
+//  6. the cat sat with two dogs and they ran  they: cat sat two dogs(dog ##s)   gold dogs
+//     nearest dogs ✓; rule: dogs plural animal ✓
+// Evaluated 5: nearest 2/5 = 0.4, rule 3/5 = 0.6. Every head's accuracy is a multiple of 1/5.
+// First candidate: cat ✓, dog ✓, cats ✓, read ✗, cat ✗ → 3/5 = 0.6.
+// Random pick (one gold candidate each): (1/3 + 1/3 + 1/3 + 1/2 + 1/4) / 5 = 1.75 / 5 = 0.35.
+TEST_CASE("evaluation end to end on the tiny random BERT: baselines computed by hand", "[coref]") {
+    const fs::path folder = sourceDir() / "tests/reference/models/bert-tiny";
+    auto model = loadModel(folder);
+    REQUIRE(model.ok());
+    auto tokenizer = ModelTokenizer::load(folder);
+    REQUIRE(tokenizer.ok());
+    const ModelTokenizer& tok = tokenizer.value();
+    const SentenceRunner run = [&](const std::string& sentence) -> Result<Trace> {
+        auto pieces = tok.encode(sentence);
+        if (!pieces) return pieces.error();
+        std::vector<int> ids;
+        for (const Token& t : pieces.value()) ids.push_back(t.id);
+        REQUIRE(tok.wrap(ids).front() == 2);  // bert-tiny's [CLS] … [SEP] are ids 2 and 3
+        REQUIRE(tok.wrap(ids).back() == 3);
+        RunControl control;
+        control.fullDetailMaxTokens = 0;  // weights are all coreference needs
+        auto ran = runModel(model.value(), tok.wrap(ids), tok.wrap(pieces.value()), control);
+        if (!ran) return ran.error();
+        return std::move(ran).value().trace;
+    };
+    const std::string text = kTinyCorefSet;
+    auto set = parseCorefSet(text, "tiny.jsonl");
+    INFO((set ? std::string() : set.error().text()));
+    REQUIRE(set.ok());
+    auto eval = evaluateCorefSet(set.value(), run);
+    INFO((eval ? std::string() : eval.error().text()));
+    REQUIRE(eval.ok());
+    const CorefEvaluation& e = eval.value();
+    CHECK(e.layers == 2);
+    CHECK(e.headsPerLayer == 4);
+    CHECK(e.evaluated == 5);
+    CHECK(e.nearestCorrect == 2);
+    CHECK(e.ruleCorrect == 3);
+    CHECK(e.nearestAccuracy() == Approx(.4));
+    CHECK(e.ruleAccuracy() == Approx(.6));
+    CHECK(e.firstCorrect == 3);
+    CHECK(e.firstAccuracy() == Approx(.6));
+    CHECK(e.randomCorrect == Approx(1.75));
+    CHECK(e.randomAccuracy() == Approx(.35));
+    CHECK(e.outcomes[3].candidateCount == 2);
+    CHECK(e.outcomes[5].candidateCount == 4);
+    CHECK(e.random.accuracy == Approx(.35));
+    CHECK(e.first.correct == 3);
+    // Bootstrap over 5 examples: every resampled mean of a 0/1 column is a multiple of 1/5, and
+    // the interval holds the accuracy; the random pick's mean lies between 1/4 and 1/2.
+    CHECK(e.bootstrap.resamples == 1000);
+    CHECK(e.rule.interval.low <= .6);
+    CHECK(e.rule.interval.high >= .6);
+    CHECK(e.random.interval.low >= .25);
+    CHECK(e.random.interval.high <= .5);
+    CHECK_THAT(noticeText(*e.outcomes[4].skipReason, Language::English), Contains("\"he\" is not a candidate"));
+    CHECK(noticeText(*e.outcomes[4].skipReason, Language::Chinese) == "先行词“he”不是候选词（是停用词、标点，或在未开启后指时位于指称之后）");
+    // "cats" is one word of two pieces: gold span = that one word.
+    CHECK(e.outcomes[2].goldFirst == e.outcomes[2].goldLast);
+    REQUIRE(e.ranking.size() == 8);
+    for (std::size_t i = 0; i < e.ranking.size(); ++i) {
+        const HeadAccuracy& h = e.ranking[i];
+        INFO("head " << h.head.layer + 1 << ":" << h.head.head + 1 << " accuracy " << h.accuracy);
+        CHECK(h.accuracy == Approx(h.correct / 5.0));
+        CHECK(e.accuracy(h.head.layer, h.head.head) == Approx(h.accuracy));
+        CHECK(h.interval.low <= h.accuracy);
+        CHECK(h.interval.high >= h.accuracy);
+        CHECK(h.interval.low * 5 == Approx(std::round(h.interval.low * 5)));  // multiples of 1/5
+        CHECK(h.overRule.low <= h.accuracy - .6);
+        CHECK(h.overRule.high >= h.accuracy - .6);
+        if (i > 0) CHECK(e.ranking[i - 1].correct >= h.correct);
+    }
+}
+
+// Both examples skipped (neither "too" nor "was" is a candidate: stop-words): an accuracy over
+// no examples means nothing, so the evaluation is an error naming the set and its first line.
+TEST_CASE("evaluation with no evaluable example is an error in English and Chinese", "[coref]") {
+    const std::string text =
+        R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "was", "antecedent": "too"})" "\n"
+        R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "wide", "antecedent": "was"})" "\n";
+    auto set = parseCorefSet(text, "none.jsonl");
+    REQUIRE(set.ok());
+    auto eval = evaluateCorefSet(set.value(), coreferenceLessonRunner());
+    REQUIRE_FALSE(eval.ok());
+    CHECK(eval.error().textIn(Language::English) ==
+          "none.jsonl: expected at least one example to evaluate, found none of 2: each was skipped because its mention "
+          "or antecedent is not among the model's words or the antecedent is not a candidate (the first: none.jsonl: line 1)");
+    CHECK(eval.error().textIn(Language::Chinese) ==
+          "none.jsonl: 应至少有一个可评估的样例，实际 2 个样例都被跳过：指称或先行词不在模型的词中，或先行词不是候选词（第一个：none.jsonl: 第 1 行）");
+}
+
+TEST_CASE("lesson 5: changing tired to wide flips what layer 2's head resolves it to", "[coref][layers]") {
+    // resources/lessons/two-layers.json, layer 2, row "it": only "it" has a query, and its score
+    // for the noun that fits the state word is s = 3.9032 (2 × 0.9758 × 2, see the lesson); the
+    // other ten tokens score 0. The candidates are animal, cross, street (the rest are stop-words,
+    // punctuation or the mention), so renormalised: e^s / (e^s + 2) = 49.557 / 51.557 = 0.9612
+    // for the fitting noun and 1 / 51.557 = 0.0194 for each other candidate.
+    const std::string base = "The animal didn't cross the street because it was too ";
+    for (const auto& [state, fitting, other] : {std::tuple{"tired", "animal", "street"}, std::tuple{"wide", "street", "animal"}}) {
+        INFO(state);
+        const Trace trace = runBuiltInLesson("two-layers", base + state);
+        ResolveOptions options;
+        options.scoring = Scoring::oneHead(1, 0);
+        auto resolved = resolveSentence(trace, options);
+        REQUIRE(resolved.ok());
+        const SentenceResolution& s = resolved.value();
+        REQUIRE(s.mentions.size() == 1);
+        const Resolution& r = s.mentions[0];
+        REQUIRE(r.candidates.size() == 3);
+        const auto scoreOf = [&](const std::string& word) {
+            for (std::size_t c = 0; c < r.candidates.size(); ++c)
+                if (s.words[static_cast<std::size_t>(r.candidates[c])].text == word) return r.scores[static_cast<Eigen::Index>(c)];
+            FAIL("no candidate " << word);
+            return -1.0;
+        };
+        CHECK(s.words[static_cast<std::size_t>(r.candidates[static_cast<std::size_t>(r.chosen)])].text == fitting);
+        CHECK(scoreOf(fitting) == Approx(0.9612).margin(1e-4));
+        CHECK(scoreOf(other) == Approx(0.0194).margin(1e-4));
+        CHECK(scoreOf("cross") == Approx(0.0194).margin(1e-4));
+        // Before renormalising: the softmax row itself, e^s / (e^s + 10) = 49.557 / 59.557 = 0.8321
+        // and 1 / 59.557 = 0.0168; the candidates got 0.8321 + 2 × 0.0168 = 0.8657 of the attention.
+        REQUIRE(r.rawScores.size() == 3);
+        for (std::size_t c = 0; c < r.candidates.size(); ++c) {
+            const std::string& word = s.words[static_cast<std::size_t>(r.candidates[c])].text;
+            CHECK(r.rawScores(static_cast<Eigen::Index>(c)) == Approx(word == fitting ? 0.8321 : 0.0168).margin(1e-4));
+        }
+        CHECK(r.rawScores.sum() == Approx(0.8657).margin(1e-4));
+    }
+}
+
+// Where the control's best head lands: two trained heads (0.8, 0.6) score above the control's
+// best (0.5), one (0.4) below, so it would rank 3rd; a tie does not count as above.
+TEST_CASE("random-weights control: its best head and its place in the trained ranking", "[coref]") {
+    CorefEvaluation trained, control;
+    trained.ranking = {{HeadRef{1, 0}, 8, 0.8, {}, {}}, {HeadRef{0, 1}, 6, 0.6, {}, {}}, {HeadRef{0, 0}, 4, 0.4, {}, {}}};
+    control.ranking = {{HeadRef{0, 1}, 5, 0.5, {0.2, 0.8}, {}}, {HeadRef{1, 0}, 1, 0.1, {}, {}}};
+    const ControlComparison c = compareWithControl(trained, control, 9);
+    CHECK(c.seed == 9);
+    CHECK(c.best.head == HeadRef{0, 1});
+    CHECK(c.best.interval == Interval{0.2, 0.8});
+    CHECK(c.trainedAbove == 2);
+    control.ranking.front().accuracy = 0.6;
+    CHECK(compareWithControl(trained, control, 9).trainedAbove == 1);
+}
