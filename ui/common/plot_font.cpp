@@ -4,6 +4,7 @@
 #include <QFontMetricsF>
 #include <QSet>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace attnscope {
@@ -80,7 +81,10 @@ public:
     FontFollower(QCustomPlot* plot, double laidOutFor)
         : QObject(plot), points_(plot->font().pointSizeF()), laidOutFor_(laidOutFor), baseMinimum_(plot->minimumSize()) {
         growMinimum(*plot);
-        connect(plot, &QCustomPlot::afterLayout, this, [plot] { fitTitles(*plot); });
+        connect(plot, &QCustomPlot::afterLayout, this, [this, plot] {
+            fitTitles(*plot);
+            growMinimum(*plot);
+        });
     }
 
     bool eventFilter(QObject* watched, QEvent* event) override {
@@ -99,10 +103,20 @@ public:
 
 private:
     // Larger text needs taller plots (pages scroll down); smaller text keeps the size the page
-    // was laid out for. The width stays: the screen's width is what a page must fit.
+    // was laid out for. The width stays: the screen's width is what a page must fit. A plot whose
+    // rows are labelled (a sentence's tokens) is tall enough for a line of text per row: the
+    // labels never print over each other.
     void growMinimum(QCustomPlot& plot) const {
         const double growth = std::max(1.0, plot.font().pointSizeF() / laidOutFor_);
-        plot.setMinimumSize(baseMinimum_.width(), static_cast<int>(baseMinimum_.height() * growth));
+        int height = static_cast<int>(baseMinimum_.height() * growth);
+        const int rows = plot.property(kLabelledRows).toInt();
+        if (rows > 0) {
+            const int rectHeight = plot.axisRect()->height();
+            const int aroundRect = rectHeight > 0 ? plot.height() - rectHeight : 0;
+            const double line = QFontMetricsF(plot.yAxis->tickLabelFont()).height();
+            height = std::max(height, aroundRect + static_cast<int>(std::ceil(rows * line)));
+        }
+        if (plot.minimumSize() != QSize(baseMinimum_.width(), height)) plot.setMinimumSize(baseMinimum_.width(), height);
     }
 
     double points_, laidOutFor_;

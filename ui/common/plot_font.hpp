@@ -11,4 +11,8 @@ namespace attnscope {
 // shrinks a title wider than the plot until it fits.
 void followWidgetFont(QCustomPlot* plot, double laidOutForPoints);
 
+// The plot property (an int) naming how many labelled rows the plot shows: a following plot keeps
+// a line of its tick labels' height for each.
+inline constexpr const char* kLabelledRows = "labelledRows";
+
 }  // namespace attnscope

@@ -8,6 +8,7 @@
 
 #include "core/trace/explain.hpp"
 #include "ui/attention/heatmap_builder.hpp"
+#include "ui/common/plot_font.hpp"
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
@@ -155,6 +156,7 @@ void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int cou
     axis->setSubTicks(false);
     axis->setRange(-0.5, std::max(count, 1) - 0.5);
     if (columns) axis->setTickLabelRotation(tickLabelRotation(labels, 5));
+    else plot_->setProperty(kLabelledRows, static_cast<int>(labels.size()));  // tall enough for them (plot_font.hpp)
 }
 
 QString MatrixPlotBuilder::title() const { return title_->text(); }

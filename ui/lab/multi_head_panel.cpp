@@ -107,7 +107,7 @@ private:
 namespace {
 
 constexpr int kDecimals = 2;
-const QSize kCardSize(240, 220);
+const QSize kCardSize(232, 220);  // five side by side fit a 1280-pixel screen with the page margins
 
 }  // namespace
 

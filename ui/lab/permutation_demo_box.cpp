@@ -27,6 +27,7 @@ PermutationDemoBox::PermutationDemoBox(QWidget* parent) : QWidget(parent) {
     pair->addWidget(matrixCard(this, shuffled_, "permutation-shuffled", kCardSize));
     demo->addLayout(pair, 1);
     order_ = new QLabel(this);
+    order_->setWordWrap(true);  // fourteen numbers and more: never wider than the screen
     check_ = new QLabel(this);
     check_->setWordWrap(true);
     demo->addWidget(order_);
