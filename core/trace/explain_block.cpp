@@ -13,15 +13,12 @@ namespace attnscope::explain_detail {
 
 namespace {
 
-// ε as people write it ("0.00001"): the lesson's decimals would print 0.000, six significant digits 1e-05.
+// ε as people write it ("0.00001"): the lesson's decimals would print 0.000, six significant
+// digits 1e-05. to_chars without a precision gives the shortest fixed text that reads back exactly.
 std::string plainDecimal(double value) {
-    char buffer[64];
-    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 12);
-    std::string text = error == std::errc() ? std::string(buffer, end) : std::to_string(value);
-    if (text.find('.') == std::string::npos) return text;
-    text.erase(text.find_last_not_of('0') + 1);
-    if (text.back() == '.') text.pop_back();
-    return text;
+    char buffer[400];  // fixed notation of any double
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+    return error == std::errc() ? std::string(buffer, end) : std::to_string(value);
 }
 
 // "r[tok,c]": a cell of a block step named by its symbol.

@@ -517,10 +517,13 @@ def run_block(block, x, attention, r):
     current = attention
     if block["residual"]:
         current = out["residual_attention"] = r([[a + b for a, b in zip(xr, ar)] for xr, ar in zip(x, attention)])
+    def normed(rows, key):  # a norm's statistics and hand-rounded output, kept under `key`
+        stats, y = norm_rows(rows, block[key])
+        out[key] = dict(stats, output=r(y))
+        return out[key]["output"]
+
     if block["norm"] is not None:
-        stats, y = norm_rows(current, block["norm"])
-        current = r(y)
-        out["norm"] = dict(stats, output=current)
+        current = normed(current, "norm")
     ffn = block["ffn"]
     if ffn is not None:
         n = current
@@ -540,9 +543,7 @@ def run_block(block, x, attention, r):
         if block["residual"]:
             current = out["residual_ffn"] = r([[a + b for a, b in zip(nr, fr)] for nr, fr in zip(n, f["output"])])
     if block["final_norm"] is not None:
-        stats, y = norm_rows(current, block["final_norm"])
-        current = r(y)
-        out["final_norm"] = dict(stats, output=current)
+        current = normed(current, "final_norm")
     head = block["head"]
     if head is not None:
         out["vocabulary"] = head["vocabulary"]
