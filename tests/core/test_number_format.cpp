@@ -84,3 +84,22 @@ TEST_CASE("a lesson without projections says Q = X, K = X, V = X", "[format][mes
     CHECK(stepTitleIn(projected, Step::Query, 0) == "Queries Q = X·W_Q");
     CHECK(stepTitleIn(projected, Step::Key, 0) == "Keys K = X·W_K");
 }
+
+TEST_CASE("text tables line up Chinese headers and labels: a CJK character takes two terminal columns", "[format][zh]") {
+    // Worked out by hand: "动" and "，" are two columns wide each, "0.071" five, so every column is
+    // five wide; the row labels are two wide. Every line is then 2 + 2 × (2 + 5) = 16 columns, and each
+    // number ends at column 9 or 16 — exactly under the end of its header.
+    CHECK(displayWidth("动") == 2);
+    CHECK(displayWidth("，") == 2);
+    CHECK(displayWidth("ab") == 2);
+    CHECK(displayWidth("它→累") == 5);  // the arrow is one column
+    const Table t{{"动", "，"}, {"它", "累"}, {{"0.002", "0.969"}, {"0.071", "0.071"}}};
+    std::istringstream lines(textTable(t));
+    std::vector<std::string> got;
+    for (std::string line; std::getline(lines, line);) got.push_back(line);
+    REQUIRE(got.size() == 3);
+    CHECK(got[0] == "       动     ，");
+    CHECK(got[1] == "它  0.002  0.969");
+    CHECK(got[2] == "累  0.071  0.071");
+    for (const std::string& line : got) CHECK(displayWidth(line) == 16);
+}

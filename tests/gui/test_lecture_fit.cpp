@@ -28,10 +28,12 @@
 #include <qcustomplot.h>
 
 #include "app/lab_window.hpp"
+#include "app/language.hpp"
 #include "app/presentation.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/multi_head_panel.hpp"
 #include "ui/common/folding_text.hpp"
+#include "ui/common/plot_font.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/matrix_table.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -59,7 +61,7 @@ const QCPTextElement* titleOf(const QCustomPlot& plot) {
 QString widestParts(const QWidget& page, int room) {
     QStringList parts;
     for (const QWidget* w : page.findChildren<QWidget*>()) {
-        if (!w->isVisible() || w->minimumSizeHint().width() <= room && w->minimumWidth() <= room) continue;
+        if (!w->isVisible() || (w->minimumSizeHint().width() <= room && w->minimumWidth() <= room)) continue;
         bool inner = true;
         for (const QWidget* child : w->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
             inner = inner && !(child->isVisible() && (child->minimumSizeHint().width() > room || child->minimumWidth() > room));
@@ -79,7 +81,10 @@ class LectureFitTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
-    void cleanup() { window.reset(); }
+    void cleanup() {
+        window.reset();
+        applyLanguage("en");
+    }
 
     void weightsStepFitsTheScreen_data();
     void weightsStepFitsTheScreen();
@@ -174,21 +179,25 @@ QString LectureFitTest::explanationLinesOutside(const QWidget& area) {
 }
 
 void LectureFitTest::weightsStepFitsTheScreen_data() {
+    QTest::addColumn<QString>("language");
     QTest::addColumn<int>("screenWidth");
     QTest::addColumn<int>("zoom");
-    for (const int width : {1280, 1920})
-        for (const int zoom : {100, 150, 200})
-            QTest::addRow("%d×%d at %d %%", width, width * 9 / 16, zoom) << width << zoom;
+    for (const char* language : {"en", "zh_CN"})
+        for (const int width : {1280, 1920})
+            for (const int zoom : {100, 150, 200})
+                QTest::addRow("%s, %d×%d at %d %%", language, width, width * 9 / 16, zoom) << QString(language) << width << zoom;
 }
 
 // The 14-character coreference lesson, layer 1's weights: every cell of S and A on screen, 它 → 累
 // reading 0.969 (e⁶ / (e⁶ + 13) = 403.43 / 416.43, the lesson's description works it out), and
-// every line of its explanation, in tables of at least 9 points. Presenting hides the sentence
+// every line of its explanation, in tables of at least 9 points, in either interface language. Presenting hides the sentence
 // and layer rows and keeps the lesson's title to one line; the explanation goes beside or below
 // the equation, whichever lets the tables be larger; compact columns keep little padding.
 void LectureFitTest::weightsStepFitsTheScreen() {
+    QFETCH(QString, language);
     QFETCH(int, screenWidth);
     QFETCH(int, zoom);
+    QVERIFY(applyLanguage(language));
     presentOn(screenWidth, zoom);
     QApplication::processEvents();
     QCOMPARE(window->geometry(), screenOf(screenWidth)->geometry());  // exactly the screen
@@ -381,18 +390,34 @@ void LectureFitTest::labFollowsZoomAndPresentation() {
 }
 
 void LectureFitTest::labPagesFitAtPresentationZoom_data() {
+    QTest::addColumn<QString>("language");
     QTest::addColumn<int>("screenWidth");
     QTest::addColumn<int>("zoom");
-    for (const int width : {1280, 1920})
-        for (const int zoom : {150, 200}) QTest::addRow("%d×%d at %d %%", width, width * 9 / 16, zoom) << width << zoom;
+    for (const char* language : {"en", "zh_CN"})
+        for (const int width : {1280, 1920})
+            for (const int zoom : {150, 200})
+                QTest::addRow("%s, %d×%d at %d %%", language, width, width * 9 / 16, zoom) << QString(language) << width << zoom;
 }
 
-// Presenting at 150 % and 200 %, every page of the Lab on the 1280×720 and 1920×1080 screens: no
-// page wider than the window (it scrolls down, never sideways), every plot's title within its
-// plot, every plot at least as large as its text needs.
+// A plot whose rows are labelled (a sentence's tokens) keeps a line of its tick font per row, so
+// the labels never print over each other; empty when every such plot has the room.
+QString crowdedRowLabels(const QString& page, const QCustomPlot& plot, const QString& title) {
+    const int rows = plot.property(kLabelledRows).toInt();
+    if (rows <= 0) return {};
+    const double line = QFontMetricsF(plot.yAxis->tickLabelFont()).height();
+    const double perRow = static_cast<double>(plot.axisRect()->height()) / rows;
+    if (perRow + 0.5 >= line) return {};
+    return QString("%1: \"%2\" has %3 px per labelled row for %4 px labels").arg(page, title).arg(perRow, 0, 'f', 1).arg(line, 0, 'f', 1);
+}
+
+// Presenting at 150 % and 200 %, in English and Chinese, every page of the Lab on the 1280×720 and
+// 1920×1080 screens: no page wider than the window (it scrolls down, never sideways), every plot's
+// title within its plot, every plot at least as large as its text needs, a line per labelled row.
 void LectureFitTest::labPagesFitAtPresentationZoom() {
+    QFETCH(QString, language);
     QFETCH(int, screenWidth);
     QFETCH(int, zoom);
+    QVERIFY(applyLanguage(language));
     presentOn(screenWidth, zoom);
     LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::Positional);
     QVERIFY(QTest::qWaitForWindowExposed(lab));
@@ -407,10 +432,16 @@ void LectureFitTest::labPagesFitAtPresentationZoom() {
         if (area->widget()->width() > area->viewport()->width())
             wide << QString("%1: page %2 px wide in %3 px (%4)").arg(name).arg(area->widget()->width())
                            .arg(area->viewport()->width()).arg(widestParts(*area->widget(), area->viewport()->width()));
+        // A replot lays a plot out, which may grow its minimum height (plot_font.cpp); the page
+        // lays itself out again when the events that follow are handled.
+        for (QCustomPlot* plot : area->widget()->findChildren<QCustomPlot*>()) plot->replot();
+        QApplication::processEvents();
         for (QCustomPlot* plot : area->widget()->findChildren<QCustomPlot*>()) {
             if (!plot->isVisible()) continue;
             plot->replot();
             const QCPTextElement* title = titleOf(*plot);
+            const QString crowded = crowdedRowLabels(name, *plot, title ? title->text() : QString());
+            if (!crowded.isEmpty()) clipped << crowded;
             if (!title || title->text().isEmpty()) continue;
             const int needed = QFontMetrics(title->font()).horizontalAdvance(title->text());
             if (needed > plot->width())
