@@ -45,14 +45,23 @@ void ColorMapPlot::setGradient(const QCPColorGradient& gradient) {
 }
 
 ColorMapPlot::ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel) : plot_(plot) {
-    plot_->plotLayout()->insertRow(0);
+    // The title spans the map and its colour scale, so a long title has the plot's whole width
+    // (fitTitles in plot_font.cpp): QCPLayoutGrid has no column spans, hence a row of its own above
+    // a grid holding the two.
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    QCPAxisRect* rect = plot_->axisRect();
+    layout->take(rect);
+    layout->simplify();
     title_ = new QCPTextElement(plot_, QString());
-    plot_->plotLayout()->addElement(0, 0, title_);
+    layout->addElement(0, 0, title_);
+    auto* body = new QCPLayoutGrid;
+    layout->addElement(1, 0, body);
+    body->addElement(0, 0, rect);
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
     map_->setInterpolate(false);
     map_->setGradient(viridisGradient());
     scale_ = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(1, 1, scale_);
+    body->addElement(0, 1, scale_);
     scale_->setLabel(scaleLabel);
     map_->setColorScale(scale_);
     scale_->setGradient(viridisGradient());  // the scale's gradient wins over the map's

@@ -2,7 +2,9 @@
 
 #include <QAbstractTableModel>
 #include <QComboBox>
+#include <QEvent>
 #include <QFont>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -109,6 +111,65 @@ namespace {
 constexpr int kDecimals = 2;
 const QSize kCardSize(232, 220);  // five side by side fit a 1280-pixel screen with the page margins
 
+// kCardSize's width at 100 %, grown with the text: what a card needs for its matrix at any zoom.
+int zoomedCardWidth(const QWidget& widget) {
+    return static_cast<int>(kCardSize.width() * std::max(1.0, widget.font().pointSizeF() / kLabLaidOutForPoints));
+}
+
+// The matrices side by side while each card keeps its width at the current zoom (kCardSize at
+// 100 %, grown with the text), otherwise on as many rows as that needs: at 200 % on a 1280-pixel
+// screen five cards side by side left 34 px for a matrix. A Lab page scrolls down, never sideways.
+class CardRow : public QWidget {
+public:
+    explicit CardRow(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(this)) {
+        grid_->setContentsMargins(0, 0, 0, 0);
+    }
+    void add(QWidget* card, int stretch) {
+        cards_.push_back({card, stretch});
+        columns_ = 0;
+        place();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QWidget::resizeEvent(event);
+        place();
+    }
+    void changeEvent(QEvent* event) override {
+        QWidget::changeEvent(event);
+        if (event->type() != QEvent::FontChange) return;
+        columns_ = 0;  // the cards' width changed with the text
+        place();
+    }
+
+private:
+    struct Card {
+        QWidget* widget;
+        int stretch;
+    };
+    int cardWidth() const { return zoomedCardWidth(*this); }
+    int columnsFor(int width) const {
+        const int spacing = std::max(0, grid_->horizontalSpacing());
+        return std::clamp((width + spacing) / (cardWidth() + spacing), 1, static_cast<int>(cards_.size()));
+    }
+    void place() {
+        const int columns = columnsFor(width());
+        if (columns == columns_) return;
+        columns_ = columns;
+        for (int c = 0; c < grid_->columnCount(); ++c) grid_->setColumnStretch(c, 0);
+        for (int i = 0; i < static_cast<int>(cards_.size()); ++i) {
+            grid_->removeWidget(cards_[i].widget);
+            cards_[i].widget->setMinimumWidth(cardWidth());
+            grid_->addWidget(cards_[i].widget, i / columns, i % columns);
+            if (i < columns) grid_->setColumnStretch(i, cards_[i].stretch);
+        }
+    }
+
+    QGridLayout* grid_;
+    std::vector<Card> cards_;
+    int columns_ = 0;
+};
+
 }  // namespace
 
 MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
@@ -132,10 +193,10 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     scroll->setMinimumHeight(270);
     layout->addWidget(scroll, 1);
 
-    auto* detail = new QHBoxLayout;
+    auto* detail = new CardRow(this);
     // The concatenation and the output are d wide: more room than a head's d_k columns.
     const auto addMatrix = [this, detail](std::unique_ptr<MatrixPlotBuilder>& builder, const QString& name, int stretch) {
-        detail->addWidget(matrixCard(this, builder, name, kCardSize), stretch);
+        detail->add(matrixCard(detail, builder, name, kCardSize), stretch);
         builder->setCellNumbers(kDecimals);
     };
     addMatrix(query_, "multi-head-query", 2);
@@ -143,7 +204,7 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     addMatrix(value_, "multi-head-value", 2);
     addMatrix(concat_, "multi-head-concat", 3);
     addMatrix(output_, "multi-head-output", 3);
-    layout->addLayout(detail, 1);
+    layout->addWidget(detail, 1);
 
     table_ = new QTableView(this);
     model_ = new HeadCountTableModel(table_);
@@ -179,8 +240,16 @@ QWidget* MultiHeadPanel::buildControls() {
     return row.done();
 }
 
+void MultiHeadPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::FontChange) return;
+    for (QWidget* card : headCards_) card->setMinimumWidth(zoomedCardWidth(*this));
+}
+
 QWidget* MultiHeadPanel::card(QCustomPlot* plot, const QString& name, std::function<const Mat*()> drawn) {
-    return plotCard(this, plot, name, kCardSize, std::move(drawn));
+    QWidget* card = plotCard(this, plot, name, kCardSize, std::move(drawn));
+    card->setMinimumWidth(zoomedCardWidth(*this));  // a head's map and title as legible as at 100 %
+    return card;
 }
 
 void MultiHeadPanel::setTrace(const Trace& trace) {

@@ -64,6 +64,9 @@ public:
     QString errorText() const;
     GroupedQueryBox* groupedQuery() const { return grouped_; }
 
+protected:
+    void changeEvent(QEvent* event) override;  // the heads' cards follow a zoom
+
 private:
     QWidget* buildControls();
     QWidget* card(QCustomPlot* plot, const QString& name, std::function<const Mat*()> drawn);
