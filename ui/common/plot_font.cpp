@@ -116,7 +116,12 @@ private:
             const double line = QFontMetricsF(plot.yAxis->tickLabelFont()).height();
             height = std::max(height, aroundRect + static_cast<int>(std::ceil(rows * line)));
         }
-        if (plot.minimumSize() != QSize(baseMinimum_.width(), height)) plot.setMinimumSize(baseMinimum_.width(), height);
+        if (plot.minimumSize() == QSize(baseMinimum_.width(), height)) return;
+        // A larger minimum resizes the plot at once, inside the replot that called us, and
+        // QCustomPlot skips a replot asked for during one: without a replot queued for after it,
+        // the plot keeps the layout of its old size (row labels over each other).
+        plot.setMinimumSize(baseMinimum_.width(), height);
+        plot.replot(QCustomPlot::rpQueuedReplot);
     }
 
     double points_, laidOutFor_;
