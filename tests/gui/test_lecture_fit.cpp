@@ -395,7 +395,7 @@ void LectureFitTest::labPagesFitAtPresentationZoom_data() {
     QTest::addColumn<int>("zoom");
     for (const char* language : {"en", "zh_CN"})
         for (const int width : {1280, 1920})
-            for (const int zoom : {150, 200})
+            for (const int zoom : {100, 150, 200})
                 QTest::addRow("%s, %d×%d at %d %%", language, width, width * 9 / 16, zoom) << QString(language) << width << zoom;
 }
 
@@ -411,9 +411,23 @@ QString crowdedRowLabels(const QString& page, const QCustomPlot& plot, const QSt
         .arg(page, title).arg(perRow, 0, 'f', 1).arg(line, 0, 'f', 1).arg(plot.height()).arg(plot.axisRect()->height());
 }
 
-// Presenting at 150 % and 200 %, in English and Chinese, every page of the Lab on the 1280×720 and
+// Upright column labels (few short tokens) side by side within their columns; empty when they fit
+// or slant.
+QString crowdedColumnLabels(const QString& page, const QCustomPlot& plot, const QString& title) {
+    const auto ticker = plot.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker || plot.xAxis->tickLabelRotation() != 0 || ticker->ticks().isEmpty()) return {};
+    const QFontMetricsF metrics(plot.xAxis->tickLabelFont());
+    double widest = 0;
+    for (const QString& label : ticker->ticks()) widest = std::max(widest, metrics.horizontalAdvance(label));
+    const double perColumn = static_cast<double>(plot.axisRect()->width()) / ticker->ticks().size();
+    if (widest <= perColumn) return {};
+    return QString("%1: \"%2\" has %3 px per upright column label %4 px wide").arg(page, title).arg(perColumn, 0, 'f', 1).arg(widest, 0, 'f', 1);
+}
+
+// At 100 %, 150 % and 200 %, presenting, in English and Chinese, every page of the Lab on the 1280×720 and
 // 1920×1080 screens: no page wider than the window (it scrolls down, never sideways), every plot's
-// title within its plot, every plot at least as large as its text needs, a line per labelled row.
+// title within its plot, every plot at least as large as its text needs, a line per labelled row,
+// upright column labels within their columns.
 void LectureFitTest::labPagesFitAtPresentationZoom() {
     QFETCH(QString, language);
     QFETCH(int, screenWidth);
@@ -441,6 +455,8 @@ void LectureFitTest::labPagesFitAtPresentationZoom() {
             const QCPTextElement* title = titleOf(*plot);
             const QString crowded = crowdedRowLabels(name, *plot, title ? title->text() : QString());
             if (!crowded.isEmpty()) clipped << crowded;
+            const QString crowdedColumns = crowdedColumnLabels(name, *plot, title ? title->text() : QString());
+            if (!crowdedColumns.isEmpty()) clipped << crowdedColumns;
             if (!title || title->text().isEmpty()) continue;
             // A title is drawn within its own layout cell, not the whole plot.
             const int needed = QFontMetrics(title->font()).horizontalAdvance(title->text());

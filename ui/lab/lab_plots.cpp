@@ -9,6 +9,7 @@
 #include "core/trace/explain.hpp"
 #include "ui/attention/heatmap_builder.hpp"
 #include "ui/common/plot_font.hpp"
+#include "ui/common/qt_text.hpp"
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
@@ -43,6 +44,29 @@ protected:
 private:
     const QCPAxis& axis_;
 };
+
+// Few short x labels stand upright, side by side; as soon as they would not fit their columns
+// (narrow cards, a larger zoom: "catschasemice") they slant as long lists do, and CJK characters,
+// upright whenever they fit (tickLabelRotation), turn on their side. Decided at each layout, when
+// the axis's width is known; returns the connection that does it, replacing `previous`.
+QMetaObject::Connection uprightLabelsWhenTheyFit(QCustomPlot& plot, const QStringList& labels,
+                                                 const QMetaObject::Connection& previous) {
+    QObject::disconnect(previous);
+    const double rotation = tickLabelRotation(labels, 5);
+    plot.xAxis->setTickLabelRotation(rotation);
+    if (rotation != 0 || labels.isEmpty()) return {};  // already slanted
+    return QObject::connect(&plot, &QCustomPlot::afterLayout, &plot, [plot = &plot, labels] {
+        const QFontMetricsF metrics(plot->xAxis->tickLabelFont());
+        double widest = 0;
+        for (const QString& label : labels) widest = std::max(widest, metrics.horizontalAdvance(label));
+        const bool fits = widest + metrics.averageCharWidth() <= static_cast<double>(plot->axisRect()->width()) / labels.size();
+        const bool cjk = std::any_of(labels.begin(), labels.end(), [](const QString& l) { return containsCjk(l); });
+        const double wanted = fits ? 0 : cjk ? 90 : -45;  // a slanted character reads worse than one on its side
+        if (plot->xAxis->tickLabelRotation() == wanted) return;
+        plot->xAxis->setTickLabelRotation(wanted);
+        plot->replot(QCustomPlot::rpQueuedReplot);  // the slant changes the margins: lay out again
+    });
+}
 
 QCPTextElement* addTitle(QCustomPlot* plot) {
     plot->plotLayout()->insertRow(0);
@@ -171,7 +195,7 @@ void MatrixPlotBuilder::setAxis(bool columns, const QStringList& labels, int cou
     }
     axis->setSubTicks(false);
     axis->setRange(-0.5, std::max(count, 1) - 0.5);
-    if (columns) axis->setTickLabelRotation(tickLabelRotation(labels, 5));
+    if (columns) fitColumnLabels_ = uprightLabelsWhenTheyFit(*plot_, labels, fitColumnLabels_);
     else plot_->setProperty(kLabelledRows, static_cast<int>(labels.size()));  // tall enough for them (plot_font.hpp)
 }
 
@@ -259,7 +283,7 @@ void CurvePlotBuilder::setXLabels(const QStringList& labels) {
     for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
     plot_->xAxis->setTicker(ticker);
     xLabels_ = static_cast<int>(labels.size());
-    plot_->xAxis->setTickLabelRotation(tickLabelRotation(labels, 5));
+    fitXLabels_ = uprightLabelsWhenTheyFit(*plot_, labels, fitXLabels_);
 }
 
 void CurvePlotBuilder::finish() {

@@ -59,7 +59,7 @@ private:
     QStringList rowLabels_, columnLabels_;
     int cellDecimals_ = -1;
     QStringList cellTexts_;
-    QMetaObject::Connection fitNumbers_;
+    QMetaObject::Connection fitNumbers_, fitColumnLabels_;
 };
 
 // The printed numbers of `map`'s cells fitted to the cells' size in pixels (MatrixPlotBuilder).
@@ -99,6 +99,7 @@ private:
     QCPTextElement* title_ = nullptr;
     std::vector<DrawnSeries> series_;
     int xLabels_ = 0;  // categories on x (0: a numeric axis)
+    QMetaObject::Connection fitXLabels_;
 };
 
 // The colours the lab uses for two compared settings (colour-blind safe: Okabe–Ito).
