@@ -13,6 +13,7 @@
 #include "core/export/trace_stream.hpp"
 #include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
+#include "core/trace/token_names.hpp"
 
 namespace attnscope {
 
@@ -89,10 +90,12 @@ std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int 
     return out;
 }
 
+// Repeated tokens named apart (小#1 … 小#5), as in the tables below the line.
 std::string tokenLine(const std::vector<Token>& tokens, const std::string& separator) {
+    const std::vector<std::string> names = tokenNames(tokens);
     std::string line;
     for (std::size_t i = 0; i < tokens.size(); ++i)
-        line += (i ? separator : "") + tokens[i].text + (tokens[i].inTable ? "" : "*");
+        line += (i ? separator : "") + names[i] + (tokens[i].inTable ? "" : "*");
     return line;
 }
 

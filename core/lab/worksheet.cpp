@@ -6,6 +6,7 @@
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/explain.hpp"
+#include "core/trace/token_names.hpp"
 
 namespace attnscope {
 
@@ -42,7 +43,7 @@ struct Writer {
 
 std::string tokenLine(const Trace& trace) {
     std::string line;
-    for (const Token& t : trace.tokens) line += (line.empty() ? "" : " · ") + t.text;
+    for (const std::string& name : tokenNames(trace.tokens)) line += (line.empty() ? "" : " · ") + name;
     return line;
 }
 

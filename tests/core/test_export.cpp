@@ -35,6 +35,18 @@ TEST_CASE("text export aligns a labelled matrix", "[export]") {
                   "mice      1      0     3\n");
 }
 
+TEST_CASE("the printed token line names repeated tokens apart, as the table headers do", "[export]") {
+    // "mice chase mice": mice is the 1st and the 3rd token. S = [[3,0,3],[0,2,0],[3,0,3]]
+    // (lesson 1: mice = (1,1,0,1,0), chase = (0,0,1,0,1); mice·mice = 3, chase·chase = 2, mice·chase = 0).
+    std::ifstream in(std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/lessons/first-hand-exercise.json");
+    std::ostringstream s;
+    s << in.rdbuf();
+    const Trace trace = runLesson(parseLesson(s.str(), "first").value(), "mice chase mice").value();
+    const std::string text = exportTrace(trace, ExportFormat::Text, ExportRequest{Step::Scores, std::nullopt, 1, false, std::nullopt});
+    CHECK(text.rfind("tokens: mice#1 | chase | mice#3\n", 0) == 0);
+    CHECK(text.find("mice#3       3      0       3\n") != std::string::npos);
+}
+
 TEST_CASE("csv export is one tidy row per cell", "[export]") {
     const std::string csv = exportTrace(firstLessonTrace(), ExportFormat::Csv,
                                         ExportRequest{Step::Weights, 0, 4, false, std::nullopt});

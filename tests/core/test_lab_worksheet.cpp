@@ -81,3 +81,22 @@ TEST_CASE("every fixed phrase of a worksheet can be replaced", "[lab]") {
     CHECK(sheet.value().answers.find("# Lektion 1 — Lösungen") != std::string::npos);
     CHECK(sheet.value().questions.find("Given") == std::string::npos);
 }
+
+TEST_CASE("a worksheet tells repeated tokens apart by their position, counted from 1", "[lab][zh]") {
+    // 小猫看见小狗: 小 is the 1st and the 5th token. The token line, the tables' row and column
+    // headers and the answer key's explanations say 小#1 and 小#5, never 小 twice.
+    const Trace trace = testing::runBuiltInLesson("causal-mask-zh");
+    REQUIRE(trace.tokenCount() == 6);
+    REQUIRE(trace.tokens[0].text == "小");
+    REQUIRE(trace.tokens[4].text == "小");
+    auto sheet = exerciseWorksheet(trace, rowOfWeights(trace, 4), WorksheetFormat::Markdown, "小猫看见小狗",
+                                   chineseWorksheetPhrases());
+    REQUIRE(sheet.ok());
+    const std::string& q = sheet.value().questions;
+    const std::string& a = sheet.value().answers;
+    CHECK(q.find("小#1 · 猫 · 看 · 见 · 小#5 · 狗") != std::string::npos);
+    CHECK(q.find("| **小#1** |") != std::string::npos);
+    CHECK(a.find("| **小#5** |") != std::string::npos);
+    CHECK(q.find("| **小** |") == std::string::npos);
+    CHECK(count(a, "小#5") >= 5);  // the row header and each of the row's explanations
+}
