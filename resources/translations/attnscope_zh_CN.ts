@@ -713,6 +713,14 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>B could not be run: %1</source>
         <translation>无法运行 B：%1</translation>
     </message>
+    <message>
+        <source>Weight × ‖value‖ of B could not be computed (%1): the maps show the weights.</source>
+        <translation>无法计算 B 的权重 × ‖值‖（%1）：图中显示的是权重。</translation>
+    </message>
+    <message>
+        <source>The maps show the weights until weight × ‖value‖ of both sentences is computed.</source>
+        <translation>在两个句子的权重 × ‖值‖ 都计算完成之前，图中显示的是权重。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::CompareView</name>
@@ -807,6 +815,18 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>Export comparison</source>
         <translation>导出比较</translation>
+    </message>
+    <message>
+        <source>, weight × ‖value‖</source>
+        <translation>，权重 × ‖值‖</translation>
+    </message>
+    <message>
+        <source>weight × ‖value‖, each row's share</source>
+        <translation>权重 × ‖值‖，占每行的比例</translation>
+    </message>
+    <message>
+        <source>Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.</source>
+        <translation>显示的是权重 × ‖值‖（Kobayashi 等，2020）占每行的比例，而不是原始权重。</translation>
     </message>
 </context>
 <context>
