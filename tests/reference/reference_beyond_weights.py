@@ -21,8 +21,13 @@ For every case it records:
                  (BERT) at the first [MASK]: the first-order share, torch autograd's gradient of the
                  logit along the residual route with every LayerNorm's σ frozen (bert_attribution)
                  dotted with each head's output, where core multiplies the readouts out by hand.
-Output: tests/reference/fixtures/beyond_weights.json; the C++ test is
-tests/core/test_beyond_weights.cpp ([beyond-weights]) and needs no Python.
+Beside the cases: second_sentences (a second example-gpt sentence's norm_weighted, for the Compare
+tab's test tests/gui/test_compare_tab.cpp) and word_level (the example models on a sentence with a
+word of several pieces: the pieces, their words read from the vocabulary's marks, and every
+head's weight × ‖value‖ shares between words, word_norm_shares [L][H][W][W]; see word_groups and
+word_level_shares).
+Output: tests/reference/fixtures/beyond_weights.json; the C++ tests are
+tests/core/test_beyond_weights.cpp and test_word_norms.cpp ([beyond-weights]) and need no Python.
 """
 import json
 import math
