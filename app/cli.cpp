@@ -327,7 +327,7 @@ int runModelCommand(const QCommandLineParser& parser) {
 bool isCommandLineRun(const QStringList& arguments) {
     if (isAnalysisCommand(arguments)) return true;
     for (const QString& a : arguments)
-        if (a == "--print" || a.startsWith("--export-png") || a.startsWith("--output") || a == "--list-lessons" || a == "--help" ||
+        if (a == "--print" || a.startsWith("--export-png") || a.startsWith("--out") || a == "--list-lessons" || a == "--help" ||
             a == "-h" || a == "--help-all" || a == "--version" || a == "-v")
             return true;
     return false;
@@ -337,7 +337,7 @@ std::optional<std::string> commandLineError(const QStringList& arguments) {
     if (isAnalysisCommand(arguments)) return std::nullopt;  // coref, heads check their own options
     QCommandLineParser parser;
     addOptions(parser);
-    if (!parser.parse(arguments)) return parser.errorText().toStdString();
+    if (!parser.parse(arguments)) return parseErrorText(parser);
     if (!parser.positionalArguments().isEmpty())
         return translate("cli", "unexpected argument \"%1\" (options start with --; see --help)")
             .arg(parser.positionalArguments().first())
@@ -351,7 +351,7 @@ int runCommandLine(const QStringList& arguments) {
     if (isAnalysisCommand(arguments)) return runAnalysisCommand(arguments);  // coref, heads: cli_analysis.cpp
     QCommandLineParser parser;
     addOptions(parser);
-    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
+    if (!parser.parse(arguments)) return fail(parseErrorText(parser));
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
     if (auto error = commandLineError(arguments)) return fail(*error);
     if (parser.isSet("version")) return write(versionLine().toStdString() + "\n"), 0;

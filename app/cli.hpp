@@ -7,7 +7,7 @@
 namespace attnscope {
 
 // True when the arguments ask for headless work (--print, --export-png, --list-lessons, --help,
-// or the subcommands coref and heads).
+// or the subcommands coref and heads); --out too, so the old spelling is refused, not a window opened.
 bool isCommandLineRun(const QStringList& arguments);
 
 // Runs the command line and returns the process exit code. Results go to stdout, errors to

@@ -52,7 +52,7 @@ void addOptions(QCommandLineParser& parser) {
          "file"},
         {"max-lines", QT_TRANSLATE_NOOP("cli", "heads --corpus: read at most N sentences (default 10000)."), "n"},
         {"max-tokens", QT_TRANSLATE_NOOP("cli", "heads --corpus: skip sentences longer than N tokens (default 512)."), "n"},
-        {"output", QT_TRANSLATE_NOOP("cli", "heads: write to FILE (atomically) instead of standard output."), "file", "out"},
+        {"output", QT_TRANSLATE_NOOP("cli", "heads: write to FILE (atomically) instead of standard output."), "file"},
         {"top", QT_TRANSLATE_NOOP("cli", "heads: print only the N best heads of the ranking."), "n"},
         {"resamples", QT_TRANSLATE_NOOP("cli", "heads --coref-set: bootstrap resamples of the examples for the 95% intervals (default 1000)."), "n"},
         {"seed", QT_TRANSLATE_NOOP("cli", "heads --coref-set: seed of the bootstrap and of --control's shuffle (default 1)."), "n"},
@@ -202,8 +202,6 @@ Result<void> checkCorpusOptions(const QCommandLineParser& parser, const std::str
     if (parser.isSet("coref-set")) return Error{"", eitherNotBoth("--coref-set", "--corpus")};
     if (format != "text" && format != "json" && format != "csv")
         return Error{"--format", translate("cli", "expected text, json or csv, got \"%1\"").arg(qs(format)).toStdString()};
-    if (parser.isSet("out") && parser.value("out").isEmpty())
-        return Error{"--out", translate("cli", "expected a file name, got nothing").toStdString()};
     return {};
 }
 

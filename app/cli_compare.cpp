@@ -118,7 +118,6 @@ int runCompareCommand(const QStringList& arguments) {
     const std::string format = parser.value("format").isEmpty() ? "text" : parser.value("format").toStdString();
     if (format != "text" && format != "json" && format != "csv")
         return fail(translate("cli", "--format expects text, json or csv, got \"%1\"").arg(QString::fromStdString(format)).toStdString());
-    if (parser.isSet("out") && parser.value("out").isEmpty()) return fail(translate("cli", "--out expects a file name, got nothing").toStdString());
     std::string error;
     const int decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
     if (!error.empty()) return fail(error);

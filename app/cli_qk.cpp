@@ -164,8 +164,6 @@ int runQkCommand(const QStringList& arguments) {
     const std::string format = parser.value("format").isEmpty() ? "json" : parser.value("format").toStdString();
     if (format != "json" && format != "csv")
         return fail(translate("cli", "--format expects json or csv, got \"%1\"").arg(QString::fromStdString(format)).toStdString());
-    if (parser.isSet("out") && parser.value("out").isEmpty())
-        return fail(translate("cli", "--out expects a file name, got nothing").toStdString());
     auto head = readHead(parser);
     if (!head) return fail(coreErrorString(head.error()));
     auto source = openSource(parser, head.value().layer);

@@ -135,13 +135,11 @@ const OptionRow kLanguageRow{
     "lang", QT_TRANSLATE_NOOP("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
     "language"};
 const OptionRow kAtomicOutRow{"output", QT_TRANSLATE_NOOP("cli", "Write to FILE (atomically) instead of standard output."),
-                              "file", "out"};
+                              "file"};
 
 void addOptionRows(QCommandLineParser& parser, std::initializer_list<OptionRow> rows) {
     for (const OptionRow& row : rows) {
-        QStringList names{QString::fromLatin1(row.name)};
-        if (row.alias) names << QString::fromLatin1(row.alias);
-        parser.addOption(QCommandLineOption(names, translate("cli", row.help), QString::fromLatin1(row.value)));
+        parser.addOption(QCommandLineOption(QString::fromLatin1(row.name), translate("cli", row.help), QString::fromLatin1(row.value)));
     }
 }
 
@@ -159,15 +157,23 @@ Result<ModelOrLesson> openModelOrLesson(const QCommandLineParser& parser, const 
     return ModelOrLesson{nullptr, std::make_shared<const Lesson>(std::move(loaded).value())};
 }
 
+std::string parseErrorText(const QCommandLineParser& parser) {
+    if (parser.unknownOptionNames().contains(QLatin1String("out")))
+        return translate("cli", "--out is not an option: write the output file as --output FILE").toStdString();
+    return parser.errorText().toStdString();
+}
+
 std::optional<int> parseOrAnswer(QCommandLineParser& parser, const QStringList& arguments) {
-    if (!parser.parse(arguments)) return fail(parser.errorText().toStdString());
+    if (!parser.parse(arguments)) return fail(parseErrorText(parser));
     if (parser.isSet("help")) return write(parser.helpText().toStdString()), 0;
+    if (parser.isSet("output") && parser.value("output").isEmpty())
+        return fail(translate("cli", "--output expects a file name, got nothing").toStdString());
     return std::nullopt;
 }
 
 int writeOutput(const QCommandLineParser& parser, const std::string& text) {
-    if (!parser.isSet("out") || parser.value("out") == "-") return write(text), 0;  // "-": standard output
-    auto written = writeFileAtomically(parser.value("out").toStdString(), text);
+    if (!parser.isSet("output") || parser.value("output") == "-") return write(text), 0;  // "-": standard output
+    auto written = writeFileAtomically(parser.value("output").toStdString(), text);
     return written ? 0 : fail(coreErrorString(written.error()));
 }
 

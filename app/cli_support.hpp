@@ -53,18 +53,20 @@ struct OptionRow {
     const char* name;
     const char* help;
     const char* value = "";
-    const char* alias = nullptr;  // an older spelling still accepted (--out for --output)
 };
 void addOptionRows(QCommandLineParser& parser, std::initializer_list<OptionRow> rows);
-// A subcommand's first step: its arguments parsed and --help answered. The exit code when it ends
-// there (a bad option: 1, --help: 0), else nothing.
+// A subcommand's first step: its arguments parsed, --help answered and an empty --output refused
+// (every subcommand that calls it has --output). The exit code when it ends there (a bad option: 1,
+// --help: 0), else nothing.
 std::optional<int> parseOrAnswer(QCommandLineParser& parser, const QStringList& arguments);
-// Its last: `text` to the --out file (atomically) when given, else to standard output; the exit code.
+// Its last: `text` to the --output file (atomically) when given, else to standard output; the exit code.
 int writeOutput(const QCommandLineParser& parser, const std::string& text);
+// Why the arguments did not parse; the old spelling --out is named as such, pointing to --output.
+std::string parseErrorText(const QCommandLineParser& parser);
 
 // The rows that read the same in every command that takes them.
 extern const OptionRow kLanguageRow;   // --lang (main() reads it before the parser: languageOption)
-extern const OptionRow kAtomicOutRow;  // --out FILE, written atomically
+extern const OptionRow kAtomicOutRow;  // --output FILE, written atomically
 
 // What --model or --lesson opened (exactly one is set; the model's notices are printed): how the
 // analysis subcommands (coref, heads, qk, compare) start. Neither given: the error `missing`.

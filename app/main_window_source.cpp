@@ -307,7 +307,8 @@ void MainWindow::showOnTabs(bool now) {
     }
     const auto pieces = source_->trace();  // Compare lines up pieces (or words) itself
     const std::vector<HeadRef> off = pieces ? ablatedHeads(*pieces) : std::vector<HeadRef>{};
-    ui_->compare->show(pieces, source_->sentenceRunner(off), shown.layer, ui_->navigator->currentHead(), shown.decimals);
+    const CompareNorms norms{norms_->on(), norms_->shown(pieces, false), source_->normSentenceRunner(off)};
+    ui_->compare->show(pieces, source_->sentenceRunner(off), shown.layer, ui_->navigator->currentHead(), shown.decimals, norms);
 }
 
 void MainWindow::showLayer() {

@@ -5,22 +5,50 @@
 #include "app/lesson_source.hpp"
 #include "core/io/text_file.hpp"
 
+#include "core/analysis/norm_attention.hpp"
 #include "core/lesson/run_lesson.hpp"
 
 namespace attnscope {
 
+namespace {
+
+RunControl weightsOnly(std::vector<HeadRef> ablate, int detailLayer) {
+    RunControl control;
+    control.ablate = std::move(ablate);
+    control.fullDetailMaxTokens = 0;  // coreference needs the weights only,
+    control.allWeightsBudget = SIZE_MAX;  // of every layer: never a long run (core/model/long_run.hpp)
+    control.detailLayer = detailLayer;
+    control.topK = 1;
+    return control;
+}
+
+}  // namespace
+
 SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int detailLayer,
                                    std::vector<HeadRef> ablate) {
-    return [model = std::move(model), detailLayer, ablate = std::move(ablate)](const std::string& sentence) -> Result<Trace> {
-        RunControl control;
-        control.ablate = ablate;
-        control.fullDetailMaxTokens = 0;  // coreference needs the weights only,
-        control.allWeightsBudget = SIZE_MAX;  // of every layer: never a long run (core/model/long_run.hpp)
-        control.detailLayer = detailLayer;
-        control.topK = 1;
+    return [model = std::move(model), control = weightsOnly(std::move(ablate), detailLayer)](const std::string& sentence) -> Result<Trace> {
         auto run = runSentence(*model, sentence, control);
         if (!run) return run.error();
         return std::move(run).value().trace;
+    };
+}
+
+NormSentenceRunner modelNormSentenceRunner(std::shared_ptr<const OpenedModel> model, std::vector<HeadRef> ablate) {
+    return [model = std::move(model), ablate = std::move(ablate)](const std::string& sentence, const RunControl& outer) -> Result<Trace> {
+        RunControl control = weightsOnly(ablate, -1);
+        control.cancel = outer.cancel;
+        auto run = runSentence(*model, sentence, control);
+        if (!run) return run.error();
+        control.progress = outer.progress;  // per layer of the norms, the slow part
+        return normWeightedTrace(model->model, run.value(), control);
+    };
+}
+
+NormSentenceRunner lessonNormSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate) {
+    return [run = lessonSentenceRunner(std::move(lesson), std::move(ablate))](const std::string& sentence, const RunControl&) -> Result<Trace> {
+        auto trace = run(sentence);  // a lesson keeps every layer in full detail
+        if (!trace) return trace.error();
+        return normWeightedTrace(trace.value());
     };
 }
 

@@ -20,6 +20,13 @@ SentenceRunner modelSentenceRunner(std::shared_ptr<const OpenedModel> model, int
                                    std::vector<HeadRef> ablate = {});
 SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate = {});
 
+// A sentence's norm-weighted Trace (core's normWeightedTrace: every head's weights replaced by its
+// "weight × ‖value‖" shares), run as the runners above run it (`ablate` off); cancel through the
+// RunControl. The Compare tab's sentence B when the attention views are shaded by weight × ‖value‖.
+using NormSentenceRunner = std::function<Result<Trace>(const std::string& sentence, const RunControl& control)>;
+NormSentenceRunner modelNormSentenceRunner(std::shared_ptr<const OpenedModel> model, std::vector<HeadRef> ablate = {});
+NormSentenceRunner lessonNormSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate = {});
+
 // Makes the random-weights control's runner (withShuffledWeights; heavy: call it off the GUI thread).
 using ControlRunnerFactory = std::function<Result<SentenceRunner>()>;
 

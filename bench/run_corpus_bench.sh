@@ -49,7 +49,7 @@ timed() {
     /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > /dev/null 2> "$tmp/stderr" || { cat "$tmp/stderr" >&2; return 1; }
     tail -1 "$tmp/time"
 }
-ours() { timed "$cli" heads --model "$model" --stats --corpus "$1" --format json --out "$2"; }
+ours() { timed "$cli" heads --model "$model" --stats --corpus "$1" --format json --output "$2"; }
 theirs() { timed "$py" "$here/bench/torch_corpus_stats.py" "$model" "$1" --threads "$threads" --out "$2"; }
 
 echo "== machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc --all) cores; load: $(uptime | sed 's/.*load average: //')"

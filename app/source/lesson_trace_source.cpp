@@ -71,4 +71,9 @@ SentenceRunner LessonTraceSource::sentenceRunner(std::vector<HeadRef> ablate) co
     return lessonSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
 }
 
+NormSentenceRunner LessonTraceSource::normSentenceRunner(std::vector<HeadRef> ablate) const {
+    if (!session_.hasLesson()) return {};
+    return lessonNormSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
+}
+
 }  // namespace attnscope

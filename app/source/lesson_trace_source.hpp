@@ -36,6 +36,7 @@ public:
     int workedLayer(int layer) const override;
     bool cheapToShow() const override { return true; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
+    NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const override;
 
 private:
     void publish();

@@ -132,6 +132,10 @@ SentenceRunner ModelTraceSource::sentenceRunner(std::vector<HeadRef> ablate) con
     return model() ? modelSentenceRunner(model(), -1, std::move(ablate)) : SentenceRunner{};
 }
 
+NormSentenceRunner ModelTraceSource::normSentenceRunner(std::vector<HeadRef> ablate) const {
+    return model() ? modelNormSentenceRunner(model(), std::move(ablate)) : NormSentenceRunner{};
+}
+
 ControlRunnerFactory ModelTraceSource::controlRunner(std::uint32_t seed) const {
     const auto opened = model();
     if (!opened) return {};

@@ -45,6 +45,7 @@ public:
     std::shared_ptr<const RunDigests> thumbnails() const override;
     bool cheapToShow() const override { return false; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
+    NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     ControlRunnerFactory controlRunner(std::uint32_t seed) const override;
     void showPredictions(PredictionsView& view) const override;
     NormJob normWeighting() const override;

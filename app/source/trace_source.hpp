@@ -76,6 +76,8 @@ public:
     // Runs any sentence the way run() does, for coreference evaluation on a worker thread;
     // `ablate`: with these heads switched off (the Compare tab's B follows A's ablation).
     virtual SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const = 0;
+    // The same sentence's norm-weighted Trace (the Compare tab's B under "weight × ‖value‖").
+    virtual NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const = 0;
     // The random-weights control's runner: the model with its weights shuffled (seed `seed`). Empty
     // for sources without weights to shuffle (lessons). Call it on a worker thread: it copies the weights.
     virtual ControlRunnerFactory controlRunner(std::uint32_t /*seed*/) const { return {}; }

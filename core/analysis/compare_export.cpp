@@ -105,7 +105,7 @@ std::string comparisonToJson(const SentenceComparison& c) {
                    {"alignment", a.by == Alignment::By::Position ? "position" : "word"},
                    {"tokens_a", tokensJson(c.tokensA)}, {"tokens_b", tokensJson(c.tokensB)},
                    {"units", units}, {"only_in_a", a.onlyInA}, {"only_in_b", a.onlyInB},
-                   {"ablated", ablated}, {"heads", heads}};
+                   {"ablated", ablated}, {"heads", heads}, {"shading", c.normWeighted ? "norms" : "weights"}};
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

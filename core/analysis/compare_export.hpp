@@ -14,6 +14,9 @@ struct SentenceComparison {
     std::vector<Token> tokensA, tokensB;
     std::vector<HeadRef> ablated;         // switched off in both runs (0-based)
     std::vector<HeadComparison> heads;    // one alignment: the same tokens for every head
+    // The matrices are of norm-weighted Traces (normWeightedTrace: each row's weight × ‖value‖
+    // shares), not of the weights: the window's Compare tab under "Weight × ‖value‖".
+    bool normWeighted = false;
     const Alignment& alignment() const { return heads.front().alignment; }
 };
 
@@ -26,7 +29,8 @@ std::string comparisonToText(const SentenceComparison& c, int decimals = 3, Lang
 // {"format": "attnscope-compare", "version": 2, "alignment": "position"|"word",
 //  "tokens_a"/"tokens_b": [{"text", "id"}], "units": [{"a", "b", "tokens_a", "tokens_b"}] (token positions
 //  from 1, docs/cli.md), "only_in_a", "only_in_b", "ablated": [[layer, head]], "heads": [{"layer", "head", "a", "b",
-//  "difference"}]} with U×U matrices as arrays of rows (full precision).
+//  "difference"}], "shading": "weights"|"norms" (normWeighted)} with U×U matrices as arrays of rows
+//  (full precision).
 std::string comparisonToJson(const SentenceComparison& c);
 // layer,head,query,key,query_text,key_text,a,b,difference: one row per head and aligned cell
 // (query and key: aligned units counted from 1).

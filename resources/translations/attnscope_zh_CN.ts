@@ -713,6 +713,14 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>B could not be run: %1</source>
         <translation>无法运行 B：%1</translation>
     </message>
+    <message>
+        <source>Weight × ‖value‖ of B could not be computed (%1): the maps show the weights.</source>
+        <translation>无法计算 B 的权重 × ‖值‖（%1）：图中显示的是权重。</translation>
+    </message>
+    <message>
+        <source>The maps show the weights until weight × ‖value‖ of both sentences is computed.</source>
+        <translation>在两个句子的权重 × ‖值‖ 都计算完成之前，图中显示的是权重。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::CompareView</name>
@@ -807,6 +815,18 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>Export comparison</source>
         <translation>导出比较</translation>
+    </message>
+    <message>
+        <source>, weight × ‖value‖</source>
+        <translation>，权重 × ‖值‖</translation>
+    </message>
+    <message>
+        <source>weight × ‖value‖, each row's share</source>
+        <translation>权重 × ‖值‖，占每行的比例</translation>
+    </message>
+    <message>
+        <source>Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.</source>
+        <translation>显示的是权重 × ‖值‖（Kobayashi 等，2020）占每行的比例，而不是原始权重。</translation>
     </message>
 </context>
 <context>
@@ -4299,10 +4319,6 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>应为 text、json 或 csv，实际为“%1”</translation>
     </message>
     <message>
-        <source>expected a file name, got nothing</source>
-        <translation>应为文件名，实际什么也没有</translation>
-    </message>
-    <message>
         <source>heads needs --coref-set FILE or --stats</source>
         <translation>heads 需要 --coref-set FILE 或 --stats</translation>
     </message>
@@ -4385,10 +4401,6 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
     <message>
         <source>--format expects json or csv, got "%1"</source>
         <translation>--format 应为 json 或 csv，实际为“%1”</translation>
-    </message>
-    <message>
-        <source>--out expects a file name, got nothing</source>
-        <translation>--out 应为文件名，实际什么也没有</translation>
     </message>
     <message>
         <source>standard output could not be written: %1</source>
@@ -4695,6 +4707,14 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
     <message>
         <source>--norms and --words exclude each other: the norms are of the tokens' value vectors</source>
         <translation>--norms 与 --words 不能同时使用：范数是词元的值向量的范数</translation>
+    </message>
+    <message>
+        <source>--out is not an option: write the output file as --output FILE</source>
+        <translation>--out 不是选项：输出文件请写作 --output FILE</translation>
+    </message>
+    <message>
+        <source>--output expects a file name, got nothing</source>
+        <translation>--output 应为文件名，实际什么也没有</translation>
     </message>
 </context>
 <context>

@@ -292,10 +292,10 @@ EOF_SET
     control="$("$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --control --seed 3)" || fail "control exit $?"
     grep -qE "^random-weights control \(weights shuffled, seed 3\): best head [12]:[1-4] [0-9.]+% $interval, would rank [1-9] among the trained heads$" <<<"$control" || fail "control line: $control"
     [ "$control" = "$("$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --control --seed 3)" ] || fail "control differs between runs"
-    "$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --format csv --resamples 200 --out "$tmp/heads.csv" || fail "csv exit $?"
-    # --output is the spelling every subcommand documents; --out (above) stays an alias.
+    "$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --format csv --resamples 200 --output "$tmp/heads.csv" || fail "csv exit $?"
+    # --output is the spelling every subcommand documents; --output (above) stays an alias.
     "$bin" heads --model "$src/tests/reference/models/bert-tiny" --coref-set "$tmp/tiny.jsonl" --format csv --resamples 200 --output "$tmp/heads2.csv" || fail "csv --output exit $?"
-    cmp -s "$tmp/heads.csv" "$tmp/heads2.csv" || fail "--output and --out differ"
+    cmp -s "$tmp/heads.csv" "$tmp/heads2.csv" || fail "--output and --output differ"
     help="$("$bin" --help)" || fail "help exit $?"
     for sub in coref heads qk compare; do grep -qE "^  $sub +[a-z]" <<<"$help" || fail "main --help does not list $sub: $help"; done
     python3 - "$tmp/heads.csv" <<'PY' || fail "heads csv"
@@ -434,7 +434,7 @@ PY
         "$bin" heads --model "$dir" --coref-set "$tmp/set.jsonl" >/dev/null || fail "$m coref set: exit $?"
         "$bin" coref --model "$dir" --sentence "the cat sat on the mat and it ran" >/dev/null || fail "$m coref: exit $?"
         "$bin" qk --model "$dir" --sentence "$s" --layer 2 --head 4 --format json >"$tmp/$m-qk.json" || fail "$m qk: exit $?"
-        "$bin" compare --model "$dir" --sentence "$s" --sentence-b "the dog sat on the mat" --format csv --out "$tmp/$m-compare.csv" \
+        "$bin" compare --model "$dir" --sentence "$s" --sentence-b "the dog sat on the mat" --format csv --output "$tmp/$m-compare.csv" \
             >/dev/null || fail "$m compare: exit $?"
         "$bin" --model "$dir" --sentence "$s" --ablate 1:1,2:3 --print --format json --top-k 3 >"$tmp/$m-off.json" || fail "$m ablate: exit $?"
         python3 - "$tmp/$m-off.json" <<'PY' || fail "$m: ablated json"

@@ -16,10 +16,10 @@ sys.stdout.write("".join(a + "\0" for a in case["args"]))
 PY
 )
 [ "${#args[@]}" -gt 0 ] || fail "no such case in fixtures/compare.json"
-"$bin" compare "${args[@]}" --format "$format" --out "$tmp/out" > "$tmp/stdout" 2> "$tmp/err"
+"$bin" compare "${args[@]}" --format "$format" --output "$tmp/out" > "$tmp/stdout" 2> "$tmp/err"
 status=$?
 [ "$status" = 0 ] || { cat "$tmp/err" >&2; fail "exit $status"; }
-[ -s "$tmp/stdout" ] && fail "--out given, yet something went to standard output"
+[ -s "$tmp/stdout" ] && fail "--output given, yet something went to standard output"
 
 python3 - "$case_name" "$format" "$tmp/out" <<'PY' || fail "differs from the reference"
 import csv, json, sys

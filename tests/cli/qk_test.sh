@@ -50,13 +50,13 @@ case "$case_name" in
     ;;
   qk_lesson_corpus_csv)
     printf 'cats chase mice\n\n  \nmice chase cats chase mice\n' > "$tmp/corpus.txt"
-    "$bin" qk --lesson two-heads --corpus "$tmp/corpus.txt" --layer 1 --head 1 --format csv --out "$tmp/out.csv" \
+    "$bin" qk --lesson two-heads --corpus "$tmp/corpus.txt" --layer 1 --head 1 --format csv --output "$tmp/out.csv" \
       > "$tmp/stdout" 2>&1 || { cat "$tmp/stdout" >&2; fail "exit $?"; }
     compare csv "$tmp/out.csv" "$fix/fixtures/qk_two-heads.json" 2 1e-9
     ;;
   qk_model_json)
     "$bin" qk --model "$fix/models/bert-tiny" --sentence "the dog sat on the mat" --layer 2 --head 2 \
-      --out "$tmp/out.json" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "exit $?"; }
+      --output "$tmp/out.json" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "exit $?"; }
     compare json "$tmp/out.json" "$fix/fixtures/qk_bert-tiny.json" 1 1e-4
     ;;
   qk_model_csv)

@@ -2,6 +2,7 @@
 // source; the maps drawn must be A's and B's weights on the aligned tokens and their difference.
 // A's weights come from the window's own run, B's from running the lesson on B here with core
 // (runLesson), so each map is checked against a run the tab did not make.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -58,6 +59,44 @@ Trace lessonRun(const char* lesson, const std::string& sentence) {
 
 double largest(const Mat& m) { return m.size() == 0 ? 0 : m.cwiseAbs().maxCoeff(); }
 
+// The torch reference's ‖α_ij·f(x_j)‖ (tests/reference/reference_beyond_weights.py, float64) of
+// `model` on `ids`, layer and head 0-based, each row divided by its sum: the shares that
+// "Weight × ‖value‖" shows. From fixtures/beyond_weights.json's cases or second_sentences.
+Mat torchNormShares(const char* model, const QJsonArray& ids, int layer, int head) {
+    QFile file(kSource + "/tests/reference/fixtures/beyond_weights.json");
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read beyond_weights.json");
+    const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    for (const char* list : {"cases", "second_sentences"})
+        for (const QJsonValue c : doc[list].toArray()) {
+            if (c["model"].toString() != model || c["ids"].toArray() != ids) continue;
+            const QJsonArray rows = c["norm_weighted"].toArray()[layer].toArray()[head].toArray();
+            Mat shares(rows.size(), rows.size());
+            for (int i = 0; i < rows.size(); ++i) {
+                double sum = 0;
+                for (const QJsonValue v : rows[i].toArray()) sum += v.toDouble();
+                for (int j = 0; j < rows.size(); ++j) shares(i, j) = rows[i].toArray()[j].toDouble() / sum;
+            }
+            return shares;
+        }
+    qFatal("beyond_weights.json has no %s case with these ids", model);
+}
+
+QJsonArray idsOf(const std::vector<Token>& tokens) {
+    QJsonArray ids;
+    for (const Token& t : tokens) ids.append(t.id);
+    return ids;
+}
+
+// "row r col c: drawn x, torch y" for the first cells apart by more than `tolerance`.
+QString mismatches(const Mat& drawn, const Mat& torch, double tolerance) {
+    QStringList out;
+    for (Eigen::Index r = 0; r < torch.rows() && out.size() < 3; ++r)
+        for (Eigen::Index c = 0; c < torch.cols() && out.size() < 3; ++c)
+            if (std::abs(drawn(r, c) - torch(r, c)) > tolerance)
+                out << QString("row %1 col %2: drawn %3, torch %4").arg(r).arg(c).arg(drawn(r, c)).arg(torch(r, c));
+    return QString("largest difference %1; %2").arg(largest(drawn - torch)).arg(out.join("; "));
+}
+
 }  // namespace
 
 class CompareTabTest : public QObject {
@@ -71,6 +110,7 @@ private slots:
     void exportsTheMapsAndTheNumbers();
     void coreferenceDrawsBothSentences();
     void workedExampleExplainsBoth();
+    void followsWeightTimesValueNorm();
 };
 
 void CompareTabTest::tiredAgainstWideByPosition() {
@@ -284,6 +324,55 @@ void CompareTabTest::workedExampleExplainsBoth() {
     // "tired" (token 10) is left out of B: B's part says so.
     panel->selectCell(10, 1);
     QVERIFY(panel->explanationText().contains("no partner in B"));
+}
+
+// "Weight × ‖value‖" on: A's and B's maps are the torch reference's norm-weighted shares of the
+// example GPT model on "The LORD is my shepherd" and "The LORD is my light" (same length: aligned
+// by position), and A − B their difference; B's are made by the tab off the GUI thread. Off again:
+// the weights. Layer 2, head 3, whose shares differ from its weights (the test can fail).
+void CompareTabTest::followsWeightTimesValueNorm() {
+    MainWindow window;
+    window.resize(1280, 720);
+    window.show();
+    window.setSentence("The LORD is my shepherd");
+    window.openModel(kSource + "/resources/models/example-gpt");
+    QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr && !modelSourceOf(window)->running(), kWaitMs);
+    child<QComboBox>(window, "layer")->setCurrentIndex(1);
+    child<StepNavigator>(window, "navigator")->setCurrentHead(2);
+    typeB(window, "The LORD is my light");
+    CompareView* view = compareView(window);
+    QTRY_VERIFY_WITH_TIMEOUT(view->builders()[1]->drawn().size() > 0 && view->caption().contains("position"), kWaitMs);
+    const QJsonArray idsA = idsOf(shownRunOf(window)->trace.tokens);
+    const QJsonArray idsB{449, 340, 335, 377, 1045};  // the fixture's tokens of B; checked below against a run
+    RunControl control;
+    auto runB = runSentence(*modelSourceOf(window)->model(), "The LORD is my light", control);
+    QVERIFY(runB.ok());
+    QCOMPARE(idsOf(runB.value().trace.tokens), idsB);
+    const Mat a = torchNormShares("example-gpt", idsA, 1, 2), b = torchNormShares("example-gpt", idsB, 1, 2);
+    QVERIFY(largest(view->builders()[0]->drawn() - a) > 1e-3);  // the weights are shown yet: not the shares
+    child<QCheckBox>(window, "weighting")->setChecked(true);
+    QTRY_VERIFY_WITH_TIMEOUT(view->caption().contains("Shown: weight × ‖value‖"), kWaitMs);
+    QVERIFY(!view->caption().contains("until"));
+    const auto drawn = view->builders();
+    QCOMPARE(drawn[0]->drawn().rows(), a.rows());
+    QVERIFY2(largest(drawn[0]->drawn() - a) < 1e-5, qPrintable("A: " + mismatches(drawn[0]->drawn(), a, 1e-5)));
+    QVERIFY2(largest(drawn[1]->drawn() - b) < 1e-5, qPrintable("B: " + mismatches(drawn[1]->drawn(), b, 1e-5)));
+    QVERIFY2(largest(drawn[2]->drawn() - (a - b)) < 2e-5, qPrintable("A − B: " + mismatches(drawn[2]->drawn(), a - b, 2e-5)));
+    QVERIFY(largest(a - b) > 1e-3);  // the last word changes the shares
+    // The exported numbers say what they are, and are the torch shares.
+    QTemporaryDir dir;
+    QVERIFY(view->exportTo(dir.filePath("norms.json"), CompareExport::Json).ok());
+    QFile json(dir.filePath("norms.json"));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(json.readAll()).object();
+    QCOMPARE(doc["shading"].toString(), QStringLiteral("norms"));
+    const QJsonArray exportedB = doc["heads"].toArray()[0].toObject()["b"].toArray();
+    for (int r = 0; r < b.rows(); ++r)
+        for (int c = 0; c < b.cols(); ++c) QVERIFY(std::abs(exportedB[r].toArray()[c].toDouble() - b(r, c)) < 1e-5);
+    child<QCheckBox>(window, "weighting")->setChecked(false);
+    const Mat weights = shownRunOf(window)->trace.layers[1].heads[2].weights.toMat();
+    QTRY_VERIFY_WITH_TIMEOUT(largest(view->builders()[0]->drawn() - weights) < 1e-12, kWaitMs);
+    QVERIFY(!view->caption().contains("weight × ‖value‖"));
 }
 
 QTEST_MAIN(CompareTabTest)

@@ -346,6 +346,37 @@ private slots:
         QVERIFY(!QFile::exists(dir_.filePath("no/such/dir/c.csv")));
     }
 
+    // Decoders: the statistics are named for the model that ran, never [CLS] / [SEP]. The tiny
+    // Llama's tokenizer.json puts its BOS before every sentence (its post_processor, read here):
+    // "first token (<s>)"; its last token is a word: "last token". The tiny GPT-2 adds nothing:
+    // "first token", "last token". Neither attends ahead, so "next token" is not offered.
+    void aDecoderNamesItsOwnFirstAndLastToken() {
+        QFile tokenizer(kSource + "/tests/reference/models/llama-tiny/tokenizer.json");
+        QVERIFY(tokenizer.open(QIODevice::ReadOnly));
+        const QJsonObject single = QJsonDocument::fromJson(tokenizer.readAll())
+                                       .object()["post_processor"].toObject()["single"].toArray()[0].toObject();
+        const QString bos = single["SpecialToken"].toObject()["id"].toString();
+        QCOMPARE(bos, QStringLiteral("<s>"));
+        for (const auto& [model, first] : {std::pair{QStringLiteral("llama-tiny"), QStringLiteral("first token (%1)").arg(bos)},
+                                           std::pair{QStringLiteral("gpt2-tiny"), QStringLiteral("first token")}}) {
+            window_->openModel(kSource + "/tests/reference/models/" + model);
+            const auto opened = [&] {
+                const auto m = modelSourceOf(*window_)->model();
+                return m && QString::fromStdString(m->folder).endsWith(model) && !modelSourceOf(*window_)->running() &&
+                       shownRunOf(*window_) != nullptr;
+            };
+            QTRY_VERIFY_WITH_TIMEOUT(opened(), kWaitMs);
+            runToTheEnd(corpus_);
+            QVERIFY2(panel().stats() != nullptr && panel().stats()->causal, qPrintable(panel().messageText()));
+            QStringList items;
+            for (int i = 0; i < panel().statisticBox()->count(); ++i) items << panel().statisticBox()->itemText(i);
+            QVERIFY2(items.value(0) == first && items.value(1) == QStringLiteral("last token"), qPrintable(model + ": " + items.join(" | ")));
+            QCOMPARE(items.size(), kCorpusStatisticCount - 1);
+            QVERIFY2(!items.join(' ').contains("next token"), qPrintable(items.join(" | ")));
+            QVERIFY(!items.join(' ').contains("[CLS]") && !items.join(' ').contains("[SEP]"));
+        }
+    }
+
     void aNewSourceClearsTheResult() {
         runToTheEnd(corpus_);
         QVERIFY(panel().stats() != nullptr);

@@ -21,8 +21,13 @@ For every case it records:
                  (BERT) at the first [MASK]: the first-order share, torch autograd's gradient of the
                  logit along the residual route with every LayerNorm's σ frozen (bert_attribution)
                  dotted with each head's output, where core multiplies the readouts out by hand.
-Output: tests/reference/fixtures/beyond_weights.json; the C++ test is
-tests/core/test_beyond_weights.cpp ([beyond-weights]) and needs no Python.
+Beside the cases: second_sentences (a second example-gpt sentence's norm_weighted, for the Compare
+tab's test tests/gui/test_compare_tab.cpp) and word_level (the example models on a sentence with a
+word of several pieces: the pieces, their words read from the vocabulary's marks, and every
+head's weight × ‖value‖ shares between words, word_norm_shares [L][H][W][W]; see word_groups and
+word_level_shares).
+Output: tests/reference/fixtures/beyond_weights.json; the C++ tests are
+tests/core/test_beyond_weights.cpp and test_word_norms.cpp ([beyond-weights]) and need no Python.
 """
 import json
 import math
@@ -276,6 +281,54 @@ EXAMPLE_CASES = [("example-gpt", gpt2, [449, 340, 335, 377, 2352]),
                  ("example-bert", bert, [2, 67, 119, 104, 159, MASK_ID, 37, 3])]
 
 
+# A second sentence for the Compare tab's test (tests/gui/test_compare_tab.cpp): AttnScope's
+# tokenization of "The LORD is my light", as many tokens as "The LORD is my shepherd" above, so the
+# tab aligns the two by position.
+SECOND_SENTENCES = [("example-gpt", gpt2, [449, 340, 335, 377, 1045])]
+
+# Attention between words under weight × ‖value‖ (tests/core/test_word_norms.cpp): AttnScope's
+# tokenization of "The shepherds unfolded their tents" (BERT: "… their [MASK]"; its forward reads
+# a [MASK]), whose "unfolded" is several pieces.
+WORD_CASES = [("example-gpt", gpt2, [449, 3562, 310, 69, 3118, 282, 391, 2632]),
+              ("example-bert", bert, [2, 67, 3074, 103, 3912, 80, 177, MASK_ID, 3])]
+
+
+def pieces_of(name, ids):
+    """The vocabulary pieces of `ids`, read from the model's tokenizer.json."""
+    with open(os.path.join(EXAMPLES, name, "tokenizer.json"), encoding="utf-8") as f:
+        tokenizer = json.load(f)
+    vocab = {i: piece for piece, i in tokenizer["model"]["vocab"].items()}
+    vocab.update({t["id"]: t["content"] for t in tokenizer.get("added_tokens", [])})
+    return [vocab[i] for i in ids]
+
+
+def word_groups(pieces):
+    """Which word each piece belongs to, from the pieces' own marks: in GPT-2's vocabulary a piece
+    that starts with "Ġ" (a space) starts a word and any other continues the word before; in
+    BERT's (its first piece is [CLS]) a piece that starts with "##" continues the word before and
+    any other starts one, so [CLS] and [SEP] are words alone. (Enough for these sentences: no
+    punctuation, no character split over byte pieces.)"""
+    bert = pieces[0] == "[CLS]"
+    groups = []
+    for n, piece in enumerate(pieces):
+        starts = not piece.startswith("##") if bert else n == 0 or piece.startswith("Ġ")
+        groups.append(len(set(groups)) if starts else groups[-1])
+    return groups
+
+
+def word_level_shares(norms, groups):
+    """L×H×W×W: each piece row's norm-weighted shares (α_ij‖f(x_j)‖ over its row's sum), then
+    between words by Clark et al. 2019: a word's row is the mean of its pieces' rows, a word's
+    column the sum of its pieces' columns."""
+    member = torch.zeros(len(groups), max(groups) + 1)
+    member[torch.arange(len(groups)), torch.tensor(groups)] = 1.0  # T×W
+    out = []
+    for layer in norms:  # H×T×T
+        shares = layer / layer.sum(-1, keepdim=True)
+        out.append((member.T @ shares @ member) / member.sum(0)[:, None])
+    return out
+
+
 def read_example(name):
     """An example model's config and tensors; GPT-2's without the "transformer." prefix."""
     folder = os.path.join(EXAMPLES, name)
@@ -291,9 +344,18 @@ def main():
     for name, forward, ids in CASES + EXAMPLE_CASES:
         config, w = read_example(name) if name.startswith("example-") else read_model(name)
         cases.append(dict({"model": name, "ids": ids}, **rounded(forward(config, w, ids))))
+    second = [{"model": name, "ids": ids, "norm_weighted": rounded(forward(*read_example(name), ids)["norm_weighted"])}
+              for name, forward, ids in SECOND_SENTENCES]
+    words = []
+    for name, forward, ids in WORD_CASES:
+        pieces = pieces_of(name, ids)
+        groups = word_groups(pieces)
+        norms = forward(*read_example(name), ids)["norm_weighted"]
+        words.append({"model": name, "ids": ids, "pieces": pieces, "groups": groups,
+                      "word_norm_shares": rounded(word_level_shares(norms, groups))})
     with open(os.path.join(FIXTURES, "beyond_weights.json"), "w") as f:
-        json.dump({"generator": "tests/reference/reference_beyond_weights.py", "top_k": TOP_K, "cases": cases},
-                  f, separators=(",", ":"))
+        json.dump({"generator": "tests/reference/reference_beyond_weights.py", "top_k": TOP_K, "cases": cases,
+                   "second_sentences": second, "word_level": words}, f, separators=(",", ":"))
         f.write("\n")
 
 

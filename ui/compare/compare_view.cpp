@@ -72,18 +72,24 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
 CompareView::~CompareView() = default;
 
-void CompareView::showComparison(const SentenceComparison& comparison, int decimals) {
+void CompareView::showComparison(const SentenceComparison& comparison, int decimals, const QString& note) {
     shown_ = comparison;
     export_->setEnabled(true);
     const HeadComparison& c = comparison.heads.front();
     const QStringList labels = unitLabels(c.alignment);
-    const QString head = tr("layer %1 · head %2").arg(c.head.layer + 1).arg(c.head.head + 1);
+    const bool norms = comparison.normWeighted;
+    QString head = tr("layer %1 · head %2").arg(c.head.layer + 1).arg(c.head.head + 1);
+    if (norms) head += tr(", weight × ‖value‖");  // in the exported figure's titles too
+    const QString scale = norms ? tr("weight × ‖value‖, each row's share") : tr("attention weight");
     for (auto& b : builders_) b->setCellNumbers(decimals);
-    builders_[0]->build(c.a, tr("A — %1").arg(head), labels, labels, {0, 1}, tr("attention weight"));
-    builders_[1]->build(c.b, tr("B — %1").arg(head), labels, labels, {0, 1}, tr("attention weight"));
+    builders_[0]->build(c.a, tr("A — %1").arg(head), labels, labels, {0, 1}, scale);
+    builders_[1]->build(c.b, tr("B — %1").arg(head), labels, labels, {0, 1}, scale);
     builders_[2]->build(c.difference, tr("A − B"), labels, labels, symmetricRange(c.difference),
                         tr("A − B (vermillion: A larger)"));
-    caption_->setText(alignmentText(c.alignment));
+    QString caption = alignmentText(c.alignment);
+    if (norms) caption += QStringLiteral(" ") + tr("Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.");
+    if (!note.isEmpty()) caption += QStringLiteral(" ") + note;
+    caption_->setText(caption);
     for (auto& b : builders_) b->plot()->setVisible(true);
 }
 

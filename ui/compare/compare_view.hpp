@@ -2,7 +2,8 @@
 // The Compare tab (issue 14 §4): a second sentence typed beside the window's, and for the shown
 // layer and head three maps on the aligned tokens or words: A, B (viridis, 0–1) and A − B
 // (diverging blue–white–vermillion, symmetric around 0), with a line saying how the tokens were
-// aligned and what was left out. It renders a HeadComparison from core; it computes nothing.
+// aligned and what was left out. It renders a HeadComparison from core; it computes nothing: under
+// "Weight × ‖value‖" core's comparison of the norm-weighted Traces (each row's shares, 0–1 too).
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -26,8 +27,10 @@ public:
     ~CompareView() override;
 
     QLineEdit* sentenceBox() const { return sentenceB_; }
-    // The shown head: comparison.heads.front(); kept for the exports.
-    void showComparison(const SentenceComparison& comparison, int decimals);
+    // The shown head: comparison.heads.front(), titled by what its matrices are (normWeighted);
+    // kept for the exports. `note`: a line added to the caption (why the weights are shown though
+    // weight × ‖value‖ was chosen).
+    void showComparison(const SentenceComparison& comparison, int decimals, const QString& note = {});
     void showMessage(const QString& message);  // nothing to compare yet, or why not; the maps clear
 
     // What is drawn, for tests: A, B and A − B, in that order.
