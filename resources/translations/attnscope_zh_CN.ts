@@ -817,16 +817,16 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>导出比较</translation>
     </message>
     <message>
-        <source>, weight × ‖value‖</source>
-        <translation>，权重 × ‖值‖</translation>
-    </message>
-    <message>
         <source>weight × ‖value‖, each row's share</source>
         <translation>权重 × ‖值‖，占每行的比例</translation>
     </message>
     <message>
         <source>Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.</source>
         <translation>显示的是权重 × ‖值‖（Kobayashi 等，2020）占每行的比例，而不是原始权重。</translation>
+    </message>
+    <message>
+        <source>weight × ‖value‖</source>
+        <translation>权重 × ‖值‖</translation>
     </message>
 </context>
 <context>

@@ -87,6 +87,18 @@ QJsonArray idsOf(const std::vector<Token>& tokens) {
     return ids;
 }
 
+// The widest line of a plot's title, in pixels of its font, past the width of the title's
+// element as laid out (0: it fits; the title is drawn centred in that element).
+int titleOverflow(const MatrixPlotBuilder& builder) {
+    for (QCPLayoutElement* e : builder.plot()->plotLayout()->elements(true))
+        if (auto* text = qobject_cast<QCPTextElement*>(e); text && text->text() == builder.title()) {
+            int widest = 0;
+            for (const QString& line : text->text().split('\n')) widest = std::max(widest, QFontMetrics(text->font()).horizontalAdvance(line));
+            return std::max(0, widest - text->outerRect().width());
+        }
+    return 1 << 20;  // no such title
+}
+
 // "row r col c: drawn x, torch y" for the first cells apart by more than `tolerance`.
 QString mismatches(const Mat& drawn, const Mat& torch, double tolerance) {
     QStringList out;
@@ -359,6 +371,7 @@ void CompareTabTest::followsWeightTimesValueNorm() {
     QVERIFY2(largest(drawn[1]->drawn() - b) < 1e-5, qPrintable("B: " + mismatches(drawn[1]->drawn(), b, 1e-5)));
     QVERIFY2(largest(drawn[2]->drawn() - (a - b)) < 2e-5, qPrintable("A − B: " + mismatches(drawn[2]->drawn(), a - b, 2e-5)));
     QVERIFY(largest(a - b) > 1e-3);  // the last word changes the shares
+    for (const MatrixPlotBuilder* m : drawn) QVERIFY2(titleOverflow(*m) == 0, qPrintable(m->title()));  // none cut at 1280 px
     // The exported numbers say what they are, and are the torch shares.
     QTemporaryDir dir;
     QVERIFY(view->exportTo(dir.filePath("norms.json"), CompareExport::Json).ok());

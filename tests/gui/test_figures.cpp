@@ -1,8 +1,11 @@
 // Exported heatmap figures name the model, layer and head in a title band (window and command
 // line, English and Chinese), and "All heads side by side" wraps twelve or sixteen heads into rows
-// that fit a 1280×720 window with every title whole (issue 30 §3), offscreen, on synthetic traces.
+// that fit a 1280×720 window with every title whole (issue 30 §3), offscreen, on synthetic traces
+// and in the real window on a lesson of as many heads.
 #include <QApplication>
 #include <QCheckBox>
+#include <QFile>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QVBoxLayout>
 #include <QtTest>
@@ -12,6 +15,7 @@
 #include "app/heatmap_export.hpp"
 #include "app/language.hpp"
 #include "ui/attention/heatmap_view.hpp"
+#include "window_access.hpp"
 
 #include "tests/matrix_literal.hpp"
 
@@ -141,6 +145,56 @@ private slots:
             QVERIFY2(b->titleWidth() < b->plot()->width(),
                      qPrintable(QString("%1: %2 px in %3 px").arg(b->title()).arg(b->titleWidth()).arg(b->plot()->width())));
             QVERIFY(b->title().contains(QString::number(b->head() + 1)));
+            rows.insert(inWindow.top());
+        }
+        QVERIFY2(rows.size() >= 2, "the heads did not wrap");
+    }
+
+    // The same in the real window at 1280×720, "All heads side by side" ticked on a lesson of 12 or
+    // 16 heads (no projections: each head reads its own slice of hashed embeddings), measured on
+    // the widgets as laid out: the window keeps its width, every head's plot lies inside it, and
+    // each title's text (every line, in its font) fits the title element's rectangle, which lies
+    // inside its plot: nothing is cut.
+    void allHeadsFitTheWindow_data() {
+        QTest::addColumn<int>("heads");
+        for (const int heads : {12, 16}) QTest::addRow("%d heads", heads) << heads;
+    }
+    void allHeadsFitTheWindow() {
+        QFETCH(int, heads);
+        QVERIFY(applyLanguage("en"));
+        QTemporaryDir dir;
+        QFile lesson(dir.filePath("heads.json"));
+        QVERIFY(lesson.open(QIODevice::WriteOnly));
+        lesson.write(QString(R"({"format": "attnscope-lesson", "version": 1, "d_model": %1, "heads": %1, "projections": false,
+                              "sentence": "w0 w1 w2 w3 w4 w5 w6 w7 w8 w9", "embeddings": {}})").arg(heads).toUtf8());
+        lesson.close();
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openLessonFile(lesson.fileName()));
+        auto* view = child<HeatmapView>(window, "heatmap");
+        child<QTabWidget>(window, "tabs")->setCurrentWidget(view);
+        view->allHeadsBox()->setChecked(true);
+        QTRY_COMPARE(static_cast<int>(view->builders().size()), heads);
+        QTest::qWait(50);  // the layout settles
+        QCOMPARE(window.width(), 1280);
+        std::set<int> rows;
+        for (const HeatmapBuilder* b : view->builders()) {
+            QCustomPlot* plot = b->plot();
+            const QRect inWindow(plot->mapTo(&window, QPoint(0, 0)), plot->size());
+            QVERIFY2(plot->isVisible() && inWindow.left() >= 0 && inWindow.right() < window.width(),
+                     qPrintable(QString("head %1 at x %2…%3").arg(b->head() + 1).arg(inWindow.left()).arg(inWindow.right())));
+            const QCPTextElement* title = nullptr;
+            for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+                if (auto* text = qobject_cast<QCPTextElement*>(e); text && text->text() == b->title()) title = text;
+            QVERIFY2(title != nullptr, qPrintable(b->title()));
+            const QRect box = title->outerRect();
+            QVERIFY(plot->rect().contains(box));
+            const QFontMetrics metrics(title->font());
+            for (const QString& line : title->text().split('\n'))
+                QVERIFY2(metrics.horizontalAdvance(line) <= box.width(),
+                         qPrintable(QString("\"%1\": %2 px in a %3-px title").arg(line).arg(metrics.horizontalAdvance(line)).arg(box.width())));
             rows.insert(inWindow.top());
         }
         QVERIFY2(rows.size() >= 2, "the heads did not wrap");

@@ -194,9 +194,12 @@ void HeatmapView::rebuild() {
     const bool summary = options_.aggregate != AttentionViewOptions::PerHead;  // one plot of all heads
     const bool all = allHeads_ && heads > 1 && !summary;
     for (int h = all ? 0 : head_; h < (all ? heads : head_ + 1); ++h) {
-        addPlot(all ? kGridPlot : kAlonePlot);
+        QCustomPlot* plot = addPlot(all ? kGridPlot : kAlonePlot);
         builders_.back()->setTitleOnTwoLines(all);
         builders_.back()->build(*trace_, layer_, h, decimals_, options_, tools_->colours());
+        // Side by side, each plot at least as wide as its title needs over the map beside the
+        // colour scale, in the font of the moment (zoom, language): narrower would cut the title.
+        if (all) plot->setMinimumWidth(std::max(kGridPlot.width(), plot->plotLayout()->minimumOuterSizeHint().width()));
     }
     // Every plot as wide as the widest title needs: titles are never cut.
     int widest = 0;

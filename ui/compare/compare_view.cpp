@@ -79,7 +79,7 @@ void CompareView::showComparison(const SentenceComparison& comparison, int decim
     const QStringList labels = unitLabels(c.alignment);
     const bool norms = comparison.normWeighted;
     QString head = tr("layer %1 · head %2").arg(c.head.layer + 1).arg(c.head.head + 1);
-    if (norms) head += tr(", weight × ‖value‖");  // in the exported figure's titles too
+    if (norms) head += QStringLiteral("\n") + tr("weight × ‖value‖");  // a line of its own: one line is cut at 1280 px
     const QString scale = norms ? tr("weight × ‖value‖, each row's share") : tr("attention weight");
     for (auto& b : builders_) b->setCellNumbers(decimals);
     builders_[0]->build(c.a, tr("A — %1").arg(head), labels, labels, {0, 1}, scale);
