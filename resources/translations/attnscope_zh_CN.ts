@@ -3194,7 +3194,7 @@ click to open it large</source>
     </message>
     <message>
         <source>the sentence's X (d = %1)</source>
-        <translation>句子的 X（d = %1）</translation>
+        <translation>句子的 X (d = %1)</translation>
     </message>
     <message>
         <source>The sentence's X is %1 wide; this lab runs inputs up to %2 wide.</source>
