@@ -99,7 +99,8 @@ int main(int argc, char** argv) {
     const QStringList args = app.arguments();
     const int events = args.size() > 1 && args[1].toInt() > 0 ? args[1].toInt() : 200;
     const int topK = args.contains("--top-k") ? args.value(args.indexOf("--top-k") + 1).toInt() : 0;
-    const Trace trace = softmaxLikeTrace(512, 12);
+    const int T = args.contains("--tokens") ? std::max(16, args.value(args.indexOf("--tokens") + 1).toInt()) : 512;
+    const Trace trace = softmaxLikeTrace(T, 12);
     HeadView view;
     view.resize(1200, 1000);
     view.show();
@@ -108,16 +109,16 @@ int main(int argc, char** argv) {
     view.showTrace(trace, 0, {});
     view.setLineFilter({HeadView::kMinWeight, topK});
     const double ready = settle(view);
-    std::printf("512 tokens, 12 heads, 1200x1000 offscreen, floor %.2f, top-k %d: %zu lines; lines + picture ready in %.0f ms"
+    std::printf("%d tokens, 12 heads, 1200x1000 offscreen, floor %.2f, top-k %d: %zu lines; lines + picture ready in %.0f ms"
                 " (worker; %.1f ms before settle)\n",
-                HeadView::kMinWeight, topK, view.drawnLines().size(), ready, first.nsecsElapsed() / 1e6 - ready);
+                T, HeadView::kMinWeight, topK, view.drawnLines().size(), ready, first.nsecsElapsed() / 1e6 - ready);
     std::mt19937 rng(5);
     Frames hovering, scrolling, focusHover, focusScroll;
     hover(view, events, rng, hovering);
     view.setHoveredToken(std::nullopt);  // the wheel moves the rows under a real mouse: no hover stays
     scroll(view, events, scrolling);
     view.setHoveredToken(std::nullopt);
-    view.setFocusToken(256);
+    view.setFocusToken(T / 2);
     settle(view);
     hover(view, events, rng, focusHover);
     view.setHoveredToken(std::nullopt);

@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
     const QStringList args = app.arguments();
     const int events = args.size() > 1 && args[1].toInt() > 0 ? args[1].toInt() : 200;
     const int heads = args.contains("--heads") ? std::max(1, args.value(args.indexOf("--heads") + 1).toInt()) : 1;
-    const Trace trace = syntheticTrace(512, heads);
+    const int T = args.contains("--tokens") ? std::max(16, args.value(args.indexOf("--tokens") + 1).toInt()) : 512;
+    const Trace trace = syntheticTrace(T, heads);
     HeatmapView view;
     view.resize(1600, 1000);
     view.show();
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
     first.start();
     view.showTrace(trace, 0, 4);
     for (int i = 0; i < 5; ++i) QApplication::processEvents();
-    std::printf("512 tokens, %d head(s) side by side, 1600×1000 offscreen; first build + layout %.1f ms\n", heads,
+    std::printf("%d tokens, %d head(s) side by side, 1600×1000 offscreen; first build + layout %.1f ms\n", T, heads,
                 first.nsecsElapsed() / 1e6);
     QWidget* plot = view.firstPlot();
     std::mt19937 rng(5);
@@ -99,7 +100,7 @@ int main(int argc, char** argv) {
                       Qt::NoModifier, Qt::NoScrollPhase, false);
         timed(plot, e, wheel);
     }
-    view.zoomTo({QCPRange(99.5, 227.5), QCPRange(99.5, 227.5)});  // 128 of 512 cells, then pan around
+    view.zoomTo({QCPRange(99.5, 227.5), QCPRange(99.5, 227.5)});  // 128 of T cells, then pan around
     QPointF at(plot->width() / 2.0, plot->height() / 2.0);
     QMouseEvent press(QEvent::MouseButtonPress, at, plot->mapToGlobal(at), Qt::MiddleButton, Qt::MiddleButton, Qt::NoModifier);
     QApplication::sendEvent(plot, &press);
@@ -108,7 +109,7 @@ int main(int argc, char** argv) {
         QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(at), Qt::NoButton, Qt::MiddleButton, Qt::NoModifier);
         timed(plot, move, pan);
     }
-    report("wheel zoom (in/out, 512×512)", wheel);
+    report(QString("wheel zoom (in/out, %1×%1)").arg(T).toUtf8().constData(), wheel);
     report("pan (middle drag, 128×128 window)", pan);
     return 0;
 }

@@ -356,6 +356,12 @@ void HeatmapZoomTest::perRowAndLogColoursMatchHandComputedCells() {
     check({{1, 0, mid}, {1, 1, quarter}, {1, 2, purple}, {2, 2, quarterPast}});
     QVERIFY(builderOf(view).colourScale()->label().contains("0.0001"));
     QVERIFY(builderOf(view).colourScale()->axis()->scaleType() == QCPAxis::stLogarithmic);
+    // Zoomed to rows 2–3 × columns 1–2 (a window off the map's middle): the same cells, painted
+    // where their rows and columns now are (the map's image is stored upright: color_map_plot.cpp).
+    colours->setCurrentIndex(static_cast<int>(HeatmapColours::PerRow));
+    view.zoomTo({QCPRange(0.5, 2.5), QCPRange(1.5, 3.5)});
+    // Per row: row 2 is .25 everywhere (1); row 3: 0 / .5 = 0 at column 1, .5 / .5 = 1 at column 2.
+    check({{2, 1, yellow}, {3, 1, purple}, {3, 2, yellow}, {2, 2, yellow}});
 }
 
 // A text of real words, `T` tokens with [CLS] and [SEP], weights peaked on the token itself,
