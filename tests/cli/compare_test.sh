@@ -4,8 +4,8 @@
 # alignment and A, B, A − B of every head, on the tiny BERT and GPT-2 fixtures and a lesson.
 # Cases named norms_*: compare --norms on the example GPT against the norm-weighted attention
 # ‖α_ij·f(x_j)‖ of fixtures/beyond_weights.json (reference_beyond_weights.py), each row divided by
-# its sum (the shares the Compare tab shows under weight × ‖value‖); text checks the note and the
-# rounded tables.
+# its sum (the shares the Compare tab shows under weight × ‖value‖), and on the lesson two-heads
+# against the same worked out below from the lesson file; text checks the note and the rounded tables.
 # Usage: compare_test.sh ATTNSCOPE_BINARY SOURCE_DIR CASE FORMAT
 set -uo pipefail
 bin="$1"; src="$2"; case_name="$3"; format="$4"
@@ -23,7 +23,35 @@ NORM_CASES = {  # the sentences whose ids reference_beyond_weights.py lists (EXA
 }
 def shares(m):
     return [[x / sum(row) if sum(row) > 0 else x for x in row] for row in m]
+def matmul(a, b):
+    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
+def lesson_norms(lesson, words):
+    """Per head, the shares of alpha_ij * |v_j W_O^h| of the lesson two-heads (one layer, no positions,
+    no mask, scores / sqrt(d_k)), worked out here in plain Python from the lesson file."""
+    import math
+    x = [lesson["embeddings"][w] for w in words]
+    dv, out = lesson["d_v"], []
+    for h, w in enumerate(lesson["heads_weights"]):
+        q, k, v = matmul(x, w["W_Q"]), matmul(x, w["W_K"]), matmul(x, w["W_V"])
+        scores = [[s / math.sqrt(lesson["d_k"]) for s in row] for row in matmul(q, list(map(list, zip(*k))))]
+        alpha = [[math.exp(s - max(row)) / sum(math.exp(t - max(row)) for t in row) for s in row] for row in scores]
+        f = matmul(v, lesson["W_O"][h * dv:(h + 1) * dv])
+        norm = [math.sqrt(sum(c * c for c in row)) for row in f]
+        out.append(shares([[a * norm[j] for j, a in enumerate(row)] for row in alpha]))
+    return out
+def lesson_case():
+    lesson = json.load(open("../../resources/lessons/two-heads.json"))
+    a, b = ["cats", "chase", "mice"], ["mice", "chase", "cats"]
+    na, nb = lesson_norms(lesson, a), lesson_norms(lesson, b)
+    return {"args": ["--lesson", "two-heads", "--sentence", " ".join(a), "--sentence-b", " ".join(b), "--norms"],
+            "ids_a": [-1] * 3, "ids_b": [-1] * 3, "texts_a": a, "texts_b": b, "alignment": "position",
+            "only_in_a": [], "only_in_b": [], "units": [{"tokens_a": [t], "tokens_b": [t]} for t in range(3)],
+            "heads": [{"layer": 1, "head": h + 1, "a": na[h], "b": nb[h],
+                       "difference": [[x - y for x, y in zip(ra, rb)] for ra, rb in zip(na[h], nb[h])]}
+                      for h in range(len(na))]}
 def load_case(name):
+    if name == "norms_lesson_two_heads":
+        return lesson_case()
     if name not in NORM_CASES:
         return next(c for c in json.load(open("fixtures/compare.json"))["cases"] if c["name"] == name)
     extra, layer, heads = NORM_CASES[name]
