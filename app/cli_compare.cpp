@@ -33,6 +33,8 @@ void addOptions(QCommandLineParser& parser) {
          "heads"},
         {"format", QT_TRANSLATE_NOOP("cli", "text (default), json or csv."), "format"},
         {"decimals", QT_TRANSLATE_NOOP("cli", "Text: decimals shown (default 3)."), "n"},
+        {"norms", QT_TRANSLATE_NOOP("cli", "Compare weight × ‖value‖ (Kobayashi et al. 2020) instead of the weights: each "
+                                          "row's shares of α·‖f(x)‖, as the Compare tab's colour scale.")},
         kAtomicOutRow,
         kLanguageRow,
     });
@@ -46,6 +48,12 @@ struct CompareSource {
     std::shared_ptr<const Lesson> lesson;
     SentenceRunner runner(std::vector<HeadRef> ablate) const {
         return model ? modelSentenceRunner(model, -1, std::move(ablate)) : lessonSentenceRunner(lesson, std::move(ablate));
+    }
+    // --norms: the norm-weighted Trace (weight × ‖value‖ shares), as the Compare tab shows it.
+    SentenceRunner normRunner(std::vector<HeadRef> ablate) const {
+        NormSentenceRunner run = model ? modelNormSentenceRunner(model, std::move(ablate))
+                                       : lessonNormSentenceRunner(lesson, std::move(ablate));
+        return [run = std::move(run)](const std::string& sentence) { return run(sentence, RunControl{}); };
     }
 };
 
@@ -90,21 +98,28 @@ Result<std::pair<std::string, std::string>> readSentences(const QCommandLinePars
 }
 
 Result<SentenceComparison> runBoth(const CompareSource& source, const std::pair<std::string, std::string>& sentences,
-                                   const std::vector<HeadRef>& heads, std::vector<HeadRef> ablate) {
-    const SentenceRunner run = source.runner(std::move(ablate));
+                                   const std::vector<HeadRef>& heads, std::vector<HeadRef> ablate, bool norms) {
+    const SentenceRunner run = norms ? source.normRunner(std::move(ablate)) : source.runner(std::move(ablate));
     auto a = run(sentences.first);
     if (!a) return Error{errorText(ErrorId::WhereSentenceNamed, "A"), a.error().textForm()};
     notices(a.value().notices);
     auto b = run(sentences.second);
     if (!b) return Error{errorText(ErrorId::WhereSentenceNamed, "B"), b.error().textForm()};
     notices(b.value().notices);
-    return compareHeads(a.value(), b.value(), heads);
+    auto comparison = compareHeads(a.value(), b.value(), heads);
+    if (comparison) comparison.value().normWeighted = norms;
+    return comparison;
 }
 
 std::string formatted(const SentenceComparison& c, const std::string& format, int decimals) {
     if (format == "json") return comparisonToJson(c);
     if (format == "csv") return comparisonToCsv(c);
-    return comparisonToText(c, decimals, coreLanguage());
+    const std::string text = comparisonToText(c, decimals, coreLanguage());
+    if (!c.normWeighted) return text;
+    // Before the tables: the numbers are not the weights the other commands print.
+    const std::string note = translate("cli", "Shaded by weight × ‖value‖ (Kobayashi et al. 2020): each cell is α·‖f(x)‖ "
+                                              "as a share of its row, not the attention weight.").toStdString();
+    return note + "\n" + text;
 }
 
 }  // namespace
@@ -129,7 +144,7 @@ int runCompareCommand(const QStringList& arguments) {
     if (auto bad = readAblation(parser, source.value().layers, source.value().heads, ablate)) return fail(*bad);
     auto sentences = readSentences(parser, source.value());
     if (!sentences) return fail(coreErrorString(sentences.error()));
-    auto comparison = runBoth(source.value(), sentences.value(), heads.value(), ablate);
+    auto comparison = runBoth(source.value(), sentences.value(), heads.value(), ablate, parser.isSet("norms"));
     if (!comparison) return fail(coreErrorString(comparison.error()));
     return writeOutput(parser, formatted(comparison.value(), format, decimals));
 }

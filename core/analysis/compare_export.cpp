@@ -57,6 +57,9 @@ Json tokensJson(const std::vector<Token>& tokens) {
     return out;
 }
 
+// Which scale the numbers are, the same word in the JSON and in every CSV row.
+const char* shadingName(const SentenceComparison& c) { return c.normWeighted ? "norms" : "weights"; }
+
 }  // namespace
 
 Result<SentenceComparison> compareHeads(const Trace& a, const Trace& b, const std::vector<HeadRef>& heads) {
@@ -105,13 +108,13 @@ std::string comparisonToJson(const SentenceComparison& c) {
                    {"alignment", a.by == Alignment::By::Position ? "position" : "word"},
                    {"tokens_a", tokensJson(c.tokensA)}, {"tokens_b", tokensJson(c.tokensB)},
                    {"units", units}, {"only_in_a", a.onlyInA}, {"only_in_b", a.onlyInB},
-                   {"ablated", ablated}, {"heads", heads}, {"shading", c.normWeighted ? "norms" : "weights"}};
+                   {"ablated", ablated}, {"heads", heads}, {"shading", shadingName(c)}};
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string comparisonToCsv(const SentenceComparison& c) {
     const std::vector<AlignedUnit>& units = c.alignment().units;
-    std::string out = "layer,head,query,key,query_text,key_text,a,b,difference\n";
+    std::string out = "layer,head,query,key,query_text,key_text,a,b,difference,shading\n";
     for (const HeadComparison& h : c.heads)
         for (std::size_t q = 0; q < units.size(); ++q)
             for (std::size_t k = 0; k < units.size(); ++k) {
@@ -119,7 +122,7 @@ std::string comparisonToCsv(const SentenceComparison& c) {
                 out += std::to_string(h.head.layer + 1) + "," + std::to_string(h.head.head + 1) + "," +
                        std::to_string(q + 1) + "," + std::to_string(k + 1) + "," + csvField(unitLabel(units[q])) + "," +
                        csvField(unitLabel(units[k])) + "," + shortestNumber(h.a(r, col)) + "," + shortestNumber(h.b(r, col)) + "," +
-                       shortestNumber(h.difference(r, col)) + "\n";
+                       shortestNumber(h.difference(r, col)) + "," + shadingName(c) + "\n";
             }
     return out;
 }

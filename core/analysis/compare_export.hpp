@@ -24,7 +24,8 @@ struct SentenceComparison {
 Result<SentenceComparison> compareHeads(const Trace& a, const Trace& b, const std::vector<HeadRef>& heads);
 
 // Both token lists, the alignment (by position or by word, what was left out), then A, B and A − B
-// of every head as aligned tables with `decimals` decimals, worded in `language`.
+// of every head as aligned tables with `decimals` decimals, worded in `language` (normWeighted is the
+// caller's to say: attnscope compare --norms prints a line above).
 std::string comparisonToText(const SentenceComparison& c, int decimals = 3, Language language = Language::English);
 // {"format": "attnscope-compare", "version": 2, "alignment": "position"|"word",
 //  "tokens_a"/"tokens_b": [{"text", "id"}], "units": [{"a", "b", "tokens_a", "tokens_b"}] (token positions
@@ -32,8 +33,8 @@ std::string comparisonToText(const SentenceComparison& c, int decimals = 3, Lang
 //  "difference"}], "shading": "weights"|"norms" (normWeighted)} with U×U matrices as arrays of rows
 //  (full precision).
 std::string comparisonToJson(const SentenceComparison& c);
-// layer,head,query,key,query_text,key_text,a,b,difference: one row per head and aligned cell
-// (query and key: aligned units counted from 1).
+// layer,head,query,key,query_text,key_text,a,b,difference,shading: one row per head and aligned cell
+// (query and key: aligned units counted from 1; shading: "weights"|"norms", as in the JSON).
 std::string comparisonToCsv(const SentenceComparison& c);
 
 }  // namespace attnscope

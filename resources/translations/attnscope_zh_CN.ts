@@ -4716,6 +4716,14 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
         <source>--output expects a file name, got nothing</source>
         <translation>--output 应为文件名，实际什么也没有</translation>
     </message>
+    <message>
+        <source>Compare weight × ‖value‖ (Kobayashi et al. 2020) instead of the weights: each row's shares of α·‖f(x)‖, as the Compare tab's colour scale.</source>
+        <translation>对比权重 × ‖值‖（Kobayashi 等，2020）而不是权重：每行中 α·‖f(x)‖ 所占的比例，与“对比”页的颜色刻度相同。</translation>
+    </message>
+    <message>
+        <source>Shaded by weight × ‖value‖ (Kobayashi et al. 2020): each cell is α·‖f(x)‖ as a share of its row, not the attention weight.</source>
+        <translation>按权重 × ‖值‖ 着色（Kobayashi 等，2020）：每格是 α·‖f(x)‖ 占该行的比例，而不是注意力权重。</translation>
+    </message>
 </context>
 <context>
     <name>settings</name>

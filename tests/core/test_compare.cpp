@@ -1,8 +1,10 @@
 // Two sentences side by side (core/analysis/compare.hpp): alignment by position and by word, the
-// attention between aligned units and A − B, each checked against numbers worked out by hand.
+// attention between aligned units and A − B, each checked against numbers worked out by hand; the
+// CSV and JSON exports (compare_export.hpp) say which scale their numbers are.
 #include <catch2/catch.hpp>
 
 #include "core/analysis/compare.hpp"
+#include "core/analysis/compare_export.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"
 
@@ -114,4 +116,28 @@ TEST_CASE("A's cell in B: rows (and T×T columns) follow the alignment, weights 
     // "cat" (token 2) is left out of B: no aligned cell. W_Q has no token rows: the same cell.
     CHECK_FALSE(alignedCellInB(al, CellRef{Step::Weights, 0, 0, 2, 1}));
     CHECK(alignedCellInB(al, CellRef{Step::WQ, 0, 0, 2, 1}) == CellRef{Step::WQ, 0, 0, 2, 1});
+}
+
+TEST_CASE("compare CSV: every row names its scale, weights or norms, as the JSON does", "[compare]") {
+    // A: cat sat, B: dog sat (aligned by position). "sat" row: A .25 .75, B .5 .5: A − B = −.25, .25.
+    const Trace a = oneHead({piece("cat", 0), piece("sat", 1)}, rows({{1, 0}, {.25, .75}}));
+    const Trace b = oneHead({piece("dog", 0), piece("sat", 1)}, rows({{1, 0}, {.5, .5}}));
+    auto c = compareHeads(a, b, {HeadRef{0, 0}});
+    REQUIRE(c.ok());
+    const std::string header = "layer,head,query,key,query_text,key_text,a,b,difference,shading\n";
+    CHECK(comparisonToCsv(c.value()) == header +
+                                            "1,1,1,1,cat | dog,cat | dog,1,1,0,weights\n"
+                                            "1,1,1,2,cat | dog,sat,0,0,0,weights\n"
+                                            "1,1,2,1,sat,cat | dog,0.25,0.5,-0.25,weights\n"
+                                            "1,1,2,2,sat,sat,0.75,0.5,0.25,weights\n");
+    CHECK(comparisonToJson(c.value()).find("\"shading\": \"weights\"") != std::string::npos);
+    // The same numbers marked as norm-weighted shares (the Compare tab and compare --norms set the flag
+    // on norm-weighted Traces): every row says so, as the JSON does.
+    c.value().normWeighted = true;
+    const std::string csv = comparisonToCsv(c.value());
+    CHECK(csv.substr(header.size()) == "1,1,1,1,cat | dog,cat | dog,1,1,0,norms\n"
+                                       "1,1,1,2,cat | dog,sat,0,0,0,norms\n"
+                                       "1,1,2,1,sat,cat | dog,0.25,0.5,-0.25,norms\n"
+                                       "1,1,2,2,sat,sat,0.75,0.5,0.25,norms\n");
+    CHECK(comparisonToJson(c.value()).find("\"shading\": \"norms\"") != std::string::npos);
 }

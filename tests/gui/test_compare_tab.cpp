@@ -257,6 +257,7 @@ void CompareTabTest::exportsTheMapsAndTheNumbers() {
     const QList<QByteArray> last = lines.last().split(',');  // tired | wide → tired | wide
     QCOMPARE(last[4], QByteArray("tired | wide"));
     QVERIFY(std::abs(last[8].toDouble() - diff(diff.rows() - 1, diff.cols() - 1)) < 1e-12);
+    QCOMPARE(last[9], QByteArray("weights"));  // the scale, as the JSON's "shading"
     QFile json(dir.filePath("c.json"));
     QVERIFY(json.open(QIODevice::ReadOnly));
     const QJsonObject doc = QJsonDocument::fromJson(json.readAll()).object();
@@ -382,6 +383,12 @@ void CompareTabTest::followsWeightTimesValueNorm() {
     const QJsonArray exportedB = doc["heads"].toArray()[0].toObject()["b"].toArray();
     for (int r = 0; r < b.rows(); ++r)
         for (int c = 0; c < b.cols(); ++c) QVERIFY(std::abs(exportedB[r].toArray()[c].toDouble() - b(r, c)) < 1e-5);
+    QVERIFY(view->exportTo(dir.filePath("norms.csv"), CompareExport::Csv).ok());
+    QFile csv(dir.filePath("norms.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + b.rows() * b.cols());
+    for (const QByteArray& line : lines.mid(1)) QCOMPARE(line.split(',').last(), QByteArray("norms"));
     child<QCheckBox>(window, "weighting")->setChecked(false);
     const Mat weights = shownRunOf(window)->trace.layers[1].heads[2].weights.toMat();
     QTRY_VERIFY_WITH_TIMEOUT(largest(view->builders()[0]->drawn() - weights) < 1e-12, kWaitMs);
