@@ -153,9 +153,12 @@ bool LessonDocument::deleteWord(const QString& word) {
 }
 
 bool LessonDocument::setDimensions(const LessonDimensions& dims) {
-    return change(resizeLesson(lesson_.session().lesson(), dims),
-                  tr("Change dimensions to d_model %1, %2 heads, d_k %3, d_v %4")
-                      .arg(dims.dModel).arg(dims.numHeads).arg(dims.dK).arg(dims.dV));
+    const bool shared = dims.numKvHeads > 0 && dims.numKvHeads < dims.numHeads;
+    const QString name = shared ? tr("Change dimensions to d_model %1, %2 heads sharing %5 key/value heads, d_k %3, d_v %4")
+                                      .arg(dims.dModel).arg(dims.numHeads).arg(dims.dK).arg(dims.dV).arg(dims.numKvHeads)
+                                : tr("Change dimensions to d_model %1, %2 heads, d_k %3, d_v %4")
+                                      .arg(dims.dModel).arg(dims.numHeads).arg(dims.dK).arg(dims.dV);
+    return change(resizeLesson(lesson_.session().lesson(), dims), name);
 }
 
 bool LessonDocument::setDecimals(int decimals) {

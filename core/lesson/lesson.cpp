@@ -3,6 +3,7 @@
 #include "core/lesson/lesson.hpp"
 
 #include <cmath>
+#include <tuple>
 
 #include "core/lesson/lesson_block.hpp"
 #include "core/lesson/lesson_fields.hpp"
@@ -190,32 +191,59 @@ RowVec readOptionalBias(const Field& head, const std::string& key, int width) {
     return bias ? readVector(*bias, width) : RowVec();
 }
 
-// The heads_weights list of one layer (at the top level for version 1, in layers[l] else).
-std::vector<HeadWeights> readHeads(const Field& obj, const Lesson& lesson) {
-    if (!lesson.projections) return {};
+// One head's W_Q (b_Q); with `keysAndValues` its W_K, W_V (b_K, b_V) too.
+HeadWeights readHeadWeights(const Field& head, const Lesson& lesson, bool query, bool keysAndValues) {
+    need(head.requireObject(!keysAndValues ? ErrorId::AnObjectWithWQ : query ? ErrorId::AnObjectWithWQKV : ErrorId::AnObjectWithWKV));
+    const int d = lesson.dModel;
+    HeadWeights w;
+    if (query) {
+        w.wq = readMatrix(need(head.member("W_Q")), d, lesson.dK, errorText(ErrorId::ShapeIs, "W_Q", "d_model×d_k"));
+        w.bq = readOptionalBias(head, "b_Q", lesson.dK);
+    }
+    if (keysAndValues) {
+        w.wk = readMatrix(need(head.member("W_K")), d, lesson.dK, errorText(ErrorId::ShapeIs, "W_K", "d_model×d_k"));
+        w.wv = readMatrix(need(head.member("W_V")), d, lesson.dV, errorText(ErrorId::ShapeIs, "W_V", "d_model×d_v"));
+        w.bk = readOptionalBias(head, "b_K", lesson.dK);
+        w.bv = readOptionalBias(head, "b_V", lesson.dV);
+    }
+    return w;
+}
+
+// A query head of a lesson with shared key/value heads: keys and values belong in kv_heads_weights,
+// so a W_K there is refused rather than silently ignored.
+void refuseOwnKeyValues(const Field& head, const Lesson& lesson) {
+    for (const char* key : {"W_K", "W_V", "b_K", "b_V"})
+        if (head.has(key))
+            fail(Error{head.whereOf(key), errorText(ErrorId::KeyValueInKvHeads, lesson.kvHeadCount(), lesson.numHeads)});
+}
+
+// The heads_weights list of one layer (at the top level for version 1, in layers[l] else) and,
+// with shared key/value heads (version 7), its kv_heads_weights.
+void readHeads(const Field& obj, const Lesson& lesson, LessonLayer& layer) {
+    if (!lesson.projections) return;
+    const bool shared = lesson.sharesKeyValues();
     const Field heads = need(obj.member("heads_weights"));
     const auto list = need(heads.elements(errorText(ErrorId::AListOfHeads, lesson.numHeads)));
     if (static_cast<int>(list.size()) != lesson.numHeads) fail(heads.expected(errorText(ErrorId::AListOfHeads, lesson.numHeads)));
-    const int d = lesson.dModel;
-    std::vector<HeadWeights> out;
     for (const Field& head : list) {
-        need(head.requireObject(ErrorId::AnObjectWithWQKV));
-        HeadWeights w;
-        w.wq = readMatrix(need(head.member("W_Q")), d, lesson.dK, errorText(ErrorId::ShapeIs, "W_Q", "d_model×d_k"));
-        w.wk = readMatrix(need(head.member("W_K")), d, lesson.dK, errorText(ErrorId::ShapeIs, "W_K", "d_model×d_k"));
-        w.wv = readMatrix(need(head.member("W_V")), d, lesson.dV, errorText(ErrorId::ShapeIs, "W_V", "d_model×d_v"));
-        w.bq = readOptionalBias(head, "b_Q", lesson.dK);
-        w.bk = readOptionalBias(head, "b_K", lesson.dK);
-        w.bv = readOptionalBias(head, "b_V", lesson.dV);
-        out.push_back(std::move(w));
+        if (shared) refuseOwnKeyValues(head, lesson);
+        layer.heads.push_back(readHeadWeights(head, lesson, true, !shared));
     }
-    return out;
+    const auto kv = need(obj.optionalMember("kv_heads_weights"));
+    if (!shared) {
+        if (kv) fail(kv->error(errorText(ErrorId::KvWeightsWithoutSharing, lesson.numHeads)));
+        return;
+    }
+    const ErrorText expected = errorText(ErrorId::AListOfKvHeads, lesson.kvHeadCount());
+    const auto kvList = need(need(obj.member("kv_heads_weights")).elements(expected));
+    if (static_cast<int>(kvList.size()) != lesson.kvHeadCount()) fail(kv->expected(expected));
+    for (const Field& head : kvList) layer.kvHeads.push_back(readHeadWeights(head, lesson, false, true));
 }
 
 // heads_weights, W_O and b_O of one layer, from the top level (version 1) or from layers[l].
 LessonLayer readLayer(const Field& obj, const Lesson& lesson) {
     LessonLayer layer;
-    layer.heads = readHeads(obj, lesson);
+    readHeads(obj, lesson, layer);
     const int concatWidth = lesson.numHeads * lesson.dV;
     if (const auto wo = need(obj.optionalMember("W_O")))
         layer.wo = readMatrix(*wo, concatWidth, lesson.dModel, ErrorId::ShapeWO);
@@ -231,7 +259,7 @@ void readLayers(const Field& doc, int version, Lesson& lesson) {
         return;
     }
     if (version < 2) fail(layers->error(ErrorId::LayersNeedV2));
-    for (const char* key : {"heads_weights", "W_O", "b_O"})
+    for (const char* key : {"heads_weights", "kv_heads_weights", "W_O", "b_O"})
         if (doc.has(key))
             fail(Error{doc.whereOf(key), errorText(ErrorId::KeyInsideEachLayer, key)});
     const auto list = need(layers->elements(ErrorId::AListOfLayers));
@@ -256,6 +284,17 @@ void readDimensions(const Field& doc, Lesson& lesson) {
     lesson.dV = readOptionalInt(doc, "d_v", 1, 4096, lesson.dK);
     if (!lesson.projections && (lesson.dK != lesson.dModel || lesson.dV != lesson.dModel))
         fail(Error{doc.whereOf("d_k"), errorText(ErrorId::NoProjectionsDims, lesson.dModel)});
+}
+
+// Version 7: H_kv key/value heads shared by the H query heads; H_kv divides H. Kept as 0 when the
+// file says kv_heads = heads, which is what leaving it out means.
+void readKvHeads(const Field& doc, int version, Lesson& lesson) {
+    const auto found = need(doc.optionalMember("kv_heads"));
+    if (!found) return;
+    if (version < 7) fail(found->error(ErrorId::KvHeadsNeedV7));
+    const int kv = readInt(*found, 1, 64);
+    if (lesson.numHeads % kv != 0) fail(found->expected(errorText(ErrorId::ADivisorOfHeads, lesson.numHeads)));
+    lesson.numKvHeads = kv == lesson.numHeads ? 0 : kv;
 }
 
 void readDisplay(const Field& doc, Lesson& lesson) {
@@ -297,6 +336,7 @@ Lesson readLesson(const Field& doc) {
     lesson.description = readLocalizedMember(doc, "description", version, "");
     lesson.sentence = readString(doc, "sentence", "");
     readDimensions(doc, lesson);
+    readKvHeads(doc, version, lesson);
     lesson.lowercase = readBool(doc, "lowercase", true);
     lesson.scale = readBool(doc, "scale", true);
     lesson.causalMask = readBool(doc, "causal_mask", false);
@@ -317,9 +357,10 @@ Json localizedJson(const LocalizedText& text) {
     return languages;
 }
 
-// The oldest format version that holds the lesson: 6 for a block after attention, 5 for RoPE, 4 for a rule for unknown words
+// The oldest format version that holds the lesson: 7 for shared key/value heads, 6 for a block after attention, 5 for RoPE, 4 for a rule for unknown words
 // other than the hash rule, 3 for texts in several languages, 2 for layers.
 int versionNeeded(const Lesson& lesson) {
+    if (lesson.sharesKeyValues()) return 7;
     if (lesson.block.present()) return 6;
     if (lesson.positional == PositionalKind::Rotary) return 5;
     if (lesson.unknownWords != UnknownWords::Hash) return 4;
@@ -329,23 +370,27 @@ int versionNeeded(const Lesson& lesson) {
 }
 
 
+// A head's weights as the file gives them: W_Q (b_Q), W_K, W_V (b_K, b_V), whichever it holds.
 Json headJson(const HeadWeights& w) {
     Json head = Json::object();
-    head["W_Q"] = matrixJson(w.wq);
-    head["W_K"] = matrixJson(w.wk);
-    head["W_V"] = matrixJson(w.wv);
-    if (w.bq.size()) head["b_Q"] = vectorJson(w.bq);
-    if (w.bk.size()) head["b_K"] = vectorJson(w.bk);
-    if (w.bv.size()) head["b_V"] = vectorJson(w.bv);
+    for (const auto& [m, name] : {std::pair{&w.wq, "W_Q"}, std::pair{&w.wk, "W_K"}, std::pair{&w.wv, "W_V"}})
+        if (m->size()) head[name] = matrixJson(*m);
+    for (const auto& [b, name] : {std::pair{&w.bq, "b_Q"}, std::pair{&w.bk, "b_K"}, std::pair{&w.bv, "b_V"}})
+        if (b->size()) head[name] = vectorJson(*b);
     return head;
 }
 
-// heads_weights, W_O and b_O of one layer, added to `into` (the top level, or a layers[l] object).
+Json headsJson(const std::vector<HeadWeights>& heads) {
+    Json list = Json::array();
+    for (const HeadWeights& w : heads) list.push_back(headJson(w));
+    return list;
+}
+
+// heads_weights (kv_heads_weights), W_O and b_O of one layer, added to `into` (the top level, or a layers[l] object).
 Json layerJson(const Lesson& lesson, const LessonLayer& layer, Json into) {
     if (lesson.projections) {
-        Json heads = Json::array();
-        for (const HeadWeights& w : layer.heads) heads.push_back(headJson(w));
-        into["heads_weights"] = std::move(heads);
+        into["heads_weights"] = headsJson(layer.heads);
+        if (lesson.sharesKeyValues()) into["kv_heads_weights"] = headsJson(layer.kvHeads);
     }
     if (layer.wo.size()) into["W_O"] = matrixJson(layer.wo);
     if (layer.bo.size()) into["b_O"] = vectorJson(layer.bo);
@@ -376,6 +421,16 @@ RowVec* Lesson::findEmbedding(std::string_view token) {
     return nullptr;
 }
 
+std::vector<HeadWeights> repeatKeyValues(const Lesson& lesson, const LessonLayer& layer) {
+    std::vector<HeadWeights> heads = layer.heads;
+    if (!lesson.sharesKeyValues()) return heads;
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+        const HeadWeights& kv = layer.kvHeads.at(static_cast<std::size_t>(lesson.kvHeadOf(static_cast<int>(h))));
+        std::tie(heads[h].wk, heads[h].wv, heads[h].bk, heads[h].bv) = std::tie(kv.wk, kv.wv, kv.bk, kv.bv);
+    }
+    return heads;
+}
+
 std::uint32_t fnv1a32(std::string_view bytes) {
     std::uint32_t hash = 2166136261u;
     for (const char ch : bytes) {
@@ -398,22 +453,44 @@ RowVec hashedEmbedding(std::string_view token, int dModel) {
 
 namespace {
 
-Result<void> validateHeads(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
-    if (!lesson.projections) return {};
-    if (static_cast<int>(layer.heads.size()) != lesson.numHeads)
-        return Error{path + "heads_weights",
-                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::CountHeads, lesson.numHeads), layer.heads.size())};
-    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
-        const std::string at = path + "heads_weights[" + std::to_string(h) + "].";
-        const HeadWeights& w = layer.heads[h];
-        for (const auto& [m, name, cols] : {std::tuple{&w.wq, "W_Q", lesson.dK},
-                                            std::tuple{&w.wk, "W_K", lesson.dK},
-                                            std::tuple{&w.wv, "W_V", lesson.dV}}) {
+// The matrices of `list` (heads_weights or kv_heads_weights) that its entries hold: W_Q with
+// `query`, W_K and W_V with `keysAndValues`; each d_model wide, finite.
+Result<void> validateHeadList(const Lesson& lesson, const std::vector<HeadWeights>& list, const std::string& path,
+                              bool query, bool keysAndValues) {
+    for (std::size_t h = 0; h < list.size(); ++h) {
+        const std::string at = path + "[" + std::to_string(h) + "].";
+        const HeadWeights& w = list[h];
+        for (const auto& [m, name, cols, wanted] : {std::tuple{&w.wq, "W_Q", lesson.dK, query},
+                                                    std::tuple{&w.wk, "W_K", lesson.dK, keysAndValues},
+                                                    std::tuple{&w.wv, "W_V", lesson.dV, keysAndValues}}) {
+            if (!wanted) continue;
             if (auto e = checkShape(*m, lesson.dModel, cols, at + name); !e.ok()) return e;
             if (auto e = checkFinite(*m, at + name); !e.ok()) return e;
         }
     }
     return {};
+}
+
+// H_kv divides H (format version 7; kv_heads names it as the file does).
+Result<void> validateKvHeads(const Lesson& lesson, const std::string& source) {
+    const int kv = lesson.kvHeadCount();
+    if (kv < 1 || kv > lesson.numHeads || lesson.numHeads % kv != 0)
+        return Error{source + ": kv_heads",
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::ADivisorOfHeads, lesson.numHeads), kv)};
+    return {};
+}
+
+Result<void> validateHeads(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+    if (!lesson.projections) return {};
+    if (static_cast<int>(layer.heads.size()) != lesson.numHeads)
+        return Error{path + "heads_weights",
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::CountHeads, lesson.numHeads), layer.heads.size())};
+    const bool shared = lesson.sharesKeyValues();
+    if (shared && static_cast<int>(layer.kvHeads.size()) != lesson.kvHeadCount())
+        return Error{path + "kv_heads_weights",
+                     errorText(ErrorId::ExpectedFound, errorText(ErrorId::CountKvHeads, lesson.kvHeadCount()), layer.kvHeads.size())};
+    if (auto e = validateHeadList(lesson, layer.heads, path + "heads_weights", true, !shared); !e.ok()) return e;
+    return shared ? validateHeadList(lesson, layer.kvHeads, path + "kv_heads_weights", false, true) : Result<void>{};
 }
 
 // W_O and b_O. With residual connections the output is added to X, so it must be d wide.
@@ -448,6 +525,7 @@ Result<void> validateHeadColumns(const Lesson& lesson, const std::string& source
 
 Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
     if (auto e = validateHeadColumns(lesson, source); !e.ok()) return e;
+    if (auto e = validateKvHeads(lesson, source); !e.ok()) return e;
     const int d = lesson.dModel;
     for (const auto& [token, vec] : lesson.embeddings) {
         if (auto e = checkShape(vec, 1, d, source + ": embeddings." + token); !e.ok()) return e;
@@ -494,6 +572,7 @@ std::string serializeLesson(const Lesson& lesson) {
     doc["sentence"] = lesson.sentence;
     doc["d_model"] = lesson.dModel;
     doc["heads"] = lesson.numHeads;
+    if (lesson.sharesKeyValues()) doc["kv_heads"] = lesson.kvHeadCount();
     doc["d_k"] = lesson.dK;
     doc["d_v"] = lesson.dV;
     doc["lowercase"] = lesson.lowercase;

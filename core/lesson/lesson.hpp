@@ -3,8 +3,8 @@
 // joined by residual connections) whose every number a student can check by hand. The file
 // format is specified in docs/lesson-format.md.
 //
-// Shape legend: T tokens, d model width (d_model), H heads, d_k query/key width, d_v value width,
-// L layers.
+// Shape legend: T tokens, d model width (d_model), H heads, H_kv key/value heads, d_k query/key
+// width, d_v value width, L layers.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,10 +22,11 @@ namespace attnscope {
 // Version 2 added "layers"; version 3 lets title, description and feature names be given in
 // several languages; version 4 added "unknown_words"; version 5 the rotary position encoding
 // ("positional_encoding": "rope" or {"rope": {"base", "pairing"}}); version 6 the rest of the
-// block after attention ("block": residual, norm, feed-forward network, final norm, output head).
+// block after attention ("block": residual, norm, feed-forward network, final norm, output head);
+// version 7 grouped-query attention ("kv_heads", "kv_heads_weights").
 // A file is written with the oldest version that holds it, so older readers keep reading lessons
 // that use no newer feature.
-inline constexpr int kLessonFormatVersion = 6;
+inline constexpr int kLessonFormatVersion = 7;
 
 // A norm of the block: LayerNorm (γ, β) or RMSNorm (γ only); BlockNorm::None: left out.
 struct LessonNorm {
@@ -61,9 +62,12 @@ struct LessonBlock {
     }
 };
 
-// The weights of one attention layer. Every layer of a lesson shares d_model, H, d_k and d_v.
+// The weights of one attention layer. Every layer of a lesson shares d_model, H, H_kv, d_k and d_v.
 struct LessonLayer {
     std::vector<HeadWeights> heads;  // H (unused without projections)
+    // Grouped-query attention (Lesson::sharesKeyValues()): H_kv key/value heads, each with W_K, W_V
+    // (b_K, b_V); then heads[h] holds only W_Q (b_Q). Empty when every head has its own K and V.
+    std::vector<HeadWeights> kvHeads;  // H_kv
     Mat wo;                          // (H·d_v)×d, empty: no W_O
     RowVec bo;                       // 1×d, optional
 };
@@ -74,6 +78,9 @@ struct Lesson {
     std::string sentence;  // the sentence the lesson opens with
     int dModel = 0;
     int numHeads = 1;
+    // H_kv (format version 7): query head h reads key/value head h / (H / H_kv), as Hugging Face's
+    // repeat_kv groups them; H_kv divides H. 0: one per head (multi-head attention).
+    int numKvHeads = 0;
     int dK = 0;
     int dV = 0;
     bool lowercase = true;
@@ -97,9 +104,19 @@ struct Lesson {
     int decimals = 3;
     std::optional<int> handRounding;
 
+    int kvHeadCount() const { return numKvHeads > 0 ? numKvHeads : numHeads; }  // H_kv
+    bool sharesKeyValues() const { return kvHeadCount() < numHeads; }
+    int kvHeadOf(int head) const {  // repeat_kv: consecutive query heads share one (guarded for H_kv > H)
+        return head / (kvHeadCount() <= numHeads ? numHeads / kvHeadCount() : 1);
+    }
+
     const RowVec* findEmbedding(std::string_view token) const;
     RowVec* findEmbedding(std::string_view token);
 };
+
+// The layer's H heads each with its own W_K, W_V (b_K, b_V): with shared key/value heads query head
+// h gets those of key/value head h / (H / H_kv), as Hugging Face's repeat_kv; else layer.heads.
+std::vector<HeadWeights> repeatKeyValues(const Lesson& lesson, const LessonLayer& layer);  // H
 
 // Parses a lesson from JSON text. `source` names the file (or "inline lesson") in errors.
 Result<Lesson> parseLesson(std::string_view json, const std::string& source);

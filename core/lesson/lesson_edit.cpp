@@ -58,7 +58,23 @@ Result<void> checkDimensions(const Lesson& lesson, const LessonDimensions& dims)
         if (auto e = checkRange(value, hi, field); !e.ok()) return e;
     if (!lesson.projections && (dims.dK != dims.dModel || dims.dV != dims.dModel))
         return Error{"d_k", errorText(ErrorId::NoProjectionsDims, dims.dModel)};
+    if (dims.numKvHeads < 0 || dims.numKvHeads > dims.numHeads || (dims.numKvHeads > 0 && dims.numHeads % dims.numKvHeads != 0))
+        return Error{"kv_heads", errorText(ErrorId::ExpectedFound, errorText(ErrorId::ADivisorOfHeads, dims.numHeads), dims.numKvHeads)};
     return {};
+}
+
+// Key/value head g takes W_K, W_V (b_K, b_V) of its first query head; the query heads keep W_Q, b_Q.
+void groupKeyValues(const Lesson& lesson, LessonLayer& layer) {
+    if (!lesson.sharesKeyValues() || !lesson.projections) return;
+    const int group = lesson.numHeads / lesson.kvHeadCount();
+    layer.kvHeads.clear();
+    for (int g = 0; g < lesson.kvHeadCount(); ++g) {
+        HeadWeights kv = layer.heads[static_cast<std::size_t>(g * group)];
+        kv.wq = Mat();
+        kv.bq = RowVec();
+        layer.kvHeads.push_back(std::move(kv));
+    }
+    for (HeadWeights& w : layer.heads) w = HeadWeights{w.wq, {}, {}, w.bq, {}, {}};
 }
 
 HeadWeights resizedHead(const HeadWeights& w, const LessonDimensions& dims) {
@@ -141,12 +157,16 @@ Mat* lessonMatrix(Lesson& lesson, const LessonMatrixRef& ref) {
     if (ref.layer < 0 || ref.layer >= static_cast<int>(lesson.layers.size())) return nullptr;
     LessonLayer& layer = lesson.layers[static_cast<std::size_t>(ref.layer)];
     if (ref.kind == LessonMatrixKind::WO) return layer.wo.size() ? &layer.wo : nullptr;
-    if (!lesson.projections || ref.head < 0 || ref.head >= static_cast<int>(layer.heads.size())) return nullptr;
-    HeadWeights& w = layer.heads[static_cast<std::size_t>(ref.head)];
+    const bool shared = lesson.sharesKeyValues() && ref.kind != LessonMatrixKind::WQ;
+    std::vector<HeadWeights>& list = shared ? layer.kvHeads : layer.heads;
+    if (!lesson.projections || ref.head < 0 || ref.head >= static_cast<int>(list.size())) return nullptr;
+    HeadWeights& w = list[static_cast<std::size_t>(ref.head)];
     return ref.kind == LessonMatrixKind::WQ ? &w.wq : ref.kind == LessonMatrixKind::WK ? &w.wk : &w.wv;
 }
 
-LessonDimensions dimensionsOf(const Lesson& lesson) { return {lesson.dModel, lesson.numHeads, lesson.dK, lesson.dV}; }
+LessonDimensions dimensionsOf(const Lesson& lesson) {
+    return {lesson.dModel, lesson.numHeads, lesson.dK, lesson.dV, lesson.numKvHeads};
+}
 
 Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) {
     if (auto e = checkDimensions(lesson, dims); !e.ok()) return e.error();
@@ -159,7 +179,14 @@ Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) 
         for (int i = kept; i < dims.dModel; ++i) out.featureNames[i] = LocalizedText(std::to_string(i + 1));  // as the headers count
     }
     if (out.positionalTable.size()) out.positionalTable = resized(out.positionalTable, out.positionalTable.rows(), dims.dModel);
-    for (LessonLayer& layer : out.layers) resizeLayer(layer, out.projections, dims);
+    out.numKvHeads = dims.numKvHeads == dims.numHeads ? 0 : dims.numKvHeads;
+    for (std::size_t l = 0; l < out.layers.size(); ++l) {
+        LessonLayer& layer = out.layers[l];
+        if (out.projections) layer.heads = repeatKeyValues(lesson, lesson.layers[l]);  // each head its own K, V
+        layer.kvHeads.clear();
+        resizeLayer(layer, out.projections, dims);
+        groupKeyValues(out, layer);
+    }
     resizeLessonBlock(out, dims.dModel);
     if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();
     return out;
@@ -187,8 +214,9 @@ Result<Lesson> newLesson(const NewLessonSpec& spec) {
     lesson.causalMask = spec.causalMask;
     lesson.decimals = spec.decimals;
     const int width = spec.projections ? spec.dK : spec.dModel;
-    if (auto e = checkDimensions(lesson, {spec.dModel, spec.numHeads, width, width}); !e.ok()) return e.error();
+    if (auto e = checkDimensions(lesson, {spec.dModel, spec.numHeads, width, width, spec.numKvHeads}); !e.ok()) return e.error();
     std::tie(lesson.dModel, lesson.numHeads, lesson.dK, lesson.dV) = std::tuple{spec.dModel, spec.numHeads, width, width};
+    lesson.numKvHeads = spec.numKvHeads == spec.numHeads ? 0 : spec.numKvHeads;
     if (!spec.featureNames.empty() && static_cast<int>(spec.featureNames.size()) != spec.dModel)
         return Error{"features", errorText(ErrorId::ExpectedFound, errorText(ErrorId::AListOfNames, spec.dModel),
                                            spec.featureNames.size())};
@@ -202,6 +230,7 @@ Result<Lesson> newLesson(const NewLessonSpec& spec) {
         HeadWeights zero;
         zero.wq = zero.wk = zero.wv = Mat::Zero(spec.dModel, width);
         lesson.layers[0].heads.assign(static_cast<std::size_t>(spec.numHeads), zero);
+        groupKeyValues(lesson, lesson.layers[0]);
     }
     if (auto e = validateLesson(lesson, lesson.title.in("")); !e.ok()) return e.error();
     return lesson;

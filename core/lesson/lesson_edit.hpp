@@ -23,6 +23,7 @@ struct LessonDimensions {
     int numHeads = 1;
     int dK = 1;
     int dV = 1;
+    int numKvHeads = 0;  // H_kv, dividing H; 0: one per head (Lesson::numKvHeads)
 };
 
 LessonDimensions dimensionsOf(const Lesson& lesson);
@@ -40,12 +41,15 @@ struct LessonMatrixRef {
     int head = 0;   // 0-based; for W_Q, W_K and W_V
 };
 
-// The weight matrix `ref` names (or the positional table), null when the lesson has none (no
+// The weight matrix `ref` names (or the positional table); with shared key/value heads `head` of
+// W_K and W_V counts key/value heads (Lesson::kvHeadCount()), null when the lesson has none (no
 // projections, no W_O, no such layer or head). The embedding table is no Mat: null.
 Mat* lessonMatrix(Lesson& lesson, const LessonMatrixRef& ref);
 
 // Every matrix keeps its top-left block that fits the new shape; new cells are zero, new heads
-// are all zeros, new feature names are their 0-based index. Ranges as in a lesson file.
+// are all zeros, new feature names are their 0-based index. Ranges as in a lesson file. A new
+// H_kv first gives every query head the K and V it read (repeat_kv, so ungrouping changes no
+// number), then key/value head g keeps those of its first query head, g·(H/H_kv).
 Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims);
 
 // What File ▸ New lesson asks: every token of `words` (the lesson's tokenizer: words, and each
@@ -58,6 +62,7 @@ struct NewLessonSpec {
     int dModel = 4;
     int numHeads = 1;
     int dK = 4;  // d_v too; without projections both are d_model
+    int numKvHeads = 0;  // H_kv dividing numHeads; 0: one per head
     bool projections = true;
     bool scale = true;
     bool causalMask = false;

@@ -1,5 +1,6 @@
 // Lesson runs: tokens → embedding (+ positional encoding) → attention layer 1 → (+ residual)
-// layer 2 → … → the block after attention (norm, FFN, output head; core/pipeline/block.hpp). Shapes: T tokens, d model width, H heads, d_k, d_v head widths, L layers.
+// layer 2 → … → the block after attention (norm, FFN, output head; core/pipeline/block.hpp). Shapes: T tokens, d model width, H heads,
+// H_kv key/value heads, d_k, d_v head widths, L layers.
 #include "core/lesson/run_lesson.hpp"
 
 #include <algorithm>
@@ -71,9 +72,16 @@ Mat positionalRows(const Lesson& lesson, int T, std::vector<Notice>* notices) {
 
 namespace {
 
+// The H heads' weights as the layer runs them (shared key/value heads repeated: repeatKeyValues).
 std::vector<HeadWeights> headsFor(const Lesson& lesson, const LessonLayer& layer) {
-    if (lesson.projections) return layer.heads;
-    return std::vector<HeadWeights>(lesson.numHeads, identityHead(lesson.dModel));
+    if (!lesson.projections) return std::vector<HeadWeights>(lesson.numHeads, identityHead(lesson.dModel));
+    return repeatKeyValues(lesson, layer);
+}
+
+// Which key/value head each query head read, for the views ("K/V head 2, shared by query heads 3–4").
+void recordKvSharing(const Lesson& lesson, LayerTrace& layer) {
+    if (!lesson.sharesKeyValues()) return;
+    for (int h = 0; h < lesson.numHeads; ++h) layer.kvHeadOf.push_back(lesson.kvHeadOf(h));
 }
 
 // A lesson with RoPE turns every head's Q and K by θ_i = base^(−2i/d_k).
@@ -108,6 +116,7 @@ Result<void> runLayers(const Lesson& lesson, Mat X, const std::vector<HeadRef>& 
         std::vector<Notice> notices;
         trace.layers.push_back(runAttentionLayer(X, headsFor(lesson, layer), layer.wo, layer.bo, options, names,
                                                  &notices));
+        recordKvSharing(lesson, trace.layers.back());
         for (Notice& n : notices) {
             if (several) n.layer = static_cast<int>(l);
             trace.notices.push_back(std::move(n));
@@ -245,6 +254,7 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     for (const Token& t : trace.tokens) names.push_back(t.text);
     trace.layers.push_back(runCrossAttentionLayer(Xq, Xkv, headsFor(lesson, lesson.layers[0]), lesson.layers[0].wo,
                                                   lesson.layers[0].bo, options, names, &trace.notices));
+    recordKvSharing(lesson, trace.layers.back());
     return trace;
 }
 

@@ -491,6 +491,17 @@ namespace attnscope {
     X(NoMaskToRead, "the sentence has no [MASK] token; a masked language model is read at its masks", "句子中没有 [MASK] 词元；掩码语言模型只在掩码处读取") \
     X(NoMaskedLmHead, "the checkpoint has no masked-LM head (tensor \"{1}\" is missing)", "该检查点没有掩码语言模型头（缺少张量“{1}”）") \
     X(HiddenStatesCount, "{1} hidden states (one per layer and the embeddings')", "{1} 个隐藏状态（每层一个，另加嵌入的）") \
+    /* lessons with grouped-query attention (issue 29 §3, format version 7) */ \
+    X(KvHeadsNeedV7, "\"kv_heads\" needs \"version\": 7", "\"kv_heads\" 需要 \"version\": 7") \
+    X(ADivisorOfHeads, "a number of key/value heads that divides heads = {1}", "能整除 heads = {1} 的键/值头数") \
+    X(AListOfKvHeads, "a list of {1} key/value heads", "含 {1} 个键/值头的列表") \
+    X(CountKvHeads, "{1} key/value heads", "{1} 个键/值头") \
+    X(AnObjectWithWKV, "an object with W_K, W_V", "含 W_K、W_V 的对象") \
+    X(AnObjectWithWQ, "an object with W_Q", "含 W_Q 的对象") \
+    X(KeyValueInKvHeads, "is given, but with kv_heads = {1} below heads = {2} the keys and values are in kv_heads_weights (one entry per key/value head)", \
+      "已给出，但 kv_heads = {1} 小于 heads = {2}，键和值应写在 kv_heads_weights 中（每个键/值头一项）") \
+    X(KvWeightsWithoutSharing, "is given, but every head has its own keys and values (kv_heads = heads = {1}): give W_K and W_V in heads_weights", \
+      "已给出，但每个头都有自己的键和值（kv_heads = heads = {1}）：W_K 和 W_V 应写在 heads_weights 中") \
     X(NoDirectPath, "needs a final norm and a linear output head; {1} models have neither (post-norm layers, a masked-LM head with a GELU inside)", "需要最终归一化和线性输出头；{1} 模型两者都没有（后归一化的层，内部含 GELU 的掩码语言模型头）")
 
 enum class ErrorId {

@@ -490,6 +490,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>weight × ‖value‖, each row's share</source>
         <translation>权重 × ‖值‖，占每行的比例</translation>
     </message>
+    <message>
+        <source>K/V head %1</source>
+        <translation>K/V 头 %1</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::AttentionControls</name>
@@ -1719,7 +1723,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>首词元 ×‖v‖</translation>
     </message>
     <message>
-        <source>The same share by weight × ‖value‖ (Kobayashi et al. 2020): how much the first token really carries. Shown once the attention controls&apos; “Weight × ‖value‖” is on and computed</source>
+        <source>The same share by weight × ‖value‖ (Kobayashi et al. 2020): how much the first token really carries. Shown once the attention controls' “Weight × ‖value‖” is on and computed</source>
         <translation>按“权重 × ‖值‖”计算的同一份额（Kobayashi 等，2020）：首词元实际传递了多少。在注意力控件中勾选“权重 × ‖值‖”并计算完成后显示</translation>
     </message>
     <message>
@@ -2364,6 +2368,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>Change the parts after attention</source>
         <translation>修改注意力之后的部分</translation>
     </message>
+    <message>
+        <source>Change dimensions to d_model %1, %2 heads sharing %5 key/value heads, d_k %3, d_v %4</source>
+        <translation>更改维度为 d_model %1、%2 个头共用 %5 个键/值头、d_k %3、d_v %4</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::LessonEditor</name>
@@ -2543,6 +2551,14 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>heads</source>
         <translation>头数</translation>
+    </message>
+    <message>
+        <source>Key/value heads: query heads share them in groups (grouped-query attention); 1 is multi-query attention, equal to heads every head has its own. Must divide heads.</source>
+        <translation>键/值头：查询头按组共用它们（分组查询注意力）；1 为多查询注意力，等于头数时每个头都有自己的键和值。必须能整除头数。</translation>
+    </message>
+    <message>
+        <source>key/value heads</source>
+        <translation>键/值头</translation>
     </message>
 </context>
 <context>
@@ -3298,6 +3314,14 @@ click to open it large</source>
     <message>
         <source>Decimals:</source>
         <translation>小数位：</translation>
+    </message>
+    <message>
+        <source>Query heads share the key/value heads in groups (grouped-query attention); 1 is multi-query attention. Must divide the number of heads.</source>
+        <translation>查询头按组共用键/值头（分组查询注意力）；1 为多查询注意力。必须能整除头数。</translation>
+    </message>
+    <message>
+        <source>Key/value heads:</source>
+        <translation>键/值头：</translation>
     </message>
 </context>
 <context>

@@ -152,7 +152,7 @@ TEST_CASE("the softmax also as textbooks write it: e to each score over their su
 }
 
 TEST_CASE("every explanation of every built-in lesson adds up to its cell", "[explain]") {
-    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers", "rope", "rope-zh", "whole-block", "whole-block-zh"}) {
+    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers", "rope", "rope-zh", "whole-block", "whole-block-zh", "grouped-query"}) {
         std::ifstream probe(std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/lessons/" + name + ".json");
         if (!probe) continue;
         INFO(name);

@@ -112,7 +112,7 @@ TEST_CASE("a softmax and a masked cell explained in Chinese", "[explain][i18n]")
 }
 
 TEST_CASE("every cell of every built-in lesson: the Chinese explanation has the English one's numbers", "[explain][i18n]") {
-    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers", "rope", "rope-zh", "whole-block", "whole-block-zh"}) {
+    for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers", "rope", "rope-zh", "whole-block", "whole-block-zh", "grouped-query"}) {
         INFO(name);
         const Lesson lesson = lessonFile(name);
         const auto trace = runLesson(lesson, lesson.sentence).value();

@@ -3,6 +3,7 @@
 // and dimensions changed through core, File ▸ Open recent, and drag and drop.
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
@@ -61,6 +62,7 @@ private slots:
     void dimensionsChangeAndUndo();
     void dimensionsWithoutProjectionsFollowDModel();
     void badDimensionsChangeNothing();
+    void keyValueHeadsAreSetAndRefused();
     void recentFilesListAndMenu();
     void droppingALessonOrAFolderOpensIt();
     void droppingANonLessonKeepsTheLesson();
@@ -318,6 +320,36 @@ void EditorSessionTest::dimensionsWithoutProjectionsFollowDModel() {
     QCOMPARE(lesson.dK, 6);
     QCOMPARE(lesson.dV, 6);
     QCOMPARE(sessionOf(*window).trace().layers[0].heads[0].q.cols(), 6);
+}
+
+// Grouped-query attention (issue 29 §3): the key/value heads box; an H_kv that does not divide H
+// is refused with the message and the lesson keeps its last valid state.
+void EditorSessionTest::keyValueHeadsAreSetAndRefused() {
+    QVERIFY(window->openBuiltInLesson("grouped-query"));
+    auto* kvBox = child<QSpinBox>(*window, "kvHeadsBox");
+    QCOMPARE(kvBox->value(), 2);
+    QVERIFY(editor()->selectMatrix(LessonMatrixKind::WK, 1));   // key/value head 2
+    QVERIFY(!editor()->selectMatrix(LessonMatrixKind::WK, 2));  // there is no third
+    QVERIFY(editor()->matrixBox()->findText("W_K (K/V head 2)") >= 0);
+    const std::string before = lessonText();
+    kvBox->setValue(3);
+    child<QPushButton>(*window, "applyDimensions")->click();
+    QVERIFY2(editor()->message().contains("kv_heads: expected a number of key/value heads that divides heads = 4, found 3"),
+             qPrintable(editor()->message()));
+    QCOMPARE(lessonText(), before);
+    QCOMPARE(sessionOf(*window).trace().layers[0].kvHeadOf, (std::vector<int>{0, 0, 1, 1}));
+    kvBox->setValue(1);  // multi-query attention
+    child<QPushButton>(*window, "applyDimensions")->click();
+    QCOMPARE(sessionOf(*window).lesson().kvHeadCount(), 1);
+    QCOMPARE(sessionOf(*window).trace().layers[0].kvHeadOf, (std::vector<int>{0, 0, 0, 0}));
+    action("undoAction")->trigger();
+    QCOMPARE(lessonText(), before);
+    QCOMPARE(kvBox->value(), 2);
+    // While every head has its own K and V the box follows the heads box.
+    QVERIFY(window->openBuiltInLesson("two-heads"));
+    QCOMPARE(kvBox->value(), 2);
+    child<QSpinBox>(*window, "headsBox")->setValue(4);
+    QCOMPARE(kvBox->value(), 4);
 }
 
 void EditorSessionTest::badDimensionsChangeNothing() {

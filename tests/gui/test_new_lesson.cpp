@@ -62,6 +62,7 @@ private slots:
     void settingsAreChangedInTheEditorAndUndone();
     void wordsMissingFromTheTableGetTheChosenRuleAndAreNamed();
     void ropeIsChosenInTheSettingsWithItsBaseAndPairing();
+    void keyValueHeadsAreChosenInTheDialog();
 
 private:
     QAction* action(const char* name) { return child<QAction>(*window, name); }
@@ -255,6 +256,31 @@ void NewLessonTest::ropeIsChosenInTheSettingsWithItsBaseAndPairing() {
     QCOMPARE(sessionOf(*window).trace().layers.at(0).heads.at(0).qBeforeRope.size(), Eigen::Index{0});
     action("undoAction")->trigger();
     QCOMPARE(sessionOf(*window).lesson().positional, PositionalKind::Rotary);
+}
+
+// Grouped-query attention (issue 29 §3): the dialog's key/value heads follow the heads until
+// chosen; one that does not divide them opens nothing and names kv_heads.
+void NewLessonTest::keyValueHeadsAreChosenInTheDialog() {
+    action("newLessonAction")->trigger();
+    auto* dialog = window->findChild<NewLessonDialog*>("newLessonDialog");
+    QVERIFY(dialog);
+    dialog->words()->setText("a b");
+    dialog->heads()->setValue(4);
+    QCOMPARE(dialog->kvHeads()->value(), 4);  // one per head until chosen
+    const auto fill = [this, dialog](int kvHeads) {
+        dialog->kvHeads()->setValue(kvHeads);
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    };
+    fill(2);
+    QCOMPARE(sessionOf(*window).lesson().kvHeadCount(), 2);
+    QCOMPARE(sessionOf(*window).trace().layers[0].kvHeadOf, (std::vector<int>{0, 0, 1, 1}));
+    const std::string before = serializeLesson(sessionOf(*window).lesson());
+    action("newLessonAction")->trigger();
+    fill(3);
+    QVERIFY2(window->lastError().contains("kv_heads: expected a number of key/value heads that divides heads = 4, found 3"),
+             qPrintable(window->lastError()));
+    QVERIFY(window->lastError().contains("The previous lesson stays open."));
+    QCOMPARE(serializeLesson(sessionOf(*window).lesson()), before);
 }
 
 QTEST_MAIN(NewLessonTest)

@@ -37,6 +37,10 @@ B1 = "resources/lessons/whole-block.json"
 B2 = "resources/lessons/whole-block-zh.json"
 B3 = "tests/reference/lessons/block-swiglu-rmsnorm.json"  # RMSNorm, SwiGLU, tied head, RoPE, two heads
 B4 = "tests/reference/lessons/block-gelu.json"            # GELU with biases, no residual, final LayerNorm only
+# format version 7: grouped-query attention (4 query heads sharing 2 key/value heads) and
+# multi-query attention with biases and two layers (every query head reads one K and V)
+G1 = "resources/lessons/grouped-query.json"
+G2 = "tests/reference/lessons/multi-query-layers.json"
 
 # (fixture name, lesson, sentence or None for the lesson's own, hand_rounding or None for exact)
 FIXTURES = [
@@ -89,6 +93,12 @@ FIXTURES = [
     ("block-swiglu-rmsnorm-round3", B3, None, 3),
     ("block-gelu", B4, None, None),
     ("block-gelu-round2", B4, None, 2),
+    # grouped-query and multi-query attention: the built-in lesson, a hashed word, hand-rounding
+    ("grouped-query", G1, None, None),
+    ("grouped-query-hashed", G1, "the dog sat", None),
+    ("grouped-query-round2", G1, None, 2),
+    ("multi-query-layers", G2, None, None),
+    ("multi-query-layers-round3", G2, None, 3),
 ]
 
 

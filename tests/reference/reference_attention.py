@@ -225,8 +225,9 @@ def load_lesson(path):
     version = doc.get("version")
     # Version 3 only lets texts (title, description, features) be given in several languages;
     # a run reads none of them. Version 4 adds "unknown_words", version 5 "rope".
-    if version not in (1, 2, 3, 4, 5, 6):
-        raise LessonError("this reference reads lesson format versions 1 to 6")
+    # Version 6 adds "block", version 7 "kv_heads" (grouped-query attention).
+    if version not in (1, 2, 3, 4, 5, 6, 7):
+        raise LessonError("this reference reads lesson format versions 1 to 7")
     d = int(doc["d_model"])
     lesson = {
         "sentence": doc.get("sentence", ""),
@@ -241,6 +242,11 @@ def load_lesson(path):
     }
     hand_rounding = (doc.get("display") or {}).get("hand_rounding")
     lesson["hand_rounding"] = None if hand_rounding is None else int(hand_rounding)
+    lesson["kv_heads"] = int(doc.get("kv_heads", lesson["heads"]))
+    if "kv_heads" in doc and version < 7:
+        raise LessonError("kv_heads needs version 7")
+    if lesson["kv_heads"] < 1 or lesson["heads"] % lesson["kv_heads"]:
+        raise LessonError("kv_heads: expected a divisor of heads")
     lesson["d_k"] = int(doc.get("d_k", d))
     lesson["d_v"] = int(doc.get("d_v", lesson["d_k"]))
     for tok, vec in lesson["embeddings"].items():
@@ -334,13 +340,22 @@ def read_layer(obj, lesson):
     if lesson["projections"]:
         if len(obj["heads_weights"]) != lesson["heads"]:
             raise LessonError("heads_weights: expected %d heads" % lesson["heads"])
-        for h in obj["heads_weights"]:
+        # Grouped-query attention (version 7): W_K, W_V (b_K, b_V) come from kv_heads_weights,
+        # query head h reading key/value head h // (heads / kv_heads) -- Hugging Face's repeat_kv,
+        # which repeats each key/value head heads / kv_heads times in a row.
+        shared = lesson["kv_heads"] < lesson["heads"]
+        kv_list = obj["kv_heads_weights"] if shared else obj["heads_weights"]
+        if len(kv_list) != lesson["kv_heads"]:
+            raise LessonError("kv_heads_weights: expected %d key/value heads" % lesson["kv_heads"])
+        group = lesson["heads"] // lesson["kv_heads"]
+        for index, h in enumerate(obj["heads_weights"]):
+            kv = kv_list[index // group]
             heads.append({
-                "W_Q": as_matrix(h["W_Q"]), "W_K": as_matrix(h["W_K"]),
-                "W_V": as_matrix(h["W_V"]),
+                "W_Q": as_matrix(h["W_Q"]), "W_K": as_matrix(kv["W_K"]),
+                "W_V": as_matrix(kv["W_V"]),
                 "b_Q": as_vector(h["b_Q"]) if "b_Q" in h else None,
-                "b_K": as_vector(h["b_K"]) if "b_K" in h else None,
-                "b_V": as_vector(h["b_V"]) if "b_V" in h else None,
+                "b_K": as_vector(kv["b_K"]) if "b_K" in kv else None,
+                "b_V": as_vector(kv["b_V"]) if "b_V" in kv else None,
             })
     else:
         if lesson["d_k"] != d or lesson["d_v"] != d:

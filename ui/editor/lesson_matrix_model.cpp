@@ -10,11 +10,22 @@ namespace attnscope {
 namespace {
 
 // "W_Q", "W_Q (head 2)", "W_Q (layer 2)", "W_Q (layer 2, head 1)": only what tells them apart.
-QString weightName(const QString& symbol, const Lesson& lesson, int layer, int head) {
+// With shared key/value heads W_K and W_V belong to a key/value head: "W_K (K/V head 2)".
+QString weightName(const QString& symbol, const Lesson& lesson, int layer, int head, bool kvHead = false) {
     QStringList where;
     if (lesson.layers.size() > 1) where << QObject::tr("layer %1").arg(layer + 1);
-    if (head >= 0 && lesson.numHeads > 1) where << QObject::tr("head %1").arg(head + 1);
+    if (kvHead) where << QObject::tr("K/V head %1").arg(head + 1);
+    else if (head >= 0 && lesson.numHeads > 1) where << QObject::tr("head %1").arg(head + 1);
     return where.isEmpty() ? symbol : QStringLiteral("%1 (%2)").arg(symbol, where.join(", "));
+}
+
+// W_K and W_V of each head, or of each shared key/value head.
+void addKeyValueMatrices(const Lesson& lesson, int l, std::vector<LessonMatrixChoice>& out) {
+    const bool shared = lesson.sharesKeyValues();
+    for (int h = 0; lesson.projections && h < (shared ? lesson.kvHeadCount() : lesson.numHeads); ++h) {
+        out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h, shared), l});
+        out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h, shared), l});
+    }
 }
 
 QString featureLabel(const Lesson& lesson, int i) {
@@ -56,10 +67,16 @@ std::vector<LessonMatrixChoice> editableMatrices(const Lesson& lesson) {
     std::vector<LessonMatrixChoice> out{{LessonMatrixKind::Embeddings, 0, QObject::tr("Embedding table")}};
     for (int l = 0; l < static_cast<int>(lesson.layers.size()); ++l) {
         const LessonLayer& layer = lesson.layers[l];
-        for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h) {
-            out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h), l});
-            out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h), l});
-            out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h), l});
+        if (!lesson.sharesKeyValues()) {
+            for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h) {
+                out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h), l});
+                out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h), l});
+                out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h), l});
+            }
+        } else {
+            for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h)
+                out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h), l});
+            addKeyValueMatrices(lesson, l, out);
         }
         if (layer.wo.size() > 0) out.push_back({LessonMatrixKind::WO, 0, weightName("W_O", lesson, l, -1), l});
     }

@@ -36,6 +36,9 @@ LessonStructureBar::LessonStructureBar(QWidget* parent) : QWidget(parent) {
     add->setToolTip(tr("Adds the word with an embedding row of zeros"));
     dModel_ = dimensionBox("dModelBox", 4096, this);
     heads_ = dimensionBox("headsBox", 64, this);
+    kvHeads_ = dimensionBox("kvHeadsBox", 64, this);
+    kvHeads_->setToolTip(tr("Key/value heads: query heads share them in groups (grouped-query attention); "
+                            "1 is multi-query attention, equal to heads every head has its own. Must divide heads."));
     dK_ = dimensionBox("dKBox", 4096, this);
     dV_ = dimensionBox("dVBox", 4096, this);
     auto* apply = button(tr("Apply dimensions"), "applyDimensions", this);
@@ -47,6 +50,7 @@ LessonStructureBar::LessonStructureBar(QWidget* parent) : QWidget(parent) {
     for (QWidget* w : {add, rename, remove}) words->addWidget(w);
     auto* dimensions = new QHBoxLayout;
     for (const auto& [label, box] : {std::pair{QStringLiteral("d_model"), dModel_}, std::pair{tr("heads"), heads_},
+                                     std::pair{tr("key/value heads"), kvHeads_},
                                      std::pair{QStringLiteral("d_k"), dK_}, std::pair{QStringLiteral("d_v"), dV_}}) {
         dimensions->addWidget(new QLabel(label, this));
         dimensions->addWidget(box);
@@ -67,8 +71,12 @@ LessonStructureBar::LessonStructureBar(QWidget* parent) : QWidget(parent) {
         dK_->setValue(d);
         dV_->setValue(d);
     });
+    connect(heads_, &QSpinBox::valueChanged, this, [this](int heads) {
+        if (kvHeads_->value() == shownHeads_) kvHeads_->setValue(heads);  // still one per head
+        shownHeads_ = heads;
+    });
     connect(apply, &QPushButton::clicked, this, [this] {
-        emit dimensionsRequested({dModel_->value(), heads_->value(), dK_->value(), dV_->value()});
+        emit dimensionsRequested({dModel_->value(), heads_->value(), dK_->value(), dV_->value(), kvHeads_->value()});
     });
 }
 
@@ -78,6 +86,8 @@ void LessonStructureBar::showDimensions(const LessonDimensions& dims, bool proje
     dV_->setEnabled(projections);
     dModel_->setValue(dims.dModel);
     heads_->setValue(dims.numHeads);
+    kvHeads_->setValue(dims.numKvHeads > 0 ? dims.numKvHeads : dims.numHeads);
+    shownHeads_ = dims.numHeads;
     dK_->setValue(dims.dK);
     dV_->setValue(dims.dV);
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Under the editor's table: the words of the embedding table (add, rename, delete) and the
-// lesson's dimensions (d_model, H, d_k, d_v). It only asks: the change is made by whoever
+// lesson's dimensions (d_model, H, H_kv, d_k, d_v). It only asks: the change is made by whoever
 // listens (the lesson document, through core/lesson/lesson_edit), refused changes come back as
 // the editor's message.
 #include <QWidget>
@@ -29,7 +29,8 @@ signals:
 private:
     QLineEdit* word_ = nullptr;
     bool projections_ = true;
-    QSpinBox *dModel_ = nullptr, *heads_ = nullptr, *dK_ = nullptr, *dV_ = nullptr;
+    QSpinBox *dModel_ = nullptr, *heads_ = nullptr, *kvHeads_ = nullptr, *dK_ = nullptr, *dV_ = nullptr;
+    int shownHeads_ = 1;  // H as last shown or typed: H_kv follows it while it says "one per head"
 };
 
 }  // namespace attnscope

@@ -38,6 +38,9 @@ NewLessonDialog::NewLessonDialog(QWidget* parent) : QDialog(parent) {
     features_->setPlaceholderText(tr("optional, separated by commas: noun, animate, place"));
     dModel_ = spinBox(1, 4096, 4, this);
     heads_ = spinBox(1, 64, 1, this);
+    kvHeads_ = spinBox(1, 64, 1, this);
+    kvHeads_->setToolTip(tr("Query heads share the key/value heads in groups (grouped-query attention); "
+                            "1 is multi-query attention. Must divide the number of heads."));
     dK_ = spinBox(1, 4096, 4, this);
     decimals_ = spinBox(0, 12, 3, this);
     projections_ = checkBox(tr("Projections W_Q, W_K, W_V (without them Q = K = V = X)"), true, this);
@@ -50,6 +53,11 @@ NewLessonDialog::NewLessonDialog(QWidget* parent) : QDialog(parent) {
     };
     connect(projections_, &QCheckBox::toggled, this, followModel);
     connect(dModel_, &QSpinBox::valueChanged, this, followModel);
+    // Key/value heads follow the heads while every head has its own (the usual multi-head attention).
+    connect(heads_, &QSpinBox::valueChanged, this, [this, shown = 1](int heads) mutable {
+        if (kvHeads_->value() == shown) kvHeads_->setValue(heads);
+        shown = heads;
+    });
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -61,6 +69,7 @@ NewLessonDialog::NewLessonDialog(QWidget* parent) : QDialog(parent) {
     form->addRow(tr("Feature names:"), features_);
     form->addRow(QStringLiteral("d_model:"), dModel_);
     form->addRow(tr("Heads:"), heads_);
+    form->addRow(tr("Key/value heads:"), kvHeads_);
     form->addRow(QStringLiteral("d_k:"), dK_);
     form->addRow(projections_);
     form->addRow(scaling_);
@@ -78,6 +87,7 @@ NewLessonSpec NewLessonDialog::spec() const {
         if (!name.trimmed().isEmpty()) spec.featureNames.push_back(name.trimmed().toUtf8().toStdString());
     spec.dModel = dModel_->value();
     spec.numHeads = heads_->value();
+    spec.numKvHeads = kvHeads_->value();
     spec.dK = dK_->value();
     spec.projections = projections_->isChecked();
     spec.scale = scaling_->isChecked();

@@ -25,6 +25,7 @@ public:
     QLineEdit* features() const { return features_; }
     QSpinBox* dModel() const { return dModel_; }
     QSpinBox* heads() const { return heads_; }
+    QSpinBox* kvHeads() const { return kvHeads_; }
     QSpinBox* dK() const { return dK_; }
     QSpinBox* decimals() const { return decimals_; }
     QCheckBox* projections() const { return projections_; }
@@ -33,7 +34,7 @@ public:
 
 private:
     QLineEdit *englishTitle_ = nullptr, *chineseTitle_ = nullptr, *words_ = nullptr, *features_ = nullptr;
-    QSpinBox *dModel_ = nullptr, *heads_ = nullptr, *dK_ = nullptr, *decimals_ = nullptr;
+    QSpinBox *dModel_ = nullptr, *heads_ = nullptr, *kvHeads_ = nullptr, *dK_ = nullptr, *decimals_ = nullptr;
     QCheckBox *projections_ = nullptr, *scaling_ = nullptr, *causal_ = nullptr;
 };
 
