@@ -491,6 +491,13 @@ namespace attnscope {
     X(NoMaskToRead, "the sentence has no [MASK] token; a masked language model is read at its masks", "句子中没有 [MASK] 词元；掩码语言模型只在掩码处读取") \
     X(NoMaskedLmHead, "the checkpoint has no masked-LM head (tensor \"{1}\" is missing)", "该检查点没有掩码语言模型头（缺少张量“{1}”）") \
     X(HiddenStatesCount, "{1} hidden states (one per layer and the embeddings')", "{1} 个隐藏状态（每层一个，另加嵌入的）") \
+    /* core/analysis/token_movement (issue 29 §5) */ \
+    X(WhereTokenMovement, "what attention did to each word", "注意力对每个词做了什么") \
+    X(WhereSameWord, "the same word in two contexts", "同一个词在两个语境中") \
+    X(HasNoLayerOf, "has no layer {1}; its layers are 1 to {2}", "没有第 {1} 层；层的编号为 1 到 {2}") \
+    X(HasNoTokenOf, "has no token {1}; its tokens are 1 to {2}", "没有第 {1} 个词元；词元的编号为 1 到 {2}") \
+    X(HasNoLayers, "has no layers", "没有任何层") \
+    X(StatesPerLayer, "{1} vectors per token (one entering each layer, one leaving the last)", "每个词元 {1} 个向量（进入每层各一个，离开最后一层一个）") \
     X(NoDirectPath, "needs a final norm and a linear output head; {1} models have neither (post-norm layers, a masked-LM head with a GELU inside)", "需要最终归一化和线性输出头；{1} 模型两者都没有（后归一化的层，内部含 GELU 的掩码语言模型头）")
 
 enum class ErrorId {
