@@ -14,6 +14,7 @@ sharing no code with core/; reference_ablation.py reads the safetensors files. F
   last_vectors  [T][d]  c_ij of layer 1 for the last query token i, every j
   stack_distance, stack_cosine [T]  the whole stack: entering layer 1 to leaving layer L
   same_word     [L+1]  cos of token token_a of ids_a and token token_b of ids_b (0-based) in each state
+The sentences beside their ids are for tests/cli/movement_test.sh, which runs them through attnscope.
 Output: tests/reference/fixtures/token_movement.json; the C++ test is
 tests/core/test_token_movement.cpp ([token-movement]) and needs no Python.
 """
@@ -94,7 +95,7 @@ def distance_cosine(x, y):
     return torch.linalg.norm(y - x, dim=-1), F.cosine_similarity(x, y, dim=-1)
 
 
-def case(name, forward, ids_a, ids_b, token_a, token_b):
+def case(name, forward, sentence_a, ids_a, sentence_b, ids_b, token_a, token_b):
     folder = os.path.join(EXAMPLES, name)
     with open(os.path.join(folder, "config.json")) as f:
         config = json.load(f)
@@ -104,7 +105,7 @@ def case(name, forward, ids_a, ids_b, token_a, token_b):
     moves = [distance_cosine(states[l], states[l + 1]) for l in range(len(layers))]
     sources = [contributions(*layer) for layer in layers]
     stack = distance_cosine(states[0], states[-1])
-    return {"model": name, "ids_a": ids_a, "ids_b": ids_b, "token_a": token_a, "token_b": token_b,
+    return {"model": name, "sentence_a": sentence_a, "sentence_b": sentence_b, "ids_a": ids_a, "ids_b": ids_b, "token_a": token_a, "token_b": token_b,
             "distance": [m[0] for m in moves], "cosine": [m[1] for m in moves],
             "sources": [torch.linalg.norm(c, dim=-1) for c in sources],
             "last_vectors": sources[0][-1],
@@ -112,10 +113,12 @@ def case(name, forward, ids_a, ids_b, token_a, token_b):
             "same_word": [float(F.cosine_similarity(a[token_a], b[token_b], dim=0)) for a, b in zip(states, states_b)]}
 
 
-# Ids as in reference_beyond_weights.py ("The LORD is my shepherd", "The LORD is my [MASK]."); B
-# repeats a token of A (0-based index) in another sentence.
-CASES = [("example-gpt", gpt2, [449, 340, 335, 377, 2352], [377, 2352, 340, 119, 104], 1, 2),
-         ("example-bert", bert, [2, 67, 119, 104, 159, 4, 37, 3], [2, 159, 37, 119, 67, 3], 2, 3)]
+# AttnScope's tokenization of sentence A and B (the command line's test runs the sentences; it checks
+# nothing else of the tokenizer): "LORD" (GPT-2: " LORD", BERT: "lord") in two contexts, token 0-based.
+CASES = [("example-gpt", gpt2, "The LORD is my shepherd", [449, 340, 335, 377, 2352],
+          "I know the LORD is good", [40, 595, 258, 340, 335, 684], 1, 3),
+         ("example-bert", bert, "The LORD is my [MASK].", [2, 67, 119, 104, 159, 4, 37, 3],
+          "i know the lord is my [MASK].", [2, 49, 358, 67, 119, 104, 159, 4, 37, 3], 2, 4)]
 
 
 def main():
