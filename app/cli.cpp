@@ -51,7 +51,8 @@ void addOptions(QCommandLineParser& parser) {
                                              "  compare   the same heads' attention in two sentences, and the difference A − B\n"
                                              "  norms     each head's attention by weight and by norm ‖α·f(x)‖ (first and special tokens)\n"
                                              "  lens      the logit lens: each layer's most likely tokens, per position\n"
-                                             "  dla       each head's direct contribution to the predicted token's logit, beside switching it off"));
+                                             "  dla       each head's direct contribution to the predicted token's logit, beside switching it off\n"
+                                             "  movement  what attention did to each word (‖y − x‖, cos, its sources); one word in two sentences"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({

@@ -11,6 +11,7 @@
 #include "app/cli_analysis_source.hpp"
 #include "app/cli_beyond.hpp"
 #include "app/cli_compare.hpp"
+#include "app/cli_movement.hpp"
 #include "app/cli_qk.hpp"
 #include "app/cli_support.hpp"
 #include "app/lesson_source.hpp"
@@ -351,12 +352,14 @@ QStringList withSubcommandFirst(QStringList arguments) {
 
 bool isAnalysisCommand(const QStringList& arguments) {
     return arguments.size() > 1 && (arguments[1] == "coref" || arguments[1] == "heads" || arguments[1] == "qk" ||
-                                   arguments[1] == "compare" || isBeyondWeightsCommand(arguments[1]));
+                                   arguments[1] == "compare" || arguments[1] == "movement" ||
+                                   isBeyondWeightsCommand(arguments[1]));
 }
 
 int runAnalysisCommand(const QStringList& arguments) {
     if (arguments[1] == "qk") return runQkCommand(arguments);  // app/cli_qk.cpp
     if (arguments[1] == "compare") return runCompareCommand(arguments);  // app/cli_compare.cpp
+    if (arguments[1] == "movement") return runMovementCommand(arguments);  // app/cli_movement.cpp
     if (isBeyondWeightsCommand(arguments[1])) return runBeyondWeightsCommand(arguments);  // app/cli_beyond.cpp
     QCommandLineParser parser;
     addOptions(parser);

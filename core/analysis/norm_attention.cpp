@@ -62,15 +62,20 @@ std::string dump(const Json& doc) { return doc.dump(1, ' ', false, Json::error_h
 
 }  // namespace
 
-Result<RowVec> transformedValueNorms(const Trace& trace, int layer, int head) {
+Result<Mat> transformedValues(const Trace& trace, int layer, int head) {
     auto h = headOf(trace, layer, head);
     if (!h) return h.error();
     const Mat& v = h.value()->v;                                 // T_k×d_v, X·W_V + b_V
     const Mat& wo = trace.layers[static_cast<std::size_t>(layer)].wo;  // (H·d_v)×d, or empty (none)
     const Eigen::Index dv = v.cols();
-    if (wo.rows() < (head + 1) * dv) return RowVec(v.rowwise().norm().transpose());  // T_k
-    const Mat f = v * wo.middleRows(head * dv, dv);              // T_k×d_v · d_v×d → T_k×d
-    return RowVec(f.rowwise().norm().transpose());               // T_k
+    if (wo.rows() < (head + 1) * dv) return v;                   // T_k×d_v
+    return Mat(v * wo.middleRows(head * dv, dv));                // T_k×d_v · d_v×d → T_k×d
+}
+
+Result<RowVec> transformedValueNorms(const Trace& trace, int layer, int head) {
+    auto f = transformedValues(trace, layer, head);
+    if (!f) return f.error();
+    return RowVec(f.value().rowwise().norm().transpose());       // T_k
 }
 
 Result<Mat> normWeightedAttention(const Trace& trace, int layer, int head) {

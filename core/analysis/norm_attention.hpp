@@ -19,6 +19,10 @@
 
 namespace attnscope {
 
+// T_k×d: f(x_j) = v_j · W_O^h for every key token j (W_O^h: rows h·d_v … (h+1)·d_v of the layer's
+// W_O; without W_O, v_j itself, T_k×d_v). Needs the layer in full detail; else an error naming it.
+Result<Mat> transformedValues(const Trace& trace, int layer, int head);
+
 // T_k: ‖f(x_j)‖ = ‖v_j · W_O^h‖ for every key token j (W_O^h: rows h·d_v … (h+1)·d_v of the layer's
 // W_O; without W_O, ‖v_j‖). Needs the layer in full detail (the head's V); else an error naming it.
 Result<RowVec> transformedValueNorms(const Trace& trace, int layer, int head);

@@ -502,6 +502,13 @@ namespace attnscope {
       "已给出，但 kv_heads = {1} 小于 heads = {2}，键和值应写在 kv_heads_weights 中（每个键/值头一项）") \
     X(KvWeightsWithoutSharing, "is given, but every head has its own keys and values (kv_heads = heads = {1}): give W_K and W_V in heads_weights", \
       "已给出，但每个头都有自己的键和值（kv_heads = heads = {1}）：W_K 和 W_V 应写在 heads_weights 中") \
+    /* core/analysis/token_movement (issue 29 §5) */ \
+    X(WhereTokenMovement, "what attention did to each word", "注意力对每个词做了什么") \
+    X(WhereSameWord, "the same word in two contexts", "同一个词在两个语境中") \
+    X(HasNoLayerOf, "has no layer {1}; its layers are 1 to {2}", "没有第 {1} 层；层的编号为 1 到 {2}") \
+    X(HasNoTokenOf, "has no token {1}; its tokens are 1 to {2}", "没有第 {1} 个词元；词元的编号为 1 到 {2}") \
+    X(HasNoLayers, "has no layers", "没有任何层") \
+    X(StatesPerLayer, "{1} vectors per token (one entering each layer, one leaving the last)", "每个词元 {1} 个向量（进入每层各一个，离开最后一层一个）") \
     X(NoDirectPath, "needs a final norm and a linear output head; {1} models have neither (post-norm layers, a masked-LM head with a GELU inside)", "需要最终归一化和线性输出头；{1} 模型两者都没有（后归一化的层，内部含 GELU 的掩码语言模型头）")
 
 enum class ErrorId {

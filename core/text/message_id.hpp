@@ -85,6 +85,11 @@ enum class MessageId : int {
     AttributionNote,  // {1} the predicted token, {2} its position (1-based), {3} its logit
     AttributionDirect, AttributionProbabilityOff, AttributionLogitOff,
     AttributionNoteFirstOrder,  // the BERT family's; {1} token, {2} position (1-based), {3} logit
+    // attnscope movement (issue 29 §5): what attention did to each word, the same word in two contexts
+    MovementNoteLayer,  // {1} the layer (1-based)
+    MovementNoteStack,  // {1} the last layer (1-based)
+    MovementHeader, StateEntering, StateLeaving,  // State…: {1} the layer (1-based)
+    SameWordNote,  // {1} token of A, {2} its position (1-based), {3} token of B, {4} its position
     // The block after attention (lessons, format version 6): step titles by norm and FFN kind, explanations
     StepAddAttention, StepLayerNorm, StepRmsNorm, StepFfnGate, StepFfnHidden, StepFfnUp, StepFfnRelu, StepFfnGelu, StepFfnSwiGlu, StepFfnOutput, StepFfnDown, StepAddFfn, StepFinalLayerNorm, StepFinalRmsNorm, StepLogits, StepProbabilities, StepWGate, StepW1, StepWUp, StepW2, StepWDown, StepWVocab, ExplainBlockResidual, ExplainFfnResidual, ExplainLayerNormRule, ExplainRmsNormRule, ExplainNormMean, ExplainNormVariance, ExplainNormMeanSquare, ExplainNormRoot, ExplainNormDivision, ExplainNormScale, ExplainNormShift, ExplainRelu, ExplainGelu, ExplainSwiGlu, ExplainGateProducts, ExplainUpProducts, ExplainNextWord,
     Count

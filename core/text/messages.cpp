@@ -301,6 +301,21 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "每个层归一化的缩放 1/σ 冻结为本次运行的值，头中的 GELU 换成它在此处的斜率（之后的注意力和前馈块不在这条路径上，"
      "各份额之和不必等于 logit）；旁边是关闭该头后的结果"},
     // The block after attention (issue 29 §1)
+    // attnscope movement (issue 29 §5)
+    {MessageId::MovementNoteLayer,
+     "what layer {1} did to each word: x entering it, y leaving it, how far it moved (‖y − x‖, cos(x, y)), and where "
+     "its attention took the new content from: per source word j, ‖Σ_h α_ij·v_j·W_O^h‖, largest first",
+     "第 {1} 层对每个词做了什么：进入该层的 x、离开该层的 y、移动了多远（‖y − x‖、cos(x, y)），以及注意力从哪里取来新内容："
+     "按来源词 j 列出 ‖Σ_h α_ij·v_j·W_O^h‖，从大到小"},
+    {MessageId::MovementNoteStack,
+     "what the whole stack did to each word: x entering layer 1, y leaving layer {1}, how far it moved (‖y − x‖, cos(x, y))",
+     "整个层栈对每个词做了什么：进入第 1 层的 x、离开第 {1} 层的 y、移动了多远（‖y − x‖、cos(x, y)）"},
+    {MessageId::MovementHeader, "‖y−x‖ cos(x,y) sources", "‖y−x‖ cos(x,y) 来源"},  // the columns, space-separated
+    {MessageId::StateEntering, "entering layer {1}", "进入第 {1} 层"},
+    {MessageId::StateLeaving, "leaving layer {1}", "离开第 {1} 层"},
+    {MessageId::SameWordNote,
+     "the same word in two contexts: cosine similarity of \"{1}\" (A, token {2}) and \"{3}\" (B, token {4}), layer by layer",
+     "同一个词在两个语境中：“{1}”（A，第 {2} 个词元）与“{3}”（B，第 {4} 个词元）逐层的余弦相似度"},
     {MessageId::StepAddAttention, "Residual connection R = X + attention output", "残差连接 R = X + 注意力输出"},
     {MessageId::StepLayerNorm, "LayerNorm N = (x − μ) / √(σ² + ε) · γ + β", "层归一化 N = (x − μ) / √(σ² + ε) · γ + β"},
     {MessageId::StepRmsNorm, "RMSNorm N = x / √(mean(x²) + ε) · γ", "RMS 归一化 N = x / √(mean(x²) + ε) · γ"},

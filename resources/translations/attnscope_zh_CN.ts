@@ -4645,26 +4645,6 @@ CPU 特性：%4
         <translation>--session-file 需要一个会话文件 FILE（文件 ▸ 保存会话）</translation>
     </message>
     <message>
-        <source>AttnScope: transformer self-attention, every number visible.
-Subcommands, each with its own --help:
-  coref     which earlier word a pronoun attends to
-  heads     every head ranked on a coreference set, or head statistics
-  qk        one head's queries and keys projected together to 2-D (PCA or t-SNE)
-  compare   the same heads' attention in two sentences, and the difference A − B
-  norms     each head's attention by weight and by norm ‖α·f(x)‖ (first and special tokens)
-  lens      the logit lens: each layer's most likely tokens, per position
-  dla       each head's direct contribution to the predicted token's logit, beside switching it off</source>
-        <translation>AttnScope：Transformer 自注意力，每个数字都看得见。
-子命令（各有自己的 --help）：
-  coref     代词关注的是前面哪个词
-  heads     在共指数据集上为每个注意力头排名，或注意力头统计
-  qk        一个头的查询和键一起投影到二维（PCA 或 t-SNE）
-  compare   同一些头在两个句子中的注意力，以及差值 A − B
-  norms     每个头按权重和按范数 ‖α·f(x)‖ 计算的注意力（第一个词元和特殊词元）
-  lens      logit 透镜：每一层在每个位置最可能的词元
-  dla       每个头对预测词元 logit 的直接贡献，以及关闭该头后的变化</translation>
-    </message>
-    <message>
         <source>attnscope norms: each head's attention on the first and special tokens, by weight and by norm ‖α·f(x)‖.
 attnscope lens: the logit lens, each layer's top tokens per position.
 attnscope dla: each head's direct contribution to the predicted token's logit, beside switching it off.</source>
@@ -4747,6 +4727,74 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
     <message>
         <source>Shaded by weight × ‖value‖ (Kobayashi et al. 2020): each cell is α·‖f(x)‖ as a share of its row, not the attention weight.</source>
         <translation>按权重 × ‖值‖ 着色（Kobayashi 等，2020）：每格是 α·‖f(x)‖ 占该行的比例，而不是注意力权重。</translation>
+    </message>
+    <message>
+        <source>AttnScope: transformer self-attention, every number visible.
+Subcommands, each with its own --help:
+  coref     which earlier word a pronoun attends to
+  heads     every head ranked on a coreference set, or head statistics
+  qk        one head's queries and keys projected together to 2-D (PCA or t-SNE)
+  compare   the same heads' attention in two sentences, and the difference A − B
+  norms     each head's attention by weight and by norm ‖α·f(x)‖ (first and special tokens)
+  lens      the logit lens: each layer's most likely tokens, per position
+  dla       each head's direct contribution to the predicted token's logit, beside switching it off
+  movement  what attention did to each word (‖y − x‖, cos, its sources); one word in two sentences</source>
+        <translation>AttnScope：Transformer 自注意力，每个数字都看得见。
+子命令（各有自己的 --help）：
+  coref     代词关注的是前面哪个词
+  heads     在共指数据集上为每个注意力头排名，或注意力头统计
+  qk        一个头的查询和键一起投影到二维（PCA 或 t-SNE）
+  compare   同一些头在两个句子中的注意力，以及差值 A − B
+  norms     每个头按权重和按范数 ‖α·f(x)‖ 计算的注意力（第一个词元和特殊词元）
+  lens      logit 透镜：每一层在每个位置最可能的词元
+  dla       每个头对预测词元 logit 的直接贡献，以及关闭该头后的变化
+  movement  注意力对每个词做了什么（‖y − x‖、cos、它的来源）；同一个词在两个句子中</translation>
+    </message>
+    <message>
+        <source>attnscope movement: what attention did to each word: its vector entering a layer (or the whole stack) and leaving it, ‖y − x‖, cos(x, y), and the source words of its new content, largest first.
+With --sentence-b: the same word in two contexts, the cosine of its vectors layer by layer.</source>
+        <translation>attnscope movement：注意力对每个词做了什么：它进入某一层（或整个层栈）和离开时的向量、‖y − x‖、cos(x, y)，以及它新内容的来源词，从大到小。
+加 --sentence-b：同一个词在两个语境中，其向量逐层的余弦相似度。</translation>
+    </message>
+    <message>
+        <source>movement</source>
+        <translation>movement</translation>
+    </message>
+    <message>
+        <source>The layer (1 = first; default: the whole stack, no sources).</source>
+        <translation>层（1 = 第一层；默认：整个层栈，不列来源）。</translation>
+    </message>
+    <message>
+        <source>Text: the K largest sources of each word (default 3).</source>
+        <translation>文本：每个词最大的 K 个来源（默认 3）。</translation>
+    </message>
+    <message>
+        <source>The second sentence (B): compare one word of each instead.</source>
+        <translation>第二个句子（B）：改为比较两个句子中各一个词。</translation>
+    </message>
+    <message>
+        <source>With --sentence-b: the token of sentence A (1 = first).</source>
+        <translation>配合 --sentence-b：句子 A 中的词元（1 = 第一个）。</translation>
+    </message>
+    <message>
+        <source>With --sentence-b: the token of sentence B (1 = first).</source>
+        <translation>配合 --sentence-b：句子 B 中的词元（1 = 第一个）。</translation>
+    </message>
+    <message>
+        <source>movement needs --%1 TEXT</source>
+        <translation>movement 需要 --%1 TEXT</translation>
+    </message>
+    <message>
+        <source>movement needs --model FOLDER|ID or --lesson NAME|FILE</source>
+        <translation>movement 需要 --model FOLDER|ID 或 --lesson NAME|FILE</translation>
+    </message>
+    <message>
+        <source>needs --sentence-b TEXT (the second sentence)</source>
+        <translation>需要 --sentence-b TEXT（第二个句子）</translation>
+    </message>
+    <message>
+        <source>--sentence-b needs --token-a I and --token-b J (1 = first)</source>
+        <translation>--sentence-b 需要 --token-a I 和 --token-b J（1 = 第一个）</translation>
     </message>
 </context>
 <context>

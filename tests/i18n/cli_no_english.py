@@ -24,11 +24,13 @@ ALLOW = {
     "concat", "output", "out", "exp", "max", "PCA", "Transformer", "PNG", "Markdown",
     "AttentionViz", "Lines", "SNE", "CLS", "SEP", "MASK", "PAD", "src", "Hugging", "Face",
     # the subcommands' words, typed as they are
-    "qk", "coref", "heads", "compare", "norms", "lens", "dla",
+    "qk", "coref", "heads", "compare", "norms", "lens", "dla", "movement",
     # --step names of the block after attention (issue 29 §1) and the lesson file's key, typed as they are
     "residual", "norm", "logits", "block",
     # issue 30 §2: terms and names kept as they are in Chinese texts
     "logit", "GELU", "Kobayashi",
+    # issue 29 §5: the cosine's symbol in formulas
+    "cos",
     # format and layout names as typed after an option
     "text", "json", "csv", "markdown", "npy", "npz", "NumPy", "pca", "tsne", "zh_CN",
     # metavariables of messages and help, in capitals: LAYER:HEAD, FOLDER|ID, NAME|FILE, --sentence TEXT
@@ -171,12 +173,19 @@ def cases(fix, lessons, work):
         ("dla_bert", ["dla", "--model", bert, "--sentence", "the [MASK] sat"], "", False),
         ("dla_bert_no_mask", ["dla", "--model", bert, "--sentence", "the cat sat"], "the cat sat", True),
         ("norms_lesson", ["norms", "--lesson", "two-heads", "--sentence", "a"], "", True),
+        # attnscope movement (issue 29 §5; its tables name the sentence's tokens: their stderr only)
+        ("movement_help", ["movement", "--help"], "", True),
+        ("movement_text", ["movement", "--lesson", "two-heads", "--layer", "1"], "", False),
+        ("movement_same_word", ["movement", "--lesson", "two-heads", "--sentence-b", "a", "--token-a", "1", "--token-b", "1"], "", False),
+        ("movement_layer_outside", ["movement", "--lesson", "two-heads", "--layer", "5"], "", True),
+        ("movement_token_outside", ["movement", "--lesson", "two-heads", "--sentence-b", "a", "--token-a", "1", "--token-b", "9"], "", True),
+        ("movement_no_tokens", ["movement", "--lesson", "two-heads", "--sentence-b", "a"], "", True),
     ]
 
 
 def run_case(binary, arguments, read_stdout, work):
     # --lang after the subcommand word (attnscope coref --lang zh_CN …), as the help shows it.
-    command = arguments[:1] + ["--lang", "zh_CN"] + arguments[1:] if arguments[0] in ("coref", "heads", "qk", "compare", "norms", "lens", "dla") \
+    command = arguments[:1] + ["--lang", "zh_CN"] + arguments[1:] if arguments[0] in ("coref", "heads", "qk", "compare", "norms", "lens", "dla", "movement") \
         else ["--lang", "zh_CN"] + arguments
     done = subprocess.run([binary, *command], capture_output=True, timeout=120,
                           env=dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_RUNTIME_DIR=work))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # package.man_page ATTNSCOPE MANPAGE: the options attnscope(1) documents (its .TP items) are exactly
-# those --help, `coref --help`, `heads --help`, `qk --help`, `compare --help` and `norms --help` list, groff formats the page without a warning,
+# those --help, `coref --help`, `heads --help`, `qk --help`, `compare --help`, `norms --help` and `movement --help` list, groff formats the page without a warning,
 # and its header names the version --version prints.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -13,7 +13,7 @@ help_options() {
   "$bin" "$@" --help 2>/dev/null | awk '/^  -/ { sub(/^  /, ""); split($0, part, "  "); print part[1] }' |
     sed 's/<[^>]*>//g' | grep -oE '(^|[ ,])-{1,2}[a-z][a-z0-9-]*' | tr -d ' ,'
 }
-{ help_options; help_options coref; help_options heads; help_options qk; help_options compare; help_options norms; } | sort -u > "$work/help"
+{ help_options; help_options coref; help_options heads; help_options qk; help_options compare; help_options norms; help_options movement; } | sort -u > "$work/help"
 [ "$(wc -l < "$work/help")" -ge 20 ] || fail "--help lists only $(wc -l < "$work/help") options: $(tr '\n' ' ' < "$work/help")"
 grep -qx -- --version "$work/help" || fail "--help does not list --version"
 

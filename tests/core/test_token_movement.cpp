@@ -1,0 +1,214 @@
+// Issue 29 §5, what attention did to each word (core/analysis/token_movement.hpp): against
+// tests/reference/reference_token_movement.py (its own float64 torch forward passes of the example
+// GPT-2-style and BERT-style models), and a lesson-sized trace worked by hand. Float32 runs here.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <sstream>
+
+#include "core/analysis/token_movement.hpp"
+#include "core/text/language.hpp"
+#include "model_fixtures.hpp"
+
+using namespace attnscope;
+using namespace attnscope::fixture_io;
+
+namespace {
+
+using Json = nlohmann::json;
+
+const Json& caseOf(const std::string& model) {
+    static const Json json = readJson(sourceDir() / "tests/reference/fixtures/token_movement.json");
+    for (const Json& c : json.at("cases"))
+        if (c.at("model") == model) return c;
+    FAIL("no case for " << model);
+    return json;
+}
+
+// The largest |ours − torch| and where, and the first few places past the tolerance.
+struct Comparison {
+    double tolerance;
+    double largest = 0;
+    std::string where;
+    int mismatches = 0;
+    std::ostringstream first;
+    explicit Comparison(double tol) : tolerance(tol) {}
+    void see(double ours, double torch, const std::string& at) {
+        const double diff = std::abs(ours - torch);
+        if (diff > largest || std::isnan(diff)) largest = diff, where = at;
+        if (!(diff <= tolerance) && ++mismatches <= 5) first << at << ": ours " << ours << ", torch " << torch << "; ";
+    }
+    std::string report() const {
+        return "largest |ours − torch| " + std::to_string(largest) + " at " + where + "; " + std::to_string(mismatches) +
+               " mismatches; first: " + first.str();
+    }
+};
+
+ModelRun runIds(const LoadedModel& model, const std::vector<int>& ids) {
+    std::vector<Token> tokens;
+    for (int id : ids) tokens.push_back(Token{"t" + std::to_string(id), true, id});
+    auto run = runModel(model, ids, tokens, RunControl{});  // T ≤ 8: every layer in full detail
+    INFO("run error: " << (run ? std::string() : run.error().text()));
+    REQUIRE(run.ok());
+    return std::move(run).value();
+}
+
+LoadedModel loadExample(const std::string& name) {
+    auto model = loadModel(sourceDir() / "resources/models" / name);
+    INFO("load error: " << (model ? std::string() : model.error().text()));
+    REQUIRE(model.ok());
+    return std::move(model).value();
+}
+
+std::string at(std::size_t l, std::size_t i, std::size_t j = 0) {
+    return "layer " + std::to_string(l + 1) + " token " + std::to_string(i + 1) + " source " + std::to_string(j + 1);
+}
+
+void checkAgainstTorch(const std::string& name) {
+    const Json& expected = caseOf(name);
+    const LoadedModel model = loadExample(name);
+    const ModelRun run = runIds(model, expected.at("ids_a").get<std::vector<int>>());
+    const std::vector<Mat> states = residualStates(run);
+    Comparison moved(1e-4), sources(1e-4), vectors(1e-5), curve(1e-6);
+    for (int l = 0; l < run.trace.layerCount(); ++l) {
+        auto m = tokenMovement(run.trace, states, l);
+        INFO("error: " << (m ? std::string() : m.error().text()));
+        REQUIRE(m.ok());
+        const auto L = static_cast<std::size_t>(l);
+        REQUIRE(m.value().tokens.size() == expected.at("distance")[L].size());
+        for (const TokenMove& t : m.value().tokens) {
+            const auto i = static_cast<std::size_t>(t.token);
+            moved.see(t.distance, expected.at("distance")[L][i].get<double>(), at(L, i) + " distance");
+            moved.see(t.cosine, expected.at("cosine")[L][i].get<double>(), at(L, i) + " cosine");
+            REQUIRE(t.sources.size() == expected.at("sources")[L][i].size());
+            for (std::size_t r = 0; r < t.sources.size(); ++r) {
+                const SourceContribution& s = t.sources[r];
+                const auto j = static_cast<std::size_t>(s.token);
+                sources.see(s.norm, expected.at("sources")[L][i][j].get<double>(), at(L, i, j));
+                if (r > 0) CHECK(t.sources[r - 1].norm >= s.norm);  // largest first
+                if (l == 0 && i + 1 == m.value().tokens.size())
+                    for (Eigen::Index c = 0; c < s.vector.cols(); ++c)
+                        vectors.see(s.vector(c), expected.at("last_vectors")[j][static_cast<std::size_t>(c)].get<double>(),
+                                    at(L, i, j) + " column " + std::to_string(c + 1));
+            }
+        }
+    }
+    auto stack = tokenMovement(run.trace, states, std::nullopt);
+    REQUIRE(stack.ok());
+    for (const TokenMove& t : stack.value().tokens) {
+        const auto i = static_cast<std::size_t>(t.token);
+        moved.see(t.distance, expected.at("stack_distance")[i].get<double>(), "stack token " + std::to_string(i + 1));
+        moved.see(t.cosine, expected.at("stack_cosine")[i].get<double>(), "stack token " + std::to_string(i + 1));
+        CHECK(t.sources.empty());
+    }
+    const ModelRun runB = runIds(model, expected.at("ids_b").get<std::vector<int>>());
+    auto cosines = sameTokenCosines(states, expected.at("token_a").get<int>(), residualStates(runB),
+                                    expected.at("token_b").get<int>());
+    REQUIRE(cosines.ok());
+    REQUIRE(cosines.value().size() == expected.at("same_word").size());
+    for (std::size_t l = 0; l < cosines.value().size(); ++l)
+        curve.see(cosines.value()[l], expected.at("same_word")[l].get<double>(), "state " + std::to_string(l));
+    INFO(name << " distance/cosine: " << moved.report());
+    INFO(name << " source norms: " << sources.report());
+    INFO(name << " source vectors: " << vectors.report());
+    INFO(name << " same word: " << curve.report());
+    CHECK(moved.mismatches == 0);
+    CHECK(sources.mismatches == 0);
+    CHECK(vectors.mismatches == 0);
+    CHECK(curve.mismatches == 0);
+}
+
+// One layer, two tokens, d = 2, one head, W_V = W_O = I, a residual; the weights α are given (as a
+// lesson states them) so every number below is worked by hand:
+//   X = [[1, 0], [0, 2]], α = [[0.75, 0.25], [0.5, 0.5]], V = X, output α·V = [[0.75, 0.5], [0.5, 1]].
+Trace handTrace() {
+    Trace t;
+    t.tokens = {Token{"a"}, Token{"b"}};
+    t.residual = true;
+    LayerTrace layer;
+    layer.input = Mat{{1, 0}, {0, 2}};
+    HeadTrace h;
+    h.v = layer.input;  // V = X·I
+    h.weights = Mat{{0.75, 0.25}, {0.5, 0.5}};
+    h.weightedSum = Mat{{0.75, 0.5}, {0.5, 1}};  // α·V
+    layer.heads = {h};
+    layer.wo = Mat::Identity(2, 2);
+    layer.output = h.weightedSum;
+    t.layers = {layer};
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("token movement of the example GPT-2 model agrees with torch", "[token-movement]") {
+    checkAgainstTorch("example-gpt");
+}
+
+TEST_CASE("token movement of the example BERT model agrees with torch", "[token-movement]") {
+    checkAgainstTorch("example-bert");
+}
+
+TEST_CASE("token movement of a trace worked by hand", "[token-movement]") {
+    const Trace t = handTrace();
+    auto states = residualStates(t);
+    REQUIRE(states.ok());
+    REQUIRE(states.value().size() == 2);
+    // Y = X + α·V = [[1.75, 0.5], [0.5, 3]].
+    CHECK(states.value()[1](0, 0) == Approx(1.75));
+    CHECK(states.value()[1](1, 1) == Approx(3));
+    auto m = tokenMovement(t, states.value(), 0);
+    REQUIRE(m.ok());
+    const TokenMove& a = m.value().tokens[0];
+    // y − x = (0.75, 0.5): ‖·‖ = √(0.5625 + 0.25) = 0.901388; cos = 1.75 / √(1.75² + 0.5²) = 1.75/1.820027 = 0.961524
+    CHECK(a.distance == Approx(0.901388).epsilon(1e-6));
+    CHECK(a.cosine == Approx(0.961524).epsilon(1e-6));
+    // Sources of a: c_aa = 0.75·(1, 0) → 0.75; c_ab = 0.25·(0, 2) → 0.5. Largest first: a, then b.
+    REQUIRE(a.sources.size() == 2);
+    CHECK(a.sources[0].token == 0);
+    CHECK(a.sources[0].norm == Approx(0.75));
+    CHECK(a.sources[1].token == 1);
+    CHECK(a.sources[1].norm == Approx(0.5));
+    // Sources of b: c_ba = 0.5·(1, 0) → 0.5; c_bb = 0.5·(0, 2) → 1: b first.
+    const TokenMove& b = m.value().tokens[1];
+    CHECK(b.sources[0].token == 1);
+    CHECK(b.sources[0].norm == Approx(1));
+    CHECK(b.sources[1].vector(0) == Approx(0.5));
+    // y_b = (0.5, 3), x_b = (0, 2): ‖(0.5, 1)‖ = 1.118034; cos = 6 / (2·3.041381) = 0.986394
+    CHECK(b.distance == Approx(1.118034).epsilon(1e-6));
+    CHECK(b.cosine == Approx(0.986394).epsilon(1e-6));
+}
+
+TEST_CASE("an ablated head brings nothing to a token", "[token-movement]") {
+    Trace t = handTrace();
+    t.layers[0].heads[0].ablated = true;
+    auto c = sourceContributions(t, 0, 0);
+    REQUIRE(c.ok());
+    CHECK(c.value().norm() == 0);
+}
+
+TEST_CASE("the same word in two contexts: a curve of cosines, errors naming the token", "[token-movement]") {
+    // A: token 2 goes (1, 0) → (1, 1); B: token 1 goes (1, 0) → (0, 1). cos: 1, then 1/√2 = 0.707107.
+    const std::vector<Mat> a{Mat{{0, 1}, {1, 0}}, Mat{{0, 1}, {1, 1}}};
+    const std::vector<Mat> b{Mat{{1, 0}}, Mat{{0, 1}}};
+    auto c = sameTokenCosines(a, 1, b, 0);
+    REQUIRE(c.ok());
+    REQUIRE(c.value().size() == 2);
+    CHECK(c.value()[0] == Approx(1));
+    CHECK(c.value()[1] == Approx(0.707107).epsilon(1e-6));
+    auto bad = sameTokenCosines(a, 1, b, 3);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().text() == "the same word in two contexts (sentence B): has no token 4; its tokens are 1 to 1");
+    CHECK(bad.error().textIn(Language::Chinese) == "同一个词在两个语境中（句子 B）: 没有第 4 个词元；词元的编号为 1 到 1");
+    auto fewer = sameTokenCosines(a, 0, {b[0]}, 0);
+    REQUIRE_FALSE(fewer.ok());
+    CHECK(fewer.error().text().find("2 vectors per token") != std::string::npos);
+}
+
+TEST_CASE("token movement names a layer the trace lacks", "[token-movement]") {
+    const Trace t = handTrace();
+    auto states = residualStates(t);
+    REQUIRE(states.ok());
+    auto bad = tokenMovement(t, states.value(), 3);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().text() == "what attention did to each word: has no layer 4; its layers are 1 to 1");
+    CHECK(bad.error().textIn(Language::Chinese) == "注意力对每个词做了什么: 没有第 4 层；层的编号为 1 到 1");
+}
