@@ -493,15 +493,15 @@ namespace attnscope {
     X(HiddenStatesCount, "{1} hidden states (one per layer and the embeddings')", "{1} 个隐藏状态（每层一个，另加嵌入的）") \
     /* lessons with grouped-query attention (issue 29 §3, format version 7) */ \
     X(KvHeadsNeedV7, "\"kv_heads\" needs \"version\": 7", "\"kv_heads\" 需要 \"version\": 7") \
-    X(ADivisorOfHeads, "a number of key/value heads that divides heads = {1}", "能整除 heads = {1} 的键/值头数") \
+    X(ADivisorOfHeads, "a number of key/value heads that divides heads = {1}", "能整除 “heads” = {1} 的键/值头数") \
     X(AListOfKvHeads, "a list of {1} key/value heads", "含 {1} 个键/值头的列表") \
     X(CountKvHeads, "{1} key/value heads", "{1} 个键/值头") \
     X(AnObjectWithWKV, "an object with W_K, W_V", "含 W_K、W_V 的对象") \
     X(AnObjectWithWQ, "an object with W_Q", "含 W_Q 的对象") \
     X(KeyValueInKvHeads, "is given, but with kv_heads = {1} below heads = {2} the keys and values are in kv_heads_weights (one entry per key/value head)", \
-      "已给出，但 kv_heads = {1} 小于 heads = {2}，键和值应写在 kv_heads_weights 中（每个键/值头一项）") \
+      "已给出，但 kv_heads = {1} 小于 “heads” = {2}，键和值应写在 kv_heads_weights 中（每个键/值头一项）") \
     X(KvWeightsWithoutSharing, "is given, but every head has its own keys and values (kv_heads = heads = {1}): give W_K and W_V in heads_weights", \
-      "已给出，但每个头都有自己的键和值（kv_heads = heads = {1}）：W_K 和 W_V 应写在 heads_weights 中") \
+      "已给出，但每个头都有自己的键和值（kv_heads = “heads” = {1}）：W_K 和 W_V 应写在 heads_weights 中") \
     /* core/analysis/token_movement (issue 29 §5) */ \
     X(WhereTokenMovement, "what attention did to each word", "注意力对每个词做了什么") \
     X(WhereSameWord, "the same word in two contexts", "同一个词在两个语境中") \

@@ -11,12 +11,12 @@ fail() { echo "FAIL [$model $mode]: $*" >&2; exit 1; }
 fixture="$src/tests/reference/fixtures/token_movement.json"
 field() { python3 -c 'import json,sys; c=next(c for c in json.load(open(sys.argv[1]))["cases"] if c["model"]==sys.argv[2]); print(c[sys.argv[3]])' "$fixture" "$model" "$1"; }
 a="$(field sentence_a)"; b="$(field sentence_b)"
-run() {  # run OUT ARGS…: exit 0, nothing on stdout (--out given)
+run() {  # run OUT ARGS…: exit 0, nothing on stdout (--output given)
     local out="$1"; shift
-    "$bin" movement --model "$model" --sentence "$a" "$@" --out "$out" > "$tmp/stdout" 2> "$tmp/err"
+    "$bin" movement --model "$model" --sentence "$a" "$@" --output "$out" > "$tmp/stdout" 2> "$tmp/err"
     local status=$?
     [ "$status" = 0 ] || { cat "$tmp/err" >&2; fail "exit $status: $*"; }
-    [ -s "$tmp/stdout" ] && fail "--out given, yet something went to standard output"
+    [ -s "$tmp/stdout" ] && fail "--output given, yet something went to standard output"
     return 0
 }
 case "$mode" in
