@@ -24,6 +24,7 @@
 #include "bench/frame_times.hpp"
 #include "core/trace/synthetic_trace.hpp"
 #include "ui/attention/head_view.hpp"
+#include "ui/attention/head_view_lines.hpp"
 
 using namespace attnscope;
 
@@ -92,6 +93,26 @@ void scroll(HeadView& view, int events, Frames& into) {
     }
 }
 
+// The worker's two jobs again, here on this thread to time their CPU apart from the machine's
+// load: every line of the layer, then one picture of a window of `windowPx` canvas px in the
+// middle of the band (what a long input draws first, and again after scrolling a window away).
+void workerCpu(const Trace& trace, int T, int windowPx, int rowHeight, int width) {
+    std::vector<int> keep(static_cast<std::size_t>(T)), heads(12);
+    for (int t = 0; t < T; ++t) keep[static_cast<std::size_t>(t)] = t;
+    for (int h = 0; h < 12; ++h) heads[static_cast<std::size_t>(h)] = h;
+    const auto cancel = std::make_shared<std::atomic<bool>>(false);
+    double cpu = threadCpuMs();
+    auto lines = std::make_shared<const std::vector<DrawnLine>>(
+        *extractLines(LinesJob{&trace, 0, heads, {}, keep, cancel, {HeadView::kMinWeight, 0}}));
+    const double extract = threadCpuMs() - cpu;
+    const int middle = T / 2 * rowHeight;
+    cpu = threadCpuMs();
+    const QImage window = renderLines(RenderJob{lines, keep, width, windowPx, -(middle - windowPx / 2), 1.0, Qt::white, cancel, rowHeight},
+                                      [](int) {});
+    std::printf("worker CPU on this thread: lines %.0f ms; picture of %d px around the middle row %.0f ms (%dx%d)\n", extract,
+                windowPx, threadCpuMs() - cpu, window.width(), window.height());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -112,6 +133,7 @@ int main(int argc, char** argv) {
     std::printf("%d tokens, 12 heads, 1200x1000 offscreen, floor %.2f, top-k %d: %zu lines; lines + picture ready in %.0f ms"
                 " (worker; %.1f ms before settle)\n",
                 T, HeadView::kMinWeight, topK, view.drawnLines().size(), ready, first.nsecsElapsed() / 1e6 - ready);
+    workerCpu(trace, T, 3 * view.scrollArea()->viewport()->height(), view.rowHeight(), view.canvas()->width() / 2);
     std::mt19937 rng(5);
     Frames hovering, scrolling, focusHover, focusScroll;
     hover(view, events, rng, hovering);

@@ -5,7 +5,7 @@
 
 namespace attnscope {
 
-std::vector<double> rowLineThresholds(const Mat& weights, const LineFilter& filter) {
+std::vector<double> rowLineThresholds(GridRef weights, const LineFilter& filter) {
     std::vector<double> out(static_cast<std::size_t>(weights.rows()), filter.minWeight);
     const int k = std::min<int>(filter.topK, static_cast<int>(weights.cols()));
     if (k <= 0) return out;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/base/matrix.hpp"
+#include "core/trace/attention_weights.hpp"
 
 namespace attnscope {
 
@@ -18,7 +19,7 @@ struct LineFilter {
 // Per row of `weights`, the smallest weight drawn: min(minWeight, the row's k-th largest).
 // A line is drawn when w ≥ its row's threshold and w > 0 (ties at the k-th weight are all drawn;
 // NaN never is). Empty for an empty matrix.
-std::vector<double> rowLineThresholds(const Mat& weights, const LineFilter& filter);
+std::vector<double> rowLineThresholds(GridRef weights, const LineFilter& filter);
 
 // Whether w is drawn in a row with `threshold` (see above).
 inline bool drawsLine(double w, double threshold) { return w >= threshold && w > 0; }

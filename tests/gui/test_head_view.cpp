@@ -62,6 +62,7 @@ private slots:
     void labelsNeverOverlap();
     void linesLeavingTheViewAreMarkedAtTheEdge();
     void escClearsTheFocusBeforeAWindowShortcut();
+    void aLongInputsPictureIsDrawnWhereItIsSeen();
 };
 
 void HeadViewTest::linesAt512TokensAreCoresSelectionForTheVisibleRows() {
@@ -292,6 +293,49 @@ void HeadViewTest::escClearsTheFocusBeforeAWindowShortcut() {
     QCOMPARE(left, 0);
     QTest::keyClick(v->canvas(), Qt::Key_Escape);
     QCOMPARE(left, 1);
+}
+
+// 2,048 tokens are 40,000 px of rows: the picture covers a few screens around the rows seen, and
+// after scrolling far a new one is drawn for them. Where its lines land is worked out here from
+// the rows' geometry alone: each row's line to itself (flat), and one line from the first row
+// on the left to the last on the right, crossing every screen.
+void HeadViewTest::aLongInputsPictureIsDrawnWhereItIsSeen() {
+    constexpr int T = 2048;
+    Trace t;
+    for (int i = 0; i < T; ++i) t.tokens.push_back({"w" + std::to_string(i)});
+    Mat w = Mat::Identity(T, T);
+    w(0, 0) = 0, w(0, T - 1) = 1;
+    t.layers.resize(1);
+    t.layers[0].heads.resize(1);
+    t.layers[0].heads[0].weights = std::move(w);
+    HeadView v;
+    v.resize(700, 800);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.showTrace(t, 0, {});
+    QTRY_VERIFY_WITH_TIMEOUT(v.drawnLines().size() == T, 60000);
+    QScrollBar* bar = v.scrollArea()->verticalScrollBar();
+    for (const int at : {bar->maximum() / 2, bar->maximum() / 8, bar->maximum()}) {
+        bar->setValue(at);
+        QTRY_VERIFY_WITH_TIMEOUT(paintedCurrent(v), 60000);
+        const QRect seen(0, at, v.canvas()->width(), v.scrollArea()->viewport()->height());
+        const QImage shot = v.canvas()->grab(seen).toImage();
+        const QColor base = v.canvas()->palette().color(QPalette::Base);
+        const auto inked = [&](int x, int y) { return QColor(shot.pixel(x, y - at)) != base; };
+        const double left = v.tokenRect(HoveredToken::Left, 0).right() + 5, right = v.tokenRect(HoveredToken::Right, 0).left() - 4;
+        const double y0 = v.tokenRect(HoveredToken::Left, 0).center().y(), y1 = v.tokenRect(HoveredToken::Left, T - 1).center().y();
+        const int row = rowsOnScreen(v).first + 5;
+        const QRect cell = v.tokenRect(HoveredToken::Left, row);
+        // The row's flat line, halfway across; nothing half a row above it there.
+        const int middle = static_cast<int>((left + right) / 2);
+        QVERIFY2(inked(middle, cell.center().y()), qPrintable(QString("row %1's line at y %2").arg(row).arg(cell.center().y())));
+        QVERIFY(!inked(middle, cell.top()));
+        // The long line where it crosses the row's top edge, and nowhere 12 px either side.
+        const int y = cell.top();
+        const int x = static_cast<int>(std::lround(left + (right - left) * (y - y0) / (y1 - y0)));
+        QVERIFY2(inked(x, y) || inked(x - 1, y) || inked(x + 1, y), qPrintable(QString("the long line at (%1, %2)").arg(x).arg(y)));
+        QVERIFY(!inked(x - 12, y) && !inked(x + 12, y));
+    }
 }
 
 #include "test_head_view.moc"

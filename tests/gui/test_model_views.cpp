@@ -584,9 +584,13 @@ void ModelViewsTest::bertBaseSizedTraceBuildsQuickly() {
         head.scrollArea()->verticalScrollBar()->setValue(head.scrollArea()->verticalScrollBar()->maximum() / 2);
         head.grab();
     }));
+    // The picture covers a few screens around the rows seen (512 rows are 9,000 px and more):
+    // the middle rows get a picture of their own from the worker.
+    w = waitFor([&] { return head.paintedLineCount() > 0; });
+    QVERIFY(w.ok);
+    noteWait("HeadView picture of the middle rows", w);
     // 12 heads × 512 rows × 4 lines ≥ 0.01 (neighbours may coincide at the ends).
     QVERIFY(head.drawnLines().size() > 12 * 512 * 3);
-    QVERIFY(head.paintedLineCount() > 0);
     QVERIFY(head.paintedLineCount() < static_cast<int>(head.drawnLines().size()));  // the visible rows only
     const int paintedMiddle = head.paintedLineCount();
     note("HeadView hover [SEP] (right) + paint", costOf([&] {

@@ -237,7 +237,7 @@ void HeadView::acceptLines(std::uint64_t generation, std::shared_ptr<const std::
 // request cancels an older one). Called while painting.
 void HeadView::requestImage(const ImageKey& key) {
     if (pendingImage_ == key) return;
-    RenderJob job{all_, rowOf_, key.width, key.height, key.top, key.dpr, QColor::fromRgb(key.base), nullptr, key.rowHeight};
+    RenderJob job{all_, rowOf_, key.width, key.height, key.top - key.windowTop, key.dpr, QColor::fromRgb(key.base), nullptr, key.rowHeight};
     renderCancel_->store(true);
     pendingHover_.reset();
     job.cancel = renderCancel_ = std::make_shared<std::atomic<bool>>(false);
@@ -273,7 +273,7 @@ void HeadView::requestHoverImage(const ImageKey& key, const HoveredToken& token)
         HairlineRaster raster(image);
         raster.veil(key.base, kHoverDim);
         const auto y = [&](int t) {
-            return (key.top + rowOf[static_cast<std::size_t>(t)] * key.rowHeight + key.rowHeight / 2.0) * key.dpr;
+            return (key.top - key.windowTop + rowOf[static_cast<std::size_t>(t)] * key.rowHeight + key.rowHeight / 2.0) * key.dpr;
         };
         std::size_t n = 0;
         for (const DrawnLine& line : *lines) {

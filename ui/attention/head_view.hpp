@@ -148,9 +148,12 @@ private:
     // What the cached picture was rendered for.
     struct ImageKey {
         std::uint64_t lines = 0;  // linesGeneration_
+        // The picture covers canvas y windowTop … windowTop + height: the whole band, or for a
+        // long input (tens of thousands of px) a few screens around the visible rows.
         int width = 0, height = 0, top = 0, rowHeight = kRowHeight;
         double dpr = 1;
         QRgb base = 0;
+        int windowTop = 0;
         bool operator==(const ImageKey&) const = default;
     };
     void rebuild();

@@ -21,10 +21,11 @@ std::optional<std::pair<QPointF, QPointF>> clippedToBand(QPointF a, QPointF b, s
 
 namespace {
 
-// Lines for one K×K shown matrix; row/column r is token keep[r].
-void addLines(std::vector<DrawnLine>& out, const Mat& shown, const std::vector<int>& keep, int head, double scaleMax,
+// Lines for one K×K shown matrix (Mat or MatF); row/column r is token keep[r].
+template <class Matrix>
+void addLines(std::vector<DrawnLine>& out, const Matrix& shown, const std::vector<int>& keep, int head, double scaleMax,
               const LineFilter& filter) {
-    const std::vector<double> threshold = rowLineThresholds(shown, filter);
+    const std::vector<double> threshold = rowLineThresholds(GridRef(shown), filter);
     for (Eigen::Index r = 0; r < shown.rows(); ++r)
         for (Eigen::Index c = 0; c < shown.cols(); ++c) {
             const double w = shown(r, c);
@@ -32,6 +33,22 @@ void addLines(std::vector<DrawnLine>& out, const Mat& shown, const std::vector<i
             const double alpha = scaleMax > 0 ? std::min(1.0, w / scaleMax) : 0.0;
             out.push_back({keep[static_cast<std::size_t>(r)], keep[static_cast<std::size_t>(c)], head, w, alpha});
         }
+}
+
+// Every token kept, in order, rows as they are: the weights are shown as stored. A long input's
+// copy would be 128 MB a head (and most of the time of finding its lines).
+bool showsAsStored(GridRef weights, const WeightSelection& selection) {
+    if (selection.renormalize || static_cast<Eigen::Index>(selection.keep.size()) != weights.rows()) return false;
+    for (std::size_t i = 0; i < selection.keep.size(); ++i)
+        if (selection.keep[i] != static_cast<int>(i)) return false;
+    return true;
+}
+
+// f(the shown matrix): the stored one itself when nothing is hidden, else shownWeights' copy.
+template <class F>
+void withShown(GridRef weights, const WeightSelection& selection, F&& f) {
+    if (showsAsStored(weights, selection)) weights.visit(f);
+    else f(shownWeights(weights, selection));
 }
 
 }  // namespace
@@ -48,10 +65,10 @@ std::optional<std::vector<DrawnLine>> extractLines(const LinesJob& job) {
         layerMax = 0;
         for (const HeadTrace& h : layer.heads) {
             if (cancelled()) return std::nullopt;
-            if (h.weights.size() > 0) layerMax = std::max(layerMax, maxWeight(shownWeights(h.weights, selection)));
+            if (h.weights.size() > 0) withShown(h.weights, selection, [&](const auto& shown) { layerMax = std::max(layerMax, maxWeight(GridRef(shown))); });
         }
     }
-    const auto scaleFor = [&](const Mat& shown) {
+    const auto scaleFor = [&](GridRef shown) {
         switch (job.options.scale) {
         case AttentionViewOptions::Fixed01: return 1.0;
         case AttentionViewOptions::SharedMax: return layerMax;
@@ -68,8 +85,8 @@ std::optional<std::vector<DrawnLine>> extractLines(const LinesJob& job) {
         for (const int h : job.heads) {
             if (cancelled()) return std::nullopt;
             if (h < 0 || h >= static_cast<int>(layer.heads.size())) continue;
-            const Mat shown = shownWeights(layer.heads[static_cast<std::size_t>(h)].weights, selection);
-            addLines(lines, shown, job.keep, h, scaleFor(shown), job.filter);
+            withShown(layer.heads[static_cast<std::size_t>(h)].weights, selection,
+                      [&](const auto& shown) { addLines(lines, shown, job.keep, h, scaleFor(GridRef(shown)), job.filter); });
         }
     }
     return lines;
@@ -77,7 +94,8 @@ std::optional<std::vector<DrawnLine>> extractLines(const LinesJob& job) {
 
 namespace {
 
-constexpr std::size_t kChunk = 32;  // lines between cancel checks (dense: up to ~300k px)
+constexpr std::size_t kChunk = 32;  // strokes between cancel checks
+constexpr int kStripRows = 256;    // device rows of a dense picture drawn at a time (about 0.6 MB)
 
 // Reports progress in steps of 5 %.
 class ProgressSteps {
@@ -99,20 +117,24 @@ double rowCentreOf(const RenderJob& job, int token) {
     return job.top + job.rowOf[static_cast<std::size_t>(token)] * job.rowHeight + job.rowHeight / 2.0;
 }
 
-// Dense (long inputs): 1 device-px antialiased hairlines in plain loops. False when cancelled.
+// Dense (long inputs): 1 device-px antialiased hairlines in plain loops, one strip of rows at a
+// time. A long input's picture is tens of thousands of rows (200 MB at 4,096 tokens) and its
+// lines are nearly vertical: drawn whole, each pixel of a line is on another row and misses the
+// cache; a strip fits in it. False when cancelled.
 bool drawHairlines(QImage& image, const RenderJob& job, ProgressSteps& progress) {
-    HairlineRaster raster(image);
     const double right = job.width * job.dpr;
-    std::size_t done = 0;
-    for (const DrawnLine& line : *job.lines) {
-        if (done % kChunk == 0) {
-            if (job.cancel->load(std::memory_order_relaxed)) return false;
-            progress.at(done);
+    const auto y = [&](int token) { return rowCentreOf(job, token) * job.dpr; };
+    for (int first = 0; first < image.height(); first += kStripRows) {
+        if (job.cancel->load(std::memory_order_relaxed)) return false;
+        progress.at(static_cast<std::size_t>(first) * job.lines->size() / static_cast<std::size_t>(image.height()));
+        const int rows = std::min(kStripRows, image.height() - first);
+        HairlineRaster raster(image, first, rows);
+        for (const DrawnLine& line : *job.lines) {
+            const double y0 = y(line.from), y1 = y(line.to);
+            if (std::max(y0, y1) < first - 1 || std::min(y0, y1) > first + rows + 1) continue;
+            const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
+            raster.line(0, y0 - first, right, y1 - first, HeadView::headColour(line.head, job.base).rgb(), alpha);
         }
-        ++done;
-        const double alpha = static_cast<double>(std::lround(line.alpha * kOpacitySteps)) / kOpacitySteps;
-        raster.line(0, rowCentreOf(job, line.from) * job.dpr, right, rowCentreOf(job, line.to) * job.dpr,
-                    HeadView::headColour(line.head, job.base).rgb(), alpha);
     }
     return true;
 }

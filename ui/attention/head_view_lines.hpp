@@ -33,6 +33,10 @@ class HairlineRaster {
 public:
     explicit HairlineRaster(QImage& image)
         : bits_(image.bits()), stride_(image.bytesPerLine()), w_(image.width()), h_(image.height()) {}
+    // Rows first … first + rows − 1 of `image` as an image of their own (y 0 = row `first`).
+    HairlineRaster(QImage& image, int first, int rows)
+        : bits_(image.bits() + static_cast<qsizetype>(first) * image.bytesPerLine()), stride_(image.bytesPerLine()),
+          w_(image.width()), h_(rows) {}
 
     // From (x0, y0) to (x1, y1) in image pixels; `alpha` 0…1 of `colour` at full coverage.
     // Only the scanlines (columns) inside the image are walked; 16.16 fixed point inside.

@@ -18,6 +18,9 @@ constexpr double kBoxAlpha = 0.55; // hover boxes: a little lighter than the lin
 constexpr int kHoverDenseLines = 300;  // more hovered lines than this: plain-loop hairlines
 constexpr int kEdgeBucket = 6;  // px along an edge per mark
 constexpr int kEdgeMark = 4;    // px: a mark's depth
+// A band taller than this many screens gets a picture of a window around the visible rows only:
+// at 4,096 tokens the whole band is 80,000 px (a picture of 200 MB and a minute of drawing).
+constexpr int kWindowScreens = 3;
 
 }  // namespace
 
@@ -33,6 +36,27 @@ void TokenLinesCanvas::relayout() {
     setMinimumSize(2 * (kPad + textWidth_) + kMinLineSpan,
                    top_ + static_cast<int>(view_->keep_.size()) * rowHeight_ + kPad);
     update();
+}
+
+// The picture wanted now: the whole band, or a window of kWindowScreens screens around the
+// visible rows. While the visible rows stay inside the window of the picture shown (or being
+// drawn), that window is kept, so scrolling within it redraws nothing.
+HeadView::ImageKey TokenLinesCanvas::currentKey() const {
+    HeadView::ImageKey key{view_->linesGeneration_, band().width(), height(), top_, rowHeight_, devicePixelRatioF(),
+                           palette().color(QPalette::Base).rgb()};
+    const QRect seen = visibleRegion().boundingRect();
+    const int window = std::max(seen.height(), 200) * kWindowScreens;
+    if (height() <= window) return key;
+    const auto covers = [&](const HeadView::ImageKey& k) {
+        HeadView::ImageKey same = k;
+        same.windowTop = 0, same.height = key.height;
+        return same == key && k.windowTop <= seen.top() && seen.bottom() < k.windowTop + k.height;
+    };
+    if (view_->pendingImage_ && covers(*view_->pendingImage_)) return *view_->pendingImage_;
+    if (covers(view_->imageKey_)) return view_->imageKey_;
+    key.windowTop = std::clamp(seen.center().y() - window / 2, 0, height() - window);
+    key.height = window;
+    return key;
 }
 
 QRect TokenLinesCanvas::cellRect(HoveredToken::Side side, int row) const {
@@ -144,8 +168,7 @@ bool TokenLinesCanvas::paintPicture(QPainter& p, const QRect& area, const HeadVi
     const QImage& image = view_->linesImage_;
     const bool current = view_->imageKey_ == key;
     if (!image.isNull()) {
-        const QRect b = band();
-        blit(p, area, image, image.width() / static_cast<double>(b.width()), image.height() / static_cast<double>(b.height()));
+        blit(p, area, image, view_->imageKey_);
     }
     if (!current) {
         if (!image.isNull()) dim(p, area, 160);
@@ -160,8 +183,7 @@ void TokenLinesCanvas::paintHoverPicture(QPainter& p, const QRect& area, const H
     const auto want = std::make_pair(key, *view_->active());
     if (pictureCurrent && view_->hoverKey_ != want) view_->requestHoverImage(key, want.second);
     if (pictureCurrent && view_->hoverKey_ == want) {
-        const double dpr = view_->hoverImage_.devicePixelRatio();
-        blit(p, area, view_->hoverImage_, dpr, dpr);
+        blit(p, area, view_->hoverImage_, key);
         painted_.source = Painted::HoverPicture;
         return;
     }
@@ -180,8 +202,7 @@ void TokenLinesCanvas::paintHoverLines(QPainter& p, const QRect& area) {
         QPainter under(&image);
         under.scale(dpr, dpr);
         under.translate(-area.topLeft());
-        const QImage& picture = view_->linesImage_;
-        blit(under, area, picture, picture.width() / static_cast<double>(band().width()), picture.height() / static_cast<double>(band().height()));
+        blit(under, area, view_->linesImage_, view_->imageKey_);
     }
     HairlineRaster raster(image);
     raster.veil(palette().color(QPalette::Base).rgb(), kHoverDim);
@@ -196,11 +217,16 @@ void TokenLinesCanvas::paintHoverLines(QPainter& p, const QRect& area) {
     painted_.source = Painted::HoverLines;
 }
 
-// `image`'s part under `area` (band x from 0; sx, sy: image px per canvas px). No smoothing
-// hint: a blit, or nearest when stale.
-void TokenLinesCanvas::blit(QPainter& p, const QRect& area, const QImage& image, double sx, double sy) const {
-    const QRectF source((area.left() - band().left()) * sx, area.top() * sy, area.width() * sx, area.height() * sy);
-    p.drawImage(QRectF(area), image, source);
+// `image`'s part under `area`, the image drawn for `of` (band x from 0, canvas y from of.windowTop;
+// stretched when the band has changed size since). No smoothing hint: a blit, or nearest when
+// stale. Where the image's window does not reach, nothing is drawn.
+void TokenLinesCanvas::blit(QPainter& p, const QRect& area, const QImage& image, const HeadView::ImageKey& of) const {
+    const QRect covered = area & QRect(area.left(), of.windowTop, area.width(), of.height);
+    if (covered.isEmpty() || of.width <= 0 || of.height <= 0) return;
+    const double sx = image.width() / static_cast<double>(band().width()), sy = image.height() / static_cast<double>(of.height);
+    const QRectF source((covered.left() - band().left()) * sx, (covered.top() - of.windowTop) * sy, covered.width() * sx,
+                        covered.height() * sy);
+    p.drawImage(QRectF(covered), image, source);
 }
 
 void TokenLinesCanvas::dim(QPainter& p, const QRect& area, int alpha) const {

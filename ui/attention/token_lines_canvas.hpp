@@ -25,10 +25,7 @@ public:
     QRect cellRect(HoveredToken::Side side, int row) const;
     QColor hoverFill() const;  // behind the hovered token's label
     QRect band() const { return QRect(lineLeft(), 0, std::max(lineRight() - lineLeft(), 1), height()); }
-    HeadView::ImageKey currentKey() const {
-        return {view_->linesGeneration_, band().width(), height(), top_, rowHeight_, devicePixelRatioF(),
-                palette().color(QPalette::Base).rgb()};
-    }
+    HeadView::ImageKey currentKey() const;
     int top() const { return top_; }
     // What the last paint showed of the lines (HeadView::paintedLineCount counts them): which
     // set, over which part of the band (source None while a picture is still being made); the
@@ -57,7 +54,7 @@ private:
     bool paintPicture(QPainter& p, const QRect& area, const HeadView::ImageKey& key);
     void paintHoverPicture(QPainter& p, const QRect& area, const HeadView::ImageKey& key, bool pictureCurrent);
     void paintHoverLines(QPainter& p, const QRect& area);
-    void blit(QPainter& p, const QRect& area, const QImage& image, double sx, double sy) const;
+    void blit(QPainter& p, const QRect& area, const QImage& image, const HeadView::ImageKey& of) const;
     void dim(QPainter& p, const QRect& area, int alpha) const;
     void paintStatus(QPainter& p, const QString& text);
     void paintEdges(QPainter& p);
