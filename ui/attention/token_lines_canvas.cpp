@@ -45,18 +45,38 @@ HeadView::ImageKey TokenLinesCanvas::currentKey() const {
     HeadView::ImageKey key{view_->linesGeneration_, band().width(), height(), top_, rowHeight_, devicePixelRatioF(),
                            palette().color(QPalette::Base).rgb()};
     const QRect seen = visibleRegion().boundingRect();
-    const int window = std::max(seen.height(), 200) * kWindowScreens;
-    if (height() <= window) return key;
+    if (height() <= windowHeight()) return key;
     const auto covers = [&](const HeadView::ImageKey& k) {
         HeadView::ImageKey same = k;
         same.windowTop = 0, same.height = key.height;
         return same == key && k.windowTop <= seen.top() && seen.bottom() < k.windowTop + k.height;
     };
-    if (view_->pendingImage_ && covers(*view_->pendingImage_)) return *view_->pendingImage_;
     if (covers(view_->imageKey_)) return view_->imageKey_;
-    key.windowTop = std::clamp(seen.center().y() - window / 2, 0, height() - window);
-    key.height = window;
+    if (view_->pendingImage_ && covers(*view_->pendingImage_)) return *view_->pendingImage_;
+    return windowAroundSeen(key);
+}
+
+// `key` moved to a window centred on the visible rows.
+int TokenLinesCanvas::windowHeight() const { return std::max(visibleRegion().boundingRect().height(), 200) * kWindowScreens; }
+
+HeadView::ImageKey TokenLinesCanvas::windowAroundSeen(HeadView::ImageKey key) const {
+    const QRect seen = visibleRegion().boundingRect();
+    const int window = windowHeight();
+    key.windowTop = std::clamp(seen.center().y() - window / 2, 0, std::max(height() - window, 0));
+    key.height = std::min(window, height());
     return key;
+}
+
+// Scrolled to within half a screen of the picture's edge (with more rows beyond it): the next
+// window is drawn while this one is still shown, so scrolling on rarely meets undrawn rows.
+void TokenLinesCanvas::drawAhead(const HeadView::ImageKey& shown) {
+    const QRect seen = visibleRegion().boundingRect();
+    const int margin = seen.height() / 2, end = shown.windowTop + shown.height;
+    const bool nearTop = shown.windowTop > 0 && seen.top() - shown.windowTop < margin;
+    const bool nearBottom = end < height() && end - seen.bottom() < margin;
+    if (!nearTop && !nearBottom) return;
+    const HeadView::ImageKey next = windowAroundSeen(shown);
+    if (next != shown && view_->pendingImage_ != next) view_->requestImage(next);
 }
 
 QRect TokenLinesCanvas::cellRect(HoveredToken::Side side, int row) const {
@@ -167,6 +187,7 @@ bool TokenLinesCanvas::paintPicture(QPainter& p, const QRect& area, const HeadVi
     if (!(view_->imageKey_ == key)) view_->requestImage(key);  // may render right here when small
     const QImage& image = view_->linesImage_;
     const bool current = view_->imageKey_ == key;
+    if (current && !view_->active() && key.height < height()) drawAhead(key);
     if (!image.isNull()) {
         blit(p, area, image, view_->imageKey_);
     }

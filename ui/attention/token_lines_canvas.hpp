@@ -26,6 +26,9 @@ public:
     QColor hoverFill() const;  // behind the hovered token's label
     QRect band() const { return QRect(lineLeft(), 0, std::max(lineRight() - lineLeft(), 1), height()); }
     HeadView::ImageKey currentKey() const;
+    int windowHeight() const;  // of a long input's picture, canvas px
+    HeadView::ImageKey windowAroundSeen(HeadView::ImageKey key) const;
+    void drawAhead(const HeadView::ImageKey& shown);
     int top() const { return top_; }
     // What the last paint showed of the lines (HeadView::paintedLineCount counts them): which
     // set, over which part of the band (source None while a picture is still being made); the
