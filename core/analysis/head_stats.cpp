@@ -60,12 +60,14 @@ HeadStatistics statisticsOf(const HeadDigest& d, const std::vector<Eigen::Index>
     return s;
 }
 
-// The head's T×T weights' digest, or the one a long run kept instead of them (empty: neither).
+// The digest a long run kept of the head, else its T×T weights' (empty: neither). The run's comes
+// first: the layer a long run shows is rebuilt bit-equal, and its own digest spares a pass over
+// every T×T weight of the layer each time another layer is shown.
 HeadDigest digestFor(const Trace& trace, const RunDigests& digests, const HeadRef& ref) {
-    const GridRef w = trace.layers[static_cast<std::size_t>(ref.layer)].heads[static_cast<std::size_t>(ref.head)].weights;
-    if (w.size() > 0) return statisticsDigestOf(w, trace.causal);  // no thumbnail: the statistics alone
     const auto layer = static_cast<std::size_t>(ref.layer), head = static_cast<std::size_t>(ref.head);
-    return layer < digests.size() && head < digests[layer].size() ? digests[layer][head] : HeadDigest{};
+    if (layer < digests.size() && head < digests[layer].size()) return digests[layer][head];
+    const GridRef w = trace.layers[layer].heads[head].weights;
+    return w.size() > 0 ? statisticsDigestOf(w, trace.causal) : HeadDigest{};  // no thumbnail: the statistics alone
 }
 
 }  // namespace

@@ -158,12 +158,13 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
     if (detail == LayerDetail::Summary) digests->assign(static_cast<std::size_t>(heads), HeadDigest{});
     const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
+    const bool outputWanted = detail != LayerDetail::WeightsNoOutput;
     // Each head writes only its own HeadTrace and context columns, and its thread's scratch.
     const auto attend = [&](int h, const ModelArithmetic& arithmetic) {
         const Eigen::Index c0 = h * dk;                              // head h: columns c0…c0+d_k of Q and the context
         const Eigen::Index kv0 = shape.keyValueHeadOf(h) * dk;       // its key/value head's columns of K and V
         const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(kv0, dk), V.middleCols(kv0, dk), mask, divisor,
-                                  !ablated.empty() && ablated[static_cast<std::size_t>(h)]};
+                                  !ablated.empty() && ablated[static_cast<std::size_t>(h)], outputWanted};
         HeadTrace& head = layer.heads[static_cast<std::size_t>(h)];
         attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record, head, rows);
         if (detail == LayerDetail::Summary) {

@@ -23,6 +23,10 @@ enum class LayerDetail {
                   // ModelRun::digests) made from its weights as soon as they are computed, then the
                   // weights dropped: one T×T buffer a head thread, whatever L and H are. The
                   // LayerTrace keeps each head's `ablated` flag only.
+    WeightsNoOutput,  // a layer rebuilt on demand past kRebuiltLayerBudget (traceLayerInDetail): as
+                      // WeightsOnly, but the layer's output is not wanted (the run kept the next
+                      // layer's input), so no head computes A·V (a third of the layer's products):
+                      // the context is left zero.
 };
 
 struct AttentionShape {

@@ -35,7 +35,7 @@ std::vector<LayerDetail> layerDetails(const TransformerConfig& config, int token
 }
 
 LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens) {
-    return fullLayerBytes(config, tokens) <= kRebuiltLayerBudget ? LayerDetail::Full : LayerDetail::WeightsOnly;
+    return fullLayerBytes(config, tokens) <= kRebuiltLayerBudget ? LayerDetail::Full : LayerDetail::WeightsNoOutput;
 }
 
 std::vector<HeadDigest> digestHeads(const LayerTrace& layer, bool causal) {

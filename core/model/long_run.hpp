@@ -35,7 +35,8 @@ bool isLongRun(const TransformerConfig& config, int tokens, std::size_t budget =
 std::vector<LayerDetail> layerDetails(const TransformerConfig& config, int tokens, int fullDetailMaxTokens,
                                       int detailLayer, std::size_t allWeightsBudget);
 
-// How a layer is rebuilt on demand: Full when it fits kRebuiltLayerBudget, else WeightsOnly.
+// How a layer is rebuilt on demand: Full when it fits kRebuiltLayerBudget, else its weights alone
+// (WeightsNoOutput: the run kept the layer's output already).
 LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens);
 
 // Each head's digest from its weights: a streamed layer's, before the callee may take it.

@@ -39,6 +39,7 @@ struct HeadInput {
     const MatOf<Scalar>& mask;   // T_q×T_k, added to the scaled scores; empty: no mask (recorded as zeros)
     Scalar divisor;              // √d_k, or 1 when scaling is off
     bool ablated = false;        // head_mask 0: weights × 0 before the weighted sum (see core/trace/ablation.hpp)
+    bool outputWanted = true;    // false: only the weights are wanted; the output is left zero
 };
 
 // How much of the head the Trace keeps (models keep only the weights for most layers).
@@ -98,7 +99,7 @@ void attendHead(const HeadInput<Scalar>& in, const Arithmetic& arithmetic, HeadS
     else softmaxRowsInPlace(s.weights, rows.notices, rows.rowNames);  // T_q×T_k, each row sums to 1
     arithmetic.round(s.weights);
     trace.ablated = in.ablated;
-    if (in.ablated) out.setZero();                      // (0·A)·V = 0 for finite V, as head_mask = 0
+    if (in.ablated || !in.outputWanted) out.setZero();  // ablated: (0·A)·V = 0 for finite V, as head_mask = 0
     else arithmetic.weightedSum(s.weights, in.v, out);  // T_q×T_k · T_k×d_v → T_q×d_v
     recordWeights(s.weights, trace);  // every record keeps the weights, ablated or not
     arithmetic.round(out);

@@ -105,7 +105,7 @@ TEST_CASE("isLongRun and rebuiltDetail: the budgets at the real models' shapes",
     // A Full layer: 14·512²·(4·8 + 4) = 132,120,576 B; at 4,096 tokens 64 times that, 8.46 GB.
     CHECK(fullLayerBytes(qwen, 512) == 132120576u);
     CHECK(rebuiltDetail(qwen, 512) == LayerDetail::Full);
-    CHECK(rebuiltDetail(qwen, 4096) == LayerDetail::WeightsOnly);
+    CHECK(rebuiltDetail(qwen, 4096) == LayerDetail::WeightsNoOutput);
     const std::vector<LayerDetail> details = layerDetails(qwen, 1024, 128, 3, kAllWeightsBudget);
     CHECK(details == std::vector<LayerDetail>(24, LayerDetail::Summary));
     const std::vector<LayerDetail> shortRun = layerDetails(qwen, 512, 128, 3, kAllWeightsBudget);
@@ -147,6 +147,33 @@ TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][
     }
 }
 
+TEST_CASE("a layer rebuilt for its weights alone computes them as the run did, and no output", "[long_run][models]") {
+    for (const char* name : {"example-llama", "example-gpt", "example-bert"}) {
+        INFO(name);
+        auto loaded = loadModel(exampleModel(name));
+        REQUIRE(loaded.ok());
+        const LoadedModel& model = loaded.value();
+        const ModelRun full = runWith(model, someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize), SIZE_MAX);
+        for (int layer = 0; layer < model.config.layers; ++layer) {
+            INFO("layer " << layer);
+            LayerTrace alone;
+            const MatF& X = full.hiddenStates[static_cast<std::size_t>(layer)];
+            const MatF returned = model.weights->attend(X, layer, LayerDetail::WeightsNoOutput, alone, {}, nullptr);
+            // No head computed A·V: the context is zero, so a layer without an output bias (Llama)
+            // hands X on unchanged (X + 0·W_O).
+            if (std::string(name) == "example-llama")
+                REQUIRE_MATRIX_NEAR(Mat(returned.cast<double>()), Mat(X.cast<double>()), 0.0);
+            const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
+            REQUIRE(alone.heads.size() == want.heads.size());
+            for (std::size_t h = 0; h < want.heads.size(); ++h) {
+                REQUIRE_MATRIX_NEAR(want.heads[h].weights, alone.heads[h].weights, 0.0);
+                CHECK(alone.heads[h].weightedSum.size() == 0);
+            }
+            CHECK(alone.input.size() == 0);  // a WeightsOnly record: nothing but the weights
+        }
+    }
+}
+
 TEST_CASE("a long run's thumbnails and statistics equal those of the full weights", "[long_run][models]") {
     auto loaded = loadModel(exampleModel("example-llama"));
     REQUIRE(loaded.ok());
@@ -180,6 +207,15 @@ TEST_CASE("a long run's thumbnails and statistics equal those of the full weight
         CHECK(a.firstShare == Approx(b.firstShare).epsilon(1e-12));
         CHECK(a.labels == b.labels);
     }
+    // A long run's shown layer holds weights again (rebuilt bit-equal): its statistics still come
+    // from the run's digests, not from another pass over the weights. Made different here to tell.
+    Trace shown = longRun.trace;
+    shown.layers[1].heads[2].weights = Mat(Mat::Constant(300, 300, 1.0 / 300));
+    auto withShownLayer = headStatistics(shown, longRun.digests);
+    REQUIRE(withShownLayer.ok());
+    const auto index = static_cast<std::size_t>(full.trace.layers[0].heads.size() + 2);  // layer 1, head 2
+    CHECK(withShownLayer.value()[index].head == HeadRef{1, 2});
+    CHECK(withShownLayer.value()[index].entropy == fromDigests.value()[index].entropy);
     // Entropy from the weights by hand (double log₂) for one head, against the digest's.
     const Mat w = full.trace.layers[1].heads[2].weights.toMat();  // the float weights, exactly
     double entropy = 0;
