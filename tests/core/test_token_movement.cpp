@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/analysis/token_movement.hpp"
+#include "core/analysis/token_movement_run.hpp"
 #include "core/text/language.hpp"
 #include "model_fixtures.hpp"
 
@@ -167,6 +168,9 @@ TEST_CASE("token movement of a trace worked by hand", "[token-movement]") {
     CHECK(a.sources[0].norm == Approx(0.75));
     CHECK(a.sources[1].token == 1);
     CHECK(a.sources[1].norm == Approx(0.5));
+    // Shares of the sum 1.25: 0.75/1.25 = 0.6 and 0.5/1.25 = 0.4.
+    CHECK(a.sources[0].share == Approx(0.6));
+    CHECK(a.sources[1].share == Approx(0.4));
     // Sources of b: c_ba = 0.5·(1, 0) → 0.5; c_bb = 0.5·(0, 2) → 1: b first.
     const TokenMove& b = m.value().tokens[1];
     CHECK(b.sources[0].token == 1);
@@ -211,4 +215,28 @@ TEST_CASE("token movement names a layer the trace lacks", "[token-movement]") {
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().text() == "what attention did to each word: has no layer 4; its layers are 1 to 1");
     CHECK(bad.error().textIn(Language::Chinese) == "注意力对每个词做了什么: 没有第 4 层；层的编号为 1 到 1");
+}
+
+// The word the window's two-context curve starts on: the longest text in both sentences (case and
+// GPT-2's leading space aside, special tokens never), ties to the lowest cosine leaving the last layer.
+TEST_CASE("the same word's default: the longest word in both, then the one the contexts changed most", "[token-movement]") {
+    const auto run = [](std::vector<Token> tokens, Mat last) {
+        StatesRun r;
+        r.trace.tokens = std::move(tokens);
+        r.states = {last, last};
+        return r;
+    };
+    const Mat four{{1, 0}, {1, 0}, {1, 0}, {1, 0}};
+    Token cls{"[CLS]"};
+    cls.special = true;
+    // A: [CLS] "The" " bank" "is"; B: [CLS] "the" "river" " bank": "bank" (4 letters) beats "the" (3).
+    const StatesRun a = run({cls, Token{"The"}, Token{" bank"}, Token{"is"}}, four);
+    const StatesRun b = run({cls, Token{"the"}, Token{"river"}, Token{" bank"}}, four);
+    CHECK(sameWordDefault(a, b) == std::make_pair(2, 3));
+    // "is" and "to" in both, equally long: "to" leaves the last layer at cos 0 (orthogonal), "is" at 1.
+    const StatesRun c = run({Token{"is"}, Token{"to"}}, Mat{{1, 0}, {1, 0}});
+    const StatesRun d = run({Token{"to"}, Token{"is"}}, Mat{{0, 1}, {1, 0}});
+    CHECK(sameWordDefault(c, d) == std::make_pair(1, 0));
+    // Only special tokens shared: none.
+    CHECK_FALSE(sameWordDefault(run({cls}, Mat{{1, 0}}), run({cls}, Mat{{1, 0}})).has_value());
 }
