@@ -75,8 +75,8 @@ done
 # stack and at layer 1, with the same word in two contexts (it: tired / wide; 它: 累 / 宽).
 mkdir -p "$out/movement" "$zh/movement"
 for size in 1280x720 1920x1080; do
-  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lesson coreference --movement "The animal didn't cross the street because it was too wide" "$out/movement"
-  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --lesson coreference-zh --movement "动物没有过马路，因为它太宽了" "$zh/movement"
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lesson coreference --movement "The animal didn't cross the street because it was too wide" --word it "$out/movement"
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --lesson coreference-zh --movement "动物没有过马路，因为它太宽了" --word 它 "$zh/movement"
 done
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then

@@ -3912,10 +3912,6 @@ click to open it large</source>
         <translation>B 中的词：</translation>
     </message>
     <message>
-        <source>The same word in two contexts: “%1” of A and “%2” of B (“%3”, typed in the Compare tab). cos of their vectors entering each layer; 1: the same direction. Leaving the last layer: %4.</source>
-        <translation>同一个词在两个语境中：A 中的“%1”和 B 中的“%2”（“%3”，在“对比”标签页输入）。它们进入每一层时向量的余弦；1 表示方向相同。离开最后一层时：%4。</translation>
-    </message>
-    <message>
         <source>cos(A, B)</source>
         <translation>cos(A, B)</translation>
     </message>
@@ -3926,6 +3922,26 @@ click to open it large</source>
     <message>
         <source>cosine</source>
         <translation>余弦</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>入 %1</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>出</translation>
+    </message>
+    <message>
+        <source>The same word in two contexts: “%1” of A, “%2” of B. Leaving the last layer: cos %3.</source>
+        <translation>同一个词在两个语境中：A 中的“%1”，B 中的“%2”。离开最后一层时：cos %3。</translation>
+    </message>
+    <message>
+        <source>B is the Compare tab's sentence: “%1”. The curve is the cosine of the two words' vectors entering each layer and leaving the last; 1: the same direction.</source>
+        <translation>B 是“对比”标签页中的句子：“%1”。曲线是两个词的向量在进入每一层和离开最后一层时的余弦；1 表示方向相同。</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
     </message>
 </context>
 <context>

@@ -237,14 +237,14 @@ void MovementTabTest::worksForALesson() {
     QCOMPARE(drawn.size(), states.size());
     for (std::size_t l = 0; l < drawn.size(); ++l) QVERIFY(std::abs(drawn[l] - cosine(states[l], 7, b[l], 7)) < 1e-12);
     QCOMPARE(drawn.front(), 1.0);  // the same word and position enter layer 1 alike
-    QVERIFY(panel->caption().contains(QStringLiteral("“it” of A")));
+    QVERIFY(panel->caption().contains(QStringLiteral("“it” of A, “it” of B")));
     // Two different words (tired, wide: token 11) differ from the start.
     child<QComboBox>(w, "sameWordTokenA")->setCurrentIndex(10);
     child<QComboBox>(w, "sameWordTokenB")->setCurrentIndex(10);
     const std::vector<double>& other = panel->builder().series().front().y;
     for (std::size_t l = 0; l < other.size(); ++l) QVERIFY(std::abs(other[l] - cosine(states[l], 10, b[l], 10)) < 1e-12);
     QCOMPARE(other.front(), 0.0);  // one-hot features "tired" and "wide": orthogonal
-    QVERIFY(panel->caption().contains(QStringLiteral("“tired” of A and “wide” of B")));
+    QVERIFY(panel->caption().contains(QStringLiteral("“tired” of A, “wide” of B")));
 }
 
 // B typed twice in a row: the second one's curve is shown, whatever order the runs end in.
@@ -254,7 +254,7 @@ void MovementTabTest::aChangedSentenceBUpdatesTheCurve() {
     typeB(w, "the animal was too wide");
     typeB(w, kWide);  // at once, while the first may still run
     SameWordPanel* panel = viewOf(w)->sameWord();
-    QVERIFY(QTest::qWaitFor([&] { return !movementOf(w)->busy() && panel->caption().contains(QString::fromLatin1(kWide)); }, kWaitMs));
+    QVERIFY(QTest::qWaitFor([&] { return !movementOf(w)->busy() && panel->toolTipOfCaption().contains(QString::fromLatin1(kWide)); }, kWaitMs));
     const std::vector<Mat> a = statesOf(lessonRun("coreference", kTired));
     const std::vector<Mat> b = statesOf(lessonRun("coreference", kWide));
     const std::vector<double>& drawn = panel->builder().series().front().y;

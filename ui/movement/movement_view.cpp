@@ -51,18 +51,19 @@ MovementView::MovementView(QWidget* parent) : QWidget(parent) {
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     auto* plot = new QCustomPlot(this);
     plot->setObjectName("movementBars");
-    plot->setMinimumSize(260, 180);
+    plot->setMinimumSize(200, 120);
     followWidgetFont(plot, kLaidOutForPoints);  // View ▸ Zoom reaches it through the application font
     bars_ = std::make_unique<CurvePlotBuilder>(plot);
     sameWord_ = new SameWordPanel(this);
-    auto* upper = new QHBoxLayout;
-    upper->addWidget(table_, 3);
-    upper->addWidget(plot, 2);
+    // Three columns, each the page's full height: at 1280×720 two plots stacked would be too flat to read.
+    auto* panes = new QHBoxLayout;
+    panes->addWidget(table_, 3);
+    panes->addWidget(plot, 2);
+    panes->addWidget(sameWord_, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(caption_);
     layout->addWidget(buildControls());
-    layout->addLayout(upper, 3);
-    layout->addWidget(sameWord_, 2);
+    layout->addLayout(panes, 1);
     showEmpty(QString());
 }
 
@@ -174,7 +175,8 @@ void MovementView::showMovement(const TokenMovement& m, const Trace& trace, int 
     bars_->add(series, labColour(0));
     bars_->setXLabels(words_);
     bars_->finish();
-    bars_->plot()->yAxis->setRangeLower(0);  // bars start at 0
+    bars_->plot()->legend->setVisible(false);  // one series, named by the title and the axis
+    bars_->plot()->yAxis->setRangeLower(0);    // bars start at 0
     bars_->plot()->replot();
 }
 
@@ -191,7 +193,9 @@ void MovementView::fillRows() {
             if (sources.size() == sourcesShown()) break;
             sources << tr("%1 %2 (%3 %)").arg(words_.value(s.token)).arg(s.norm, 0, 'f', decimals_).arg(s.share * 100, 0, 'f', 0);
         }
-        table_->setItem(row, SourcesColumn, new QTableWidgetItem(sources.join(QStringLiteral(" · "))));
+        auto* item = new QTableWidgetItem(sources.join(QStringLiteral(" · ")));
+        item->setToolTip(sources.join('\n'));  // in full when the column is narrow
+        table_->setItem(row, SourcesColumn, item);
     }
 }
 

@@ -31,6 +31,7 @@ public:
     int chosenB() const;
     const CurvePlotBuilder& builder() const { return *builder_; }
     QString caption() const;
+    QString toolTipOfCaption() const;  // names sentence B
 
 signals:
     void tokensChosen(int a, int b);  // 0-based

@@ -19,7 +19,18 @@
 
 namespace attnscope {
 
-int ScreenshotTour::saveMovementScreenshots(const QString& dir, const QString& sentenceB) {
+namespace {
+
+// Chooses the token `word` in a token box ("8 it"), as a user would; false when it has none.
+bool chooseWord(QComboBox* box, const QString& word) {
+    for (int i = 0; i < box->count(); ++i)
+        if (box->itemText(i).section(' ', 1) == word) return box->setCurrentIndex(i), true;
+    return false;
+}
+
+}  // namespace
+
+int ScreenshotTour::saveMovementScreenshots(const QString& dir, const QString& sentenceB, const QString& word) {
     MainWindow& w = window_;
     screenshotError_.clear();
     QDir().mkpath(dir);
@@ -28,7 +39,7 @@ int ScreenshotTour::saveMovementScreenshots(const QString& dir, const QString& s
     if (!waitForModel(w) || !shownSource(w).trace()) return 0;
     auto* compare = child<CompareView>(w, "compareView");
     tabs_->setCurrentWidget(compare);
-    QTest::keyClicks(compare->sentenceBox(), sentenceB);
+    compare->sentenceBox()->setText(sentenceB);  // keyClicks types ASCII only; Return runs it as typing would
     QTest::keyClick(compare->sentenceBox(), Qt::Key_Return);
     auto* movement = child<MovementTabController>(w, "movementTab");
     tabs_->setCurrentWidget(movement->view());
@@ -38,6 +49,7 @@ int ScreenshotTour::saveMovementScreenshots(const QString& dir, const QString& s
         child<QComboBox>(w, "movementLayer")->setCurrentIndex(index);
         QTest::qWait(50);
         waitUntil([movement] { return !movement->busy() && !movement->view()->sameWord()->builder().series().empty(); }, 60000);
+        if (!word.isEmpty() && chooseWord(child<QComboBox>(w, "sameWordTokenA"), word)) chooseWord(child<QComboBox>(w, "sameWordTokenB"), word);
         QTest::qWait(200);
         n += grabTo(QDir(dir).filePath(QStringLiteral("movement-%1-%2.png").arg(size, QLatin1String(what)))) ? 1 : 0;
     }
