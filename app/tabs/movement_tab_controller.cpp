@@ -108,7 +108,10 @@ void MovementTabController::compute() {
             if (out->cancelled) return view_->showMessage(tr("Cancelled; what was shown stays."));
             if (!out->a) return view_->showEmpty(tr("Sentence A could not be run: %1").arg(out->errorA));
             if (out->newA) a_ = out->a, aLayer_ = layer;
-            if (out->b != b_) b_ = out->b, tokens_.reset();
+            if (out->b != b_) {
+                b_ = out->b, tokens_.reset();
+                if (b_) view_->showSameWordPage();
+            }
             if (!*out->movement) view_->showEmpty(coreErrorText(out->movement->error()));
             else movement_ = std::move(*out->movement).value(), view_->showMovement(*movement_, a_->trace, decimals_);
             if (!out->errorB.isEmpty()) return view_->sameWord()->showMessage(tr("B could not be run: %1").arg(out->errorB));

@@ -3323,6 +3323,14 @@ click to open it large</source>
         <source>%1 %2 (%3 %)</source>
         <translation>%1 %2（%3%）</translation>
     </message>
+    <message>
+        <source>‖y − x‖ per word</source>
+        <translation>每个词的 ‖y − x‖</translation>
+    </message>
+    <message>
+        <source>One word in A and B</source>
+        <translation>A 和 B 中的同一个词</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MultiHeadPanel</name>

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -55,11 +56,15 @@ MovementView::MovementView(QWidget* parent) : QWidget(parent) {
     followWidgetFont(plot, kLaidOutForPoints);  // View ▸ Zoom reaches it through the application font
     bars_ = std::make_unique<CurvePlotBuilder>(plot);
     sameWord_ = new SameWordPanel(this);
-    // Three columns, each the page's full height: at 1280×720 two plots stacked would be too flat to read.
+    // The table beside one plot at a time, each the page's full height: at 1280×720 beside the
+    // predictions two plots would leave the sources column no room, and stacked they are too flat.
+    plots_ = new QTabWidget(this);
+    plots_->setObjectName("movementPlots");
+    plots_->addTab(plot, tr("‖y − x‖ per word"));
+    plots_->addTab(sameWord_, tr("One word in A and B"));
     auto* panes = new QHBoxLayout;
     panes->addWidget(table_, 3);
-    panes->addWidget(plot, 2);
-    panes->addWidget(sameWord_, 2);
+    panes->addWidget(plots_, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(caption_);
     layout->addWidget(buildControls());
@@ -198,6 +203,8 @@ void MovementView::fillRows() {
         table_->setItem(row, SourcesColumn, item);
     }
 }
+
+void MovementView::showSameWordPage() { plots_->setCurrentWidget(sameWord_); }
 
 std::optional<int> MovementView::chosenLayer() const {
     const int index = layer_->currentIndex();

@@ -2,7 +2,7 @@
 // The X → Y tab (issue 29 §5, "what attention did to each word"): for the shown run (a lesson's or
 // a model's), every token's vector x entering a layer (or the whole stack) and y leaving it, how far
 // it moved (‖y − x‖, cos(x, y)) and, for one layer, the source words of its new content, largest
-// first; a bar per word of ‖y − x‖; below, the same word in two contexts (SameWordPanel). It shows
+// first; beside the table a bar per word of ‖y − x‖ or the same word in two contexts (SameWordPanel). It shows
 // core's TokenMovement; the controller (app/tabs/movement_tab_controller.hpp) computes and exports.
 #include <QWidget>
 #include <memory>
@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 class QToolButton;
 
@@ -37,6 +38,8 @@ public:
     // One layer's (m.layer) or the whole stack's movement of `trace`'s tokens, numbers at `decimals`.
     void showMovement(const TokenMovement& m, const Trace& trace, int decimals);
 
+    void showSameWordPage();  // a new sentence B: its curve in front of the bars
+
     std::optional<int> chosenLayer() const;  // 0-based; none: the whole stack
     int sourcesShown() const;
     QString caption() const;
@@ -60,6 +63,7 @@ private:
     QSpinBox* sources_ = nullptr;
     JobProgress* progress_ = nullptr;
     QTableWidget* table_ = nullptr;
+    QTabWidget* plots_ = nullptr;  // the bars or the two-context curve
     std::unique_ptr<CurvePlotBuilder> bars_;
     SameWordPanel* sameWord_ = nullptr;
     std::optional<TokenMovement> shown_;  // redrawn when the number of sources shown changes

@@ -49,6 +49,7 @@ int ScreenshotTour::saveMovementScreenshots(const QString& dir, const QString& s
         child<QComboBox>(w, "movementLayer")->setCurrentIndex(index);
         QTest::qWait(50);
         waitUntil([movement] { return !movement->busy() && !movement->view()->sameWord()->builder().series().empty(); }, 60000);
+        child<QTabWidget>(w, "movementPlots")->setCurrentIndex(index == 0 ? 0 : 1);  // the bars, then the curve
         if (!word.isEmpty() && chooseWord(child<QComboBox>(w, "sameWordTokenA"), word)) chooseWord(child<QComboBox>(w, "sameWordTokenB"), word);
         QTest::qWait(200);
         n += grabTo(QDir(dir).filePath(QStringLiteral("movement-%1-%2.png").arg(size, QLatin1String(what)))) ? 1 : 0;
