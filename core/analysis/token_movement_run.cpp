@@ -3,8 +3,6 @@
 // Shape legend: T tokens, d model width, L layers.
 #include "core/analysis/token_movement_run.hpp"
 
-#include <climits>
-
 #include "core/text/utf8.hpp"
 #include "core/tokenizers/unicode.hpp"
 
@@ -19,11 +17,17 @@ Result<StatesRun> lessonStatesRun(const Lesson& lesson, std::string_view sentenc
 }
 
 Result<StatesRun> modelStatesRun(const OpenedModel& opened, std::string_view sentence, int detailLayer, RunControl control) {
-    control.fullDetailMaxTokens = 0;      // only the layer whose sources are read is kept in full
+    control.fullDetailMaxTokens = 0;  // only the layer whose sources are read is kept in full
     control.detailLayer = detailLayer;
-    control.allWeightsBudget = SIZE_MAX;  // never a long run: the layer's heads are read in full
     auto run = runSentence(opened, sentence, control);
     if (!run) return run.error();
+    // A long run keeps no weights (core/model/long_run.hpp): the layer is rebuilt from its input,
+    // in full detail while that fits kRebuiltLayerBudget, instead of every layer's T×T weights.
+    if (detailLayer >= 0 && run.value().isLong()) {
+        auto layer = traceLayerInDetail(opened.model, run.value(), detailLayer);
+        if (!layer) return layer.error();
+        run.value().trace.layers.at(static_cast<std::size_t>(detailLayer)) = std::move(layer).value();
+    }
     std::vector<Mat> states = residualStates(run.value());
     return StatesRun{std::move(run.value().trace), std::move(states)};
 }

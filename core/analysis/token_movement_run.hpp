@@ -23,7 +23,8 @@ struct StatesRun {
 // A lesson keeps every layer in full detail; `settings`: its heads switched off, as the window runs it.
 Result<StatesRun> lessonStatesRun(const Lesson& lesson, std::string_view sentence, const RunSettings& settings = {});
 // A model's run keeping only `detailLayer` (0-based; -1: none) in full detail, whatever T (the sources
-// of that layer read its values), never a long run; `control`'s cancel, progress and ablate are kept.
+// of that layer read its values); a long run (control.allWeightsBudget) rebuilds that layer alone.
+// `control`'s cancel, progress, ablate and budget are kept.
 Result<StatesRun> modelStatesRun(const OpenedModel& opened, std::string_view sentence, int detailLayer, RunControl control = {});
 
 // The word to compare when none is chosen: a token (not special) whose text appears in both runs,

@@ -2,6 +2,7 @@
 // tests/reference/reference_token_movement.py (its own float64 torch forward passes of the example
 // GPT-2-style and BERT-style models), and a lesson-sized trace worked by hand. Float32 runs here.
 #include <catch2/catch.hpp>
+#include <climits>
 #include <cmath>
 #include <sstream>
 
@@ -239,4 +240,37 @@ TEST_CASE("the same word's default: the longest word in both, then the one the c
     CHECK(sameWordDefault(c, d) == std::make_pair(1, 0));
     // Only special tokens shared: none.
     CHECK_FALSE(sameWordDefault(run({cls}, Mat{{1, 0}}), run({cls}, Mat{{1, 0}})).has_value());
+}
+
+// A run over the weights budget keeps no weights: the asked layer is rebuilt alone, with the same
+// numbers as a run that kept every layer (float32 both, so equal to rounding).
+TEST_CASE("a long run's movement rebuilds the asked layer and gives the same numbers", "[token-movement]") {
+    auto opened = openModel((sourceDir() / "resources/models/example-gpt").string());
+    INFO("open error: " << (opened ? std::string() : opened.error().text()));
+    REQUIRE(opened.ok());
+    RunControl everything;
+    everything.allWeightsBudget = SIZE_MAX;
+    RunControl tight;
+    tight.allWeightsBudget = 1;  // one byte: every run is a long run
+    auto full = modelStatesRun(opened.value(), "The LORD is my shepherd", 1, everything);
+    auto rebuilt = modelStatesRun(opened.value(), "The LORD is my shepherd", 1, tight);
+    REQUIRE(full.ok());
+    REQUIRE(rebuilt.ok());
+    CHECK(full.value().trace.layers[0].heads[0].weights.size() == 25);  // 5×5 kept
+    CHECK(rebuilt.value().trace.layers[0].heads[0].weights.size() == 0);  // the long run kept none
+    auto a = tokenMovement(full.value().trace, full.value().states, 1);
+    auto b = tokenMovement(rebuilt.value().trace, rebuilt.value().states, 1);
+    INFO("errors: " << (a ? std::string() : a.error().text()) << " / " << (b ? std::string() : b.error().text()));
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    double largest = 0;
+    for (std::size_t i = 0; i < a.value().tokens.size(); ++i) {
+        largest = std::max(largest, std::abs(a.value().tokens[i].distance - b.value().tokens[i].distance));
+        for (std::size_t r = 0; r < a.value().tokens[i].sources.size(); ++r) {
+            CHECK(a.value().tokens[i].sources[r].token == b.value().tokens[i].sources[r].token);
+            largest = std::max(largest, std::abs(a.value().tokens[i].sources[r].norm - b.value().tokens[i].sources[r].norm));
+        }
+    }
+    INFO("largest difference " << largest);
+    CHECK(largest < 1e-5);
 }
