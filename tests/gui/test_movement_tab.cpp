@@ -11,6 +11,8 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QStandardPaths>
+#include <array>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -19,6 +21,8 @@
 #include <numeric>
 
 #include "app/main_window.hpp"
+#include "app/presentation.hpp"
+#include <qcustomplot.h>
 #include "app/tabs/movement_tab_controller.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/lab/lab_plots.hpp"
@@ -166,6 +170,7 @@ private slots:
     void worksForALesson();
     void aChangedSentenceBUpdatesTheCurve();
     void exportsWriteCoresNumbersAndRefuseALink();
+    void followsTheZoom();
 
 private:
     void againstTorch(const QString& model);
@@ -294,6 +299,33 @@ void MovementTabTest::exportsWriteCoresNumbersAndRefuseALink() {
     QVERIFY(!movementOf(w)->exportTo(dir.filePath("link.csv"), MovementExport::MovementCsv).ok());
     QVERIFY(target.open(QIODevice::ReadOnly));
     QCOMPARE(target.readAll(), QByteArray("kept"));
+}
+
+// View ▸ Zoom at 200 %: the table's words and both plots' tick labels twice as large (a projector).
+void MovementTabTest::followsTheZoom() {
+    QStandardPaths::setTestModeEnabled(true);  // the remembered zoom goes to a test folder
+    MainWindow w;
+    QVERIFY(openLesson(w));
+    QVERIFY(showLayer(w, 1));
+    typeB(w, kWide);
+    QVERIFY(QTest::qWaitFor([&] { return !movementOf(w)->busy() && !viewOf(w)->sameWord()->builder().series().empty(); }, kWaitMs));
+    const auto sizes = [&] {
+        return std::array<double, 3>{viewOf(w)->table()->font().pointSizeF(),
+                                     viewOf(w)->bars().plot()->xAxis->tickLabelFont().pointSizeF(),
+                                     viewOf(w)->sameWord()->builder().plot()->yAxis->tickLabelFont().pointSizeF()};
+    };
+    auto* presentation = w.findChild<Presentation*>();
+    QVERIFY(presentation);
+    presentation->setZoom(150);  // a change: the application font is set at 100 % too
+    presentation->setZoom(100);
+    QApplication::processEvents();
+    const auto at100 = sizes();
+    presentation->setZoom(200);
+    QApplication::processEvents();
+    const auto at200 = sizes();
+    for (std::size_t i = 0; i < at100.size(); ++i)
+        QVERIFY2(std::abs(at200[i] - 2 * at100[i]) < 0.51, qPrintable(QStringLiteral("font %1: %2 → %3").arg(i).arg(at100[i]).arg(at200[i])));
+    presentation->setZoom(100);
 }
 
 QTEST_MAIN(MovementTabTest)
