@@ -10,8 +10,7 @@
 
 #include "app/cli_support.hpp"
 #include "core/analysis/token_movement_export.hpp"
-#include "core/lesson/run_lesson.hpp"
-#include "core/source/model_session.hpp"
+#include "core/analysis/token_movement_run.hpp"
 #include "core/text/error_messages.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/common/qt_text.hpp"
@@ -39,12 +38,6 @@ void addOptions(QCommandLineParser& parser) {
     });
 }
 
-// One sentence's run: the Trace and its states (L+1 matrices T×d).
-struct Stream {
-    Trace trace;
-    std::vector<Mat> states;
-};
-
 struct Request {
     std::string format, sentence, sentenceB, source;
     int decimals = 3, top = 3;
@@ -53,24 +46,10 @@ struct Request {
     std::shared_ptr<const Lesson> lesson;
 };
 
-Result<Stream> runOne(const Request& r, const std::string& sentence, int detailLayer) {
-    if (r.lesson) {
-        auto trace = runLesson(*r.lesson, sentence);
-        if (!trace) return trace.error();
-        notices(trace.value().notices);
-        auto states = residualStates(trace.value());
-        if (!states) return states.error();
-        return Stream{std::move(trace).value(), std::move(states).value()};
-    }
-    RunControl control;
-    control.fullDetailMaxTokens = 0;  // only the layer whose sources are read is kept in full
-    control.detailLayer = detailLayer;
-    control.allWeightsBudget = SIZE_MAX;  // never a long run: the layer's heads are read in full
-    auto run = runSentence(*r.model, sentence, control);
-    if (!run) return run.error();
-    notices(run.value().trace.notices);
-    std::vector<Mat> states = residualStates(run.value());
-    return Stream{std::move(run.value().trace), std::move(states)};
+Result<StatesRun> runOne(const Request& r, const std::string& sentence, int detailLayer) {
+    auto run = r.lesson ? lessonStatesRun(*r.lesson, sentence) : modelStatesRun(*r.model, sentence, detailLayer);
+    if (run) notices(run.value().trace.notices);
+    return run;
 }
 
 Result<std::string> readSentence(const QCommandLineParser& parser, const char* name, const std::string& fallback) {

@@ -19,6 +19,7 @@ namespace attnscope {
 class AttentionControls;
 class BeyondTabController;
 class CompareTabController;
+class MovementTabController;
 class CorefTabController;
 class FileMenu;
 class HeadEffectBox;
@@ -67,6 +68,7 @@ struct MainWindow::Parts {
     QkTabController* qk = nullptr;  // Queries & keys: the worked layer's head in 2-D
     CompareTabController* compare = nullptr;  // sentence A beside a sentence B
     BeyondTabController* beyond = nullptr;  // logit lens and direct logit attribution (models)
+    MovementTabController* movement = nullptr;  // X → Y: what attention did to each word; one word in A and B
     QAction* shading = nullptr;  // a View menu state, kept across a rebuild
     FileMenu* fileMenu = nullptr;  // rebuilt with the menus
     Presentation* presentation = nullptr;  // zoom, F11, ←/→ anywhere; kept across a rebuild

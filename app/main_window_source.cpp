@@ -26,6 +26,7 @@
 #include "app/tabs/qk_tab_controller.hpp"
 #include "app/norm_scale.hpp"
 #include "app/tabs/beyond_tab_controller.hpp"
+#include "app/tabs/movement_tab_controller.hpp"
 #include "app/word_level_switch.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_language.hpp"
@@ -140,6 +141,7 @@ void MainWindow::enterSource(TraceSource* next) {
     workedLayer_ = -1;
     ui_->heads->setSource(source_);
     ui_->compare->sourceChanged();
+    ui_->movement->sourceChanged();
     ui_->predictions->clear();
     showSourcePanels();
     // A model opens on its attention: the worked example of layer 1 starts at a T×768 embedding.
@@ -219,6 +221,8 @@ void MainWindow::onTraceChanged() {
         ui_->headEffects->showRun();
     }
     ui_->beyond->showRun(source_->offers(Offer::Predictions));  // after the predictions: it lists them
+    ui_->movement->show(source_->statesRunner(ablatedHeads(*trace)), ui_->sentence->text(), source_->shortName(),
+                        trace->layerCount(), source_->decimals());
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
     ui_->heads->requestStatistics(trace, ui_->sentence->text());
     ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
@@ -341,7 +345,9 @@ void MainWindow::buildSourcePanels() {
     ui_->predictionsArea->setWidgetResizable(true);
     ui_->predictionsArea->setWidget(column);
     ui_->predictionsArea->setMinimumWidth(260);
-    ui_->beyond = new BeyondTabController(ui_->tabs, model_, ui_->predictions, ui_->tabs);  // the last tab
+    ui_->beyond = new BeyondTabController(ui_->tabs, model_, ui_->predictions, ui_->tabs);
+    ui_->movement = new MovementTabController(ui_->tabs, ui_->tabs);  // the last tab; B is the Compare tab's
+    connect(ui_->compare, &CompareTabController::sentenceBChanged, ui_->movement, &MovementTabController::setSentenceB);
     ui_->progress = new JobProgress(tr("layer %v of %m"), "runProgress", "cancelRun");
     statusBar()->addPermanentWidget(ui_->progress);
 }

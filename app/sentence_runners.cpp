@@ -60,6 +60,24 @@ SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::v
     };
 }
 
+StatesSentenceRunner modelStatesRunner(std::shared_ptr<const OpenedModel> model, std::vector<HeadRef> ablate) {
+    return [model = std::move(model), ablate = std::move(ablate)](const std::string& sentence, int detailLayer, const RunControl& outer) {
+        RunControl control;
+        control.ablate = ablate;
+        control.cancel = outer.cancel;
+        control.progress = outer.progress;
+        return modelStatesRun(*model, sentence, detailLayer, control);
+    };
+}
+
+StatesSentenceRunner lessonStatesRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate) {
+    return [lesson = std::move(lesson), ablate = std::move(ablate)](const std::string& sentence, int, const RunControl&) {
+        RunSettings settings;
+        settings.ablate = ablate;
+        return lessonStatesRun(*lesson, sentence, settings);  // every layer in full detail
+    };
+}
+
 QStringList builtInCorefSets() { return {":/coref/english.jsonl", ":/coref/chinese.jsonl"}; }
 
 Result<CorefSet> loadCorefSet(const QString& pathOrResource) {

@@ -9,6 +9,7 @@
 
 #include "core/source/model_session.hpp"
 #include "core/analysis/coref_eval.hpp"
+#include "core/analysis/token_movement_run.hpp"
 #include "core/lesson/lesson.hpp"
 
 namespace attnscope {
@@ -26,6 +27,13 @@ SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::v
 using NormSentenceRunner = std::function<Result<Trace>(const std::string& sentence, const RunControl& control)>;
 NormSentenceRunner modelNormSentenceRunner(std::shared_ptr<const OpenedModel> model, std::vector<HeadRef> ablate = {});
 NormSentenceRunner lessonNormSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate = {});
+
+// A sentence's Trace with its residual states (core's StatesRun), `detailLayer` (0-based; -1: none)
+// in full detail, run as the runners above run it; cancel and progress through the RunControl. The
+// X → Y tab: what attention did to each word of sentence A, one word of A and of B compared.
+using StatesSentenceRunner = std::function<Result<StatesRun>(const std::string& sentence, int detailLayer, const RunControl& control)>;
+StatesSentenceRunner modelStatesRunner(std::shared_ptr<const OpenedModel> model, std::vector<HeadRef> ablate = {});
+StatesSentenceRunner lessonStatesRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate = {});
 
 // Makes the random-weights control's runner (withShuffledWeights; heavy: call it off the GUI thread).
 using ControlRunnerFactory = std::function<Result<SentenceRunner>()>;

@@ -71,6 +71,13 @@ for size in 1280x720 1920x1080; do
   xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --model example-gpt --beyond --sentence "The LORD is my shepherd; I shall not want." "$out/beyond"
   xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --model example-gpt --beyond --sentence "The LORD is my shepherd; I shall not want." "$zh/beyond"
 done
+# What attention did to each word (issue 29 §5) filling each screen: the X → Y tab over the whole
+# stack and at layer 1, with the same word in two contexts (it: tired / wide; 它: 累 / 宽).
+mkdir -p "$out/movement" "$zh/movement"
+for size in 1280x720 1920x1080; do
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lesson coreference --movement "The animal didn't cross the street because it was too wide" --word it "$out/movement"
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --lesson coreference-zh --movement "动物没有过马路，因为它太宽了" --word 它 "$zh/movement"
+done
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then
   echo "screenshots.sh: no screenshots were written to $out" >&2

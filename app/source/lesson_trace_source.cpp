@@ -76,4 +76,9 @@ NormSentenceRunner LessonTraceSource::normSentenceRunner(std::vector<HeadRef> ab
     return lessonNormSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
 }
 
+StatesSentenceRunner LessonTraceSource::statesRunner(std::vector<HeadRef> ablate) const {
+    if (!session_.hasLesson()) return {};
+    return lessonStatesRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
+}
+
 }  // namespace attnscope

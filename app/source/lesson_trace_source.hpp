@@ -37,6 +37,7 @@ public:
     bool cheapToShow() const override { return true; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const override;
+    StatesSentenceRunner statesRunner(std::vector<HeadRef> ablate = {}) const override;
 
 private:
     void publish();

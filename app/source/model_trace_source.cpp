@@ -136,6 +136,10 @@ NormSentenceRunner ModelTraceSource::normSentenceRunner(std::vector<HeadRef> abl
     return model() ? modelNormSentenceRunner(model(), std::move(ablate)) : NormSentenceRunner{};
 }
 
+StatesSentenceRunner ModelTraceSource::statesRunner(std::vector<HeadRef> ablate) const {
+    return model() ? modelStatesRunner(model(), std::move(ablate)) : StatesSentenceRunner{};
+}
+
 ControlRunnerFactory ModelTraceSource::controlRunner(std::uint32_t seed) const {
     const auto opened = model();
     if (!opened) return {};

@@ -46,6 +46,7 @@ public:
     bool cheapToShow() const override { return false; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const override;
+    StatesSentenceRunner statesRunner(std::vector<HeadRef> ablate = {}) const override;
     ControlRunnerFactory controlRunner(std::uint32_t seed) const override;
     void showPredictions(PredictionsView& view) const override;
     NormJob normWeighting() const override;

@@ -78,6 +78,8 @@ public:
     virtual SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const = 0;
     // The same sentence's norm-weighted Trace (the Compare tab's B under "weight × ‖value‖").
     virtual NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const = 0;
+    // The same sentence's Trace and residual states (the X → Y tab's sentences A and B).
+    virtual StatesSentenceRunner statesRunner(std::vector<HeadRef> ablate = {}) const = 0;
     // The random-weights control's runner: the model with its weights shuffled (seed `seed`). Empty
     // for sources without weights to shuffle (lessons). Call it on a worker thread: it copies the weights.
     virtual ControlRunnerFactory controlRunner(std::uint32_t /*seed*/) const { return {}; }

@@ -52,6 +52,7 @@ void CompareTabController::setHead(int head) {
 
 void CompareTabController::runB(const QString& sentence) {
     sentenceB_ = sentence;
+    emit sentenceBChanged(sentence);
     if (!runner_ || sentence.trimmed().isEmpty()) return;
     view_->showMessage(tr("Running B…"));
     const NormSentenceRunner normRunner = norms_.on ? norms_.runB : NormSentenceRunner{};

@@ -45,6 +45,8 @@ public:
 signals:
     // Sentence B's run (nullptr: none, or another source): the Coreference tab draws its arcs too.
     void secondChanged(std::shared_ptr<const Trace> b);
+    // Sentence B as typed (or restored from a session), before it runs: the X → Y tab runs it too.
+    void sentenceBChanged(const QString& sentence);
 
 private:
     void refresh();

@@ -70,8 +70,12 @@ namespace {
 
 std::vector<SourceContribution> rankedSources(const Mat& c) {  // c: T_k×d
     std::vector<SourceContribution> sources;
-    for (Eigen::Index j = 0; j < c.rows(); ++j)
+    double total = 0;
+    for (Eigen::Index j = 0; j < c.rows(); ++j) {
         sources.push_back(SourceContribution{static_cast<int>(j), c.row(j).norm(), c.row(j)});
+        total += sources.back().norm;
+    }
+    for (SourceContribution& s : sources) s.share = total > 0 ? s.norm / total : 0;
     std::stable_sort(sources.begin(), sources.end(), [](const auto& a, const auto& b) { return a.norm > b.norm; });
     return sources;
 }

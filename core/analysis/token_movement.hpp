@@ -25,6 +25,7 @@ struct SourceContribution {
     int token = 0;       // j, 0-based, a key token
     double norm = 0;     // ‖c_ij‖
     RowVec vector;       // 1×d  c_ij = Σ_h α^h_ij · f^h(x_j) (ablated heads add nothing)
+    double share = 0;    // ‖c_ij‖ / Σ_j' ‖c_ij'‖ (0 when every source is zero): the window's "41 %"
 };
 
 struct TokenMove {

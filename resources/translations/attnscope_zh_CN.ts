@@ -3191,6 +3191,148 @@ click to open it large</source>
     </message>
 </context>
 <context>
+    <name>attnscope::MovementTabController</name>
+    <message>
+        <source>X → Y</source>
+        <translation>X → Y（词的变化）</translation>
+    </message>
+    <message>
+        <source>What attention did to each word: its vector before and after, and where its new content came from</source>
+        <translation>注意力对每个词做了什么：它之前和之后的向量，以及它的新内容来自哪里</translation>
+    </message>
+    <message>
+        <source>No run yet: type a sentence.</source>
+        <translation>尚未运行：请输入一个句子。</translation>
+    </message>
+    <message>
+        <source>Cancelled; what was shown stays.</source>
+        <translation>已取消；保留之前显示的内容。</translation>
+    </message>
+    <message>
+        <source>Sentence A could not be run: %1</source>
+        <translation>无法运行句子 A：%1</translation>
+    </message>
+    <message>
+        <source>B could not be run: %1</source>
+        <translation>无法运行 B：%1</translation>
+    </message>
+    <message>
+        <source>The same word in two contexts: type a second sentence (B) in the Compare tab; one word of each is compared here, layer by layer.</source>
+        <translation>同一个词在两个语境中：请在“对比”标签页输入第二个句子（B）；这里逐层比较两句中各一个词。</translation>
+    </message>
+    <message>
+        <source>nothing is shown yet</source>
+        <translation>尚未显示任何内容</translation>
+    </message>
+    <message>
+        <source>cannot draw the figure</source>
+        <translation>无法绘制图形</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::MovementView</name>
+    <message>
+        <source>Word</source>
+        <translation>词</translation>
+    </message>
+    <message>
+        <source>‖y − x‖</source>
+        <translation>‖y − x‖</translation>
+    </message>
+    <message>
+        <source>cos(x, y)</source>
+        <translation>cos(x, y)</translation>
+    </message>
+    <message>
+        <source>New content from (largest first)</source>
+        <translation>新内容来自（从大到小）</translation>
+    </message>
+    <message>
+        <source>layer %v of %m</source>
+        <translation>第 %v 层，共 %m 层</translation>
+    </message>
+    <message>
+        <source>From x to y over:</source>
+        <translation>从 x 到 y 经过：</translation>
+    </message>
+    <message>
+        <source>Sources per word:</source>
+        <translation>每个词的来源数：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>‖y − x‖ bars as PNG…</source>
+        <translation>‖y − x‖ 柱状图导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>‖y − x‖ bars as SVG…</source>
+        <translation>‖y − x‖ 柱状图导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Every word's movement as CSV…</source>
+        <translation>每个词的变化导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Every word's movement as JSON…</source>
+        <translation>每个词的变化导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Same word curve as PNG…</source>
+        <translation>同词曲线导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Same word curve as SVG…</source>
+        <translation>同词曲线导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>Same word curve as CSV…</source>
+        <translation>同词曲线导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Same word curve as JSON…</source>
+        <translation>同词曲线导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>the whole stack</source>
+        <translation>整个堆叠（所有层）</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>the whole stack (layer 1 to %1)</source>
+        <translation>整个堆叠（第 1 层到第 %1 层）</translation>
+    </message>
+    <message>
+        <source>What %1 did to each word: x is its vector entering the layer, y leaving it (x plus the attention output). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Its new content came from these words: ‖Σ_h α·v·W_O‖ of each source, largest first.</source>
+        <translation>%1 对每个词做了什么：x 是它进入该层时的向量，y 是离开时的向量（x 加上注意力输出）。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。它的新内容来自这些词：每个来源的 ‖Σ_h α·v·W_O‖，从大到小。</translation>
+    </message>
+    <message>
+        <source>What %1 did to each word: x is its vector entering layer 1, y leaving the last. ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see where each word's new content came from.</source>
+        <translation>%1 对每个词做了什么：x 是它进入第 1 层时的向量，y 是离开最后一层时的向量。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。选择一层可查看每个词的新内容来自哪里。</translation>
+    </message>
+    <message>
+        <source>How far each word moved over %1</source>
+        <translation>每个词经过%1移动了多远</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3 %)</source>
+        <translation>%1 %2（%3%）</translation>
+    </message>
+    <message>
+        <source>‖y − x‖ per word</source>
+        <translation>每个词的 ‖y − x‖</translation>
+    </message>
+    <message>
+        <source>One word in A and B</source>
+        <translation>A 和 B 中的同一个词</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::MultiHeadPanel</name>
     <message>
         <source>Input X</source>
@@ -3765,6 +3907,49 @@ click to open it large</source>
     <message>
         <source>Llama 3 scaling (×8 above 8192, kept below 2048)</source>
         <translation>Llama 3 缩放（8192 以上 ×8，2048 以下不变）</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::SameWordPanel</name>
+    <message>
+        <source>Word in A:</source>
+        <translation>A 中的词：</translation>
+    </message>
+    <message>
+        <source>Word in B:</source>
+        <translation>B 中的词：</translation>
+    </message>
+    <message>
+        <source>cos(A, B)</source>
+        <translation>cos(A, B)</translation>
+    </message>
+    <message>
+        <source>cos(“%1” in A, “%2” in B) per layer</source>
+        <translation>逐层 cos（A 中的“%1”，B 中的“%2”）</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>入 %1</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>出</translation>
+    </message>
+    <message>
+        <source>The same word in two contexts: “%1” of A, “%2” of B. Leaving the last layer: cos %3.</source>
+        <translation>同一个词在两个语境中：A 中的“%1”，B 中的“%2”。离开最后一层时：cos %3。</translation>
+    </message>
+    <message>
+        <source>B is the Compare tab's sentence: “%1”. The curve is the cosine of the two words' vectors entering each layer and leaving the last; 1: the same direction.</source>
+        <translation>B 是“对比”标签页中的句子：“%1”。曲线是两个词的向量在进入每一层和离开最后一层时的余弦；1 表示方向相同。</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
     </message>
 </context>
 <context>

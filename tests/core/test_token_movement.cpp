@@ -2,10 +2,12 @@
 // tests/reference/reference_token_movement.py (its own float64 torch forward passes of the example
 // GPT-2-style and BERT-style models), and a lesson-sized trace worked by hand. Float32 runs here.
 #include <catch2/catch.hpp>
+#include <climits>
 #include <cmath>
 #include <sstream>
 
 #include "core/analysis/token_movement.hpp"
+#include "core/analysis/token_movement_run.hpp"
 #include "core/text/language.hpp"
 #include "model_fixtures.hpp"
 
@@ -167,6 +169,9 @@ TEST_CASE("token movement of a trace worked by hand", "[token-movement]") {
     CHECK(a.sources[0].norm == Approx(0.75));
     CHECK(a.sources[1].token == 1);
     CHECK(a.sources[1].norm == Approx(0.5));
+    // Shares of the sum 1.25: 0.75/1.25 = 0.6 and 0.5/1.25 = 0.4.
+    CHECK(a.sources[0].share == Approx(0.6));
+    CHECK(a.sources[1].share == Approx(0.4));
     // Sources of b: c_ba = 0.5·(1, 0) → 0.5; c_bb = 0.5·(0, 2) → 1: b first.
     const TokenMove& b = m.value().tokens[1];
     CHECK(b.sources[0].token == 1);
@@ -211,4 +216,61 @@ TEST_CASE("token movement names a layer the trace lacks", "[token-movement]") {
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().text() == "what attention did to each word: has no layer 4; its layers are 1 to 1");
     CHECK(bad.error().textIn(Language::Chinese) == "注意力对每个词做了什么: 没有第 4 层；层的编号为 1 到 1");
+}
+
+// The word the window's two-context curve starts on: the longest text in both sentences (case and
+// GPT-2's leading space aside, special tokens never), ties to the lowest cosine leaving the last layer.
+TEST_CASE("the same word's default: the longest word in both, then the one the contexts changed most", "[token-movement]") {
+    const auto run = [](std::vector<Token> tokens, Mat last) {
+        StatesRun r;
+        r.trace.tokens = std::move(tokens);
+        r.states = {last, last};
+        return r;
+    };
+    const Mat four{{1, 0}, {1, 0}, {1, 0}, {1, 0}};
+    Token cls{"[CLS]"};
+    cls.special = true;
+    // A: [CLS] "The" " bank" "is"; B: [CLS] "the" "river" " bank": "bank" (4 letters) beats "the" (3).
+    const StatesRun a = run({cls, Token{"The"}, Token{" bank"}, Token{"is"}}, four);
+    const StatesRun b = run({cls, Token{"the"}, Token{"river"}, Token{" bank"}}, four);
+    CHECK(sameWordDefault(a, b) == std::make_pair(2, 3));
+    // "is" and "to" in both, equally long: "to" leaves the last layer at cos 0 (orthogonal), "is" at 1.
+    const StatesRun c = run({Token{"is"}, Token{"to"}}, Mat{{1, 0}, {1, 0}});
+    const StatesRun d = run({Token{"to"}, Token{"is"}}, Mat{{0, 1}, {1, 0}});
+    CHECK(sameWordDefault(c, d) == std::make_pair(1, 0));
+    // Only special tokens shared: none.
+    CHECK_FALSE(sameWordDefault(run({cls}, Mat{{1, 0}}), run({cls}, Mat{{1, 0}})).has_value());
+}
+
+// A run over the weights budget keeps no weights: the asked layer is rebuilt alone, with the same
+// numbers as a run that kept every layer (float32 both, so equal to rounding).
+TEST_CASE("a long run's movement rebuilds the asked layer and gives the same numbers", "[token-movement]") {
+    auto opened = openModel((sourceDir() / "resources/models/example-gpt").string());
+    INFO("open error: " << (opened ? std::string() : opened.error().text()));
+    REQUIRE(opened.ok());
+    RunControl everything;
+    everything.allWeightsBudget = SIZE_MAX;
+    RunControl tight;
+    tight.allWeightsBudget = 1;  // one byte: every run is a long run
+    auto full = modelStatesRun(opened.value(), "The LORD is my shepherd", 1, everything);
+    auto rebuilt = modelStatesRun(opened.value(), "The LORD is my shepherd", 1, tight);
+    REQUIRE(full.ok());
+    REQUIRE(rebuilt.ok());
+    CHECK(full.value().trace.layers[0].heads[0].weights.size() == 25);  // 5×5 kept
+    CHECK(rebuilt.value().trace.layers[0].heads[0].weights.size() == 0);  // the long run kept none
+    auto a = tokenMovement(full.value().trace, full.value().states, 1);
+    auto b = tokenMovement(rebuilt.value().trace, rebuilt.value().states, 1);
+    INFO("errors: " << (a ? std::string() : a.error().text()) << " / " << (b ? std::string() : b.error().text()));
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    double largest = 0;
+    for (std::size_t i = 0; i < a.value().tokens.size(); ++i) {
+        largest = std::max(largest, std::abs(a.value().tokens[i].distance - b.value().tokens[i].distance));
+        for (std::size_t r = 0; r < a.value().tokens[i].sources.size(); ++r) {
+            CHECK(a.value().tokens[i].sources[r].token == b.value().tokens[i].sources[r].token);
+            largest = std::max(largest, std::abs(a.value().tokens[i].sources[r].norm - b.value().tokens[i].sources[r].norm));
+        }
+    }
+    INFO("largest difference " << largest);
+    CHECK(largest < 1e-5);
 }

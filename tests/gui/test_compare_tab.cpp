@@ -49,14 +49,6 @@ void typeB(MainWindow& window, const QString& sentence) {
     QTest::keyClick(box, Qt::Key_Return);
 }
 
-Trace lessonRun(const char* lesson, const std::string& sentence) {
-    auto loaded = loadLesson(QString::fromLatin1(lesson));
-    if (!loaded) qFatal("%s", loaded.error().text().c_str());
-    auto trace = runLesson(loaded.value(), sentence);
-    if (!trace) qFatal("%s", trace.error().text().c_str());
-    return std::move(trace).value();
-}
-
 double largest(const Mat& m) { return m.size() == 0 ? 0 : m.cwiseAbs().maxCoeff(); }
 
 // The torch reference's ‖α_ij·f(x_j)‖ (tests/reference/reference_beyond_weights.py, float64) of

@@ -6,7 +6,9 @@
 #include <QObject>
 #include <QTest>
 
+#include "app/lesson_source.hpp"
 #include "app/main_window.hpp"
+#include "core/lesson/run_lesson.hpp"
 #include "scripts/driver/window_driver.hpp"  // child<T>(window, name), waitForModel, waitForHeadAnalysis
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
@@ -20,6 +22,15 @@ inline bool showsModel(MainWindow& w) { return &shownSource(w) == modelSourceOf(
 // The model run on screen, null while the window shows a lesson.
 inline const ModelRun* shownRunOf(MainWindow& w) {
     return showsModel(w) ? modelSourceOf(w)->lastRun().get() : nullptr;
+}
+
+// A built-in lesson run on `sentence` by core here, not by the window: what a tab's numbers are checked against.
+inline Trace lessonRun(const char* lesson, const std::string& sentence) {
+    auto loaded = loadLesson(QString::fromLatin1(lesson));
+    if (!loaded) qFatal("%s", loaded.error().text().c_str());
+    auto trace = runLesson(loaded.value(), sentence);
+    if (!trace) qFatal("%s", trace.error().text().c_str());
+    return std::move(trace).value();
 }
 
 // Types `spec` into the "Switch heads off:" box and presses Return, as a user does.

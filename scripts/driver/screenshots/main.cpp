@@ -6,6 +6,7 @@
 //   attnscope_screenshots --model FOLDER|ID --words --sentence TEXT DIR   (View ▸ Attention between words)
 //   attnscope_screenshots [--lang zh_CN] --lecture LESSON DIR   (presentation mode on this screen)
 //   attnscope_screenshots [--lang zh_CN] --model FOLDER|ID --beyond --sentence TEXT DIR   (weight × ‖value‖, Beyond weights)
+//   attnscope_screenshots [--lang zh_CN] (--lesson L | --model M) [--sentence A] --movement B [--word W] DIR   (the X → Y tab)
 // Exit 1 with the first file that could not be written and the OS's reason, or when nothing was
 // written (then the window's last error, e.g. a model that did not open).
 #include <QApplication>
@@ -39,6 +40,13 @@ int takeScreenshots(const QCommandLineParser& parser, const QString& dir) {
         window.show();
         return exitCode(window, tour, tour.saveBeyondScreenshots(dir, parser.value("model"), sentence), dir);
     }
+    if (parser.isSet("movement")) {
+        if (parser.isSet("model")) window.setSentence(sentence), window.openModel(parser.value("model"));
+        else if (!window.openBuiltInLesson(parser.value("lesson"))) return exitCode(window, tour, 0, dir);
+        if (!parser.isSet("model") && !sentence.isEmpty()) window.setSentence(sentence);
+        window.show();
+        return exitCode(window, tour, tour.saveMovementScreenshots(dir, parser.value("movement"), parser.value("word")), dir);
+    }
     if (parser.isSet("model") && parser.isSet("words")) {
         window.show();
         return exitCode(window, tour, tour.saveWordScreenshots(dir, parser.value("model"), sentence), dir);
@@ -71,7 +79,9 @@ int main(int argc, char** argv) {
                        {"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
                        {"words", "attention between words (with --model)"},
                        {"beyond", "weight × ‖value‖ shading and the Beyond weights tab, on this screen (with --model)"},
-                       {"lecture", "a built-in lesson in presentation mode on this screen", "lesson"}});
+                       {"lecture", "a built-in lesson in presentation mode on this screen", "lesson"},
+                       {"movement", "the X → Y tab with this sentence B, on this screen (with --lesson or --model)", "text"},
+                       {"word", "with --movement: the word compared in both sentences", "word"}});
     parser.addPositionalArgument("dir", "where the PNG files go");
     parser.process(app);
     if (parser.positionalArguments().size() != 1) parser.showHelp(2);

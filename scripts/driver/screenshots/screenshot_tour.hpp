@@ -49,6 +49,10 @@ public:
     // `model` on `sentence` filling this screen: heatmap, model view and head view shaded by
     // weight × ‖value‖, and the Beyond weights tab (beyond-WxH-….png; beyond_shots.cpp).
     int saveBeyondScreenshots(const QString& dir, const QString& model, const QString& sentence);
+    // The open lesson or model filling this screen with `sentenceB` typed in the Compare tab: the
+    // X → Y tab over the whole stack and at layer 1 (movement-WxH-….png; movement_shots.cpp), the
+    // two-context curve of `word` when both sentences have it (else the tab's default).
+    int saveMovementScreenshots(const QString& dir, const QString& sentenceB, const QString& word);
     // The first screenshot that could not be written (the file and the OS's reason), or empty.
     QString screenshotError() const { return screenshotError_; }
 

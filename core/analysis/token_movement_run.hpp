@@ -1,0 +1,35 @@
+#pragma once
+// One sentence run for "what attention did to each word" (token_movement.hpp): its Trace and its
+// residual states, the way `attnscope movement` and the window's X → Y tab both run it, and the
+// word the two-context curve starts on.
+//
+// Shape legend: T tokens, d model width, L layers.
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/token_movement.hpp"
+#include "core/lesson/run_lesson.hpp"
+#include "core/source/model_session.hpp"
+
+namespace attnscope {
+
+struct StatesRun {
+    Trace trace;
+    std::vector<Mat> states;  // L+1, T×d (residualStates)
+};
+
+// A lesson keeps every layer in full detail; `settings`: its heads switched off, as the window runs it.
+Result<StatesRun> lessonStatesRun(const Lesson& lesson, std::string_view sentence, const RunSettings& settings = {});
+// A model's run keeping only `detailLayer` (0-based; -1: none) in full detail, whatever T (the sources
+// of that layer read its values); a long run (control.allWeightsBudget) rebuilds that layer alone.
+// `control`'s cancel, progress, ablate and budget are kept.
+Result<StatesRun> modelStatesRun(const OpenedModel& opened, std::string_view sentence, int detailLayer, RunControl control = {});
+
+// The word to compare when none is chosen: a token (not special) whose text appears in both runs,
+// case aside, the longest such text; among equally long ones the one the contexts changed most
+// (lowest cosine leaving the last layer), then the first in A. None when the sentences share no word.
+std::optional<std::pair<int, int>> sameWordDefault(const StatesRun& a, const StatesRun& b);
+
+}  // namespace attnscope

@@ -1,0 +1,218 @@
+#include "ui/movement/movement_view.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "ui/common/job_progress.hpp"
+#include "ui/common/plot_font.hpp"
+#include "ui/common/qt_text.hpp"
+#include "ui/lab/lab_plots.hpp"
+#include "ui/movement/same_word_panel.hpp"
+
+namespace attnscope {
+
+namespace {
+
+constexpr double kLaidOutForPoints = 9;  // the bars' minimum height was chosen for 9-point text
+enum Column { WordColumn, DistanceColumn, CosineColumn, SourcesColumn };
+
+QTableWidgetItem* number(double value, int decimals) {
+    auto* item = new QTableWidgetItem(QString::number(value, 'f', decimals));
+    item->setData(Qt::UserRole, value);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QString wordAt(const QStringList& words, int i) { return QStringLiteral("%1 %2").arg(i + 1).arg(words.value(i)); }
+
+}  // namespace
+
+MovementView::MovementView(QWidget* parent) : QWidget(parent) {
+    setObjectName("movementView");
+    caption_ = new QLabel(this);
+    caption_->setObjectName("movementCaption");
+    caption_->setWordWrap(true);
+    table_ = new QTableWidget(0, 4, this);
+    table_->setObjectName("movementTable");
+    table_->setHorizontalHeaderLabels({tr("Word"), tr("‖y − x‖"), tr("cos(x, y)"), tr("New content from (largest first)")});
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->hide();
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* plot = new QCustomPlot(this);
+    plot->setObjectName("movementBars");
+    plot->setMinimumSize(200, 120);
+    followWidgetFont(plot, kLaidOutForPoints);  // View ▸ Zoom reaches it through the application font
+    bars_ = std::make_unique<CurvePlotBuilder>(plot);
+    sameWord_ = new SameWordPanel(this);
+    // The table beside one plot at a time, each the page's full height: at 1280×720 beside the
+    // predictions two plots would leave the sources column no room, and stacked they are too flat.
+    plots_ = new QTabWidget(this);
+    plots_->setObjectName("movementPlots");
+    plots_->addTab(plot, tr("‖y − x‖ per word"));
+    plots_->addTab(sameWord_, tr("One word in A and B"));
+    auto* panes = new QHBoxLayout;
+    panes->addWidget(table_, 3);
+    panes->addWidget(plots_, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(caption_);
+    layout->addWidget(buildControls());
+    layout->addLayout(panes, 1);
+    showEmpty(QString());
+}
+
+MovementView::~MovementView() = default;
+
+QWidget* MovementView::buildControls() {
+    auto* box = new QWidget(this);
+    layer_ = new QComboBox(box);
+    layer_->setObjectName("movementLayer");
+    layer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    sources_ = new QSpinBox(box);
+    sources_->setObjectName("movementSources");
+    sources_->setRange(1, 10);
+    sources_->setValue(3);
+    progress_ = new JobProgress(tr("layer %v of %m"), "movementProgress", "cancelMovement", box);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel(tr("From x to y over:"), box));
+    row->addWidget(layer_);
+    row->addWidget(new QLabel(tr("Sources per word:"), box));
+    row->addWidget(sources_);
+    row->addStretch(1);
+    row->addWidget(progress_);
+    row->addWidget(buildExportButton());
+    progress_->setRunning(false);
+    connect(layer_, &QComboBox::currentIndexChanged, this, &MovementView::layerChosen);
+    connect(sources_, &QSpinBox::valueChanged, this, &MovementView::fillRows);
+    connect(progress_, &JobProgress::cancelRequested, this, &MovementView::cancelRequested);
+    return box;
+}
+
+QToolButton* MovementView::buildExportButton() {
+    auto* button = new QToolButton(this);
+    button->setObjectName("movementExport");
+    button->setText(tr("Export"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    menu->addAction(tr("‖y − x‖ bars as PNG…"), this, [this] { exportDialog(MovementExport::BarsPng); });
+    menu->addAction(tr("‖y − x‖ bars as SVG…"), this, [this] { exportDialog(MovementExport::BarsSvg); });
+    menu->addAction(tr("Every word's movement as CSV…"), this, [this] { exportDialog(MovementExport::MovementCsv); });
+    menu->addAction(tr("Every word's movement as JSON…"), this, [this] { exportDialog(MovementExport::MovementJson); });
+    menu->addSeparator();
+    menu->addAction(tr("Same word curve as PNG…"), this, [this] { exportDialog(MovementExport::CurvePng); });
+    menu->addAction(tr("Same word curve as SVG…"), this, [this] { exportDialog(MovementExport::CurveSvg); });
+    menu->addAction(tr("Same word curve as CSV…"), this, [this] { exportDialog(MovementExport::CurveCsv); });
+    menu->addAction(tr("Same word curve as JSON…"), this, [this] { exportDialog(MovementExport::CurveJson); });
+    button->setMenu(menu);
+    return button;
+}
+
+void MovementView::exportDialog(MovementExport kind) {
+    static const char* const kNames[] = {"movement.png", "movement.svg", "movement.csv", "movement.json",
+                                         "same-word.png", "same-word.svg", "same-word.csv", "same-word.json"};
+    const QString name = QString::fromLatin1(kNames[static_cast<int>(kind)]);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QDir::home().filePath(name),
+                                                      QStringLiteral("*.") + name.section('.', -1));
+    if (!path.isEmpty()) emit exportRequested(kind, path);
+}
+
+void MovementView::showEmpty(const QString& why) {
+    caption_->setText(why);
+    shown_.reset();
+    words_.clear();
+    table_->setRowCount(0);
+    bars_->begin(QString(), QString(), QString());
+    bars_->plot()->setVisible(false);  // no empty axes
+    progress_->setRunning(false);
+}
+
+void MovementView::setLayerCount(int layers) {
+    const QSignalBlocker blocker(layer_);
+    const int kept = layer_->currentIndex();
+    layer_->clear();
+    layer_->addItem(tr("the whole stack"));
+    for (int l = 1; l <= layers; ++l) layer_->addItem(tr("layer %1").arg(l));
+    layer_->setCurrentIndex(kept > 0 && kept < layer_->count() ? kept : 0);
+}
+
+void MovementView::showProgress(int done, int total) {
+    progress_->setRunning(true);
+    if (total > 0) progress_->setProgress(done, total);
+}
+
+void MovementView::showMessage(const QString& message) {
+    progress_->setRunning(false);
+    caption_->setText(message);
+}
+
+void MovementView::showMovement(const TokenMovement& m, const Trace& trace, int decimals) {
+    progress_->setRunning(false);
+    shown_ = m;
+    decimals_ = decimals;
+    words_ = tokenLabels(trace);
+    const QString span = m.layer ? tr("layer %1").arg(*m.layer + 1) : tr("the whole stack (layer 1 to %1)").arg(trace.layerCount());
+    caption_->setText(m.layer ? tr("What %1 did to each word: x is its vector entering the layer, y leaving it (x plus the "
+                                   "attention output). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. "
+                                   "Its new content came from these words: ‖Σ_h α·v·W_O‖ of each source, largest first.")
+                                    .arg(span)
+                              : tr("What %1 did to each word: x is its vector entering layer 1, y leaving the last. "
+                                   "‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see "
+                                   "where each word's new content came from.")
+                                    .arg(span));
+    table_->setColumnHidden(SourcesColumn, !m.layer);
+    fillRows();
+    DrawnSeries series{tr("‖y − x‖"), {}, {}, DrawnSeries::Steps};
+    for (const TokenMove& t : m.tokens) series.x.push_back(t.token), series.y.push_back(t.distance);
+    bars_->plot()->setVisible(true);
+    bars_->begin(tr("How far each word moved over %1").arg(span), QString(), tr("‖y − x‖"));
+    bars_->add(series, labColour(0));
+    bars_->setXLabels(words_);
+    bars_->finish();
+    bars_->plot()->legend->setVisible(false);  // one series, named by the title and the axis
+    bars_->plot()->yAxis->setRangeLower(0);    // bars start at 0
+    bars_->plot()->replot();
+}
+
+void MovementView::fillRows() {
+    if (!shown_) return;
+    table_->setRowCount(static_cast<int>(shown_->tokens.size()));
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const TokenMove& move = shown_->tokens[static_cast<std::size_t>(row)];
+        table_->setItem(row, WordColumn, new QTableWidgetItem(wordAt(words_, move.token)));
+        table_->setItem(row, DistanceColumn, number(move.distance, decimals_));
+        table_->setItem(row, CosineColumn, number(move.cosine, decimals_));
+        QStringList sources;
+        for (const SourceContribution& s : move.sources) {
+            if (sources.size() == sourcesShown()) break;
+            sources << tr("%1 %2 (%3 %)").arg(words_.value(s.token)).arg(s.norm, 0, 'f', decimals_).arg(s.share * 100, 0, 'f', 0);
+        }
+        auto* item = new QTableWidgetItem(sources.join(QStringLiteral(" · ")));
+        item->setToolTip(sources.join('\n'));  // in full when the column is narrow
+        table_->setItem(row, SourcesColumn, item);
+    }
+}
+
+void MovementView::showSameWordPage() { plots_->setCurrentWidget(sameWord_); }
+
+std::optional<int> MovementView::chosenLayer() const {
+    const int index = layer_->currentIndex();
+    return index > 0 ? std::optional<int>(index - 1) : std::nullopt;
+}
+
+int MovementView::sourcesShown() const { return sources_->value(); }
+
+QString MovementView::caption() const { return caption_->text(); }
+
+}  // namespace attnscope
