@@ -90,24 +90,15 @@ std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int 
     return out;
 }
 
-// Repeated tokens named apart (小#1 … 小#5), as in the tables below the line.
-std::string tokenLine(const std::vector<Token>& tokens, const std::string& separator) {
-    const std::vector<std::string> names = tokenNames(tokens);
-    std::string line;
-    for (std::size_t i = 0; i < tokens.size(); ++i)
-        line += (i ? separator : "") + names[i] + (tokens[i].inTable ? "" : "*");
-    return line;
-}
-
 std::string exportText(const Trace& trace, const ExportRequest& request, bool markdown) {
     std::ostringstream out;
     const std::string separator = markdown ? " · " : " | ";
     const Language language = request.language;
     out << message(markdown ? MessageId::LabelTokensMarkdown : MessageId::LabelTokens, language)
-        << tokenLine(trace.tokens, separator) << "\n";
+        << tokenLine(trace.tokens, separator, MarkMadeUp::Yes) << "\n";
     if (trace.isCrossAttention())  // the columns of scores and weights, the rows of K and V
         out << (markdown ? "\n" : "") << message(markdown ? MessageId::LabelSourceTokensMarkdown : MessageId::LabelSourceTokens, language)
-            << tokenLine(trace.keyTokens, separator) << "\n";
+            << tokenLine(trace.keyTokens, separator, MarkMadeUp::Yes) << "\n";
     out << (markdown ? "\n" : "");
     if (trace.handRounding)
         out << fillMessage(message(MessageId::LabelHandRounding, language), {std::to_string(*trace.handRounding)}) << "\n";

@@ -41,12 +41,6 @@ struct Writer {
     }
 };
 
-std::string tokenLine(const Trace& trace) {
-    std::string line;
-    for (const std::string& name : tokenNames(trace.tokens)) line += (line.empty() ? "" : " · ") + name;
-    return line;
-}
-
 std::string withDecimals(std::string phrase, int decimals) {
     const auto at = phrase.find("{n}");
     if (at != std::string::npos) phrase.replace(at, 3, std::to_string(decimals));
@@ -72,7 +66,7 @@ void writeQuestions(Writer& w, const Trace& trace, const Exercise& e, const std:
                     const WorksheetPhrases& p) {
     const ExerciseSpec& s = e.spec;
     w.heading(title, 1);
-    w.paragraph(p.tokens + ": " + tokenLine(trace));
+    w.paragraph(p.tokens + ": " + tokenLine(trace.tokens, " · "));
     w.heading(p.given, 2);
     for (const Operand& o : operandsOf(trace, s.step, s.layer)) {
         w.heading(stepHeading(trace, o.step, o.layer, s.head, p.language), 3);
