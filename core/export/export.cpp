@@ -13,6 +13,7 @@
 #include "core/export/trace_stream.hpp"
 #include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
+#include "core/trace/kv_cost.hpp"
 #include "core/trace/token_names.hpp"
 
 namespace attnscope {
@@ -90,6 +91,13 @@ std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int 
     return out;
 }
 
+// Grouped-query runs: what sharing keys costs and saves, H_kv = H, H/2, 1 (core/trace/kv_cost).
+void writeKeyValueCosts(std::ostream& out, const Trace& trace, Language language, bool markdown) {
+    const std::vector<std::string> lines = keyValueCostLines(trace, language);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        out << (i == 0 ? (markdown ? "\n" : "") : (markdown ? "- " : "  ")) << lines[i] << (i == 0 && markdown ? "\n\n" : "\n");
+}
+
 std::string exportText(const Trace& trace, const ExportRequest& request, bool markdown) {
     std::ostringstream out;
     const std::string separator = markdown ? " · " : " | ";
@@ -104,6 +112,7 @@ std::string exportText(const Trace& trace, const ExportRequest& request, bool ma
         out << fillMessage(message(MessageId::LabelHandRounding, language), {std::to_string(*trace.handRounding)}) << "\n";
     for (const std::string& n : noticeTexts(trace.notices, language))
         out << (markdown ? "> " : "") << message(MessageId::LabelNotice, language) << n << "\n";
+    writeKeyValueCosts(out, trace, language, markdown);
     for (const Block& b : blocksFor(trace, request)) {
         const Table t = tableOf(trace, b, request.decimals, language);
         out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b, request.language) << (markdown ? "" : " ==") << "\n";
