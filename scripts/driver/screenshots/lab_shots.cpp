@@ -18,6 +18,7 @@
 #include "ui/lab/masks_panel.hpp"
 #include "ui/lab/multi_head_panel.hpp"
 #include "ui/lab/positional_panel.hpp"
+#include "ui/lab/rope_demo_box.hpp"
 #include "ui/lab/scaling_panel.hpp"
 
 namespace attnscope {
