@@ -110,7 +110,10 @@ void GroupedQueryBox::refresh() {
 void GroupedQueryBox::rebuildPlots(int count) {
     if (headPlotCount() == count) return;
     plots_.clear();
-    for (QWidget* card : cards_) card->deleteLater();
+    for (QWidget* card : cards_) {  // gone from the row at once: deleteLater waits for the event loop
+        card->hide();
+        card->deleteLater();
+    }
     cards_.clear();
     for (int h = 0; h < count; ++h) {
         plots_.emplace_back();
