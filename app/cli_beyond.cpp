@@ -32,8 +32,8 @@ void addOptions(QCommandLineParser& parser) {
         {"prediction", QT_TRANSLATE_NOOP("cli", "dla: which prediction to attribute (1 = first; default 1)."), "n"},
         {"no-ablation", QT_TRANSLATE_NOOP("cli", "dla: leave out the ablation ranking (one run of the model per head).")},
         {"ablate", QT_TRANSLATE_NOOP("cli", "Switch these heads off in the run (LAYER:HEAD, counted from 1, comma-separated)."), "heads"},
-        {"format", QT_TRANSLATE_NOOP("cli", "text (default), json or csv."), "format"},
-        {"decimals", QT_TRANSLATE_NOOP("cli", "Text: decimals shown (default 3)."), "n"},
+        kTextJsonCsvRow,
+        kTextDecimalsRow,
         kAtomicOutRow,
         kLanguageRow,
     });

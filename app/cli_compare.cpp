@@ -19,7 +19,7 @@ namespace attnscope {
 namespace {
 
 // Its own option table after the shared ones: alike in shape to qk's and coref/heads', a list of
-// different options (the rows that read the same everywhere are kLanguageRow and kAtomicOutRow).
+// different options (the rows that read the same everywhere are cli_support's k…Row constants).
 void addOptions(QCommandLineParser& parser) {
     addSubcommandBasics(parser, translate(
         "cli", "attnscope compare: the same heads' attention in two sentences (A: --sentence, B: --sentence-b), "
@@ -31,8 +31,8 @@ void addOptions(QCommandLineParser& parser) {
         {"head", QT_TRANSLATE_NOOP("cli", "Only this head (1 = first; default: every head of the layer)."), "h"},
         {"ablate", QT_TRANSLATE_NOOP("cli", "Switch these heads off in both runs (LAYER:HEAD, counted from 1, comma-separated)."),
          "heads"},
-        {"format", QT_TRANSLATE_NOOP("cli", "text (default), json or csv."), "format"},
-        {"decimals", QT_TRANSLATE_NOOP("cli", "Text: decimals shown (default 3)."), "n"},
+        kTextJsonCsvRow,
+        kTextDecimalsRow,
         {"norms", QT_TRANSLATE_NOOP("cli", "Compare weight × ‖value‖ (Kobayashi et al. 2020) instead of the weights: each "
                                           "row's shares of α·‖f(x)‖, as the Compare tab's colour scale.")},
         kAtomicOutRow,

@@ -31,8 +31,8 @@ void addOptions(QCommandLineParser& parser) {
         {"sentence-b", QT_TRANSLATE_NOOP("cli", "The second sentence (B): compare one word of each instead."), "text"},
         {"token-a", QT_TRANSLATE_NOOP("cli", "With --sentence-b: the token of sentence A (1 = first)."), "i"},
         {"token-b", QT_TRANSLATE_NOOP("cli", "With --sentence-b: the token of sentence B (1 = first)."), "j"},
-        {"format", QT_TRANSLATE_NOOP("cli", "text (default), json or csv."), "format"},
-        {"decimals", QT_TRANSLATE_NOOP("cli", "Text: decimals shown (default 3)."), "n"},
+        kTextJsonCsvRow,
+        kTextDecimalsRow,
         kAtomicOutRow,
         kLanguageRow,
     });

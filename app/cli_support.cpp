@@ -136,6 +136,8 @@ const OptionRow kLanguageRow{
     "language"};
 const OptionRow kAtomicOutRow{"output", QT_TRANSLATE_NOOP("cli", "Write to FILE (atomically) instead of standard output."),
                               "file"};
+const OptionRow kTextJsonCsvRow{"format", QT_TRANSLATE_NOOP("cli", "text (default), json or csv."), "format"};
+const OptionRow kTextDecimalsRow{"decimals", QT_TRANSLATE_NOOP("cli", "Text: decimals shown (default 3)."), "n"};
 
 void addOptionRows(QCommandLineParser& parser, std::initializer_list<OptionRow> rows) {
     for (const OptionRow& row : rows) {

@@ -67,6 +67,8 @@ std::string parseErrorText(const QCommandLineParser& parser);
 // The rows that read the same in every command that takes them.
 extern const OptionRow kLanguageRow;   // --lang (main() reads it before the parser: languageOption)
 extern const OptionRow kAtomicOutRow;  // --output FILE, written atomically
+extern const OptionRow kTextJsonCsvRow;   // --format: text (default), json or csv
+extern const OptionRow kTextDecimalsRow;  // --decimals N in text (default 3)
 
 // What --model or --lesson opened (exactly one is set; the model's notices are printed): how the
 // analysis subcommands (coref, heads, qk, compare) start. Neither given: the error `missing`.

@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "app/sentence_runners.hpp"
+#include "core/trace/kv_cost.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
@@ -17,7 +19,14 @@ Result<void> LessonTraceSource::open(Lesson lesson) {
 }
 
 QString LessonTraceSource::name() const { return qs(session_.lesson().title); }
-QString LessonTraceSource::description() const { return qs(session_.lesson().description); }
+// The lesson's own words, then (grouped-query lessons) what sharing keys costs, as --print shows it.
+QString LessonTraceSource::description() const {
+    QString text = qs(session_.lesson().description);
+    if (!session_.hasLesson()) return text;
+    const std::vector<std::string> costs = keyValueCostLines(session_.trace(), coreLanguage());
+    for (std::size_t i = 0; i < costs.size(); ++i) text += (i == 0 ? "\n\n" : "\n  ") + QString::fromStdString(costs[i]);
+    return text;
+}
 
 void LessonTraceSource::run(const QString& sentence, int /*layer*/) {
     if (!session_.hasLesson()) return;

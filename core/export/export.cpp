@@ -13,6 +13,7 @@
 #include "core/export/trace_stream.hpp"
 #include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
+#include "core/trace/kv_cost.hpp"
 #include "core/trace/token_names.hpp"
 
 namespace attnscope {
@@ -90,13 +91,11 @@ std::vector<std::string> explanationsOf(const Trace& trace, const Block& b, int 
     return out;
 }
 
-// Repeated tokens named apart (小#1 … 小#5), as in the tables below the line.
-std::string tokenLine(const std::vector<Token>& tokens, const std::string& separator) {
-    const std::vector<std::string> names = tokenNames(tokens);
-    std::string line;
-    for (std::size_t i = 0; i < tokens.size(); ++i)
-        line += (i ? separator : "") + names[i] + (tokens[i].inTable ? "" : "*");
-    return line;
+// Grouped-query runs: what sharing keys costs and saves, H_kv = H, H/2, 1 (core/trace/kv_cost).
+void writeKeyValueCosts(std::ostream& out, const Trace& trace, Language language, bool markdown) {
+    const std::vector<std::string> lines = keyValueCostLines(trace, language);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        out << (i == 0 ? (markdown ? "\n" : "") : (markdown ? "- " : "  ")) << lines[i] << (i == 0 && markdown ? "\n\n" : "\n");
 }
 
 std::string exportText(const Trace& trace, const ExportRequest& request, bool markdown) {
@@ -104,15 +103,16 @@ std::string exportText(const Trace& trace, const ExportRequest& request, bool ma
     const std::string separator = markdown ? " · " : " | ";
     const Language language = request.language;
     out << message(markdown ? MessageId::LabelTokensMarkdown : MessageId::LabelTokens, language)
-        << tokenLine(trace.tokens, separator) << "\n";
+        << tokenLine(trace.tokens, separator, MarkMadeUp::Yes) << "\n";
     if (trace.isCrossAttention())  // the columns of scores and weights, the rows of K and V
         out << (markdown ? "\n" : "") << message(markdown ? MessageId::LabelSourceTokensMarkdown : MessageId::LabelSourceTokens, language)
-            << tokenLine(trace.keyTokens, separator) << "\n";
+            << tokenLine(trace.keyTokens, separator, MarkMadeUp::Yes) << "\n";
     out << (markdown ? "\n" : "");
     if (trace.handRounding)
         out << fillMessage(message(MessageId::LabelHandRounding, language), {std::to_string(*trace.handRounding)}) << "\n";
     for (const std::string& n : noticeTexts(trace.notices, language))
         out << (markdown ? "> " : "") << message(MessageId::LabelNotice, language) << n << "\n";
+    writeKeyValueCosts(out, trace, language, markdown);
     for (const Block& b : blocksFor(trace, request)) {
         const Table t = tableOf(trace, b, request.decimals, language);
         out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b, request.language) << (markdown ? "" : " ==") << "\n";

@@ -146,17 +146,10 @@ Result<KeyValueSharing> keyValueSharing(int d, int heads, int kvHeads) {
     KeyValueSharing s{heads, kvHeads, d / heads, {}, 0, 0};
     const int group = heads / kvHeads;  // query heads per key/value head
     for (int h = 0; h < heads; ++h) s.kvHeadOf.push_back(h / group);
-    const long long kvWidth = static_cast<long long>(kvHeads) * s.headWidth;  // H_kv·d_k
-    s.parameters = 2LL * d * d + 2LL * d * kvWidth;
-    s.kvPerToken = 2 * kvWidth;
+    const KeyValueCost cost = keyValueCost(AttentionWidths{d, heads, s.headWidth, s.headWidth, d}, kvHeads);
+    s.parameters = cost.parameters;
+    s.kvPerToken = cost.kvPerToken;
     return s;
-}
-
-std::vector<int> kvHeadChoices(int heads) {
-    std::vector<int> choices{heads};
-    if (heads > 2 && heads % 2 == 0) choices.push_back(heads / 2);
-    if (heads > 1) choices.push_back(1);
-    return choices;
 }
 
 Result<GroupedQueryRun> runGroupedQuery(const Mat& X, int heads, int kvHeads, const MultiHeadWeights& weights,

@@ -16,6 +16,7 @@
 #include "core/base/matrix.hpp"
 #include "core/base/result.hpp"
 #include "core/text/language.hpp"
+#include "core/trace/kv_cost.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -76,13 +77,12 @@ Result<std::vector<HeadCountSummary>> headCountTable(const Mat& X, const MultiHe
 struct KeyValueSharing {
     int heads = 0, kvHeads = 0, headWidth = 0;  // H, H_kv, d_k
     std::vector<int> kvHeadOf;                   // H: the key/value head each query head reads
-    long long parameters = 0;                    // d·d (W_Q) + 2·d·H_kv·d_k (W_K, W_V) + d·d (W_O)
+    long long parameters = 0;                    // d·d (W_Q) + 2·d·H_kv·d_k (W_K, W_V) + d·d (W_O): keyValueCost
     long long kvPerToken = 0;                    // 2·H_kv·d_k numbers a token keeps in the K/V cache per layer
 };
 // Error naming H_kv and H when H_kv does not divide H, or H and d as splitHeads.
 Result<KeyValueSharing> keyValueSharing(int d, int heads, int kvHeads);
-// H_kv = H, H/2 (when H is even and > 1) and 1, without repeats: multi-head, grouped, multi-query.
-std::vector<int> kvHeadChoices(int heads);
+// kvHeadChoices (H_kv = H, H/2, 1) is core/trace/kv_cost's, as the counts above are.
 
 struct GroupedQueryRun {
     KeyValueSharing sharing;

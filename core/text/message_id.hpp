@@ -92,6 +92,10 @@ enum class MessageId : int {
     SameWordNote,  // {1} token of A, {2} its position (1-based), {3} token of B, {4} its position
     // The block after attention (lessons, format version 6): step titles by norm and FFN kind, explanations
     StepAddAttention, StepLayerNorm, StepRmsNorm, StepFfnGate, StepFfnHidden, StepFfnUp, StepFfnRelu, StepFfnGelu, StepFfnSwiGlu, StepFfnOutput, StepFfnDown, StepAddFfn, StepFinalLayerNorm, StepFinalRmsNorm, StepLogits, StepProbabilities, StepWGate, StepW1, StepWUp, StepW2, StepWDown, StepWVocab, ExplainBlockResidual, ExplainFfnResidual, ExplainLayerNormRule, ExplainRmsNormRule, ExplainNormMean, ExplainNormVariance, ExplainNormMeanSquare, ExplainNormRoot, ExplainNormDivision, ExplainNormScale, ExplainNormShift, ExplainRelu, ExplainGelu, ExplainSwiGlu, ExplainGateProducts, ExplainUpProducts, ExplainNextWord,
+    // Heads that share keys (core/trace/kv_cost.cpp, issue 29 §3): {1} H, {2} H_kv, {3} the W_O term or nothing;
+    // a row: {1} H_kv, {2} its kind, {3} the parameters' sum, {4} their count, {5} the cache's product, {6} its
+    // count, {7} KvCostThisRun or nothing
+    KvCostHeader, KvCostRow, KvKindMultiHead, KvKindGrouped, KvKindMultiQuery, KvCostThisRun,
     Count
 };
 

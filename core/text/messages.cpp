@@ -355,6 +355,17 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::ExplainGateProducts, "gate g = {1} = {2}", "门 g = {1} = {2}"},
     {MessageId::ExplainUpProducts, "up u = {1} = {2}", "上投影 u = {1} = {2}"},
     {MessageId::ExplainNextWord, "(the probability that {1} comes next, over the {2} words of the vocabulary)", "（下一个词是 {1} 的概率，在词表的 {2} 个词中）"},
+    {MessageId::KvCostHeader,
+     "Heads that share keys: {1} query heads read {2} key/value heads. Per layer, parameters = d·H·d_k (W_Q) + "
+     "d·H_kv·(d_k + d_v) (W_K, W_V){3}; the K/V cache keeps H_kv·(d_k + d_v) numbers per token:",
+     "共用键的头：{1} 个查询头读取 {2} 个键/值头。每层参数 = d·H·d_k（W_Q）+ d·H_kv·(d_k + d_v)（W_K、W_V）{3}；"
+     "K/V 缓存每个词元保存 H_kv·(d_k + d_v) 个数："},
+    {MessageId::KvCostRow, "H_kv = {1} {2}: {3} = {4} parameters; K/V cache {5} = {6} numbers per token{7}",
+     "H_kv = {1}{2}：{3} = {4} 个参数；K/V 缓存每个词元 {5} = {6} 个数{7}"},
+    {MessageId::KvKindMultiHead, "(multi-head)", "（多头）"},
+    {MessageId::KvKindGrouped, "(grouped-query)", "（分组查询）"},
+    {MessageId::KvKindMultiQuery, "(multi-query)", "（多查询）"},
+    {MessageId::KvCostThisRun, "  ← this run", "  ← 本次运行"},
 }};
 
 constexpr bool inIdOrder() {

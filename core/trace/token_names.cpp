@@ -16,4 +16,14 @@ std::vector<std::string> tokenNames(const std::vector<Token>& tokens) {
     return names;
 }
 
+std::string tokenLine(const std::vector<Token>& tokens, const std::string& separator, MarkMadeUp mark) {
+    const std::vector<std::string> names = tokenNames(tokens);
+    std::string line;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const bool madeUp = mark == MarkMadeUp::Yes && !tokens[i].inTable;
+        line += (i ? separator : "") + names[i] + (madeUp ? "*" : "");
+    }
+    return line;
+}
+
 }  // namespace attnscope

@@ -11,4 +11,9 @@ namespace attnscope {
 
 std::vector<std::string> tokenNames(const std::vector<Token>& tokens);
 
+// The names joined by `separator` ("小#1 | 猫 | …"); with MarkMadeUp::Yes a token the lesson's
+// table lacks (its vector made up) ends in "*", as the exports print it.
+enum class MarkMadeUp { No, Yes };
+std::string tokenLine(const std::vector<Token>& tokens, const std::string& separator, MarkMadeUp mark = MarkMadeUp::No);
+
 }  // namespace attnscope

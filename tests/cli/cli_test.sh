@@ -9,6 +9,8 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
 # expect_line OUTPUT LINE: the exact line must appear in the output
 expect_line() { grep -qxF -- "$2" <<<"$1" || { echo "$1" | head -40 >&2; fail "missing line: $2"; }; }
+# expect_row OUTPUT LINE: the line must appear with its runs of spaces squeezed to one
+expect_row() { tr -s ' ' <<<"$1" | grep -qxF -- "$2" || { echo "$1" | head -60 >&2; fail "missing row: $2"; }; }
 
 case "$case_name" in
   scores_text)
@@ -516,6 +518,45 @@ PY
     grep -q "1/1" <<<"$out" || fail "no evaluation progress: $out"
     quiet="$("$bin" heads --lesson two-heads --stats --corpus "$tmp/corpus.txt" --output "$tmp/c2.txt" 2>&1)" || fail "exit $?"
     ! grep -q "sentences:" <<<"$quiet" || fail "progress on a pipe: $quiet"
+    ;;
+  print_rope_steps)
+    # Lesson rope (base 100, d_k = 4, Hugging Face pairing (i, i + 2)): cat#2 = [0, 1, 1, 0] at position m = 1.
+    # Pair 1 (x0, x2) = (0, 1) turned by 1·θ_0 = 1 rad: (0·cos 1 − 1·sin 1, 0·sin 1 + 1·cos 1) = (−0.841, 0.540);
+    # pair 2 (x1, x3) = (1, 0) by θ_1 = 100^(−2/4) = 0.1: (cos 0.1, sin 0.1) = (0.995, 0.100).
+    out="$("$bin" --lesson rope --print --decimals 3)" || fail "exit $?"
+    for title in "== Queries before RoPE  Q_pre = X·W_Q ==" "== Keys before RoPE  K_pre = X·W_K =="; do
+      expect_line "$out" "$title"
+    done
+    expect_row "$out" "cat#2 -0.841 0.995 0.540 0.100"
+    # the#1 at position 0 is not turned: [1, 0, 0, 1]
+    expect_row "$out" "the#1 1.000 0.000 0.000 1.000"
+    ;;
+  print_grouped_query_steps)
+    # Lesson grouped-query: query head 2 reads K/V head 1. Q₂ = [[0,1],[1,0],[1,1]], K₁ = [[1,0],[0,1],[1,1]]:
+    # S₂ = Q₂·K₁ᵀ = the [0,1,1], cat [1,0,1], sat [1,1,2].
+    out="$("$bin" --lesson grouped-query --print --step scores --head 2)" || fail "exit $?"
+    expect_row "$out" "the 0 1 1"
+    expect_row "$out" "sat 1 1 2"
+    keys="$("$bin" --lesson grouped-query --print --step k --head 4)" || fail "exit $?"
+    expect_line "$keys" "== Keys K = X·W_K — head 4, K/V head 2, shared by query heads 3–4 =="
+    # The counts: W_Q 4·4·2 = 32, W_K + W_V 4·H_kv·(2 + 2); the K/V cache H_kv·(2 + 2) numbers per token.
+    expect_line "$out" "  H_kv = 4 (multi-head): 4·4·2 + 4·4·(2 + 2) = 96 parameters; K/V cache 4·(2 + 2) = 16 numbers per token"
+    expect_line "$out" "  H_kv = 2 (grouped-query): 4·4·2 + 4·2·(2 + 2) = 64 parameters; K/V cache 2·(2 + 2) = 8 numbers per token  ← this run"
+    expect_line "$out" "  H_kv = 1 (multi-query): 4·4·2 + 4·1·(2 + 2) = 48 parameters; K/V cache 1·(2 + 2) = 4 numbers per token"
+    zh="$("$bin" --lesson grouped-query --print --step scores --head 2 --lang zh_CN)" || fail "exit $?"
+    expect_line "$zh" "  H_kv = 1（多查询）：4·4·2 + 4·1·(2 + 2) = 48 个参数；K/V 缓存每个词元 1·(2 + 2) = 4 个数"
+    ;;
+  print_block_steps)
+    # Lesson whole-block (worked in its description): R(sat) = [3,0,3,0] + [1,0,1,0] = [4,0,4,0]; its LayerNorm,
+    # μ = 2, σ² = 4: [1,−1,1,−1]; the logits of the: [0,4,−4,0,−2], softmax: e⁴/(2 + e⁴ + e⁻⁴ + e⁻²) = 0.962.
+    out="$("$bin" --lesson whole-block --print --decimals 3)" || fail "exit $?"
+    for title in "== Residual connection R = X + attention output ==" "== LayerNorm N = (x − μ) / √(σ² + ε) · γ + β ==" \
+                 "== Feed-forward output F = act·W_2 + b_2 ==" "== Next-word probabilities P = softmax(logits) =="; do
+      expect_line "$out" "$title"
+    done
+    expect_row "$out" "sat 4 0 4 0"
+    expect_row "$out" "sat 1.000 -1.000 1.000 -1.000"
+    expect_row "$out" "the 0.018 0.962 0.000 0.018 0.002"
     ;;
   *) fail "unknown case" ;;
 esac

@@ -5,8 +5,22 @@
 #include <cmath>
 
 #include "core/lab/multi_head_lab.hpp"
+#include "core/lab/worksheet.hpp"
 
 using namespace attnscope;
+
+namespace {
+
+// X = [[1, 2, 0, 1], [0, 1, 3, 2]] (tokens a, b) through identity weights, H = 4, H_kv = 2, d_k = 1.
+Result<GroupedQueryRun> identityRun() {
+    Mat X(2, 4);
+    X << 1, 2, 0, 1,  //
+        0, 1, 3, 2;
+    const Mat I = Mat::Identity(4, 4);
+    return runGroupedQuery(X, 4, 2, MultiHeadWeights{I, I, I, I}, {Token{"a"}, Token{"b"}});
+}
+
+}  // namespace
 
 TEST_CASE("grouped-query attention by hand: d = 4, H = 4, H_kv = 2, identity weights", "[lab][multihead][gqa]") {
     // d_k = 1. Query head h reads column h of X; key/value head g reads column g, and query heads
@@ -15,11 +29,7 @@ TEST_CASE("grouped-query attention by hand: d = 4, H = 4, H_kv = 2, identity wei
     //   A[a] = softmax(2, 0) = [e²/(e²+1), 1/(e²+1)] = [0.880797, 0.119203]; out[a] = 0.880797·1 + 0 = 0.880797.
     // Head 3: q = [1, 2], k = v = X[:, 1] = [2, 1]: S = [[2, 1], [4, 2]];
     //   A[b] = softmax(4, 2) = [0.880797, 0.119203]; out[b] = 2·0.880797 + 1·0.119203 = 1.880797.
-    Mat X(2, 4);
-    X << 1, 2, 0, 1,  //
-        0, 1, 3, 2;
-    const Mat I = Mat::Identity(4, 4);
-    const auto run = runGroupedQuery(X, 4, 2, MultiHeadWeights{I, I, I, I}, {Token{"a"}, Token{"b"}});
+    const auto run = identityRun();
     REQUIRE(run.ok());
     const LayerTrace& layer = run.value().trace.layers.at(0);
     CHECK(layer.kvHeadOf == std::vector<int>{0, 0, 1, 1});
@@ -69,4 +79,25 @@ TEST_CASE("with H_kv = H grouped-query attention is multi-head attention", "[lab
     REQUIRE(mha.ok());
     CHECK((gqa.value().trace.layers[0].output - mha.value().trace.layers[0].output).cwiseAbs().maxCoeff() == 0.0);
     CHECK_FALSE(sharesKeyValueHeads(gqa.value().trace.layers[0]));
+}
+
+TEST_CASE("the grouped-query section's worksheet: query head 2's scores against the shared K, by hand", "[lab][gqa][worksheet]") {
+    // As above: X = [[1, 2, 0, 1], [0, 1, 3, 2]], identity weights, H = 4, H_kv = 2, d_k = 1. Query head 2
+    // reads X[:, 1] = q = [2, 1] and K/V head 1's k = X[:, 0] = [1, 0]: S = q·kᵀ = [[2, 0], [1, 0]].
+    // The cost of H_kv = 2 with W_O (4×4): 4·4·1 + 4·2·(1 + 1) + 4·1·4 = 16 + 16 + 16 = 48.
+    const auto run = identityRun();
+    REQUIRE(run.ok());
+    const auto sheet = groupedQueryWorksheet(run.value(), 3, WorksheetFormat::Markdown, Language::English);
+    REQUIRE(sheet.ok());
+    const std::string& q = sheet.value().questions;
+    const std::string& a = sheet.value().answers;
+    INFO(q << "\n----\n" << a);
+    CHECK(q.rfind("# Scores S = Q·Kᵀ — head 2, K/V head 1, shared by query heads 1–2\n", 0) == 0);
+    CHECK(q.find("H_kv = 2 (grouped-query): 4·4·1 + 4·2·(1 + 1) + 4·1·4 = 48 parameters") != std::string::npos);
+    CHECK(q.find("| **a** | ____ | ____ |") != std::string::npos);
+    CHECK(a.find("| **a** | 2 | 0 |") != std::string::npos);
+    CHECK(a.find("| **b** | 1 | 0 |") != std::string::npos);
+    const auto chinese = groupedQueryWorksheet(run.value(), 3, WorksheetFormat::Latex, Language::Chinese);
+    REQUIRE(chinese.ok());
+    CHECK(chinese.value().questions.find("由查询头 1–2 共用") != std::string::npos);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/lab/rope_lab.hpp"
+#include "core/lab/worksheet.hpp"
 
 using namespace attnscope;
 
@@ -89,4 +90,47 @@ TEST_CASE("frequency bands and the Llama 3 scaling of long wavelengths", "[lab][
     REQUIRE(table.rows() == 64);
     CHECK(table(63, 0) == 64);  // the 64th pair, counted from 1 as the page shows it
     CHECK(table(63, 4) == last.scaledWavelength);
+}
+
+namespace {
+
+RopeSheetPhrases testPhrases() {
+    return RopeSheetPhrases{"RoPE by hand", "q = {1}, k = {2}, d_k = {3}, base {4}", "q at m = {1}", "k at n = {1}",
+                            "score at ({1}, {2})", "moved by {1}: ({2}, {3})", "Why equal?", "Only m − n counts.",
+                            "pair {1}", worksheetPhrases(Language::English)};
+}
+
+}  // namespace
+
+TEST_CASE("the RoPE page's worksheet, worked by hand", "[lab][rope][worksheet]") {
+    // q = [1, 2, 0, 0] at m = 1, k = [0, 1, 1, 0] at n = 0, base 100, d_k = 4: θ = [1, 100^(−2/4)] = [1, 0.1].
+    // Pair 1 of q, (q[0], q[2]) = (1, 0), by 1 rad: (cos 1, sin 1) = (0.540, 0.841).
+    // Pair 2 of q, (q[1], q[3]) = (2, 0), by 0.1: (2·cos 0.1, 2·sin 0.1) = (1.990, 0.200); cos 0.1 = 0.995, sin 0.1 = 0.100.
+    // k at n = 0 is not turned: pair 1 (0, 1), pair 2 (1, 0).
+    // q′·k′ = 0.540·0 + 1.990·1 + 0.841·1 + 0.200·0 = 2·cos 0.1 + sin 1 = 1.990017 + 0.841471 = 2.831488;
+    // moved by s = 2 to (3, 2) the same 2.831: each pair sees only (m − n)·θ_i.
+    RowVec q(4), k(4);
+    q << 1, 2, 0, 0;
+    k << 0, 1, 1, 0;
+    const auto sheet = ropeWorksheet(RopeSheetInput{q, k, 1, 0, 2, 100, 3}, WorksheetFormat::Markdown, testPhrases());
+    REQUIRE(sheet.ok());
+    const std::string& questions = sheet.value().questions;
+    const std::string& answers = sheet.value().answers;
+    INFO(questions << "\n----\n" << answers);
+    // Paragraphs are Markdown-escaped: d\_k and \_\_\_\_ render as d_k and ____.
+    CHECK(questions.find("q = [1.000, 2.000, 0.000, 0.000], k = [0.000, 1.000, 1.000, 0.000], d\\_k = 4, base 100") !=
+          std::string::npos);
+    CHECK(questions.find("| **pair 1** | 1.000 | ____ | ____ | ____ | ____ | ____ |") != std::string::npos);
+    CHECK(questions.find("score at (1, 0) = \\_\\_\\_\\_") != std::string::npos);
+    CHECK(questions.find("moved by 2: (3, 2) = \\_\\_\\_\\_") != std::string::npos);
+    CHECK(answers.find("| **pair 1** | 1.000 | 1.000 | 0.540 | 0.841 | 0.540 | 0.841 |") != std::string::npos);
+    CHECK(answers.find("| **pair 2** | 0.100 | 0.100 | 0.995 | 0.100 | 1.990 | 0.200 |") != std::string::npos);
+    CHECK(answers.find("| **pair 1** | 1.000 | 0.000 | 1.000 | 0.000 | 0.000 | 1.000 |") != std::string::npos);
+    CHECK(answers.find("| **pair 2** | 0.100 | 0.000 | 1.000 | 0.000 | 1.000 | 0.000 |") != std::string::npos);
+    CHECK(answers.find("score at (1, 0) = 2.831") != std::string::npos);
+    CHECK(answers.find("moved by 2: (3, 2) = 2.831") != std::string::npos);
+    CHECK(answers.find("Only m − n counts.") != std::string::npos);
+    RowVec odd(3);
+    odd << 1, 2, 3;
+    CHECK_FALSE(ropeWorksheet(RopeSheetInput{odd, odd, 1, 0, 2, 100, 3}, WorksheetFormat::Latex, testPhrases()).ok());
 }

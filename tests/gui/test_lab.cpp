@@ -77,12 +77,14 @@ private slots:
     void menuOpensEachPanel();
     void positionalDrawsTheEncodingAndTheCheck();
     void ropeSectionShowsShiftInvarianceAndBands();
+    void ropeWorksheetIsCoresForThePage();
     void permutationDemoShowsOrderAndBreaksWithPositions();
     void scalingPlotsTheSweepMedians();
     void scalingHistogramAndEntropiesAreCores();
     void synthesizerRandomIgnoresTheSentence();
     void synthesizerSlidersSetTheMixture();
     void synthesizerSaysWhenALessonIsTooWide();
+    void synthesizerAppliesTheLessonsCausalMask();
     void exportsWriteFilesThatParse();
 };
 
@@ -158,6 +160,31 @@ void LabTest::ropeSectionShowsShiftInvarianceAndBands() {
     QCOMPARE(rope->bandPlot().series().size(), std::size_t{2});
     // Pair 4's (counted from 1) wavelength 2π·500000^(6/8) ≈ 118 000 positions is beyond 8192: stretched 8 times.
     QCOMPARE(rope->bandPlot().series().at(1).y.at(3), 8 * rope->bandPlot().series().at(0).y.at(3));
+}
+
+void LabTest::ropeWorksheetIsCoresForThePage() {
+    // The numbers are core's (test_lab_rope.cpp works a sheet by hand); here: the page's q, k, m, n,
+    // largest shift and base reach it, and both files are written.
+    RopeDemoBox* rope = open(LabWindow::Positional)->positionalPanel()->rope();
+    rope->widthBox()->setValue(4);
+    rope->queryPositionBox()->setValue(7);
+    rope->keyPositionBox()->setValue(3);
+    rope->shiftsBox()->setValue(5);
+    const RopeSheetInput input = rope->sheetInput();
+    QCOMPARE(input.q.size(), Eigen::Index{4});
+    QCOMPARE(input.m, 7);
+    QCOMPARE(input.n, 3);
+    QCOMPARE(input.shift, 5);
+    QCOMPARE(input.base, rope->baseBox()->value());
+    const QString path = tmp.filePath("rope.md");
+    QVERIFY(rope->exportWorksheetTo(path).ok());
+    const auto expected = ropeWorksheet(input, WorksheetFormat::Markdown, rope->sheetPhrases());
+    QVERIFY(expected.ok());
+    QFile questions(path), answers(tmp.filePath("rope-answers.md"));
+    QVERIFY(questions.open(QIODevice::ReadOnly) && answers.open(QIODevice::ReadOnly));
+    QCOMPARE(questions.readAll().toStdString(), expected.value().questions);
+    QCOMPARE(answers.readAll().toStdString(), expected.value().answers);
+    QVERIFY(expected.value().questions.find("q turned at position m = 7") != std::string::npos);
 }
 
 void LabTest::permutationDemoShowsOrderAndBreaksWithPositions() {
@@ -283,6 +310,24 @@ void LabTest::synthesizerSaysWhenALessonIsTooWide() {
     QVERIFY(p->errorText().isEmpty());
     QCOMPARE(p->variants().size(), std::size_t{6});
     QVERIFY(p->variantPlot(0).plot()->isVisible());
+}
+
+void LabTest::synthesizerAppliesTheLessonsCausalMask() {
+    // causal-mask ("the cat saw the dog"): the panel's dot-product panel draws the lesson's own weights,
+    // the first row 1 on the diagonal (it sees only itself) and every weight above the diagonal exactly 0;
+    // the Dense and Random panels, which never compare tokens, are masked the same way.
+    QVERIFY(window->openBuiltInLesson("causal-mask"));
+    SynthesizerPanel* p = open(LabWindow::Synthesizer)->synthesizerPanel();
+    QVERIFY(p->errorText().isEmpty());
+    const Trace& trace = sessionOf(*window).trace();
+    QVERIFY(trace.causal);
+    QCOMPARE(largestDifference(p->variantPlot(0).drawn(), trace.layers[0].heads[0].weights.toMat()), 0.0);
+    for (const int variant : {0, 1, 2}) {
+        const Mat drawn = p->variantPlot(variant).drawn();
+        QCOMPARE(drawn(0, 0), 1.0);
+        for (Eigen::Index i = 0; i < drawn.rows(); ++i)
+            for (Eigen::Index j = i + 1; j < drawn.cols(); ++j) QCOMPARE(drawn(i, j), 0.0);
+    }
 }
 
 void LabTest::synthesizerSlidersSetTheMixture() {

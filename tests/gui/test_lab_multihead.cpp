@@ -20,6 +20,7 @@
 #include "window_access.hpp"
 #include "core/source/session.hpp"
 #include "core/lab/multi_head_lab.hpp"
+#include "core/lab/worksheet.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/grouped_query_box.hpp"
 #include "ui/lab/multi_head_panel.hpp"
@@ -64,6 +65,7 @@ private slots:
     void wideSentenceIsNotOffered();
     void headNumbersNeverOverlap();
     void groupedQueryShowsSharingCostsAndEachHead();
+    void groupedQueryWorksheetIsCoresForTheShownChoice();
 };
 
 void LabMultiHeadTest::init() {
@@ -249,6 +251,27 @@ void LabMultiHeadTest::groupedQueryShowsSharingCostsAndEachHead() {
         1, 160, 4;
     QCOMPARE(largestDifference(box->costTable(), costs), 0.0);
     QVERIFY2(box->costText().contains("H_kv = 1: 160 parameters, 4 K/V numbers per token and layer"), qPrintable(box->costText()));
+}
+
+void LabMultiHeadTest::groupedQueryWorksheetIsCoresForTheShownChoice() {
+    // The numbers are core's (test_lab_grouped_query.cpp works one by hand); here: the section writes
+    // the worksheet of the run it shows, with the answer key beside it, and refuses an unknown suffix.
+    selectData(panel->inputBox(), 8);
+    selectData(panel->headsBox(), 4);
+    GroupedQueryBox* box = panel->groupedQuery();
+    selectData(box->kvHeadsBox(), 1);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("gqa.md");
+    QVERIFY(box->exportWorksheetTo(path).ok());
+    const auto expected = groupedQueryWorksheet(box->run(), 3, WorksheetFormat::Markdown, Language::English);
+    QVERIFY(expected.ok());
+    QFile questions(path), answers(dir.filePath("gqa-answers.md"));
+    QVERIFY(questions.open(QIODevice::ReadOnly) && answers.open(QIODevice::ReadOnly));
+    QCOMPARE(questions.readAll().toStdString(), expected.value().questions);
+    QCOMPARE(answers.readAll().toStdString(), expected.value().answers);
+    QVERIFY(expected.value().questions.find("H_kv = 1 (multi-query)") != std::string::npos);
+    QVERIFY(expected.value().questions.find("shared by query heads 1–4") != std::string::npos);
+    QVERIFY(!box->exportWorksheetTo(dir.filePath("gqa.txt")).ok());
 }
 
 QTEST_MAIN(LabMultiHeadTest)

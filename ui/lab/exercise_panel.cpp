@@ -1,8 +1,5 @@
 #include "ui/lab/exercise_panel.hpp"
 
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -190,17 +187,13 @@ Result<void> ExercisePanel::exportWorksheetTo(const QString& path) const {
 }
 
 void ExercisePanel::exportDialog() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export worksheet"), QDir::home().filePath(QStringLiteral("worksheet.md")),
-        tr("Markdown: NAME.md and NAME-answers.md (*.md);;LaTeX: NAME.tex and NAME-answers.tex (*.tex);;"
-           "PDF: questions, then the answer key on a new page (*.pdf)"));
+    const QString path = askWorksheetPath(this, QStringLiteral("worksheet.md"));
     if (path.isEmpty()) return;
     if (const auto written = exportWorksheetTo(path); !written.ok()) {
         QMessageBox::warning(this, tr("Export failed"), errorText(written));
         return;
     }
-    const bool twoFiles = QFileInfo(path).suffix().toLower() != "pdf";
-    showMessage(twoFiles ? tr("Wrote %1 and %2").arg(path, answerKeyPath(path)) : tr("Wrote %1").arg(path), false);
+    showMessage(worksheetWrittenText(path), false);
 }
 
 QTableView* ExercisePanel::table() const { return table_; }

@@ -3,14 +3,18 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "core/lab/worksheet.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
+#include "ui/lab/worksheet_export.hpp"
 
 namespace attnscope {
 
@@ -23,9 +27,15 @@ GroupedQueryBox::GroupedQueryBox(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     ControlRow row(this);
     kvHeads_ = new QComboBox(row.box());
+    auto* sheet = new QPushButton(tr("Worksheet…"), row.box());
+    sheet->setToolTip(tr("Query head 2's scores to compute by hand, with the answer key: Markdown, LaTeX or PDF"));
+    written_ = new QLabel(row.box());
     row.add(new QLabel(tr("<b>Grouped-query attention</b>: query heads that share keys and values"), row.box()))
-        .add(tr("Key/value heads H_kv"), kvHeads_);
+        .add(tr("Key/value heads H_kv"), kvHeads_)
+        .add(sheet)
+        .add(written_);
     layout->addWidget(row.done());
+    connect(sheet, &QPushButton::clicked, this, &GroupedQueryBox::exportDialog);
     sharing_ = new QLabel(this);
     sharing_->setWordWrap(true);
     sharing_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -100,7 +110,10 @@ void GroupedQueryBox::refresh() {
 void GroupedQueryBox::rebuildPlots(int count) {
     if (headPlotCount() == count) return;
     plots_.clear();
-    for (QWidget* card : cards_) card->deleteLater();
+    for (QWidget* card : cards_) {  // gone from the row at once: deleteLater waits for the event loop
+        card->hide();
+        card->deleteLater();
+    }
     cards_.clear();
     for (int h = 0; h < count; ++h) {
         plots_.emplace_back();
@@ -108,6 +121,17 @@ void GroupedQueryBox::rebuildPlots(int count) {
         cards_.back()->setMaximumWidth(420);
         row_->insertWidget(row_->count() - 1, cards_.back());
     }
+}
+
+Result<void> GroupedQueryBox::exportWorksheetTo(const QString& path) const {
+    const QString title = tr("Heads that share keys");
+    return saveWorksheetWith([this](WorksheetFormat format) { return groupedQueryWorksheet(run_, 3, format, coreLanguage()); },
+                             title, path);
+}
+
+void GroupedQueryBox::exportDialog() {
+    exportWorksheetDialog(this, QStringLiteral("grouped-query-worksheet.md"), [this](const QString& path) { return exportWorksheetTo(path); },
+                          written_);
 }
 
 QString GroupedQueryBox::sharingText() const { return sharing_->text(); }

@@ -32,9 +32,13 @@ public:
     const MatrixPlotBuilder& headPlot(int head) const { return *plots_.at(static_cast<std::size_t>(head)); }
     QString sharingText() const;
     QString costText() const;
+    // The worksheet of the shown choice (core's groupedQueryWorksheet: query head 2's scores) as
+    // NAME.md/.tex with its answer key beside it, or one PDF; the Worksheet… button asks for the file.
+    Result<void> exportWorksheetTo(const QString& path) const;
 
 private:
     void refresh();
+    void exportDialog();
     void rebuildPlots(int count);
 
     Mat x_;
@@ -42,7 +46,7 @@ private:
     int heads_ = 0;
     std::vector<Token> tokens_;
     QComboBox* kvHeads_ = nullptr;
-    QLabel *sharing_ = nullptr, *costText_ = nullptr;
+    QLabel *sharing_ = nullptr, *costText_ = nullptr, *written_ = nullptr;
     Mat costs_;
     GroupedQueryRun run_;
     QHBoxLayout* row_ = nullptr;

@@ -3,6 +3,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -10,9 +11,11 @@
 #include "core/lab/random.hpp"
 #include "core/lab/rope_lab.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/worksheet_export.hpp"
 
 namespace attnscope {
 
@@ -43,10 +46,7 @@ RopeDemoBox::RopeDemoBox(QWidget* parent) : QWidget(parent) {
     pair->addWidget(tableCard(this, shiftPlot_, "rope-shift", &shiftTable_));
     pair->addWidget(tableCard(this, bandPlot_, "rope-bands", &bandTable_));
     layout->addLayout(pair, 1);
-    check_ = new QLabel(this);
-    check_->setWordWrap(true);
-    check_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(check_);
+    layout->addWidget(buildCheckRow());
     refresh();
 }
 
@@ -69,6 +69,27 @@ QWidget* RopeDemoBox::buildControls() {
     for (QSpinBox* box : {width_, m_, n_, shifts_, seed_}) connect(box, &QSpinBox::valueChanged, this, &RopeDemoBox::refresh);
     connect(base_, &QDoubleSpinBox::valueChanged, this, &RopeDemoBox::refresh);
     return row.done();
+}
+
+// The check's sentence, then the Worksheet… button and what it last wrote.
+QWidget* RopeDemoBox::buildCheckRow() {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    check_ = new QLabel(box);
+    check_->setWordWrap(true);
+    check_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* sheet = new QPushButton(tr("Worksheet…"), box);
+    sheet->setToolTip(tr("q and k turned pair by pair and their score, to compute by hand, with the answer key"));
+    connect(sheet, &QPushButton::clicked, this, &RopeDemoBox::exportDialog);
+    written_ = new QLabel(box);
+    auto* side = new QVBoxLayout;
+    side->addWidget(sheet);
+    side->addWidget(written_);
+    side->addStretch(1);
+    row->addWidget(check_, 1);
+    row->addLayout(side);
+    return box;
 }
 
 void RopeDemoBox::refresh() {
@@ -111,5 +132,38 @@ void RopeDemoBox::drawBands() {
 }
 
 QString RopeDemoBox::checkText() const { return check_->text(); }
+
+RopeSheetInput RopeDemoBox::sheetInput() const {
+    const Mat qk = LabRandom(static_cast<std::uint64_t>(seed_->value())).normalMatrix(2, width_->value());  // 2×d_k
+    return RopeSheetInput{qk.row(0), qk.row(1), m_->value(), n_->value(), shifts_->value(), base_->value(), 3};
+}
+
+RopeSheetPhrases RopeDemoBox::sheetPhrases() const {
+    const auto text = [](const QString& s) { return s.toStdString(); };
+    return RopeSheetPhrases{
+        text(tr("RoPE by hand")),
+        text(tr("q = {1} and k = {2} (d_k = {3}). Pair i (i = 1 … d_k/2) is (x[i], x[i + d_k/2]), turned at position m "
+                "by the angle m·θ_i with θ_i = {4}^(−2(i − 1)/d_k): x′[i] = x[i]·cos(m·θ_i) − x[i + d_k/2]·sin(m·θ_i), "
+                "x′[i + d_k/2] = x[i + d_k/2]·cos(m·θ_i) + x[i]·sin(m·θ_i).")),
+        text(tr("q turned at position m = {1}")),
+        text(tr("k turned at position n = {1}")),
+        text(tr("The score q′·k′ with q at m = {1} and k at n = {2}")),
+        text(tr("The score with both moved by s = {1} (q at {2}, k at {3})")),
+        text(tr("Why are the two scores equal?")),
+        text(tr("Each pair of q′·k′ depends only on the angle (m − n)·θ_i: moving q and k by the same s changes m and n "
+                "but not m − n, so a RoPE score depends on the distance, not on the absolute positions.")),
+        text(tr("pair {1}")),
+        worksheetPhrases(coreLanguage())};
+}
+
+Result<void> RopeDemoBox::exportWorksheetTo(const QString& path) const {
+    return saveWorksheetWith([this](WorksheetFormat format) { return ropeWorksheet(sheetInput(), format, sheetPhrases()); },
+                             tr("RoPE by hand"), path);
+}
+
+void RopeDemoBox::exportDialog() {
+    exportWorksheetDialog(this, QStringLiteral("rope-worksheet.md"), [this](const QString& path) { return exportWorksheetTo(path); },
+                          written_);
+}
 
 }  // namespace attnscope

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/base/matrix.hpp"
+#include "core/lab/worksheet.hpp"
 
 class QDoubleSpinBox;
 class QLabel;
@@ -34,16 +35,23 @@ public:
     const Mat& shiftTable() const { return shiftTable_; }  // core's ropeShiftTable, as exported
     const Mat& bandTable() const { return bandTable_; }    // core's ropeBandsTable
     QString checkText() const;
+    // The worksheet of what the page shows (core's ropeWorksheet: q at m, k at n, the score and the
+    // score moved by the largest shift), in the window's language; the Worksheet… button asks for the file.
+    RopeSheetInput sheetInput() const;
+    RopeSheetPhrases sheetPhrases() const;
+    Result<void> exportWorksheetTo(const QString& path) const;
 
 private:
     QWidget* buildControls();
     void refresh();
     void drawShifts();
     void drawBands();
+    QWidget* buildCheckRow();
+    void exportDialog();
 
     QSpinBox *width_ = nullptr, *m_ = nullptr, *n_ = nullptr, *shifts_ = nullptr, *seed_ = nullptr;
     QDoubleSpinBox* base_ = nullptr;
-    QLabel* check_ = nullptr;
+    QLabel *check_ = nullptr, *written_ = nullptr;
     Mat shiftTable_, bandTable_;
     std::unique_ptr<CurvePlotBuilder> shiftPlot_, bandPlot_;
 };

@@ -2,7 +2,10 @@
 
 #include <QBuffer>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
 #include <QFont>
 #include <QMarginsF>
 #include <QObject>
@@ -64,16 +67,42 @@ QByteArray worksheetPdf(const Worksheet& markdown, const QString& title) {
     return buffer.data();
 }
 
-Result<void> saveWorksheet(const Trace& trace, const Exercise& exercise, const QString& title,
-                      const WorksheetPhrases& phrases, const QString& path) {
+Result<void> saveWorksheetWith(const WorksheetMaker& make, const QString& title, const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != "md" && suffix != "tex" && suffix != "pdf")
         return Error{path.toStdString(), QObject::tr("unknown file type “.%1”: use .md, .tex or .pdf").arg(suffix).toStdString()};
-    const auto format = suffix == "tex" ? WorksheetFormat::Latex : WorksheetFormat::Markdown;
-    auto sheet = exerciseWorksheet(trace, exercise, format, title.toStdString(), phrases);
+    auto sheet = make(suffix == "tex" ? WorksheetFormat::Latex : WorksheetFormat::Markdown);
     if (!sheet) return sheet.error();
     if (suffix == "pdf") return writeFileAtomically(path, worksheetPdf(sheet.value(), title));
     return saveText(sheet.value(), path);
+}
+
+Result<void> saveWorksheet(const Trace& trace, const Exercise& exercise, const QString& title,
+                      const WorksheetPhrases& phrases, const QString& path) {
+    return saveWorksheetWith(
+        [&](WorksheetFormat format) { return exerciseWorksheet(trace, exercise, format, title.toStdString(), phrases); },
+        title, path);
+}
+
+QString askWorksheetPath(QWidget* parent, const QString& name) {
+    return QFileDialog::getSaveFileName(
+        parent, QObject::tr("Export worksheet"), QDir::home().filePath(name),
+        QObject::tr("Markdown: NAME.md and NAME-answers.md (*.md);;LaTeX: NAME.tex and NAME-answers.tex (*.tex);;"
+                    "PDF: questions, then the answer key on a new page (*.pdf)"));
+}
+
+QString worksheetWrittenText(const QString& path) {
+    const bool twoFiles = QFileInfo(path).suffix().toLower() != "pdf";
+    return twoFiles ? QObject::tr("Wrote %1 and %2").arg(path, answerKeyPath(path)) : QObject::tr("Wrote %1").arg(path);
+}
+
+void exportWorksheetDialog(QWidget* parent, const QString& name, const std::function<Result<void>(const QString&)>& write,
+                           QLabel* written) {
+    const QString path = askWorksheetPath(parent, name);
+    if (path.isEmpty()) return;
+    if (const auto result = write(path); !result.ok())
+        return void(QMessageBox::warning(parent, QObject::tr("Export failed"), errorText(result)));
+    written->setText(worksheetWrittenText(path));
 }
 
 }  // namespace attnscope

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QScrollArea>
 #include <QThread>
 #include <cmath>
 
@@ -13,8 +14,11 @@
 #include "ui/common/file_write.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/lab/exercise_panel.hpp"
+#include "ui/lab/grouped_query_box.hpp"
 #include "ui/lab/masks_panel.hpp"
+#include "ui/lab/multi_head_panel.hpp"
 #include "ui/lab/positional_panel.hpp"
+#include "ui/lab/rope_demo_box.hpp"
 #include "ui/lab/scaling_panel.hpp"
 
 namespace attnscope {
@@ -49,6 +53,16 @@ int saveMasksScreenshots(LabWindow* lab, const QString& dir, int n, QString& fir
     return written;
 }
 
+void selectData(QComboBox* box, int data) {
+    if (const int index = box->findData(data); index >= 0) box->setCurrentIndex(index);
+}
+
+// The page's scroll area (LabWindow wraps every page in one) scrolled to show `section`.
+void scrollTo(LabWindow* lab, QWidget* section) {
+    if (auto* area = qobject_cast<QScrollArea*>(lab->tabs()->currentWidget())) area->ensureWidgetVisible(section, 0, 0);
+    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+}
+
 }  // namespace
 
 bool saveScreenshot(QWidget* widget, const QString& path, QString& firstError) {
@@ -75,6 +89,28 @@ int saveLabScreenshots(QWidget* owner, const Session& session, const QString& di
         written += saveScreenshot(lab, QDir(dir).filePath(name), firstError) ? 1 : 0;
     }
     written += saveMasksScreenshots(lab, dir, n + written, firstError);
+    lab->close();
+    return written;
+}
+
+int saveLabSectionScreenshots(QWidget* owner, const Session& session, const QString& dir, int n, QString& firstError) {
+    LabWindow* lab = openLab(owner, session, LabWindow::Positional);
+    const auto shoot = [&](const QString& what) {
+        const QString name = QStringLiteral("%1-%2.png").arg(n + 1, 2, 10, QLatin1Char('0')).arg(what);
+        const bool saved = saveScreenshot(lab, QDir(dir).filePath(name), firstError);
+        n += saved ? 1 : 0;
+        return saved ? 1 : 0;
+    };
+    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
+    scrollTo(lab, lab->positionalPanel()->rope());
+    int written = shoot("lab-rope");
+    lab->showPage(LabWindow::MultiHead);
+    MultiHeadPanel* multiHead = lab->multiHeadPanel();
+    selectData(multiHead->inputBox(), 8);
+    selectData(multiHead->headsBox(), 4);
+    selectData(multiHead->groupedQuery()->kvHeadsBox(), 2);
+    scrollTo(lab, multiHead->groupedQuery());
+    written += shoot("lab-grouped-query");
     lab->close();
     return written;
 }

@@ -14,6 +14,10 @@ class Session;
 bool saveScreenshot(QWidget* widget, const QString& path, QString& firstError);
 // PNGs of the three panels, numbered from n + 1 (lab-….png); returns how many were written.
 int saveLabScreenshots(QWidget* owner, const Session& session, const QString& dir, int n, QString& firstError);
+// Two sections below their pages' fold, each scrolled into view: Positional encoding's RoPE
+// (lab-rope) and Multi-head's grouped-query attention on a random X of width 8 with H = 4
+// (lab-grouped-query), numbered from n + 1; returns how many were written.
+int saveLabSectionScreenshots(QWidget* owner, const Session& session, const QString& dir, int n, QString& firstError);
 // A PNG of the Positional panel on the learned table setLabModel passed in; false without one.
 bool saveLearnedPositionsScreenshot(QWidget* owner, const Session& session, const QString& path,
                                     QString& firstError);

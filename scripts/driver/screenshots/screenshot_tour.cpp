@@ -183,6 +183,9 @@ int ScreenshotTour::saveLessonScreenshots(const QString& dir) {
                               screenshotError_) ? 1 : 0;
         document->undoStack().undo();
     }
+    // Lab ▸ Positional encoding's RoPE and Multi-head's grouped-query sections, below their pages'
+    // fold: last, so the numbers above stay.
+    n += saveLabSectionScreenshots(&w, session_, dir, n, screenshotError_);
     n += saveLongHeadViewScreenshots(w, dir, screenshotError_);  // head-view-512*.png (unnumbered)
     return n;
 }
