@@ -92,6 +92,10 @@ enum class MessageId : int {
     SameWordNote,  // {1} token of A, {2} its position (1-based), {3} token of B, {4} its position
     // The block after attention (lessons, format version 6): step titles by norm and FFN kind, explanations
     StepAddAttention, StepLayerNorm, StepRmsNorm, StepFfnGate, StepFfnHidden, StepFfnUp, StepFfnRelu, StepFfnGelu, StepFfnSwiGlu, StepFfnOutput, StepFfnDown, StepAddFfn, StepFinalLayerNorm, StepFinalRmsNorm, StepLogits, StepProbabilities, StepWGate, StepW1, StepWUp, StepW2, StepWDown, StepWVocab, ExplainBlockResidual, ExplainFfnResidual, ExplainLayerNormRule, ExplainRmsNormRule, ExplainNormMean, ExplainNormVariance, ExplainNormMeanSquare, ExplainNormRoot, ExplainNormDivision, ExplainNormScale, ExplainNormShift, ExplainRelu, ExplainGelu, ExplainSwiGlu, ExplainGateProducts, ExplainUpProducts, ExplainNextWord,
+    // Encoder–decoder lessons (format version 8): the stages' headings ({1} the tokens, {2} the source
+    // tokens), the teacher-forcing table's column names (separated by "|"),
+    // and its mean ({1} the labels, {2} the mean)
+    StageEncoder, StageDecoderSelf, StageCross, StageLabels, TeacherForcingHeader, TeacherForcingMean,
     Count
 };
 
