@@ -19,6 +19,7 @@
 
 #include "app/app_identity.hpp"
 #include "app/cli_analysis.hpp"
+#include "app/cli_encoder_decoder.hpp"
 #include "app/cli_session.hpp"
 #include "app/cli_stream.hpp"
 #include "app/cli_support.hpp"
@@ -366,6 +367,8 @@ int runCommandLine(const QStringList& arguments) {
     if (auto error = readRequest(parser, lesson.value(), request)) return fail(*error);
     const std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString()
                                                           : lesson.value().sentence;
+    if (lesson.value().encoderDecoder.present && parser.isSet("print"))  // every stage, then the labels
+        return printEncoderDecoder(parser, lesson.value(), sentence, request.format, request.exportRequest, request.settings);
     auto trace = runLesson(lesson.value(), sentence, request.settings);
     if (!trace) return fail(coreErrorString(trace.error()));
     notices(trace.value().notices);

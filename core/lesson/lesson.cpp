@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/lesson/lesson_block.hpp"
+#include "core/lesson/lesson_encoder_decoder.hpp"
 #include "core/lesson/lesson_fields.hpp"
 #include "core/io/json_rows.hpp"
 #include "core/text/error_messages.hpp"
@@ -346,6 +347,7 @@ Lesson readLesson(const Field& doc) {
     readLayers(doc, version, lesson);
     readPositional(doc, version, lesson);
     readLessonBlock(doc, version, lesson);
+    readEncoderDecoder(doc, version, lesson);
     readDisplay(doc, lesson);
     return lesson;
 }
@@ -357,9 +359,10 @@ Json localizedJson(const LocalizedText& text) {
     return languages;
 }
 
-// The oldest format version that holds the lesson: 7 for shared key/value heads, 6 for a block after attention, 5 for RoPE, 4 for a rule for unknown words
+// The oldest format version that holds the lesson: 8 for an encoder and a decoder, 7 for shared key/value heads, 6 for a block after attention, 5 for RoPE, 4 for a rule for unknown words
 // other than the hash rule, 3 for texts in several languages, 2 for layers.
 int versionNeeded(const Lesson& lesson) {
+    if (lesson.encoderDecoder.present) return 8;
     if (lesson.sharesKeyValues()) return 7;
     if (lesson.block.present()) return 6;
     if (lesson.positional == PositionalKind::Rotary) return 5;
@@ -493,15 +496,15 @@ Result<void> validateHeads(const Lesson& lesson, const LessonLayer& layer, const
     return shared ? validateHeadList(lesson, layer.kvHeads, path + "kv_heads_weights", false, true) : Result<void>{};
 }
 
-// W_O and b_O. With residual connections the output is added to X, so it must be d wide.
-Result<void> validateOutput(const Lesson& lesson, const LessonLayer& layer, const std::string& path) {
+// W_O and b_O. With residual connections (`addedToX`) the output is added to X, so it must be d wide.
+Result<void> validateOutput(const Lesson& lesson, const LessonLayer& layer, const std::string& path, bool addedToX) {
     const int d = lesson.dModel;
     const int concatWidth = lesson.numHeads * lesson.dV;
     if (layer.wo.size()) {
         if (auto e = checkShape(layer.wo, concatWidth, d, path + "W_O"); !e.ok()) return e;
         return checkFinite(layer.wo, path + "W_O");
     }
-    if (lesson.residual && concatWidth != d)
+    if (addedToX && concatWidth != d)
         return Error{path + "W_O", errorText(ErrorId::WOMissingResidual, d, concatWidth)};
     if (layer.bo.size() && concatWidth != d)
         return Error{path + "b_O", errorText(ErrorId::BOWithoutWO, concatWidth, d)};
@@ -523,6 +526,19 @@ Result<void> validateHeadColumns(const Lesson& lesson, const std::string& source
 
 }  // namespace
 
+namespace lesson_fields {
+
+LessonLayer readLayerWeights(const Field& obj, const Lesson& lesson) { return readLayer(obj, lesson); }
+
+Json layerWeightsJson(const Lesson& lesson, const LessonLayer& layer) { return layerJson(lesson, layer, Json::object()); }
+
+Result<void> validateLayerWeights(const Lesson& lesson, const LessonLayer& layer, const std::string& path, bool addedToX) {
+    if (auto e = validateHeads(lesson, layer, path); !e.ok()) return e;
+    return validateOutput(lesson, layer, path, addedToX);
+}
+
+}  // namespace lesson_fields
+
 Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
     if (auto e = validateHeadColumns(lesson, source); !e.ok()) return e;
     if (auto e = validateKvHeads(lesson, source); !e.ok()) return e;
@@ -537,7 +553,7 @@ Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
         // Error paths as in the file: top-level fields for version 1, "layers[l]." otherwise.
         const std::string path = source + ": " + (lesson.residual ? "layers[" + std::to_string(l) + "]." : "");
         if (auto e = validateHeads(lesson, lesson.layers[l], path); !e.ok()) return e;
-        if (auto e = validateOutput(lesson, lesson.layers[l], path); !e.ok()) return e;
+        if (auto e = validateOutput(lesson, lesson.layers[l], path, lesson.residual); !e.ok()) return e;
     }
     if (lesson.positional == PositionalKind::Rotary && lesson.dK % 2 != 0)
         return Error{source + ": positional_encoding", errorText(ErrorId::RopeOddWidth, lesson.dK)};
@@ -550,7 +566,8 @@ Result<void> validateLesson(const Lesson& lesson, const std::string& source) {
             return e;
         if (auto e = checkFinite(lesson.positionalTable, source + ": positional_encoding.table"); !e.ok()) return e;
     }
-    return validateLessonBlock(lesson, source);
+    if (auto e = validateLessonBlock(lesson, source); !e.ok()) return e;
+    return validateEncoderDecoder(lesson, source);
 }
 
 Result<Lesson> parseLesson(std::string_view text, const std::string& source) {
@@ -597,6 +614,7 @@ std::string serializeLesson(const Lesson& lesson) {
         doc = layerJson(lesson, lesson.layers[0], std::move(doc));
     }
     if (lesson.block.present()) doc["block"] = lessonBlockJson(lesson.block);
+    if (lesson.encoderDecoder.present) doc["encoder_decoder"] = encoderDecoderJson(lesson);
     Json display = {{"decimals", lesson.decimals}};
     display["hand_rounding"] = lesson.handRounding ? Json(*lesson.handRounding) : Json(nullptr);
     doc["display"] = std::move(display);

@@ -23,10 +23,11 @@ namespace attnscope {
 // several languages; version 4 added "unknown_words"; version 5 the rotary position encoding
 // ("positional_encoding": "rope" or {"rope": {"base", "pairing"}}); version 6 the rest of the
 // block after attention ("block": residual, norm, feed-forward network, final norm, output head);
-// version 7 grouped-query attention ("kv_heads", "kv_heads_weights").
+// version 7 grouped-query attention ("kv_heads", "kv_heads_weights"); version 8 an encoder and a
+// decoder trained by teacher forcing ("encoder_decoder").
 // A file is written with the oldest version that holds it, so older readers keep reading lessons
 // that use no newer feature.
-inline constexpr int kLessonFormatVersion = 7;
+inline constexpr int kLessonFormatVersion = 8;
 
 // A norm of the block: LayerNorm (γ, β) or RMSNorm (γ only); BlockNorm::None: left out.
 struct LessonNorm {
@@ -72,6 +73,23 @@ struct LessonLayer {
     RowVec bo;                       // 1×d, optional
 };
 
+// Format version 8: the lesson's attention layers are the encoder, reading the sentence (the
+// source); a decoder reads the target by teacher forcing: decoder input "<s>" + target, labels
+// target + "</s>" (core/lesson/run_encoder_decoder.hpp). Shape legend: d model width, V_t the
+// output head's words.
+struct LessonEncoderDecoder {
+    bool present = false;
+    std::string target;                   // "who am i"
+    LessonLayer decoderSelf;              // masked self-attention over the decoder input
+    LessonLayer cross;                    // queries from the decoder, keys and values from the encoder output
+    std::vector<std::string> vocabulary;  // V_t  the words the output head scores, "</s>" among them
+    Mat wVocab;                           // d×V_t
+    RowVec bVocab;                        // 1×V_t, optional
+};
+
+inline constexpr const char* kStartToken = "<s>";  // the decoder input's first token
+inline constexpr const char* kEndToken = "</s>";   // the last label
+
 struct Lesson {
     LocalizedText title;
     LocalizedText description;
@@ -101,6 +119,7 @@ struct Lesson {
     bool projections = true;
     UnknownWords unknownWords = UnknownWords::Hash;
     LessonBlock block;  // after the last attention layer; nothing by default
+    LessonEncoderDecoder encoderDecoder;  // format version 8; not with a block
     int decimals = 3;
     std::optional<int> handRounding;
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/base/matrix.hpp"
+#include "core/lesson/lesson.hpp"
 #include "core/base/result.hpp"
 #include "core/io/json_reader.hpp"
 #include "core/text/error_messages.hpp"
@@ -30,6 +31,13 @@ Json vectorJson(const RowVec& v);
 
 Result<void> checkShape(const Mat& m, Eigen::Index rows, Eigen::Index cols, const std::string& where);
 Result<void> checkFinite(const Mat& m, const std::string& where);
+
+// One attention layer's heads_weights (kv_heads_weights), W_O and b_O, as the top level or
+// layers[l] give them; read, written and checked (`path`: "layers[0]." or ""; `addedToX`: its
+// output is added to its input, so it must be d_model wide).
+LessonLayer readLayerWeights(const Field& obj, const Lesson& lesson);
+Json layerWeightsJson(const Lesson& lesson, const LessonLayer& layer);
+Result<void> validateLayerWeights(const Lesson& lesson, const LessonLayer& layer, const std::string& path, bool addedToX);
 
 }  // namespace lesson_fields
 }  // namespace attnscope

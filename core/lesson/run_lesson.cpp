@@ -191,12 +191,16 @@ Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSett
     if (!texts) return texts.error();
     // Empty or only separators: no matrices to show (they would print as empty tables).
     if (texts.value().empty()) return Error{ErrorId::WhereSentence, ErrorId::SentenceHasNoTokens};
+    return runLessonOnTokens(lesson, std::move(texts).value(), settings);
+}
+
+Result<Trace> runLessonOnTokens(const Lesson& lesson, std::vector<std::string> texts, RunSettings settings) {
     if (auto bad = checkHeadsExist(settings.ablate, static_cast<int>(lesson.layers.size()), lesson.numHeads,
                                    ErrorId::WhereAblate);
         !bad.ok())
         return bad.error();
     Trace trace;
-    trace.tokens = toTokens(std::move(texts).value(), trace.notices);
+    trace.tokens = toTokens(std::move(texts), trace.notices);
     trace.paddedFrom = padTokens(trace.tokens, settings.padTo);
     if (!settings.ablate.empty()) trace.notices.push_back(ablationNotice(settings.ablate));
     const int T = trace.tokenCount();
@@ -241,22 +245,29 @@ Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, s
     const Mat sourcePositional = positionalRows(lesson, trace.keyCount(), &trace.notices);  // T_k×d, from position 0
     const Mat Xq = inputOf(trace.embedding, trace.positional, trace);            // T_q×d
     const Mat Xkv = inputOf(sourceEmbedding, sourcePositional, trace);           // T_k×d
-    trace.hasOutputProjection = lesson.layers[0].wo.size() > 0;
     if (auto bad = checkHeadsExist(settings.ablate, 1, lesson.numHeads, ErrorText(ErrorId::WhereAblateCross));
         !bad.ok())
         return bad.error();
+    runCrossLayer(lesson, lesson.layers[0], Xq, Xkv, settings.ablate, trace);
+    return trace;
+}
+
+void runCrossLayer(const Lesson& lesson, const LessonLayer& layer, const Mat& Xq, const Mat& Xkv,
+                   const std::vector<HeadRef>& ablate, Trace& trace) {
+    trace.hasOutputProjection = layer.wo.size() > 0;
     AttentionOptions options;
     options.scaled = lesson.scale;
     options.handRounding = trace.handRounding;
-    options.ablatedHeads = layerHeadMask(settings.ablate, 0, lesson.numHeads);
+    options.ablatedHeads = layerHeadMask(ablate, 0, lesson.numHeads);
     withRope(lesson, options);
     std::vector<std::string> names;
     for (const Token& t : trace.tokens) names.push_back(t.text);
-    trace.layers.push_back(runCrossAttentionLayer(Xq, Xkv, headsFor(lesson, lesson.layers[0]), lesson.layers[0].wo,
-                                                  lesson.layers[0].bo, options, names, &trace.notices));
+    trace.layers.push_back(runCrossAttentionLayer(Xq, Xkv, headsFor(lesson, layer), layer.wo, layer.bo, options, names,
+                                                  &trace.notices));
     recordKvSharing(lesson, trace.layers.back());
-    return trace;
 }
+
+void describeLessonRun(const Lesson& lesson, const RunSettings& settings, Trace& trace) { describeRun(lesson, settings, trace); }
 
 Result<std::vector<Trace>> runLessonBatch(const Lesson& lesson, const std::vector<std::string>& sentences,
                                           RunSettings settings) {

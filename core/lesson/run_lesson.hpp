@@ -29,6 +29,10 @@ struct RunSettings {
 
 Result<Trace> runLesson(const Lesson& lesson, std::string_view sentence, RunSettings settings = {});
 
+// runLesson on tokens already split (at least one): the encoder–decoder run's decoder input
+// ("<s>" is no word the tokenizer makes).
+Result<Trace> runLessonOnTokens(const Lesson& lesson, std::vector<std::string> tokens, RunSettings settings = {});
+
 // A batch: every sentence padded with [PAD] tokens to the longest one's length. A [PAD] has a
 // zero embedding (plus its position's encoding) and a padding mask keeps every query from it,
 // so each sentence's attention over its real tokens is what it is alone — up to the last bit of
@@ -45,6 +49,13 @@ Result<std::vector<Trace>> runLessonBatch(const Lesson& lesson, const std::vecto
 // settings.padTo is ignored. Errors: an empty or untokenisable sentence, named as target/source.
 Result<Trace> runCrossAttention(const Lesson& lesson, std::string_view target, std::string_view source,
                                 RunSettings settings = {});
+
+// The cross-attention of `layer` appended to `trace` (its tokens the queries', keyTokens the keys'):
+// queries from Xq (T_q×d), keys and values from Xkv (T_k×d); heads in `ablate` of layer 1 switched off.
+void runCrossLayer(const Lesson& lesson, const LessonLayer& layer, const Mat& Xq, const Mat& Xkv,
+                   const std::vector<HeadRef>& ablate, Trace& trace);
+// The lesson's settings as a run records them (scaling, projections, W_O, hand-rounding, feature names).
+void describeLessonRun(const Lesson& lesson, const RunSettings& settings, Trace& trace);
 
 // The token vectors: from the table, else what Lesson::unknownWords says (the hash rule or
 // zeros, Token::inTable = false, named in a notice; Ask: an error naming the words). Special

@@ -502,6 +502,25 @@ namespace attnscope {
       "已给出，但 kv_heads = {1} 小于 “heads” = {2}，键和值应写在 kv_heads_weights 中（每个键/值头一项）") \
     X(KvWeightsWithoutSharing, "is given, but every head has its own keys and values (kv_heads = heads = {1}): give W_K and W_V in heads_weights", \
       "已给出，但每个头都有自己的键和值（kv_heads = “heads” = {1}）：W_K 和 W_V 应写在 heads_weights 中") \
+    /* lessons with an encoder and a decoder (issue 29 §4, format version 8) */ \
+    X(EncoderDecoderNeedsV8, "\"encoder_decoder\" needs \"version\": 8", "\"encoder_decoder\" 需要 \"version\": 8") \
+    X(BlockWithEncoderDecoder, "is given with \"encoder_decoder\": the decoder ends in encoder_decoder.output_head, so a lesson has a block or an encoder and a decoder, not both", \
+      "与 \"encoder_decoder\" 同时给出：解码器以 encoder_decoder.output_head 结束，所以一个课程要么有 “block”，要么有编码器和解码器，不能两者都有") \
+    X(AnObjectEncoderDecoder, "an object with target, decoder_self, cross and output_head", "含 “target”、“decoder_self”、“cross” 和 “output_head” 的对象") \
+    X(AtLeastOneWord, "at least one word", "至少一个词") \
+    X(AListOfWords, "a list of 1 to 4096 words", "含 1 到 4096 个词的列表") \
+    X(WordTwice, "has \"{1}\" twice (each word of the vocabulary once)", "两次出现“{1}”（词表中每个词只能出现一次）") \
+    X(VocabularyWithEnd, "a list that holds \"</s>\" (the last label)", "含有 \"</s>\"（最后一个标签）的列表") \
+    X(WordsOfVocabulary, "words of output_head.vocabulary ({1})", "output_head.vocabulary 中的词（{1}）") \
+    X(ShapeVocabTarget, "W_vocab is d_model×V_t, V_t = {1} words of output_head.vocabulary", \
+      "W_vocab 为 d_model×V_t，V_t = output_head.vocabulary 中的 {1} 个词") \
+    X(EncoderOutputWidth, \
+      "is missing: the encoder's output M = X + attention output is d_model = {1} wide, but without W_O the attention " \
+      "output is the concatenation, heads·d_v = {2} wide; give a {2}×{1} W_O", \
+      "缺失：编码器输出 M = X + 注意力输出，宽度为 d_model = {1}，但没有 W_O 时注意力输出是各头的拼接，宽度为 头数·d_v = " \
+      "{2}；请给出 {2}×{1} 的 W_O") \
+    X(NoEncoderDecoder, "has no \"encoder_decoder\" part (format version 8): there is no decoder to run", \
+      "没有 \"encoder_decoder\" 部分（格式版本 8）：没有可运行的解码器") \
     /* core/analysis/token_movement (issue 29 §5) */ \
     X(WhereTokenMovement, "what attention did to each word", "注意力对每个词做了什么") \
     X(WhereSameWord, "the same word in two contexts", "同一个词在两个语境中") \

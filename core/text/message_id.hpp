@@ -96,6 +96,10 @@ enum class MessageId : int {
     // a row: {1} H_kv, {2} its kind, {3} the parameters' sum, {4} their count, {5} the cache's product, {6} its
     // count, {7} KvCostThisRun or nothing
     KvCostHeader, KvCostRow, KvKindMultiHead, KvKindGrouped, KvKindMultiQuery, KvCostThisRun,
+    // Encoder–decoder lessons (format version 8): the stages' headings ({1} the tokens, {2} the source
+    // tokens), the teacher-forcing table's column names (separated by "|"),
+    // and its mean ({1} the labels, {2} the mean)
+    StageEncoder, StageDecoderSelf, StageCross, StageLabels, TeacherForcingHeader, TeacherForcingMean,
     Count
 };
 

@@ -366,6 +366,16 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
     {MessageId::KvKindGrouped, "(grouped-query)", "（分组查询）"},
     {MessageId::KvKindMultiQuery, "(multi-query)", "（多查询）"},
     {MessageId::KvCostThisRun, "  ← this run", "  ← 本次运行"},
+    {MessageId::StageEncoder, "Encoder: self-attention over the source {1}; its output M = X + attention is what the decoder reads",
+     "编码器：对源句 {1} 做自注意力；它的输出 M = X + 注意力输出，供解码器读取"},
+    {MessageId::StageDecoderSelf, "Decoder, masked self-attention over the decoder input {1} (teacher forcing: <s> and the target); Y₁ = Y₀ + attention",
+     "解码器的掩码自注意力，作用于解码器输入 {1}（教师强制：<s> 加目标句）；Y₁ = Y₀ + 注意力输出"},
+    {MessageId::StageCross, "Decoder, cross-attention: queries from the decoder's Y₁ (rows {1}, shown as E and X), keys and values from the encoder output M (columns {2}, shown as X_src); Y₂ = Y₁ + attention, then the output head",
+     "解码器的交叉注意力：查询来自解码器的 Y₁（行 {1}，显示为 E 和 X），键和值来自编码器输出 M（列 {2}，显示为 X_src）；Y₂ = Y₁ + 注意力输出，然后是输出头"},
+    {MessageId::StageLabels, "Output and labels (teacher forcing): each position is scored on the word after its input word",
+     "输出与标签（教师强制）：每个位置都按其输入词之后的那个词打分"},
+    {MessageId::TeacherForcingHeader, "position|decoder input|label|p(label)|−ln p(label)", "位置|解码器输入|标签|p(标签)|−ln p(标签)"},
+    {MessageId::TeacherForcingMean, "mean loss (cross-entropy over the {1} labels) = {2}", "平均损失（{1} 个标签的交叉熵）= {2}"},
 }};
 
 constexpr bool inIdOrder() {

@@ -4830,6 +4830,10 @@ CPU 特性：%4
         <translation>--words 只输出 text、csv 或 markdown</translation>
     </message>
     <message>
+        <source>an encoder-decoder lesson prints its stages as text or markdown (--format)</source>
+        <translation>编码器–解码器课程的各阶段只能输出为 text 或 markdown（--format）</translation>
+    </message>
+    <message>
         <source>--words shows attention weights only (no --step other than weights, --steps or --explain)</source>
         <translation>--words 只显示注意力权重（不可与 weights 以外的 --step、--steps 或 --explain 同用）</translation>
     </message>

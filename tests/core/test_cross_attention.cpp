@@ -18,6 +18,7 @@
 #include "core/lesson/run_lesson.hpp"
 #include "core/text/messages.hpp"
 #include "builtin_lesson.hpp"
+#include "json_fixture.hpp"
 #include "matrix_compare.hpp"
 #include "tests/matrix_literal.hpp"
 
@@ -34,12 +35,7 @@ Json fixture() {
     return Json::parse(in);
 }
 
-Mat fromJson(const Json& rows) {
-    Mat m(rows.size(), rows.at(0).size());
-    for (std::size_t r = 0; r < rows.size(); ++r)
-        for (std::size_t c = 0; c < rows[r].size(); ++c) m(r, c) = rows[r][c].get<double>();
-    return m;
-}
+using testing::fromJson;
 
 std::vector<std::string> texts(const std::vector<Token>& tokens) {
     std::vector<std::string> out;

@@ -48,7 +48,7 @@ void requireErrorNaming(const std::string& json, const std::string& field, const
 
 TEST_CASE("every built-in lesson parses and round-trips", "[lesson]") {
     for (const char* name : {"first-hand-exercise", "two-heads", "coreference", "causal-mask", "two-layers",
-                             "first-hand-exercise-zh", "coreference-zh", "causal-mask-zh", "rope", "rope-zh", "whole-block", "whole-block-zh", "grouped-query"}) {
+                             "first-hand-exercise-zh", "coreference-zh", "causal-mask-zh", "rope", "rope-zh", "whole-block", "whole-block-zh", "grouped-query", "translation", "translation-zh"}) {
         const std::string text = builtIn(name);
         if (text.empty()) continue;  // lessons still being written are checked once they exist
         INFO(name);
@@ -138,7 +138,7 @@ TEST_CASE("malformed lessons name the field at fault", "[lesson][errors]") {
     requireErrorNaming("{\"format\": \"attnscope-lesson\", ", "broken.json", "not valid JSON");
     requireErrorNaming("[1, 2]", "broken.json: expected a JSON object", "found a list of 2");
     requireErrorNaming(minimalWith("\"attnscope-lesson\"", "\"something\""), "format", "attnscope-lesson");
-    requireErrorNaming(minimalWith("\"version\": 1", "\"version\": 8"), "version", "version 8");
+    requireErrorNaming(minimalWith("\"version\": 1", "\"version\": 9"), "version", "version 9");
     requireErrorNaming(minimalWith("\"d_model\": 2, ", ""), "d_model", "missing");
     requireErrorNaming(minimalWith("\"d_model\": 2", "\"d_model\": \"two\""), "d_model", "whole number");
     requireErrorNaming(minimalWith("\"a\": [1, 0]", "\"a\": [1, 0, 5]"), "embeddings.a", "expected 2 numbers, found 3");
