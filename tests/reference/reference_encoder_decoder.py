@@ -27,6 +27,8 @@ import sys
 
 import numpy as np
 
+from reference_cross_attention import jsonable  # numpy arrays to lists, the fixtures' one conversion
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
@@ -131,16 +133,6 @@ def run(lesson, source):
             "cross_heads": cross_heads, "cross_output": cross_out, "y2": y2,
             "logits": logits, "probabilities": probs, "label_probability": p, "loss": loss,
             "mean_loss": float(loss.mean())}
-
-
-def jsonable(value):
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, dict):
-        return {k: jsonable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [jsonable(v) for v in value]
-    return value
 
 
 def main(argv):
