@@ -178,6 +178,7 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     top->addWidget(buildControls());
     error_ = new QLabel(this);
     theme::setThemedStyleSheet(error_, QStringLiteral("color: {errorText}"));
+    error_->hide();  // a line of its own only when there is an error
     top->addWidget(error_);
     // Every head, and the heads that share keys, each a page of its own: on one page the grouped-query
     // cards sat below a screen of plots and a teacher scrolled to them mid-lecture.
@@ -329,9 +330,11 @@ void MultiHeadPanel::refreshRun() {
     auto run = runMultiHead(x_, H, weights_, trace_.tokens);
     if (!run) {
         error_->setText(coreErrorText(run.error()));
+        error_->show();
         return;
     }
     error_->clear();
+    error_->hide();
     run_ = std::move(run).value();
     model_->setChosen(H);
     rebuildHeadPlots(H);
