@@ -12,6 +12,7 @@
 #include "ui/common/plot_bytes.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/worksheet_export.hpp"
 #include "ui/movement/same_word_panel.hpp"
 
 namespace attnscope {
@@ -146,6 +147,7 @@ Result<void> MovementTabController::exportTo(const QString& path, MovementExport
     const bool curveKind = kind == MovementExport::CurvePng || kind == MovementExport::CurveSvg ||
                            kind == MovementExport::CurveCsv || kind == MovementExport::CurveJson;
     if (curveKind ? !curve_ : !movement_ || !a_) return nothing();
+    if (kind == MovementExport::Worksheet) return exportWorksheet(path);
     QCustomPlot* plot = curveKind ? view_->sameWord()->builder().plot() : view_->bars().plot();
     const QSize size = plot->size().isEmpty() ? QSize(800, 500) : plot->size();
     QByteArray bytes;
@@ -158,9 +160,19 @@ Result<void> MovementTabController::exportTo(const QString& path, MovementExport
     case MovementExport::MovementJson: bytes = QByteArray::fromStdString(movementToJson(*movement_, a_->trace, source_)); break;
     case MovementExport::CurveCsv: bytes = QByteArray::fromStdString(sameWordToCsv(*curve_)); break;
     case MovementExport::CurveJson: bytes = QByteArray::fromStdString(sameWordToJson(*curve_, source_)); break;
+    case MovementExport::Worksheet: break;  // written above
     }
     if (bytes.isEmpty()) return Error{path.toStdString(), tr("cannot draw the figure").toStdString()};
     return writeFileAtomically(path, bytes);  // never through a link
+}
+
+// The chosen word's worksheet of what is shown, with the sources the table lists.
+Result<void> MovementTabController::exportWorksheet(const QString& path) const {
+    const auto make = [this](WorksheetFormat format) {
+        return movementWorksheet(*movement_, a_->trace, view_->chosenWord(), view_->sourcesShown(), decimals_, format,
+                                 view_->sheetPhrases());
+    };
+    return saveWorksheetWith(make, tr("What attention did to each word"), path);
 }
 
 }  // namespace attnscope

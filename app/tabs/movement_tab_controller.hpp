@@ -34,13 +34,15 @@ public:
     void setSentenceB(const QString& sentence);  // the Compare tab's B (empty: none)
     MovementView* view() const { return view_; }
     bool busy() const;
-    // Writes what the tab shows: the bars or the curve as a figure, or core's CSV/JSON of either.
+    // Writes what the tab shows: the bars or the curve as a figure, or core's CSV/JSON of either, or
+    // the worksheet of the word chosen in the table (core's movementWorksheet, .md/.tex/.pdf).
     Result<void> exportTo(const QString& path, MovementExport kind) const;
 
 private:
     void compute();
     void showCurve();
     void chooseTokens(int a, int b);
+    Result<void> exportWorksheet(const QString& path) const;
 
     MovementView* view_;
     LatestRequestWorker* worker_;

@@ -1,10 +1,9 @@
 #include "core/lab/worksheet.hpp"
 
-#include <sstream>
-
 #include "core/export/table_format.hpp"
 #include "core/lab/multi_head_lab.hpp"
 #include "core/lab/rope_lab.hpp"
+#include "core/lab/worksheet_writer.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/messages.hpp"
 #include "core/trace/explain.hpp"
@@ -14,41 +13,6 @@
 namespace attnscope {
 
 namespace {
-
-struct Writer {
-    WorksheetFormat format;
-    std::ostringstream out;
-
-    bool latex() const { return format == WorksheetFormat::Latex; }
-    std::string text(const std::string& s) const { return latex() ? latexEscape(s) : markdownEscape(s); }
-    void heading(const std::string& s, int level) {
-        if (latex()) out << (level == 1 ? "\\section*{" : "\\subsection*{") << text(s) << "}\n\n";
-        else out << std::string(static_cast<std::size_t>(level), '#') << " " << text(s) << "\n\n";
-    }
-    void paragraph(const std::string& s) { out << text(s) << "\n\n"; }
-    void table(const Table& t) { out << (latex() ? latexTable(t) : markdownTable(t)) << "\n"; }
-    void lines(const std::vector<std::string>& ls) {
-        if (latex()) {
-            out << "\\begin{itemize}\n";
-            for (const std::string& l : ls) out << "\\item " << latexEscape(l) << "\n";
-            out << "\\end{itemize}\n\n";
-        } else {
-            for (const std::string& l : ls) out << "    " << l << "\n";
-            out << "\n";
-        }
-    }
-    std::string finish() {
-        if (!latex()) return out.str();
-        return "\\documentclass{article}\n\\usepackage[margin=2cm]{geometry}\n\\begin{document}\n\n" + out.str() +
-               "\\end{document}\n";
-    }
-};
-
-std::string withDecimals(std::string phrase, int decimals) {
-    const auto at = phrase.find("{n}");
-    if (at != std::string::npos) phrase.replace(at, 3, std::to_string(decimals));
-    return phrase;
-}
 
 // The step's table with each hidden cell replaced by `blank` (questions) or left (answers).
 Table stepTable(const Trace& trace, const Exercise& e, const std::string* blank) {
@@ -65,7 +29,7 @@ std::string stepHeading(const Trace& trace, Step step, int layer, int head, Lang
     return fillMessage(message(MessageId::TitleOfHead, language), {title, std::to_string(head + 1)});
 }
 
-void writeQuestions(Writer& w, const Trace& trace, const Exercise& e, const std::string& title,
+void writeQuestions(WorksheetWriter& w, const Trace& trace, const Exercise& e, const std::string& title,
                     const WorksheetPhrases& p) {
     const ExerciseSpec& s = e.spec;
     w.heading(title, 1);
@@ -84,7 +48,7 @@ void writeQuestions(Writer& w, const Trace& trace, const Exercise& e, const std:
     w.table(stepTable(trace, e, &p.blank));
 }
 
-void writeAnswers(Writer& w, const Trace& trace, const Exercise& e, const std::string& title,
+void writeAnswers(WorksheetWriter& w, const Trace& trace, const Exercise& e, const std::string& title,
                   const WorksheetPhrases& p) {
     const ExerciseSpec& s = e.spec;
     w.heading(title + " — " + p.answerKey, 1);
@@ -109,12 +73,6 @@ TurnedPairs turnAt(const RowVec& x, int position, const RowVec& theta) {
     Mat turned = x;  // 1×d_k
     applyRope<double>(turned, one);
     return TurnedPairs{theta * static_cast<double>(position), one.cos.row(0), one.sin.row(0), turned.row(0)};
-}
-
-std::string vectorText(const RowVec& v, int decimals) {
-    std::string text = "[";
-    for (Eigen::Index i = 0; i < v.size(); ++i) text += (i ? ", " : "") + formatNumber(v(i), decimals);
-    return text + "]";
 }
 
 // Rows: the pairs; columns: θ_i, the angle, cos, sin and the turned pair (blanks but θ_i when asked).
@@ -153,7 +111,7 @@ WorksheetPhrases chineseWorksheetPhrases() { return worksheetPhrases(Language::C
 Result<Worksheet> exerciseWorksheet(const Trace& trace, const Exercise& exercise, WorksheetFormat format,
                                     const std::string& title, const WorksheetPhrases& phrases) {
     if (exercise.blanks.empty()) return Error{ErrorId::WhereWorksheet, ErrorId::ExerciseHidesNoCell};
-    Writer questions{format, {}}, answers{format, {}};
+    WorksheetWriter questions{format, {}}, answers{format, {}};
     writeQuestions(questions, trace, exercise, title, phrases);
     writeAnswers(answers, trace, exercise, title, phrases);
     return Worksheet{questions.finish(), answers.finish()};
@@ -182,7 +140,7 @@ Result<Worksheet> ropeWorksheet(const RopeSheetInput& in, WorksheetFormat format
     const std::string score = fillMessage(p.score, {m, n});
     const std::string shifted = fillMessage(p.shifted, {std::to_string(in.shift), std::to_string(in.m + in.shift),
                                                         std::to_string(in.n + in.shift)});
-    const auto write = [&](Writer& w, bool blanks) {
+    const auto write = [&](WorksheetWriter& w, bool blanks) {
         w.heading(blanks ? p.title : p.title + " — " + p.sheet.answerKey, 1);
         if (blanks)
             w.paragraph(fillMessage(p.rule, {vectorText(in.q, in.decimals), vectorText(in.k, in.decimals),
@@ -197,7 +155,7 @@ Result<Worksheet> ropeWorksheet(const RopeSheetInput& in, WorksheetFormat format
         w.paragraph(shifted + " = " + value(demo.value().rows.back().ropeScore));
         w.paragraph(blanks ? p.why : p.because);
     };
-    Writer questions{format, {}}, answers{format, {}};
+    WorksheetWriter questions{format, {}}, answers{format, {}};
     write(questions, true);
     write(answers, false);
     return Worksheet{questions.finish(), answers.finish()};

@@ -515,6 +515,8 @@ std::string_view stepTitle(Step step, Language language) {
 std::string stepTitleIn(const Trace& trace, Step step, int layer, Language language) {
     if (step == Step::Masked && trace.paddedFrom >= 0)
         return std::string(message(trace.causal ? MessageId::StepMaskedCausalPadding : MessageId::StepMaskedPadding, language));
+    // RoPE first: a lesson without projections turns X itself, and its Q and K are the turned ones.
+    if (const auto rope = ropeTitle(trace, step, layer)) return std::string(message(*rope, language));
     // Without projections Q, K and V are X itself (cross-attention's K and V keep their W titles).
     const bool projectsX = trace.projections || trace.isCrossAttention();
     if (!projectsX && (step == Step::Query || step == Step::Key || step == Step::Value)) {
@@ -522,7 +524,6 @@ std::string stepTitleIn(const Trace& trace, Step step, int layer, Language langu
                              : step == Step::Key ? MessageId::StepKeyIsInput : MessageId::StepValueIsInput;
         return std::string(message(id, language));
     }
-    if (const auto rope = ropeTitle(trace, step, layer)) return std::string(message(*rope, language));
     if (const auto block = blockTitle(trace, step)) return std::string(message(*block, language));
     if (step != Step::Input || layer == 0) return std::string(stepTitle(step, language));
     const std::string n = std::to_string(layer + 1), before = std::to_string(layer);

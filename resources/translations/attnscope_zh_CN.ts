@@ -3240,6 +3240,10 @@ click to open it large</source>
         <source>cannot draw the figure</source>
         <translation>无法绘制图形</translation>
     </message>
+    <message>
+        <source>What attention did to each word</source>
+        <translation>注意力对每个词做了什么</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MovementView</name>
@@ -3284,11 +3288,11 @@ click to open it large</source>
         <translation>‖y − x‖ 柱状图导出为 SVG…</translation>
     </message>
     <message>
-        <source>Every word's movement as CSV…</source>
+        <source>Every word&apos;s movement as CSV…</source>
         <translation>每个词的变化导出为 CSV…</translation>
     </message>
     <message>
-        <source>Every word's movement as JSON…</source>
+        <source>Every word&apos;s movement as JSON…</source>
         <translation>每个词的变化导出为 JSON…</translation>
     </message>
     <message>
@@ -3324,7 +3328,7 @@ click to open it large</source>
         <translation>%1 对每个词做了什么：x 是它进入该层时的向量，y 是离开时的向量（x 加上注意力输出）。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。它的新内容来自这些词：每个来源的 ‖Σ_h α·v·W_O‖，从大到小。</translation>
     </message>
     <message>
-        <source>What %1 did to each word: x is its vector entering layer 1, y leaving the last. ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see where each word's new content came from.</source>
+        <source>What %1 did to each word: x is its vector entering layer 1, y leaving the last. ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see where each word&apos;s new content came from.</source>
         <translation>%1 对每个词做了什么：x 是它进入第 1 层时的向量，y 是离开最后一层时的向量。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。选择一层可查看每个词的新内容来自哪里。</translation>
     </message>
     <message>
@@ -3342,6 +3346,30 @@ click to open it large</source>
     <message>
         <source>One word in A and B</source>
         <translation>A 和 B 中的同一个词</translation>
+    </message>
+    <message>
+        <source>Worksheet of the selected word (Markdown, LaTeX or PDF)…</source>
+        <translation>所选词的练习单（Markdown、LaTeX 或 PDF）…</translation>
+    </message>
+    <message>
+        <source>What %1 did to “{1}” (token {2})</source>
+        <translation>%1对“{1}”（第 {2} 个词元）做了什么</translation>
+    </message>
+    <message>
+        <source>x is the word&apos;s vector entering %1, y the vector leaving it. Fill in the table row by row, add up each column in its last row (Σ), then work out the lengths and the cosine below.</source>
+        <translation>x 是这个词进入%1时的向量，y 是离开时的向量。逐行填写表格，在最后一行（Σ）把每一列加起来，然后算出下面的长度和余弦。</translation>
+    </message>
+    <message>
+        <source>How far it moved, and whether its direction kept</source>
+        <translation>它移动了多远，方向是否保持</translation>
+    </message>
+    <message>
+        <source>Where its new content came from</source>
+        <translation>它的新内容来自哪里</translation>
+    </message>
+    <message>
+        <source>c_j = Σ_h α_j·v_j·W_O^h is what source word j brought to this word through every head; its length ‖c_j‖ is given. Work out Σ_j ‖c_j‖ and the share ‖c_j‖ / Σ_j′ ‖c_j′‖ of the {1} largest.</source>
+        <translation>c_j = Σ_h α_j·v_j·W_O^h 是来源词 j 经由所有头带给这个词的内容；它的长度 ‖c_j‖ 已给出。算出 Σ_j ‖c_j‖，以及最大的 {1} 个来源的份额 ‖c_j‖ / Σ_j′ ‖c_j′‖。</translation>
     </message>
 </context>
 <context>
@@ -3417,6 +3445,14 @@ click to open it large</source>
     <message>
         <source>value (%1×%2)</source>
         <translation>值（%1×%2）</translation>
+    </message>
+    <message>
+        <source>Every head</source>
+        <translation>每个头</translation>
+    </message>
+    <message>
+        <source>Heads that share keys (grouped-query)</source>
+        <translation>共享键的头（分组查询）</translation>
     </message>
 </context>
 <context>
@@ -4000,7 +4036,7 @@ click to open it large</source>
         <translation>同一个词在两个语境中：A 中的“%1”，B 中的“%2”。离开最后一层时：cos %3。</translation>
     </message>
     <message>
-        <source>B is the Compare tab's sentence: “%1”. The curve is the cosine of the two words' vectors entering each layer and leaving the last; 1: the same direction.</source>
+        <source>B is the Compare tab&apos;s sentence: “%1”. The curve is the cosine of the two words&apos; vectors entering each layer and leaving the last; 1: the same direction.</source>
         <translation>B 是“对比”标签页中的句子：“%1”。曲线是两个词的向量在进入每一层和离开最后一层时的余弦；1 表示方向相同。</translation>
     </message>
     <message>

@@ -530,6 +530,13 @@ PY
     expect_row "$out" "cat#2 -0.841 0.995 0.540 0.100"
     # the#1 at position 0 is not turned: [1, 0, 0, 1]
     expect_row "$out" "the#1 1.000 0.000 0.000 1.000"
+    # Without projections the turned Q and K are still RoPE's, not X: their titles say so (both languages).
+    expect_line "$out" "== RoPE: queries turned by position  Q = RoPE(Q_pre) =="
+    expect_line "$out" "== RoPE: keys turned by position  K = RoPE(K_pre) =="
+    ! grep -q "Queries Q = X (no projection)" <<<"$out" || fail "the turned Q titled as X: $out"
+    expect_line "$out" "== Values V = X (no projection) =="
+    zh="$("$bin" --lesson rope --print --step q --lang zh_CN)" || fail "exit $?"
+    expect_line "$zh" "== RoPE：按位置旋转的查询 Q = RoPE(Q_pre) =="
     ;;
   print_grouped_query_steps)
     # Lesson grouped-query: query head 2 reads K/V head 1. Q₂ = [[0,1],[1,0],[1,1]], K₁ = [[1,0],[0,1],[1,1]]:

@@ -8,6 +8,7 @@
 
 #include "core/analysis/token_movement.hpp"
 #include "core/analysis/token_movement_run.hpp"
+#include "core/analysis/token_movement_worksheet.hpp"
 #include "core/text/language.hpp"
 #include "model_fixtures.hpp"
 
@@ -273,4 +274,93 @@ TEST_CASE("a long run's movement rebuilds the asked layer and gives the same num
     }
     INFO("largest difference " << largest);
     CHECK(largest < 1e-5);
+}
+
+namespace {
+
+MovementSheetPhrases sheetPhrases() {
+    MovementSheetPhrases p;
+    p.title = "What layer 1 did to {1} (token {2})";
+    p.vectors = "x enters, y leaves.";
+    p.moved = "How far it moved";
+    p.sources = "Where its new content came from";
+    p.shareRule = "Work out the shares of the top {1}.";
+    return p;  // the sheet's own phrases: English defaults
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+// The X → Y tab's worksheet of handTrace's word "a" (layer 1), every number worked by hand:
+//   x = (1, 0), y = x + α·V row 1 = (1.75, 0.5); y − x = (0.75, 0.5), squares 0.5625 and 0.25, Σ 0.8125;
+//   ‖y − x‖ = √0.8125 = 0.901388; ‖x‖ = 1; ‖y‖² = 3.0625 + 0.25 = 3.3125, ‖y‖ = 1.820027;
+//   x·y = 1·1.75 + 0·0.5 = 1.75; cos(x, y) = 1.75 / (1 · 1.820027) = 0.961524.
+//   Sources: c_aa = 0.75·(1, 0), ‖·‖ 0.75; c_ab = 0.25·(0, 2), ‖·‖ 0.5; Σ 1.25; shares 0.6 (60 %), 0.4 (40 %).
+TEST_CASE("the X → Y worksheet of one word, worked by hand", "[token-movement][worksheet]") {
+    const Trace t = handTrace();
+    auto states = residualStates(t);
+    REQUIRE(states.ok());
+    auto m = tokenMovement(t, states.value(), 0);
+    REQUIRE(m.ok());
+    const auto sheet = movementWorksheet(m.value(), t, 0, 2, 3, WorksheetFormat::Markdown, sheetPhrases());
+    REQUIRE(sheet.ok());
+    const std::string& q = sheet.value().questions;
+    const std::string& a = sheet.value().answers;
+    INFO(q << "\n----\n" << a);
+    CHECK(has(q, "# What layer 1 did to a (token 1)"));
+    CHECK(has(q, "Tokens: a · b"));
+    CHECK(has(q, "| **k = 1** | 1.000 | 1.750 | ____ | ____ | ____ | ____ | ____ |"));
+    CHECK(has(q, "| **k = 2** | 0.000 | 0.500 | ____ | ____ | ____ | ____ | ____ |"));
+    CHECK(has(q, "‖y − x‖ = √(Σ_k (y_k − x_k)²) = ____"));
+    CHECK(has(q, "cos(x, y) = Σ_k x_k·y_k / (‖x‖·‖y‖) = ____"));
+    CHECK(has(q, "| **1 a** | 0.750 | ____ |"));  // the norms are given, the shares asked
+    CHECK(has(q, "| **2 b** | 0.500 | ____ |"));
+    CHECK(has(q, "Work out the shares of the top 2."));
+    for (const char* answer : {"0.901", "0.962", "1.820", "0.600", "1.250"}) CHECK_FALSE(has(q, answer));
+    CHECK(has(a, "| **k = 1** | 1.000 | 1.750 | 0.750 | 0.562 | 1.000 | 3.062 | 1.750 |"));  // 0.5625, 3.0625: ties to even
+    CHECK(has(a, "| **k = 2** | 0.000 | 0.500 | 0.500 | 0.250 | 0.000 | 0.250 | 0.000 |"));
+    CHECK(has(a, "| **Σ** |  |  |  | 0.812 | 1.000 | 3.312 | 1.750 |"));
+    CHECK(has(a, "‖y − x‖ = √(Σ_k (y_k − x_k)²) = 0.901"));
+    CHECK(has(a, "‖y‖ = √(Σ_k y_k²) = 1.820"));
+    CHECK(has(a, "cos(x, y) = Σ_k x_k·y_k / (‖x‖·‖y‖) = 0.962"));
+    CHECK(has(a, "y − x = [0.750, 0.500]"));
+    CHECK(has(a, "‖y − x‖ = √(0.750² + 0.500²) = √0.812 = 0.901"));
+    CHECK(has(a, "x·y = 1.000·1.750 + 0.000·0.500 = 1.750"));
+    CHECK(has(a, "cos(x, y) = x·y / (‖x‖·‖y‖) = 1.750 / (1.000·1.820) = 0.962"));
+    CHECK(has(a, "| **1 a** | 0.750 | 0.600 |"));
+    CHECK(has(a, "| **Σ** | 1.250 |  |"));
+    CHECK(has(a, "Σ_j ‖c_j‖ = 0.750 + 0.500 = 1.250"));
+    CHECK(has(a, "a: 0.750 / 1.250 = 0.600 (60 %)"));
+    CHECK(has(a, "b: 0.500 / 1.250 = 0.400 (40 %)"));
+}
+
+// Word "b": x = (0, 2), y = (0.5, 3); y − x = (0.5, 1), ‖·‖ = √1.25 = 1.118034; x·y = 6, ‖y‖ = √9.25 = 3.041381,
+// cos = 6 / (2 · 3.041381) = 0.986394. Sources: c_bb = 0.5·(0, 2) → 1, c_ba = 0.5·(1, 0) → 0.5: b 2/3, a 1/3.
+TEST_CASE("the X → Y worksheet asks only the top sources; the stack has none; a missing word is named", "[token-movement][worksheet]") {
+    const Trace t = handTrace();
+    auto states = residualStates(t);
+    REQUIRE(states.ok());
+    auto layer = tokenMovement(t, states.value(), 0);
+    REQUIRE(layer.ok());
+    const auto sheet = movementWorksheet(layer.value(), t, 1, 1, 3, WorksheetFormat::Latex, sheetPhrases());
+    REQUIRE(sheet.ok());
+    const std::string& q = sheet.value().questions;
+    const std::string& a = sheet.value().answers;
+    INFO(q << "\n----\n" << a);
+    CHECK(has(q, "\\documentclass{article}"));
+    CHECK(has(a, "0.986"));
+    CHECK(has(a, "1.118"));
+    CHECK(has(a, "3.041"));
+    CHECK(has(a, "b: 1.000 / 1.500 = 0.667 (67 \\%)"));  // LaTeX escapes the %
+    CHECK_FALSE(has(a, "a: 0.500 / 1.500"));  // only the top 1 is worked
+    auto stack = tokenMovement(t, states.value(), std::nullopt);
+    REQUIRE(stack.ok());
+    const auto stackSheet = movementWorksheet(stack.value(), t, 1, 3, 3, WorksheetFormat::Markdown, sheetPhrases());
+    REQUIRE(stackSheet.ok());
+    CHECK(has(stackSheet.value().answers, "cos(x, y) = x·y / (‖x‖·‖y‖) = 6.000 / (2.000·3.041) = 0.986"));
+    CHECK_FALSE(has(stackSheet.value().questions, "Where its new content came from"));
+    const auto missing = movementWorksheet(layer.value(), t, 2, 3, 3, WorksheetFormat::Markdown, sheetPhrases());
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().text() == "what attention did to each word: has no token 3; its tokens are 1 to 2");
 }

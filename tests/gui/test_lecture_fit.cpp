@@ -30,6 +30,7 @@
 #include "app/lab_window.hpp"
 #include "app/language.hpp"
 #include "app/presentation.hpp"
+#include "ui/lab/grouped_query_box.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/multi_head_panel.hpp"
 #include "ui/common/folding_text.hpp"
@@ -96,6 +97,8 @@ private slots:
     void rowHeaderSelectsTheRow();
     void descriptionFoldsToThreeLines();
     void labFollowsZoomAndPresentation();
+    void labLegendsKeepTheTickSize();
+    void groupedQueryFitsA1280x720Screen();
     void focusedRowStepsThroughTheProducts();
     void longSentenceKeepsTheChosenCellReadable();
     void peopleCountFromOne();
@@ -387,6 +390,58 @@ void LectureFitTest::labFollowsZoomAndPresentation() {
     presentation().setPresenting(false);
     QTRY_VERIFY(!lab->isFullScreen());
     QVERIFY(screenOf(1280)->availableGeometry().contains(lab->frameGeometry()));
+}
+
+// Every Lab curve's legend reads as large as its tick labels, at any zoom and after zooming back
+// (each zoom there and back used to halve the entries: QCPLegend::setFont already sizes its items).
+void LectureFitTest::labLegendsKeepTheTickSize() {
+    openOn(1280);
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::Positional);
+    QVERIFY(QTest::qWaitForWindowExposed(lab));
+    const auto mismatch = [&](int zoom) -> QString {
+        presentation().setZoom(zoom);
+        QApplication::processEvents();
+        int entries = 0;
+        for (const QCustomPlot* plot : lab->findChildren<QCustomPlot*>()) {
+            if (!plot->legend || !plot->legend->visible()) continue;
+            const double ticks = plot->xAxis->tickLabelFont().pointSizeF();
+            for (int i = 0; i < plot->legend->itemCount(); ++i, ++entries)
+                if (const double entry = plot->legend->item(i)->font().pointSizeF(); std::abs(entry - ticks) > 0.01)
+                    return QString("at %1 %: a legend entry of %2 pt beside %3 pt ticks").arg(zoom).arg(entry).arg(ticks);
+        }
+        return entries > 0 ? QString() : QString("no legend entry");
+    };
+    for (const int zoom : {100, 200, 100, 150, 100}) QVERIFY2(mismatch(zoom).isEmpty(), qPrintable(mismatch(zoom)));
+}
+
+// Lab ▸ Multi-head ▸ Heads that share keys, presented on the 1280×720 screen with H = 4 and H_kv = 2
+// (as the screenshot tour shows it): the page needs no scrolling and every query head's card is
+// whole on screen.
+void LectureFitTest::groupedQueryFitsA1280x720Screen() {
+    presentOn(1280, 100, "coreference");
+    LabWindow* lab = openLab(window.get(), sessionOf(*window), LabWindow::MultiHead);
+    QVERIFY(QTest::qWaitForWindowExposed(lab));
+    QTRY_COMPARE(lab->geometry(), screenOf(1280)->geometry());
+    MultiHeadPanel* panel = lab->multiHeadPanel();
+    panel->inputBox()->setCurrentIndex(panel->inputBox()->findData(8));
+    panel->headsBox()->setCurrentIndex(panel->headsBox()->findData(4));
+    GroupedQueryBox* box = panel->groupedQuery();
+    box->kvHeadsBox()->setCurrentIndex(box->kvHeadsBox()->findData(2));
+    panel->showGroupedQuery();
+    for (int pass = 0; pass < 10; ++pass) QTest::qWait(20);
+    auto* area = qobject_cast<QScrollArea*>(lab->tabs()->currentWidget());
+    QVERIFY(area);
+    QVERIFY2(area->verticalScrollBar()->maximum() == 0,
+             qPrintable(QString("the page scrolls: %1 px high in %2 px").arg(area->widget()->height()).arg(area->viewport()->height())));
+    QCOMPARE(box->headPlotCount(), 4);
+    for (int h = 0; h < box->headPlotCount(); ++h) {
+        const QCustomPlot* plot = box->headPlot(h).plot();
+        const QRect onScreen(plot->mapTo(lab, QPoint(0, 0)), plot->size());
+        QVERIFY2(plot->isVisible() && lab->rect().contains(onScreen) && plot->visibleRegion().boundingRect() == plot->rect(),
+                 qPrintable(QString("query head %1's card at %2,%3 %4×%5 px, %6 px of it shown").arg(h + 1).arg(onScreen.x())
+                                .arg(onScreen.y()).arg(onScreen.width()).arg(onScreen.height())
+                                .arg(plot->visibleRegion().boundingRect().height())));
+    }
 }
 
 void LectureFitTest::labPagesFitAtPresentationZoom_data() {

@@ -170,6 +170,7 @@ private slots:
     void worksForALesson();
     void aChangedSentenceBUpdatesTheCurve();
     void exportsWriteCoresNumbersAndRefuseALink();
+    void worksheetOfTheSelectedWord();
     void followsTheZoom();
 
 private:
@@ -299,6 +300,49 @@ void MovementTabTest::exportsWriteCoresNumbersAndRefuseALink() {
     QVERIFY(!movementOf(w)->exportTo(dir.filePath("link.csv"), MovementExport::MovementCsv).ok());
     QVERIFY(target.open(QIODevice::ReadOnly));
     QCOMPARE(target.readAll(), QByteArray("kept"));
+}
+
+// Export ▸ Worksheet: the selected word's x and y, ‖y − x‖ and cos(x, y) as the Trace's own rows give
+// them (worked out here with Eigen), the top sources as the table lists them; .md, .tex and .pdf.
+void MovementTabTest::worksheetOfTheSelectedWord() {
+    MainWindow w;
+    QVERIFY(openLesson(w));
+    QVERIFY(showLayer(w, 1));
+    QTableWidget* table = viewOf(w)->table();
+    table->setCurrentCell(7, 0);  // "it", token 8
+    QTemporaryDir dir;
+    const auto written = movementOf(w)->exportTo(dir.filePath("it.md"), MovementExport::Worksheet);
+    QVERIFY2(written.ok(), written.ok() ? "" : written.error().text().c_str());
+    const auto read = [&](const QString& name) {
+        QFile file(dir.filePath(name));
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    };
+    const QString questions = read("it.md"), answers = read("it-answers.md");
+    const std::vector<Mat> states = statesOf(lessonRun("coreference", kTired));
+    const RowVec x = states[0].row(7), y = states[1].row(7);
+    const int decimals = int(table->item(7, 1)->text().section('.', 1).size());  // the lesson's, as the table prints
+    QVERIFY(decimals > 0);
+    const auto n = [decimals](double v) {  // as core prints: no sign on a zero
+        const QString text = QString::number(v, 'f', decimals);
+        return text.contains(QRegularExpression("^-[0.]+$")) ? text.mid(1) : text;
+    };
+    QVERIFY2(questions.contains(QStringLiteral("What layer 1 did to “it” (token 8)")), qPrintable(questions));
+    QVERIFY(questions.contains(QStringLiteral("| **k = 1** | %1 | %2 | ____ |").arg(n(x(0)), n(y(0)))));
+    QVERIFY(!questions.contains(QStringLiteral("= %1\n").arg(n((y - x).norm()))));
+    QVERIFY2(answers.contains(QStringLiteral("‖y − x‖ = √(Σ_k (y_k − x_k)²) = %1").arg(n((y - x).norm()))), qPrintable(answers));
+    QVERIFY(answers.contains(QStringLiteral("cos(x, y) = Σ_k x_k·y_k / (‖x‖·‖y‖) = %1").arg(n(x.dot(y) / (x.norm() * y.norm())))));
+    QVERIFY(answers.contains(QStringLiteral("x·y = ")));
+    // The three sources the table lists, with their shares worked out (a word twice in the sentence
+    // is "the#1" there, "the" in the table: the norms tell them apart).
+    const auto listed = sourcesOf(table, 7);
+    QCOMPARE(int(listed.size()), 3);
+    for (const ShownSource& s : listed)
+        QVERIFY2(answers.contains(QStringLiteral(": %1 / ").arg(n(s.norm))), qPrintable(s.word));
+    QVERIFY(movementOf(w)->exportTo(dir.filePath("it.tex"), MovementExport::Worksheet).ok());
+    QVERIFY(read("it-answers.tex").startsWith(QStringLiteral("\\documentclass")));
+    QVERIFY(movementOf(w)->exportTo(dir.filePath("it.pdf"), MovementExport::Worksheet).ok());
+    QVERIFY(read("it.pdf").startsWith(QStringLiteral("%PDF")));
+    QVERIFY(!movementOf(w)->exportTo(dir.filePath("it.txt"), MovementExport::Worksheet).ok());  // .md, .tex or .pdf
 }
 
 // View ▸ Zoom at 200 %: the table's words and both plots' tick labels twice as large (a projector).

@@ -26,14 +26,12 @@ void scaleAxis(QCPAxis* axis, double factor) {
     axis->setSelectedTickLabelFont(scaled(axis->selectedTickLabelFont(), factor));
 }
 
+// QCPLegend::setFont hands its font to every item: scaling the items too would scale them twice,
+// and a zoom there and back with the curves redrawn in between (new items take the legend's font)
+// left the Lab's legends a quarter of their size.
 void scaleLegend(QCPLegend* legend, double factor) {
     legend->setFont(scaled(legend->font(), factor));
     legend->setSelectedFont(scaled(legend->selectedFont(), factor));
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (QCPAbstractLegendItem* item = legend->item(i)) {
-            item->setFont(scaled(item->font(), factor));
-            item->setSelectedFont(scaled(item->selectedFont(), factor));
-        }
 }
 
 // Every font the plot holds, each once, times `factor`.

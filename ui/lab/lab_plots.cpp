@@ -215,9 +215,7 @@ MatrixPlotBuilder::Range symmetricRange(const Mat& m) {
 CurvePlotBuilder::CurvePlotBuilder(QCustomPlot* plot) : plot_(plot) {
     title_ = addTitle(plot_);
     plot_->legend->setVisible(true);
-    QFont font = plot_->font();
-    font.setPointSizeF(font.pointSizeF() * 0.9);
-    plot_->legend->setFont(font);
+    plot_->legend->setFont(plot_->font());  // as large as the tick labels: read from the back of a room
     theme::followTheme(plot_);  // axes, grid and the legend (on see-through paper) in the theme's colours
 }
 

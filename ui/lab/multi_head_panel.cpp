@@ -11,6 +11,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTabBar>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -173,8 +174,21 @@ private:
 }  // namespace
 
 MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(buildControls());
+    auto* top = new QVBoxLayout(this);
+    top->addWidget(buildControls());
+    error_ = new QLabel(this);
+    theme::setThemedStyleSheet(error_, QStringLiteral("color: {errorText}"));
+    error_->hide();  // a line of its own only when there is an error
+    top->addWidget(error_);
+    // Every head, and the heads that share keys, each a page of its own: on one page the grouped-query
+    // cards sat below a screen of plots and a teacher scrolled to them mid-lecture.
+    sections_ = new QTabBar(this);
+    sections_->setObjectName("multiHeadSections");
+    sections_->setExpanding(false);
+    sections_->setDrawBase(false);
+    everyHead_ = new QWidget(this);
+    auto* layout = new QVBoxLayout(everyHead_);
+    layout->setContentsMargins(0, 0, 0, 0);
     shapes_ = new QLabel(this);
     shapes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     shapes_->setWordWrap(true);
@@ -214,12 +228,24 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     layout->addWidget(table_);
-    error_ = new QLabel(this);
-    theme::setThemedStyleSheet(error_, QStringLiteral("color: {errorText}"));
-    layout->addWidget(error_);
     grouped_ = new GroupedQueryBox(this);
-    layout->addWidget(grouped_, 1);
+    sections_->addTab(tr("Every head"));
+    sections_->addTab(tr("Heads that share keys (grouped-query)"));
+    top->addWidget(sections_);
+    top->addWidget(everyHead_, 1);
+    top->addWidget(grouped_, 1);
+    connect(sections_, &QTabBar::currentChanged, this, &MultiHeadPanel::showSection);
+    showSection(0);
 }
+
+// A tab bar over two widgets of which one is shown, not a QTabWidget: a tab widget is as tall as its
+// tallest page, and the grouped-query page would scroll through every head's height.
+void MultiHeadPanel::showSection(int index) {
+    everyHead_->setVisible(index == 0);
+    grouped_->setVisible(index == 1);
+}
+
+void MultiHeadPanel::showGroupedQuery() { sections_->setCurrentIndex(1); }
 
 MultiHeadPanel::~MultiHeadPanel() = default;
 
@@ -304,9 +330,11 @@ void MultiHeadPanel::refreshRun() {
     auto run = runMultiHead(x_, H, weights_, trace_.tokens);
     if (!run) {
         error_->setText(coreErrorText(run.error()));
+        error_->show();
         return;
     }
     error_->clear();
+    error_->hide();
     run_ = std::move(run).value();
     model_->setChosen(H);
     rebuildHeadPlots(H);

@@ -1,8 +1,8 @@
 #pragma once
 // Lab ▸ Multi-head (issue 5 §4): the sentence's layer input X split over H heads of one seeded set
 // of weights (core/lab/multi_head_lab): the shapes line, each head's weights side by side, the
-// inspected head's Q_h, K_h, V_h, the concatenation and W_O's output, the per-H table, and
-// grouped-query attention with the same weights (ui/lab/grouped_query_box).
+// inspected head's Q_h, K_h, V_h, the concatenation and W_O's output, the per-H table; and on a
+// page of its own, grouped-query attention with the same weights (ui/lab/grouped_query_box).
 #include <QWidget>
 #include <cstdint>
 #include <functional>
@@ -18,6 +18,7 @@ class QCustomPlot;
 class QHBoxLayout;
 class QLabel;
 class QSpinBox;
+class QTabBar;
 class QTableView;
 
 namespace attnscope {
@@ -63,6 +64,7 @@ public:
     QString factsText() const;
     QString errorText() const;
     GroupedQueryBox* groupedQuery() const { return grouped_; }
+    void showGroupedQuery();  // its page in front of every head's
 
 protected:
     void changeEvent(QEvent* event) override;  // the heads' cards follow a zoom
@@ -75,6 +77,7 @@ private:
     void refreshRun();       // new H: split, run, draw
     void refreshInspected(); // the inspected head's Q_h, K_h, V_h
     void rebuildHeadPlots(int count);
+    void showSection(int index);  // 0: every head, 1: heads that share keys
     const Mat* headWeights(int head) const;  // null once that head is gone
 
     // What the run is made of: the input X, H, the weights' seed and the head inspected.
@@ -100,6 +103,8 @@ private:
     std::unique_ptr<MatrixPlotBuilder> query_, key_, value_, concat_, output_;
     QTableView* table_ = nullptr;
     HeadCountTableModel* model_ = nullptr;
+    QTabBar* sections_ = nullptr;         // every head's page or the grouped-query page
+    QWidget* everyHead_ = nullptr;
     GroupedQueryBox* grouped_ = nullptr;  // H_kv key/value heads for the same X, weights and H
 };
 

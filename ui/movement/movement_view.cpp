@@ -1,5 +1,7 @@
 #include "ui/movement/movement_view.hpp"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -17,7 +19,9 @@
 #include "ui/common/job_progress.hpp"
 #include "ui/common/plot_font.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/lab/lab_plots.hpp"
+#include "ui/lab/worksheet_export.hpp"
 #include "ui/movement/same_word_panel.hpp"
 
 namespace attnscope {
@@ -50,6 +54,7 @@ MovementView::MovementView(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);  // a word: the worksheet's (Export menu)
     auto* plot = new QCustomPlot(this);
     plot->setObjectName("movementBars");
     plot->setMinimumSize(200, 120);
@@ -115,6 +120,11 @@ QToolButton* MovementView::buildExportButton() {
     menu->addAction(tr("Same word curve as SVG…"), this, [this] { exportDialog(MovementExport::CurveSvg); });
     menu->addAction(tr("Same word curve as CSV…"), this, [this] { exportDialog(MovementExport::CurveCsv); });
     menu->addAction(tr("Same word curve as JSON…"), this, [this] { exportDialog(MovementExport::CurveJson); });
+    menu->addSeparator();
+    menu->addAction(tr("Worksheet of the selected word (Markdown, LaTeX or PDF)…"), this, [this] {
+        if (const QString path = askWorksheetPath(this, QStringLiteral("movement-worksheet.md")); !path.isEmpty())
+            emit exportRequested(MovementExport::Worksheet, path);
+    });
     button->setMenu(menu);
     return button;
 }
@@ -212,6 +222,27 @@ std::optional<int> MovementView::chosenLayer() const {
 }
 
 int MovementView::sourcesShown() const { return sources_->value(); }
+
+int MovementView::chosenWord() const {
+    if (!shown_ || shown_->tokens.empty()) return 0;
+    const int row = std::clamp(table_->currentRow(), 0, static_cast<int>(shown_->tokens.size()) - 1);
+    return shown_->tokens[static_cast<std::size_t>(row)].token;
+}
+
+MovementSheetPhrases MovementView::sheetPhrases() const {
+    const QString span = shown_ && shown_->layer ? tr("layer %1").arg(*shown_->layer + 1) : tr("the whole stack");
+    const auto text = [](const QString& s) { return s.toStdString(); };
+    return MovementSheetPhrases{
+        text(tr("What %1 did to “{1}” (token {2})").arg(span)),
+        text(tr("x is the word's vector entering %1, y the vector leaving it. Fill in the table row by row, add up each "
+                "column in its last row (Σ), then work out the lengths and the cosine below.")
+                 .arg(span)),
+        text(tr("How far it moved, and whether its direction kept")),
+        text(tr("Where its new content came from")),
+        text(tr("c_j = Σ_h α_j·v_j·W_O^h is what source word j brought to this word through every head; its length ‖c_j‖ "
+                "is given. Work out Σ_j ‖c_j‖ and the share ‖c_j‖ / Σ_j′ ‖c_j′‖ of the {1} largest.")),
+        worksheetPhrases(coreLanguage())};
+}
 
 QString MovementView::caption() const { return caption_->text(); }
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <optional>
 
-#include "core/analysis/token_movement.hpp"
+#include "core/analysis/token_movement_worksheet.hpp"
 
 class QComboBox;
 class QLabel;
@@ -23,7 +23,8 @@ class CurvePlotBuilder;
 class JobProgress;
 class SameWordPanel;
 
-enum class MovementExport { BarsPng, BarsSvg, MovementCsv, MovementJson, CurvePng, CurveSvg, CurveCsv, CurveJson };
+// Worksheet: core's movementWorksheet of the chosen word (.md, .tex or .pdf, as the Lab's worksheets).
+enum class MovementExport { BarsPng, BarsSvg, MovementCsv, MovementJson, CurvePng, CurveSvg, CurveCsv, CurveJson, Worksheet };
 
 class MovementView : public QWidget {
     Q_OBJECT
@@ -42,6 +43,9 @@ public:
 
     std::optional<int> chosenLayer() const;  // 0-based; none: the whole stack
     int sourcesShown() const;
+    int chosenWord() const;  // 0-based: the table's current row's word (the first when none)
+    // The worksheet's words in the interface language, for the shown layer or the whole stack.
+    MovementSheetPhrases sheetPhrases() const;
     QString caption() const;
     QTableWidget* table() const { return table_; }
     const CurvePlotBuilder& bars() const { return *bars_; }

@@ -109,7 +109,8 @@ int saveLabSectionScreenshots(QWidget* owner, const Session& session, const QStr
     selectData(multiHead->inputBox(), 8);
     selectData(multiHead->headsBox(), 4);
     selectData(multiHead->groupedQuery()->kvHeadsBox(), 2);
-    scrollTo(lab, multiHead->groupedQuery());
+    multiHead->showGroupedQuery();
+    for (int pass = 0; pass < 5; ++pass) QApplication::processEvents();
     written += shoot("lab-grouped-query");
     lab->close();
     return written;
