@@ -24,6 +24,13 @@ MatF slidingWindowMask(Eigen::Index T, int window) {
 
 namespace {
 
+// A block of a head's T_q×T_k grid: query rows r0…r1−1 against keys c0…c1−1.
+struct GridBlock {
+    Eigen::Index r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+    Eigen::Index rows() const { return r1 - r0; }
+    Eigen::Index cols() const { return c1 - c0; }
+};
+
 // One thread's products for heads that run side by side (multiHeadAttentionInto): our own
 // kernels on one thread at the SIMD level in force, never OpenBLAS's pool (two threads calling it
 // at once were 2–3× slower, bench/README.md); Eigen where no kernel of ours runs. The scores are
@@ -32,17 +39,24 @@ namespace {
 struct OneThreadProducts {
     SimdLevel level = SimdLevel::Sse2;
 
-    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
+    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, const std::vector<GridBlock>& blocks,
+                MatF& out) const {
         thread_local MatF keysT;  // d_k×T_k
         keysT = k.transpose();
-        out.setZero(q.rows(), k.rows());  // T_q×T_k; the kernels add to C
-        product({q.rows(), k.rows(), q.cols(), q.data(), q.outerStride(), keysT.data(), keysT.cols(), false,
-                 out.data(), out.cols()});
+        for (const GridBlock& b : blocks) {
+            out.block(b.r0, b.c0, b.rows(), b.cols()).setZero();  // the kernels add to C
+            product({b.rows(), b.cols(), q.cols(), q.data() + b.r0 * q.outerStride(), q.outerStride(),
+                     keysT.data() + b.c0, keysT.cols(), false, out.data() + b.r0 * out.cols() + b.c0, out.cols()});
+        }
     }
-    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
-        out.setZero();  // T×d_k, A_h·V_h
-        product({weights.rows(), v.cols(), weights.cols(), weights.data(), weights.cols(), v.data(), v.outerStride(),
-                 false, out.data(), out.outerStride()});
+    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, const std::vector<GridBlock>& blocks,
+                     HeadOutView<float> out) const {
+        for (const GridBlock& b : blocks) {
+            out.middleRows(b.r0, b.rows()).setZero();  // rows r0…r1−1 of A_h·V_h, T×d_k
+            product({b.rows(), v.cols(), b.cols(), weights.data() + b.r0 * weights.cols() + b.c0, weights.cols(),
+                     v.data() + b.c0 * v.outerStride(), v.outerStride(), false, out.data() + b.r0 * out.outerStride(),
+                     out.outerStride()});
+        }
     }
     void product(const SgemmArgs& p) const {
         if (sgemmOnLevel(level, p)) return;
@@ -50,26 +64,17 @@ struct OneThreadProducts {
     }
 };
 
-// The models' arithmetic for the attention kernel: float, each head's two products as one SGEMM
+// Causal heads are computed in blocks of this many query rows, each against the keys it can see:
+// the grid's upper triangle (all hidden) is skipped but for the diagonal blocks' halves
+// (T / 2 · kCausalBlockRows products of d_k terms, 3 % of the grid at 4,096 tokens).
+constexpr Eigen::Index kCausalBlockRows = 128;
+
+// The models' arithmetic for the attention kernel: float, each head's two products as SGEMMs
 // on the head's columns of Q, K, V and of the context in place (`product`: gemm, or `oneThread`'s
 // when heads run side by side); no hand-rounding.
 struct ModelArithmetic {
     decltype(&gemm) product;
     std::optional<OneThreadProducts> oneThread;
-
-    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
-        if (oneThread) return oneThread->scores(q, k, out);
-        out.resize(q.rows(), k.rows());  // T×T = Q_h·K_hᵀ
-        product(q.rows(), k.rows(), q.cols(), q.data(), q.outerStride(), k.data(), k.outerStride(), true, 0.0f,
-                out.data(), out.cols());
-    }
-    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
-        if (oneThread) return oneThread->weightedSum(weights, v, out);
-        product(weights.rows(), v.cols(), weights.cols(), weights.data(), weights.cols(), v.data(), v.outerStride(),
-                false, 0.0f, out.data(), out.outerStride());  // T×T · T×d_k → T×d_k, A_h·V_h
-    }
-    template <typename M>
-    void round(M&&) const {}
 
     // softmax(scores/√d_k + mask) with the scaling and the mask folded into one vectorised pass
     // a row, for both records (the Full record's scaled and masked scores are computed apart, to
@@ -78,11 +83,63 @@ struct ModelArithmetic {
     bool causal = false;
     SimdLevel level = SimdLevel::Sse2;
     int window = 0;  // > 0: a causal sliding window, row i keeps columns i − W + 1 … i
+    // Every score is recorded (HeadRecord::Everything: the Trace shows the hidden ones too); else
+    // a causal head's scores are computed only where a row can see (visibleBlocks), the other
+    // blocks (hiddenBlocks) left unset.
+    bool everyScore = true;
 
     std::size_t firstVisible(std::size_t i) const {
         const auto w = static_cast<std::size_t>(window);
         return window > 0 && i + 1 > w ? i + 1 - w : 0;
     }
+
+    // The blocks of the T_q×T_k grid whose weights can be non-zero: the whole grid, or for a causal
+    // head each block of rows r0…r1−1 against keys firstVisible(r0)…r1−1.
+    std::vector<GridBlock> visibleBlocks(Eigen::Index rows, Eigen::Index cols) const {
+        if (!causal) return {GridBlock{0, rows, 0, cols}};
+        std::vector<GridBlock> blocks;
+        for (Eigen::Index r0 = 0; r0 < rows; r0 += kCausalBlockRows) {
+            const Eigen::Index r1 = std::min(rows, r0 + kCausalBlockRows);
+            const auto c0 = std::min(cols, static_cast<Eigen::Index>(firstVisible(static_cast<std::size_t>(r0))));
+            blocks.push_back(GridBlock{r0, r1, c0, std::min(cols, r1)});
+        }
+        return blocks;
+    }
+
+    // The rest of the grid: each block of rows' keys before firstVisible(r0) and from r1 on.
+    std::vector<GridBlock> hiddenBlocks(Eigen::Index rows, Eigen::Index cols) const {
+        std::vector<GridBlock> blocks;
+        for (const GridBlock& b : visibleBlocks(rows, cols)) {
+            if (b.c0 > 0) blocks.push_back(GridBlock{b.r0, b.r1, 0, b.c0});
+            if (b.c1 < cols) blocks.push_back(GridBlock{b.r0, b.r1, b.c1, cols});
+        }
+        return blocks;
+    }
+
+    // The visible blocks first, in the same products whatever the record, so a layer's weights
+    // are the same bits whether its hidden scores are computed (to be shown) or not.
+    void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, MatF& out) const {
+        out.resize(q.rows(), k.rows());  // T_q×T_k = Q_h·K_hᵀ; a hidden score left unset is never read
+        std::vector<GridBlock> blocks = visibleBlocks(q.rows(), k.rows());
+        if (everyScore)
+            for (const GridBlock& b : hiddenBlocks(q.rows(), k.rows())) blocks.push_back(b);
+        if (oneThread) return oneThread->scores(q, k, blocks, out);
+        for (const GridBlock& b : blocks)
+            product(b.rows(), b.cols(), q.cols(), q.data() + b.r0 * q.outerStride(), q.outerStride(),
+                    k.data() + b.c0 * k.outerStride(), k.outerStride(), true, 0.0f, out.data() + b.r0 * out.cols() + b.c0,
+                    out.cols());
+    }
+    // A_h·V_h over the visible blocks only: a causal row's weights past its token are exactly 0.
+    void weightedSum(const MatF& weights, const ConstHeadView<float>& v, HeadOutView<float> out) const {
+        const std::vector<GridBlock> blocks = visibleBlocks(weights.rows(), weights.cols());
+        if (oneThread) return oneThread->weightedSum(weights, v, blocks, out);
+        for (const GridBlock& b : blocks)  // rows r0…r1−1: T×T · T×d_k → T×d_k
+            product(b.rows(), v.cols(), b.cols(), weights.data() + b.r0 * weights.cols() + b.c0, weights.cols(),
+                    v.data() + b.c0 * v.outerStride(), v.outerStride(), false, 0.0f,
+                    out.data() + b.r0 * out.outerStride(), out.outerStride());
+    }
+    template <typename M>
+    void round(M&&) const {}
 
     void weightsFromScores(const HeadInput<float>& in, HeadScratch<float>& s) const {
         const auto cols = static_cast<std::size_t>(s.scores.cols());  // T_q×T_k, in place
@@ -102,17 +159,31 @@ struct ModelArithmetic {
         s.weights.swap(s.scores);
     }
     // A row without a finite maximum (a NaN, ±∞): the kernel's own steps, for that row only.
-    static void softmaxRowInGeneral(const HeadInput<float>& in, MatF& weights, Eigen::Index i) {
+    void softmaxRowInGeneral(const HeadInput<float>& in, MatF& weights, Eigen::Index i) const {
         MatF row = weights.row(i) / in.divisor;  // 1×T_k
-        if (in.mask.size() > 0) row += in.mask.row(i);
+        if (causal) hideAsMasked(in, row, i);
+        else if (in.mask.size() > 0) row += in.mask.row(i);
         softmaxRowsInPlace(row, nullptr);
         weights.row(i) = row;
+    }
+    // Row i's hidden scores as adding the causal mask makes them: −∞, or NaN where the score is NaN
+    // or +∞. Keys past i are scored here when the visible blocks skipped them (a rare row).
+    void hideAsMasked(const HeadInput<float>& in, MatF& row, Eigen::Index i) const {
+        constexpr float inf = std::numeric_limits<float>::infinity();
+        const auto first = static_cast<Eigen::Index>(firstVisible(static_cast<std::size_t>(i)));
+        row.leftCols(std::min(first, row.cols())).setConstant(-inf);  // zeroed by weightsFromScores
+        for (Eigen::Index j = i + 1; j < row.cols(); ++j) {
+            const float score = everyScore ? row(0, j) : in.q.row(i).dot(in.k.row(j)) / in.divisor;
+            row(0, j) = std::isnan(score) || score == inf ? std::numeric_limits<float>::quiet_NaN() : -inf;
+        }
     }
 };
 
 
 // The heads' T×T scratch and the causal mask: kept by the calling thread across layers and runs
-// (the mask rebuilt only when T changes), so no layer allocates or page-faults them again.
+// (the mask rebuilt only when T changes), so no layer allocates or page-faults them again. The
+// mask is made only for a Full record, which shows it: the folded softmax knows a causal row by
+// its index (at 4,096 tokens the mask is 64 MB).
 struct AttentionScratch {
     HeadScratch<float> head;
     MatF causalMask;
@@ -153,7 +224,8 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     const float divisor = shape.divisor > 0 ? shape.divisor : std::sqrt(static_cast<float>(dk));
     const HeadRecord record = detail == LayerDetail::Full ? HeadRecord::Everything : HeadRecord::WeightsOnly;
     static const MatF noMask;
-    const MatF& mask = shape.causal ? causalMaskOf(threadScratch(), T, shape.window) : noMask;  // T×T; none for the encoders
+    const bool maskShown = shape.causal && record == HeadRecord::Everything;
+    const MatF& mask = maskShown ? causalMaskOf(threadScratch(), T, shape.window) : noMask;  // T×T; none for the encoders
     context.resize(T, Q.cols());                                                             // T×(H·d_k)
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
     if (detail == LayerDetail::Summary) digests->assign(static_cast<std::size_t>(heads), HeadDigest{});
@@ -174,9 +246,10 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
         }
     };
     const int parts = headThreadsFor(T, heads);
-    const ModelArithmetic alone{&gemm, std::nullopt, shape.causal, activeSimdLevel(), shape.window};
+    const bool everyScore = record == HeadRecord::Everything;
+    const ModelArithmetic alone{&gemm, std::nullopt, shape.causal, activeSimdLevel(), shape.window, everyScore};
     const ModelArithmetic sideBySide{&gemm, OneThreadProducts{activeSimdLevel()}, shape.causal, activeSimdLevel(),
-                                     shape.window};
+                                     shape.window, everyScore};
     const std::function<void(int)> part = [&](int index) {
         for (int h = index; h < heads; h += parts) attend(h, sideBySide);
     };
