@@ -113,6 +113,10 @@ private:
 };
 
 void EncoderDecoderWindowTest::otherLessonsHaveNoStages() {
+    // The description names the token <s>: plain text, not a rich-text strike-out that hides it.
+    const auto* description = child<QLabel>(*window, "description");
+    QCOMPARE(description->textFormat(), Qt::PlainText);
+    QVERIFY(description->text().contains(QStringLiteral("Y₁[<s>] = [0, 0, 0, 1]")));
     QVERIFY(child<StageBar>(*window, "stageBar")->isVisible());
     QVERIFY(window->openBuiltInLesson("first-hand-exercise"));
     QVERIFY(!child<StageBar>(*window, "stageBar")->isVisible());

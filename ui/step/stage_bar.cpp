@@ -31,7 +31,7 @@ StageBar::StageBar(QWidget* parent) : QWidget(parent) {
     table_->setObjectName("teacherForcing");
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // sized to its contents: no bar to reserve room for
     table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table_->setToolTip(tr("Teacher forcing: each position is scored on the word after its input word"));
     mean_ = new QLabel(this);
@@ -41,6 +41,8 @@ StageBar::StageBar(QWidget* parent) : QWidget(parent) {
     row->addWidget(choice_);
     row->addWidget(table_);
     row->addWidget(mean_, 1);
+    row->addStretch();  // without the labels (other stages) the box keeps its width
+    choice_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     connect(choice_, &QComboBox::currentIndexChanged, this,
             [this] { emit stageChosen(stage()); });
 }
