@@ -12,7 +12,8 @@
 //   cross:   q[<s>] = Y₁[<s>]·W_Q = [0,0,0,2]·W_Q = [0,0,4,0]; scores with M = 1.096274, 1.096274,
 //            5.807453, ÷2; e^(0.548137 − 2.903726) = e^−2.355589 = 0.094838, so
 //            the weight on 谁 = 1 / (1 + 2·0.094838) = 0.840565
-//   labels:  p(who | <s>) = e^3.264087 / (e^3.264087 + 2·e^0.367963 + 1) = 0.870545, −ln = 0.138635
+//   labels:  logit(who) = 2 + 0.840565·1.451863 + 2·0.079717·0.274068 = 3.264082, so p(who | <s>) =
+//            e^3.264082 / (e^3.264082 + 2·e^0.367963 + 1) = 26.1561 / 30.0457 = 0.870544, −ln = 0.138636
 // The lesson prints 3 decimals: 0.452, 0.622, 0.841, 0.871, 0.139.
 #include <QComboBox>
 #include <QFile>
@@ -153,7 +154,7 @@ void EncoderDecoderWindowTest::eachStageShowsItsOwnNumbers() {
     QCOMPARE(result->columnCount(), 3);  // the source's words are the columns
     QCOMPARE(result->headerData(2, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("谁"));
     QVERIFY(showStep(w, Step::Probabilities));
-    QCOMPARE_NEAR(shownValue(w, 0, 0), 0.870545);
+    QCOMPARE_NEAR(shownValue(w, 0, 0), 0.870544);
     // The heatmap follows: 4 decoder rows × 3 source columns.
     const Trace& shown = sessionOf(w).trace();
     QCOMPARE(shown.tokenCount(), 4);
