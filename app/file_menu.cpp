@@ -15,12 +15,14 @@
 #include "ui/common/file_write.hpp"
 #include "app/recent_files.hpp"
 #include "app/session_menu.hpp"
+#include "core/export/encoder_decoder_export.hpp"
 #include "core/export/export.hpp"
 #include "ui/attention/heatmap_view.hpp"
 #include "ui/step/worked_example.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "ui/common/core_language.hpp"
 
 namespace attnscope {
 
@@ -121,11 +123,17 @@ void FileMenu::exportHeatmap() {
 void FileMenu::exportWorksheet() {
     const QString path = QFileDialog::getSaveFileName(&window_, tr("Export worksheet"), "worksheet.md",
                                                       tr("Markdown (*.md)"));
-    if (path.isEmpty()) return;
+    if (!path.isEmpty()) exportWorksheetTo(path);
+}
+
+bool FileMenu::exportWorksheetTo(const QString& path) {
     ExportRequest request;
     request.decimals = worked_.decimals();
     request.explain = true;
-    if (worked_.trace()) writeText(path, exportTrace(*worked_.trace(), ExportFormat::Markdown, request));
+    request.language = coreLanguage();
+    if (const EncoderDecoderRun* stages = actions_.shownStages ? actions_.shownStages() : nullptr)
+        return writeText(path, exportEncoderDecoder(*stages, ExportFormat::Markdown, request));
+    return worked_.trace() && writeText(path, exportTrace(*worked_.trace(), ExportFormat::Markdown, request));
 }
 
 void FileMenu::exportStepCsv() {

@@ -25,6 +25,9 @@ public:
              const HeatmapView& heatmap);
     void fill(QMenu* menu);
     SessionMenu* sessions() const { return sessions_; }  // File ▸ Save session / Open session
+    // File ▸ Export worksheet without its dialog: the worked example's trace with every cell's
+    // explanation, or an encoder–decoder lesson's every stage and its labels; false: not written.
+    bool exportWorksheetTo(const QString& path);
 
 private:
     bool showsLesson() const;  // the lesson is what the window shows (not a model)

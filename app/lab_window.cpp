@@ -62,7 +62,9 @@ void LabWindow::showPage(Page page) { tabs_->setCurrentIndex(static_cast<int>(pa
 
 void LabWindow::refresh() {
     if (!session_.hasLesson()) return;
-    const LabInput input{session_.lesson(), session_.sentence(), session_.trace(), session_.decimals()};
+    // An encoder–decoder's lab works on its encoder (the lesson's sentence), whichever stage the window shows.
+    const Trace& trace = session_.encoderDecoder() ? session_.encoderDecoder()->encoder : session_.trace();
+    const LabInput input{session_.lesson(), session_.sentence(), trace, session_.decimals()};
     for (LabPanel* panel : std::initializer_list<LabPanel*>{positional_, scaling_, synthesizer_, masks_,
                                                             multiHead_, exercises_})
         panel->setInput(input);

@@ -61,6 +61,7 @@
 #include "ui/attention/piece_strip.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/step/worked_example.hpp"
+#include "ui/step/stage_bar.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/step/token_strip.hpp"
 #include "ui/common/core_error_text.hpp"
@@ -165,6 +166,8 @@ QWidget* MainWindow::buildCentralWidget() {
     ui_->ablate->setObjectName("ablateEdit");
     ui_->ablate->setPlaceholderText(tr("none (e.g. 1:2,2:1)"));
     ui_->ablate->setToolTip(tr("Heads to switch off, LAYER:HEAD counted from 1: their output becomes zero"));
+    ui_->stages = new StageBar(central);
+    ui_->stages->setObjectName("stageBar");
     ui_->tokens = new TokenStrip(central);
     ui_->tokens->setObjectName("tokens");
     ui_->pieces = new PieceStrip(central);
@@ -200,6 +203,7 @@ QWidget* MainWindow::buildCentralWidget() {
     auto* layout = new QVBoxLayout(central);
     for (QWidget* w : std::initializer_list<QWidget*>{ui_->title, ui_->description}) layout->addWidget(w);
     layout->addLayout(sentenceRow);
+    layout->addWidget(ui_->stages);
     for (QWidget* w : std::initializer_list<QWidget*>{ui_->controls, ui_->tokens, ui_->pieces, ui_->notices}) layout->addWidget(w);
     layout->addLayout(statusRow);
     layout->addWidget(splitter, 1);
@@ -307,6 +311,7 @@ void MainWindow::connectViews() {
     connect(ui_->presentation, &Presentation::focusRowChanged, ui_->worked, &WorkedExample::setFocusing);
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
+    connect(ui_->stages, &StageBar::stageChosen, this, [this](EncoderDecoderStage stage) { source_->setStage(stage); });
     addHeadSwitchMenus();
     connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
         ui_->heatmap->setHead(head);
@@ -384,7 +389,8 @@ WindowActions MainWindow::actions() {
             [this] { return source_ == model_ ? (model_->model() ? qs(model_->model()->folder) : QString()) : lessonPath_; },
             [this](const SavedSession& s, const std::function<void()>& opened) { restoreSession(s, opened); },
             [this] { return source_->shortName(); },
-            [this] { return ui_->controls->layer(); }};
+            [this] { return ui_->controls->layer(); },
+            [this]() -> const EncoderDecoderRun* { return source_ == lesson_ ? lesson_->session().encoderDecoder() : nullptr; }};
 }
 
 void MainWindow::setErrorText(const QString& text) {

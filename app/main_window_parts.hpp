@@ -37,6 +37,7 @@ class Presentation;
 class PredictionsView;
 class FoldingText;
 class QkTabController;
+class StageBar;
 class StepNavigator;
 class TokenStrip;
 class WorkedExample;
@@ -47,6 +48,7 @@ struct MainWindow::Parts {
     QLineEdit* sentence = nullptr;
     QLineEdit* ablate = nullptr;  // "Switch heads off:" L:H,L:H as --ablate takes them
     TokenStrip* tokens = nullptr;
+    StageBar* stages = nullptr;  // an encoder–decoder lesson's stage choice and teacher-forcing table
     PieceStrip* pieces = nullptr;
     StepNavigator* navigator = nullptr;
     QTabWidget* tabs = nullptr;

@@ -44,6 +44,7 @@
 #include "ui/attention/head_effect_box.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/step/worked_example.hpp"
+#include "ui/step/stage_bar.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/step/token_strip.hpp"
 #include "ui/common/core_error_text.hpp"
@@ -163,6 +164,7 @@ void MainWindow::showSourcePanels() {
     ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->modelView), offers(Offer::ModelViews));
     ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->headView), offers(Offer::ModelViews));
     ui_->predictionsArea->setVisible(offers(Offer::Predictions));
+    ui_->stages->setVisible(offers(Offer::Stages));
     ui_->controls->showOptions(offers(Offer::AttentionOptions));
     // Sources with several layers share the layer selector, even without attention options.
     const auto trace = source_->trace();
@@ -216,6 +218,7 @@ void MainWindow::onTraceChanged() {
     else ui_->tokens->setTokens(trace->tokens);
     ui_->navigator->setHeadCount(trace->headCount());
     showOnTabs(source_->cheapToShow());
+    if (source_->offers(Offer::Stages)) source_->showStages(*ui_->stages);
     if (source_->offers(Offer::Predictions)) {
         source_->showPredictions(*ui_->predictions);
         ui_->headEffects->showRun();

@@ -11,6 +11,8 @@
 
 namespace attnscope {
 
+struct EncoderDecoderRun;
+
 struct WindowActions {
     std::function<bool(const QString& path)> openLessonFile;  // false: refused, with a message
     std::function<void(const QString& pathOrId)> openModel;   // off the GUI thread
@@ -24,6 +26,8 @@ struct WindowActions {
     std::function<void(const SavedSession&, const std::function<void()>& opened)> restoreSession;
     std::function<QString()> sourceName;  // the model's or lesson's short name, for figure titles
     std::function<int()> shownLayer;      // the layer on screen, 0-based in the model
+    // Every stage of the encoder–decoder lesson on screen (its worksheet has them all); null otherwise.
+    std::function<const EncoderDecoderRun*()> shownStages;
 };
 
 }  // namespace attnscope

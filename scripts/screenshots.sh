@@ -78,6 +78,13 @@ for size in 1280x720 1920x1080; do
   xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lesson coreference --movement "The animal didn't cross the street because it was too wide" --word it "$out/movement"
   xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --lesson coreference-zh --movement "动物没有过马路，因为它太宽了" --word 它 "$zh/movement"
 done
+# An encoder–decoder lesson stage by stage (issue 29 §4) filling each screen: the encoder's, the
+# decoder's masked and the cross-attention weights, then p(label) beside teacher forcing's table.
+mkdir -p "$out/stages" "$zh/stages"
+for size in 1280x720 1920x1080; do
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --stages translation "$out/stages"
+  xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --lang zh_CN --stages translation-zh "$zh/stages"
+done
 count=$(find "$out" -maxdepth 1 -name '*.png' | wc -l)
 if [ "$count" -eq 0 ]; then
   echo "screenshots.sh: no screenshots were written to $out" >&2

@@ -7,6 +7,7 @@
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/common/core_language.hpp"
+#include "ui/step/stage_bar.hpp"
 
 namespace attnscope {
 
@@ -16,6 +17,11 @@ Result<void> LessonTraceSource::open(Lesson lesson) {
     if (auto error = session_.openLesson(std::move(lesson)); !error.ok()) return error;
     trace_ = std::make_shared<const Trace>(session_.trace());
     return {};
+}
+
+// The Edit lesson tab always; an encoder–decoder's stages too.
+bool LessonTraceSource::offers(Offer offer) const {
+    return offer == Offer::LessonEditor || (offer == Offer::Stages && session_.encoderDecoder() != nullptr);
 }
 
 QString LessonTraceSource::name() const { return qs(session_.lesson().title); }
@@ -65,6 +71,19 @@ void LessonTraceSource::publish() {
     trace_ = std::make_shared<const Trace>(session_.trace());
     emit traceChanged();
     emit workedTraceChanged();
+}
+
+void LessonTraceSource::showStages(StageBar& bar) const {
+    if (const EncoderDecoderRun* run = session_.encoderDecoder()) bar.showRun(*run, session_.stage(), decimals());
+}
+
+// Every stage ran with the sentence: the switch shows another of them, nothing is computed.
+void LessonTraceSource::setStage(EncoderDecoderStage stage) {
+    if (auto error = session_.setStage(stage); !error.ok())
+        return emit runFailed(tr("The stage could not be shown (%1); the previous result stays shown.")
+                                  .arg(coreErrorText(error.error())),
+                              false);
+    publish();
 }
 
 // Every layer is in the lesson's trace already.

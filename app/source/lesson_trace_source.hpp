@@ -18,7 +18,7 @@ public:
     const Session& session() const { return session_; }
     Session& session() { return session_; }
 
-    bool offers(Offer offer) const override { return offer == Offer::LessonEditor; }
+    bool offers(Offer offer) const override;
     QString kindName() const override { return tr("lesson"); }
     QString name() const override;
     QString shortName() const override { return name(); }
@@ -38,6 +38,8 @@ public:
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     StatesSentenceRunner statesRunner(std::vector<HeadRef> ablate = {}) const override;
+    void showStages(StageBar& bar) const override;
+    void setStage(EncoderDecoderStage stage) override;
 
 private:
     void publish();

@@ -14,12 +14,14 @@
 #include "app/sentence_runners.hpp"
 #include "core/analysis/coref_eval.hpp"
 #include "core/analysis/norm_attention.hpp"
+#include "core/lesson/run_encoder_decoder.hpp"
 #include "core/trace/head_digest.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
 
 class PredictionsView;
+class StageBar;
 
 class TraceSource : public QObject {
     Q_OBJECT
@@ -31,6 +33,7 @@ public:
         Predictions,       // the predictions panel beside the tabs
         AttentionOptions,  // hide special tokens, renormalise, aggregate heads, colour scale
         WordPieces,        // tokens shown as word pieces (PieceStrip) instead of token chips
+        Stages,            // an encoder–decoder's stage choice and teacher-forcing table (StageBar)
     };
 
     using QObject::QObject;
@@ -94,6 +97,10 @@ public:
     }
     // Sources that offer Predictions fill the panel from their last run.
     virtual void showPredictions(PredictionsView& /*view*/) const {}
+    // Sources that offer Stages fill the bar from their last run, and show another stage's Trace
+    // on setStage (→ traceChanged and workedTraceChanged, or runFailed with the state kept).
+    virtual void showStages(StageBar& /*bar*/) const {}
+    virtual void setStage(EncoderDecoderStage /*stage*/) {}
 
 signals:
     void runStarted();

@@ -467,6 +467,10 @@ std::string madeUpNote(const SentenceResolution& resolved, Language language) {
 }
 
 Result<SentenceResolution> resolveSentence(const Trace& trace, const ResolveOptions& options) {
+    // A pronoun's antecedent is in its own sentence: cross-attention's columns are another one
+    // (an encoder–decoder's cross stage).
+    if (trace.isCrossAttention())
+        return Error{ErrorId::WhereSentence, errorText(ErrorId::ExpectedFound, ErrorId::SelfAttention, ErrorId::ACrossAttentionTrace)};
     SentenceResolution out;
     out.words = wordsOf(trace.tokens);
     std::vector<Mention> mentions;

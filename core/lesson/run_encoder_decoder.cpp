@@ -104,4 +104,12 @@ Result<EncoderDecoderRun> runEncoderDecoder(const Lesson& lesson, std::string_vi
     return run;
 }
 
+const Trace& stageTrace(const EncoderDecoderRun& run, EncoderDecoderStage stage) {
+    switch (stage) {
+        case EncoderDecoderStage::DecoderSelf: return run.decoderSelf;
+        case EncoderDecoderStage::Cross: return run.cross;
+        default: return run.encoder;
+    }
+}
+
 }  // namespace attnscope

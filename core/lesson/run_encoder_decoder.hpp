@@ -35,6 +35,10 @@ struct EncoderDecoderRun {
     double meanLoss = 0;              // the mean of `loss`: what training minimises
 };
 
+// The stages a teacher steps through, in the order the explainers draw them (the labels go with Cross).
+enum class EncoderDecoderStage { Encoder, DecoderSelf, Cross };
+const Trace& stageTrace(const EncoderDecoderRun& run, EncoderDecoderStage stage);
+
 // `source`: the sentence the encoder reads (the lesson's sentence unless the user typed another).
 // settings.ablate switches off heads of the encoder; padTo is ignored. Errors: a lesson without
 // "encoder_decoder", a source without tokens, a word missing from the table under "ask".

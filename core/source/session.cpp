@@ -1,44 +1,58 @@
 #include "core/source/session.hpp"
 
 #include "core/lesson/run_lesson.hpp"
+#include "core/text/error_messages.hpp"
 
 namespace attnscope {
 
+Result<void> Session::runAndKeep(const Lesson& lesson, const std::string& sentence, const RunSettings& settings) {
+    if (lesson.encoderDecoder.present) {
+        auto run = runEncoderDecoder(lesson, sentence, settings);
+        if (!run) return run.error();
+        stages_ = std::move(run).value();
+        trace_ = Trace{};
+        return {};
+    }
+    auto run = runLesson(lesson, sentence, settings);
+    if (!run) return run.error();
+    trace_ = std::move(run).value();
+    stages_.reset();
+    return {};
+}
+
 Result<void> Session::openLesson(Lesson lesson) {
     if (auto invalid = validateLesson(lesson, lesson.title.in("")); !invalid.ok()) return invalid;
-    auto run = runLesson(lesson, lesson.sentence);
-    if (!run) return run.error();
+    if (auto error = runAndKeep(lesson, lesson.sentence, RunSettings{}); !error.ok()) return error;
     sentence_ = lesson.sentence;
     lesson_ = std::move(lesson);
-    trace_ = std::move(run).value();
+    stage_ = EncoderDecoderStage::Encoder;
     ablate_.clear();
     hasLesson_ = true;
     return {};
 }
 
 Result<void> Session::setSentence(std::string sentence) {
-    auto run = runLesson(lesson_, sentence, settings());
-    if (!run) return run.error();
+    if (auto error = runAndKeep(lesson_, sentence, settings()); !error.ok()) return error;
     sentence_ = std::move(sentence);
-    trace_ = std::move(run).value();
     return {};
 }
 
 Result<void> Session::rerun() {
     if (auto invalid = validateLesson(lesson_, lesson_.title.in("")); !invalid.ok()) return invalid;
-    auto run = runLesson(lesson_, sentence_, settings());
-    if (!run) return run.error();
-    trace_ = std::move(run).value();
-    return {};
+    return runAndKeep(lesson_, sentence_, settings());
 }
 
 Result<void> Session::setAblation(std::vector<HeadRef> heads) {
     RunSettings ablated;
     ablated.ablate = heads;
-    auto run = runLesson(lesson_, sentence_, ablated);
-    if (!run) return run.error();
+    if (auto error = runAndKeep(lesson_, sentence_, ablated); !error.ok()) return error;
     ablate_ = std::move(heads);
-    trace_ = std::move(run).value();
+    return {};
+}
+
+Result<void> Session::setStage(EncoderDecoderStage stage) {
+    if (!stages_) return Error{ErrorId::WhereLesson, ErrorId::NoEncoderDecoder};
+    stage_ = stage;
     return {};
 }
 

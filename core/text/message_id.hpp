@@ -100,6 +100,9 @@ enum class MessageId : int {
     // tokens), the teacher-forcing table's column names (separated by "|"),
     // and its mean ({1} the labels, {2} the mean)
     StageEncoder, StageDecoderSelf, StageCross, StageLabels, TeacherForcingHeader, TeacherForcingMean,
+    // The cross stage of an encoder–decoder (isDecoderCrossStage): what its first matrices are, their cells
+    // ({1} the token, {2} its position), and its residual sum
+    StepDecoderState, StepEncoderOutput, ExplainDecoderState, ExplainEncoderOutput, StepAddCross,
     Count
 };
 

@@ -376,6 +376,17 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "输出与标签（教师强制）：每个位置都按其输入词之后的那个词打分"},
     {MessageId::TeacherForcingHeader, "position|decoder input|label|p(label)|−ln p(label)", "位置|解码器输入|标签|p(标签)|−ln p(标签)"},
     {MessageId::TeacherForcingMean, "mean loss (cross-entropy over the {1} labels) = {2}", "平均损失（{1} 个标签的交叉熵）= {2}"},
+    {MessageId::StepDecoderState, "Decoder state Y₁ (after masked self-attention): the queries come from it",
+     "解码器状态 Y₁（掩码自注意力之后）：查询来自它"},
+    {MessageId::StepEncoderOutput, "Encoder output M (a row per source word): keys and values come from it",
+     "编码器输出 M（每个源词一行）：键和值来自它"},
+    {MessageId::ExplainDecoderState,
+     "Y₁[{1}] = Y₀ + attention: the decoder's masked self-attention output for token {2} plus its input (the decoder stage)",
+     "Y₁[{1}] = Y₀ + 注意力输出：解码器掩码自注意力在第 {2} 个词元处的输出加上其输入（见解码器阶段）"},
+    {MessageId::ExplainEncoderOutput,
+     "M[{1}] = X + attention: the encoder's output for source token {2} (the encoder stage)",
+     "M[{1}] = X + 注意力输出：编码器在源句第 {2} 个词元处的输出（见编码器阶段）"},
+    {MessageId::StepAddCross, "Residual connection Y₂ = Y₁ + cross-attention output", "残差连接 Y₂ = Y₁ + 交叉注意力输出"},
 }};
 
 constexpr bool inIdOrder() {
@@ -512,7 +523,24 @@ std::string_view stepTitle(Step step, Language language) {
     return message(kStepTitles.at(static_cast<std::size_t>(step)), language);
 }
 
+bool isDecoderCrossStage(const Trace& trace) { return trace.isCrossAttention() && trace.block.present(); }
+
+namespace {
+
+std::optional<MessageId> crossStageTitle(const Trace& trace, Step step) {
+    if (!isDecoderCrossStage(trace)) return std::nullopt;
+    switch (step) {
+        case Step::Embedding: return MessageId::StepDecoderState;
+        case Step::SourceInput: return MessageId::StepEncoderOutput;
+        case Step::AddAttention: return MessageId::StepAddCross;
+        default: return std::nullopt;
+    }
+}
+
+}  // namespace
+
 std::string stepTitleIn(const Trace& trace, Step step, int layer, Language language) {
+    if (const auto cross = crossStageTitle(trace, step)) return std::string(message(*cross, language));
     if (step == Step::Masked && trace.paddedFrom >= 0)
         return std::string(message(trace.causal ? MessageId::StepMaskedCausalPadding : MessageId::StepMaskedPadding, language));
     // RoPE first: a lesson without projections turns X itself, and its Q and K are the turned ones.

@@ -25,6 +25,10 @@ std::string fillMessage(std::string_view text, const std::vector<std::string>& a
 // The catalogue's step title: stepTitle / stepTitleIn (core/trace/trace.hpp) in `language`.
 std::string_view stepTitle(Step step, Language language);
 std::string stepTitleIn(const Trace& trace, Step step, int layer, Language language);
+// The cross stage of an encoder–decoder run (core/lesson/run_encoder_decoder.hpp): cross-attention
+// with the block after it (the lab's cross-attention has none). Its Embedding is the decoder's Y₁ and
+// its source input the encoder output M, and their titles and cell explanations say so.
+bool isDecoderCrossStage(const Trace& trace);
 
 // Grouped-query attention: "K/V head 1, shared by query heads 1–2" (1-based) for query head `head`
 // of `layer`; empty when each head of the layer has its own K and V. asSuffix: ", K/V head 1, …".

@@ -311,6 +311,11 @@ void explainOutput(Explanation& e, const Context& c) {
 
 void explainEmbedding(Explanation& e, const Context& c) {
     const Token& t = c.trace.tokens.at(c.cell.row);
+    if (isDecoderCrossStage(c.trace)) {  // Y₁, computed in the decoder's own stage
+        e.kind = ExplanationKind::Given;
+        e.rule = c.say(MessageId::ExplainDecoderState, {c.token(c.cell.row), nth(c.cell.row)});
+        return;
+    }
     e.kind = ExplanationKind::Lookup;
     if (t.inTable) {
         e.rule = c.say(MessageId::ExplainLookup, {t.text, nth(c.cell.col)});
@@ -375,7 +380,8 @@ void explainInput(Explanation& e, const Context& c) {
 void explainSourceInput(Explanation& e, const Context& c) {
     if (!c.trace.isCrossAttention()) return explainInput(e, c);  // self-attention: X itself
     e.kind = ExplanationKind::Given;
-    e.rule = c.say(MessageId::ExplainSourceInput, {c.keyToken(c.cell.row), nth(c.cell.row)});
+    const MessageId rule = isDecoderCrossStage(c.trace) ? MessageId::ExplainEncoderOutput : MessageId::ExplainSourceInput;
+    e.rule = c.say(rule, {c.keyToken(c.cell.row), nth(c.cell.row)});
 }
 
 void build(Explanation& e, const Context& c) {

@@ -2584,6 +2584,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>无法运行编辑后的课程（%1）；仍显示之前的结果。</translation>
     </message>
     <message>
+        <source>The stage could not be shown (%1); the previous result stays shown.</source>
+        <translation>无法显示该阶段（%1）；仍显示之前的结果。</translation>
+    </message>
+    <message>
         <source>lesson</source>
         <translation>课程</translation>
     </message>
@@ -5083,6 +5087,33 @@ With --sentence-b: the same word in two contexts, the cosine of its vectors laye
     <message>
         <source>%1; the settings are neither read nor saved this session</source>
         <translation>%1；本次会话既不读取也不保存设置</translation>
+    </message>
+</context>
+<context>
+    <name>attnscope::StageBar</name>
+    <message>
+        <source>Stage:</source>
+        <translation>阶段：</translation>
+    </message>
+    <message>
+        <source>1. Encoder: self-attention over the source (output M)</source>
+        <translation>1. 编码器：对源句的自注意力（输出 M）</translation>
+    </message>
+    <message>
+        <source>2. Decoder: masked self-attention (output Y₁)</source>
+        <translation>2. 解码器：掩码自注意力（输出 Y₁）</translation>
+    </message>
+    <message>
+        <source>3. Decoder: cross-attention to M, output head and labels</source>
+        <translation>3. 解码器：对 M 的交叉注意力、输出头与标签</translation>
+    </message>
+    <message>
+        <source>Every view shows the chosen stage of the encoder–decoder</source>
+        <translation>所有视图都显示编码器–解码器中选定的阶段</translation>
+    </message>
+    <message>
+        <source>Teacher forcing: each position is scored on the word after its input word</source>
+        <translation>教师强制：每个位置都按其输入词之后的那个词打分</translation>
     </message>
 </context>
 </TS>

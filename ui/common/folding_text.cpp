@@ -10,6 +10,7 @@ namespace attnscope {
 FoldingText::FoldingText(QWidget* parent, int foldedLines) : QWidget(parent), foldedLines_(foldedLines) {
     label_ = new QLabel(this);
     label_->setWordWrap(true);
+    label_->setTextFormat(Qt::PlainText);  // a lesson's "<s>" is a token, not Qt's rich-text strike-out
     label_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     toggle_ = new QToolButton(this);
     toggle_->setAutoRaise(true);

@@ -6,6 +6,7 @@
 //   attnscope_screenshots --model FOLDER|ID --words --sentence TEXT DIR   (View ▸ Attention between words)
 //   attnscope_screenshots [--lang zh_CN] --lecture LESSON DIR   (presentation mode on this screen)
 //   attnscope_screenshots [--lang zh_CN] --model FOLDER|ID --beyond --sentence TEXT DIR   (weight × ‖value‖, Beyond weights)
+//   attnscope_screenshots [--lang zh_CN] --stages LESSON DIR   (an encoder–decoder's stages on this screen)
 //   attnscope_screenshots [--lang zh_CN] (--lesson L | --model M) [--sentence A] --movement B [--word W] DIR   (the X → Y tab)
 // Exit 1 with the first file that could not be written and the OS's reason, or when nothing was
 // written (then the window's last error, e.g. a model that did not open).
@@ -55,6 +56,10 @@ int takeScreenshots(const QCommandLineParser& parser, const QString& dir) {
         window.show();
         return exitCode(window, tour, tour.saveModelScreenshots(dir, parser.value("model"), sentence), dir);
     }
+    if (parser.isSet("stages")) {
+        window.show();
+        return exitCode(window, tour, tour.saveStageScreenshots(dir, parser.value("stages")), dir);
+    }
     if (parser.isSet("lecture")) {
         window.show();
         return exitCode(window, tour, tour.saveLectureScreenshots(dir, parser.value("lecture")), dir);
@@ -80,6 +85,7 @@ int main(int argc, char** argv) {
                        {"words", "attention between words (with --model)"},
                        {"beyond", "weight × ‖value‖ shading and the Beyond weights tab, on this screen (with --model)"},
                        {"lecture", "a built-in lesson in presentation mode on this screen", "lesson"},
+                       {"stages", "a built-in encoder-decoder lesson stage by stage on this screen", "lesson"},
                        {"movement", "the X → Y tab with this sentence B, on this screen (with --lesson or --model)", "text"},
                        {"word", "with --movement: the word compared in both sentences", "word"}});
     parser.addPositionalArgument("dir", "where the PNG files go");

@@ -53,6 +53,9 @@ public:
     // X → Y tab over the whole stack and at layer 1 (movement-WxH-….png; movement_shots.cpp), the
     // two-context curve of `word` when both sentences have it (else the tab's default).
     int saveMovementScreenshots(const QString& dir, const QString& sentenceB, const QString& word);
+    // The built-in encoder–decoder `lesson` filling this screen, stage by stage as the stage box
+    // chooses them (stages-WxH-LESSON-….png; stage_shots.cpp).
+    int saveStageScreenshots(const QString& dir, const QString& lesson);
     // The first screenshot that could not be written (the file and the OS's reason), or empty.
     QString screenshotError() const { return screenshotError_; }
 

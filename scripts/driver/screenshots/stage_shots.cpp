@@ -1,0 +1,56 @@
+// Issue 29 §4 on this screen: an encoder–decoder lesson stage by stage, chosen in the stage box as
+// a teacher does: the encoder's weights, the decoder's masked weights, the cross-attention weights
+// (a row of the decoder explained) and the output head's probabilities beside teacher forcing's
+// table. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
+// in English and Chinese (scripts/screenshots.sh).
+#include <QComboBox>
+#include <QDir>
+#include <QScreen>
+#include <QTabWidget>
+#include <algorithm>
+
+#include "app/main_window.hpp"
+#include "scripts/driver/screenshots/screenshot_tour.hpp"
+#include "scripts/driver/window_driver.hpp"
+#include "ui/step/matrix_panel.hpp"
+#include "ui/step/step_navigator.hpp"
+
+namespace attnscope {
+
+int ScreenshotTour::saveStageScreenshots(const QString& dir, const QString& lesson) {
+    MainWindow& w = window_;
+    screenshotError_.clear();
+    QDir().mkpath(dir);
+    if (!w.openBuiltInLesson(lesson)) return 0;
+    const QRect screen = w.screen()->geometry();
+    w.setGeometry(screen);  // a virtual screen without a window manager: full screen by hand
+    const QString size = QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
+    auto* stages = child<QComboBox>(w, "stageChoice");
+    tabs_->setCurrentWidget(matrixPanel_);
+    // (stage box item, step, selected cell, file): the cells are the lesson's points (the comments of
+    // tests/gui/test_encoder_decoder_window.cpp): 我 on itself, who on itself, <s> on 谁, p(who).
+    struct Shot {
+        int stage;
+        Step step;
+        int row, col;
+        const char* what;
+    };
+    const Shot shots[] = {{0, Step::Weights, 0, 0, "encoder-weights"},
+                          {1, Step::Weights, 1, 1, "decoder-masked-weights"},
+                          {2, Step::Weights, 0, 2, "cross-weights"},
+                          {2, Step::Probabilities, 0, 0, "cross-labels"}};
+    int n = 0;
+    for (const Shot& shot : shots) {
+        stages->setCurrentIndex(shot.stage);
+        const auto& steps = navigator_->steps();
+        const auto at = std::find(steps.begin(), steps.end(), shot.step);
+        if (at == steps.end()) continue;
+        navigator_->setCurrentIndex(static_cast<int>(at - steps.begin()));
+        matrixPanel_->selectCell(shot.row, shot.col);
+        n += grabTo(QDir(dir).filePath(QStringLiteral("stages-%1-%2-%3.png").arg(size, lesson, QLatin1String(shot.what)))) ? 1 : 0;
+    }
+    stages->setCurrentIndex(0);
+    return n;
+}
+
+}  // namespace attnscope
