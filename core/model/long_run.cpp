@@ -44,6 +44,8 @@ std::vector<HeadDigest> digestHeads(const LayerTrace& layer, bool causal) {
     return digests;
 }
 
+void releaseThreadLayerBuffers() { threadLayerBuffers() = LayerBuffers{}; }
+
 LayerTrace ablationFlagsOf(const LayerTrace& layer) {
     LayerTrace kept;
     kept.heads.resize(layer.heads.size());

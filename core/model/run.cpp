@@ -161,6 +161,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     }
     const auto error = forward(*model.weights, config, input, effective, run);
     if (release) model.store->releaseAll();  // the embeddings and the LM head
+    if (run.isLong()) releaseThreadLayerBuffers();
     if (!error.ok()) return error.error();
     return run;
 }
@@ -174,6 +175,7 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
     // The attention half only: its Trace is all the layer shows; the feed-forward half's output is
     // hiddenStates[layer + 1], kept already.
     model.weights->attend(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, ablated, nullptr);
+    if (run.isLong()) releaseThreadLayerBuffers();
     return trace;
 }
 

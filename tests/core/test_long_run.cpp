@@ -59,6 +59,15 @@ Mat pooledByHand(const Mat& w, int side) {
     return out;
 }
 
+// Floats the calling thread's layer buffers hold (core/model/blocks.hpp).
+Eigen::Index heldLayerFloats() {
+    const LayerBuffers& b = threadLayerBuffers();
+    Eigen::Index n = 0;
+    for (const MatF* m : {&b.q, &b.k, &b.v, &b.qkv, &b.normed, &b.context, &b.attended, &b.inner, &b.gate, &b.out})
+        n += m->size();
+    return n;
+}
+
 void requireSameHead(const HeadTrace& full, const HeadTrace& rebuilt) {
     REQUIRE_MATRIX_NEAR(full.q, rebuilt.q, 0.0);
     REQUIRE_MATRIX_NEAR(full.k, rebuilt.k, 0.0);
@@ -121,7 +130,9 @@ TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][
         const LoadedModel& model = loaded.value();
         const std::vector<int> ids = someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize);
         const ModelRun full = runWith(model, ids, SIZE_MAX);
+        CHECK(heldLayerFloats() > 0);  // a short run leaves its buffers for the next one
         const ModelRun longRun = runWith(model, ids, 0);  // the long-run policy whatever T is
+        CHECK(heldLayerFloats() == 0);  // a long run's do not outlive it
         REQUIRE_FALSE(full.isLong());
         REQUIRE(longRun.isLong());
         REQUIRE(longRun.hiddenStates.size() == full.hiddenStates.size());
@@ -137,6 +148,7 @@ TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][
             REQUIRE(longRun.digests[static_cast<std::size_t>(layer)].size() == kept.heads.size());
             auto rebuilt = traceLayerInDetail(model, longRun, layer);
             REQUIRE(rebuilt.ok());
+            CHECK(heldLayerFloats() == 0);  // nor those of a layer rebuilt from it
             const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
             REQUIRE(rebuilt.value().heads.size() == want.heads.size());
             REQUIRE_MATRIX_NEAR(want.input, rebuilt.value().input, 0.0);

@@ -89,13 +89,12 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     decimals_ = decimals;
     colours_ = colours;
     const WeightSelection selection{visibleTokens(trace, options.hideSpecial), options.renormalize};
-    const Mat w = shownWeights(weightsToShow(trace.layers.at(layer), head, options.aggregate), selection);  // K×K
+    weights_ = shownWeights(weightsToShow(trace.layers.at(layer), head, options.aggregate), selection);  // K×K
     plot_->xAxis->setLabel(options.words ? QObject::tr("attended-to word (key)") : QObject::tr("attended-to token (key)"));
     plot_->yAxis->setLabel(options.words ? QObject::tr("query word") : QObject::tr("query token"));
-    scaleMax_ = colours == HeatmapColours::Weight ? scaleTop(trace, layer, w, selection, options.scale) : 1.0;
-    fillMap(w, colours == HeatmapColours::PerRow ? rowMaxNormalized(w)
-               : colours == HeatmapColours::Log  ? flooredWeights(w)
-                                                 : w);
+    scaleMax_ = colours == HeatmapColours::Weight ? scaleTop(trace, layer, weights_, selection, options.scale) : 1.0;
+    if (colours == HeatmapColours::Weight) fillMap(weights_);
+    else fillMap(colours == HeatmapColours::PerRow ? rowMaxNormalized(weights_) : flooredWeights(weights_));
     setColourScale(colours);
     if (options.weighting == AttentionViewOptions::Norms && colours == HeatmapColours::Weight)
         scale_->setLabel(QObject::tr("weight × ‖value‖, each row's share"));
@@ -123,17 +122,21 @@ int HeatmapBuilder::titleWidth() const {
     return widest;
 }
 
-void HeatmapBuilder::fillMap(const Mat& weights, const Mat& colourValues) {
-    cells_.clear();
-    const int T = static_cast<int>(weights.rows());
+void HeatmapBuilder::fillMap(const Mat& colourValues) {
+    const int T = static_cast<int>(colourValues.rows());
     if (T == 0) map_->data()->clear();
     else map_->data()->setSize(T, T);
     map_->data()->setRange(QCPRange(0, std::max(T - 1, 0)), QCPRange(0, std::max(T - 1, 0)));
     for (int row = 0; row < T; ++row)
-        for (int col = 0; col < T; ++col) {
-            map_->data()->setCell(col, row, colourValues(row, col));
-            cells_.push_back({row, col, weights(row, col)});
-        }
+        for (int col = 0; col < T; ++col) map_->data()->setCell(col, row, colourValues(row, col));
+}
+
+std::vector<DrawnCell> HeatmapBuilder::drawnCells() const {
+    std::vector<DrawnCell> cells;
+    cells.reserve(static_cast<std::size_t>(weights_.size()));
+    for (int row = 0; row < weights_.rows(); ++row)
+        for (int col = 0; col < weights_.cols(); ++col) cells.push_back({row, col, weights_(row, col)});
+    return cells;
 }
 
 void HeatmapBuilder::setColourScale(HeatmapColours colours) {
@@ -217,7 +220,7 @@ void HeatmapBuilder::printValues(int decimals) {
     if (T > kMaxTokensWithNumbers) return;
     const int shown = T > 6 ? std::min(decimals, 2) : decimals;
     const QFont font = scaledFont(plot_->font(), T > 6 ? 0.85 : 1.0);
-    for (const DrawnCell& c : cells_) {
+    for (const DrawnCell& c : drawnCells()) {
         auto* text = new QCPItemText(plot_);
         text->position->setCoords(c.col, c.row);
         text->setText(qs(formatNumber(c.value, shown)));
@@ -241,7 +244,7 @@ QString HeatmapBuilder::hoverText(const QPointF& pixel) const {
     const int row = static_cast<int>(std::lround(value));
     const int T = tokenCount();
     if (row < 0 || col < 0 || row >= T || col >= T || !plot_->axisRect()->rect().contains(pixel.toPoint())) return {};
-    const double w = cells_[static_cast<std::size_t>(row * T + col)].value;
+    const double w = weights_(row, col);
     return QStringLiteral("%1 (#%2) → %3 (#%4): %5")
         .arg(queryLabels_[row])
         .arg(positions_[static_cast<std::size_t>(row)])

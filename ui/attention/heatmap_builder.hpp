@@ -62,7 +62,8 @@ public:
     void setHighlight(const std::vector<int>& tokens, int current);
     const std::vector<int>& highlighted() const { return highlighted_; }
 
-    const std::vector<DrawnCell>& drawnCells() const { return cells_; }
+    // Every cell with the weight it stands for, row by row (built on demand: tests and small maps).
+    std::vector<DrawnCell> drawnCells() const;
     const QStringList& keyLabels() const { return keyLabels_; }      // x axis, left to right
     const QStringList& queryLabels() const { return queryLabels_; }  // y axis, top to bottom
     // The axis labels drawn at the last replot (thinned), with their pixel extents.
@@ -74,14 +75,16 @@ public:
     HeatmapColours colours() const { return colours_; }
 
 private:
-    void fillMap(const Mat& weights, const Mat& colourValues);
+    void fillMap(const Mat& colourValues);  // the colour of each cell
     void setColourScale(HeatmapColours colours);
     void setAxes(const QStringList& labels);
     void relabel();
     void printValues(int decimals);
 
     bool titleOnTwoLines_ = false;
-    std::vector<DrawnCell> cells_;
+    // The weights the cells stand for (K×K, what hover and the printed numbers read): the matrix
+    // itself, not a list of cells, which at 4,096 tokens was 268 MB beside it.
+    Mat weights_;
     QStringList keyLabels_;
     QStringList queryLabels_;
     std::vector<int> positions_;  // 1-based token positions in the sentence, for hoverText
