@@ -79,13 +79,6 @@ namespace {
 constexpr int kSentenceDelayMs = 150;
 constexpr QSize kTabsMinimum{240, 160};
 const QSize kDefaultWindow{1560, 960};
-QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
-    auto* label = new QLabel(parent);
-    label->setObjectName(name);
-    label->setWordWrap(true);
-    theme::setThemedStyleSheet(label, QLatin1String(style));  // colours from ui/common/theme_colors
-    return label;
-}
 
 }  // namespace
 
@@ -149,69 +142,6 @@ void MainWindow::showEvent(QShowEvent* event) {
 MainWindow::~MainWindow() {
     ui_->traceTabs.clear();
     delete takeCentralWidget();
-}
-
-QWidget* MainWindow::buildCentralWidget() {
-    auto* central = new QWidget(this);
-    ui_->title = new QLabel(central);
-    ui_->title->setObjectName("lessonTitle");
-    ui_->title->setWordWrap(true);  // a long title at 200 % must not widen the window past the screen
-    ui_->description = new FoldingText(central);
-    ui_->description->setObjectName("descriptionBox");
-    ui_->description->label()->setObjectName("description");
-    ui_->sentence = new QLineEdit(central);
-    ui_->sentence->setObjectName("sentence");
-    ui_->sentence->setPlaceholderText(lesson_->sentencePlaceholder());
-    ui_->ablate = new QLineEdit(central);
-    ui_->ablate->setObjectName("ablateEdit");
-    ui_->ablate->setPlaceholderText(tr("none (e.g. 1:2,2:1)"));
-    ui_->ablate->setToolTip(tr("Heads to switch off, LAYER:HEAD counted from 1: their output becomes zero"));
-    ui_->stages = new StageBar(central);
-    ui_->stages->setObjectName("stageBar");
-    ui_->tokens = new TokenStrip(central);
-    ui_->tokens->setObjectName("tokens");
-    ui_->pieces = new PieceStrip(central);
-    ui_->pieces->setObjectName("pieces");
-    ui_->notices = statusLabel("notices", "QLabel { background: {noticeFill}; color: {noticeText}; border: 1px solid {noticeBorder};"
-                                      " padding: 4px; }", central);
-    ui_->rounding = statusLabel("rounding", "QLabel { color: {emphasisText}; font-weight: bold; }", central);
-    ui_->rounding->setWordWrap(false);
-    ui_->error = statusLabel("error", "QLabel { color: {errorText}; font-weight: bold; }", central);
-    ui_->error->hide();
-    ui_->controls = new AttentionControls(central);
-    ui_->navigator = new StepNavigator(central);
-    ui_->navigator->setObjectName("navigator");
-    auto* splitter = new QSplitter(Qt::Horizontal, central);
-    splitter->addWidget(ui_->navigator);
-    splitter->addWidget(buildTabs(central));
-    buildSourcePanels();
-    splitter->addWidget(ui_->predictionsArea);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({250, 1000, 330});
-
-    auto* sentenceRow = new QHBoxLayout;
-    auto* sentenceLabel = new QLabel(tr("Sentence:"), central);
-    sentenceRow->addWidget(sentenceLabel);
-    sentenceRow->addWidget(ui_->sentence, 1);
-    auto* ablateLabel = new QLabel(tr("Switch heads off:"), central);
-    ablateLabel->setObjectName("ablateLabel");
-    sentenceRow->addWidget(ablateLabel);
-    sentenceRow->addWidget(ui_->ablate);
-    auto* statusRow = new QHBoxLayout;
-    statusRow->addWidget(ui_->rounding);
-    statusRow->addWidget(ui_->error, 1);
-    auto* layout = new QVBoxLayout(central);
-    for (QWidget* w : std::initializer_list<QWidget*>{ui_->title, ui_->description}) layout->addWidget(w);
-    layout->addLayout(sentenceRow);
-    layout->addWidget(ui_->stages);
-    for (QWidget* w : std::initializer_list<QWidget*>{ui_->controls, ui_->tokens, ui_->pieces, ui_->notices}) layout->addWidget(w);
-    layout->addLayout(statusRow);
-    layout->addWidget(splitter, 1);
-    // On a projector: what presentation mode hides (the worked example gets the height) and what the zoom resizes.
-    ui_->presentation->setStage({ui_->title, ui_->matrixPanel, splitter, ui_->tabs, ui_->editor,
-                                 {ui_->error, ui_->predictionsArea, ui_->ablate, ablateLabel, ui_->description, ui_->tokens,
-                                  sentenceLabel, ui_->sentence, ui_->controls}});  // headers name the tokens, titles the layer
-    return central;
 }
 
 // Every tab with its controller: the worked example, heatmap, lesson editor, model view, head

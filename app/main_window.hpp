@@ -7,7 +7,6 @@
 #include <memory>
 #include <vector>
 
-#include "core/analysis/coreference.hpp"
 #include "core/base/result.hpp"
 #include "app/window_actions.hpp"
 #include "core/lesson/lesson.hpp"
@@ -44,7 +43,8 @@ public:
     QString lastError() const { return lastError_; }
 private:
     void showEvent(QShowEvent* event) override;
-    QWidget* buildCentralWidget();
+    QWidget* buildCentralWidget();  // main_window_layout.cpp, with buildInputs
+    void buildInputs(QWidget* central);
     QWidget* buildTabs(QWidget* parent);
     void buildSourcePanels();
     void buildMenus();

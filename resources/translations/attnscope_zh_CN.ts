@@ -4179,6 +4179,33 @@ What is open stays.</source>
     </message>
 </context>
 <context>
+    <name>attnscope::StageBar</name>
+    <message>
+        <source>Stage:</source>
+        <translation>阶段：</translation>
+    </message>
+    <message>
+        <source>1. Encoder: self-attention over the source (output M)</source>
+        <translation>1. 编码器：对源句的自注意力（输出 M）</translation>
+    </message>
+    <message>
+        <source>2. Decoder: masked self-attention (output Y₁)</source>
+        <translation>2. 解码器：掩码自注意力（输出 Y₁）</translation>
+    </message>
+    <message>
+        <source>3. Decoder: cross-attention to M, output head and labels</source>
+        <translation>3. 解码器：对 M 的交叉注意力、输出头与标签</translation>
+    </message>
+    <message>
+        <source>Every view shows the chosen stage of the encoder–decoder</source>
+        <translation>所有视图都显示编码器–解码器中选定的阶段</translation>
+    </message>
+    <message>
+        <source>Teacher forcing: each position is scored on the word after its input word</source>
+        <translation>教师强制：每个位置都按其输入词之后的那个词打分</translation>
+    </message>
+</context>
+<context>
     <name>attnscope::StepNavigator</name>
     <message>
         <source>◀ Previous</source>
@@ -5087,33 +5114,6 @@ With --sentence-b: the same word in two contexts, the cosine of its vectors laye
     <message>
         <source>%1; the settings are neither read nor saved this session</source>
         <translation>%1；本次会话既不读取也不保存设置</translation>
-    </message>
-</context>
-<context>
-    <name>attnscope::StageBar</name>
-    <message>
-        <source>Stage:</source>
-        <translation>阶段：</translation>
-    </message>
-    <message>
-        <source>1. Encoder: self-attention over the source (output M)</source>
-        <translation>1. 编码器：对源句的自注意力（输出 M）</translation>
-    </message>
-    <message>
-        <source>2. Decoder: masked self-attention (output Y₁)</source>
-        <translation>2. 解码器：掩码自注意力（输出 Y₁）</translation>
-    </message>
-    <message>
-        <source>3. Decoder: cross-attention to M, output head and labels</source>
-        <translation>3. 解码器：对 M 的交叉注意力、输出头与标签</translation>
-    </message>
-    <message>
-        <source>Every view shows the chosen stage of the encoder–decoder</source>
-        <translation>所有视图都显示编码器–解码器中选定的阶段</translation>
-    </message>
-    <message>
-        <source>Teacher forcing: each position is scored on the word after its input word</source>
-        <translation>教师强制：每个位置都按其输入词之后的那个词打分</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,5 @@
 #include "ui/lab/multi_head_panel.hpp"
 
-#include <QAbstractTableModel>
 #include <QComboBox>
 #include <QEvent>
 #include <QFont>
@@ -21,91 +20,13 @@
 #include "ui/lab/control_row.hpp"
 #include "ui/lab/figure_export.hpp"
 #include "ui/lab/grouped_query_box.hpp"
+#include "ui/lab/head_count_table_model.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/plot_cards.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
-
-// The per-H table: one row per divisor of d, the chosen H highlighted. Display text is rounded;
-// Qt::UserRole gives each number as core computed it.
-class HeadCountTableModel : public QAbstractTableModel {
-public:
-    enum Column { Heads, HeadWidth, Scale, HeadShapes, Scores, Concat, Parameters, RawStd, ScaledStd, Entropy, Count };
-
-    using QAbstractTableModel::QAbstractTableModel;
-    void setRows(std::vector<HeadCountSummary> rows, int T, int d) {
-        beginResetModel();
-        rows_ = std::move(rows);
-        T_ = T;
-        d_ = d;
-        endResetModel();
-    }
-    void setChosen(int heads) {
-        chosen_ = heads;
-        if (!rows_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, Count - 1));
-    }
-    int rowCount(const QModelIndex& = {}) const override { return static_cast<int>(rows_.size()); }
-    int columnCount(const QModelIndex& = {}) const override { return Count; }
-
-    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
-        static const char* const titles[] = {"H", "d_k = d/H", "1/√d_k", "Q_h, K_h, V_h", "Q_h·K_hᵀ",
-                                             QT_TRANSLATE_NOOP("QObject", "concat"),
-                                             QT_TRANSLATE_NOOP("QObject", "parameters 4d²"),
-                                             QT_TRANSLATE_NOOP("QObject", "std of Q_h·K_hᵀ"),
-                                             QT_TRANSLATE_NOOP("QObject", "std of Q_h·K_hᵀ/√d_k"),
-                                             QT_TRANSLATE_NOOP("QObject", "mean row entropy (nats)")};
-        if (role != Qt::DisplayRole || orientation != Qt::Horizontal || section < 0 || section >= Count) return {};
-        return QObject::tr(titles[section]);
-    }
-
-    QVariant data(const QModelIndex& index, int role) const override {
-        if (!index.isValid() || index.row() >= rowCount()) return {};
-        const HeadCountSummary& s = rows_[static_cast<std::size_t>(index.row())];
-        const bool chosen = s.heads == chosen_;
-        if (role == Qt::FontRole && chosen) {
-            QFont bold;
-            bold.setBold(true);
-            return bold;
-        }
-        if (role == Qt::BackgroundRole && chosen) return theme::color(theme::Role::ChosenRow);
-        if (role == Qt::TextAlignmentRole) return int(Qt::AlignRight | Qt::AlignVCenter);
-        if (role == Qt::UserRole) return number(s, index.column());
-        if (role == Qt::DisplayRole) return text(s, index.column());
-        return {};
-    }
-
-private:
-    static QString shape(int rows, int cols) { return QStringLiteral("%1×%2").arg(rows).arg(cols); }
-
-    QVariant number(const HeadCountSummary& s, int column) const {
-        switch (column) {
-            case Heads: return s.heads;
-            case HeadWidth: return s.headWidth;
-            case Scale: return s.scale;
-            case Parameters: return s.parameters;
-            case RawStd: return s.rawScoreStd;
-            case ScaledStd: return s.scaledScoreStd;
-            case Entropy: return s.meanEntropy;
-            default: return {};
-        }
-    }
-
-    QString text(const HeadCountSummary& s, int column) const {
-        switch (column) {
-            case HeadShapes: return shape(T_, s.headWidth);
-            case Scores: return shape(T_, T_);
-            case Concat: return shape(T_, d_);
-            case Scale: case RawStd: case ScaledStd: case Entropy:
-                return QString::number(number(s, column).toDouble(), 'f', 4);
-            default: return number(s, column).toString();
-        }
-    }
-
-    std::vector<HeadCountSummary> rows_;
-    int T_ = 0, d_ = 0, chosen_ = 0;
-};
 
 namespace {
 
@@ -186,6 +107,19 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     sections_->setObjectName("multiHeadSections");
     sections_->setExpanding(false);
     sections_->setDrawBase(false);
+    buildEveryHeadPage();
+    grouped_ = new GroupedQueryBox(this);
+    sections_->addTab(tr("Every head"));
+    sections_->addTab(tr("Heads that share keys (grouped-query)"));
+    top->addWidget(sections_);
+    top->addWidget(everyHead_, 1);
+    top->addWidget(grouped_, 1);
+    connect(sections_, &QTabBar::currentChanged, this, &MultiHeadPanel::showSection);
+    showSection(0);
+}
+
+// The "every head" page: the shapes, the heads' plots, one head's matrices and the per-H table.
+void MultiHeadPanel::buildEveryHeadPage() {
     everyHead_ = new QWidget(this);
     auto* layout = new QVBoxLayout(everyHead_);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -228,14 +162,6 @@ MultiHeadPanel::MultiHeadPanel(QWidget* parent) : QWidget(parent) {
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     layout->addWidget(table_);
-    grouped_ = new GroupedQueryBox(this);
-    sections_->addTab(tr("Every head"));
-    sections_->addTab(tr("Heads that share keys (grouped-query)"));
-    top->addWidget(sections_);
-    top->addWidget(everyHead_, 1);
-    top->addWidget(grouped_, 1);
-    connect(sections_, &QTabBar::currentChanged, this, &MultiHeadPanel::showSection);
-    showSection(0);
 }
 
 // A tab bar over two widgets of which one is shown, not a QTabWidget: a tab widget is as tall as its

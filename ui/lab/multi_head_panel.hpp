@@ -71,6 +71,7 @@ protected:
 
 private:
     QWidget* buildControls();
+    void buildEveryHeadPage();
     QWidget* card(QCustomPlot* plot, const QString& name, std::function<const Mat*()> drawn);
     void chooseInput();      // X from the sentence or the random stand-in, then the H choices
     void refreshWeights();   // new seed or new width: new weights, the table, the run
