@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 
-from reference_cross_attention import jsonable  # numpy arrays to lists, the fixtures' one conversion
+from reference_cross_attention import jsonable, sinusoidal  # the fixtures' conversion; PE(pos, 2i), PE(pos, 2i+1)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -50,17 +50,6 @@ def words_of(lesson, sentence):
         if w not in lesson["embeddings"]:
             raise SystemExit("%r is not in the lesson's table" % w)
     return words
-
-
-def sinusoidal(T, d):
-    pe = np.zeros((T, d))
-    for pos in range(T):
-        for i in range(0, d, 2):
-            angle = pos / (10000.0 ** (i / d))
-            pe[pos, i] = math.sin(angle)
-            if i + 1 < d:
-                pe[pos, i + 1] = math.cos(angle)
-    return pe
 
 
 def embed(lesson, words):
