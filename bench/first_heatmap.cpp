@@ -5,13 +5,16 @@
 // hostile rows of tests/hostile/cases-theme.tsv use it as a window that starts and quits alone.
 // --switch-layer N: then shows layer N (1-based) as the layer box does and prints the milliseconds
 // from that request to the heatmap's next paint with the layer rebuilt (bench/run_decoder_bench.sh).
-//   build/bench/attnscope_first_heatmap --model FOLDER|ID [--sentence TEXT] [--lang zh_CN|en] [--switch-layer N]
+// N,M,…: the layers in turn, each timed (the first switch of a long run faults in its layer's pages,
+// later ones reuse the layer let go, core/model/recycled_weights.hpp).
+//   build/bench/attnscope_first_heatmap --model FOLDER|ID [--sentence TEXT] [--lang zh_CN|en] [--switch-layer N[,M…]]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QTimer>
 #include <cstdio>
+#include <vector>
 #include <qcustomplot.h>  // firstPlot() is compared as the QObject it is
 
 #include "app/app_identity.hpp"
@@ -32,15 +35,18 @@ namespace {
 // the layer, once the switched layer's Trace is shown).
 class QuitAfterFirstHeatmap : public QObject {
 public:
-    QuitAfterFirstHeatmap(const MainWindow& window, const QElapsedTimer& started, int switchTo)
+    QuitAfterFirstHeatmap(const MainWindow& window, const QElapsedTimer& started, std::vector<int> switches)
         : model_(child<ModelTraceSource>(window, "modelSource")), heatmap_(child<HeatmapView>(window, "heatmap")),
-          controls_(child<AttentionControls>(window, "modelControls")), started_(started), switchTo_(switchTo) {
+          controls_(child<AttentionControls>(window, "modelControls")), started_(started), switches_(std::move(switches)) {
         // The switched layer's Trace is in: its views are drawn (the events it queued), then the time taken.
         connect(model_, &ModelTraceSource::workedTraceChanged, this, [this] {
             if (!switched_.isValid() || done_) return;
             QCoreApplication::processEvents();
-            std::printf("layer %d shown %lld ms after it was asked for\n", switchTo_ + 1, static_cast<long long>(switched_.elapsed()));
-            quit();
+            std::printf("layer %d shown %lld ms after it was asked for\n", switches_[next_] + 1,
+                        static_cast<long long>(switched_.elapsed()));
+            std::fflush(stdout);
+            if (++next_ == switches_.size()) return static_cast<void>(quit());
+            QTimer::singleShot(0, this, [this] { switchLayer(); });
         });
     }
 
@@ -51,15 +57,18 @@ protected:
             return false;
         painted_ = true;
         std::printf("first heatmap painted %lld ms after the model was requested\n", static_cast<long long>(started_.elapsed()));
-        if (switchTo_ < 0) return quit();
-        QTimer::singleShot(0, this, [this] {
-            switched_.start();
-            controls_->setLayer(switchTo_);
-        });
+        std::fflush(stdout);
+        if (switches_.empty()) return quit();
+        QTimer::singleShot(0, this, [this] { switchLayer(); });
         return false;
     }
 
 private:
+    void switchLayer() {
+        switched_.start();
+        controls_->setLayer(switches_[next_]);
+    }
+
     bool quit() {
         done_ = true;
         QTimer::singleShot(0, qApp, [] { QApplication::quit(); });
@@ -70,7 +79,8 @@ private:
     const HeatmapView* heatmap_;
     AttentionControls* controls_;
     const QElapsedTimer& started_;
-    int switchTo_ = -1;  // 0-based; -1: quit after the first heatmap
+    std::vector<int> switches_;  // 0-based; none: quit after the first heatmap
+    std::size_t next_ = 0;
     QElapsedTimer switched_;
     bool painted_ = false;  // the first heatmap
     bool done_ = false;
@@ -85,7 +95,7 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.addOptions({{"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
                        {"lang", "zh_CN or en", "language"}, {"kernels", "as attnscope's --kernels", "name"},
-                       {"switch-layer", "then show this layer (1-based) and time it", "layer"}});
+                       {"switch-layer", "then show these layers (1-based, N,M,…) in turn and time each", "layers"}});
     parser.process(app);
     if (!parser.isSet("model")) parser.showHelp(2);
     std::string languageError;
@@ -99,7 +109,9 @@ int main(int argc, char** argv) {
     if (parser.isSet("sentence")) window.setSentence(parser.value("sentence"));  // read once the model loads
     QElapsedTimer started;
     started.start();
-    QuitAfterFirstHeatmap watch(window, started, parser.isSet("switch-layer") ? parser.value("switch-layer").toInt() - 1 : -1);
+    std::vector<int> switches;
+    for (const QString& layer : parser.value("switch-layer").split(',', Qt::SkipEmptyParts)) switches.push_back(layer.toInt() - 1);
+    QuitAfterFirstHeatmap watch(window, started, switches);
     app.installEventFilter(&watch);
     window.openModel(parser.value("model"));
     window.show();

@@ -88,12 +88,17 @@ namespace {
 
 // Each row divided by what `of` says of it; a row whose divisor is not positive stays as it is.
 template <class RowDivisor>
-Mat dividedRows(const Mat& weights, RowDivisor of) {
-    Mat out = weights;
+void divideRowsInPlace(Mat& out, RowDivisor of) {
     for (Eigen::Index r = 0; r < out.rows(); ++r) {
         const double divisor = of(out.row(r));
         if (divisor > 0) out.row(r) /= divisor;
     }
+}
+
+template <class RowDivisor>
+Mat dividedRows(const Mat& weights, RowDivisor of) {
+    Mat out = weights;
+    divideRowsInPlace(out, of);
     return out;
 }
 
@@ -110,9 +115,20 @@ Mat rowMaxNormalized(const Mat& weights) {
 Mat flooredWeights(const Mat& weights, double floor) { return weights.cwiseMax(floor); }
 
 Mat shownWeights(GridRef weights, const WeightSelection& selection) {
-    if (weights.size() == 0) return {};
-    const Mat kept = selectTokens(weights, selection.keep);
-    return selection.renormalize ? renormalizeRows(kept) : kept;
+    Mat out;
+    shownWeightsInto(weights, selection, out);
+    return out;
+}
+
+void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out) {
+    if (weights.size() == 0 || !keepFits(weights, selection.keep) || weights.cols() != weights.rows()) {
+        out.resize(0, 0);
+        return;
+    }
+    const auto K = static_cast<Eigen::Index>(selection.keep.size());
+    out.resize(K, K);
+    weights.visit([&](const auto& w) { out = w(selection.keep, selection.keep).template cast<double>(); });
+    if (selection.renormalize) divideRowsInPlace(out, [](const auto& row) { return row.sum(); });
 }
 
 double maxWeight(GridRef weights) {

@@ -39,6 +39,9 @@ struct WeightSelection {
 };
 // selectTokens, then renormalizeRows when asked. Empty in → empty out.
 Mat shownWeights(GridRef weights, const WeightSelection& selection);
+// The same into `out`, whose storage is reused when its size is right: a heat map shown again at
+// 4,096 tokens faults in no 128 MiB of fresh pages (issue 31).
+void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out);
 
 // What a heatmap's colours map (the view only maps these onto its gradient):
 // each row divided by its own largest entry, so every row's strongest cell is 1 (a row of

@@ -208,6 +208,18 @@ const MatF& causalMaskOf(AttentionScratch& scratch, Eigen::Index T, int window) 
 // below it a head is a few microseconds and OpenBLAS's own threads inside each product serve.
 constexpr Eigen::Index kHeadThreadsFrom = 128;
 
+// Fresh HeadTraces, each keeping the float weight buffer its head held (a recycled layer's, see
+// core/model/recycled_weights.hpp): recordWeights swaps it into the thread's scratch for the next
+// head, so a rebuilt layer faults in no new T×T pages. Every head's weights are written over.
+void resetHeadsKeepingBuffers(LayerTrace& layer, int heads) {
+    std::vector<MatF> buffers;
+    for (HeadTrace& head : layer.heads)
+        if (head.weights.isFloat()) buffers.push_back(std::move(head.weights.floatStorage()));
+    layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
+    for (std::size_t h = 0; h < buffers.size() && h < layer.heads.size(); ++h)
+        layer.heads[h].weights.floatStorage().swap(buffers[h]);
+}
+
 }  // namespace
 
 int headThreadsFor(Eigen::Index tokens, int heads) {
@@ -227,7 +239,7 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     const bool maskShown = shape.causal && record == HeadRecord::Everything;
     const MatF& mask = maskShown ? causalMaskOf(threadScratch(), T, shape.window) : noMask;  // T×T; none for the encoders
     context.resize(T, Q.cols());                                                             // T×(H·d_k)
-    layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
+    resetHeadsKeepingBuffers(layer, heads);
     if (detail == LayerDetail::Summary) digests->assign(static_cast<std::size_t>(heads), HeadDigest{});
     const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
     const bool outputWanted = detail != LayerDetail::WeightsNoOutput;

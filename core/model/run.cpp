@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "core/model/recycled_weights.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/message_id.hpp"
 #include "core/trace/ablation.hpp"
@@ -132,6 +133,7 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     auto labels = labelTokens(ids, tokens);
     if (!labels) return labels.error();
 
+    dropKeptBuffers();  // a new run never has an old run's rebuilt layer on top
     ModelRun run;
     std::vector<int> input = ids;
     run.trace.tokens = std::move(labels).value();
@@ -171,6 +173,7 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
         return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer)};
     const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
     LayerTrace trace;
+    if (run.isLong()) seedWithKeptBuffers(trace);  // the last rebuilt layer the window let go
     const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run
     // The attention half only: its Trace is all the layer shows; the feed-forward half's output is
     // hiddenStates[layer + 1], kept already.

@@ -1,9 +1,11 @@
 #include "core/source/model_session.hpp"
 
 #include <filesystem>
+#include <memory>
 
 #include "core/model/hf_cache.hpp"
 #include "core/source/example_models.hpp"
+#include "core/model/recycled_weights.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/message_id.hpp"
 #include "core/trace/non_finite.hpp"
@@ -157,10 +159,15 @@ Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std
     if (!run->isLong()) return std::shared_ptr<const Trace>(run, &run->trace);  // shares the run's
     auto detail = detailTraceOf(opened, *run, layer);
     if (!detail) return detail.error();
-    auto shown = std::make_shared<Trace>(withoutLayers(run->trace));
+    auto shown = std::make_unique<Trace>(withoutLayers(run->trace));
     shown->layers = run->trace.layers;  // each head's ablated flag
-    shown->layers[static_cast<std::size_t>(layer)] = std::move(detail.value().layers[0]);
-    return std::shared_ptr<const Trace>(std::move(shown));
+    const auto rebuilt = static_cast<std::size_t>(layer);
+    shown->layers[rebuilt] = std::move(detail.value().layers[0]);
+    // Once no view shows it, its weights' buffers serve the next layer rebuilt.
+    return std::shared_ptr<const Trace>(shown.release(), [rebuilt](Trace* gone) {
+        keepForNextRebuild(std::move(gone->layers[rebuilt]));
+        delete gone;
+    });
 }
 
 namespace {

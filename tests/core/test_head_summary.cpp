@@ -93,6 +93,19 @@ TEST_CASE("renormalising is explicit and divides each row by its sum", "[head_su
     REQUIRE_MATRIX_NEAR(rows({{0, 0}, {.25, .75}}), renormalizeRows(rows({{0, 0}, {1, 3}})), 0);
 }
 
+TEST_CASE("shown weights written into a matrix of the right size reuse its storage", "[head_summary]") {
+    const Trace t = handTrace();
+    Mat shown(2, 2);
+    const double* storage = shown.data();
+    shownWeightsInto(t.layers[0].heads[1].weights, {{1, 2}, true}, shown);
+    REQUIRE_MATRIX_NEAR(rows({{.25, .75}, {.75, .25}}), shown, 1e-12);  // as above, head 1 renormalised
+    CHECK(shown.data() == storage);  // a layer switch at 4,096 tokens: no fresh 128 MiB
+    shownWeightsInto(t.layers[0].heads[0].weights, {{1, 2}, false}, shown);
+    REQUIRE_MATRIX_NEAR(rows({{.5, .2}, {.2, .4}}), shown, 0);  // nothing left of the head before
+    shownWeightsInto(t.layers[0].heads[0].weights, {{4}, false}, shown);  // out of range: empty
+    CHECK(shown.size() == 0);
+}
+
 TEST_CASE("heatmap colour values: per-row maximum and the log floor", "[head_summary]") {
     // [.2 .6 .2] / .6 = [1/3 1 1/3];  [.5 .25 .25] / .5 = [1 .5 .5];  a zero row stays zero.
     REQUIRE_MATRIX_NEAR(rows({{1.0 / 3, 1, 1.0 / 3}, {1, .5, .5}, {0, 0, 0}}),

@@ -5,12 +5,17 @@
 // loops below (written apart from core's), the statistics equal those of the full weights.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 
 #include "core/analysis/head_stats.hpp"
 #include "core/model/long_run.hpp"
+#include "core/trace/head_digest.hpp"
+#include "core/model/recycled_weights.hpp"
+#include "core/source/model_session.hpp"
 #include "core/model/transformer.hpp"
 #include "tests/core/matrix_compare.hpp"
 
@@ -257,4 +262,64 @@ TEST_CASE("a streamed long run sends each layer's weights and keeps its digests"
     REQUIRE(run.value().digests.size() == static_cast<std::size_t>(loaded.value().config.layers));
     const HeadDigest& kept = run.value().digests[0][1];
     REQUIRE_MATRIX_NEAR(full.trace.layers[0].heads[1].weights.toMat(), Mat(kept.thumbnail.cast<double>()), 0.0);
+}
+
+namespace {
+
+std::vector<const void*> weightBuffers(const LayerTrace& layer) {
+    std::vector<const void*> buffers;
+    for (const HeadTrace& head : layer.heads)
+        buffers.push_back(head.weights.visit([](const auto& w) { return static_cast<const void*>(w.data()); }));
+    return buffers;
+}
+
+}  // namespace
+
+TEST_CASE("a shown layer the window lets go lends its buffers to the next layer rebuilt", "[long_run][models]") {
+    auto loaded = loadModel(exampleModel("example-llama"));
+    REQUIRE(loaded.ok());
+    OpenedModel opened;
+    opened.model = withPositions(loaded.value(), 512);
+    const std::vector<int> ids = someIds(300, opened.model.config.vocabSize);  // > 128: causal blocks skipped
+    const ModelRun full = runWith(opened.model, ids, SIZE_MAX);
+    const auto longRun = std::make_shared<const ModelRun>(runWith(opened.model, ids, 0));
+    REQUIRE(keptBufferBytes() == 0);
+    const auto T = static_cast<std::size_t>(ids.size());
+    const auto H = static_cast<std::size_t>(opened.model.config.heads);
+
+    // The window shows layers 2, 1, 2 in turn; each shown layer is let go once the next is in.
+    std::vector<const void*> lent;  // every buffer the shown layers had
+    for (const int layer : {1, 0, 1}) {
+        INFO("layer " << layer);
+        auto shown = shownTraceOf(opened, longRun, layer);
+        REQUIRE(shown.ok());
+        std::shared_ptr<const Trace> onScreen = std::move(shown).value();
+        CHECK(keptBufferBytes() == 0);  // taken by this rebuild
+        const LayerTrace& rebuilt = onScreen->layers[static_cast<std::size_t>(layer)];
+        const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
+        REQUIRE(rebuilt.heads.size() == want.heads.size());
+        // The other layer's numbers were in the buffers: every weight is written over, the masked ones to 0.
+        for (std::size_t h = 0; h < H; ++h) REQUIRE_MATRIX_NEAR(want.heads[h].weights, rebuilt.heads[h].weights, 0.0);
+        const std::vector<const void*> used = weightBuffers(rebuilt);
+        if (lent.size() == 2 * H)  // the third: every buffer is one the first two had, none is new
+            for (const void* p : used) CHECK(std::count(lent.begin(), lent.end(), p) == 1);
+        lent.insert(lent.end(), used.begin(), used.end());
+        onScreen.reset();  // the views let go of the last reference: its buffers are kept
+        CHECK(keptBufferBytes() == H * T * T * sizeof(float));
+    }
+    (void)runWith(opened.model, ids, 0);  // a new run drops them
+    CHECK(keptBufferBytes() == 0);
+}
+
+TEST_CASE("a float head's entropy by hand: zeros count 0, a NaN row counts what is finite", "[long_run]") {
+    // Causal rows (each row's keys up to itself): [1], [½ ½], [¼ ¼ ½] → 0, 1 and 1.5 bits
+    // (−¼·log₂¼ · 2 − ½·log₂½ = 1 + ½); mean (0 + 1 + 1.5) / 3 = 5/6.
+    MatF w(3, 3);
+    w << 1, 0, 0, .5f, .5f, 0, .25f, .25f, .5f;
+    CHECK(statisticsDigestOf(w, true).entropy == Approx(5.0 / 6).epsilon(1e-6));
+    // Not causal: the zeros past each row are read too and add 0.
+    CHECK(statisticsDigestOf(w, false).entropy == Approx(5.0 / 6).epsilon(1e-6));
+    // A NaN weight adds nothing (as 0·ln 0): row 2 is then ¼ and ½ → ½ + ½ = 1 bit; mean 2/3.
+    w(2, 0) = std::numeric_limits<float>::quiet_NaN();
+    CHECK(statisticsDigestOf(w, true).entropy == Approx(2.0 / 3).epsilon(1e-6));
 }

@@ -51,11 +51,14 @@ HeatmapBuilder::HeatmapBuilder(QCustomPlot* plot) : ColorMapPlot(plot, QObject::
 
 namespace {
 
-Mat weightsToShow(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate) {
+// What the map shows, into `shown` (its storage reused: no fresh pages a layer switch at 4,096
+// tokens). One head is read in place; an aggregate over heads is made first.
+void shownWeightsOf(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate,
+                    const WeightSelection& selection, Mat& shown) {
     switch (aggregate) {
-        case AttentionViewOptions::Average: return averageOverHeads(layer);
-        case AttentionViewOptions::Max: return maxOverHeads(layer);
-        default: return layer.heads.at(head).weights.toMat();  // one head, shown as double
+        case AttentionViewOptions::Average: return shownWeightsInto(averageOverHeads(layer), selection, shown);
+        case AttentionViewOptions::Max: return shownWeightsInto(maxOverHeads(layer), selection, shown);
+        default: return shownWeightsInto(layer.heads.at(head).weights, selection, shown);
     }
 }
 
@@ -89,7 +92,7 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     decimals_ = decimals;
     colours_ = colours;
     const WeightSelection selection{visibleTokens(trace, options.hideSpecial), options.renormalize};
-    weights_ = shownWeights(weightsToShow(trace.layers.at(layer), head, options.aggregate), selection);  // K×K
+    shownWeightsOf(trace.layers.at(layer), head, options.aggregate, selection, weights_);  // K×K
     plot_->xAxis->setLabel(options.words ? QObject::tr("attended-to word (key)") : QObject::tr("attended-to token (key)"));
     plot_->yAxis->setLabel(options.words ? QObject::tr("query word") : QObject::tr("query token"));
     scaleMax_ = colours == HeatmapColours::Weight ? scaleTop(trace, layer, weights_, selection, options.scale) : 1.0;

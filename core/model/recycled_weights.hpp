@@ -1,0 +1,25 @@
+#pragma once
+// The T×T weight buffers of the last rebuilt layer a window let go, kept for the next rebuild
+// (issue 31). The window shows a long run's layer by rebuilding it (traceLayerInDetail) while the
+// layer on screen stays until the new one arrives. At 4,096 tokens a Qwen2.5-0.5B layer's heads
+// are 14 × 64 MiB of fresh pages a switch, and the kernel clearing them (its page faults), with
+// the old layer's unmapping, was about half of a layer switch (perf, bench/README.md "Switching
+// the shown layer"). Written into again, they cost no page fault.
+//
+// One layer is kept at most, so the peak stays the two layers a switch holds anyway (the one on
+// screen and the one being rebuilt). A new run drops it (runModel), so a run never has it on top.
+// Thread-safe: the layer is let go on the thread that drops the last reference to its Trace.
+#include <cstddef>
+
+#include "core/trace/trace.hpp"
+
+namespace attnscope {
+
+void keepForNextRebuild(LayerTrace&& layer);  // keeps its heads' float weight buffers (only those)
+// Hands the kept buffers to `layer`'s heads (head h the buffer of head h, as many as fit) and
+// forgets them; multiHeadAttentionInto writes the new weights into them.
+void seedWithKeptBuffers(LayerTrace& layer);
+void dropKeptBuffers();
+std::size_t keptBufferBytes();
+
+}  // namespace attnscope
