@@ -20,6 +20,8 @@ struct CpuFeatures {
     bool avx512bw = false;
     bool avx512dq = false;
     bool avx512vl = false;
+    bool avx512bf16 = false;  // vdpbf16ps: BF16 products (core/model/bf16_products.hpp)
+    bool amxbf16 = false;     // AMX tiles for BF16, where the OS enabled their state
 };
 
 CpuFeatures detectCpuFeatures();  // the running CPU (CPUID via the compiler's builtins)
