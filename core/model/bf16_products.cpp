@@ -3,7 +3,6 @@
 
 #include <array>
 #include <atomic>
-#include <cctype>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -19,13 +18,6 @@ namespace {
 
 constexpr std::array<std::pair<std::string_view, ProductsChoice>, 3> kNames{{
     {"auto", ProductsChoice::Auto}, {"bf16", ProductsChoice::Bf16}, {"f32", ProductsChoice::F32}}};
-
-bool equalIgnoringCase(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
-    return true;
-}
 
 std::atomic<ProductsChoice> chosen{ProductsChoice::Auto};  // constant-initialised: valid before main
 

@@ -46,14 +46,14 @@ constexpr std::array<std::pair<std::string_view, KernelFamily>, 8> kNames{{
     {"haswell", KernelFamily::Avx2},   {"prescott", KernelFamily::Sse3},
 }};
 
-bool equalIgnoringCase(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+}  // namespace
+
+bool equalIgnoringCase(std::string_view given, std::string_view lowerCaseName) {
+    if (given.size() != lowerCaseName.size()) return false;
+    for (std::size_t i = 0; i < given.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(given[i])) != lowerCaseName[i]) return false;
     return true;
 }
-
-}  // namespace
 
 std::optional<KernelFamily> parseKernelFamily(std::string_view name) {
     for (const auto& [text, family] : kNames)

@@ -35,6 +35,10 @@ enum class KernelFamily {
     Sse3,     // OpenBLAS "Prescott": SSE3, runs on any x86-64 OpenBLAS supports
 };
 
+// An option's value against a lower-case name, in any case ("SkylakeX" is "skylakex"); also the
+// products choices' (bf16_products.hpp).
+bool equalIgnoringCase(std::string_view given, std::string_view lowerCaseName);
+
 // "auto", "openblas", "avx512", "avx2", "sse3", or OpenBLAS's names "skylakex", "haswell",
 // "prescott"; any case. nullopt for anything else.
 std::optional<KernelFamily> parseKernelFamily(std::string_view name);
