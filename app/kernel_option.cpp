@@ -18,23 +18,6 @@ bool isKernelOption(const QString& argument) {
            argument == QLatin1String("--kernel-info");
 }
 
-}  // namespace
-
-QStringList withoutKernelOptions(const QStringList& arguments) {
-    QStringList kept;
-    for (int i = 0; i < arguments.size(); ++i) {
-        if (i > 0 && takesValue(arguments[i])) ++i;  // and its value
-        else if (i == 0 || !isKernelOption(arguments[i])) kept << arguments[i];
-    }
-    return kept;
-}
-
-bool wantsKernelInfo(const QStringList& arguments) {
-    return arguments.mid(1).contains(QLatin1String("--kernel-info"));
-}
-
-namespace {
-
 QString latin1(std::string_view text) { return QString::fromLatin1(text.data(), int(text.size())); }
 
 // The name asked for by `option` (from the start-up hook), "" for the option without a value, else "auto".
@@ -95,6 +78,19 @@ QString productsInfo() {
 }
 
 }  // namespace
+
+QStringList withoutKernelOptions(const QStringList& arguments) {
+    QStringList kept;
+    for (int i = 0; i < arguments.size(); ++i) {
+        if (i > 0 && takesValue(arguments[i])) ++i;  // and its value
+        else if (i == 0 || !isKernelOption(arguments[i])) kept << arguments[i];
+    }
+    return kept;
+}
+
+bool wantsKernelInfo(const QStringList& arguments) {
+    return arguments.mid(1).contains(QLatin1String("--kernel-info"));
+}
 
 std::optional<std::string> kernelOptionError(const QStringList& arguments) {
     if (auto error = kernelFamilyError(arguments)) return error;
