@@ -84,6 +84,9 @@ void addOptions(QCommandLineParser& parser) {
         {"list-lessons", translate("cli", "List the built-in lessons.")},
         {"kernels", translate("cli", "Matrix-product kernels: auto (default: the best this CPU runs), openblas (its own "
                     "choice), avx512, avx2 or sse3. Also ATTNSCOPE_KERNELS=NAME."), "name"},
+        {"products", translate("cli", "Products of BF16 weights: auto (default: in BF16 where the CPU has AMX-BF16, else "
+                     "float32), bf16 (in BF16 through oneDNN wherever the CPU has AVX512_BF16) or f32. Also "
+                     "ATTNSCOPE_PRODUCTS=NAME."), "name"},
         {"kernel-info", translate("cli", "Print which BLAS kernels run and why, then exit.")},
         {"lang", translate("cli", "Interface language: zh_CN (Simplified Chinese) or en (default: the system locale)."),
          "language"},

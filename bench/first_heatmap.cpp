@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.addOptions({{"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
                        {"lang", "zh_CN or en", "language"}, {"kernels", "as attnscope's --kernels", "name"},
+                       {"products", "as attnscope's --products", "name"},
                        {"switch-layer", "then show these layers (1-based, N,M,…) in turn and time each", "layers"}});
     parser.process(app);
     if (!parser.isSet("model")) parser.showHelp(2);

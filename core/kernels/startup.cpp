@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/model/bf16_products.hpp"
 #include "core/model/blas_kernels.hpp"
 
 namespace attnscope {
@@ -12,19 +13,28 @@ namespace {
 
 StartupKernels startup;  // constant-initialised: valid before any constructor runs
 
-// --kernels NAME or --kernels=NAME on the command line, else ATTNSCOPE_KERNELS.
-void findRequest(int argc, char** argv) {
+// `option` NAME or `option`=NAME on the command line, else the environment variable `variable`.
+void findRequest(int argc, char** argv, const char* option, const char* variable, const char*& requested,
+                 const char*& source) {
+    const std::size_t length = std::strlen(option);
     for (int i = 1; argv && i < argc; ++i) {
-        if (std::strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) startup.requested = argv[i + 1];
-        else if (std::strncmp(argv[i], "--kernels=", 10) == 0) startup.requested = argv[i] + 10;
+        if (std::strcmp(argv[i], option) == 0 && i + 1 < argc) requested = argv[i + 1];
+        else if (std::strncmp(argv[i], option, length) == 0 && argv[i][length] == '=') requested = argv[i] + length + 1;
         else continue;
-        startup.source = "--kernels";
+        source = option;
         return;
     }
-    if (const char* env = std::getenv("ATTNSCOPE_KERNELS"); env && *env) {
-        startup.requested = env;
-        startup.source = "ATTNSCOPE_KERNELS";
+    if (const char* env = std::getenv(variable); env && *env) {
+        requested = env;
+        source = variable;
     }
+}
+
+// --products NAME (or ATTNSCOPE_PRODUCTS): a name that is no choice changes nothing, main() refuses it.
+void chooseProducts(int argc, char** argv) {
+    findRequest(argc, argv, "--products", "ATTNSCOPE_PRODUCTS", startup.productsRequested, startup.productsSource);
+    if (!startup.productsRequested) return;
+    if (const auto choice = parseProductsChoice(startup.productsRequested)) setProductsChoice(*choice);
 }
 
 // OpenBLAS's idle threads spin 2^kForwardPassSpin cycles after a product, not 2^28
@@ -45,7 +55,8 @@ void shortenThreadSpin() {
 void chooseKernels(int argc, char** argv, char** /*envp*/) {
     startup.ran = true;
     shortenThreadSpin();
-    findRequest(argc, argv);
+    chooseProducts(argc, argv);
+    findRequest(argc, argv, "--kernels", "ATTNSCOPE_KERNELS", startup.requested, startup.source);
     const char* userCore = std::getenv("OPENBLAS_CORETYPE");
     if (!startup.requested && userCore && *userCore) {
         startup.userCoreType = true;  // the user's own OpenBLAS setting wins over "auto"

@@ -31,6 +31,8 @@ CpuFeatures detectCpuFeatures() {
     cpu.avx512bw = __builtin_cpu_supports("avx512bw");
     cpu.avx512dq = __builtin_cpu_supports("avx512dq");
     cpu.avx512vl = __builtin_cpu_supports("avx512vl");
+    cpu.avx512bf16 = __builtin_cpu_supports("avx512bf16");
+    cpu.amxbf16 = __builtin_cpu_supports("amx-bf16");
 #endif
     return cpu;
 }
@@ -44,14 +46,14 @@ constexpr std::array<std::pair<std::string_view, KernelFamily>, 8> kNames{{
     {"haswell", KernelFamily::Avx2},   {"prescott", KernelFamily::Sse3},
 }};
 
-bool equalIgnoringCase(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+}  // namespace
+
+bool equalIgnoringCase(std::string_view given, std::string_view lowerCaseName) {
+    if (given.size() != lowerCaseName.size()) return false;
+    for (std::size_t i = 0; i < given.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(given[i])) != lowerCaseName[i]) return false;
     return true;
 }
-
-}  // namespace
 
 std::optional<KernelFamily> parseKernelFamily(std::string_view name) {
     for (const auto& [text, family] : kNames)
@@ -85,9 +87,9 @@ KernelDecision decideKernels(KernelFamily family, const CpuFeatures& cpu) {
 }
 
 std::string cpuFeatureText(const CpuFeatures& cpu) {
-    const std::array<std::pair<const char*, bool>, 7> flags{{{"sse3", cpu.sse3}, {"avx2", cpu.avx2},
+    const std::array<std::pair<const char*, bool>, 9> flags{{{"sse3", cpu.sse3}, {"avx2", cpu.avx2},
         {"fma", cpu.fma}, {"avx512f", cpu.avx512f}, {"avx512bw", cpu.avx512bw}, {"avx512dq", cpu.avx512dq},
-        {"avx512vl", cpu.avx512vl}}};
+        {"avx512vl", cpu.avx512vl}, {"avx512bf16", cpu.avx512bf16}, {"amx-bf16", cpu.amxbf16}}};
     std::string text;
     for (const auto& [name, present] : flags)
         if (present) text += (text.empty() ? "" : " ") + std::string(name);

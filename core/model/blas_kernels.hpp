@@ -20,6 +20,8 @@ struct CpuFeatures {
     bool avx512bw = false;
     bool avx512dq = false;
     bool avx512vl = false;
+    bool avx512bf16 = false;  // vdpbf16ps: BF16 products (core/model/bf16_products.hpp)
+    bool amxbf16 = false;     // AMX tiles for BF16, where the OS enabled their state
 };
 
 CpuFeatures detectCpuFeatures();  // the running CPU (CPUID via the compiler's builtins)
@@ -32,6 +34,10 @@ enum class KernelFamily {
     Avx2,     // OpenBLAS "Haswell": AVX2 + FMA
     Sse3,     // OpenBLAS "Prescott": SSE3, runs on any x86-64 OpenBLAS supports
 };
+
+// An option's value against a lower-case name, in any case ("SkylakeX" is "skylakex"); also the
+// products choices' (bf16_products.hpp).
+bool equalIgnoringCase(std::string_view given, std::string_view lowerCaseName);
 
 // "auto", "openblas", "avx512", "avx2", "sse3", or OpenBLAS's names "skylakex", "haswell",
 // "prescott"; any case. nullopt for anything else.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "core/model/bf16_products.hpp"
 #include "core/model/safetensors.hpp"
 #include "core/model/sgemm.hpp"
 #include "core/model/simd_kernels.hpp"
@@ -59,9 +60,11 @@ const float* widened(const MatrixRef& W) {
     return buffer.data();
 }
 
-// Y += X·op(W) for the projections and feed-forward layers: our own kernel where it beats
-// OpenBLAS (sgemm.hpp, ownSgemmWins), else gemm. Y holds the bias.
+// Y += X·op(W) for the projections and feed-forward layers: BF16 weights in BF16 where that path
+// is chosen (bf16_products.hpp), else our own kernel where it beats OpenBLAS (sgemm.hpp,
+// ownSgemmWins), else gemm. Y holds the bias.
 void weightProduct(const MatF& X, const MatrixRef& W, bool transB, MatF& Y) {
+    if (bf16ProductInto(X, W, transB, Y)) return;
     const SgemmArgs args{X.rows(), Y.cols(), X.cols(), X.data(), X.cols(), widened(W), W.cols, transB, Y.data(), Y.cols()};
     const int threads = productThreads();
     if (ownSgemmWins(args.m, args.n, args.k, transB, threads) && ownSgemm(args, threads)) return;

@@ -5108,6 +5108,34 @@ With --sentence-b: the same word in two contexts, the cosine of its vectors laye
         <source>--sentence-b needs --token-a I and --token-b J (1 = first)</source>
         <translation>--sentence-b 需要 --token-a I 和 --token-b J（1 = 第一个）</translation>
     </message>
+    <message>
+        <source>Products of BF16 weights: auto (default: in BF16 where the CPU has AMX-BF16, else float32), bf16 (in BF16 through oneDNN wherever the CPU has AVX512_BF16) or f32. Also ATTNSCOPE_PRODUCTS=NAME.</source>
+        <translation>BF16 权重的矩阵乘积：auto（默认：CPU 有 AMX-BF16 时以 BF16 计算，否则用 float32）、bf16（只要 CPU 有 AVX512_BF16，就经由 oneDNN 以 BF16 计算）或 f32。也可用 ATTNSCOPE_PRODUCTS=NAME。</translation>
+    </message>
+    <message>
+        <source>%1 bf16: this build has no oneDNN (libdnnl-dev); its products are float32</source>
+        <translation>%1 bf16：此构建没有 oneDNN（libdnnl-dev），其矩阵乘积均为 float32</translation>
+    </message>
+    <message>
+        <source>%1 bf16: this CPU cannot multiply in BF16 (it needs avx512bf16; its features: %2)</source>
+        <translation>%1 bf16：此 CPU 无法以 BF16 计算矩阵乘积（需要 avx512bf16；其特性：%2）</translation>
+    </message>
+    <message>
+        <source>bf16 through %1</source>
+        <translation>bf16，经由 %1</translation>
+    </message>
+    <message>
+        <source>f32 (each weight matrix widened to float32 in turn)</source>
+        <translation>f32（每个权重矩阵依次扩展为 float32）</translation>
+    </message>
+    <message>
+        <source>Products of BF16 weights: %1 (chosen by %2)
+Choose with --products NAME or ATTNSCOPE_PRODUCTS=NAME: %3
+</source>
+        <translation>BF16 权重的矩阵乘积：%1（由 %2 选择）
+可用 --products NAME 或 ATTNSCOPE_PRODUCTS=NAME 选择：%3
+</translation>
+    </message>
 </context>
 <context>
     <name>settings</name>

@@ -9,6 +9,7 @@
 #include "core/analysis/encoder_logit_path.hpp"
 #include "core/analysis/logit_lens.hpp"
 #include "core/analysis/norm_attention.hpp"
+#include "core/model/bf16_products.hpp"
 #include "tests/matrix_literal.hpp"
 #include "model_fixtures.hpp"
 
@@ -139,6 +140,7 @@ void checkAttribution(const std::string& name) {
 }  // namespace
 
 TEST_CASE("Norm-based attention matches torch for BERT, GPT-2, Llama, Qwen 2 and Gemma 3", "[beyond-weights][norm-attention]") {
+    const ProductsChoiceScope f32(ProductsChoice::F32);  // torch's float64 at float32's tolerance
     for (const char* name : {"bert-tiny", "gpt2-tiny", "llama-tiny", "qwen2-tiny", "gemma3-tiny"}) {
         INFO(name);
         checkNormAttention(name);
@@ -146,6 +148,7 @@ TEST_CASE("Norm-based attention matches torch for BERT, GPT-2, Llama, Qwen 2 and
 }
 
 TEST_CASE("Logit lens matches torch for BERT's [MASK] positions and every decoder position", "[beyond-weights][logit-lens]") {
+    const ProductsChoiceScope f32(ProductsChoice::F32);
     for (const char* name : {"bert-tiny", "gpt2-tiny", "llama-tiny", "qwen2-tiny", "gemma3-tiny"}) {
         INFO(name);
         checkLens(name);
@@ -154,6 +157,7 @@ TEST_CASE("Logit lens matches torch for BERT's [MASK] positions and every decode
 
 TEST_CASE("Direct logit attribution per head matches torch for BERT (first order), GPT-2, Llama, Qwen 2 and Gemma 3",
           "[beyond-weights][logit-attribution]") {
+    const ProductsChoiceScope f32(ProductsChoice::F32);
     for (const char* name : {"bert-tiny", "gpt2-tiny", "llama-tiny", "qwen2-tiny", "gemma3-tiny"}) {
         INFO(name);
         checkAttribution(name);
@@ -173,6 +177,7 @@ TEST_CASE("The activations' slopes, for BERT's linearised masked-LM head, by han
 }
 
 TEST_CASE("Norm-based attention by hand: α_ij·‖v_j·W_O^h‖ on a two-token head", "[beyond-weights][norm-attention]") {
+    const ProductsChoiceScope f32(ProductsChoice::F32);  // torch's float64 at float32's tolerance
     // One layer, two heads of d_v = 1, W_O = [[3, 4], [1, 0]] (row h is head h's slice).
     // Head 1: v = [1, 2]ᵀ → f = v·[3 4] = rows [3 4], [6 8]: ‖f‖ = 5, 10. Weights [[1, 0], [0.25, 0.75]]
     // → norm-weighted [[5, 0], [1.25, 7.5]]; row 2's first-token share 1.25 / 8.75 = 1/7 (weight: 0.25).

@@ -37,6 +37,8 @@ ALLOW = {
     "LAYER", "HEAD", "WORD", "FOLDER", "FILE", "NAME", "TEXT", "DIR", "JSON", "CSV",
     # --kernels: the BLAS, its kernel families as typed, the CPU (issue 16)
     "BLAS", "OpenBLAS", "Eigen", "CPU", "auto", "openblas", "avx", "sse",
+    # --products: the library and its Debian package, the CPU feature and the number type, as typed (issue 31)
+    "oneDNN", "libdnnl", "dev", "AMX", "float",
 }
 # Metavariables and values of the help text in capitals (LAYER:HEAD, FOLDER|ID, NAME|FILE, TEXT).
 STRIP = [
