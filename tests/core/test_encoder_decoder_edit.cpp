@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "core/analysis/compare.hpp"
 #include "core/analysis/token_movement_run.hpp"
 #include "core/lesson/lesson_edit.hpp"
 #include "core/lesson/lesson_paste.hpp"
@@ -194,4 +195,25 @@ TEST_CASE("a session keeps each stage's heads off and the stage view repeats the
     REQUIRE(states.value().states.size() == 2);
     REQUIRE_MATRIX_NEAR((Mat(1, 4) << 0, 0, 0, 1).finished(), states.value().states[0].row(0), 0.0);
     REQUIRE_MATRIX_NEAR((Mat(1, 4) << 0, 0, 0, 2).finished(), states.value().states[1].row(0), 1e-12);
+}
+
+TEST_CASE("Compare lines up two cross-attention stages: decoder rows, source columns", "[encoder-decoder][compare]") {
+    const Lesson lesson = testing::builtInLesson("translation");
+    const Trace a = run(lesson, "我 是 谁").cross;
+    const Trace b = run(lesson, "谁 是 谁").cross;
+    auto c = compareHead(a, b, {0, 0});
+    INFO((c ? std::string() : c.error().text()));
+    REQUIRE(c.ok());
+    CHECK(c.value().rows.units.size() == 4);       // <s> who am i in both
+    CHECK(c.value().alignment.units.size() == 3);  // the sources, by position
+    CHECK(c.value().alignment.units[0].textB == "谁");
+    // A: <s> on 谁 0.840565 (test_encoder_decoder.cpp). B: 谁 是 谁's encoder gives M[谁] =
+    // [0, 0.232697, 1.767303, 0] (谁 meets the other 谁 with the same score 0.5: weights 0.383651 each,
+    // 0.232697 on 是); <s>'s query [0, 0, 4, 0] scores (3.534607, 1.096274, 3.534607), each 谁
+    // 1/(2 + e^−2.438333) = 0.479086.
+    CHECK(c.value().a(0, 2) == Approx(0.840565).epsilon(0).margin(1e-6));
+    CHECK(c.value().b(0, 0) == Approx(0.479086).epsilon(0).margin(1e-6));
+    CHECK(c.value().difference(0, 2) == Approx(0.840565 - 0.479086).epsilon(0).margin(2e-6));
+    // A stage against another kind of stage is refused.
+    CHECK_FALSE(compareHead(a, run(lesson, "谁 是 谁").encoder, {0, 0}).ok());
 }

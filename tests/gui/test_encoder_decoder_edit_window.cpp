@@ -23,6 +23,7 @@
 #include "app/main_window.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
+#include "ui/lab/lab_plots.hpp"
 #include "window_access.hpp"
 
 using namespace attnscope;
@@ -67,6 +68,7 @@ private slots:
     void headsOffActOnTheStageShown();
     void headsOffSurviveALanguageSwitchOnADecoderStage();
     void compareIsOffOnTheDecoderSelfAttention();
+    void compareRunsSentenceBsCrossAttention();
 
 private:
     LessonEditor* editor() { return child<LessonEditor>(*window, "lessonEditor"); }
@@ -173,6 +175,25 @@ void EncoderDecoderEditWindowTest::compareIsOffOnTheDecoderSelfAttention() {
     chooseStage(*window, 2);
     QVERIFY(tabs->isTabEnabled(compare));
     QVERIFY(tabs->tabToolTip(compare).isEmpty());
+}
+
+// Sentence B is another source: 谁 是 谁. Its encoder: 谁#1 meets 谁#2 with the same score 0.5, so
+// M[谁] = [0, 0.232697, 1.767303, 0] (weights 0.383651, 0.232697, 0.383651); <s>'s query [0, 0, 4, 0]
+// scores 2·(1.767303, 0.548137, 1.767303) = (3.534607, 1.096274, 3.534607): each 谁 gets
+// 1/(2 + e^−2.438333) = 0.479086 (numpy from the lesson file agrees).
+void EncoderDecoderEditWindowTest::compareRunsSentenceBsCrossAttention() {
+    chooseStage(*window, 2);
+    auto* view = window->findChild<CompareView*>("compareView");
+    child<QTabWidget>(*window, "tabs")->setCurrentWidget(view);
+    QLineEdit* box = view->sentenceBox();
+    box->setText(QStringLiteral("谁 是 谁"));  // keyClicks types ASCII only
+    QTest::keyClick(box, Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(view->builders()[1]->drawn().size() > 0, 20000);
+    const Mat b = view->builders()[1]->drawn();  // T_t×T_s: the decoder's rows, B's source columns
+    QCOMPARE(b.rows(), 4);
+    QCOMPARE(b.cols(), 3);
+    QCOMPARE_NEAR(b(0, 0), 0.479086);
+    QCOMPARE_NEAR(b(0, 2), 0.479086);
 }
 
 QTEST_MAIN(EncoderDecoderEditWindowTest)
