@@ -124,19 +124,26 @@ Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& rows, const s
 }
 
 std::optional<CellRef> alignedCellInB(const Alignment& alignment, const CellRef& cell) {
-    const auto partner = [&alignment](int tokenA) -> std::optional<int> {
+    return alignedCellInB(alignment, alignment, cell);
+}
+
+std::optional<CellRef> alignedCellInB(const Alignment& rows, const Alignment& columns, const CellRef& cell) {
+    const auto partnerIn = [](const Alignment& alignment, int tokenA) -> std::optional<int> {
         for (const AlignedUnit& u : alignment.units)
             if (std::find(u.tokensA.begin(), u.tokensA.end(), tokenA) != u.tokensA.end()) return u.tokensB.front();
         return std::nullopt;
     };
     const bool tokenRows = !(cell.step == Step::WQ || cell.step == Step::WK || cell.step == Step::WV || cell.step == Step::WO);
     if (!tokenRows) return cell;
+    // K, V (and their input) have a row per key token: a cross-attention's source words.
+    const bool keyRows = cell.step == Step::Key || cell.step == Step::KeyBeforeRope || cell.step == Step::Value ||
+                         cell.step == Step::SourceInput;
     CellRef out = cell;
-    const auto row = partner(cell.row);
+    const auto row = partnerIn(keyRows ? columns : rows, cell.row);
     if (!row) return std::nullopt;
     out.row = *row;
     if (isTokenByToken(cell.step)) {
-        const auto col = partner(cell.col);
+        const auto col = partnerIn(columns, cell.col);
         if (!col) return std::nullopt;
         out.col = *col;
     }

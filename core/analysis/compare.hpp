@@ -54,6 +54,8 @@ struct HeadComparison {
 // T×T steps its column token, moved to the first token of the unit that holds it in B; weight
 // matrices (W_Q, …) keep the cell. nullopt when a token of A has no partner in B (left out).
 std::optional<CellRef> alignedCellInB(const Alignment& alignment, const CellRef& cell);
+// The same with a cross-attention's rows (the decoder's tokens) and columns (the source's) aligned apart.
+std::optional<CellRef> alignedCellInB(const Alignment& rows, const Alignment& columns, const CellRef& cell);
 
 // The head's weights in both traces, aligned (two cross-attention traces: rows and columns apart).
 // Errors: a head or layer one trace lacks, no weights kept, one cross-attention trace and one not.

@@ -217,3 +217,20 @@ TEST_CASE("Compare lines up two cross-attention stages: decoder rows, source col
     // A stage against another kind of stage is refused.
     CHECK_FALSE(compareHead(a, run(lesson, "谁 是 谁").encoder, {0, 0}).ok());
 }
+
+TEST_CASE("a cell of a cross stage finds its partner in B: decoder rows by position, source words by word",
+          "[encoder-decoder][compare]") {
+    const Lesson lesson = testing::builtInLesson("translation");
+    const Trace a = run(lesson, "我 是 谁").cross, b = run(lesson, "是 谁").cross;
+    const Alignment rows = alignTokens(a.tokens, b.tokens), columns = alignTokens(a.columnTokens(), b.columnTokens());
+    // <s> on 谁 (A's column 3) is <s> on 谁 in B, B's column 2: 是 谁 lines up with A's last two words.
+    const auto weight = alignedCellInB(rows, columns, CellRef{Step::Weights, 0, 0, 0, 2});
+    REQUIRE(weight);
+    CHECK(weight->row == 0);
+    CHECK(weight->col == 1);
+    // K has a row per source word: 是 (A's row 2) is B's row 1; 我 has no partner in B.
+    const auto key = alignedCellInB(rows, columns, CellRef{Step::Key, 0, 0, 1, 0});
+    REQUIRE(key);
+    CHECK(key->row == 0);
+    CHECK_FALSE(alignedCellInB(rows, columns, CellRef{Step::Key, 0, 0, 0, 0}));
+}
