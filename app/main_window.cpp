@@ -64,6 +64,7 @@
 #include "ui/step/stage_bar.hpp"
 #include "ui/step/step_navigator.hpp"
 #include "ui/step/token_strip.hpp"
+#include "core/trace/ablation.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "ui/common/theme_colors.hpp"
 
@@ -241,7 +242,12 @@ void MainWindow::connectViews() {
     connect(ui_->presentation, &Presentation::focusRowChanged, ui_->worked, &WorkedExample::setFocusing);
     connect(ui_->sentence, &QLineEdit::textChanged, this, [this] { sentenceTimer_.start(); });
     connect(ui_->ablate, &QLineEdit::editingFinished, this, &MainWindow::applyAblation);
-    connect(ui_->stages, &StageBar::stageChosen, this, [this](EncoderDecoderStage stage) { source_->setStage(stage); });
+    connect(ui_->stages, &StageBar::stageChosen, this, [this](EncoderDecoderStage stage) {
+        ui_->compare->sourceChanged();  // B ran for the stage shown before: it runs again for this one
+        source_->setStage(stage);
+        // Each stage keeps its own heads switched off, and the box says which.
+        if (const auto trace = source_->trace()) ui_->ablate->setText(QString::fromStdString(headSpecText(ablatedHeads(*trace))));
+    });
     addHeadSwitchMenus();
     connect(ui_->navigator, &StepNavigator::headChanged, this, [this](int head) {
         ui_->heatmap->setHead(head);

@@ -21,6 +21,7 @@
 #include "app/source/lesson_trace_source.hpp"
 #include "app/source/model_trace_source.hpp"
 #include "app/tabs/compare_tab_controller.hpp"
+#include "ui/compare/compare_view.hpp"
 #include "app/tabs/coref_tab_controller.hpp"
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
@@ -165,6 +166,10 @@ void MainWindow::showSourcePanels() {
     ui_->tabs->setTabVisible(ui_->tabs->indexOf(ui_->headView), offers(Offer::ModelViews));
     ui_->predictionsArea->setVisible(offers(Offer::Predictions));
     ui_->stages->setVisible(offers(Offer::Stages));
+    const QString noCompare = source_->compareUnavailable();
+    const int compareTab = ui_->tabs->indexOf(ui_->compare->view());
+    ui_->tabs->setTabEnabled(compareTab, noCompare.isEmpty());
+    ui_->tabs->setTabToolTip(compareTab, noCompare);
     ui_->controls->showOptions(offers(Offer::AttentionOptions));
     // Sources with several layers share the layer selector, even without attention options.
     const auto trace = source_->trace();

@@ -44,15 +44,35 @@ NormSentenceRunner modelNormSentenceRunner(std::shared_ptr<const OpenedModel> mo
     };
 }
 
-NormSentenceRunner lessonNormSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate) {
-    return [run = lessonSentenceRunner(std::move(lesson), std::move(ablate))](const std::string& sentence, const RunControl&) -> Result<Trace> {
+NormSentenceRunner lessonNormSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate,
+                                            std::optional<StageView> stage) {
+    return [run = lessonSentenceRunner(std::move(lesson), std::move(ablate), std::move(stage))](const std::string& sentence,
+                                                                                               const RunControl&) -> Result<Trace> {
         auto trace = run(sentence);  // a lesson keeps every layer in full detail
         if (!trace) return trace.error();
         return normWeightedTrace(trace.value());
     };
 }
 
-SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate) {
+namespace {
+
+// The view with the shown stage's heads off replaced by `ablate`.
+StageView withShownHeads(StageView view, std::vector<HeadRef> ablate) {
+    switch (view.stage) {
+        case EncoderDecoderStage::DecoderSelf: view.decoderOff.selfAttention = std::move(ablate); break;
+        case EncoderDecoderStage::Cross: view.decoderOff.cross = std::move(ablate); break;
+        default: view.encoderOff = std::move(ablate);
+    }
+    return view;
+}
+
+}  // namespace
+
+SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate, std::optional<StageView> stage) {
+    if (stage)
+        return [lesson = std::move(lesson), view = withShownHeads(*stage, std::move(ablate))](const std::string& sentence) {
+            return runEncoderDecoderStage(*lesson, sentence, view);
+        };
     return [lesson = std::move(lesson), ablate = std::move(ablate)](const std::string& sentence) {
         RunSettings settings;
         settings.ablate = ablate;
@@ -70,7 +90,12 @@ StatesSentenceRunner modelStatesRunner(std::shared_ptr<const OpenedModel> model,
     };
 }
 
-StatesSentenceRunner lessonStatesRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate) {
+StatesSentenceRunner lessonStatesRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate, std::optional<StageView> stage) {
+    if (stage)
+        return [lesson = std::move(lesson), view = withShownHeads(*stage, std::move(ablate))](const std::string& sentence, int,
+                                                                                               const RunControl&) {
+            return stageStatesRun(*lesson, sentence, view);
+        };
     return [lesson = std::move(lesson), ablate = std::move(ablate)](const std::string& sentence, int, const RunControl&) {
         RunSettings settings;
         settings.ablate = ablate;

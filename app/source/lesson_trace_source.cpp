@@ -86,6 +86,13 @@ void LessonTraceSource::setStage(EncoderDecoderStage stage) {
     publish();
 }
 
+// Sentence B is another source; the decoder's masked self-attention never reads the source.
+QString LessonTraceSource::compareUnavailable() const {
+    if (!session_.encoderDecoder() || session_.stage() != EncoderDecoderStage::DecoderSelf) return {};
+    return tr("The decoder's masked self-attention reads only the target words, never the sentence: "
+              "sentence B would give the same numbers. Compare the encoder or the cross-attention stage.");
+}
+
 // Every layer is in the lesson's trace already.
 void LessonTraceSource::showLayer(int /*layer*/) { emit workedTraceChanged(); }
 
@@ -93,20 +100,26 @@ int LessonTraceSource::workedLayer(int layer) const {
     return std::clamp(layer, 0, std::max(0, session_.trace().layerCount() - 1));
 }
 
+// An encoder–decoder's runners run the shown stage, with every stage's heads off as shown.
+std::optional<StageView> LessonTraceSource::stageView() const {
+    if (!session_.encoderDecoder()) return std::nullopt;
+    return session_.stageView();
+}
+
 // Copied, so edits made while an evaluation runs do not reach into it.
 SentenceRunner LessonTraceSource::sentenceRunner(std::vector<HeadRef> ablate) const {
     if (!session_.hasLesson()) return {};
-    return lessonSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
+    return lessonSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate), stageView());
 }
 
 NormSentenceRunner LessonTraceSource::normSentenceRunner(std::vector<HeadRef> ablate) const {
     if (!session_.hasLesson()) return {};
-    return lessonNormSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
+    return lessonNormSentenceRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate), stageView());
 }
 
 StatesSentenceRunner LessonTraceSource::statesRunner(std::vector<HeadRef> ablate) const {
     if (!session_.hasLesson()) return {};
-    return lessonStatesRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate));
+    return lessonStatesRunner(std::make_shared<const Lesson>(session_.lesson()), std::move(ablate), stageView());
 }
 
 }  // namespace attnscope

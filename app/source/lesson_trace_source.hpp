@@ -40,9 +40,11 @@ public:
     StatesSentenceRunner statesRunner(std::vector<HeadRef> ablate = {}) const override;
     void showStages(StageBar& bar) const override;
     void setStage(EncoderDecoderStage stage) override;
+    QString compareUnavailable() const override;
 
 private:
     void publish();
+    std::optional<StageView> stageView() const;  // none for a lesson without stages
 
     Session session_;
     std::shared_ptr<const Trace> trace_;  // a copy of session_.trace(): lesson traces are small

@@ -101,6 +101,9 @@ public:
     // on setStage (→ traceChanged and workedTraceChanged, or runFailed with the state kept).
     virtual void showStages(StageBar& /*bar*/) const {}
     virtual void setStage(EncoderDecoderStage /*stage*/) {}
+    // Why the Compare tab's sentence B cannot change what is shown (the tab's tooltip while it is
+    // disabled); empty: it can.
+    virtual QString compareUnavailable() const { return {}; }
 
 signals:
     void runStarted();

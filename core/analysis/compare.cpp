@@ -72,9 +72,10 @@ Alignment alignByWord(const std::vector<Token>& ta, const std::vector<Token>& tb
     return out;
 }
 
-Result<const AttentionWeights*> weightsOf(const Trace& trace, HeadRef head, const char* which) {
+// `crossExpected`: A's kind; B must be the same (an encoder–decoder's stage in both).
+Result<const AttentionWeights*> weightsOf(const Trace& trace, HeadRef head, const char* which, bool crossExpected) {
     const ErrorText where = errorText(ErrorId::WhereSentenceNamed, which);
-    if (trace.isCrossAttention())
+    if (trace.isCrossAttention() != crossExpected)
         return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::SelfAttention, ErrorId::ACrossAttentionTrace)};
     if (head.layer < 0 || head.layer >= static_cast<int>(trace.layers.size()))
         return Error{where, errorText(ErrorId::HasNoLayer, head.layer + 1)};
@@ -82,7 +83,7 @@ Result<const AttentionWeights*> weightsOf(const Trace& trace, HeadRef head, cons
     if (head.head < 0 || head.head >= static_cast<int>(layer.heads.size()))
         return Error{where, errorText(ErrorId::HasNoHead, std::to_string(head.layer + 1) + ":" + std::to_string(head.head + 1))};
     const AttentionWeights& w = layer.heads[std::size_t(head.head)].weights;
-    if (w.rows() != trace.tokenCount() || w.cols() != trace.tokenCount())
+    if (w.rows() != trace.tokenCount() || w.cols() != trace.keyCount())
         return Error{where, errorText(ErrorId::ExpectedFound, ErrorId::TheHeadsTxTWeights,
                                       std::to_string(w.rows()) + "×" + std::to_string(w.cols()))};
     return &w;
@@ -103,12 +104,16 @@ std::string unitLabel(const AlignedUnit& unit) {
 }
 
 Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& units, bool sideA) {
-    const auto n = static_cast<Eigen::Index>(units.size());
-    Mat out = Mat::Zero(n, n);
+    return unitAttention(weights, units, units, sideA);
+}
+
+Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& rows, const std::vector<AlignedUnit>& columns, bool sideA) {
+    const auto n = static_cast<Eigen::Index>(rows.size()), m = static_cast<Eigen::Index>(columns.size());
+    Mat out = Mat::Zero(n, m);
     for (Eigen::Index u = 0; u < n; ++u) {
-        const std::vector<int>& from = sideA ? units[std::size_t(u)].tokensA : units[std::size_t(u)].tokensB;
-        for (Eigen::Index v = 0; v < n; ++v) {
-            const std::vector<int>& to = sideA ? units[std::size_t(v)].tokensA : units[std::size_t(v)].tokensB;
+        const std::vector<int>& from = sideA ? rows[std::size_t(u)].tokensA : rows[std::size_t(u)].tokensB;
+        for (Eigen::Index v = 0; v < m; ++v) {
+            const std::vector<int>& to = sideA ? columns[std::size_t(v)].tokensA : columns[std::size_t(v)].tokensB;
             double sum = 0;
             for (int q : from)
                 for (int k : to) sum += weights(q, k);
@@ -119,19 +124,26 @@ Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& units, bool s
 }
 
 std::optional<CellRef> alignedCellInB(const Alignment& alignment, const CellRef& cell) {
-    const auto partner = [&alignment](int tokenA) -> std::optional<int> {
+    return alignedCellInB(alignment, alignment, cell);
+}
+
+std::optional<CellRef> alignedCellInB(const Alignment& rows, const Alignment& columns, const CellRef& cell) {
+    const auto partnerIn = [](const Alignment& alignment, int tokenA) -> std::optional<int> {
         for (const AlignedUnit& u : alignment.units)
             if (std::find(u.tokensA.begin(), u.tokensA.end(), tokenA) != u.tokensA.end()) return u.tokensB.front();
         return std::nullopt;
     };
     const bool tokenRows = !(cell.step == Step::WQ || cell.step == Step::WK || cell.step == Step::WV || cell.step == Step::WO);
     if (!tokenRows) return cell;
+    // K, V (and their input) have a row per key token: a cross-attention's source words.
+    const bool keyRows = cell.step == Step::Key || cell.step == Step::KeyBeforeRope || cell.step == Step::Value ||
+                         cell.step == Step::SourceInput;
     CellRef out = cell;
-    const auto row = partner(cell.row);
+    const auto row = partnerIn(keyRows ? columns : rows, cell.row);
     if (!row) return std::nullopt;
     out.row = *row;
     if (isTokenByToken(cell.step)) {
-        const auto col = partner(cell.col);
+        const auto col = partnerIn(columns, cell.col);
         if (!col) return std::nullopt;
         out.col = *col;
     }
@@ -139,13 +151,13 @@ std::optional<CellRef> alignedCellInB(const Alignment& alignment, const CellRef&
 }
 
 Result<HeadComparison> compareHead(const Trace& a, const Trace& b, HeadRef head) {
-    auto wa = weightsOf(a, head, "A");
+    auto wa = weightsOf(a, head, "A", a.isCrossAttention());
     if (!wa) return wa.error();
-    auto wb = weightsOf(b, head, "B");
+    auto wb = weightsOf(b, head, "B", a.isCrossAttention());
     if (!wb) return wb.error();
-    HeadComparison c{head, alignTokens(a.tokens, b.tokens), {}, {}, {}};
-    c.a = unitAttention(*wa.value(), c.alignment.units, true);
-    c.b = unitAttention(*wb.value(), c.alignment.units, false);
+    HeadComparison c{head, alignTokens(a.columnTokens(), b.columnTokens()), {}, {}, {}, alignTokens(a.tokens, b.tokens)};
+    c.a = unitAttention(*wa.value(), c.rows.units, c.alignment.units, true);
+    c.b = unitAttention(*wb.value(), c.rows.units, c.alignment.units, false);
     c.difference = c.a - c.b;
     return c;
 }

@@ -37,21 +37,28 @@ std::string unitLabel(const AlignedUnit& unit);
 // Attention between aligned units: from a unit, the mean over its query tokens; to a unit, the
 // sum over its key tokens (as coreference reads words). By::Position: the weights themselves.
 Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& units, bool sideA);  // U×U
+Mat unitAttention(GridRef weights, const std::vector<AlignedUnit>& rows, const std::vector<AlignedUnit>& columns,
+                  bool sideA);  // U_q×U
 
+// A cross-attention's rows (the decoder's tokens) and columns (the source's) are aligned apart:
+// `alignment` holds the key columns' units, `rows` the query rows' (for self-attention the same).
 struct HeadComparison {
     HeadRef head;
     Alignment alignment;
-    Mat a, b;         // U×U
-    Mat difference;   // U×U  a − b
+    Mat a, b;         // U_q×U (U×U for self-attention)
+    Mat difference;   // U_q×U  a − b
+    Alignment rows;   // U_q: the query rows' units
 };
 
 // A's cell as the aligned cell of B (the worked example for both): its row token, and for the
 // T×T steps its column token, moved to the first token of the unit that holds it in B; weight
 // matrices (W_Q, …) keep the cell. nullopt when a token of A has no partner in B (left out).
 std::optional<CellRef> alignedCellInB(const Alignment& alignment, const CellRef& cell);
+// The same with a cross-attention's rows (the decoder's tokens) and columns (the source's) aligned apart.
+std::optional<CellRef> alignedCellInB(const Alignment& rows, const Alignment& columns, const CellRef& cell);
 
-// The head's weights in both traces, aligned. Errors: a head or layer one trace lacks, no weights
-// kept, cross-attention traces.
+// The head's weights in both traces, aligned (two cross-attention traces: rows and columns apart).
+// Errors: a head or layer one trace lacks, no weights kept, one cross-attention trace and one not.
 Result<HeadComparison> compareHead(const Trace& a, const Trace& b, HeadRef head);
 
 }  // namespace attnscope

@@ -40,8 +40,14 @@ std::string alignmentText(const Alignment& a, Language language) {
     return out;
 }
 
-std::string matrixText(const Mat& m, const std::vector<std::string>& labels, int decimals) {
-    Table t{labels, labels, {}};
+std::vector<std::string> unitLabels(const Alignment& alignment) {
+    std::vector<std::string> labels;
+    for (const AlignedUnit& u : alignment.units) labels.push_back(unitLabel(u));
+    return labels;
+}
+
+std::string matrixText(const Mat& m, const std::vector<std::string>& rows, const std::vector<std::string>& columns, int decimals) {
+    Table t{rows, columns, {}};
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
         t.cells.emplace_back();
         for (Eigen::Index c = 0; c < m.cols(); ++c) t.cells.back().push_back(formatNumber(m(r, c), decimals));
@@ -82,12 +88,11 @@ std::string comparisonToText(const SentenceComparison& c, int decimals, Language
     std::string out = "A: " + tokenList(c.tokensA) + "\nB: " + tokenList(c.tokensB) + "\n" +
                       alignmentText(c.alignment(), language);
     if (!c.ablated.empty()) out += fillMessage(message(MessageId::CompareHeadsOff, language), {headSpecText(c.ablated)}) + "\n";
-    std::vector<std::string> labels;
-    for (const AlignedUnit& u : c.alignment().units) labels.push_back(unitLabel(u));
+    const std::vector<std::string> labels = unitLabels(c.alignment()), rowLabels = unitLabels(c.heads.front().rows);
     const auto block = [&](const char* which, HeadRef head, const Mat& m) {
         return "\n" + fillMessage(message(MessageId::CompareBlock, language),
                                    {which, std::to_string(head.layer + 1), std::to_string(head.head + 1)}) +
-               "\n" + matrixText(m, labels, decimals);
+               "\n" + matrixText(m, rowLabels, labels, decimals);
     };
     for (const HeadComparison& h : c.heads)
         out += block("A", h.head, h.a) + block("B", h.head, h.b) + block("A − B", h.head, h.difference);
@@ -114,13 +119,14 @@ std::string comparisonToJson(const SentenceComparison& c) {
 
 std::string comparisonToCsv(const SentenceComparison& c) {
     const std::vector<AlignedUnit>& units = c.alignment().units;
+    const std::vector<AlignedUnit>& queries = c.heads.front().rows.units;
     std::string out = "layer,head,query,key,query_text,key_text,a,b,difference,shading\n";
     for (const HeadComparison& h : c.heads)
-        for (std::size_t q = 0; q < units.size(); ++q)
+        for (std::size_t q = 0; q < queries.size(); ++q)
             for (std::size_t k = 0; k < units.size(); ++k) {
                 const auto r = Eigen::Index(q), col = Eigen::Index(k);
                 out += std::to_string(h.head.layer + 1) + "," + std::to_string(h.head.head + 1) + "," +
-                       std::to_string(q + 1) + "," + std::to_string(k + 1) + "," + csvField(unitLabel(units[q])) + "," +
+                       std::to_string(q + 1) + "," + std::to_string(k + 1) + "," + csvField(unitLabel(queries[q])) + "," +
                        csvField(unitLabel(units[k])) + "," + shortestNumber(h.a(r, col)) + "," + shortestNumber(h.b(r, col)) + "," +
                        shortestNumber(h.difference(r, col)) + "," + shadingName(c) + "\n";
             }

@@ -16,6 +16,19 @@ Result<StatesRun> lessonStatesRun(const Lesson& lesson, std::string_view sentenc
     return StatesRun{std::move(trace).value(), std::move(states).value()};
 }
 
+Result<StatesRun> stageStatesRun(const Lesson& lesson, std::string_view source, const StageView& view) {
+    if (view.stage == EncoderDecoderStage::Encoder) {
+        RunSettings settings;
+        settings.ablate = view.encoderOff;
+        return lessonStatesRun(lesson, source, settings);
+    }
+    auto trace = runEncoderDecoderStage(lesson, source, view);
+    if (!trace) return trace.error();
+    // Each decoder stage is one layer whose output is added to its input (block.afterAttention).
+    std::vector<Mat> states{trace.value().layers.at(0).input, trace.value().block.afterAttention};  // T_t×d each
+    return StatesRun{std::move(trace).value(), std::move(states)};
+}
+
 Result<StatesRun> modelStatesRun(const OpenedModel& opened, std::string_view sentence, int detailLayer, RunControl control) {
     control.fullDetailMaxTokens = 0;  // only the layer whose sources are read is kept in full
     control.detailLayer = detailLayer;

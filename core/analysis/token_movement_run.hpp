@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/analysis/token_movement.hpp"
+#include "core/lesson/run_encoder_decoder.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/source/model_session.hpp"
 
@@ -22,6 +23,10 @@ struct StatesRun {
 
 // A lesson keeps every layer in full detail; `settings`: its heads switched off, as the window runs it.
 Result<StatesRun> lessonStatesRun(const Lesson& lesson, std::string_view sentence, const RunSettings& settings = {});
+// An encoder–decoder lesson's stage as the window shows it (its heads off): the encoder as
+// lessonStatesRun runs the lesson; a decoder stage moves each decoder row from the stage's input
+// (Y₀, or Y₁ for the cross-attention) to its output plus that input (Y₁, or Y₂).
+Result<StatesRun> stageStatesRun(const Lesson& lesson, std::string_view source, const StageView& view);
 // A model's run keeping only `detailLayer` (0-based; -1: none) in full detail, whatever T (the sources
 // of that layer read its values); a long run (control.allWeightsBudget) rebuilds that layer alone.
 // `control`'s cancel, progress, ablate and budget are kept.

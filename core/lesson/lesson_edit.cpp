@@ -100,6 +100,15 @@ void resizeLayer(LessonLayer& layer, bool projections, const LessonDimensions& d
     layer.bo = resized(layer.bo, 1, dims.dModel);
 }
 
+// `layer` (still as in `before`) in `after`'s dimensions: every head first gets its own K and V,
+// then they are grouped again as `after` groups them.
+void resizeRegrouped(const Lesson& before, const Lesson& after, LessonLayer& layer, const LessonDimensions& dims) {
+    if (after.projections) layer.heads = repeatKeyValues(before, layer);
+    layer.kvHeads.clear();
+    resizeLayer(layer, after.projections, dims);
+    groupKeyValues(after, layer);
+}
+
 }  // namespace
 
 Result<Lesson> addLessonWord(const Lesson& lesson, const std::string& word) {
@@ -148,14 +157,26 @@ Mat* blockMatrix(LessonBlock& b, LessonMatrixKind kind) {
     }
 }
 
+// The layer whose W_Q, W_K, W_V or W_O `ref` names; null when there is none.
+LessonLayer* attentionLayer(Lesson& lesson, const LessonMatrixRef& ref) {
+    LessonEncoderDecoder& ed = lesson.encoderDecoder;
+    if (ref.part != LessonLayerPart::Encoder)
+        return ed.present && ref.layer == 0 ? (ref.part == LessonLayerPart::Cross ? &ed.cross : &ed.decoderSelf) : nullptr;
+    if (ref.layer < 0 || ref.layer >= static_cast<int>(lesson.layers.size())) return nullptr;
+    return &lesson.layers[static_cast<std::size_t>(ref.layer)];
+}
+
 }  // namespace
 
 Mat* lessonMatrix(Lesson& lesson, const LessonMatrixRef& ref) {
+    LessonEncoderDecoder& ed = lesson.encoderDecoder;
     if (ref.kind == LessonMatrixKind::Embeddings) return nullptr;
+    if (ref.kind == LessonMatrixKind::Vocab && ed.present) return &ed.wVocab;
     if (static_cast<int>(ref.kind) >= static_cast<int>(LessonMatrixKind::NormGamma)) return blockMatrix(lesson.block, ref.kind);
     if (ref.kind == LessonMatrixKind::Positional) return lesson.positional == PositionalKind::Table ? &lesson.positionalTable : nullptr;
-    if (ref.layer < 0 || ref.layer >= static_cast<int>(lesson.layers.size())) return nullptr;
-    LessonLayer& layer = lesson.layers[static_cast<std::size_t>(ref.layer)];
+    LessonLayer* chosen = attentionLayer(lesson, ref);
+    if (!chosen) return nullptr;
+    LessonLayer& layer = *chosen;
     if (ref.kind == LessonMatrixKind::WO) return layer.wo.size() ? &layer.wo : nullptr;
     const bool shared = lesson.sharesKeyValues() && ref.kind != LessonMatrixKind::WQ;
     std::vector<HeadWeights>& list = shared ? layer.kvHeads : layer.heads;
@@ -180,12 +201,12 @@ Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims) 
     }
     if (out.positionalTable.size()) out.positionalTable = resized(out.positionalTable, out.positionalTable.rows(), dims.dModel);
     out.numKvHeads = dims.numKvHeads == dims.numHeads ? 0 : dims.numKvHeads;
-    for (std::size_t l = 0; l < out.layers.size(); ++l) {
-        LessonLayer& layer = out.layers[l];
-        if (out.projections) layer.heads = repeatKeyValues(lesson, lesson.layers[l]);  // each head its own K, V
-        layer.kvHeads.clear();
-        resizeLayer(layer, out.projections, dims);
-        groupKeyValues(out, layer);
+    for (LessonLayer& layer : out.layers) resizeRegrouped(lesson, out, layer, dims);
+    LessonEncoderDecoder& ed = out.encoderDecoder;
+    if (ed.present) {  // the decoder shares every dimension with the encoder
+        resizeRegrouped(lesson, out, ed.decoderSelf, dims);
+        resizeRegrouped(lesson, out, ed.cross, dims);
+        ed.wVocab = resized(ed.wVocab, dims.dModel, ed.wVocab.cols());
     }
     resizeLessonBlock(out, dims.dModel);
     if (auto e = validateLesson(out, out.title.in("")); !e.ok()) return e.error();

@@ -35,19 +35,26 @@ enum class LessonMatrixKind {
     NormGamma, NormBeta, FfnGate, FfnIn, FfnOut, FinalNormGamma, FinalNormBeta, Vocab
 };
 
+// Whose attention weights: the lesson's own layers (an encoder–decoder's encoder), or the
+// decoder's masked self-attention or cross-attention (format version 8; one layer each).
+enum class LessonLayerPart { Encoder, DecoderSelf, Cross };
+
 struct LessonMatrixRef {
     LessonMatrixKind kind = LessonMatrixKind::Embeddings;
-    int layer = 0;  // 0-based; for W_Q, W_K, W_V and W_O
+    int layer = 0;  // 0-based; for W_Q, W_K, W_V and W_O (0 in the decoder's parts)
     int head = 0;   // 0-based; for W_Q, W_K and W_V
+    LessonLayerPart part = LessonLayerPart::Encoder;  // for W_Q, W_K, W_V and W_O
 };
 
 // The weight matrix `ref` names (or the positional table); with shared key/value heads `head` of
 // W_K and W_V counts key/value heads (Lesson::kvHeadCount()), null when the lesson has none (no
-// projections, no W_O, no such layer or head). The embedding table is no Mat: null.
+// projections, no W_O, no such layer or head). The embedding table is no Mat: null. Vocab of an
+// encoder–decoder lesson is its output head's W_vocab (d×V_t).
 Mat* lessonMatrix(Lesson& lesson, const LessonMatrixRef& ref);
 
 // Every matrix keeps its top-left block that fits the new shape; new cells are zero, new heads
-// are all zeros, new feature names are their 0-based index. Ranges as in a lesson file. A new
+// are all zeros, new feature names are their 0-based index. An encoder–decoder's decoder layers
+// and output head are resized as the encoder's layers are. Ranges as in a lesson file. A new
 // H_kv first gives every query head the K and V it read (repeat_kv, so ungrouping changes no
 // number), then key/value head g keeps those of its first query head, g·(H/H_kv).
 Result<Lesson> resizeLesson(const Lesson& lesson, const LessonDimensions& dims);

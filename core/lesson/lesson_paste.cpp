@@ -261,7 +261,7 @@ Result<void> pasteMatrix(Lesson& lesson, const PastedBlock& block, const LessonM
 // Rows of the first block without words go to the selected weight matrix; words go to the table.
 Result<void> pasteBlock(Lesson& lesson, const PastedBlock& block, const LessonMatrixRef& selected, const ErrorText& source) {
     if (block.kind != LessonMatrixKind::Embeddings)
-        return pasteMatrix(lesson, block, {block.kind, selected.layer, selected.head}, source);
+        return pasteMatrix(lesson, block, {block.kind, selected.layer, selected.head, selected.part}, source);
     const auto wordless = std::find_if(block.rows.begin(), block.rows.end(), [](const PastedRow& r) { return r.word.empty(); });
     if (wordless == block.rows.end()) return pasteWords(lesson, block, source);
     // A row of the table must start with its word; a row of a matrix with a number.

@@ -11,6 +11,7 @@
 #include "core/pipeline/block.hpp"
 #include "core/pipeline/steps.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/trace/ablation.hpp"
 
 namespace attnscope {
 
@@ -41,7 +42,8 @@ std::vector<std::string> tokenNames(const std::vector<Token>& tokens) {
 }
 
 // Queries from the decoder's Y₁, keys and values from the encoder's M, then Y₂ = Y₁ + cross and the head.
-Result<Trace> runCrossStage(const Lesson& lesson, const Trace& encoder, const Trace& decoderSelf, const RunSettings& settings) {
+Result<Trace> runCrossStage(const Lesson& lesson, const Trace& encoder, const Trace& decoderSelf, const RunSettings& settings,
+                            const std::vector<HeadRef>& headsOff) {
     const LessonEncoderDecoder& ed = lesson.encoderDecoder;
     Trace cross;
     describeLessonRun(lesson, settings, cross);
@@ -49,12 +51,14 @@ Result<Trace> runCrossStage(const Lesson& lesson, const Trace& encoder, const Tr
     cross.tokens = decoderSelf.tokens;    // T_t
     cross.keyTokens = encoder.tokens;     // T_s
     if (auto over = checkLessonBudget(lesson, cross.tokenCount(), cross.keyCount(), 1); !over.ok()) return over.error();
+    if (auto bad = checkHeadsExist(headsOff, 1, lesson.numHeads, ErrorText(ErrorId::WhereAblateCross)); !bad.ok()) return bad.error();
+    if (!headsOff.empty()) cross.notices.push_back(ablationNotice(headsOff));
     const Mat& Y1 = decoderSelf.block.afterAttention;  // T_t×d
     const Mat& M = encoder.block.afterAttention;       // T_s×d
     cross.embedding = Y1;                              // the stage starts from the decoder's state
     cross.positional = Mat::Zero(Y1.rows(), Y1.cols());
     cross.positionalKind = lesson.positional == PositionalKind::Rotary ? PositionalKind::Rotary : PositionalKind::None;
-    runCrossLayer(lesson, ed.cross, Y1, M, {}, cross);
+    runCrossLayer(lesson, ed.cross, Y1, M, headsOff, cross);
     cross.block.residual = true;
     cross.block.vocabulary = ed.vocabulary;  // V_t
     cross.block.wVocab = ed.wVocab;          // d×V_t
@@ -83,7 +87,8 @@ void scoreLabels(const Lesson& lesson, EncoderDecoderRun& run) {
 
 }  // namespace
 
-Result<EncoderDecoderRun> runEncoderDecoder(const Lesson& lesson, std::string_view source, RunSettings settings) {
+Result<EncoderDecoderRun> runEncoderDecoder(const Lesson& lesson, std::string_view source, RunSettings settings,
+                                            const DecoderHeadsOff& decoderOff) {
     if (!lesson.encoderDecoder.present) return Error{ErrorId::WhereLesson, ErrorId::NoEncoderDecoder};
     auto forcing = teacherForcing(lesson);
     if (!forcing) return forcing.error();
@@ -93,15 +98,24 @@ Result<EncoderDecoderRun> runEncoderDecoder(const Lesson& lesson, std::string_vi
     encoderLesson.encoderDecoder = {};
     auto encoder = runLesson(encoderLesson, source, settings);
     if (!encoder) return encoder.error();  // the sentence is the source
-    settings.ablate.clear();  // the heads named are the encoder's
+    settings.ablate = decoderOff.selfAttention;
     auto decoder = runLessonOnTokens(decoderSelfLesson(lesson), forcing.value().decoderInput, settings);
     if (!decoder) return Error{ErrorId::WhereTargetSentence, decoder.error().messageForm()};
-    auto cross = runCrossStage(lesson, encoder.value(), decoder.value(), settings);
+    settings.ablate.clear();
+    auto cross = runCrossStage(lesson, encoder.value(), decoder.value(), settings, decoderOff.cross);
     if (!cross) return cross.error();
     EncoderDecoderRun run{std::move(encoder).value(), std::move(decoder).value(), std::move(cross).value(),
                           forcing.value().labels, {}, {}, {}, 0.0};
     scoreLabels(lesson, run);
     return run;
+}
+
+Result<Trace> runEncoderDecoderStage(const Lesson& lesson, std::string_view source, const StageView& view) {
+    RunSettings settings;
+    settings.ablate = view.encoderOff;
+    auto run = runEncoderDecoder(lesson, source, settings, view.decoderOff);
+    if (!run) return run.error();
+    return stageTrace(run.value(), view.stage);
 }
 
 const Trace& stageTrace(const EncoderDecoderRun& run, EncoderDecoderStage stage) {

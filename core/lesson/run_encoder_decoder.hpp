@@ -39,9 +39,26 @@ struct EncoderDecoderRun {
 enum class EncoderDecoderStage { Encoder, DecoderSelf, Cross };
 const Trace& stageTrace(const EncoderDecoderRun& run, EncoderDecoderStage stage);
 
+// Heads switched off in the decoder's stages (0-based; each stage has one layer, so layer 0).
+struct DecoderHeadsOff {
+    std::vector<HeadRef> selfAttention;
+    std::vector<HeadRef> cross;
+};
+
 // `source`: the sentence the encoder reads (the lesson's sentence unless the user typed another).
-// settings.ablate switches off heads of the encoder; padTo is ignored. Errors: a lesson without
-// "encoder_decoder", a source without tokens, a word missing from the table under "ask".
-Result<EncoderDecoderRun> runEncoderDecoder(const Lesson& lesson, std::string_view source, RunSettings settings = {});
+// settings.ablate switches off heads of the encoder, `decoderOff` those of the decoder's stages;
+// padTo is ignored. Errors: a lesson without "encoder_decoder", a source without tokens, a word
+// missing from the table under "ask", a head a stage does not have.
+Result<EncoderDecoderRun> runEncoderDecoder(const Lesson& lesson, std::string_view source, RunSettings settings = {},
+                                            const DecoderHeadsOff& decoderOff = {});
+
+// The stage a window shows and the heads off in every stage: what Compare's sentence B and the
+// X → Y tab run again on another source, so they show the same stage with the same heads off.
+struct StageView {
+    EncoderDecoderStage stage = EncoderDecoderStage::Encoder;
+    std::vector<HeadRef> encoderOff;
+    DecoderHeadsOff decoderOff;
+};
+Result<Trace> runEncoderDecoderStage(const Lesson& lesson, std::string_view source, const StageView& view);
 
 }  // namespace attnscope

@@ -5,9 +5,12 @@
 
 namespace attnscope {
 
-Result<void> Session::runAndKeep(const Lesson& lesson, const std::string& sentence, const RunSettings& settings) {
+Result<void> Session::runAndKeep(const Lesson& lesson, const std::string& sentence, const std::vector<HeadRef>& headsOff,
+                                 const DecoderHeadsOff& decoderOff) {
+    RunSettings settings;
+    settings.ablate = headsOff;
     if (lesson.encoderDecoder.present) {
-        auto run = runEncoderDecoder(lesson, sentence, settings);
+        auto run = runEncoderDecoder(lesson, sentence, settings, decoderOff);
         if (!run) return run.error();
         stages_ = std::move(run).value();
         trace_ = Trace{};
@@ -22,44 +25,53 @@ Result<void> Session::runAndKeep(const Lesson& lesson, const std::string& senten
 
 Result<void> Session::openLesson(Lesson lesson) {
     if (auto invalid = validateLesson(lesson, lesson.title.in("")); !invalid.ok()) return invalid;
-    if (auto error = runAndKeep(lesson, lesson.sentence, RunSettings{}); !error.ok()) return error;
+    if (auto error = runAndKeep(lesson, lesson.sentence, {}, {}); !error.ok()) return error;
     sentence_ = lesson.sentence;
     lesson_ = std::move(lesson);
     stage_ = EncoderDecoderStage::Encoder;
     ablate_.clear();
+    decoderOff_ = {};
     hasLesson_ = true;
     return {};
 }
 
 Result<void> Session::setSentence(std::string sentence) {
-    if (auto error = runAndKeep(lesson_, sentence, settings()); !error.ok()) return error;
+    if (auto error = runAndKeep(lesson_, sentence, ablate_, decoderOff_); !error.ok()) return error;
     sentence_ = std::move(sentence);
     return {};
 }
 
 Result<void> Session::rerun() {
     if (auto invalid = validateLesson(lesson_, lesson_.title.in("")); !invalid.ok()) return invalid;
-    return runAndKeep(lesson_, sentence_, settings());
+    return runAndKeep(lesson_, sentence_, ablate_, decoderOff_);
 }
 
 Result<void> Session::setAblation(std::vector<HeadRef> heads) {
-    RunSettings ablated;
-    ablated.ablate = heads;
-    if (auto error = runAndKeep(lesson_, sentence_, ablated); !error.ok()) return error;
-    ablate_ = std::move(heads);
+    std::vector<HeadRef> encoderOff = ablate_;
+    DecoderHeadsOff decoderOff = decoderOff_;
+    switch (stages_ ? stage_ : EncoderDecoderStage::Encoder) {
+        case EncoderDecoderStage::DecoderSelf: decoderOff.selfAttention = std::move(heads); break;
+        case EncoderDecoderStage::Cross: decoderOff.cross = std::move(heads); break;
+        default: encoderOff = std::move(heads);
+    }
+    if (auto error = runAndKeep(lesson_, sentence_, encoderOff, decoderOff); !error.ok()) return error;
+    ablate_ = std::move(encoderOff);
+    decoderOff_ = std::move(decoderOff);
     return {};
+}
+
+const std::vector<HeadRef>& Session::ablation(EncoderDecoderStage stage) const {
+    switch (stage) {
+        case EncoderDecoderStage::DecoderSelf: return decoderOff_.selfAttention;
+        case EncoderDecoderStage::Cross: return decoderOff_.cross;
+        default: return ablate_;
+    }
 }
 
 Result<void> Session::setStage(EncoderDecoderStage stage) {
     if (!stages_) return Error{ErrorId::WhereLesson, ErrorId::NoEncoderDecoder};
     stage_ = stage;
     return {};
-}
-
-RunSettings Session::settings() const {
-    RunSettings settings;
-    settings.ablate = ablate_;
-    return settings;
 }
 
 }  // namespace attnscope

@@ -26,10 +26,13 @@ public:
     // Runs again after the lesson was edited in place.
     Result<void> rerun();
     // Runs the sentence again with these heads switched off (0-based; empty: none), as
-    // RunSettings::ablate (an encoder–decoder's: the encoder's); on error the previous heads and
-    // trace stay. A new lesson starts with none.
+    // RunSettings::ablate; an encoder–decoder's are the shown stage's heads, and each stage keeps
+    // its own. On error the previous heads and trace stay. A new lesson starts with none.
     Result<void> setAblation(std::vector<HeadRef> heads);
-    const std::vector<HeadRef>& ablation() const { return ablate_; }
+    const std::vector<HeadRef>& ablation() const { return ablation(stage_); }
+    const std::vector<HeadRef>& ablation(EncoderDecoderStage stage) const;
+    // The stage shown and every stage's heads off: Compare's sentence B and X → Y run it again.
+    StageView stageView() const { return {stage_, ablate_, decoderOff_}; }
     // Which stage trace() is; an error (and nothing changes) for a lesson without stages.
     Result<void> setStage(EncoderDecoderStage stage);
     EncoderDecoderStage stage() const { return stage_; }
@@ -44,16 +47,17 @@ public:
     int decimals() const { return lesson_.decimals; }
 
 private:
-    RunSettings settings() const;  // the heads switched off
-    // Runs `lesson` on `sentence` and, only when that succeeds, keeps the result.
-    Result<void> runAndKeep(const Lesson& lesson, const std::string& sentence, const RunSettings& settings);
+    // Runs `lesson` on `sentence` with these heads off and, only when that succeeds, keeps the result.
+    Result<void> runAndKeep(const Lesson& lesson, const std::string& sentence, const std::vector<HeadRef>& headsOff,
+                            const DecoderHeadsOff& decoderOff);
 
     Lesson lesson_;
     std::string sentence_;
     Trace trace_;                                  // a lesson without stages
     std::optional<EncoderDecoderRun> stages_;      // an encoder–decoder lesson
     EncoderDecoderStage stage_ = EncoderDecoderStage::Encoder;
-    std::vector<HeadRef> ablate_;
+    std::vector<HeadRef> ablate_;       // the encoder's, or a lesson's without stages
+    DecoderHeadsOff decoderOff_;        // the decoder's stages'
     bool hasLesson_ = false;
 };
 

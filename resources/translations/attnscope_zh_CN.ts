@@ -2434,6 +2434,18 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>W_vocab (output head)</source>
         <translation>W_vocab（输出头）</translation>
     </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <translation>编码器</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::LessonSettingsBar</name>
@@ -2594,6 +2606,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>Type a sentence; every matrix below follows it.</source>
         <translation>输入一个句子；下方的每个矩阵都会随之更新。</translation>
+    </message>
+    <message>
+        <source>The decoder&apos;s masked self-attention reads only the target words, never the sentence: sentence B would give the same numbers. Compare the encoder or the cross-attention stage.</source>
+        <translation>解码器的掩码自注意力只读目标词，从不读句子：句子 B 会得到完全相同的数字。请在编码器或交叉注意力阶段对比。</translation>
     </message>
 </context>
 <context>

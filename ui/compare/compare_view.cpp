@@ -76,15 +76,15 @@ void CompareView::showComparison(const SentenceComparison& comparison, int decim
     shown_ = comparison;
     export_->setEnabled(true);
     const HeadComparison& c = comparison.heads.front();
-    const QStringList labels = unitLabels(c.alignment);
+    const QStringList labels = unitLabels(c.alignment), rowLabels = unitLabels(c.rows);  // a cross-attention's rows differ
     const bool norms = comparison.normWeighted;
     QString head = tr("layer %1 · head %2").arg(c.head.layer + 1).arg(c.head.head + 1);
     if (norms) head += QStringLiteral("\n") + tr("weight × ‖value‖");  // a line of its own: one line is cut at 1280 px
     const QString scale = norms ? tr("weight × ‖value‖, each row's share") : tr("attention weight");
     for (auto& b : builders_) b->setCellNumbers(decimals);
-    builders_[0]->build(c.a, tr("A — %1").arg(head), labels, labels, {0, 1}, scale);
-    builders_[1]->build(c.b, tr("B — %1").arg(head), labels, labels, {0, 1}, scale);
-    builders_[2]->build(c.difference, tr("A − B"), labels, labels, symmetricRange(c.difference),
+    builders_[0]->build(c.a, tr("A — %1").arg(head), rowLabels, labels, {0, 1}, scale);
+    builders_[1]->build(c.b, tr("B — %1").arg(head), rowLabels, labels, {0, 1}, scale);
+    builders_[2]->build(c.difference, tr("A − B"), rowLabels, labels, symmetricRange(c.difference),
                         tr("A − B (vermillion: A larger)"));
     QString caption = alignmentText(c.alignment);
     if (norms) caption += QStringLiteral(" ") + tr("Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.");

@@ -103,7 +103,7 @@ void LessonEditor::reload() {
     const LessonMatrixChoice kept = model()->choice();
     const QModelIndex at = table_->currentIndex();
     setLesson(model()->lesson());
-    if (!selectMatrix(kept.kind, kept.head, kept.layer)) return;
+    if (!selectMatrix(kept.kind, kept.head, kept.layer, kept.part)) return;
     if (at.isValid() && at.row() < model()->rowCount() && at.column() < model()->columnCount())
         table_->setCurrentIndex(model()->index(at.row(), at.column()));
 }
@@ -113,9 +113,9 @@ void LessonEditor::refresh() {
         emit model()->dataChanged(model()->index(0, 0), model()->index(model()->rowCount() - 1, model()->columnCount() - 1));
 }
 
-bool LessonEditor::selectMatrix(LessonMatrixKind kind, int head, int layer) {
+bool LessonEditor::selectMatrix(LessonMatrixKind kind, int head, int layer, LessonLayerPart part) {
     for (std::size_t i = 0; i < choices_.size(); ++i)
-        if (choices_[i].kind == kind && choices_[i].head == head && choices_[i].layer == layer) {
+        if (choices_[i].kind == kind && choices_[i].head == head && choices_[i].layer == layer && choices_[i].part == part) {
             matrixBox_->setCurrentIndex(static_cast<int>(i));
             return true;
         }

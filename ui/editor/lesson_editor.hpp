@@ -33,7 +33,7 @@ public:
     MatrixTable* table() const { return table_; }
     LessonMatrixModel* model() const;  // the table's (it keeps no other pointer to it)
     QString message() const;
-    bool selectMatrix(LessonMatrixKind kind, int head = 0, int layer = 0);
+    bool selectMatrix(LessonMatrixKind kind, int head = 0, int layer = 0, LessonLayerPart part = LessonLayerPart::Encoder);
     LessonSettingsBar* settingsBar() const { return settings_; }
     LessonBlockBar* blockBar() const { return block_; }
 

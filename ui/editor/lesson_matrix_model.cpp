@@ -9,23 +9,49 @@ namespace attnscope {
 
 namespace {
 
+// Whose weights, in an encoder–decoder lesson: its encoder's or one of its decoder's stages.
+QString partName(const Lesson& lesson, LessonLayerPart part) {
+    if (!lesson.encoderDecoder.present) return {};
+    switch (part) {
+        case LessonLayerPart::DecoderSelf: return LessonMatrixModel::tr("decoder self-attention");
+        case LessonLayerPart::Cross: return LessonMatrixModel::tr("cross-attention");
+        default: return LessonMatrixModel::tr("encoder");
+    }
+}
+
 // "W_Q", "W_Q (head 2)", "W_Q (layer 2)", "W_Q (layer 2, head 1)": only what tells them apart.
 // With shared key/value heads W_K and W_V belong to a key/value head: "W_K (K/V head 2)".
-QString weightName(const QString& symbol, const Lesson& lesson, int layer, int head, bool kvHead = false) {
+// An encoder–decoder's say whose they are: "W_Q (cross-attention)".
+QString weightName(const QString& symbol, const Lesson& lesson, int layer, int head, bool kvHead = false,
+                   LessonLayerPart part = LessonLayerPart::Encoder) {
     QStringList where;
-    if (lesson.layers.size() > 1) where << QObject::tr("layer %1").arg(layer + 1);
+    if (const QString whose = partName(lesson, part); !whose.isEmpty()) where << whose;
+    if (part == LessonLayerPart::Encoder && lesson.layers.size() > 1) where << QObject::tr("layer %1").arg(layer + 1);
     if (kvHead) where << QObject::tr("K/V head %1").arg(head + 1);
     else if (head >= 0 && lesson.numHeads > 1) where << QObject::tr("head %1").arg(head + 1);
     return where.isEmpty() ? symbol : QStringLiteral("%1 (%2)").arg(symbol, where.join(", "));
 }
 
 // W_K and W_V of each head, or of each shared key/value head.
-void addKeyValueMatrices(const Lesson& lesson, int l, std::vector<LessonMatrixChoice>& out) {
+void addKeyValueMatrices(const Lesson& lesson, int l, LessonLayerPart part, std::vector<LessonMatrixChoice>& out) {
     const bool shared = lesson.sharesKeyValues();
     for (int h = 0; lesson.projections && h < (shared ? lesson.kvHeadCount() : lesson.numHeads); ++h) {
-        out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h, shared), l});
-        out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h, shared), l});
+        out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h, shared, part), l, part});
+        out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h, shared, part), l, part});
     }
+}
+
+// One attention layer's W_Q, W_K, W_V (per head, or W_K and W_V per shared key/value head) and W_O.
+void addLayerMatrices(const Lesson& lesson, const LessonLayer& layer, int l, LessonLayerPart part,
+                      std::vector<LessonMatrixChoice>& out) {
+    for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h) {
+        out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h, false, part), l, part});
+        if (lesson.sharesKeyValues()) continue;
+        out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h, false, part), l, part});
+        out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h, false, part), l, part});
+    }
+    if (lesson.sharesKeyValues()) addKeyValueMatrices(lesson, l, part, out);
+    if (layer.wo.size() > 0) out.push_back({LessonMatrixKind::WO, 0, weightName("W_O", lesson, l, -1, false, part), l, part});
 }
 
 QString featureLabel(const Lesson& lesson, int i) {
@@ -65,20 +91,13 @@ QString editableNumber(double value) { return QString::number(value, 'g', 15); }
 
 std::vector<LessonMatrixChoice> editableMatrices(const Lesson& lesson) {
     std::vector<LessonMatrixChoice> out{{LessonMatrixKind::Embeddings, 0, QObject::tr("Embedding table")}};
-    for (int l = 0; l < static_cast<int>(lesson.layers.size()); ++l) {
-        const LessonLayer& layer = lesson.layers[l];
-        if (!lesson.sharesKeyValues()) {
-            for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h) {
-                out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h), l});
-                out.push_back({LessonMatrixKind::WK, h, weightName("W_K", lesson, l, h), l});
-                out.push_back({LessonMatrixKind::WV, h, weightName("W_V", lesson, l, h), l});
-            }
-        } else {
-            for (int h = 0; lesson.projections && h < static_cast<int>(layer.heads.size()); ++h)
-                out.push_back({LessonMatrixKind::WQ, h, weightName("W_Q", lesson, l, h), l});
-            addKeyValueMatrices(lesson, l, out);
-        }
-        if (layer.wo.size() > 0) out.push_back({LessonMatrixKind::WO, 0, weightName("W_O", lesson, l, -1), l});
+    for (int l = 0; l < static_cast<int>(lesson.layers.size()); ++l)
+        addLayerMatrices(lesson, lesson.layers[l], l, LessonLayerPart::Encoder, out);
+    const LessonEncoderDecoder& ed = lesson.encoderDecoder;
+    if (ed.present) {
+        addLayerMatrices(lesson, ed.decoderSelf, 0, LessonLayerPart::DecoderSelf, out);
+        addLayerMatrices(lesson, ed.cross, 0, LessonLayerPart::Cross, out);
+        out.push_back({LessonMatrixKind::Vocab, 0, LessonMatrixModel::tr("W_vocab (output head)")});
     }
     if (lesson.positional == PositionalKind::Table)
         out.push_back({LessonMatrixKind::Positional, 0, QObject::tr("Positional table")});
@@ -145,6 +164,9 @@ QVariant LessonMatrixModel::headerData(int section, Qt::Orientation orientation,
     if (embeddingRows && section < static_cast<int>(lesson_->embeddings.size()))
         return QString::fromStdString(lesson_->embeddings[section].first);
     const bool words = choice_.kind == LessonMatrixKind::Vocab && orientation == Qt::Horizontal;
+    const std::vector<std::string>& headWords = lesson_->encoderDecoder.vocabulary;  // V_t, an encoder–decoder's
+    if (words && lesson_->encoderDecoder.present && section < static_cast<int>(headWords.size()))
+        return QString::fromStdString(headWords[section]);
     if (words && section < static_cast<int>(lesson_->embeddings.size()))
         return QString::fromStdString(lesson_->embeddings[section].first);
     // Feature axes: the columns of E, P, W_O, γ, β and W_2, the rows of W_Q/W_K/W_V, W_1 and W_vocab.

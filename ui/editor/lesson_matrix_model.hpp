@@ -16,7 +16,8 @@ struct LessonMatrixChoice {
     int head = 0;
     QString name;  // e.g. "W_Q (head 1)", "W_Q (layer 2, head 1)"
     int layer = 0;  // 0-based; for W_Q, W_K, W_V and W_O
-    LessonMatrixRef ref() const { return {kind, layer, head}; }
+    LessonLayerPart part = LessonLayerPart::Encoder;  // an encoder–decoder's decoder stages
+    LessonMatrixRef ref() const { return {kind, layer, head, part}; }
 };
 
 // The matrices of `lesson` a teacher can edit, in menu order.

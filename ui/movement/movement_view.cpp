@@ -172,6 +172,8 @@ void MovementView::showMovement(const TokenMovement& m, const Trace& trace, int 
     shown_ = m;
     decimals_ = decimals;
     words_ = tokenLabels(trace);
+    sourceWords_.clear();
+    for (const Token& t : trace.columnTokens()) sourceWords_ << QString::fromStdString(t.text);
     const QString span = m.layer ? tr("layer %1").arg(*m.layer + 1) : tr("the whole stack (layer 1 to %1)").arg(trace.layerCount());
     caption_->setText(m.layer ? tr("What %1 did to each word: x is its vector entering the layer, y leaving it (x plus the "
                                    "attention output). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. "
@@ -206,7 +208,7 @@ void MovementView::fillRows() {
         QStringList sources;
         for (const SourceContribution& s : move.sources) {
             if (sources.size() == sourcesShown()) break;
-            sources << tr("%1 %2 (%3 %)").arg(words_.value(s.token)).arg(s.norm, 0, 'f', decimals_).arg(s.share * 100, 0, 'f', 0);
+            sources << tr("%1 %2 (%3 %)").arg(sourceWords_.value(s.token)).arg(s.norm, 0, 'f', decimals_).arg(s.share * 100, 0, 'f', 0);
         }
         auto* item = new QTableWidgetItem(sources.join(QStringLiteral(" · ")));
         item->setToolTip(sources.join('\n'));  // in full when the column is narrow

@@ -72,6 +72,7 @@ private:
     SameWordPanel* sameWord_ = nullptr;
     std::optional<TokenMovement> shown_;  // redrawn when the number of sources shown changes
     QStringList words_;                   // the shown run's tokens
+    QStringList sourceWords_;             // where content came from: its keys (a cross-attention's source)
     int decimals_ = 3;
 };
 

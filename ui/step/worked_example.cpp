@@ -119,7 +119,8 @@ void WorkedExample::showProductsSoFar() {
 // B's lines: its sentence, then the aligned cell explained from B's run (or why there is none).
 std::vector<std::string> WorkedExample::explainInB(const CellRef& cell) const {
     std::vector<std::string> lines{tr("B: %1").arg(sentenceOf(*b_)).toStdString()};
-    const auto cellB = alignedCellInB(alignTokens(trace_->tokens, b_->tokens), cell);
+    const auto cellB = alignedCellInB(alignTokens(trace_->tokens, b_->tokens),
+                                      alignTokens(trace_->columnTokens(), b_->columnTokens()), cell);  // a cross stage's columns apart
     if (!cellB) return lines.push_back(tr("This token has no partner in B (left out by the alignment).").toStdString()), lines;
     auto explanation = explainCell(*b_, *cellB, decimals_, coreLanguage());
     if (!explanation) return lines.push_back(coreErrorString(explanation.error())), lines;

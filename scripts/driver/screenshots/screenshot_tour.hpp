@@ -61,6 +61,7 @@ public:
 
 private:
     bool grabTo(const QString& path);
+    int saveCrossStageTabs(const QString& dir, const QString& prefix);  // stage_shots.cpp
     int saveLayerScreenshots(const QString& dir, int n, const QString& lesson, int layer);
     int saveBuiltInLessonScreenshots(const QString& dir, int n, const QString& lesson, std::set<Step>& seen);
     int saveEditorAndChineseScreenshots(const QString& dir, int n);

@@ -1,7 +1,8 @@
 // Issue 29 §4 on this screen: an encoder–decoder lesson stage by stage, chosen in the stage box as
 // a teacher does: the encoder's weights, the decoder's masked weights, the cross-attention weights
 // (a row of the decoder explained) and the output head's probabilities beside teacher forcing's
-// table. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
+// table; the cross stage's X → Y (each decoder row from Y₁ to Y₂, its content from the source words)
+// and the editor on the cross-attention's W_Q. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
 // in English and Chinese (scripts/screenshots.sh).
 #include <QComboBox>
 #include <QDir>
@@ -10,8 +11,11 @@
 #include <algorithm>
 
 #include "app/main_window.hpp"
+#include "app/tabs/movement_tab_controller.hpp"
 #include "scripts/driver/screenshots/screenshot_tour.hpp"
 #include "scripts/driver/window_driver.hpp"
+#include "ui/editor/lesson_editor.hpp"
+#include "ui/movement/movement_view.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
 
@@ -49,7 +53,24 @@ int ScreenshotTour::saveStageScreenshots(const QString& dir, const QString& less
         matrixPanel_->selectCell(shot.row, shot.col);
         n += grabTo(QDir(dir).filePath(QStringLiteral("stages-%1-%2-%3.png").arg(size, lesson, QLatin1String(shot.what)))) ? 1 : 0;
     }
+    n += saveCrossStageTabs(dir, QStringLiteral("stages-%1-%2-").arg(size, lesson));
     stages->setCurrentIndex(0);
+    tabs_->setCurrentWidget(matrixPanel_);
+    return n;
+}
+
+// The cross stage's X → Y tab and the editor on the cross-attention's W_Q (names start with `prefix`).
+int ScreenshotTour::saveCrossStageTabs(const QString& dir, const QString& prefix) {
+    MainWindow& w = window_;
+    child<QComboBox>(w, "stageChoice")->setCurrentIndex(2);
+    auto* movement = child<MovementTabController>(w, "movementTab");
+    tabs_->setCurrentWidget(movement->view());
+    child<QComboBox>(w, "movementLayer")->setCurrentIndex(1);  // layer 1: where each row's content came from
+    waitUntil([movement] { return !movement->busy(); }, 60000);
+    int n = grabTo(QDir(dir).filePath(prefix + "cross-x-to-y.png")) ? 1 : 0;
+    tabs_->setCurrentWidget(editor_);
+    editor_->selectMatrix(LessonMatrixKind::WQ, 0, 0, LessonLayerPart::Cross);
+    n += grabTo(QDir(dir).filePath(prefix + "editor-cross-wq.png")) ? 1 : 0;
     return n;
 }
 
