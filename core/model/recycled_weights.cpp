@@ -1,5 +1,8 @@
 #include "core/model/recycled_weights.hpp"
 
+#include "core/model/attention.hpp"
+
+#include <algorithm>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -18,12 +21,25 @@ KeptBuffers& kept() {
     return instance;
 }
 
+// A rebuild's head threads start each with two T×T buffers of their own scratch (scores and
+// softmax) and lend each head's buffer to the head two after it: handed as many as all the
+// heads, they would end holding two spare ones each, +256 MiB at 4,096 tokens for as long as the
+// window lives. Handed two fewer a thread (the last heads' go), they allocate those two and end
+// with none: the peak stays that of a rebuild without recycling.
+std::size_t buffersToKeep(const LayerTrace& layer) {
+    const auto heads = static_cast<int>(layer.heads.size());
+    if (heads == 0) return 0;
+    const int threads = headThreadsFor(layer.heads.front().weights.rows(), heads);
+    return static_cast<std::size_t>(std::max(0, heads - 2 * threads));
+}
+
 }  // namespace
 
 void keepForNextRebuild(LayerTrace&& layer) {
     std::vector<MatF> buffers;
-    for (HeadTrace& head : layer.heads)
-        if (head.weights.isFloat()) buffers.push_back(std::move(head.weights.floatStorage()));
+    const std::size_t keep = buffersToKeep(layer);
+    for (std::size_t h = 0; h < keep; ++h)
+        if (layer.heads[h].weights.isFloat()) buffers.push_back(std::move(layer.heads[h].weights.floatStorage()));
     layer = LayerTrace();  // the rest goes now, on this thread
     std::vector<MatF> older;
     {
