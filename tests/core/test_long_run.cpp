@@ -281,16 +281,20 @@ TEST_CASE("a shown layer the window lets go lends its buffers to the next layer 
     REQUIRE(loaded.ok());
     OpenedModel opened;
     opened.model = withPositions(loaded.value(), 512);
+    // One head thread, so which head gets which buffer is fixed: head h writes into the buffer
+    // lent to head h − 2 (the thread's scratch starts with two of its own, for heads 0 and 1).
+    // The full run too: heads one by one use other products than heads side by side.
+    struct OneThread {
+        int threads = productThreadCount();
+        OneThread() { setProductThreadCount(1); }
+        ~OneThread() { setProductThreadCount(threads); }  // also when a REQUIRE leaves early
+    } oneThread;
     const std::vector<int> ids = someIds(300, opened.model.config.vocabSize);  // > 128: causal blocks skipped
     const ModelRun full = runWith(opened.model, ids, SIZE_MAX);
     const auto longRun = std::make_shared<const ModelRun>(runWith(opened.model, ids, 0));
     REQUIRE(keptBufferBytes() == 0);
     const auto T = static_cast<std::size_t>(ids.size());
     const auto H = static_cast<std::size_t>(opened.model.config.heads);
-    // One head thread, so which head gets which buffer is fixed: head h writes into the buffer
-    // lent to head h − 2 (the thread's scratch starts with two of its own, for heads 0 and 1).
-    const int threads = productThreadCount();
-    setProductThreadCount(1);
     REQUIRE(headThreadsFor(static_cast<Eigen::Index>(T), static_cast<int>(H)) == 1);
 
     // The window shows layers 2, 1, 2 in turn; each shown layer is let go once the next is in.
@@ -315,7 +319,6 @@ TEST_CASE("a shown layer the window lets go lends its buffers to the next layer 
     }
     (void)runWith(opened.model, ids, 0);  // a new run drops them
     CHECK(keptBufferBytes() == 0);
-    setProductThreadCount(threads);
 }
 
 TEST_CASE("a float head's entropy by hand: zeros count 0, a NaN row counts what is finite", "[long_run]") {
