@@ -103,6 +103,7 @@ private slots:
     void stepsMoveWithButtonsAndArrowKeys();
     void arrowKeysInTheSentenceBoxDoNotChangeTheStep();
     void selectingACellExplainsItAndHighlightsItsSources();
+    void everyColumnFitsItsWidestCell();
     void softmaxCellHighlightsItsRow();
     void nonNumbersAreRefusedAndTheOldValueStays();
     void validEditsRecomputeEverything();
@@ -224,6 +225,39 @@ void MainWindowTest::arrowKeysInTheSentenceBoxDoNotChangeTheStep() {
     QTest::keyClick(child<QLineEdit>(*window, "sentence"), Qt::Key_Right);
     QCOMPARE(child<StepNavigator>(*window, "navigator")->currentIndex(), 0);
     QCOMPARE(child<QLineEdit>(*window, "sentence")->cursorPosition(), 4);
+}
+
+// The result table measures each column's widest texts as the model names them (largest, most
+// negative, NaN/±∞), not every cell: checked against every cell, step by step.
+void MainWindowTest::everyColumnFitsItsWidestCell() {
+    window->openBuiltInLesson("causal-mask");  // negative scores and the mask's −∞
+    StepNavigator* nav = child<StepNavigator>(*window, "navigator");
+    MatrixPanel* panel = child<MatrixPanel>(*window, "matrixPanel");
+    MatrixTable* view = panel->resultView();
+    const QFontMetrics metrics(view->font());
+    int negatives = 0, infinities = 0;
+    for (int i = 0; i < static_cast<int>(nav->steps().size()); ++i) {
+        nav->setCurrentIndex(i);
+        const TraceMatrixModel* model = panel->resultModel();
+        for (int c = 0; c < model->columnCount(); ++c) {
+            const QStringList named = model->headerData(c, Qt::Horizontal, kWidestTextsRole).toStringList();
+            int longest = 0, widest = 0;
+            for (int r = 0; r < model->rowCount(); ++r) {
+                const QString text = model->data(model->index(r, c), Qt::DisplayRole).toString();
+                longest = std::max(longest, static_cast<int>(text.size()));
+                widest = std::max(widest, metrics.horizontalAdvance(text));
+                negatives += text.startsWith('-') ? 1 : 0;
+                infinities += text.contains(QStringLiteral("∞")) ? 1 : 0;
+            }
+            int namedLongest = 0;
+            for (const QString& text : named) namedLongest = std::max(namedLongest, static_cast<int>(text.size()));
+            QVERIFY2(namedLongest == longest, qPrintable(QString("step %1 column %2: %3 named, a cell of %4 characters")
+                                                             .arg(i).arg(c).arg(named.join(", ")).arg(longest)));
+            QVERIFY2(view->columnWidth(c) >= widest + 6, qPrintable(QString("step %1 column %2").arg(i).arg(c)));
+        }
+    }
+    QVERIFY(negatives > 0);   // columns whose widest text can be their most negative number
+    QVERIFY(infinities > 0);  // and texts that are no number
 }
 
 void MainWindowTest::selectingACellExplainsItAndHighlightsItsSources() {

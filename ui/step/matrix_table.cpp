@@ -1,5 +1,6 @@
 #include "ui/step/matrix_table.hpp"
 
+#include <QHash>
 #include <QHeaderView>
 #include <QItemSelection>
 #include <QKeyEvent>
@@ -27,6 +28,36 @@ void MatrixTable::selectWholeRow(int row) {
                              QItemSelectionModel::ClearAndSelect);
 }
 
+namespace {
+
+// The widths of cell texts, each shape measured once: texts that differ only in their digits
+// ("0.1234", "−0.5678") are measured as one, with the font's widest digit in every digit's place,
+// so no text is measured narrower than it is. At 4,096 tokens a step's matrix has millions of
+// cells, and shaping each (HarfBuzz) was 5 of a layer switch's 7 s (perf, bench/README.md).
+class TextWidths {
+public:
+    explicit TextWidths(const QFontMetrics& metrics) : metrics_(metrics) {
+        int widest = -1;
+        for (QChar digit = '0'; digit <= '9'; digit = QChar(digit.unicode() + 1))
+            if (const int w = metrics.horizontalAdvance(digit); w > widest) widest = w, widestDigit_ = digit;
+    }
+    int of(const QString& text) {
+        QString shape = text;
+        for (QChar& c : shape)
+            if (c >= '0' && c <= '9') c = widestDigit_;
+        const auto known = widths_.constFind(shape);
+        if (known != widths_.cend()) return *known;
+        return *widths_.insert(shape, metrics_.horizontalAdvance(shape));
+    }
+
+private:
+    const QFontMetrics& metrics_;
+    QChar widestDigit_ = '0';
+    QHash<QString, int> widths_;
+};
+
+}  // namespace
+
 // Column widths come from the font metrics of each column's widest text; asking every cell's
 // delegate for a size hint (resizeColumnsToContents) cost more than the whole recompute.
 void MatrixTable::fitToContents(QSize maxSize) {
@@ -43,10 +74,14 @@ void MatrixTable::fitToContents(QSize maxSize) {
     QFont headerFont = horizontalHeader()->font();
     headerFont.setBold(true);  // the current cell's column header is drawn bold
     const QFontMetrics headerMetrics(headerFont);
+    TextWidths widths(metrics);
     for (int c = 0; c < cols; ++c) {
         int widest = headerMetrics.horizontalAdvance(m->headerData(c, Qt::Horizontal).toString()) + padding * 3 / 4;
-        for (int r = 0; r < rows; ++r)
-            widest = std::max(widest, metrics.horizontalAdvance(m->index(r, c).data().toString()) + padding);
+        const QVariant candidates = m->headerData(c, Qt::Horizontal, kWidestTextsRole);
+        if (candidates.isValid())
+            for (const QString& text : candidates.toStringList()) widest = std::max(widest, widths.of(text) + padding);
+        else
+            for (int r = 0; r < rows; ++r) widest = std::max(widest, widths.of(m->index(r, c).data().toString()) + padding);
         setColumnWidth(c, widest);
     }
     const int frame = 2 * frameWidth();

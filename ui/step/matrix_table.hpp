@@ -5,6 +5,11 @@
 
 namespace attnscope {
 
+// A model may answer headerData(column, Qt::Horizontal, kWidestTextsRole) with the texts that can
+// be the column's widest (a QStringList): fitToContents then measures those instead of every cell
+// (a step's matrix at 4,096 tokens has millions).
+inline constexpr int kWidestTextsRole = Qt::UserRole + 50;
+
 class MatrixTable : public QTableView {
     Q_OBJECT
 public:

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/trace/explain.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/step/matrix_table.hpp"
 
 namespace attnscope {
 
@@ -88,7 +90,26 @@ QVariant TraceMatrixModel::data(const QModelIndex& index, int role) const {
     }
 }
 
+// In fixed-point notation a longer number is a larger one, or a more negative one: a column's
+// widest text is that of its largest or of its smallest finite value, or NaN, −∞, +∞.
+QStringList TraceMatrixModel::widestTexts(int column) const {
+    return matrix().visit([&](const auto& m) {
+        double low = std::numeric_limits<double>::infinity(), high = -low;
+        QStringList texts;
+        for (Eigen::Index r = 0; r < m.rows(); ++r) {
+            const auto value = static_cast<double>(m(r, column));
+            if (std::isfinite(value)) low = std::min(low, value), high = std::max(high, value);
+            else texts << QString::fromStdString(formatNumber(value, decimals_));
+        }
+        texts.removeDuplicates();
+        if (low <= high) texts << QString::fromStdString(formatNumber(low, decimals_)) << QString::fromStdString(formatNumber(high, decimals_));
+        return texts;
+    });
+}
+
 QVariant TraceMatrixModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role == kWidestTextsRole && orientation == Qt::Horizontal && trace_ && section >= 0 && section < columnCount())
+        return widestTexts(section);
     if (role != Qt::DisplayRole || section < 0) return {};
     const auto& labels = orientation == Qt::Horizontal ? colLabels_ : rowLabels_;
     if (section >= static_cast<int>(labels.size())) return {};

@@ -44,6 +44,7 @@ public:
 
 private:
     GridRef matrix() const;
+    QStringList widestTexts(int column) const;  // for kWidestTextsRole
     double shadeOf(double value) const;  // 0..1 within the matrix's finite range
 
     const Trace* trace_ = nullptr;
