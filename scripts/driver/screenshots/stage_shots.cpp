@@ -1,7 +1,7 @@
 // Issue 29 §4 on this screen: an encoder–decoder lesson stage by stage, chosen in the stage box as
 // a teacher does: the encoder's weights, the decoder's masked weights, the cross-attention weights
-// (a row of the decoder explained) and the output head's probabilities beside teacher forcing's
-// table. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
+// (a row of the decoder explained), the output head's probabilities beside teacher forcing's
+// table and the Heads tab's statistics of the cross-attention heads. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
 // in English and Chinese (scripts/screenshots.sh).
 #include <QComboBox>
 #include <QDir>
@@ -12,6 +12,7 @@
 #include "app/main_window.hpp"
 #include "scripts/driver/screenshots/screenshot_tour.hpp"
 #include "scripts/driver/window_driver.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
 
@@ -49,6 +50,11 @@ int ScreenshotTour::saveStageScreenshots(const QString& dir, const QString& less
         matrixPanel_->selectCell(shot.row, shot.col);
         n += grabTo(QDir(dir).filePath(QStringLiteral("stages-%1-%2-%3.png").arg(size, lesson, QLatin1String(shot.what)))) ? 1 : 0;
     }
+    // The Heads tab on the cross stage: every head's statistics over its T_dec×T_src weights.
+    tabs_->setCurrentWidget(headsPanel_);
+    waitForHeadAnalysis(w);
+    n += grabTo(QDir(dir).filePath(QStringLiteral("stages-%1-%2-cross-heads.png").arg(size, lesson))) ? 1 : 0;
+    tabs_->setCurrentWidget(matrixPanel_);
     stages->setCurrentIndex(0);
     return n;
 }
