@@ -8,7 +8,7 @@
         <translation>&lt;p&gt;Transformer 自注意力：每个数字都看得见，都能手算。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;Where the numbers come from.&lt;/b&gt; Every number is computed on this computer by AttnScope's own engine, without a network connection. Lessons run in double precision on the embeddings and weights written in the lesson file (optionally rounded as by hand); real models run in single precision on the weights of the safetensors files you open, with the formulas of their Hugging Face implementation (BERT, DistilBERT, RoBERTa, GPT-2). An independent Python reference checks both in the test suite.&lt;/p&gt;</source>
+        <source>&lt;p&gt;&lt;b&gt;Where the numbers come from.&lt;/b&gt; Every number is computed on this computer by AttnScope&apos;s own engine, without a network connection. Lessons run in double precision on the embeddings and weights written in the lesson file (optionally rounded as by hand); real models run in single precision on the weights of the safetensors files you open, with the formulas of their Hugging Face implementation (BERT, DistilBERT, RoBERTa, GPT-2). An independent Python reference checks both in the test suite.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;数字从何而来。&lt;/b&gt;每个数字都由 AttnScope 自己的计算引擎在本机算出，无需联网。课程以双精度运行，使用课程文件中写明的嵌入和权重（可选择像手算一样舍入）；真实模型以单精度运行，使用你打开的 safetensors 文件中的权重，公式与其 Hugging Face 实现一致（BERT、DistilBERT、RoBERTa、GPT-2）。测试套件中有一份独立的 Python 参考实现对两者进行核对。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -355,7 +355,7 @@
         <translation>清空列表</translation>
     </message>
     <message>
-        <source>weight ÷ its row's maximum</source>
+        <source>weight ÷ its row&apos;s maximum</source>
         <translation>权重 ÷ 所在行的最大值</translation>
     </message>
     <message>
@@ -459,11 +459,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>%1:%2   p %3 → %4（%5），logit %6 → %7（%8），之后预测“%9”</translation>
     </message>
     <message>
-        <source>Logit lens of %1: the tokens each layer's residual stream would predict next at each position, read through the final norm and the output head.</source>
+        <source>Logit lens of %1: the tokens each layer&apos;s residual stream would predict next at each position, read through the final norm and the output head.</source>
         <translation>%1 的 logit 透镜：在每个位置上，各层残差流经过最终归一化和输出头后会预测的下一个词元。</translation>
     </message>
     <message>
-        <source>Logit lens of %1: what each layer's residual stream would fill in at each [MASK], read through the masked-LM head.</source>
+        <source>Logit lens of %1: what each layer&apos;s residual stream would fill in at each [MASK], read through the masked-LM head.</source>
         <translation>%1 的 logit 透镜：各层残差流经过掩码语言模型头后，会在每个 [MASK] 处填入的词元。</translation>
     </message>
     <message>
@@ -487,7 +487,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>（权重 × ‖值‖）</translation>
     </message>
     <message>
-        <source>weight × ‖value‖, each row's share</source>
+        <source>weight × ‖value‖, each row&apos;s share</source>
         <translation>权重 × ‖值‖，占每行的比例</translation>
     </message>
     <message>
@@ -511,7 +511,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <source>Cross-attention heads: rows (queries) are the decoder's %1 tokens “%2”, columns (keys) the source's %3 tokens “%4”; previous, next, self and first are left out (two different sentences). Click a column to sort.</source>
+        <source>Cross-attention heads: rows (queries) are the decoder&apos;s %1 tokens “%2”, columns (keys) the source&apos;s %3 tokens “%4”; previous, next, self and first are left out (two different sentences). Click a column to sort.</source>
         <translation>交叉注意力头：行（查询）是解码器的 %1 个词元“%2”，列（键）是源句的 %3 个词元“%4”；前一个、后一个、自身和首词元不列出（两个不同的句子）。点击列标题可排序。</translation>
     </message>
 </context>
@@ -570,7 +570,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>权重 × ‖值‖</translation>
     </message>
     <message>
-        <source>Weight × ‖value‖ (Kobayashi et al. 2020): how much of each token's value vector, through the head's part of W_O, reaches the query, as a share of the row. Attention parked on [CLS], [SEP] or the first token often carries little.</source>
+        <source>Weight × ‖value‖ (Kobayashi et al. 2020): how much of each token&apos;s value vector, through the head&apos;s part of W_O, reaches the query, as a share of the row. Attention parked on [CLS], [SEP] or the first token often carries little.</source>
         <translation>权重 × ‖值‖（Kobayashi 等，2020）：每个词元的值向量经过该头在 W_O 中的部分后，有多少到达查询，以占该行的比例表示。停在 [CLS]、[SEP] 或第一个词元上的注意力往往传递得很少。</translation>
     </message>
     <message>
@@ -781,7 +781,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>查询</translation>
     </message>
     <message>
-        <source>Type a second sentence and press Enter: its attention is set beside this one's.</source>
+        <source>Type a second sentence and press Enter: its attention is set beside this one&apos;s.</source>
         <translation>输入第二个句子并按回车：它的注意力会与本句的并排显示。</translation>
     </message>
     <message>
@@ -841,11 +841,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>导出比较</translation>
     </message>
     <message>
-        <source>weight × ‖value‖, each row's share</source>
+        <source>weight × ‖value‖, each row&apos;s share</source>
         <translation>权重 × ‖值‖，占每行的比例</translation>
     </message>
     <message>
-        <source>Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.</source>
+        <source>Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row&apos;s share, not the raw weight.</source>
         <translation>显示的是权重 × ‖值‖（Kobayashi 等，2020）占每行的比例，而不是原始权重。</translation>
     </message>
     <message>
@@ -919,7 +919,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>随机权重对照</translation>
     </message>
     <message>
-        <source>Also evaluate a copy of the model with every tensor's weights shuffled (with the seed beside), and show where its best head lands: a head that does not beat it has not shown it learned coreference. Models only; the copy needs the model's size in memory.</source>
+        <source>Also evaluate a copy of the model with every tensor&apos;s weights shuffled (with the seed beside), and show where its best head lands: a head that does not beat it has not shown it learned coreference. Models only; the copy needs the model&apos;s size in memory.</source>
         <translation>另外评估一个每个张量的权重都被打乱（用旁边的种子）的模型副本，并显示其最佳头排在哪里：赢不了它的头并没有表明自己学到了共指。仅限模型；副本需要与模型同样大小的内存。</translation>
     </message>
     <message>
@@ -927,7 +927,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>种子 </translation>
     </message>
     <message>
-        <source>Seed of the random-weights control's shuffle and of the bootstrap intervals (as attnscope heads --seed): the same seed gives the same numbers.</source>
+        <source>Seed of the random-weights control&apos;s shuffle and of the bootstrap intervals (as attnscope heads --seed): the same seed gives the same numbers.</source>
         <translation>随机权重对照的打乱种子，也是自助法区间的种子（与 attnscope heads --seed 相同）：同一种子给出同样的数字。</translation>
     </message>
 </context>
@@ -946,7 +946,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>所选的头</translation>
     </message>
     <message>
-        <source>Rollout multiplies every layer's head-averaged attention (plus the residual identity)</source>
+        <source>Rollout multiplies every layer&apos;s head-averaged attention (plus the residual identity)</source>
         <translation>注意力展开把每一层按头平均后的注意力（加上残差单位矩阵）逐层相乘</translation>
     </message>
     <message>
@@ -1104,11 +1104,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation> · 选中</translation>
     </message>
     <message>
-        <source>the nearest-mention baseline's choice</source>
+        <source>the nearest-mention baseline&apos;s choice</source>
         <translation>最近指称基线的选择</translation>
     </message>
     <message>
-        <source>the rule baseline's choice</source>
+        <source>the rule baseline&apos;s choice</source>
         <translation>规则基线的选择</translation>
     </message>
     <message>
@@ -1128,7 +1128,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>%1 个头的平均：%2</translation>
     </message>
     <message>
-        <source>Click an arc to see each head's score.</source>
+        <source>Click an arc to see each head&apos;s score.</source>
         <translation>点击一条弧线，查看每个头的分数。</translation>
     </message>
     <message>
@@ -1144,11 +1144,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>注意力展开混合了每一层的每个头：没有单个头的分数。</translation>
     </message>
     <message>
-        <source>The score is the mean of these heads' scores:</source>
+        <source>The score is the mean of these heads&apos; scores:</source>
         <translation>该分数是以下各头分数的平均值：</translation>
     </message>
     <message>
-        <source>renormalised over the candidates, which received %1 of the mention's attention (raw attention: hover an arc)</source>
+        <source>renormalised over the candidates, which received %1 of the mention&apos;s attention (raw attention: hover an arc)</source>
         <translation>在候选词上重新归一化，候选词得到指称注意力的 %1（原始注意力：悬停在弧线上查看）</translation>
     </message>
     <message>
@@ -1189,7 +1189,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
 %3</translation>
     </message>
     <message>
-        <source>Ran %1 sentences (%2 tokens): %3. Click a point to see that head's offsets.</source>
+        <source>Ran %1 sentences (%2 tokens): %3. Click a point to see that head&apos;s offsets.</source>
         <translation>已运行 %1 个句子（%2 个词元）：%3。点击一个点查看该头的偏移。</translation>
     </message>
     <message>
@@ -1620,7 +1620,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>练习单…</translation>
     </message>
     <message>
-        <source>Query head 2's scores to compute by hand, with the answer key: Markdown, LaTeX or PDF</source>
+        <source>Query head 2&apos;s scores to compute by hand, with the answer key: Markdown, LaTeX or PDF</source>
         <translation>手算查询头 2 的分数，附答案：Markdown、LaTeX 或 PDF</translation>
     </message>
     <message>
@@ -1642,7 +1642,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>&lt;b&gt;最重要的注意力头&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>Switches each head off in turn (one run of the model per head) and ranks the heads by how far the predicted token's probability moves.</source>
+        <source>Switches each head off in turn (one run of the model per head) and ranks the heads by how far the predicted token&apos;s probability moves.</source>
         <translation>依次关闭每个头（每个头运行一次模型），按预测词元概率的变化幅度对各头排序。</translation>
     </message>
     <message>
@@ -1739,7 +1739,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>首词元 ×‖v‖</translation>
     </message>
     <message>
-        <source>The same share by weight × ‖value‖ (Kobayashi et al. 2020): how much the first token really carries. Shown once the attention controls' “Weight × ‖value‖” is on and computed</source>
+        <source>The same share by weight × ‖value‖ (Kobayashi et al. 2020): how much the first token really carries. Shown once the attention controls&apos; “Weight × ‖value‖” is on and computed</source>
         <translation>按“权重 × ‖值‖”计算的同一份额（Kobayashi 等，2020）：首词元实际传递了多少。在注意力控件中勾选“权重 × ‖值‖”并计算完成后显示</translation>
     </message>
     <message>
@@ -1823,7 +1823,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>分给第一个词元的占比（第一行之后的各行）；达到 0.5 即为“注意力汇点”（Xiao 等，2023）</translation>
     </message>
     <message>
-        <source>Cross-attention: the rows are the decoder's tokens and the columns the source's, two different sentences, so previous, next, self and first name nothing here</source>
+        <source>Cross-attention: the rows are the decoder&apos;s tokens and the columns the source&apos;s, two different sentences, so previous, next, self and first name nothing here</source>
         <translation>交叉注意力：行是解码器的词元，列是源句的词元，属于两个不同的句子，因此前一个、后一个、自身和首词元在这里没有意义</translation>
     </message>
 </context>
@@ -1834,7 +1834,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>头：</translation>
     </message>
     <message>
-        <source>Show or hide head %1's lines</source>
+        <source>Show or hide head %1&apos;s lines</source>
         <translation>显示或隐藏第 %1 头的连线</translation>
     </message>
     <message>
@@ -1850,11 +1850,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>（1 = 不透明）</translation>
     </message>
     <message>
-        <source> / the layer's largest shown weight</source>
+        <source> / the layer&apos;s largest shown weight</source>
         <translation> / 该层显示的最大权重</translation>
     </message>
     <message>
-        <source> / each head's largest weight</source>
+        <source> / each head&apos;s largest weight</source>
         <translation> / 每个头自身的最大权重</translation>
     </message>
     <message>
@@ -1902,7 +1902,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>关</translation>
     </message>
     <message>
-        <source>Also draw each token's strongest weights, however small (at 512 tokens a weight is ~0.002).</source>
+        <source>Also draw each token&apos;s strongest weights, however small (at 512 tokens a weight is ~0.002).</source>
         <translation>同时画出每个词元最强的权重，无论多小（512 个词元时一个权重约为 0.002）。</translation>
     </message>
     <message>
@@ -1914,7 +1914,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>以及每个词元最强的：</translation>
     </message>
     <message>
-        <source>; drawn: weights from %1 and each token's %2 strongest.</source>
+        <source>; drawn: weights from %1 and each token&apos;s %2 strongest.</source>
         <translation>；画出：不小于 %1 的权重，以及每个词元最强的 %2 个。</translation>
     </message>
     <message>
@@ -1930,7 +1930,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>▼ 连向下方词元的线：%1</translation>
     </message>
     <message>
-        <source>Layer %1. Line opacity = weight × ‖value‖, each row's share (Kobayashi et al. 2020)</source>
+        <source>Layer %1. Line opacity = weight × ‖value‖, each row&apos;s share (Kobayashi et al. 2020)</source>
         <translation>第 %1 层。线条不透明度 = 权重 × ‖值‖，占每行的比例（Kobayashi 等，2020）</translation>
     </message>
 </context>
@@ -2274,11 +2274,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>残差</translation>
     </message>
     <message>
-        <source>Add X to the attention output, and the norm's output to the feed-forward output</source>
+        <source>Add X to the attention output, and the norm&apos;s output to the feed-forward output</source>
         <translation>把 X 加到注意力输出上，并把归一化的输出加到前馈网络的输出上</translation>
     </message>
     <message>
-        <source>Width of a new feed-forward network's hidden layer</source>
+        <source>Width of a new feed-forward network&apos;s hidden layer</source>
         <translation>新前馈网络隐藏层的宽度</translation>
     </message>
     <message>
@@ -2381,7 +2381,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>粘贴表格</translation>
     </message>
     <message>
-        <source>Change the lesson's title, description, feature names and flags</source>
+        <source>Change the lesson&apos;s title, description, feature names and flags</source>
         <translation>修改课程的标题、说明、特征名称和开关</translation>
     </message>
     <message>
@@ -2404,7 +2404,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>双击一个数字即可修改；所有视图会立即重新计算。</translation>
     </message>
     <message>
-        <source>Select a word's row in the embedding table first.</source>
+        <source>Select a word&apos;s row in the embedding table first.</source>
         <translation>请先在嵌入表中选中一个词所在的行。</translation>
     </message>
 </context>
@@ -2510,7 +2510,7 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>正弦（加到 X 上）</translation>
     </message>
     <message>
-        <source>the lesson's table (added to X)</source>
+        <source>the lesson&apos;s table (added to X)</source>
         <translation>课程自带的表（加到 X 上）</translation>
     </message>
     <message>
@@ -2798,7 +2798,7 @@ The previous %2 stays open.</source>
         <translation>查询词元 i</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Causal mask.&lt;/b&gt; A model that writes text word by word must not read the words after the one it is writing. The mask M is added to the scaled scores &lt;i&gt;before&lt;/i&gt; the softmax: 0 keeps a score, −∞ above the diagonal removes it, and since e&lt;sup&gt;−∞&lt;/sup&gt; = 0 every weight above the diagonal is exactly 0. The lesson's sentence, run with the mask on (the head chosen above).</source>
+        <source>&lt;b&gt;Causal mask.&lt;/b&gt; A model that writes text word by word must not read the words after the one it is writing. The mask M is added to the scaled scores &lt;i&gt;before&lt;/i&gt; the softmax: 0 keeps a score, −∞ above the diagonal removes it, and since e&lt;sup&gt;−∞&lt;/sup&gt; = 0 every weight above the diagonal is exactly 0. The lesson&apos;s sentence, run with the mask on (the head chosen above).</source>
         <translation>&lt;b&gt;因果掩码。&lt;/b&gt;逐词生成文本的模型不能读取它正在写的词之后的词。掩码 M 在 softmax &lt;i&gt;之前&lt;/i&gt;加到缩放后的分数上：0 保留分数，对角线以上的 −∞ 把分数去掉；由于 e&lt;sup&gt;−∞&lt;/sup&gt; = 0，对角线以上的每个权重都恰好为 0。下面是课程的句子在加上掩码后的运行结果（使用上面选择的头）。</translation>
     </message>
     <message>
@@ -2818,7 +2818,7 @@ The previous %2 stays open.</source>
         <translation>源句（键、值）：</translation>
     </message>
     <message>
-        <source>Press Enter to run cross-attention from the lesson's sentence to this one</source>
+        <source>Press Enter to run cross-attention from the lesson&apos;s sentence to this one</source>
         <translation>按回车运行从课程句子到这个句子的交叉注意力</translation>
     </message>
     <message>
@@ -2834,7 +2834,7 @@ The previous %2 stays open.</source>
         <translation>目标词元（查询）</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Cross-attention&lt;/b&gt; (a translation's decoder reading its encoder): the queries come from one sentence (the target, rows), the keys and values from another (the source, columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are T_target × T_source and each target token's output mixes source values. Nothing is masked: the target may read the whole source. Click a cell to see its arithmetic.</source>
+        <source>&lt;b&gt;Cross-attention&lt;/b&gt; (a translation&apos;s decoder reading its encoder): the queries come from one sentence (the target, rows), the keys and values from another (the source, columns). Q = X_target·W_Q, K = X_source·W_K, V = X_source·W_V, so the weights are T_target × T_source and each target token&apos;s output mixes source values. Nothing is masked: the target may read the whole source. Click a cell to see its arithmetic.</source>
         <translation>&lt;b&gt;交叉注意力&lt;/b&gt;（翻译模型的解码器读取编码器）：查询来自一个句子（目标句，行），键和值来自另一个句子（源句，列）。Q = X_target·W_Q，K = X_source·W_K，V = X_source·W_V，因此权重是 T_target × T_source 的矩阵，每个目标词元的输出是源句各值的混合。这里没有掩码：目标句可以读取整个源句。点击一个单元格查看其计算过程。</translation>
     </message>
     <message>
@@ -2914,7 +2914,7 @@ The previous %2 stays open.</source>
         <translation> — 相等，只差双精度数的最后几位（softmax 以另一种顺序加上了 e^−∞ = 0 的项）</translation>
     </message>
     <message>
-        <source>Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens' rows sum to 1 (largest |Σ_j A_ij − 1| = %2); sentence %3's real part (weights, A·V, output) against its run alone, without [PAD]: largest difference %4%5.</source>
+        <source>Check (every layer and head): largest weight in a [PAD] column = %1; the real tokens&apos; rows sum to 1 (largest |Σ_j A_ij − 1| = %2); sentence %3&apos;s real part (weights, A·V, output) against its run alone, without [PAD]: largest difference %4%5.</source>
         <translation>检验（每一层、每个头）：[PAD] 列中的最大权重 = %1；真实词元的各行之和为 1（最大的 |Σ_j A_ij − 1| = %2）；句子 %3 的真实部分（权重、A·V、输出）与其不带 [PAD] 单独运行的结果相比：最大差值 %4%5。</translation>
     </message>
     <message>
@@ -3100,7 +3100,7 @@ click to open it large</source>
         <translation>颜色：从 0（深色）到所有头中显示的最大权重（黄色；正在查找…）。</translation>
     </message>
     <message>
-        <source>Colour: 0 (dark) to each head's own largest weight (yellow).</source>
+        <source>Colour: 0 (dark) to each head&apos;s own largest weight (yellow).</source>
         <translation>颜色：从 0（深色）到每个头自身的最大权重（黄色）。</translation>
     </message>
     <message>
@@ -3112,7 +3112,7 @@ click to open it large</source>
         <translation> 已隐藏特殊词元：各行之和不再为 1。</translation>
     </message>
     <message>
-        <source> Last column: %1 over the layer's heads.</source>
+        <source> Last column: %1 over the layer&apos;s heads.</source>
         <translation> 最后一列：该层各头的%1。</translation>
     </message>
     <message>
@@ -3160,7 +3160,7 @@ click to open it large</source>
         <translation> 每层内的注意力头按%1从高到低排列；角上的数字是头的编号。</translation>
     </message>
     <message>
-        <source> Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row's share, not the raw weight.</source>
+        <source> Shown: weight × ‖value‖ (Kobayashi et al. 2020), each row&apos;s share, not the raw weight.</source>
         <translation> 显示的是权重 × ‖值‖（Kobayashi 等，2020）占每行的比例，而不是原始权重。</translation>
     </message>
 </context>
@@ -3300,11 +3300,11 @@ click to open it large</source>
         <translation>‖y − x‖ 柱状图导出为 SVG…</translation>
     </message>
     <message>
-        <source>Every word's movement as CSV…</source>
+        <source>Every word&apos;s movement as CSV…</source>
         <translation>每个词的变化导出为 CSV…</translation>
     </message>
     <message>
-        <source>Every word's movement as JSON…</source>
+        <source>Every word&apos;s movement as JSON…</source>
         <translation>每个词的变化导出为 JSON…</translation>
     </message>
     <message>
@@ -3340,7 +3340,7 @@ click to open it large</source>
         <translation>%1 对每个词做了什么：x 是它进入该层时的向量，y 是离开时的向量（x 加上注意力输出）。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。它的新内容来自这些词：每个来源的 ‖Σ_h α·v·W_O‖，从大到小。</translation>
     </message>
     <message>
-        <source>What %1 did to each word: x is its vector entering layer 1, y leaving the last. ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see where each word's new content came from.</source>
+        <source>What %1 did to each word: x is its vector entering layer 1, y leaving the last. ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see where each word&apos;s new content came from.</source>
         <translation>%1 对每个词做了什么：x 是它进入第 1 层时的向量，y 是离开最后一层时的向量。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。选择一层可查看每个词的新内容来自哪里。</translation>
     </message>
     <message>
@@ -3368,7 +3368,7 @@ click to open it large</source>
         <translation>%1对“{1}”（第 {2} 个词元）做了什么</translation>
     </message>
     <message>
-        <source>x is the word's vector entering %1, y the vector leaving it. Fill in the table row by row, add up each column in its last row (Σ), then work out the lengths and the cosine below.</source>
+        <source>x is the word&apos;s vector entering %1, y the vector leaving it. Fill in the table row by row, add up each column in its last row (Σ), then work out the lengths and the cosine below.</source>
         <translation>x 是这个词进入%1时的向量，y 是离开时的向量。逐行填写表格，在最后一行（Σ）把每一列加起来，然后算出下面的长度和余弦。</translation>
     </message>
     <message>
@@ -3403,11 +3403,11 @@ click to open it large</source>
         <translation>查看头</translation>
     </message>
     <message>
-        <source>the sentence's X (d = %1)</source>
+        <source>the sentence&apos;s X (d = %1)</source>
         <translation>句子的 X (d = %1)</translation>
     </message>
     <message>
-        <source>The sentence's X is %1 wide; this lab runs inputs up to %2 wide.</source>
+        <source>The sentence&apos;s X is %1 wide; this lab runs inputs up to %2 wide.</source>
         <translation>句子的 X 宽度为 %1；本实验只能运行宽度不超过 %2 的输入。</translation>
     </message>
     <message>
@@ -3447,7 +3447,7 @@ click to open it large</source>
         <translation>%1 个头带来的是 %1 个各自独立的 softmax</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Parameters:&lt;/b&gt; W_Q, W_K, W_V, W_O are d×d each, 4·d² = 4·%1 = %2 whatever H — H only decides how the columns of W_Q, W_K, W_V are split into heads of d_k = %3/%4 = %5, scaled by 1/√%5. &lt;b&gt;Σ_h Q_h·K_hᵀ = Q·Kᵀ:&lt;/b&gt; largest difference %6 — the heads' raw scores add up to the single-head scores; %7.</source>
+        <source>&lt;b&gt;Parameters:&lt;/b&gt; W_Q, W_K, W_V, W_O are d×d each, 4·d² = 4·%1 = %2 whatever H — H only decides how the columns of W_Q, W_K, W_V are split into heads of d_k = %3/%4 = %5, scaled by 1/√%5. &lt;b&gt;Σ_h Q_h·K_hᵀ = Q·Kᵀ:&lt;/b&gt; largest difference %6 — the heads&apos; raw scores add up to the single-head scores; %7.</source>
         <translation>&lt;b&gt;参数：&lt;/b&gt;W_Q、W_K、W_V、W_O 都是 d×d 矩阵，无论 H 是多少，共 4·d² = 4·%1 = %2 个参数 — H 只决定 W_Q、W_K、W_V 的列如何划分成 d_k = %3/%4 = %5 维的头，并按 1/√%5 缩放。&lt;b&gt;Σ_h Q_h·K_hᵀ = Q·Kᵀ：&lt;/b&gt;最大差值 %6 — 各头的原始分数相加等于单头的分数；%7。</translation>
     </message>
     <message>
@@ -3576,7 +3576,7 @@ click to open it large</source>
 <context>
     <name>attnscope::PermutationDemoBox</name>
     <message>
-        <source>&lt;b&gt;Permutation demo&lt;/b&gt; on the lesson's sentence (layer 1, head 1)</source>
+        <source>&lt;b&gt;Permutation demo&lt;/b&gt; on the lesson&apos;s sentence (layer 1, head 1)</source>
         <translation>在课程句子上的&lt;b&gt;置换演示&lt;/b&gt;（第 1 层，第 1 头）</translation>
     </message>
     <message>
@@ -3691,14 +3691,6 @@ click to open it large</source>
         <translation>PE(pos, i) 随位置的变化</translation>
     </message>
     <message>
-        <source>dimension %1</source>
-        <translation>维度 %1</translation>
-    </message>
-    <message>
-        <source>dimension %1 (%2)</source>
-        <translation>维度 %1（%2）</translation>
-    </message>
-    <message>
         <source>No check: %1</source>
         <translation>未检验：%1</translation>
     </message>
@@ -3721,6 +3713,14 @@ click to open it large</source>
     <message>
         <source>Learned table: the best single map PE(pos+%1) ≈ PE(pos)·R_%1 (least squares over %2 positions) leaves a relative residual ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 0 would mean every position is the one before it moved by the same map, as for the sinusoidal table.</source>
         <translation>学习得到的编码表：最佳的单一映射 PE(pos+%1) ≈ PE(pos)·R_%1（在 %2 个位置上做最小二乘）留下的相对残差 ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 若为 0，则意味着每个位置都是前一个位置经同一映射移动而来，正如正弦编码表那样。</translation>
+    </message>
+    <message>
+        <source>i = %1</source>
+        <translation>i = %1</translation>
+    </message>
+    <message>
+        <source>i = %1 (%2)</source>
+        <translation>i = %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -3811,7 +3811,7 @@ click to open it large</source>
         <translation>第 %1 层第 %2 头：%3 个查询 ● 和 %4 个键 ▲。%8PC1 解释了 %5 % 的方差，PC2 解释了 %6 %；二维距离与点积的相关系数：%7。</translation>
     </message>
     <message>
-        <source>The keys are moved so their centre meets the queries' centre, the queries multiplied by a = %1 and the keys divided by it: this changes no softmax, since every score of a query shifts by the same amount (recomputed from the moved vectors, the weights differ by at most %2). Click a query to draw its attention.</source>
+        <source>The keys are moved so their centre meets the queries&apos; centre, the queries multiplied by a = %1 and the keys divided by it: this changes no softmax, since every score of a query shifts by the same amount (recomputed from the moved vectors, the weights differ by at most %2). Click a query to draw its attention.</source>
         <translation>键被平移，使其中心与查询的中心重合；查询乘以 a = %1，键除以 a：这不会改变任何 softmax，因为同一查询的所有分数都平移了相同的量（用变换后的向量重新计算，注意力权重之差至多为 %2）。点击一个查询即可画出它的注意力。</translation>
     </message>
     <message>
@@ -4048,7 +4048,7 @@ click to open it large</source>
         <translation>同一个词在两个语境中：A 中的“%1”，B 中的“%2”。离开最后一层时：cos %3。</translation>
     </message>
     <message>
-        <source>B is the Compare tab's sentence: “%1”. The curve is the cosine of the two words' vectors entering each layer and leaving the last; 1: the same direction.</source>
+        <source>B is the Compare tab&apos;s sentence: “%1”. The curve is the cosine of the two words&apos; vectors entering each layer and leaving the last; 1: the same direction.</source>
         <translation>B 是“对比”标签页中的句子：“%1”。曲线是两个词的向量在进入每一层和离开最后一层时的余弦；1 表示方向相同。</translation>
     </message>
     <message>
@@ -4182,7 +4182,7 @@ What is open stays.</source>
         <translation>%1 在保存会话之后已在磁盘上改变：%2。已按其当前内容打开；数字可能与保存时的图不同。</translation>
     </message>
     <message>
-        <source>The session's source changed</source>
+        <source>The session&apos;s source changed</source>
         <translation>会话的来源已改变</translation>
     </message>
 </context>
@@ -4263,7 +4263,7 @@ What is open stays.</source>
         <translation>混合系数 α：</translation>
     </message>
     <message>
-        <source>This lesson's d_model is %1; the synthesizer draws a d×d weight matrix and runs lessons up to d_model %2.</source>
+        <source>This lesson&apos;s d_model is %1; the synthesizer draws a d×d weight matrix and runs lessons up to d_model %2.</source>
         <translation>本课程的 d_model 为 %1；Synthesizer 会生成一个 d×d 的权重矩阵，只能运行 d_model 不超过 %2 的课程。</translation>
     </message>
     <message>
@@ -4298,7 +4298,7 @@ What is open stays.</source>
 <context>
     <name>attnscope::ThemeSwitcher</name>
     <message>
-        <source>%1: the saved theme "%2" is not light, dark or system; following the system</source>
+        <source>%1: the saved theme &quot;%2&quot; is not light, dark or system; following the system</source>
         <translation>%1：保存的主题“%2”不是 light、dark 或 system；改为跟随系统</translation>
     </message>
     <message>
@@ -4325,7 +4325,7 @@ What is open stays.</source>
         <translation>无</translation>
     </message>
     <message>
-        <source>Show only this token's lines (its position, from 1)</source>
+        <source>Show only this token&apos;s lines (its position, from 1)</source>
         <translation>只显示此词元的连线（位置，从 1 起）</translation>
     </message>
     <message>
@@ -4341,7 +4341,7 @@ What is open stays.</source>
         <translation>取消聚焦</translation>
     </message>
     <message>
-        <source>Show every token's lines again (Esc)</source>
+        <source>Show every token&apos;s lines again (Esc)</source>
         <translation>重新显示所有词元的连线（Esc）</translation>
     </message>
     <message>
@@ -4356,15 +4356,15 @@ What is open stays.</source>
 <context>
     <name>attnscope::TokenStrip</name>
     <message>
-        <source>not in the lesson's table: this lesson gives such words zero vectors</source>
+        <source>not in the lesson&apos;s table: this lesson gives such words zero vectors</source>
         <translation>不在课程的表中：本课程给这样的词零向量</translation>
     </message>
     <message>
-        <source>vector from the lesson's embedding table</source>
+        <source>vector from the lesson&apos;s embedding table</source>
         <translation>向量取自课程的嵌入表</translation>
     </message>
     <message>
-        <source>not in the lesson's table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)</source>
+        <source>not in the lesson&apos;s table: its vector comes from the hash rule (fnv1a32 mod 5 − 2)</source>
         <translation>不在课程的嵌入表中：其向量由哈希规则生成（fnv1a32 mod 5 − 2）</translation>
     </message>
     <message>
@@ -4433,7 +4433,7 @@ What is open stays.</source>
         <translation>模型：列出多少个预测词元（默认 5）。</translation>
     </message>
     <message>
-        <source>The sentence to run (default: the lesson's own).</source>
+        <source>The sentence to run (default: the lesson&apos;s own).</source>
         <translation>要运行的句子（默认：课程自带的句子）。</translation>
     </message>
     <message>
@@ -4449,7 +4449,7 @@ What is open stays.</source>
         <translation>只输出这个头（1 = 第一个）。</translation>
     </message>
     <message>
-        <source>Decimals shown (default: the lesson's).</source>
+        <source>Decimals shown (default: the lesson&apos;s).</source>
         <translation>显示的小数位数（默认：课程的设置）。</translation>
     </message>
     <message>
@@ -4457,11 +4457,11 @@ What is open stays.</source>
         <translation>像手算一样，把每个中间结果舍入到 N 位小数。</translation>
     </message>
     <message>
-        <source>Ignore the lesson's hand-rounding setting.</source>
+        <source>Ignore the lesson&apos;s hand-rounding setting.</source>
         <translation>忽略课程的手算舍入设置。</translation>
     </message>
     <message>
-        <source>Text and Markdown: add each cell's explanation (a worksheet).</source>
+        <source>Text and Markdown: add each cell&apos;s explanation (a worksheet).</source>
         <translation>text 和 Markdown 格式：附上每个单元格的讲解（即一份练习单）。</translation>
     </message>
     <message>
@@ -4478,7 +4478,7 @@ What is open stays.</source>
     </message>
     <message>
         <source>attnscope coref: which earlier word a pronoun attends to.
-attnscope heads: every head's antecedent accuracy on a coreference set, or head statistics.</source>
+attnscope heads: every head&apos;s antecedent accuracy on a coreference set, or head statistics.</source>
         <translation>attnscope coref：代词关注的是前面哪个词。
 attnscope heads：每个头在共指数据集上的先行词准确率，或注意力头统计。</translation>
     </message>
@@ -4491,7 +4491,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>预训练模型：一个文件夹 FOLDER，或本地缓存中的 Hugging Face 模型 ID。</translation>
     </message>
     <message>
-        <source>The sentence (default: the lesson's own).</source>
+        <source>The sentence (default: the lesson&apos;s own).</source>
         <translation>句子（默认：课程自带的句子）。</translation>
     </message>
     <message>
@@ -4531,7 +4531,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>text 格式显示的小数位数（默认 3）。</translation>
     </message>
     <message>
-        <source>Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), as Hugging Face's head_mask: their weights are shown, their output is zero.</source>
+        <source>Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), as Hugging Face&apos;s head_mask: their weights are shown, their output is zero.</source>
         <translation>关闭这些头（层:头，从 1 开始计数，以逗号分隔，例如 1:2,2:1），与 Hugging Face 的 head_mask 相同：仍显示它们的权重，但其输出为零。</translation>
     </message>
     <message>
@@ -4547,7 +4547,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>heads --corpus：跳过超过 N 个词元的句子（默认 512）。</translation>
     </message>
     <message>
-        <source>attnscope qk: one head's queries and keys projected together to 2-D (AttentionViz's normalisation, then PCA).</source>
+        <source>attnscope qk: one head&apos;s queries and keys projected together to 2-D (AttentionViz&apos;s normalisation, then PCA).</source>
         <translation>attnscope qk：把一个注意力头的查询和键一起投影到二维（先做 AttentionViz 的归一化，再做 PCA）。</translation>
     </message>
     <message>
@@ -4587,7 +4587,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>写入 FILE（原子写入），而不是标准输出。</translation>
     </message>
     <message>
-        <source>--step: unknown step "%1" (see --help)</source>
+        <source>--step: unknown step &quot;%1&quot; (see --help)</source>
         <translation>--step：未知的步骤“%1”（见 --help）</translation>
     </message>
     <message>
@@ -4603,11 +4603,11 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>--model 需要 --sentence TEXT</translation>
     </message>
     <message>
-        <source>unexpected argument "%1" (options start with --; see --help)</source>
+        <source>unexpected argument &quot;%1&quot; (options start with --; see --help)</source>
         <translation>意外的参数“%1”（选项以 -- 开头；见 --help）</translation>
     </message>
     <message>
-        <source>--format expects text or json, got "%1"</source>
+        <source>--format expects text or json, got &quot;%1&quot;</source>
         <translation>--format 应为 text 或 json，实际为“%1”</translation>
     </message>
     <message>
@@ -4619,11 +4619,11 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>需要 --sentence TEXT</translation>
     </message>
     <message>
-        <source>expected LAYER:HEAD pairs like 5:4,6:1, got "%1"</source>
+        <source>expected LAYER:HEAD pairs like 5:4,6:1, got &quot;%1&quot;</source>
         <translation>应为 LAYER:HEAD 对（例如 5:4,6:1），实际为“%1”</translation>
     </message>
     <message>
-        <source>expected layers 1 to %1 and heads 1 to %2, got "%3"</source>
+        <source>expected layers 1 to %1 and heads 1 to %2, got &quot;%3&quot;</source>
         <translation>应为第 1 到 %1 层、第 1 到 %2 头，实际为“%3”</translation>
     </message>
     <message>
@@ -4635,11 +4635,11 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>应为 LAYER:HEAD 对（例如 5:4,6:1），实际什么也没有</translation>
     </message>
     <message>
-        <source>expected WORD or WORD#N, got "%1"</source>
+        <source>expected WORD or WORD#N, got &quot;%1&quot;</source>
         <translation>应为 WORD 或 WORD#N，实际为“%1”</translation>
     </message>
     <message>
-        <source>"%1" is not a word of the sentence (its words: %2)</source>
+        <source>&quot;%1&quot; is not a word of the sentence (its words: %2)</source>
         <translation>“%1”不是句子中的词（句子的词：%2）</translation>
     </message>
     <message>
@@ -4655,7 +4655,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>需要 --stats（heads --corpus FILE --stats）</translation>
     </message>
     <message>
-        <source>expected text, json or csv, got "%1"</source>
+        <source>expected text, json or csv, got &quot;%1&quot;</source>
         <translation>应为 text、json 或 csv，实际为“%1”</translation>
     </message>
     <message>
@@ -4667,7 +4667,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>应为一个命令（coref 或 heads），实际为 %1</translation>
     </message>
     <message>
-        <source>attnscope compare: the same heads' attention in two sentences (A: --sentence, B: --sentence-b), tokens aligned by position when both have as many, else by word, and the difference A − B.</source>
+        <source>attnscope compare: the same heads&apos; attention in two sentences (A: --sentence, B: --sentence-b), tokens aligned by position when both have as many, else by word, and the difference A − B.</source>
         <translation>attnscope compare：同一组注意力头在两个句子中的注意力（A：--sentence，B：--sentence-b），词元数相同时按位置对齐，否则按词对齐，并给出差值 A − B。</translation>
     </message>
     <message>
@@ -4723,7 +4723,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>qk 需要 --layer L 和 --head H（从 1 开始数）</translation>
     </message>
     <message>
-        <source>--layout expects pca or tsne, got "%1"</source>
+        <source>--layout expects pca or tsne, got &quot;%1&quot;</source>
         <translation>--layout 应为 pca 或 tsne，实际为“%1”</translation>
     </message>
     <message>
@@ -4731,7 +4731,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>--perplexity 和 --seed 需要 --layout tsne</translation>
     </message>
     <message>
-        <source>--perplexity expects a number, got "%1"</source>
+        <source>--perplexity expects a number, got &quot;%1&quot;</source>
         <translation>--perplexity 应为数字，实际为“%1”</translation>
     </message>
     <message>
@@ -4739,7 +4739,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>qk 只接受选项，实际还有 %1</translation>
     </message>
     <message>
-        <source>--format expects json or csv, got "%1"</source>
+        <source>--format expects json or csv, got &quot;%1&quot;</source>
         <translation>--format 应为 json 或 csv，实际为“%1”</translation>
     </message>
     <message>
@@ -4747,7 +4747,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>无法写入标准输出：%1</translation>
     </message>
     <message>
-        <source>--%1 expects a whole number from %2 to %3, got "%4"</source>
+        <source>--%1 expects a whole number from %2 to %3, got &quot;%4&quot;</source>
         <translation>--%1 应为 %2 到 %3 之间的整数，实际为“%4”</translation>
     </message>
     <message>
@@ -4755,7 +4755,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>%1 和 %2 只能给出一个</translation>
     </message>
     <message>
-        <source>--lang expects zh_CN or en, got "%1"</source>
+        <source>--lang expects zh_CN or en, got &quot;%1&quot;</source>
         <translation>--lang 应为 zh_CN 或 en，实际为“%1”</translation>
     </message>
     <message>
@@ -4779,7 +4779,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>compare 只接受选项，实际还有 %1</translation>
     </message>
     <message>
-        <source>--format expects text, json or csv, got "%1"</source>
+        <source>--format expects text, json or csv, got &quot;%1&quot;</source>
         <translation>--format 应为 text、json 或 csv，实际为“%1”</translation>
     </message>
     <message>
@@ -4803,7 +4803,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>%1：列表为空（请给出从 1 开始计数的编号，例如 1,3-5）</translation>
     </message>
     <message>
-        <source>--steps: unknown step "%1" (see --help)</source>
+        <source>--steps: unknown step &quot;%1&quot; (see --help)</source>
         <translation>--steps：未知步骤“%1”（见 --help）</translation>
     </message>
     <message>
@@ -4831,7 +4831,7 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>标准输出</translation>
     </message>
     <message>
-        <source>%1 expects one of %2, got "%3"</source>
+        <source>%1 expects one of %2, got &quot;%3&quot;</source>
         <translation>%1 应为 %2 之一，实际为“%3”</translation>
     </message>
     <message>
@@ -4849,11 +4849,11 @@ attnscope heads：每个头在共指数据集上的先行词准确率，或注�
         <translation>你设置的 OPENBLAS_CORETYPE</translation>
     </message>
     <message>
-        <source>OpenBLAS's own detection</source>
+        <source>OpenBLAS&apos;s own detection</source>
         <translation>OpenBLAS 自身的检测</translation>
     </message>
     <message>
-        <source>AttnScope, from the CPU's features (auto)</source>
+        <source>AttnScope, from the CPU&apos;s features (auto)</source>
         <translation>AttnScope 根据 CPU 特性（auto）</translation>
     </message>
     <message>
@@ -4873,7 +4873,7 @@ CPU 特性：%4
         <translation>text（默认）、json、csv、markdown 或 npy（含每个矩阵的 NumPy .npz 文件，需配合 --output）。</translation>
     </message>
     <message>
-        <source>--format expects text, json, csv, markdown or npy, got "%1"</source>
+        <source>--format expects text, json, csv, markdown or npy, got &quot;%1&quot;</source>
         <translation>--format 应为 text、json、csv、markdown 或 npy，而不是“%1”</translation>
     </message>
     <message>
@@ -4897,7 +4897,7 @@ CPU 特性：%4
         <translation>模型：词之间而非词元之间的注意力权重（指向一个词：其各词元之和；来自一个词：其各词元的平均；中文按词典分词）。适用于 text、csv、markdown 和 --export-png。</translation>
     </message>
     <message>
-        <source>--words applies to --model runs only (a lesson's tokens are words already)</source>
+        <source>--words applies to --model runs only (a lesson&apos;s tokens are words already)</source>
         <translation>--words 只用于 --model 运行（课程的词元本来就是词）</translation>
     </message>
     <message>
@@ -4921,11 +4921,11 @@ CPU 特性：%4
         <translation>heads --coref-set：计算 95% 区间时对样例的自助法重采样次数（默认 1000）。</translation>
     </message>
     <message>
-        <source>heads --coref-set: seed of the bootstrap and of --control's shuffle (default 1).</source>
+        <source>heads --coref-set: seed of the bootstrap and of --control&apos;s shuffle (default 1).</source>
         <translation>heads --coref-set：自助法和 --control 打乱权重所用的种子（默认 1）。</translation>
     </message>
     <message>
-        <source>heads --coref-set: also evaluate a copy of the model with every tensor's weights shuffled, and show where its best head lands.</source>
+        <source>heads --coref-set: also evaluate a copy of the model with every tensor&apos;s weights shuffled, and show where its best head lands.</source>
         <translation>heads --coref-set：另外评估一个每个张量的权重都被打乱的模型副本，并显示其最佳头排在哪里。</translation>
     </message>
     <message>
@@ -4965,9 +4965,9 @@ CPU 特性：%4
         <translation>--session-file 需要一个会话文件 FILE（文件 ▸ 保存会话）</translation>
     </message>
     <message>
-        <source>attnscope norms: each head's attention on the first and special tokens, by weight and by norm ‖α·f(x)‖.
-attnscope lens: the logit lens, each layer's top tokens per position.
-attnscope dla: each head's direct contribution to the predicted token's logit, beside switching it off.</source>
+        <source>attnscope norms: each head&apos;s attention on the first and special tokens, by weight and by norm ‖α·f(x)‖.
+attnscope lens: the logit lens, each layer&apos;s top tokens per position.
+attnscope dla: each head&apos;s direct contribution to the predicted token&apos;s logit, beside switching it off.</source>
         <translation>attnscope norms：每个头落在第一个词元和特殊词元上的注意力，按权重和按范数 ‖α·f(x)‖ 计算。
 attnscope lens：logit 透镜，每一层在每个位置的最可能词元。
 attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该头后的变化。</translation>
@@ -4977,7 +4977,7 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
         <translation>norms、lens 或 dla</translation>
     </message>
     <message>
-        <source>norms: one head's norm-weighted T×T matrix instead (LAYER:HEAD, counted from 1; JSON).</source>
+        <source>norms: one head&apos;s norm-weighted T×T matrix instead (LAYER:HEAD, counted from 1; JSON).</source>
         <translation>norms：改为输出一个头按范数加权的 T×T 矩阵（LAYER:HEAD，从 1 开始计数；JSON）。</translation>
     </message>
     <message>
@@ -5001,7 +5001,7 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
         <translation>%1 需要 --model FOLDER|ID</translation>
     </message>
     <message>
-        <source>%1 needs a model's weights and output head; give --model</source>
+        <source>%1 needs a model&apos;s weights and output head; give --model</source>
         <translation>%1 需要模型的权重和输出头；请给出 --model</translation>
     </message>
     <message>
@@ -5009,7 +5009,7 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
         <translation>%1 需要 --sentence TEXT</translation>
     </message>
     <message>
-        <source>expected LAYER:HEAD with layers 1 to %1 and heads 1 to %2, got "%3"</source>
+        <source>expected LAYER:HEAD with layers 1 to %1 and heads 1 to %2, got &quot;%3&quot;</source>
         <translation>应为 LAYER:HEAD，层为 1 到 %1，头为 1 到 %2，实际为“%3”</translation>
     </message>
     <message>
@@ -5021,7 +5021,7 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
         <translation>%1 只接受选项，实际得到 %2</translation>
     </message>
     <message>
-        <source>--export-png: shade by weight × ‖value‖, the share of each weight's value vector through W_O (Kobayashi et al. 2020), instead of the weight, as the window's check box does.</source>
+        <source>--export-png: shade by weight × ‖value‖, the share of each weight&apos;s value vector through W_O (Kobayashi et al. 2020), instead of the weight, as the window&apos;s check box does.</source>
         <translation>--export-png：按“权重 × ‖值‖”着色，即每个权重所带的值向量经过 W_O 后所占的份额（Kobayashi 等，2020），而不是按权重本身，与窗口中的复选框相同。</translation>
     </message>
     <message>
@@ -5029,7 +5029,7 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
         <translation>--norms 需要与 --export-png 一起使用</translation>
     </message>
     <message>
-        <source>--norms and --words exclude each other: the norms are of the tokens' value vectors</source>
+        <source>--norms and --words exclude each other: the norms are of the tokens&apos; value vectors</source>
         <translation>--norms 与 --words 不能同时使用：范数是词元的值向量的范数</translation>
     </message>
     <message>
@@ -5041,7 +5041,7 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
         <translation>--output 应为文件名，实际什么也没有</translation>
     </message>
     <message>
-        <source>Compare weight × ‖value‖ (Kobayashi et al. 2020) instead of the weights: each row's shares of α·‖f(x)‖, as the Compare tab's colour scale.</source>
+        <source>Compare weight × ‖value‖ (Kobayashi et al. 2020) instead of the weights: each row&apos;s shares of α·‖f(x)‖, as the Compare tab&apos;s colour scale.</source>
         <translation>对比权重 × ‖值‖（Kobayashi 等，2020）而不是权重：每行中 α·‖f(x)‖ 所占的比例，与“对比”页的颜色刻度相同。</translation>
     </message>
     <message>
@@ -5053,11 +5053,11 @@ attnscope dla：每个头对预测词元 logit 的直接贡献，以及关闭该
 Subcommands, each with its own --help:
   coref     which earlier word a pronoun attends to
   heads     every head ranked on a coreference set, or head statistics
-  qk        one head's queries and keys projected together to 2-D (PCA or t-SNE)
-  compare   the same heads' attention in two sentences, and the difference A − B
-  norms     each head's attention by weight and by norm ‖α·f(x)‖ (first and special tokens)
-  lens      the logit lens: each layer's most likely tokens, per position
-  dla       each head's direct contribution to the predicted token's logit, beside switching it off
+  qk        one head&apos;s queries and keys projected together to 2-D (PCA or t-SNE)
+  compare   the same heads&apos; attention in two sentences, and the difference A − B
+  norms     each head&apos;s attention by weight and by norm ‖α·f(x)‖ (first and special tokens)
+  lens      the logit lens: each layer&apos;s most likely tokens, per position
+  dla       each head&apos;s direct contribution to the predicted token&apos;s logit, beside switching it off
   movement  what attention did to each word (‖y − x‖, cos, its sources); one word in two sentences</source>
         <translation>AttnScope：Transformer 自注意力，每个数字都看得见。
 子命令（各有自己的 --help）：

@@ -479,10 +479,30 @@ QString crowdedColumnLabels(const QString& page, const QCustomPlot& plot, const 
     return QString("%1: \"%2\" has %3 px per upright column label %4 px wide").arg(page, title).arg(perColumn, 0, 'f', 1).arg(widest, 0, 'f', 1);
 }
 
+// A legend whole within its plot and over none of its curves' points: below or beside the axes,
+// or in a corner no point reaches; empty when so.
+QString legendOverData(const QString& page, const QCustomPlot& plot, const QString& title) {
+    if (!plot.legend || !plot.legend->visible() || plot.legend->itemCount() == 0) return {};
+    const QRect legend = plot.legend->outerRect();
+    if (!plot.rect().contains(legend))
+        return QString("%1: \"%2\"'s legend at %3,%4 %5×%6 px, outside its %7×%8 px plot").arg(page, title).arg(legend.x())
+            .arg(legend.y()).arg(legend.width()).arg(legend.height()).arg(plot.width()).arg(plot.height());
+    if (!legend.intersects(plot.axisRect()->rect())) return {};
+    int covered = 0;
+    for (int g = 0; g < plot.graphCount(); ++g) {
+        const QCPGraph* graph = plot.graph(g);
+        for (auto point = graph->data()->constBegin(); point != graph->data()->constEnd(); ++point)
+            if (legend.contains(graph->coordsToPixels(point->key, point->value).toPoint())) ++covered;
+    }
+    if (covered == 0) return {};
+    return QString("%1: \"%2\"'s legend (%3×%4 px) covers %5 points of its curves").arg(page, title).arg(legend.width())
+        .arg(legend.height()).arg(covered);
+}
+
 // At 100 %, 150 % and 200 %, presenting, in English and Chinese, every page of the Lab on the 1280×720 and
 // 1920×1080 screens: no page wider than the window (it scrolls down, never sideways), every plot's
 // title within its plot, every plot at least as large as its text needs, a line per labelled row,
-// upright column labels within their columns.
+// upright column labels within their columns, no legend over the data.
 void LectureFitTest::labPagesFitAtPresentationZoom() {
     QFETCH(QString, language);
     QFETCH(int, screenWidth);
@@ -512,6 +532,8 @@ void LectureFitTest::labPagesFitAtPresentationZoom() {
             if (!crowded.isEmpty()) clipped << crowded;
             const QString crowdedColumns = crowdedColumnLabels(name, *plot, title ? title->text() : QString());
             if (!crowdedColumns.isEmpty()) clipped << crowdedColumns;
+            const QString covering = legendOverData(name, *plot, title ? title->text() : QString());
+            if (!covering.isEmpty()) clipped << covering;
             if (!title || title->text().isEmpty()) continue;
             // A title is drawn within its own layout cell, not the whole plot.
             const int needed = QFontMetrics(title->font()).horizontalAdvance(title->text());
