@@ -19,7 +19,9 @@
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QListWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
 #include <cmath>
@@ -99,6 +101,8 @@ private slots:
     void labFollowsZoomAndPresentation();
     void labLegendsKeepTheTickSize();
     void groupedQueryFitsA1280x720Screen();
+    void crossStageFitsA1280x720Screen_data();
+    void crossStageFitsA1280x720Screen();
     void focusedRowStepsThroughTheProducts();
     void longSentenceKeepsTheChosenCellReadable();
     void peopleCountFromOne();
@@ -441,6 +445,51 @@ void LectureFitTest::groupedQueryFitsA1280x720Screen() {
                  qPrintable(QString("query head %1's card at %2,%3 %4×%5 px, %6 px of it shown").arg(h + 1).arg(onScreen.x())
                                 .arg(onScreen.y()).arg(onScreen.width()).arg(onScreen.height())
                                 .arg(plot->visibleRegion().boundingRect().height())));
+    }
+}
+
+void LectureFitTest::crossStageFitsA1280x720Screen_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<int>("screenWidth");
+    for (const int width : {1280, 1920}) {
+        QTest::addRow("en, %d", width) << QString("en") << QString("translation") << width;
+        QTest::addRow("zh_CN, %d", width) << QString("zh_CN") << QString("translation-zh") << width;
+    }
+}
+
+// The translation lesson's cross stage in a window filling the screen, teacher forcing's table shown:
+// every cell of every step's matrices on screen without scrolling (the table used to make the top
+// area about 130 px taller at 1280×720, so the worked example scrolled for its last row), and the
+// table itself whole.
+void LectureFitTest::crossStageFitsA1280x720Screen() {
+    QFETCH(QString, language);
+    QFETCH(QString, lesson);
+    QFETCH(int, screenWidth);
+    QVERIFY(applyLanguage(language));
+    openOn(screenWidth, lesson);
+    window->setGeometry(screenOf(screenWidth)->availableGeometry());
+    child<QComboBox>(*window, "stageChoice")->setCurrentIndex(2);  // cross-attention, output head and labels
+    auto* table = child<QTableWidget>(*window, "teacherForcing");
+    QTRY_VERIFY(table->isVisible());
+    for (int pass = 0; pass < 10; ++pass) QTest::qWait(20);  // the table sizes itself to its rows, then the window lays out
+    const QRect shown(table->mapTo(window.get(), QPoint(0, 0)), table->size());
+    QVERIFY2(window->rect().contains(shown) && table->viewport()->rect().contains(table->visualRect(table->model()->index(3, 3))),
+             qPrintable(QString("teacher forcing's table at %1,%2 %3×%4 px").arg(shown.x()).arg(shown.y()).arg(shown.width())
+                            .arg(shown.height())));
+    // The steps whose operands and result stand side by side at 1280 px; Queries, Output, the
+    // residual sum and the logits put their result below their operands there (wide feature
+    // names) and scroll with or without the table.
+    auto* scroll = panel().findChild<QScrollArea*>();
+    for (const Step step : {Step::Embedding, Step::SourceInput, Step::Key, Step::Value, Step::Scores, Step::Scaled,
+                            Step::Weights, Step::WeightedSum, Step::Probabilities}) {
+        goToStep(step);
+        panel().selectCell(0, 0);  // as a teacher explains a cell: the explanation pane takes its lines
+        for (int pass = 0; pass < 5; ++pass) QTest::qWait(10);
+        const QString cells = cellsOutside(*scroll->viewport());
+        QVERIFY2(cells.isEmpty(), qPrintable(QString("%1: cells outside the visible %2 × %3 px: %4")
+                                                 .arg(navigator().list()->currentItem()->text()).arg(scroll->viewport()->width())
+                                                 .arg(scroll->viewport()->height()).arg(cells)));
     }
 }
 
