@@ -3336,10 +3336,6 @@ click to open it large</source>
         <translation>整个堆叠（第 1 层到第 %1 层）</translation>
     </message>
     <message>
-        <source>What %1 did to each word: x is its vector entering the layer, y leaving it (x plus the attention output). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Its new content came from these words: ‖Σ_h α·v·W_O‖ of each source, largest first.</source>
-        <translation>%1 对每个词做了什么：x 是它进入该层时的向量，y 是离开时的向量（x 加上注意力输出）。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。它的新内容来自这些词：每个来源的 ‖Σ_h α·v·W_O‖，从大到小。</translation>
-    </message>
-    <message>
         <source>What %1 did to each word: x is its vector entering layer 1, y leaving the last. ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see where each word&apos;s new content came from.</source>
         <translation>%1 对每个词做了什么：x 是它进入第 1 层时的向量，y 是离开最后一层时的向量。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。选择一层可查看每个词的新内容来自哪里。</translation>
     </message>
@@ -3382,6 +3378,10 @@ click to open it large</source>
     <message>
         <source>c_j = Σ_h α_j·v_j·W_O^h is what source word j brought to this word through every head; its length ‖c_j‖ is given. Work out Σ_j ‖c_j‖ and the share ‖c_j‖ / Σ_j′ ‖c_j′‖ of the {1} largest.</source>
         <translation>c_j = Σ_h α_j·v_j·W_O^h 是来源词 j 经由所有头带给这个词的内容；它的长度 ‖c_j‖ 已给出。算出 Σ_j ‖c_j‖，以及最大的 {1} 个来源的份额 ‖c_j‖ / Σ_j′ ‖c_j′‖。</translation>
+    </message>
+    <message>
+        <source>What %1 did to each word: x is its vector entering the layer, y leaving it (%2). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Its new content came from these words: ‖Σ_h α·v·W_O‖ of each source, largest first.</source>
+        <translation>%1 对每个词做了什么：x 是它进入该层时的向量，y 是离开时的向量（%2）。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。它的新内容来自这些词：每个来源的 ‖Σ_h α·v·W_O‖，从大到小。</translation>
     </message>
 </context>
 <context>

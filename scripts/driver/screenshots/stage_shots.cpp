@@ -1,8 +1,8 @@
 // Issue 29 §4 on this screen: an encoder–decoder lesson stage by stage, chosen in the stage box as
 // a teacher does: the encoder's weights, the decoder's masked weights, the cross-attention weights
-// (a row of the decoder explained), the output head's probabilities beside teacher forcing's
-// table and the Heads tab's statistics of the cross-attention heads. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
-// in English and Chinese (scripts/screenshots.sh).
+// (a row of the decoder explained), the output head's probabilities beside teacher forcing's table,
+// and the Heads tab's statistics of the cross-attention heads. The file names carry the screen's
+// size: run under 1280×720 and 1920×1080 virtual screens, in English and Chinese (scripts/screenshots.sh).
 #include <QComboBox>
 #include <QDir>
 #include <QScreen>
