@@ -68,6 +68,23 @@ std::vector<ThumbnailBadge> badgesOf(const std::vector<HeadStatistics>& stats) {
     return badges;
 }
 
+QString joinedTexts(const std::vector<Token>& tokens) {
+    QStringList texts;
+    for (const Token& t : tokens) texts << qs(t.text);
+    return texts.join(' ');
+}
+
+// A cross-attention stage: whose rows and whose columns the statistics are over (T_dec × T_src).
+QString crossCaption(const Trace& trace) {
+    return QObject::tr("Cross-attention heads: rows (queries) are the decoder's %1 tokens “%2”, columns (keys) the "
+                       "source's %3 tokens “%4”; previous, next, self and first are left out (two different sentences). "
+                       "Click a column to sort.")
+        .arg(trace.tokenCount())
+        .arg(elidedInTheMiddle(joinedTexts(trace.tokens), kCaptionQuoteChars))
+        .arg(trace.keyCount())
+        .arg(elidedInTheMiddle(joinedTexts(trace.keyTokens), kCaptionQuoteChars));
+}
+
 QString setLabel(const QString& source) { return QFileInfo(source).fileName(); }
 
 // The plot's title, so that an exported figure carries the baselines it is to be read against.
@@ -178,6 +195,7 @@ void HeadsTab::onStatisticsReady() {
     const auto stats = worker_->statistics();
     const Trace* trace = worker_->statisticsTrace();
     if (!stats || !trace) return;
+    if (trace->isCrossAttention()) return panel_->showStatistics(*stats, crossCaption(*trace));  // a lesson: no badges
     const QString quoted = elidedInTheMiddle(statisticsSentence_, kCaptionQuoteChars);
     panel_->showStatistics(*stats,
                            tr("What every head does on “%1” (%2 tokens). Labels: thresholds in "

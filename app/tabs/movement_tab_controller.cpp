@@ -114,7 +114,7 @@ void MovementTabController::compute() {
                 if (b_) view_->showSameWordPage();
             }
             if (!*out->movement) view_->showEmpty(coreErrorText(out->movement->error()));
-            else movement_ = std::move(*out->movement).value(), view_->showMovement(*movement_, a_->trace, decimals_);
+            else movement_ = std::move(*out->movement).value(), view_->showMovement(*movement_, a_->trace, a_->output, decimals_);
             if (!out->errorB.isEmpty()) return view_->sameWord()->showMessage(tr("B could not be run: %1").arg(out->errorB));
             showCurve();
         };

@@ -33,12 +33,20 @@ Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T) { 
 
 namespace {
 
-// The columns of special tokens and punctuation.
+// The columns of special tokens and punctuation: the source's in cross-attention.
 std::vector<Eigen::Index> delimiterColumns(const Trace& trace) {
+    const std::vector<Token>& columns = trace.columnTokens();
     std::vector<Eigen::Index> out;
-    for (std::size_t j = 0; j < trace.tokens.size(); ++j)
-        if (trace.tokens[j].special || isPunctuationToken(trace.tokens[j])) out.push_back(static_cast<Eigen::Index>(j));
+    for (std::size_t j = 0; j < columns.size(); ++j)
+        if (columns[j].special || isPunctuationToken(columns[j])) out.push_back(static_cast<Eigen::Index>(j));
     return out;
+}
+
+// Cross-attention: a decoder row's "previous" or "self" column is a source word at the same index,
+// a coincidence of numbering, so those shares are dropped rather than shown.
+void dropPositionalShares(HeadStatistics& s) {
+    s.positional = false;
+    s.previousShare = s.nextShare = s.selfShare = s.firstShare = 0;
 }
 
 double mean(double sum, Eigen::Index count) { return count > 0 ? sum / static_cast<double>(count) : 0; }
@@ -74,9 +82,9 @@ HeadDigest digestFor(const Trace& trace, const RunDigests& digests, const HeadRe
 
 std::string patternLabel(const HeadStatistics& s, const HeadLabelThresholds& t) {
     if (s.delimiterShare >= t.delimiter) return "delimiter sink";
-    if (s.previousShare >= t.previous) return "previous-token";
-    if (s.nextShare >= t.next) return "next-token";
-    if (s.selfShare >= t.self) return "self";
+    if (s.positional && s.previousShare >= t.previous) return "previous-token";
+    if (s.positional && s.nextShare >= t.next) return "next-token";
+    if (s.positional && s.selfShare >= t.self) return "self";
     if (s.normalizedEntropy >= t.broadEntropy) return "broad";
     return "mixed";
 }
@@ -106,7 +114,7 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Cor
 
 Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const RunDigests& digests,
                                                    const CorefEvaluation* evaluation, const HeadLabelThresholds& thresholds) {
-    const int T = trace.tokenCount();
+    const int T = trace.tokenCount(), Tk = trace.keyCount();
     if (evaluation && (evaluation->layers != static_cast<int>(trace.layers.size()) ||
                        evaluation->headsPerLayer != trace.headCount()))
         return Error{ErrorId::WhereHeadStatistics,
@@ -116,14 +124,15 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Run
     std::vector<HeadStatistics> out;
     for (const HeadRef& ref : allHeads(trace)) {
         const HeadDigest digest = digestFor(trace, digests, ref);
-        if (digest.rows != T || digest.cols != T)
+        if (digest.rows != T || digest.cols != Tk)
             return Error{errorText(ErrorId::WhereHeadStatisticsHead, ref.layer + 1, ref.head + 1),
-                         errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, T),
+                         errorText(ErrorId::ExpectedFound, errorText(ErrorId::TxTWeights, T, Tk),
                                    std::to_string(digest.rows) + "×" + std::to_string(digest.cols))};
         HeadStatistics s = statisticsOf(digest, delimiters);
         s.head = ref;
+        if (trace.isCrossAttention()) dropPositionalShares(s);
         s.labels.push_back(patternLabel(s, thresholds));
-        if (T >= 2 && s.firstShare >= thresholds.sink) s.labels.push_back("attention sink");
+        if (s.positional && T >= 2 && s.firstShare >= thresholds.sink) s.labels.push_back("attention sink");
         if (evaluation) {
             s.corefAccuracy = evaluation->accuracy(ref.layer, ref.head);
             if (tracksCoreference(*evaluation, ref)) s.labels.push_back("coreference");
@@ -135,6 +144,7 @@ Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const Run
 
 void addNormFirstShares(std::vector<HeadStatistics>& stats, const Trace& normWeighted) {
     for (HeadStatistics& s : stats) {
+        if (!s.positional) continue;  // cross-attention has no first token of its own
         if (s.head.layer >= normWeighted.layerCount() || s.head.head >= normWeighted.headCount()) continue;
         const GridRef w = normWeighted.layers[static_cast<std::size_t>(s.head.layer)]
                               .heads[static_cast<std::size_t>(s.head.head)].weights;

@@ -4,7 +4,9 @@
 // a label from documented thresholds (docs/coreference.md, "Head statistics").
 //
 // Shape legend: T tokens, L layers, H heads per layer. Every share is a mean over the T rows
-// (queries) of the head's T×T weights, so it lies in [0, 1].
+// (queries) of the head's T×T weights, so it lies in [0, 1]. A cross-attention trace's heads have
+// T_q×T_k weights (decoder rows, source columns): entropy and the delimiter share (of the source's
+// tokens) apply, the positional shares do not (HeadStatistics::positional).
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +28,9 @@ struct HeadStatistics {
     double nextShare = 0;          // w(i, i+1), rows i < T−1
     double selfShare = 0;          // w(i, i)
     double firstShare = 0;         // w(i, 0), rows i ≥ 1: the "attention sink" share (Xiao et al. 2023)
+    // False for cross-attention: row i and column j are positions in different sentences, so
+    // "previous", "next", "self" and "first" name nothing; those shares are 0 and no label uses them.
+    bool positional = true;
     // The same share by weight × ‖value‖ (core/analysis/norm_attention.hpp): what the sink carries.
     // None until a norm-weighted Trace of the same run was given (addNormFirstShares).
     std::optional<double> normFirstShare;
@@ -49,7 +54,7 @@ double rowEntropyBits(GridRef weights, Eigen::Index row);
 Eigen::Index tokensSeen(const Trace& trace, Eigen::Index row, Eigen::Index T);
 
 // The first that applies, in this order: "delimiter sink", "previous-token", "next-token",
-// "self", "broad"; else "mixed".
+// "self" (these three only for positional statistics), "broad"; else "mixed".
 std::string patternLabel(const HeadStatistics& stats, const HeadLabelThresholds& thresholds = {});
 
 // A label (patternLabel's, "attention sink" or "coreference") as a reader of `language` sees it; the English label
@@ -61,7 +66,7 @@ bool tracksCoreference(const CorefEvaluation& evaluation, const HeadRef& head);
 
 // Every head of the trace, layer by layer. With an evaluation of the same model (same L×H),
 // heads that track coreference also get the label "coreference". Error when a head has no
-// T×T weights or the evaluation's shape differs.
+// T_q×T_k weights (T×T in self-attention) or the evaluation's shape differs.
 Result<std::vector<HeadStatistics>> headStatistics(const Trace& trace, const CorefEvaluation* evaluation = nullptr,
                                                    const HeadLabelThresholds& thresholds = {});
 // The same where a long run's heads hold no weights: their digests (ModelRun::digests, made from

@@ -3,6 +3,7 @@
 // Shape legend: T tokens, d model width, L layers.
 #include "core/analysis/token_movement_run.hpp"
 
+#include "core/text/messages.hpp"
 #include "core/text/utf8.hpp"
 #include "core/tokenizers/unicode.hpp"
 
@@ -13,7 +14,8 @@ Result<StatesRun> lessonStatesRun(const Lesson& lesson, std::string_view sentenc
     if (!trace) return trace.error();
     auto states = residualStates(trace.value());
     if (!states) return states.error();
-    return StatesRun{std::move(trace).value(), std::move(states).value()};
+    const LayerOutput output = trace.value().residual ? LayerOutput::AttentionPlusInput : LayerOutput::AttentionOnly;
+    return StatesRun{std::move(trace).value(), std::move(states).value(), output};
 }
 
 Result<StatesRun> stageStatesRun(const Lesson& lesson, std::string_view source, const StageView& view) {
@@ -42,7 +44,16 @@ Result<StatesRun> modelStatesRun(const OpenedModel& opened, std::string_view sen
         run.value().trace.layers.at(static_cast<std::size_t>(detailLayer)) = std::move(layer).value();
     }
     std::vector<Mat> states = residualStates(run.value());
-    return StatesRun{std::move(run.value().trace), std::move(states)};
+    return StatesRun{std::move(run.value().trace), std::move(states), LayerOutput::WholeLayer};
+}
+
+std::string layerOutputText(LayerOutput output, Language language) {
+    switch (output) {
+        case LayerOutput::AttentionOnly: return std::string(message(MessageId::LayerOutputAttentionOnly, language));
+        case LayerOutput::AttentionPlusInput: return std::string(message(MessageId::LayerOutputResidual, language));
+        case LayerOutput::WholeLayer: break;
+    }
+    return std::string(message(MessageId::LayerOutputWholeLayer, language));
 }
 
 namespace {

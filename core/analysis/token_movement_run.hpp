@@ -5,6 +5,7 @@
 //
 // Shape legend: T tokens, d model width, L layers.
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -13,13 +14,23 @@
 #include "core/lesson/run_encoder_decoder.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/source/model_session.hpp"
+#include "core/text/language.hpp"
 
 namespace attnscope {
+
+// What y is at one layer, as its run made it: a lesson's attention output alone (no residual
+// connection), a lesson's x + attention output, or a model layer's hidden state (attention and
+// feed-forward network, each added to the residual stream, with the model's norms).
+enum class LayerOutput { AttentionOnly, AttentionPlusInput, WholeLayer };
 
 struct StatesRun {
     Trace trace;
     std::vector<Mat> states;  // L+1, T×d (residualStates)
+    LayerOutput output = LayerOutput::AttentionOnly;
 };
+
+// "y = x + the attention output: the residual connection", in `language`.
+std::string layerOutputText(LayerOutput output, Language language);
 
 // A lesson keeps every layer in full detail; `settings`: its heads switched off, as the window runs it.
 Result<StatesRun> lessonStatesRun(const Lesson& lesson, std::string_view sentence, const RunSettings& settings = {});

@@ -103,6 +103,10 @@ enum class MessageId : int {
     // The cross stage of an encoder–decoder (isDecoderCrossStage): what its first matrices are, their cells
     // ({1} the token, {2} its position), and its residual sum
     StepDecoderState, StepEncoderOutput, ExplainDecoderState, ExplainEncoderOutput, StepAddCross,
+    // A RoPE lesson without projections: what is turned is X itself
+    StepQueryBeforeRopeIsInput, StepKeyBeforeRopeIsInput,
+    // What y is at one layer (core/analysis/token_movement.hpp, LayerOutput)
+    LayerOutputAttentionOnly, LayerOutputResidual, LayerOutputWholeLayer,
     Count
 };
 

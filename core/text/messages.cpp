@@ -387,6 +387,15 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "M[{1}] = X + attention: the encoder's output for source token {2} (the encoder stage)",
      "M[{1}] = X + 注意力输出：编码器在源句第 {2} 个词元处的输出（见编码器阶段）"},
     {MessageId::StepAddCross, "Residual connection Y₂ = Y₁ + cross-attention output", "残差连接 Y₂ = Y₁ + 交叉注意力输出"},
+    {MessageId::StepQueryBeforeRopeIsInput, "Queries before RoPE  Q_pre = X (no projection)", "RoPE 之前的查询 Q_pre = X（无投影）"},
+    {MessageId::StepKeyBeforeRopeIsInput, "Keys before RoPE  K_pre = X (no projection)", "RoPE 之前的键 K_pre = X（无投影）"},
+    {MessageId::LayerOutputAttentionOnly, "y = the attention output alone: this lesson has no residual connection, so x is not added to it",
+     "y 只是注意力输出：本课没有残差连接，x 不会加到它上面"},
+    {MessageId::LayerOutputResidual, "y = x + the attention output: the residual connection", "y = x + 注意力输出：残差连接"},
+    {MessageId::LayerOutputWholeLayer,
+     "y = the layer's hidden state: x after the layer's attention and its feed-forward network, each added back to x, "
+     "with the model's norms",
+     "y = 该层的隐藏状态：x 经过该层的注意力和前馈网络，二者各自加回到 x 上，并经过模型的归一化"},
 }};
 
 constexpr bool inIdOrder() {
@@ -467,8 +476,12 @@ std::optional<MessageId> ropeTitle(const Trace& trace, Step step, int layer) {
     switch (step) {
         case Step::Query: return MessageId::StepQueryRope;
         case Step::Key: return MessageId::StepKeyRope;
-        case Step::QueryBeforeRope: return normed ? MessageId::StepQueryBeforeRopeNormed : MessageId::StepQueryBeforeRope;
-        case Step::KeyBeforeRope: return normed ? MessageId::StepKeyBeforeRopeNormed : MessageId::StepKeyBeforeRope;
+        case Step::QueryBeforeRope:
+            if (!trace.projections) return MessageId::StepQueryBeforeRopeIsInput;  // nothing projects X: it is turned itself
+            return normed ? MessageId::StepQueryBeforeRopeNormed : MessageId::StepQueryBeforeRope;
+        case Step::KeyBeforeRope:
+            if (!trace.projections) return MessageId::StepKeyBeforeRopeIsInput;
+            return normed ? MessageId::StepKeyBeforeRopeNormed : MessageId::StepKeyBeforeRope;
         default: return std::nullopt;
     }
 }

@@ -510,6 +510,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
+    <message>
+        <source>Cross-attention heads: rows (queries) are the decoder&apos;s %1 tokens “%2”, columns (keys) the source&apos;s %3 tokens “%4”; previous, next, self and first are left out (two different sentences). Click a column to sort.</source>
+        <translation>交叉注意力头：行（查询）是解码器的 %1 个词元“%2”，列（键）是源句的 %3 个词元“%4”；前一个、后一个、自身和首词元不列出（两个不同的句子）。点击列标题可排序。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::AttentionControls</name>
@@ -1817,6 +1821,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <message>
         <source>Share to the first token (rows after the first); “attention sink” from 0.5 (Xiao et al. 2023)</source>
         <translation>分给第一个词元的占比（第一行之后的各行）；达到 0.5 即为“注意力汇点”（Xiao 等，2023）</translation>
+    </message>
+    <message>
+        <source>Cross-attention: the rows are the decoder&apos;s tokens and the columns the source&apos;s, two different sentences, so previous, next, self and first name nothing here</source>
+        <translation>交叉注意力：行是解码器的词元，列是源句的词元，属于两个不同的句子，因此前一个、后一个、自身和首词元在这里没有意义</translation>
     </message>
 </context>
 <context>
@@ -3344,10 +3352,6 @@ click to open it large</source>
         <translation>整个堆叠（第 1 层到第 %1 层）</translation>
     </message>
     <message>
-        <source>What %1 did to each word: x is its vector entering the layer, y leaving it (x plus the attention output). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Its new content came from these words: ‖Σ_h α·v·W_O‖ of each source, largest first.</source>
-        <translation>%1 对每个词做了什么：x 是它进入该层时的向量，y 是离开时的向量（x 加上注意力输出）。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。它的新内容来自这些词：每个来源的 ‖Σ_h α·v·W_O‖，从大到小。</translation>
-    </message>
-    <message>
         <source>What %1 did to each word: x is its vector entering layer 1, y leaving the last. ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see where each word&apos;s new content came from.</source>
         <translation>%1 对每个词做了什么：x 是它进入第 1 层时的向量，y 是离开最后一层时的向量。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。选择一层可查看每个词的新内容来自哪里。</translation>
     </message>
@@ -3390,6 +3394,10 @@ click to open it large</source>
     <message>
         <source>c_j = Σ_h α_j·v_j·W_O^h is what source word j brought to this word through every head; its length ‖c_j‖ is given. Work out Σ_j ‖c_j‖ and the share ‖c_j‖ / Σ_j′ ‖c_j′‖ of the {1} largest.</source>
         <translation>c_j = Σ_h α_j·v_j·W_O^h 是来源词 j 经由所有头带给这个词的内容；它的长度 ‖c_j‖ 已给出。算出 Σ_j ‖c_j‖，以及最大的 {1} 个来源的份额 ‖c_j‖ / Σ_j′ ‖c_j′‖。</translation>
+    </message>
+    <message>
+        <source>What %1 did to each word: x is its vector entering the layer, y leaving it (%2). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Its new content came from these words: ‖Σ_h α·v·W_O‖ of each source, largest first.</source>
+        <translation>%1 对每个词做了什么：x 是它进入该层时的向量，y 是离开时的向量（%2）。‖y − x‖：它移动了多远；cos(x, y)：方向不变时为 1。它的新内容来自这些词：每个来源的 ‖Σ_h α·v·W_O‖，从大到小。</translation>
     </message>
 </context>
 <context>
@@ -3699,14 +3707,6 @@ click to open it large</source>
         <translation>PE(pos, i) 随位置的变化</translation>
     </message>
     <message>
-        <source>dimension %1</source>
-        <translation>维度 %1</translation>
-    </message>
-    <message>
-        <source>dimension %1 (%2)</source>
-        <translation>维度 %1（%2）</translation>
-    </message>
-    <message>
         <source>No check: %1</source>
         <translation>未检验：%1</translation>
     </message>
@@ -3729,6 +3729,14 @@ click to open it large</source>
     <message>
         <source>Learned table: the best single map PE(pos+%1) ≈ PE(pos)·R_%1 (least squares over %2 positions) leaves a relative residual ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 0 would mean every position is the one before it moved by the same map, as for the sinusoidal table.</source>
         <translation>学习得到的编码表：最佳的单一映射 PE(pos+%1) ≈ PE(pos)·R_%1（在 %2 个位置上做最小二乘）留下的相对残差 ‖PE[%1:] − PE[:−%1]·R_%1‖ / ‖PE[%1:]‖ = %3 — 若为 0，则意味着每个位置都是前一个位置经同一映射移动而来，正如正弦编码表那样。</translation>
+    </message>
+    <message>
+        <source>i = %1</source>
+        <translation>i = %1</translation>
+    </message>
+    <message>
+        <source>i = %1 (%2)</source>
+        <translation>i = %1（%2）</translation>
     </message>
 </context>
 <context>

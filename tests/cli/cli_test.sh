@@ -524,9 +524,11 @@ PY
     # Pair 1 (x0, x2) = (0, 1) turned by 1·θ_0 = 1 rad: (0·cos 1 − 1·sin 1, 0·sin 1 + 1·cos 1) = (−0.841, 0.540);
     # pair 2 (x1, x3) = (1, 0) by θ_1 = 100^(−2/4) = 0.1: (cos 0.1, sin 0.1) = (0.995, 0.100).
     out="$("$bin" --lesson rope --print --decimals 3)" || fail "exit $?"
-    for title in "== Queries before RoPE  Q_pre = X·W_Q ==" "== Keys before RoPE  K_pre = X·W_K =="; do
+    # No projections: what RoPE turns is X itself, not X·W_Q (both languages).
+    for title in "== Queries before RoPE  Q_pre = X (no projection) ==" "== Keys before RoPE  K_pre = X (no projection) =="; do
       expect_line "$out" "$title"
     done
+    ! grep -q "Q_pre = X·W_Q\|K_pre = X·W_K" <<<"$out" || fail "Q_pre or K_pre titled as a projection: $out"
     expect_row "$out" "cat#2 -0.841 0.995 0.540 0.100"
     # the#1 at position 0 is not turned: [1, 0, 0, 1]
     expect_row "$out" "the#1 1.000 0.000 0.000 1.000"
@@ -537,6 +539,8 @@ PY
     expect_line "$out" "== Values V = X (no projection) =="
     zh="$("$bin" --lesson rope --print --step q --lang zh_CN)" || fail "exit $?"
     expect_line "$zh" "== RoPE：按位置旋转的查询 Q = RoPE(Q_pre) =="
+    zh_pre="$("$bin" --lesson rope --print --step q_before_rope --lang zh_CN)" || fail "exit $?"
+    expect_line "$zh_pre" "== RoPE 之前的查询 Q_pre = X（无投影） =="
     ;;
   print_grouped_query_steps)
     # Lesson grouped-query: query head 2 reads K/V head 1. Q₂ = [[0,1],[1,0],[1,1]], K₁ = [[1,0],[0,1],[1,1]]:

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/coreference.hpp"
+#include "core/analysis/head_stats.hpp"
 #include "core/io/text_file.hpp"
 #include "core/lesson/lesson_encoder_decoder.hpp"
 #include "core/lesson/run_encoder_decoder.hpp"
@@ -300,4 +301,62 @@ TEST_CASE("coreference refuses the cross stage: its columns are the source, not 
     REQUIRE_FALSE(cross.ok());
     CHECK(cross.error().text() == "sentence: expected self-attention, found a cross-attention trace");
     CHECK(resolveSentence(r.decoderSelf, ResolveOptions{}).ok());  // the decoder's own words: self-attention
+}
+
+// Mean over the rows of −Σ w·log₂ w, from the reference's weights (the definition, written here).
+double meanEntropyBits(const RefJson& weights) {
+    double sum = 0;
+    for (const RefJson& row : weights) {
+        for (const RefJson& w : row)
+            if (w.get<double>() > 0) sum -= w.get<double>() * std::log2(w.get<double>());
+    }
+    return sum / static_cast<double>(weights.size());
+}
+
+TEST_CASE("the cross stage's head statistics: decoder rows over the source's columns", "[encoder-decoder]") {
+    // The translation lesson by hand (weights above and in the fixture): <s> puts 0.840565 on 谁 and
+    // 0.079717 on 我 and 是: −2·0.079717·log₂ 0.079717 − 0.840565·log₂ 0.840565 = 0.792390 bits;
+    // i's scores are equal (0.430 each), so its row is uniform: log₂ 3 = 1.584963 bits.
+    const EncoderDecoderRun t = run(testing::builtInLesson("translation"), "我 是 谁");
+    const auto byHand = headStatistics(t.cross);
+    INFO((byHand ? std::string() : byHand.error().text()));
+    REQUIRE(byHand.ok());
+    REQUIRE(byHand.value().size() == 1);
+    const HeadStatistics& s = byHand.value()[0];
+    CHECK(rowEntropyBits(t.cross.layers[0].heads[0].weights, 0) == Approx(0.792390).epsilon(0).margin(1e-6));
+    CHECK(rowEntropyBits(t.cross.layers[0].heads[0].weights, 3) == Approx(1.584963).epsilon(0).margin(1e-6));
+    CHECK_FALSE(s.positional);  // decoder position i and source position i are different sentences
+    CHECK(s.previousShare == 0);
+    CHECK(s.selfShare == 0);
+    CHECK(s.firstShare == 0);
+    CHECK(s.delimiterShare == 0);  // the source has no punctuation (the decoder's <s> is no source column)
+    CHECK(s.labels == std::vector<std::string>{"mixed"});  // normalised entropy 0.748 < 0.85
+    // Every case of the numpy reference: entropy from its weights, normalised by log₂ T_src.
+    for (const RefJson& c : fixture().at("cases")) {
+        INFO("lesson " << c.at("lesson").get<std::string>() << ", source \"" << c.at("source").get<std::string>() << "\"");
+        const EncoderDecoderRun r = run(lessonAt(c.at("lesson")), c.at("source"));
+        const auto stats = headStatistics(r.cross);
+        REQUIRE(stats.ok());
+        const RefJson& heads = c.at("cross_heads");
+        REQUIRE(stats.value().size() == heads.size());
+        for (std::size_t h = 0; h < heads.size(); ++h) {
+            const double expected = meanEntropyBits(heads[h].at("weights"));
+            const double columns = static_cast<double>(heads[h].at("weights")[0].size());
+            CHECK(stats.value()[h].entropy == Approx(expected).epsilon(0).margin(1e-12));
+            CHECK(stats.value()[h].normalizedEntropy == Approx(expected / std::log2(columns)).epsilon(0).margin(1e-12));
+        }
+    }
+    CHECK(meanEntropyBits(fixture().at("cases")[0].at("cross_heads")[0].at("weights")) == Approx(1.185460).margin(1e-6));
+}
+
+TEST_CASE("the cross stage's delimiter share counts the source's punctuation columns", "[encoder-decoder]") {
+    const EncoderDecoderRun r = run(testing::builtInLesson("translation"), "我 是 谁 ？");
+    REQUIRE(r.cross.keyCount() == 4);
+    REQUIRE(r.cross.keyTokens[3].text == "？");
+    const auto stats = headStatistics(r.cross);
+    REQUIRE(stats.ok());
+    // What the column of ？ receives, over the T_dec rows.
+    const Mat w = r.cross.layers[0].heads[0].weights.exact();
+    CHECK(stats.value()[0].delimiterShare == Approx(w.col(3).sum() / 4).epsilon(0).margin(1e-12));
+    CHECK(stats.value()[0].delimiterShare > 0);
 }

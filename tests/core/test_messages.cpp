@@ -50,8 +50,9 @@ TEST_CASE("every message of core's catalogue has an English and a Chinese text w
     // two notes, the table's columns, "entering/leaving layer" and the same-word note; heads that share keys
     // (issue 29 §3): the cost's header and row, three kinds and "this run"; the encoder–decoder lesson (issue 29 §4):
     // four stage headings, the teacher-forcing table's header and its mean; the cross stage's (issue 29 §4):
-    // Y₁'s and M's titles and cell rules, Y₂'s residual sum
-    CHECK(checked == 262);
+    // Y₁'s and M's titles and cell rules, Y₂'s residual sum; a RoPE lesson's Q_pre and K_pre without projections;
+    // what y is at one layer (three kinds)
+    CHECK(checked == 267);
 }
 
 TEST_CASE("step titles: English as before, Chinese from the catalogue") {

@@ -10,6 +10,7 @@
 #include "core/analysis/token_movement_run.hpp"
 #include "core/analysis/token_movement_worksheet.hpp"
 #include "core/text/language.hpp"
+#include "builtin_lesson.hpp"
 #include "model_fixtures.hpp"
 
 using namespace attnscope;
@@ -363,4 +364,32 @@ TEST_CASE("the X → Y worksheet asks only the top sources; the stack has none; 
     const auto missing = movementWorksheet(layer.value(), t, 2, 3, 3, WorksheetFormat::Markdown, sheetPhrases());
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().text() == "what attention did to each word: has no token 3; its tokens are 1 to 2");
+}
+
+// What y is, as each run makes it, so the X → Y caption says it: first-hand-exercise has one layer
+// and no residual connection (its y is the attention output itself), two-layers has two layers
+// joined by residual connections (y = x + output), a model layer's y is its hidden state.
+TEST_CASE("each run says what y is: attention output alone, x + attention output, or a model layer", "[token-movement]") {
+    const auto plain = lessonStatesRun(testing::builtInLesson("first-hand-exercise"), "the cat sat");
+    REQUIRE(plain.ok());
+    CHECK_FALSE(plain.value().trace.residual);
+    CHECK(plain.value().output == LayerOutput::AttentionOnly);
+    // Its y is exactly the attention output: token 1's row of states[1] is layer 1's output row.
+    CHECK(plain.value().states[1].row(0) == plain.value().trace.layers[0].output.row(0));
+    CHECK(layerOutputText(LayerOutput::AttentionOnly, Language::English) ==
+          "y = the attention output alone: this lesson has no residual connection, so x is not added to it");
+    CHECK(layerOutputText(LayerOutput::AttentionOnly, Language::Chinese) == "y 只是注意力输出：本课没有残差连接，x 不会加到它上面");
+    const auto residual = lessonStatesRun(testing::builtInLesson("two-layers"), "the animal was too tired");
+    REQUIRE(residual.ok());
+    CHECK(residual.value().output == LayerOutput::AttentionPlusInput);
+    const LayerTrace& first = residual.value().trace.layers[0];
+    CHECK(residual.value().states[1].row(1) == (first.input + first.output).row(1));
+    CHECK(layerOutputText(LayerOutput::AttentionPlusInput, Language::English) == "y = x + the attention output: the residual connection");
+    CHECK(layerOutputText(LayerOutput::AttentionPlusInput, Language::Chinese) == "y = x + 注意力输出：残差连接");
+    auto opened = openModel((sourceDir() / "resources/models/example-gpt").string());
+    REQUIRE(opened.ok());
+    const auto model = modelStatesRun(opened.value(), "The LORD is my shepherd", 0);
+    REQUIRE(model.ok());
+    CHECK(model.value().output == LayerOutput::WholeLayer);
+    CHECK(layerOutputText(LayerOutput::WholeLayer, Language::Chinese).rfind("y = 该层的隐藏状态", 0) == 0);
 }

@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +31,9 @@
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "ui/attention/heatmap_view.hpp"
+#include "ui/heads/head_stats_model.hpp"
+#include "ui/heads/head_stats_table.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/stage_bar.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -108,6 +112,7 @@ private slots:
     void aFailedRunKeepsTheStageAndItsNumbers();
     void theStageSurvivesALanguageSwitch();
     void theWorksheetHasEveryStage();
+    void theHeadsTabShowsTheCrossHeads();
 
 private:
     std::unique_ptr<MainWindow> window;
@@ -262,6 +267,37 @@ void EncoderDecoderWindowTest::theWorksheetHasEveryStage() {
                                 QStringLiteral("| **1** | <s> | who | 0.871 | 0.139 |")})
         QVERIFY2(text.contains(part), qPrintable(part));
     QVERIFY(text.indexOf(QStringLiteral("## Encoder")) < text.indexOf(QStringLiteral("## Decoder, masked")));
+}
+
+// The Heads tab on the cross stage: its one head over 4 decoder rows × 3 source columns, not an
+// empty table (it used to expect 4×4 weights). Mean row entropy by hand (tests/core/
+// test_encoder_decoder.cpp): rows 0.792390 (<s>: 0.840565 on 谁, 0.079717 twice), 1.113259,
+// 1.251227 and log₂ 3 = 1.584963 (i, uniform), mean 1.185460 → "1.19"; normalised by log₂ 3: 0.748.
+void EncoderDecoderWindowTest::theHeadsTabShowsTheCrossHeads() {
+    MainWindow& w = *window;
+    chooseStage(w, 2);
+    auto* heads = child<HeadsPanel>(w, "headsPanel");
+    child<QTabWidget>(w, "tabs")->setCurrentWidget(heads);
+    QVERIFY(waitForHeadAnalysis(w));
+    const HeadStatsModel& model = *heads->statistics()->model();
+    QTRY_COMPARE(model.rowCount(), 1);
+    const auto cell = [&](int column) { return model.index(0, column).data().toString(); };
+    QCOMPARE(cell(HeadStatsModel::Entropy), QStringLiteral("1.19"));
+    QVERIFY2(std::abs(model.statistics()[0].normalizedEntropy - 1.185460 / std::log2(3.0)) < 1e-6,
+             qPrintable(QString::number(model.statistics()[0].normalizedEntropy, 'g', 10)));
+    QCOMPARE(cell(HeadStatsModel::Delimiter), QStringLiteral("0.000"));
+    for (const int column : {HeadStatsModel::Previous, HeadStatsModel::Next, HeadStatsModel::Self, HeadStatsModel::First})
+        QCOMPARE(cell(column), QStringLiteral("–"));  // row i and column i are different sentences
+    QCOMPARE(cell(HeadStatsModel::Label), QStringLiteral("mixed"));  // 0.748 < 0.85: not "broad"
+    QCOMPARE(heads->statistics()->caption()->textFormat(), Qt::PlainText);  // <s> shown, not a strike-out
+    const QString caption = heads->statistics()->caption()->text();
+    QVERIFY2(caption.contains(QStringLiteral("decoder's 4 tokens “<s> who am i”")) &&
+                 caption.contains(QStringLiteral("source's 3 tokens “我 是 谁”")),
+             qPrintable(caption));
+    // Back on the encoder: self-attention over 3 tokens, its self share 0.451863 (我 on 我, each row alike).
+    chooseStage(w, 0);
+    QVERIFY(waitForHeadAnalysis(w));
+    QTRY_COMPARE(cell(HeadStatsModel::Self), QStringLiteral("0.452"));
 }
 
 QTEST_MAIN(EncoderDecoderWindowTest)

@@ -105,7 +105,7 @@ void LabLearnedPositionsTest::offersAndDrawsTheModelsLearnedTable() {
     p->dimensionsEdit()->setText("0, 3, 7");  // 7 is not among the 5 dimensions shown: skipped
     emit p->dimensionsEdit()->editingFinished();
     QCOMPARE(p->curvesPlot().series().size(), std::size_t{2});
-    QCOMPARE(p->curvesPlot().series().at(1).name, QString("dimension 3"));
+    QCOMPARE(p->curvesPlot().series().at(1).name, QString("i = 3"));  // PE(pos, i)'s i, as the title names it
     for (int pos = 0; pos < 20; ++pos) QCOMPARE(p->curvesPlot().series().at(1).y.at(pos), table(pos, 3));
 
     // The fitted R_k is core's least-squares map on exactly the drawn rows.

@@ -19,7 +19,9 @@
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QListWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
 #include <cmath>
@@ -99,6 +101,8 @@ private slots:
     void labFollowsZoomAndPresentation();
     void labLegendsKeepTheTickSize();
     void groupedQueryFitsA1280x720Screen();
+    void crossStageFitsA1280x720Screen_data();
+    void crossStageFitsA1280x720Screen();
     void focusedRowStepsThroughTheProducts();
     void longSentenceKeepsTheChosenCellReadable();
     void peopleCountFromOne();
@@ -444,6 +448,51 @@ void LectureFitTest::groupedQueryFitsA1280x720Screen() {
     }
 }
 
+void LectureFitTest::crossStageFitsA1280x720Screen_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<int>("screenWidth");
+    for (const int width : {1280, 1920}) {
+        QTest::addRow("en, %d", width) << QString("en") << QString("translation") << width;
+        QTest::addRow("zh_CN, %d", width) << QString("zh_CN") << QString("translation-zh") << width;
+    }
+}
+
+// The translation lesson's cross stage in a window filling the screen, teacher forcing's table shown:
+// every cell of every step's matrices on screen without scrolling (the table used to make the top
+// area about 130 px taller at 1280×720, so the worked example scrolled for its last row), and the
+// table itself whole.
+void LectureFitTest::crossStageFitsA1280x720Screen() {
+    QFETCH(QString, language);
+    QFETCH(QString, lesson);
+    QFETCH(int, screenWidth);
+    QVERIFY(applyLanguage(language));
+    openOn(screenWidth, lesson);
+    window->setGeometry(screenOf(screenWidth)->availableGeometry());
+    child<QComboBox>(*window, "stageChoice")->setCurrentIndex(2);  // cross-attention, output head and labels
+    auto* table = child<QTableWidget>(*window, "teacherForcing");
+    QTRY_VERIFY(table->isVisible());
+    for (int pass = 0; pass < 10; ++pass) QTest::qWait(20);  // the table sizes itself to its rows, then the window lays out
+    const QRect shown(table->mapTo(window.get(), QPoint(0, 0)), table->size());
+    QVERIFY2(window->rect().contains(shown) && table->viewport()->rect().contains(table->visualRect(table->model()->index(3, 3))),
+             qPrintable(QString("teacher forcing's table at %1,%2 %3×%4 px").arg(shown.x()).arg(shown.y()).arg(shown.width())
+                            .arg(shown.height())));
+    // The steps whose operands and result stand side by side at 1280 px; Queries, Output, the
+    // residual sum and the logits put their result below their operands there (wide feature
+    // names) and scroll with or without the table.
+    auto* scroll = panel().findChild<QScrollArea*>();
+    for (const Step step : {Step::Embedding, Step::SourceInput, Step::Key, Step::Value, Step::Scores, Step::Scaled,
+                            Step::Weights, Step::WeightedSum, Step::Probabilities}) {
+        goToStep(step);
+        panel().selectCell(0, 0);  // as a teacher explains a cell: the explanation pane takes its lines
+        for (int pass = 0; pass < 5; ++pass) QTest::qWait(10);
+        const QString cells = cellsOutside(*scroll->viewport());
+        QVERIFY2(cells.isEmpty(), qPrintable(QString("%1: cells outside the visible %2 × %3 px: %4")
+                                                 .arg(navigator().list()->currentItem()->text()).arg(scroll->viewport()->width())
+                                                 .arg(scroll->viewport()->height()).arg(cells)));
+    }
+}
+
 void LectureFitTest::labPagesFitAtPresentationZoom_data() {
     QTest::addColumn<QString>("language");
     QTest::addColumn<int>("screenWidth");
@@ -479,10 +528,30 @@ QString crowdedColumnLabels(const QString& page, const QCustomPlot& plot, const 
     return QString("%1: \"%2\" has %3 px per upright column label %4 px wide").arg(page, title).arg(perColumn, 0, 'f', 1).arg(widest, 0, 'f', 1);
 }
 
+// A legend whole within its plot and over none of its curves' points: below or beside the axes,
+// or in a corner no point reaches; empty when so.
+QString legendOverData(const QString& page, const QCustomPlot& plot, const QString& title) {
+    if (!plot.legend || !plot.legend->visible() || plot.legend->itemCount() == 0) return {};
+    const QRect legend = plot.legend->outerRect();
+    if (!plot.rect().contains(legend))
+        return QString("%1: \"%2\"'s legend at %3,%4 %5×%6 px, outside its %7×%8 px plot").arg(page, title).arg(legend.x())
+            .arg(legend.y()).arg(legend.width()).arg(legend.height()).arg(plot.width()).arg(plot.height());
+    if (!legend.intersects(plot.axisRect()->rect())) return {};
+    int covered = 0;
+    for (int g = 0; g < plot.graphCount(); ++g) {
+        const QCPGraph* graph = plot.graph(g);
+        for (auto point = graph->data()->constBegin(); point != graph->data()->constEnd(); ++point)
+            if (legend.contains(graph->coordsToPixels(point->key, point->value).toPoint())) ++covered;
+    }
+    if (covered == 0) return {};
+    return QString("%1: \"%2\"'s legend (%3×%4 px) covers %5 points of its curves").arg(page, title).arg(legend.width())
+        .arg(legend.height()).arg(covered);
+}
+
 // At 100 %, 150 % and 200 %, presenting, in English and Chinese, every page of the Lab on the 1280×720 and
 // 1920×1080 screens: no page wider than the window (it scrolls down, never sideways), every plot's
 // title within its plot, every plot at least as large as its text needs, a line per labelled row,
-// upright column labels within their columns.
+// upright column labels within their columns, no legend over the data.
 void LectureFitTest::labPagesFitAtPresentationZoom() {
     QFETCH(QString, language);
     QFETCH(int, screenWidth);
@@ -512,6 +581,8 @@ void LectureFitTest::labPagesFitAtPresentationZoom() {
             if (!crowded.isEmpty()) clipped << crowded;
             const QString crowdedColumns = crowdedColumnLabels(name, *plot, title ? title->text() : QString());
             if (!crowdedColumns.isEmpty()) clipped << crowdedColumns;
+            const QString covering = legendOverData(name, *plot, title ? title->text() : QString());
+            if (!covering.isEmpty()) clipped << covering;
             if (!title || title->text().isEmpty()) continue;
             // A title is drawn within its own layout cell, not the whole plot.
             const int needed = QFontMetrics(title->font()).horizontalAdvance(title->text());

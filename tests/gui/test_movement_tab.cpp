@@ -172,6 +172,7 @@ private slots:
     void exportsWriteCoresNumbersAndRefuseALink();
     void worksheetOfTheSelectedWord();
     void followsTheZoom();
+    void theCaptionSaysWhatYIs();
 
 private:
     void againstTorch(const QString& model);
@@ -187,6 +188,9 @@ void MovementTabTest::againstTorch(const QString& model) {
     const int layers = shownSource(w).trace()->layerCount();
     for (int l = 0; l < layers; ++l) {
         QVERIFY2(showLayer(w, l + 1), qPrintable(viewOf(w)->caption()));
+        QVERIFY2(viewOf(w)->caption().contains(QStringLiteral("(y = the layer's hidden state: x after the layer's attention and "
+                                                              "its feed-forward network")),
+                 qPrintable(viewOf(w)->caption()));  // not "x plus the attention output": the MLP is in it too
         checkLayer(w, expected, l, numbers, sources);
         if (QTest::currentTestFailed()) return;
     }
@@ -370,6 +374,32 @@ void MovementTabTest::followsTheZoom() {
     for (std::size_t i = 0; i < at100.size(); ++i)
         QVERIFY2(std::abs(at200[i] - 2 * at100[i]) < 0.51, qPrintable(QStringLiteral("font %1: %2 → %3").arg(i).arg(at100[i]).arg(at200[i])));
     presentation->setZoom(100);
+}
+
+
+
+// The caption says what y is for the lesson on screen: the coreference lesson has one layer and no
+// residual connection, so its y is the attention output itself and "it" moved ‖output − x‖, worked
+// out here from its Trace; two-layers' layers are joined by residual connections (y = x + output).
+void MovementTabTest::theCaptionSaysWhatYIs() {
+    MainWindow w;
+    QVERIFY(openLesson(w));
+    QVERIFY2(showLayer(w, 1), qPrintable(viewOf(w)->caption()));
+    const QString caption = viewOf(w)->caption();
+    QVERIFY2(caption.contains(QStringLiteral("(y = the attention output alone: this lesson has no residual connection, so x is "
+                                             "not added to it)")) && !caption.contains(QStringLiteral("x plus")),
+             qPrintable(caption));
+    const Trace plain = lessonRun("coreference", kTired);
+    QVERIFY(!plain.residual);
+    const int it = 7;  // The animal didn't cross the street because it …: "it" is token 8
+    const double moved = (plain.layers[0].output.row(it) - plain.layers[0].input.row(it)).norm();
+    QVERIFY2(std::abs(shown(viewOf(w)->table(), it, 1) - moved) < 1e-12,
+             qPrintable(QString("shown %1, ‖output − x‖ %2").arg(shown(viewOf(w)->table(), it, 1), 0, 'g', 12).arg(moved, 0, 'g', 12)));
+    QVERIFY(w.openBuiltInLesson("two-layers"));
+    child<QComboBox>(w, "movementLayer")->setCurrentIndex(1);
+    const QString residual = QStringLiteral("(y = x + the attention output: the residual connection)");
+    QVERIFY2(QTest::qWaitFor([&] { return !movementOf(w)->busy() && viewOf(w)->caption().contains(residual); }, kWaitMs),
+             qPrintable(viewOf(w)->caption()));
 }
 
 QTEST_MAIN(MovementTabTest)

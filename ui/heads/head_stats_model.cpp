@@ -30,7 +30,18 @@ int HeadStatsModel::rowCount(const QModelIndex& parent) const {
 
 int HeadStatsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+namespace {
+
+// The shares that compare a row's position with a column's: none in cross-attention (HeadStatistics::positional).
+bool positionalColumn(int column) {
+    return column == HeadStatsModel::Previous || column == HeadStatsModel::Next || column == HeadStatsModel::Self ||
+           column == HeadStatsModel::First || column == HeadStatsModel::NormFirst;
+}
+
+}  // namespace
+
 QVariant HeadStatsModel::sortValue(const HeadStatistics& s, int column) const {
+    if (!s.positional && positionalColumn(column)) return -1.0;  // "–" sorts first
     switch (column) {
     case Layer: return s.head.layer + 1;
     case Head: return s.head.head + 1;
@@ -48,6 +59,7 @@ QVariant HeadStatsModel::sortValue(const HeadStatistics& s, int column) const {
 }
 
 QString HeadStatsModel::displayText(const HeadStatistics& s, int column) const {
+    if (!s.positional && positionalColumn(column)) return QStringLiteral("–");
     switch (column) {
     case Layer: case Head: return QString::number(sortValue(s, column).toInt());
     case Entropy: return QString::number(s.entropy, 'f', 2);
@@ -67,6 +79,9 @@ QVariant HeadStatsModel::data(const QModelIndex& index, int role) const {
         return index.column() == Label ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == Entropy)
         return tr("%1 bits; normalised %2").arg(s.entropy, 0, 'f', 3).arg(s.normalizedEntropy, 0, 'f', 3);
+    if (role == Qt::ToolTipRole && !s.positional && positionalColumn(index.column()))
+        return tr("Cross-attention: the rows are the decoder's tokens and the columns the source's, two different "
+                  "sentences, so previous, next, self and first name nothing here");
     return {};
 }
 

@@ -14,6 +14,7 @@ HeadStatsTable::HeadStatsTable(QWidget* parent) : QWidget(parent) {
     caption_ = new QLabel(this);
     caption_->setObjectName("statsCaption");
     caption_->setWordWrap(true);
+    caption_->setTextFormat(Qt::PlainText);  // it quotes tokens: <s> is a word, not a strike-out tag
     auto* model = new HeadStatsModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model);

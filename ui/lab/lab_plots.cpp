@@ -223,7 +223,8 @@ void CurvePlotBuilder::setLegendCorner(Qt::Alignment corner) {
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, corner);
 }
 
-void CurvePlotBuilder::setLegendBelow() {
+void CurvePlotBuilder::setLegendBelow(int perRow) {
+    plot_->legend->setWrap(perRow);  // before the fill order, which lays the entries out again
     QCPLayoutGrid* layout = plot_->plotLayout();
     if (layout->hasElement(layout->rowCount() - 1, 0) && layout->element(layout->rowCount() - 1, 0) == plot_->legend)
         return;

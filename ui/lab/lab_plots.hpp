@@ -86,7 +86,9 @@ public:
     void add(const DrawnSeries& series, const QColor& colour);
     void setXLabels(const QStringList& labels);  // text at x = 0, 1, 2, … (after begin)
     void setLegendCorner(Qt::Alignment corner);  // where the legend does not hide the data
-    void setLegendBelow();  // a row of its own under the axes: never over a point, whatever the data
+    // Rows of their own under the axes, `perRow` entries a row (0: all in one): never over a point,
+    // whatever the data.
+    void setLegendBelow(int perRow = 0);
     void finish();  // fits the axes, shows the legend, replots
 
     QCustomPlot* plot() const { return plot_; }

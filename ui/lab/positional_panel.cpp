@@ -153,8 +153,8 @@ void PositionalPanel::refreshEncoding() {
     curves_->begin(tr("PE(pos, i) along the positions"), tr("position"), tr("PE value"));
     int colour = 0;
     for (const int dim : chosenDimensions(controls_.dimensions->text(), d)) {
-        const QString name = learned ? tr("dimension %1").arg(dim)
-                                     : tr("dimension %1 (%2)").arg(dim).arg(dim % 2 ? "cos" : "sin");
+        // The title's i: short, so that two entries a row fit below the axes on a third of 1280 px at 200 %.
+        const QString name = learned ? tr("i = %1").arg(dim) : tr("i = %1 (%2)").arg(dim).arg(dim % 2 ? "cos" : "sin");
         DrawnSeries s{name, {}, {}, DrawnSeries::Line};
         for (int pos = 0; pos < T; ++pos) {
             s.x.push_back(pos);
@@ -162,7 +162,7 @@ void PositionalPanel::refreshEncoding() {
         }
         curves_->add(s, labColour(colour++));
     }
-    curves_->setLegendCorner(Qt::AlignBottom | Qt::AlignRight);
+    curves_->setLegendBelow(2);  // the waves fill every corner of the axes
     curves_->finish();
     refreshRotation();
 }

@@ -110,7 +110,7 @@ void ScalingPanel::showSweep(std::vector<ScalingSetting> sweep, std::uint64_t se
         sweepPlot_->add(median, labColour(scaled ? 0 : 1));
         sweepPlot_->add(runs, labColour(scaled ? 0 : 1));
     }
-    sweepPlot_->setLegendCorner(Qt::AlignBottom | Qt::AlignLeft);  // the curves start at the top
+    sweepPlot_->setLegendBelow(2);  // the runs' points reach the lower left too: unscaled and scaled a row each
     sweepPlot_->finish();
     const ScalingSetting* unscaled1000 = nullptr;
     const ScalingSetting* scaled1000 = nullptr;
@@ -138,6 +138,7 @@ void ScalingPanel::refreshHistogram() {
         }
         histogramPlot_->add(bars, labColour(scaled ? 0 : 1));
     }
+    histogramPlot_->setLegendBelow();  // the unscaled bars reach both upper corners
     histogramPlot_->finish();
 }
 

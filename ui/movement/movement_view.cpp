@@ -167,7 +167,7 @@ void MovementView::showMessage(const QString& message) {
     caption_->setText(message);
 }
 
-void MovementView::showMovement(const TokenMovement& m, const Trace& trace, int decimals) {
+void MovementView::showMovement(const TokenMovement& m, const Trace& trace, LayerOutput output, int decimals) {
     progress_->setRunning(false);
     shown_ = m;
     decimals_ = decimals;
@@ -175,10 +175,10 @@ void MovementView::showMovement(const TokenMovement& m, const Trace& trace, int 
     sourceWords_.clear();
     for (const Token& t : trace.columnTokens()) sourceWords_ << QString::fromStdString(t.text);
     const QString span = m.layer ? tr("layer %1").arg(*m.layer + 1) : tr("the whole stack (layer 1 to %1)").arg(trace.layerCount());
-    caption_->setText(m.layer ? tr("What %1 did to each word: x is its vector entering the layer, y leaving it (x plus the "
-                                   "attention output). ‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. "
+    caption_->setText(m.layer ? tr("What %1 did to each word: x is its vector entering the layer, y leaving it (%2). "
+                                   "‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. "
                                    "Its new content came from these words: ‖Σ_h α·v·W_O‖ of each source, largest first.")
-                                    .arg(span)
+                                    .arg(span, qs(layerOutputText(output, coreLanguage())))
                               : tr("What %1 did to each word: x is its vector entering layer 1, y leaving the last. "
                                    "‖y − x‖: how far it moved; cos(x, y): 1 when its direction kept. Choose a layer to see "
                                    "where each word's new content came from.")

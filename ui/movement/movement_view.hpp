@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/analysis/token_movement_run.hpp"
 #include "core/analysis/token_movement_worksheet.hpp"
 
 class QComboBox;
@@ -36,8 +37,9 @@ public:
     void setLayerCount(int layers);          // "Whole stack", "Layer 1", …; the choice kept when it exists
     void showProgress(int done, int total);  // (0, 0): busy
     void showMessage(const QString& message);  // cancelled or failed: what was shown stays
-    // One layer's (m.layer) or the whole stack's movement of `trace`'s tokens, numbers at `decimals`.
-    void showMovement(const TokenMovement& m, const Trace& trace, int decimals);
+    // One layer's (m.layer) or the whole stack's movement of `trace`'s tokens, numbers at `decimals`;
+    // `output`: what y is at one layer, as core words it (layerOutputText).
+    void showMovement(const TokenMovement& m, const Trace& trace, LayerOutput output, int decimals);
 
     void showSameWordPage();  // a new sentence B: its curve in front of the bars
 

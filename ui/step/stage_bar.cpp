@@ -33,6 +33,10 @@ StageBar::StageBar(QWidget* parent) : QWidget(parent) {
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // sized to its contents: no bar to reserve room for
     table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Compact, so the worked example keeps its height at 1280×720: no row of position numbers (the
+    // decoder input row names each column) and rows a line of text high.
+    table_->horizontalHeader()->hide();
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->setToolTip(tr("Teacher forcing: each position is scored on the word after its input word"));
     mean_ = new QLabel(this);
     mean_->setObjectName("meanLoss");
@@ -78,7 +82,7 @@ void StageBar::showTeacherForcing(const EncoderDecoderRun& run, int decimals) {
             table_->setItem(static_cast<int>(c), static_cast<int>(r), item);
         }
     table_->resizeColumnsToContents();
-    table_->resizeRowsToContents();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 2);  // the font follows View ▸ Zoom
     const QString mean = qs(fillMessage(message(MessageId::TeacherForcingMean, coreLanguage()),
                                         {std::to_string(run.labels.size()), formatNumber(run.meanLoss, decimals)}));
     mean_->setText(mean);

@@ -1,8 +1,9 @@
 // Issue 29 §4 on this screen: an encoder–decoder lesson stage by stage, chosen in the stage box as
 // a teacher does: the encoder's weights, the decoder's masked weights, the cross-attention weights
-// (a row of the decoder explained) and the output head's probabilities beside teacher forcing's
-// table; the cross stage's X → Y (each decoder row from Y₁ to Y₂, its content from the source words)
-// and the editor on the cross-attention's W_Q. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
+// (a row of the decoder explained), the output head's probabilities beside teacher forcing's table,
+// the Heads tab's statistics of the cross-attention heads, the cross stage's X → Y (each decoder
+// row from Y₁ to Y₂, its content from the source words) and the editor on the cross-attention's
+// W_Q. The file names carry the screen's size: run under 1280×720 and 1920×1080 virtual screens,
 // in English and Chinese (scripts/screenshots.sh).
 #include <QComboBox>
 #include <QDir>
@@ -15,6 +16,7 @@
 #include "scripts/driver/screenshots/screenshot_tour.hpp"
 #include "scripts/driver/window_driver.hpp"
 #include "ui/editor/lesson_editor.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/movement/movement_view.hpp"
 #include "ui/step/matrix_panel.hpp"
 #include "ui/step/step_navigator.hpp"
@@ -53,6 +55,11 @@ int ScreenshotTour::saveStageScreenshots(const QString& dir, const QString& less
         matrixPanel_->selectCell(shot.row, shot.col);
         n += grabTo(QDir(dir).filePath(QStringLiteral("stages-%1-%2-%3.png").arg(size, lesson, QLatin1String(shot.what)))) ? 1 : 0;
     }
+    // The Heads tab on the cross stage: every head's statistics over its T_dec×T_src weights.
+    tabs_->setCurrentWidget(headsPanel_);
+    waitForHeadAnalysis(w);
+    n += grabTo(QDir(dir).filePath(QStringLiteral("stages-%1-%2-cross-heads.png").arg(size, lesson))) ? 1 : 0;
+    tabs_->setCurrentWidget(matrixPanel_);
     n += saveCrossStageTabs(dir, QStringLiteral("stages-%1-%2-").arg(size, lesson));
     stages->setCurrentIndex(0);
     tabs_->setCurrentWidget(matrixPanel_);
