@@ -28,7 +28,7 @@ Result<StatesRun> stageStatesRun(const Lesson& lesson, std::string_view source, 
     if (!trace) return trace.error();
     // Each decoder stage is one layer whose output is added to its input (block.afterAttention).
     std::vector<Mat> states{trace.value().layers.at(0).input, trace.value().block.afterAttention};  // T_t×d each
-    return StatesRun{std::move(trace).value(), std::move(states)};
+    return StatesRun{std::move(trace).value(), std::move(states), LayerOutput::AttentionPlusInput};
 }
 
 Result<StatesRun> modelStatesRun(const OpenedModel& opened, std::string_view sentence, int detailLayer, RunControl control) {

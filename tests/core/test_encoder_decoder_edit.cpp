@@ -195,6 +195,12 @@ TEST_CASE("a session keeps each stage's heads off and the stage view repeats the
     REQUIRE(states.value().states.size() == 2);
     REQUIRE_MATRIX_NEAR((Mat(1, 4) << 0, 0, 0, 1).finished(), states.value().states[0].row(0), 0.0);
     REQUIRE_MATRIX_NEAR((Mat(1, 4) << 0, 0, 0, 2).finished(), states.value().states[1].row(0), 1e-12);
+    // [0, 0, 0, 2] = [0, 0, 0, 1] + its attention output: the caption says y = x + attention.
+    CHECK(states.value().output == LayerOutput::AttentionPlusInput);
+    view.stage = EncoderDecoderStage::Cross;  // Y₂ = Y₁ + cross-attention output
+    states = stageStatesRun(session.lesson(), "我 是 谁", view);
+    REQUIRE(states.ok());
+    CHECK(states.value().output == LayerOutput::AttentionPlusInput);
 }
 
 TEST_CASE("Compare lines up two cross-attention stages: decoder rows, source columns", "[encoder-decoder][compare]") {
