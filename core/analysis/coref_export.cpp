@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "core/trace/explain.hpp"
@@ -311,16 +312,36 @@ std::string evaluationToCsv(const CorefEvaluation& e, const ControlComparison* c
     return out;
 }
 
+namespace {
+
+// A share that compares positions of one sentence: none for a cross-attention head (its rows and
+// columns are two sentences), written as an empty field, null or "–" rather than a 0 that reads as
+// a measured share.
+std::optional<double> positionalShare(const HeadStatistics& s, double share) {
+    return s.positional ? std::optional<double>(share) : std::nullopt;
+}
+
+std::string csvValue(const std::optional<double>& v) { return v ? exact(*v) : ""; }
+Json jsonValue(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+std::string textValue(const std::optional<double>& v, int width) {
+    if (!v) return std::string(static_cast<std::size_t>(std::max(0, width - 1)), ' ') + "–";
+    char cell[32];
+    std::snprintf(cell, sizeof cell, "%*.3f", width, *v);
+    return cell;
+}
+
+}  // namespace
+
 std::string headStatsToCsv(const std::vector<HeadStatistics>& stats) {
     std::string out = "layer,head,entropy,normalized_entropy,delimiter,previous,next,self,first,first_norm,coref_accuracy,labels\n";
     for (const HeadStatistics& s : stats) {
         std::string labels;
         for (const std::string& l : s.labels) labels += (labels.empty() ? "" : "; ") + l;
         out += csvRow({std::to_string(s.head.layer + 1), std::to_string(s.head.head + 1), exact(s.entropy),
-                       exact(s.normalizedEntropy), exact(s.delimiterShare), exact(s.previousShare),
-                       exact(s.nextShare), exact(s.selfShare), exact(s.firstShare),
-                       s.normFirstShare ? exact(*s.normFirstShare) : "", s.corefAccuracy ? exact(*s.corefAccuracy) : "",
-                       labels});
+                       exact(s.normalizedEntropy), exact(s.delimiterShare), csvValue(positionalShare(s, s.previousShare)),
+                       csvValue(positionalShare(s, s.nextShare)), csvValue(positionalShare(s, s.selfShare)),
+                       csvValue(positionalShare(s, s.firstShare)), s.normFirstShare ? exact(*s.normFirstShare) : "",
+                       s.corefAccuracy ? exact(*s.corefAccuracy) : "", labels});
     }
     return out;
 }
@@ -352,10 +373,15 @@ std::string headStatsToText(const std::vector<HeadStatistics>& stats, Language l
     for (const HeadStatistics& s : stats) {
         char row[160];
         const std::string coref = s.corefAccuracy ? percent(*s.corefAccuracy) : "-";
-        std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  %8.3f  %5.3f  %5.3f  %6.3f  %6s  ", s.head.layer + 1,
-                      s.head.head + 1, s.entropy, s.delimiterShare, s.previousShare, s.nextShare, s.selfShare,
-                      s.firstShare, coref.c_str());
-        out += row + labelsText(s, language) + "\n";
+        std::snprintf(row, sizeof row, "%5d  %4d  %7.3f  %9.3f  ", s.head.layer + 1, s.head.head + 1, s.entropy,
+                      s.delimiterShare);
+        const std::string shares = textValue(positionalShare(s, s.previousShare), 8) + "  " +
+                                   textValue(positionalShare(s, s.nextShare), 5) + "  " +
+                                   textValue(positionalShare(s, s.selfShare), 5) + "  " +
+                                   textValue(positionalShare(s, s.firstShare), 6) + "  ";
+        const std::string line = row + shares;
+        std::snprintf(row, sizeof row, "%6s  ", coref.c_str());
+        out += line + row + labelsText(s, language) + "\n";
     }
     return out;
 }
@@ -368,10 +394,10 @@ std::string headStatsToJson(const std::vector<HeadStatistics>& stats, const Head
                              {"entropy", s.entropy},
                              {"normalized_entropy", s.normalizedEntropy},
                              {"delimiter", s.delimiterShare},
-                             {"previous", s.previousShare},
-                             {"next", s.nextShare},
-                             {"self", s.selfShare},
-                             {"first", s.firstShare},
+                             {"previous", jsonValue(positionalShare(s, s.previousShare))},
+                             {"next", jsonValue(positionalShare(s, s.nextShare))},
+                             {"self", jsonValue(positionalShare(s, s.selfShare))},
+                             {"first", jsonValue(positionalShare(s, s.firstShare))},
                              {"first_norm", s.normFirstShare ? Json(*s.normFirstShare) : Json(nullptr)},
                              {"coref_accuracy", s.corefAccuracy ? Json(*s.corefAccuracy) : Json(nullptr)},
                              {"labels", s.labels}});

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/coref_export.hpp"
 #include "core/analysis/coreference.hpp"
 #include "core/analysis/head_stats.hpp"
 #include "core/io/text_file.hpp"
@@ -347,6 +348,28 @@ TEST_CASE("the cross stage's head statistics: decoder rows over the source's col
         }
     }
     CHECK(meanEntropyBits(fixture().at("cases")[0].at("cross_heads")[0].at("weights")) == Approx(1.185460).margin(1e-6));
+}
+
+TEST_CASE("the cross stage's head statistics export no positional shares", "[encoder-decoder]") {
+    const EncoderDecoderRun t = run(testing::builtInLesson("translation"), "我 是 谁");
+    const auto stats = headStatistics(t.cross);
+    REQUIRE(stats.ok());
+    // Entropy 1.185460 bits (above), delimiter 0; previous, next, self and first left empty.
+    const std::string csv = headStatsToCsv(stats.value());
+    INFO(csv);
+    CHECK(csv.find("\n1,1,1.1854596") != std::string::npos);
+    CHECK(csv.find(",0,,,,,,,mixed\n") != std::string::npos);
+    const RefJson json = RefJson::parse(headStatsToJson(stats.value(), HeadLabelThresholds{}));
+    const RefJson& head = json.at("heads").at(0);
+    CHECK(head.at("entropy").get<double>() == Approx(1.185460).epsilon(0).margin(1e-6));
+    for (const char* share : {"previous", "next", "self", "first"}) CHECK(head.at(share).is_null());
+    const std::string text = headStatsToText(stats.value(), Language::English);
+    INFO(text);
+    CHECK(text.find("1.185      0.000         –      –      –       –") != std::string::npos);
+    // A self-attention stage keeps its numbers.
+    const auto self = headStatistics(t.decoderSelf);
+    REQUIRE(self.ok());
+    CHECK(RefJson::parse(headStatsToJson(self.value(), HeadLabelThresholds{})).at("heads").at(0).at("self").is_number());
 }
 
 TEST_CASE("the cross stage's delimiter share counts the source's punctuation columns", "[encoder-decoder]") {
