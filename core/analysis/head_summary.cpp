@@ -79,9 +79,9 @@ std::vector<int> visibleTokens(const Trace& trace, bool hideSpecial) {
 }
 
 Mat selectTokens(GridRef weights, const std::vector<int>& keep) {
-    if (!keepFits(weights, keep) || weights.cols() != weights.rows()) return {};
-    // Eigen 3.4 indexed view: rows and columns in the order of keep
-    return weights.visit([&](const auto& w) { return Mat(w(keep, keep).template cast<double>()); });
+    Mat kept;
+    shownWeightsInto(weights, WeightSelection{keep, false}, kept);
+    return kept;
 }
 
 namespace {
@@ -127,6 +127,7 @@ void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& ou
     }
     const auto K = static_cast<Eigen::Index>(selection.keep.size());
     out.resize(K, K);
+    // Eigen 3.4 indexed view: rows and columns in the order of keep
     weights.visit([&](const auto& w) { out = w(selection.keep, selection.keep).template cast<double>(); });
     if (selection.renormalize) divideRowsInPlace(out, [](const auto& row) { return row.sum(); });
 }

@@ -94,15 +94,21 @@ QVariant TraceMatrixModel::data(const QModelIndex& index, int role) const {
 // widest text is that of its largest or of its smallest finite value, or NaN, −∞, +∞.
 QStringList TraceMatrixModel::widestTexts(int column) const {
     return matrix().visit([&](const auto& m) {
-        double low = std::numeric_limits<double>::infinity(), high = -low;
-        QStringList texts;
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        double low = inf, high = -inf;
+        bool nan = false, negativeInfinity = false, positiveInfinity = false;  // each a text of its own
         for (Eigen::Index r = 0; r < m.rows(); ++r) {
             const auto value = static_cast<double>(m(r, column));
             if (std::isfinite(value)) low = std::min(low, value), high = std::max(high, value);
-            else texts << QString::fromStdString(formatNumber(value, decimals_));
+            else if (std::isnan(value)) nan = true;
+            else (value < 0 ? negativeInfinity : positiveInfinity) = true;
         }
-        texts.removeDuplicates();
-        if (low <= high) texts << QString::fromStdString(formatNumber(low, decimals_)) << QString::fromStdString(formatNumber(high, decimals_));
+        QStringList texts;
+        const auto add = [&](double value) { texts << QString::fromStdString(formatNumber(value, decimals_)); };
+        if (low <= high) add(low), add(high);
+        if (nan) add(std::numeric_limits<double>::quiet_NaN());
+        if (negativeInfinity) add(-inf);
+        if (positiveInfinity) add(inf);
         return texts;
     });
 }
