@@ -115,6 +115,7 @@ private slots:
     void perRowAndLogColoursMatchHandComputedCells();
     void screenshotsAt128And512Tokens();
     void aHiddenViewsImageLabelsEveryTokenThatFits();
+    void anotherLayerRedrawsTheSamePlot();
 
 private:
     void show(HeatmapView& view, const Trace& trace);
@@ -362,6 +363,39 @@ void HeatmapZoomTest::perRowAndLogColoursMatchHandComputedCells() {
     view.zoomTo({QCPRange(0.5, 2.5), QCPRange(1.5, 3.5)});
     // Per row: row 2 is .25 everywhere (1); row 3: 0 / .5 = 0 at column 1, .5 / .5 = 1 at column 2.
     check({{2, 1, yellow}, {3, 1, purple}, {3, 2, yellow}, {2, 2, yellow}});
+}
+
+// A layer switch fills the plot already there (a new plot's map, image and paint buffers were
+// most of a switch at 4,096 tokens): the same QCustomPlot, the zoom kept, the new layer's cells
+// in the map and in the painted pixels (the image mirrored in place, row 0 on top, every time).
+void HeatmapZoomTest::anotherLayerRedrawsTheSamePlot() {
+    Trace trace;
+    for (const char* t : {"a", "b", "c"}) trace.tokens.push_back({t});
+    trace.layers.push_back(testing::layerOf({testing::rows({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})}));
+    trace.layers.push_back(testing::layerOf({testing::rows({{0, 0, 1}, {0, 1, 0}, {1, 0, 0}})}));
+    HeatmapView view;
+    show(view, trace);
+    view.tools()->findChild<QComboBox*>("heatmapColours")->setCurrentIndex(static_cast<int>(HeatmapColours::PerRow));
+    view.zoomTo({QCPRange(-0.5, 1.5), QCPRange(-0.5, 1.5)});
+    QCustomPlot* const before = plotOf(view);
+    const QColor purple(68, 1, 84), yellow(253, 231, 37);  // viridis at 0 and 1 (each row's share of its maximum)
+    for (const int layer : {1, 0, 1}) {
+        view.showTrace(trace, layer, 4);
+        QCOMPARE(plotOf(view), before);
+        QCOMPARE(builderOf(view).window().keys.upper, 1.5);
+        const QImage painted = plotOf(view)->toPixmap().toImage();
+        // Row 0 puts its 1 on column 2 (layer 1) or 0 (layer 0): cell (0, 0) is yellow in layer 0 only.
+        for (const auto& [row, col] : {std::pair{0, 0}, std::pair{1, 1}, std::pair{1, 0}}) {
+            const double weight = trace.layers[static_cast<std::size_t>(layer)].heads[0].weights(row, col);
+            const QColor expected = weight == 1 ? yellow : purple;
+            const QColor pixel = painted.pixelColor(pixelOf(*plotOf(view), col - 0.35, row - 0.35).toPoint());
+            for (const QColor& got : {builderOf(view).cellColour(row, col), pixel})
+                QVERIFY2(near(got.red(), expected.red(), 4) && near(got.green(), expected.green(), 4) &&
+                             near(got.blue(), expected.blue(), 4),
+                         qPrintable(QString("layer %1, cell %2,%3: %4, expected %5")
+                                        .arg(layer).arg(row).arg(col).arg(got.name(), expected.name())));
+        }
+    }
 }
 
 // A text of real words, `T` tokens with [CLS] and [SEP], weights peaked on the token itself,

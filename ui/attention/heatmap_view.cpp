@@ -185,18 +185,30 @@ QCustomPlot* HeatmapView::addPlot(QSize minimum) {
     return plot;
 }
 
+// As many plots as wanted, each at its least size. The plots there are kept: a new plot's map,
+// image and paint buffers are fresh pages (4,096 tokens: 128 + 64 + 64 MB), the most of a layer switch.
+void HeatmapView::providePlots(int count, QSize minimum) {
+    if (static_cast<int>(builders_.size()) != count) {
+        clearPlots();
+        for (int i = 0; i < count; ++i) addPlot(minimum);
+    }
+    for (const auto& b : builders_) b->plot()->setMinimumSize(minimum);
+}
+
 void HeatmapView::rebuild() {
     dirty_ = false;
-    clearPlots();
-    if (!trace_ || trace_->layers.empty()) return;
+    if (!trace_ || trace_->layers.empty()) return clearPlots();
     const int heads = trace_->headCount();
     headBox_->setEnabled(!allHeads_ && heads > 1);
     const bool summary = options_.aggregate != AttentionViewOptions::PerHead;  // one plot of all heads
     const bool all = allHeads_ && heads > 1 && !summary;
-    for (int h = all ? 0 : head_; h < (all ? heads : head_ + 1); ++h) {
-        QCustomPlot* plot = addPlot(all ? kGridPlot : kAlonePlot);
-        builders_.back()->setTitleOnTwoLines(all);
-        builders_.back()->build(*trace_, layer_, h, decimals_, options_, tools_->colours());
+    const int first = all ? 0 : head_;
+    providePlots(all ? heads : 1, all ? kGridPlot : kAlonePlot);
+    for (int h = first; h < (all ? heads : head_ + 1); ++h) {
+        HeatmapBuilder& builder = *builders_[static_cast<std::size_t>(h - first)];
+        QCustomPlot* plot = builder.plot();
+        builder.setTitleOnTwoLines(all);
+        builder.build(*trace_, layer_, h, decimals_, options_, tools_->colours());
         // Side by side, each plot at least as wide as its title needs over the map beside the
         // colour scale, in the font of the moment (zoom, language): narrower would cut the title.
         if (all) plot->setMinimumWidth(std::max(kGridPlot.width(), plot->plotLayout()->minimumOuterSizeHint().width()));

@@ -69,6 +69,7 @@ private:
     void rebuild();
     void ensureBuilt() const;  // the plots are a cache of the trace, rebuilt when stale
     void clearPlots();
+    void providePlots(int count, QSize minimum);
     QCustomPlot* addPlot(QSize minimum);
     int columnsThatFit() const;
     void placePlots();  // in rows of columnsThatFit(), kept when the count is the same
