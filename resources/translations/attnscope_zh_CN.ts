@@ -5176,6 +5176,10 @@ Choose with --products NAME or ATTNSCOPE_PRODUCTS=NAME: %3
         <source>--stage applies to encoder-decoder lessons only (a model runs one stack)</source>
         <translation>--stage 只适用于编码器–解码器课程（模型只运行一个层栈）</translation>
     </message>
+    <message>
+        <source>--export-png draws self-attention (T×T); the cross stage&apos;s weights print with --print --step weights</source>
+        <translation>--export-png 只绘制自注意力（T×T）；交叉注意力阶段的权重请用 --print --step weights 输出</translation>
+    </message>
 </context>
 <context>
     <name>settings</name>
