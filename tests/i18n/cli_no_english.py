@@ -191,7 +191,7 @@ def cases(fix, lessons, work):
         ("stage_with_model", ["--model", bert, "--sentence", "a", "--print", "--stage", "cross"], "", True),
         ("stage_compare_decoder_self", ["compare", "--lesson", "translation", "--stage", "decoder_self", "--sentence-b", "a"], "", True),
         ("stage_movement_layer", ["movement", "--lesson", "translation", "--stage", "cross", "--layer", "2"], "", True),
-        ("stage_cross_png", ["--lesson", "translation", "--stage", "cross", "--export-png", os.path.join(work, "c.png")], "", True),
+        ("stage_cross_png", ["--lesson", "translation", "--stage", "cross", "--export-png", os.path.join(work, "c.png")], "weights", True),
     ]
 
 
