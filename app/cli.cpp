@@ -81,6 +81,8 @@ void addOptions(QCommandLineParser& parser) {
                   "W_O (Kobayashi et al. 2020), instead of the weight, as the window's check box does.")},
         {"ablate", translate("cli", "Switch these heads off (LAYER:HEAD, counted from 1, comma-separated, e.g. 1:2,2:1), "
                    "as Hugging Face's head_mask: their weights are shown, their output is zero."), "heads"},
+        {"stage", translate("cli", "Encoder-decoder lessons: only this stage, encoder, decoder_self or cross (the window's "
+                  "Stage box); --ablate then switches off its heads (a decoder stage has one layer: 1:H)."), "name"},
         {"list-lessons", translate("cli", "List the built-in lessons.")},
         {"kernels", translate("cli", "Matrix-product kernels: auto (default: the best this CPU runs), openblas (its own "
                     "choice), avx512, avx2 or sse3. Also ATTNSCOPE_KERNELS=NAME."), "name"},
@@ -348,6 +350,7 @@ std::optional<std::string> commandLineError(const QStringList& arguments) {
             .arg(parser.positionalArguments().first())
             .toStdString();
     if (auto bad = misplacedOption(parser)) return bad;
+    if (auto bad = stageWithModel(parser)) return bad;
     return invalidSentence(parser);
 }
 
@@ -370,7 +373,7 @@ int runCommandLine(const QStringList& arguments) {
     if (auto error = readRequest(parser, lesson.value(), request)) return fail(*error);
     const std::string sentence = parser.isSet("sentence") ? parser.value("sentence").toStdString()
                                                           : lesson.value().sentence;
-    if (lesson.value().encoderDecoder.present && parser.isSet("print"))  // every stage, then the labels
+    if ((lesson.value().encoderDecoder.present && parser.isSet("print")) || parser.isSet("stage"))  // the stages, the labels
         return printEncoderDecoder(parser, lesson.value(), sentence, request.format, request.exportRequest, request.settings);
     auto trace = runLesson(lesson.value(), sentence, request.settings);
     if (!trace) return fail(coreErrorString(trace.error()));

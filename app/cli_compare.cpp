@@ -7,11 +7,14 @@
 #include <memory>
 #include <string>
 
+#include "app/cli_encoder_decoder.hpp"
 #include "app/cli_support.hpp"
 #include "app/lesson_source.hpp"
 #include "app/sentence_runners.hpp"
 #include "core/analysis/compare_export.hpp"
 #include "core/text/error_messages.hpp"
+#include "core/text/messages.hpp"
+#include "ui/common/core_language.hpp"
 #include "ui/common/core_error_text.hpp"
 
 namespace attnscope {
@@ -33,6 +36,9 @@ void addOptions(QCommandLineParser& parser) {
          "heads"},
         kTextJsonCsvRow,
         kTextDecimalsRow,
+        {"stage", QT_TRANSLATE_NOOP("cli", "Encoder-decoder lessons: the stage, encoder (default) or cross (B is another "
+                                          "source: the same decoder rows looking at B's words); --layer, --head and --ablate "
+                                          "name its heads."), "name"},
         {"norms", QT_TRANSLATE_NOOP("cli", "Compare weight × ‖value‖ (Kobayashi et al. 2020) instead of the weights: each "
                                           "row's shares of α·‖f(x)‖, as the Compare tab's colour scale.")},
         kAtomicOutRow,
@@ -46,13 +52,14 @@ struct CompareSource {
     int layers = 0, heads = 0;
     std::shared_ptr<const OpenedModel> model;
     std::shared_ptr<const Lesson> lesson;
+    std::optional<StageView> stage;  // an encoder–decoder lesson's (--stage): `ablate` are its heads
     SentenceRunner runner(std::vector<HeadRef> ablate) const {
-        return model ? modelSentenceRunner(model, -1, std::move(ablate)) : lessonSentenceRunner(lesson, std::move(ablate));
+        return model ? modelSentenceRunner(model, -1, std::move(ablate)) : lessonSentenceRunner(lesson, std::move(ablate), stage);
     }
     // --norms: the norm-weighted Trace (weight × ‖value‖ shares), as the Compare tab shows it.
     SentenceRunner normRunner(std::vector<HeadRef> ablate) const {
         NormSentenceRunner run = model ? modelNormSentenceRunner(model, std::move(ablate))
-                                       : lessonNormSentenceRunner(lesson, std::move(ablate));
+                                       : lessonNormSentenceRunner(lesson, std::move(ablate), stage);
         return [run = std::move(run)](const std::string& sentence) { return run(sentence, RunControl{}); };
     }
 };
@@ -60,15 +67,23 @@ struct CompareSource {
 Result<CompareSource> openSource(const QCommandLineParser& parser) {
     auto opened = openModelOrLesson(parser, translate("cli", "compare needs --model FOLDER|ID or --lesson NAME|FILE"));
     if (!opened) return opened.error();
+    if (auto bad = stageWithModel(parser)) return Error{"", *bad};
     CompareSource source;
     source.model = opened.value().model;
     source.lesson = opened.value().lesson;
     if (source.model) {
         source.layers = source.model->layerCount(), source.heads = source.model->headCount();
-    } else {
-        source.defaultSentence = source.lesson->sentence;
-        source.layers = static_cast<int>(source.lesson->layers.size()), source.heads = source.lesson->numHeads;
+        return source;
     }
+    auto stage = readStageView(parser, *source.lesson);
+    if (!stage) return stage.error();
+    source.stage = stage.value();
+    // The window's Compare is off on this stage, for the same reason.
+    if (const auto why = source.stage ? stageCompareUnavailable(source.stage->stage) : std::nullopt)
+        return Error{"--stage", std::string(message(*why, coreLanguage()))};
+    source.defaultSentence = source.lesson->sentence;
+    source.layers = source.stage ? stageLayerCount(*source.lesson, source.stage->stage) : static_cast<int>(source.lesson->layers.size());
+    source.heads = source.lesson->numHeads;
     return source;
 }
 

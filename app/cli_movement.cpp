@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "app/cli_encoder_decoder.hpp"
 #include "app/cli_support.hpp"
 #include "core/analysis/token_movement_export.hpp"
 #include "core/analysis/token_movement_run.hpp"
@@ -27,6 +28,8 @@ void addOptions(QCommandLineParser& parser) {
         translate("cli", "movement"));
     addOptionRows(parser, {
         {"layer", QT_TRANSLATE_NOOP("cli", "The layer (1 = first; default: the whole stack, no sources)."), "l"},
+        {"stage", QT_TRANSLATE_NOOP("cli", "Encoder-decoder lessons: the stage, encoder (default), decoder_self (each decoder "
+                                          "row from Y₀ to Y₁) or cross (from Y₁ to Y₂: its sources are the source words)."), "name"},
         {"top", QT_TRANSLATE_NOOP("cli", "Text: the K largest sources of each word (default 3)."), "k"},
         {"sentence-b", QT_TRANSLATE_NOOP("cli", "The second sentence (B): compare one word of each instead."), "text"},
         {"token-a", QT_TRANSLATE_NOOP("cli", "With --sentence-b: the token of sentence A (1 = first)."), "i"},
@@ -44,10 +47,13 @@ struct Request {
     std::optional<int> layer;  // 0-based; none: the whole stack
     std::shared_ptr<const OpenedModel> model;
     std::shared_ptr<const Lesson> lesson;
+    std::optional<StageView> stage;  // an encoder–decoder lesson's (--stage, default the encoder)
 };
 
 Result<StatesRun> runOne(const Request& r, const std::string& sentence, int detailLayer) {
-    auto run = r.lesson ? lessonStatesRun(*r.lesson, sentence) : modelStatesRun(*r.model, sentence, detailLayer);
+    auto run = r.stage    ? stageStatesRun(*r.lesson, sentence, *r.stage)
+               : r.lesson ? lessonStatesRun(*r.lesson, sentence)
+                          : modelStatesRun(*r.model, sentence, detailLayer);
     if (run) notices(run.value().trace.notices);
     return run;
 }
@@ -69,7 +75,15 @@ Result<Request> readRequest(const QCommandLineParser& parser) {
     auto opened = openModelOrLesson(parser, translate("cli", "movement needs --model FOLDER|ID or --lesson NAME|FILE"));
     if (!opened) return opened.error();
     r.model = opened.value().model, r.lesson = opened.value().lesson;
-    const int layers = r.model ? r.model->layerCount() : static_cast<int>(r.lesson->layers.size());
+    if (auto bad = stageWithModel(parser)) return Error{"", *bad};
+    if (r.lesson) {
+        auto stage = readStageView(parser, *r.lesson);
+        if (!stage) return stage.error();
+        r.stage = stage.value();
+    }
+    const int layers = r.model    ? r.model->layerCount()
+                       : r.stage ? stageLayerCount(*r.lesson, r.stage->stage)
+                                 : static_cast<int>(r.lesson->layers.size());
     std::string error;
     r.decimals = readCount(parser, "decimals", 0, 12, error).value_or(3);
     r.top = readCount(parser, "top", 1, INT_MAX, error).value_or(3);

@@ -4,6 +4,7 @@
 
 #include "app/lesson_source.hpp"
 #include "core/io/text_file.hpp"
+#include "core/lesson/encoder_decoder_stage.hpp"
 
 #include "core/analysis/norm_attention.hpp"
 #include "core/lesson/run_lesson.hpp"
@@ -54,23 +55,9 @@ NormSentenceRunner lessonNormSentenceRunner(std::shared_ptr<const Lesson> lesson
     };
 }
 
-namespace {
-
-// The view with the shown stage's heads off replaced by `ablate`.
-StageView withShownHeads(StageView view, std::vector<HeadRef> ablate) {
-    switch (view.stage) {
-        case EncoderDecoderStage::DecoderSelf: view.decoderOff.selfAttention = std::move(ablate); break;
-        case EncoderDecoderStage::Cross: view.decoderOff.cross = std::move(ablate); break;
-        default: view.encoderOff = std::move(ablate);
-    }
-    return view;
-}
-
-}  // namespace
-
 SentenceRunner lessonSentenceRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate, std::optional<StageView> stage) {
     if (stage)
-        return [lesson = std::move(lesson), view = withShownHeads(*stage, std::move(ablate))](const std::string& sentence) {
+        return [lesson = std::move(lesson), view = withShownStageHeads(*stage, std::move(ablate))](const std::string& sentence) {
             return runEncoderDecoderStage(*lesson, sentence, view);
         };
     return [lesson = std::move(lesson), ablate = std::move(ablate)](const std::string& sentence) {
@@ -92,7 +79,7 @@ StatesSentenceRunner modelStatesRunner(std::shared_ptr<const OpenedModel> model,
 
 StatesSentenceRunner lessonStatesRunner(std::shared_ptr<const Lesson> lesson, std::vector<HeadRef> ablate, std::optional<StageView> stage) {
     if (stage)
-        return [lesson = std::move(lesson), view = withShownHeads(*stage, std::move(ablate))](const std::string& sentence, int,
+        return [lesson = std::move(lesson), view = withShownStageHeads(*stage, std::move(ablate))](const std::string& sentence, int,
                                                                                                const RunControl&) {
             return stageStatesRun(*lesson, sentence, view);
         };

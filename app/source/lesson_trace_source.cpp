@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "app/sentence_runners.hpp"
+#include "core/lesson/encoder_decoder_stage.hpp"
+#include "core/text/messages.hpp"
 #include "core/trace/kv_cost.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
@@ -88,9 +90,9 @@ void LessonTraceSource::setStage(EncoderDecoderStage stage) {
 
 // Sentence B is another source; the decoder's masked self-attention never reads the source.
 QString LessonTraceSource::compareUnavailable() const {
-    if (!session_.encoderDecoder() || session_.stage() != EncoderDecoderStage::DecoderSelf) return {};
-    return tr("The decoder's masked self-attention reads only the target words, never the sentence: "
-              "sentence B would give the same numbers. Compare the encoder or the cross-attention stage.");
+    if (!session_.encoderDecoder()) return {};
+    const auto why = stageCompareUnavailable(session_.stage());  // core's reason, as compare --stage refuses
+    return why ? qs(std::string(message(*why, coreLanguage()))) : QString();
 }
 
 // Every layer is in the lesson's trace already.

@@ -47,7 +47,7 @@ std::vector<std::string> unitLabels(const Alignment& alignment) {
 }
 
 std::string matrixText(const Mat& m, const std::vector<std::string>& rows, const std::vector<std::string>& columns, int decimals) {
-    Table t{rows, columns, {}};
+    Table t{columns, rows, {}};  // Table lists its columns first: a cross-attention's U_q×U is not square
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
         t.cells.emplace_back();
         for (Eigen::Index c = 0; c < m.cols(); ++c) t.cells.back().push_back(formatNumber(m(r, c), decimals));

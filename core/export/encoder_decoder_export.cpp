@@ -58,23 +58,32 @@ Table teacherForcingTable(const EncoderDecoderRun& run, int decimals, Language l
     return t;
 }
 
-std::string exportEncoderDecoder(const EncoderDecoderRun& run, ExportFormat format, const ExportRequest& request) {
+std::string exportEncoderDecoderStage(const EncoderDecoderRun& run, EncoderDecoderStage stage, ExportFormat format,
+                                      const ExportRequest& request) {
     const bool markdown = format == ExportFormat::Markdown;
     const Language language = request.language;
     const auto say = [&](MessageId id, std::initializer_list<std::string_view> args) {
         return fillMessage(message(id, language), args);
     };
     const std::string source = joinedTokens(run.encoder.tokens);
-    std::string out = heading(say(MessageId::StageEncoder, {source}), markdown) + stageText(run.encoder, format, request);
-    out += "\n" + heading(say(MessageId::StageDecoderSelf, {joinedTokens(run.decoderSelf.tokens)}), markdown) +
-           stageText(run.decoderSelf, format, request);
-    out += "\n" + heading(say(MessageId::StageCross, {joinedTokens(run.cross.tokens), source}), markdown) +
-           stageText(run.cross, format, request);
+    const Trace& trace = stageTrace(run, stage);
+    switch (stage) {
+        case EncoderDecoderStage::Encoder: return heading(say(MessageId::StageEncoder, {source}), markdown) + stageText(trace, format, request);
+        case EncoderDecoderStage::DecoderSelf:
+            return heading(say(MessageId::StageDecoderSelf, {joinedTokens(trace.tokens)}), markdown) + stageText(trace, format, request);
+        case EncoderDecoderStage::Cross: break;
+    }
     const Table labels = teacherForcingTable(run, request.decimals, language);
-    out += "\n" + heading(std::string(message(MessageId::StageLabels, language)), markdown) +
+    return heading(say(MessageId::StageCross, {joinedTokens(trace.tokens), source}), markdown) + stageText(trace, format, request) +
+           "\n" + heading(std::string(message(MessageId::StageLabels, language)), markdown) +
            (markdown ? markdownTable(labels) : textTable(labels)) + "\n" +
            say(MessageId::TeacherForcingMean, {std::to_string(run.labels.size()), fixed(run.meanLoss, request.decimals)}) + "\n";
-    return out;
+}
+
+std::string exportEncoderDecoder(const EncoderDecoderRun& run, ExportFormat format, const ExportRequest& request) {
+    return exportEncoderDecoderStage(run, EncoderDecoderStage::Encoder, format, request) + "\n" +
+           exportEncoderDecoderStage(run, EncoderDecoderStage::DecoderSelf, format, request) + "\n" +
+           exportEncoderDecoderStage(run, EncoderDecoderStage::Cross, format, request);
 }
 
 }  // namespace attnscope

@@ -16,5 +16,9 @@ Table teacherForcingTable(const EncoderDecoderRun& run, int decimals, Language l
 // format: Text or Markdown (the caller refuses the others); request as for exportTrace, applied to
 // every stage (a --step a stage does not have prints nothing for it).
 std::string exportEncoderDecoder(const EncoderDecoderRun& run, ExportFormat format, const ExportRequest& request);
+// One stage under its heading, as exportEncoderDecoder prints it; the cross stage with the labels
+// table and the mean loss (the window shows them beside it).
+std::string exportEncoderDecoderStage(const EncoderDecoderRun& run, EncoderDecoderStage stage, ExportFormat format,
+                                      const ExportRequest& request);
 
 }  // namespace attnscope

@@ -1,5 +1,6 @@
 #include "core/source/session.hpp"
 
+#include "core/lesson/encoder_decoder_stage.hpp"
 #include "core/lesson/run_lesson.hpp"
 #include "core/text/error_messages.hpp"
 
@@ -47,16 +48,11 @@ Result<void> Session::rerun() {
 }
 
 Result<void> Session::setAblation(std::vector<HeadRef> heads) {
-    std::vector<HeadRef> encoderOff = ablate_;
-    DecoderHeadsOff decoderOff = decoderOff_;
-    switch (stages_ ? stage_ : EncoderDecoderStage::Encoder) {
-        case EncoderDecoderStage::DecoderSelf: decoderOff.selfAttention = std::move(heads); break;
-        case EncoderDecoderStage::Cross: decoderOff.cross = std::move(heads); break;
-        default: encoderOff = std::move(heads);
-    }
-    if (auto error = runAndKeep(lesson_, sentence_, encoderOff, decoderOff); !error.ok()) return error;
-    ablate_ = std::move(encoderOff);
-    decoderOff_ = std::move(decoderOff);
+    const StageView shown{stages_ ? stage_ : EncoderDecoderStage::Encoder, ablate_, decoderOff_};
+    StageView view = withShownStageHeads(shown, std::move(heads));
+    if (auto error = runAndKeep(lesson_, sentence_, view.encoderOff, view.decoderOff); !error.ok()) return error;
+    ablate_ = std::move(view.encoderOff);
+    decoderOff_ = std::move(view.decoderOff);
     return {};
 }
 

@@ -521,6 +521,10 @@ namespace attnscope {
       "{2}；请给出 {2}×{1} 的 W_O") \
     X(NoEncoderDecoder, "has no \"encoder_decoder\" part (format version 8): there is no decoder to run", \
       "没有 \"encoder_decoder\" 部分（格式版本 8）：没有可运行的解码器") \
+    X(StageNames, "encoder, decoder_self or cross (the stages of an encoder–decoder lesson)", \
+      "encoder、decoder_self 或 cross（编码器–解码器课程的阶段）") \
+    X(StageNeedsEncoderDecoder, "chooses a stage of an encoder–decoder lesson, but this lesson has no \"encoder_decoder\" part (format version 8): its attention is its only stage (leave --stage out)", \
+      "用于选择编码器–解码器课程的阶段，但此课程没有 \"encoder_decoder\" 部分（格式版本 8）：注意力是它唯一的阶段（请去掉 --stage）") \
     /* core/analysis/token_movement (issue 29 §5) */ \
     X(WhereTokenMovement, "what attention did to each word", "注意力对每个词做了什么") \
     X(WhereSameWord, "the same word in two contexts", "同一个词在两个语境中") \

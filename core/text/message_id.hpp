@@ -107,6 +107,8 @@ enum class MessageId : int {
     StepQueryBeforeRopeIsInput, StepKeyBeforeRopeIsInput,
     // What y is at one layer (core/analysis/token_movement.hpp, LayerOutput)
     LayerOutputAttentionOnly, LayerOutputResidual, LayerOutputWholeLayer,
+    // Why Compare is off on the decoder's masked self-attention (the window's tooltip, compare --stage)
+    CompareReadsOnlyTarget,
     Count
 };
 

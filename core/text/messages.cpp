@@ -396,6 +396,10 @@ constexpr std::array<Entry, static_cast<std::size_t>(MessageId::Count)> kMessage
      "y = the layer's hidden state: x after the layer's attention and its feed-forward network, each added back to x, "
      "with the model's norms",
      "y = 该层的隐藏状态：x 经过该层的注意力和前馈网络，二者各自加回到 x 上，并经过模型的归一化"},
+    {MessageId::CompareReadsOnlyTarget,
+     "The decoder's masked self-attention reads only the target words, never the sentence: sentence B would give the "
+     "same numbers. Compare the encoder or the cross-attention stage.",
+     "解码器的掩码自注意力只读目标词，从不读句子：句子 B 会得到完全相同的数字。请在编码器或交叉注意力阶段对比。"},
 }};
 
 constexpr bool inIdOrder() {

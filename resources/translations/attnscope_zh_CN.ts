@@ -5160,6 +5160,26 @@ Choose with --products NAME or ATTNSCOPE_PRODUCTS=NAME: %3
 可用 --products NAME 或 ATTNSCOPE_PRODUCTS=NAME 选择：%3
 </translation>
     </message>
+    <message>
+        <source>Encoder-decoder lessons: only this stage, encoder, decoder_self or cross (the window&apos;s Stage box); --ablate then switches off its heads (a decoder stage has one layer: 1:H).</source>
+        <translation>编码器–解码器课程：只看这一个阶段，encoder、decoder_self 或 cross（即窗口的“阶段”框）；此时 --ablate 关闭该阶段的头（解码器的阶段只有一层：1:H）。</translation>
+    </message>
+    <message>
+        <source>Encoder-decoder lessons: the stage, encoder (default) or cross (B is another source: the same decoder rows looking at B&apos;s words); --layer, --head and --ablate name its heads.</source>
+        <translation>编码器–解码器课程：阶段，encoder（默认）或 cross（B 是另一个源句：同样的解码器行看向 B 的词）；--layer、--head 和 --ablate 指的是该阶段的头。</translation>
+    </message>
+    <message>
+        <source>Encoder-decoder lessons: the stage, encoder (default), decoder_self (each decoder row from Y₀ to Y₁) or cross (from Y₁ to Y₂: its sources are the source words).</source>
+        <translation>编码器–解码器课程：阶段，encoder（默认）、decoder_self（每个解码器行从 Y₀ 到 Y₁）或 cross（从 Y₁ 到 Y₂：来源是源句的词）。</translation>
+    </message>
+    <message>
+        <source>--stage applies to encoder-decoder lessons only (a model runs one stack)</source>
+        <translation>--stage 只适用于编码器–解码器课程（模型只运行一个层栈）</translation>
+    </message>
+    <message>
+        <source>--export-png draws self-attention (T×T); the cross stage&apos;s weights print with --print --step weights</source>
+        <translation>--export-png 只绘制自注意力（T×T）；交叉注意力阶段的权重请用 --print --step weights 输出</translation>
+    </message>
 </context>
 <context>
     <name>settings</name>

@@ -46,12 +46,13 @@ const std::set<std::string> kAllowedWords{
     // tokenizer.json's own type and option names, spelled as the file spells them
     "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Prepend", "Replace", "Strip", "Sequence", "Split", "ByteLevel",
     "Metaspace", "Digits", "Punctuation", "TemplateProcessing", "BertProcessing", "RobertaProcessing", "Removed",
-    "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous", "dropout", "xFF"};
+    "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous", "dropout", "xFF",
+    "encoder", "cross"};  // --stage's values, typed as they are (decoder_self: an identifier)
 
-// ASCII words of 3+ letters outside quotes, apart from identifiers (with _ . - or a digit: d_model,
-// config.json, GPT-2) and the allowed words.
+// ASCII words of 3+ letters outside quotes and option names (--stage), apart from identifiers (with
+// _ . - or a digit: d_model, config.json, GPT-2) and the allowed words.
 std::vector<std::string> englishWords(const std::string& chinese) {
-    const std::string unquoted = std::regex_replace(chinese, std::regex(R"("[^"]*"|“[^”]*”)"), " ");
+    const std::string unquoted = std::regex_replace(chinese, std::regex(R"("[^"]*"|“[^”]*”|--[A-Za-z][A-Za-z_\-]*)"), " ");
     std::vector<std::string> words;
     const std::regex token(R"([A-Za-z][A-Za-z0-9_.\-]*)");
     for (auto it = std::sregex_iterator(unquoted.begin(), unquoted.end(), token); it != std::sregex_iterator(); ++it) {

@@ -31,6 +31,8 @@ ALLOW = {
     "logit", "GELU", "Kobayashi",
     # issue 29 §5: the cosine's symbol in formulas
     "cos",
+    # --stage names of an encoder–decoder lesson's stages (decoder_self: an identifier), typed as they are
+    "encoder", "cross",
     # format and layout names as typed after an option
     "text", "json", "csv", "markdown", "npy", "npz", "NumPy", "pca", "tsne", "zh_CN",
     # metavariables of messages and help, in capitals: LAYER:HEAD, FOLDER|ID, NAME|FILE, --sentence TEXT
@@ -182,6 +184,14 @@ def cases(fix, lessons, work):
         ("movement_layer_outside", ["movement", "--lesson", "two-heads", "--layer", "5"], "", True),
         ("movement_token_outside", ["movement", "--lesson", "two-heads", "--sentence-b", "a", "--token-a", "1", "--token-b", "9"], "", True),
         ("movement_no_tokens", ["movement", "--lesson", "two-heads", "--sentence-b", "a"], "", True),
+        # --stage of an encoder–decoder lesson (issue 29 §4): one stage printed, and each refusal
+        ("stage_print_cross", ["--lesson", "translation", "--print", "--stage", "cross", "--ablate", "1:1"], "who am", False),
+        ("stage_unknown", ["--lesson", "translation", "--print", "--stage", "decoder"], "decoder", True),
+        ("stage_without_decoder", ["--lesson", "two-heads", "--print", "--stage", "cross"], "", True),
+        ("stage_with_model", ["--model", bert, "--sentence", "a", "--print", "--stage", "cross"], "", True),
+        ("stage_compare_decoder_self", ["compare", "--lesson", "translation", "--stage", "decoder_self", "--sentence-b", "a"], "", True),
+        ("stage_movement_layer", ["movement", "--lesson", "translation", "--stage", "cross", "--layer", "2"], "", True),
+        ("stage_cross_png", ["--lesson", "translation", "--stage", "cross", "--export-png", os.path.join(work, "c.png")], "weights", True),
     ]
 
 
