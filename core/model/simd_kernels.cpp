@@ -235,6 +235,60 @@ ATTNSCOPE_INLINE void addBody(float* y, const float* x, std::size_t n) {
     for (; i < n; ++i) y[i] += x[i];
 }
 
+// ln x for finite x ≥ FLT_MIN: Cephes' logf as Eigen's plog_float has it (x = m·2^e with m in
+// [½, 1), folded to [√½, √2), a degree-8 polynomial in m − 1), a few float ulp from std::log.
+template <int W>
+ATTNSCOPE_INLINE typename Vec<W>::F logNormal(typename Vec<W>::F v) {
+    using F = typename Vec<W>::F;
+    using I = typename Vec<W>::I;
+    I bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    F e = __builtin_convertvector(((bits >> 23) & 0xff) - 126, F);
+    const I mantissaBits = (bits & 0x007fffff) | 0x3f000000;  // m in [½, 1)
+    F x;
+    std::memcpy(&x, &mantissaBits, sizeof x);
+    const auto small = x < 0.707106781186547524f;
+    e = small ? e - 1.0f : e;
+    x = (small ? x + x : x) - 1.0f;
+    const F x2 = x * x, x3 = x2 * x;
+    F y = 7.0376836292E-2f * x - 1.1514610310E-1f;
+    F y1 = -1.2420140846E-1f * x + 1.4249322787E-1f;
+    F y2 = 2.0000714765E-1f * x - 2.4999993993E-1f;
+    y = y * x + 1.1676998740E-1f;
+    y1 = y1 * x - 1.6668057665E-1f;
+    y2 = y2 * x + 3.3333331174E-1f;
+    y = (y * x3 + y1) * x3 + y2;
+    y = y * x3 + e * -2.12194440e-4f - 0.5f * x2;
+    return x + y + e * 0.693359375f;
+}
+
+// Σ w·ln w over row[0..n), as float lanes, and mass[c] += w[c] in double. A 0 counts 0 (its
+// log taken at FLT_MIN); a negative, NaN or ±∞ entry makes the sum NaN.
+template <int W>
+ATTNSCOPE_INLINE float entropyAndMassBody(const float* row, std::size_t n, double* mass) {
+    using F = typename Vec<W>::F;
+    typedef double D __attribute__((vector_size(W * 8)));
+    F sums = splat<W>(0.0f);
+    const auto step = [&](F w) ATTNSCOPE_LAMBDA_INLINE {
+        const F safe = w >= std::numeric_limits<float>::min() ? w : splat<W>(std::numeric_limits<float>::min());
+        const F flag = w >= 0.0f && w <= std::numeric_limits<float>::max() ? splat<W>(0.0f)
+                                                                            : splat<W>(std::numeric_limits<float>::quiet_NaN());
+        return w * logNormal<W>(safe) + flag;
+    };
+    std::size_t i = 0;
+    for (; i + W <= n; i += W) {
+        const F w = load<W>(row + i);
+        sums += step(w);
+        D m;
+        std::memcpy(&m, mass + i, sizeof m);
+        m += __builtin_convertvector(w, D);
+        std::memcpy(mass + i, &m, sizeof m);
+    }
+    if (i < n) sums += step(loadPartial<W>(row + i, n - i, 0.0f));
+    for (; i < n; ++i) mass[i] += static_cast<double>(row[i]);
+    return horizontalSum<W>(sums);
+}
+
 // Each step at each level: W = 16 (AVX-512), 8 (AVX2 + FMA), 4 (SSE2).
 #define ATTNSCOPE_LEVELS(name, ret, params, args)                                   \
     ATTNSCOPE_AVX512 ret name##Avx512 params { return name##Body<16> args; }      \
@@ -252,6 +306,7 @@ ATTNSCOPE_LEVELS(geluTanh, void, (float* x, std::size_t n), (x, n))
 ATTNSCOPE_LEVELS(layerNorm, void, (float* row, std::size_t n, const float* gamma, const float* beta, float eps),
                  (row, n, gamma, beta, eps))
 ATTNSCOPE_LEVELS(add, void, (float* y, const float* x, std::size_t n), (y, x, n))
+ATTNSCOPE_LEVELS(entropyAndMass, float, (const float* row, std::size_t n, double* mass), (row, n, mass))
 
 }  // namespace
 
@@ -264,5 +319,8 @@ void layerNormRow(SimdLevel level, float* row, std::size_t n, const float* gamma
     layerNormAt(level, row, n, gamma, beta, eps);
 }
 void addInPlace(SimdLevel level, float* y, const float* x, std::size_t n) { addAt(level, y, x, n); }
+float entropyAndMassRow(SimdLevel level, const float* row, std::size_t n, double* mass) {
+    return entropyAndMassAt(level, row, n, mass);
+}
 
 }  // namespace attnscope

@@ -29,4 +29,9 @@ void layerNormRow(SimdLevel level, float* row, std::size_t n, const float* gamma
 
 void addInPlace(SimdLevel level, float* y, const float* x, std::size_t n);  // y += x
 
+// One row of a head's weights for its digest (core/trace/head_digest.cpp), in one pass: returns
+// Σ w·ln w over row[0..n) (0·ln 0 = 0; float lanes, Cephes' log) and adds each w to mass[c] in
+// double. A row with a negative, NaN or ±∞ weight returns NaN (its mass is added all the same).
+float entropyAndMassRow(SimdLevel level, const float* row, std::size_t n, double* mass);
+
 }  // namespace attnscope

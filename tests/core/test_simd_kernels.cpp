@@ -172,6 +172,39 @@ TEST_CASE("LayerNorm rows against a two-pass LayerNorm in double; residual adds"
     }
 }
 
+// A digest's row (core/trace/head_digest.cpp): Σ w·ln w against std::log in double, over a
+// softmax row with exact zeros, tiny (1e-30) and FLT_MIN-sized weights and weights near 1; each
+// weight added to its column's double mass exactly (a float is a double: the sum is exact too).
+// A NaN, ±∞ or negative weight makes the sum NaN (the caller's sign to take its exact path).
+TEST_CASE("a digest row's entropy against std::log in double, its column mass exact", "[simd]") {
+    for (SimdLevel level : runnableLevels()) {
+        for (std::size_t n : kLengths) {
+            INFO("level " << simdLevelName(level) << ", length " << n);
+            std::vector<float> row = randomRow(n, 1.0f, 40u + static_cast<unsigned>(n));
+            for (std::size_t i = 0; i < n; ++i) row[i] = i % 5 == 1 ? 0.0f : i % 7 == 2 ? 1e-30f : std::abs(row[i]);
+            if (n > 3) row[3] = std::numeric_limits<float>::min();
+            if (n > 4) row[4] = 0.999f;
+            double want = 0;
+            for (float w : row)
+                if (w > 0) want += double(w) * std::log(double(w));
+            std::vector<double> mass(n, 0.25), wantMass(n);
+            for (std::size_t i = 0; i < n; ++i) wantMass[i] = 0.25 + double(row[i]);
+            const float got = entropyAndMassRow(level, row.data(), n, mass.data());
+            // Float lanes: each term within a few ulp of its size, the sum of up to 513 terms.
+            CHECK(std::abs(got - want) <= 1e-6 * (1 + std::abs(want)));
+            CHECK(mass == wantMass);
+            for (const float bad : {std::numeric_limits<float>::quiet_NaN(), kInf, -kInf, -0.5f, -1e-30f}) {
+                std::vector<float> spoilt = row;
+                spoilt[n / 2] = bad;
+                std::vector<double> scratch(n, 0.0);
+                const float h = entropyAndMassRow(level, spoilt.data(), n, scratch.data());
+                INFO("weight " << bad << " at " << n / 2 << " gives " << h);
+                CHECK(std::isnan(h));
+            }
+        }
+    }
+}
+
 // The models' folded softmax (1/√d_k and the causal mask inside one pass) against the steps the
 // Full record shows: the weights are softmax(maskedScores) computed here in double with std::exp,
 // hidden cells exactly 0, and a WeightsOnly run gives bit for bit the same weights.
