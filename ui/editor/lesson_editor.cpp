@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "ui/editor/lesson_block_bar.hpp"
@@ -43,9 +44,7 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
     layout->addWidget(new QLabel(tr("Double-click a number to change it; every view recomputes at once."), this));
     layout->addWidget(table_, 1);
-    layout->addWidget(structure_);
-    layout->addWidget(block_);
-    layout->addWidget(settings_);
+    layout->addWidget(buildForm());
     layout->addWidget(message_);
 
     connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this, model](int i) {
@@ -61,6 +60,26 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
         emit editRejected(text);
     });
     connectStructureBar();
+}
+
+// Words, dimensions, block and settings: at 1280×720 their rows need more height than the tab
+// has beside the table, and squeezed below their minimum they printed over each other. They keep
+// their heights and scroll (vertically only: the bars already fit the width) instead.
+QScrollArea* LessonEditor::buildForm() {
+    auto* form = new QWidget;
+    auto* rows = new QVBoxLayout(form);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->addWidget(structure_);
+    rows->addWidget(block_);
+    rows->addWidget(settings_);
+    rows->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName("editorForm");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(form);
+    return scroll;
 }
 
 void LessonEditor::connectStructureBar() {
