@@ -9,12 +9,16 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QStandardPaths>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTableWidget>
 #include <QTabWidget>
 #include <QTest>
 #include <memory>
 
 #include "app/language.hpp"
 #include "app/main_window.hpp"
+#include "app/tabs/movement_tab_controller.hpp"
 #include "ui/editor/lesson_block_bar.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/editor/lesson_settings_bar.hpp"
@@ -42,15 +46,17 @@ QString describe(const QWidget* w, const QRect& r) {
         .arg(r.width()).arg(r.height());
 }
 
-// The widgets of `bars` in `editor`'s coordinates: any two that overlap, and any squeezed below
-// the height its text needs (its minimum size hint).
-QStringList overlapsAndSqueezes(const QWidget& editor, const std::vector<const QWidget*>& bars) {
+// The widgets of `bars` in the coordinates of `area` (the viewport they scroll in): any two that
+// overlap, any squeezed below the height its text needs (its minimum size hint), any cut at the
+// area's right edge (it scrolls only down).
+QStringList overlapsAndSqueezes(const QWidget& area, const std::vector<const QWidget*>& bars) {
     std::vector<std::pair<const QWidget*, QRect>> shown;
     QStringList found;
     for (const QWidget* bar : bars)
         for (const QWidget* w : bar->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
             if (!w->isVisible()) continue;
-            const QRect r(w->mapTo(&editor, QPoint(0, 0)), w->size());
+            const QRect r(w->mapTo(&area, QPoint(0, 0)), w->size());
+            if (r.right() >= area.width()) found << QString("%1 cut at %2 px").arg(describe(w, r)).arg(area.width());
             if (w->height() < w->minimumSizeHint().height())
                 found << QString("%1 squeezed below its %2 px").arg(describe(w, r)).arg(w->minimumSizeHint().height());
             for (const auto& [other, at] : shown)
@@ -76,26 +82,36 @@ private slots:
     void languages_data();
     void editorRowsDoNotOverlap_data() { languages_data(); }
     void editorRowsDoNotOverlap();
+    void xToYSourcesAreWhole_data() { languages_data(); }
+    void xToYSourcesAreWhole();
 
 private:
-    void openOn(int screenWidth, const QString& language);
+    void openOn();  // the data row's lesson, language and screen
     std::unique_ptr<MainWindow> window;
 };
 
+// The English lesson in either language, and its Chinese twin (who am i → 我 是 谁) in Chinese.
 void EncoderDecoderFitTest::languages_data() {
     QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("lesson");
     QTest::addColumn<int>("screenWidth");
-    for (const char* language : {"en", "zh_CN"})
-        for (const int width : {1280, 1920}) QTest::addRow("%s, %d", language, width) << QString(language) << width;
+    for (const int width : {1280, 1920}) {
+        QTest::addRow("en, %d", width) << QString("en") << QString("translation") << width;
+        QTest::addRow("zh_CN, translation, %d", width) << QString("zh_CN") << QString("translation") << width;
+        QTest::addRow("zh_CN, translation-zh, %d", width) << QString("zh_CN") << QString("translation-zh") << width;
+    }
 }
 
-// The translation lesson in a window filling the screen's free area, on the cross stage.
-void EncoderDecoderFitTest::openOn(int screenWidth, const QString& language) {
+// The lesson in a window filling the screen's free area, on the cross stage.
+void EncoderDecoderFitTest::openOn() {
+    QFETCH(QString, language);
+    QFETCH(QString, lesson);
+    QFETCH(int, screenWidth);
     QVERIFY(applyLanguage(language));
     window = std::make_unique<MainWindow>();
     QScreen* screen = screenOf(screenWidth);
     window->setScreen(screen);
-    QVERIFY(window->openBuiltInLesson("translation"));
+    QVERIFY(window->openBuiltInLesson(lesson));
     window->setGeometry(screen->availableGeometry());
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
@@ -105,23 +121,55 @@ void EncoderDecoderFitTest::openOn(int screenWidth, const QString& language) {
 
 // The editor on the cross-attention's W_Q (the screenshot tour's editor-cross-wq): the words,
 // dimensions, block and settings rows each at the height their text needs, none over another
-// (they scroll within the tab instead), and the matrix's table keeps its header and a row.
+// (they scroll within the tab instead), and the matrix's table shows its four rows whole.
 void EncoderDecoderFitTest::editorRowsDoNotOverlap() {
-    QFETCH(QString, language);
-    QFETCH(int, screenWidth);
-    openOn(screenWidth, language);
+    openOn();
     LessonEditor& editor = *child<LessonEditor>(*window, "lessonEditor");
     child<QTabWidget>(*window, "tabs")->setCurrentWidget(&editor);
     QVERIFY(editor.selectMatrix(LessonMatrixKind::WQ, 0, 0, LessonLayerPart::Cross));
     settle();
-    const QStringList found = overlapsAndSqueezes(editor, {child<LessonStructureBar>(*window, "structureBar"),
+    const QStringList found = overlapsAndSqueezes(*child<QScrollArea>(*window, "editorForm")->viewport(), {child<LessonStructureBar>(*window, "structureBar"),
                                                            child<LessonBlockBar>(*window, "blockBar"),
                                                            child<LessonSettingsBar>(*window, "settingsBar")});
     QVERIFY2(found.isEmpty(), qPrintable(found.join("\n")));
     MatrixTable& table = *editor.table();
-    const int firstRow = table.rowViewportPosition(0) + table.rowHeight(0);
-    QVERIFY2(firstRow <= table.viewport()->height(),
-             qPrintable(QString("the table shows %1 px of its first row's %2").arg(table.viewport()->height()).arg(firstRow)));
+    QCOMPARE(table.model()->rowCount(), 4);  // d_model
+    const int lastRow = table.rowViewportPosition(3) + table.rowHeight(3);
+    QVERIFY2(lastRow <= table.viewport()->height(),
+             qPrintable(QString("the table shows %1 px of its four rows' %2").arg(table.viewport()->height()).arg(lastRow)));
+}
+
+// The cross stage's X → Y at layer 1 (the screenshot tour's cross-x-to-y): each decoder word's
+// three sources (“i 1.263（84%）· who 0.120（8%）· am 0.120（8%）” in Chinese, wider than the column
+// at 1280 px) wrapped within the column's text width, every line of it inside its row.
+void EncoderDecoderFitTest::xToYSourcesAreWhole() {
+    openOn();
+    auto* movement = child<MovementTabController>(*window, "movementTab");
+    child<QTabWidget>(*window, "tabs")->setCurrentWidget(movement->view());
+    child<QComboBox>(*window, "movementLayer")->setCurrentIndex(1);
+    QTRY_VERIFY_WITH_TIMEOUT(!movement->busy(), 20000);
+    settle();
+    QTableWidget& table = *child<QTableWidget>(*window, "movementTable");
+    const int sources = table.columnCount() - 1;
+    QVERIFY(!table.isColumnHidden(sources));
+    QCOMPARE(table.rowCount(), 4);  // <s> who am i
+    // QStyledItemDelegate's text keeps the focus frame's margin and a pixel on either side.
+    const int margin = table.style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, &table) + 1;
+    const int room = table.columnWidth(sources) - 2 * margin;
+    const QFontMetrics metrics(table.font());
+    QStringList cut;
+    for (int row = 0; row < table.rowCount(); ++row) {
+        const QString text = table.item(row, sources)->text();
+        QVERIFY2(text.count(QStringLiteral(" · ")) == 2, qPrintable(text));  // three sources shown
+        const QRect needed = metrics.boundingRect(QRect(0, 0, room, 100000), Qt::TextWordWrap, text);
+        if (needed.width() > room || needed.height() > table.rowHeight(row))
+            cut << QString("row %1 “%2”: %3×%4 px in a %5×%6 px cell").arg(row + 1).arg(text).arg(needed.width())
+                       .arg(needed.height()).arg(room).arg(table.rowHeight(row));
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
+    const QRect shown(table.mapTo(window.get(), QPoint(0, 0)), table.size());
+    QVERIFY(window->rect().contains(shown));
+    QVERIFY2(table.verticalScrollBar()->maximum() == 0, "the four rows scroll");
 }
 
 QTEST_MAIN(EncoderDecoderFitTest)

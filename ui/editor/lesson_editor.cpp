@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/editor/lesson_block_bar.hpp"
 #include "ui/editor/lesson_settings_bar.hpp"
@@ -15,6 +16,10 @@
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
+
+namespace {
+constexpr int kRowsKeptShown = 4;  // d_model of the built-in lessons
+}
 
 LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     matrixBox_ = new QComboBox(this);
@@ -49,7 +54,7 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
 
     connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this, model](int i) {
         if (i >= 0 && i < static_cast<int>(choices_.size())) model->setChoice(choices_[i]);
-        table_->resizeColumnsToContents();
+        sizeTable();
     });
     connect(model, &LessonMatrixModel::lessonEdited, this, [this](const QString& cell) {
         showMessage(QString(), false);
@@ -82,6 +87,15 @@ QScrollArea* LessonEditor::buildForm() {
     return scroll;
 }
 
+// Columns as wide as their numbers; the table at least as high as a lesson's usual matrix (up to
+// kRowsKeptShown rows) whatever the rows below want: the numbers are what the tab edits.
+void LessonEditor::sizeTable() {
+    table_->resizeColumnsToContents();
+    const int rows = std::min(model()->rowCount(), kRowsKeptShown);
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + rows * table_->verticalHeader()->defaultSectionSize() +
+                             2 * table_->frameWidth());
+}
+
 void LessonEditor::connectStructureBar() {
     connect(structure_, &LessonStructureBar::addWord, this, &LessonEditor::wordAddRequested);
     connect(structure_, &LessonStructureBar::renameSelected, this, [this](const QString& to) {
@@ -111,7 +125,7 @@ void LessonEditor::setLesson(Lesson* lesson) {
     for (const auto& c : choices_) matrixBox_->addItem(c.name);
     matrixBox_->setCurrentIndex(choices_.empty() ? -1 : 0);
     if (!choices_.empty()) model()->setChoice(choices_[0]);
-    table_->resizeColumnsToContents();
+    sizeTable();
     if (lesson) structure_->showDimensions(dimensionsOf(*lesson), lesson->projections);
     if (lesson) settings_->showSettings(settingsOf(*lesson, lessonLanguageCode(coreLanguage())));
     if (lesson) block_->showChoice(blockChoiceOf(*lesson));

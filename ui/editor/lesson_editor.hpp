@@ -52,6 +52,7 @@ private:
     QString selectedWord();  // the embedding table's current row, else empty (with a message)
     void connectStructureBar();
     QScrollArea* buildForm();
+    void sizeTable();
 
     QComboBox* matrixBox_ = nullptr;
     std::vector<LessonMatrixChoice> choices_;  // what each of matrixBox_'s entries shows
