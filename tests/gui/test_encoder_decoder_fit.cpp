@@ -6,6 +6,8 @@
 // (The worked example's steps: lecture_fit_tests' crossStageFitsA1280x720Screen.)
 #include <QApplication>
 #include <QComboBox>
+#include <QLabel>
+#include <QTableView>
 #include <QScreen>
 #include <QScrollArea>
 #include <QStandardPaths>
@@ -15,11 +17,13 @@
 #include <QTabWidget>
 #include <QTest>
 #include <memory>
+#include <qcustomplot.h>
 
 #include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "app/tabs/movement_tab_controller.hpp"
 #include "ui/editor/lesson_block_bar.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/editor/lesson_settings_bar.hpp"
 #include "ui/editor/lesson_structure_bar.hpp"
@@ -84,6 +88,8 @@ private slots:
     void editorRowsDoNotOverlap();
     void xToYSourcesAreWhole_data() { languages_data(); }
     void xToYSourcesAreWhole();
+    void headsTabFitsEveryStage_data() { languages_data(); }
+    void headsTabFitsEveryStage();
 
 private:
     void openOn();  // the data row's lesson, language and screen
@@ -170,6 +176,43 @@ void EncoderDecoderFitTest::xToYSourcesAreWhole() {
     const QRect shown(table.mapTo(window.get(), QPoint(0, 0)), table.size());
     QVERIFY(window->rect().contains(shown));
     QVERIFY2(table.verticalScrollBar()->maximum() == 0, "the four rows scroll");
+}
+
+// The Heads tab on each stage (the screenshot tour's cross-heads): on the encoder the ranking plot
+// whole on screen, its title within its width and room for its cells; on the decoder's stages,
+// where no coreference set applies, no ranking but the reason, whole; the statistics table and
+// its rows whole on every stage.
+void EncoderDecoderFitTest::headsTabFitsEveryStage() {
+    openOn();
+    auto* tabs = child<QTabWidget>(*window, "tabs");
+    tabs->setCurrentWidget(child<HeadsPanel>(*window, "headsPanel"));
+    QCustomPlot& plot = *child<QCustomPlot>(*window, "headRanking");
+    QLabel& reason = *child<QLabel>(*window, "evaluationUnavailable");
+    QTableView& stats = *child<QTableView>(*window, "headStats");
+    const auto whole = [](const QWidget& w) { return w.isVisible() && w.visibleRegion().boundingRect() == w.rect(); };
+    QStringList found;
+    for (const int stage : {0, 1, 2}) {
+        child<QComboBox>(*window, "stageChoice")->setCurrentIndex(stage);
+        QTRY_VERIFY(stats.model()->rowCount() > 0);
+        settle();
+        plot.replot();
+        const QString at = QString("stage %1: ").arg(stage + 1);
+        if (stage == 0) {
+            const QCPTextElement& title = *qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0));
+            const int needed = QFontMetrics(title.font()).boundingRect(QRect(), 0, title.text()).width();
+            if (!whole(plot)) found << at + QString("the ranking shows %1 px of its %2 px").arg(plot.visibleRegion().boundingRect().height()).arg(plot.height());
+            if (needed > title.outerRect().width()) found << at + QString("title “%1” %2 px in %3 px").arg(title.text()).arg(needed).arg(title.outerRect().width());
+            if (plot.axisRect()->height() < 40) found << at + QString("%1 px high for the cells").arg(plot.axisRect()->height());
+        } else {
+            if (plot.isVisible()) found << at + "a ranking no set can fill";
+            if (!whole(reason) || reason.text().isEmpty()) found << at + "the reason is not shown whole";
+            const int lines = reason.heightForWidth(reason.width());
+            if (lines > reason.height()) found << at + QString("the reason takes %1 px in %2").arg(lines).arg(reason.height());
+        }
+        const int lastRow = stats.rowViewportPosition(stats.model()->rowCount() - 1) + stats.rowHeight(stats.model()->rowCount() - 1);
+        if (!whole(stats) || lastRow > stats.viewport()->height()) found << at + "the statistics table is cut";
+    }
+    QVERIFY2(found.isEmpty(), qPrintable(found.join("\n")));
 }
 
 QTEST_MAIN(EncoderDecoderFitTest)

@@ -1,5 +1,6 @@
 #include "ui/heads/heads_panel.hpp"
 
+#include <QLabel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -25,6 +26,12 @@ HeadsPanel::HeadsPanel(QWidget* parent)
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(setRow_);
+    unavailable_ = new QLabel(top);
+    unavailable_->setObjectName("evaluationUnavailable");
+    unavailable_->setWordWrap(true);
+    unavailable_->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // under the set row, the rest empty
+    unavailable_->hide();
+    topLayout->addWidget(unavailable_, 1);
     topLayout->addWidget(ranking_, 1);
     vertical->addWidget(top);
     vertical->addWidget(stats_);
@@ -70,6 +77,15 @@ void HeadsPanel::selectHead(const HeadRef& head) {
 std::optional<HeadRef> HeadsPanel::selectedHead() const { return ranking_->selectedHead(); }
 
 void HeadsPanel::setEvaluating(bool running) { setRow_->setEvaluating(running); }
+
+// An encoder–decoder's decoder stages: Evaluate off with the reason, and no ranking (its empty
+// heatmap was squeezed at 1280×720): the statistics of the stage's heads take its room.
+void HeadsPanel::setEvaluationUnavailable(const QString& why) {
+    setRow_->setUnavailable(why);
+    ranking_->setVisible(why.isEmpty());
+    unavailable_->setText(why);
+    unavailable_->setVisible(!why.isEmpty());
+}
 void HeadsPanel::setProgress(int done, int total) { setRow_->setProgress(done, total); }
 void HeadsPanel::showMessage(const QString& text) { setRow_->showMessage(text); }
 QString HeadsPanel::messageText() const { return setRow_->messageText(); }
