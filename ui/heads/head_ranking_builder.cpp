@@ -55,8 +55,9 @@ void HeadRankingBuilder::setTitle(const QString& text, const QFont& font) {
     wrapTitle();
 }
 
-void HeadRankingBuilder::wrapTitle() {
-    const int room = plot_->width() - 8;
+// To the viewport's width: the widget's on screen, the figure's while an export draws it.
+void HeadRankingBuilder::wrapTitle() const {
+    const int room = plot_->viewport().width() - 8;
     const QString text = room > 0 ? wrapped(titleText_, title_->font(), room) : titleText_;
     if (text == title_->text()) return;
     title_->setText(text);
@@ -193,8 +194,14 @@ QString HeadRankingBuilder::hoverText(const QPointF& pixel) const {
         .arg(evaluated_);
 }
 
+// The title wrapped to the figure's width before it is drawn (not while its layout is made), and
+// to the screen's again after.
 QByteArray HeadRankingBuilder::figureBytes(const QString& format) const {
-    return plotFigureBytes(plot_, exportSize(plot_), title_->text(), format);
+    const QSize size = exportSize(plot_);
+    title_->setText(wrapped(titleText_, title_->font(), size.width() - 8));
+    const QByteArray bytes = plotFigureBytes(plot_, size, titleText_, format);
+    wrapTitle();
+    return bytes;
 }
 
 }  // namespace attnscope

@@ -45,7 +45,7 @@ public:
 private:
     void setAxes();
     void setTitle(const QString& text, const QFont& font);
-    void wrapTitle();  // titleText_ in lines that fit the plot's width
+    void wrapTitle() const;  // titleText_ in lines that fit the plot's width
     void printValues();
     static int gridSize(int count);
     static QCPRange gridRange(int count);
