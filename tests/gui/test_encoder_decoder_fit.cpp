@@ -127,7 +127,8 @@ void EncoderDecoderFitTest::openOn() {
 
 // The editor on the cross-attention's W_Q (the screenshot tour's editor-cross-wq): the words,
 // dimensions, block and settings rows each at the height their text needs, none over another
-// (they scroll within the tab instead), and the matrix's table shows its four rows whole.
+// (they scroll within the tab instead, at 1920×1080 not at all), and the matrix's table shows its
+// four rows whole.
 void EncoderDecoderFitTest::editorRowsDoNotOverlap() {
     openOn();
     LessonEditor& editor = *child<LessonEditor>(*window, "lessonEditor");
@@ -138,6 +139,11 @@ void EncoderDecoderFitTest::editorRowsDoNotOverlap() {
                                                            child<LessonBlockBar>(*window, "blockBar"),
                                                            child<LessonSettingsBar>(*window, "settingsBar")});
     QVERIFY2(found.isEmpty(), qPrintable(found.join("\n")));
+    QScrollArea& form = *child<QScrollArea>(*window, "editorForm");
+    QFETCH(int, screenWidth);
+    if (screenWidth == 1920)  // room for every row: none scrolls away
+        QVERIFY2(form.verticalScrollBar()->maximum() == 0,
+                 qPrintable(QString("the rows take %1 px in %2").arg(form.widget()->height()).arg(form.viewport()->height())));
     MatrixTable& table = *editor.table();
     QCOMPARE(table.model()->rowCount(), 4);  // d_model
     const int lastRow = table.rowViewportPosition(3) + table.rowHeight(3);

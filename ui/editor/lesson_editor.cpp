@@ -1,6 +1,7 @@
 #include "ui/editor/lesson_editor.hpp"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,8 +19,28 @@
 namespace attnscope {
 
 namespace {
+
 constexpr int kRowsKeptShown = 4;  // d_model of the built-in lessons
-}
+
+// Asks for its whole form's height where there is room (QScrollArea caps its wish at 24 lines of
+// text, and the form scrolled on a 1920×1080 screen), and scrolls where there is not.
+class FormArea : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override {
+        if (!widget()) return QScrollArea::sizeHint();
+        return widget()->sizeHint() + 2 * QSize(frameWidth(), frameWidth());
+    }
+
+protected:
+    // The form's rows changed (a lesson, a language, a zoom): the editor's layout asks again.
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) updateGeometry();
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
+
+}  // namespace
 
 LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     matrixBox_ = new QComboBox(this);
@@ -78,7 +99,7 @@ QScrollArea* LessonEditor::buildForm() {
     rows->addWidget(block_);
     rows->addWidget(settings_);
     rows->addStretch(1);
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = new FormArea(this);
     scroll->setObjectName("editorForm");
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
