@@ -34,12 +34,6 @@ using namespace attnscope;
 
 namespace {
 
-QScreen* screenOf(int width) {
-    for (QScreen* s : QGuiApplication::screens())
-        if (s->geometry().width() == width) return s;
-    return nullptr;
-}
-
 void settle() {
     for (int pass = 0; pass < 10; ++pass) QTest::qWait(20);
 }
@@ -83,30 +77,17 @@ private slots:
         window.reset();
         applyLanguage("en");
     }
-    void languages_data();
-    void editorRowsDoNotOverlap_data() { languages_data(); }
+    void editorRowsDoNotOverlap_data() { addTranslationRows(); }
     void editorRowsDoNotOverlap();
-    void xToYSourcesAreWhole_data() { languages_data(); }
+    void xToYSourcesAreWhole_data() { addTranslationRows(); }
     void xToYSourcesAreWhole();
-    void headsTabFitsEveryStage_data() { languages_data(); }
+    void headsTabFitsEveryStage_data() { addTranslationRows(); }
     void headsTabFitsEveryStage();
 
 private:
     void openOn();  // the data row's lesson, language and screen
     std::unique_ptr<MainWindow> window;
 };
-
-// The English lesson in either language, and its Chinese twin (who am i → 我 是 谁) in Chinese.
-void EncoderDecoderFitTest::languages_data() {
-    QTest::addColumn<QString>("language");
-    QTest::addColumn<QString>("lesson");
-    QTest::addColumn<int>("screenWidth");
-    for (const int width : {1280, 1920}) {
-        QTest::addRow("en, %d", width) << QString("en") << QString("translation") << width;
-        QTest::addRow("zh_CN, translation, %d", width) << QString("zh_CN") << QString("translation") << width;
-        QTest::addRow("zh_CN, translation-zh, %d", width) << QString("zh_CN") << QString("translation-zh") << width;
-    }
-}
 
 // The lesson in a window filling the screen's free area, on the cross stage.
 void EncoderDecoderFitTest::openOn() {

@@ -47,12 +47,6 @@ using namespace attnscope;
 
 namespace {
 
-QScreen* screenOf(int width) {
-    for (QScreen* s : QGuiApplication::screens())
-        if (s->geometry().width() == width) return s;
-    return nullptr;
-}
-
 // A plot's title row: the text element above its axes.
 const QCPTextElement* titleOf(const QCustomPlot& plot) {
     for (QCPLayoutElement* element : plot.plotLayout()->elements(false))
@@ -448,16 +442,7 @@ void LectureFitTest::groupedQueryFitsA1280x720Screen() {
     }
 }
 
-void LectureFitTest::crossStageFitsA1280x720Screen_data() {
-    QTest::addColumn<QString>("language");
-    QTest::addColumn<QString>("lesson");
-    QTest::addColumn<int>("screenWidth");
-    for (const int width : {1280, 1920}) {
-        QTest::addRow("en, %d", width) << QString("en") << QString("translation") << width;
-        QTest::addRow("zh_CN, translation, %d", width) << QString("zh_CN") << QString("translation") << width;
-        QTest::addRow("zh_CN, %d", width) << QString("zh_CN") << QString("translation-zh") << width;
-    }
-}
+void LectureFitTest::crossStageFitsA1280x720Screen_data() { addTranslationRows(); }
 
 // The translation lesson's cross stage in a window filling the screen, teacher forcing's table shown:
 // every cell of every step's matrices on screen without scrolling (the table used to make the top
