@@ -24,6 +24,8 @@
 #include "app/main_window.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
+#include "ui/heads/head_ranking_box.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "window_access.hpp"
 
@@ -208,6 +210,7 @@ void EncoderDecoderEditWindowTest::corefEvaluationIsOffOnTheDecoderStages() {
         chooseStage(*window, stage);
         QVERIFY(!evaluate->isEnabled());
         QVERIFY2(evaluate->toolTip().contains("within its own sentence"), qPrintable(evaluate->toolTip()));
+        QVERIFY(child<HeadsPanel>(*window, "headsPanel")->ranking()->isHidden());  // nothing it could rank
     }
     window->setLanguage("zh_CN");  // rebuilds the window's widgets
     evaluate = child<QPushButton>(*window, "evaluateHeads");
@@ -219,6 +222,7 @@ void EncoderDecoderEditWindowTest::corefEvaluationIsOffOnTheDecoderStages() {
     chooseStage(*window, 0);
     QVERIFY(evaluate->isEnabled());
     QCOMPARE(evaluate->toolTip(), offered);
+    QVERIFY(!child<HeadsPanel>(*window, "headsPanel")->ranking()->isHidden());
 }
 
 QTEST_MAIN(EncoderDecoderEditWindowTest)

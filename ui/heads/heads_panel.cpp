@@ -23,15 +23,15 @@ HeadsPanel::HeadsPanel(QWidget* parent)
     sections_->setObjectName("headsSections");
     auto* vertical = new QSplitter(Qt::Vertical, sections_);
     auto* top = new QWidget(vertical);
+    top_ = top;
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(setRow_);
     unavailable_ = new QLabel(top);
     unavailable_->setObjectName("evaluationUnavailable");
     unavailable_->setWordWrap(true);
-    unavailable_->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // under the set row, the rest empty
     unavailable_->hide();
-    topLayout->addWidget(unavailable_, 1);
+    topLayout->addWidget(unavailable_);
     topLayout->addWidget(ranking_, 1);
     vertical->addWidget(top);
     vertical->addWidget(stats_);
@@ -85,6 +85,8 @@ void HeadsPanel::setEvaluationUnavailable(const QString& why) {
     ranking_->setVisible(why.isEmpty());
     unavailable_->setText(why);
     unavailable_->setVisible(!why.isEmpty());
+    // Without the ranking the top is the set row and the reason; the splitter gives the rest below.
+    top_->setMaximumHeight(why.isEmpty() ? QWIDGETSIZE_MAX : top_->sizeHint().height());
 }
 void HeadsPanel::setProgress(int done, int total) { setRow_->setProgress(done, total); }
 void HeadsPanel::showMessage(const QString& text) { setRow_->showMessage(text); }

@@ -82,6 +82,7 @@ private:
     CorpusPanel* const corpus_;
     QTabWidget* const sections_;
     QLabel* unavailable_ = nullptr;  // setEvaluationUnavailable's reason, where the ranking was
+    QWidget* top_ = nullptr;         // the set row, the reason and the ranking: the splitter's upper part
 };
 
 }  // namespace attnscope
