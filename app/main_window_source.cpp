@@ -43,6 +43,7 @@
 #include "ui/attention/piece_strip.hpp"
 #include "app/tabs/head_effect_controller.hpp"
 #include "ui/attention/head_effect_box.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/attention/predictions_view.hpp"
 #include "ui/step/worked_example.hpp"
 #include "ui/step/stage_bar.hpp"
@@ -170,6 +171,7 @@ void MainWindow::showSourcePanels() {
     const int compareTab = ui_->tabs->indexOf(ui_->compare->view());
     ui_->tabs->setTabEnabled(compareTab, noCompare.isEmpty());
     ui_->tabs->setTabToolTip(compareTab, noCompare);
+    ui_->heads->panel()->setEvaluationUnavailable(source_->corefEvaluationUnavailable());
     ui_->controls->showOptions(offers(Offer::AttentionOptions));
     // Sources with several layers share the layer selector, even without attention options.
     const auto trace = source_->trace();

@@ -95,6 +95,15 @@ QString LessonTraceSource::compareUnavailable() const {
     return why ? qs(std::string(message(*why, coreLanguage()))) : QString();
 }
 
+// A coreference set asks where a pronoun's row of a sentence's attention looks within that same
+// sentence: the decoder's masked self-attention never reads the sentence, and the cross-attention's
+// rows are the decoder's words, its columns the sentence's.
+QString LessonTraceSource::corefEvaluationUnavailable() const {
+    if (!session_.encoderDecoder() || session_.stage() == EncoderDecoderStage::Encoder) return {};
+    return tr("A coreference set ranks heads by where a pronoun looks within its own sentence; this decoder stage's "
+              "rows are the target words, not the sentence's. Evaluate on the encoder stage.");
+}
+
 // Every layer is in the lesson's trace already.
 void LessonTraceSource::showLayer(int /*layer*/) { emit workedTraceChanged(); }
 

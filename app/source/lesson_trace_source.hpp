@@ -41,6 +41,7 @@ public:
     void showStages(StageBar& bar) const override;
     void setStage(EncoderDecoderStage stage) override;
     QString compareUnavailable() const override;
+    QString corefEvaluationUnavailable() const override;
 
 private:
     void publish();

@@ -104,6 +104,9 @@ public:
     // Why the Compare tab's sentence B cannot change what is shown (the tab's tooltip while it is
     // disabled); empty: it can.
     virtual QString compareUnavailable() const { return {}; }
+    // Why the Heads tab cannot rank heads on a coreference set here (Evaluate's tooltip while it is
+    // disabled); empty: it can.
+    virtual QString corefEvaluationUnavailable() const { return {}; }
 
 signals:
     void runStarted();

@@ -115,7 +115,8 @@ std::vector<Operand> blockOperands(const Trace& trace, Step step, int layer) {
     const bool gated = trace.block.ffn.kind == BlockFfn::SwiGlu;
     switch (step) {
         case Step::AddAttention: return at({Step::Input, attentionOutputStep(trace)});
-        case Step::Norm: case Step::FinalNorm: case Step::Probabilities: return at({in});
+        case Step::Norm: case Step::FinalNorm: return at({in});
+        case Step::Probabilities: return at({Step::Logits});  // P = softmax(logits), not of the logits' input
         case Step::FfnGate: return at({ffnIn, Step::WFfnGate});
         case Step::FfnHidden: return at({ffnIn, Step::WFfnIn});
         case Step::FfnActivated: return gated ? at({Step::FfnGate, Step::FfnHidden}) : at({Step::FfnHidden});

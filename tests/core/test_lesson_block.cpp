@@ -95,6 +95,7 @@ TEST_CASE("the block's steps follow the attention steps, with their operands and
     CHECK(operandsOf(t, Step::FfnHidden, 0) == std::vector<Operand>{{Step::Norm, 0}, {Step::WFfnIn, 0}});
     CHECK(operandsOf(t, Step::AddFfn, 0) == std::vector<Operand>{{Step::Norm, 0}, {Step::FfnOutput, 0}});
     CHECK(operandsOf(t, Step::Logits, 0) == std::vector<Operand>{{Step::FinalNorm, 0}, {Step::WVocab, 0}});
+    CHECK(operandsOf(t, Step::Probabilities, 0) == std::vector<Operand>{{Step::Logits, 0}});  // was FinalNorm's output
     CHECK(columnLabels(t, Step::Probabilities, 0, 0) == std::vector<std::string>{"the", "cat", "sat", "on", "mat"});
     CHECK(rowLabels(t, Step::WVocab, 0, 0) == std::vector<std::string>{"f1", "f2", "f3", "f4"});
     CHECK(stepFromKey("next_word") == Step::Probabilities);

@@ -1,7 +1,8 @@
 // The encoder–decoder lesson edited in the window like any lesson (issue 29 §4): the decoder's
 // weights and output head in the editor, a resize of every stage, save and open again, a refused
 // edit keeping the lesson; "Switch heads off:" acting on the stage shown, surviving View ▸ Language;
-// Compare off on the decoder's masked self-attention, with the reason.
+// Compare off on the decoder's masked self-attention, with the reason; Heads ▸ Evaluate off on both
+// decoder stages, with the reason.
 //
 // The numbers are the built-in `translation` lesson's (我 是 谁 → <s> who am i), worked by hand in
 // tests/gui/test_encoder_decoder_window.cpp: at <s>, Y₂ = [0, 0.367959, 0.367959, 3.264082] and
@@ -23,6 +24,8 @@
 #include "app/main_window.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
+#include "ui/heads/head_ranking_box.hpp"
+#include "ui/heads/heads_panel.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "window_access.hpp"
 
@@ -69,6 +72,7 @@ private slots:
     void headsOffSurviveALanguageSwitchOnADecoderStage();
     void compareIsOffOnTheDecoderSelfAttention();
     void compareRunsSentenceBsCrossAttention();
+    void corefEvaluationIsOffOnTheDecoderStages();
 
 private:
     LessonEditor* editor() { return child<LessonEditor>(*window, "lessonEditor"); }
@@ -193,6 +197,32 @@ void EncoderDecoderEditWindowTest::compareRunsSentenceBsCrossAttention() {
     QCOMPARE(b.cols(), 3);
     QCOMPARE_NEAR(b(0, 0), 0.479086);
     QCOMPARE_NEAR(b(0, 2), 0.479086);
+}
+
+// Heads ▸ Evaluate ranks heads by where a pronoun looks within its own sentence: on the encoder it
+// is offered, on the decoder's masked self-attention and cross-attention it is off, its tooltip
+// saying why (in Chinese under the Chinese interface), and back on the encoder it is on again.
+void EncoderDecoderEditWindowTest::corefEvaluationIsOffOnTheDecoderStages() {
+    QPushButton* evaluate = child<QPushButton>(*window, "evaluateHeads");
+    const QString offered = evaluate->toolTip();
+    QVERIFY(evaluate->isEnabled());
+    for (const int stage : {1, 2}) {
+        chooseStage(*window, stage);
+        QVERIFY(!evaluate->isEnabled());
+        QVERIFY2(evaluate->toolTip().contains("within its own sentence"), qPrintable(evaluate->toolTip()));
+        QVERIFY(child<HeadsPanel>(*window, "headsPanel")->ranking()->isHidden());  // nothing it could rank
+    }
+    window->setLanguage("zh_CN");  // rebuilds the window's widgets
+    evaluate = child<QPushButton>(*window, "evaluateHeads");
+    QVERIFY(!evaluate->isEnabled());
+    QVERIFY2(evaluate->toolTip().contains(QStringLiteral("编码器")) && !evaluate->toolTip().contains("sentence"),
+             qPrintable(evaluate->toolTip()));
+    window->setLanguage("en");
+    evaluate = child<QPushButton>(*window, "evaluateHeads");
+    chooseStage(*window, 0);
+    QVERIFY(evaluate->isEnabled());
+    QCOMPARE(evaluate->toolTip(), offered);
+    QVERIFY(!child<HeadsPanel>(*window, "headsPanel")->ranking()->isHidden());
 }
 
 QTEST_MAIN(EncoderDecoderEditWindowTest)

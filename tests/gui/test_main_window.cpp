@@ -234,10 +234,10 @@ void MainWindowTest::everyColumnFitsItsWidestCell() {
     StepNavigator* nav = child<StepNavigator>(*window, "navigator");
     MatrixPanel* panel = child<MatrixPanel>(*window, "matrixPanel");
     MatrixTable* view = panel->resultView();
-    const QFontMetrics metrics(view->font());
     int negatives = 0, infinities = 0;
     for (int i = 0; i < static_cast<int>(nav->steps().size()); ++i) {
         nav->setCurrentIndex(i);
+        const QFontMetrics metrics(view->font());  // a step too large for the window takes a smaller one
         const TraceMatrixModel* model = panel->resultModel();
         for (int c = 0; c < model->columnCount(); ++c) {
             const QStringList named = model->headerData(c, Qt::Horizontal, kWidestTextsRole).toStringList();

@@ -2,7 +2,9 @@
 // How the GUI tests reach into the real MainWindow: its widgets by object name (findChild, in
 // scripts/driver/window_driver.hpp), the lesson under it and the model source. The window has no getters
 // that exist only for tests.
+#include <QGuiApplication>
 #include <QLineEdit>
+#include <QScreen>
 #include <QObject>
 #include <QTest>
 
@@ -14,6 +16,27 @@
 #include "app/source/model_trace_source.hpp"
 
 namespace attnscope {
+
+// One of the two offscreen screens of tests/gui/lecture_screens.json (1280×720, 1920×1080), by its width.
+inline QScreen* screenOf(int width) {
+    for (QScreen* s : QGuiApplication::screens())
+        if (s->geometry().width() == width) return s;
+    return nullptr;
+}
+
+// Data rows (language, lesson, screenWidth) of the encoder–decoder lesson on a projector: the
+// translation lesson in English and in Chinese, and its Chinese twin (who am i → 我 是 谁) in
+// Chinese, on either screen.
+inline void addTranslationRows() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<int>("screenWidth");
+    for (const int width : {1280, 1920}) {
+        QTest::addRow("en, %d", width) << QString("en") << QString("translation") << width;
+        QTest::addRow("zh_CN, translation, %d", width) << QString("zh_CN") << QString("translation") << width;
+        QTest::addRow("zh_CN, translation-zh, %d", width) << QString("zh_CN") << QString("translation-zh") << width;
+    }
+}
 
 inline const Session& sessionOf(const MainWindow& w) { return child<LessonTraceSource>(w, "lessonSource")->session(); }
 inline ModelTraceSource* modelSourceOf(const MainWindow& w) { return child<ModelTraceSource>(w, "modelSource"); }

@@ -1,10 +1,13 @@
 #include "ui/editor/lesson_editor.hpp"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/editor/lesson_block_bar.hpp"
 #include "ui/editor/lesson_settings_bar.hpp"
@@ -14,6 +17,30 @@
 #include "ui/common/theme_colors.hpp"
 
 namespace attnscope {
+
+namespace {
+
+constexpr int kRowsKeptShown = 4;  // d_model of the built-in lessons
+
+// Asks for its whole form's height where there is room (QScrollArea caps its wish at 24 lines of
+// text, and the form scrolled on a 1920×1080 screen), and scrolls where there is not.
+class FormArea : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override {
+        if (!widget()) return QScrollArea::sizeHint();
+        return widget()->sizeHint() + 2 * QSize(frameWidth(), frameWidth());
+    }
+
+protected:
+    // The form's rows changed (a lesson, a language, a zoom): the editor's layout asks again.
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) updateGeometry();
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
+
+}  // namespace
 
 LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     matrixBox_ = new QComboBox(this);
@@ -43,14 +70,12 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
     layout->addWidget(new QLabel(tr("Double-click a number to change it; every view recomputes at once."), this));
     layout->addWidget(table_, 1);
-    layout->addWidget(structure_);
-    layout->addWidget(block_);
-    layout->addWidget(settings_);
+    layout->addWidget(buildForm());
     layout->addWidget(message_);
 
     connect(matrixBox_, &QComboBox::currentIndexChanged, this, [this, model](int i) {
         if (i >= 0 && i < static_cast<int>(choices_.size())) model->setChoice(choices_[i]);
-        table_->resizeColumnsToContents();
+        sizeTable();
     });
     connect(model, &LessonMatrixModel::lessonEdited, this, [this](const QString& cell) {
         showMessage(QString(), false);
@@ -61,6 +86,35 @@ LessonEditor::LessonEditor(QWidget* parent) : QWidget(parent) {
         emit editRejected(text);
     });
     connectStructureBar();
+}
+
+// Words, dimensions, block and settings: at 1280×720 their rows need more height than the tab
+// has beside the table, and squeezed below their minimum they printed over each other. They keep
+// their heights and scroll (vertically only: the bars already fit the width) instead.
+QScrollArea* LessonEditor::buildForm() {
+    auto* form = new QWidget;
+    auto* rows = new QVBoxLayout(form);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->addWidget(structure_);
+    rows->addWidget(block_);
+    rows->addWidget(settings_);
+    rows->addStretch(1);
+    auto* scroll = new FormArea(this);
+    scroll->setObjectName("editorForm");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(form);
+    return scroll;
+}
+
+// Columns as wide as their numbers; the table at least as high as a lesson's usual matrix (up to
+// kRowsKeptShown rows) whatever the rows below want: the numbers are what the tab edits.
+void LessonEditor::sizeTable() {
+    table_->resizeColumnsToContents();
+    const int rows = std::min(model()->rowCount(), kRowsKeptShown);
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + rows * table_->verticalHeader()->defaultSectionSize() +
+                             2 * table_->frameWidth());
 }
 
 void LessonEditor::connectStructureBar() {
@@ -92,7 +146,7 @@ void LessonEditor::setLesson(Lesson* lesson) {
     for (const auto& c : choices_) matrixBox_->addItem(c.name);
     matrixBox_->setCurrentIndex(choices_.empty() ? -1 : 0);
     if (!choices_.empty()) model()->setChoice(choices_[0]);
-    table_->resizeColumnsToContents();
+    sizeTable();
     if (lesson) structure_->showDimensions(dimensionsOf(*lesson), lesson->projections);
     if (lesson) settings_->showSettings(settingsOf(*lesson, lessonLanguageCode(coreLanguage())));
     if (lesson) block_->showChoice(blockChoiceOf(*lesson));

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
 
 namespace attnscope {
 
@@ -50,6 +51,8 @@ signals:
 private:
     QString selectedWord();  // the embedding table's current row, else empty (with a message)
     void connectStructureBar();
+    QScrollArea* buildForm();
+    void sizeTable();
 
     QComboBox* matrixBox_ = nullptr;
     std::vector<LessonMatrixChoice> choices_;  // what each of matrixBox_'s entries shows

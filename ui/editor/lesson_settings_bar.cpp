@@ -44,10 +44,11 @@ LessonSettingsBar::LessonSettingsBar(QWidget* parent) : QWidget(parent) {
     grid->addWidget(new QLabel(tr("Words not in the table:"), this), 4, 0);
     grid->addWidget(unknownWords_, 4, 1, 1, 2);
     buildPositionalRow();
+    // RoPE's pairing on a row of its own: beside the base it made the editor wider than 1280×720's tab.
     grid->addWidget(new QLabel(tr("Positions:"), this), 5, 0);
     grid->addWidget(positional_, 5, 1);
-    grid->addWidget(ropeBase_, 5, 2);
-    grid->addWidget(ropePairing_, 5, 3);
+    grid->addWidget(ropeBase_, 5, 2, 1, 2);
+    grid->addWidget(ropePairing_, 6, 1);
     grid->setColumnStretch(1, 1);
     connect(apply, &QPushButton::clicked, this, [this] { emit settingsRequested(typedSettings()); });
 }

@@ -23,7 +23,7 @@ CorefSetRow::CorefSetRow(QWidget* parent) : QWidget(parent) {
     sets_->addItem(tr("Other file…"), kOtherFile);
     evaluate_ = new QPushButton(tr("Evaluate"), this);
     evaluate_->setObjectName("evaluateHeads");
-    evaluate_->setToolTip(tr("Run every sentence of the set and measure how often each head attends most to the gold antecedent."));
+    evaluate_->setToolTip(evaluateTip());
     control_ = new QCheckBox(tr("Random-weights control"), this);
     control_->setObjectName("randomWeightsControl");
     control_->setToolTip(tr("Also evaluate a copy of the model with every tensor's weights shuffled (with the seed beside), "
@@ -83,10 +83,21 @@ void CorefSetRow::onChosen(int index) {
     else chooseSource(path);
 }
 
+QString CorefSetRow::evaluateTip() {
+    return tr("Run every sentence of the set and measure how often each head attends most to the gold antecedent.");
+}
+
 void CorefSetRow::setEvaluating(bool running) {
-    evaluate_->setEnabled(!running);
+    running_ = running;
+    evaluate_->setEnabled(!running && unavailable_.isEmpty());
     progress_->setRunning(running);
     if (running) message_->clear();
+}
+
+void CorefSetRow::setUnavailable(const QString& why) {
+    unavailable_ = why;
+    evaluate_->setEnabled(!running_ && why.isEmpty());
+    evaluate_->setToolTip(why.isEmpty() ? evaluateTip() : why);
 }
 
 void CorefSetRow::setProgress(int done, int total) { progress_->setProgress(done, total); }

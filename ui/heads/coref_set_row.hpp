@@ -26,6 +26,8 @@ public:
     QString source() const;                    // empty while "Other file…" is chosen
 
     void setEvaluating(bool running);
+    void setUnavailable(const QString& why);  // Evaluate off, `why` its tooltip; empty: on again
+    QString unavailable() const { return unavailable_; }
     void setProgress(int done, int total);
     void showMessage(const QString& text);
     QString messageText() const;
@@ -41,6 +43,7 @@ signals:
 
 private:
     void onChosen(int index);
+    static QString evaluateTip();
 
     QComboBox* sets_ = nullptr;
     QCheckBox* control_ = nullptr;
@@ -48,6 +51,8 @@ private:
     QPushButton* evaluate_ = nullptr;
     JobProgress* progress_ = nullptr;  // "evaluationProgress" and "cancelEvaluation"
     QLabel* message_ = nullptr;
+    bool running_ = false;
+    QString unavailable_;  // why Evaluate is off; empty while it is offered
 };
 
 }  // namespace attnscope

@@ -108,7 +108,7 @@ QCustomPlot* HeadRankingBox::plot() const { return builder_->plot(); }
 void HeadRankingBox::buildPlot() {
     auto* plot = new QCustomPlot(this);
     plot->setObjectName("headRanking");
-    plot->setMinimumSize(360, 260);
+    plot->setMinimumSize(360, 180);  // beside the statistics at 1280×720 (taller left the panel cut)
     plot->setMouseTracking(true);
     builder_ = std::make_unique<HeadRankingBuilder>(plot);
     connect(plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {

@@ -1,5 +1,6 @@
 #include "ui/heads/head_ranking_builder.hpp"
 
+#include <QTextLayout>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -19,6 +20,22 @@ QString percent(double share) { return QString::number(100 * share, 'f', 0) + "%
 // shown yet, leaving the plot at a placeholder size).
 QSize exportSize(const QCustomPlot* plot) { return plot->size().expandedTo(QSize(640, 480)); }
 
+// Each line of `text` broken at word (or CJK character) boundaries into lines of at most `width`
+// pixels in `font`, as a QLabel wraps.
+QString wrapped(const QString& text, const QFont& font, int width) {
+    QStringList lines;
+    for (const QString& paragraph : text.split('\n')) {
+        QTextLayout layout(paragraph, font);
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            lines << paragraph.mid(line.textStart(), line.textLength()).trimmed();
+        }
+        layout.endLayout();
+    }
+    return lines.join('\n');
+}
+
 }  // namespace
 
 HeadRankingBuilder::HeadRankingBuilder(QCustomPlot* plot)
@@ -26,7 +43,25 @@ HeadRankingBuilder::HeadRankingBuilder(QCustomPlot* plot)
     map_->setDataRange(QCPRange(0, 1));  // fixed: the same colour means the same accuracy on every model
     plot_->xAxis->setLabel(QObject::tr("head"));
     plot_->yAxis->setLabel(QObject::tr("layer"));
+    // A title wider than the plot (a lesson's long name at 1280×720) wraps; each layout checks again.
+    QObject::connect(plot_, &QCustomPlot::afterLayout, plot_, [this] { wrapTitle(); });
     clear(QObject::tr("No evaluation yet"));
+}
+
+void HeadRankingBuilder::setTitle(const QString& text, const QFont& font) {
+    titleText_ = text;
+    title_->setFont(font);
+    title_->setText(text);
+    wrapTitle();
+}
+
+// To the viewport's width: the widget's on screen, the figure's while an export draws it.
+void HeadRankingBuilder::wrapTitle() const {
+    const int room = plot_->viewport().width() - 8;
+    const QString text = room > 0 ? wrapped(titleText_, title_->font(), room) : titleText_;
+    if (text == title_->text()) return;
+    title_->setText(text);
+    plot_->replot(QCustomPlot::rpQueuedReplot);  // the title's height changed within this layout
 }
 
 void HeadRankingBuilder::clear(const QString& message) {
@@ -35,8 +70,7 @@ void HeadRankingBuilder::clear(const QString& message) {
     layers_ = heads_ = evaluated_ = 0;
     selected_.reset();
     map_->data()->clear();
-    title_->setText(message);
-    title_->setFont(scaledFont(plot_->font(), 1.1));
+    setTitle(message, scaledFont(plot_->font(), 1.1));
     setAxes();
     printValues();
     plot_->replot();
@@ -61,8 +95,7 @@ void HeadRankingBuilder::build(const CorefEvaluation& evaluation, const QString&
             cells_.push_back({l, h, accuracy});
             correct_.push_back(static_cast<int>(std::lround(evaluation.correct(l, h))));
         }
-    title_->setText(title);  // long titles: the caller breaks them into lines
-    title_->setFont(plot_->font());
+    setTitle(title, plot_->font());  // the caller's lines, each wrapped when wider than the plot
     if (selected_ && (selected_->layer >= layers_ || selected_->head >= heads_)) selected_.reset();
     setAxes();
     printValues();
@@ -161,8 +194,14 @@ QString HeadRankingBuilder::hoverText(const QPointF& pixel) const {
         .arg(evaluated_);
 }
 
+// The title wrapped to the figure's width before it is drawn (not while its layout is made), and
+// to the screen's again after.
 QByteArray HeadRankingBuilder::figureBytes(const QString& format) const {
-    return plotFigureBytes(plot_, exportSize(plot_), title_->text(), format);
+    const QSize size = exportSize(plot_);
+    title_->setText(wrapped(titleText_, title_->font(), size.width() - 8));
+    const QByteArray bytes = plotFigureBytes(plot_, size, titleText_, format);
+    wrapTitle();
+    return bytes;
 }
 
 }  // namespace attnscope

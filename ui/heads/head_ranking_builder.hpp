@@ -44,6 +44,8 @@ public:
 
 private:
     void setAxes();
+    void setTitle(const QString& text, const QFont& font);
+    void wrapTitle() const;  // titleText_ in lines that fit the plot's width
     void printValues();
     static int gridSize(int count);
     static QCPRange gridRange(int count);
@@ -56,6 +58,7 @@ private:
     int layers_ = 0, heads_ = 0;
     std::optional<HeadRef> selected_;
     int valueLabels_ = 0;
+    QString titleText_;  // as given, before wrapTitle broke it
 };
 
 }  // namespace attnscope

@@ -1,5 +1,6 @@
 #include "ui/heads/heads_panel.hpp"
 
+#include <QLabel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -22,9 +23,15 @@ HeadsPanel::HeadsPanel(QWidget* parent)
     sections_->setObjectName("headsSections");
     auto* vertical = new QSplitter(Qt::Vertical, sections_);
     auto* top = new QWidget(vertical);
+    top_ = top;
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(setRow_);
+    unavailable_ = new QLabel(top);
+    unavailable_->setObjectName("evaluationUnavailable");
+    unavailable_->setWordWrap(true);
+    unavailable_->hide();
+    topLayout->addWidget(unavailable_);
     topLayout->addWidget(ranking_, 1);
     vertical->addWidget(top);
     vertical->addWidget(stats_);
@@ -70,6 +77,17 @@ void HeadsPanel::selectHead(const HeadRef& head) {
 std::optional<HeadRef> HeadsPanel::selectedHead() const { return ranking_->selectedHead(); }
 
 void HeadsPanel::setEvaluating(bool running) { setRow_->setEvaluating(running); }
+
+// An encoder–decoder's decoder stages: Evaluate off with the reason, and no ranking (its empty
+// heatmap was squeezed at 1280×720): the statistics of the stage's heads take its room.
+void HeadsPanel::setEvaluationUnavailable(const QString& why) {
+    setRow_->setUnavailable(why);
+    ranking_->setVisible(why.isEmpty());
+    unavailable_->setText(why);
+    unavailable_->setVisible(!why.isEmpty());
+    // Without the ranking the top is the set row and the reason; the splitter gives the rest below.
+    top_->setMaximumHeight(why.isEmpty() ? QWIDGETSIZE_MAX : top_->sizeHint().height());
+}
 void HeadsPanel::setProgress(int done, int total) { setRow_->setProgress(done, total); }
 void HeadsPanel::showMessage(const QString& text) { setRow_->showMessage(text); }
 QString HeadsPanel::messageText() const { return setRow_->messageText(); }

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QWidget>
 
+class QLabel;
 class QTabWidget;
 #include <memory>
 #include <optional>
@@ -44,6 +45,9 @@ public:
     void clearEvaluation(const QString& message);
     std::shared_ptr<const CorefEvaluation> evaluation() const;
     void setEvaluating(bool running);
+    // Why no coreference set can rank these heads (an encoder–decoder's decoder stages): Evaluate
+    // off with it as its tooltip, the ranking hidden and the reason in its place; empty: offered.
+    void setEvaluationUnavailable(const QString& why);
     void setProgress(int done, int total);
     void showMessage(const QString& text);  // under the buttons: errors, "cancelled"
 
@@ -77,6 +81,8 @@ private:
     HeadStatsTable* const stats_;
     CorpusPanel* const corpus_;
     QTabWidget* const sections_;
+    QLabel* unavailable_ = nullptr;  // setEvaluationUnavailable's reason, where the ranking was
+    QWidget* top_ = nullptr;         // the set row, the reason and the ranking: the splitter's upper part
 };
 
 }  // namespace attnscope

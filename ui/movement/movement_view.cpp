@@ -55,6 +55,12 @@ MovementView::MovementView(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);  // a word: the worksheet's (Export menu)
+    // The sources wrap within their column rather than end in "…" (Chinese's full-width brackets at
+    // 1280×720, or more sources per word): each row as high as its text, again when the column's width changes.
+    table_->setWordWrap(true);
+    connect(table_->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (column == SourcesColumn) table_->resizeRowsToContents();
+    });
     auto* plot = new QCustomPlot(this);
     plot->setObjectName("movementBars");
     plot->setMinimumSize(200, 120);
@@ -214,6 +220,7 @@ void MovementView::fillRows() {
         item->setToolTip(sources.join('\n'));  // in full when the column is narrow
         table_->setItem(row, SourcesColumn, item);
     }
+    table_->resizeRowsToContents();
 }
 
 void MovementView::showSameWordPage() { plots_->setCurrentWidget(sameWord_); }

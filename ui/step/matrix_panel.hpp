@@ -66,7 +66,10 @@ private:
     QFont explanationFont() const;  // the zoom's mono font (setExplanationFont), before any fit
     void wrapRow(int scrollWidth = -1);  // the scroll area's width: its own unless fitting tries another
     void fitEquation();
-    std::optional<double> largestEquationFont(QSize area);
+    void shrinkToArea();
+    void showNaturalSizes();
+    QSize equationArea() const;  // the scroll area's inside, 0×0 before it is laid out
+    std::optional<double> largestEquationFont(QSize area, double most);
     // Where fit mode puts the explanation: its splitter size and font, and the equation's font then.
     struct ExplanationPlace {
         Qt::Orientation orientation;

@@ -45,13 +45,26 @@ void MatrixPanel::setFitToArea(bool on) {
         giveRestToExplanation();
         return fitEquation();
     }
-    for (Slot* slot : {&operands_[0], &operands_[1], &result_}) slot->box->setFont(QFont());  // the panel's again
     explanation_->setFont(explanationFont_.value_or(QFont()));
+    showNaturalSizes();
+    giveRestToExplanation();
+}
+
+// Outside fit mode: the tables in the panel's font (the zoom's), up to a size that grows with it.
+void MatrixPanel::showNaturalSizes() {
+    for (Slot* slot : {&operands_[0], &operands_[1], &result_}) {
+        slot->box->setFont(QFont());  // the panel's again
+        slot->table->setCompact(false);
+    }
     applyFonts();
     operators_[1]->setFont(scaledBold(font(), resultOperatorScale_));
     sizeTables(kMaxTableSize * std::max(1.0, font().pointSizeF() / kBasePointSize));
     wrapRow();
-    giveRestToExplanation();
+}
+
+QSize MatrixPanel::equationArea() const {
+    const int frame = 2 * scroll_->frameWidth();
+    return scroll_->size() - QSize(frame, frame);
 }
 
 double MatrixPanel::equationPointSize() const { return result_.table->font().pointSizeF(); }
@@ -59,25 +72,45 @@ double MatrixPanel::equationPointSize() const { return result_.table->font().poi
 // The largest font at which the whole equation fits the scroll area, or the smallest readable
 // one, at which each table then scrolls within the area.
 void MatrixPanel::fitEquation() {
-    if (!fit_ || fitting_ || !result_.model->hasMatrix()) return;
-    const int frame = 2 * scroll_->frameWidth();
-    const QSize area = scroll_->size() - QSize(frame, frame);
+    if (fitting_ || !result_.model->hasMatrix()) return;
+    if (!fit_) return shrinkToArea();
+    const QSize area = equationArea();
     if (area.width() <= 0 || area.height() <= 0) return;
+    const int frame = 2 * scroll_->frameWidth();
     fitting_ = true;
-    const std::optional<double> fits = largestEquationFont(area);
+    const std::optional<double> fits = largestEquationFont(area, font().pointSizeF() * kMaxFitScale);
     if (fits) setEquationPointSize(*fits, kUnboundedTable, area.width() + frame);
     else setEquationPointSize(std::min(font().pointSizeF(), kReadablePointSize), area, area.width() + frame);
     fitting_ = false;
     showSelectedCell();
 }
 
-// A bisection (the size of the equation grows with the font) between the readable size and 4×
-// the zoom's; none when the equation does not fit even at the readable size. Leaves the tables
-// at whatever size it tried last.
-std::optional<double> MatrixPanel::largestEquationFont(QSize area) {
-    const double zoomed = font().pointSizeF();
-    double fits = std::min(zoomed, kReadablePointSize);
-    double tooLarge = zoomed * kMaxFitScale;
+// Outside fit mode a step that does not fit its area in the panel's font (at 1280×720 the cross
+// stage's Queries, Output, residual sum and logits, whose feature names widen their tables, wrapped
+// the result below its operands) takes fit mode's compact columns and smaller font, down to the
+// readable size, rather than make a lecture scroll; one that does not fit even then keeps its
+// natural sizes and scrolls.
+void MatrixPanel::shrinkToArea() {
+    const QSize area = equationArea();
+    if (area.width() <= 0 || area.height() <= 0) return;
+    fitting_ = true;
+    showNaturalSizes();
+    const QSize natural = equationSize();
+    if (natural.width() > area.width() || natural.height() > area.height()) {
+        for (Slot* slot : {&operands_[0], &operands_[1], &result_}) slot->table->setCompact(true);
+        const std::optional<double> fits = largestEquationFont(area, font().pointSizeF());
+        if (fits) setEquationPointSize(*fits, kUnboundedTable, area.width() + 2 * scroll_->frameWidth());
+        else showNaturalSizes();
+    }
+    fitting_ = false;
+}
+
+// A bisection (the size of the equation grows with the font) between the readable size and
+// `most`; none when the equation does not fit even at the readable size. Leaves the tables at
+// whatever size it tried last.
+std::optional<double> MatrixPanel::largestEquationFont(QSize area, double most) {
+    double fits = std::min(font().pointSizeF(), kReadablePointSize);
+    double tooLarge = most;
     const int scrollWidth = area.width() + 2 * scroll_->frameWidth();
     const auto fitsAt = [&](double points) {
         setEquationPointSize(points, kUnboundedTable, scrollWidth);
@@ -85,6 +118,7 @@ std::optional<double> MatrixPanel::largestEquationFont(QSize area) {
         return needed.width() <= area.width() && needed.height() <= area.height();
     };
     if (!fitsAt(fits)) return std::nullopt;
+    if (fitsAt(most)) return most;
     while (tooLarge - fits > 0.25) {
         const double middle = (fits + tooLarge) / 2;
         (fitsAt(middle) ? fits : tooLarge) = middle;
@@ -166,7 +200,7 @@ MatrixPanel::ExplanationPlace MatrixPanel::placeBeside() {
     while (points > smallest && explanationHeight(points, width) > height) points = std::max(smallest, points - 0.5);
     const QSize area(splitter_->width() - width - splitter_->handleWidth() - 2 * scroll_->frameWidth(),
                      height - 2 * scroll_->frameWidth());
-    return {Qt::Horizontal, width, points, largestEquationFont(area).value_or(0)};
+    return {Qt::Horizontal, width, points, largestEquationFont(area, font().pointSizeF() * kMaxFitScale).value_or(0)};
 }
 
 // Below: the full width, the explanation's lines in the largest font (the zoom's at most) that
@@ -182,7 +216,7 @@ MatrixPanel::ExplanationPlace MatrixPanel::placeBelow() {
     if (height > most) return {Qt::Vertical, most, points, 0};  // it would scroll: beside is better
     const QSize area(width - 2 * scroll_->frameWidth(),
                      splitter_->height() - height - splitter_->handleWidth() - 2 * scroll_->frameWidth());
-    return {Qt::Vertical, height, points, largestEquationFont(area).value_or(0)};
+    return {Qt::Vertical, height, points, largestEquationFont(area, font().pointSizeF() * kMaxFitScale).value_or(0)};
 }
 
 // The pane's height for its text (or the placeholder's lines) in the mono font at `points`,
