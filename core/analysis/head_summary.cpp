@@ -46,6 +46,11 @@ bool keepFits(GridRef w, const std::vector<int>& keep) {
     return std::all_of(keep.begin(), keep.end(), [&](int i) { return i >= 0 && i < w.rows(); });
 }
 
+bool columnsFit(GridRef w, const WeightSelection& selection) {
+    if (selection.keepKeys.empty()) return w.cols() == w.rows();  // self-attention: the same tokens
+    return std::all_of(selection.keepKeys.begin(), selection.keepKeys.end(), [&](int i) { return i >= 0 && i < w.cols(); });
+}
+
 }  // namespace
 
 bool hasWeights(const LayerTrace& layer) {
@@ -71,11 +76,27 @@ Mat maxOverHeads(const LayerTrace& layer, const std::vector<int>& heads) {
     return best;
 }
 
-std::vector<int> visibleTokens(const Trace& trace, bool hideSpecial) {
+namespace {
+
+std::vector<int> visibleOf(const std::vector<Token>& tokens, bool hideSpecial) {
     std::vector<int> keep;
-    for (int i = 0; i < trace.tokenCount(); ++i)
-        if (!hideSpecial || !trace.tokens[static_cast<std::size_t>(i)].special) keep.push_back(i);
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (!hideSpecial || !tokens[i].special) keep.push_back(static_cast<int>(i));
     return keep;
+}
+
+}  // namespace
+
+std::vector<int> visibleTokens(const Trace& trace, bool hideSpecial) { return visibleOf(trace.tokens, hideSpecial); }
+
+std::vector<int> visibleKeyTokens(const Trace& trace, bool hideSpecial) {
+    return visibleOf(trace.columnTokens(), hideSpecial);
+}
+
+WeightSelection selectionOf(const Trace& trace, bool hideSpecial, bool renormalize) {
+    WeightSelection selection{visibleTokens(trace, hideSpecial), renormalize};
+    if (trace.isCrossAttention()) selection.keepKeys = visibleKeyTokens(trace, hideSpecial);
+    return selection;
 }
 
 Mat selectTokens(GridRef weights, const std::vector<int>& keep) {
@@ -121,14 +142,14 @@ Mat shownWeights(GridRef weights, const WeightSelection& selection) {
 }
 
 void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out) {
-    if (weights.size() == 0 || !keepFits(weights, selection.keep) || weights.cols() != weights.rows()) {
+    if (weights.size() == 0 || !keepFits(weights, selection.keep) || !columnsFit(weights, selection)) {
         out.resize(0, 0);
         return;
     }
-    const auto K = static_cast<Eigen::Index>(selection.keep.size());
-    out.resize(K, K);
-    // Eigen 3.4 indexed view: rows and columns in the order of keep
-    weights.visit([&](const auto& w) { out = w(selection.keep, selection.keep).template cast<double>(); });
+    const std::vector<int>& columns = selection.columns();
+    out.resize(static_cast<Eigen::Index>(selection.keep.size()), static_cast<Eigen::Index>(columns.size()));
+    // Eigen 3.4 indexed view: rows in the order of keep, columns in the order of columns()
+    weights.visit([&](const auto& w) { out = w(selection.keep, columns).template cast<double>(); });
     if (selection.renormalize) divideRowsInPlace(out, [](const auto& row) { return row.sum(); });
 }
 

@@ -32,12 +32,19 @@ Mat selectTokens(GridRef weights, const std::vector<int>& keep);
 // Each row divided by its sum; a row summing to 0 stays 0. Only on explicit request.
 Mat renormalizeRows(const Mat& weights);
 
-// What a view shows of one T×T matrix: which tokens, and whether rows are renormalised.
+// What a view shows of one T_q×T_k matrix: which tokens, and whether rows are renormalised.
 struct WeightSelection {
-    std::vector<int> keep;  // from visibleTokens
+    std::vector<int> keep;  // from visibleTokens: the rows, and the columns of self-attention
     bool renormalize = false;
+    std::vector<int> keepKeys{};  // cross-attention: the columns (visibleKeyTokens); empty: `keep`
+    const std::vector<int>& columns() const { return keepKeys.empty() ? keep : keepKeys; }
 };
-// selectTokens, then renormalizeRows when asked. Empty in → empty out.
+// Key tokens shown (Trace::columnTokens), as visibleTokens: the source's under cross-attention.
+std::vector<int> visibleKeyTokens(const Trace& trace, bool hideSpecial);
+// The selection a view shows of `trace`'s weights: its queries, and its keys when they are the source's.
+WeightSelection selectionOf(const Trace& trace, bool hideSpecial, bool renormalize);
+// weights(keep, columns()) (K×K, or K×K_k under cross-attention), then renormalizeRows when
+// asked. Empty in → empty out; so is a matrix that is not square without keepKeys.
 Mat shownWeights(GridRef weights, const WeightSelection& selection);
 // The same into `out`, whose storage is reused when its size is right: a heat map shown again at
 // 4,096 tokens faults in no 128 MiB of fresh pages (issue 31).

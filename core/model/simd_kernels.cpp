@@ -269,10 +269,10 @@ ATTNSCOPE_INLINE float entropyAndMassBody(const float* row, std::size_t n, doubl
     using F = typename Vec<W>::F;
     typedef double D __attribute__((vector_size(W * 8)));
     F sums = splat<W>(0.0f);
+    const F nan = splat<W>(std::numeric_limits<float>::quiet_NaN()), tiny = splat<W>(std::numeric_limits<float>::min());
     const auto step = [&](F w) ATTNSCOPE_LAMBDA_INLINE {
-        const F safe = w >= std::numeric_limits<float>::min() ? w : splat<W>(std::numeric_limits<float>::min());
-        const F flag = w >= 0.0f && w <= std::numeric_limits<float>::max() ? splat<W>(0.0f)
-                                                                            : splat<W>(std::numeric_limits<float>::quiet_NaN());
+        const F safe = vmax<W>(w, tiny);
+        const F flag = w < 0.0f ? nan : w - w;  // w − w: NaN for NaN and ±∞, else 0
         return w * logNormal<W>(safe) + flag;
     };
     std::size_t i = 0;

@@ -116,6 +116,7 @@ private slots:
     void screenshotsAt128And512Tokens();
     void aHiddenViewsImageLabelsEveryTokenThatFits();
     void anotherLayerRedrawsTheSamePlot();
+    void crossAttentionMapsTargetRowsOnSourceColumns();
 
 private:
     void show(HeatmapView& view, const Trace& trace);
@@ -396,6 +397,40 @@ void HeatmapZoomTest::anotherLayerRedrawsTheSamePlot() {
                                         .arg(layer).arg(row).arg(col).arg(got.name(), expected.name())));
         }
     }
+}
+
+// Cross-attention (the translation lesson's third stage): T_q = 4 decoder rows over T_k = 3 source
+// columns, not an empty square map. Hover names the decoder token and the source token with their
+// own positions; find outlines rows only (the columns are other tokens).
+void HeatmapZoomTest::crossAttentionMapsTargetRowsOnSourceColumns() {
+    Trace trace;
+    for (const char* t : {"<s>", "who", "am", "i"}) trace.tokens.push_back({t});
+    for (const char* t : {"我", "是", "谁"}) trace.keyTokens.push_back({t});
+    trace.layers.push_back(testing::layerOf({testing::rows({{.5, .25, .25}, {.125, .125, .75}, {.25, .5, .25}, {.7, .2, .1}})}));
+    HeatmapView view;
+    show(view, trace);
+    const HeatmapBuilder& b = builderOf(view);
+    QCOMPARE(b.tokenCount(), 4);
+    QCOMPARE(b.keyCount(), 3);
+    QCOMPARE(b.keyLabels(), QStringList({"我", "是", "谁"}));
+    QCOMPARE(b.queryLabels(), QStringList({"<s>", "who", "am", "i"}));
+    QCOMPARE(b.fullWindow().keys.upper, 2.5);
+    QCOMPARE(b.fullWindow().queries.upper, 3.5);
+    const std::vector<DrawnCell> cells = b.drawnCells();
+    QCOMPARE(cells.size(), std::size_t{12});
+    QCOMPARE(cells[5].value, .75);  // row 1 ("who"), column 2 (谁)
+    QCOMPARE(b.hoverText(pixelOf(*b.plot(), 2, 1)), QString("who (#2) → 谁 (#3): 0.7500"));
+    QCOMPARE(b.hoverText(pixelOf(*b.plot(), 0, 3)), QString("i (#4) → 我 (#1): 0.7000"));
+    // Per row, each row's largest weight is 1 (viridis yellow), wherever its column is.
+    view.tools()->findChild<QComboBox*>("heatmapColours")->setCurrentIndex(static_cast<int>(HeatmapColours::PerRow));
+    const QColor yellow(253, 231, 37);
+    for (const auto& [row, col] : {std::pair{0, 0}, std::pair{1, 2}, std::pair{2, 1}, std::pair{3, 0}}) {
+        const QColor got = builderOf(view).cellColour(row, col);
+        QVERIFY2(near(got.red(), yellow.red(), 4) && near(got.green(), yellow.green(), 4) && near(got.blue(), yellow.blue(), 4),
+                 qPrintable(QString("cell %1,%2: %3").arg(row).arg(col).arg(got.name())));
+    }
+    view.tools()->findChild<QLineEdit*>("findToken")->setText("am");
+    QCOMPARE(builderOf(view).highlighted(), std::vector<int>{2});
 }
 
 // A text of real words, `T` tokens with [CLS] and [SEP], weights peaked on the token itself,

@@ -62,6 +62,17 @@ void shownWeightsOf(const LayerTrace& layer, int head, AttentionViewOptions::Agg
     }
 }
 
+// The texts of tokens[keep…], and their 1-based positions into `positions`.
+QStringList labelsOf(const std::vector<Token>& tokens, const std::vector<int>& keep, std::vector<int>& positions) {
+    QStringList labels;
+    positions.clear();
+    for (const int i : keep) {
+        labels << qs(tokens.at(static_cast<std::size_t>(i)).text);
+        positions.push_back(i + 1);
+    }
+    return labels;
+}
+
 double scaleTop(const Trace& trace, int layer, const Mat& shown, const WeightSelection& selection,
                 AttentionViewOptions::Scale scale) {
     const double top = scale == AttentionViewOptions::SharedMax    ? maxWeight(trace, layer, selection)
@@ -91,7 +102,7 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     head_ = head;
     decimals_ = decimals;
     colours_ = colours;
-    const WeightSelection selection{visibleTokens(trace, options.hideSpecial), options.renormalize};
+    const WeightSelection selection = selectionOf(trace, options.hideSpecial, options.renormalize);
     shownWeightsOf(trace.layers.at(layer), head, options.aggregate, selection, weights_);  // K×K
     plot_->xAxis->setLabel(options.words ? QObject::tr("attended-to word (key)") : QObject::tr("attended-to token (key)"));
     plot_->yAxis->setLabel(options.words ? QObject::tr("query word") : QObject::tr("query token"));
@@ -101,13 +112,8 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     setColourScale(colours);
     if (options.weighting == AttentionViewOptions::Norms && colours == HeatmapColours::Weight)
         scale_->setLabel(QObject::tr("weight × ‖value‖, each row's share"));
-    QStringList labels;
-    positions_.clear();
-    for (const int i : selection.keep) {
-        labels << qs(trace.tokens.at(i).text);
-        positions_.push_back(i + 1);
-    }
-    setAxes(labels);
+    setAxes(labelsOf(trace.tokens, selection.keep, positions_),
+            labelsOf(trace.columnTokens(), selection.columns(), keyPositions_));
     title_->setText(titleFor(trace, head, options, titleOnTwoLines_));
     title_->setFont(scaledFont(plot_->font(), 1.2));
     marks_.clear();  // printValues clears every item
@@ -126,12 +132,12 @@ int HeatmapBuilder::titleWidth() const {
 }
 
 void HeatmapBuilder::fillMap(const Mat& colourValues) {
-    const int T = static_cast<int>(colourValues.rows());
-    if (T == 0) map_->data()->clear();
-    else map_->data()->setSize(T, T);
-    map_->data()->setRange(QCPRange(0, std::max(T - 1, 0)), QCPRange(0, std::max(T - 1, 0)));
-    for (int row = 0; row < T; ++row)
-        for (int col = 0; col < T; ++col) map_->data()->setCell(col, row, colourValues(row, col));
+    const int rows = static_cast<int>(colourValues.rows()), cols = static_cast<int>(colourValues.cols());
+    if (rows == 0 || cols == 0) map_->data()->clear();
+    else map_->data()->setSize(cols, rows);
+    map_->data()->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+    for (int row = 0; row < rows; ++row)
+        for (int col = 0; col < cols; ++col) map_->data()->setCell(col, row, colourValues(row, col));
 }
 
 std::vector<DrawnCell> HeatmapBuilder::drawnCells() const {
@@ -151,17 +157,18 @@ void HeatmapBuilder::setColourScale(HeatmapColours colours) {
     scale_->setLabel(colourScaleLabel(colours));
 }
 
-void HeatmapBuilder::setAxes(const QStringList& labels) {
-    keyLabels_ = labels;
-    queryLabels_ = labels;
-    const int T = static_cast<int>(labels.size());
+void HeatmapBuilder::setAxes(const QStringList& queries, const QStringList& keys) {
+    keyLabels_ = keys;
+    queryLabels_ = queries;
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
         axis->setSubTicks(false);
-        axis->setRange(-0.5, std::max(T, 1) - 0.5);
         axis->setTickLabelFont(plot_->font());
         axis->setLabelFont(plot_->font());
     }
-    plot_->xAxis->setTickLabelRotation(tickLabelRotation(labels, 6));
+    const HeatmapWindow full = fullWindow();
+    plot_->xAxis->setRange(full.keys);
+    plot_->yAxis->setRange(full.queries);
+    plot_->xAxis->setTickLabelRotation(tickLabelRotation(keys, 6));
     scale_->axis()->setTickLabelFont(plot_->font());
     scale_->axis()->setLabelFont(plot_->font());
 }
@@ -191,20 +198,22 @@ void HeatmapBuilder::setWindow(HeatmapWindow window) {
 HeatmapWindow HeatmapBuilder::window() const { return {plot_->xAxis->range(), plot_->yAxis->range()}; }
 
 HeatmapWindow HeatmapBuilder::fullWindow() const {
-    const QCPRange all(-0.5, std::max(tokenCount(), 1) - 0.5);
-    return {all, all};
+    return {QCPRange(-0.5, std::max(keyCount(), 1) - 0.5), QCPRange(-0.5, std::max(tokenCount(), 1) - 0.5)};
 }
 
 void HeatmapBuilder::setHighlight(const std::vector<int>& tokens, int current) {
     for (QCPItemRect* mark : marks_) plot_->removeItem(mark);
     marks_.clear();
     highlighted_ = tokens;
-    const double edge = tokenCount() - 0.5;
+    const double right = keyCount() - 0.5, bottom = tokenCount() - 0.5;
+    // Under cross-attention the columns are other tokens (the source's): rows alone are outlined.
+    const bool columnsToo = keyLabels_ == queryLabels_;
     for (const int t : tokens) {
         // Okabe–Ito vermillion for the current match, white for the others: both read on viridis.
         const QPen pen = t == current ? QPen(theme::color(theme::Role::CurrentMark), 3) : QPen(Qt::white, 1.5);
-        for (const QRectF& band : {QRectF(QPointF(-0.5, t - 0.5), QPointF(edge, t + 0.5)),      // its row
-                                   QRectF(QPointF(t - 0.5, -0.5), QPointF(t + 0.5, edge))}) {  // its column
+        std::vector<QRectF> bands{QRectF(QPointF(-0.5, t - 0.5), QPointF(right, t + 0.5))};  // its row
+        if (columnsToo) bands.emplace_back(QPointF(t - 0.5, -0.5), QPointF(t + 0.5, bottom));  // its column
+        for (const QRectF& band : bands) {
             auto* mark = new QCPItemRect(plot_);
             mark->topLeft->setCoords(band.topLeft());
             mark->bottomRight->setCoords(band.bottomRight());
@@ -219,7 +228,7 @@ void HeatmapBuilder::setHighlight(const std::vector<int>& tokens, int current) {
 void HeatmapBuilder::printValues(int decimals) {
     plot_->clearItems();
     valueLabels_ = 0;
-    const int T = static_cast<int>(keyLabels_.size());
+    const int T = std::max(tokenCount(), keyCount());
     if (T > kMaxTokensWithNumbers) return;
     const int shown = T > 6 ? std::min(decimals, 2) : decimals;
     const QFont font = scaledFont(plot_->font(), T > 6 ? 0.85 : 1.0);
@@ -245,14 +254,14 @@ QString HeatmapBuilder::hoverText(const QPointF& pixel) const {
     map_->pixelsToCoords(pixel, key, value);
     const int col = static_cast<int>(std::lround(key));
     const int row = static_cast<int>(std::lround(value));
-    const int T = tokenCount();
-    if (row < 0 || col < 0 || row >= T || col >= T || !plot_->axisRect()->rect().contains(pixel.toPoint())) return {};
+    if (row < 0 || col < 0 || row >= tokenCount() || col >= keyCount() || !plot_->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
     const double w = weights_(row, col);
     return QStringLiteral("%1 (#%2) → %3 (#%4): %5")
         .arg(queryLabels_[row])
         .arg(positions_[static_cast<std::size_t>(row)])
         .arg(keyLabels_[col])
-        .arg(positions_[static_cast<std::size_t>(col)])
+        .arg(keyPositions_[static_cast<std::size_t>(col)])
         .arg(qs(formatNumber(w, decimals_)));
 }
 

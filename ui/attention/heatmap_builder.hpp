@@ -50,7 +50,8 @@ public:
     void setWindow(HeatmapWindow window);
     HeatmapWindow window() const;
     HeatmapWindow fullWindow() const;  // every row and column
-    int tokenCount() const { return static_cast<int>(keyLabels_.size()); }
+    int tokenCount() const { return static_cast<int>(queryLabels_.size()); }  // rows (queries)
+    int keyCount() const { return static_cast<int>(keyLabels_.size()); }      // columns: the source's under cross-attention
     // True once the labels were thinned for the axis rect as last laid out (a resize queues a
     // second replot that makes it true again).
     bool labelsUpToDate() const;
@@ -77,17 +78,18 @@ public:
 private:
     void fillMap(const Mat& colourValues);  // the colour of each cell
     void setColourScale(HeatmapColours colours);
-    void setAxes(const QStringList& labels);
+    void setAxes(const QStringList& queries, const QStringList& keys);
     void relabel();
     void printValues(int decimals);
 
     bool titleOnTwoLines_ = false;
-    // The weights the cells stand for (K×K, what hover and the printed numbers read): the matrix
+    // The weights the cells stand for (K×K, K×K_k under cross-attention; what hover and the printed numbers read): the matrix
     // itself, not a list of cells, which at 4,096 tokens was 268 MB beside it.
     Mat weights_;
     QStringList keyLabels_;
     QStringList queryLabels_;
-    std::vector<int> positions_;  // 1-based token positions in the sentence, for hoverText
+    std::vector<int> positions_;     // 1-based positions of the rows' tokens in the sentence, for hoverText
+    std::vector<int> keyPositions_;  // the same of the columns' (the source's under cross-attention)
     std::vector<DrawnLabel> drawnKeys_;
     std::vector<DrawnLabel> drawnQueries_;
     std::vector<int> highlighted_;

@@ -248,17 +248,18 @@ void HeatmapView::resetZoom() {
 
 void HeatmapView::showWindow() {
     const QCPRange keys = builders_.front()->window().keys;
-    const int last = builders_.front()->tokenCount() - 1;
+    const int last = builders_.front()->keyCount() - 1;
     tools_->showRange(std::clamp(static_cast<int>(std::ceil(keys.lower)), 0, last),
                       std::clamp(static_cast<int>(std::floor(keys.upper)), 0, last));
 }
 
-// Tokens whose text contains the find box's text, ignoring case: their rows and columns are outlined.
+// Tokens whose text contains the find box's text, ignoring case: their rows and columns are outlined
+// (rows alone under cross-attention, whose columns are the source's tokens).
 void HeatmapView::find() {
     matches_.clear();
     const QString text = tools_->findText();
     if (!builders_.empty() && !text.isEmpty()) {
-        const QStringList& labels = builders_.front()->keyLabels();
+        const QStringList& labels = builders_.front()->queryLabels();
         for (int i = 0; i < labels.size(); ++i)
             if (labels[i].contains(text, Qt::CaseInsensitive)) matches_.push_back(i);
     }

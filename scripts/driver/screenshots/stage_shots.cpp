@@ -9,12 +9,14 @@
 #include <QDir>
 #include <QScreen>
 #include <QTabWidget>
+#include <QTest>
 #include <algorithm>
 
 #include "app/main_window.hpp"
 #include "app/tabs/movement_tab_controller.hpp"
 #include "scripts/driver/screenshots/screenshot_tour.hpp"
 #include "scripts/driver/window_driver.hpp"
+#include "ui/attention/heatmap_view.hpp"
 #include "ui/editor/lesson_editor.hpp"
 #include "ui/heads/heads_panel.hpp"
 #include "ui/movement/movement_view.hpp"
@@ -75,6 +77,10 @@ int ScreenshotTour::saveCrossStageTabs(const QString& dir, const QString& prefix
     child<QComboBox>(w, "movementLayer")->setCurrentIndex(1);  // layer 1: where each row's content came from
     waitUntil([movement] { return !movement->busy(); }, 60000);
     int n = grabTo(QDir(dir).filePath(prefix + "cross-x-to-y.png")) ? 1 : 0;
+    // The Attention tab's heatmap of the cross stage: decoder rows over the source's columns.
+    tabs_->setCurrentWidget(heatmap_);
+    QTest::qWait(200);
+    n += grabTo(QDir(dir).filePath(prefix + "cross-heatmap.png")) ? 1 : 0;
     tabs_->setCurrentWidget(editor_);
     editor_->selectMatrix(LessonMatrixKind::WQ, 0, 0, LessonLayerPart::Cross);
     n += grabTo(QDir(dir).filePath(prefix + "editor-cross-wq.png")) ? 1 : 0;
