@@ -10,7 +10,7 @@
 
 using namespace attnscope;
 
-TEST_CASE("--stage names the three stages as the lesson file names the decoder's parts", "[encoder-decoder]") {
+TEST_CASE("the option --stage names the three stages as the lesson file names the decoder's parts", "[encoder-decoder]") {
     const Lesson translation = testing::builtInLesson("translation");
     for (const auto stage : {EncoderDecoderStage::Encoder, EncoderDecoderStage::DecoderSelf, EncoderDecoderStage::Cross}) {
         auto named = stageNamed(translation, stageKey(stage));

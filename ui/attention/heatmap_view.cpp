@@ -22,7 +22,7 @@ namespace {
 
 // One plot alone fills the view; side by side, each is at least this big (it grows to fill the
 // width), so twelve or sixteen heads wrap into rows instead of making a window 4,000 px wide.
-constexpr QSize kAlonePlot(320, 300);
+constexpr QSize kAlonePlot(320, 220);
 constexpr QSize kGridPlot(300, 280);
 
 }  // namespace
