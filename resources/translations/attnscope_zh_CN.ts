@@ -2616,10 +2616,6 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <translation>输入一个句子；下方的每个矩阵都会随之更新。</translation>
     </message>
     <message>
-        <source>The decoder&apos;s masked self-attention reads only the target words, never the sentence: sentence B would give the same numbers. Compare the encoder or the cross-attention stage.</source>
-        <translation>解码器的掩码自注意力只读目标词，从不读句子：句子 B 会得到完全相同的数字。请在编码器或交叉注意力阶段对比。</translation>
-    </message>
-    <message>
         <source>A coreference set ranks heads by where a pronoun looks within its own sentence; this decoder stage&apos;s rows are the target words, not the sentence&apos;s. Evaluate on the encoder stage.</source>
         <translation>共指数据集按代词在它自己句子里看向哪里来给头排名；这个解码器阶段的行是目标词，不是这句话的词。请在编码器阶段评估。</translation>
     </message>
