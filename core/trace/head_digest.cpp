@@ -24,7 +24,7 @@ namespace {
 // −Σ w·ln w of one row (0·ln 0 = 0), and each weight added to its column's mass: lessons'
 // double rows exactly; a model's float rows in one vectorised pass (core/model/simd_kernels.hpp),
 // the cost that matters at L·H·T² weights (a fifth of a 4,096-token run through Eigen's SSE log).
-double entropyAndMass(const double* row, Eigen::Index n, double* mass) {
+double entropyAndMass(const double* row, Eigen::Index n, double* mass, SimdLevel /*lessons: exact*/) {
     double h = 0;
     for (Eigen::Index c = 0; c < n; ++c) {
         mass[c] += row[c];
@@ -33,8 +33,8 @@ double entropyAndMass(const double* row, Eigen::Index n, double* mass) {
     return h;
 }
 
-double entropyAndMass(const float* row, Eigen::Index n, double* mass) {
-    const float h = entropyAndMassRow(activeSimdLevel(), row, static_cast<std::size_t>(n), mass);
+double entropyAndMass(const float* row, Eigen::Index n, double* mass, SimdLevel level) {
+    const float h = entropyAndMassRow(level, row, static_cast<std::size_t>(n), mass);
     if (!std::isnan(h)) return -static_cast<double>(h);
     // A NaN, ±∞ or negative weight: only the positive ones count, as the kernel's own steps do.
     const Eigen::Map<const Eigen::ArrayXf> w(row, n);
@@ -50,7 +50,7 @@ void addBlockSums(const Scalar* row, const std::vector<int>& colBounds, std::vec
     }
 }
 
-template <typename Matrix>  // Mat or MatF, row-major
+template <typename Matrix>  // Mat (lessons), row-major; MatF below
 MatF pooled(const Matrix& w, int side) {
     static_assert(Matrix::IsRowMajor, "rows are read through a pointer");
     const std::vector<int> rowBounds = poolBounds(static_cast<int>(w.rows()), side);
@@ -99,10 +99,11 @@ void addStatistics(const Matrix& w, bool causal, HeadDigest& d) {
     double entropy = 0, normalized = 0, previous = 0, next = 0, self = 0, first = 0;
     Eigen::Index normalizedRows = 0;
     Eigen::Matrix<double, Eigen::Dynamic, 1> mass = Eigen::Matrix<double, Eigen::Dynamic, 1>::Zero(Tk);
+    const SimdLevel level = activeSimdLevel();  // once a head, not once a row
     for (Eigen::Index i = 0; i < T; ++i) {
         const auto* row = w.data() + i * Tk;
         const Eigen::Index seen = causal ? std::min(i + 1, Tk) : Tk;  // a causal row is 0 past i
-        const double h = entropyAndMass(row, seen, mass.data()) / std::log(2.0);
+        const double h = entropyAndMass(row, seen, mass.data(), level) / std::log(2.0);
         entropy += h;
         if (seen >= 2) normalized += h / std::log2(static_cast<double>(seen)), ++normalizedRows;
         if (i >= 1 && i - 1 < Tk) previous += row[i - 1];

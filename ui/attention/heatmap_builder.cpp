@@ -103,6 +103,7 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     decimals_ = decimals;
     colours_ = colours;
     const WeightSelection selection = selectionOf(trace, options.hideSpecial, options.renormalize);
+    crossAttention_ = trace.isCrossAttention();
     shownWeightsOf(trace.layers.at(layer), head, options.aggregate, selection, weights_);  // K×K
     plot_->xAxis->setLabel(options.words ? QObject::tr("attended-to word (key)") : QObject::tr("attended-to token (key)"));
     plot_->yAxis->setLabel(options.words ? QObject::tr("query word") : QObject::tr("query token"));
@@ -207,7 +208,7 @@ void HeatmapBuilder::setHighlight(const std::vector<int>& tokens, int current) {
     highlighted_ = tokens;
     const double right = keyCount() - 0.5, bottom = tokenCount() - 0.5;
     // Under cross-attention the columns are other tokens (the source's): rows alone are outlined.
-    const bool columnsToo = keyLabels_ == queryLabels_;
+    const bool columnsToo = !crossAttention_;
     for (const int t : tokens) {
         // Okabe–Ito vermillion for the current match, white for the others: both read on viridis.
         const QPen pen = t == current ? QPen(theme::color(theme::Role::CurrentMark), 3) : QPen(Qt::white, 1.5);

@@ -89,6 +89,7 @@ private:
     QStringList keyLabels_;
     QStringList queryLabels_;
     std::vector<int> positions_;     // 1-based positions of the rows' tokens in the sentence, for hoverText
+    bool crossAttention_ = false;     // columns are the source's tokens, not the rows'
     std::vector<int> keyPositions_;  // the same of the columns' (the source's under cross-attention)
     std::vector<DrawnLabel> drawnKeys_;
     std::vector<DrawnLabel> drawnQueries_;
