@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "core/kernels/zero_pages.hpp"
 #include "core/model/sgemm.hpp"
 #include "core/model/simd_kernels.hpp"
 #include "core/pipeline/attention_kernel.hpp"
@@ -87,6 +88,10 @@ struct ModelArithmetic {
     // a causal head's scores are computed only where a row can see (visibleBlocks), the other
     // blocks (hiddenBlocks) left unset.
     bool everyScore = true;
+    // The weights are kept (a layer rebuilt to be shown, not digested and dropped): a causal row's
+    // zeros are given back as whole pages (core/kernels/zero_pages.hpp), about half the layer.
+    // Not for the digests' scratch, reused head after head: it would fault the pages in again.
+    bool releaseHidden = false;
 
     std::size_t firstVisible(std::size_t i) const {
         const auto w = static_cast<std::size_t>(window);
@@ -152,11 +157,18 @@ struct ModelArithmetic {
             const std::size_t valid = causal ? std::min(cols, static_cast<std::size_t>(i) + 1) : cols;
             const std::size_t first = firstVisible(static_cast<std::size_t>(i));  // the window's start
             float* row = s.scores.row(i).data();
-            std::fill(row, row + first, 0.0f);
-            if (!softmaxRowScaled(level, row + first, cols - first, valid - first, 1.0f / in.divisor))
+            zeroHidden(row, first);
+            const std::size_t written = releaseHidden ? valid : cols;  // the softmax zeros the rest itself
+            if (!softmaxRowScaled(level, row + first, written - first, valid - first, 1.0f / in.divisor))
                 softmaxRowInGeneral(in, s.scores, i);
+            else if (written < cols)
+                zeroHidden(row + written, cols - written);
         }
         s.weights.swap(s.scores);
+    }
+    void zeroHidden(float* from, std::size_t count) const {
+        if (releaseHidden) zeroReleasingPages(from, count);
+        else std::fill(from, from + count, 0.0f);
     }
     // A row without a finite maximum (a NaN, ±∞): the kernel's own steps, for that row only.
     void softmaxRowInGeneral(const HeadInput<float>& in, MatF& weights, Eigen::Index i) const {
@@ -259,9 +271,11 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     };
     const int parts = headThreadsFor(T, heads);
     const bool everyScore = record == HeadRecord::Everything;
-    const ModelArithmetic alone{&gemm, std::nullopt, shape.causal, activeSimdLevel(), shape.window, everyScore};
+    const bool releaseHidden = shape.causal && detail != LayerDetail::Summary;
+    const ModelArithmetic alone{&gemm, std::nullopt, shape.causal, activeSimdLevel(), shape.window, everyScore,
+                                releaseHidden};
     const ModelArithmetic sideBySide{&gemm, OneThreadProducts{activeSimdLevel()}, shape.causal, activeSimdLevel(),
-                                     shape.window, everyScore};
+                                     shape.window, everyScore, releaseHidden};
     const std::function<void(int)> part = [&](int index) {
         for (int h = index; h < heads; h += parts) attend(h, sideBySide);
     };

@@ -1,0 +1,21 @@
+#pragma once
+// Zeros that cost no memory: a causal head's weights are 0 past its token, about half of a T×T
+// matrix (at 4,096 tokens 32 of a head's 64 MiB). Writing those zeros makes every page of them
+// resident; handing the whole pages among them back to the kernel instead (madvise MADV_DONTNEED)
+// leaves them unmapped, and a later read of them maps the kernel's shared zero page, which counts
+// in no process's memory. Performance machinery, so it lives here (docs/architecture.md).
+#include <cstddef>
+
+namespace attnscope {
+
+// Sets begin[0..count) to 0. Where the range holds whole pages of at least `minPages`, those pages
+// are released instead of written; the partial pages at both ends are written. Precondition: the
+// memory is this process's own heap (malloc, a MatF's storage: private anonymous pages, which the
+// kernel refills with zeros). Elsewhere than Linux, or when the kernel refuses, it writes them all.
+void zeroReleasingPages(float* begin, std::size_t count, std::size_t minPages = 1);
+
+// How many bytes of the whole pages inside [begin, begin + bytes) are resident (mincore), or
+// bytes itself where that cannot be told: for tests and benchmarks.
+std::size_t residentBytesOf(const void* begin, std::size_t bytes);
+
+}  // namespace attnscope

@@ -1,0 +1,83 @@
+// A kept causal head's hidden zeros cost no memory (core/kernels/zero_pages.hpp): its whole pages
+// are given back instead of written, and read back as zeros.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "core/kernels/zero_pages.hpp"
+#include "core/model/attention.hpp"
+
+namespace attnscope {
+
+TEST_CASE("zeroReleasingPages: every element 0, the whole pages inside given back", "[zero_pages]") {
+    constexpr std::size_t count = 64 * 1024;  // 256 KiB: 63 or 64 whole pages at any alignment
+    std::vector<float> buffer(count + 100, 1.0f);  // every page written, so resident
+    float* begin = buffer.data() + 37;             // not on a page boundary
+    REQUIRE(residentBytesOf(begin, count * sizeof(float)) >= 62 * 4096);
+    zeroReleasingPages(begin, count);
+    CHECK(residentBytesOf(begin, count * sizeof(float)) == 0);  // before any read (mincore counts the zero page)
+    std::size_t nonZero = 0;
+    for (std::size_t i = 0; i < count; ++i) nonZero += begin[i] != 0.0f;
+    CHECK(nonZero == 0);
+    CHECK(buffer[36] == 1.0f);                // the neighbours are untouched
+    CHECK(buffer[37 + count] == 1.0f);
+
+    std::vector<float> small(300, 2.0f);  // under a page: written
+    zeroReleasingPages(small.data() + 1, 298);
+    CHECK(small[0] == 2.0f);
+    CHECK(small[1] == 0.0f);
+    CHECK(small[298] == 0.0f);
+    CHECK(small[299] == 2.0f);
+}
+
+TEST_CASE("a kept causal head: its weights against a softmax in double, its hidden half not resident", "[zero_pages]") {
+    // One head, d_k = 4, T = 4,096: a row is 16 KiB (4 pages), so the hidden keys of the first
+    // three quarters of the rows hold whole pages.
+    constexpr Eigen::Index T = 4096, dk = 4;
+    std::mt19937 random(7);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    MatF Q(T, dk), K(T, dk), V(T, dk);
+    for (MatF* m : {&Q, &K, &V})
+        for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = normal(random);
+    LayerTrace layer;
+    MatF context;
+    multiHeadAttentionInto(Q, K, V, AttentionShape{1, 1, true, 0, 0}, LayerDetail::WeightsOnly, layer, {}, context);
+    REQUIRE(layer.heads.size() == 1);
+    const AttentionWeights& w = layer.heads[0].weights;
+    REQUIRE(w.isFloat());
+
+    // Resident (measured before any read: mincore counts the zero page a read maps): a row's pages up to its token and the one its zeros start in, about 5/8 of the
+    // matrix (Σ over rows of ⌈4·(i+1)/4096⌉ pages of 4); the page-granular bound is 0.66.
+    const auto bytes = static_cast<std::size_t>(T * T) * sizeof(float);
+    const double resident = double(residentBytesOf(w.visit([](const auto& m) { return static_cast<const void*>(m.data()); }), bytes));
+    INFO("resident " << resident / double(bytes) << " of the head's T×T floats");
+    CHECK(resident < 0.66 * double(bytes));
+    CHECK(resident > 0.40 * double(bytes));  // the visible half is there
+
+    // softmax_j(q_i·k_j / 2) over j ≤ i, in double; 0 past i. Every 7th row, all of it.
+    double largest = 0;
+    Eigen::Index firstBad = -1;
+    for (Eigen::Index i = 0; i < T; i += 7) {
+        std::vector<double> s(static_cast<std::size_t>(i + 1));
+        double top = -INFINITY, sum = 0;
+        for (Eigen::Index j = 0; j <= i; ++j) {
+            double dot = 0;
+            for (Eigen::Index c = 0; c < dk; ++c) dot += double(Q(i, c)) * double(K(j, c));
+            s[static_cast<std::size_t>(j)] = dot / 2.0;
+            top = std::max(top, dot / 2.0);
+        }
+        for (double& x : s) sum += (x = std::exp(x - top));
+        for (Eigen::Index j = 0; j < T; ++j) {
+            const double expected = j <= i ? s[static_cast<std::size_t>(j)] / sum : 0.0;
+            const double diff = std::abs(w(i, j) - expected);
+            if (diff > largest) largest = diff;
+            if (firstBad < 0 && (diff > 1e-6 || (j > i && w(i, j) != 0.0))) firstBad = i * T + j;
+        }
+    }
+    INFO("largest difference " << largest << ", first mismatch at row " << firstBad / T << " column " << firstBad % T);
+    CHECK(firstBad == -1);
+
+}
+
+}  // namespace attnscope
