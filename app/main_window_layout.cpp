@@ -30,6 +30,10 @@ QLabel* statusLabel(const char* name, const char* style, QWidget* parent) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
     label->setWordWrap(true);
+    // Its width is the window's to give: a notice quoting one unbroken word (4,096 pasted letters,
+    // a URL) would otherwise widen the window past the screen (27,691 px at 4,096 letters), and
+    // every plot in it. Such a word is cut at the window's edge; text with spaces wraps as before.
+    label->setSizePolicy(QSizePolicy::Ignored, label->sizePolicy().verticalPolicy());
     theme::setThemedStyleSheet(label, QLatin1String(style));  // colours from ui/common/theme_colors
     return label;
 }

@@ -3,7 +3,9 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QApplication>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenu>
 #include <QTemporaryDir>
 #include <QTest>
@@ -34,6 +36,7 @@ private slots:
     void initTestCase() { initResources(); }
     void saveLessonWritesNothingWhileAModelIsShown();
     void modelViewKeepsItsTraceAlive();
+    void aLongUnbrokenWordKeepsTheWindowWidth();
 };
 
 void ReliabilityWindowTest::saveLessonWritesNothingWhileAModelIsShown() {
@@ -75,6 +78,26 @@ void ReliabilityWindowTest::modelViewKeepsItsTraceAlive() {
     QTRY_VERIFY_WITH_TIMEOUT(!view.drawnThumbnails().empty(), kWaitMs);
     view.showTrace(std::make_shared<const Trace>(softmaxLikeTrace(4, 1, 1)), options);
     QVERIFY(watched.expired());  // the next trace replaces it: nothing is kept longer than shown
+}
+
+// A sentence of 3,000 letters without a space: the lesson's notice quotes it whole ("not in the
+// lesson's embedding table … abcd…"). The window stays as wide as it was, and its least width
+// stays within a 1280-pixel screen (it was 20,000 px: the notice could not wrap).
+void ReliabilityWindowTest::aLongUnbrokenWordKeepsTheWindowWidth() {
+    MainWindow window;
+    window.openBuiltInLesson("first-hand-exercise");
+    window.resize(1200, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QString word;
+    for (int i = 0; i < 3000; ++i) word += QChar('a' + i % 26);
+    window.setSentence(word);
+    auto* notices = child<QLabel>(window, "notices");
+    QTRY_VERIFY_WITH_TIMEOUT(notices->isVisible() && notices->text().contains("abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz"), kWaitMs);
+    QApplication::processEvents();
+    QVERIFY2(window.minimumSizeHint().width() <= 1280, qPrintable(QString::number(window.minimumSizeHint().width())));
+    QCOMPARE(window.width(), 1200);
+    QVERIFY2(notices->width() <= 1200, qPrintable(QString::number(notices->width())));
 }
 
 QTEST_MAIN(ReliabilityWindowTest)
