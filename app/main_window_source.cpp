@@ -235,7 +235,7 @@ void MainWindow::onTraceChanged() {
                         trace->layerCount(), source_->decimals());
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
     ui_->heads->requestStatistics(trace, ui_->sentence->text());
-    ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
+    ui_->coref->show(words_->shown(trace), source_->drawnLayer(ui_->controls->layer()), ui_->navigator->currentHead());
     if (const auto restore = std::exchange(ui_->onFirstTrace, {})) restore();
 }
 
@@ -298,7 +298,7 @@ void MainWindow::refreshLabels() {
 TraceOnScreen MainWindow::onScreen() const {
     TraceOnScreen shown;
     shown.trace = words_->shown(source_->trace());
-    shown.layer = ui_->controls->layer();
+    shown.layer = source_->drawnLayer(ui_->controls->layer());
     shown.decimals = source_->decimals();
     if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
     shown.options.words = shown.trace != source_->trace();  // View ▸ Attention between words
@@ -325,11 +325,17 @@ void MainWindow::showOnTabs(bool now) {
     ui_->compare->show(pieces, source_->sentenceRunner(off), shown.layer, ui_->navigator->currentHead(), shown.decimals, norms);
 }
 
+// A long run's other layer is rebuilt first: until then the views keep the layer they show (drawn
+// again, it would be a layer without weights: an empty map, and at 4,096 tokens 256 MB of the heat
+// map's buffers let go and refilled).
 void MainWindow::showLayer() {
     if (!source_->trace()) return;
-    showOnTabs(source_->cheapToShow());
-    ui_->coref->show(words_->shown(source_->trace()), ui_->controls->layer(), ui_->navigator->currentHead());  // "all heads of layer N"
-    source_->showLayer(ui_->controls->layer());
+    const int layer = ui_->controls->layer();
+    if (source_->drawnLayer(layer) == layer) {
+        showOnTabs(source_->cheapToShow());
+        ui_->coref->show(words_->shown(source_->trace()), layer, ui_->navigator->currentHead());  // "all heads of layer N"
+    }
+    source_->showLayer(layer);
 }
 
 void MainWindow::showWordsOrPieces() {
@@ -337,7 +343,7 @@ void MainWindow::showWordsOrPieces() {
     if (!trace) return;
     if (source_->offers(Offer::WordPieces)) ui_->pieces->setTokens(trace->tokens, words_->groupsShown(*trace));
     showOnTabs(source_->cheapToShow());
-    ui_->coref->show(words_->shown(trace), ui_->controls->layer(), ui_->navigator->currentHead());
+    ui_->coref->show(words_->shown(trace), source_->drawnLayer(ui_->controls->layer()), ui_->navigator->currentHead());
 }
 
 // What only some sources fill: the predictions panel, the run's progress and its Cancel button.

@@ -128,6 +128,8 @@ std::shared_ptr<const RunDigests> ModelTraceSource::thumbnails() const {
 // The detail Trace holds one layer, or a long run's every layer (the rebuilt one where it stands).
 int ModelTraceSource::workedLayer(int /*layer*/) const { return longRun() ? worker_->detailTraceLayer() : 0; }
 
+int ModelTraceSource::drawnLayer(int layer) const { return longRun() ? worker_->detailTraceLayer() : layer; }
+
 SentenceRunner ModelTraceSource::sentenceRunner(std::vector<HeadRef> ablate) const {
     return model() ? modelSentenceRunner(model(), -1, std::move(ablate)) : SentenceRunner{};
 }

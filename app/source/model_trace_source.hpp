@@ -42,6 +42,7 @@ public:
     std::shared_ptr<const Trace> trace() const override;
     std::shared_ptr<const Trace> workedTrace() const override { return detail_; }
     int workedLayer(int layer) const override;
+    int drawnLayer(int layer) const override;
     std::shared_ptr<const RunDigests> thumbnails() const override;
     bool cheapToShow() const override { return false; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;

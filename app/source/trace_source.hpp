@@ -69,6 +69,10 @@ public:
     // What the worked example walks, and which of its layers shows window layer `layer`.
     virtual std::shared_ptr<const Trace> workedTrace() const = 0;
     virtual int workedLayer(int layer) const = 0;
+    // The layer of trace() the attention views draw for window layer `layer`: itself, except in a
+    // long run, whose trace holds the weights of the one layer rebuilt last: that layer, until the
+    // one asked for is ready (the views keep it meanwhile, never a layer without weights).
+    virtual int drawnLayer(int layer) const { return layer; }
     // A long run's thumbnails and statistics' sums of the heads trace() holds no weights of
     // (core/model/long_run.hpp); null for every other run.
     virtual std::shared_ptr<const RunDigests> thumbnails() const { return nullptr; }
