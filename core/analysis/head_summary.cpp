@@ -1,6 +1,7 @@
 #include "core/analysis/head_summary.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace attnscope {
 
@@ -108,8 +109,8 @@ Mat selectTokens(GridRef weights, const std::vector<int>& keep) {
 namespace {
 
 // Each row divided by what `of` says of it; a row whose divisor is not positive stays as it is.
-template <class RowDivisor>
-void divideRowsInPlace(Mat& out, RowDivisor of) {
+template <class M, class RowDivisor>
+void divideRowsInPlace(M& out, RowDivisor of) {
     for (Eigen::Index r = 0; r < out.rows(); ++r) {
         const double divisor = of(out.row(r));
         if (divisor > 0) out.row(r) /= divisor;
@@ -141,16 +142,23 @@ Mat shownWeights(GridRef weights, const WeightSelection& selection) {
     return out;
 }
 
-void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out) {
-    if (weights.size() == 0 || !keepFits(weights, selection.keep) || !columnsFit(weights, selection)) {
-        out.resize(0, 0);
-        return;
-    }
-    const std::vector<int>& columns = selection.columns();
-    out.resize(static_cast<Eigen::Index>(selection.keep.size()), static_cast<Eigen::Index>(columns.size()));
+std::pair<Eigen::Index, Eigen::Index> shownShape(GridRef weights, const WeightSelection& selection) {
+    if (weights.size() == 0 || !keepFits(weights, selection.keep) || !columnsFit(weights, selection)) return {0, 0};
+    return {static_cast<Eigen::Index>(selection.keep.size()), static_cast<Eigen::Index>(selection.columns().size())};
+}
+
+void shownWeightsInto(GridRef weights, const WeightSelection& selection, Eigen::Ref<Mat> out) {
+    assert(out.rows() == shownShape(weights, selection).first && out.cols() == shownShape(weights, selection).second);
+    if (out.size() == 0) return;
     // Eigen 3.4 indexed view: rows in the order of keep, columns in the order of columns()
-    weights.visit([&](const auto& w) { out = w(selection.keep, columns).template cast<double>(); });
+    weights.visit([&](const auto& w) { out = w(selection.keep, selection.columns()).template cast<double>(); });
     if (selection.renormalize) divideRowsInPlace(out, [](const auto& row) { return row.sum(); });
+}
+
+void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out) {
+    const auto [rows, cols] = shownShape(weights, selection);
+    out.resize(rows, cols);
+    shownWeightsInto(weights, selection, Eigen::Ref<Mat>(out));
 }
 
 double maxWeight(GridRef weights) {

@@ -8,6 +8,7 @@
 // Hiding tokens selects rows AND columns, so a kept row no longer sums to 1 (the weight that
 // went to the hidden tokens is simply not shown). Nothing here renormalises silently:
 // renormalizeRows is an explicit option, and views that use it label the picture "renormalised".
+#include <utility>
 #include <vector>
 
 #include "core/trace/trace.hpp"
@@ -49,6 +50,10 @@ Mat shownWeights(GridRef weights, const WeightSelection& selection);
 // The same into `out`, whose storage is reused when its size is right: a heat map shown again at
 // 4,096 tokens faults in no 128 MiB of fresh pages (issue 31).
 void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out);
+// Its size (rows, columns): (0, 0) where shownWeights is empty.
+std::pair<Eigen::Index, Eigen::Index> shownShape(GridRef weights, const WeightSelection& selection);
+// The same into storage of exactly shownShape's size that someone else owns (a heat map's cells).
+void shownWeightsInto(GridRef weights, const WeightSelection& selection, Eigen::Ref<Mat> out);
 
 // What a heatmap's colours map (the view only maps these onto its gradient):
 // each row divided by its own largest entry, so every row's strongest cell is 1 (a row of

@@ -116,6 +116,7 @@ private slots:
     void screenshotsAt128And512Tokens();
     void aHiddenViewsImageLabelsEveryTokenThatFits();
     void anotherLayerRedrawsTheSamePlot();
+    void weightColoursAreTheMapsOwnCells();
     void crossAttentionMapsTargetRowsOnSourceColumns();
 
 private:
@@ -396,6 +397,34 @@ void HeatmapZoomTest::anotherLayerRedrawsTheSamePlot() {
                          qPrintable(QString("layer %1, cell %2,%3: %4, expected %5")
                                         .arg(layer).arg(row).arg(col).arg(got.name(), expected.name())));
         }
+    }
+}
+
+// With weight colours the map's cells are the weights themselves (no second T×T beside them):
+// every cell equals the head's weight, hover reads it, and another layer refills the same cells.
+void HeatmapZoomTest::weightColoursAreTheMapsOwnCells() {
+    Trace trace;
+    for (const char* t : {"a", "b", "c"}) trace.tokens.push_back({t});
+    trace.layers.push_back(testing::layerOf({testing::rows({{1, 0, 0}, {.5, .5, 0}, {.2, .3, .5}})}));
+    trace.layers.push_back(testing::layerOf({testing::rows({{1, 0, 0}, {.25, .75, 0}, {.125, .125, .75}})}));
+    HeatmapView view;
+    show(view, trace);
+    auto* map = qobject_cast<QCPColorMap*>(plotOf(view)->plottable(0));
+    QVERIFY(map);
+    QCPColorMapData* cells = map->data();
+    for (const int layer : {1, 0}) {
+        view.showTrace(trace, layer, 4);
+        QCOMPARE(map->data(), cells);
+        QCOMPARE(cells->keySize(), 3);
+        QCOMPARE(cells->valueSize(), 3);
+        const HeadTrace& head = trace.layers[static_cast<std::size_t>(layer)].heads[0];
+        for (int row = 0; row < 3; ++row)
+            for (int col = 0; col < 3; ++col) QCOMPARE(cells->cell(col, row), head.weights(row, col));
+        const std::vector<DrawnCell> drawn = builderOf(view).drawnCells();
+        QCOMPARE(drawn.size(), std::size_t{9});
+        QCOMPARE(drawn[7].value, head.weights(2, 1));  // row 2, column 1: 0.3 or 0.125
+        const QString value = QString::fromStdString(formatNumber(head.weights(2, 1), 4));
+        QCOMPARE(builderOf(view).hoverText(pixelOf(*plotOf(view), 1, 2)), QString("c (#3) → b (#2): %1").arg(value));
     }
 }
 

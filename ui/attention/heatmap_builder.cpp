@@ -51,14 +51,13 @@ HeatmapBuilder::HeatmapBuilder(QCustomPlot* plot) : ColorMapPlot(plot, QObject::
 
 namespace {
 
-// What the map shows, into `shown` (its storage reused: no fresh pages a layer switch at 4,096
-// tokens). One head is read in place; an aggregate over heads is made first.
-void shownWeightsOf(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate,
-                    const WeightSelection& selection, Mat& shown) {
+// The weights the map shows before the selection: one head read in place, or an aggregate over
+// heads made first (into `made`, which must outlive the result).
+GridRef weightsShownOf(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate, Mat& made) {
     switch (aggregate) {
-        case AttentionViewOptions::Average: return shownWeightsInto(averageOverHeads(layer), selection, shown);
-        case AttentionViewOptions::Max: return shownWeightsInto(maxOverHeads(layer), selection, shown);
-        default: return shownWeightsInto(layer.heads.at(head).weights, selection, shown);
+        case AttentionViewOptions::Average: return made = averageOverHeads(layer);
+        case AttentionViewOptions::Max: return made = maxOverHeads(layer);
+        default: return layer.heads.at(head).weights;
     }
 }
 
@@ -73,11 +72,12 @@ QStringList labelsOf(const std::vector<Token>& tokens, const std::vector<int>& k
     return labels;
 }
 
-double scaleTop(const Trace& trace, int layer, const Mat& shown, const WeightSelection& selection,
+double scaleTop(const Trace& trace, int layer, const Eigen::Map<const Mat>& shown, const WeightSelection& selection,
                 AttentionViewOptions::Scale scale) {
-    const double top = scale == AttentionViewOptions::SharedMax    ? maxWeight(trace, layer, selection)
-                       : scale == AttentionViewOptions::PerHeadMax ? maxWeight(shown)
-                                                                   : 1.0;
+    const double top = scale == AttentionViewOptions::SharedMax ? maxWeight(trace, layer, selection)
+                       : scale == AttentionViewOptions::PerHeadMax
+                           ? (shown.size() == 0 ? 0.0 : std::max(0.0, shown.maxCoeff()))
+                           : 1.0;
     return top > 0 ? top : 1.0;
 }
 
@@ -104,12 +104,10 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     colours_ = colours;
     const WeightSelection selection = selectionOf(trace, options.hideSpecial, options.renormalize);
     crossAttention_ = trace.isCrossAttention();
-    shownWeightsOf(trace.layers.at(layer), head, options.aggregate, selection, weights_);  // K×K
+    fillWeights(trace.layers.at(layer), head, options.aggregate, selection);  // K×K
     plot_->xAxis->setLabel(options.words ? QObject::tr("attended-to word (key)") : QObject::tr("attended-to token (key)"));
     plot_->yAxis->setLabel(options.words ? QObject::tr("query word") : QObject::tr("query token"));
-    scaleMax_ = colours == HeatmapColours::Weight ? scaleTop(trace, layer, weights_, selection, options.scale) : 1.0;
-    if (colours == HeatmapColours::Weight) fillMap(weights_);
-    else fillMap(colours == HeatmapColours::PerRow ? rowMaxNormalized(weights_) : flooredWeights(weights_));
+    scaleMax_ = colours == HeatmapColours::Weight ? scaleTop(trace, layer, weights(), selection, options.scale) : 1.0;
     setColourScale(colours);
     if (options.weighting == AttentionViewOptions::Norms && colours == HeatmapColours::Weight)
         scale_->setLabel(QObject::tr("weight × ‖value‖, each row's share"));
@@ -132,20 +130,35 @@ int HeatmapBuilder::titleWidth() const {
     return widest;
 }
 
-void HeatmapBuilder::fillMap(const Mat& colourValues) {
-    const int rows = static_cast<int>(colourValues.rows()), cols = static_cast<int>(colourValues.cols());
-    if (rows == 0 || cols == 0) map_->data()->clear();
-    else map_->data()->setSize(cols, rows);
-    map_->data()->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
-    for (int row = 0; row < rows; ++row)
-        for (int col = 0; col < cols; ++col) map_->data()->setCell(col, row, colourValues(row, col));
+// Weight colours: the weights straight into the map's cells, which are then what hover and the
+// printed numbers read (weights()). Other colours: the weights kept apart, the cells their colours.
+void HeatmapBuilder::fillWeights(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate,
+                                 const WeightSelection& selection) {
+    Mat made;
+    const GridRef source = weightsShownOf(layer, head, aggregate, made);
+    if (colours_ == HeatmapColours::Weight) {
+        weights_ = Mat();
+        const auto [rows, cols] = shownShape(source, selection);
+        shownWeightsInto(source, selection, resizeCells(rows, cols));
+    } else {
+        shownWeightsInto(source, selection, weights_);
+        const Mat colours = colours_ == HeatmapColours::PerRow ? rowMaxNormalized(weights_) : flooredWeights(weights_);
+        resizeCells(colours.rows(), colours.cols()) = colours;
+    }
+    cellsWritten();
+}
+
+Eigen::Map<const Mat> HeatmapBuilder::weights() const {
+    if (colours_ == HeatmapColours::Weight) return cells();
+    return {weights_.data(), weights_.rows(), weights_.cols()};
 }
 
 std::vector<DrawnCell> HeatmapBuilder::drawnCells() const {
+    const Eigen::Map<const Mat> shown = weights();
     std::vector<DrawnCell> cells;
-    cells.reserve(static_cast<std::size_t>(weights_.size()));
-    for (int row = 0; row < weights_.rows(); ++row)
-        for (int col = 0; col < weights_.cols(); ++col) cells.push_back({row, col, weights_(row, col)});
+    cells.reserve(static_cast<std::size_t>(shown.size()));
+    for (int row = 0; row < shown.rows(); ++row)
+        for (int col = 0; col < shown.cols(); ++col) cells.push_back({row, col, shown(row, col)});
     return cells;
 }
 
@@ -257,7 +270,7 @@ QString HeatmapBuilder::hoverText(const QPointF& pixel) const {
     const int row = static_cast<int>(std::lround(value));
     if (row < 0 || col < 0 || row >= tokenCount() || col >= keyCount() || !plot_->axisRect()->rect().contains(pixel.toPoint()))
         return {};
-    const double w = weights_(row, col);
+    const double w = weights()(row, col);
     return QStringLiteral("%1 (#%2) → %3 (#%4): %5")
         .arg(queryLabels_[row])
         .arg(positions_[static_cast<std::size_t>(row)])

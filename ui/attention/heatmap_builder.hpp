@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 #include <vector>
 
+#include "core/analysis/head_summary.hpp"
 #include "core/trace/trace.hpp"
 #include "ui/attention/attention_options.hpp"
 #include "ui/attention/heatmap_labels.hpp"
@@ -76,15 +77,17 @@ public:
     HeatmapColours colours() const { return colours_; }
 
 private:
-    void fillMap(const Mat& colourValues);  // the colour of each cell
+    void fillWeights(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate,
+                     const WeightSelection& selection);
+    Eigen::Map<const Mat> weights() const;  // what the cells stand for
     void setColourScale(HeatmapColours colours);
     void setAxes(const QStringList& queries, const QStringList& keys);
     void relabel();
     void printValues(int decimals);
 
     bool titleOnTwoLines_ = false;
-    // The weights the cells stand for (K×K, K×K_k under cross-attention; what hover and the printed numbers read): the matrix
-    // itself, not a list of cells, which at 4,096 tokens was 268 MB beside it.
+    // The weights the cells stand for (K×K, K×K_k under cross-attention; what hover and the printed
+    // numbers read) when the cells hold their colours instead (per-row and log colours); empty else.
     Mat weights_;
     QStringList keyLabels_;
     QStringList queryLabels_;

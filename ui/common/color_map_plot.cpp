@@ -1,5 +1,6 @@
 #include "ui/common/color_map_plot.hpp"
 
+#include <algorithm>
 #include <qcustomplot.h>
 
 #include "ui/common/qt_text.hpp"
@@ -33,6 +34,14 @@ namespace {
 // change of the cells, where QCustomPlot mirrors it at every draw of a reversed axis: at 4,096
 // tokens that copied 64 MB a frame (a wheel-zoom frame took 70 ms of CPU, most of it in
 // QImage::mirrored and its page faults).
+// QCPColorMapData with its cells reachable: they are QCustomPlot's row-major value×key array.
+class CellGrid : public QCPColorMapData {
+public:
+    CellGrid() : QCPColorMapData(0, 0, QCPRange(0, 1), QCPRange(0, 1)) {}
+    double* cells() const { return mData; }
+    void markModified() { mDataModified = true; }
+};
+
 class UprightColorMap : public QCPColorMap {
 public:
     using QCPColorMap::QCPColorMap;
@@ -102,6 +111,7 @@ ColorMapPlot::ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel) : plot_
     layout->addElement(1, 0, body);
     body->addElement(0, 0, rect);
     map_ = new UprightColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setData(new CellGrid, false);  // owned by the map
     map_->setInterpolate(false);
     map_->setGradient(viridisGradient());
     scale_ = new QCPColorScale(plot_);
@@ -117,5 +127,27 @@ ColorMapPlot::ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel) : plot_
     plot_->yAxis->grid()->setVisible(false);
     theme::followTheme(plot_);  // axes, tick labels and title in the theme's ink
 }
+
+namespace {
+
+CellGrid& gridOf(const QCPColorMap& map) { return static_cast<CellGrid&>(*map.data()); }  // set in ColorMapPlot
+
+}  // namespace
+
+Eigen::Map<Mat> ColorMapPlot::resizeCells(Eigen::Index rows, Eigen::Index cols) {
+    CellGrid& grid = gridOf(*map_);
+    if (rows == 0 || cols == 0) grid.clear();
+    else grid.setSize(static_cast<int>(cols), static_cast<int>(rows));
+    grid.setRange(QCPRange(0, std::max<double>(double(cols) - 1, 0)), QCPRange(0, std::max<double>(double(rows) - 1, 0)));
+    return {grid.cells(), grid.isEmpty() ? 0 : rows, grid.isEmpty() ? 0 : cols};
+}
+
+Eigen::Map<const Mat> ColorMapPlot::cells() const {
+    const CellGrid& grid = gridOf(*map_);
+    if (grid.isEmpty()) return {nullptr, 0, 0};
+    return {grid.cells(), grid.valueSize(), grid.keySize()};
+}
+
+void ColorMapPlot::cellsWritten() { gridOf(*map_).markModified(); }
 
 }  // namespace attnscope

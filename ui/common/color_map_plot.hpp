@@ -6,6 +6,8 @@
 #include <QFont>
 #include <QStringList>
 
+#include "core/base/matrix.hpp"
+
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
@@ -45,6 +47,14 @@ protected:
     // Sets the plot up as described above; `scaleLabel` names what the colours mean.
     ColorMapPlot(QCustomPlot* plot, const QString& scaleLabel);
     ~ColorMapPlot() = default;  // the plot owns the items; never deleted through the base
+
+    // The map's own cells as a rows×cols matrix (row r: value index r, column c: key index c),
+    // written in place: no second T×T of doubles beside them, no cell-by-cell copy (at 4,096
+    // tokens 128 MB and 16.7 M calls). resizeCells keeps the storage when the size is the same;
+    // after writing, cellsWritten() has the image redrawn from them.
+    Eigen::Map<Mat> resizeCells(Eigen::Index rows, Eigen::Index cols);
+    Eigen::Map<const Mat> cells() const;
+    void cellsWritten();
 
     QCustomPlot* plot_;
     QCPColorMap* map_ = nullptr;
