@@ -98,8 +98,15 @@ void HeadAnalysisWorker::computeStatistics(std::shared_ptr<const Trace> trace, s
         // A trace without weights (nothing to show) gives no statistics rather than an error.
         auto stats = std::make_shared<const std::vector<HeadStatistics>>(
             result ? std::move(result).value() : std::vector<HeadStatistics>{});
-        return [this, trace, stats] {
-            statsTrace_ = trace;
+        auto subject = std::make_shared<Subject>();
+        subject->tokenCount = trace->tokenCount();
+        subject->crossAttention = trace->isCrossAttention();
+        if (subject->crossAttention) {
+            subject->tokens = trace->tokens;
+            subject->keyTokens = trace->keyTokens;
+        }
+        return [this, subject = std::shared_ptr<const Subject>(std::move(subject)), stats] {
+            statsSubject_ = subject;
             stats_ = stats;
             emit statisticsReady();
         };

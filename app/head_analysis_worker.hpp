@@ -50,7 +50,15 @@ public:
                            std::shared_ptr<const Trace> norms = nullptr);
     bool computingStatistics() const { return statistician_->busy(); }
     std::shared_ptr<const std::vector<HeadStatistics>> statistics() const { return stats_; }
-    const Trace* statisticsTrace() const { return statsTrace_.get(); }
+    // What they were computed on: its size and, under cross-attention, both token lists. Not its
+    // Trace, which would stay alive with them (a long run's rebuilt layer, 0.6–1.5 GB at 4,096
+    // tokens, that the next layer switch could no longer reuse).
+    struct Subject {
+        int tokenCount = 0;
+        bool crossAttention = false;
+        std::vector<Token> tokens, keyTokens;  // cross-attention only
+    };
+    const Subject* statisticsSubject() const { return statsSubject_.get(); }
 
 signals:
     void statisticsReady();
@@ -71,7 +79,7 @@ private:
     std::shared_ptr<const Trace> requestedTrace_;  // the latest request
     std::shared_ptr<const RunDigests> requestedDigests_;
     std::shared_ptr<const Trace> requestedNorms_;
-    std::shared_ptr<const Trace> statsTrace_;      // what stats_ describe
+    std::shared_ptr<const Subject> statsSubject_;  // what stats_ describe
     std::shared_ptr<const std::vector<HeadStatistics>> stats_;
 };
 

@@ -75,13 +75,13 @@ QString joinedTexts(const std::vector<Token>& tokens) {
 }
 
 // A cross-attention stage: whose rows and whose columns the statistics are over (T_dec × T_src).
-QString crossCaption(const Trace& trace) {
+QString crossCaption(const HeadAnalysisWorker::Subject& trace) {
     return QObject::tr("Cross-attention heads: rows (queries) are the decoder's %1 tokens “%2”, columns (keys) the "
                        "source's %3 tokens “%4”; previous, next, self and first are left out (two different sentences). "
                        "Click a column to sort.")
-        .arg(trace.tokenCount())
+        .arg(trace.tokenCount)
         .arg(elidedInTheMiddle(joinedTexts(trace.tokens), kCaptionQuoteChars))
-        .arg(trace.keyCount())
+        .arg(trace.keyTokens.size())
         .arg(elidedInTheMiddle(joinedTexts(trace.keyTokens), kCaptionQuoteChars));
 }
 
@@ -193,16 +193,16 @@ void HeadsTab::requestStatistics(std::shared_ptr<const Trace> trace, const QStri
 
 void HeadsTab::onStatisticsReady() {
     const auto stats = worker_->statistics();
-    const Trace* trace = worker_->statisticsTrace();
+    const HeadAnalysisWorker::Subject* trace = worker_->statisticsSubject();
     if (!stats || !trace) return;
-    if (trace->isCrossAttention()) return panel_->showStatistics(*stats, crossCaption(*trace));  // a lesson: no badges
+    if (trace->crossAttention) return panel_->showStatistics(*stats, crossCaption(*trace));  // a lesson: no badges
     const QString quoted = elidedInTheMiddle(statisticsSentence_, kCaptionQuoteChars);
     panel_->showStatistics(*stats,
                            tr("What every head does on “%1” (%2 tokens). Labels: thresholds in "
                               "docs/coreference.md; “coreference” when a head beats both baselines "
                               "on the evaluated set. Click a column to sort.")
                                .arg(quoted)
-                               .arg(trace->tokenCount()),
+                               .arg(trace->tokenCount),
                            quoted == statisticsSentence_ ? QString() : statisticsSentence_);
     const bool badges = source_ && source_->offers(TraceSource::Offer::ModelViews);
     modelView_->setBadges(badges ? badgesOf(*stats) : std::vector<ThumbnailBadge>{});
