@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -270,6 +271,10 @@ void MainWindow::step(int by) {
 
 void MainWindow::onRunFailed(const QString& message, bool cancelled) {
     setRunning(false);
+    if (source_->trace()) {  // a long run's layer not rebuilt: the box shows the layer the views still draw
+        const QSignalBlocker quiet(ui_->controls);
+        ui_->controls->setLayer(source_->drawnLayer(ui_->controls->layer()));
+    }
     ui_->loading->uncover();
     if (cancelled) return statusBar()->showMessage(tr("Run cancelled; the previous result stays shown."), 5000);
     setErrorText(message);
