@@ -22,7 +22,7 @@ public:
     std::shared_ptr<const ModelRun> lastRun() const { return shown_; }
     int layerCount() const;
 
-    bool offers(Offer offer) const override { return offer != Offer::LessonEditor; }
+    bool offers(Offer offer) const override { return offer != Offer::LessonEditor && offer != Offer::Stages; }
     QString kindName() const override { return tr("model"); }
     QString name() const override;
     QString shortName() const override;

@@ -37,6 +37,7 @@ private slots:
     void saveLessonWritesNothingWhileAModelIsShown();
     void modelViewKeepsItsTraceAlive();
     void aLongUnbrokenWordKeepsTheWindowWidth();
+    void aModelOpenedFromATranslationLessonHasNoStageBar();
 };
 
 void ReliabilityWindowTest::saveLessonWritesNothingWhileAModelIsShown() {
@@ -98,6 +99,20 @@ void ReliabilityWindowTest::aLongUnbrokenWordKeepsTheWindowWidth() {
     QVERIFY2(window.minimumSizeHint().width() <= 1280, qPrintable(QString::number(window.minimumSizeHint().width())));
     QCOMPARE(window.width(), 1200);
     QVERIFY2(notices->width() <= 1200, qPrintable(QString::number(notices->width())));
+}
+
+// The stage bar belongs to an encoder–decoder lesson: a model opened over one hides it.
+void ReliabilityWindowTest::aModelOpenedFromATranslationLessonHasNoStageBar() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openBuiltInLesson("translation"));
+    auto* stages = child<QWidget>(window, "stageBar");
+    QTRY_VERIFY(stages->isVisible());
+    window.setSentence("the cat sat");
+    window.openModel(kSource + "/tests/reference/models/bert-tiny");
+    QTRY_VERIFY_WITH_TIMEOUT(showsModel(window) && shownRunOf(window) != nullptr, kWaitMs);
+    QApplication::processEvents();
+    QVERIFY(!stages->isVisible());
 }
 
 QTEST_MAIN(ReliabilityWindowTest)
