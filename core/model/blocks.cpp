@@ -154,7 +154,8 @@ void geluErf(MatF& X) { geluErfInPlace(activeSimdLevel(), X.data(), static_cast<
 
 void geluTanh(MatF& X) { geluTanhInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
 
-void silu(MatF& X) { X.array() = X.array() / (1.0f + (-X.array()).exp()); }
+// Vectorised at the run's level: Eigen's exp here is SSE2 only (3.4 % of a 4,096-token Qwen run).
+void silu(MatF& X) { siluInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
 
 void activate(MatF& X, Activation activation) {
     switch (activation) {

@@ -156,6 +156,17 @@ ATTNSCOPE_INLINE void geluTanhBody(float* x, std::size_t n) {
     });
 }
 
+// x·σ(x) with σ from exp(−|x|) ≤ 1 (no overflow): 1/(1 + e) for x ≥ 0, e/(1 + e) below. NaN stays
+// NaN, +∞ gives +∞, −∞ NaN (as x / (1 + exp(−x)) does).
+template <int W>
+ATTNSCOPE_INLINE void siluBody(float* x, std::size_t n) {
+    mapInPlace<W>(x, n, [](typename Vec<W>::F v) ATTNSCOPE_LAMBDA_INLINE {
+        const typename Vec<W>::F e = expNonPositive<W>(-vmax<W>(v, -v));
+        const typename Vec<W>::F sigma = (v >= 0.0f ? splat<W>(1.0f) : e) / (1.0f + e);
+        return v * sigma;
+    });
+}
+
 // The row's maximum over [0, valid); NaN when any entry is NaN.
 template <int W>
 ATTNSCOPE_INLINE float rowMax(const float* row, std::size_t valid) {
@@ -303,6 +314,7 @@ ATTNSCOPE_INLINE float entropyAndMassBody(const float* row, std::size_t n, doubl
 ATTNSCOPE_LEVELS(softmax, bool, (float* row, std::size_t n, std::size_t valid, float scale), (row, n, valid, scale))
 ATTNSCOPE_LEVELS(geluErf, void, (float* x, std::size_t n), (x, n))
 ATTNSCOPE_LEVELS(geluTanh, void, (float* x, std::size_t n), (x, n))
+ATTNSCOPE_LEVELS(silu, void, (float* x, std::size_t n), (x, n))
 ATTNSCOPE_LEVELS(layerNorm, void, (float* row, std::size_t n, const float* gamma, const float* beta, float eps),
                  (row, n, gamma, beta, eps))
 ATTNSCOPE_LEVELS(add, void, (float* y, const float* x, std::size_t n), (y, x, n))
@@ -315,6 +327,7 @@ bool softmaxRowScaled(SimdLevel level, float* row, std::size_t n, std::size_t va
 }
 void geluErfInPlace(SimdLevel level, float* x, std::size_t n) { geluErfAt(level, x, n); }
 void geluTanhInPlace(SimdLevel level, float* x, std::size_t n) { geluTanhAt(level, x, n); }
+void siluInPlace(SimdLevel level, float* x, std::size_t n) { siluAt(level, x, n); }
 void layerNormRow(SimdLevel level, float* row, std::size_t n, const float* gamma, const float* beta, float eps) {
     layerNormAt(level, row, n, gamma, beta, eps);
 }

@@ -23,6 +23,7 @@ bool softmaxRowScaled(SimdLevel level, float* row, std::size_t n, std::size_t va
 
 void geluErfInPlace(SimdLevel level, float* x, std::size_t n);   // ½x(1 + erf(x/√2))
 void geluTanhInPlace(SimdLevel level, float* x, std::size_t n);  // ½x(1 + tanh(√(2/π)(x + 0.044715x³)))
+void siluInPlace(SimdLevel level, float* x, std::size_t n);      // x·σ(x) = x / (1 + e^(−x))
 
 // (x − mean)/√(variance + eps)·gamma + beta over one row of n, in place; biased variance (torch).
 void layerNormRow(SimdLevel level, float* row, std::size_t n, const float* gamma, const float* beta, float eps);

@@ -146,6 +146,30 @@ TEST_CASE("GELU (erf and tanh) against std::erf and std::tanh in double", "[simd
     }
 }
 
+TEST_CASE("SiLU against x / (1 + exp(-x)) in double", "[simd]") {
+    for (SimdLevel level : runnableLevels()) {
+        for (std::size_t n : kLengths) {
+            INFO("level " << simdLevelName(level) << ", length " << n);
+            std::vector<float> x = randomRow(n, 12.0f, 31u + static_cast<unsigned>(n));
+            if (n > 3) x[1] = 3e4f, x[2] = -3e4f, x[3] = -90.0f;  // x, 0 and past exp's range
+            std::vector<float> y = x;
+            siluInPlace(level, y.data(), n);
+            Worst worst;
+            for (std::size_t i = 0; i < n; ++i) {
+                const double v = x[i];
+                worst.see(y[i] / std::max(1.0, std::abs(v)), v / (1 + std::exp(-v)) / std::max(1.0, std::abs(v)), i);
+            }
+            INFO(worst.text());
+            CHECK(worst.diff < 1e-6);
+        }
+    }
+    std::vector<float> odd{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), 0.0f};
+    siluInPlace(activeSimdLevel(), odd.data(), odd.size());
+    CHECK(std::isnan(odd[0]));
+    CHECK(odd[1] == std::numeric_limits<float>::infinity());
+    CHECK(odd[2] == 0.0f);
+}
+
 TEST_CASE("LayerNorm rows against a two-pass LayerNorm in double; residual adds", "[simd]") {
     for (SimdLevel level : runnableLevels()) {
         for (std::size_t n : kLengths) {
