@@ -35,13 +35,13 @@ bool releasePages(std::uintptr_t first, std::uintptr_t last) {
 
 }  // namespace
 
-void zeroReleasingPages(float* begin, std::size_t count, std::size_t minPages) {
+void zeroReleasingPages(float* begin, std::size_t count) {
     float* const end = begin + count;
     const std::uintptr_t page = pageBytes();
     if (page == 0) return std::fill(begin, end, 0.0f);
     const auto from = reinterpret_cast<std::uintptr_t>(begin), to = reinterpret_cast<std::uintptr_t>(end);
     const std::uintptr_t first = (from + page - 1) / page * page, last = to / page * page;  // whole pages inside
-    if (first >= last || last - first < std::max<std::size_t>(minPages, 1) * page || !releasePages(first, last))
+    if (first >= last || !releasePages(first, last))
         return std::fill(begin, end, 0.0f);
     std::fill(begin, reinterpret_cast<float*>(first), 0.0f);
     std::fill(reinterpret_cast<float*>(last), end, 0.0f);

@@ -8,11 +8,11 @@
 
 namespace attnscope {
 
-// Sets begin[0..count) to 0. Where the range holds whole pages of at least `minPages`, those pages
-// are released instead of written; the partial pages at both ends are written. Precondition: the
+// Sets begin[0..count) to 0. The whole pages inside the range are released instead of written;
+// the partial pages at both ends are written. Precondition: the
 // memory is this process's own heap (malloc, a MatF's storage: private anonymous pages, which the
 // kernel refills with zeros). Elsewhere than Linux, or when the kernel refuses, it writes them all.
-void zeroReleasingPages(float* begin, std::size_t count, std::size_t minPages = 1);
+void zeroReleasingPages(float* begin, std::size_t count);
 
 // How many bytes of the whole pages inside [begin, begin + bytes) are resident (mincore), or
 // bytes itself where that cannot be told: for tests and benchmarks.

@@ -138,30 +138,34 @@ Trace withoutLayers(const Trace& full) {
     return copy;
 }
 
-Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer) {
+namespace {
+
+// Layer `layer` of the run in full detail: the run's own copy when it kept the layer Full, else
+// recomputed from its input (traceLayerInDetail).
+Result<LayerTrace> layerInDetail(const OpenedModel& opened, const ModelRun& run, int layer) {
     if (layer < 0 || layer >= static_cast<int>(run.trace.layers.size()))
         return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer + 1)};
-    const Trace& full = run.trace;
-    Trace detail = withoutLayers(full);
     const auto index = static_cast<std::size_t>(layer);
-    if (index < run.detail.size() && run.detail[index] == LayerDetail::Full) {
-        detail.layers.push_back(full.layers[index]);
-        return detail;
-    }
-    auto recomputed = traceLayerInDetail(opened.model, run, layer);
-    if (!recomputed) return recomputed.error();
-    detail.layers.push_back(std::move(recomputed).value());
+    if (index < run.detail.size() && run.detail[index] == LayerDetail::Full) return run.trace.layers[index];
+    return traceLayerInDetail(opened.model, run, layer);
+}
+
+}  // namespace
+
+Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer) {
+    auto shown = layerInDetail(opened, run, layer);
+    if (!shown) return shown.error();
+    Trace detail = withoutLayers(run.trace);
+    detail.layers.push_back(std::move(shown).value());
     return detail;
 }
 
 Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std::shared_ptr<const ModelRun> run,
                                                   int layer) {
     if (!run->isLong()) return std::shared_ptr<const Trace>(run, &run->trace);  // shares the run's
-    if (layer < 0 || layer >= static_cast<int>(run->trace.layers.size()))
-        return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer + 1)};
     // The layer alone (detailTraceOf would copy the run's embeddings once more: T×d doubles,
     // 64 MB at 4,096 tokens on Llama-3.2-1B's shape).
-    auto recomputed = traceLayerInDetail(opened.model, *run, layer);
+    auto recomputed = layerInDetail(opened, *run, layer);
     if (!recomputed) return recomputed.error();
     auto shown = std::make_unique<Trace>(withoutLayers(run->trace));
     shown->layers = run->trace.layers;  // each head's ablated flag

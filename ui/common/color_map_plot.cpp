@@ -30,10 +30,6 @@ QCPColorGradient divergingGradient() {
 
 namespace {
 
-// A colour map drawn row 0 on top (its value axis reversed) whose image is stored upright once per
-// change of the cells, where QCustomPlot mirrors it at every draw of a reversed axis: at 4,096
-// tokens that copied 64 MB a frame (a wheel-zoom frame took 70 ms of CPU, most of it in
-// QImage::mirrored and its page faults).
 // QCPColorMapData with its cells reachable: they are QCustomPlot's row-major value×key array.
 class CellGrid : public QCPColorMapData {
 public:
@@ -42,6 +38,10 @@ public:
     void markModified() { mDataModified = true; }
 };
 
+// A colour map drawn row 0 on top (its value axis reversed) whose image is stored upright once per
+// change of the cells, where QCustomPlot mirrors it at every draw of a reversed axis: at 4,096
+// tokens that copied 64 MB a frame (a wheel-zoom frame took 70 ms of CPU, most of it in
+// QImage::mirrored and its page faults).
 class UprightColorMap : public QCPColorMap {
 public:
     using QCPColorMap::QCPColorMap;
