@@ -97,9 +97,9 @@ struct Prediction {
 // logits 1×V → the top-k tokens by probability (softmax over the whole vocabulary).
 Prediction predictionFrom(int position, RowVecF logits, int topK);
 
-// The index of the first NaN or ±∞ among n floats, if any (vectorised; used on every weight).
-std::optional<Eigen::Index> firstNonFinite(const float* data, Eigen::Index n);
-std::optional<Eigen::Index> firstNonFinite16(const std::uint8_t* words, Eigen::Index n, DType dtype);  // F16/BF16
+// The index of the first NaN or ±∞ among n 16-bit words, if any (used on every F16/BF16 weight; floats:
+// firstNonFinite in core/base/finite.hpp).
+std::optional<Eigen::Index> firstNonFinite16(const std::uint8_t* words, Eigen::Index n, DType dtype);
 
 // Row-major single-precision product C = A·op(B) + beta·C with leading dimensions (the row
 // strides), so head slices of Q, K, V and of the context are used in place. A: m×k; op(B): k×n

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/base/finite.hpp"
 #include "core/text/error_messages.hpp"
 
 namespace attnscope {

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/base/finite.hpp"
 #include "core/trace/explain.hpp"
 #include "core/lesson/lesson.hpp"
 #include "core/model/bert.hpp"
@@ -234,6 +235,31 @@ TEST_CASE("firstNonFinite finds the first bad element in any block, and none in 
     CHECK(firstNonFinite(values.data(), static_cast<Eigen::Index>(values.size())) == Eigen::Index{4097});
     CHECK(firstNonFinite(values.data() + 4098, 5902) == Eigen::Index{5901});
     CHECK_FALSE(firstNonFinite(values.data(), 0));
+}
+
+TEST_CASE("firstNonFinite16 finds the first BF16 or F16 word with its exponent all ones, past whole blocks and at odd offsets", "[limits]") {
+    // 10,000 words after one byte (the mapping may hold a tensor at an odd offset); the checked
+    // blocks are 4,096 words long. BF16: 0x7F80 +inf, 0xFFC0 NaN, 0x7F7F the largest finite;
+    // F16: 0x7C00 +inf, 0x7BFF the largest finite.
+    const auto wordsWith = [](std::uint16_t fill, std::vector<std::pair<std::size_t, std::uint16_t>> set) {
+        std::vector<std::uint8_t> bytes(1 + 2 * 10000);
+        for (std::size_t i = 0; i < 10000; ++i) {
+            std::uint16_t v = fill;
+            for (const auto& [at, value] : set)
+                if (at == i) v = value;
+            bytes[1 + 2 * i] = static_cast<std::uint8_t>(v & 0xFF);
+            bytes[2 + 2 * i] = static_cast<std::uint8_t>(v >> 8);
+        }
+        return bytes;
+    };
+    const auto bf16 = wordsWith(0x3F80, {{123, 0x7F7F}, {5000, 0xFFC0}, {9999, 0x7F80}});  // 1.0 elsewhere
+    CHECK(firstNonFinite16(bf16.data() + 1, 10000, DType::BF16) == Eigen::Index{5000});
+    CHECK(firstNonFinite16(bf16.data() + 1 + 2 * 5001, 4999, DType::BF16) == Eigen::Index{4998});  // the tail
+    CHECK_FALSE(firstNonFinite16(bf16.data() + 1, 5000, DType::BF16));
+    const auto f16 = wordsWith(0x3C00, {{4096, 0x7BFF}, {8191, 0x7C00}});  // 1.0 elsewhere
+    CHECK(firstNonFinite16(f16.data() + 1, 10000, DType::F16) == Eigen::Index{8191});
+    CHECK_FALSE(firstNonFinite16(f16.data() + 1, 8191, DType::F16));
+    CHECK_FALSE(firstNonFinite16(f16.data() + 1, 10000, DType::BF16));  // 0x7BFF and 0x7C00 are finite as BF16
 }
 
 // ---------------------------------------------------------------- wide lessons

@@ -92,3 +92,21 @@ TEST_CASE("NaN in a model run's attention is named by layer, head and token, fir
     CHECK_FALSE(addNonFiniteNotices(clean));
     CHECK(clean.notices.empty());
 }
+
+TEST_CASE("an infinity past the first block of a long head's weights is named by its row", "[trace]") {
+    // 100×100 weights: element 7,050 is row 70 (0-based), past the first 4,096-value block; the
+    // double weights of a lesson take the same path.
+    Trace trace;
+    for (int i = 0; i < 100; ++i) trace.tokens.push_back(Token{"t" + std::to_string(i + 1)});
+    MatF w = MatF::Constant(100, 100, 0.01f);
+    w(70, 50) = std::numeric_limits<float>::infinity();
+    w(90, 0) = std::numeric_limits<float>::quiet_NaN();
+    trace.layers.resize(1);
+    trace.layers[0].heads.resize(2);
+    trace.layers[0].heads[0].weights = AttentionWeights(Mat(Mat::Constant(100, 100, 0.01)));
+    trace.layers[0].heads[1].weights = AttentionWeights(std::move(w));
+    REQUIRE(addNonFiniteNotices(trace));
+    REQUIRE(trace.notices.size() == 1);
+    CHECK(noticeText(trace.notices[0], Language::English) ==
+          "layer 1, head 2: scores of \"t71\" contain NaN: its weights are undefined");
+}
