@@ -14,6 +14,14 @@ namespace attnscope {
 // kernel refills with zeros). Elsewhere than Linux, or when the kernel refuses, it writes them all.
 void zeroReleasingPages(float* begin, std::size_t count);
 
+// As zeroReleasingPages, but the whole pages are queued on the calling thread and handed back by
+// releaseQueuedPages(), many ranges in one call (process_madvise): each madvise call interrupts
+// the other cores running this process to flush their TLBs, and one a row of a head was 17 % of a
+// 4,096-token layer switch. The queued pages hold their old values until then: read them only
+// after releaseQueuedPages().
+void zeroQueueingPages(float* begin, std::size_t count);
+void releaseQueuedPages();
+
 // How many bytes of the whole pages inside [begin, begin + bytes) are resident (mincore), or
 // bytes itself where that cannot be told: for tests and benchmarks.
 std::size_t residentBytesOf(const void* begin, std::size_t bytes);

@@ -40,28 +40,38 @@ struct GridBlock {
 struct OneThreadProducts {
     SimdLevel level = SimdLevel::Sse2;
 
+    // The scores of block b: rows r0…r1−1 of C start at `rows` (ldc apart), key c0 at column c0.
+    void scoreBlock(const ConstHeadView<float>& q, const MatF& keysT, const GridBlock& b, float* rows,
+                    Eigen::Index ldc) const {
+        for (Eigen::Index r = 0; r < b.rows(); ++r) std::fill_n(rows + r * ldc + b.c0, b.cols(), 0.0f);  // the kernels add to C
+        product({b.rows(), b.cols(), q.cols(), q.data() + b.r0 * q.outerStride(), q.outerStride(), keysT.data() + b.c0,
+                 keysT.cols(), false, rows + b.c0, ldc});
+    }
     void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, const std::vector<GridBlock>& blocks,
                 MatF& out) const {
-        thread_local MatF keysT;  // d_k×T_k
-        keysT = k.transpose();
-        for (const GridBlock& b : blocks) {
-            out.block(b.r0, b.c0, b.rows(), b.cols()).setZero();  // the kernels add to C
-            product({b.rows(), b.cols(), q.cols(), q.data() + b.r0 * q.outerStride(), q.outerStride(),
-                     keysT.data() + b.c0, keysT.cols(), false, out.data() + b.r0 * out.cols() + b.c0, out.cols()});
-        }
+        const MatF& keysT = transposedKeys(k);
+        for (const GridBlock& b : blocks) scoreBlock(q, keysT, b, out.data() + b.r0 * out.cols(), out.cols());
+    }
+    // Rows r0…r1−1 of A_h·V_h, T×d_k, from the block's weights: its rows start at `rows` (ldw apart).
+    void weightedSumBlock(const float* rows, Eigen::Index ldw, const ConstHeadView<float>& v, const GridBlock& b,
+                          HeadOutView<float> out) const {
+        out.middleRows(b.r0, b.rows()).setZero();
+        product({b.rows(), v.cols(), b.cols(), rows + b.c0, ldw, v.data() + b.c0 * v.outerStride(), v.outerStride(), false,
+                 out.data() + b.r0 * out.outerStride(), out.outerStride()});
     }
     void weightedSum(const MatF& weights, const ConstHeadView<float>& v, const std::vector<GridBlock>& blocks,
                      HeadOutView<float> out) const {
-        for (const GridBlock& b : blocks) {
-            out.middleRows(b.r0, b.rows()).setZero();  // rows r0…r1−1 of A_h·V_h, T×d_k
-            product({b.rows(), v.cols(), b.cols(), weights.data() + b.r0 * weights.cols() + b.c0, weights.cols(),
-                     v.data() + b.c0 * v.outerStride(), v.outerStride(), false, out.data() + b.r0 * out.outerStride(),
-                     out.outerStride()});
-        }
+        for (const GridBlock& b : blocks) weightedSumBlock(weights.data() + b.r0 * weights.cols(), weights.cols(), v, b, out);
     }
     void product(const SgemmArgs& p) const {
         if (sgemmOnLevel(level, p)) return;
         gemmEigen(p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb, p.transB, 1.0f, p.c, p.ldc);
+    }
+    // K_hᵀ (d_k×T_k), so that the scores take the A·B kernel's broadcast tiles: the thread's buffer.
+    static const MatF& transposedKeys(const ConstHeadView<float>& k) {
+        thread_local MatF keysT;
+        keysT = k.transpose();
+        return keysT;
     }
 };
 
@@ -150,33 +160,70 @@ struct ModelArithmetic {
         const auto cols = static_cast<std::size_t>(s.scores.cols());  // T_q×T_k, in place
         const bool otherMask = !causal && in.mask.size() > 0;  // none today: the general steps
         for (Eigen::Index i = 0; i < s.scores.rows(); ++i) {
+            float* row = s.scores.row(i).data();
             if (otherMask) {
-                softmaxRowInGeneral(in, s.scores, i);
+                softmaxRowInGeneral(in, row, s.scores.cols(), i);
                 continue;
             }
-            const std::size_t valid = causal ? std::min(cols, static_cast<std::size_t>(i) + 1) : cols;
-            const std::size_t first = firstVisible(static_cast<std::size_t>(i));  // the window's start
-            float* row = s.scores.row(i).data();
-            zeroHidden(row, first);
-            const std::size_t written = releaseHidden ? valid : cols;  // the softmax zeros the rest itself
-            if (!softmaxRowScaled(level, row + first, written - first, valid - first, 1.0f / in.divisor))
-                softmaxRowInGeneral(in, s.scores, i);
-            else if (written < cols)
+            const std::size_t written = releaseHidden ? visibleEnd(static_cast<std::size_t>(i), cols) : cols;  // the softmax zeros the rest itself
+            if (softmaxRow(in, row, cols, static_cast<std::size_t>(i), written) && written < cols)
                 zeroHidden(row + written, cols - written);
         }
+        if (releaseHidden) releaseQueuedPages();  // before A·V reads the diagonal blocks' hidden keys
         s.weights.swap(s.scores);
     }
+    std::size_t visibleEnd(std::size_t i, std::size_t cols) const { return causal ? std::min(cols, i + 1) : cols; }
+    // Row i's weights from its scores, in place: 0 before the window's start, the softmax of what
+    // it sees, 0 from there to `written`. False: the row had no finite maximum and took the
+    // general softmax over all its `cols`.
+    bool softmaxRow(const HeadInput<float>& in, float* row, std::size_t cols, std::size_t i, std::size_t written) const {
+        const std::size_t valid = visibleEnd(i, cols);
+        const std::size_t first = firstVisible(i);
+        if (softmaxRowScaled(level, row + first, written - first, valid - first, 1.0f / in.divisor)) {
+            zeroHidden(row, first);  // after: a general row writes these itself (queued pages would drop it)
+            return true;
+        }
+        softmaxRowInGeneral(in, row, static_cast<Eigen::Index>(cols), static_cast<Eigen::Index>(i));
+        return false;
+    }
     void zeroHidden(float* from, std::size_t count) const {
-        if (releaseHidden) zeroReleasingPages(from, count);
+        if (releaseHidden) zeroQueueingPages(from, count);
         else std::fill(from, from + count, 0.0f);
     }
     // A row without a finite maximum (a NaN, ±∞): the kernel's own steps, for that row only.
-    void softmaxRowInGeneral(const HeadInput<float>& in, MatF& weights, Eigen::Index i) const {
-        MatF row = weights.row(i) / in.divisor;  // 1×T_k
+    void softmaxRowInGeneral(const HeadInput<float>& in, float* data, Eigen::Index cols, Eigen::Index i) const {
+        Eigen::Map<MatF> weights(data, 1, cols);
+        MatF row = weights / in.divisor;  // 1×T_k
         if (causal) hideAsMasked(in, row, i);
         else if (in.mask.size() > 0) row += in.mask.row(i);
         softmaxRowsInPlace(row, nullptr);
-        weights.row(i) = row;
+        weights = row;
+    }
+
+    // A long run's causal head, digested as it is computed (LayerDetail::Summary, heads side by
+    // side): each block of query rows is scored, turned into weights, multiplied by V and digested
+    // while it is in the cache, in `rows` (kCausalBlockRows × T_k), never in a T×T grid, which
+    // the scores, the softmax, A·V and the digest's two passes each read from memory (a head is
+    // 64 MB at 4,096 tokens). The same products on the same blocks, the same softmax and the
+    // same digest sums as attendHead then digestOf: the same bits (tests/core/test_long_run.cpp).
+    HeadDigest attendDigesting(const HeadInput<float>& in, HeadOutView<float> out, MatF& rows) const {
+        const Eigen::Index T = in.q.rows(), Tk = in.k.rows();
+        HeadDigestBuilder digest(T, Tk, causal);
+        const MatF& keysT = OneThreadProducts::transposedKeys(in.k);  // d_k×T_k
+        rows.resize(std::min(T, kCausalBlockRows), Tk);
+        const bool silent = in.ablated || !in.outputWanted;
+        if (silent) out.setZero();  // as attendHead: ablated, (0·A)·V = 0
+        for (const GridBlock& b : visibleBlocks(T, Tk)) {
+            oneThread->scoreBlock(in.q, keysT, b, rows.data(), Tk);  // rows r0…r1−1, keys c0…c1−1
+            for (Eigen::Index i = b.r0; i < b.r1; ++i) {
+                float* row = rows.data() + (i - b.r0) * Tk;
+                const bool seen = softmaxRow(in, row, static_cast<std::size_t>(Tk), static_cast<std::size_t>(i),
+                                             static_cast<std::size_t>(b.c1));
+                digest.addRow(i, row, seen ? b.c1 : Tk);  // 0 past c1, or a general row written whole
+            }
+            if (!silent) oneThread->weightedSumBlock(rows.data(), Tk, in.v, b, out);
+        }
+        return digest.finish();
     }
     // Row i's hidden scores as adding the causal mask makes them: −∞, or NaN where the score is NaN
     // or +∞. Keys past i are scored here when the visible blocks skipped them (a rare row).
@@ -198,6 +245,7 @@ struct ModelArithmetic {
 // its index (at 4,096 tokens the mask is 64 MB).
 struct AttentionScratch {
     HeadScratch<float> head;
+    MatF blockRows;  // kCausalBlockRows×T_k: a digested head's block of rows (attendDigesting)
     MatF causalMask;
     int window = 0;  // of causalMask
 };
@@ -262,6 +310,11 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
         const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(kv0, dk), V.middleCols(kv0, dk), mask, divisor,
                                   !ablated.empty() && ablated[static_cast<std::size_t>(h)], outputWanted};
         HeadTrace& head = layer.heads[static_cast<std::size_t>(h)];
+        if (detail == LayerDetail::Summary && shape.causal && arithmetic.oneThread) {  // the fast path
+            head.ablated = in.ablated;
+            (*digests)[static_cast<std::size_t>(h)] = arithmetic.attendDigesting(in, context.middleCols(c0, dk), threadScratch().blockRows);
+            return;
+        }
         attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record, head, rows);
         if (detail == LayerDetail::Summary) {
             (*digests)[static_cast<std::size_t>(h)] = digestOf(head.weights, shape.causal);

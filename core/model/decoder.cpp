@@ -139,9 +139,13 @@ MatF DecoderWeights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs
     b.normed = X;                            // T×d
     rmsNormRows(c, b.normed, w.inputNorm);
+    // A layer rebuilt for its weights alone (WeightsNoOutput) needs neither V nor W_O: at 4,096
+    // tokens they are a third of Llama-3.2-1B's layer switch.
+    const bool output = detail != LayerDetail::WeightsNoOutput;
     linearInto(b.normed, w.query, b.q);  // T×(H·d_k)
     linearInto(b.normed, w.key, b.k);    // T×(H_kv·d_k)
-    linearInto(b.normed, w.value, b.v);  // T×(H_kv·d_k)
+    if (output) linearInto(b.normed, w.value, b.v);  // T×(H_kv·d_k)
+    else b.v.resize(b.k.rows(), b.k.cols());         // never read
     if (blocks.qkNorm) {
         normHeads(b.q, w.queryNorm, H, dk, c.layerNormEps, plusOne);
         normHeads(b.k, w.keyNorm, Hkv, dk, c.layerNormEps, plusOne);
@@ -158,12 +162,13 @@ MatF DecoderWeights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace
     const float divisor = c.queryPreAttnScalar > 0 ? static_cast<float>(std::sqrt(c.queryPreAttnScalar)) : 0.0f;
     const AttentionShape shape{H, Hkv, true, c.slides(n) ? c.slidingWindow : 0, divisor};
     multiHeadAttentionInto(b.q, b.k, b.v, shape, detail, trace, ablated, b.context, digests);  // T×(H·d_k)
-    linearInto(b.context, w.output, b.attended);                                      // T×d
+    for (int h = 0; h < H; ++h) trace.kvHeadOf.push_back(shape.keyValueHeadOf(h));
+    trace.slidingWindow = shape.window;
+    if (!output) return {};
+    linearInto(b.context, w.output, b.attended);  // T×d
     recordAttentionLayer({b.normed, b.context, b.attended, w.output, WeightLayout::OutIn,
                           [&](int h) { return headSlices(w, h, shape.keyValueHeadOf(h), dk); }},
                          detail, trace);
-    for (int h = 0; h < H; ++h) trace.kvHeadOf.push_back(shape.keyValueHeadOf(h));
-    trace.slidingWindow = shape.window;
     if (full) {
         trace.ropeFrequencies = frequencies[static_cast<std::size_t>(n)];
         trace.headNorm = blocks.qkNorm;

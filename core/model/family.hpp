@@ -126,6 +126,7 @@ public:
     }
     // Layer n's attention half: X → the stream after attention (T×d), the Trace filled. A layer
     // rebuilt for its Trace stops here: the feed-forward half is most of a layer's products.
+    // LayerDetail::WeightsNoOutput: only the Trace is wanted; a family may return an empty matrix.
     virtual MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
                         std::vector<HeadDigest>* digests) const = 0;
     // Layer n's feed-forward half: the stream after attention → the layer's output (T×d).

@@ -7,6 +7,7 @@
 // Shape legend: T_q query rows, T_k key columns, r = min(T_q, kThumbnailSide), c = min(T_k, kThumbnailSide).
 #include <vector>
 
+#include "core/model/blas_kernels.hpp"
 #include "core/trace/attention_weights.hpp"
 
 namespace attnscope {
@@ -35,7 +36,37 @@ std::vector<int> poolBounds(int n, int side = kThumbnailSide);
 // The mean of each block (poolBounds of rows and of columns): r×c.
 MatF poolWeights(GridRef weights, int side = kThumbnailSide);
 
-// The digest of one head's weights; `causal`: row i sees tokens 0…i (normalised entropy).
+// The statistics' running sums over the rows (head_digest.cpp).
+struct HeadStatisticSums {
+    double entropy = 0, normalized = 0, previous = 0, next = 0, self = 0, first = 0;
+    Eigen::Index normalizedRows = 0;
+    std::vector<double> mass;  // T_k
+};
+
+// A float head's digest from its rows given in order, a block of rows at a time while they are
+// still in the cache: a long run's attention kernel (core/model/attention.cpp) digests each block
+// as it computes it, and digestOf reads a whole matrix through it, so both give the same bits.
+// Row i's entries from `n` on are 0 (a causal row past its token); only row[0..n) is read.
+// side 0: the statistics alone, no thumbnail.
+class HeadDigestBuilder {
+public:
+    HeadDigestBuilder(Eigen::Index rows, Eigen::Index cols, bool causal, int side = kThumbnailSide);
+    void addRow(Eigen::Index i, const float* row, Eigen::Index n);  // rows 0, 1, … in turn
+    HeadDigest finish();  // after the last row
+
+private:
+    HeadDigest digest_;  // the size and, filled block by block, the thumbnail
+    bool causal_;
+    bool thumbnail_;
+    SimdLevel level_;  // once a head, not once a row
+    HeadStatisticSums sums_;
+    std::vector<int> rowBounds_, colBounds_;  // the thumbnail's blocks (poolBounds)
+    std::vector<float> rowSum_;               // T_k: the current block of rows added up
+    std::size_t rowBlock_ = 0;
+};
+
+// The digest of one head's weights; `causal`: row i sees tokens 0…i (normalised entropy); side 0:
+// no thumbnail.
 HeadDigest digestOf(GridRef weights, bool causal, int side = kThumbnailSide);
 // The same without the thumbnail, for statistics read from weights the run kept (no pooling pass).
 HeadDigest statisticsDigestOf(GridRef weights, bool causal);

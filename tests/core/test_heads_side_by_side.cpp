@@ -3,9 +3,11 @@
 // + mask)·V computed here in double, independently of core's kernels.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/model/blas_kernels.hpp"
+#include "core/trace/head_digest.hpp"
 #include "core/model/transformer.hpp"
 #include "tests/core/matrix_compare.hpp"
 
@@ -157,4 +159,60 @@ TEST_CASE("a causal row without a finite maximum hides its keys as the mask does
         CHECK(w.row(T - 1).segment(1, T - 2).isZero(0));
         CHECK(context(T - 1, 0) == 64.5f);
     }
+}
+
+// The long run's fast path (LayerDetail::Summary on two threads: each block of rows scored,
+// softmaxed, multiplied by V and digested while in the cache) against the readable one (the
+// layer's weights kept, WeightsOnly, then digestOf over them): the same products on the same
+// blocks, so the same bits. 300 tokens pool into 128 thumbnail rows of 2 or 3; grouped queries
+// (4 heads on 2 key/value heads), a sliding window, an ablated head, and a row without a finite
+// maximum (k_0 = +∞ on the first key/value head and q_i0 > 0: the rows of heads 0 and 1 that see
+// key 0 score +∞ there and take the general softmax, one-hot on key 0).
+TEST_CASE("a digested causal head equals the digest of its kept weights, bit for bit, and gives the same context", "[models][heads]") {
+    const ProductThreads set(2);
+    const int heads = 4;
+    const Eigen::Index T = 300, dk = 32;
+    for (const int window : {0, 50})
+        for (const bool infiniteKey : {false, true}) {
+            INFO("window " << window << (infiniteKey ? ", k_0 = +inf" : ""));
+            MatF Q = MatF::Random(T, heads * dk), K = MatF::Random(T, 2 * dk);
+            const MatF V = MatF::Random(T, 2 * dk);
+            Q.col(0) = Q.col(0).cwiseAbs();
+            Q.col(dk) = Q.col(dk).cwiseAbs();
+            if (infiniteKey) K(0, 0) = std::numeric_limits<float>::infinity();
+            const AttentionShape shape{heads, 2, true, window, 0};
+            const std::vector<bool> ablated{false, false, true, false};
+            LayerTrace kept, digested;
+            MatF keptContext, digestedContext;
+            std::vector<HeadDigest> digests;
+            multiHeadAttentionInto(Q, K, V, shape, LayerDetail::WeightsOnly, kept, ablated, keptContext);
+            multiHeadAttentionInto(Q, K, V, shape, LayerDetail::Summary, digested, ablated, digestedContext, &digests);
+            REQUIRE(digests.size() == 4);
+            for (int h = 0; h < heads; ++h) {
+                INFO("head " << h);
+                const auto at = static_cast<std::size_t>(h);
+                CHECK(digested.heads[at].weights.size() == 0);
+                CHECK(digested.heads[at].ablated == ablated[at]);
+                const HeadDigest expected = digestOf(kept.heads[at].weights, true);
+                const HeadDigest& d = digests[at];
+                REQUIRE(d.rows == 300);
+                REQUIRE(d.thumbnail.rows() == 128);
+                const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+                CHECK(same(d.entropy, expected.entropy));
+                CHECK(same(d.normalizedEntropy, expected.normalizedEntropy));
+                CHECK(same(d.previousShare, expected.previousShare));
+                CHECK(same(d.nextShare, expected.nextShare));
+                CHECK(same(d.selfShare, expected.selfShare));
+                CHECK(same(d.firstShare, expected.firstShare));
+                const auto sameBits = [](const auto& a, const auto& b) {
+                    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(*a.data())) == 0;
+                };
+                CHECK(sameBits(d.thumbnail, expected.thumbnail));
+                CHECK(sameBits(d.columnMass, expected.columnMass));
+                CHECK(sameBits(digestedContext.middleCols(h * dk, dk).eval(), keptContext.middleCols(h * dk, dk).eval()));
+                const bool oneHot = infiniteKey && h < 2;  // rows seeing key 0: weight 1 there
+                CHECK((kept.heads[at].weights.toMat()(10, 0) == 1.0) == oneHot);
+                CHECK((d.entropy == 0) == (oneHot && window == 0));
+            }
+        }
 }

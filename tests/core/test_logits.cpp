@@ -12,7 +12,7 @@ using namespace attnscope;
 
 TEST_CASE("logits over a vocabulary, whole or block by block with each block released", "[models][logits]") {
     const MatF X = MatF::Random(2, 48);           // n×d
-    const MatF table = MatF::Random(20000, 48);   // V×d, more than two 8192-row blocks
+    const MatF table = MatF::Random(20000, 48);   // V×d: blocks of ⌊2¹⁸ / 48⌋ = 5,461 rows (1 MiB of floats)
     const MatrixRef ref{table.data(), table.rows(), table.cols()};
     const Mat expected = X.cast<double>() * table.cast<double>().transpose();  // n×V
     REQUIRE_MATRIX_NEAR(expected, Mat(logitsOf(X, ref).cast<double>()), 1e-4);
@@ -22,7 +22,7 @@ TEST_CASE("logits over a vocabulary, whole or block by block with each block rel
         released.emplace_back(static_cast<const float*>(data), bytes / sizeof(float));
     });
     REQUIRE_MATRIX_NEAR(expected, Mat(blocked.cast<double>()), 1e-4);
-    REQUIRE(released.size() == 3);  // 8192 + 8192 + 3616 rows
+    REQUIRE(released.size() == 4);  // 3 × 5,461 + 3,617 rows
     const float* next = table.data();
     for (const auto& [data, count] : released) {
         CHECK(data == next);

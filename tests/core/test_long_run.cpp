@@ -177,10 +177,10 @@ TEST_CASE("a layer rebuilt for its weights alone computes them as the run did, a
             LayerTrace alone;
             const MatF& X = full.hiddenStates[static_cast<std::size_t>(layer)];
             const MatF returned = model.weights->attend(X, layer, LayerDetail::WeightsNoOutput, alone, {}, nullptr);
-            // No head computed A·V: the context is zero, so a layer without an output bias (Llama)
-            // hands X on unchanged (X + 0·W_O).
-            if (std::string(name) == "example-llama")
-                REQUIRE_MATRIX_NEAR(Mat(returned.cast<double>()), Mat(X.cast<double>()), 0.0);
+            // No head computed A·V; the decoders project neither V nor the context by W_O and hand
+            // back nothing (the others the stream with a zero context: X + bias).
+            if (std::string(name) == "example-llama") CHECK(returned.size() == 0);
+            else CHECK(returned.rows() == X.rows());
             const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
             REQUIRE(alone.heads.size() == want.heads.size());
             for (std::size_t h = 0; h < want.heads.size(); ++h) {

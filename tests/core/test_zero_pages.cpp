@@ -31,6 +31,32 @@ TEST_CASE("zeroReleasingPages: every element 0, the whole pages inside given bac
     CHECK(small[299] == 2.0f);
 }
 
+TEST_CASE("zeroQueueingPages: the whole pages handed back together, more ranges than one call takes", "[zero_pages]") {
+    // 1,100 rows of 3 pages each (12 KiB), every row's last 2,000 floats zeroed: each range holds
+    // one whole page at least and leaves the row's first 1,072 floats; 1,100 ranges take two calls.
+    constexpr std::size_t rows = 1100, width = 3 * 1024, zeroed = 2000;
+    std::vector<float> buffer(rows * width + 1024, 3.0f);
+    float* const base = buffer.data() + 5;  // rows not on page boundaries
+    for (std::size_t r = 0; r < rows; ++r) zeroQueueingPages(base + r * width + (width - zeroed), zeroed);
+    releaseQueuedPages();
+    std::size_t resident = 0;  // before any read (mincore counts the zero page a read maps)
+    for (std::size_t r = 0; r < rows; ++r) resident += residentBytesOf(base + r * width + (width - zeroed), zeroed * sizeof(float));
+    CHECK(resident == 0);
+    std::size_t wrong = 0, firstWrong = SIZE_MAX;
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < width; ++c) {
+            const float want = c < width - zeroed ? 3.0f : 0.0f;
+            if (base[r * width + c] != want && wrong++ == 0) firstWrong = r * width + c;
+        }
+    INFO("first wrong at row " << firstWrong / width << " column " << firstWrong % width);
+    CHECK(wrong == 0);
+    CHECK(buffer[4] == 3.0f);
+    CHECK(buffer[5 + rows * width] == 3.0f);
+    // A second release with nothing queued changes nothing.
+    releaseQueuedPages();
+    CHECK(base[width - zeroed - 1] == 3.0f);
+}
+
 TEST_CASE("a kept causal head: its weights against a softmax in double, its hidden half not resident", "[zero_pages]") {
     // One head, d_k = 4, T = 4,096: a row is 16 KiB (4 pages), so the hidden keys of the first
     // three quarters of the rows hold whole pages.
