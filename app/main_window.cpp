@@ -44,6 +44,7 @@
 #include "app/tabs/heads_tab.hpp"
 #include "app/tabs/qk_tab_controller.hpp"
 #include "ui/attention/attention_controls.hpp"
+#include "ui/common/fitting_tabs.hpp"
 #include "ui/common/folding_text.hpp"
 #include "ui/common/job_progress.hpp"
 #include "ui/attention/trace_tab.hpp"
@@ -153,6 +154,7 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     // The largest page (the editor at 200 %) must not set the window's minimum: presentation mode
     // is exactly the screen, and a page larger than its room scrolls or clips instead.
     ui_->tabs->setMinimumSize(kTabsMinimum);
+    keepEveryTabInSight(ui_->tabs);
     ui_->matrixPanel = new MatrixPanel(ui_->tabs);
     ui_->matrixPanel->setObjectName("matrixPanel");
     ui_->heatmap = new HeatmapView(ui_->tabs);

@@ -20,7 +20,9 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QListWidget>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QStyle>
 #include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
@@ -102,6 +104,8 @@ private slots:
     void peopleCountFromOne();
     void labPagesFitAtPresentationZoom_data();
     void labPagesFitAtPresentationZoom();
+    void everyTabIsInSight_data();
+    void everyTabIsInSight();
 
 private:
     void openOn(int screenWidth, const QString& lesson = "coreference-zh");
@@ -349,8 +353,6 @@ void LectureFitTest::descriptionFoldsToThreeLines() {
     QTRY_VERIFY2(box.height() < window->height() / 6, qPrintable(QString("%1 of %2 px").arg(box.height()).arg(window->height())));
 }
 
-QTEST_MAIN(LectureFitTest)
-#include "test_lecture_fit.moc"
 
 // View ▸ Zoom reaches the Lab: its plots' axes, titles and cell numbers grow with the text, and
 // presentation mode shows the Lab full screen on its screen, as the main window.
@@ -688,3 +690,50 @@ void LectureFitTest::peopleCountFromOne() {
     const QVector<QString> ticks = concat->xAxis->tickVectorLabels();
     QVERIFY2(!ticks.isEmpty() && ticks.first() == QString("1"), qPrintable(QStringList(ticks.begin(), ticks.end()).join(' ')));
 }
+
+void LectureFitTest::everyTabIsInSight_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<int>("screenWidth");
+    QTest::addColumn<int>("zoom");  // 0: a window, not presenting
+    for (const char* language : {"en", "zh_CN"})
+        for (const int width : {1280, 1920})
+            for (const int zoom : {0, 100, 200})
+                QTest::addRow("%s, %d×%d, %s %d %%", language, width, width * 9 / 16, zoom ? "presenting at" : "window", zoom)
+                    << QString(language) << width << zoom;
+}
+
+// The main tabs at 1280×720 and 1920×1080, in a window and presenting at 100 % and 200 %: every
+// tab inside the bar, none behind scroll arrows (at 1280×720 "Worked example" was half hidden
+// behind them, and the last tabs out of sight); a label shortened with "…" names its tab whole in
+// its tool tip, unless the tab has a tool tip of its own (X → Y explains itself).
+void LectureFitTest::everyTabIsInSight() {
+    QFETCH(QString, language);
+    QFETCH(int, screenWidth);
+    QFETCH(int, zoom);
+    applyLanguage(language);
+    if (zoom > 0) presentOn(screenWidth, zoom, "coreference");
+    else openOn(screenWidth, "coreference");
+    QTest::qWait(50);
+    QTabBar* bar = child<QTabWidget>(*window, "tabs")->tabBar();
+    QVERIFY(!bar->usesScrollButtons());
+    int shown = 0, shortened = 0;
+    for (int i = 0; i < bar->count(); ++i) {
+        if (!bar->isTabVisible(i)) continue;
+        ++shown;
+        const QRect tab = bar->tabRect(i);
+        QVERIFY2(bar->rect().contains(tab), qPrintable(QString("tab \"%1\" at %2..%3 of a bar %4 px wide")
+                                                          .arg(bar->tabText(i)).arg(tab.left()).arg(tab.right()).arg(bar->width())));
+        if (bar->fontMetrics().horizontalAdvance(bar->tabText(i)) <= tab.width() - bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar))
+            continue;
+        ++shortened;
+        QHelpEvent help(QEvent::ToolTip, tab.center(), bar->mapToGlobal(tab.center()));
+        QApplication::sendEvent(bar, &help);
+        QCOMPARE(QToolTip::text(), bar->tabToolTip(i).isEmpty() ? bar->tabText(i) : bar->tabToolTip(i));  // its own wins
+        QToolTip::hideText();
+    }
+    QVERIFY(shown >= 8);
+    qInfo("%d tabs, %d shortened", shown, shortened);
+}
+
+QTEST_MAIN(LectureFitTest)
+#include "test_lecture_fit.moc"
