@@ -205,7 +205,7 @@ struct ModelArithmetic {
     // while it is in the cache, in `rows` (kCausalBlockRows × T_k), never in a T×T grid, which
     // the scores, the softmax, A·V and the digest's two passes each read from memory (a head is
     // 64 MB at 4,096 tokens). The same products on the same blocks, the same softmax and the
-    // same digest sums as attendHead then digestOf: the same bits (tests/core/test_long_run.cpp).
+    // same digest sums as attendHead then digestOf: the same bits (tests/core/test_heads_side_by_side.cpp).
     HeadDigest attendDigesting(const HeadInput<float>& in, HeadOutView<float> out, MatF& rows) const {
         const Eigen::Index T = in.q.rows(), Tk = in.k.rows();
         HeadDigestBuilder digest(T, Tk, causal);
