@@ -67,11 +67,7 @@ int printEncoderDecoder(const QCommandLineParser& parser, const Lesson& lesson, 
     if (!run) return fail(coreErrorString(run.error()));
     for (const Trace* shown : {&run.value().encoder, &run.value().decoderSelf, &run.value().cross}) notices(shown->notices);
     if (stage.value()) {  // the stage's heatmaps, of its last layer unless --layer
-        const Trace& trace = stageTrace(run.value(), *stage.value());
-        // The heatmap draws T×T maps; cross-attention's T_dec×T_src is not drawn wrong, it is refused.
-        if (parser.isSet("export-png") && trace.isCrossAttention())
-            return fail(translate("cli", "--export-png draws self-attention (T×T); the cross stage's weights print with "
-                                         "--print --step weights").toStdString());
+        const Trace& trace = stageTrace(run.value(), *stage.value());  // cross: T_dec×T_src maps, as the window draws them
         const int layer = request.layer.value_or(trace.layerCount() - 1);
         if (auto png = exportPngIfAsked(parser, trace, layer, {qs(lesson.title), layer + 1}); !png) return fail(coreErrorString(png.error()));
     }

@@ -1,5 +1,7 @@
 #include "app/heatmap_export.hpp"
 
+#include <algorithm>
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -21,7 +23,7 @@ Result<void> exportHeatmapPng(const Trace& trace, const QString& path, int layer
         return Error{path.toStdString(), QCoreApplication::translate("HeatmapExport", "there is no layer %1").arg(layer + 1).toStdString()};
     HeatmapView view;
     const int heads = trace.headCount();
-    const int side = std::clamp(120 + 28 * trace.tokenCount(), 420, 1400);  // every label legible
+    const int side = std::clamp(120 + 28 * std::max(trace.tokenCount(), trace.keyCount()), 420, 1400);  // every label legible
     view.resize(side * heads + 40, side + 60);
     AttentionViewOptions options;  // before showTrace, which draws with them
     options.weighting = norms ? AttentionViewOptions::Norms : AttentionViewOptions::Weights;
