@@ -31,6 +31,7 @@ void addOptions(QCommandLineParser& parser) {
         {"stage", QT_TRANSLATE_NOOP("cli", "Encoder-decoder lessons: the stage, encoder (default), decoder_self (each decoder "
                                           "row from Y₀ to Y₁) or cross (from Y₁ to Y₂: its sources are the source words)."), "name"},
         {"top", QT_TRANSLATE_NOOP("cli", "Text: the K largest sources of each word (default 3)."), "k"},
+        {"ablate", QT_TRANSLATE_NOOP("cli", "Switch these heads off in the run (LAYER:HEAD, counted from 1, comma-separated)."), "heads"},
         {"sentence-b", QT_TRANSLATE_NOOP("cli", "The second sentence (B): compare one word of each instead."), "text"},
         {"token-a", QT_TRANSLATE_NOOP("cli", "With --sentence-b: the token of sentence A (1 = first)."), "i"},
         {"token-b", QT_TRANSLATE_NOOP("cli", "With --sentence-b: the token of sentence B (1 = first)."), "j"},
@@ -47,13 +48,18 @@ struct Request {
     std::optional<int> layer;  // 0-based; none: the whole stack
     std::shared_ptr<const OpenedModel> model;
     std::shared_ptr<const Lesson> lesson;
-    std::optional<StageView> stage;  // an encoder–decoder lesson's (--stage, default the encoder)
+    std::optional<StageView> stage;  // an encoder–decoder lesson's (--stage, default the encoder), its heads off
+    std::vector<HeadRef> ablate;     // --ablate: a model's or a lesson's heads off (a stage's are in `stage`)
 };
 
 Result<StatesRun> runOne(const Request& r, const std::string& sentence, int detailLayer) {
+    RunSettings settings;
+    settings.ablate = r.ablate;
+    RunControl control;
+    control.ablate = r.ablate;
     auto run = r.stage    ? stageStatesRun(*r.lesson, sentence, *r.stage)
-               : r.lesson ? lessonStatesRun(*r.lesson, sentence)
-                          : modelStatesRun(*r.model, sentence, detailLayer);
+               : r.lesson ? lessonStatesRun(*r.lesson, sentence, settings)
+                          : modelStatesRun(*r.model, sentence, detailLayer, control);
     if (run) notices(run.value().trace.notices);
     return run;
 }
@@ -89,6 +95,8 @@ Result<Request> readRequest(const QCommandLineParser& parser) {
     r.top = readCount(parser, "top", 1, INT_MAX, error).value_or(3);
     if (const auto layer = readCount(parser, "layer", 1, std::max(1, layers), error)) r.layer = *layer - 1;
     if (!error.empty()) return Error{"", error};
+    if (auto bad = readAblation(parser, layers, r.model ? r.model->headCount() : r.lesson->numHeads, r.ablate)) return Error{"", *bad};
+    if (r.stage) r.stage = withShownStageHeads(*r.stage, std::move(r.ablate));
     r.source = r.model ? modelShapeText(*r.model, Language::English) : r.lesson->title.in("en");
     auto sentence = readSentence(parser, "sentence", r.lesson ? r.lesson->sentence : std::string());
     if (!sentence) return sentence.error();
