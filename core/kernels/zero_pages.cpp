@@ -86,7 +86,8 @@ void release(const PageRange& r) {
 }  // namespace
 
 void zeroReleasingPages(float* begin, std::size_t count) {
-    if (const auto pages = zeroEnds(begin, begin + count)) release(*pages);
+    zeroQueueingPages(begin, count);
+    releaseQueuedPages();
 }
 
 void zeroQueueingPages(float* begin, std::size_t count) {

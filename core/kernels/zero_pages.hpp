@@ -8,8 +8,9 @@
 
 namespace attnscope {
 
-// Sets begin[0..count) to 0. The whole pages inside the range are released instead of written;
-// the partial pages at both ends are written. Precondition: the
+// Sets begin[0..count) to 0. The whole pages inside the range are released instead of written
+// (with any this thread queued: zeroQueueingPages); the partial pages at both ends are written.
+// Precondition: the
 // memory is this process's own heap (malloc, a MatF's storage: private anonymous pages, which the
 // kernel refills with zeros). Elsewhere than Linux, or when the kernel refuses, it writes them all.
 void zeroReleasingPages(float* begin, std::size_t count);

@@ -50,14 +50,20 @@ int productThreads() { return productThreadCount(); }  // one setting governs ev
 
 namespace {
 
+// Word i of 16-bit weights in the mapping, which may hold them at odd offsets.
+inline std::uint16_t wordAt(const std::uint8_t* words, std::size_t i) {
+    std::uint16_t bits = 0;
+    std::memcpy(&bits, words + 2 * i, 2);
+    return bits;
+}
+
 // bfloat16 words → floats: a bfloat16 is a float's upper half. In blocks of a fixed length and
 // apart from the F16 branch so that the compiler vectorises it (widening feeds every product of
-// a BF16 checkpoint: scalar, it was 6 % of a 512-token run of Qwen2.5-0.5B).
-void widenBf16(const std::uint8_t* __restrict words, std::size_t n, float* __restrict out) {
+// a BF16 checkpoint: scalar, it was 6 % of a 512-token run of Qwen2.5-0.5B). Not inlined: inlined
+// into rowsInto, GCC dropped the __restrict and kept the loop scalar.
+[[gnu::noinline]] void widenBf16(const std::uint8_t* __restrict words, std::size_t n, float* __restrict out) {
     const auto widenOne = [&](std::size_t i) {
-        std::uint16_t bits = 0;
-        std::memcpy(&bits, words + 2 * i, 2);  // the mapping may hold them at odd offsets
-        const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
+        const std::uint32_t wide = static_cast<std::uint32_t>(wordAt(words, i)) << 16;
         std::memcpy(out + i, &wide, sizeof wide);
     };
     constexpr std::size_t kBlock = 1024;
@@ -222,11 +228,7 @@ void MatrixRef::rowsInto(Eigen::Index first, Eigen::Index count, float* out) con
         widenBf16(words, n, out);
         return;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        std::uint16_t bits = 0;
-        std::memcpy(&bits, words + 2 * i, 2);  // the mapping may hold them at odd offsets
-        out[i] = halfToFloat(bits);
-    }
+    for (std::size_t i = 0; i < n; ++i) out[i] = halfToFloat(wordAt(words, i));
 }
 
 MatF MatrixRef::rowsAsFloat(Eigen::Index first, Eigen::Index count) const {
@@ -267,11 +269,8 @@ constexpr Eigen::Index kCheckBlock = 4096;
 // the compiler vectorises it.
 bool blockHasNonFinite16(const std::uint8_t* words, std::uint16_t exponent) {
     unsigned flags = 0;
-    for (Eigen::Index i = 0; i < kCheckBlock; ++i) {
-        std::uint16_t bits = 0;
-        std::memcpy(&bits, words + 2 * i, 2);  // the mapping may hold them at odd offsets
-        flags |= static_cast<unsigned>((bits & exponent) == exponent);
-    }
+    for (Eigen::Index i = 0; i < kCheckBlock; ++i)
+        flags |= static_cast<unsigned>((wordAt(words, static_cast<std::size_t>(i)) & exponent) == exponent);
     return flags != 0;
 }
 
@@ -283,11 +282,8 @@ std::optional<Eigen::Index> firstNonFinite16(const std::uint8_t* words, Eigen::I
     // Qwen2.5-0.5B's start. Whole blocks first; a bad block, and the tail, word by word.
     Eigen::Index start = 0;
     while (start + kCheckBlock <= n && !blockHasNonFinite16(words + 2 * start, exponent)) start += kCheckBlock;
-    for (Eigen::Index i = start; i < n; ++i) {
-        std::uint16_t bits = 0;
-        std::memcpy(&bits, words + 2 * i, 2);
-        if ((bits & exponent) == exponent) return i;
-    }
+    for (Eigen::Index i = start; i < n; ++i)
+        if ((wordAt(words, static_cast<std::size_t>(i)) & exponent) == exponent) return i;
     return std::nullopt;
 }
 
