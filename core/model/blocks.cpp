@@ -4,6 +4,7 @@
 #include "core/model/blocks.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -73,53 +74,58 @@ inline std::uint16_t wordAt(const std::uint8_t* words, std::size_t i) {
     for (std::size_t i = start; i < n; ++i) widenOne(i);
 }
 
+constexpr std::size_t kWideningGrain = std::size_t{1} << 16;  // 256 KB of floats: a slice is worth a wake-up
+
 // A 16-bit weight widened for one product: the calling thread's buffer, reused by every product
 // it runs (at most the largest matrix a layer or a logits block holds, never the whole model).
+// Widened on every product thread: on one, it was 12 % of a 512-token run of Llama-3.2-1B
+// while the other core waited.
 const float* widened(const MatrixRef& W) {
     if (W.data) return W.data;
     thread_local std::vector<float> buffer;
-    buffer.resize(static_cast<std::size_t>(W.rows * W.cols));
-    W.rowsInto(0, W.rows, buffer.data());
-    return buffer.data();
+    const auto n = static_cast<std::size_t>(W.rows * W.cols);
+    buffer.resize(n);
+    float* out = buffer.data();
+    runInSlices(n, kWideningGrain, productThreads(),
+                [&](std::size_t begin, std::size_t end) { W.elementsInto(begin, end - begin, out + begin); });
+    return out;
 }
 
-// Y += X·op(W) for the projections and feed-forward layers: BF16 weights in BF16 where that path
-// is chosen (bf16_products.hpp), else our own kernel where it beats OpenBLAS (sgemm.hpp,
-// ownSgemmWins), else gemm. Y holds the bias.
-void weightProduct(const MatF& X, const MatrixRef& W, bool transB, MatF& Y) {
+// Y = bias + X·op(W) for the projections and feed-forward layers: BF16 weights in BF16 where that
+// path is chosen (bf16_products.hpp), else our own kernel where it beats OpenBLAS (sgemm.hpp,
+// ownSgemmWins), else gemm. Those two add to Y, which starts as the bias or zeros; without a bias
+// OpenBLAS writes Y itself (beta 0): zeroing it first, on one thread, was 1.4 % of a 512-token run
+// of Qwen2.5-0.5B.
+void weightProduct(const MatF& X, const MatrixRef& W, bool transB, const VectorRef& bias, MatF& Y) {
+    const int threads = productThreads();
+    const bool ours = ownSgemmWins(X.rows(), Y.cols(), X.cols(), transB, threads);
+    const bool overwrite = !bias.data && !ours && !(!W.data && W.dtype == DType::BF16 && bf16ProductsActive());
+    if (bias.data) Y.rowwise() = bias.view();
+    else if (!overwrite) Y.setZero();
     if (bf16ProductInto(X, W, transB, Y)) return;
     const SgemmArgs args{X.rows(), Y.cols(), X.cols(), X.data(), X.cols(), widened(W), W.cols, transB, Y.data(), Y.cols()};
-    const int threads = productThreads();
-    if (ownSgemmWins(args.m, args.n, args.k, transB, threads) && ownSgemm(args, threads)) return;
-    gemm(args.m, args.n, args.k, args.a, args.lda, args.b, args.ldb, transB, 1.0f, args.c, args.ldc);
-}
-
-// The bias first (or zeros), then Y += X·op(W).
-void startWithBias(MatF& Y, const VectorRef& bias) {
-    if (bias.data) Y.rowwise() = bias.view();
-    else Y.setZero();
+    if (ours && ownSgemm(args, threads)) return;
+    gemm(args.m, args.n, args.k, args.a, args.lda, args.b, args.ldb, transB, overwrite ? 0.0f : 1.0f, args.c, args.ldc);
 }
 
 }  // namespace
 
 void linearInto(const MatF& X, const LinearRef& layer, MatF& Y) {
     Y.resize(X.rows(), layer.weight.rows);  // T×out; no reallocation when the buffer already fits
-    startWithBias(Y, layer.bias);           // then Y += X·Wᵀ (W out×in)
-    weightProduct(X, layer.weight, true, Y);
+    weightProduct(X, layer.weight, true, layer.bias, Y);  // W out×in
 }
 
 void conv1dInto(const MatF& X, const LinearRef& layer, MatF& Y) {
     Y.resize(X.rows(), layer.weight.cols);  // T×out
-    startWithBias(Y, layer.bias);           // then Y += X·W (W in×out)
-    weightProduct(X, layer.weight, false, Y);
+    weightProduct(X, layer.weight, false, layer.bias, Y);  // W in×out
 }
 
 // In blocks of rows when the pages are released or the table is 16-bit (a widened block, never
 // the whole table: Qwen's 151,936 × 896 would be 545 MB of floats).
 MatF logitsOf(const MatF& X, const MatrixRef& table, const std::function<void(const void*, std::size_t)>& releasePages) {
-    MatF logits = MatF::Zero(X.rows(), table.rows);  // n×V, no bias: the products add to it
+    MatF logits(X.rows(), table.rows);  // n×V, no bias
     if (!releasePages && table.data) {
-        weightProduct(X, table, true, logits);
+        weightProduct(X, table, true, {}, logits);
         return logits;
     }
     // Blocks of about 1 MiB of floats: a 16-bit table's block, widened, is still in the cache when
@@ -128,8 +134,8 @@ MatF logitsOf(const MatF& X, const MatrixRef& table, const std::function<void(co
     MatF block;
     for (Eigen::Index r0 = 0; r0 < table.rows; r0 += blockRows) {
         const MatrixRef part = table.rowBlock(r0, std::min(blockRows, table.rows - r0));
-        block.setZero(X.rows(), part.rows);  // n×rows of the logits
-        weightProduct(X, part, true, block);
+        block.resize(X.rows(), part.rows);  // n×rows of the logits
+        weightProduct(X, part, true, {}, block);
         logits.middleCols(r0, part.rows) = block;
         if (releasePages) releasePages(part.bytes(), part.byteCount());
     }
@@ -218,12 +224,15 @@ MatrixRef MatrixRef::rowBlock(Eigen::Index first, Eigen::Index count) const {
 }
 
 void MatrixRef::rowsInto(Eigen::Index first, Eigen::Index count, float* out) const {
-    const auto n = static_cast<std::size_t>(count * cols);
+    elementsInto(static_cast<std::size_t>(first * cols), static_cast<std::size_t>(count * cols), out);
+}
+
+void MatrixRef::elementsInto(std::size_t first, std::size_t n, float* out) const {
     if (data) {
-        std::memcpy(out, data + first * cols, n * sizeof(float));
+        std::memcpy(out, data + first, n * sizeof(float));
         return;
     }
-    const std::uint8_t* words = halves + 2 * first * cols;
+    const std::uint8_t* words = halves + 2 * first;
     if (dtype == DType::BF16) {
         widenBf16(words, n, out);
         return;
@@ -264,6 +273,7 @@ Prediction predictionFrom(int position, RowVecF logits, int topK) {
 namespace {
 
 constexpr Eigen::Index kCheckBlock = 4096;
+constexpr std::size_t kCheckSlice = 64 * kCheckBlock;  // 512 KB of words
 
 // Whether any of a block's words has its exponent all ones (±∞ or NaN): no early exit, so that
 // the compiler vectorises it.
@@ -274,17 +284,32 @@ bool blockHasNonFinite16(const std::uint8_t* words, std::uint16_t exponent) {
     return flags != 0;
 }
 
-}  // namespace
-
-std::optional<Eigen::Index> firstNonFinite16(const std::uint8_t* words, Eigen::Index n, DType dtype) {
-    const std::uint16_t exponent = dtype == DType::BF16 ? 0x7F80 : 0x7C00;  // all ones: ±∞ or NaN
-    // Every weight of a checkpoint is checked at load: word by word this was 0.6 s of
-    // Qwen2.5-0.5B's start. Whole blocks first; a bad block, and the tail, word by word.
+// Whole blocks first; a bad block, and the tail, word by word.
+std::optional<Eigen::Index> firstNonFinite16In(const std::uint8_t* words, Eigen::Index n, std::uint16_t exponent) {
     Eigen::Index start = 0;
     while (start + kCheckBlock <= n && !blockHasNonFinite16(words + 2 * start, exponent)) start += kCheckBlock;
     for (Eigen::Index i = start; i < n; ++i)
         if ((wordAt(words, static_cast<std::size_t>(i)) & exponent) == exponent) return i;
     return std::nullopt;
+}
+
+}  // namespace
+
+// Every weight of a checkpoint is checked at load: word by word this was 0.6 s of Qwen2.5-0.5B's
+// start, on one thread 6 % of Llama-3.2-1B's at 512 tokens. In slices of whole blocks on every
+// product thread; the first bad word of the first slice that has one.
+std::optional<Eigen::Index> firstNonFinite16(const std::uint8_t* words, Eigen::Index n, DType dtype) {
+    const std::uint16_t exponent = dtype == DType::BF16 ? 0x7F80 : 0x7C00;  // all ones: ±∞ or NaN
+    std::atomic<Eigen::Index> first{n};
+    runInSlices(static_cast<std::size_t>(n), kCheckSlice, productThreads(), [&](std::size_t begin, std::size_t end) {
+        const auto b = static_cast<Eigen::Index>(begin);
+        const auto bad = firstNonFinite16In(words + 2 * begin, static_cast<Eigen::Index>(end) - b, exponent);
+        if (!bad) return;
+        Eigen::Index seen = first.load();
+        while (b + *bad < seen && !first.compare_exchange_weak(seen, b + *bad)) {}
+    });
+    const Eigen::Index found = first.load();
+    return found < n ? std::optional<Eigen::Index>(found) : std::nullopt;
 }
 
 }  // namespace attnscope

@@ -28,6 +28,8 @@ struct MatrixRef {
     MatrixRef rowBlock(Eigen::Index first, Eigen::Index count) const;  // rows first…first+count−1, in place
     // Rows first…first+count−1 as floats into `out` (count×cols, row-major): a copy or a widening.
     void rowsInto(Eigen::Index first, Eigen::Index count, float* out) const;
+    // Elements first…first+count−1 in row-major order, the same way (a slice of a widening).
+    void elementsInto(std::size_t first, std::size_t count, float* out) const;
     MatF rowsAsFloat(Eigen::Index first, Eigen::Index count) const;  // count×cols
     MatF toFloat() const { return rowsAsFloat(0, rows); }            // rows×cols (Trace slices, small tables)
     const void* bytes() const { return data ? static_cast<const void*>(data) : halves; }

@@ -156,6 +156,19 @@ SgemmArgs columnPart(const SgemmArgs& g, long n0, long n1) {
 
 bool runOnColumnPool(int parts, const std::function<void(int)>& part) { return columnPool().run(parts, part); }
 
+void runInSlices(std::size_t n, std::size_t grain, int threads,
+                 const std::function<void(std::size_t, std::size_t)>& slice) {
+    const std::size_t grains = n / std::max<std::size_t>(grain, 1);
+    const int parts = static_cast<int>(std::clamp<std::size_t>(grains, 1, static_cast<std::size_t>(std::max(threads, 1))));
+    const std::function<void(int)> part = [&](int index) {
+        const std::size_t begin = grains * static_cast<std::size_t>(index) / static_cast<std::size_t>(parts) * grain;
+        const std::size_t end = index + 1 == parts ? n : grains * static_cast<std::size_t>(index + 1) / static_cast<std::size_t>(parts) * grain;
+        if (end > begin) slice(begin, end);
+    };
+    if (parts > 1 && columnPool().run(parts, part)) return;
+    slice(0, n);
+}
+
 bool ownSgemm(const SgemmArgs& args, int threads) {
     const SimdLevel level = activeSimdLevel();
     if (level == SimdLevel::Sse2) return false;

@@ -7,6 +7,7 @@
 // -march. Where they are used: ownSgemmWins().
 #pragma once
 
+#include <cstddef>
 #include <functional>
 
 #include "core/model/blas_kernels.hpp"
@@ -40,6 +41,13 @@ bool ownSgemm(const SgemmArgs& args, int threads);
 // asking again): the caller then runs the parts itself. A product inside a part runs on one thread.
 // An exception from any part is rethrown here once every part has finished (the first one).
 bool runOnColumnPool(int parts, const std::function<void(int)>& part);
+
+// slice(begin, end) over [0, n) cut into at most `threads` slices, each a whole number of `grain`s
+// but the last, run at once on that pool; one slice on the calling thread when n is under two
+// grains or the pool is busy. For the passes over a checkpoint's weights between its products
+// (the load check, the BF16 widening): memory-bound, on one thread they left the other core idle.
+void runInSlices(std::size_t n, std::size_t grain, int threads,
+                 const std::function<void(std::size_t, std::size_t)>& slice);
 
 // The routing rule, from the measurements in bench/README.md ("Our own SGEMM"): ours where it
 // beat OpenBLAS, per layout (transB as in SgemmArgs). ATTNSCOPE_SGEMM=openblas or =own in the

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "core/model/bf16_products.hpp"
+#include "core/model/blas_kernels.hpp"
 #include "core/model/blocks.hpp"
 #include "matrix_compare.hpp"
 
@@ -48,6 +50,15 @@ double valueOf(std::uint16_t word) {
     std::memcpy(&x, &bits, 4);
     return x;
 }
+
+class ProductThreads {  // OpenBLAS's thread count, which every product and slice follows, for a scope
+public:
+    explicit ProductThreads(int n) : before_(productThreadCount()) { setProductThreadCount(n); }
+    ~ProductThreads() { setProductThreadCount(before_); }
+
+private:
+    int before_;
+};
 
 }  // namespace
 
@@ -121,4 +132,54 @@ TEST_CASE("a BF16 product is the float64 product of the bfloat16-rounded inputs,
     const ProductsChoiceScope f32(ProductsChoice::F32);
     MatF Y = MatF::Zero(T, out);
     CHECK_FALSE(bf16ProductInto(X, MatrixRef{nullptr, out, in, bytes, DType::BF16}, true, Y));  // the caller widens
+}
+
+TEST_CASE("f32 path: a BF16 weight widened on two threads gives X·Wᵀ + b, into a used buffer, with and without a bias",
+          "[kernels][products][models]") {
+    const ProductsChoiceScope f32(ProductsChoice::F32);
+    const ProductThreads two(2);
+    // 300 × 600 words: 180,000, past two of the widening's slices (65,536 words each), so each
+    // thread widens a part. 200 tokens go to OpenBLAS, which without a bias writes Y itself
+    // (beta 0); 5 tokens to our own kernels, which add to zeros.
+    constexpr Eigen::Index out = 300, in = 600;
+    std::mt19937 random(7);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<std::uint16_t> words(static_cast<std::size_t>(out * in));
+    for (auto& word : words) word = bf16Of(0.05f * normal(random));
+    std::vector<float> bias(static_cast<std::size_t>(out));
+    for (float& b : bias) b = normal(random);
+    const MatrixRef W{nullptr, out, in, reinterpret_cast<const std::uint8_t*>(words.data()), DType::BF16};
+    for (const Eigen::Index T : {Eigen::Index{200}, Eigen::Index{5}})
+        for (const bool withBias : {false, true}) {
+            INFO(T << " tokens, " << (withBias ? "with" : "without") << " a bias");
+            MatF X(T, in);
+            for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = normal(random);
+            Mat want(T, out);  // Σ_j X[t, j] · W(o, j) in double, W's words read by hand
+            for (Eigen::Index t = 0; t < T; ++t)
+                for (Eigen::Index o = 0; o < out; ++o) {
+                    double sum = withBias ? bias[static_cast<std::size_t>(o)] : 0.0;
+                    for (Eigen::Index j = 0; j < in; ++j) sum += double(X(t, j)) * valueOf(words[static_cast<std::size_t>(o * in + j)]);
+                    want(t, o) = sum;
+                }
+            MatF Y = MatF::Constant(T, out, std::numeric_limits<float>::quiet_NaN());  // a buffer from an earlier layer
+            linearInto(X, LinearRef{W, withBias ? VectorRef{bias.data(), out} : VectorRef{}}, Y);
+            REQUIRE_MATRIX_NEAR(want, toDouble(Y), 1e-4);  // float32 sums of 600 terms of ~0.05
+        }
+}
+
+TEST_CASE("the load check on two threads reports the first bad word of the whole tensor", "[kernels][products]") {
+    const ProductThreads two(2);
+    // 1,000,000 words: 3 whole slices of 262,144 → parts [0, 393,216) and [393,216, 1,000,000).
+    std::vector<std::uint16_t> words(1'000'000, 0x3F80);  // 1.0
+    const auto first = [&] { return firstNonFinite16(reinterpret_cast<const std::uint8_t*>(words.data()), 1'000'000, DType::BF16); };
+    CHECK_FALSE(first());
+    words[900'000] = 0x7F80;  // +inf, in the second part only
+    CHECK(first() == Eigen::Index{900'000});
+    words[393'216] = 0xFFC0;  // NaN, the second part's first word
+    CHECK(first() == Eigen::Index{393'216});
+    words[300'000] = 0xFF80;  // −inf in the first part: it wins though the second has two
+    CHECK(first() == Eigen::Index{300'000});
+    words[999'999] = 0x7F80;
+    words[0] = 0x7FC1;  // a NaN with payload, the very first word
+    CHECK(first() == Eigen::Index{0});
 }

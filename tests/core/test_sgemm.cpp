@@ -5,7 +5,12 @@
 // padding around C must stay untouched. `core_tests "[sgemm]" -s` prints every largest difference.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <algorithm>
 #include <cstdlib>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <utility>
 #include <new>
 #include <random>
 #include <sstream>
@@ -183,6 +188,42 @@ TEST_CASE("a part that throws on the pool reaches the caller, and the pool keeps
     std::vector<int> ran(3, 0);
     CHECK(runOnColumnPool(3, [&](int part) { ran[static_cast<std::size_t>(part)] = part + 1; }));
     CHECK(ran == std::vector<int>{1, 2, 3});
+}
+
+TEST_CASE("runInSlices covers [0, n) once, in whole grains, on the pool's threads; one slice when it cannot split",
+          "[sgemm]") {
+    std::mutex lock;
+    std::vector<std::pair<std::size_t, std::size_t>> slices;
+    std::set<std::thread::id> threads;
+    const auto record = [&](std::size_t begin, std::size_t end) {
+        const std::lock_guard held(lock);
+        slices.emplace_back(begin, end);
+        threads.insert(std::this_thread::get_id());
+    };
+    const auto sliced = [&](std::size_t n, std::size_t grain, int parts) {
+        slices.clear();
+        threads.clear();
+        runInSlices(n, grain, parts, record);
+        std::sort(slices.begin(), slices.end());
+        return slices;
+    };
+    using Slices = std::vector<std::pair<std::size_t, std::size_t>>;
+    // 10 grains of 100 in 3: grains 0–2, 3–5, 6–9 (⌊10·i/3⌋); the last slice takes the odd 50.
+    CHECK(sliced(1000, 100, 3) == Slices{{0, 300}, {300, 600}, {600, 1000}});
+    CHECK(threads.size() == 3);
+    CHECK(sliced(1050, 100, 2) == Slices{{0, 500}, {500, 1050}});
+    CHECK(threads.size() == 2);
+    CHECK(sliced(199, 100, 2) == Slices{{0, 199}});  // one grain: the calling thread alone
+    CHECK(threads == std::set<std::thread::id>{std::this_thread::get_id()});
+    CHECK(sliced(1000, 100, 1) == Slices{{0, 1000}});
+    // Asked from a part already on the pool: that part's thread runs it whole.
+    std::vector<Slices> inner(2);
+    REQUIRE(runOnColumnPool(2, [&](int part) {
+        runInSlices(1000, 100, 2, [&](std::size_t begin, std::size_t end) {
+            inner[static_cast<std::size_t>(part)].emplace_back(begin, end);
+        });
+    }));
+    CHECK(inner == std::vector<Slices>{{{0, 1000}}, {{0, 1000}}});
 }
 
 TEST_CASE("the routing rule: ours up to 64 tokens, and nn.Linear's products up to 128 on AVX-512", "[sgemm]") {
