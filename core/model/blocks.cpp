@@ -160,49 +160,78 @@ LayerBuffers& threadLayerBuffers() {
 }
 
 // The element-wise steps run on the SIMD level chosen at start-up (core/model/simd_kernels.hpp):
-// Eigen here is compiled for SSE2 only (no -march).
+// Eigen here is compiled for SSE2 only (no -march). They run in slices on every product thread
+// (forEachSlice): on one, the activations, the gate's product, RoPE and the norms were 1.3 s of
+// Llama-3.2-1B's 4,096-token forward pass while the other core waited. Each element (each row of
+// a norm) is computed as on one thread: the results are the same bits.
+void forEachSlice(std::size_t n, std::size_t itemSize, const std::function<void(std::size_t, std::size_t)>& slice) {
+    constexpr std::size_t kGrainFloats = std::size_t{1} << 15;  // 128 KB: a slice is worth a wake-up
+    runInSlices(n, std::max<std::size_t>(1, kGrainFloats / std::max<std::size_t>(itemSize, 1)), productThreads(), slice);
+}
+
+namespace {
+
+void activateSlice(float* x, std::size_t n, Activation activation) {
+    const SimdLevel level = activeSimdLevel();
+    switch (activation) {
+        case Activation::GeluErf: geluErfInPlace(level, x, n); return;
+        case Activation::GeluTanh: geluTanhInPlace(level, x, n); return;
+        case Activation::Relu: {
+            Eigen::Map<Eigen::ArrayXf> a(x, static_cast<Eigen::Index>(n));
+            a = a.cwiseMax(0.0f);
+            return;
+        }
+        case Activation::Silu: siluInPlace(level, x, n); return;
+    }
+}
+
+}  // namespace
+
 void layerNorm(MatF& X, const LayerNormRef& norm, float eps) {
     const SimdLevel level = activeSimdLevel();
     const auto n = static_cast<std::size_t>(X.cols());
-    for (Eigen::Index r = 0; r < X.rows(); ++r)  // X is row-major: each row contiguous
-        layerNormRow(level, X.row(r).data(), n, norm.gamma.data, norm.beta.data, eps);
+    forEachSlice(static_cast<std::size_t>(X.rows()), n, [&](std::size_t r0, std::size_t r1) {
+        for (auto r = static_cast<Eigen::Index>(r0); r < static_cast<Eigen::Index>(r1); ++r)  // row-major: rows contiguous
+            layerNormRow(level, X.row(r).data(), n, norm.gamma.data, norm.beta.data, eps);
+    });
 }
 
 void rmsNorm(MatF& X, const VectorRef& weight, float eps, bool plusOne) {
     const auto w = weight.view().array();  // 1×n
-    for (Eigen::Index r = 0; r < X.rows(); ++r) {
-        auto row = X.row(r).array();
-        const float meanSquare = row.square().mean();
-        row *= 1.0f / std::sqrt(meanSquare + eps);
-        if (plusOne) row *= 1.0f + w;
-        else row *= w;
-    }
+    forEachSlice(static_cast<std::size_t>(X.rows()), static_cast<std::size_t>(X.cols()), [&](std::size_t r0, std::size_t r1) {
+        for (auto r = static_cast<Eigen::Index>(r0); r < static_cast<Eigen::Index>(r1); ++r) {
+            auto row = X.row(r).array();
+            const float meanSquare = row.square().mean();
+            row *= 1.0f / std::sqrt(meanSquare + eps);
+            if (plusOne) row *= 1.0f + w;
+            else row *= w;
+        }
+    });
 }
 
 // Both GELUs use Eigen's erf / tanh approximations (a few float ulp from std::erf / std::tanh),
 // vectorised: the scalar std::erf took 33 ms of a 400 ms bert-base forward pass (docs/models.md).
-void geluErf(MatF& X) { geluErfInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
+void geluErf(MatF& X) { activate(X, Activation::GeluErf); }
 
-void geluTanh(MatF& X) { geluTanhInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
+void geluTanh(MatF& X) { activate(X, Activation::GeluTanh); }
 
 // Vectorised at the run's level: Eigen's exp here is SSE2 only (3.4 % of a 4,096-token Qwen run).
-void silu(MatF& X) { siluInPlace(activeSimdLevel(), X.data(), static_cast<std::size_t>(X.size())); }
+void silu(MatF& X) { activate(X, Activation::Silu); }
 
 void activate(MatF& X, Activation activation) {
-    switch (activation) {
-        case Activation::GeluErf: geluErf(X); return;
-        case Activation::GeluTanh: geluTanh(X); return;
-        case Activation::Relu: X = X.cwiseMax(0.0f); return;
-        case Activation::Silu: silu(X); return;
-    }
+    forEachSlice(static_cast<std::size_t>(X.size()), 1, [&](std::size_t b, std::size_t e) { activateSlice(X.data() + b, e - b, activation); });
 }
 
+// act(gate) ⊙ up in one pass over each slice, then down.
 void gatedMlpInto(const MatF& X, const LinearRef& gate, const LinearRef& up, const LinearRef& down, Activation act,
                   LayerBuffers& b, MatF& out) {
     linearInto(X, gate, b.gate);  // T×d_ff
     linearInto(X, up, b.inner);   // T×d_ff
-    activate(b.gate, act);
-    b.inner.array() *= b.gate.array();
+    forEachSlice(static_cast<std::size_t>(b.gate.size()), 1, [&](std::size_t begin, std::size_t end) {
+        const auto n = static_cast<Eigen::Index>(end - begin);
+        activateSlice(b.gate.data() + begin, end - begin, act);
+        Eigen::Map<Eigen::ArrayXf>(b.inner.data() + begin, n) *= Eigen::Map<const Eigen::ArrayXf>(b.gate.data() + begin, n);
+    });
     linearInto(b.inner, down, out);  // T×d
 }
 

@@ -111,5 +111,9 @@ void gemm(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen:
 void gemmEigen(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* A, Eigen::Index lda, const float* B,
                Eigen::Index ldb, bool transB, float beta, float* C, Eigen::Index ldc);
 int productThreads();  // one setting governs every product (bench/README.md)
+// slice(begin, end) over n items of `itemSize` floats each, on every product thread in slices of
+// whole items, at least 128 KB each (fewer items: the calling thread alone). For element-wise
+// steps, which would otherwise leave the other core idle between the products.
+void forEachSlice(std::size_t n, std::size_t itemSize, const std::function<void(std::size_t, std::size_t)>& slice);
 
 }  // namespace attnscope

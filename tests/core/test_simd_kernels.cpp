@@ -2,7 +2,10 @@
 // references in double (std::exp, std::erf, std::tanh, a two-pass LayerNorm), at every SIMD
 // level this CPU can run, on awkward lengths (tails of every size at W = 4, 8, 16).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <mutex>
 #include <iomanip>
 #include <limits>
 #include <random>
@@ -10,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/blas_kernels.hpp"
+#include "core/model/blocks.hpp"
 #include "core/model/simd_kernels.hpp"
 #include "core/model/transformer.hpp"
 #include "model_fixtures.hpp"
@@ -194,6 +199,92 @@ TEST_CASE("LayerNorm rows against a two-pass LayerNorm in double; residual adds"
             for (std::size_t i = 0; i < n; ++i) CHECK(sum[i] == row[i] + gamma[i]);
         }
     }
+}
+
+TEST_CASE("the element-wise steps on two threads: every element as the one-thread kernels give it, bit for bit", "[simd]") {
+    struct TwoThreads {  // OpenBLAS's thread count, which the slices follow
+        int before = productThreadCount();
+        TwoThreads() { setProductThreadCount(2); }
+        ~TwoThreads() { setProductThreadCount(before); }
+    } two;
+    // 173 × 1,201 floats (207,773): six of the 32,768-float grains and an odd rest, so both
+    // threads take a part and the last part ends off a grain. Each step's kernel run on the whole
+    // buffer at once on this thread is what the slices must reproduce.
+    const SimdLevel level = activeSimdLevel();
+    const auto filled = [](unsigned seed) {
+        const std::vector<float> v = randomRow(173 * 1201, 6.0f, seed);
+        return MatF(Eigen::Map<const MatF>(v.data(), 173, 1201));
+    };
+    const MatF x = filled(41);
+    const auto n = static_cast<std::size_t>(x.size());
+    const auto sameBits = [](const MatF& want, const MatF& got) {
+        REQUIRE(want.size() == got.size());
+        return std::memcmp(want.data(), got.data(), static_cast<std::size_t>(want.size()) * sizeof(float)) == 0;
+    };
+    const std::pair<Activation, void (*)(SimdLevel, float*, std::size_t)> kernels[] = {
+        {Activation::Silu, siluInPlace}, {Activation::GeluErf, geluErfInPlace}, {Activation::GeluTanh, geluTanhInPlace}};
+    for (const auto& [activation, kernel] : kernels) {
+        MatF want = x, got = x;
+        kernel(level, want.data(), n);
+        activate(got, activation);
+        CHECK(sameBits(want, got));
+    }
+    MatF relu = x;
+    activate(relu, Activation::Relu);
+    CHECK(sameBits(MatF(x.cwiseMax(0.0f)), relu));
+
+    // The gated MLP's middle: act(gate) ⊙ up, with down the identity (and no biases) so that out is it.
+    const MatF gateW = MatF::Identity(1201, 1201), upW = 0.5f * MatF::Identity(1201, 1201);
+    const LinearRef gate{MatrixRef{gateW.data(), 1201, 1201}, {}}, up{MatrixRef{upW.data(), 1201, 1201}, {}},
+        down{MatrixRef{gateW.data(), 1201, 1201}, {}};
+    LayerBuffers buffers;
+    MatF out;
+    gatedMlpInto(x, gate, up, down, Activation::Silu, buffers, out);
+    MatF wantGate = x;
+    siluInPlace(level, wantGate.data(), n);
+    const MatF wantMlp = (wantGate.array() * (0.5f * x.array())).matrix();  // x·I and x·½I are exact
+    CHECK(sameBits(wantMlp, out));
+
+    // Norms: each row as layerNormRow and the row-at-a-time RMSNorm give it.
+    const std::vector<float> gamma = randomRow(1201, 2.0f, 5), beta = randomRow(1201, 1.0f, 6);
+    MatF normed = x, wantNormed = x;
+    layerNorm(normed, LayerNormRef{VectorRef{gamma.data(), 1201}, VectorRef{beta.data(), 1201}}, 1e-5f);
+    for (Eigen::Index r = 0; r < x.rows(); ++r) layerNormRow(level, wantNormed.row(r).data(), 1201, gamma.data(), beta.data(), 1e-5f);
+    CHECK(sameBits(wantNormed, normed));
+    MatF rms = x, wantRms = x;
+    rmsNorm(rms, VectorRef{gamma.data(), 1201}, 1e-6f, false);
+    for (Eigen::Index r = 0; r < x.rows(); ++r) {
+        auto row = wantRms.row(r).array();
+        row *= 1.0f / std::sqrt(row.square().mean() + 1e-6f);
+        row *= Eigen::Map<const RowVecF>(gamma.data(), 1201).array();
+    }
+    CHECK(sameBits(wantRms, rms));
+}
+
+TEST_CASE("forEachSlice cuts whole items of at least 32,768 floats: RoPE's heads at 4,096 and at 5 tokens", "[simd]") {
+    struct TwoThreads {
+        int before = productThreadCount();
+        TwoThreads() { setProductThreadCount(2); }
+        ~TwoThreads() { setProductThreadCount(before); }
+    } two;
+    const auto slicesOf = [](std::size_t n, std::size_t itemSize) {
+        std::vector<std::pair<std::size_t, std::size_t>> slices;
+        std::mutex lock;
+        forEachSlice(n, itemSize, [&](std::size_t b, std::size_t e) {
+            const std::lock_guard held(lock);
+            slices.emplace_back(b, e);
+        });
+        std::sort(slices.begin(), slices.end());
+        return slices;
+    };
+    using Slices = std::vector<std::pair<std::size_t, std::size_t>>;
+    const bool pool = productThreadCount() == 2;  // 1 in a build without OpenBLAS: one slice
+    // 32 heads of 4,096 × 64 floats: a head is 8 grains' worth, so the grain is one head.
+    CHECK(slicesOf(32, 4096 * 64) == (pool ? Slices{{0, 16}, {16, 32}} : Slices{{0, 32}}));
+    // At 5 tokens a head is 320 floats: the grain is 102 heads, more than there are.
+    CHECK(slicesOf(32, 5 * 64) == Slices{{0, 32}});
+    // 173 rows of 1,201: 27 rows a grain, 6 grains, 3 each; the second part takes the rest.
+    CHECK(slicesOf(173, 1201) == (pool ? Slices{{0, 81}, {81, 173}} : Slices{{0, 173}}));
 }
 
 // A digest's row (core/trace/head_digest.cpp): Σ w·ln w against std::log in double, over a
