@@ -62,7 +62,7 @@ private:
 
 }  // namespace
 
-TEST_CASE("products choice names: auto, bf16, f32, any case; nothing else", "[kernels][products]") {
+TEST_CASE("products choice names: auto, bf16, f32, any case, nothing else", "[kernels][products]") {
     CHECK(parseProductsChoice("auto") == ProductsChoice::Auto);
     CHECK(parseProductsChoice("BF16") == ProductsChoice::Bf16);
     CHECK(parseProductsChoice("f32") == ProductsChoice::F32);
@@ -73,7 +73,7 @@ TEST_CASE("products choice names: auto, bf16, f32, any case; nothing else", "[ke
     CHECK(kProductsChoiceNames == "auto, bf16, f32");
 }
 
-TEST_CASE("auto multiplies in BF16 only with AMX-BF16 and oneDNN; bf16 needs AVX512_BF16; f32 runs anywhere",
+TEST_CASE("auto multiplies in BF16 only with AMX-BF16 and oneDNN, bf16 needs AVX512_BF16, f32 runs anywhere",
           "[kernels][products]") {
     // auto: AVX512_BF16 alone stays f32 (vdpbf16ps at half the FMA ports' flops, bench/README.md).
     CHECK_FALSE(decideProducts(ProductsChoice::Auto, bf16Cpu(), true).bf16);

@@ -31,7 +31,7 @@ CpuFeatures avx512Cpu() {  // Skylake-SP and later Xeons, Zen 4/5 (which OpenBLA
 
 }  // namespace
 
-TEST_CASE("kernel family names: ours and OpenBLAS's, any case; nothing else", "[kernels]") {
+TEST_CASE("kernel family names: ours and OpenBLAS's, any case, nothing else", "[kernels]") {
     CHECK(parseKernelFamily("auto") == KernelFamily::Auto);
     CHECK(parseKernelFamily("openblas") == KernelFamily::Library);
     CHECK(parseKernelFamily("AVX512") == KernelFamily::Avx512);

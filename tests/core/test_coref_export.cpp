@@ -89,7 +89,7 @@ TEST_CASE("coreference CSV: a combined row, then one row per head, quoted where 
           "it,5,cat,3,1,2,0.75,1,1,0,\"mean of 2 heads (1:1, 1:2)\"\n");
 }
 
-TEST_CASE("coreference CSV: scores read back exactly; no mentions gives the header alone", "[coref]") {
+TEST_CASE("coreference CSV: scores read back exactly, no mentions gives the header alone", "[coref]") {
     SentenceResolution s = handMade();
     s.mentions[0].scores << 0.1 + 0.2, 1.0 / 3;
     s.mentions[0].heads.clear();  // rollout: no per-head rows

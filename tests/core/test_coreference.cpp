@@ -102,7 +102,7 @@ fs::path sourceDir() { return fs::path(ATTNSCOPE_SOURCE_DIR); }
 
 // ---------------------------------------------------------------- words
 
-TEST_CASE("words are rebuilt from BERT pieces; special tokens belong to no word", "[coref]") {
+TEST_CASE("words are rebuilt from BERT pieces, special tokens belong to no word", "[coref]") {
     const std::vector<Word> words = wordsOf(elephantTokens());
     CHECK(wordTexts(words) == std::vector<std::string>{"elephant", "mouse", "and", "kitten"});
     CHECK(words[0].tokens == std::vector<int>{1, 2});
@@ -155,7 +155,7 @@ TEST_CASE("findWordSpan matches whole words across pieces, any case", "[coref]")
 // TO a word = sum over its pieces: elephant .15 + .05 = .20, mouse .15, and .15, kitten .075 + .075 = .15
 // ([CLS] .20 and [SEP] .15 are in no word). Candidates (before, not stop-words): elephant, mouse.
 // Renormalised over them: elephant .20 / .35 = 4/7 = 0.571428…, mouse .15 / .35 = 3/7.
-TEST_CASE("piece merging: to a word sums its pieces, from a word averages them; specials excluded", "[coref]") {
+TEST_CASE("piece merging: to a word sums its pieces, from a word averages them, specials excluded", "[coref]") {
     const std::vector<Word> words = wordsOf(elephantTokens());
     const Mention kitten = mentionAtWord(words, 3).value();
     CHECK_FALSE(kitten.pronoun);
@@ -170,7 +170,7 @@ TEST_CASE("piece merging: to a word sums its pieces, from a word averages them; 
 // kitten's word 3 once "and" is left out); the rule baseline falls back to nearest for a non-pronoun.
 // Two heads (mean): head 2 gives from = mouse .75, [SEP] .25 → candidates [0, .75] → [0, 1];
 // mean = [(4/7 + 0)/2, (3/7 + 1)/2] = [2/7, 5/7] → mouse. The whole layer is the same two heads.
-TEST_CASE("one head, a set of heads, a whole layer; per-head contributions", "[coref]") {
+TEST_CASE("one head, a set of heads, a whole layer, per-head contributions", "[coref]") {
     const Trace trace = elephantTrace();
     const std::vector<Word> words = wordsOf(trace.tokens);
     const Mention kitten = mentionAtWord(words, 3).value();
@@ -458,7 +458,7 @@ TEST_CASE("head statistics and their label thresholds", "[coref]") {
 
 // [CLS] x . y [SEP]: a head sending every row half to [CLS] and half to "." has delimiter share 1;
 // one sending .3 to [SEP] and .7 to y has .3 (below .5). Next-token: rows i < 4 put 1 on i+1.
-TEST_CASE("delimiter sink and next-token labels; coreference label from an evaluation", "[coref]") {
+TEST_CASE("delimiter sink and next-token labels, coreference label from an evaluation", "[coref]") {
     Trace t;
     t.tokens = {piece("[CLS]", -1, true), piece("x", 0), piece(".", 1), piece("y", 2), piece("[SEP]", -1, true)};
     Mat sink = Mat::Zero(5, 5);
@@ -633,7 +633,7 @@ SentenceRunner coreferenceLessonRunner() {
 // wrong). Example 2 asks for "street" with "wide": head 1 still says animal (a single layer cannot
 // see "wide"), head 2 says street by the tie rule.
 //   head 1: 1/2, head 2: 1/2; nearest (street): 1/2; rule (street): 1/2.
-TEST_CASE("evaluation over a set with the lesson as the runner; progress and cancel", "[coref]") {
+TEST_CASE("evaluation over a set with the lesson as the runner, progress and cancel", "[coref]") {
     const std::string text =
         R"({"sentence": "The animal didn't cross the street because it was too tired", "mention": "it", "antecedent": "animal"})" "\n"
         R"({"sentence": "The animal didn't cross the street because it was too wide", "mention": "it", "antecedent": "street"})" "\n"

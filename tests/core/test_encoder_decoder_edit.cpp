@@ -88,7 +88,7 @@ TEST_CASE("d_k 2 → 1 resizes the decoder's weights as the encoder's, and the e
     CHECK(run(again, "a b").labelProbability[0] == Approx(0.933040).epsilon(0).margin(1e-6));
 }
 
-TEST_CASE("d_model, d_k and d_v 4 → 5 resize the decoder and its output head; the new feature is zero",
+TEST_CASE("d_model, d_k and d_v 4 → 5 resize the decoder and its output head, the new feature is zero",
           "[encoder-decoder][lesson-edit]") {
     const Lesson lesson = testing::builtInLesson("translation");  // no W_O: d_v must follow d_model
     const Lesson edited = resizedTo(lesson, {5, 1, 5, 5, 0});
@@ -124,7 +124,7 @@ TEST_CASE("a decoder resize that cannot run is refused, naming the field", "[enc
     CHECK(noDecoderWo.error().where.find("encoder_decoder.decoder_self.W_O") != std::string::npos);
 }
 
-TEST_CASE("the editor reaches the decoder's weights and its output head; a paste goes to the chosen one",
+TEST_CASE("the editor reaches the decoder's weights and its output head, a paste goes to the chosen one",
           "[encoder-decoder][lesson-edit]") {
     Lesson lesson = testing::builtInLesson("translation");
     LessonEncoderDecoder& ed = lesson.encoderDecoder;

@@ -33,7 +33,7 @@ TEST_CASE("the option --stage names the three stages as the lesson file names th
     CHECK(stageLayerCount(translation, EncoderDecoderStage::Cross) == 1);
 }
 
-TEST_CASE("a stage's heads off replace that stage's alone; Compare is off on the decoder's self-attention", "[encoder-decoder]") {
+TEST_CASE("a stage's heads off replace that stage's alone, Compare is off on the decoder's self-attention", "[encoder-decoder]") {
     const StageView view{EncoderDecoderStage::Cross, {{0, 1}}, DecoderHeadsOff{{{0, 0}}, {}}};
     const StageView cross = withShownStageHeads(view, {{0, 2}});
     CHECK(cross.encoderOff == std::vector<HeadRef>{{0, 1}});

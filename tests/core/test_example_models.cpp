@@ -206,7 +206,7 @@ TEST_CASE("the example BERT's heads: previous-token 3:2, next-token 2:4, broad 2
 // attention), so within a layer heads 1 and 2 have the same K, heads 1 and 3 not. Its heads are
 // all "mixed" on the classic sentence (MODEL_CARD.md): 1:2 keeps the most on itself, 4:2 the most
 // on the previous token.
-TEST_CASE("the example Llama: query heads share key/value heads; 1:2 self 0.393, 4:2 previous 0.325", "[examples]") {
+TEST_CASE("the example Llama: query heads share key/value heads, 1:2 self 0.393, 4:2 previous 0.325", "[examples]") {
     const OpenedModel llama = openExample("example-llama");
     auto run = runSentence(llama, "The LORD is my shepherd", RunControl{});
     REQUIRE(run);

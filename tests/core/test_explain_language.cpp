@@ -128,7 +128,7 @@ TEST_CASE("every cell of every built-in lesson: the Chinese explanation has the 
     }
 }
 
-TEST_CASE("notices are data; each reader renders them in its language", "[notices][i18n]") {
+TEST_CASE("notices are data, each reader renders them in its language", "[notices][i18n]") {
     RunSettings settings;
     settings.ablate = {HeadRef{0, 1}};
     const auto trace = runLesson(lessonFile("two-heads"), lessonFile("two-heads").sentence, settings).value();
@@ -143,7 +143,7 @@ TEST_CASE("notices are data; each reader renders them in its language", "[notice
     CHECK(noticeText(inHead, Language::Chinese) == "第 2 层，第 1 头：“dog”的每个分数都被掩码：它不关注任何词元（权重为 0）");
 }
 
-TEST_CASE("a printed trace in Chinese: step titles, notices and explanations; JSON stays English", "[export][i18n]") {
+TEST_CASE("a printed trace in Chinese: step titles, notices and explanations, JSON stays English", "[export][i18n]") {
     RunSettings settings;
     settings.ablate = {HeadRef{0, 0}};
     const auto trace = runLesson(lessonFile("first-hand-exercise"), "cats chase mice", settings).value();

@@ -91,7 +91,7 @@ TEST_CASE("Head ranking: layer 1 head 2 matters most for tiny BERT's [MASK]", "[
     CHECK((heads[2].head == HeadRef{0, 1}));
 }
 
-TEST_CASE("Head ranking skips heads already off and reports progress; cancel stops it", "[ablation][head-effect]") {
+TEST_CASE("Head ranking skips heads already off and reports progress, cancel stops it", "[ablation][head-effect]") {
     const LoadedModel model = loadTiny("bert-tiny");
     const ModelRun run = runIds(model, {2, 17, 4, 42, 3}, {HeadRef{0, 1}});
     std::vector<int> done;

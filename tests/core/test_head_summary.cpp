@@ -67,7 +67,7 @@ TEST_CASE("hiding special tokens keeps the others in order", "[head_summary]") {
     CHECK(visibleTokens(t, true) == std::vector<int>{1, 2});
 }
 
-TEST_CASE("selecting tokens keeps rows and columns; rows then sum to less than 1", "[head_summary]") {
+TEST_CASE("selecting tokens keeps rows and columns, rows then sum to less than 1", "[head_summary]") {
     const Trace t = handTrace();
     const Mat kept = selectTokens(t.layers[0].heads[0].weights, {1, 2});
     REQUIRE_MATRIX_NEAR(rows({{.5, .2}, {.2, .4}}), kept, 0);

@@ -66,7 +66,7 @@ TEST_CASE("the lines --print and the worksheets show, worked out, in English and
     CHECK(sheet.value().questions.find("= 64 parameters") != std::string::npos);
 }
 
-TEST_CASE("with W_O the count adds H·d_v·d; a run without shared keys shows no lines", "[gqa][kv_cost]") {
+TEST_CASE("with W_O the count adds H·d_v·d, a run without shared keys shows no lines", "[gqa][kv_cost]") {
     // The lab's H = 4 heads over d = 8 (d_k = d_v = 2, W_O 8×8), H_kv = 2:
     // W_Q 8·4·2 = 64, W_K + W_V 8·2·(2 + 2) = 64, W_O 4·2·8 = 64: 192, cache 2·4 = 8, as the lab's table.
     const KeyValueCost cost = keyValueCost(AttentionWidths{8, 4, 2, 2, 8}, 2);

@@ -60,7 +60,7 @@ TEST_CASE("a hidden row of the coreference head: right, wrong and not a number",
     CHECK(s.total == 11);
 }
 
-TEST_CASE("random cells: seeded, distinct, in reading order; masks never ask for −∞", "[lab]") {
+TEST_CASE("random cells: seeded, distinct, in reading order, masks never ask for −∞", "[lab]") {
     const Trace trace = testing::runBuiltInLesson("causal-mask");  // 5 tokens
     ExerciseSpec spec;
     spec.step = Step::Mask;

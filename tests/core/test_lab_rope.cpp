@@ -11,7 +11,7 @@
 
 using namespace attnscope;
 
-TEST_CASE("RoPE keeps q·k when both positions shift; added sinusoids do not (by hand)", "[lab][rope]") {
+TEST_CASE("RoPE keeps q·k when both positions shift, added sinusoids do not (by hand)", "[lab][rope]") {
     // d_k = 2, θ_0 = 1: q = k = [1, 0] turn to [cos m, sin m] and [cos n, sin n], so
     // q·k = cos m cos n + sin m sin n = cos(m − n) = cos 2 = −0.416147 for (3, 1), (4, 2), (5, 3).
     // Sinusoids (d = 2: PE(pos) = [sin pos, cos pos]) give (1 + sin m)(1 + sin n) + cos m cos n:

@@ -59,7 +59,7 @@ TEST_CASE("the scaling runs match the independent reference", "[lab]") {
     }
 }
 
-TEST_CASE("unscaled softmax saturates as d grows; scaled keeps its gradient", "[lab]") {
+TEST_CASE("unscaled softmax saturates as d grows, scaled keeps its gradient", "[lab]") {
     // The classic experiment: q and 50 keys from N(0, 1), 5 runs per setting, seed 2017.
     // Unscaled, the scores have standard deviation √d ≈ 31.6 at d = 1000, so the largest and the
     // next score are typically tens apart and the softmax is one-hot to within e^-(gap): the largest

@@ -31,7 +31,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("a Markdown worksheet hides the asked row; the key has the values and how", "[lab]") {
+TEST_CASE("a Markdown worksheet hides the asked row, the key has the values and how", "[lab]") {
     // Lesson 1's weights, row "cats": 0.5761 0.2119 0.2119 (the softmax of its scores row).
     const Trace trace = testing::runBuiltInLesson("first-hand-exercise");
     auto sheet = exerciseWorksheet(trace, rowOfWeights(trace, 0), WorksheetFormat::Markdown, "Lesson 1");

@@ -118,7 +118,7 @@ TEST_CASE("a LayerNorm cell shows the row's mean, variance, ε and the division"
     CHECK(hasLine(zh, "均值 μ = (4 + 0 + 4 + 0) / 4 = 2"));
 }
 
-TEST_CASE("a SwiGLU cell shows its gate and up products; a probability its exponentials and sum", "[block][explain]") {
+TEST_CASE("a SwiGLU cell shows its gate and up products, a probability its exponentials and sum", "[block][explain]") {
     const Lesson lesson = referenceLesson("block-swiglu-rmsnorm");
     const Trace t = runLesson(lesson, lesson.sentence).value();
     const BlockTrace& b = t.block;

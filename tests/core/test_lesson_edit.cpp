@@ -52,7 +52,7 @@ TEST_CASE("a new word gets a row of zeros at the end and is no longer hashed", "
     CHECK(Mat(run.value().layers[0].input.row(1)) == mat({{0, 0}}));  // the hash rule would give non-zero numbers
 }
 
-TEST_CASE("renaming keeps the row and its place; deleting removes the row", "[lesson_edit]") {
+TEST_CASE("renaming keeps the row and its place, deleting removes the row", "[lesson_edit]") {
     auto renamed = renameLessonWord(lesson(), "a", "z");
     REQUIRE(renamed.ok());
     CHECK(words(renamed.value()) == std::vector<std::string>{"z", "b"});

@@ -112,7 +112,7 @@ TEST_CASE("the views say which query heads share a K and V, in English and Chine
     CHECK(kvSharingText(own, 0, 1, Language::English).empty());
 }
 
-TEST_CASE("kv_heads must divide heads; errors name the field in English and Chinese", "[gqa][lesson]") {
+TEST_CASE("kv_heads must divide heads, errors name the field in English and Chinese", "[gqa][lesson]") {
     const Error three = parseError(gqaLesson(R"("kv_heads": 3, )", kFourQueries + kTwoKv));
     CHECK(three.text() == "gqa.json: kv_heads: expected a number of key/value heads that divides heads = 4, found the number 3");
     CHECK(three.textIn(Language::Chinese).find("能整除 “heads” = 4 的键/值头数") != std::string::npos);

@@ -288,7 +288,7 @@ FamilyRow toyRow() {
 
 }  // namespace
 
-TEST_CASE("a family added as one row loads and runs; the recipe in docs/architecture.md says so", "[models][families]") {
+TEST_CASE("a family added as one row loads and runs, the recipe in docs/architecture.md says so", "[models][families]") {
     ScratchFolder folder;
     const auto llama = sourceDir() / "tests/reference/models/llama-tiny";
     std::filesystem::copy_file(llama / "model.safetensors", folder.path / "model.safetensors");

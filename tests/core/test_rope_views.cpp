@@ -143,7 +143,7 @@ TEST_CASE("a rotated cell explains its angle m·θ_i, cos, sin and the rotate_ha
     CHECK(chinese.value().rule == "RoPE 把“b”这一行（m = 1，从 0 数起的位置）的列对 (1, 2) 旋转角度 m·θ_1");
 }
 
-TEST_CASE("Q before RoPE explains the projection; the K/V sharing text names the query heads", "[rope][explain]") {
+TEST_CASE("Q before RoPE explains the projection, the K/V sharing text names the query heads", "[rope][explain]") {
     const Trace t = handRopeTrace();
     // Q_pre[b,1] = X[b,·]·W_Q[·,1] = 0·3 + 1·4 = 4.
     auto pre = explainCell(t, CellRef{Step::QueryBeforeRope, 0, 0, 1, 1}, 3);

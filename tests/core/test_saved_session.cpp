@@ -74,7 +74,7 @@ TEST_CASE("a session reads back as it was written, indices from 1 in the file", 
     CHECK((oldest.value().seed == 1u && !oldest.value().control));
 }
 
-TEST_CASE("changed files: another size or hash, or missing; a new file is no change", "[session]") {
+TEST_CASE("changed files: another size or hash, or missing, a new file is no change", "[session]") {
     const std::vector<SessionFile> saved = example().files;
     CHECK(changedFiles(saved, saved).empty());
     std::vector<SessionFile> now = saved;

@@ -190,7 +190,7 @@ TEST_CASE("a part that throws on the pool reaches the caller, and the pool keeps
     CHECK(ran == std::vector<int>{1, 2, 3});
 }
 
-TEST_CASE("runInSlices covers 0…n once, in whole grains, on the pool's threads; one slice when it cannot split",
+TEST_CASE("runInSlices covers 0…n once, in whole grains, on the pool's threads, one slice when it cannot split",
           "[sgemm]") {
     std::mutex lock;
     std::vector<std::pair<std::size_t, std::size_t>> slices;

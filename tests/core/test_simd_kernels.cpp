@@ -175,7 +175,7 @@ TEST_CASE("SiLU against x / (1 + exp(-x)) in double", "[simd]") {
     CHECK(odd[2] == 0.0f);
 }
 
-TEST_CASE("LayerNorm rows against a two-pass LayerNorm in double; residual adds", "[simd]") {
+TEST_CASE("LayerNorm rows against a two-pass LayerNorm in double, residual adds", "[simd]") {
     for (SimdLevel level : runnableLevels()) {
         for (std::size_t n : kLengths) {
             INFO("level " << simdLevelName(level) << ", length " << n);

@@ -338,7 +338,7 @@ TEST_CASE("the X → Y worksheet of one word, worked by hand", "[token-movement]
 
 // Word "b": x = (0, 2), y = (0.5, 3); y − x = (0.5, 1), ‖·‖ = √1.25 = 1.118034; x·y = 6, ‖y‖ = √9.25 = 3.041381,
 // cos = 6 / (2 · 3.041381) = 0.986394. Sources: c_bb = 0.5·(0, 2) → 1, c_ba = 0.5·(1, 0) → 0.5: b 2/3, a 1/3.
-TEST_CASE("the X → Y worksheet asks only the top sources; the stack has none; a missing word is named", "[token-movement][worksheet]") {
+TEST_CASE("the X → Y worksheet asks only the top sources, the stack has none, a missing word is named", "[token-movement][worksheet]") {
     const Trace t = handTrace();
     auto states = residualStates(t);
     REQUIRE(states.ok());

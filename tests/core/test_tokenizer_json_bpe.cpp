@@ -174,7 +174,7 @@ TEST_CASE("ignore_merges takes a piece the vocabulary has whole (Llama 3)", "[to
     CHECK(idsOf(*parsed(replaced("false")), "abab") == Ids{2, 2});  // no merge "ab ab"
 }
 
-TEST_CASE("added tokens: leftmost, longest, lstrip/rstrip, special or not; conflicts refused", "[tokenizer-json]") {
+TEST_CASE("added tokens: leftmost, longest, lstrip/rstrip, special or not, conflicts refused", "[tokenizer-json]") {
     AddedTokenMatcher matcher;
     matcher.add({"<a>", 1, true});
     matcher.add({"<ab>", 2, true});

@@ -147,7 +147,7 @@ TEST_CASE("word pieces map to the word they came from", "[tokenizer-real]") {
     for (const Token& t : gpt2) CHECK_FALSE(t.special);
 }
 
-TEST_CASE("special tokens written in the text are those tokens; none are added", "[tokenizer-real]") {
+TEST_CASE("special tokens written in the text are those tokens, none are added", "[tokenizer-real]") {
     SKIP_WITHOUT_SHARED();
     auto bert = sharedTokenizer("bert-base-uncased").encode("[CLS] hello [SEP]").value();
     CHECK(idsOf(bert) == Ids{101, 7592, 102});
