@@ -271,7 +271,7 @@ void MainWindow::step(int by) {
 
 void MainWindow::onRunFailed(const QString& message, bool cancelled) {
     setRunning(false);
-    if (source_->trace()) {  // a long run's layer not rebuilt: the box shows the layer the views still draw
+    if (source_->trace()) {  // a long run's layer not rebuilt: the box shows the layer the views draw
         const QSignalBlocker quiet(ui_->controls);
         ui_->controls->setLayer(source_->drawnLayer(ui_->controls->layer()));
     }
@@ -330,9 +330,8 @@ void MainWindow::showOnTabs(bool now) {
     ui_->compare->show(pieces, source_->sentenceRunner(off), shown.layer, ui_->navigator->currentHead(), shown.decimals, norms);
 }
 
-// A long run's other layer is rebuilt first: until then the views keep the layer they show (drawn
-// again, it would be a layer without weights: an empty map, and at 4,096 tokens 256 MB of the heat
-// map's buffers let go and refilled).
+// A long run's source lets go of the layer on screen and hands the views the asked one without
+// weights (they say so) until it is rebuilt; other sources' layers are all there.
 void MainWindow::showLayer() {
     if (!source_->trace()) return;
     const int layer = ui_->controls->layer();

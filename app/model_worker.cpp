@@ -155,6 +155,11 @@ void ModelWorker::showLayerInDetail(int layer) {
     if (longRun) emit runs_->started();
 }
 
+void ModelWorker::letGoOfDetail(int layer) {
+    detail_.reset();
+    detailTraceLayer_ = layer;
+}
+
 void ModelWorker::cancel() {
     runner_->cancel();
     detailer_->cancel();

@@ -28,6 +28,9 @@ public:
     // → detailReady (for lastRun()). A long run's layer is rebuilt as a run: runs() tell started,
     // progress and failed (cancelled by cancel() or a newer layer), then detailReady.
     void showLayerInDetail(int layer);
+    // A long run: lets go of the rebuilt layer before `layer` is asked for, so that once the views
+    // let go too its buffers go to the next rebuild (detailTrace() is null until then).
+    void letGoOfDetail(int layer);
     void cancel();                                       // the running requests; results stay
     void clear();                                        // forgets the model and results
 

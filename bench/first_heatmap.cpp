@@ -23,6 +23,7 @@
 #include "app/main_window.hpp"
 #include "app/presentation.hpp"
 #include "app/theme_switcher.hpp"
+#include "core/analysis/head_summary.hpp"
 #include "scripts/driver/window_driver.hpp"
 #include "ui/attention/attention_controls.hpp"
 #include "ui/attention/heatmap_view.hpp"
@@ -40,7 +41,7 @@ public:
           controls_(child<AttentionControls>(window, "modelControls")), started_(started), switches_(std::move(switches)) {
         // The switched layer's Trace is in: its views are drawn (the events it queued), then the time taken.
         connect(model_, &ModelTraceSource::workedTraceChanged, this, [this] {
-            if (!switched_.isValid() || done_) return;
+            if (!switched_.isValid() || done_ || !rebuilt(switches_[next_])) return;  // not the layer let go
             QCoreApplication::processEvents();
             std::printf("layer %d shown %lld ms after it was asked for\n", switches_[next_] + 1,
                         static_cast<long long>(switched_.elapsed()));
@@ -67,6 +68,11 @@ private:
     void switchLayer() {
         switched_.start();
         controls_->setLayer(switches_[next_]);
+    }
+
+    bool rebuilt(int layer) const {
+        const auto trace = model_->workedTrace();
+        return trace && hasWeights(trace->layers.at(static_cast<std::size_t>(layer)));
     }
 
     bool quit() {

@@ -104,8 +104,19 @@ void ModelTraceSource::setAblation(std::vector<HeadRef> heads) {
 void ModelTraceSource::cancel() { worker_->cancel(); }
 bool ModelTraceSource::running() const { return worker_->running(); }
 
+// A long run holds one rebuilt layer: the one on screen is let go before the asked one is rebuilt,
+// which then takes its buffers. Holding both till the swap was the peak (1.7 × Llama-3.2-1B's
+// file at 4,096 tokens) and made the first switch fault in 1.3 GB (bench/README.md, "One layer at
+// a switch"). Meanwhile the views draw the asked layer from the run's digests.
 void ModelTraceSource::showLayer(int layer) {
-    if (shown_) worker_->showLayerInDetail(layer);
+    if (!shown_) return;
+    if (longRun() && detail_) {
+        worker_->letGoOfDetail(layer);
+        detail_.reset();
+        emit traceChanged();
+        emit workedTraceChanged();
+    }
+    worker_->showLayerInDetail(layer);
 }
 
 // Cancels a run still going; the views keep what they show until they are given another trace.
@@ -117,9 +128,13 @@ void ModelTraceSource::close() {
 
 // A long run's layers hold digests: its trace is the detail Trace, every layer with the shown one rebuilt.
 std::shared_ptr<const Trace> ModelTraceSource::trace() const {
-    if (longRun()) return detail_;
+    if (longRun()) return detail_ ? detail_ : digestsOnly();
     return shown_ ? std::shared_ptr<const Trace>(shown_, &shown_->trace) : nullptr;
 }
+
+std::shared_ptr<const Trace> ModelTraceSource::workedTrace() const { return longRun() ? trace() : detail_; }
+
+std::shared_ptr<const Trace> ModelTraceSource::digestsOnly() const { return std::shared_ptr<const Trace>(shown_, &shown_->trace); }
 
 std::shared_ptr<const RunDigests> ModelTraceSource::thumbnails() const {
     return longRun() ? std::shared_ptr<const RunDigests>(shown_, &shown_->digests) : nullptr;

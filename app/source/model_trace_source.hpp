@@ -40,7 +40,7 @@ public:
     void showLayer(int layer) override;
     void close() override;
     std::shared_ptr<const Trace> trace() const override;
-    std::shared_ptr<const Trace> workedTrace() const override { return detail_; }
+    std::shared_ptr<const Trace> workedTrace() const override;
     int workedLayer(int layer) const override;
     int drawnLayer(int layer) const override;
     std::shared_ptr<const RunDigests> thumbnails() const override;
@@ -62,6 +62,7 @@ private:
     void onDetailReady();
     bool takeDetail();  // the worker's newer detail Trace, if any
     bool longRun() const { return shown_ && shown_->isLong(); }
+    std::shared_ptr<const Trace> digestsOnly() const;  // a long run's layers without weights
 
     ModelWorker* worker_ = nullptr;
     // Kept alive while views point into them; replaced only once a newer result is shown.

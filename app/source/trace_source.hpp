@@ -70,8 +70,8 @@ public:
     virtual std::shared_ptr<const Trace> workedTrace() const = 0;
     virtual int workedLayer(int layer) const = 0;
     // The layer of trace() the attention views draw for window layer `layer`: itself, except in a
-    // long run, whose trace holds the weights of the one layer rebuilt last: that layer, until the
-    // one asked for is ready (the views keep it meanwhile, never a layer without weights).
+    // long run, whose trace holds the weights of one layer at most: the one asked for last (without
+    // weights until it is rebuilt, or after a cancelled switch).
     virtual int drawnLayer(int layer) const { return layer; }
     // A long run's thumbnails and statistics' sums of the heads trace() holds no weights of
     // (core/model/long_run.hpp); null for every other run.

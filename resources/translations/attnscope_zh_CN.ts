@@ -514,6 +514,10 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>Cross-attention heads: rows (queries) are the decoder&apos;s %1 tokens “%2”, columns (keys) the source&apos;s %3 tokens “%4”; previous, next, self and first are left out (two different sentences). Click a column to sort.</source>
         <translation>交叉注意力头：行（查询）是解码器的 %1 个词元“%2”，列（键）是源句的 %3 个词元“%4”；前一个、后一个、自身和首词元不列出（两个不同的句子）。点击列标题可排序。</translation>
     </message>
+    <message>
+        <source>Layer %1: attention weights not computed</source>
+        <translation>第 %1 层：尚未计算注意力权重</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::AttentionControls</name>
@@ -5175,10 +5179,6 @@ Choose with --products NAME or ATTNSCOPE_PRODUCTS=NAME: %3
     <message>
         <source>--stage applies to encoder-decoder lessons only (a model runs one stack)</source>
         <translation>--stage 只适用于编码器–解码器课程（模型只运行一个层栈）</translation>
-    </message>
-    <message>
-        <source>--export-png draws self-attention (T×T); the cross stage&apos;s weights print with --print --step weights</source>
-        <translation>--export-png 只绘制自注意力（T×T）；交叉注意力阶段的权重请用 --print --step weights 输出</translation>
     </message>
 </context>
 <context>

@@ -113,7 +113,11 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
         scale_->setLabel(QObject::tr("weight × ‖value‖, each row's share"));
     setAxes(labelsOf(trace.tokens, selection.keep, positions_),
             labelsOf(trace.columnTokens(), selection.columns(), keyPositions_));
-    title_->setText(titleFor(trace, head, options, titleOnTwoLines_));
+    // A long run's layer between switches (the one on screen let go, the asked one being rebuilt)
+    // or after a cancelled switch: an empty map that says why.
+    const bool weightless = !hasWeights(trace.layers.at(layer));
+    title_->setText(weightless ? QObject::tr("Layer %1: attention weights not computed").arg(layer + 1)
+                               : titleFor(trace, head, options, titleOnTwoLines_));
     title_->setFont(scaledFont(plot_->font(), 1.2));
     marks_.clear();  // printValues clears every item
     highlighted_.clear();
