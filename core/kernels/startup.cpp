@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 
 #include "core/model/bf16_products.hpp"
 #include "core/model/blas_kernels.hpp"
@@ -48,12 +49,21 @@ void shortenThreadSpin() {
     if (setBlasThreadSpin(kForwardPassSpin)) startup.threadSpinSet = kForwardPassSpin;
 }
 
+// Unless the user tuned malloc (GLIBC_TUNABLES, MALLOC_MMAP_THRESHOLD_): see kMappedBlock.
+void mapBigBuffers() {
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    const char* threshold = std::getenv("MALLOC_MMAP_THRESHOLD_");
+    if ((tunables && std::strstr(tunables, "malloc.mmap_threshold")) || (threshold && *threshold)) return;
+    startup.bigBuffersMapped = mallopt(M_MMAP_THRESHOLD, kMappedBlock) == 1;
+}
+
 // Runs from the executable's .init_array (glibc passes argc, argv, envp): after OpenBLAS's own
 // initialisation, before main() and any product. Not .preinit_array: there glibc's `environ` is
 // still null and its own initialiser resets it afterwards, so OPENBLAS_CORETYPE set there is lost.
 // A name that is not a family, or one this CPU cannot run, changes nothing: main() refuses it.
 void chooseKernels(int argc, char** argv, char** /*envp*/) {
     startup.ran = true;
+    mapBigBuffers();
     shortenThreadSpin();
     chooseProducts(argc, argv);
     findRequest(argc, argv, "--kernels", "ATTNSCOPE_KERNELS", startup.requested, startup.source);

@@ -17,7 +17,14 @@ struct StartupKernels {
     bool ran = false;                 // false: the hook is not linked into this executable
     const char* productsRequested = nullptr;  // --products NAME / ATTNSCOPE_PRODUCTS, or nullptr ("auto")
     const char* productsSource = nullptr;     // "--products", "ATTNSCOPE_PRODUCTS", or nullptr
+    bool bigBuffersMapped = false;            // malloc maps every block from kMappedBlock up on its own
 };
+
+// From this size up a block has a mapping of its own, given back when it is freed (mallopt
+// M_MMAP_THRESHOLD, fixed): glibc's default raises the threshold to 32 MiB after the first large
+// free, and a long run's layer rebuilt in the window (14–28 MB blocks for Qwen2.5-0.5B's shape at
+// 4,096 tokens) then stayed in the heap after it was let go: about 40 MB of the peak.
+inline constexpr int kMappedBlock = 4 << 20;
 
 const StartupKernels& startupKernels();
 

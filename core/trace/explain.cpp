@@ -372,7 +372,9 @@ void explainInput(Explanation& e, const Context& c) {
     e.kind = ExplanationKind::Sum;
     e.rule = c.say(MessageId::ExplainInput);
     e.terms.push_back({"E[" + c.token(i) + "," + nth(col) + "]", c.trace.embedding(i, col)});
-    e.terms.push_back({"P[" + nth(i) + "," + nth(col) + "]", c.trace.positional(i, col)});
+    // The window's copy of a long RoPE run keeps no positional zeros (shownTraceOf): P is 0 there.
+    const Mat& P = c.trace.positional;
+    e.terms.push_back({"P[" + nth(i) + "," + nth(col) + "]", i < P.rows() && col < P.cols() ? P(i, col) : 0.0});
     e.sources = {c.at(Step::Embedding, i, col), c.at(Step::Positional, i, col)};
 }
 

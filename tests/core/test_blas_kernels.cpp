@@ -5,7 +5,11 @@
 #include <cpuid.h>
 #include <immintrin.h>
 #endif
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "core/kernels/startup.hpp"
@@ -166,3 +170,46 @@ TEST_CASE("clearUpperVectorState leaves the vector registers' upper halves clean
     CHECK_FALSE(upperHalvesInUse());
 }
 #endif
+
+namespace {
+
+std::size_t residentBytes() {  // /proc/self/statm's second field, in pages
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    unsigned long size = 0, resident = 0;
+    const int read = std::fscanf(f, "%lu %lu", &size, &resident);
+    std::fclose(f);
+    return read == 2 ? resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+char* touched(std::size_t bytes) {
+    auto* block = static_cast<char*>(std::malloc(bytes));
+    REQUIRE(block != nullptr);
+    std::memset(block, 1, bytes);
+    return block;
+}
+
+}  // namespace
+
+TEST_CASE("from start-up on, a freed block of 4 MiB and more goes back to the system at once", "[kernels]") {
+    // glibc's own rule would have raised its threshold to 30 MiB once the 30 MiB block was freed:
+    // the 16 MiB block would then come from the heap and stay resident after free().
+    if (!startupKernels().bigBuffersMapped) {
+        WARN("skipped: malloc's threshold was set by the user (GLIBC_TUNABLES or MALLOC_MMAP_THRESHOLD_)");
+        return;
+    }
+    if (residentBytes() == 0) {
+        WARN("skipped: /proc/self/statm cannot be read here");
+        return;
+    }
+    constexpr std::size_t MiB = std::size_t{1} << 20;
+    std::free(touched(30 * MiB));
+    const std::size_t before = residentBytes();
+    char* block = touched(16 * MiB);
+    const std::size_t inUse = residentBytes();
+    std::free(block);
+    const std::size_t after = residentBytes();
+    INFO("resident before " << before / MiB << " MiB, with the block " << inUse / MiB << " MiB, after free " << after / MiB << " MiB");
+    CHECK(inUse >= before + 15 * MiB);
+    CHECK(after + 15 * MiB <= inUse);
+}

@@ -305,6 +305,12 @@ TEST_CASE("a shown layer the window lets go lends its buffers to the next layer 
         REQUIRE(shown.ok());
         std::shared_ptr<const Trace> onScreen = std::move(shown).value();
         CHECK(keptBufferBytes() == 0);  // taken by this rebuild
+        // RoPE adds nothing to the embeddings: the window's copy leaves out the run's T×d zeros,
+        // which the run keeps for its exports.
+        CHECK(onScreen->positional.size() == 0);
+        CHECK(longRun->trace.positional.rows() == static_cast<Eigen::Index>(T));
+        CHECK(longRun->trace.positional.isZero(0.0));
+        CHECK(onScreen->embedding == longRun->trace.embedding);
         const LayerTrace& rebuilt = onScreen->layers[static_cast<std::size_t>(layer)];
         const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
         REQUIRE(rebuilt.heads.size() == want.heads.size());
