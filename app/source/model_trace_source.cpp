@@ -107,10 +107,11 @@ bool ModelTraceSource::running() const { return worker_->running(); }
 // A long run holds one rebuilt layer: the one on screen is let go before the asked one is rebuilt,
 // which then takes its buffers. Holding both till the swap was the peak (1.7 × Llama-3.2-1B's
 // file at 4,096 tokens) and made the first switch fault in 1.3 GB (bench/README.md, "One layer at
-// a switch"). Meanwhile the views draw the asked layer from the run's digests.
+// a switch"). Meanwhile the views draw the asked layer from the run's digests (also when another
+// switch is still rebuilding: the newest request wins).
 void ModelTraceSource::showLayer(int layer) {
     if (!shown_) return;
-    if (longRun() && detail_) {
+    if (longRun() && worker_->detailTraceLayer() != layer) {
         worker_->letGoOfDetail(layer);
         detail_.reset();
         emit traceChanged();
