@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <utility>
 
 #include "app/model_worker.hpp"
 #include "app/sentence_runners.hpp"
@@ -28,6 +29,7 @@ ModelTraceSource::ModelTraceSource(QObject* parent) : TraceSource(parent), worke
     connect(runs, &JobSignals::progress, this, &TraceSource::progress);
     connect(runs, &JobSignals::finished, this, &ModelTraceSource::onRunFinished);
     connect(runs, &JobSignals::failed, this, [this](const QString& message, bool cancelled) {
+        rebuildLayerLetGo();  // before the window puts the layer box on drawnLayer
         emit runFailed(cancelled ? message
                                  : tr("The sentence could not be run (%1); the previous result stays shown.").arg(message),
                        cancelled);
@@ -112,6 +114,7 @@ bool ModelTraceSource::running() const { return worker_->running(); }
 void ModelTraceSource::showLayer(int layer) {
     if (!shown_) return;
     if (longRun() && worker_->detailTraceLayer() != layer) {
+        if (detail_) letGo_ = worker_->detailTraceLayer();
         worker_->letGoOfDetail(layer);
         detail_.reset();
         emit traceChanged();
@@ -178,7 +181,17 @@ void ModelTraceSource::showPredictions(PredictionsView& view) const {
     view.showChanges(*shown_, comparePredictions(*plain, shown_->predictions), predictsNextToken(m->family()), label);
 }
 
+// A long run's switch cancelled or failed: the layer let go for it is rebuilt (once), so that
+// Cancel goes back to the layer shown before, as when both were held.
+void ModelTraceSource::rebuildLayerLetGo() {
+    if (!longRun() || detail_ || letGo_ < 0) return;
+    const int layer = std::exchange(letGo_, -1);
+    worker_->letGoOfDetail(layer);  // the layer the views are about to draw again
+    worker_->showLayerInDetail(layer);
+}
+
 void ModelTraceSource::onRunFinished() {
+    letGo_ = -1;
     shown_ = worker_->lastRun();
     const bool newDetail = takeDetail();
     emit traceChanged();
@@ -187,6 +200,7 @@ void ModelTraceSource::onRunFinished() {
 
 void ModelTraceSource::onDetailReady() {
     if (!takeDetail()) return;
+    letGo_ = -1;
     if (longRun()) emit traceChanged();  // the shown layer is part of a long run's trace
     emit workedTraceChanged();
 }

@@ -61,6 +61,7 @@ private:
     void onRunFinished();
     void onDetailReady();
     bool takeDetail();  // the worker's newer detail Trace, if any
+    void rebuildLayerLetGo();
     bool longRun() const { return shown_ && shown_->isLong(); }
     std::shared_ptr<const Trace> digestsOnly() const;  // a long run's layers without weights
 
@@ -69,6 +70,7 @@ private:
     std::shared_ptr<const ModelRun> shown_;
     std::shared_ptr<const Trace> detail_;
     std::vector<HeadRef> ablate_;  // for every run until another model opens
+    int letGo_ = -1;  // a long run's layer let go for a switch not yet in (-1: none)
 };
 
 }  // namespace attnscope

@@ -71,7 +71,7 @@ public:
     virtual int workedLayer(int layer) const = 0;
     // The layer of trace() the attention views draw for window layer `layer`: itself, except in a
     // long run, whose trace holds the weights of one layer at most: the one asked for last (without
-    // weights until it is rebuilt, or after a cancelled switch).
+    // weights until it is rebuilt; after a cancelled switch, the layer shown before, rebuilt again).
     virtual int drawnLayer(int layer) const { return layer; }
     // A long run's thumbnails and statistics' sums of the heads trace() holds no weights of
     // (core/model/long_run.hpp); null for every other run.

@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "app/main_window.hpp"
+#include "core/analysis/head_summary.hpp"
 #include "window_access.hpp"
 #include "app/model_worker.hpp"
 #include "ui/step/matrix_panel.hpp"
@@ -322,6 +323,50 @@ private slots:
         QVERIFY2(w.lastError().contains("normalizer: expected an object or null, found a list of 3"), qPrintable(w.lastError()));
         QVERIFY(showsModel(w));
         QCOMPARE(shownRunOf(w), before);
+    }
+
+    // Issue 31: a long run holds one rebuilt layer, so a switch lets go of the one on screen first;
+    // Cancel brings it back. example-llama (4 layers × 4 heads) on about 5,600 tokens passes the
+    // 1 GiB budget of every head's weights: a long run. Its config is widened past 64 positions
+    // (RoPE learns none).
+    void aCancelledLongRunSwitchGoesBackToTheLayerShownBefore() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString from = kSource + "/resources/models/example-llama";
+        for (const QString& name : {"model.safetensors", "tokenizer.json"})
+            QVERIFY(QFile::copy(from + "/" + name, dir.filePath(name)));
+        QFile config(from + "/config.json");
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        QByteArray text = config.readAll().replace("\"max_position_embeddings\": 64", "\"max_position_embeddings\": 8192");
+        QVERIFY(text.contains("8192"));
+        QFile widened(dir.filePath("config.json"));
+        QVERIFY(widened.open(QIODevice::WriteOnly) && widened.write(text) == text.size());
+        widened.close();
+
+        MainWindow& w = *window_;
+        QStringList words;
+        for (int i = 0; i < 700; ++i) words << "the cat sat on the mat";
+        w.setSentence(words.join(' '));
+        child<QTabWidget>(w, "tabs")->setCurrentWidget(child<HeatmapView>(w, "heatmap"));
+        w.openModel(dir.path());
+        ModelTraceSource* source = modelSourceOf(w);
+        auto* layerBox = child<QComboBox>(w, "layer");
+        const auto shownWithWeights = [&](int layer) {
+            const auto trace = source->trace();
+            return trace && source->drawnLayer(layer) == layer && hasWeights(trace->layers.at(static_cast<std::size_t>(layer)));
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(w) != nullptr && shownWithWeights(layerBox->currentIndex()), kWaitMs);
+        QVERIFY(shownRunOf(w)->isLong());
+        const int before = layerBox->currentIndex();
+        const int asked = before == 2 ? 1 : 2;
+
+        layerBox->setCurrentIndex(asked);  // the layer on screen is let go, the asked one rebuilt…
+        QCOMPARE(source->drawnLayer(asked), asked);
+        QVERIFY(!hasWeights(source->trace()->layers.at(static_cast<std::size_t>(before))));
+        child<QPushButton>(w, "cancelRun")->click();  // …and cancelled before it is in
+        QTRY_VERIFY_WITH_TIMEOUT(layerBox->currentIndex() == before && shownWithWeights(before), kWaitMs);
+        QVERIFY(!hasWeights(source->trace()->layers.at(static_cast<std::size_t>(asked))));
+        QTRY_VERIFY_WITH_TIMEOUT(!child<QProgressBar>(w, "runProgress")->isVisible(), kWaitMs);
     }
 
     // Issue 25: a RoPE family in every tab. Each view shows core's numbers for the run on screen.

@@ -114,7 +114,7 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
     setAxes(labelsOf(trace.tokens, selection.keep, positions_),
             labelsOf(trace.columnTokens(), selection.columns(), keyPositions_));
     // A long run's layer between switches (the one on screen let go, the asked one being rebuilt)
-    // or after a cancelled switch: an empty map that says why.
+    // or a cancelled one's until the layer shown before is back: an empty map that says why.
     const bool weightless = !hasWeights(trace.layers.at(layer));
     title_->setText(weightless ? QObject::tr("Layer %1: attention weights not computed").arg(layer + 1)
                                : titleFor(trace, head, options, titleOnTwoLines_));
