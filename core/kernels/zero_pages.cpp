@@ -49,7 +49,8 @@ bool releaseAll(const PageRange* ranges, std::size_t n) {
 #if defined(__linux__) && defined(SYS_process_madvise) && defined(SYS_pidfd_open)
     static const long self = ::syscall(SYS_pidfd_open, ::getpid(), 0);
     if (self < 0) return false;
-    std::vector<iovec> iov(n);
+    thread_local std::vector<iovec> iov;  // a head's ranges, every head of a layer
+    iov.resize(n);
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < n; ++i) {
         iov[i] = iovec{reinterpret_cast<void*>(ranges[i].first), ranges[i].last - ranges[i].first};

@@ -55,6 +55,8 @@ ProductsDecision decideProducts(ProductsChoice choice, const CpuFeatures& cpu, b
 void setProductsChoice(ProductsChoice choice) { chosen.store(choice, std::memory_order_relaxed); }
 ProductsChoice productsChoice() { return chosen.load(std::memory_order_relaxed); }
 
+bool multipliedInBf16(const MatrixRef& W) { return !W.data && W.dtype == DType::BF16 && bf16ProductsActive(); }
+
 bool bf16ProductsActive() {
     static const CpuFeatures cpu = detectCpuFeatures();
     const ProductsDecision decision = decideProducts(productsChoice(), cpu, haveBf16Library());
@@ -145,7 +147,7 @@ std::string bf16LibraryText() {
 }
 
 bool bf16ProductInto(const MatF& X, const MatrixRef& W, bool transB, MatF& Y) {
-    if (W.data || W.dtype != DType::BF16 || X.rows() == 0 || !bf16ProductsActive()) return false;
+    if (!multipliedInBf16(W) || X.rows() == 0) return false;
     followProductThreads();
     Bf16Context& c = threadContext();
     const Eigen::Index m = X.rows(), n = Y.cols(), k = X.cols();

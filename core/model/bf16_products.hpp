@@ -40,6 +40,7 @@ std::string bf16LibraryText();                    // "oneDNN 2.6.3", or empty wi
 void setProductsChoice(ProductsChoice choice);  // the start-up hook; default Auto
 ProductsChoice productsChoice();
 bool bf16ProductsActive();  // the decision for the choice, this CPU and this build
+bool multipliedInBf16(const MatrixRef& W);  // a BF16 weight in the mapping, with bf16ProductsActive()
 
 // Y += X·op(W) (W [out,in] when transB, else [in,out]) for BF16 weights when bf16ProductsActive():
 // X is rounded to bfloat16, W is read in place, the sums are float32. False (nothing done) for any

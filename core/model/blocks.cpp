@@ -74,8 +74,6 @@ inline std::uint16_t wordAt(const std::uint8_t* words, std::size_t i) {
     for (std::size_t i = start; i < n; ++i) widenOne(i);
 }
 
-constexpr std::size_t kWideningGrain = std::size_t{1} << 16;  // 256 KB of floats: a slice is worth a wake-up
-
 // A 16-bit weight widened for one product: the calling thread's buffer, reused by every product
 // it runs (at most the largest matrix a layer or a logits block holds, never the whole model).
 // Widened on every product thread: on one, it was 12 % of a 512-token run of Llama-3.2-1B
@@ -86,8 +84,7 @@ const float* widened(const MatrixRef& W) {
     const auto n = static_cast<std::size_t>(W.rows * W.cols);
     buffer.resize(n);
     float* out = buffer.data();
-    runInSlices(n, kWideningGrain, productThreads(),
-                [&](std::size_t begin, std::size_t end) { W.elementsInto(begin, end - begin, out + begin); });
+    forEachSlice(n, 1, [&](std::size_t begin, std::size_t end) { W.elementsInto(begin, end - begin, out + begin); });
     return out;
 }
 
@@ -99,7 +96,7 @@ const float* widened(const MatrixRef& W) {
 void weightProduct(const MatF& X, const MatrixRef& W, bool transB, const VectorRef& bias, MatF& Y) {
     const int threads = productThreads();
     const bool ours = ownSgemmWins(X.rows(), Y.cols(), X.cols(), transB, threads);
-    const bool overwrite = !bias.data && !ours && !(!W.data && W.dtype == DType::BF16 && bf16ProductsActive());
+    const bool overwrite = !bias.data && !ours && !multipliedInBf16(W);
     if (bias.data) Y.rowwise() = bias.view();
     else if (!overwrite) Y.setZero();
     if (bf16ProductInto(X, W, transB, Y)) return;

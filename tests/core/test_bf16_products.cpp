@@ -138,7 +138,7 @@ TEST_CASE("f32 path: a BF16 weight widened on two threads gives X·Wᵀ + b, int
           "[kernels][products][models]") {
     const ProductsChoiceScope f32(ProductsChoice::F32);
     const ProductThreads two(2);
-    // 300 × 600 words: 180,000, past two of the widening's slices (65,536 words each), so each
+    // 300 × 600 words: 180,000, past two of the widening's grains (32,768 words each, forEachSlice), so each
     // thread widens a part. 200 tokens go to OpenBLAS, which without a bias writes Y itself
     // (beta 0); 5 tokens to our own kernels, which add to zeros.
     constexpr Eigen::Index out = 300, in = 600;
