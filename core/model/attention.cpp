@@ -34,44 +34,76 @@ struct GridBlock {
 
 // One thread's products for heads that run side by side (multiHeadAttentionInto): our own
 // kernels on one thread at the SIMD level in force, never OpenBLAS's pool (two threads calling it
-// at once were 2–3× slower, bench/README.md); Eigen where no kernel of ours runs. The scores are
-// Q_h·(K_hᵀ) with K_hᵀ copied out first, so both products take the A·B kernel's broadcast tiles
-// (as dot products of d_k = 64 terms each, adding up the partial sums would cost as much).
+// at once were 2–3× slower, bench/README.md); Eigen where no kernel of ours runs. Both products
+// take the A·B kernel's broadcast tiles (the scores as Q_h·(K_hᵀ): as dot products of d_k = 64
+// terms each, adding up the partial sums would cost as much) on the head's operands copied out
+// first (HeadOperands): in the layer's T×(H·d_k) matrices a head's rows lie 2–8 KB apart, on the
+// same few L1 sets, and a tile's rows evicted each other (`attnscope_forward_bench --attention`).
 struct OneThreadProducts {
     SimdLevel level = SimdLevel::Sse2;
 
-    // The scores of block b: rows r0…r1−1 of C start at `rows` (ldc apart), key c0 at column c0.
-    void scoreBlock(const ConstHeadView<float>& q, const MatF& keysT, const GridBlock& b, float* rows,
-                    Eigen::Index ldc) const {
-        for (Eigen::Index r = 0; r < b.rows(); ++r) std::fill_n(rows + r * ldc + b.c0, b.cols(), 0.0f);  // the kernels add to C
-        product({b.rows(), b.cols(), q.cols(), q.data() + b.r0 * q.outerStride(), q.outerStride(), keysT.data() + b.c0,
-                 keysT.cols(), false, rows + b.c0, ldc});
+    // Keys a panel of K_hᵀ holds: a multiple of the A·B tiles' width (4 vectors at AVX-512) that
+    // divides kCausalBlockRows, so a causal block's keys start on a panel.
+    static constexpr Eigen::Index kKeyPanel = 64;
+
+    // The calling thread's copies of one head's operands, reused head after head.
+    struct HeadOperands {
+        MatF q;                       // T_q×d_k, rows contiguous
+        std::vector<float> keyPanels;  // K_hᵀ: panel p holds keys p·kKeyPanel… as d_k×kKeyPanel
+        MatF v;                       // T_k×d_k, rows contiguous
+        Eigen::Index dk = 0;
+    };
+    static HeadOperands& operands() {
+        thread_local HeadOperands head;
+        return head;
+    }
+    static HeadOperands& queriesAndKeys(const ConstHeadView<float>& q, const ConstHeadView<float>& k) {
+        HeadOperands& head = operands();
+        head.q = q;
+        head.dk = k.cols();
+        const Eigen::Index panels = (k.rows() + kKeyPanel - 1) / kKeyPanel;
+        head.keyPanels.resize(static_cast<std::size_t>(panels * head.dk * kKeyPanel));
+        for (Eigen::Index j = 0; j < k.rows(); ++j) {  // key j → panel j / P, column j % P
+            float* column = head.keyPanels.data() + (j / kKeyPanel) * head.dk * kKeyPanel + j % kKeyPanel;
+            for (Eigen::Index kk = 0; kk < head.dk; ++kk) column[kk * kKeyPanel] = k(j, kk);
+        }
+        return head;
+    }
+    static const MatF& values(const ConstHeadView<float>& v) {
+        HeadOperands& head = operands();
+        head.v = v;
+        return head.v;
+    }
+
+    // The scores of block b: rows r0…r1−1 of C start at `rows` (ldc apart), key c0 at column c0;
+    // panel by panel of keys (each product's B is one panel, d_k×kKeyPanel contiguous).
+    void scoreBlock(const HeadOperands& head, const GridBlock& b, float* rows, Eigen::Index ldc) const {
+        for (Eigen::Index p = b.c0 / kKeyPanel; p * kKeyPanel < b.c1; ++p) {
+            const Eigen::Index from = std::max(b.c0, p * kKeyPanel), to = std::min(b.c1, (p + 1) * kKeyPanel);
+            const float* panel = head.keyPanels.data() + p * head.dk * kKeyPanel;
+            product({b.rows(), to - from, head.dk, head.q.data() + b.r0 * head.dk, head.dk, panel + (from - p * kKeyPanel),
+                     kKeyPanel, false, rows + from, ldc, true});
+        }
     }
     void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, const std::vector<GridBlock>& blocks,
                 MatF& out) const {
-        const MatF& keysT = transposedKeys(k);
-        for (const GridBlock& b : blocks) scoreBlock(q, keysT, b, out.data() + b.r0 * out.cols(), out.cols());
+        const HeadOperands& head = queriesAndKeys(q, k);
+        for (const GridBlock& b : blocks) scoreBlock(head, b, out.data() + b.r0 * out.cols(), out.cols());
     }
     // Rows r0…r1−1 of A_h·V_h, T×d_k, from the block's weights: its rows start at `rows` (ldw apart).
-    void weightedSumBlock(const float* rows, Eigen::Index ldw, const ConstHeadView<float>& v, const GridBlock& b,
+    void weightedSumBlock(const float* rows, Eigen::Index ldw, const MatF& v, const GridBlock& b,
                           HeadOutView<float> out) const {
-        out.middleRows(b.r0, b.rows()).setZero();
-        product({b.rows(), v.cols(), b.cols(), rows + b.c0, ldw, v.data() + b.c0 * v.outerStride(), v.outerStride(), false,
-                 out.data() + b.r0 * out.outerStride(), out.outerStride()});
+        product({b.rows(), v.cols(), b.cols(), rows + b.c0, ldw, v.data() + b.c0 * v.cols(), v.cols(), false,
+                 out.data() + b.r0 * out.outerStride(), out.outerStride(), true});
     }
     void weightedSum(const MatF& weights, const ConstHeadView<float>& v, const std::vector<GridBlock>& blocks,
                      HeadOutView<float> out) const {
-        for (const GridBlock& b : blocks) weightedSumBlock(weights.data() + b.r0 * weights.cols(), weights.cols(), v, b, out);
+        const MatF& values = OneThreadProducts::values(v);
+        for (const GridBlock& b : blocks) weightedSumBlock(weights.data() + b.r0 * weights.cols(), weights.cols(), values, b, out);
     }
     void product(const SgemmArgs& p) const {
         if (sgemmOnLevel(level, p)) return;
-        gemmEigen(p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb, p.transB, 1.0f, p.c, p.ldc);
-    }
-    // K_hᵀ (d_k×T_k), so that the scores take the A·B kernel's broadcast tiles: the thread's buffer.
-    static const MatF& transposedKeys(const ConstHeadView<float>& k) {
-        thread_local MatF keysT;
-        keysT = k.transpose();
-        return keysT;
+        gemmEigen(p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb, p.transB, p.overwrite ? 0.0f : 1.0f, p.c, p.ldc);
     }
 };
 
@@ -209,19 +241,20 @@ struct ModelArithmetic {
     HeadDigest attendDigesting(const HeadInput<float>& in, HeadOutView<float> out, MatF& rows) const {
         const Eigen::Index T = in.q.rows(), Tk = in.k.rows();
         HeadDigestBuilder digest(T, Tk, causal);
-        const MatF& keysT = OneThreadProducts::transposedKeys(in.k);  // d_k×T_k
+        const OneThreadProducts::HeadOperands& head = OneThreadProducts::queriesAndKeys(in.q, in.k);
+        const MatF& values = OneThreadProducts::values(in.v);
         rows.resize(std::min(T, kCausalBlockRows), Tk);
         const bool silent = in.ablated || !in.outputWanted;
         if (silent) out.setZero();  // as attendHead: ablated, (0·A)·V = 0
         for (const GridBlock& b : visibleBlocks(T, Tk)) {
-            oneThread->scoreBlock(in.q, keysT, b, rows.data(), Tk);  // rows r0…r1−1, keys c0…c1−1
+            oneThread->scoreBlock(head, b, rows.data(), Tk);  // rows r0…r1−1, keys c0…c1−1
             for (Eigen::Index i = b.r0; i < b.r1; ++i) {
                 float* row = rows.data() + (i - b.r0) * Tk;
                 const bool seen = softmaxRow(in, row, static_cast<std::size_t>(Tk), static_cast<std::size_t>(i),
                                              static_cast<std::size_t>(b.c1));
                 digest.addRow(i, row, seen ? b.c1 : Tk);  // 0 past c1, or a general row written whole
             }
-            if (!silent) oneThread->weightedSumBlock(rows.data(), Tk, in.v, b, out);
+            if (!silent) oneThread->weightedSumBlock(rows.data(), Tk, values, b, out);
         }
         return digest.finish();
     }

@@ -15,8 +15,9 @@
 namespace attnscope {
 
 // C (m×n, row stride ldc) += A (m×k, row stride lda) · op(B), row-major, beta = 1 (C holds the
-// bias). op(B) = Bᵀ with B n×k when transB (nn.Linear's [out, in] weights), else B k×n (GPT-2
-// Conv1D's [in, out]); ldb is B's row stride either way.
+// bias); with `overwrite`, C = A·op(B) (beta = 0: C's old values, even NaNs, are never read).
+// op(B) = Bᵀ with B n×k when transB (nn.Linear's [out, in] weights), else B k×n (GPT-2 Conv1D's
+// [in, out]); ldb is B's row stride either way.
 struct SgemmArgs {
     long m = 0, n = 0, k = 0;
     const float* a = nullptr;
@@ -26,6 +27,7 @@ struct SgemmArgs {
     bool transB = false;
     float* c = nullptr;
     long ldc = 0;
+    bool overwrite = false;
 };
 
 // One thread at `level` (the caller makes sure the CPU runs it). False, nothing computed, for

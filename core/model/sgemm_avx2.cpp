@@ -22,6 +22,7 @@ struct Avx2 {
     static constexpr int W = 8;
     static constexpr int NtRows = 2, NtCols = 4;    // 8 accumulators of 16 registers
     static constexpr int NnRows = 4, NnVectors = 2;  // 8 accumulators, 2 of B, 1 broadcast
+    static constexpr int NnWideRows = 4, NnWideVectors = 2;  // no wider tile (16 registers)
     static constexpr int PkVectors = 2, PkCols = 6;  // 12 accumulators, 2 of A, 1 broadcast
     static V zero() { return _mm256_setzero_ps(); }
     // lanes < 8 ones, then zeros: the sign bits _mm256_maskload_ps reads
@@ -35,6 +36,7 @@ struct Avx2 {
     static V broadcast(const float* p) { return _mm256_broadcast_ss(p); }
     static V fma(V a, V b, V acc) { return _mm256_fmadd_ps(a, b, acc); }
     static void addTo(float* p, V v) { _mm256_storeu_ps(p, _mm256_add_ps(_mm256_loadu_ps(p), v)); }
+    static void storePart(float* p, V v, int lanes) { _mm256_maskstore_ps(p, mask(lanes), v); }
     static void addToPart(float* p, V v, int lanes) {
         const __m256i m = mask(lanes);
         _mm256_maskstore_ps(p, m, _mm256_add_ps(_mm256_maskload_ps(p, m), v));

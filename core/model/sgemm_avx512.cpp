@@ -28,6 +28,7 @@ struct Avx512 {
     static constexpr int W = 16;
     static constexpr int NtRows = 3, NtCols = 8;    // 24 accumulators of 32 registers
     static constexpr int NnRows = 8, NnVectors = 3;  // 24 accumulators, 3 of B, 1 broadcast
+    static constexpr int NnWideRows = 6, NnWideVectors = 4;  // 24 accumulators, 4 of B, 1 broadcast
     static constexpr int PkVectors = 2, PkCols = 12;  // 24 accumulators, 2 of A, 1 broadcast
     static V zero() { return _mm512_setzero_ps(); }
     static __mmask16 mask(int lanes) { return static_cast<__mmask16>((1u << lanes) - 1u); }
@@ -37,6 +38,7 @@ struct Avx512 {
     static V broadcast(const float* p) { return _mm512_set1_ps(*p); }
     static V fma(V a, V b, V acc) { return _mm512_fmadd_ps(a, b, acc); }
     static void addTo(float* p, V v) { _mm512_storeu_ps(p, _mm512_add_ps(_mm512_loadu_ps(p), v)); }
+    static void storePart(float* p, V v, int lanes) { _mm512_mask_storeu_ps(p, mask(lanes), v); }
     static void addToPart(float* p, V v, int lanes) {
         _mm512_mask_storeu_ps(p, mask(lanes), _mm512_add_ps(_mm512_maskz_loadu_ps(mask(lanes), p), v));
     }

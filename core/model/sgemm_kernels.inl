@@ -6,9 +6,9 @@
 // (#pragma GCC unroll) so its accumulators live in registers: -O2 leaves them on the stack.
 //
 // S provides: V, W (lanes), zero(), load(p), loadPart(p, lanes), store(p, v), broadcast(p),
-// fma(a, b, acc), addTo(p, v), addToPart(p, v, lanes), sum4(a, b, c, d) → __m128 of the four sums,
+// fma(a, b, acc), addTo(p, v), addToPart(p, v, lanes), storePart(p, v, lanes), sum4(a, b, c, d) → __m128 of the four sums,
 // sum(v), transpose(V[W]) in place; tile sizes NtRows × NtCols (A rows × B rows, A·Bᵀ), NnRows ×
-// NnVectors (A·B) and PkVectors × PkCols (A·Bᵀ's packed tiles, many tokens).
+// NnVectors (A·B; NnWideRows × NnWideVectors for one wider panel) and PkVectors × PkCols (A·Bᵀ's packed tiles, many tokens).
 
 constexpr long kBlockLimit = 1024;  // K is split when longer: A's slice and B's panel stay in L2
 constexpr long kBlock = 768;        // (a multiple of 16: blocks start on whole vectors)
@@ -134,7 +134,7 @@ struct Prefetch {
 // B's row k. Part: the last vector holds only lastLanes columns.
 template <class S, int RM, int RV, bool Part>
 void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
-            Prefetch pf) {
+            const Prefetch& pf, bool store) {
     using V = typename S::V;
     V acc[RM][RV];
     #pragma GCC unroll 8
@@ -163,16 +163,17 @@ void nnTile(long k, const float* a, long lda, const float* b, long ldb, float* c
         #pragma GCC unroll 8
         for (int j = 0; j < RV; ++j) {
             float* at = c + i * ldc + j * S::W;
-            if (Part && j == RV - 1) S::addToPart(at, acc[i][j], lastLanes);
-            else S::addTo(at, acc[i][j]);
+            const bool part = Part && j == RV - 1;
+            if (store) part ? S::storePart(at, acc[i][j], lastLanes) : S::store(at, acc[i][j]);
+            else part ? S::addToPart(at, acc[i][j], lastLanes) : S::addTo(at, acc[i][j]);
         }
 }
 
-template <class S, int RV, bool Part>
+template <class S, int MaxRows, int RV, bool Part>
 void nnRows(int rm, long k, const float* a, long lda, const float* b, long ldb, float* c, long ldc, int lastLanes,
-            Prefetch pf) {
-    constexpr int kMaxRows = S::NnRows;
-#define ATTNSCOPE_NN(R) (nnTile<S, R, RV, Part>(k, a, lda, b, ldb, c, ldc, lastLanes, pf))
+            const Prefetch& pf, bool store) {
+    constexpr int kMaxRows = MaxRows;
+#define ATTNSCOPE_NN(R) (nnTile<S, R, RV, Part>(k, a, lda, b, ldb, c, ldc, lastLanes, pf, store))
     switch (rm) {
         ATTNSCOPE_ROW_CASE(1, ATTNSCOPE_NN(1))
         ATTNSCOPE_ROW_CASE(2, ATTNSCOPE_NN(2))
@@ -187,29 +188,36 @@ void nnRows(int rm, long k, const float* a, long lda, const float* b, long ldb, 
 #undef ATTNSCOPE_NN
 }
 
-template <class S, int RV, bool Part>
+template <class S, int MaxRows, int RV, bool Part>
 void nnPanel(const SgemmArgs& g, long n0, long k0, long kl, int lastLanes, Prefetch pf) {
-    const long tiles = (g.m + S::NnRows - 1) / S::NnRows;
+    const bool store = g.overwrite && k0 == 0;  // the first block of K writes C, the others add
+    const long tiles = (g.m + MaxRows - 1) / MaxRows;
+    // The panel's lines shared out: `each` a tile, one more for the first `extra` tiles. Worked
+    // out once, not divided per tile: at d_k = 64 steps (the attention scores) a tile's division
+    // and its Prefetch passed by value cost 15 % of the products.
+    const long each = pf.lines / tiles, extra = pf.lines % tiles;
+    long line = 0;
     for (long t = 0; t < tiles; ++t) {
-        const long m0 = t * S::NnRows;
-        const long l0 = pf.lines * t / tiles, l1 = pf.lines * (t + 1) / tiles;
-        nnRows<S, RV, Part>(static_cast<int>(lesser(S::NnRows, g.m - m0)), kl, g.a + m0 * g.lda + k0, g.lda,
-                            g.b + k0 * g.ldb + n0, g.ldb, g.c + m0 * g.ldc + n0, g.ldc, lastLanes,
-                            Prefetch{pf.at + l0 * 16, pf.stride, l1 - l0});
+        const long m0 = t * MaxRows;
+        const long lines = each + (t < extra ? 1 : 0);
+        const Prefetch tilePf{pf.at + line * 16, pf.stride, lines};
+        line += lines;
+        nnRows<S, MaxRows, RV, Part>(static_cast<int>(lesser(MaxRows, g.m - m0)), kl, g.a + m0 * g.lda + k0, g.lda,
+                            g.b + k0 * g.ldb + n0, g.ldb, g.c + m0 * g.ldc + n0, g.ldc, lastLanes, tilePf, store);
     }
 }
 
-// The panel's width in vectors (1…NnVectors) and whether its last vector is partial.
-template <class S, int RV>
+// The panel's width in vectors (1…the tile's) and whether its last vector is partial.
+template <class S, int MaxRows, int RV>
 void nnPanelOfWidth(int rv, bool part, const SgemmArgs& g, long n0, long k0, long kl, int lastLanes,
                     Prefetch pf) {
     if constexpr (RV >= 1) {
         if (rv == RV) {
-            if (part) nnPanel<S, RV, true>(g, n0, k0, kl, lastLanes, pf);
-            else nnPanel<S, RV, false>(g, n0, k0, kl, lastLanes, pf);
+            if (part) nnPanel<S, MaxRows, RV, true>(g, n0, k0, kl, lastLanes, pf);
+            else nnPanel<S, MaxRows, RV, false>(g, n0, k0, kl, lastLanes, pf);
             return;
         }
-        nnPanelOfWidth<S, RV - 1>(rv, part, g, n0, k0, kl, lastLanes, pf);
+        nnPanelOfWidth<S, MaxRows, RV - 1>(rv, part, g, n0, k0, kl, lastLanes, pf);
     }
 }
 
@@ -218,9 +226,9 @@ void nnPanelOfWidth(int rv, bool part, const SgemmArgs& g, long n0, long k0, lon
 // missed the TLB at every step). While a block computes, the next block's rows are prefetched
 // front to back, an equal share per panel: one sequential stream, as memory serves best (a
 // prefetch of each next panel, 128 short pieces of rows, left the weights' reads 2–3× slower).
-template <class S>
-void nnRun(const SgemmArgs& g) {
-    constexpr long panelCols = S::NnVectors * S::W;
+template <class S, int Rows, int Vectors>
+void nnRunTiles(const SgemmArgs& g) {
+    constexpr long panelCols = Vectors * S::W;
     const long panels = (g.n + panelCols - 1) / panelCols;
     for (long k0 = 0; k0 < g.k; k0 += kNnBlock) {
         const long kl = lesser(kNnBlock, g.k - k0);
@@ -234,9 +242,20 @@ void nnRun(const SgemmArgs& g) {
             const int rv = static_cast<int>((cols + S::W - 1) / S::W);
             const int lastLanes = static_cast<int>(cols - (rv - 1) * S::W);
             const Prefetch pf{g.b + (k0 + kl) * g.ldb + p * share, stride, nextRows > 0 ? stride / 16 : 0};
-            nnPanelOfWidth<S, S::NnVectors>(rv, lastLanes < S::W, g, n0, k0, kl, lastLanes, pf);
+            nnPanelOfWidth<S, Rows, Vectors>(rv, lastLanes < S::W, g, n0, k0, kl, lastLanes, pf);
         }
     }
+}
+
+// NnRows × NnVectors tiles, or one panel of NnWideRows × NnWideVectors tiles where n fits it
+// but not the narrower panel: each of attention's products (B a head's keys, 64 at a time, or
+// V_h, d_k = 64 columns) in whole 6 × 4 tiles at AVX-512, not a 3-vector panel and a 1-vector
+// one (each of whose steps loads 9 values for 8 FMAs). Wider panels everywhere lost to 8 × 3 on
+// GPT-2's Conv1D products at 32 and 64 tokens (a partial last row tile; bench/README.md).
+template <class S>
+void nnRun(const SgemmArgs& g) {
+    if (g.n > S::NnVectors * S::W && g.n <= S::NnWideVectors * S::W) nnRunTiles<S, S::NnWideRows, S::NnWideVectors>(g);
+    else nnRunTiles<S, S::NnRows, S::NnVectors>(g);
 }
 
 #undef ATTNSCOPE_ROW_CASE
@@ -390,6 +409,9 @@ template <class S>
 void sgemmRun(const SgemmArgs& g) {
     if (g.m <= 0 || g.n <= 0 || g.k <= 0) return;
     if (g.transB) {
+        if (g.overwrite)  // these tiles add: C starts at zero
+            for (long i = 0; i < g.m; ++i)
+                for (long j = 0; j < g.n; ++j) g.c[i * g.ldc + j] = 0.0f;
         if (packedWins<S>(g.m)) pkRun<S>(g, sgemmWorkspace(pkWorkFloats<S>()));
         else ntRun<S>(g);
     } else {

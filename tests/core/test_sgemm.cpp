@@ -1,6 +1,7 @@
 // Our own SGEMM (core/model/sgemm.hpp) against a double-precision product computed here with plain
 // loops, on awkward shapes (row counts that leave partial tiles, N and K not multiples of 16, K
-// split into blocks), strided rows, both layouts, the bias kept (beta = 1), on every SIMD level
+// split into blocks), strided rows, both layouts, the bias kept (beta = 1) or C overwritten (its
+// NaNs never read), on every SIMD level
 // this CPU runs, for both kernel families (up to 64 rows, and the packed one past that); the
 // padding around C must stay untouched. `core_tests "[sgemm]" -s` prints every largest difference.
 #include <catch2/catch.hpp>
@@ -27,6 +28,7 @@ struct Case {
     long m, n, k;
     bool transB;
     long pad;  // extra floats at the end of every row of A, B and C
+    bool overwrite = false;  // C = A·op(B): C starts as NaNs, which must not reach the result
 };
 
 struct Worst {
@@ -47,13 +49,15 @@ Worst check(const Case& c, Product product) {
     for (float& x : a) x = value(rng);
     for (float& x : b) x = value(rng);
     for (float& x : out) x = value(rng);  // the bias (and the padding, which must survive)
+    if (c.overwrite)
+        for (long i = 0; i < c.m; ++i) std::fill_n(out.begin() + i * ldc, c.n, std::nanf(""));
     const std::vector<float> before = out;
-    product(SgemmArgs{c.m, c.n, c.k, a.data(), lda, b.data(), ldb, c.transB, out.data(), ldc});
+    product(SgemmArgs{c.m, c.n, c.k, a.data(), lda, b.data(), ldb, c.transB, out.data(), ldc, c.overwrite});
     Worst worst;
     bool paddingTouched = false;
     for (long i = 0; i < c.m; ++i) {
         for (long j = 0; j < c.n; ++j) {
-            double exact = before[static_cast<std::size_t>(i * ldc + j)], scale = 1.0;
+            double exact = c.overwrite ? 0.0 : before[static_cast<std::size_t>(i * ldc + j)], scale = 1.0;
             for (long p = 0; p < c.k; ++p) {
                 const double bv = c.transB ? b[static_cast<std::size_t>(j * ldb + p)] : b[static_cast<std::size_t>(p * ldb + j)];
                 exact += static_cast<double>(a[static_cast<std::size_t>(i * lda + p)]) * bv;
@@ -61,7 +65,8 @@ Worst check(const Case& c, Product product) {
             }
             // float rounding of the k products and sums grows with Σ|a·b|: allowed 1e-6 of it
             const double diff = std::abs(out[static_cast<std::size_t>(i * ldc + j)] - exact), allowed = 1e-6 * scale;
-            if (worst.row < 0 || diff / allowed > worst.diff / worst.allowed) worst = Worst{diff, allowed, i, j, false};
+            const bool worse = !(diff / allowed <= worst.diff / worst.allowed) && !std::isnan(worst.diff);  // a NaN stays
+            if (worst.row < 0 || worse) worst = Worst{diff, allowed, i, j, false};
         }
         for (long j = c.n; j < ldc; ++j)
             if (out[static_cast<std::size_t>(i * ldc + j)] != before[static_cast<std::size_t>(i * ldc + j)]) paddingTouched = true;
@@ -104,9 +109,29 @@ const std::vector<Case>& packedCases() {
     return cases;
 }
 
+// Attention's products (core/model/attention.cpp): C = A·B over one panel of keys or V_h's d_k
+// columns, n from 49 to 64 (AVX-512's 6 × 4 tiles: 6-row tiles and the last 1…5 rows), K one
+// block (d_k) or several (a block of 128 query rows against up to T_k keys), C overwritten or
+// added to; the same shapes for A·Bᵀ (zeroed first, then its tiles add).
+const std::vector<Case>& attentionCases() {
+    static const std::vector<Case> cases = [] {
+        std::vector<Case> all;
+        for (bool overwrite : {true, false})
+            for (bool transB : {false, true})
+                for (long m : {1L, 5L, 6L, 13L, 128L}) {
+                    all.push_back({m, 64, 64, transB, 0, overwrite});   // a panel of 64 keys, d_k = 64
+                    all.push_back({m, 49, 64, transB, 3, overwrite});   // the wide tile's last vector one lane
+                    all.push_back({m, 64, 300, transB, 2, overwrite});  // A·V over 300 keys: K in 3 blocks
+                    all.push_back({m, 40, 70, transB, 1, overwrite});   // narrower: the 8 × 3 tiles
+                }
+        return all;
+    }();
+    return cases;
+}
+
 std::string describe(const Case& c, const Worst& w) {
     std::ostringstream text;
-    text << (c.transB ? "A·Bᵀ" : "A·B") << " m=" << c.m << " n=" << c.n << " k=" << c.k << " pad=" << c.pad
+    text << (c.overwrite ? "overwriting " : "") << (c.transB ? "A·Bᵀ" : "A·B") << " m=" << c.m << " n=" << c.n << " k=" << c.k << " pad=" << c.pad
          << ": largest difference " << w.diff << " at C(" << w.row << ", " << w.col << "), allowed " << w.allowed;
     return text.str();
 }
@@ -150,6 +175,11 @@ TEST_CASE("our packed SGEMM (full panels, more than 64 rows) on AVX-512 against 
 
 TEST_CASE("our packed SGEMM (full panels, more than 64 rows) on AVX2+FMA against a double product", "[sgemm]") {
     checkLevelIfRunnable(SimdLevel::Avx2, packedCases());
+}
+
+TEST_CASE("our SGEMM on AVX-512 and AVX2 in attention's shapes: one panel of 64 columns, C overwritten or added to", "[sgemm]") {
+    checkLevelIfRunnable(SimdLevel::Avx512, attentionCases());
+    checkLevelIfRunnable(SimdLevel::Avx2, attentionCases());
 }
 
 TEST_CASE("our SGEMM on two and three threads: the column parts add up to the whole product", "[sgemm]") {
