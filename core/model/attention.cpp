@@ -197,7 +197,7 @@ struct ModelArithmetic {
                 softmaxRowInGeneral(in, row, s.scores.cols(), i);
                 continue;
             }
-            const std::size_t written = releaseHidden ? visibleEnd(static_cast<std::size_t>(i), cols) : cols;  // the softmax zeros the rest itself
+            const std::size_t written = releaseHidden ? blockEnd(static_cast<std::size_t>(i), cols) : cols;  // the softmax zeros the rest itself
             if (softmaxRow(in, row, cols, static_cast<std::size_t>(i), written) && written < cols)
                 zeroHidden(row + written, cols - written);
         }
@@ -205,6 +205,16 @@ struct ModelArithmetic {
         s.weights.swap(s.scores);
     }
     std::size_t visibleEnd(std::size_t i, std::size_t cols) const { return causal ? std::min(cols, i + 1) : cols; }
+    // The end of row i's visible block (visibleBlocks): A·V reads the block's hidden keys too, so
+    // they are written as zeros, and pages are given back only past it. A released page that A·V
+    // read was mapped to the kernel's zero page, and the next layer's scores written there took a
+    // copy-on-write fault with a TLB shootdown on both cores (an IPI, slow in a VM): 7 % of a
+    // shown layer's rebuild at 4,096 tokens.
+    std::size_t blockEnd(std::size_t i, std::size_t cols) const {
+        if (!causal) return cols;
+        const auto rows = static_cast<std::size_t>(kCausalBlockRows);
+        return std::min(cols, (i / rows + 1) * rows);
+    }
     // Row i's weights from its scores, in place: 0 before the window's start, the softmax of what
     // it sees, 0 from there to `written`. False: the row had no finite maximum and took the
     // general softmax over all its `cols`.
@@ -313,6 +323,17 @@ void resetHeadsKeepingBuffers(LayerTrace& layer, int heads) {
         layer.heads[h].weights.floatStorage().swap(buffers[h]);
 }
 
+// The head's scores go into the T×T_k buffer it held (a recycled layer's) when the thread's
+// scratch has none of that size: attendHead swaps the scores into the weights and the weights
+// into the Trace, which left the scratch a fresh buffer for its first two heads a layer (four
+// 64 MB buffers of page faults at 4,096 tokens on two threads, a tenth of a layer's rebuild).
+void computeInOwnBuffer(HeadScratch<float>& scratch, HeadTrace& head, Eigen::Index T, Eigen::Index Tk) {
+    if (scratch.scores.rows() == T && scratch.scores.cols() == Tk) return;
+    if (!head.weights.isFloat()) return;
+    MatF& own = head.weights.floatStorage();
+    if (own.rows() == T && own.cols() == Tk) scratch.scores.swap(own);
+}
+
 }  // namespace
 
 int headThreadsFor(Eigen::Index tokens, int heads) {
@@ -348,6 +369,7 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
             (*digests)[static_cast<std::size_t>(h)] = arithmetic.attendDigesting(in, context.middleCols(c0, dk), threadScratch().blockRows);
             return;
         }
+        computeInOwnBuffer(threadScratch().head, head, T, K.rows());
         attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record, head, rows);
         if (detail == LayerDetail::Summary) {
             (*digests)[static_cast<std::size_t>(h)] = digestOf(head.weights, shape.causal);
