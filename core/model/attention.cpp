@@ -191,14 +191,19 @@ struct ModelArithmetic {
     void weightsFromScores(const HeadInput<float>& in, HeadScratch<float>& s) const {
         const auto cols = static_cast<std::size_t>(s.scores.cols());  // T_q×T_k, in place
         const bool otherMask = !causal && in.mask.size() > 0;  // none today: the general steps
+        const bool readByWeightedSum = !in.ablated && in.outputWanted;
         for (Eigen::Index i = 0; i < s.scores.rows(); ++i) {
             float* row = s.scores.row(i).data();
             if (otherMask) {
                 softmaxRowInGeneral(in, row, s.scores.cols(), i);
                 continue;
             }
-            const std::size_t written = releaseHidden ? blockEnd(static_cast<std::size_t>(i), cols) : cols;  // the softmax zeros the rest itself
-            if (softmaxRow(in, row, cols, static_cast<std::size_t>(i), written) && written < cols)
+            const auto index = static_cast<std::size_t>(i);
+            // Written by the softmax (zeros past the token); the rest is given back as pages.
+            const std::size_t written = !releaseHidden      ? cols
+                                        : readByWeightedSum ? blockEnd(index, cols)
+                                                            : visibleEnd(index, cols);
+            if (softmaxRow(in, row, cols, index, written) && written < cols)
                 zeroHidden(row + written, cols - written);
         }
         if (releaseHidden) releaseQueuedPages();  // before A·V reads the diagonal blocks' hidden keys
@@ -208,8 +213,9 @@ struct ModelArithmetic {
     // The end of row i's visible block (visibleBlocks): A·V reads the block's hidden keys too, so
     // they are written as zeros, and pages are given back only past it. A released page that A·V
     // read was mapped to the kernel's zero page, and the next layer's scores written there took a
-    // copy-on-write fault with a TLB shootdown on both cores (an IPI, slow in a VM): 7 % of a
-    // shown layer's rebuild at 4,096 tokens.
+    // copy-on-write fault with a TLB shootdown on both cores (an IPI, slow in a VM): a quarter of
+    // a kept layer's attention at 4,096 tokens. Without A·V (a long run's layer rebuilt for its
+    // weights, an ablated head) pages go from the token on: about 1 MB a head less.
     std::size_t blockEnd(std::size_t i, std::size_t cols) const {
         if (!causal) return cols;
         const auto rows = static_cast<std::size_t>(kCausalBlockRows);

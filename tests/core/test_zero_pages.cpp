@@ -145,4 +145,30 @@ TEST_CASE("a kept causal head rebuilt in its own buffers faults in no page: A·V
     CHECK(layer.heads[1].weights(1000, 1023) == 0.0);  // a hidden key A·V reads: zero
 }
 
+TEST_CASE("a causal head kept without A·V gives back its diagonal blocks' hidden pages too", "[zero_pages]") {
+    // One head at T = 4,096 as WeightsOnly (A·V reads each diagonal block's hidden keys: written as
+    // zeros, pages given back past the block) and as WeightsNoOutput (a long run's layer rebuilt
+    // for its weights: no A·V, pages given back from the token on). Rows 16 KiB apart, so in 3 ×
+    // 124 rows a page boundary falls between the token and its block's end: that many pages more.
+    constexpr Eigen::Index T = 4096, dk = 4;
+    std::mt19937 random(5);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    MatF Q(T, dk), K(T, dk), V(T, dk);
+    for (MatF* m : {&Q, &K, &V})
+        for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = normal(random);
+    const auto residentAfter = [&](LayerDetail detail) {
+        LayerTrace layer;
+        MatF context;
+        multiHeadAttentionInto(Q, K, V, AttentionShape{1, 1, true, 0, 0}, detail, layer, {}, context);
+        const AttentionWeights& w = layer.heads.at(0).weights;
+        return residentBytesOf(w.visit([](const auto& m) { return static_cast<const void*>(m.data()); }),
+                               static_cast<std::size_t>(T * T) * sizeof(float));
+    };
+    const std::size_t withOutput = residentAfter(LayerDetail::WeightsOnly);
+    const std::size_t weightsAlone = residentAfter(LayerDetail::WeightsNoOutput);
+    INFO("resident with A·V " << withOutput << " bytes, without " << weightsAlone);
+    CHECK(weightsAlone + 300 * 4096 <= withOutput);
+    CHECK(withOutput - weightsAlone <= 2 * 1024 * 1024);
+}
+
 }  // namespace attnscope
