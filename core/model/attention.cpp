@@ -329,12 +329,12 @@ void resetHeadsKeepingBuffers(LayerTrace& layer, int heads) {
         layer.heads[h].weights.floatStorage().swap(buffers[h]);
 }
 
-// The head's scores go into the T×T_k buffer it held (a recycled layer's) when the thread's
-// scratch has none of that size: attendHead swaps the scores into the weights and the weights
-// into the Trace, which left the scratch a fresh buffer for its first two heads a layer (four
-// 64 MB buffers of page faults at 4,096 tokens on two threads, a tenth of a layer's rebuild).
+// The head's scores go into the T×T_k buffer it held (a recycled layer's): attendHead swaps the
+// scores into the weights and the weights into the Trace, so the buffer the scratch had comes back
+// to it, and each head ends in its own buffer. (Computing in the scratch's buffer instead lent
+// each head's to the head two after it, and a thread's first two heads took fresh pages: four
+// 64 MB buffers of page faults at 4,096 tokens on two threads, a quarter of a layer switch.)
 void computeInOwnBuffer(HeadScratch<float>& scratch, HeadTrace& head, Eigen::Index T, Eigen::Index Tk) {
-    if (scratch.scores.rows() == T && scratch.scores.cols() == Tk) return;
     if (!head.weights.isFloat()) return;
     MatF& own = head.weights.floatStorage();
     if (own.rows() == T && own.cols() == Tk) scratch.scores.swap(own);

@@ -21,17 +21,11 @@ KeptBuffers& kept() {
     return instance;
 }
 
-// A rebuild's head threads start each with two T×T buffers of their own scratch (scores and
-// softmax) and lend each head's buffer to the head two after it: handed as many as all the
-// heads, they would end holding two spare ones each, +256 MiB at 4,096 tokens for as long as the
-// window lives. Handed two fewer a thread (the last heads' go), they allocate those two and end
-// with none: the peak stays that of a rebuild without recycling.
-std::size_t buffersToKeep(const LayerTrace& layer) {
-    const auto heads = static_cast<int>(layer.heads.size());
-    if (heads == 0) return 0;
-    const int threads = headThreadsFor(layer.heads.front().weights.rows(), heads);
-    return static_cast<std::size_t>(std::max(0, heads - 2 * threads));
-}
+// Every head's buffer: a rebuild's head computes in the buffer it is handed (multiHeadAttentionInto),
+// and its thread's scratch ends as it started, empty. (When the scratch's swaps lent each head's
+// buffer to the head two after it, each thread's first two heads took fresh pages: 256 MiB at
+// 4,096 tokens on two threads, a quarter of a Llama-3.2-1B switch in clearing pages.)
+std::size_t buffersToKeep(const LayerTrace& layer) { return layer.heads.size(); }
 
 }  // namespace
 

@@ -6,8 +6,8 @@
 // the old layer's unmapping, was about half of a layer switch (perf, bench/README.md "Switching
 // the shown layer"). Written into again, they cost no page fault.
 //
-// One layer is kept at most, less two heads a head thread (which its scratch replaces), so the
-// peak stays the two layers a switch holds anyway (the one on screen and the one being rebuilt).
+// One layer is kept at most, every head's buffer (each head computes in its own), so the peak
+// stays the one layer a switch holds.
 // A new run drops it (runModel), so a run never has it on top.
 // Thread-safe: the layer is let go on the thread that drops the last reference to its Trace.
 #include <cstddef>
