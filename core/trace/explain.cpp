@@ -43,6 +43,21 @@ int decimalsFor(GridRef values, int decimals) {
     });
 }
 
+std::vector<ColumnRange> columnRanges(GridRef values) {
+    return values.visit([](const auto& m) {
+        std::vector<ColumnRange> ranges(static_cast<std::size_t>(m.cols()));
+        for (Eigen::Index r = 0; r < m.rows(); ++r)
+            for (Eigen::Index c = 0; c < m.cols(); ++c) {
+                const auto value = static_cast<double>(m(r, c));
+                ColumnRange& range = ranges[static_cast<std::size_t>(c)];
+                if (std::isfinite(value)) range.low = std::min(range.low, value), range.high = std::max(range.high, value);
+                else if (std::isnan(value)) range.nan = true;
+                else (value < 0 ? range.negativeInfinity : range.positiveInfinity) = true;
+            }
+        return ranges;
+    });
+}
+
 namespace explain_detail {
 
 // Σ_r a(r)·b(r) over n terms, each product a term; the sources are both factors' cells.

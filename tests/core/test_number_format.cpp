@@ -41,6 +41,29 @@ TEST_CASE("decimalsFor: none for whole numbers, the given decimals as soon as on
     CHECK(decimalsFor(mixed, 4) == 4);  // every cell keeps 4 decimals, the column stays aligned
 }
 
+TEST_CASE("columnRanges: each column's smallest and largest finite value, and its NaN and infinities", "[format]") {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    MatF m(3, 4);  // a float matrix, as a model's weights: read through GridRef as double
+    m << 0.5f, -inf, 2.0f, NAN,
+         -1.25f, 3.0f, inf, NAN,
+         0.75f, -7.0f, -2.0f, inf;
+    const std::vector<ColumnRange> ranges = columnRanges(m);
+    REQUIRE(ranges.size() == 4);
+    CHECK(ranges[0].low == -1.25);  // 0.5, −1.25, 0.75
+    CHECK(ranges[0].high == 0.75);
+    CHECK_FALSE((ranges[0].nan || ranges[0].negativeInfinity || ranges[0].positiveInfinity));
+    CHECK(ranges[1].low == -7.0);  // −∞ apart: 3, −7
+    CHECK(ranges[1].high == 3.0);
+    CHECK(ranges[1].negativeInfinity);
+    CHECK_FALSE(ranges[1].positiveInfinity);
+    CHECK(ranges[2].low == -2.0);  // 2, +∞, −2
+    CHECK(ranges[2].high == 2.0);
+    CHECK(ranges[2].positiveInfinity);
+    CHECK(ranges[3].low > ranges[3].high);  // NaN, NaN, +∞: no finite value
+    CHECK(ranges[3].nan);
+    CHECK(ranges[3].positiveInfinity);
+}
+
 TEST_CASE("formatNumber: −0 prints as 0, integers as written once decimalsFor says so", "[format]") {
     CHECK(formatNumber(-0.0, 0) == "0");
     CHECK(formatNumber(-0.0, 4) == "0.0000");

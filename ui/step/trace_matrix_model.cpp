@@ -22,18 +22,18 @@ void TraceMatrixModel::show(const Trace* trace, Step step, int layer, int head, 
     highlighted_.clear();
     rowLabels_ = rowLabels(*trace, step, layer, head_, displayLanguage());
     colLabels_ = columnLabels(*trace, step, layer, head_, displayLanguage());
+    columnRanges_ = columnRanges(matrix());
     // Shading is relative to the largest finite magnitude, so −∞ cells do not flatten the rest.
     max_ = 0;
-    matrix().visit([this](const auto& m) {  // a model's weights are float
-        for (Eigen::Index i = 0; i < m.size(); ++i)
-            if (std::isfinite(m.data()[i])) max_ = std::max(max_, std::abs(static_cast<double>(m.data()[i])));
-    });
+    for (const ColumnRange& range : columnRanges_)
+        if (range.low <= range.high) max_ = std::max({max_, std::abs(range.low), std::abs(range.high)});
     endResetModel();
 }
 
 void TraceMatrixModel::clear() {
     beginResetModel();
     trace_ = nullptr;
+    columnRanges_.clear();
     highlighted_.clear();
     rowLabels_.clear();
     colLabels_.clear();
@@ -90,27 +90,15 @@ QVariant TraceMatrixModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-// In fixed-point notation a longer number is a larger one, or a more negative one: a column's
-// widest text is that of its largest or of its smallest finite value, or NaN, −∞, +∞.
 QStringList TraceMatrixModel::widestTexts(int column) const {
-    return matrix().visit([&](const auto& m) {
-        constexpr double inf = std::numeric_limits<double>::infinity();
-        double low = inf, high = -inf;
-        bool nan = false, negativeInfinity = false, positiveInfinity = false;  // each a text of its own
-        for (Eigen::Index r = 0; r < m.rows(); ++r) {
-            const auto value = static_cast<double>(m(r, column));
-            if (std::isfinite(value)) low = std::min(low, value), high = std::max(high, value);
-            else if (std::isnan(value)) nan = true;
-            else (value < 0 ? negativeInfinity : positiveInfinity) = true;
-        }
-        QStringList texts;
-        const auto add = [&](double value) { texts << QString::fromStdString(formatNumber(value, decimals_)); };
-        if (low <= high) add(low), add(high);
-        if (nan) add(std::numeric_limits<double>::quiet_NaN());
-        if (negativeInfinity) add(-inf);
-        if (positiveInfinity) add(inf);
-        return texts;
-    });
+    const ColumnRange& range = columnRanges_[static_cast<std::size_t>(column)];
+    QStringList texts;
+    const auto add = [&](double value) { texts << QString::fromStdString(formatNumber(value, decimals_)); };
+    if (range.low <= range.high) add(range.low), add(range.high);
+    if (range.nan) add(std::numeric_limits<double>::quiet_NaN());
+    if (range.negativeInfinity) add(-std::numeric_limits<double>::infinity());
+    if (range.positiveInfinity) add(std::numeric_limits<double>::infinity());
+    return texts;
 }
 
 QVariant TraceMatrixModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/trace/explain.hpp"
 #include "core/trace/trace.hpp"
 
 namespace attnscope {
@@ -52,8 +53,8 @@ private:
     int layer_ = 0;
     int head_ = 0;
     int decimals_ = 3;
-    double min_ = 0;
-    double max_ = 0;
+    double max_ = 0;  // the largest finite magnitude
+    std::vector<ColumnRange> columnRanges_;
     std::vector<std::string> rowLabels_;
     std::vector<std::string> colLabels_;
     std::vector<MatrixCell> highlighted_;
