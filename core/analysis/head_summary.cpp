@@ -60,6 +60,11 @@ bool hasWeights(const LayerTrace& layer) {
                        [](const HeadTrace& h) { return isSquareNonEmpty(h.weights); });
 }
 
+bool weightsComputed(const LayerTrace& layer) {
+    return !layer.heads.empty() &&
+           std::none_of(layer.heads.begin(), layer.heads.end(), [](const HeadTrace& h) { return h.weights.rows() == 0; });
+}
+
 Mat averageOverHeads(const LayerTrace& layer, const std::vector<int>& heads) {
     const std::vector<GridRef> ws = selectedWeights(layer, heads);
     if (ws.empty()) return {};

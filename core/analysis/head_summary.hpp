@@ -18,6 +18,9 @@ namespace attnscope {
 // True when every head of the layer kept its T×T weights (real models may drop intermediates,
 // never weights — but an empty layer or empty matrix must not crash a view).
 bool hasWeights(const LayerTrace& layer);
+// Every head's weights are there, of any shape (cross-attention's T_q×T_k too): false for a long
+// run's layer not rebuilt, whose heads keep only their digests.
+bool weightsComputed(const LayerTrace& layer);
 
 // Cell-wise mean / maximum of the heads' weights (T×T). `heads` selects heads (empty: all).
 // Empty Mat when the layer has no heads or a selected head has no weights.

@@ -61,6 +61,18 @@ TEST_CASE("layers without weights give empty summaries", "[head_summary]") {
     CHECK_FALSE(hasWeights(LayerTrace{}));
 }
 
+TEST_CASE("weightsComputed: every head's weights there, cross-attention's rectangles too", "[head_summary]") {
+    const Trace t = handTrace();
+    CHECK(weightsComputed(t.layers[0]));
+    CHECK_FALSE(weightsComputed(t.layers[1]));
+    CHECK_FALSE(weightsComputed(LayerTrace{}));
+    LayerTrace cross = testing::layerOf({rows({{.5, .5, 0}, {.2, .3, .5}})});  // 2 target rows over 3 source tokens
+    CHECK(weightsComputed(cross));
+    CHECK_FALSE(hasWeights(cross));  // not a T×T self-attention
+    cross.heads.emplace_back();      // a second head whose weights were not computed
+    CHECK_FALSE(weightsComputed(cross));
+}
+
 TEST_CASE("hiding special tokens keeps the others in order", "[head_summary]") {
     const Trace t = handTrace();
     CHECK(visibleTokens(t, false) == std::vector<int>{0, 1, 2, 3});

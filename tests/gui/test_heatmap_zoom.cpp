@@ -117,6 +117,7 @@ private slots:
     void aHiddenViewsImageLabelsEveryTokenThatFits();
     void anotherLayerRedrawsTheSamePlot();
     void weightColoursAreTheMapsOwnCells();
+    void aLayerWithoutWeightsKeepsTheCellsTheNextLayerFills();
     void crossAttentionMapsTargetRowsOnSourceColumns();
 
 private:
@@ -428,6 +429,34 @@ void HeatmapZoomTest::weightColoursAreTheMapsOwnCells() {
     }
 }
 
+// A long run's layer between switches has no weights: the map shows no cells and says why, but
+// keeps their storage, so the rebuilt layer's weights go into the same cells (QCustomPlot
+// allocates and zero-fills anew for any other size: 128 MB of fresh pages at 4,096 tokens).
+void HeatmapZoomTest::aLayerWithoutWeightsKeepsTheCellsTheNextLayerFills() {
+    Trace trace;
+    for (const char* t : {"a", "b", "c"}) trace.tokens.push_back({t});
+    trace.layers.push_back(testing::layerOf({testing::rows({{1, 0, 0}, {.5, .5, 0}, {.2, .3, .5}})}));
+    trace.layers.push_back(LayerTrace{});
+    trace.layers.back().heads.resize(1);  // one head, its weights not computed
+    HeatmapView view;
+    show(view, trace);
+    auto* map = qobject_cast<QCPColorMap*>(plotOf(view)->plottable(0));
+    QVERIFY(map);
+    QCPColorMapData* cells = map->data();
+    view.showTrace(trace, 1, 4);
+    QVERIFY(!map->visible());
+    QVERIFY(builderOf(view).drawnCells().empty());
+    QVERIFY(builderOf(view).hoverText(pixelOf(*plotOf(view), 1, 2)).isEmpty());
+    QCOMPARE(builderOf(view).title(), QString("Layer 2: attention weights not computed"));
+    QCOMPARE(map->data(), cells);
+    QCOMPARE(cells->keySize(), 3);  // kept
+    QCOMPARE(cells->valueSize(), 3);
+    view.showTrace(trace, 0, 4);
+    QVERIFY(map->visible());
+    QCOMPARE(cells->cell(1, 2), 0.3);  // column 1, row 2
+    QCOMPARE(builderOf(view).drawnCells().size(), std::size_t{9});
+}
+
 // Cross-attention (the translation lesson's third stage): T_q = 4 decoder rows over T_k = 3 source
 // columns, not an empty square map. Hover names the decoder token and the source token with their
 // own positions; find outlines rows only (the columns are other tokens).
@@ -442,6 +471,7 @@ void HeatmapZoomTest::crossAttentionMapsTargetRowsOnSourceColumns() {
     QCOMPARE(b.tokenCount(), 4);
     QCOMPARE(b.keyCount(), 3);
     QCOMPARE(b.keyLabels(), QStringList({"我", "是", "谁"}));
+    QVERIFY2(!b.title().contains("not computed"), qPrintable(b.title()));  // a rectangle of weights is computed
     QCOMPARE(b.queryLabels(), QStringList({"<s>", "who", "am", "i"}));
     QCOMPARE(b.fullWindow().keys.upper, 2.5);
     QCOMPARE(b.fullWindow().queries.upper, 3.5);

@@ -115,7 +115,7 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
             labelsOf(trace.columnTokens(), selection.columns(), keyPositions_));
     // A long run's layer between switches (the one on screen let go, the asked one being rebuilt)
     // or a cancelled one's until the layer shown before is back: an empty map that says why.
-    const bool weightless = !hasWeights(trace.layers.at(layer));
+    const bool weightless = !weightsComputed(trace.layers.at(layer));
     title_->setText(weightless ? QObject::tr("Layer %1: attention weights not computed").arg(layer + 1)
                                : titleFor(trace, head, options, titleOnTwoLines_));
     title_->setFont(scaledFont(plot_->font(), 1.2));
@@ -138,6 +138,11 @@ int HeatmapBuilder::titleWidth() const {
 // printed numbers read (weights()). Other colours: the weights kept apart, the cells their colours.
 void HeatmapBuilder::fillWeights(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate,
                                  const WeightSelection& selection) {
+    if (!weightsComputed(layer)) {  // a long run's layer not rebuilt (yet): the map says so in its title
+        weights_ = Mat();
+        hideCells();
+        return;
+    }
     Mat made;
     const GridRef source = weightsShownOf(layer, head, aggregate, made);
     if (colours_ == HeatmapColours::Weight) {
@@ -272,9 +277,11 @@ QString HeatmapBuilder::hoverText(const QPointF& pixel) const {
     map_->pixelsToCoords(pixel, key, value);
     const int col = static_cast<int>(std::lround(key));
     const int row = static_cast<int>(std::lround(value));
-    if (row < 0 || col < 0 || row >= tokenCount() || col >= keyCount() || !plot_->axisRect()->rect().contains(pixel.toPoint()))
+    const Eigen::Map<const Mat> shown = weights();  // none for a layer without weights (its tokens still labelled)
+    if (row < 0 || col < 0 || row >= shown.rows() || col >= shown.cols() || row >= tokenCount() || col >= keyCount() ||
+        !plot_->axisRect()->rect().contains(pixel.toPoint()))
         return {};
-    const double w = weights()(row, col);
+    const double w = shown(row, col);
     return QStringLiteral("%1 (#%2) → %3 (#%4): %5")
         .arg(queryLabels_[row])
         .arg(positions_[static_cast<std::size_t>(row)])

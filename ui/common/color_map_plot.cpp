@@ -135,6 +135,8 @@ CellGrid& gridOf(const QCPColorMap& map) { return static_cast<CellGrid&>(*map.da
 }  // namespace
 
 Eigen::Map<Mat> ColorMapPlot::resizeCells(Eigen::Index rows, Eigen::Index cols) {
+    cellsHidden_ = false;
+    map_->setVisible(true);
     CellGrid& grid = gridOf(*map_);
     if (rows == 0 || cols == 0) grid.clear();
     else grid.setSize(static_cast<int>(cols), static_cast<int>(rows));
@@ -144,10 +146,15 @@ Eigen::Map<Mat> ColorMapPlot::resizeCells(Eigen::Index rows, Eigen::Index cols) 
 
 Eigen::Map<const Mat> ColorMapPlot::cells() const {
     const CellGrid& grid = gridOf(*map_);
-    if (grid.isEmpty()) return {nullptr, 0, 0};
+    if (grid.isEmpty() || cellsHidden_) return {nullptr, 0, 0};
     return {grid.cells(), grid.valueSize(), grid.keySize()};
 }
 
 void ColorMapPlot::cellsWritten() { gridOf(*map_).markModified(); }
+
+void ColorMapPlot::hideCells() {
+    cellsHidden_ = true;
+    map_->setVisible(false);
+}
 
 }  // namespace attnscope
