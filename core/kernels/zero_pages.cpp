@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -65,23 +66,23 @@ bool releaseAll(const PageRange* ranges, std::size_t n) {
 }
 
 // Zeros [begin, end): the partial pages at both ends written; the whole pages inside, if any,
-// returned to be released (else written too).
-std::optional<PageRange> zeroEnds(float* begin, float* end) {
+// returned to be released (else written too). A 0 float or double is all zero bytes.
+std::optional<PageRange> zeroEnds(void* begin, void* end) {
     const std::uintptr_t page = pageBytes();
     const auto from = reinterpret_cast<std::uintptr_t>(begin), to = reinterpret_cast<std::uintptr_t>(end);
     const std::uintptr_t first = page ? (from + page - 1) / page * page : 0, last = page ? to / page * page : 0;  // whole pages inside
     if (first >= last) {
-        std::fill(begin, end, 0.0f);
+        std::memset(begin, 0, to - from);
         return std::nullopt;
     }
-    std::fill(begin, reinterpret_cast<float*>(first), 0.0f);
-    std::fill(reinterpret_cast<float*>(last), end, 0.0f);
+    std::memset(begin, 0, first - from);
+    std::memset(reinterpret_cast<void*>(last), 0, to - last);
     return PageRange{first, last};
 }
 
 // The pages of a range the kernel would not release, zeroed by hand.
 void release(const PageRange& r) {
-    if (!releasePages(r.first, r.last)) std::fill(reinterpret_cast<float*>(r.first), reinterpret_cast<float*>(r.last), 0.0f);
+    if (!releasePages(r.first, r.last)) std::memset(reinterpret_cast<void*>(r.first), 0, r.last - r.first);
 }
 
 }  // namespace
@@ -89,6 +90,10 @@ void release(const PageRange& r) {
 void zeroReleasingPages(float* begin, std::size_t count) {
     zeroQueueingPages(begin, count);
     releaseQueuedPages();
+}
+
+void zeroReleasingPages(double* begin, std::size_t count) {
+    if (const auto pages = zeroEnds(begin, begin + count)) release(*pages);
 }
 
 void zeroQueueingPages(float* begin, std::size_t count) {

@@ -14,6 +14,7 @@ namespace attnscope {
 // memory is this process's own heap (malloc, a MatF's storage: private anonymous pages, which the
 // kernel refills with zeros). Elsewhere than Linux, or when the kernel refuses, it writes them all.
 void zeroReleasingPages(float* begin, std::size_t count);
+void zeroReleasingPages(double* begin, std::size_t count);  // a heat map's cells (ui/common/color_map_plot)
 
 // As zeroReleasingPages, but the whole pages are queued on the calling thread and handed back by
 // releaseQueuedPages(), many ranges in one call (process_madvise): each madvise call interrupts
