@@ -4,7 +4,7 @@
 //   attnscope_forward_bench MODEL_DIR [--threads N] [--tokens T] [--runs R] [--warmup W]
 //                           [--mode app|full|weights|math|all] [--dump FILE]
 //   attnscope_forward_bench --peak [--threads N]
-//   attnscope_forward_bench --attention [--threads N] [--tokens T] [--runs R]
+//   attnscope_forward_bench --attention [--threads N] [--tokens T] [--runs R] [--only TEXT]
 //
 // MODEL_DIR: a BERT or GPT-2 folder (config.json, model.safetensors, tokenizer files), e.g. from
 // bench/make_bert_base.py or bench/make_gpt2_small.py.
@@ -30,7 +30,8 @@
 // the shapes of Qwen2.5-0.5B (14 heads, 2 key/value heads) and Llama-3.2-1B (32, 8), d_k = 64,
 // as a long run digests it (Summary) and as the shown layer keeps it (WeightsOnly), and prints
 // the products' rate (T(T+1)/2 visible scores, 4·d_k flops each) against the FMA peak measured
-// in the same run (issue 31's "≥ 70 % of the peak").
+// in the same run (issue 31's "≥ 70 % of the peak"); --only runs the cases whose line contains
+// TEXT ("Llama", "digested"), e.g. to profile one.
 //
 // Threads: OpenBLAS runs the matrix products on N threads (openblas_set_num_threads); the rest
 // of the engine is single-threaded.
@@ -350,7 +351,7 @@ double timeAttention(const AttentionCase& c, Eigen::Index T, LayerDetail detail,
     return median(ms);
 }
 
-int runAttention(int threads, int T, int runs) {
+int runAttention(int threads, int T, int runs, const std::string& only) {
     setThreads(threads);
     const CpuFeatures cpu = detectCpuFeatures();
     const double peak = cpu.avx512f ? measurePeak(PeakIsa::Avx512, "AVX-512 FMA 16-wide", threads)
@@ -360,6 +361,7 @@ int runAttention(int threads, int T, int runs) {
                                                            {LayerDetail::WeightsOnly, "weights kept (shown layer)"}};
     for (const AttentionCase& c : cases)
         for (const auto& [detail, what] : details) {
+            if (!only.empty() && (std::string(c.name) + " " + what).find(only) == std::string::npos) continue;
             const double ms = timeAttention(c, T, detail, runs);
             const double flops = c.heads * (double(T) * (T + 1) / 2) * 64 * 4;  // Q·Kᵀ and A·V, visible part
             const double gflops = flops / (ms / 1000) / 1e9;
@@ -374,14 +376,14 @@ int usage() {
                  "usage: attnscope_forward_bench MODEL_DIR [--threads N] [--tokens T] [--runs R] [--warmup W]\n"
                  "                               [--mode app|full|weights|math|all] [--dump FILE]\n"
                  "       attnscope_forward_bench --peak [--threads N]\n"
-                 "       attnscope_forward_bench --attention [--threads N] [--tokens T] [--runs R]\n");
+                 "       attnscope_forward_bench --attention [--threads N] [--tokens T] [--runs R] [--only TEXT]\n");
     return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string dir, mode = "all", dump;
+    std::string dir, mode = "all", dump, only;
     int threads = 1, T = 128, runs = 5, warmup = 1;
     bool peak = false, attention = false;
     for (int i = 1; i < argc; ++i) {
@@ -390,6 +392,7 @@ int main(int argc, char** argv) {
         const char* v = nullptr;
         if (a == "--peak") peak = true;
         else if (a == "--attention") attention = true;
+        else if (a == "--only" && (v = next())) only = v;
         else if (a == "--threads" && (v = next())) threads = std::atoi(v);
         else if (a == "--tokens" && (v = next())) T = std::atoi(v);
         else if (a == "--runs" && (v = next())) runs = std::atoi(v);
@@ -401,7 +404,7 @@ int main(int argc, char** argv) {
     }
     if (threads < 1 || runs < 1 || warmup < 0 || T < 1) return usage();
     if (peak) return runPeak(threads);
-    if (attention) return runAttention(threads, T, runs);
+    if (attention) return runAttention(threads, T, runs, only);
     if (dir.empty()) return usage();
     setThreads(threads);
 
