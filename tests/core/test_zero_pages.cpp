@@ -59,15 +59,30 @@ TEST_CASE("zeroQueueingPages: the whole pages handed back together, more ranges 
     CHECK(base[width - zeroed - 1] == 3.0f);
 }
 
+namespace {
+
+struct Qkv {
+    MatF q, k, v;
+};
+
+// Q, K and V of T rows of `cols` N(0, 1) entries.
+Qkv randomQkv(Eigen::Index T, Eigen::Index cols, unsigned seed) {
+    std::mt19937 random(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    Qkv m{MatF(T, cols), MatF(T, cols), MatF(T, cols)};
+    for (MatF* x : {&m.q, &m.k, &m.v})
+        for (Eigen::Index i = 0; i < x->size(); ++i) x->data()[i] = normal(random);
+    return m;
+}
+
+}  // namespace
+
 TEST_CASE("a kept causal head: its weights against a softmax in double, its hidden half not resident", "[zero_pages]") {
     // One head, d_k = 4, T = 4,096: a row is 16 KiB (4 pages), so the hidden keys of the first
     // three quarters of the rows hold whole pages.
     constexpr Eigen::Index T = 4096, dk = 4;
-    std::mt19937 random(7);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    MatF Q(T, dk), K(T, dk), V(T, dk);
-    for (MatF* m : {&Q, &K, &V})
-        for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = normal(random);
+    const Qkv qkv = randomQkv(T, dk, 7);
+    const MatF &Q = qkv.q, &K = qkv.k, &V = qkv.v;
     LayerTrace layer;
     MatF context;
     multiHeadAttentionInto(Q, K, V, AttentionShape{1, 1, true, 0, 0}, LayerDetail::WeightsOnly, layer, {}, context);
@@ -126,11 +141,8 @@ TEST_CASE("a kept causal head rebuilt in its own buffers faults in no page: A·V
     // shootdown). Now they are written as zeros and stay: the second run writes only pages the
     // first one wrote, and gives back the same ones untouched.
     constexpr Eigen::Index T = 4096, dk = 8;
-    std::mt19937 random(11);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    MatF Q(T, 2 * dk), K(T, 2 * dk), V(T, 2 * dk);
-    for (MatF* m : {&Q, &K, &V})
-        for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = normal(random);
+    const Qkv qkv = randomQkv(T, 2 * dk, 11);
+    const MatF &Q = qkv.q, &K = qkv.k, &V = qkv.v;
     const AttentionShape shape{2, 2, true, 0, 0};
     LayerTrace layer;
     MatF context;
@@ -151,11 +163,8 @@ TEST_CASE("a causal head kept without A·V gives back its diagonal blocks' hidde
     // for its weights: no A·V, pages given back from the token on). Rows 16 KiB apart, so in 3 ×
     // 124 rows a page boundary falls between the token and its block's end: that many pages more.
     constexpr Eigen::Index T = 4096, dk = 4;
-    std::mt19937 random(5);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    MatF Q(T, dk), K(T, dk), V(T, dk);
-    for (MatF* m : {&Q, &K, &V})
-        for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = normal(random);
+    const Qkv qkv = randomQkv(T, dk, 5);
+    const MatF &Q = qkv.q, &K = qkv.k, &V = qkv.v;
     const auto residentAfter = [&](LayerDetail detail) {
         LayerTrace layer;
         MatF context;
