@@ -37,8 +37,9 @@ struct GridBlock {
 // at once were 2–3× slower, bench/README.md); Eigen where no kernel of ours runs. Both products
 // take the A·B kernel's broadcast tiles (the scores as Q_h·(K_hᵀ): as dot products of d_k = 64
 // terms each, adding up the partial sums would cost as much) on the head's operands copied out
-// first (HeadOperands): in the layer's T×(H·d_k) matrices a head's rows lie 2–8 KB apart, on the
-// same few L1 sets, and a tile's rows evicted each other (`attnscope_forward_bench --attention`).
+// first (HeadOperands): in the layer's T×(H·d_k) matrices a head's rows lie 2–8 KB apart (K_hᵀ's
+// 16 KB at 4,096 tokens), on the same few L1 sets, and a tile's rows evicted each other
+// (`attnscope_forward_bench --attention`).
 struct OneThreadProducts {
     SimdLevel level = SimdLevel::Sse2;
 

@@ -1,8 +1,5 @@
 #include "core/model/recycled_weights.hpp"
 
-#include "core/model/attention.hpp"
-
-#include <algorithm>
 #include <mutex>
 #include <utility>
 #include <vector>
