@@ -72,7 +72,7 @@ private:
 
     bool rebuilt(int layer) const {
         const auto trace = model_->workedTrace();
-        return trace && hasWeights(trace->layers.at(static_cast<std::size_t>(layer)));
+        return trace && weightsComputed(trace->layers.at(static_cast<std::size_t>(layer)));
     }
 
     bool quit() {

@@ -173,7 +173,7 @@ void shownWeightsInto(GridRef weights, const WeightSelection& selection, Eigen::
 
 void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out) {
     const auto [rows, cols] = shownShape(weights, selection);
-    out.resize(rows, cols);
+    if (out.rows() != rows || out.cols() != cols) out.setZero(rows, cols);  // numbers, as the cells' version reads them
     shownWeightsInto(weights, selection, Eigen::Ref<Mat>(out));
 }
 

@@ -55,7 +55,8 @@ Mat shownWeights(GridRef weights, const WeightSelection& selection);
 void shownWeightsInto(GridRef weights, const WeightSelection& selection, Mat& out);
 // Its size (rows, columns): (0, 0) where shownWeights is empty.
 std::pair<Eigen::Index, Eigen::Index> shownShape(GridRef weights, const WeightSelection& selection);
-// The same into storage of exactly shownShape's size that someone else owns (a heat map's cells).
+// The same into storage of exactly shownShape's size that someone else owns (a heat map's cells),
+// holding numbers: a 0 is not written over a 0, so cells left zeros as pages given back stay so.
 void shownWeightsInto(GridRef weights, const WeightSelection& selection, Eigen::Ref<Mat> out);
 
 // What a heatmap's colours map (the view only maps these onto its gradient):
