@@ -7,7 +7,9 @@
 //   attnscope_forward_bench --attention [--threads N] [--tokens T] [--runs R] [--only TEXT]
 //
 // MODEL_DIR: a BERT or GPT-2 folder (config.json, model.safetensors, tokenizer files), e.g. from
-// bench/make_bert_base.py or bench/make_gpt2_small.py.
+// bench/make_bert_base.py or bench/make_gpt2_small.py; or a gated decoder's (Qwen, Llama, … from
+// bench/make_decoder_checkpoint.py), which runs the modes app and weights only: app is then the
+// window's runSentence on T letters a, b, c, … (bench/run_decoder_bench.sh's forward pass alone).
 // Input: T token ids with a fixed pseudo-random middle ([CLS]=2 … [SEP]=3 for BERT; the same
 // formula as bench/torch_forward.py, so both run the same ids). Modes, each timed R times after W
 // warm-ups:
@@ -105,6 +107,26 @@ double encoderFlops(const TransformerConfig& c, double T) {
                             + 2 * T * d * d        // output projection
                             + 2 * T * d * ff * 2;  // feed-forward in and out
     return perLayer * c.layers;
+}
+
+// The same for the gated decoders (Llama, Qwen, Mistral, Gemma): grouped K and V, a gated
+// feed-forward (gate, up, down), the causal half of the scores (the visible T(T+1)/2, as computed).
+double gatedDecoderFlops(const TransformerConfig& c, double T) {
+    const double d = c.width, ff = c.feedForward, q = double(c.heads) * c.headWidth(),
+                 kv = double(c.keyValueHeads()) * c.headWidth();
+    const double perLayer = 2 * T * d * (q + 2 * kv)              // Q, K, V projections
+                            + 2 * (T * (T + 1) / 2) * q * 2       // visible scores and weights·V, all heads
+                            + 2 * T * q * d                       // output projection
+                            + 2 * T * d * ff * 3;                 // gate, up, down
+    return perLayer * c.layers;
+}
+
+// T letters a, b, c, …: the sentence bench/torch_decoder_forward.py feeds as byte ids, which the
+// decoder checkpoints' byte-level tokenizer (bench/make_decoder_checkpoint.py) makes T tokens.
+std::string letters(int T) {
+    std::string s;
+    for (int i = 0; i < T; ++i) s += static_cast<char>('a' + i % 26);
+    return s;
 }
 
 void setThreads(int n) {
@@ -417,8 +439,11 @@ int main(int argc, char** argv) {
     const OpenedModel opened = std::move(openedOrError).value();
     const LoadedModel& model = opened.model;
     const double loadMs = msSince(start);
-    if (!model.weightsAs<EncoderWeights>() && !model.weightsAs<Gpt2Weights>()) {
-        std::fprintf(stderr, "attnscope_forward_bench: %s is neither a BERT-family nor a GPT-2 model\n", dir.c_str());
+    // forwardMathAny builds BERT and GPT-2 alone; the other families run as the window runs them.
+    const bool blocksKnown = model.weightsAs<EncoderWeights>() || model.weightsAs<Gpt2Weights>();
+    if (!blocksKnown && mode != "app" && mode != "weights" && mode != "all") {
+        std::fprintf(stderr, "attnscope_forward_bench: --mode %s needs a BERT-family or GPT-2 model; %s is %s\n",
+                     mode.c_str(), dir.c_str(), familyName(model.config.family).c_str());
         return 1;
     }
     const TransformerConfig& c = model.config;
@@ -454,9 +479,21 @@ int main(int argc, char** argv) {
             }
         }
     };
-    if (all || mode == "math")
+    if (blocksKnown && (all || mode == "math"))
         timeMode("math", [&] { lastMath = forwardMathAny(model, ids, nullptr); });
-    if (all || mode == "app")
+    // The gated decoders: the window's own call (runSentence: tokenize, run, name any overflow) on
+    // the letters torch_decoder_forward.py feeds, so the two forward passes compare alone.
+    if (!blocksKnown && (all || mode == "app"))
+        timeMode("app", [&] {
+            RunControl control;
+            control.fullDetailMaxTokens = 0;
+            control.detailLayer = 0;
+            auto run = runSentence(opened, letters(T), control);
+            if (!run || run.value().trace.tokenCount() != T) std::abort();
+            auto shown = takeDetailTrace(opened, run.value(), 0);
+            if (!shown) std::abort();
+        });
+    if (blocksKnown && (all || mode == "app"))
         timeMode("app", [&] {
             RunControl control;
             control.fullDetailMaxTokens = 0;
@@ -466,7 +503,7 @@ int main(int argc, char** argv) {
             auto shown = takeDetailTrace(opened, run.value(), 0);
             if (!shown) std::abort();
         });
-    if (all || mode == "full")
+    if (blocksKnown && (all || mode == "full"))
         timeMode("full", [&] {
             auto run = runModel(model, ids, {});
             if (!run) std::abort();
@@ -481,7 +518,7 @@ int main(int argc, char** argv) {
         });
     if (times.empty()) return usage();
 
-    const double flops = encoderFlops(c, T);
+    const double flops = blocksKnown ? encoderFlops(c, T) : gatedDecoderFlops(c, T);
     std::printf("\nlayer FLOPs (products only): %.2f GFLOP\n", flops / 1e9);
     for (const auto& [name, ms] : times)
         std::printf("%-8s median %8.1f ms over %zu runs  (min %.1f)  %6.1f GFLOP/s\n", name.c_str(), median(ms),
@@ -494,7 +531,7 @@ int main(int argc, char** argv) {
     if (lastMath.size() && lastFull.size())
         std::printf("math vs full hidden state: max |diff| %.3g (same building blocks: expect 0)\n",
                     (lastMath - lastFull).cwiseAbs().maxCoeff());
-    if (all || mode == "math") {
+    if (blocksKnown && (all || mode == "math")) {
         PhaseTimes phases;
         for (int i = 0; i < runs; ++i) forwardMathAny(model, ids, &phases);
         std::printf("phases of 'math' (mean per run):\n");

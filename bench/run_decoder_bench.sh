@@ -9,9 +9,10 @@
 #   (c) the forward pass against PyTorch on the same weights (bench/torch_decoder_forward.py) in
 #       paired rounds alternating the order, the same thread count on both sides, and once the
 #       last token's top-5 ids and logits compared.
-# attnscope_forward_bench knows BERT and GPT-2 only, so "ours" is the whole attnscope process
-# (start, map and check the file, tokenize, the run with its Trace, print one head as JSON); torch
-# is given both ways: its forward pass alone and its whole process (start, import, widen, forward).
+# Both sides are given two ways: the forward pass alone, after as many untimed warm-ups
+# (attnscope_forward_bench --mode app: the window's runSentence with its Trace, the shown layer
+# moved out; torch's second pass), and the whole process (ours: start, map and check the file,
+# tokenize, the run, print one head as JSON; torch: start, import, widen, forward).
 # See bench/README.md.
 #
 #   bench/run_decoder_bench.sh [build-dir] [rounds]   (rounds 0: only (a) and (b))
@@ -33,10 +34,11 @@ dir="${BENCH_DIR:-/tmp/attnscope-bench}"
 py=/usr/bin/python3
 cli="${CLI:-$build/app/attnscope}"
 first_heatmap="${FIRST_HEATMAP:-$build/bench/attnscope_first_heatmap}"  # bench/first_heatmap.cpp
+forward_bench="${FORWARD_BENCH:-$build/bench/attnscope_forward_bench}"  # bench/forward_bench.cpp
 tmp="$(mktemp -d)"; xvfb=
 trap 'rm -rf "$tmp"; [ -z "$xvfb" ] || kill "$xvfb"' EXIT
 
-[ -x "$cli" ] || { echo "build $cli first (cmake --build $build --target attnscope attnscope_first_heatmap)" >&2; exit 1; }
+[ -x "$cli" ] && [ -x "$forward_bench" ] || { echo "build $cli first (cmake --build $build --target attnscope attnscope_first_heatmap attnscope_forward_bench)" >&2; exit 1; }
 load() { uptime | sed 's/.*load average: //'; }
 echo "== machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load average: $(load)"
 for m in $models; do
@@ -56,6 +58,10 @@ sentence() { "$py" -c 'import sys; print("".join(chr(97 + i % 26) for i in range
 ours() {  # model T round: the whole process, one head printed (the run computes every layer and head)
     /usr/bin/time -f "%e %M" -o "$tmp/ours-time-$1-$2-$3" "$cli" --lang en --model "$dir/$1" --sentence "$(sentence "$2")" \
         --print --format json --steps weights --layers 1 --heads 1 --top-k 5 > "$tmp/ours-$1-$2-$3.json" 2> /dev/null
+}
+ours_forward() {  # model T round: the forward pass alone, after torch's number of warm-ups
+    "$forward_bench" "$dir/$1" --tokens "$2" --threads "$threads" --runs 1 --warmup "$torch_warmup" --mode app \
+        > "$tmp/forward-$1-$2-$3.txt" 2> /dev/null
 }
 theirs() {
     local compare=(); [ "$3" = 1 ] && compare=(--compare "$tmp/ours-$1-$2-1.json")
@@ -82,7 +88,8 @@ for m in $models; do
     echo "== $m, T=$t ($file_bytes-byte file); load average: $(load)"
     text_rss "$m" "$t" "$file_bytes"
     for r in $(seq 1 "$rounds"); do
-        if [ $((r % 2)) -eq 1 ]; then ours "$m" "$t" "$r"; theirs "$m" "$t" "$r"; else theirs "$m" "$t" "$r"; ours "$m" "$t" "$r"; fi
+        if [ $((r % 2)) -eq 1 ]; then ours "$m" "$t" "$r"; ours_forward "$m" "$t" "$r"; theirs "$m" "$t" "$r"
+        else theirs "$m" "$t" "$r"; ours_forward "$m" "$t" "$r"; ours "$m" "$t" "$r"; fi
     done
     [ "$rounds" -gt 0 ] && grep -E '^(top-5|largest)' "$tmp/torch-$m-$t-1.txt" | sed 's/^/   /'
     [ "$rounds" -gt 0 ] && "$py" - "$tmp" "$m" "$t" "$rounds" "$file_bytes" <<'EOF'
@@ -94,11 +101,14 @@ def wall_rss(path):
 ours = [wall_rss(f"{tmp}/ours-time-{m}-{t}-{r}") for r in range(1, rounds + 1)]
 theirs = [wall_rss(f"{tmp}/torch-time-{m}-{t}-{r}") for r in range(1, rounds + 1)]
 fwd = [float(l.split()[2]) for r in range(1, rounds + 1) for l in open(f"{tmp}/torch-{m}-{t}-{r}.txt") if l.startswith("time torch")]
+ours_fwd = [float(l.split()[2]) for r in range(1, rounds + 1) for l in open(f"{tmp}/forward-{m}-{t}-{r}.txt") if l.startswith("time app")]
 tokens = len(json.load(open(f"{tmp}/ours-{m}-{t}-1.json"))["tokens"])
 mmm = lambda v: f"{min(v):.2f}/{s.median(v):.2f}/{max(v):.2f}"
 print(f"   tokens run: {tokens}")
 print(f"   ours, whole process: median {s.median([w for w, _ in ours]):.0f} ms {[round(w) for w, _ in ours]}")
 print(f"   torch forward alone: median {s.median(fwd):.0f} ms {[round(f) for f in fwd]}; whole process: median {s.median([w for w, _ in theirs]):.0f} ms")
+print(f"   ours forward alone: median {s.median(ours_fwd):.0f} ms {[round(f) for f in ours_fwd]}")
+print(f"   torch forward / ours forward, per round min/med/max: {mmm([f / o for f, o in zip(fwd, ours_fwd)])}")
 print(f"   torch forward / ours process, per round min/med/max: {mmm([f / o[0] for f, o in zip(fwd, ours)])}")
 print(f"   torch process / ours process, per round min/med/max: {mmm([th[0] / o[0] for th, o in zip(theirs, ours)])}")
 rss = max(r for _, r in ours)
