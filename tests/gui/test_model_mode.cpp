@@ -333,7 +333,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString from = kSource + "/resources/models/example-llama";
-        for (const QString& name : {"model.safetensors", "tokenizer.json"})
+        for (const char* name : {"model.safetensors", "tokenizer.json"})
             QVERIFY(QFile::copy(from + "/" + name, dir.filePath(name)));
         QFile config(from + "/config.json");
         QVERIFY(config.open(QIODevice::ReadOnly));
