@@ -4,6 +4,7 @@
 
 #include "app/cli_support.hpp"
 #include "app/file_hashes.hpp"
+#include "core/lesson/encoder_decoder_stage.hpp"
 #include "core/source/saved_session.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/common/core_error_text.hpp"
@@ -26,6 +27,9 @@ void addSessionOptions(QStringList& arguments, const SavedSession& s) {
     if (!given(arguments, "model") && !given(arguments, "lesson"))
         arguments << (s.kind == SessionSource::Model ? "--model" : "--lesson") << qs(s.source);
     add("sentence", qs(s.sentence));
+    // A decoder stage's heads and layers are that stage's: the command line must act on it too
+    // (without --stage it keeps the encoder, the stage a session without one meant).
+    if (const auto stage = stageOfKey(s.stage); stage && *stage != EncoderDecoderStage::Encoder) add("stage", qs(s.stage));
     if (!s.ablated.empty()) add("ablate", qs(headSpecText(s.ablated)));
     if (!given(arguments, "layers")) add("layer", QString::number(s.layer + 1));
     if (!given(arguments, "heads")) add("head", QString::number(s.head + 1));

@@ -3,6 +3,7 @@
 // checks the file; here only the window's own state is read and set.
 #include <QAction>
 #include <QCheckBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -14,6 +15,7 @@
 #include "app/tabs/heads_tab.hpp"
 #include "app/norm_scale.hpp"
 #include "app/word_level_switch.hpp"
+#include "core/lesson/encoder_decoder_stage.hpp"
 #include "core/source/saved_session.hpp"
 #include "core/trace/ablation.hpp"
 #include "ui/attention/attention_controls.hpp"
@@ -21,9 +23,23 @@
 #include "ui/compare/compare_view.hpp"
 #include "ui/heads/coref_set_row.hpp"
 #include "ui/heads/heads_panel.hpp"
+#include "ui/step/stage_bar.hpp"
 #include "ui/step/step_navigator.hpp"
 
 namespace attnscope {
+
+namespace {
+
+// The stage by its --stage name (core/lesson/encoder_decoder_stage.hpp). False: the source has
+// no stages (a lesson edited since the session was saved), and shows its attention.
+bool showSessionStage(const TraceSource& source, StageBar& bar, const std::string& key) {
+    if (key.empty()) return true;
+    if (!source.offers(TraceSource::Offer::Stages)) return false;
+    if (const auto stage = stageOfKey(key)) bar.choose(*stage);
+    return true;
+}
+
+}  // namespace
 
 SavedSession MainWindow::capturedSession() const {
     SavedSession s;
@@ -37,6 +53,7 @@ SavedSession MainWindow::capturedSession() const {
     s.head = ui_->navigator->currentHead();
     s.step = std::max(0, ui_->navigator->currentIndex());
     s.tab = std::max(0, ui_->tabs->currentIndex());
+    if (source_->offers(TraceSource::Offer::Stages)) s.stage = std::string(stageKey(ui_->stages->stage()));
     s.shading = ui_->shading->isChecked();
     s.words = words_->on();
     s.norms = norms_->on();
@@ -69,6 +86,7 @@ void MainWindow::applySessionView(const SavedSession& s) {
     const CorefSetRow* evaluation = ui_->heads->panel()->setRow();
     evaluation->seedBox()->setValue(static_cast<int>(s.seed));
     evaluation->controlBox()->setChecked(s.control);
+    const bool staged = showSessionStage(*source_, *ui_->stages, s.stage);  // first: the heads switched off are the stage's
     ui_->ablate->setText(qs(headSpecText(s.ablated)));
     applyAblation();  // checked against the trace: heads it does not have are reported, not run
     ui_->controls->setLayer(s.layer);
@@ -77,6 +95,11 @@ void MainWindow::applySessionView(const SavedSession& s) {
     if (s.tab < ui_->tabs->count() && ui_->tabs->isTabVisible(s.tab)) ui_->tabs->setCurrentIndex(s.tab);
     ui_->compare->view()->sentenceBox()->setText(qs(s.sentenceB));
     if (!s.sentenceB.empty()) ui_->compare->runB(qs(s.sentenceB));
+    // Said last (applying the heads clears the message line), unless a head it lacks was said.
+    if (!staged && ui_->error->text().isEmpty())
+        setErrorText(tr("The session showed the stage “%1”, but this lesson has no stages: its attention is shown.")
+                         .arg(qs(s.stage)));
 }
+
 
 }  // namespace attnscope

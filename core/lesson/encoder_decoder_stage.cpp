@@ -21,11 +21,16 @@ std::string_view stageKey(EncoderDecoderStage stage) {
     }
 }
 
+std::optional<EncoderDecoderStage> stageOfKey(std::string_view key) {
+    for (const EncoderDecoderStage stage : kStages)
+        if (stageKey(stage) == key) return stage;
+    return std::nullopt;
+}
+
 Result<EncoderDecoderStage> stageNamed(const Lesson& lesson, std::string_view name) {
     if (!lesson.encoderDecoder.present)
         return Error{"--stage", ErrorText(ErrorId::StageNeedsEncoderDecoder)};
-    for (const EncoderDecoderStage stage : kStages)
-        if (stageKey(stage) == name) return stage;
+    if (const auto stage = stageOfKey(name)) return *stage;
     return Error{"--stage", errorText(ErrorId::ExpectedFound, ErrorId::StageNames, errorText(ErrorId::Quoted, std::string(name)))};
 }
 

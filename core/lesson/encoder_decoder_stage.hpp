@@ -14,6 +14,8 @@ namespace attnscope {
 
 // "encoder", "decoder_self" or "cross".
 std::string_view stageKey(EncoderDecoderStage stage);
+// The stage of that name (a saved session's), whatever the lesson; none for another name.
+std::optional<EncoderDecoderStage> stageOfKey(std::string_view key);
 // --stage NAME on `lesson`. Errors (where "--stage"): a lesson without "encoder_decoder", a name
 // that is none of the three (both in the reader's language).
 Result<EncoderDecoderStage> stageNamed(const Lesson& lesson, std::string_view name);

@@ -5,6 +5,7 @@
 
 #include "core/io/json_reader.hpp"
 #include "core/io/text_file.hpp"
+#include "core/lesson/encoder_decoder_stage.hpp"
 #include "core/text/error_messages.hpp"
 
 namespace attnscope {
@@ -61,6 +62,14 @@ std::vector<HeadRef> readHeads(const Field& field) {
     return heads;
 }
 
+// The --stage names (core/lesson/encoder_decoder_stage.hpp); whether the lesson has stages is
+// the window's and the command line's to say, as for a layer it lacks.
+std::string readStage(const Field& field) {
+    const std::string stage = need(field.text());
+    if (stageOfKey(stage)) return stage;
+    json::fail(field.expected(errorText(ErrorId::StageNames)));
+}
+
 int readIndex(const Field& doc, const char* key) {
     return static_cast<int>(need(need(doc.member(key)).integer(1, kMaxIndex))) - 1;
 }
@@ -80,6 +89,7 @@ SavedSession readSession(const Field& doc) {
     s.head = readIndex(doc, "head");
     s.step = readIndex(doc, "step");
     s.tab = readIndex(doc, "tab");
+    if (auto stage = need(doc.optionalMember("stage"))) s.stage = readStage(*stage);
     if (auto view = need(doc.optionalMember("view"))) {
         s.shading = need(view->optionalBoolean("shading")).value_or(true);
         s.words = need(view->optionalBoolean("words")).value_or(false);
@@ -97,7 +107,7 @@ SavedSession readSession(const Field& doc) {
 std::string sessionToJson(const SavedSession& s) {
     Json ablated = Json::array();
     for (const HeadRef& h : s.ablated) ablated.push_back(Json::array({h.layer + 1, h.head + 1}));
-    const Json doc{{"format", "attnscope-session"},
+    Json doc{{"format", "attnscope-session"},
                    {"version", kSessionFormatVersion},
                    {"source", Json{{"kind", kindName(s.kind)}, {"path", s.source}, {"files", filesJson(s.files)}}},
                    {"sentence", s.sentence},
@@ -106,9 +116,10 @@ std::string sessionToJson(const SavedSession& s) {
                    {"layer", s.layer + 1},
                    {"head", s.head + 1},
                    {"step", s.step + 1},
-                   {"tab", s.tab + 1},
-                   {"view", Json{{"shading", s.shading}, {"words", s.words}, {"norms", s.norms}}},
-                   {"evaluation", Json{{"seed", s.seed}, {"control", s.control}}}};
+                   {"tab", s.tab + 1}};
+    if (!s.stage.empty()) doc["stage"] = s.stage;  // a lesson with stages only
+    doc["view"] = Json{{"shading", s.shading}, {"words", s.words}, {"norms", s.norms}};
+    doc["evaluation"] = Json{{"seed", s.seed}, {"control", s.control}};
     return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

@@ -33,6 +33,9 @@ struct SavedSession {
     std::vector<HeadRef> ablated;    // 0-based here, counted from 1 in the file (docs/cli.md)
     int layer = 0, head = 0, step = 0;  // 0-based here, from 1 in the file
     int tab = 0;                     // the tab's place, 0-based here, from 1 in the file
+    // An encoder–decoder lesson's stage shown, by the names --stage takes ("encoder", "decoder_self",
+    // "cross"); empty for a source without stages. `ablated` are that stage's heads.
+    std::string stage;
     bool shading = true, words = false;  // View ▸ shading of the cells, attention between words
     bool norms = false;  // the attention views shaded by weight × ‖value‖ instead of the weight
     // The Heads tab's evaluation settings: the seed of the random-weights control's shuffle and of

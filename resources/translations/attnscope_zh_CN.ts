@@ -2790,6 +2790,10 @@ The previous %2 stays open.</source>
         <source>Weight × ‖value‖ could not be computed: %1</source>
         <translation>无法计算权重 × ‖值‖：%1</translation>
     </message>
+    <message>
+        <source>The session showed the stage “%1”, but this lesson has no stages: its attention is shown.</source>
+        <translation>会话显示的是阶段“%1”，但这个课程没有阶段：现在显示它的注意力。</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MasksPanel</name>

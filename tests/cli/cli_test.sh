@@ -185,6 +185,20 @@ PY
     "$bin" --model "$src/tests/reference/models/bert-tiny" --sentence "the [MASK] sat" --layer 2 --export-png "$tmp/heat.png" || fail "exit $?"
     head -c 8 "$tmp/heat.png" | od -An -c | grep -q "P   N   G" || fail "not a PNG"
     ;;
+  session_stage)
+    # A session saved on a decoder stage acts on that stage, as --stage does: its heads switched
+    # off are the cross-attention's (Y₂ = Y₁, "every cross head off"), not the encoder's.
+    lesson=(--lesson translation --sentence "我 是 谁" --print)
+    "$bin" "${lesson[@]}" --stage cross --ablate 1:1 > "$tmp/flags.txt" || fail "exit $?"
+    "$bin" "${lesson[@]}" --ablate 1:1 > "$tmp/encoder.txt" || fail "encoder exit $?"
+    printf '{"format":"attnscope-session","version":1,"source":{"kind":"lesson","path":"translation"},"sentence":"我 是 谁","ablated":[[1,1]],"layer":1,"head":1,"step":1,"tab":1,"stage":"cross"}' > "$tmp/s.json"
+    "$bin" --session-file "$tmp/s.json" --print > "$tmp/session.txt" || fail "session exit $?"
+    cmp -s "$tmp/flags.txt" "$tmp/session.txt" || fail "the session did not act on the cross stage"
+    cmp -s "$tmp/encoder.txt" "$tmp/session.txt" && fail "the cross stage printed as the encoder"
+    sed 's/"cross"/"decoder"/' "$tmp/s.json" > "$tmp/bad.json"
+    "$bin" --session-file "$tmp/bad.json" --print 2>"$tmp/err" >/dev/null && fail "a stage no lesson has was accepted"
+    grep -q 'bad.json: stage: expected encoder, decoder_self or cross' "$tmp/err" || fail "unclear error: $(cat "$tmp/err")"
+    ;;
   export_png_norms)
     # --norms shades by weight × ‖value‖ (numbers checked against torch in beyond_window_tests);
     # here: the picture changes, and a session saved with View's norms box ticked draws the same.

@@ -74,6 +74,35 @@ TEST_CASE("a session reads back as it was written, indices from 1 in the file", 
     CHECK((oldest.value().seed == 1u && !oldest.value().control));
 }
 
+TEST_CASE("a session keeps an encoder-decoder lesson's stage by its --stage name, and none without", "[session]") {
+    SavedSession s = example();
+    s.kind = SessionSource::Lesson;
+    s.source = ":/lessons/translation.json";
+    s.stage = "cross";
+    const std::string text = sessionToJson(s);
+    CHECK(nlohmann::json::parse(text).at("stage") == "cross");
+    const auto back = sessionFromJson(text, "s.json");
+    REQUIRE(back.ok());
+    CHECK(back.value().stage == "cross");
+    CHECK(back.value().ablated == s.ablated);  // the cross stage's heads
+
+    const std::string plain = sessionToJson(example());
+    CHECK_FALSE(nlohmann::json::parse(plain).contains("stage"));  // a source without stages: no field
+    const auto none = sessionFromJson(plain, "s.json");
+    REQUIRE(none.ok());
+    CHECK(none.value().stage.empty());
+
+    auto doc = nlohmann::json::parse(text);
+    doc["stage"] = "decoder";  // the lesson file's part, not a stage's name
+    const auto bad = sessionFromJson(doc.dump(), "s.json");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().where + ": " + bad.error().message ==
+          "s.json: stage: expected encoder, decoder_self or cross (the stages of an encoder–decoder lesson), "
+          "found the text \"decoder\"");
+    doc["stage"] = 2;
+    CHECK_FALSE(sessionFromJson(doc.dump(), "s.json").ok());
+}
+
 TEST_CASE("changed files: another size or hash, or missing, a new file is no change", "[session]") {
     const std::vector<SessionFile> saved = example().files;
     CHECK(changedFiles(saved, saved).empty());

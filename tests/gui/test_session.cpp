@@ -3,11 +3,13 @@
 // nothing; a model whose files changed on disk is opened and named as changed; a link is refused.
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -128,6 +130,54 @@ private slots:
         QVERIFY(child<QCheckBox>(fresh, "randomWeightsControl")->isChecked());
         QCOMPARE(sessionOf(fresh).ablation(), (std::vector<HeadRef>{{1, 0}}));  // the run itself has head 2:1 off
         QVERIFY(fresh.lastError().isEmpty());
+    }
+
+    // The translation lesson on its cross stage with the one cross head off: reopened on that
+    // stage, the head off is the cross stage's and the encoder keeps all of its heads.
+    void aSessionReopensTheStageAndItsHeads() {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openBuiltInLesson("translation"));
+        child<QComboBox>(window, "stageChoice")->setCurrentIndex(2);  // 3. cross-attention
+        typeAblation(window, "1:1");
+        QCOMPARE(sessionOf(window).stageView().decoderOff.cross, (std::vector<HeadRef>{{0, 0}}));
+        const QString path = dir.filePath("cross.json");
+        QVERIFY(saveAndWait(window, path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(doc["stage"].toString(), QStringLiteral("cross"));
+
+        MainWindow fresh;
+        fresh.show();
+        QVERIFY(sessionsOf(fresh)->open(path));
+        QVERIFY(QTest::qWaitFor([&] { return !sessionOf(fresh).stageView().decoderOff.cross.empty(); }, kWaitMs));
+        QCOMPARE(child<QComboBox>(fresh, "stageChoice")->currentIndex(), 2);
+        const StageView view = sessionOf(fresh).stageView();
+        QCOMPARE(view.stage, EncoderDecoderStage::Cross);
+        QCOMPARE(view.decoderOff.cross, (std::vector<HeadRef>{{0, 0}}));
+        QVERIFY(view.encoderOff.empty());
+        QCOMPARE(sessionOf(fresh).trace().keyCount(), 3);  // 我 是 谁: the cross stage's keys
+        QCOMPARE(child<QLineEdit>(fresh, "ablateEdit")->text(), QStringLiteral("1:1"));
+        QVERIFY2(fresh.lastError().isEmpty(), qPrintable(fresh.lastError()));
+    }
+
+    void aStageTheLessonLacksIsSaid() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("staged.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": "attnscope-session", "version": 1, "source": {"kind": "lesson", "path": ":/lessons/two-layers.json"},
+                      "sentence": "cats chase mice", "layer": 2, "head": 1, "step": 1, "tab": 1, "stage": "cross"})");
+        file.close();
+        MainWindow window;
+        window.show();
+        QVERIFY(sessionsOf(window)->open(path));
+        QVERIFY(QTest::qWaitFor([&] { return child<AttentionControls>(window, "modelControls")->layer() == 1; }, kWaitMs));
+        const QString said = child<QLabel>(window, "error")->text();
+        QVERIFY2(said.contains(QStringLiteral("“cross”, but this lesson has no stages")), qPrintable(said));
+        QCOMPARE(child<QLineEdit>(window, "sentence")->text(), QStringLiteral("cats chase mice"));
     }
 
     void aBadSessionChangesNothing() {

@@ -53,6 +53,8 @@ StageBar::StageBar(QWidget* parent) : QWidget(parent) {
 
 EncoderDecoderStage StageBar::stage() const { return static_cast<EncoderDecoderStage>(choice_->currentData().toInt()); }
 
+void StageBar::choose(EncoderDecoderStage stage) { choice_->setCurrentIndex(choice_->findData(static_cast<int>(stage))); }
+
 void StageBar::showRun(const EncoderDecoderRun& run, EncoderDecoderStage stage, int decimals) {
     {
         const QSignalBlocker blocker(choice_);  // showing the source's stage is no new choice

@@ -21,6 +21,8 @@ public:
     // The run's stages with `stage` chosen; its labels beside the cross stage, `decimals` digits.
     void showRun(const EncoderDecoderRun& run, EncoderDecoderStage stage, int decimals);
     EncoderDecoderStage stage() const;
+    // The teacher's choice made for them (a saved session): stageChosen follows, as from the box.
+    void choose(EncoderDecoderStage stage);
 
     // What is drawn, for tests and screenshots.
     QComboBox* choice() const { return choice_; }
