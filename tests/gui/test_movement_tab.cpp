@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "app/language.hpp"
 #include "app/main_window.hpp"
 #include "app/presentation.hpp"
 #include <qcustomplot.h>
@@ -173,6 +174,8 @@ private slots:
     void worksheetOfTheSelectedWord();
     void followsTheZoom();
     void theCaptionSaysWhatYIs();
+    void everyWordInSightAt1280x720();
+    void chineseSourcesOnOneLineAt1280x720();
 
 private:
     void againstTorch(const QString& model);
@@ -403,4 +406,42 @@ void MovementTabTest::theCaptionSaysWhatYIs() {
 }
 
 QTEST_MAIN(MovementTabTest)
+// A class reads every word's row without scrolling: at 1280×720 the sources wrapped beside the
+// plots and 8 of the lesson's 11 words were in sight. Each row one line, the last one inside.
+void MovementTabTest::everyWordInSightAt1280x720() {
+    MainWindow w;
+    QVERIFY(openLesson(w));
+    QVERIFY(showLayer(w, 1));
+    const QTableWidget* table = viewOf(w)->table();
+    QCOMPARE(table->rowCount(), 11);
+    const int oneLine = 2 * table->fontMetrics().lineSpacing();
+    for (int row = 0; row < table->rowCount(); ++row)
+        QVERIFY2(table->rowHeight(row) < oneLine, qPrintable(QStringLiteral("row %1: %2 px").arg(row + 1).arg(table->rowHeight(row))));
+    const int last = table->rowCount() - 1;
+    QVERIFY2(table->rowViewportPosition(last) + table->rowHeight(last) <= table->viewport()->height(),
+             qPrintable(QStringLiteral("the last row ends at %1 px, the table shows %2")
+                            .arg(table->rowViewportPosition(last) + table->rowHeight(last))
+                            .arg(table->viewport()->height())));
+    QVERIFY(viewOf(w)->findChild<QWidget*>("movementPlots")->width() >= 250);  // the plot beside it stays readable
+}
+
+// The Chinese lesson's sources (full-width brackets) on one line too; its 14 rows are more than
+// 1280×720 has room for below its two-line description.
+void MovementTabTest::chineseSourcesOnOneLineAt1280x720() {
+    applyLanguage("zh_CN");
+    MainWindow w;
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(w.openBuiltInLesson("coreference-zh"));
+    openTab(w, viewOf(w));
+    child<QComboBox>(w, "movementLayer")->setCurrentIndex(1);
+    QVERIFY(QTest::qWaitFor([&] { return !movementOf(w)->busy() && viewOf(w)->caption().contains(QStringLiteral("第 1 层")); }, kWaitMs));
+    const QTableWidget* table = viewOf(w)->table();
+    qDebug() << "DBG" << table->width() << table->columnWidth(3) << table->item(0, 3)->text() << table->fontMetrics().horizontalAdvance(table->item(0, 3)->text());
+    const int oneLine = 2 * table->fontMetrics().lineSpacing();
+    for (int row = 0; row < table->rowCount(); ++row)
+        QVERIFY2(table->rowHeight(row) < oneLine, qPrintable(QStringLiteral("row %1: %2 px").arg(row + 1).arg(table->rowHeight(row))));
+    applyLanguage("en");
+}
+
 #include "test_movement_tab.moc"

@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QToolButton>
@@ -20,6 +22,7 @@
 #include "ui/common/plot_font.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_language.hpp"
+#include "ui/common/fitting_tabs.hpp"
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/worksheet_export.hpp"
 #include "ui/movement/same_word_panel.hpp"
@@ -71,15 +74,19 @@ MovementView::MovementView(QWidget* parent) : QWidget(parent) {
     // predictions two plots would leave the sources column no room, and stacked they are too flat.
     plots_ = new QTabWidget(this);
     plots_->setObjectName("movementPlots");
+    keepEveryTabInSight(plots_);  // beside a table as wide as its rows (fitPanes)
     plots_->addTab(plot, tr("‖y − x‖ per word"));
     plots_->addTab(sameWord_, tr("One word in A and B"));
-    auto* panes = new QHBoxLayout;
-    panes->addWidget(table_, 3);
-    panes->addWidget(plots_, 2);
+    panes_ = new QSplitter(Qt::Horizontal, this);
+    panes_->setObjectName("movementPanes");
+    panes_->setChildrenCollapsible(false);
+    panes_->addWidget(table_);
+    panes_->addWidget(plots_);
+    connect(panes_, &QSplitter::splitterMoved, this, [this] { panesMoved_ = true; });
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(caption_);
     layout->addWidget(buildControls());
-    layout->addLayout(panes, 1);
+    layout->addWidget(panes_, 1);
     showEmpty(QString());
 }
 
@@ -220,7 +227,40 @@ void MovementView::fillRows() {
         item->setToolTip(sources.join('\n'));  // in full when the column is narrow
         table_->setItem(row, SourcesColumn, item);
     }
+    fitPanes();
     table_->resizeRowsToContents();
+}
+
+void MovementView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitPanes();
+}
+
+// The table as wide as its rows need on one line, between 3/5 of the page (its share on a wide
+// screen) and 3/4 (the plot beside it keeps 250 px at 1280×720): there the sources wrapped in a
+// 3:2 split, each row two lines high, and 8 of the 11 words of a lesson were in sight.
+void MovementView::fitPanes() {
+    const int total = panes_->width() - panes_->handleWidth();
+    if (panesMoved_ || total <= 0) return;
+    const int table = std::clamp(oneLineTableWidth(), total * 3 / 5, total * 3 / 4);
+    panes_->setSizes({table, total - table});
+}
+
+int MovementView::oneLineTableWidth() const {
+    const QHeaderView* header = table_->horizontalHeader();
+    // The frame, a scroll bar (a long sentence has one) and a character's slack: the text laid out
+    // in the cell wrapped a few pixels before its measured width in Chinese.
+    int width = 2 * table_->frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, table_) +
+                table_->fontMetrics().averageCharWidth();
+    for (int column = WordColumn; column < SourcesColumn; ++column) width += header->sectionSize(column);
+    if (table_->isColumnHidden(SourcesColumn)) return width;
+    // A cell's text has the style's focus margin and a pixel on each side, and the grid line.
+    const int margins = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table_) + 1) + 1;
+    int sources = header->sectionSizeHint(SourcesColumn);
+    for (int row = 0; row < table_->rowCount(); ++row)
+        if (const QTableWidgetItem* item = table_->item(row, SourcesColumn))
+            sources = std::max(sources, table_->fontMetrics().horizontalAdvance(item->text()) + margins);
+    return width + sources;
 }
 
 void MovementView::showSameWordPage() { plots_->setCurrentWidget(sameWord_); }

@@ -14,6 +14,7 @@
 class QComboBox;
 class QLabel;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QTableWidget;
 class QToolButton;
@@ -58,11 +59,16 @@ signals:
     void cancelRequested();
     void exportRequested(attnscope::MovementExport kind, const QString& path);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     QWidget* buildControls();
     QToolButton* buildExportButton();
     void exportDialog(MovementExport kind);
     void fillRows();
+    void fitPanes();
+    int oneLineTableWidth() const;
 
     QLabel* caption_ = nullptr;
     QComboBox* layer_ = nullptr;
@@ -70,6 +76,8 @@ private:
     JobProgress* progress_ = nullptr;
     QTableWidget* table_ = nullptr;
     QTabWidget* plots_ = nullptr;  // the bars or the two-context curve
+    QSplitter* panes_ = nullptr;   // the table | the plots
+    bool panesMoved_ = false;      // by the reader: their split is kept
     std::unique_ptr<CurvePlotBuilder> bars_;
     SameWordPanel* sameWord_ = nullptr;
     std::optional<TokenMovement> shown_;  // redrawn when the number of sources shown changes
