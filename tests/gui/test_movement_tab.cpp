@@ -437,7 +437,6 @@ void MovementTabTest::chineseSourcesOnOneLineAt1280x720() {
     child<QComboBox>(w, "movementLayer")->setCurrentIndex(1);
     QVERIFY(QTest::qWaitFor([&] { return !movementOf(w)->busy() && viewOf(w)->caption().contains(QStringLiteral("第 1 层")); }, kWaitMs));
     const QTableWidget* table = viewOf(w)->table();
-    qDebug() << "DBG" << table->width() << table->columnWidth(3) << table->item(0, 3)->text() << table->fontMetrics().horizontalAdvance(table->item(0, 3)->text());
     const int oneLine = 2 * table->fontMetrics().lineSpacing();
     for (int row = 0; row < table->rowCount(); ++row)
         QVERIFY2(table->rowHeight(row) < oneLine, qPrintable(QStringLiteral("row %1: %2 px").arg(row + 1).arg(table->rowHeight(row))));
