@@ -386,6 +386,10 @@ private slots:
         const PredictionsView& p = *child<PredictionsView>(w, "predictions");
         QCOMPARE(static_cast<int>(p.groups().size()), 1);
         QCOMPARE(p.itemCount(), RunControl{}.topK);
+        // Its heading wraps rather than running off the panel's edge (it was cut after "(positi"):
+        // the narrower, the taller, and the panel as high as its width asks.
+        QVERIFY(p.heightForWidth(120) > p.heightForWidth(1200));
+        QTRY_VERIFY_WITH_TIMEOUT(p.height() >= p.heightForWidth(p.width()), kWaitMs);
 
         tabs->setCurrentWidget(child<ModelView>(w, "modelView"));
         QCOMPARE(static_cast<int>(child<ModelView>(w, "modelView")->drawnThumbnails().size()), 2 * 4);

@@ -1,5 +1,8 @@
 #include "ui/attention/predictions_view.hpp"
 
+#include <algorithm>
+
+#include <QFontMetrics>
 #include <QPainter>
 #include <QPaintEvent>
 #include "ui/common/qt_text.hpp"
@@ -86,13 +89,32 @@ bool PredictionsView::hasChanges() const {
 
 int PredictionsView::rowHeight() const { return fontMetrics().height() + 6; }
 
-int PredictionsView::contentHeight() const {
-    if (groups_.empty()) return 2 * kMargin + 2 * rowHeight();
-    return 2 * kMargin + (static_cast<int>(groups_.size()) + itemCount()) * rowHeight() +
-           static_cast<int>(groups_.size()) * kMargin;
+QFont PredictionsView::headingFont() const {
+    QFont bold = font();
+    bold.setBold(true);
+    return bold;
 }
 
-QSize PredictionsView::sizeHint() const { return {360, contentHeight()}; }
+// A heading as many lines high as it takes in `width` (a next token's at 1,000 tokens, or a long
+// token, was cut off at the panel's edge).
+int PredictionsView::headingHeight(const Group& group, int width) const {
+    const QRect lines = QFontMetrics(headingFont()).boundingRect(QRect(0, 0, std::max(1, width), 1 << 20),
+                                                                  Qt::TextWordWrap, group.heading);
+    return std::max(rowHeight(), lines.height() + 6);
+}
+
+int PredictionsView::contentHeight(int width) const {
+    if (groups_.empty()) return 2 * kMargin + 2 * rowHeight();
+    int height = 2 * kMargin + itemCount() * rowHeight() + static_cast<int>(groups_.size()) * kMargin;
+    for (const Group& group : groups_) height += headingHeight(group, width - 2 * kMargin);
+    return height;
+}
+
+QSize PredictionsView::sizeHint() const { return {360, contentHeight(360)}; }
+
+bool PredictionsView::hasHeightForWidth() const { return true; }
+
+int PredictionsView::heightForWidth(int width) const { return contentHeight(width); }
 
 void PredictionsView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
@@ -108,15 +130,14 @@ void PredictionsView::paintEvent(QPaintEvent*) {
     const int numberWidth = fontMetrics().horizontalAdvance(hasChanges() ? QStringLiteral("0.000 → 0.000 ")
                                                                          : QStringLiteral("0.000 "));
     const int barWidth = std::max(40, area.width() - labelWidth - numberWidth);
-    QFont bold = font();
-    bold.setBold(true);
     int y = area.top();
     for (const Group& group : groups_) {
-        painter.setFont(bold);
+        const int headingH = headingHeight(group, area.width());
+        painter.setFont(headingFont());
         painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QRect(area.left(), y, area.width(), h), Qt::AlignVCenter, group.heading);
+        painter.drawText(QRect(area.left(), y, area.width(), headingH), Qt::AlignVCenter | Qt::TextWordWrap, group.heading);
         painter.setFont(font());
-        y += h;
+        y += headingH;
         for (const Row& row : group.rows) {
             const QRect label(area.left(), y, labelWidth - 6, h);
             painter.drawText(label, Qt::AlignVCenter | Qt::AlignRight,

@@ -43,13 +43,17 @@ public:
     int itemCount() const;  // rows over all groups
     bool hasChanges() const;  // some row shows before → after
     QSize sizeHint() const override;
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;  // the headings wrap
 
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
     int rowHeight() const;
-    int contentHeight() const;
+    QFont headingFont() const;
+    int headingHeight(const Group& group, int width) const;
+    int contentHeight(int width) const;
 
     std::vector<Group> groups_;
     QString emptyText_;
