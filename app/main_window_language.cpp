@@ -70,6 +70,7 @@ void MainWindow::rebuildWidgets() {
     sentenceTimer_.stop();
     ui_->traceTabs.clear();  // as in the destructor: the views go before the widgets they draw in
     delete ui_->progress;
+    delete ui_->controls->weightingProgress();  // in the status bar, not under the central widget
     delete ui_->fileMenu;
     delete takeCentralWidget();  // with it the tab controllers and the arrow-key shortcuts
     Presentation* presentation = ui_->presentation;  // its zoom and window actions stay

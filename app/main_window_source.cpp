@@ -370,6 +370,8 @@ void MainWindow::buildSourcePanels() {
     connect(ui_->compare, &CompareTabController::sentenceBChanged, ui_->movement, &MovementTabController::setSentenceB);
     ui_->progress = new JobProgress(tr("layer %v of %m"), "runProgress", "cancelRun");
     statusBar()->addPermanentWidget(ui_->progress);
+    statusBar()->addPermanentWidget(ui_->controls->weightingProgress());  // Weight × ‖value‖'s, off the controls' row
+    ui_->controls->weightingProgress()->setRunning(false);
 }
 
 }  // namespace attnscope

@@ -212,6 +212,22 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(cellsMatchFixture(*child<HeatmapView>(w, "heatmap"), 1, 2), kWaitMs);
     }
 
+    // A model window on a 1280-pixel screen (in English at 12 points the controls' row wanted 1,292),
+    // also while Weight × ‖value‖ computes: its progress and Cancel are in the status bar, beside the
+    // run's; in the row they widened the window to 1,487 pixels, and it stayed that wide.
+    void aModelWindowFitsA1280PixelScreen() {
+        MainWindow& w = *window_;
+        w.resize(1280, 720);
+        openBert(w);
+        QVERIFY2(w.minimumSizeHint().width() <= 1280, qPrintable(QString::number(w.minimumSizeHint().width())));
+        const auto* bar = child<QProgressBar>(w, "weightingProgress");
+        QVERIFY(!child<QWidget>(w, "modelControls")->isAncestorOf(bar));
+        QVERIFY(w.statusBar()->isAncestorOf(bar));
+        child<QCheckBox>(w, "weighting")->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), kWaitMs);
+        QVERIFY2(w.width() <= 1280, qPrintable(QString::number(w.width())));
+    }
+
     void predictionsPanelListsTopK() {
         MainWindow& w = *window_;
         openBert(w);

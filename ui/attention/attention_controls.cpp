@@ -36,12 +36,17 @@ QWidget* AttentionControls::buildOptions() {
     auto* scale = new QComboBox(box);
     scale->setObjectName("colourScale");
     scale->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
+    // The two lists may narrow (their longest entry shortened with "…") before the row widens the
+    // window past a 1280-pixel screen: at 12 points in English it wanted 1,292.
+    for (QComboBox* list : {aggregate, scale}) list->setMinimumWidth(list->sizeHint().width() * 2 / 3);
     // A check box, not a labelled list: the row must still fit a 1280-pixel projector.
     weighting_ = new QCheckBox(tr("Weight × ‖value‖"), box);
     weighting_->setObjectName("weighting");
     weighting_->setToolTip(tr("Weight × ‖value‖ (Kobayashi et al. 2020): how much of each token's value vector, "
                               "through the head's part of W_O, reaches the query, as a share of the row. "
                               "Attention parked on [CLS], [SEP] or the first token often carries little."));
+    // Not in the row: the window places it (the status bar, beside the run's). In the row it widened
+    // the window past the screen while it ran (1,487 pixels at 1280×720), and the window kept that.
     weightingProgress_ = new JobProgress(tr("‖value‖: layer %v of %m"), "weightingProgress", "cancelWeighting", box);
     weightingProgress_->setRunning(false);
     auto* renormalize = new QCheckBox(tr("Renormalise rows"), box);
@@ -58,7 +63,6 @@ QWidget* AttentionControls::buildOptions() {
     row->addWidget(new QLabel(tr("Colour scale:"), box));
     row->addWidget(scale);
     row->addWidget(weighting_);
-    row->addWidget(weightingProgress_);
     // The controls start at options_'s defaults (unchecked, first entries); each change updates it.
     connect(hideSpecial, &QCheckBox::toggled, this, [this](bool on) {
         options_.hideSpecial = on;

@@ -28,7 +28,7 @@ public:
     // Shaded by the weight or by weight × ‖value‖ (a session restored, a cancelled computation).
     void setWeighting(AttentionViewOptions::Weighting weighting);
     // The progress and Cancel of computing weight × ‖value‖ (the window drives it).
-    JobProgress* weightingProgress() const { return weightingProgress_; }
+    JobProgress* weightingProgress() const { return weightingProgress_; }  // for the window to place
 
 signals:
     void layerChanged();
