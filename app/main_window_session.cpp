@@ -101,5 +101,4 @@ void MainWindow::applySessionView(const SavedSession& s) {
                          .arg(qs(s.stage)));
 }
 
-
 }  // namespace attnscope

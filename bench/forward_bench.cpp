@@ -468,6 +468,7 @@ int main(int argc, char** argv) {
     const bool all = mode == "all";
     std::map<std::string, std::vector<double>> times;
     MatF lastMath, lastFull;
+    int tokensRun = T;
     const auto timeMode = [&](const std::string& name, auto&& body) {
         for (int i = 0; i < warmup + runs; ++i) {
             const auto t0 = Clock::now();
@@ -481,25 +482,16 @@ int main(int argc, char** argv) {
     };
     if (blocksKnown && (all || mode == "math"))
         timeMode("math", [&] { lastMath = forwardMathAny(model, ids, nullptr); });
-    // The gated decoders: the window's own call (runSentence: tokenize, run, name any overflow) on
-    // the letters torch_decoder_forward.py feeds, so the two forward passes compare alone.
-    if (!blocksKnown && (all || mode == "app"))
-        timeMode("app", [&] {
-            RunControl control;
-            control.fullDetailMaxTokens = 0;
-            control.detailLayer = 0;
-            auto run = runSentence(opened, letters(T), control);
-            if (!run || run.value().trace.tokenCount() != T) std::abort();
-            auto shown = takeDetailTrace(opened, run.value(), 0);
-            if (!shown) std::abort();
-        });
-    if (blocksKnown && (all || mode == "app"))
+    if (all || mode == "app")
         timeMode("app", [&] {
             RunControl control;
             control.fullDetailMaxTokens = 0;
             control.detailLayer = 0;  // as app/model_worker.cpp: the shown layer Full, then moved out
-            auto run = runModel(model, ids, {}, control);
+            // The gated decoders: the window's own call (runSentence: tokenize, run, name any
+            // overflow) on the letters torch_decoder_forward.py feeds, so both forward passes compare alone.
+            auto run = blocksKnown ? runModel(model, ids, {}, control) : runSentence(opened, letters(T), control);
             if (!run) std::abort();
+            tokensRun = run.value().trace.tokenCount();  // T with the bench's byte-level tokenizer
             auto shown = takeDetailTrace(opened, run.value(), 0);
             if (!shown) std::abort();
         });
@@ -517,6 +509,7 @@ int main(int argc, char** argv) {
             if (!run) std::abort();
         });
     if (times.empty()) return usage();
+    if (tokensRun != T) std::printf("the letters made %d tokens with this model's tokenizer\n", tokensRun);
 
     const double flops = blocksKnown ? encoderFlops(c, T) : gatedDecoderFlops(c, T);
     std::printf("\nlayer FLOPs (products only): %.2f GFLOP\n", flops / 1e9);

@@ -108,15 +108,15 @@ std::string sessionToJson(const SavedSession& s) {
     Json ablated = Json::array();
     for (const HeadRef& h : s.ablated) ablated.push_back(Json::array({h.layer + 1, h.head + 1}));
     Json doc{{"format", "attnscope-session"},
-                   {"version", kSessionFormatVersion},
-                   {"source", Json{{"kind", kindName(s.kind)}, {"path", s.source}, {"files", filesJson(s.files)}}},
-                   {"sentence", s.sentence},
-                   {"sentence_b", s.sentenceB},
-                   {"ablated", ablated},
-                   {"layer", s.layer + 1},
-                   {"head", s.head + 1},
-                   {"step", s.step + 1},
-                   {"tab", s.tab + 1}};
+             {"version", kSessionFormatVersion},
+             {"source", Json{{"kind", kindName(s.kind)}, {"path", s.source}, {"files", filesJson(s.files)}}},
+             {"sentence", s.sentence},
+             {"sentence_b", s.sentenceB},
+             {"ablated", ablated},
+             {"layer", s.layer + 1},
+             {"head", s.head + 1},
+             {"step", s.step + 1},
+             {"tab", s.tab + 1}};
     if (!s.stage.empty()) doc["stage"] = s.stage;  // a lesson with stages only
     doc["view"] = Json{{"shading", s.shading}, {"words", s.words}, {"norms", s.norms}};
     doc["evaluation"] = Json{{"seed", s.seed}, {"control", s.control}};

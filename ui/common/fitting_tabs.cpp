@@ -1,6 +1,7 @@
 #include "ui/common/fitting_tabs.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include <QFontMetricsF>
 #include <QHelpEvent>
@@ -22,24 +23,15 @@ QString drawnText(const QTabBar& bar, int tab) {
 }
 
 // Over a tab whose label was shortened, its whole text (a tab's own tool tip, if set, wins).
-class FullNameTips : public QObject {
-public:
-    using QObject::QObject;
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        auto* bar = qobject_cast<QTabBar*>(watched);
-        if (!bar || event->type() != QEvent::ToolTip) return false;
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const int tab = bar->tabAt(help->pos());
-        if (tab < 0 || !bar->tabToolTip(tab).isEmpty()) return false;
-        const QString text = drawnText(*bar, tab);
-        const int room = bar->tabRect(tab).width() - bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar);
-        if (bar->fontMetrics().horizontalAdvance(text) <= room) return false;  // shown whole
-        QToolTip::showText(help->globalPos(), text, bar);
-        return true;
-    }
-};
+bool showWholeName(QTabBar& bar, const QHelpEvent& help) {
+    const int tab = bar.tabAt(help.pos());
+    if (tab < 0 || !bar.tabToolTip(tab).isEmpty()) return false;
+    const QString text = drawnText(bar, tab);
+    const int room = bar.tabRect(tab).width() - bar.style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, &bar);
+    if (bar.fontMetrics().horizontalAdvance(text) <= room) return false;  // shown whole
+    QToolTip::showText(help.globalPos(), text, &bar);
+    return true;
+}
 
 // The tab widget's font (the application's, at View ▸ Zoom) scaled so that every shown label fits
 // whole, not below kSmallestTabPoints. What the tabs take besides their labels (padding, frames) is
@@ -62,22 +54,18 @@ QFont fittingFont(const QTabWidget& tabs) {
     return font;
 }
 
-// Fits the bar's font when the tab widget is resized, its font changes (a zoom) or its bar lays
-// out again (a label translated, a tab shown or hidden).
-class FittingFont : public QObject {
+// An event filter that hands each event of the object it watches to `handle`.
+class EventHook : public QObject {
 public:
-    using QObject::QObject;
+    EventHook(QObject* watched, std::function<bool(QEvent*)> handle) : QObject(watched), handle_(std::move(handle)) {
+        watched->installEventFilter(this);
+    }
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        auto* tabs = qobject_cast<QTabWidget*>(watched);
-        const QEvent::Type type = event->type();
-        if (tabs && (type == QEvent::Resize || type == QEvent::FontChange || type == QEvent::LayoutRequest)) {
-            const QFont font = fittingFont(*tabs);
-            if (tabs->tabBar()->font() != font) tabs->tabBar()->setFont(font);
-        }
-        return false;
-    }
+    bool eventFilter(QObject*, QEvent* event) override { return handle_(event); }
+
+private:
+    std::function<bool(QEvent*)> handle_;
 };
 
 }  // namespace
@@ -85,8 +73,20 @@ protected:
 void keepEveryTabInSight(QTabWidget* tabs) {
     tabs->setElideMode(Qt::ElideRight);
     tabs->setUsesScrollButtons(false);
-    tabs->tabBar()->installEventFilter(new FullNameTips(tabs->tabBar()));
-    tabs->installEventFilter(new FittingFont(tabs));
+    QTabBar* bar = tabs->tabBar();
+    new EventHook(bar, [bar](QEvent* event) {
+        return event->type() == QEvent::ToolTip && showWholeName(*bar, *static_cast<QHelpEvent*>(event));
+    });
+    // The bar's font fitted again when the tab widget is resized, its font changes (a zoom) or its
+    // bar lays out again (a label translated, a tab shown or hidden).
+    new EventHook(tabs, [tabs](QEvent* event) {
+        const QEvent::Type type = event->type();
+        if (type == QEvent::Resize || type == QEvent::FontChange || type == QEvent::LayoutRequest) {
+            const QFont font = fittingFont(*tabs);
+            if (tabs->tabBar()->font() != font) tabs->tabBar()->setFont(font);
+        }
+        return false;
+    });
 }
 
 }  // namespace attnscope
