@@ -66,15 +66,38 @@ void saveChange(Store& s) {
 
 }  // namespace
 
-// QSettings decodes a value "@Variant(…)" with QDataStream, whose lengths come from the file: a few
-// bytes can ask for gigabytes (a fuzz finding). AttnScope writes only booleans, numbers, text and
-// lists of text, so such a line is not ours and is left out.
+// QSettings decodes a value, or an element of a list, whose text starts with "@" (not "@@") as
+// "@Variant(…)", "@ByteArray(…)" and the like; a variant with QDataStream, whose lengths come from
+// the file: a few bytes can ask for gigabytes (fuzz findings). That text is what the INI escapes
+// leave: "@Var\xiant(" is "@Variant(" ("\x" before a letter stands for nothing), and a backslash
+// at a line's end carries the value on to the next line. AttnScope writes only booleans, numbers,
+// text and lists of text, so a line where a value or an element may start with "@" or with an
+// escape is not ours, and is left out, as is a line carried on.
 namespace {
+bool mayHoldSerializedVariant(const QByteArray& line) {
+    if (line.endsWith('\\')) return true;
+    bool elementStarts = false;  // after "=" or ",": where QSettings looks for "@"
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const char c = line.at(i);
+        if (c == '=' || c == ',') {
+            elementStarts = true;
+        } else if (elementStarts && c != '"' && static_cast<unsigned char>(c) > ' ') {
+            if (c == '\\') return true;
+            if (c == '@' && (i + 1 == line.size() || line.at(i + 1) != '@')) return true;
+            elementStarts = false;
+            if (c == '@') ++i;  // "@@": a text's own "@"
+        }
+    }
+    return false;
+}
+
 QByteArray withoutSerializedVariants(const QByteArray& bytes) {
-    if (!bytes.contains("@Variant(")) return bytes;
+    if (!bytes.contains('@') && !bytes.contains('\\')) return bytes;
     QByteArrayList kept;
-    for (const QByteArray& line : bytes.split('\n'))
-        if (!line.contains("@Variant(")) kept << line;
+    QByteArray lines = bytes;
+    lines.replace('\r', '\n');  // QSettings ends a line at either
+    for (const QByteArray& line : lines.split('\n'))
+        if (!mayHoldSerializedVariant(line)) kept << line;
     return kept.join('\n');
 }
 }  // namespace
