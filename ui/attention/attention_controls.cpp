@@ -10,6 +10,20 @@
 
 namespace attnscope {
 
+namespace {
+
+// A list that may narrow by a third (its longest entry shortened with "…") before the row widens
+// the window past a 1280-pixel screen: at 12 points in English the row wanted 1,292.
+QComboBox* optionList(QWidget* box, const char* name, const QStringList& entries) {
+    auto* list = new QComboBox(box);
+    list->setObjectName(name);
+    list->addItems(entries);
+    list->setMinimumWidth(list->sizeHint().width() * 2 / 3);
+    return list;
+}
+
+}  // namespace
+
 AttentionControls::AttentionControls(QWidget* parent) : QWidget(parent) {
     setObjectName("modelControls");
     layer_ = new QComboBox(this);
@@ -30,15 +44,8 @@ QWidget* AttentionControls::buildOptions() {
     box->setObjectName("attentionOptions");
     auto* hideSpecial = new QCheckBox(tr("Hide special tokens"), box);
     hideSpecial->setObjectName("hideSpecial");
-    auto* aggregate = new QComboBox(box);
-    aggregate->setObjectName("aggregate");
-    aggregate->addItems({tr("Each head"), tr("Average over heads"), tr("Maximum over heads")});
-    auto* scale = new QComboBox(box);
-    scale->setObjectName("colourScale");
-    scale->addItems({tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
-    // The two lists may narrow (their longest entry shortened with "…") before the row widens the
-    // window past a 1280-pixel screen: at 12 points in English it wanted 1,292.
-    for (QComboBox* list : {aggregate, scale}) list->setMinimumWidth(list->sizeHint().width() * 2 / 3);
+    QComboBox* aggregate = optionList(box, "aggregate", {tr("Each head"), tr("Average over heads"), tr("Maximum over heads")});
+    QComboBox* scale = optionList(box, "colourScale", {tr("Fixed 0–1"), tr("Shared maximum"), tr("Per-head maximum")});
     // A check box, not a labelled list: the row must still fit a 1280-pixel projector.
     weighting_ = new QCheckBox(tr("Weight × ‖value‖"), box);
     weighting_->setObjectName("weighting");
