@@ -71,9 +71,15 @@ void saveChange(Store& s) {
 // the file: a few bytes can ask for gigabytes (fuzz findings). That text is what the INI escapes
 // leave: "@Var\xiant(" is "@Variant(" ("\x" before a letter stands for nothing), and a backslash
 // at a line's end carries the value on to the next line. AttnScope writes only booleans, numbers,
-// text and lists of text, so a line where a value or an element may start with "@" or with an
-// escape is not ours, and is left out, as is a line carried on.
+// text and lists of text, so a line where a value or an element may start with "@" (but for "@@",
+// "@ByteArray(" and "@String(", spelt out) or with an escape is not ours, and is left out, as is
+// a line carried on.
 namespace {
+// "@@" (a text's own "@"), or bytes and text as they are: QSettings reads no length for these.
+bool spelledOut(const QByteArray& element) {
+    return element.startsWith("@@") || element.startsWith("@ByteArray(") || element.startsWith("@String(");
+}
+
 bool mayHoldSerializedVariant(const QByteArray& line) {
     if (line.endsWith('\\')) return true;
     bool elementStarts = false;  // after "=" or ",": where QSettings looks for "@"
@@ -83,9 +89,8 @@ bool mayHoldSerializedVariant(const QByteArray& line) {
             elementStarts = true;
         } else if (elementStarts && c != '"' && static_cast<unsigned char>(c) > ' ') {
             if (c == '\\') return true;
-            if (c == '@' && (i + 1 == line.size() || line.at(i + 1) != '@')) return true;
+            if (c == '@' && !spelledOut(line.mid(i))) return true;
             elementStarts = false;
-            if (c == '@') ++i;  // "@@": a text's own "@"
         }
     }
     return false;
