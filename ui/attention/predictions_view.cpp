@@ -95,8 +95,8 @@ QFont PredictionsView::headingFont() const {
     return bold;
 }
 
-// A heading as many lines high as it takes in `width` (a next token's at 1,000 tokens, or a long
-// token, was cut off at the panel's edge).
+// A heading as many lines high as it takes in `width`: on one line, "Next token after “␣too”
+// (position 16)" was cut off at the panel's edge.
 int PredictionsView::headingHeight(const Group& group, int width) const {
     const QRect lines = QFontMetrics(headingFont()).boundingRect(QRect(0, 0, std::max(1, width), 1 << 20),
                                                                   Qt::TextWordWrap, group.heading);
