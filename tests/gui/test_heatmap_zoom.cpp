@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "core/trace/explain.hpp"
+#include "ui/attention/heatmap_labels.hpp"
 #include "ui/attention/heatmap_tools.hpp"
 #include "ui/attention/heatmap_view.hpp"
 
@@ -111,6 +112,7 @@ private slots:
     void rangeBoxesShowAndSetTheWindow();
     void labelsNeverOverlap_data();
     void labelsNeverOverlap();
+    void aSlightlySmallerFontLabelsEveryToken();
     void hoverNamesTokensAndPositionsWhenZoomed();
     void findOutlinesMatchingRowsAndColumns();
     void perRowAndLogColoursMatchHandComputedCells();
@@ -254,9 +256,15 @@ void HeatmapZoomTest::labelsNeverOverlap() {
         QVERIFY(plotOf(view)->axisRect()->width() > 250 && plotOf(view)->axisRect()->height() > 250);
         const HeatmapBuilder& b = builderOf(view);
         QCustomPlot* plot = b.plot();
-        QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), font.pointSizeF());
         const int keys = checkNoOverlap(plot->xAxis), queries = checkNoOverlap(plot->yAxis);
         QVERIFY2(keys > 0 && queries > 0, qPrintable(QString("span %1: overlapping or no labels").arg(span)));
+        // The plot's font, or a smaller one that labels every token in view.
+        const int inSpan = static_cast<int>(std::floor(lower + span) - std::ceil(lower)) + 1;
+        for (const auto& [axis, count] : {std::pair{plot->xAxis, keys}, std::pair{plot->yAxis, queries}}) {
+            const double points = axis->tickLabelFont().pointSizeF();
+            QVERIFY2(points <= font.pointSizeF() && points >= font.pointSizeF() * kSmallestLabelShare, qPrintable(QString::number(points)));
+            if (points < font.pointSizeF()) QCOMPARE(count, inSpan);
+        }
         // The record says the same as the ticks.
         QCOMPARE(static_cast<int>(b.drawnKeyLabels().size()), keys);
         QCOMPARE(static_cast<int>(b.drawnQueryLabels().size()), queries);
@@ -275,11 +283,40 @@ void HeatmapZoomTest::labelsNeverOverlap() {
             plot->replot();  // thinned again
         }
         if (span <= 8) {
-            const int inView = static_cast<int>(std::floor(lower + span) - std::ceil(lower)) + 1;
-            QCOMPARE(keys, inView);
-            QCOMPARE(queries, inView);
+            QCOMPARE(keys, inSpan);
+            QCOMPARE(queries, inSpan);
         }
     }
+}
+
+// Sentences of 8 to 40 tokens in one view: where the plot's font would label only every other
+// query, a font down to kSmallestLabelShare of it labels every one (an 11-token sentence at
+// 1280×720 showed 6 of its 11 queries); only where even that would overlap are labels thinned.
+void HeatmapZoomTest::aSlightlySmallerFontLabelsEveryToken() {
+    HeatmapView view;
+    int smaller = 0, thinned = 0;
+    for (int T = 8; T <= 40; ++T) {
+        const Trace trace = wordTrace(T);
+        show(view, trace);
+        QTRY_VERIFY(builderOf(view).labelsUpToDate());
+        QCPAxis* rows = plotOf(view)->yAxis;
+        const QFont full = plotOf(view)->font();
+        const int queries = checkNoOverlap(rows);
+        QVERIFY(queries > 0);
+        if (rows->tickLabelFont().pointSizeF() < full.pointSizeF()) {
+            ++smaller;
+            QCOMPARE(queries, T);
+        }
+        if (queries == T) continue;
+        ++thinned;  // even the smallest font's lines, with the gap between labels, are taller than a row
+        QFont floor = full;
+        floor.setPointSizeF(full.pointSizeF() * kSmallestLabelShare);
+        const QFontMetricsF metrics(floor);
+        const double row = std::abs(rows->coordToPixel(1) - rows->coordToPixel(0));
+        QVERIFY2(row < metrics.height() + metrics.averageCharWidth() / 3, qPrintable(QString("%1 tokens: rows %2 px").arg(T).arg(row)));
+        QCOMPARE(rows->tickLabelFont(), full);
+    }
+    QVERIFY2(smaller > 0 && thinned > 0, qPrintable(QString("%1 smaller, %2 thinned").arg(smaller).arg(thinned)));
 }
 
 void HeatmapZoomTest::hoverNamesTokensAndPositionsWhenZoomed() {

@@ -198,8 +198,8 @@ void HeatmapBuilder::setAxes(const QStringList& queries, const QStringList& keys
 
 void HeatmapBuilder::relabel() {
     labelledFor_ = plot_->axisRect()->rect().size();
-    drawnKeys_ = thinLabels(plot_->xAxis, keyLabels_);
-    drawnQueries_ = thinLabels(plot_->yAxis, queryLabels_);
+    drawnKeys_ = thinLabels(plot_->xAxis, keyLabels_, plot_->font());
+    drawnQueries_ = thinLabels(plot_->yAxis, queryLabels_, plot_->font());
 }
 
 bool HeatmapBuilder::labelsUpToDate() const {

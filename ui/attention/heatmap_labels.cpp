@@ -32,26 +32,63 @@ int labelStep(double pixelsPerCell, double extent, double gap) {
     return std::max(1, static_cast<int>(std::ceil((extent + gap) / pixelsPerCell)));
 }
 
-std::vector<DrawnLabel> thinLabels(QCPAxis* axis, const QStringList& labels) {
-    const bool along = axis->orientation() == Qt::Horizontal;
-    const QFont font = axis->tickLabelFont();
-    const double rotation = axis->tickLabelRotation();
-    const QCPRange range = axis->range();
-    const int first = std::max(0, static_cast<int>(std::ceil(range.lower)));
-    const int last = std::min(static_cast<int>(labels.size()) - 1, static_cast<int>(std::floor(range.upper)));
-    double widest = 0;  // of the labels in view: their neighbours may be any of them
-    for (int i = first; i <= last; ++i) {
-        const LabelExtent e = labelExtent(font, labels[i], 0, along, rotation);
-        widest = std::max(widest, e.to - e.from);
+namespace {
+
+// The labels of tokens first…last along one axis.
+struct AxisLabels {
+    const QStringList& labels;
+    int first = 0, last = -1;
+    bool along = false;  // a bottom axis (see labelExtent)
+    double rotation = 0;
+    double pixelsPerCell = 0;
+
+    int stepAt(const QFont& font) const {
+        return labelStep(pixelsPerCell, widest(font), gapFor(font));
     }
-    const double pixelsPerCell = std::abs(axis->coordToPixel(1) - axis->coordToPixel(0));
-    const int step = labelStep(pixelsPerCell, widest, gapFor(font));
+    // Of the labels in view (their neighbours may be any of them); one line's height across the
+    // text, whatever it says.
+    double widest(const QFont& font) const {
+        if (!along || rotation != 0) return labelExtent(font, QString(), 0, along, rotation).to * 2;
+        const QFontMetricsF metrics(font);
+        double most = 0;
+        for (int i = first; i <= last; ++i) most = std::max(most, metrics.horizontalAdvance(labels[i]));
+        return most;
+    }
+};
+
+// The plot's font, or one down to kSmallestLabelShare of it when that labels every token in view
+// (an 11-token sentence at 1280×720 showed every other query's label at the plot's size); tried
+// half a point at a time and at the floor, each measured, as text does not scale exactly with its size.
+QFont labellingFont(const QFont& plotFont, const AxisLabels& axis) {
+    const double full = plotFont.pointSizeF(), floor = full * kSmallestLabelShare;
+    if (full <= 0 || axis.stepAt(plotFont) == 1) return plotFont;
+    QFont smaller = plotFont;
+    smaller.setPointSizeF(floor);
+    if (axis.stepAt(smaller) > 1) return plotFont;  // thinned at any size allowed: the usual case of a long text
+    for (double size = full - 0.5; size > floor - 0.5; size -= 0.5) {
+        smaller.setPointSizeF(std::max(size, floor));
+        if (axis.stepAt(smaller) == 1) return smaller;
+    }
+    return plotFont;  // thinned at the plot's size
+}
+
+}  // namespace
+
+std::vector<DrawnLabel> thinLabels(QCPAxis* axis, const QStringList& labels, const QFont& plotFont) {
+    const QCPRange range = axis->range();
+    const AxisLabels inView{labels, std::max(0, static_cast<int>(std::ceil(range.lower))),
+                            std::min(static_cast<int>(labels.size()) - 1, static_cast<int>(std::floor(range.upper))),
+                            axis->orientation() == Qt::Horizontal, axis->tickLabelRotation(),
+                            std::abs(axis->coordToPixel(1) - axis->coordToPixel(0))};
+    const QFont font = labellingFont(plotFont, inView);
+    if (axis->tickLabelFont() != font) axis->setTickLabelFont(font);
+    const int step = inView.stepAt(font);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     std::vector<DrawnLabel> drawn;
     // Multiples of the step: labels stay on their tokens while the view pans.
-    for (int i = (first + step - 1) / step * step; i <= last; i += step) {
+    for (int i = (inView.first + step - 1) / step * step; i <= inView.last; i += step) {
         ticker->addTick(i, labels[i]);
-        const LabelExtent e = labelExtent(font, labels[i], axis->coordToPixel(i), along, rotation);
+        const LabelExtent e = labelExtent(font, labels[i], axis->coordToPixel(i), inView.along, inView.rotation);
         drawn.push_back({i, labels[i], e.from, e.to});
     }
     axis->setTicker(ticker);
