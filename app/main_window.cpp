@@ -170,6 +170,10 @@ QWidget* MainWindow::buildTabs(QWidget* parent) {
     ui_->tabs->addTab(ui_->editor, tr("Edit lesson"));
     ui_->tabs->addTab(ui_->modelView, tr("Model view"));
     ui_->tabs->addTab(ui_->headView, tr("Head view"));
+    setShortTabLabel(ui_->tabs, ui_->matrixPanel, tr("Example", "short tab label"));
+    setShortTabLabel(ui_->tabs, ui_->heatmap, tr("Heatmap", "short tab label"));
+    setShortTabLabel(ui_->tabs, ui_->editor, tr("Edit", "short tab label"));
+    setShortTabLabel(ui_->tabs, ui_->modelView, tr("Model", "short tab label"));
     ui_->worked = new WorkedExample(ui_->navigator, ui_->matrixPanel, ui_->tabs);
     ui_->traceTabs.push_back(std::make_unique<HeatmapTab>(ui_->heatmap));
     ui_->traceTabs.push_back(std::make_unique<ModelViewTab>(ui_->modelView));

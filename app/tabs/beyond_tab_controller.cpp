@@ -11,6 +11,7 @@
 #include "ui/common/core_error_text.hpp"
 #include "core/io/atomic_file.hpp"
 #include "ui/common/qt_text.hpp"
+#include "ui/common/fitting_tabs.hpp"
 
 namespace attnscope {
 
@@ -61,6 +62,7 @@ BeyondTabController::BeyondTabController(QTabWidget* tabs, const ModelTraceSourc
       worker_(new LatestRequestWorker("attnscope-lens", this)), ranker_(new LatestRequestWorker("attnscope-dla-ablation", this)) {
     setObjectName("beyondTab");
     tabs->addTab(view_, tr("Beyond weights"));
+    setShortTabLabel(tabs, view_, tr("Beyond", "short tab label"));
     onScreen_ = std::make_unique<OnScreenRefresh>(tabs, view_, this, [this] { compute(); });
     connect(view_, &BeyondView::requestChanged, this, [this] {
         if (onScreen_->onScreen()) compute();

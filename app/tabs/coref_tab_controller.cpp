@@ -6,6 +6,7 @@
 
 #include "app/source/latest_request_worker.hpp"
 #include "ui/coref/coref_tab.hpp"
+#include "ui/common/fitting_tabs.hpp"
 
 namespace attnscope {
 
@@ -14,6 +15,7 @@ CorefTabController::CorefTabController(QTabWidget* tabs, QObject* parent)
     setObjectName("corefController");
     tab_ = new CorefTab(tabs_);
     tabs_->addTab(tab_, tr("Coreference"));
+    setShortTabLabel(tabs_, tab_, tr("Coref.", "short tab label"));
     connect(tab_, &CorefTab::changed, this, &CorefTabController::refresh);
     onScreen_ = std::make_unique<OnScreenRefresh>(tabs_, tab_, this, [this] { refresh(); });
 }

@@ -14,6 +14,7 @@
 #include "ui/lab/lab_plots.hpp"
 #include "ui/lab/worksheet_export.hpp"
 #include "ui/movement/same_word_panel.hpp"
+#include "ui/common/fitting_tabs.hpp"
 
 namespace attnscope {
 
@@ -47,6 +48,7 @@ MovementTabController::MovementTabController(QTabWidget* tabs, QObject* parent)
     : QObject(parent), view_(new MovementView), worker_(new LatestRequestWorker("attnscope-movement", this)) {
     setObjectName("movementTab");
     tabs->addTab(view_, tr("X → Y"));
+    setShortTabLabel(tabs, view_, tr("X → Y", "short tab label"));  // the Chinese label explains itself in brackets
     tabs->setTabToolTip(tabs->indexOf(view_), tr("What attention did to each word: its vector before and after, and where its new content came from"));
     onScreen_ = std::make_unique<OnScreenRefresh>(tabs, view_, this, [this] { compute(); });
     connect(view_, &MovementView::layerChosen, this, &MovementTabController::compute);

@@ -6,6 +6,7 @@
 #include "app/source/latest_request_worker.hpp"
 #include "core/analysis/qk_space.hpp"
 #include "ui/qk/qk_view.hpp"
+#include "ui/common/fitting_tabs.hpp"
 
 namespace attnscope {
 
@@ -15,6 +16,7 @@ QkTabController::QkTabController(QTabWidget* tabs, QObject* parent)
     view_ = new QkView(tabs_);
     view_->setObjectName("qkView");
     tabs_->addTab(view_, tr("Queries && keys"));
+    setShortTabLabel(tabs_, view_, tr("Q && K", "short tab label"));
     connect(view_, &QkView::layoutChanged, this, &QkTabController::refresh);
     onScreen_ = std::make_unique<OnScreenRefresh>(tabs_, view_, this, [this] { refresh(); });
 }

@@ -651,6 +651,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
         <source>cannot draw the figure</source>
         <translation>无法绘制图形</translation>
     </message>
+    <message>
+        <source>Beyond</source>
+        <comment>short tab label</comment>
+        <translation>超越权重</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::BeyondView</name>
@@ -1034,6 +1039,11 @@ baselines: random %3, first %4, nearest %5, rule %6; rollout %7</source>
     <name>attnscope::CorefTabController</name>
     <message>
         <source>Coreference</source>
+        <translation>共指</translation>
+    </message>
+    <message>
+        <source>Coref.</source>
+        <comment>short tab label</comment>
         <translation>共指</translation>
     </message>
 </context>
@@ -2794,6 +2804,26 @@ The previous %2 stays open.</source>
         <source>The session showed the stage “%1”, but this lesson has no stages: its attention is shown.</source>
         <translation>会话显示的是阶段“%1”，但这个课程没有阶段：现在显示它的注意力。</translation>
     </message>
+    <message>
+        <source>Example</source>
+        <comment>short tab label</comment>
+        <translation>演算</translation>
+    </message>
+    <message>
+        <source>Heatmap</source>
+        <comment>short tab label</comment>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <comment>short tab label</comment>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <comment>short tab label</comment>
+        <translation>模型</translation>
+    </message>
 </context>
 <context>
     <name>attnscope::MasksPanel</name>
@@ -3279,6 +3309,11 @@ click to open it large</source>
     <message>
         <source>What attention did to each word</source>
         <translation>注意力对每个词做了什么</translation>
+    </message>
+    <message>
+        <source>X → Y</source>
+        <comment>short tab label</comment>
+        <translation>X → Y</translation>
     </message>
 </context>
 <context>
@@ -3798,6 +3833,11 @@ click to open it large</source>
     <message>
         <source>Run a sentence to see its queries and keys.</source>
         <translation>运行一个句子即可看到它的查询和键。</translation>
+    </message>
+    <message>
+        <source>Q &amp;&amp; K</source>
+        <comment>short tab label</comment>
+        <translation>查询与键</translation>
     </message>
 </context>
 <context>

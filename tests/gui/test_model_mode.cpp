@@ -16,6 +16,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QStyle>
+#include <QTabBar>
 #include <QTest>
 #include <atomic>
 #include <cmath>
@@ -24,6 +26,7 @@
 #include <thread>
 
 #include "app/main_window.hpp"
+#include "ui/common/fitting_tabs.hpp"
 #include "core/analysis/head_summary.hpp"
 #include "window_access.hpp"
 #include "app/model_worker.hpp"
@@ -226,6 +229,16 @@ private slots:
         child<QCheckBox>(w, "weighting")->setChecked(true);
         QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), kWaitMs);
         QVERIFY2(w.width() <= 1280, qPrintable(QString::number(w.width())));
+        // Every tab's label whole, in its short form where the bar is short of room: beside the
+        // predictions eleven tabs read "Worked exa…", "H…" at 7 points.
+        const QTabBar& tabs = *child<QTabWidget>(w, "tabs")->tabBar();
+        const int padding = tabs.style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, &tabs);
+        for (int i = 0; i < tabs.count(); ++i) {
+            const QString drawn = QString(tabs.tabText(i)).replace(QStringLiteral("&&"), QStringLiteral("&"));
+            QVERIFY2(!tabs.isTabVisible(i) || tabs.fontMetrics().horizontalAdvance(drawn) <= tabs.tabRect(i).width() - padding,
+                     qPrintable(QString("\"%1\" in %2 px at %3 pt").arg(drawn).arg(tabs.tabRect(i).width()).arg(tabs.font().pointSizeF())));
+        }
+        QVERIFY2(tabs.font().pointSizeF() > kSmallestTabPoints, qPrintable(QString::number(tabs.font().pointSizeF())));
     }
 
     void predictionsPanelListsTopK() {
