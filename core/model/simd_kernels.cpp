@@ -6,6 +6,7 @@
 #include "core/model/simd_kernels.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -300,6 +301,50 @@ ATTNSCOPE_INLINE float entropyAndMassBody(const float* row, std::size_t n, doubl
     return horizontalSum<W>(sums);
 }
 
+// out[r] = Σ_i x[i]·w[r][i] over `rows` rows of n bfloat16 words (row-major, maybe misaligned).
+// A bfloat16 is a float's upper half; a float times it is exact in double, so each product is
+// exact and only the sums round, in W double lanes, then once to float.
+template <int W>
+struct Bf16Vec {  // in a class template: a typedef's dependent vector_size is applied when it is instantiated
+    typedef double D __attribute__((vector_size(W * 8)));
+    typedef std::uint16_t H __attribute__((vector_size(W * 2)));
+    typedef std::uint32_t U __attribute__((vector_size(W * 4)));
+};
+
+template <int W>
+ATTNSCOPE_INLINE void bf16RowDotsBody(const double* x, const std::uint8_t* words, std::size_t rows, std::size_t n,
+                                      float* out) {
+    using D = typename Bf16Vec<W>::D;
+    using H = typename Bf16Vec<W>::H;
+    using U = typename Bf16Vec<W>::U;
+    for (std::size_t r = 0; r < rows; ++r) {
+        const std::uint8_t* row = words + 2 * r * n;
+        D sums = __builtin_convertvector(splat<W>(0.0f), D);
+        std::size_t i = 0;
+        for (; i + W <= n; i += W) {
+            H halves;
+            std::memcpy(&halves, row + 2 * i, sizeof halves);
+            const U bits = __builtin_convertvector(halves, U) << 16;
+            typename Vec<W>::F w;
+            std::memcpy(&w, &bits, sizeof w);
+            D xs;
+            std::memcpy(&xs, x + i, sizeof xs);
+            sums += xs * __builtin_convertvector(w, D);
+        }
+        double total = 0;
+        for (int lane = 0; lane < W; ++lane) total += sums[lane];
+        for (; i < n; ++i) {
+            std::uint16_t half = 0;
+            std::memcpy(&half, row + 2 * i, 2);
+            const std::uint32_t bits = static_cast<std::uint32_t>(half) << 16;
+            float w = 0;
+            std::memcpy(&w, &bits, sizeof w);
+            total += x[i] * static_cast<double>(w);
+        }
+        out[r] = static_cast<float>(total);
+    }
+}
+
 // Each step at each level: W = 16 (AVX-512), 8 (AVX2 + FMA), 4 (SSE2).
 #define ATTNSCOPE_LEVELS(name, ret, params, args)                                   \
     ATTNSCOPE_AVX512 ret name##Avx512 params { return name##Body<16> args; }      \
@@ -319,6 +364,8 @@ ATTNSCOPE_LEVELS(layerNorm, void, (float* row, std::size_t n, const float* gamma
                  (row, n, gamma, beta, eps))
 ATTNSCOPE_LEVELS(add, void, (float* y, const float* x, std::size_t n), (y, x, n))
 ATTNSCOPE_LEVELS(entropyAndMass, float, (const float* row, std::size_t n, double* mass), (row, n, mass))
+ATTNSCOPE_LEVELS(bf16RowDots, void, (const double* x, const std::uint8_t* words, std::size_t rows, std::size_t n, float* out),
+                 (x, words, rows, n, out))
 
 }  // namespace
 
@@ -334,6 +381,11 @@ void layerNormRow(SimdLevel level, float* row, std::size_t n, const float* gamma
 void addInPlace(SimdLevel level, float* y, const float* x, std::size_t n) { addAt(level, y, x, n); }
 float entropyAndMassRow(SimdLevel level, const float* row, std::size_t n, double* mass) {
     return entropyAndMassAt(level, row, n, mass);
+}
+
+void bf16RowDotProducts(SimdLevel level, const double* x, const std::uint8_t* words, std::size_t rows, std::size_t n,
+                        float* out) {
+    bf16RowDotsAt(level, x, words, rows, n, out);
 }
 
 }  // namespace attnscope

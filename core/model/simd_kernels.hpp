@@ -1,15 +1,16 @@
-// The models' element-wise float steps (softmax rows, GELU, LayerNorm rows, residual adds),
-// vectorised for the instruction set chosen at run time (issue 16). The build has no -march, so
-// each level is compiled from one generic body into functions with GCC's target attribute
-// (simd_kernels.cpp); nothing here is Eigen, so no inline template is built twice with two
-// instruction sets. Every function takes the level explicitly (tests run each level the CPU
-// can); callers pass activeSimdLevel() (core/model/blas_kernels.hpp).
+// The models' element-wise float steps (softmax rows, GELU, LayerNorm rows, residual adds) and
+// BF16 row dot products, vectorised for the instruction set chosen at run time (issue 16). The
+// build has no -march, so each level is compiled from one generic body into functions with GCC's
+// target attribute (simd_kernels.cpp); nothing here is Eigen, so no inline template is built
+// twice with two instruction sets. Every function takes the level explicitly (tests run each
+// level the CPU can); callers pass activeSimdLevel() (core/model/blas_kernels.hpp).
 //
 // exp, erf and tanh are the polynomial / rational approximations Eigen's packet math uses
 // (Cephes exp, Eigen's fast erf and tanh), a few float ulp from std::exp / std::erf / std::tanh.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/model/blas_kernels.hpp"
 
@@ -34,5 +35,11 @@ void addInPlace(SimdLevel level, float* y, const float* x, std::size_t n);  // y
 // Σ w·ln w over row[0..n) (0·ln 0 = 0; float lanes, Cephes' log) and adds each w to mass[c] in
 // double. A row with a negative, NaN or ±∞ weight returns NaN (its mass is added all the same).
 float entropyAndMassRow(SimdLevel level, const float* row, std::size_t n, double* mass);
+
+// out[r] = x·w_r for `rows` rows of n bfloat16 words (row-major, maybe at odd addresses): each
+// product exact in double, the sums in double, rounded once to float. A tied BF16 embedding
+// table's logits for a few rows, read once as it is stored (core/model/blocks.cpp, logitsOf).
+void bf16RowDotProducts(SimdLevel level, const double* x, const std::uint8_t* words, std::size_t rows, std::size_t n,
+                        float* out);
 
 }  // namespace attnscope

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <iomanip>
@@ -316,6 +317,58 @@ TEST_CASE("a digest row's entropy against std::log in double, its column mass ex
                 INFO("weight " << bad << " at " << n / 2 << " gives " << h);
                 CHECK(std::isnan(h));
             }
+        }
+    }
+}
+
+// bfloat16 words for the floats of `values`, each its float truncated to its upper half, at an odd
+// address (a checkpoint's tensors may be), and the floats they stand for.
+struct Bf16Words {
+    std::vector<std::uint8_t> bytes;
+    std::vector<float> values;
+    const std::uint8_t* words() const { return bytes.data() + 1; }
+};
+
+Bf16Words bf16Words(const std::vector<float>& values) {
+    Bf16Words w{std::vector<std::uint8_t>(1 + 2 * values.size()), {}};
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &values[i], 4);
+        const auto half = static_cast<std::uint16_t>(bits >> 16);
+        std::memcpy(w.bytes.data() + 1 + 2 * i, &half, 2);
+        bits = std::uint32_t{half} << 16;
+        float value = 0;
+        std::memcpy(&value, &bits, 4);
+        w.values.push_back(value);
+    }
+    return w;
+}
+
+TEST_CASE("BF16 row dot products against exact products summed in long double, rounded once", "[simd]") {
+    for (SimdLevel level : runnableLevels()) {
+        for (std::size_t n : kLengths) {
+            INFO("level " << simdLevelName(level) << ", length " << n);
+            constexpr std::size_t rows = 5;
+            const std::vector<float> x = randomRow(n, 3.0f, 60u + static_cast<unsigned>(n));
+            const Bf16Words w = bf16Words(randomRow(rows * n, 0.1f, 70u + static_cast<unsigned>(n)));
+            std::vector<double> xs(x.begin(), x.end());
+            std::vector<float> out(rows, -1.0f);
+            bf16RowDotProducts(level, xs.data(), w.words(), rows, n, out.data());
+            Worst worst;
+            for (std::size_t r = 0; r < rows; ++r) {
+                long double sum = 0, size = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    const long double term = static_cast<long double>(x[i]) * w.values[r * n + i];  // exact
+                    sum += term;
+                    size += std::abs(term);
+                }
+                // One rounding to float (half an ulp), the double sums' far below it.
+                const double want = static_cast<double>(sum);
+                CHECK(std::abs(out[r] - want) <= std::abs(want) * 0x1p-24 + static_cast<double>(size) * 1e-14);
+                worst.see(out[r], want, r);
+            }
+            INFO(worst.text());
+            CHECK(worst.diff < 1e-5);
         }
     }
 }
