@@ -205,9 +205,11 @@ void ModelTraceSource::onDetailReady() {
     emit workedTraceChanged();
 }
 
+// The worker's detail Trace, also none: a run whose shown layer is rebuilt after it (beyond
+// 128 tokens) has none until then, and the previous sentence's must not stand for it.
 bool ModelTraceSource::takeDetail() {
     const auto detail = worker_->detailTrace();
-    if (!detail || detail == detail_) return false;
+    if (detail == detail_ || (!detail && longRun())) return false;
     detail_ = detail;
     return true;
 }

@@ -144,7 +144,8 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
         run.trace.tokens.resize(limit);
     }
     setTraceFlags(run.trace, config);
-    run.detail = layerDetails(config, static_cast<int>(input.size()), control.fullDetailMaxTokens, control.detailLayer,
+    const int T = static_cast<int>(input.size());
+    run.detail = layerDetails(config, T, control.fullDetailMaxTokens, T <= control.detailLayerMaxTokens ? control.detailLayer : -1,
                               control.allWeightsBudget);
     RunControl effective = control;
     if (effective.predictAt.empty()) effective.predictAt = defaultPredictions(config, input, control.maskTokenId);

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -74,7 +75,10 @@ struct RunControl {
     // traceLayerInDetail: Full keeps each head's weight slices as double (4·d² doubles per
     // layer, 226 MB for bert-base), which is what took the resident memory past the file size.
     int fullDetailMaxTokens = 128;
-    int detailLayer = -1;           // stays Full whatever T is (-1: none)
+    int detailLayer = -1;           // stays Full up to detailLayerMaxTokens (-1: none)
+    // Above this many tokens detailLayer too keeps its weights only: the window draws the run
+    // first and rebuilds that layer in full after (traceLayerInDetail).
+    int detailLayerMaxTokens = std::numeric_limits<int>::max();
     // Above this many bytes of attention weights (L·H·T² floats) the run is a long run: every layer
     // LayerDetail::Summary, rebuilt on demand (core/model/long_run.hpp). 0: always.
     std::size_t allWeightsBudget = kAllWeightsBudget;

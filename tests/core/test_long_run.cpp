@@ -128,6 +128,26 @@ TEST_CASE("isLongRun and rebuiltDetail: the budgets at the real models' shapes",
     CHECK(shortRun[0] == LayerDetail::WeightsOnly);
 }
 
+// The window's run beyond 128 tokens (app/model_worker.cpp): the shown layer too keeps its weights
+// only, to be rebuilt after the run is drawn; up to the limit it is Full, as before.
+TEST_CASE("the shown layer is Full up to detailLayerMaxTokens, its weights only beyond", "[long_run][models]") {
+    auto loaded = loadModel(exampleModel("example-llama"));
+    REQUIRE(loaded.ok());
+    const std::vector<int> ids = someIds(12, loaded.value().config.vocabSize);
+    for (const int limit : {11, 12}) {
+        RunControl control;
+        control.fullDetailMaxTokens = 0;
+        control.detailLayer = 1;
+        control.detailLayerMaxTokens = limit;
+        auto run = runModel(loaded.value(), ids, {}, control);
+        REQUIRE(run.ok());
+        INFO("detail layer Full up to " << limit << " tokens, 12 run");
+        CHECK(run.value().detail[1] == (limit >= 12 ? LayerDetail::Full : LayerDetail::WeightsOnly));
+        CHECK(run.value().detail[0] == LayerDetail::WeightsOnly);
+        CHECK((run.value().trace.layers[1].heads[0].scores.size() > 0) == (limit >= 12));
+    }
+}
+
 TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][models]") {
     for (const char* name : {"example-llama", "example-gpt"}) {
         INFO(name);

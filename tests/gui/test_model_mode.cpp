@@ -303,6 +303,40 @@ private slots:
         QCOMPARE(worker.lastRun()->trace.tokens.size(), std::size_t{5});  // [CLS] the dog [MASK] [SEP]
     }
 
+    // Beyond 128 tokens the run keeps the shown layer's weights only (its steps in double were
+    // 0.6 s of Llama-3.2-1B's first heatmap at 512 tokens): the run is delivered without a detail
+    // Trace, not with the previous sentence's, and the layer is rebuilt in full after it. Forced
+    // here at 5 tokens, as the fixtures stop at 32.
+    void aLongSentencesShownLayerIsRebuiltAfterTheRun() {
+        ModelWorker worker(nullptr, [](const OpenedModel& model, std::string_view sentence, const RunControl& control) {
+            RunControl beyond = control;
+            beyond.detailLayerMaxTokens = 0;
+            return runSentence(model, sentence, beyond);
+        });
+        worker.openModel(kBert);
+        QTRY_VERIFY_WITH_TIMEOUT(worker.model() != nullptr, kWaitMs);
+        std::vector<std::shared_ptr<const Trace>> atFinish;  // the detail Trace as each run is delivered
+        connect(worker.runs(), &JobSignals::finished, this, [&] { atFinish.push_back(worker.detailTrace()); });
+        QSignalSpy ready(&worker, &ModelWorker::detailReady);
+        for (const char* sentence : {"the dog [MASK]", "the cat sat on the [MASK]"}) {
+            ready.clear();
+            worker.run(sentence, 1);
+            QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, kWaitMs);
+            QVERIFY(atFinish.back() == nullptr);
+            const Trace& detail = *worker.detailTrace();
+            const Trace& run = worker.lastRun()->trace;
+            QCOMPARE(detail.tokens.size(), run.tokens.size());
+            QCOMPARE(worker.detailTraceLayer(), 1);
+            QCOMPARE(detail.layers.size(), std::size_t{1});
+            for (std::size_t h = 0; h < run.layers[1].heads.size(); ++h) {
+                const HeadTrace& full = detail.layers[0].heads[h];
+                QVERIFY(full.scores.rows() == static_cast<Eigen::Index>(run.tokens.size()));  // the steps, in full
+                QVERIFY(full.weights == run.layers[1].heads[h].weights);  // the run's weights, bit for bit
+            }
+        }
+        QCOMPARE(atFinish.size(), std::size_t{2});
+    }
+
     void aNewerRequestSupersedesTheOlder() {
         MainWindow& w = *window_;
         openBert(w);
