@@ -5,7 +5,9 @@
 
 #include "core/model/hf_cache.hpp"
 #include "core/source/example_models.hpp"
+#include "core/model/blocks.hpp"
 #include "core/model/recycled_weights.hpp"
+#include "core/model/sgemm.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/message_id.hpp"
 #include "core/trace/non_finite.hpp"
@@ -112,7 +114,11 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
     ModelRun result = std::move(run).value();
     for (Notice& notice : input.value().notices) result.trace.notices.push_back(std::move(notice));
     result.trace.wordGroups = std::move(input.value().wordGroups);
-    addNonFiniteNotices(result.trace);  // an overflow on the way is named, never an all-NaN picture
+    // An overflow on the way is named, never an all-NaN picture. Every head's weights are read,
+    // on every product thread: on one, 30–40 ms between Qwen2.5-0.5B's run at 512 tokens and its heatmap.
+    addNonFiniteNotices(result.trace, [](std::size_t n, const std::function<void(std::size_t, std::size_t)>& slice) {
+        runInSlices(n, 1, productThreads(), slice);
+    });
     return result;
 }
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "core/base/finite.hpp"
 #include "core/text/message_id.hpp"
@@ -33,19 +35,29 @@ Notice rowNotice(const Trace& trace, Eigen::Index row, int layer, int head) {
 
 }  // namespace
 
-bool addNonFiniteNotices(Trace& trace) {
+bool addNonFiniteNotices(Trace& trace, const SliceRunner& run) {
+    std::vector<const HeadTrace*> heads;  // every layer's heads, in order
+    std::vector<std::pair<int, int>> at;  // each one's layer and head
     for (int l = 0; l < trace.layerCount(); ++l) {
-        const auto& heads = trace.layers[static_cast<std::size_t>(l)].heads;
-        bool found = false;
-        for (int h = 0; h < static_cast<int>(heads.size()); ++h) {
-            if (const auto row = firstNonFiniteRow(heads[static_cast<std::size_t>(h)].weights)) {
-                trace.notices.push_back(rowNotice(trace, *row, l, h));
-                found = true;
-            }
+        const auto& layer = trace.layers[static_cast<std::size_t>(l)].heads;
+        for (std::size_t h = 0; h < layer.size(); ++h) {
+            heads.push_back(&layer[h]);
+            at.emplace_back(l, static_cast<int>(h));
         }
-        if (found) return true;
     }
-    return false;
+    std::vector<std::optional<Eigen::Index>> rows(heads.size());
+    const auto scan = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) rows[i] = firstNonFiniteRow(heads[i]->weights);
+    };
+    if (run) run(heads.size(), scan);
+    else scan(0, heads.size());
+    int badLayer = -1;
+    for (std::size_t i = 0; i < heads.size(); ++i) {
+        if (!rows[i] || (badLayer >= 0 && at[i].first != badLayer)) continue;
+        badLayer = at[i].first;
+        trace.notices.push_back(rowNotice(trace, *rows[i], at[i].first, at[i].second));
+    }
+    return badLayer >= 0;
 }
 
 }  // namespace attnscope

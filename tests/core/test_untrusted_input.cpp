@@ -1,6 +1,9 @@
 // Issue 26 §1: what the engine does with inputs that are small but ask for much, values that
 // overflow on the way, and text from files shown to a terminal.
 #include <catch2/catch.hpp>
+#include <vector>
+#include <utility>
+#include <functional>
 #include <cmath>
 #include <limits>
 
@@ -80,10 +83,21 @@ TEST_CASE("NaN in a model run's attention is named by layer, head and token, fir
         }
         trace.layers.push_back(std::move(layer));
     }
+    Trace sliced = trace;
     REQUIRE(addNonFiniteNotices(trace));
     REQUIRE(trace.notices.size() == 1);
     CHECK(noticeText(trace.notices[0], Language::English) ==
           "layer 2, head 2: scores of \"hello\" contain NaN: its weights are undefined");
+    // The heads read in slices, the last first (as threads may finish): the same notice.
+    std::vector<std::pair<std::size_t, std::size_t>> slices;
+    REQUIRE(addNonFiniteNotices(sliced, [&](std::size_t n, const std::function<void(std::size_t, std::size_t)>& slice) {
+        for (std::size_t end = n; end > 0; end = end >= 2 ? end - 2 : 0) {
+            slices.emplace_back(end >= 2 ? end - 2 : 0, end);
+            slice(slices.back().first, end);
+        }
+    }));
+    CHECK(slices.size() == 3);  // 6 heads, 2 a slice
+    CHECK(sliced.notices == trace.notices);
     Trace clean;
     clean.tokens = trace.tokens;
     clean.layers.resize(1);
