@@ -30,10 +30,11 @@ std::shared_ptr<const Trace> shareRun(const OpenedModel& model, ModelRun run, in
                                       std::shared_ptr<const ModelRun>& shared) {
     if (!run.isLong()) {
         const auto index = static_cast<std::size_t>(layer);
-        const bool full = index < run.detail.size() && run.detail[index] == LayerDetail::Full;
-        auto detail = full ? takeDetailTrace(model, run, layer) : Result<Trace>(Error{});
+        std::shared_ptr<const Trace> detail;
+        if (index < run.detail.size() && run.detail[index] == LayerDetail::Full)
+            if (auto taken = takeDetailTrace(model, run, layer)) detail = std::make_shared<const Trace>(std::move(taken).value());
         shared = std::make_shared<const ModelRun>(std::move(run));
-        return full && detail ? std::make_shared<const Trace>(std::move(detail).value()) : nullptr;
+        return detail;
     }
     shared = std::make_shared<const ModelRun>(std::move(run));
     auto shown = shownTraceOf(model, shared, layer);
