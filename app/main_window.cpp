@@ -112,7 +112,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), ui_(std::make_uni
     connect(norms_, &NormScale::changed, this, &MainWindow::showWordsOrPieces);
     connect(norms_, &NormScale::changed, this, [this] {  // the Heads tab's first-token share by weight × ‖value‖
         if (const auto trace = source_->trace())
-            ui_->heads->requestStatistics(trace, ui_->sentence->text(), norms_->shown(trace, false));
+            ui_->heads->requestStatistics(source_->statisticsTrace(), ui_->sentence->text(), norms_->shown(trace, false));
     });
     connect(norms_, &NormScale::failed, this, [this](const QString& message, bool cancelled) {
         if (cancelled) return statusBar()->showMessage(tr("Weight × ‖value‖ cancelled; the views show the weights."), 5000);

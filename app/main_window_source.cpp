@@ -235,7 +235,7 @@ void MainWindow::onTraceChanged() {
     ui_->movement->show(source_->statesRunner(ablatedHeads(*trace)), ui_->sentence->text(), source_->shortName(),
                         trace->layerCount(), source_->decimals());
     if (source_->offers(Offer::LessonEditor)) ui_->editor->refresh();
-    ui_->heads->requestStatistics(trace, ui_->sentence->text());
+    ui_->heads->requestStatistics(source_->statisticsTrace(), ui_->sentence->text());
     ui_->coref->show(words_->shown(trace), source_->drawnLayer(ui_->controls->layer()), ui_->navigator->currentHead());
     if (const auto restore = std::exchange(ui_->onFirstTrace, {})) restore();
 }

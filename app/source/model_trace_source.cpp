@@ -140,6 +140,8 @@ std::shared_ptr<const Trace> ModelTraceSource::workedTrace() const { return long
 
 std::shared_ptr<const Trace> ModelTraceSource::digestsOnly() const { return std::shared_ptr<const Trace>(shown_, &shown_->trace); }
 
+std::shared_ptr<const Trace> ModelTraceSource::statisticsTrace() const { return longRun() ? digestsOnly() : trace(); }
+
 std::shared_ptr<const RunDigests> ModelTraceSource::thumbnails() const {
     return longRun() ? std::shared_ptr<const RunDigests>(shown_, &shown_->digests) : nullptr;
 }

@@ -44,6 +44,7 @@ public:
     int workedLayer(int layer) const override;
     int drawnLayer(int layer) const override;
     std::shared_ptr<const RunDigests> thumbnails() const override;
+    std::shared_ptr<const Trace> statisticsTrace() const override;
     bool cheapToShow() const override { return false; }
     SentenceRunner sentenceRunner(std::vector<HeadRef> ablate = {}) const override;
     NormSentenceRunner normSentenceRunner(std::vector<HeadRef> ablate = {}) const override;
