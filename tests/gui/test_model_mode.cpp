@@ -420,6 +420,9 @@ private slots:
         };
         QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(w) != nullptr && shownWithWeights(layerBox->currentIndex()), kWaitMs);
         QVERIFY(shownRunOf(w)->isLong());
+        // The Heads tab's statistics read the digests, never the rebuilt layer: a statistics job
+        // still running at a switch held it, and the next layer was rebuilt beside it (1.60 × the file).
+        for (const LayerTrace& layer : source->statisticsTrace()->layers) QVERIFY(!hasWeights(layer));
         const int before = layerBox->currentIndex();
         const int asked = before == 2 ? 1 : 2;
 
