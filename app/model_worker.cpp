@@ -1,6 +1,7 @@
 #include "app/model_worker.hpp"
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
+#include "core/model/long_run.hpp"
 
 namespace attnscope {
 
@@ -16,12 +17,6 @@ struct ModelWorker::RunResult {
 namespace {
 
 using Predictions = std::shared_ptr<const std::vector<Prediction>>;
-
-// Up to this many tokens the run records the shown layer in full (a few milliseconds); beyond, it
-// keeps that layer's weights only, the views draw it, and the layer is rebuilt in full after
-// (ModelWorker::deliverRun). At 512 tokens its steps in double, 400 MB of fresh pages, were
-// 0.6 s of Llama-3.2-1B's 5.4 s to the first heatmap on two threads.
-constexpr int kShownLayerInRunUpTo = 128;
 
 // The run shared, and the Trace its worked example shows: the shown layer taken out of the run
 // (nullptr: recorded with its weights only, rebuilt after), or a long run's digests with that
@@ -112,7 +107,7 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
         control.cancel = request.cancelFlag();
         control.fullDetailMaxTokens = 0;  // the views read weights; the shown layer alone is Full,
         control.detailLayer = detailLayer;  // then moved into the detail Trace
-        control.detailLayerMaxTokens = kShownLayerInRunUpTo;
+        control.detailLayerMaxTokens = kShownLayerInRunUpTo;  // beyond, rebuilt in deliverRun
         control.progress = request.progress;
         auto result = std::make_shared<RunResult>();
         auto run = runSentence(*model, text, control);

@@ -55,6 +55,7 @@
 #include "core/model/bert.hpp"
 #include "core/model/blas_kernels.hpp"
 #include "core/model/gpt2.hpp"
+#include "core/model/long_run.hpp"
 #include "core/model/transformer.hpp"
 #include "core/source/model_session.hpp"
 
@@ -487,7 +488,7 @@ int main(int argc, char** argv) {
             RunControl control;
             control.fullDetailMaxTokens = 0;
             control.detailLayer = 0;  // as app/model_worker.cpp: the shown layer Full up to 128 tokens,
-            control.detailLayerMaxTokens = 128;  // then moved out; beyond, rebuilt after the run is drawn
+            control.detailLayerMaxTokens = kShownLayerInRunUpTo;  // then moved out; beyond, rebuilt after the run is drawn
             // The gated decoders: the window's own call (runSentence: tokenize, run, name any
             // overflow) on the letters torch_decoder_forward.py feeds, so both forward passes compare alone.
             auto run = blocksKnown ? runModel(model, ids, {}, control) : runSentence(opened, letters(T), control);

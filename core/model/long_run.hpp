@@ -23,6 +23,10 @@ inline constexpr std::size_t kAllWeightsBudget = std::size_t{1} << 30;  // 1 GiB
 // head) while that fits this, else only its heads' weights (WeightsOnly): Qwen2.5-0.5B's layer is
 // 132 MB at 512 tokens, 8.4 GB at 4,096 (then 940 MB of weights).
 inline constexpr std::size_t kRebuiltLayerBudget = std::size_t{1} << 30;  // 1 GiB
+// Up to this many tokens the window's run records its shown layer in full (a few milliseconds;
+// RunControl::detailLayerMaxTokens); beyond, the layer's steps in double (400 MB for Llama-3.2-1B
+// at 512 tokens, 0.6 s of its first heatmap on two threads) are rebuilt after the run is drawn.
+inline constexpr int kShownLayerInRunUpTo = 128;
 
 std::size_t allWeightsBytes(const TransformerConfig& config, int tokens);  // L·H·T²·4
 std::size_t fullLayerBytes(const TransformerConfig& config, int tokens);   // H·T²·(4·8 + 4)

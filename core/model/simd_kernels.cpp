@@ -319,7 +319,7 @@ ATTNSCOPE_INLINE void bf16RowDotsBody(const double* x, const std::uint8_t* words
     using U = typename Bf16Vec<W>::U;
     for (std::size_t r = 0; r < rows; ++r) {
         const std::uint8_t* row = words + 2 * r * n;
-        D sums = __builtin_convertvector(splat<W>(0.0f), D);
+        D sums = {};
         std::size_t i = 0;
         for (; i + W <= n; i += W) {
             H halves;

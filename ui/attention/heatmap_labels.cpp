@@ -62,14 +62,15 @@ struct AxisLabels {
 QFont labellingFont(const QFont& plotFont, const AxisLabels& axis) {
     const double full = plotFont.pointSizeF(), floor = full * kSmallestLabelShare;
     if (full <= 0 || axis.stepAt(plotFont) == 1) return plotFont;
+    QFont atFloor = plotFont;
+    atFloor.setPointSizeF(floor);
+    if (axis.stepAt(atFloor) > 1) return plotFont;  // thinned at any size allowed: the usual case of a long text
     QFont smaller = plotFont;
-    smaller.setPointSizeF(floor);
-    if (axis.stepAt(smaller) > 1) return plotFont;  // thinned at any size allowed: the usual case of a long text
-    for (double size = full - 0.5; size > floor - 0.5; size -= 0.5) {
-        smaller.setPointSizeF(std::max(size, floor));
+    for (double size = full - 0.5; size > floor; size -= 0.5) {
+        smaller.setPointSizeF(size);
         if (axis.stepAt(smaller) == 1) return smaller;
     }
-    return plotFont;  // thinned at the plot's size
+    return atFloor;  // measured above: it labels every token
 }
 
 }  // namespace
