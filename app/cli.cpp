@@ -319,7 +319,10 @@ int runModelCommand(const QCommandLineParser& parser) {
     if (!run) return fail(coreErrorString(run.error()));
     notices(run.value().trace.notices);
     const int layer = request.layer.value_or(opened.value().layerCount() - 1);
-    auto layerTrace = detailTraceOf(opened.value(), run.value(), layer);
+    // A long run's layer rebuilt for the heads printed (a picture draws every head).
+    const std::vector<bool> heads =
+        parser.isSet("export-png") ? std::vector<bool>{} : headsPrinted(request.exportRequest, opened.value().headCount());
+    auto layerTrace = detailTraceOf(opened.value(), run.value(), layer, heads);
     if (!layerTrace) return fail(coreErrorString(layerTrace.error()));
     auto png = exportPngIfAsked(parser, layerTrace.value(), 0, modelFigure(opened.value().name, layer));
     if (!png) return fail(coreErrorString(png.error()));

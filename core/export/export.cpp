@@ -51,7 +51,7 @@ void addLayerBlocks(const Trace& trace, const ExportRequest& request, int layer,
             continue;
         }
         for (int h = 0; h < trace.headCount(); ++h)
-            if ((!request.head || *request.head == h) && request.selection.hasHead(h)) blocks.push_back({step, layer, h});
+            if (printsHead(request, h)) blocks.push_back({step, layer, h});
     }
 }
 
@@ -116,7 +116,8 @@ std::string exportText(const Trace& trace, const ExportRequest& request, bool ma
     for (const Block& b : blocksFor(trace, request)) {
         const Table t = tableOf(trace, b, request.decimals, language);
         out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b, request.language) << (markdown ? "" : " ==") << "\n";
-        out << (markdown ? "\n" + markdownTable(t) : textTable(t));
+        if (markdown) out << "\n";
+        markdown ? writeMarkdownTable(out, t) : writeTextTable(out, t);
         if (!request.explain) continue;
         out << "\n";
         for (const std::string& line : explanationsOf(trace, b, request.decimals, request.language))
@@ -126,6 +127,16 @@ std::string exportText(const Trace& trace, const ExportRequest& request, bool ma
 }
 
 }  // namespace
+
+bool printsHead(const ExportRequest& request, int head) {
+    return (!request.head || *request.head == head) && request.selection.hasHead(head);
+}
+
+std::vector<bool> headsPrinted(const ExportRequest& request, int heads) {
+    std::vector<bool> printed;
+    for (int h = 0; h < heads; ++h) printed.push_back(printsHead(request, h));
+    return printed;
+}
 
 std::string traceToJson(const Trace& trace, std::optional<int> onlyLayer) {
     std::string out;

@@ -27,6 +27,11 @@ struct ExportRequest {
     TraceSelection selection;  // --layers/--heads/--steps: only these (every format; with layer/head/step too)
 };
 
+// Whether exportTrace prints head `head` (0-based; request.head and request.selection.heads), and
+// that of every head of a layer of H: what a long run's layer is rebuilt for (traceLayerInDetail).
+bool printsHead(const ExportRequest& request, int head);
+std::vector<bool> headsPrinted(const ExportRequest& request, int heads);
+
 // Text, CSV and Markdown print the requested matrices with token labels. JSON holds the whole
 // Trace (every layer, head and intermediate) so that tools need one schema; with request.layer
 // it holds that one layer and says which ("layer_index").

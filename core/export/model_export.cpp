@@ -81,6 +81,13 @@ int fullDetailFor(const TraceSelection& selection) {
     return weightsOnly ? 0 : std::numeric_limits<int>::max();
 }
 
+// Whether a stream of `selection` writes head `head` of layer `layer`: in a long run only those
+// heads' weights are held (RunControl::sendsHead), the others digested as they are computed.
+bool writesHead(const TraceSelection& selection, int layer, int head) {
+    const bool anyHeadStep = selection.steps.empty() || std::any_of(selection.steps.begin(), selection.steps.end(), isPerHead);
+    return anyHeadStep && selection.hasLayer(layer) && selection.hasHead(head);
+}
+
 Error writeFailed(const std::string& target) {
     return Error{target, errorText(ErrorId::CouldNotBeWritten, std::string("the output refused a write"))};
 }
@@ -103,6 +110,11 @@ std::string modelRunToJson(const ModelRun& run, const Trace& trace, ModelFamily 
 
 namespace {
 
+TraceSelection withOnlyLayer(TraceSelection selection, std::optional<int> onlyLayer) {
+    if (onlyLayer) selection.layers = {*onlyLayer};
+    return selection;
+}
+
 // The run streamed into a TraceJsonStream or a TraceNpzStream (the same calls), layer by layer.
 template <class Stream>
 Result<ModelRun> streamModelRunInto(Stream& stream, const ModelRunner& runner, RunControl control, ModelFamily family,
@@ -111,6 +123,8 @@ Result<ModelRun> streamModelRunInto(Stream& stream, const ModelRunner& runner, R
     const std::vector<HeadRef> ablated = sortedHeads(control.ablate);
     control.fullDetailMaxTokens = fullDetailFor(selection);  // it reads the steps only
     control.detailLayer = -1;
+    const TraceSelection written = withOnlyLayer(selection, onlyLayer);
+    control.sendsHead = [&](int layer, int head) { return writesHead(written, layer, head); };
     control.onLayer = [&](const Trace& soFar, int layer, LayerTrace& trace) -> Result<void> {
         if (!stream.begun()) stream.begin(soFar, ablated);
         stream.layer(trace, layer);
@@ -125,11 +139,6 @@ Result<ModelRun> streamModelRunInto(Stream& stream, const ModelRunner& runner, R
     tail.emplace_back("predictions", predictionsJson(run.value(), family, label));
     if (!stream.finish(tail)) return writeFailed(target);
     return run;
-}
-
-TraceSelection withOnlyLayer(TraceSelection selection, std::optional<int> onlyLayer) {
-    if (onlyLayer) selection.layers = {*onlyLayer};
-    return selection;
 }
 
 }  // namespace
@@ -153,6 +162,9 @@ Result<ModelRun> streamModelRunCsv(const ModelRunner& runner, RunControl control
     bool first = true;
     control.fullDetailMaxTokens = fullDetailFor(request.selection);
     control.detailLayer = -1;
+    control.sendsHead = [&](int layer, int head) {
+        return writesHead(request.selection, layer, head) && printsHead(request, head);
+    };
     control.onLayer = [&](const Trace& soFar, int layer, LayerTrace& trace) -> Result<void> {
         if (!request.selection.hasLayer(layer)) return {};
         Trace one = withoutLayers(soFar);

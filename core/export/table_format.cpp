@@ -63,7 +63,7 @@ Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals, 
     return t;
 }
 
-std::string textTable(const Table& t) {
+void writeTextTable(std::ostream& out, const Table& t) {
     int labelWidth = 0;
     for (const auto& r : t.rows) labelWidth = std::max(labelWidth, displayWidth(r));
     std::vector<int> widths;
@@ -72,7 +72,6 @@ std::string textTable(const Table& t) {
         for (const auto& row : t.cells) w = std::max(w, displayWidth(row[c]));
         widths.push_back(w);
     }
-    std::ostringstream out;
     out << std::string(labelWidth, ' ');
     for (std::size_t c = 0; c < widths.size(); ++c) out << "  " << padLeft(t.columns[c], widths[c]);
     out << "\n";
@@ -81,6 +80,11 @@ std::string textTable(const Table& t) {
         for (std::size_t c = 0; c < widths.size(); ++c) out << "  " << padLeft(t.cells[r][c], widths[c]);
         out << "\n";
     }
+}
+
+std::string textTable(const Table& t) {
+    std::ostringstream out;
+    writeTextTable(out, t);
     return out.str();
 }
 
@@ -93,8 +97,7 @@ std::string markdownEscape(const std::string& text) {
     return out;
 }
 
-std::string markdownTable(const Table& t) {
-    std::ostringstream out;
+void writeMarkdownTable(std::ostream& out, const Table& t) {
     out << "| |";
     for (const auto& c : t.columns) out << " " << markdownEscape(c) << " |";
     out << "\n|---|";
@@ -105,9 +108,13 @@ std::string markdownTable(const Table& t) {
         for (const auto& cell : t.cells[r]) out << " " << cell << " |";
         out << "\n";
     }
-    return out.str();
 }
 
+std::string markdownTable(const Table& t) {
+    std::ostringstream out;
+    writeMarkdownTable(out, t);
+    return out.str();
+}
 
 // Also spells the minus sign and infinity the numbers use ("−", "∞") in math mode, so the
 // table compiles with plain pdflatex; tokens in other scripts need xelatex (docs/worksheets.md).

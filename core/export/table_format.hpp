@@ -1,6 +1,7 @@
 #pragma once
 // Matrices as tables of formatted cells with labels, shared by the trace exports and the
 // worksheets: aligned text (CJK-aware widths), Markdown and LaTeX.
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,12 @@ Table tableOf(const Trace& trace, Step step, int layer, int head, int decimals, 
 
 int displayWidth(const std::string& text);  // terminal columns: CJK and full-width take two
 std::string textTable(const Table& t);
+// The same into `out`, with no copy of the text between: a 4,096-token head's table is about
+// 120 MB of text (exportText, the command line's --print).
+void writeTextTable(std::ostream& out, const Table& t);
 std::string markdownEscape(const std::string& text);
 std::string markdownTable(const Table& t);
+void writeMarkdownTable(std::ostream& out, const Table& t);
 std::string latexEscape(const std::string& text);
 std::string latexTable(const Table& t);  // a tabular with the row labels in bold
 

@@ -235,6 +235,12 @@ struct ModelArithmetic {
         softmaxRowInGeneral(in, row, static_cast<Eigen::Index>(cols), static_cast<Eigen::Index>(i));
         return false;
     }
+    // The same arithmetic for a head whose weights are kept in a layer otherwise digested.
+    ModelArithmetic keepingWeights() const {
+        ModelArithmetic keeping = *this;
+        keeping.releaseHidden = causal;
+        return keeping;
+    }
     void zeroHidden(float* from, std::size_t count) const {
         if (releaseHidden) zeroQueueingPages(from, count);
         else std::fill(from, from + count, 0.0f);
@@ -350,7 +356,7 @@ int headThreadsFor(Eigen::Index tokens, int heads) {
 }
 
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const AttentionShape& shape,
-                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            LayerDetail detail, LayerTrace& layer, const HeadsAsked& asked, MatF& context,
                             std::vector<HeadDigest>* digests) {
     const int heads = shape.heads;
     const Eigen::Index T = Q.rows(), dk = Q.cols() / heads;
@@ -369,17 +375,27 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
         const Eigen::Index c0 = h * dk;                              // head h: columns c0…c0+d_k of Q and the context
         const Eigen::Index kv0 = shape.keyValueHeadOf(h) * dk;       // its key/value head's columns of K and V
         const HeadInput<float> in{Q.middleCols(c0, dk), K.middleCols(kv0, dk), V.middleCols(kv0, dk), mask, divisor,
-                                  !ablated.empty() && ablated[static_cast<std::size_t>(h)], outputWanted};
+                                  asked.isAblated(h), outputWanted};
         HeadTrace& head = layer.heads[static_cast<std::size_t>(h)];
-        if (detail == LayerDetail::Summary && shape.causal && arithmetic.oneThread) {  // the fast path
+        const bool kept = asked.isKept(h);
+        if (!kept && detail == LayerDetail::WeightsNoOutput) {  // nobody reads it: not computed
+            head.ablated = in.ablated;
+            head.weights = AttentionWeights();  // not a recycled layer's buffer, which holds another head
+            return;
+        }
+        const bool keptBesideDigest = detail == LayerDetail::Summary && !asked.kept.empty() && kept;
+        if (detail == LayerDetail::Summary && shape.causal && arithmetic.oneThread && !keptBesideDigest) {  // the fast path
             head.ablated = in.ablated;
             (*digests)[static_cast<std::size_t>(h)] = arithmetic.attendDigesting(in, context.middleCols(c0, dk), threadScratch().blockRows);
             return;
         }
         computeInOwnBuffer(threadScratch().head, head, T, K.rows());
-        attendHead(in, arithmetic, threadScratch().head, context.middleCols(c0, dk), record, head, rows);
+        // A kept head's hidden causal half is given back as pages, as in any layer that keeps weights.
+        const ModelArithmetic used = keptBesideDigest ? arithmetic.keepingWeights() : arithmetic;  // a few bytes
+        attendHead(in, used, threadScratch().head, context.middleCols(c0, dk), record, head, rows);
         if (detail == LayerDetail::Summary) {
             (*digests)[static_cast<std::size_t>(h)] = digestOf(head.weights, shape.causal);
+            if (keptBesideDigest) return;
             threadScratch().head.weights.swap(head.weights.floatStorage());  // the buffer serves the next head
             head.weights = AttentionWeights();
         }
@@ -400,15 +416,15 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
 }
 
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
-                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            LayerTrace& layer, const HeadsAsked& asked, MatF& context,
                             std::vector<HeadDigest>* digests) {
-    multiHeadAttentionInto(Q, K, V, AttentionShape{heads, heads, causal, 0, 0}, detail, layer, ablated, context, digests);
+    multiHeadAttentionInto(Q, K, V, AttentionShape{heads, heads, causal, 0, 0}, detail, layer, asked, context, digests);
 }
 
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
-                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated) {
+                        LayerDetail detail, LayerTrace& layer, const HeadsAsked& asked) {
     MatF context;
-    multiHeadAttentionInto(Q, K, V, heads, causal, detail, layer, ablated, context);
+    multiHeadAttentionInto(Q, K, V, heads, causal, detail, layer, asked, context);
     return context;
 }
 

@@ -45,19 +45,34 @@ struct AttentionShape {
 // one-thread kernels; else 1 (heads in turn, OpenBLAS threaded inside each product).
 int headThreadsFor(Eigen::Index tokens, int heads);
 
+// What a layer's heads are asked for beside its LayerDetail, H entries each (or empty).
+// `ablated`: heads whose output is zeroed (head_mask = 0); empty: none. `kept`: the heads whose
+// weights someone reads, when that is not every head the detail keeps (the command line's --head,
+// an export's --heads): a Summary layer keeps these heads' weights beside every head's digest (a
+// streamed long run), a WeightsNoOutput layer computes only these (a layer rebuilt for a few
+// heads: the others are left without weights). Empty, or for Full and WeightsOnly: as `detail` says.
+struct HeadsAsked {
+    std::vector<bool> ablated;
+    std::vector<bool> kept;
+
+    HeadsAsked(std::vector<bool> ablatedHeads = {}, std::vector<bool> keptHeads = {})  // NOLINT: from a head mask
+        : ablated(std::move(ablatedHeads)), kept(std::move(keptHeads)) {}
+    bool isAblated(int h) const { return static_cast<std::size_t>(h) < ablated.size() && ablated[static_cast<std::size_t>(h)]; }
+    bool isKept(int h) const { return kept.empty() || (static_cast<std::size_t>(h) < kept.size() && kept[static_cast<std::size_t>(h)]); }
+};
+
 // Q: T×(H·d_k) with head h in columns h·d_k…(h+1)·d_k; K, V: T×(H_kv·d_k). Fills `context`
-// (T×(H·d_k), resized only when its shape differs) and layer.heads (H entries) per `detail`.
-// `ablated` (H entries, or empty for none): heads whose output is zeroed (head_mask = 0).
-// `digests`: Summary's (resized to H); may be null otherwise.
+// (T×(H·d_k), resized only when its shape differs) and layer.heads (H entries) per `detail`
+// and `asked`. `digests`: Summary's (resized to H); may be null otherwise.
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const AttentionShape& shape,
-                            LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            LayerDetail detail, LayerTrace& layer, const HeadsAsked& asked, MatF& context,
                             std::vector<HeadDigest>* digests = nullptr);
 // Full multi-head attention (H_kv = H, divisor √d_k), as BERT and GPT-2 use it.
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,
-                            LayerTrace& layer, const std::vector<bool>& ablated, MatF& context,
+                            LayerTrace& layer, const HeadsAsked& asked, MatF& context,
                             std::vector<HeadDigest>* digests = nullptr);
 MatF multiHeadAttention(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal,
-                        LayerDetail detail, LayerTrace& layer, const std::vector<bool>& ablated = {});
+                        LayerDetail detail, LayerTrace& layer, const HeadsAsked& asked = {});
 
 // The additive mask of a causal sliding window (T×T, 0 where key j is visible to query i,
 // -inf elsewhere); window ≤ 0: the plain causal mask.

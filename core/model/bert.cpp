@@ -161,12 +161,12 @@ Result<EncoderWeights> bindEncoder(const TensorStore& store, const TransformerCo
 }
 
 MatF encoderAttention(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& c, LayerDetail detail,
-                      LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
+                      LayerTrace& trace, const HeadsAsked& asked, std::vector<HeadDigest>* digests) {
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
     linearInto(X, w.query, b.q);
     linearInto(X, w.key, b.k);
     linearInto(X, w.value, b.v);                                                       // T×d each
-    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, false, detail, trace, ablated, b.context, digests);  // T×d
+    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, false, detail, trace, asked, b.context, digests);  // T×d
     linearInto(b.context, w.attentionOutput, b.attended);                               // T×d
     recordAttentionLayer({X, b.context, b.attended, w.attentionOutput, WeightLayout::OutIn,
                           [&](int h) { return headSlices(w, h, c.headWidth()); }},
@@ -199,8 +199,8 @@ FamilyWeights::Embedded EncoderWeights::embed(const std::vector<int>& ids) const
 }
 
 MatF EncoderWeights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                            const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
-    return encoderAttention(X, layers[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
+                            const HeadsAsked& asked, std::vector<HeadDigest>* digests) const {
+    return encoderAttention(X, layers[static_cast<std::size_t>(n)], config, detail, trace, asked, digests);
 }
 
 MatF EncoderWeights::feedForward(MatF afterAttention, int n) const {

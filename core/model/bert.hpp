@@ -40,7 +40,7 @@ struct EncoderWeights : FamilyWeights {
     TransformerConfig config;
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const HeadsAsked& asked,
                 std::vector<HeadDigest>* digests) const override;
     MatF feedForward(MatF afterAttention, int n) const override;
     std::vector<Prediction> predict(const MatF& X, const PredictionRequest& request) const override;
@@ -68,7 +68,7 @@ Activation maskedLmActivation(const TransformerConfig& config);
 // One layer's halves (post-norm): X (T×d) → LayerNorm(X + attention) (T×d), filling `trace`
 // per `detail`; then that → LayerNorm(it + feed-forward), the layer's output (T×d).
 MatF encoderAttention(const MatF& X, const EncoderLayerWeights& w, const TransformerConfig& config,
-                      LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
+                      LayerDetail detail, LayerTrace& trace, const HeadsAsked& asked = {},
                       std::vector<HeadDigest>* digests = nullptr);
 MatF encoderFeedForward(const MatF& attended, const EncoderLayerWeights& w, const TransformerConfig& config);
 

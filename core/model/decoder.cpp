@@ -135,7 +135,7 @@ void rmsNormRows(const TransformerConfig& c, MatF& M, const LayerNormRef& weight
 }  // namespace
 
 MatF DecoderWeights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                            const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
+                            const HeadsAsked& asked, std::vector<HeadDigest>* digests) const {
     const DecoderLayerWeights& w = layers[static_cast<std::size_t>(n)];
     const TransformerConfig& c = config;
     const int H = c.heads, Hkv = c.keyValueHeads(), dk = c.headWidth();
@@ -165,7 +165,7 @@ MatF DecoderWeights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace
     rotateHeads(b.k, Hkv, dk, tables);
     const float divisor = c.queryPreAttnScalar > 0 ? static_cast<float>(std::sqrt(c.queryPreAttnScalar)) : 0.0f;
     const AttentionShape shape{H, Hkv, true, c.slides(n) ? c.slidingWindow : 0, divisor};
-    multiHeadAttentionInto(b.q, b.k, b.v, shape, detail, trace, ablated, b.context, digests);  // T×(H·d_k)
+    multiHeadAttentionInto(b.q, b.k, b.v, shape, detail, trace, asked, b.context, digests);  // T×(H·d_k)
     for (int h = 0; h < H; ++h) trace.kvHeadOf.push_back(shape.keyValueHeadOf(h));
     trace.slidingWindow = shape.window;
     if (!output) return {};

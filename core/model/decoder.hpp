@@ -41,7 +41,7 @@ struct DecoderWeights : FamilyWeights {
     std::vector<RowVec> frequencies;  // L entries, RoPE's θ_i of each layer (1×d_k/2)
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const HeadsAsked& asked,
                 std::vector<HeadDigest>* digests) const override;
     MatF feedForward(MatF afterAttention, int n) const override;
     void finish(MatF& X) const override;

@@ -118,16 +118,16 @@ public:
         MatF tokens, positions, stream;
     };
     virtual Embedded embed(const std::vector<int>& ids) const = 0;
-    // Layer n: X (T×d) → T×d, filling `trace` per `detail`; `ablated` has H entries or none;
-    // `digests`: LayerDetail::Summary's, one a head (multiHeadAttentionInto), else may be null.
-    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+    // Layer n: X (T×d) → T×d, filling `trace` per `detail` and `asked` (multiHeadAttentionInto);
+    // `digests`: LayerDetail::Summary's, one a head, else may be null.
+    MatF layer(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const HeadsAsked& asked,
                std::vector<HeadDigest>* digests) const {
-        return feedForward(attend(X, n, detail, trace, ablated, digests), n);
+        return feedForward(attend(X, n, detail, trace, asked, digests), n);
     }
     // Layer n's attention half: X → the stream after attention (T×d), the Trace filled. A layer
     // rebuilt for its Trace stops here: the feed-forward half is most of a layer's products.
     // LayerDetail::WeightsNoOutput: only the Trace is wanted; a family may return an empty matrix.
-    virtual MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+    virtual MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const HeadsAsked& asked,
                         std::vector<HeadDigest>* digests) const = 0;
     // Layer n's feed-forward half: the stream after attention → the layer's output (T×d).
     virtual MatF feedForward(MatF afterAttention, int n) const = 0;

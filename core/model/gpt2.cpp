@@ -69,7 +69,7 @@ Result<Gpt2Weights> bindGpt2(const TensorStore& store, const TransformerConfig& 
 }
 
 MatF gpt2Attention(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& c, LayerDetail detail,
-                   LayerTrace& trace, const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) {
+                   LayerTrace& trace, const HeadsAsked& asked, std::vector<HeadDigest>* digests) {
     const Eigen::Index d = c.width;
     LayerBuffers& b = threadLayerBuffers();  // reused across layers and runs: no page faults
     b.normed = X;  // T×d
@@ -78,7 +78,7 @@ MatF gpt2Attention(const MatF& X, const Gpt2BlockWeights& w, const TransformerCo
     b.q = b.qkv.leftCols(d);
     b.k = b.qkv.middleCols(d, d);
     b.v = b.qkv.rightCols(d);
-    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, true, detail, trace, ablated, b.context, digests);  // T×d
+    multiHeadAttentionInto(b.q, b.k, b.v, c.heads, true, detail, trace, asked, b.context, digests);  // T×d
     conv1dInto(b.context, w.projection, b.attended);                                          // T×d
     // The heads project ln_1(X), not the residual stream.
     recordAttentionLayer({b.normed, b.context, b.attended, w.projection, WeightLayout::InOut,
@@ -109,8 +109,8 @@ FamilyWeights::Embedded Gpt2Weights::embed(const std::vector<int>& ids) const {
 }
 
 MatF Gpt2Weights::attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace,
-                         const std::vector<bool>& ablated, std::vector<HeadDigest>* digests) const {
-    return gpt2Attention(X, blocks[static_cast<std::size_t>(n)], config, detail, trace, ablated, digests);
+                         const HeadsAsked& asked, std::vector<HeadDigest>* digests) const {
+    return gpt2Attention(X, blocks[static_cast<std::size_t>(n)], config, detail, trace, asked, digests);
 }
 
 MatF Gpt2Weights::feedForward(MatF afterAttention, int n) const {

@@ -31,7 +31,7 @@ struct Gpt2Weights : FamilyWeights {
     TransformerConfig config;
 
     Embedded embed(const std::vector<int>& ids) const override;
-    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated,
+    MatF attend(const MatF& X, int n, LayerDetail detail, LayerTrace& trace, const HeadsAsked& asked,
                 std::vector<HeadDigest>* digests) const override;
     MatF feedForward(MatF afterAttention, int n) const override;
     void finish(MatF& X) const override;
@@ -51,7 +51,7 @@ bool isKnownUnusedGpt2Tensor(const std::string& name);
 // One block's halves: X (T×d, the residual stream) → X + attention (T×d), filling `trace` per
 // `detail`; then that stream → the block's output (T×d).
 MatF gpt2Attention(const MatF& X, const Gpt2BlockWeights& w, const TransformerConfig& config,
-                   LayerDetail detail, LayerTrace& trace, const std::vector<bool>& ablated = {},
+                   LayerDetail detail, LayerTrace& trace, const HeadsAsked& asked = {},
                    std::vector<HeadDigest>* digests = nullptr);
 MatF gpt2FeedForward(MatF residual, const Gpt2BlockWeights& w, const TransformerConfig& config);
 

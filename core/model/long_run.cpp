@@ -38,12 +38,6 @@ LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens) {
     return fullLayerBytes(config, tokens) <= kRebuiltLayerBudget ? LayerDetail::Full : LayerDetail::WeightsNoOutput;
 }
 
-std::vector<HeadDigest> digestHeads(const LayerTrace& layer, bool causal) {
-    std::vector<HeadDigest> digests;
-    for (const HeadTrace& head : layer.heads) digests.push_back(digestOf(head.weights, causal));
-    return digests;
-}
-
 void releaseThreadLayerBuffers() { threadLayerBuffers() = LayerBuffers{}; }
 
 LayerTrace ablationFlagsOf(const LayerTrace& layer) {

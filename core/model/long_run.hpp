@@ -43,9 +43,6 @@ std::vector<LayerDetail> layerDetails(const TransformerConfig& config, int token
 // (WeightsNoOutput: the run kept the layer's output already).
 LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens);
 
-// Each head's digest from its weights: a streamed layer's, before the callee may take it.
-std::vector<HeadDigest> digestHeads(const LayerTrace& layer, bool causal);
-
 // A long run's layer buffers (threadLayerBuffers: Q, K, V, the T×d_ff MLP rows, about 280 MB at
 // 4,096 tokens on Qwen2.5-0.5B's shape) do not outlive it: they are dropped on the calling thread
 // once the run, or a layer rebuilt from it, is done. Short runs keep them (reused, no page faults).

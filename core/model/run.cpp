@@ -78,6 +78,15 @@ std::vector<int> defaultPredictions(const TransformerConfig& config, const std::
     return at;
 }
 
+// The heads of `layer` whose weights a streamed long run holds for onLayer (all of them when
+// RunControl::sendsHead is empty).
+std::vector<bool> sentHeads(const RunControl& control, int layer, int heads) {
+    std::vector<bool> sent(static_cast<std::size_t>(heads), true);
+    if (control.sendsHead)
+        for (int h = 0; h < heads; ++h) sent[static_cast<std::size_t>(h)] = control.sendsHead(layer, h);
+    return sent;
+}
+
 // The layer loop every family shares: before each layer an error when `control` asks to cancel;
 // after it, its LayerTrace in run.trace.layers, its output in run.hiddenStates and progress
 // reported. X enters as the embeddings' output and leaves as the last layer's.
@@ -88,12 +97,12 @@ Result<void> runLayers(MatF& X, const FamilyWeights& weights, int layers, int he
         LayerTrace layer;
         LayerDetail& detail = run.detail[static_cast<std::size_t>(n)];
         const bool summary = detail == LayerDetail::Summary;
-        // A streamed layer is sent with its weights; a long run keeps only its digests.
-        const LayerDetail computed = control.onLayer && summary ? LayerDetail::WeightsOnly : detail;
+        // A long run keeps only its digests; a streamed one holds the weights it sends beside them.
+        const HeadsAsked asked{layerHeadMask(control.ablate, n, heads),
+                               control.onLayer && summary ? sentHeads(control, n, heads) : std::vector<bool>{}};
         std::vector<HeadDigest> digests;
-        X = weights.layer(X, n, computed, layer, layerHeadMask(control.ablate, n, heads), &digests);
+        X = weights.layer(X, n, detail, layer, asked, &digests);
         if (control.onLayer) {
-            if (summary) digests = digestHeads(layer, run.trace.causal);
             LayerTrace kept = ablationFlagsOf(layer);
             if (auto sent = control.onLayer(run.trace, n, layer); !sent.ok()) return sent;
             layer = std::move(kept);
@@ -169,16 +178,17 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     return run;
 }
 
-Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer) {
+Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer,
+                                      const std::vector<bool>& heads) {
     if (layer < 0 || layer >= model.config.layers || static_cast<std::size_t>(layer) + 1 >= run.hiddenStates.size())
         return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer)};
     const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
     LayerTrace trace;
     if (run.isLong()) seedWithKeptBuffers(trace);  // the last rebuilt layer the window let go
-    const std::vector<bool> ablated = layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads);  // as the run
+    const HeadsAsked asked{layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads), heads};  // ablated as the run
     // The attention half only: its Trace is all the layer shows; the feed-forward half's output is
     // hiddenStates[layer + 1], kept already.
-    model.weights->attend(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, ablated, nullptr);
+    model.weights->attend(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, asked, nullptr);
     if (run.isLong()) releaseThreadLayerBuffers();
     return trace;
 }

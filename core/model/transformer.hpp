@@ -100,6 +100,11 @@ struct RunControl {
     // `ablated` flags and run.detail says WeightsOnly (traceLayerInDetail rebuilds it). An error
     // stops the run with that error.
     std::function<Result<void>(const Trace& soFar, int layer, LayerTrace& trace)> onLayer;
+    // With onLayer in a long run: whether onLayer reads head `head` of layer `layer` (0-based).
+    // Only those heads' weights are held; the others are digested as they are computed, one
+    // T×T buffer a thread (a streamed export of one head of 4,096 tokens held the whole layer).
+    // Empty: every head.
+    std::function<bool(int layer, int head)> sendsHead;
     // From this many tokens on, each layer's mapped weight pages are dropped from the process once
     // it has run, the rest (embeddings, LM head) after the run (TensorStore::releaseLayer): the
     // resident memory holds about one layer of weights beside the Trace. The next run faults them
@@ -130,8 +135,11 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
 
 // Recomputes one layer of a finished run from its input (run.hiddenStates), e.g. when the user
 // opens a layer that was kept WeightsOnly or Summary: Full, or WeightsOnly where a Full layer would
-// pass kRebuiltLayerBudget (rebuiltDetail, core/model/long_run.hpp).
-Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer);
+// pass kRebuiltLayerBudget (rebuiltDetail, core/model/long_run.hpp). `heads` (H entries, or empty
+// for all): the heads the caller reads; past the budget only those are computed, the others hold
+// no weights (the command line's --head at 4,096 tokens: one head's 64 MB, not the layer's).
+Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer,
+                                      const std::vector<bool>& heads = {});
 
 // Between layers: an error when the caller asked to cancel; else reports progress.
 Result<void> checkCancelled(const RunControl& control);

@@ -154,18 +154,19 @@ namespace {
 
 // Layer `layer` of the run in full detail: the run's own copy when it kept the layer Full, else
 // recomputed from its input (traceLayerInDetail).
-Result<LayerTrace> layerInDetail(const OpenedModel& opened, const ModelRun& run, int layer) {
+Result<LayerTrace> layerInDetail(const OpenedModel& opened, const ModelRun& run, int layer,
+                                 const std::vector<bool>& heads = {}) {
     if (layer < 0 || layer >= static_cast<int>(run.trace.layers.size()))
         return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer + 1)};
     const auto index = static_cast<std::size_t>(layer);
     if (index < run.detail.size() && run.detail[index] == LayerDetail::Full) return run.trace.layers[index];
-    return traceLayerInDetail(opened.model, run, layer);
+    return traceLayerInDetail(opened.model, run, layer, heads);
 }
 
 }  // namespace
 
-Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer) {
-    auto shown = layerInDetail(opened, run, layer);
+Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer, const std::vector<bool>& heads) {
+    auto shown = layerInDetail(opened, run, layer, heads);
     if (!shown) return shown.error();
     Trace detail = withoutLayers(run.trace);
     detail.layers.push_back(std::move(shown).value());

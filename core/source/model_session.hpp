@@ -52,7 +52,9 @@ Trace withoutLayers(const Trace& full);
 
 // The Trace the step-through example walks: run.trace's tokens, embedding and settings with
 // only `layer`, in full detail (recomputed with traceLayerInDetail when the run kept less).
-Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer);
+// `heads` (H entries, or empty for all): the heads the caller reads, as traceLayerInDetail's.
+Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int layer,
+                            const std::vector<bool>& heads = {});
 
 // The same from a run that kept `layer` Full (RunControl::detailLayer): the layer is moved into the
 // detail Trace instead of copied or recomputed, and the run keeps what a WeightsOnly layer holds

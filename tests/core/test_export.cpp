@@ -47,6 +47,18 @@ TEST_CASE("the printed token line names repeated tokens apart, as the table head
     CHECK(text.find("mice#3       3      0       3\n") != std::string::npos);
 }
 
+TEST_CASE("the heads a print reads: --head, --heads, both, or every head", "[export]") {
+    ExportRequest request;
+    CHECK(headsPrinted(request, 4) == std::vector<bool>{true, true, true, true});
+    request.selection.heads = {0, 3};
+    CHECK(headsPrinted(request, 4) == std::vector<bool>{true, false, false, true});
+    request.head = 3;  // and --head 4 of those
+    CHECK(headsPrinted(request, 4) == std::vector<bool>{false, false, false, true});
+    request.selection.heads.clear();
+    request.head = 1;
+    CHECK(headsPrinted(request, 4) == std::vector<bool>{false, true, false, false});
+}
+
 TEST_CASE("csv export is one tidy row per cell", "[export]") {
     const std::string csv = exportTrace(firstLessonTrace(), ExportFormat::Csv,
                                         ExportRequest{Step::Weights, 0, 4, false, std::nullopt});

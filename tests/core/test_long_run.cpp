@@ -212,6 +212,46 @@ TEST_CASE("a layer rebuilt for its weights alone computes them as the run did, a
     }
 }
 
+TEST_CASE("a layer rebuilt for some of its heads computes those alone, as the whole layer does", "[long_run][models]") {
+    for (const char* name : {"example-llama", "example-gpt", "example-bert"}) {
+        INFO(name);
+        auto loaded = loadModel(exampleModel(name));
+        REQUIRE(loaded.ok());
+        const LoadedModel& model = loaded.value();
+        const ModelRun full = runWith(model, someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize), SIZE_MAX);
+        const auto heads = static_cast<std::size_t>(model.config.heads);
+        std::vector<bool> asked(heads, false);
+        asked[1] = true;
+        LayerTrace some;
+        some.heads.assign(heads, HeadTrace{});
+        some.heads[0].weights = Mat(Mat::Constant(2, 2, 0.5));  // a recycled layer's buffer: not left in head 0
+        model.weights->attend(full.hiddenStates[1], 1, LayerDetail::WeightsNoOutput, some, HeadsAsked{{}, asked}, nullptr);
+        REQUIRE(some.heads.size() == heads);
+        REQUIRE_MATRIX_NEAR(full.trace.layers[1].heads[1].weights, some.heads[1].weights, 0.0);
+        for (std::size_t h = 0; h < heads; ++h)
+            if (h != 1) CHECK(some.heads[h].weights.size() == 0);
+    }
+}
+
+TEST_CASE("a long run's layer rebuilt for one head holds that head's weights alone", "[long_run][models]") {
+    auto loaded = loadModel(exampleModel("example-llama"));
+    REQUIRE(loaded.ok());
+    // 4 heads of 2,800² cells: the whole layer in full (4·T²·36 bytes, 1.1 GB) passes the rebuilt
+    // layer's budget, so the layer is rebuilt for its weights (WeightsNoOutput).
+    const int tokens = 2800;
+    const LoadedModel model = withPositions(loaded.value(), tokens);
+    REQUIRE(rebuiltDetail(model.config, tokens) == LayerDetail::WeightsNoOutput);
+    const ModelRun longRun = runWith(model, someIds(tokens, model.config.vocabSize), 0);
+    REQUIRE(longRun.isLong());
+    auto whole = traceLayerInDetail(model, longRun, 2);
+    auto one = traceLayerInDetail(model, longRun, 2, {false, false, true, false});
+    REQUIRE(whole.ok());
+    REQUIRE(one.ok());
+    REQUIRE(one.value().heads.size() == 4);
+    REQUIRE_MATRIX_NEAR(whole.value().heads[2].weights, one.value().heads[2].weights, 0.0);
+    for (std::size_t h : {0u, 1u, 3u}) CHECK(one.value().heads[h].weights.size() == 0);
+}
+
 TEST_CASE("a long run's thumbnails and statistics equal those of the full weights", "[long_run][models]") {
     auto loaded = loadModel(exampleModel("example-llama"));
     REQUIRE(loaded.ok());
@@ -283,6 +323,43 @@ TEST_CASE("a streamed long run sends each layer's weights and keeps its digests"
     REQUIRE(run.value().digests.size() == static_cast<std::size_t>(loaded.value().config.layers));
     const HeadDigest& kept = run.value().digests[0][1];
     REQUIRE_MATRIX_NEAR(full.trace.layers[0].heads[1].weights.toMat(), Mat(kept.thumbnail.cast<double>()), 0.0);
+}
+
+TEST_CASE("a streamed long run holds only the heads it sends, and digests every head as the run does",
+          "[long_run][models]") {
+    auto loaded = loadModel(exampleModel("example-llama"));
+    REQUIRE(loaded.ok());
+    const LoadedModel model = withPositions(loaded.value(), 512);
+    const std::vector<int> ids = someIds(300, model.config.vocabSize);  // heads side by side, digested in blocks
+    const ModelRun full = runWith(model, ids, SIZE_MAX);
+    const ModelRun longRun = runWith(model, ids, 0);
+    RunControl control;
+    control.allWeightsBudget = 0;
+    control.sendsHead = [](int layer, int head) { return layer == 1 && head == 2; };
+    int sent = 0;
+    control.onLayer = [&](const Trace&, int layer, LayerTrace& trace) -> Result<void> {
+        INFO("layer " << layer);
+        for (std::size_t h = 0; h < trace.heads.size(); ++h) {
+            INFO("head " << h);
+            if (layer == 1 && h == 2)
+                REQUIRE_MATRIX_NEAR(full.trace.layers[1].heads[2].weights, trace.heads[h].weights, 0.0);
+            else CHECK(trace.heads[h].weights.size() == 0);
+        }
+        ++sent;
+        return {};
+    };
+    auto streamed = runModel(model, ids, {}, control);
+    REQUIRE(streamed.ok());
+    CHECK(sent == model.config.layers);
+    const RunDigests& digests = streamed.value().digests;
+    REQUIRE(digests.size() == longRun.digests.size());
+    for (std::size_t l = 0; l < digests.size(); ++l)
+        for (std::size_t h = 0; h < digests[l].size(); ++h) {
+            INFO("layer " << l << " head " << h);  // the sent head's digest made from its kept weights
+            REQUIRE_MATRIX_NEAR(Mat(longRun.digests[l][h].thumbnail.cast<double>()), Mat(digests[l][h].thumbnail.cast<double>()), 0.0);
+            CHECK(digests[l][h].entropy == longRun.digests[l][h].entropy);
+            CHECK(digests[l][h].columnMass == longRun.digests[l][h].columnMass);
+        }
 }
 
 namespace {
