@@ -411,8 +411,11 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
         for (int h = index; h < heads; h += parts) attend(h, sideBySide);
     };
     if (parts > 1 && runOnColumnPool(parts, part)) return;
-    // Heads one after the other, each product through gemm (OpenBLAS, threaded inside).
-    for (int h = 0; h < heads; ++h) attend(h, alone);
+    // Heads one after the other: on one product thread, from kHeadThreadsFrom tokens, on our
+    // one-thread kernels (a long run's causal heads digested in blocks, never a T×T grid); else
+    // each product through gemm (OpenBLAS, threaded inside).
+    const bool ownKernels = productThreads() < 2 && T >= kHeadThreadsFrom && activeSimdLevel() != SimdLevel::Sse2;
+    for (int h = 0; h < heads; ++h) attend(h, ownKernels ? sideBySide : alone);
 }
 
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,

@@ -42,7 +42,9 @@ struct AttentionShape {
 
 // How many threads multiHeadAttentionInto runs the heads on for `tokens` tokens: from 128 tokens,
 // one per product thread (productThreadCount()) up to `heads`, each head's products on our own
-// one-thread kernels; else 1 (heads in turn, OpenBLAS threaded inside each product).
+// one-thread kernels; else 1 (heads in turn, OpenBLAS threaded inside each product, or from 128
+// tokens with a single product thread our kernels again: a 4,096-token run of Qwen2.5-0.5B's
+// shape took 30.0 s on them against 36.3 s on OpenBLAS, its heads digested block by block).
 int headThreadsFor(Eigen::Index tokens, int heads);
 
 // What a layer's heads are asked for beside its LayerDetail, H entries each (or empty).

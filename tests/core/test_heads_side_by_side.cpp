@@ -169,7 +169,9 @@ TEST_CASE("a causal row without a finite maximum hides its keys as the mask does
 // maximum (k_0 = +∞ on the first key/value head and q_i0 > 0: the rows of heads 0 and 1 that see
 // key 0 score +∞ there and take the general softmax, one-hot on key 0).
 TEST_CASE("a digested causal head equals the digest of its kept weights, bit for bit, and gives the same context", "[models][heads]") {
-    const ProductThreads set(2);
+    const int threads = GENERATE(1, 2);  // one thread runs the same kernels, heads in turn
+    const ProductThreads set(threads);
+    INFO(threads << " threads");
     const int heads = 4;
     const Eigen::Index T = 300, dk = 32;
     for (const int window : {0, 50})
