@@ -20,7 +20,8 @@
 # Environment: MODELS="qwen2.5-0.5b llama-3.2-1b" TOKENS="128 512" (issue 31: TOKENS="512 4096") THREADS=2 (both sides)
 # HEATMAP_RUNS=3 (0: skip the window), TORCH_WARMUP=1 (torch's timed pass is its second: the
 # stronger baseline, while ours is a cold process), BENCH_DIR=/tmp/attnscope-bench (checkpoints written once),
-# CLI=path/to/attnscope (default build-dir/app/attnscope).
+# CLI=path/to/attnscope (default build-dir/app/attnscope), TORCH_KEEP=1 (torch holds every head's weights
+# until its forward pass returns, as output_attentions does; by default it drops each after its A·V).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build}"
@@ -64,9 +65,10 @@ ours_forward() {  # model T round: the forward pass alone, after torch's number 
         > "$tmp/forward-$1-$2-$3.txt" 2> /dev/null
 }
 theirs() {
-    local compare=(); [ "$3" = 1 ] && compare=(--compare "$tmp/ours-$1-$2-1.json")
+    local options=(); [ "$3" = 1 ] && options=(--compare "$tmp/ours-$1-$2-1.json")
+    [ "${TORCH_KEEP:-0}" = 1 ] && options+=(--keep-attentions)
     /usr/bin/time -f "%e %M" -o "$tmp/torch-time-$1-$2-$3" "$py" "$here/bench/torch_decoder_forward.py" "$dir/$1" \
-        --threads "$threads" --tokens "$2" --runs 1 --warmup "$torch_warmup" "${compare[@]}" > "$tmp/torch-$1-$2-$3.txt"
+        --threads "$threads" --tokens "$2" --runs 1 --warmup "$torch_warmup" "${options[@]}" > "$tmp/torch-$1-$2-$3.txt"
 }
 
 text_rss() {  # model T file-bytes: the last layer's weights printed as text (every head; from 1,024 tokens head 1,
