@@ -51,6 +51,17 @@ ModelRun runWith(const LoadedModel& model, const std::vector<int>& ids, std::siz
     return std::move(run).value();
 }
 
+LoadedModel loadedExample(const char* name) {
+    auto loaded = loadModel(exampleModel(name));
+    REQUIRE(loaded.ok());
+    return std::move(loaded).value();
+}
+
+// Up to 40 tokens with every layer's every intermediate kept: what a rebuilt layer is held to.
+ModelRun keepingEverything(const LoadedModel& model) {
+    return runWith(model, someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize), SIZE_MAX);
+}
+
 // Block b of n items pooled into min(n, side) blocks: [⌊b·n/parts⌋, ⌊(b+1)·n/parts⌋).
 Mat pooledByHand(const Mat& w, int side) {
     const auto parts = [side](Eigen::Index n) { return std::min<Eigen::Index>(n, side); };
@@ -188,10 +199,8 @@ TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][
 TEST_CASE("a layer rebuilt for its weights alone computes them as the run did, and no output", "[long_run][models]") {
     for (const char* name : {"example-llama", "example-gpt", "example-bert"}) {
         INFO(name);
-        auto loaded = loadModel(exampleModel(name));
-        REQUIRE(loaded.ok());
-        const LoadedModel& model = loaded.value();
-        const ModelRun full = runWith(model, someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize), SIZE_MAX);
+        const LoadedModel model = loadedExample(name);
+        const ModelRun full = keepingEverything(model);
         for (int layer = 0; layer < model.config.layers; ++layer) {
             INFO("layer " << layer);
             LayerTrace alone;
@@ -215,10 +224,8 @@ TEST_CASE("a layer rebuilt for its weights alone computes them as the run did, a
 TEST_CASE("a layer rebuilt for some of its heads computes those alone, as the whole layer does", "[long_run][models]") {
     for (const char* name : {"example-llama", "example-gpt", "example-bert"}) {
         INFO(name);
-        auto loaded = loadModel(exampleModel(name));
-        REQUIRE(loaded.ok());
-        const LoadedModel& model = loaded.value();
-        const ModelRun full = runWith(model, someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize), SIZE_MAX);
+        const LoadedModel model = loadedExample(name);
+        const ModelRun full = keepingEverything(model);
         const auto heads = static_cast<std::size_t>(model.config.heads);
         std::vector<bool> asked(heads, false);
         asked[1] = true;
