@@ -116,8 +116,12 @@ std::string exportText(const Trace& trace, const ExportRequest& request, bool ma
     for (const Block& b : blocksFor(trace, request)) {
         const Table t = tableOf(trace, b, request.decimals, language);
         out << "\n" << (markdown ? "### " : "== ") << blockTitle(trace, b, request.language) << (markdown ? "" : " ==") << "\n";
-        if (markdown) out << "\n";
-        markdown ? writeMarkdownTable(out, t) : writeTextTable(out, t);
+        if (markdown) {
+            out << "\n";
+            writeMarkdownTable(out, t);
+        } else {
+            writeTextTable(out, t);
+        }
         if (!request.explain) continue;
         out << "\n";
         for (const std::string& line : explanationsOf(trace, b, request.decimals, request.language))

@@ -84,8 +84,7 @@ int fullDetailFor(const TraceSelection& selection) {
 // Whether a stream of `selection` writes head `head` of layer `layer`: in a long run only those
 // heads' weights are held (RunControl::sendsHead), the others digested as they are computed.
 bool writesHead(const TraceSelection& selection, int layer, int head) {
-    const bool anyHeadStep = selection.steps.empty() || std::any_of(selection.steps.begin(), selection.steps.end(), isPerHead);
-    return anyHeadStep && selection.hasLayer(layer) && selection.hasHead(head);
+    return selection.hasHeadStep() && selection.hasLayer(layer) && selection.hasHead(head);
 }
 
 Error writeFailed(const std::string& target) {

@@ -83,6 +83,7 @@ bool contains(const auto& list, const auto& item) {
 bool TraceSelection::hasLayer(int layer) const { return contains(layers, layer); }
 bool TraceSelection::hasHead(int head) const { return contains(heads, head); }
 bool TraceSelection::hasStep(Step step) const { return contains(steps, step); }
+bool TraceSelection::hasHeadStep() const { return steps.empty() || std::any_of(steps.begin(), steps.end(), isPerHead); }
 
 Json selectionJson(const TraceSelection& selection) {
     Json out = Json::object();
@@ -481,9 +482,7 @@ void TraceJsonStream::layer(const LayerTrace& l, int index) {
     buffer_ += '{';
     bool first = true;
     matrixField("input", Step::Input, l.input, 3, first);
-    const bool anyHeadStep = selection_.steps.empty() ||
-                             std::any_of(selection_.steps.begin(), selection_.steps.end(), isPerHead);
-    if (anyHeadStep) {
+    if (selection_.hasHeadStep()) {
         field("heads", 3, first);
         buffer_ += '[';
         bool firstHead = true;

@@ -36,6 +36,7 @@ struct TraceSelection {
     bool hasLayer(int layer) const;
     bool hasHead(int head) const;
     bool hasStep(Step step) const;
+    bool hasHeadStep() const;  // a step with a matrix per head (no steps named: all of them)
 };
 
 // Extra top-level fields written after "layers" (e.g. "layer_index", "predictions"), in order.

@@ -347,12 +347,14 @@ void computeInOwnBuffer(HeadScratch<float>& scratch, HeadTrace& head, Eigen::Ind
     if (own.rows() == T && own.cols() == Tk) scratch.scores.swap(own);
 }
 
+// From kHeadThreadsFrom tokens a head's products run on our one-thread kernels, where one runs.
+bool ownHeadKernels(Eigen::Index tokens) { return tokens >= kHeadThreadsFrom && activeSimdLevel() != SimdLevel::Sse2; }
+
 }  // namespace
 
 int headThreadsFor(Eigen::Index tokens, int heads) {
     const int threads = productThreads();
-    if (threads < 2 || tokens < kHeadThreadsFrom || activeSimdLevel() == SimdLevel::Sse2) return 1;
-    return std::min(threads, heads);
+    return threads >= 2 && ownHeadKernels(tokens) ? std::min(threads, heads) : 1;
 }
 
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const AttentionShape& shape,
@@ -414,7 +416,7 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     // Heads one after the other: on one product thread, from kHeadThreadsFrom tokens, on our
     // one-thread kernels (a long run's causal heads digested in blocks, never a T×T grid); else
     // each product through gemm (OpenBLAS, threaded inside).
-    const bool ownKernels = productThreads() < 2 && T >= kHeadThreadsFrom && activeSimdLevel() != SimdLevel::Sse2;
+    const bool ownKernels = productThreads() < 2 && ownHeadKernels(T);
     for (int h = 0; h < heads; ++h) attend(h, ownKernels ? sideBySide : alone);
 }
 
