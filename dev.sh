@@ -12,6 +12,7 @@ build="${ATTNSCOPE_BUILD_DIR:-$here/build}"
 packages=(cmake g++ ninja-build pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
           libeigen3-dev catch2 nlohmann-json3-dev xvfb xauth fonts-wqy-microhei python3 libopenblas-dev libdnnl-dev
           qt6-svg-dev ccache clang-14 libclang-rt-14-dev
+          ocl-icd-opencl-dev  # libdnnl-dev's CMake config requires OpenCL; it is only a Recommends
           qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools qt6-translations-l10n  # lupdate/lrelease, Qt's own zh_CN
           desktop-file-utils appstream lintian dpkg-dev  # the package and its checks (tests/package)
           libonig-dev libicu-dev)  # tokenizer.json: Oniguruma regular expressions; ICU normalization, word boundaries

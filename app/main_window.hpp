@@ -66,6 +66,7 @@ private:
     void applyAblation();
     void onTraceChanged();
     void onWorkedTraceChanged();
+    void onEarlyTrace(int layer);
     void onRunFailed(const QString& message, bool cancelled);
     void setRunning(bool running);
     void refreshLabels();
@@ -91,7 +92,6 @@ private:
     int workedLayer_ = -1;                 // the layer box's layer the worked example shows
     bool fittedToScreen_ = false;          // the first show keeps the window inside its screen
     int enterLayerAt_ = 0;  // the clicker changed layer: 1 its first step, -1 its last, 0 none
-
     struct Parts;                 // the widgets and tab controllers (main_window_parts.hpp)
     std::unique_ptr<Parts> ui_;
 };

@@ -77,6 +77,7 @@ struct MainWindow::Parts {
     LoadingCover* loading = nullptr;       // over the tabs while a model opens
     std::function<void()> whenModelOpens;  // a session being restored: its sentence and view
     std::function<void()> onFirstTrace;    // … and its layer, head, step and tab, once a trace is there
+    bool earlyShown = false;               // the heatmap draws a run still going (TraceSource::earlyTrace)
 };
 
 }  // namespace attnscope

@@ -73,6 +73,9 @@ void MainWindow::connectSource(TraceSource* source) {
     connect(source, &TraceSource::workedTraceChanged, this, [this, shown] {
         if (shown()) onWorkedTraceChanged();
     });
+    connect(source, &TraceSource::earlyTraceReady, this, [this, shown](int layer) {
+        if (shown()) onEarlyTrace(layer);
+    });
     connect(source, &TraceSource::runFailed, this, [this, shown](const QString& message, bool cancelled) {
         if (shown()) onRunFailed(message, cancelled);
     });
@@ -182,7 +185,10 @@ void MainWindow::showSourcePanels() {
     ui_->presentation->keepHiddenForClass();  // a zoom or a new trace while presenting
 }
 
-void MainWindow::applySentence() { source_->run(ui_->sentence->text(), ui_->controls->layer()); }
+void MainWindow::applySentence() {
+    source_->setEarlyHeads(ui_->heatmap->headsDrawnAlone());
+    source_->run(ui_->sentence->text(), ui_->controls->layer());
+}
 
 // "Switch heads off:" the command line's L:H list, checked against the trace on screen; a bad
 // one is reported and changes nothing (the source never sees it).
@@ -215,6 +221,7 @@ void MainWindow::onTraceChanged() {
     const auto trace = source_->trace();
     if (!trace) return;
     ui_->loading->uncover();  // a model's first trace arrived: the views show it
+    ui_->earlyShown = false;
     setRunning(false);
     setErrorText(QString());
     ui_->controls->setLayerCount(trace->layerCount());
@@ -238,6 +245,21 @@ void MainWindow::onTraceChanged() {
     ui_->heads->requestStatistics(source_->statisticsTrace(), ui_->sentence->text());
     ui_->coref->show(words_->shown(trace), source_->drawnLayer(ui_->controls->layer()), ui_->navigator->currentHead());
     if (const auto restore = std::exchange(ui_->onFirstTrace, {})) restore();
+}
+
+// A run still going has computed the layer on screen: the heatmap in front draws it now (Llama-3.2-1B
+// at 512 tokens: after 1 of its 16 layers), the other views once the run ends. Words and
+// weight × ‖value‖ are made from the whole run: those wait too.
+void MainWindow::onEarlyTrace(int layer) {
+    const auto early = source_->earlyTrace();
+    if (!early || layer != ui_->controls->layer() || ui_->tabs->currentWidget() != ui_->heatmap || words_->on() || norms_->on())
+        return;
+    TraceOnScreen shown{early, layer, source_->decimals(), {}, nullptr};
+    if (source_->offers(Offer::AttentionOptions)) shown.options = ui_->controls->options();
+    for (const auto& tab : ui_->traceTabs)
+        if (tab->page() == ui_->heatmap) tab->show(shown, true);
+    ui_->loading->uncover();
+    ui_->earlyShown = true;
 }
 
 // The worked example: the source's worked trace at the chosen layer.
@@ -271,6 +293,7 @@ void MainWindow::step(int by) {
 
 void MainWindow::onRunFailed(const QString& message, bool cancelled) {
     setRunning(false);
+    if (std::exchange(ui_->earlyShown, false) && source_->trace()) showOnTabs(source_->cheapToShow());  // not the run that failed
     if (source_->trace()) {  // a long run's layer not rebuilt: the box shows the layer the views draw
         const QSignalBlocker quiet(ui_->controls);
         ui_->controls->setLayer(source_->drawnLayer(ui_->controls->layer()));

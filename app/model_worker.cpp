@@ -1,4 +1,6 @@
 #include "app/model_worker.hpp"
+
+#include <algorithm>
 #include "ui/common/qt_text.hpp"
 #include "ui/common/core_error_text.hpp"
 #include "core/model/long_run.hpp"
@@ -31,6 +33,9 @@ std::shared_ptr<const Trace> shareRun(const OpenedModel& model, ModelRun run, in
         shared = std::make_shared<const ModelRun>(std::move(run));
         return detail;
     }
+    // A RoPE family's positional matrix is zeros no view shows (T×d doubles: 29 MB for Qwen2.5-0.5B
+    // at 4,096 tokens), let go before the shown layer is rebuilt: the long run's peak.
+    if (run.trace.positionalKind == PositionalKind::Rotary) run.trace.positional = Mat();
     shared = std::make_shared<const ModelRun>(std::move(run));
     auto shown = shownTraceOf(model, shared, layer);
     return shown ? std::move(shown).value() : nullptr;
@@ -57,6 +62,20 @@ Predictions plainPredictionsOf(const OpenedModel& model, const std::string& text
     plain.topK = control.topK;
     auto again = runSentence(model, text, plain);
     return again ? std::make_shared<const std::vector<Prediction>>(std::move(again.value().predictions)) : nullptr;
+}
+
+// Hands the run's shown layer to the GUI thread as soon as it is computed (earlyTraceOf): a long
+// run's `heads` alone.
+void sendEarly(RunControl& control, const LatestRequestWorker::Request& request, int layers, std::vector<int> heads,
+               std::function<void(std::shared_ptr<const Trace>, int)> deliver) {
+    control.sendsHead = [heads = std::move(heads)](int, int head) {
+        return std::find(heads.begin(), heads.end(), head) != heads.end();
+    };
+    control.onDetailLayer = [&request, layers, ablate = control.ablate, deliver](const Trace& soFar, int layer,
+                                                                                LayerTrace computed) {
+        auto early = std::make_shared<const Trace>(earlyTraceOf(soFar, layer, std::move(computed), layers, ablate));
+        request.deliverEarly([deliver, early, layer] { deliver(early, layer); });
+    };
 }
 
 }  // namespace
@@ -87,6 +106,7 @@ void ModelWorker::openModel(const QString& pathOrId) {
             model_ = model;
             run_.reset();
             detail_.reset();
+            early_.reset();
             plain_.reset();
             detailLayer_ = 0;
             emit modelOpened();
@@ -94,13 +114,15 @@ void ModelWorker::openModel(const QString& pathOrId) {
     });
 }
 
-void ModelWorker::run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate) {
+void ModelWorker::run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate,
+                      std::vector<int> earlyHeads) {
     if (opener_->busy()) return;  // modelOpened follows; the window runs the sentence box then
     if (!model_) return emit runs_->failed(tr("No model is open."), false);
     Predictions kept = sentence == sentence_ && run_ ? plain_ : nullptr;
     sentence_ = sentence;
     detailLayer_ = detailLayer;
-    auto work = [this, model = model_, text = sentence.toStdString(), detailLayer, ablate, kept,
+    early_.reset();  // the run before's
+    auto work = [this, model = model_, text = sentence.toStdString(), detailLayer, ablate, kept, earlyHeads,
                  runSentence = runSentence_](const LatestRequestWorker::Request& request) {
         RunControl control;
         control.ablate = ablate;
@@ -109,6 +131,10 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
         control.detailLayer = detailLayer;  // then moved into the detail Trace
         control.detailLayerMaxTokens = kShownLayerInRunUpTo;  // beyond, rebuilt in deliverRun
         control.progress = request.progress;
+        sendEarly(control, request, model->layerCount(), earlyHeads, [this](std::shared_ptr<const Trace> early, int layer) {
+            early_ = std::move(early);
+            emit earlyTraceReady(layer);
+        });
         auto result = std::make_shared<RunResult>();
         auto run = runSentence(*model, text, control);
         if (run) {
@@ -126,6 +152,7 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
 }
 
 void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
+    early_.reset();
     if (!result->run) return emit runs_->failed(coreErrorText(result->error), result->cancelled);
     detailer_->drop();  // a layer of the previous run
     run_ = result->run;
@@ -178,6 +205,7 @@ void ModelWorker::clear() {
     model_.reset();
     run_.reset();
     detail_.reset();
+    early_.reset();
     plain_.reset();
 }
 

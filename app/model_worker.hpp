@@ -23,8 +23,10 @@ public:
     explicit ModelWorker(QObject* parent = nullptr, RunFunction runSentence = attnscope::runSentence);
 
     void openModel(const QString& pathOrId);            // → modelOpened / openFailed
-    // → runs()' finished / failed (needs a model); `ablate`: heads switched off (RunControl::ablate)
-    void run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate = {});
+    // → runs()' finished / failed (needs a model); `ablate`: heads switched off (RunControl::ablate);
+    // earlyTraceReady before them, with every head of the shown layer or, a long run, `earlyHeads`.
+    void run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate = {},
+             std::vector<int> earlyHeads = {});
     // → detailReady (for lastRun()). A long run's layer is rebuilt as a run: runs() tell started,
     // progress and failed (cancelled by cancel() or a newer layer), then detailReady.
     void showLayerInDetail(int layer);
@@ -43,6 +45,9 @@ public:
     std::shared_ptr<const Trace> detailTrace() const { return detail_; }
     int detailTraceLayer() const { return detailTraceLayer_; }
     int detailLayer() const { return detailLayer_; }
+    // The run still going, as far as its shown layer (earlyTraceOf): → earlyTraceReady once that
+    // layer is computed; null again once the run is delivered or fails.
+    std::shared_ptr<const Trace> earlyTrace() const { return early_; }
     QString lastSentence() const { return sentence_; }
     // The predictions of lastRun()'s sentence with every head on: what an ablated run's
     // predictions are compared with (before → after). Null before the first run.
@@ -52,6 +57,7 @@ signals:
     void modelOpened();
     void openFailed(const QString& message);
     void detailReady();
+    void earlyTraceReady(int layer);
 
 private:
     struct RunResult;
@@ -67,6 +73,7 @@ private:
     std::shared_ptr<const OpenedModel> model_;
     std::shared_ptr<const ModelRun> run_;
     std::shared_ptr<const Trace> detail_;
+    std::shared_ptr<const Trace> early_;
     std::shared_ptr<const std::vector<Prediction>> plain_;
     int detailLayer_ = 0;
     int detailTraceLayer_ = 0;  // the layer detail_ holds

@@ -124,12 +124,14 @@ EOF
                 --sentence "$(sentence "$t")" --switch-layer $((layers / 2 + 1)) > "$tmp/heatmap-$i.txt" 2> /dev/null || true
             first=$(sed -n 's/first heatmap painted \([0-9]*\) ms.*/\1/p' "$tmp/heatmap-$i.txt")
             switched=$(sed -n 's/layer [0-9]* shown \([0-9]*\) ms.*/\1/p' "$tmp/heatmap-$i.txt")
-            echo "$(( ($(date +%s%N) - start) / 1000000 )) ${first:-0} ${switched:-0} $(cat "$tmp/heatmap-rss-$i")"
+            whole=$(sed -n 's/the whole run shown \([0-9]*\) ms.*/\1/p' "$tmp/heatmap-$i.txt")
+            echo "$(( ($(date +%s%N) - start) / 1000000 )) ${first:-0} ${switched:-0} $(cat "$tmp/heatmap-rss-$i") ${whole:-0}"
         done | "$py" -c 'import sys, statistics as s; v = [[int(x) for x in l.split()] for l in sys.stdin]; f = int(sys.argv[1])
-print(f"   window start to first heatmap, then layer {int(sys.argv[2]) // 2 + 1} shown (process wall): median {s.median(a for a, *_ in v)} ms {[a for a, *_ in v]}")
-print(f"   model requested → first heatmap painted: median {s.median(b for _, b, _, _ in v)} ms {[b for _, b, _, _ in v]}")
-print(f"   switching the shown layer: median {s.median(c for _, _, c, _ in v)} ms {[c for _, _, c, _ in v]}")
-print(f"   window peak RSS: {max(d for *_, d in v) / 1024:.0f} MiB = {max(d for *_, d in v) * 1024 / f:.2f} x the file")' "$file_bytes" "$layers"
+print(f"   window start to first heatmap, then layer {int(sys.argv[2]) // 2 + 1} shown (process wall): median {s.median(r[0] for r in v)} ms {[r[0] for r in v]}")
+print(f"   model requested → first heatmap painted (the shown layer, the run still going): median {s.median(r[1] for r in v)} ms {[r[1] for r in v]}")
+print(f"   model requested → the whole run shown: median {s.median(r[4] for r in v)} ms {[r[4] for r in v]}")
+print(f"   switching the shown layer: median {s.median(r[2] for r in v)} ms {[r[2] for r in v]}")
+print(f"   window peak RSS: {max(r[3] for r in v) / 1024:.0f} MiB = {max(r[3] for r in v) * 1024 / f:.2f} x the file")' "$file_bytes" "$layers"
     fi
   done
 done

@@ -31,9 +31,15 @@ void LatestRequestWorker::submit(Work work) {
     cancel_ = std::make_shared<std::atomic<bool>>(false);  // the old flag lives on in its request
     const int generation = ++generation_;
     busy_ = true;
-    Request request{cancel_, [this, generation](int done, int total) {
+    Request request{cancel_,
+                    [this, generation](int done, int total) {
                         postToGui([this, generation, done, total] {
                             if (generation == generation_) emit progress(done, total);
+                        });
+                    },
+                    [this, generation](Delivery early) {
+                        postToGui([this, generation, early = std::move(early)] {
+                            if (generation == generation_ && early) early();
                         });
                     }};
     auto job = [this, generation, work = std::move(work), request] {

@@ -21,6 +21,8 @@ public:
     struct Request {
         std::shared_ptr<std::atomic<bool>> cancel;           // set by cancel() or a newer request
         std::function<void(int done, int total)> progress;  // re-emitted as progress() while current
+        // Part of the result before the rest: run on the GUI thread while the request is current.
+        std::function<void(Delivery)> deliverEarly;
         std::atomic<bool>* cancelFlag() const { return cancel.get(); }
         bool cancelled() const { return cancel->load(); }
     };

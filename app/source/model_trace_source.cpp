@@ -35,6 +35,7 @@ ModelTraceSource::ModelTraceSource(QObject* parent) : TraceSource(parent), worke
                        cancelled);
     });
     connect(worker_, &ModelWorker::detailReady, this, &ModelTraceSource::onDetailReady);
+    connect(worker_, &ModelWorker::earlyTraceReady, this, &TraceSource::earlyTraceReady);
 }
 
 void ModelTraceSource::open(const QString& pathOrId) { worker_->openModel(pathOrId); }
@@ -94,13 +95,13 @@ QString ModelTraceSource::openingSentence(const QString& typed) const {
 }
 
 void ModelTraceSource::run(const QString& sentence, int layer) {
-    if (worker_->model()) worker_->run(sentence, layer, ablate_);
+    if (worker_->model()) worker_->run(sentence, layer, ablate_, earlyHeads_);
 }
 
 // The sentence of the last run, with the worked example's layer.
 void ModelTraceSource::setAblation(std::vector<HeadRef> heads) {
     ablate_ = std::move(heads);
-    if (worker_->model()) worker_->run(worker_->lastSentence(), worker_->detailLayer(), ablate_);
+    if (worker_->model()) worker_->run(worker_->lastSentence(), worker_->detailLayer(), ablate_, earlyHeads_);
 }
 
 void ModelTraceSource::cancel() { worker_->cancel(); }
@@ -137,6 +138,8 @@ std::shared_ptr<const Trace> ModelTraceSource::trace() const {
 }
 
 std::shared_ptr<const Trace> ModelTraceSource::workedTrace() const { return longRun() ? trace() : detail_; }
+
+std::shared_ptr<const Trace> ModelTraceSource::earlyTrace() const { return worker_->earlyTrace(); }
 
 std::shared_ptr<const Trace> ModelTraceSource::digestsOnly() const { return std::shared_ptr<const Trace>(shown_, &shown_->trace); }
 

@@ -41,6 +41,8 @@ public:
     void close() override;
     std::shared_ptr<const Trace> trace() const override;
     std::shared_ptr<const Trace> workedTrace() const override;
+    std::shared_ptr<const Trace> earlyTrace() const override;
+    void setEarlyHeads(std::vector<int> heads) override { earlyHeads_ = std::move(heads); }
     int workedLayer(int layer) const override;
     int drawnLayer(int layer) const override;
     std::shared_ptr<const RunDigests> thumbnails() const override;
@@ -71,6 +73,7 @@ private:
     std::shared_ptr<const ModelRun> shown_;
     std::shared_ptr<const Trace> detail_;
     std::vector<HeadRef> ablate_;  // for every run until another model opens
+    std::vector<int> earlyHeads_;
     int letGo_ = -1;  // a long run's layer let go for a switch not yet in (-1: none)
 };
 

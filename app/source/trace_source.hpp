@@ -52,7 +52,7 @@ public:
     virtual int decimals() const = 0;         // digits the views print
 
     // Runs `sentence`, with `layer` (0-based) shown in the worked example.
-    // → runStarted, progress…, then traceChanged (and workedTraceChanged) or runFailed.
+    // → runStarted, progress… (earlyTraceReady), then traceChanged (and workedTraceChanged) or runFailed.
     virtual void run(const QString& sentence, int layer) = 0;
     // Runs the last sentence again with these heads switched off (0-based, heads that exist; empty:
     // none) and keeps them for the next runs → as run(). Opening another lesson or model: none.
@@ -73,6 +73,12 @@ public:
     // long run, whose trace holds the weights of one layer at most: the one asked for last (without
     // weights until it is rebuilt; after a cancelled switch, the layer shown before, rebuilt again).
     virtual int drawnLayer(int layer) const { return layer; }
+    // A run still going, as far as the layer `layer` of earlyTraceReady(layer): every other layer
+    // without weights. The heatmap draws it before the run ends; the other views wait for trace().
+    virtual std::shared_ptr<const Trace> earlyTrace() const { return nullptr; }
+    // The heads (0-based) the heatmap draws, for the next runs: all a run can afford to hand over
+    // early of a shown layer too large to copy (a long run's; empty: none of it).
+    virtual void setEarlyHeads(std::vector<int> /*heads*/) {}
     // A long run's thumbnails and statistics' sums of the heads trace() holds no weights of
     // (core/model/long_run.hpp); null for every other run.
     virtual std::shared_ptr<const RunDigests> thumbnails() const { return nullptr; }
@@ -122,6 +128,7 @@ signals:
     void progress(int done, int total);
     void traceChanged();
     void workedTraceChanged();
+    void earlyTraceReady(int layer);  // a run still going has computed `layer` (earlyTrace)
     void runFailed(const QString& message, bool cancelled);  // message: ready for the user
 };
 

@@ -65,6 +65,11 @@ bool weightsComputed(const LayerTrace& layer) {
            std::none_of(layer.heads.begin(), layer.heads.end(), [](const HeadTrace& h) { return h.weights.rows() == 0; });
 }
 
+bool weightsComputedFor(const LayerTrace& layer, int head, bool everyHead) {
+    if (everyHead) return weightsComputed(layer);
+    return head >= 0 && static_cast<std::size_t>(head) < layer.heads.size() && layer.heads[static_cast<std::size_t>(head)].weights.rows() > 0;
+}
+
 Mat averageOverHeads(const LayerTrace& layer, const std::vector<int>& heads) {
     const std::vector<GridRef> ws = selectedWeights(layer, heads);
     if (ws.empty()) return {};

@@ -21,6 +21,10 @@ bool hasWeights(const LayerTrace& layer);
 // Every head's weights are there, of any shape (cross-attention's T_q×T_k too): false for a long
 // run's layer not rebuilt, whose heads keep only their digests.
 bool weightsComputed(const LayerTrace& layer);
+// Whether `layer` holds what a drawing of `head` reads: that head's weights, or with `everyHead`
+// (an average or maximum over heads) every head's. A run still going hands the window only the
+// heads it draws of a long run's shown layer (RunControl::onDetailLayer).
+bool weightsComputedFor(const LayerTrace& layer, int head, bool everyHead);
 
 // Cell-wise mean / maximum of the heads' weights (T×T). `heads` selects heads (empty: all).
 // Empty Mat when the layer has no heads or a selected head has no weights.

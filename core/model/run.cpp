@@ -2,6 +2,7 @@
 // Trace. Knows no family: it talks to the FamilyWeights the row's binder made.
 //
 // Shape legend: T tokens, d model width, H heads, V vocabulary, P positions, L layers.
+#include <algorithm>
 #include "core/model/transformer.hpp"
 
 #include <cmath>
@@ -87,6 +88,22 @@ std::vector<bool> sentHeads(const RunControl& control, int layer, int heads) {
     return sent;
 }
 
+// The heads of a long run's layer whose weights it holds beside their digests: those a streamed
+// run sends, or those of the window's shown layer it hands over early (RunControl::sendsHead).
+std::vector<bool> keptHeads(const RunControl& control, int layer, int heads) {
+    const bool early = control.onDetailLayer && layer == control.detailLayer;
+    return control.onLayer || early ? sentHeads(control, layer, heads) : std::vector<bool>{};
+}
+
+// The window's shown layer, handed over before the later layers run: a copy when the run keeps it,
+// else (a long run) the heads it held for this, moved out (the run keeps their digests).
+void sendDetailLayer(const RunControl& control, const Trace& soFar, int n, LayerTrace& layer, bool summary) {
+    if (!summary) return control.onDetailLayer(soFar, n, layer);
+    LayerTrace kept = ablationFlagsOf(layer);
+    control.onDetailLayer(soFar, n, std::move(layer));
+    layer = std::move(kept);
+}
+
 // The layer loop every family shares: before each layer an error when `control` asks to cancel;
 // after it, its LayerTrace in run.trace.layers, its output in run.hiddenStates and progress
 // reported. X enters as the embeddings' output and leaves as the last layer's.
@@ -97,11 +114,15 @@ Result<void> runLayers(MatF& X, const FamilyWeights& weights, int layers, int he
         LayerTrace layer;
         LayerDetail& detail = run.detail[static_cast<std::size_t>(n)];
         const bool summary = detail == LayerDetail::Summary;
-        // A long run keeps only its digests; a streamed one holds the weights it sends beside them.
+        // A long run keeps only its digests; a streamed one holds the weights it sends beside them,
+        // as does the window's shown layer for the heads drawn early.
         const HeadsAsked asked{layerHeadMask(control.ablate, n, heads),
-                               control.onLayer && summary ? sentHeads(control, n, heads) : std::vector<bool>{}};
+                               summary ? keptHeads(control, n, heads) : std::vector<bool>{}};
         std::vector<HeadDigest> digests;
         X = weights.layer(X, n, detail, layer, asked, &digests);
+        const bool anyKept = std::find(asked.kept.begin(), asked.kept.end(), true) != asked.kept.end();
+        if (control.onDetailLayer && !control.onLayer && n == control.detailLayer && (!summary || anyKept))
+            sendDetailLayer(control, run.trace, n, layer, summary);
         if (control.onLayer) {
             LayerTrace kept = ablationFlagsOf(layer);
             if (auto sent = control.onLayer(run.trace, n, layer); !sent.ok()) return sent;

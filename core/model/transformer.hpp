@@ -103,8 +103,15 @@ struct RunControl {
     // With onLayer in a long run: whether onLayer reads head `head` of layer `layer` (0-based).
     // Only those heads' weights are held; the others are digested as they are computed, one
     // T×T buffer a thread (a streamed export of one head of 4,096 tokens held the whole layer).
-    // Empty: every head.
+    // With onDetailLayer: the heads of the shown layer a long run hands over. Empty: every head.
     std::function<bool(int layer, int head)> sendsHead;
+    // The window's first heatmap (not with onLayer): called once layer detailLayer has run, with the
+    // Trace so far and that layer, while the later layers are still to run (Llama-3.2-1B's first
+    // heatmap at 512 tokens waited for all 16). A run that keeps the layer passes a copy. A long
+    // run holds the weights of the heads sendsHead names beside their digests and passes those
+    // alone (none named: no call): a whole layer's beside the run's buffers would pass the memory
+    // goal (Qwen2.5-0.5B at 4,096 tokens: 940 MB).
+    std::function<void(const Trace& soFar, int layer, LayerTrace computed)> onDetailLayer;
     // From this many tokens on, each layer's mapped weight pages are dropped from the process once
     // it has run, the rest (embeddings, LM head) after the run (TensorStore::releaseLayer): the
     // resident memory holds about one layer of weights beside the Trace. The next run faults them

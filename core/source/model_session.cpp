@@ -10,6 +10,7 @@
 #include "core/model/sgemm.hpp"
 #include "core/text/error_messages.hpp"
 #include "core/text/message_id.hpp"
+#include "core/trace/ablation.hpp"
 #include "core/trace/non_finite.hpp"
 
 namespace attnscope {
@@ -124,12 +125,13 @@ Result<ModelRun> runSentence(const OpenedModel& opened, std::string_view sentenc
 
 namespace {
 
-Trace headerOf(const Trace& full, bool withPositional) {
+// `withInputs`: the embedding and (`withPositional`) the positional matrix, T×d each.
+Trace headerOf(const Trace& full, bool withPositional, bool withInputs = true) {
     Trace copy;
     copy.tokens = full.tokens;
     copy.keyTokens = full.keyTokens;
-    copy.embedding = full.embedding;
-    if (withPositional) copy.positional = full.positional;
+    if (withInputs) copy.embedding = full.embedding;
+    if (withInputs && withPositional) copy.positional = full.positional;
     copy.featureNames = full.featureNames;
     copy.positionalKind = full.positionalKind;
     copy.projections = full.projections;
@@ -192,6 +194,20 @@ Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std
         keepForNextRebuild(std::move(gone->layers[rebuilt]));
         delete gone;
     });
+}
+
+Trace earlyTraceOf(const Trace& soFar, int layer, LayerTrace computed, int layers, const std::vector<HeadRef>& ablate) {
+    Trace early = headerOf(soFar, false, false);  // the heatmap reads neither input (T×d doubles each)
+    const int heads = static_cast<int>(computed.heads.size());
+    early.layers.resize(static_cast<std::size_t>(layers));
+    for (int n = 0; n < layers; ++n) {
+        const std::vector<bool> off = layerHeadMask(ablate, n, heads);
+        LayerTrace& flags = early.layers[static_cast<std::size_t>(n)];
+        flags.heads.resize(off.size());
+        for (std::size_t h = 0; h < off.size(); ++h) flags.heads[h].ablated = off[h];
+    }
+    early.layers.at(static_cast<std::size_t>(layer)) = std::move(computed);
+    return early;
 }
 
 namespace {

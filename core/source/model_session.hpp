@@ -69,6 +69,12 @@ Result<Trace> takeDetailTrace(const OpenedModel& opened, ModelRun& run, int laye
 // that layer (workedLayer = layer); the other layers' thumbnails are the run's digests.
 Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std::shared_ptr<const ModelRun> run, int layer);
 
+// The window's first heatmap of a run still going (RunControl::onDetailLayer): `soFar`'s tokens
+// and settings (not its embedding and positional matrices), `computed` as layer `layer`, and each
+// other of the model's `layers` layers holding only its heads' ablated flags (`ablate`), as a long
+// run's shown Trace does.
+Trace earlyTraceOf(const Trace& soFar, int layer, LayerTrace computed, int layers, const std::vector<HeadRef>& ablate);
+
 // Decoders (GPT-2, Llama, …) predict the next token; encoders (the BERT family) fill in masks.
 inline bool predictsNextToken(ModelFamily family) { return family->reading == Reading::Causal; }
 

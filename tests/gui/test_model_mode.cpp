@@ -120,6 +120,25 @@ Trace syntheticTrace(int tokens, int layers, int heads) {
     return trace;
 }
 
+// example-llama (4 layers × 4 heads) with its position limit widened past 64 (RoPE learns none), in
+// `dir`: long inputs for long runs.
+bool copyWidenedExampleLlama(const QTemporaryDir& dir) {
+    const QString from = kSource + "/resources/models/example-llama";
+    for (const char* name : {"model.safetensors", "tokenizer.json"})
+        if (!QFile::copy(from + "/" + name, dir.filePath(name))) return false;
+    QFile config(from + "/config.json");
+    if (!config.open(QIODevice::ReadOnly)) return false;
+    const QByteArray text = config.readAll().replace("\"max_position_embeddings\": 64", "\"max_position_embeddings\": 8192");
+    QFile widened(dir.filePath("config.json"));
+    return text.contains("8192") && widened.open(QIODevice::WriteOnly) && widened.write(text) == text.size();
+}
+
+QString repeated(const QString& words, int times) {
+    QStringList all;
+    for (int i = 0; i < times; ++i) all << words;
+    return all.join(' ');
+}
+
 template <class F>
 double millisecondsOf(F&& f) {
     QElapsedTimer timer;
@@ -337,6 +356,56 @@ private slots:
         QCOMPARE(atFinish.size(), std::size_t{2});
     }
 
+    // Issue 31: the heatmap draws the shown layer as soon as the run has computed it, before the
+    // later layers run (Llama-3.2-1B at 512 tokens: after 1 of its 16 layers), then the run's.
+    void theHeatmapDrawsTheShownLayerBeforeTheRunEnds() {
+        MainWindow& w = *window_;
+        openBert(w);
+        const ModelRun* before = shownRunOf(w);
+        ModelTraceSource* source = modelSourceOf(w);
+        const HeatmapView& heatmap = *child<HeatmapView>(w, "heatmap");
+        int calls = 0;
+        bool drawnEarly = false;
+        connect(source, &TraceSource::earlyTraceReady, this, [&](int layer) {  // after the window's
+            ++calls;
+            drawnEarly = layer == 0 && shownRunOf(w) == before && cellsEqualTrace(heatmap, *source->earlyTrace());
+        });
+        w.setSentence("the dog [MASK] on the mat");
+        QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(w) != before, kWaitMs);
+        QCOMPARE(calls, 1);
+        QVERIFY(drawnEarly);
+        QVERIFY(cellsEqualTrace(heatmap, shownRunOf(w)->trace));
+        QCOMPARE(source->earlyTrace(), nullptr);
+    }
+
+    // A run cancelled after its shown layer was handed over: the worker forgets that layer with the
+    // run. The run waits after the layer until it is cancelled (bert-tiny's two layers run in
+    // less time than the GUI thread takes to draw the first).
+    void aRunCancelledAfterItsShownLayerForgetsIt() {
+        ModelWorker worker(nullptr, [](const OpenedModel& model, std::string_view sentence, const RunControl& control) {
+            RunControl waiting = control;
+            waiting.onDetailLayer = [&control](const Trace& soFar, int layer, LayerTrace computed) {
+                control.onDetailLayer(soFar, layer, std::move(computed));
+                for (int i = 0; i < 2000 && !control.cancel->load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            };
+            return runSentence(model, sentence, waiting);
+        });
+        worker.openModel(kBert);
+        QTRY_VERIFY_WITH_TIMEOUT(worker.model() != nullptr, kWaitMs);
+        std::shared_ptr<const Trace> early;
+        connect(&worker, &ModelWorker::earlyTraceReady, this, [&] {
+            early = worker.earlyTrace();
+            worker.cancel();
+        });
+        QSignalSpy failed(worker.runs(), &JobSignals::failed);
+        worker.run("the dog [MASK]", 0);
+        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, kWaitMs);
+        QVERIFY(failed.first().at(1).toBool());  // cancelled
+        QVERIFY(early != nullptr && early->layers.at(0).heads.at(0).weights.size() > 0);
+        QCOMPARE(worker.earlyTrace(), nullptr);
+        QCOMPARE(worker.lastRun(), nullptr);
+    }
+
     void aNewerRequestSupersedesTheOlder() {
         MainWindow& w = *window_;
         openBert(w);
@@ -391,28 +460,23 @@ private slots:
     // Issue 31: a long run holds one rebuilt layer, so a switch lets go of the one on screen first;
     // Cancel brings it back. example-llama (4 layers × 4 heads) on about 5,600 tokens passes the
     // 1 GiB budget of every head's weights: a long run. Its config is widened past 64 positions
-    // (RoPE learns none).
+    // (RoPE learns none). Its first run draws the heatmap's one head before the run ends.
     void aCancelledLongRunSwitchGoesBackToTheLayerShownBefore() {
         QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const QString from = kSource + "/resources/models/example-llama";
-        for (const char* name : {"model.safetensors", "tokenizer.json"})
-            QVERIFY(QFile::copy(from + "/" + name, dir.filePath(name)));
-        QFile config(from + "/config.json");
-        QVERIFY(config.open(QIODevice::ReadOnly));
-        QByteArray text = config.readAll().replace("\"max_position_embeddings\": 64", "\"max_position_embeddings\": 8192");
-        QVERIFY(text.contains("8192"));
-        QFile widened(dir.filePath("config.json"));
-        QVERIFY(widened.open(QIODevice::WriteOnly) && widened.write(text) == text.size());
-        widened.close();
-
+        QVERIFY(dir.isValid() && copyWidenedExampleLlama(dir));
         MainWindow& w = *window_;
-        QStringList words;
-        for (int i = 0; i < 700; ++i) words << "the cat sat on the mat";
-        w.setSentence(words.join(' '));
+        w.setSentence(repeated("the cat sat on the mat", 700));
         child<QTabWidget>(w, "tabs")->setCurrentWidget(child<HeatmapView>(w, "heatmap"));
-        w.openModel(dir.path());
         ModelTraceSource* source = modelSourceOf(w);
+        // The model's first run: the heatmap's head of its shown layer is drawn while the later
+        // layers run, over the cover of the lesson underneath.
+        bool drawnEarly = false;
+        connect(source, &TraceSource::earlyTraceReady, this, [&](int layer) {
+            const auto early = source->earlyTrace();
+            drawnEarly = layer == 0 && shownRunOf(w) == nullptr && !child<QLabel>(w, "loadingCover")->isVisible() &&
+                         cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), *early) && early->layers[0].heads[1].weights.size() == 0;
+        });
+        w.openModel(dir.path());
         auto* layerBox = child<QComboBox>(w, "layer");
         const auto shownWithWeights = [&](int layer) {
             const auto trace = source->trace();
@@ -420,6 +484,9 @@ private slots:
         };
         QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(w) != nullptr && shownWithWeights(layerBox->currentIndex()), kWaitMs);
         QVERIFY(shownRunOf(w)->isLong());
+        QVERIFY(drawnEarly);
+        QCOMPARE(source->earlyTrace(), nullptr);
+        QVERIFY(cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), *source->trace()));  // the same numbers, rebuilt
         // The Heads tab's statistics read the digests, never the rebuilt layer: a statistics job
         // still running at a switch held it, and the next layer was rebuilt beside it (1.60 × the file).
         for (const LayerTrace& layer : source->statisticsTrace()->layers) QVERIFY(!hasWeights(layer));

@@ -115,7 +115,7 @@ void HeatmapBuilder::build(const Trace& trace, int layer, int head, int decimals
             labelsOf(trace.columnTokens(), selection.columns(), keyPositions_));
     // A long run's layer between switches (the one on screen let go, the asked one being rebuilt)
     // or a cancelled one's until the layer shown before is back: an empty map that says why.
-    const bool weightless = !weightsComputed(trace.layers.at(layer));
+    const bool weightless = !weightsComputedFor(trace.layers.at(layer), head, options.aggregate != AttentionViewOptions::PerHead);
     title_->setText(weightless ? QObject::tr("Layer %1: attention weights not computed").arg(layer + 1)
                                : titleFor(trace, head, options, titleOnTwoLines_));
     title_->setFont(scaledFont(plot_->font(), 1.2));
@@ -138,7 +138,9 @@ int HeatmapBuilder::titleWidth() const {
 // printed numbers read (weights()). Other colours: the weights kept apart, the cells their colours.
 void HeatmapBuilder::fillWeights(const LayerTrace& layer, int head, AttentionViewOptions::Aggregate aggregate,
                                  const WeightSelection& selection) {
-    if (!weightsComputed(layer)) {  // a long run's layer not rebuilt (yet): the map says so in its title
+    // A long run's layer not rebuilt (yet), or a head its run still going did not hand over: the
+    // map says so in its title.
+    if (!weightsComputedFor(layer, head, aggregate != AttentionViewOptions::PerHead)) {
         weights_ = Mat();
         hideCells();
         return;

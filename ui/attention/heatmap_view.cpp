@@ -195,6 +195,11 @@ void HeatmapView::providePlots(int count, QSize minimum) {
     for (const auto& b : builders_) b->plot()->setMinimumSize(minimum);
 }
 
+std::vector<int> HeatmapView::headsDrawnAlone() const {
+    if (allHeads_ || options_.aggregate != AttentionViewOptions::PerHead) return {};
+    return {head_};
+}
+
 void HeatmapView::rebuild() {
     dirty_ = false;
     if (!trace_ || trace_->layers.empty()) return clearPlots();

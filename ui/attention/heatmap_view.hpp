@@ -35,6 +35,9 @@ public:
     // Hidden tokens, aggregate, colour scale; drawn at the next showTrace or when shown.
     void setOptions(const AttentionViewOptions& options);
     int head() const { return head_; }
+    // The one head its next drawing reads (0-based); none when it draws every head side by side or
+    // an average or maximum over heads (TraceSource::setEarlyHeads).
+    std::vector<int> headsDrawnAlone() const;
     bool allHeads() const { return allHeads_; }
 
     // What is drawn, for tests and PNG export.
