@@ -2,9 +2,9 @@
 // Trace. Knows no family: it talks to the FamilyWeights the row's binder made.
 //
 // Shape legend: T tokens, d model width, H heads, V vocabulary, P positions, L layers.
-#include <algorithm>
 #include "core/model/transformer.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/model/recycled_weights.hpp"

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/model/transformer.hpp"
 
@@ -33,6 +34,21 @@ inline LoadedModel loadTiny(const std::string& name) {
     INFO("load error: " << (model ? std::string() : model.error().text()));
     REQUIRE(model.ok());
     return std::move(model).value();
+}
+
+// A model shipped with AttnScope (resources/models).
+inline LoadedModel loadExample(const std::string& name) {
+    auto model = loadModel(sourceDir() / "resources/models" / name);
+    INFO("load error: " << (model ? std::string() : model.error().text()));
+    REQUIRE(model.ok());
+    return std::move(model).value();
+}
+
+// `count` token ids spread over the vocabulary, the same in every test.
+inline std::vector<int> someIds(int count, int vocabulary) {
+    std::vector<int> ids;
+    for (int i = 0; i < count; ++i) ids.push_back((i * 37 + 11) % vocabulary);
+    return ids;
 }
 
 // A matrix from a JSON array of rows.

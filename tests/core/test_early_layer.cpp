@@ -12,22 +12,13 @@
 #include "core/model/transformer.hpp"
 #include "core/source/model_session.hpp"
 #include "tests/core/matrix_compare.hpp"
+#include "tests/core/model_fixtures.hpp"
 
 using namespace attnscope;
+using fixture_io::loadExample;
+using fixture_io::someIds;
 
 namespace {
-
-LoadedModel loadedExample(const char* name) {
-    auto loaded = loadModel(std::string(ATTNSCOPE_SOURCE_DIR) + "/resources/models/" + name);
-    REQUIRE(loaded.ok());
-    return std::move(loaded).value();
-}
-
-std::vector<int> someIds(int count, int vocabulary) {
-    std::vector<int> ids;
-    for (int i = 0; i < count; ++i) ids.push_back((i * 37 + 11) % vocabulary);
-    return ids;
-}
 
 // What the run handed over, and when.
 struct Handed {
@@ -80,7 +71,7 @@ TEST_CASE("a run hands its shown layer over before the later layers run: its own
           "[long_run][models]") {
     for (const char* name : {"example-llama", "example-gpt", "example-bert"}) {
         INFO(name);
-        const LoadedModel model = loadedExample(name);
+        const LoadedModel model = loadExample(name);
         Handed handed;
         const ModelRun run = runHanding(model, 20, SIZE_MAX, 1, handed);
         REQUIRE_FALSE(run.isLong());
@@ -97,7 +88,7 @@ TEST_CASE("a run hands its shown layer over before the later layers run: its own
 TEST_CASE("a long run hands over the heads asked for of its shown layer, as they would be rebuilt", "[long_run][models]") {
     for (const char* name : {"example-llama", "example-gpt"}) {
         INFO(name);
-        const LoadedModel model = loadedExample(name);
+        const LoadedModel model = loadExample(name);
         Handed handed;
         const ModelRun run = runHanding(model, 40, 0, 2, handed, {}, [](int layer, int head) { return layer == 2 && head == 1; });
         REQUIRE(run.isLong());
@@ -126,7 +117,7 @@ TEST_CASE("a long run hands over the heads asked for of its shown layer, as they
 }
 
 TEST_CASE("a long run asked for none of its shown layer's heads hands nothing over", "[long_run][models]") {
-    const LoadedModel model = loadedExample("example-llama");
+    const LoadedModel model = loadExample("example-llama");
     Handed handed;
     const ModelRun run = runHanding(model, 40, 0, 2, handed, {}, [](int, int) { return false; });
     REQUIRE(run.isLong());
@@ -134,7 +125,7 @@ TEST_CASE("a long run asked for none of its shown layer's heads hands nothing ov
 }
 
 TEST_CASE("earlyTraceOf: the shown layer in its place, every other layer its heads' ablated flags alone", "[long_run][models]") {
-    const LoadedModel model = loadedExample("example-llama");
+    const LoadedModel model = loadExample("example-llama");
     const std::vector<HeadRef> ablate{{0, 1}, {2, 3}, {3, 0}};
     Handed handed;
     const ModelRun run = runHanding(model, 12, SIZE_MAX, 2, handed, ablate);

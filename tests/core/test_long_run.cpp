@@ -19,8 +19,11 @@
 #include "core/source/model_session.hpp"
 #include "core/model/transformer.hpp"
 #include "tests/core/matrix_compare.hpp"
+#include "tests/core/model_fixtures.hpp"
 
 using namespace attnscope;
+using fixture_io::loadExample;
+using fixture_io::someIds;
 
 namespace {
 
@@ -36,12 +39,6 @@ LoadedModel withPositions(const LoadedModel& model, int positions) {
     return std::move(bound).value();
 }
 
-std::vector<int> someIds(int count, int vocabulary) {
-    std::vector<int> ids;
-    for (int i = 0; i < count; ++i) ids.push_back((i * 37 + 11) % vocabulary);
-    return ids;
-}
-
 ModelRun runWith(const LoadedModel& model, const std::vector<int>& ids, std::size_t budget) {
     RunControl control;
     control.fullDetailMaxTokens = INT_MAX;  // the full run keeps every intermediate of every layer
@@ -49,12 +46,6 @@ ModelRun runWith(const LoadedModel& model, const std::vector<int>& ids, std::siz
     auto run = runModel(model, ids, {}, control);
     REQUIRE(run.ok());
     return std::move(run).value();
-}
-
-LoadedModel loadedExample(const char* name) {
-    auto loaded = loadModel(exampleModel(name));
-    REQUIRE(loaded.ok());
-    return std::move(loaded).value();
 }
 
 // Up to 40 tokens with every layer's every intermediate kept: what a rebuilt layer is held to.
@@ -199,7 +190,7 @@ TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][
 TEST_CASE("a layer rebuilt for its weights alone computes them as the run did, and no output", "[long_run][models]") {
     for (const char* name : {"example-llama", "example-gpt", "example-bert"}) {
         INFO(name);
-        const LoadedModel model = loadedExample(name);
+        const LoadedModel model = loadExample(name);
         const ModelRun full = keepingEverything(model);
         for (int layer = 0; layer < model.config.layers; ++layer) {
             INFO("layer " << layer);
@@ -224,7 +215,7 @@ TEST_CASE("a layer rebuilt for its weights alone computes them as the run did, a
 TEST_CASE("a layer rebuilt for some of its heads computes those alone, as the whole layer does", "[long_run][models]") {
     for (const char* name : {"example-llama", "example-gpt", "example-bert"}) {
         INFO(name);
-        const LoadedModel model = loadedExample(name);
+        const LoadedModel model = loadExample(name);
         const ModelRun full = keepingEverything(model);
         const auto heads = static_cast<std::size_t>(model.config.heads);
         std::vector<bool> asked(heads, false);

@@ -56,13 +56,6 @@ ModelRun runIds(const LoadedModel& model, const std::vector<int>& ids) {
     return std::move(run).value();
 }
 
-LoadedModel loadExample(const std::string& name) {
-    auto model = loadModel(sourceDir() / "resources/models" / name);
-    INFO("load error: " << (model ? std::string() : model.error().text()));
-    REQUIRE(model.ok());
-    return std::move(model).value();
-}
-
 std::string at(std::size_t l, std::size_t i, std::size_t j = 0) {
     return "layer " + std::to_string(l + 1) + " token " + std::to_string(i + 1) + " source " + std::to_string(j + 1);
 }
