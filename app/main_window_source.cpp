@@ -1,15 +1,14 @@
 // The open TraceSource and what it shows: opening lessons and models, running the sentence box,
 // handing each new Trace to the labels, the tabs and the source's own panels. Nothing here asks
 // which kind of source is open: the source answers offers() and fills what only it understands.
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSignalBlocker>
-#include <QVBoxLayout>
 #include <QStatusBar>
 #include <QTabWidget>
-
-#include <QFileInfo>
+#include <QVBoxLayout>
 
 #include "app/lab_window.hpp"
 #include "app/lesson_document.hpp"
@@ -354,7 +353,7 @@ void MainWindow::showOnTabs(bool now) {
 }
 
 // A long run's source lets go of the layer on screen and hands the views the asked one without
-// weights (they say so) until it is rebuilt; other sources' layers are all there.
+// weights (they say so) until it is rebuilt, the heatmap's head first; other sources' are all there.
 void MainWindow::showLayer() {
     if (!source_->trace()) return;
     const int layer = ui_->controls->layer();
@@ -362,6 +361,7 @@ void MainWindow::showLayer() {
         showOnTabs(source_->cheapToShow());
         ui_->coref->show(words_->shown(source_->trace()), layer, ui_->navigator->currentHead());  // "all heads of layer N"
     }
+    source_->setEarlyHeads(ui_->heatmap->headsDrawnAlone());  // a long run rebuilds them first
     source_->showLayer(layer);
 }
 

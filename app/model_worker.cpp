@@ -43,8 +43,8 @@ std::shared_ptr<const Trace> shareRun(const OpenedModel& model, ModelRun run, in
 
 // Another layer of a finished run: detailTraceOf's one layer, or a long run's shownTraceOf.
 Result<std::shared_ptr<const Trace>> layerTraceOf(const OpenedModel& model, const std::shared_ptr<const ModelRun>& run,
-                                                  int layer) {
-    if (run->isLong()) return shownTraceOf(model, run, layer);
+                                                  int layer, const ShownHeadsFirst& first) {
+    if (run->isLong()) return shownTraceOf(model, run, layer, first);
     auto one = detailTraceOf(model, *run, layer);
     if (!one) return one.error();
     return std::make_shared<const Trace>(std::move(one).value());
@@ -76,6 +76,15 @@ void sendEarly(RunControl& control, const LatestRequestWorker::Request& request,
         auto early = std::make_shared<const Trace>(earlyTraceOf(soFar, layer, std::move(computed), layers, ablate));
         request.deliverEarly([deliver, early, layer] { deliver(early, layer); });
     };
+}
+
+// H flags, the heads listed set; empty when they are none or every head (nothing to send first).
+std::vector<bool> headFlags(const std::vector<int>& heads, int count) {
+    std::vector<bool> flags(static_cast<std::size_t>(count), false);
+    for (int h : heads)
+        if (h >= 0 && h < count) flags[static_cast<std::size_t>(h)] = true;
+    const auto set = std::count(flags.begin(), flags.end(), true);
+    return set == 0 || set == count ? std::vector<bool>{} : flags;
 }
 
 }  // namespace
@@ -166,28 +175,52 @@ void ModelWorker::deliverRun(const std::shared_ptr<RunResult>& result) {
     if (rebuild) showLayerInDetail(result->detailLayer);
 }
 
-void ModelWorker::showLayerInDetail(int layer) {
+void ModelWorker::showLayerInDetail(int layer, std::vector<int> earlyHeads) {
     detailLayer_ = layer;
+    early_.reset();  // another layer's
     if (!model_ || !run_) return;
     const bool longRun = run_->isLong();  // seconds at thousands of tokens: shown as a run
-    detailer_->submit([this, model = model_, run = run_, layer, longRun](const LatestRequestWorker::Request& request) {
+    const TransformerConfig& config = model_->model.config;
+    const bool manyHeads = longRun && switchesHeadsFirst(config);
+    std::vector<bool> first = manyHeads ? headFlags(earlyHeads, config.heads) : std::vector<bool>{};
+    detailer_->submit([this, model = model_, run = run_, layer, longRun, manyHeads, first](const LatestRequestWorker::Request& request) {
         if (longRun) request.progress(0, 1);
-        auto detail = layerTraceOf(*model, run, layer);
+        keepThreadLayerBuffersAfterRebuilds(manyHeads);  // this thread rebuilds one layer after another
+        auto detail = layerTraceOf(*model, run, layer, headsFirst(run, layer, first, request));
         if (!detail) {
             if (!longRun) return LatestRequestWorker::Delivery{};
             return LatestRequestWorker::Delivery{[this, message = coreErrorText(detail.error()), cancelled = request.cancelled()] {
+                early_.reset();
                 emit runs_->failed(message, cancelled);
             }};
         }
-        if (longRun && request.cancelled()) return LatestRequestWorker::Delivery{[this] { emit runs_->failed({}, true); }};
+        if (longRun && request.cancelled()) return LatestRequestWorker::Delivery{[this] {
+            early_.reset();
+            emit runs_->failed({}, true);
+        }};
         return LatestRequestWorker::Delivery{[this, run, layer, shared = std::move(detail).value()] {
             if (run != run_) return;  // a newer run came first
+            early_.reset();
             detail_ = shared;
             detailTraceLayer_ = layer;
             emit detailReady();
         }};
     });
     if (longRun) emit runs_->started();
+}
+
+// A long run's switch (switchesHeadsFirst): the heads the heatmap draws alone are handed over as
+// soon as they are computed (earlyTraceReady), the whole layer after. Llama-3.2-1B at 4,096 tokens
+// rebuilds 32 heads in about 1.4 s on this project's AMD machine.
+ShownHeadsFirst ModelWorker::headsFirst(const std::shared_ptr<const ModelRun>& run, int layer, std::vector<bool> heads,
+                                        const LatestRequestWorker::Request& request) {
+    return {std::move(heads), [this, run, layer, &request](std::shared_ptr<const Trace> early) {
+                request.deliverEarly([this, run, layer, early = std::move(early)] {
+                    if (run != run_ || detailLayer_ != layer) return;
+                    early_ = early;
+                    emit earlyTraceReady(layer);
+                });
+            }};
 }
 
 void ModelWorker::letGoOfDetail(int layer) {

@@ -28,8 +28,9 @@ public:
     void run(const QString& sentence, int detailLayer, const std::vector<HeadRef>& ablate = {},
              std::vector<int> earlyHeads = {});
     // → detailReady (for lastRun()). A long run's layer is rebuilt as a run: runs() tell started,
-    // progress and failed (cancelled by cancel() or a newer layer), then detailReady.
-    void showLayerInDetail(int layer);
+    // progress and failed (cancelled by cancel() or a newer layer), then detailReady; before it
+    // earlyTraceReady with `earlyHeads` alone (the heatmap's), when they are some of the heads.
+    void showLayerInDetail(int layer, std::vector<int> earlyHeads = {});
     // A long run: lets go of the rebuilt layer before `layer` is asked for, so that once the views
     // let go too its buffers go to the next rebuild (detailTrace() is null until then).
     void letGoOfDetail(int layer);
@@ -45,8 +46,9 @@ public:
     std::shared_ptr<const Trace> detailTrace() const { return detail_; }
     int detailTraceLayer() const { return detailTraceLayer_; }
     int detailLayer() const { return detailLayer_; }
-    // The run still going, as far as its shown layer (earlyTraceOf): → earlyTraceReady once that
-    // layer is computed; null again once the run is delivered or fails.
+    // The run still going, as far as its shown layer (earlyTraceOf), or a long run's layer being
+    // rebuilt with the early heads alone (ShownHeadsFirst): → earlyTraceReady once they are computed;
+    // null again once the run or the layer is delivered, fails, or another layer is asked for.
     std::shared_ptr<const Trace> earlyTrace() const { return early_; }
     QString lastSentence() const { return sentence_; }
     // The predictions of lastRun()'s sentence with every head on: what an ablated run's
@@ -62,6 +64,8 @@ signals:
 private:
     struct RunResult;
     void deliverRun(const std::shared_ptr<RunResult>& result);
+    ShownHeadsFirst headsFirst(const std::shared_ptr<const ModelRun>& run, int layer, std::vector<bool> heads,
+                               const LatestRequestWorker::Request& request);
 
     // Children: destroyed with this, each cancels what it runs and waits for its thread.
     LatestRequestWorker* opener_ = nullptr;

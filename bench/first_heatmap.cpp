@@ -5,7 +5,8 @@
 // run shown, then quits. bench/run_forward_bench.sh and run_export_bench.sh time it; the
 // hostile rows of tests/hostile/cases-theme.tsv use it as a window that starts and quits alone.
 // --switch-layer N: then shows layer N (1-based) as the layer box does and prints the milliseconds
-// from that request to the heatmap's next paint with the layer rebuilt (bench/run_decoder_bench.sh).
+// from that request to the heatmap's next paint with the layer rebuilt (bench/run_decoder_bench.sh);
+// a long run first to the paint of the heatmap's head, rebuilt before the rest of the layer.
 // N,M,…: the layers in turn, each timed (the first switch of a long run faults in its layer's pages,
 // later ones reuse the layer let go, core/model/recycled_weights.hpp).
 //   build/bench/attnscope_first_heatmap --model FOLDER|ID [--sentence TEXT] [--lang zh_CN|en] [--switch-layer N[,M…]]
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QTimer>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 #include <qcustomplot.h>  // firstPlot() is compared as the QObject it is
@@ -62,9 +64,9 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() != QEvent::Paint || done_ || painted_ || !(model_->lastRun() || model_->earlyTrace()) ||
-            watched != static_cast<QObject*>(heatmap_->firstPlot()))
-            return false;
+        if (event->type() != QEvent::Paint || done_ || watched != static_cast<QObject*>(heatmap_->firstPlot())) return false;
+        if (painted_) return switchedHeadPainted();
+        if (!(model_->lastRun() || model_->earlyTrace())) return false;
         painted_ = true;
         std::printf("first heatmap painted %lld ms after the model was requested\n", static_cast<long long>(started_.elapsed()));
         std::fflush(stdout);
@@ -73,6 +75,18 @@ protected:
     }
 
 private:
+    // A long run's switch draws the heatmap's head before the rest of the layer is rebuilt.
+    bool switchedHeadPainted() {
+        if (!switched_.isValid() || headPainted_ == next_ || !model_->earlyTrace() ||
+            model_->worker()->detailLayer() != switches_[next_])
+            return false;
+        headPainted_ = next_;
+        std::printf("layer %d's heatmap (its head) painted %lld ms after it was asked for\n", switches_[next_] + 1,
+                    static_cast<long long>(switched_.elapsed()));
+        std::fflush(stdout);
+        return false;
+    }
+
     void afterFirstHeatmap() {
         if (switches_.empty()) return static_cast<void>(quit());
         QTimer::singleShot(0, this, [this] { switchLayer(); });
@@ -101,6 +115,7 @@ private:
     const QElapsedTimer& started_;
     std::vector<int> switches_;  // 0-based; none: quit after the first heatmap
     std::size_t next_ = 0;
+    std::size_t headPainted_ = SIZE_MAX;  // the switch whose early head was painted
     QElapsedTimer switched_;
     bool painted_ = false;  // the first heatmap
     bool ran_ = false;      // the whole run is shown

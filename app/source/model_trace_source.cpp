@@ -121,7 +121,7 @@ void ModelTraceSource::showLayer(int layer) {
         emit traceChanged();
         emit workedTraceChanged();
     }
-    worker_->showLayerInDetail(layer);
+    worker_->showLayerInDetail(layer, earlyHeads_);
 }
 
 // Cancels a run still going; the views keep what they show until they are given another trace.
@@ -192,7 +192,7 @@ void ModelTraceSource::rebuildLayerLetGo() {
     if (!longRun() || detail_ || letGo_ < 0) return;
     const int layer = std::exchange(letGo_, -1);
     worker_->letGoOfDetail(layer);  // the layer the views are about to draw again
-    worker_->showLayerInDetail(layer);
+    worker_->showLayerInDetail(layer, earlyHeads_);
 }
 
 void ModelTraceSource::onRunFinished() {

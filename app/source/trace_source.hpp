@@ -74,10 +74,12 @@ public:
     // weights until it is rebuilt; after a cancelled switch, the layer shown before, rebuilt again).
     virtual int drawnLayer(int layer) const { return layer; }
     // A run still going, as far as the layer `layer` of earlyTraceReady(layer): every other layer
-    // without weights. The heatmap draws it before the run ends; the other views wait for trace().
+    // without weights; or a long run's layer switch with the early heads alone rebuilt. The
+    // heatmap draws it first; the other views wait for trace().
     virtual std::shared_ptr<const Trace> earlyTrace() const { return nullptr; }
-    // The heads (0-based) the heatmap draws, for the next runs: all a run can afford to hand over
-    // early of a shown layer too large to copy (a long run's; empty: none of it).
+    // The heads (0-based) the heatmap draws, for the next runs and layer switches: all a run can
+    // afford to hand over early of a shown layer too large to copy, and what a long run's switch
+    // rebuilds first (empty: none of it).
     virtual void setEarlyHeads(std::vector<int> /*heads*/) {}
     // A long run's thumbnails and statistics' sums of the heads trace() holds no weights of
     // (core/model/long_run.hpp); null for every other run.

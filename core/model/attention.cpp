@@ -409,15 +409,29 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
                                 releaseHidden};
     const ModelArithmetic sideBySide{&gemm, OneThreadProducts{activeSimdLevel()}, shape.causal, activeSimdLevel(),
                                      shape.window, everyScore, releaseHidden};
-    const std::function<void(int)> part = [&](int index) {
-        for (int h = index; h < heads; h += parts) attend(h, sideBySide);
+    // The heads `wanted` names (true: a first pass's; false: the rest, and any first head whose
+    // weights were taken; every head without one).
+    const auto attendHeads = [&](std::optional<bool> wanted) {
+        const auto inPass = [&](int h) {
+            const bool first = asked.first.heads.empty() || asked.first.heads[static_cast<std::size_t>(h)];
+            return !wanted || (*wanted ? first : !first || layer.heads[static_cast<std::size_t>(h)].weights.size() == 0);
+        };
+        const std::function<void(int)> part = [&](int index) {
+            for (int h = index; h < heads; h += parts)
+                if (inPass(h)) attend(h, sideBySide);
+        };
+        if (parts > 1 && runOnColumnPool(parts, part)) return;
+        // Heads one after the other: on one product thread, from kHeadThreadsFrom tokens, on our
+        // one-thread kernels (a long run's causal heads digested in blocks, never a T×T grid); else
+        // each product through gemm (OpenBLAS, threaded inside).
+        const bool ownKernels = productThreads() < 2 && ownHeadKernels(T);
+        for (int h = 0; h < heads; ++h)
+            if (inPass(h)) attend(h, ownKernels ? sideBySide : alone);
     };
-    if (parts > 1 && runOnColumnPool(parts, part)) return;
-    // Heads one after the other: on one product thread, from kHeadThreadsFrom tokens, on our
-    // one-thread kernels (a long run's causal heads digested in blocks, never a T×T grid); else
-    // each product through gemm (OpenBLAS, threaded inside).
-    const bool ownKernels = productThreads() < 2 && ownHeadKernels(T);
-    for (int h = 0; h < heads; ++h) attend(h, ownKernels ? sideBySide : alone);
+    if (asked.first.heads.size() != static_cast<std::size_t>(heads)) return attendHeads(std::nullopt);
+    attendHeads(true);
+    asked.first.onComputed(layer);
+    attendHeads(false);
 }
 
 void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, int heads, bool causal, LayerDetail detail,

@@ -38,7 +38,16 @@ LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens) {
     return fullLayerBytes(config, tokens) <= kRebuiltLayerBudget ? LayerDetail::Full : LayerDetail::WeightsNoOutput;
 }
 
+bool switchesHeadsFirst(const TransformerConfig& config) { return config.heads >= kHeadsFirstFrom; }
+
 void releaseThreadLayerBuffers() { threadLayerBuffers() = LayerBuffers{}; }
+
+namespace {
+thread_local bool keepAfterRebuilds = false;
+}  // namespace
+
+void keepThreadLayerBuffersAfterRebuilds(bool keep) { keepAfterRebuilds = keep; }
+bool keepsThreadLayerBuffersAfterRebuilds() { return keepAfterRebuilds; }
 
 LayerTrace ablationFlagsOf(const LayerTrace& layer) {
     LayerTrace kept;

@@ -43,10 +43,25 @@ std::vector<LayerDetail> layerDetails(const TransformerConfig& config, int token
 // (WeightsNoOutput: the run kept the layer's output already).
 LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens);
 
+// Whether the window's layer switch hands the heatmap's head over before the rest of the layer
+// (ShownHeadsFirst) and its thread keeps a rebuild's buffers for the next: for a layer of many
+// heads. Both cost memory: the head drawn first is held twice until the layer is in, beside the
+// kept buffers (Qwen2.5-0.5B, 14 heads, at 4,096 tokens: 1.57 × the file at its peak against
+// 1.49 ×, over the 1.5 × goal), and its 14 heads rebuild within a second anyway (0.58–0.66 s);
+// Llama-3.2-1B's 32 took 1.3–1.5 s, the head first 0.33–0.83 s (bench/README.md).
+inline constexpr int kHeadsFirstFrom = 16;
+bool switchesHeadsFirst(const TransformerConfig& config);
+
 // A long run's layer buffers (threadLayerBuffers: Q, K, V, the T×d_ff MLP rows, about 280 MB at
 // 4,096 tokens on Qwen2.5-0.5B's shape) do not outlive it: they are dropped on the calling thread
 // once the run, or a layer rebuilt from it, is done. Short runs keep them (reused, no page faults).
 void releaseThreadLayerBuffers();
+// Except on a thread that rebuilds one layer after another (the window's layer switches): there
+// a rebuild's buffers (the normed input, Q, K: 72 MB at 4,096 tokens on Llama-3.2-1B's shape)
+// stay for the next, which then faults in no fresh pages (about 0.25 s of a switch in this
+// project's VM); a shorter sentence's rebuild shrinks them. No run happens on that thread.
+void keepThreadLayerBuffersAfterRebuilds(bool keep);
+bool keepsThreadLayerBuffersAfterRebuilds();
 
 // What a layer leaves in the run once an export has streamed it: each head's ablated flag.
 LayerTrace ablationFlagsOf(const LayerTrace& layer);

@@ -200,17 +200,18 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
 }
 
 Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer,
-                                      const std::vector<bool>& heads) {
+                                      const std::vector<bool>& heads, HeadsFirst first) {
     if (layer < 0 || layer >= model.config.layers || static_cast<std::size_t>(layer) + 1 >= run.hiddenStates.size())
         return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer)};
     const MatF& X = run.hiddenStates[static_cast<std::size_t>(layer)];  // T×d entering the layer
     LayerTrace trace;
     if (run.isLong()) seedWithKeptBuffers(trace);  // the last rebuilt layer the window let go
-    const HeadsAsked asked{layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads), heads};  // ablated as the run
+    HeadsAsked asked{layerHeadMask(ablatedHeads(run.trace), layer, model.config.heads), heads};  // ablated as the run
+    asked.first = std::move(first);
     // The attention half only: its Trace is all the layer shows; the feed-forward half's output is
     // hiddenStates[layer + 1], kept already.
     model.weights->attend(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, asked, nullptr);
-    if (run.isLong()) releaseThreadLayerBuffers();
+    if (run.isLong() && !keepsThreadLayerBuffersAfterRebuilds()) releaseThreadLayerBuffers();
     return trace;
 }
 

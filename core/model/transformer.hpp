@@ -145,8 +145,9 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
 // pass kRebuiltLayerBudget (rebuiltDetail, core/model/long_run.hpp). `heads` (H entries, or empty
 // for all): the heads the caller reads; past the budget only those are computed, the others hold
 // no weights (the command line's --head at 4,096 tokens: one head's 64 MB, not the layer's).
+// `first`: heads computed and handed over before the others (HeadsFirst).
 Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer,
-                                      const std::vector<bool>& heads = {});
+                                      const std::vector<bool>& heads = {}, HeadsFirst first = {});
 
 // Between layers: an error when the caller asked to cancel; else reports progress.
 Result<void> checkCancelled(const RunControl& control);

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include "core/model/hf_cache.hpp"
 #include "core/source/example_models.hpp"
@@ -157,12 +158,35 @@ namespace {
 // Layer `layer` of the run in full detail: the run's own copy when it kept the layer Full, else
 // recomputed from its input (traceLayerInDetail).
 Result<LayerTrace> layerInDetail(const OpenedModel& opened, const ModelRun& run, int layer,
-                                 const std::vector<bool>& heads = {}) {
+                                 const std::vector<bool>& heads = {}, HeadsFirst first = {}) {
     if (layer < 0 || layer >= static_cast<int>(run.trace.layers.size()))
         return Error{ErrorId::WhereModelRun, errorText(ErrorId::NoLayerNumber, layer + 1)};
     const auto index = static_cast<std::size_t>(layer);
     if (index < run.detail.size() && run.detail[index] == LayerDetail::Full) return run.trace.layers[index];
-    return traceLayerInDetail(opened.model, run, layer, heads);
+    return traceLayerInDetail(opened.model, run, layer, heads, std::move(first));
+}
+
+// The heads flagged of a layer being computed, taken out of it (HeadsFirst computes them again),
+// every other head its ablated flag alone.
+LayerTrace takeHeads(LayerTrace& soFar, const std::vector<bool>& heads) {
+    LayerTrace taken;
+    taken.heads.resize(soFar.heads.size());
+    for (std::size_t h = 0; h < soFar.heads.size(); ++h) {
+        taken.heads[h].ablated = soFar.heads[h].ablated;
+        if (h < heads.size() && heads[h]) taken.heads[h].weights = std::exchange(soFar.heads[h].weights, AttentionWeights());
+    }
+    return taken;
+}
+
+// A long run's layer switch: the heads `first` names, handed over as soon as they are computed.
+HeadsFirst handingOver(const ModelRun& run, int layer, const ShownHeadsFirst& first) {
+    if (first.heads.empty()) return {};
+    return {first.heads, [&run, layer, &first](LayerTrace& soFar) {
+                LayerTrace heads = takeHeads(soFar, first.heads);
+                const auto layers = static_cast<int>(run.trace.layers.size());
+                first.deliver(std::make_shared<const Trace>(
+                    earlyTraceOf(run.trace, layer, std::move(heads), layers, ablatedHeads(run.trace))));
+            }};
 }
 
 }  // namespace
@@ -176,11 +200,11 @@ Result<Trace> detailTraceOf(const OpenedModel& opened, const ModelRun& run, int 
 }
 
 Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std::shared_ptr<const ModelRun> run,
-                                                  int layer) {
+                                                  int layer, const ShownHeadsFirst& first) {
     if (!run->isLong()) return std::shared_ptr<const Trace>(run, &run->trace);  // shares the run's
     // The layer alone (detailTraceOf would copy the run's embeddings once more: T×d doubles,
     // 64 MB at 4,096 tokens on Llama-3.2-1B's shape).
-    auto recomputed = layerInDetail(opened, *run, layer);
+    auto recomputed = layerInDetail(opened, *run, layer, {}, handingOver(*run, layer, first));
     if (!recomputed) return recomputed.error();
     // A RoPE family's positional matrix is zeros no step of the window shows (nothing is added to
     // the embeddings): not copied, T×d doubles (28 MB at 4,096 tokens on Qwen2.5-0.5B's shape).

@@ -67,7 +67,15 @@ Result<Trace> takeDetailTrace(const OpenedModel& opened, ModelRun& run, int laye
 // core/model/long_run.hpp), whose layers hold no weights: then those layers with `layer` rebuilt in
 // its place (detailTraceOf's layer), so the heat map, the head view and the worked example read
 // that layer (workedLayer = layer); the other layers' thumbnails are the run's digests.
-Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std::shared_ptr<const ModelRun> run, int layer);
+// `first`: heads handed over before the rest of the layer is computed (a layer switch draws the
+// heatmap's first: Llama-3.2-1B rebuilds 32 heads at 4,096 tokens), in a Trace as this one with
+// those heads alone (earlyTraceOf's), taken from the layer and computed again (HeadsFirst).
+struct ShownHeadsFirst {
+    std::vector<bool> heads;  // H flags; empty: none
+    std::function<void(std::shared_ptr<const Trace>)> deliver;
+};
+Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std::shared_ptr<const ModelRun> run, int layer,
+                                                  const ShownHeadsFirst& first = {});
 
 // The window's first heatmap of a run still going (RunControl::onDetailLayer): `soFar`'s tokens
 // and settings (not its embedding and positional matrices), `computed` as layer `layer`, and each

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "core/model/transformer.hpp"
 #include "core/source/model_session.hpp"
@@ -146,4 +147,55 @@ TEST_CASE("earlyTraceOf: the shown layer in its place, every other layer its hea
             CHECK(head.ablated == run.trace.layers[static_cast<std::size_t>(n)].heads[static_cast<std::size_t>(h)].ablated);
             if (n != 2) CHECK(head.weights.size() == 0);
         }
+}
+
+// A long run's layer switch in the window draws the heatmap's head before the other heads of the
+// layer are rebuilt (HeadsFirst, ShownHeadsFirst): handed over once it is computed; taken, it is
+// computed again with the rest, equal bit for bit, and the layer equals one made in one pass.
+TEST_CASE("a rebuilt layer hands the heads asked first over before it computes the others", "[long_run][models]") {
+    for (const char* name : {"example-llama", "example-gpt"}) {
+        INFO(name);
+        const LoadedModel model = loadExample(name);
+        Handed unused;
+        const ModelRun run = runHanding(model, 40, 0, 2, unused, {}, [](int, int) { return false; });
+        REQUIRE(run.isLong());
+        int calls = 0;
+        std::vector<Eigen::Index> sizes;  // each head's weights when handed over
+        AttentionWeights taken;
+        const auto firstHeads = std::vector<bool>{false, true, false, false};
+        auto rebuilt = traceLayerInDetail(model, run, 2, {}, HeadsFirst{firstHeads, [&](LayerTrace& layer) {
+                                                                ++calls;
+                                                                for (const HeadTrace& head : layer.heads) sizes.push_back(head.weights.size());
+                                                                taken = std::exchange(layer.heads[1].weights, AttentionWeights());
+                                                            }});
+        REQUIRE(rebuilt.ok());
+        CHECK(calls == 1);
+        CHECK(sizes == std::vector<Eigen::Index>{0, 40 * 40, 0, 0});  // the others not computed yet
+        REQUIRE_MATRIX_NEAR(rebuilt.value().heads[1].weights, taken, 0.0);  // computed again
+        auto alone = traceLayerInDetail(model, run, 2);  // no first pass: the same numbers
+        REQUIRE(alone.ok());
+        requireSameWeights(alone.value(), rebuilt.value());
+    }
+}
+
+TEST_CASE("shownTraceOf hands over a Trace of the heads asked first before the whole layer", "[long_run][models]") {
+    auto opened = openModel((fixture_io::sourceDir() / "resources/models/example-llama").string());
+    REQUIRE(opened.ok());
+    const LoadedModel& model = opened.value().model;
+    Handed unused;
+    const auto run = std::make_shared<const ModelRun>(runHanding(model, 40, 0, 2, unused, {{1, 2}}, [](int, int) { return false; }));
+    std::shared_ptr<const Trace> early;
+    const ShownHeadsFirst first{{false, false, true, false}, [&](std::shared_ptr<const Trace> t) { early = std::move(t); }};
+    auto shown = shownTraceOf(opened.value(), run, 1, first);
+    REQUIRE(shown.ok());
+    REQUIRE(early != nullptr);
+    REQUIRE(early->layers.size() == 4);
+    const LayerTrace& whole = shown.value()->layers[1];
+    const LayerTrace& heads = early->layers[1];
+    REQUIRE_MATRIX_NEAR(whole.heads[2].weights, heads.heads[2].weights, 0.0);  // taken, computed again
+    CHECK(heads.heads[2].ablated);  // head 1:2 (0-based) switched off, as in the run
+    for (std::size_t h : {0u, 1u, 3u}) CHECK(heads.heads[h].weights.size() == 0);
+    for (std::size_t n : {0u, 2u, 3u}) CHECK(early->layers[n].heads[2].weights.size() == 0);
+    CHECK(early->tokens.size() == run->trace.tokens.size());
+    CHECK(early->embedding.size() == 0);
 }

@@ -123,6 +123,9 @@ TEST_CASE("isLongRun and rebuiltDetail: the budgets at the real models' shapes",
     CHECK(fullLayerBytes(qwen, 512) == 132120576u);
     CHECK(rebuiltDetail(qwen, 512) == LayerDetail::Full);
     CHECK(rebuiltDetail(qwen, 4096) == LayerDetail::WeightsNoOutput);
+    // A switch hands the heatmap's head over first for Llama's 32 heads, not Qwen's 14 (memory).
+    CHECK(switchesHeadsFirst(llama));
+    CHECK_FALSE(switchesHeadsFirst(qwen));
     const std::vector<LayerDetail> details = layerDetails(qwen, 1024, 128, 3, kAllWeightsBudget);
     CHECK(details == std::vector<LayerDetail>(24, LayerDetail::Summary));
     const std::vector<LayerDetail> shortRun = layerDetails(qwen, 512, 128, 3, kAllWeightsBudget);

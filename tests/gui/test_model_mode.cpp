@@ -78,16 +78,22 @@ bool cellsMatchFixture(const HeatmapView& view, int layer, int head) {
     return true;
 }
 
-// The single drawn heatmap equals the trace's first head, cell for cell.
-bool cellsEqualTrace(const HeatmapView& view, const Trace& trace) {
+// The single drawn heatmap equals the trace's first head (of its first layer, or `layer`), cell for cell.
+bool cellsEqualTrace(const HeatmapView& view, const Trace& trace, int layer = 0) {
     const auto builders = view.builders();
     if (builders.empty()) return false;
-    const Mat w = trace.layers.at(0).heads.at(0).weights.toMat();
+    const Mat w = trace.layers.at(static_cast<std::size_t>(layer)).heads.at(0).weights.toMat();
     const auto& cells = builders.front()->drawnCells();
     if (cells.size() != static_cast<std::size_t>(w.size())) return false;
     for (const DrawnCell& c : cells)
         if (c.value != w(c.row, c.col)) return false;
     return true;
+}
+
+// The source's views draw `layer` (a long run's: rebuilt) with its heads' weights.
+bool drawsWithWeights(const ModelTraceSource& source, int layer) {
+    const auto trace = source.trace();
+    return trace && source.drawnLayer(layer) == layer && hasWeights(trace->layers.at(static_cast<std::size_t>(layer)));
 }
 
 QStringList runTokens(MainWindow& w) {
@@ -122,15 +128,23 @@ Trace syntheticTrace(int tokens, int layers, int heads) {
 
 // example-llama (4 layers × 4 heads) with its position limit widened past 64 (RoPE learns none), in
 // `dir`: long inputs for long runs.
-bool copyWidenedExampleLlama(const QTemporaryDir& dir) {
+// `sixteenHeads`: the same weights read as 16 query heads of width 8 (8 key/value heads), the
+// shapes of q_proj (128×128) and k_proj (64×128) unchanged: a layer of as many heads as a
+// switch hands over first (kHeadsFirstFrom).
+bool copyWidenedExampleLlama(const QTemporaryDir& dir, bool sixteenHeads = false) {
     const QString from = kSource + "/resources/models/example-llama";
     for (const char* name : {"model.safetensors", "tokenizer.json"})
         if (!QFile::copy(from + "/" + name, dir.filePath(name))) return false;
     QFile config(from + "/config.json");
     if (!config.open(QIODevice::ReadOnly)) return false;
-    const QByteArray text = config.readAll().replace("\"max_position_embeddings\": 64", "\"max_position_embeddings\": 8192");
+    QByteArray text = config.readAll().replace("\"max_position_embeddings\": 64", "\"max_position_embeddings\": 8192");
+    if (sixteenHeads)
+        text.replace("\"num_attention_heads\": 4", "\"num_attention_heads\": 16")
+            .replace("\"num_key_value_heads\": 2", "\"num_key_value_heads\": 8")
+            .replace("\"head_dim\": 32", "\"head_dim\": 8");
     QFile widened(dir.filePath("config.json"));
-    return text.contains("8192") && widened.open(QIODevice::WriteOnly) && widened.write(text) == text.size();
+    return text.contains("8192") && (!sixteenHeads || text.contains("\"head_dim\": 8")) &&
+           widened.open(QIODevice::WriteOnly) && widened.write(text) == text.size();
 }
 
 QString repeated(const QString& words, int times) {
@@ -478,10 +492,7 @@ private slots:
         });
         w.openModel(dir.path());
         auto* layerBox = child<QComboBox>(w, "layer");
-        const auto shownWithWeights = [&](int layer) {
-            const auto trace = source->trace();
-            return trace && source->drawnLayer(layer) == layer && hasWeights(trace->layers.at(static_cast<std::size_t>(layer)));
-        };
+        const auto shownWithWeights = [&](int layer) { return drawsWithWeights(*source, layer); };
         QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(w) != nullptr && shownWithWeights(layerBox->currentIndex()), kWaitMs);
         QVERIFY(shownRunOf(w)->isLong());
         QVERIFY(drawnEarly);
@@ -490,6 +501,15 @@ private slots:
         // The Heads tab's statistics read the digests, never the rebuilt layer: a statistics job
         // still running at a switch held it, and the next layer was rebuilt beside it (1.60 × the file).
         for (const LayerTrace& layer : source->statisticsTrace()->layers) QVERIFY(!hasWeights(layer));
+
+        // Four heads rebuild whole (switchesHeadsFirst): nothing is handed over first.
+        int handed = 0;
+        connect(source, &TraceSource::earlyTraceReady, this, [&] { ++handed; });
+        const int switched = layerBox->currentIndex() == 3 ? 1 : 3;
+        layerBox->setCurrentIndex(switched);
+        QTRY_VERIFY_WITH_TIMEOUT(shownWithWeights(switched), kWaitMs);
+        QCOMPARE(handed, 0);
+
         const int before = layerBox->currentIndex();
         const int asked = before == 2 ? 1 : 2;
 
@@ -500,6 +520,39 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(layerBox->currentIndex() == before && shownWithWeights(before), kWaitMs);
         QVERIFY(!hasWeights(source->trace()->layers.at(static_cast<std::size_t>(asked))));
         QTRY_VERIFY_WITH_TIMEOUT(!child<QProgressBar>(w, "runProgress")->isVisible(), kWaitMs);
+    }
+
+    // Issue 31: a long run's layer of many heads (Llama-3.2-1B's 32: 1.3–1.5 s at 4,096 tokens)
+    // draws the heatmap's head first, rebuilt before the others, then the whole layer. example-llama
+    // read as 16 heads is a long run from about 2,100 tokens.
+    void aLongRunSwitchDrawsTheHeatmapsHeadBeforeTheLayer() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid() && copyWidenedExampleLlama(dir, true));
+        MainWindow& w = *window_;
+        w.setSentence(repeated("the cat sat on the mat", 300));
+        child<QTabWidget>(w, "tabs")->setCurrentWidget(child<HeatmapView>(w, "heatmap"));
+        ModelTraceSource* source = modelSourceOf(w);
+        w.openModel(dir.path());
+        auto* layerBox = child<QComboBox>(w, "layer");
+        const auto shownWithWeights = [&](int layer) { return drawsWithWeights(*source, layer); };
+        QTRY_VERIFY_WITH_TIMEOUT(shownRunOf(w) != nullptr && shownWithWeights(layerBox->currentIndex()), kWaitMs);
+        QVERIFY(shownRunOf(w)->isLong());
+        QCOMPARE(shownRunOf(w)->trace.headCount(), 16);
+        const int switched = layerBox->currentIndex() == 3 ? 1 : 3;
+        bool headFirst = false;
+        connect(source, &TraceSource::earlyTraceReady, this, [&](int layer) {
+            const LayerTrace& rebuilt = source->earlyTrace()->layers.at(static_cast<std::size_t>(switched));
+            headFirst = layer == switched && !shownWithWeights(switched) && rebuilt.heads[0].weights.size() > 0 &&
+                        rebuilt.heads[1].weights.size() == 0 &&
+                        cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), *source->earlyTrace(), switched);
+        });
+        layerBox->setCurrentIndex(switched);
+        QTRY_VERIFY_WITH_TIMEOUT(shownWithWeights(switched), kWaitMs);
+        QVERIFY(headFirst);
+        QCOMPARE(source->earlyTrace(), nullptr);
+        const LayerTrace& whole = source->trace()->layers.at(static_cast<std::size_t>(switched));
+        for (const HeadTrace& head : whole.heads) QVERIFY(head.weights.size() > 0);
+        QVERIFY(cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), *source->trace(), switched));  // the same numbers
     }
 
     // Issue 25: a RoPE family in every tab. Each view shows core's numbers for the run on screen.
