@@ -69,14 +69,14 @@ double settle(HeadView& view) {
     return static_cast<double>(clock.nsecsElapsed()) / 1e6;
 }
 
-void hover(HeadView& view, int events, std::mt19937& rng, Frames& into) {
+void hover(HeadView& view, int tokens, int events, std::mt19937& rng, Frames& into) {
     QWidget* canvas = view.canvas();
     QScrollBar* bar = view.scrollArea()->verticalScrollBar();
     const int rows = view.scrollArea()->viewport()->height() / view.rowHeight();
     const int firstRow = (bar->value() + view.rowHeight() - 1) / view.rowHeight();
     std::uniform_int_distribution<int> row(0, rows - 3), side(0, 1);
     for (int i = 0; i < events; ++i) {
-        const int token = std::clamp(firstRow + row(rng), 0, 511);
+        const int token = std::clamp(firstRow + row(rng), 0, tokens - 1);
         const QPoint p = view.tokenRect(side(rng) ? HoveredToken::Left : HoveredToken::Right, token).center();
         QMouseEvent move(QEvent::MouseMove, p, canvas->mapToGlobal(p), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
         timed(view, canvas, move, into);
@@ -136,13 +136,13 @@ int main(int argc, char** argv) {
     workerCpu(trace, T, 3 * view.scrollArea()->viewport()->height(), view.rowHeight(), view.canvas()->width() / 2);
     std::mt19937 rng(5);
     Frames hovering, scrolling, focusHover, focusScroll;
-    hover(view, events, rng, hovering);
+    hover(view, T, events, rng, hovering);
     view.setHoveredToken(std::nullopt);  // the wheel moves the rows under a real mouse: no hover stays
     scroll(view, events, scrolling);
     view.setHoveredToken(std::nullopt);
     view.setFocusToken(T / 2);
     settle(view);
-    hover(view, events, rng, focusHover);
+    hover(view, T, events, rng, focusHover);
     view.setHoveredToken(std::nullopt);
     scroll(view, events, focusScroll);
     report("hover (mouse moves)", hovering);

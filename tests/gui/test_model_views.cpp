@@ -183,6 +183,7 @@ private slots:
     void headViewSharedScaleDividesByTheLayerMax();
     void hoveringALeftTokenIsolatesItsLines();
     void hoveringARightTokenShowsLinesIntoIt();
+    void aTokensLinesAndTheMostAnyTokenHas();
     void headViewHidesSpecialTokens();
     void severalHeadsGetSeveralColours();
     void headViewAverageIsTheHandMean();
@@ -412,6 +413,26 @@ void ModelViewsTest::hoveringARightTokenShowsLinesIntoIt() {
     // Column 3 of L1 h1: .25 .005 0 1 → two lines.
     QCOMPARE(static_cast<int>(view.drawnLines().size()), 2);
     for (const DrawnLine& line : view.drawnLines()) QCOMPARE(line.to, 3);
+}
+
+// What a hover shows and what its list is made ready for, on five lines by hand.
+void ModelViewsTest::aTokensLinesAndTheMostAnyTokenHas() {
+    const std::vector<DrawnLine> lines{{0, 1, 0, 0.5, 0.5}, {1, 1, 0, 0.2, 0.2}, {2, 1, 1, 0.9, 0.9}, {1, 0, 1, 0.8, 0.8}, {2, 2, 0, 0.1, 0.1}};
+    std::vector<DrawnLine> into{lines[4]};  // cleared first
+    const auto ends = [&] {
+        std::vector<std::pair<int, int>> e;
+        for (const DrawnLine& l : into) e.emplace_back(l.from, l.to);
+        return e;
+    };
+    linesTouching(lines, {HoveredToken::Left, 1}, into);  // out of token 1
+    QCOMPARE(ends(), (std::vector<std::pair<int, int>>{{1, 1}, {1, 0}}));
+    linesTouching(lines, {HoveredToken::Right, 1}, into);  // into token 1
+    QCOMPARE(ends(), (std::vector<std::pair<int, int>>{{0, 1}, {1, 1}, {2, 1}}));
+    linesTouching(lines, {HoveredToken::Both, 1}, into);  // the focus: both ways, 1→1 once
+    QCOMPARE(ends(), (std::vector<std::pair<int, int>>{{0, 1}, {1, 1}, {2, 1}, {1, 0}}));
+    // Token 1: those 4; token 0: 0→1, 1→0; token 2: 2→1, 2→2 (once); token 3: none.
+    QCOMPARE(mostLinesOfOneToken(lines, 4), std::size_t{4});
+    QCOMPARE(mostLinesOfOneToken({}, 0), std::size_t{0});
 }
 
 void ModelViewsTest::headViewHidesSpecialTokens() {

@@ -52,12 +52,9 @@ void HeadView::keyPressEvent(QKeyEvent* event) {
 
 // The lines of the hovered token (one side) or else of the focus token (both sides).
 void HeadView::filterByHover() {
-    shown_.clear();
     const auto token = active();
-    if (!token) return;
-    const bool out = token->side != HoveredToken::Right, in = token->side != HoveredToken::Left;
-    for (const DrawnLine& line : *all_)
-        if ((out && line.from == token->token) || (in && line.to == token->token)) shown_.push_back(line);
+    if (!token) return shown_.clear();
+    linesTouching(*all_, *token, shown_);
 }
 
 int HeadView::rowHeight() const { return canvas_->rowHeight(); }

@@ -216,4 +216,20 @@ EdgeMarks edgeMarksOf(const std::vector<DrawnLine>& lines, const RowGeometry& ro
     return out;
 }
 
+void linesTouching(const std::vector<DrawnLine>& lines, const HoveredToken& token, std::vector<DrawnLine>& into) {
+    into.clear();
+    const bool out = token.side != HoveredToken::Right, in = token.side != HoveredToken::Left;
+    for (const DrawnLine& line : lines)
+        if ((out && line.from == token.token) || (in && line.to == token.token)) into.push_back(line);
+}
+
+std::size_t mostLinesOfOneToken(const std::vector<DrawnLine>& lines, int tokenCount) {
+    std::vector<std::size_t> count(static_cast<std::size_t>(std::max(tokenCount, 0)));
+    for (const DrawnLine& line : lines) {
+        ++count[static_cast<std::size_t>(line.from)];
+        if (line.to != line.from) ++count[static_cast<std::size_t>(line.to)];
+    }
+    return count.empty() ? 0 : *std::max_element(count.begin(), count.end());
+}
+
 }  // namespace attnscope

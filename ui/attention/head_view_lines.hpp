@@ -114,6 +114,13 @@ struct LinesJob {
 // Every line of the layer under the options; nothing when cancelled. Worker or GUI thread.
 std::optional<std::vector<DrawnLine>> extractLines(const LinesJob& job);
 
+// The lines of `token` (out of it on the Left, into it on the Right, both for Both) into `into`,
+// which is cleared first and keeps its capacity.
+void linesTouching(const std::vector<DrawnLine>& lines, const HoveredToken& token, std::vector<DrawnLine>& into);
+
+// The most lines any one token has, in and out: what a hover's list can grow to.
+std::size_t mostLinesOfOneToken(const std::vector<DrawnLine>& lines, int tokenCount);
+
 // What rendering the picture reads: its own copies only.
 struct RenderJob {
     std::shared_ptr<const std::vector<DrawnLine>> lines;

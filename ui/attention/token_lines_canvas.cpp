@@ -174,6 +174,9 @@ void TokenLinesCanvas::paintLines(QPainter& p, const QRect& exposed) {
     const bool current = paintPicture(p, area, key);
     if (!view_->active()) {
         if (current) painted_.source = Painted::Picture;
+        const double dpr = devicePixelRatioF();
+        const QSize seen = (visibleRegion().boundingRect() & band()).size();
+        reserveHoverScratch(QSize(static_cast<int>(std::ceil(seen.width() * dpr)), static_cast<int>(std::ceil(seen.height() * dpr))));
     } else if (static_cast<int>(view_->shown_.size()) > kHoverDenseLines) {
         paintHoverPicture(p, area, key, current);
     } else {
@@ -217,7 +220,7 @@ void TokenLinesCanvas::paintHoverPicture(QPainter& p, const QRect& area, const H
 // 1000 px view take 5–15 ms; these well under 1 ms), then one blit.
 void TokenLinesCanvas::paintHoverLines(QPainter& p, const QRect& area) {
     const double dpr = devicePixelRatioF();
-    QImage image(static_cast<int>(std::ceil(area.width() * dpr)), static_cast<int>(std::ceil(area.height() * dpr)), QImage::Format_RGB32);
+    QImage image = hoverFrame(QSize(static_cast<int>(std::ceil(area.width() * dpr)), static_cast<int>(std::ceil(area.height() * dpr))));
     image.fill(palette().color(QPalette::Base));
     if (!view_->linesImage_.isNull()) {
         QPainter under(&image);
@@ -236,6 +239,17 @@ void TokenLinesCanvas::paintHoverLines(QPainter& p, const QRect& area) {
     image.setDevicePixelRatio(dpr);
     p.drawImage(area.topLeft(), image);
     painted_.source = Painted::HoverLines;
+}
+
+void TokenLinesCanvas::reserveHoverScratch(QSize size) {
+    if (hoverScratch_.width() >= size.width() && hoverScratch_.height() >= size.height()) return;
+    hoverScratch_ = QImage(size.expandedTo(hoverScratch_.size()), QImage::Format_RGB32);
+    hoverScratch_.fill(Qt::black);  // touches every page now, not in the first hover frame
+}
+
+QImage TokenLinesCanvas::hoverFrame(QSize size) {
+    reserveHoverScratch(size);
+    return QImage(hoverScratch_.bits(), size.width(), size.height(), hoverScratch_.bytesPerLine(), QImage::Format_RGB32);
 }
 
 // `image`'s part under `area`, the image drawn for `of` (band x from 0, canvas y from of.windowTop;
