@@ -44,11 +44,12 @@ std::vector<LayerDetail> layerDetails(const TransformerConfig& config, int token
 LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens);
 
 // Whether the window's layer switch hands the heatmap's head over before the rest of the layer
-// (ShownHeadsFirst) and its thread keeps a rebuild's buffers for the next: for a layer of many
-// heads. Both cost memory: the head drawn first is held twice until the layer is in, beside the
-// kept buffers (Qwen2.5-0.5B, 14 heads, at 4,096 tokens: 1.57 × the file at its peak against
-// 1.49 ×, over the 1.5 × goal), and its 14 heads rebuild within a second anyway (0.58–0.66 s);
-// Llama-3.2-1B's 32 took 1.3–1.5 s, the head first 0.33–0.83 s (bench/README.md).
+// (ShownHeadsFirst), its thread keeps a rebuild's buffers for the next, and the shown Trace's copy
+// of the embeddings is kept for the next (recycled_weights.hpp): for a layer of many heads. All
+// cost memory. On Qwen2.5-0.5B (14 heads) at 4,096 tokens the first two took its peak from 1.49 ×
+// to 1.57 × the file, the embeddings' copy to 1.52 ×, over the 1.5 × goal, and its 14 heads
+// rebuild within a second anyway (0.58–0.85 s). Llama-3.2-1B's 32: the head first in 0.36–0.90 s,
+// the whole layer 0.74–0.90 s after the first switch (bench/README.md).
 inline constexpr int kHeadsFirstFrom = 16;
 bool switchesHeadsFirst(const TransformerConfig& config);
 

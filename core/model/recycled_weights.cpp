@@ -11,6 +11,7 @@ namespace {
 struct KeptBuffers {
     std::mutex mutex;
     std::vector<MatF> buffers;  // head h's T×T floats, in head order
+    Mat embedding;              // T×d
 };
 
 KeptBuffers& kept() {
@@ -26,22 +27,25 @@ std::size_t buffersToKeep(const LayerTrace& layer) { return layer.heads.size(); 
 
 }  // namespace
 
-void keepForNextRebuild(LayerTrace&& layer) {
+void keepForNextRebuild(LayerTrace&& layer, Mat&& embedding) {
     std::vector<MatF> buffers;
     const std::size_t keep = buffersToKeep(layer);
     for (std::size_t h = 0; h < keep; ++h)
         if (layer.heads[h].weights.isFloat()) buffers.push_back(std::move(layer.heads[h].weights.floatStorage()));
     std::vector<MatF> older;
+    Mat olderEmbedding;
     {
         const std::scoped_lock lock(kept().mutex);
         older.swap(kept().buffers);
         kept().buffers = std::move(buffers);
+        olderEmbedding.swap(kept().embedding);
+        kept().embedding.swap(embedding);
     }
     // The rest goes after the buffers are kept: freeing it takes tens of milliseconds at 4,096
     // tokens, and a rebuild asked for meanwhile (a quick second switch) would find none kept,
     // fill fresh pages, and leave the kept ones on top of the peak.
     layer = LayerTrace();
-}  // `older` is freed outside the lock
+}  // `older` and `olderEmbedding` are freed outside the lock
 
 void seedWithKeptBuffers(LayerTrace& layer) {
     std::vector<MatF> buffers;
@@ -53,17 +57,26 @@ void seedWithKeptBuffers(LayerTrace& layer) {
     for (std::size_t h = 0; h < buffers.size(); ++h) layer.heads[h].weights.floatStorage().swap(buffers[h]);
 }
 
+Mat takeKeptEmbedding() {
+    Mat embedding;
+    const std::scoped_lock lock(kept().mutex);
+    embedding.swap(kept().embedding);
+    return embedding;
+}
+
 void dropKeptBuffers() {
     std::vector<MatF> older;
+    Mat olderEmbedding;
     const std::scoped_lock lock(kept().mutex);
     older.swap(kept().buffers);
+    olderEmbedding.swap(kept().embedding);
 }
 
 std::size_t keptBufferBytes() {
     const std::scoped_lock lock(kept().mutex);
     std::size_t bytes = 0;
     for (const MatF& m : kept().buffers) bytes += static_cast<std::size_t>(m.size()) * sizeof(float);
-    return bytes;
+    return bytes + static_cast<std::size_t>(kept().embedding.size()) * sizeof(double);
 }
 
 }  // namespace attnscope

@@ -7,6 +7,7 @@
 #include "core/model/hf_cache.hpp"
 #include "core/source/example_models.hpp"
 #include "core/model/blocks.hpp"
+#include "core/model/long_run.hpp"
 #include "core/model/recycled_weights.hpp"
 #include "core/model/sgemm.hpp"
 #include "core/text/error_messages.hpp"
@@ -209,13 +210,18 @@ Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std
     // A RoPE family's positional matrix is zeros no step of the window shows (nothing is added to
     // the embeddings): not copied, T×d doubles (28 MB at 4,096 tokens on Qwen2.5-0.5B's shape).
     // Exports never read this copy: they run their own.
-    auto shown = std::make_unique<Trace>(headerOf(run->trace, run->trace.positionalKind != PositionalKind::Rotary));
+    auto shown = std::make_unique<Trace>(headerOf(run->trace, false, false));
+    shown->embedding = takeKeptEmbedding();  // the last shown Trace's: its pages are there
+    shown->embedding = run->trace.embedding;
+    if (run->trace.positionalKind != PositionalKind::Rotary) shown->positional = run->trace.positional;
     shown->layers = run->trace.layers;  // each head's ablated flag
     const auto rebuilt = static_cast<std::size_t>(layer);
     shown->layers[rebuilt] = std::move(recomputed).value();
-    // Once no view shows it, its weights' buffers serve the next layer rebuilt.
-    return std::shared_ptr<const Trace>(shown.release(), [rebuilt](Trace* gone) {
-        keepForNextRebuild(std::move(gone->layers[rebuilt]));
+    // Once no view shows it, its weights' buffers serve the next layer rebuilt, and in a layer of
+    // many heads its embeddings' too (switchesHeadsFirst: the memory that policy may spend).
+    const bool keepEmbedding = switchesHeadsFirst(opened.model.config);
+    return std::shared_ptr<const Trace>(shown.release(), [rebuilt, keepEmbedding](Trace* gone) {
+        keepForNextRebuild(std::move(gone->layers[rebuilt]), keepEmbedding ? std::move(gone->embedding) : Mat());
         delete gone;
     });
 }

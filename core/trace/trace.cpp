@@ -1,7 +1,10 @@
 // Step metadata and matrix lookup for a Trace.
 #include "core/trace/trace.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
+#include <type_traits>
 
 #include "core/text/messages.hpp"
 #include "core/trace/token_names.hpp"
@@ -307,6 +310,45 @@ std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, 
                              step == Step::SourceInput ||
                              step == Step::Output || step == Step::WO || copiesOfX || blockFeatureColumns(step);
     return indexLabels(m.cols(), featureCols ? textsIn(trace.featureNames, language) : std::vector<std::string>{});
+}
+
+namespace {
+
+// The same bits in every cell a query may attend to: causal rows up to the diagonal only. The
+// masked half is zeros in both, and a long run hands its pages back (core/model/attention.cpp):
+// reading them faulted in 64 MB of pages a 4,096-token head, 0.34 s here.
+template <typename M>
+bool sameRows(const M& x, const M& y, bool causal) {  // row-major: a row's cells are contiguous
+    const Eigen::Index past = x.cols() - x.rows();  // keys before the first query (none here)
+    for (Eigen::Index r = 0; r < x.rows(); ++r) {
+        const Eigen::Index n = causal ? std::clamp<Eigen::Index>(r + 1 + past, 0, x.cols()) : x.cols();
+        if (std::memcmp(&x(r, 0), &y(r, 0), static_cast<std::size_t>(n) * sizeof(typename M::Scalar)) != 0) return false;
+    }
+    return true;
+}
+
+bool sameVisibleWeights(const AttentionWeights& a, const AttentionWeights& b, bool causal) {
+    if (a.isFloat() != b.isFloat() || a.rows() != b.rows() || a.cols() != b.cols() || a.size() == 0) return false;
+    return a.visit([&](const auto& x) {
+        return b.visit([&](const auto& y) {
+            if constexpr (std::is_same_v<decltype(x), decltype(y)>) return sameRows(x, y, causal);
+            else return false;
+        });
+    });
+}
+
+}  // namespace
+
+bool sameWeightsShown(const Trace& a, const Trace& b, int layer, const std::vector<int>& heads) {
+    const auto at = static_cast<std::size_t>(layer);
+    if (heads.empty() || layer < 0 || at >= a.layers.size() || at >= b.layers.size()) return false;
+    if (a.tokens != b.tokens || a.keyTokens != b.keyTokens || a.wordGroups != b.wordGroups) return false;
+    const std::vector<HeadTrace>&x = a.layers[at].heads, &y = b.layers[at].heads;
+    return x.size() == y.size() && std::all_of(heads.begin(), heads.end(), [&](int h) {
+               const auto i = static_cast<std::size_t>(h);
+               return h >= 0 && i < x.size() && x[i].ablated == y[i].ablated &&
+                      sameVisibleWeights(x[i].weights, y[i].weights, a.causal && b.causal);
+           });
 }
 
 }  // namespace attnscope

@@ -36,6 +36,7 @@ struct Token {
     int completedAhead = 0;
     bool invalidText = false;
     bool zeroVector = false;  // not in a lesson's table, made up as zeros (UnknownWords::Zeros), not hashed
+    bool operator==(const Token&) const = default;
 };
 
 // One head of one layer, both counted from 0 (shown from 1).
@@ -232,5 +233,10 @@ std::vector<std::string> rowLabels(const Trace& trace, Step step, int layer, int
                                    std::string_view language = {});
 std::vector<std::string> columnLabels(const Trace& trace, Step step, int layer, int head,
                                       std::string_view language = {});
+
+// Whether `a` and `b` hold the same tokens and, at `layer`, the same weights and ablated flag in
+// every one of `heads` (none: false): a view drawing those heads draws the same cells from
+// either. A long run's whole layer after its head came first holds that head's very bits.
+bool sameWeightsShown(const Trace& a, const Trace& b, int layer, const std::vector<int>& heads);
 
 }  // namespace attnscope

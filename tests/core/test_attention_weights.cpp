@@ -125,4 +125,47 @@ TEST_CASE("attention weights: analyses give the same result on float weights and
     CHECK(fromFloat(0) == Approx(0.5).margin(1e-7));
 }
 
+// Two Traces a heatmap would draw the same from (sameWeightsShown, core/trace/trace.hpp).
+TEST_CASE("sameWeightsShown compares the tokens and the cells a query may attend to", "[trace]") {
+    const auto traceOf = [](MatF head0, bool causal) {
+        Trace t;
+        t.tokens = {Token{"a"}, Token{"b"}, Token{"c"}};
+        t.causal = causal;
+        t.layers.resize(2);
+        t.layers[1].heads.resize(2);
+        t.layers[1].heads[0].weights = std::move(head0);
+        t.layers[1].heads[1].weights = MatF(MatF::Identity(3, 3));
+        return t;
+    };
+    MatF w(3, 3);
+    w << 1.0f, 0.0f, 0.0f,  //
+        0.25f, 0.75f, 0.0f,  //
+        0.5f, 0.125f, 0.375f;
+    const Trace shown = traceOf(w, true);
+    CHECK(sameWeightsShown(shown, traceOf(w, true), 1, {0}));
+    CHECK(sameWeightsShown(shown, traceOf(w, true), 1, {0, 1}));
+    CHECK_FALSE(sameWeightsShown(shown, traceOf(w, true), 1, {}));  // nothing drawn: nothing to keep
+    CHECK_FALSE(sameWeightsShown(shown, traceOf(w, true), 0, {0}));  // layer 0 holds no head
+    MatF visible = w;
+    visible(2, 1) = 0.126f;  // a cell on screen
+    CHECK_FALSE(sameWeightsShown(shown, traceOf(visible, true), 1, {0}));
+    CHECK(sameWeightsShown(shown, traceOf(visible, true), 1, {1}));  // head 1 is the same
+    MatF hidden = w;
+    hidden(0, 2) = 0.5f;  // above the diagonal: masked in a causal run, never read
+    CHECK(sameWeightsShown(shown, traceOf(hidden, true), 1, {0}));
+    CHECK_FALSE(sameWeightsShown(traceOf(w, false), traceOf(hidden, false), 1, {0}));  // an encoder reads it
+    Trace otherTokens = traceOf(w, true);
+    otherTokens.tokens[2].text = "d";
+    CHECK_FALSE(sameWeightsShown(shown, otherTokens, 1, {0}));
+    Trace ablated = traceOf(w, true);
+    ablated.layers[1].heads[0].ablated = true;
+    CHECK_FALSE(sameWeightsShown(shown, ablated, 1, {0}));
+    Trace inDouble = traceOf(w, true);
+    inDouble.layers[1].heads[0].weights = Mat(w.cast<double>());  // the same numbers, a lesson's precision
+    CHECK_FALSE(sameWeightsShown(shown, inDouble, 1, {0}));
+    Trace notComputed = traceOf(w, true);
+    notComputed.layers[1].heads[0].weights = AttentionWeights();
+    CHECK_FALSE(sameWeightsShown(notComputed, notComputed, 1, {0}));
+}
+
 }  // namespace attnscope

@@ -418,6 +418,8 @@ TEST_CASE("a shown layer the window lets go lends its buffers to the next layer 
             for (std::size_t h = 0; h < H; ++h) CHECK(used[h] == before[h]);
         before = used;
         onScreen.reset();  // the views let go of the last reference: every head's buffer is kept
+        // and not the embeddings' copy: a layer of a few heads (switchesHeadsFirst) spends no memory on it.
+        REQUIRE(!switchesHeadsFirst(opened.model.config));
         CHECK(keptBufferBytes() == H * T * T * sizeof(float));
     }
     (void)runWith(opened.model, ids, 0);  // a new run drops them
@@ -435,4 +437,32 @@ TEST_CASE("a float head's entropy by hand: zeros count 0, a NaN row counts what 
     // A NaN weight adds nothing (as 0·ln 0): row 2 is then ¼ and ½ → ½ + ½ = 1 bit; mean 2/3.
     w(2, 0) = std::numeric_limits<float>::quiet_NaN();
     CHECK(statisticsDigestOf(w, true).entropy == Approx(2.0 / 3).epsilon(1e-6));
+}TEST_CASE("the kept buffers hold a let-go layer's weight buffers and, when given, the embeddings' matrix", "[long_run]") {
+    dropKeptBuffers();
+    LayerTrace layer;
+    layer.heads.resize(2);
+    layer.heads[0].weights = MatF(MatF::Zero(5, 5));
+    layer.heads[1].weights = MatF(MatF::Zero(5, 5));
+    const void* head1 = layer.heads[1].weights.ref().visit([](const auto& m) { return static_cast<const void*>(m.data()); });
+    Mat embedding = Mat::Ones(3, 4);
+    const double* rows = embedding.data();
+    keepForNextRebuild(std::move(layer), std::move(embedding));
+    CHECK(keptBufferBytes() == 2 * 25 * sizeof(float) + 12 * sizeof(double));
+    Mat taken = takeKeptEmbedding();
+    CHECK(taken.data() == rows);  // the same pages: assigned a T×d matrix of the same size, it takes no new one
+    taken = Mat::Constant(3, 4, 2.0);
+    CHECK(taken.data() == rows);
+    CHECK(takeKeptEmbedding().size() == 0);  // taken once
+    CHECK(keptBufferBytes() == 2 * 25 * sizeof(float));
+    LayerTrace next;
+    seedWithKeptBuffers(next);
+    REQUIRE(next.heads.size() == 2);
+    CHECK(next.heads[1].weights.ref().visit([](const auto& m) { return static_cast<const void*>(m.data()); }) == head1);
+    CHECK(keptBufferBytes() == 0);
+    keepForNextRebuild(std::move(next), Mat());  // none given: none kept
+    CHECK(keptBufferBytes() == 2 * 25 * sizeof(float));
+    dropKeptBuffers();
+    CHECK(keptBufferBytes() == 0);
 }
+
+

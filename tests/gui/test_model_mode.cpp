@@ -79,10 +79,10 @@ bool cellsMatchFixture(const HeatmapView& view, int layer, int head) {
 }
 
 // The single drawn heatmap equals the trace's first head (of its first layer, or `layer`), cell for cell.
-bool cellsEqualTrace(const HeatmapView& view, const Trace& trace, int layer = 0) {
+bool cellsEqualTrace(const HeatmapView& view, const Trace& trace, int layer = 0, int head = 0) {
     const auto builders = view.builders();
     if (builders.empty()) return false;
-    const Mat w = trace.layers.at(static_cast<std::size_t>(layer)).heads.at(0).weights.toMat();
+    const Mat w = trace.layers.at(static_cast<std::size_t>(layer)).heads.at(static_cast<std::size_t>(head)).weights.toMat();
     const auto& cells = builders.front()->drawnCells();
     if (cells.size() != static_cast<std::size_t>(w.size())) return false;
     for (const DrawnCell& c : cells)
@@ -553,6 +553,10 @@ private slots:
         const LayerTrace& whole = source->trace()->layers.at(static_cast<std::size_t>(switched));
         for (const HeadTrace& head : whole.heads) QVERIFY(head.weights.size() > 0);
         QVERIFY(cellsEqualTrace(*child<HeatmapView>(w, "heatmap"), *source->trace(), switched));  // the same numbers
+        // Not drawn again, but read from the whole layer from now on: another head is there.
+        auto* heatmap = child<HeatmapView>(w, "heatmap");
+        heatmap->setHead(1);
+        QVERIFY(cellsEqualTrace(*heatmap, *source->trace(), switched, 1));
     }
 
     // Issue 25: a RoPE family in every tab. Each view shows core's numbers for the run on screen.

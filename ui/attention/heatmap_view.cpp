@@ -200,6 +200,16 @@ std::vector<int> HeatmapView::headsDrawnAlone() const {
     return {head_};
 }
 
+std::vector<int> HeatmapView::headsDrawn() const {
+    if (!trace_ || dirty_ || builders_.empty()) return {};
+    if (!allHeads_ && options_.aggregate == AttentionViewOptions::PerHead) return {head_};
+    std::vector<int> heads(static_cast<std::size_t>(trace_->headCount()));
+    std::iota(heads.begin(), heads.end(), 0);
+    return heads;
+}
+
+void HeatmapView::keepCellsFor(const Trace& trace) { trace_ = &trace; }
+
 void HeatmapView::rebuild() {
     dirty_ = false;
     if (!trace_ || trace_->layers.empty()) return clearPlots();

@@ -38,6 +38,10 @@ public:
     // The one head its next drawing reads (0-based); none when it draws every head side by side or
     // an average or maximum over heads (TraceSource::setEarlyHeads).
     std::vector<int> headsDrawnAlone() const;
+    std::vector<int> headsDrawn() const;  // every head the drawing on screen reads; none before one
+    // `trace` holds the cells on screen (sameWeightsShown): the view reads it from now on and draws
+    // nothing again (a 4,096-token head is 16 M cells, about 0.2 s on the GUI thread).
+    void keepCellsFor(const Trace& trace);
     bool allHeads() const { return allHeads_; }
 
     // What is drawn, for tests and PNG export.

@@ -19,9 +19,14 @@ std::vector<int> validHeads(std::vector<int> heads, int headCount) {
 }  // namespace
 
 void TraceTab::show(TraceOnScreen shown, bool now) {
-    shown_ = std::move(shown);
+    const bool drawn = !stale_ && shown_.trace;
+    TraceOnScreen onScreen = std::exchange(shown_, std::move(shown));  // let go of before any new drawing
     stale_ = true;
-    if (now) drawIfStale();
+    if (!now || !shown_.trace) return;
+    stale_ = false;
+    if (drawn && keepsDrawing(shown_, onScreen)) return;
+    onScreen = {};
+    draw(shown_);
 }
 
 void TraceTab::drawIfStale() {
@@ -33,6 +38,15 @@ void TraceTab::drawIfStale() {
 void HeatmapTab::draw(const TraceOnScreen& shown) {
     view_->setOptions(shown.options);
     view_->showTrace(*shown.trace, shown.layer, shown.decimals);
+}
+
+// A long run's whole layer after the heatmap's head came first holds the same numbers.
+bool HeatmapTab::keepsDrawing(const TraceOnScreen& shown, const TraceOnScreen& onScreen) {
+    const bool same = shown.layer == onScreen.layer && shown.decimals == onScreen.decimals &&
+                      shown.options == onScreen.options &&
+                      sameWeightsShown(*onScreen.trace, *shown.trace, shown.layer, view_->headsDrawn());
+    if (same) view_->keepCellsFor(*shown.trace);
+    return same;
 }
 
 void ModelViewTab::draw(const TraceOnScreen& shown) {

@@ -40,6 +40,14 @@ public:
 
 protected:
     virtual void draw(const TraceOnScreen& shown) = 0;
+    // `shown` replaces `onScreen`, which the tab drew last and still shows: true when the view
+    // keeps what it drew, reading `shown` from now on. By default false: drawn anew, once `onScreen`
+    // is let go (its Trace is not held beside the new drawing).
+    virtual bool keepsDrawing(const TraceOnScreen& shown, const TraceOnScreen& onScreen) {
+        static_cast<void>(shown);
+        static_cast<void>(onScreen);
+        return false;
+    }
 
 private:
     QWidget* page_;
@@ -65,6 +73,7 @@ public:
 
 protected:
     void draw(const TraceOnScreen& shown) override;
+    bool keepsDrawing(const TraceOnScreen& shown, const TraceOnScreen& onScreen) override;
 };
 
 // Every head of every layer as thumbnails: another layer in the layer box changes nothing here.
