@@ -433,6 +433,7 @@ void ModelViewsTest::aTokensLinesAndTheMostAnyTokenHas() {
     // Token 1: those 4; token 0: 0→1, 1→0; token 2: 2→1, 2→2 (once); token 3: none.
     QCOMPARE(mostLinesOfOneToken(lines, 4), std::size_t{4});
     QCOMPARE(mostLinesOfOneToken({}, 0), std::size_t{0});
+    QCOMPARE(mostLinesOfOneToken(lines, 2), std::size_t{4});  // token 2 counted past the two given
 }
 
 void ModelViewsTest::headViewHidesSpecialTokens() {

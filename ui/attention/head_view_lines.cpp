@@ -225,9 +225,14 @@ void linesTouching(const std::vector<DrawnLine>& lines, const HoveredToken& toke
 
 std::size_t mostLinesOfOneToken(const std::vector<DrawnLine>& lines, int tokenCount) {
     std::vector<std::size_t> count(static_cast<std::size_t>(std::max(tokenCount, 0)));
+    const auto add = [&count](int token) {  // a cross-attention key may lie past the query tokens
+        const auto t = static_cast<std::size_t>(token);
+        if (t >= count.size()) count.resize(t + 1);
+        ++count[t];
+    };
     for (const DrawnLine& line : lines) {
-        ++count[static_cast<std::size_t>(line.from)];
-        if (line.to != line.from) ++count[static_cast<std::size_t>(line.to)];
+        add(line.from);
+        if (line.to != line.from) add(line.to);
     }
     return count.empty() ? 0 : *std::max_element(count.begin(), count.end());
 }
