@@ -211,7 +211,7 @@ void ModelWorker::showLayerInDetail(int layer, std::vector<int> earlyHeads) {
 
 // A long run's switch (switchesHeadsFirst): the heads the heatmap draws alone are handed over as
 // soon as they are computed (earlyTraceReady), the whole layer after. Llama-3.2-1B at 4,096 tokens
-// shows its whole layer 0.74-0.90 s after a switch on this project's AMD machine (the first: 1.2-1.4 s).
+// shows its whole layer 0.74-1.19 s after a switch on this project's AMD machine, the first too.
 ShownHeadsFirst ModelWorker::headsFirst(const std::shared_ptr<const ModelRun>& run, int layer, std::vector<bool> heads,
                                         const LatestRequestWorker::Request& request) {
     return {std::move(heads), [this, run, layer, &request](std::shared_ptr<const Trace> early) {

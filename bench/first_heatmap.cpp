@@ -8,8 +8,11 @@
 // from that request to the heatmap's next paint with the layer rebuilt (bench/run_decoder_bench.sh);
 // a long run first to the paint of the heatmap's head, rebuilt before the rest of the layer.
 // N,M,…: the layers in turn, each timed (the first switch of a long run faults in its layer's pages,
-// later ones reuse the layer let go, core/model/recycled_weights.hpp).
-//   build/bench/attnscope_first_heatmap --model FOLDER|ID [--sentence TEXT] [--lang zh_CN|en] [--switch-layer N[,M…]]
+// later ones reuse the layer let go, core/model/recycled_weights.hpp). --look MS: each switch is
+// asked for MS milliseconds after the layer before is shown, as a person reads it first; without
+// it, the first switch shares the cores with what the window still does after a run.
+//   build/bench/attnscope_first_heatmap --model FOLDER|ID [--sentence TEXT] [--lang zh_CN|en]
+//                                       [--switch-layer N[,M…]] [--look MS]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -40,9 +43,10 @@ namespace {
 // the layer, once the switched layer's Trace is shown).
 class QuitAfterFirstHeatmap : public QObject {
 public:
-    QuitAfterFirstHeatmap(const MainWindow& window, const QElapsedTimer& started, std::vector<int> switches)
+    QuitAfterFirstHeatmap(const MainWindow& window, const QElapsedTimer& started, std::vector<int> switches, int lookMs)
         : model_(child<ModelTraceSource>(window, "modelSource")), heatmap_(child<HeatmapView>(window, "heatmap")),
-          controls_(child<AttentionControls>(window, "modelControls")), started_(started), switches_(std::move(switches)) {
+          controls_(child<AttentionControls>(window, "modelControls")), started_(started), switches_(std::move(switches)),
+          lookMs_(lookMs) {
         // The switched layer's Trace is in: its views are drawn (the events it queued), then the time taken.
         connect(model_, &ModelTraceSource::traceChanged, this, [this] {
             if (!model_->lastRun() || ran_) return;
@@ -58,7 +62,7 @@ public:
                         static_cast<long long>(switched_.elapsed()));
             std::fflush(stdout);
             if (++next_ == switches_.size()) return static_cast<void>(quit());
-            QTimer::singleShot(0, this, [this] { switchLayer(); });
+            QTimer::singleShot(lookMs_, this, [this] { switchLayer(); });
         });
     }
 
@@ -89,7 +93,7 @@ private:
 
     void afterFirstHeatmap() {
         if (switches_.empty()) return static_cast<void>(quit());
-        QTimer::singleShot(0, this, [this] { switchLayer(); });
+        QTimer::singleShot(lookMs_, this, [this] { switchLayer(); });
     }
 
     void switchLayer() {
@@ -114,6 +118,7 @@ private:
     AttentionControls* controls_;
     const QElapsedTimer& started_;
     std::vector<int> switches_;  // 0-based; none: quit after the first heatmap
+    int lookMs_ = 0;             // before each switch
     std::size_t next_ = 0;
     std::size_t headPainted_ = SIZE_MAX;  // the switch whose early head was painted
     QElapsedTimer switched_;
@@ -132,7 +137,8 @@ int main(int argc, char** argv) {
     parser.addOptions({{"model", "a model folder or cached id", "model"}, {"sentence", "the sentence", "text"},
                        {"lang", "zh_CN or en", "language"}, {"kernels", "as attnscope's --kernels", "name"},
                        {"products", "as attnscope's --products", "name"},
-                       {"switch-layer", "then show these layers (1-based, N,M,…) in turn and time each", "layers"}});
+                       {"switch-layer", "then show these layers (1-based, N,M,…) in turn and time each", "layers"},
+                       {"look", "ask for each switch this many milliseconds after the layer before is shown", "ms"}});
     parser.process(app);
     if (!parser.isSet("model")) parser.showHelp(2);
     std::string languageError;
@@ -148,7 +154,7 @@ int main(int argc, char** argv) {
     started.start();
     std::vector<int> switches;
     for (const QString& layer : parser.value("switch-layer").split(',', Qt::SkipEmptyParts)) switches.push_back(layer.toInt() - 1);
-    QuitAfterFirstHeatmap watch(window, started, switches);
+    QuitAfterFirstHeatmap watch(window, started, switches, parser.value("look").toInt());
     app.installEventFilter(&watch);
     window.openModel(parser.value("model"));
     window.show();

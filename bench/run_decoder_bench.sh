@@ -36,8 +36,8 @@ py=/usr/bin/python3
 cli="${CLI:-$build/app/attnscope}"
 first_heatmap="${FIRST_HEATMAP:-$build/bench/attnscope_first_heatmap}"  # bench/first_heatmap.cpp
 forward_bench="${FORWARD_BENCH:-$build/bench/attnscope_forward_bench}"  # bench/forward_bench.cpp
-tmp="$(mktemp -d)"; xvfb=
-trap 'rm -rf "$tmp"; [ -z "$xvfb" ] || kill "$xvfb"' EXIT
+tmp="$(mktemp -d)"; xvfb=; display=
+trap 'rm -rf "$tmp"; [ -z "$xvfb" ] || kill "$xvfb" 2> /dev/null' EXIT
 
 [ -x "$cli" ] && [ -x "$forward_bench" ] || { echo "build $cli first (cmake --build $build --target attnscope attnscope_first_heatmap attnscope_forward_bench)" >&2; exit 1; }
 load() { uptime | sed 's/.*load average: //'; }
@@ -80,8 +80,10 @@ text_rss() {  # model T file-bytes: the last layer's weights printed as text (ev
 }
 
 if [ "$heatmap_runs" -gt 0 ] && [ -x "$first_heatmap" ] && command -v Xvfb > /dev/null; then
-    Xvfb :78 -screen 0 1600x1000x24 -nolisten tcp > /dev/null 2>&1 & xvfb=$!
-    sleep 1
+    # A free display number, which Xvfb picks and writes (:78 may be another server's).
+    Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3> "$tmp/display" > /dev/null 2>&1 & xvfb=$!
+    for _ in $(seq 50); do [ -s "$tmp/display" ] && break; sleep 0.1; done
+    display=":$(head -n1 "$tmp/display")"
 fi
 
 for m in $models; do
@@ -120,7 +122,7 @@ EOF
         layers=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["num_hidden_layers"])' "$dir/$m/config.json")
         for i in $(seq 1 "$heatmap_runs"); do
             start=$(date +%s%N)
-            DISPLAY=:78 /usr/bin/time -f "%M" -o "$tmp/heatmap-rss-$i" "$first_heatmap" --model "$dir/$m" \
+            DISPLAY=$display /usr/bin/time -f "%M" -o "$tmp/heatmap-rss-$i" "$first_heatmap" --model "$dir/$m" \
                 --sentence "$(sentence "$t")" --switch-layer $((layers / 2 + 1)) > "$tmp/heatmap-$i.txt" 2> /dev/null || true
             first=$(sed -n 's/first heatmap painted \([0-9]*\) ms.*/\1/p' "$tmp/heatmap-$i.txt")
             switched=$(sed -n 's/layer [0-9]* shown \([0-9]*\) ms.*/\1/p' "$tmp/heatmap-$i.txt")

@@ -184,6 +184,13 @@ MatF conv1d(const MatF& X, const LinearRef& layer) {
     return Y;
 }
 
+std::size_t LayerBuffers::floats() const {
+    std::size_t n = 0;
+    for (const MatF* m : {&q, &k, &v, &qkv, &normed, &context, &attended, &inner, &gate, &out})
+        n += static_cast<std::size_t>(m->size());
+    return n;
+}
+
 LayerBuffers& threadLayerBuffers() {
     thread_local LayerBuffers buffers;  // the window's model worker keeps its own across runs
     return buffers;

@@ -67,6 +67,7 @@ MatF logitsOf(const MatF& X, const MatrixRef& table,
 // in this run and the next: at 512 tokens fresh ones page-faulted ~180 MB per bert-base run.
 struct LayerBuffers {
     MatF q, k, v, qkv, normed, context, attended, inner, gate, out;
+    std::size_t floats() const;  // held by all of them
 };
 LayerBuffers& threadLayerBuffers();
 void layerNorm(MatF& X, const LayerNormRef& norm, float eps);  // each row, in place

@@ -45,11 +45,11 @@ LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens);
 
 // Whether the window's layer switch hands the heatmap's head over before the rest of the layer
 // (ShownHeadsFirst), its thread keeps a rebuild's buffers for the next, and the shown Trace's copy
-// of the embeddings is kept for the next (recycled_weights.hpp): for a layer of many heads. All
-// cost memory. On Qwen2.5-0.5B (14 heads) at 4,096 tokens the first two took its peak from 1.49 ×
+// of the embeddings is kept for the next (recycled_weights.hpp), and a rebuild's layer buffers
+// go on to the next rebuild on another thread: for a layer of many heads. All cost memory. On Qwen2.5-0.5B (14 heads) at 4,096 tokens the first two took its peak from 1.49 ×
 // to 1.57 × the file, the embeddings' copy to 1.52 ×, over the 1.5 × goal, and its 14 heads
 // rebuild within a second anyway (0.58–0.85 s). Llama-3.2-1B's 32: the head first in 0.36–0.90 s,
-// the whole layer 0.74–0.90 s after the first switch (bench/README.md).
+// the whole layer in 0.74–1.19 s, the first switch as the later ones (bench/README.md).
 inline constexpr int kHeadsFirstFrom = 16;
 bool switchesHeadsFirst(const TransformerConfig& config);
 
@@ -61,6 +61,9 @@ void releaseThreadLayerBuffers();
 // a rebuild's buffers (the normed input, Q, K: 72 MB at 4,096 tokens on Llama-3.2-1B's shape)
 // stay for the next, which then faults in no fresh pages (about 0.25 s of a switch in this
 // project's VM); a shorter sentence's rebuild shrinks them. No run happens on that thread.
+// Elsewhere, in a layer of many heads (switchesHeadsFirst), a rebuild's buffers go on to the next
+// rebuild on any thread (recycled_weights.hpp's keepLayerBuffers): the window's first switch,
+// after the run's thread rebuilt the shown layer.
 void keepThreadLayerBuffersAfterRebuilds(bool keep);
 bool keepsThreadLayerBuffersAfterRebuilds();
 

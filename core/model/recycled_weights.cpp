@@ -1,5 +1,7 @@
 #include "core/model/recycled_weights.hpp"
 
+#include "core/model/blocks.hpp"
+
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -12,7 +14,9 @@ struct KeptBuffers {
     std::mutex mutex;
     std::vector<MatF> buffers;  // head h's T×T floats, in head order
     Mat embedding;              // T×d
+    LayerBuffers layer;         // a rebuild's normed input, Q, K and context
 };
+
 
 KeptBuffers& kept() {
     static KeptBuffers instance;
@@ -67,16 +71,30 @@ Mat takeKeptEmbedding() {
 void dropKeptBuffers() {
     std::vector<MatF> older;
     Mat olderEmbedding;
+    LayerBuffers olderLayer;
     const std::scoped_lock lock(kept().mutex);
     older.swap(kept().buffers);
     olderEmbedding.swap(kept().embedding);
+    std::swap(olderLayer, kept().layer);
+}
+
+void keepLayerBuffers() {
+    LayerBuffers older = std::exchange(threadLayerBuffers(), LayerBuffers{});
+    const std::scoped_lock lock(kept().mutex);
+    std::swap(older, kept().layer);
+}  // the ones kept before are freed outside the lock
+
+void useKeptLayerBuffers() {
+    if (threadLayerBuffers().floats() > 0) return;
+    const std::scoped_lock lock(kept().mutex);
+    std::swap(threadLayerBuffers(), kept().layer);
 }
 
 std::size_t keptBufferBytes() {
     const std::scoped_lock lock(kept().mutex);
     std::size_t bytes = 0;
     for (const MatF& m : kept().buffers) bytes += static_cast<std::size_t>(m.size()) * sizeof(float);
-    return bytes + static_cast<std::size_t>(kept().embedding.size()) * sizeof(double);
+    return bytes + static_cast<std::size_t>(kept().embedding.size()) * sizeof(double) + kept().layer.floats() * sizeof(float);
 }
 
 }  // namespace attnscope

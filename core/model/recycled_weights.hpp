@@ -10,7 +10,9 @@
 // stays the one layer a switch holds. The shown Trace's copy of the embeddings (T×d doubles, 64 MB
 // at 4,096 tokens on Llama-3.2-1B) may be kept beside them (switchesHeadsFirst): copied into fresh
 // pages it took 0.23-0.35 s of a Llama switch here, into these a few milliseconds.
-// A new run drops it (runModel), so a run never has it on top.
+// A rebuild's layer buffers (blocks.hpp's LayerBuffers: the normed input, Q, K and the context,
+// 104 MB on Llama-3.2-1B's shape at 4,096 tokens) may be kept too, for a rebuild on another thread.
+// A new run drops it all (runModel), so a run never has it on top.
 // Thread-safe: the layer is let go on the thread that drops the last reference to its Trace.
 #include <cstddef>
 
@@ -26,6 +28,10 @@ void seedWithKeptBuffers(LayerTrace& layer);
 // The kept embeddings' matrix (empty when none), forgotten: assigned the run's, it takes no new page.
 Mat takeKeptEmbedding();
 void dropKeptBuffers();
+// The calling thread's layer buffers (threadLayerBuffers), kept for the next rebuild on any thread,
+// which takes them when its own are empty (useKeptLayerBuffers).
+void keepLayerBuffers();
+void useKeptLayerBuffers();
 std::size_t keptBufferBytes();  // the heads' buffers and the embeddings'
 
 }  // namespace attnscope

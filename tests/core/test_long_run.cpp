@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <thread>
 
 #include "core/analysis/head_stats.hpp"
 #include "core/model/blas_kernels.hpp"
@@ -65,15 +66,6 @@ Mat pooledByHand(const Mat& w, int side) {
             out(a, b) = w.block(r0, c0, r1 - r0, c1 - c0).mean();
         }
     return out;
-}
-
-// Floats the calling thread's layer buffers hold (core/model/blocks.hpp).
-Eigen::Index heldLayerFloats() {
-    const LayerBuffers& b = threadLayerBuffers();
-    Eigen::Index n = 0;
-    for (const MatF* m : {&b.q, &b.k, &b.v, &b.qkv, &b.normed, &b.context, &b.attended, &b.inner, &b.gate, &b.out})
-        n += m->size();
-    return n;
 }
 
 void requireSameHead(const HeadTrace& full, const HeadTrace& rebuilt) {
@@ -161,9 +153,9 @@ TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][
         const LoadedModel& model = loaded.value();
         const std::vector<int> ids = someIds(std::min(40, model.config.maxTokens()), model.config.vocabSize);
         const ModelRun full = runWith(model, ids, SIZE_MAX);
-        CHECK(heldLayerFloats() > 0);  // a short run leaves its buffers for the next one
+        CHECK(threadLayerBuffers().floats() > 0);  // a short run leaves its buffers for the next one
         const ModelRun longRun = runWith(model, ids, 0);  // the long-run policy whatever T is
-        CHECK(heldLayerFloats() == 0);  // a long run's do not outlive it
+        CHECK(threadLayerBuffers().floats() == 0);  // a long run's do not outlive it
         REQUIRE_FALSE(full.isLong());
         REQUIRE(longRun.isLong());
         REQUIRE(longRun.hiddenStates.size() == full.hiddenStates.size());
@@ -179,7 +171,7 @@ TEST_CASE("a long run's rebuilt layer equals the full run's layer", "[long_run][
             REQUIRE(longRun.digests[static_cast<std::size_t>(layer)].size() == kept.heads.size());
             auto rebuilt = traceLayerInDetail(model, longRun, layer);
             REQUIRE(rebuilt.ok());
-            CHECK(heldLayerFloats() == 0);  // nor those of a layer rebuilt from it
+            CHECK(threadLayerBuffers().floats() == 0);  // nor those of a layer rebuilt from it
             const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
             REQUIRE(rebuilt.value().heads.size() == want.heads.size());
             REQUIRE_MATRIX_NEAR(want.input, rebuilt.value().input, 0.0);
@@ -437,7 +429,9 @@ TEST_CASE("a float head's entropy by hand: zeros count 0, a NaN row counts what 
     // A NaN weight adds nothing (as 0·ln 0): row 2 is then ¼ and ½ → ½ + ½ = 1 bit; mean 2/3.
     w(2, 0) = std::numeric_limits<float>::quiet_NaN();
     CHECK(statisticsDigestOf(w, true).entropy == Approx(2.0 / 3).epsilon(1e-6));
-}TEST_CASE("the kept buffers hold a let-go layer's weight buffers and, when given, the embeddings' matrix", "[long_run]") {
+}
+
+TEST_CASE("the kept buffers hold a let-go layer's weight buffers and, when given, the embeddings' matrix", "[long_run]") {
     dropKeptBuffers();
     LayerTrace layer;
     layer.heads.resize(2);
@@ -465,4 +459,66 @@ TEST_CASE("a float head's entropy by hand: zeros count 0, a NaN row counts what 
     CHECK(keptBufferBytes() == 0);
 }
 
+TEST_CASE("a thread's layer buffers kept go to the next thread whose own are empty", "[long_run]") {
+    dropKeptBuffers();
+    const float* q = nullptr;
+    std::thread([&q] {
+        threadLayerBuffers().q = MatF::Ones(3, 4);
+        threadLayerBuffers().k = MatF::Ones(3, 2);
+        q = threadLayerBuffers().q.data();
+        keepLayerBuffers();
+        CHECK(threadLayerBuffers().floats() == 0);
+    }).join();
+    CHECK(keptBufferBytes() == (12 + 6) * sizeof(float));
+    std::thread([q] {
+        threadLayerBuffers().normed = MatF::Ones(2, 2);  // buffers of its own: kept ones not taken
+        useKeptLayerBuffers();
+        CHECK(threadLayerBuffers().floats() == 4);
+        threadLayerBuffers() = LayerBuffers{};
+        useKeptLayerBuffers();
+        CHECK(threadLayerBuffers().q.data() == q);  // the same pages
+        CHECK(threadLayerBuffers().floats() == 18);
+    }).join();
+    CHECK(keptBufferBytes() == 0);
+    std::thread([] {
+        threadLayerBuffers().q = MatF::Ones(3, 4);
+        keepLayerBuffers();
+    }).join();
+    dropKeptBuffers();  // a new run's
+    CHECK(keptBufferBytes() == 0);
+}
 
+TEST_CASE("a rebuild in a layer of many heads hands its layer buffers to the next rebuild's thread", "[long_run][models]") {
+    // example-gpt read with 16 heads of 8 columns (switchesHeadsFirst): GPT-2's weights do not
+    // depend on the heads, so it is a model as any other.
+    auto loaded = loadModel(exampleModel("example-gpt"));
+    REQUIRE(loaded.ok());
+    TransformerConfig config = loaded.value().config;
+    config.heads = kHeadsFirstFrom;
+    auto bound = bindModel(config, loaded.value().store, loaded.value().source);
+    REQUIRE(bound.ok());
+    const LoadedModel& model = bound.value();
+    REQUIRE(switchesHeadsFirst(model.config));
+    const std::vector<int> ids = someIds(60, model.config.vocabSize);
+    dropKeptBuffers();
+    const ModelRun longRun = runWith(model, ids, 0);
+    const ModelRun full = runWith(model, ids, SIZE_MAX);
+    std::size_t handed = 0;
+    std::thread([&] {  // the window's run thread: it rebuilds the shown layer, then runs no other
+        auto rebuilt = traceLayerInDetail(model, longRun, 0);
+        REQUIRE(rebuilt.ok());
+        CHECK(threadLayerBuffers().floats() == 0);
+        handed = keptBufferBytes();
+    }).join();
+    CHECK(handed >= 60 * 128 * sizeof(float) * 3);  // the normed input, Q and K at least: T×d each
+    std::thread([&] {  // the window's switch thread, which keeps its buffers between switches
+        keepThreadLayerBuffersAfterRebuilds(true);
+        auto rebuilt = traceLayerInDetail(model, longRun, 1);
+        REQUIRE(rebuilt.ok());
+        CHECK(threadLayerBuffers().floats() * sizeof(float) == handed);  // taken, the same shapes
+        CHECK(keptBufferBytes() == 0);
+        // Layer 0's numbers were in them: layer 1 is the full run's all the same.
+        const LayerTrace& want = full.trace.layers[1];
+        for (std::size_t h = 0; h < want.heads.size(); ++h) requireSameHead(want.heads[h], rebuilt.value().heads[h]);
+    }).join();
+}
