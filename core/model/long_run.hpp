@@ -46,7 +46,8 @@ LayerDetail rebuiltDetail(const TransformerConfig& config, int tokens);
 // Whether the window's layer switch hands the heatmap's head over before the rest of the layer
 // (ShownHeadsFirst), its thread keeps a rebuild's buffers for the next, and the shown Trace's copy
 // of the embeddings is kept for the next (recycled_weights.hpp), and a rebuild's layer buffers
-// go on to the next rebuild on another thread: for a layer of many heads. All cost memory. On Qwen2.5-0.5B (14 heads) at 4,096 tokens the first two took its peak from 1.49 ×
+// go on to the next rebuild on another thread: for a layer of many heads. All cost memory. On
+// Qwen2.5-0.5B (14 heads) at 4,096 tokens the first two took its peak from 1.49 ×
 // to 1.57 × the file, the embeddings' copy to 1.52 ×, over the 1.5 × goal, and its 14 heads
 // rebuild within a second anyway (0.58–0.85 s). Llama-3.2-1B's 32: the head first in 0.36–0.90 s,
 // the whole layer in 0.74–1.19 s, the first switch as the later ones (bench/README.md).

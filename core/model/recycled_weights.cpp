@@ -17,7 +17,6 @@ struct KeptBuffers {
     LayerBuffers layer;         // a rebuild's normed input, Q, K and context
 };
 
-
 KeptBuffers& kept() {
     static KeptBuffers instance;
     return instance;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <thread>
 
 #include "core/analysis/head_stats.hpp"
@@ -459,26 +460,34 @@ TEST_CASE("the kept buffers hold a let-go layer's weight buffers and, when given
     CHECK(keptBufferBytes() == 0);
 }
 
+// Catch's assertions stay on the test's thread: a REQUIRE failing on another would end the process.
 TEST_CASE("a thread's layer buffers kept go to the next thread whose own are empty", "[long_run]") {
     dropKeptBuffers();
     const float* q = nullptr;
-    std::thread([&q] {
+    std::size_t leftBehind = 1;
+    std::thread([&] {
         threadLayerBuffers().q = MatF::Ones(3, 4);
         threadLayerBuffers().k = MatF::Ones(3, 2);
         q = threadLayerBuffers().q.data();
         keepLayerBuffers();
-        CHECK(threadLayerBuffers().floats() == 0);
+        leftBehind = threadLayerBuffers().floats();
     }).join();
+    CHECK(leftBehind == 0);
     CHECK(keptBufferBytes() == (12 + 6) * sizeof(float));
-    std::thread([q] {
+    std::size_t withOwn = 0, taken = 0;
+    const float* takenQ = nullptr;
+    std::thread([&] {
         threadLayerBuffers().normed = MatF::Ones(2, 2);  // buffers of its own: kept ones not taken
         useKeptLayerBuffers();
-        CHECK(threadLayerBuffers().floats() == 4);
+        withOwn = threadLayerBuffers().floats();
         threadLayerBuffers() = LayerBuffers{};
         useKeptLayerBuffers();
-        CHECK(threadLayerBuffers().q.data() == q);  // the same pages
-        CHECK(threadLayerBuffers().floats() == 18);
+        taken = threadLayerBuffers().floats();
+        takenQ = threadLayerBuffers().q.data();
     }).join();
+    CHECK(withOwn == 4);
+    CHECK(taken == 18);
+    CHECK(takenQ == q);  // the same pages
     CHECK(keptBufferBytes() == 0);
     std::thread([] {
         threadLayerBuffers().q = MatF::Ones(3, 4);
@@ -503,22 +512,30 @@ TEST_CASE("a rebuild in a layer of many heads hands its layer buffers to the nex
     dropKeptBuffers();
     const ModelRun longRun = runWith(model, ids, 0);
     const ModelRun full = runWith(model, ids, SIZE_MAX);
-    std::size_t handed = 0;
-    std::thread([&] {  // the window's run thread: it rebuilds the shown layer, then runs no other
-        auto rebuilt = traceLayerInDetail(model, longRun, 0);
-        REQUIRE(rebuilt.ok());
-        CHECK(threadLayerBuffers().floats() == 0);
+    // The window's run thread: it rebuilds the shown layer, then runs no other.
+    std::size_t leftBehind = 1, handed = 0;
+    bool shownOk = false;
+    std::thread([&] {
+        shownOk = traceLayerInDetail(model, longRun, 0).ok();
+        leftBehind = threadLayerBuffers().floats();
         handed = keptBufferBytes();
     }).join();
+    REQUIRE(shownOk);
+    CHECK(leftBehind == 0);
     CHECK(handed >= 60 * 128 * sizeof(float) * 3);  // the normed input, Q and K at least: T×d each
-    std::thread([&] {  // the window's switch thread, which keeps its buffers between switches
+    // The window's switch thread, which keeps its buffers between switches.
+    std::optional<Result<LayerTrace>> switched;
+    std::size_t held = 0;
+    std::thread([&] {
         keepThreadLayerBuffersAfterRebuilds(true);
-        auto rebuilt = traceLayerInDetail(model, longRun, 1);
-        REQUIRE(rebuilt.ok());
-        CHECK(threadLayerBuffers().floats() * sizeof(float) == handed);  // taken, the same shapes
-        CHECK(keptBufferBytes() == 0);
-        // Layer 0's numbers were in them: layer 1 is the full run's all the same.
-        const LayerTrace& want = full.trace.layers[1];
-        for (std::size_t h = 0; h < want.heads.size(); ++h) requireSameHead(want.heads[h], rebuilt.value().heads[h]);
+        switched = traceLayerInDetail(model, longRun, 1);
+        held = threadLayerBuffers().floats() * sizeof(float);
     }).join();
+    REQUIRE(switched);
+    REQUIRE(switched->ok());
+    CHECK(held == handed);  // taken, the same shapes
+    CHECK(keptBufferBytes() == 0);
+    // Layer 0's numbers were in them: layer 1 is the full run's all the same.
+    const LayerTrace& want = full.trace.layers[1];
+    for (std::size_t h = 0; h < want.heads.size(); ++h) requireSameHead(want.heads[h], switched->value().heads[h]);
 }
