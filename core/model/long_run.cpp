@@ -3,6 +3,8 @@
 // Shape legend: T tokens, L layers, H heads.
 #include "core/model/long_run.hpp"
 
+#include "core/model/recycled_weights.hpp"
+
 namespace attnscope {
 
 namespace {
@@ -48,6 +50,11 @@ thread_local bool keepAfterRebuilds = false;
 
 void keepThreadLayerBuffersAfterRebuilds(bool keep) { keepAfterRebuilds = keep; }
 bool keepsThreadLayerBuffersAfterRebuilds() { return keepAfterRebuilds; }
+
+void releaseRebuildBuffers(const TransformerConfig& config) {
+    if (switchesHeadsFirst(config)) keepLayerBuffers();
+    else releaseThreadLayerBuffers();
+}
 
 LayerTrace ablationFlagsOf(const LayerTrace& layer) {
     LayerTrace kept;

@@ -62,11 +62,14 @@ void releaseThreadLayerBuffers();
 // a rebuild's buffers (the normed input, Q, K: 72 MB at 4,096 tokens on Llama-3.2-1B's shape)
 // stay for the next, which then faults in no fresh pages (about 0.25 s of a switch in this
 // project's VM); a shorter sentence's rebuild shrinks them. No run happens on that thread.
-// Elsewhere, in a layer of many heads (switchesHeadsFirst), a rebuild's buffers go on to the next
-// rebuild on any thread (recycled_weights.hpp's keepLayerBuffers): the window's first switch,
-// after the run's thread rebuilt the shown layer.
 void keepThreadLayerBuffersAfterRebuilds(bool keep);
 bool keepsThreadLayerBuffersAfterRebuilds();
+// A rebuild's layer buffers on a thread that does not keep them: in a layer of many heads
+// (switchesHeadsFirst) handed on to the next rebuild on any thread (recycled_weights.hpp's
+// keepLayerBuffers), else dropped. The window's first layer switch rebuilds on its own thread
+// after the run's thread rebuilt the shown layer; fresh, they were 31,000 of that switch's page
+// faults at 4,096 tokens on Llama-3.2-1B's shape (perf -e page-faults).
+void releaseRebuildBuffers(const TransformerConfig& config);
 
 // What a layer leaves in the run once an export has streamed it: each head's ablated flag.
 LayerTrace ablationFlagsOf(const LayerTrace& layer);

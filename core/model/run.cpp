@@ -199,19 +199,6 @@ Result<ModelRun> runModel(const LoadedModel& model, const std::vector<int>& ids,
     return run;
 }
 
-namespace {
-
-// A rebuild's layer buffers on a thread that does not keep them: in a layer of many heads
-// (switchesHeadsFirst) handed on to the next rebuild, which the window's first layer switch makes
-// on its own thread after the run's thread rebuilt the shown layer. Fresh, they were 31,000 of
-// that switch's page faults at 4,096 tokens on Llama-3.2-1B's shape (perf -e page-faults).
-void letGoOfRebuildBuffers(const TransformerConfig& config) {
-    if (switchesHeadsFirst(config)) keepLayerBuffers();
-    else releaseThreadLayerBuffers();
-}
-
-}  // namespace
-
 Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& run, int layer,
                                       const std::vector<bool>& heads, HeadsFirst first) {
     if (layer < 0 || layer >= model.config.layers || static_cast<std::size_t>(layer) + 1 >= run.hiddenStates.size())
@@ -227,7 +214,7 @@ Result<LayerTrace> traceLayerInDetail(const LoadedModel& model, const ModelRun& 
     // The attention half only: its Trace is all the layer shows; the feed-forward half's output is
     // hiddenStates[layer + 1], kept already.
     model.weights->attend(X, layer, rebuiltDetail(model.config, static_cast<int>(X.rows())), trace, asked, nullptr);
-    if (run.isLong() && !keepsThreadLayerBuffersAfterRebuilds()) letGoOfRebuildBuffers(model.config);
+    if (run.isLong() && !keepsThreadLayerBuffersAfterRebuilds()) releaseRebuildBuffers(model.config);
     return trace;
 }
 
