@@ -342,7 +342,9 @@ bool sameVisibleWeights(const AttentionWeights& a, const AttentionWeights& b, bo
 bool sameWeightsShown(const Trace& a, const Trace& b, int layer, const std::vector<int>& heads) {
     const auto at = static_cast<std::size_t>(layer);
     if (heads.empty() || layer < 0 || at >= a.layers.size() || at >= b.layers.size()) return false;
-    if (a.tokens != b.tokens || a.keyTokens != b.keyTokens || a.wordGroups != b.wordGroups) return false;
+    // Not the word groups: they bracket pieces in the window's token strip, never a cell. (A run's
+    // early Trace has none yet, and comparing them drew a long run's heatmap twice at its end.)
+    if (a.tokens != b.tokens || a.keyTokens != b.keyTokens) return false;
     const std::vector<HeadTrace>&x = a.layers[at].heads, &y = b.layers[at].heads;
     return x.size() == y.size() && std::all_of(heads.begin(), heads.end(), [&](int h) {
                const auto i = static_cast<std::size_t>(h);

@@ -157,6 +157,9 @@ TEST_CASE("sameWeightsShown compares the tokens and the cells a query may attend
     Trace otherTokens = traceOf(w, true);
     otherTokens.tokens[2].text = "d";
     CHECK_FALSE(sameWeightsShown(shown, otherTokens, 1, {0}));
+    Trace grouped = traceOf(w, true);
+    grouped.wordGroups = {0, 0, 1};  // the run's Trace after its early one: the same cells
+    CHECK(sameWeightsShown(shown, grouped, 1, {0}));
     Trace ablated = traceOf(w, true);
     ablated.layers[1].heads[0].ablated = true;
     CHECK_FALSE(sameWeightsShown(shown, ablated, 1, {0}));
