@@ -66,14 +66,14 @@ Predictions plainPredictionsOf(const OpenedModel& model, const std::string& text
 
 // Hands the run's shown layer to the GUI thread as soon as it is computed (earlyTraceOf): a long
 // run's `heads` alone.
-void sendEarly(RunControl& control, const LatestRequestWorker::Request& request, int layers, std::vector<int> heads,
-               std::function<void(std::shared_ptr<const Trace>, int)> deliver) {
+void sendEarly(RunControl& control, const LatestRequestWorker::Request& request, const OpenedModel& model,
+               std::vector<int> heads, std::function<void(std::shared_ptr<const Trace>, int)> deliver) {
     control.sendsHead = [heads = std::move(heads)](int, int head) {
         return std::find(heads.begin(), heads.end(), head) != heads.end();
     };
-    control.onDetailLayer = [&request, layers, ablate = control.ablate, deliver](const Trace& soFar, int layer,
-                                                                                LayerTrace computed) {
-        auto early = std::make_shared<const Trace>(earlyTraceOf(soFar, layer, std::move(computed), layers, ablate));
+    control.onDetailLayer = [&request, layers = model.layerCount(), keepsBuffer = switchesHeadsFirst(model.model.config),
+                             ablate = control.ablate, deliver](const Trace& soFar, int layer, LayerTrace computed) {
+        auto early = sharedEarlyTrace(earlyTraceOf(soFar, layer, std::move(computed), layers, ablate), layer, keepsBuffer);
         request.deliverEarly([deliver, early, layer] { deliver(early, layer); });
     };
 }
@@ -140,7 +140,7 @@ void ModelWorker::run(const QString& sentence, int detailLayer, const std::vecto
         control.detailLayer = detailLayer;  // then moved into the detail Trace
         control.detailLayerMaxTokens = kShownLayerInRunUpTo;  // beyond, rebuilt in deliverRun
         control.progress = request.progress;
-        sendEarly(control, request, model->layerCount(), earlyHeads, [this](std::shared_ptr<const Trace> early, int layer) {
+        sendEarly(control, request, *model, earlyHeads, [this](std::shared_ptr<const Trace> early, int layer) {
             early_ = std::move(early);
             emit earlyTraceReady(layer);
         });

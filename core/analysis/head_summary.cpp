@@ -1,6 +1,7 @@
 #include "core/analysis/head_summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cassert>
 
 namespace attnscope {
@@ -107,6 +108,7 @@ std::vector<int> visibleKeyTokens(const Trace& trace, bool hideSpecial) {
 WeightSelection selectionOf(const Trace& trace, bool hideSpecial, bool renormalize) {
     WeightSelection selection{visibleTokens(trace, hideSpecial), renormalize};
     if (trace.isCrossAttention()) selection.keepKeys = visibleKeyTokens(trace, hideSpecial);
+    selection.causal = trace.causal && !trace.isCrossAttention();
     return selection;
 }
 
@@ -162,15 +164,27 @@ void shownWeightsInto(GridRef weights, const WeightSelection& selection, Eigen::
     if (out.size() == 0) return;
     // Rows in the order of keep, columns in the order of columns(). A 0 is not written over a 0:
     // a heat map's cells start as zeros given back as pages (ui/common/color_map_plot), and a
-    // causal head's hidden half, written, would be 64 MB resident at 4,096 tokens.
+    // causal head's hidden half, written, would be 64 MB resident at 4,096 tokens. Nor is that
+    // half read where it is known to be 0: a kept head gave its pages back (core/kernels/zero_pages),
+    // and reading them faulted in 6,000 zero pages a Llama-3.2-1B heatmap at 4,096 tokens.
     const std::vector<int>& columns = selection.columns();
     weights.visit([&](const auto& w) {
         for (Eigen::Index r = 0; r < out.rows(); ++r) {
-            const auto from = w.row(selection.keep[static_cast<std::size_t>(r)]);
-            for (Eigen::Index c = 0; c < out.cols(); ++c) {
-                const auto value = static_cast<double>(from(columns[static_cast<std::size_t>(c)]));
+            const int query = selection.keep[static_cast<std::size_t>(r)];
+            const auto from = w.row(query);
+            const auto hidden = [&](Eigen::Index c) { return selection.causal && columns[static_cast<std::size_t>(c)] > query; };
+            bool finite = true;
+            const auto show = [&](Eigen::Index c, double value) {
                 if (value != 0.0 || out(r, c) != 0.0) out(r, c) = value;
+            };
+            for (Eigen::Index c = 0; c < out.cols(); ++c) {
+                if (hidden(c)) continue;
+                const auto value = static_cast<double>(from(columns[static_cast<std::size_t>(c)]));
+                finite = finite && std::isfinite(value);
+                show(c, value);
             }
+            for (Eigen::Index c = 0; c < out.cols(); ++c)
+                if (hidden(c)) show(c, finite ? 0.0 : static_cast<double>(from(columns[static_cast<std::size_t>(c)])));
         }
     });
     if (selection.renormalize) divideRowsInPlace(out, [](const auto& row) { return row.sum(); });

@@ -52,6 +52,7 @@ struct OneThreadProducts {
         MatF q;                       // T_q×d_k, rows contiguous
         std::vector<float> keyPanels;  // K_hᵀ: panel p holds keys p·kKeyPanel… as d_k×kKeyPanel
         MatF v;                       // T_k×d_k, rows contiguous
+        MatF diagonal;                // a causal block's own keys' scores, rows×rows (scoresUpToToken)
         Eigen::Index dk = 0;
     };
     static HeadOperands& operands() {
@@ -76,20 +77,41 @@ struct OneThreadProducts {
         return head.v;
     }
 
-    // The scores of block b: rows r0…r1−1 of C start at `rows` (ldc apart), key c0 at column c0;
-    // panel by panel of keys (each product's B is one panel, d_k×kKeyPanel contiguous).
-    void scoreBlock(const HeadOperands& head, const GridBlock& b, float* rows, Eigen::Index ldc) const {
+    // The scores of block b: rows r0…r1−1 of C start at `rows` (ldc apart), key `firstKey` at
+    // column 0; panel by panel of keys (each product's B is one panel, d_k×kKeyPanel contiguous).
+    void scoreBlock(const HeadOperands& head, const GridBlock& b, float* rows, Eigen::Index ldc,
+                    Eigen::Index firstKey = 0) const {
         for (Eigen::Index p = b.c0 / kKeyPanel; p * kKeyPanel < b.c1; ++p) {
             const Eigen::Index from = std::max(b.c0, p * kKeyPanel), to = std::min(b.c1, (p + 1) * kKeyPanel);
             const float* panel = head.keyPanels.data() + p * head.dk * kKeyPanel;
             product({b.rows(), to - from, head.dk, head.q.data() + b.r0 * head.dk, head.dk, panel + (from - p * kKeyPanel),
-                     kKeyPanel, false, rows + from, ldc, true});
+                     kKeyPanel, false, rows + (from - firstKey), ldc, true});
         }
     }
     void scores(const ConstHeadView<float>& q, const ConstHeadView<float>& k, const std::vector<GridBlock>& blocks,
                 MatF& out) const {
         const HeadOperands& head = queriesAndKeys(q, k);
         for (const GridBlock& b : blocks) scoreBlock(head, b, out.data() + b.r0 * out.cols(), out.cols());
+    }
+    // A causal head's visible blocks with no score written past a row's own token: the block's
+    // own keys r0…r1−1 are scored in the thread's small square and each row's part up to its token
+    // copied out (the same products on the same panels: the same bits). Kept weights give back the
+    // pages past each token (releaseHidden); the square written in place faulted them in again at
+    // every rebuild in the same buffer, and they were given back again: about 12,000 page faults a
+    // Llama-3.2-1B layer switch at 4,096 tokens, where a page boundary falls between a token and
+    // its block's end (bench/README.md "A layer switch that faults in no page").
+    void scoresUpToToken(const ConstHeadView<float>& q, const ConstHeadView<float>& k,
+                         const std::vector<GridBlock>& blocks, MatF& out) const {
+        HeadOperands& head = queriesAndKeys(q, k);
+        for (const GridBlock& b : blocks) {
+            float* rows = out.data() + b.r0 * out.cols();
+            scoreBlock(head, GridBlock{b.r0, b.r1, b.c0, std::min(b.r0, b.c1)}, rows, out.cols());  // keys every row sees
+            if (b.c1 <= b.r0) continue;
+            head.diagonal.resize(b.rows(), b.c1 - b.r0);  // rows×rows: keys r0…r1−1
+            scoreBlock(head, GridBlock{b.r0, b.r1, b.r0, b.c1}, head.diagonal.data(), head.diagonal.cols(), b.r0);
+            for (Eigen::Index i = 0; i < b.rows(); ++i)  // row r0 + i sees keys r0…r0 + i
+                std::copy_n(head.diagonal.row(i).data(), std::min(i + 1, head.diagonal.cols()), rows + i * out.cols() + b.r0);
+        }
     }
     // Rows r0…r1−1 of A_h·V_h, T×d_k, from the block's weights: its rows start at `rows` (ldw apart).
     void weightedSumBlock(const float* rows, Eigen::Index ldw, const MatF& v, const GridBlock& b,
@@ -171,6 +193,7 @@ struct ModelArithmetic {
         std::vector<GridBlock> blocks = visibleBlocks(q.rows(), k.rows());
         if (everyScore)
             for (const GridBlock& b : hiddenBlocks(q.rows(), k.rows())) blocks.push_back(b);
+        if (oneThread && causal && releaseHidden && !everyScore) return oneThread->scoresUpToToken(q, k, blocks, out);
         if (oneThread) return oneThread->scores(q, k, blocks, out);
         for (const GridBlock& b : blocks)
             product(b.rows(), b.cols(), q.cols(), q.data() + b.r0 * q.outerStride(), q.outerStride(),
@@ -327,13 +350,29 @@ constexpr Eigen::Index kHeadThreadsFrom = 128;
 // Fresh HeadTraces, each keeping the float weight buffer its head held (a recycled layer's, see
 // core/model/recycled_weights.hpp): recordWeights swaps it into the thread's scratch for the next
 // head, so a rebuilt layer faults in no new T×T pages. Every head's weights are written over.
-void resetHeadsKeepingBuffers(LayerTrace& layer, int heads) {
+// Returns the buffers past the layer's heads (a spare head's) for the heads computed again.
+std::vector<MatF> resetHeadsKeepingBuffers(LayerTrace& layer, int heads) {
     std::vector<MatF> buffers;
     for (HeadTrace& head : layer.heads)
-        if (head.weights.isFloat()) buffers.push_back(std::move(head.weights.floatStorage()));
+        if (head.weights.isFloat() && head.weights.size() > 0) buffers.push_back(std::move(head.weights.floatStorage()));
     layer.heads.assign(static_cast<std::size_t>(heads), HeadTrace{});
-    for (std::size_t h = 0; h < buffers.size() && h < layer.heads.size(); ++h)
-        layer.heads[h].weights.floatStorage().swap(buffers[h]);
+    const std::size_t seeded = std::min(buffers.size(), layer.heads.size());
+    for (std::size_t h = 0; h < seeded; ++h) layer.heads[h].weights.floatStorage().swap(buffers[h]);
+    buffers.erase(buffers.begin(), buffers.begin() + static_cast<std::ptrdiff_t>(seeded));
+    return buffers;
+}
+
+// The heads of the first pass whose weights HeadsFirst::onComputed took: computed again, each in
+// a spare buffer while there is one.
+std::vector<bool> takenHeads(LayerTrace& layer, const std::vector<bool>& first, std::vector<MatF>& spares) {
+    std::vector<bool> taken(first.size(), false);
+    for (std::size_t h = 0; h < first.size(); ++h) {
+        taken[h] = first[h] && layer.heads[h].weights.size() == 0;
+        if (!taken[h] || spares.empty()) continue;
+        layer.heads[h].weights.floatStorage().swap(spares.back());
+        spares.pop_back();
+    }
+    return taken;
 }
 
 // The head's scores go into the T×T_k buffer it held (a recycled layer's): attendHead swaps the
@@ -368,7 +407,7 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     const bool maskShown = shape.causal && record == HeadRecord::Everything;
     const MatF& mask = maskShown ? causalMaskOf(threadScratch(), T, shape.window) : noMask;  // T×T; none for the encoders
     context.resize(T, Q.cols());                                                             // T×(H·d_k)
-    resetHeadsKeepingBuffers(layer, heads);
+    std::vector<MatF> spares = resetHeadsKeepingBuffers(layer, heads);
     if (detail == LayerDetail::Summary) digests->assign(static_cast<std::size_t>(heads), HeadDigest{});
     const RowNotices rows{};  // a row always keeps its own token, so the softmax has nothing to say
     const bool outputWanted = detail != LayerDetail::WeightsNoOutput;
@@ -411,10 +450,12 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
                                      shape.window, everyScore, releaseHidden};
     // The heads `wanted` names (true: a first pass's; false: the rest, and any first head whose
     // weights were taken; every head without one).
+    std::vector<bool> taken;
     const auto attendHeads = [&](std::optional<bool> wanted) {
         const auto inPass = [&](int h) {
-            const bool first = asked.first.heads.empty() || asked.first.heads[static_cast<std::size_t>(h)];
-            return !wanted || (*wanted ? first : !first || layer.heads[static_cast<std::size_t>(h)].weights.size() == 0);
+            const auto i = static_cast<std::size_t>(h);
+            const bool first = asked.first.heads.empty() || asked.first.heads[i];
+            return !wanted || (*wanted ? first : !first || taken[i]);
         };
         const std::function<void(int)> part = [&](int index) {
             for (int h = index; h < heads; h += parts)
@@ -431,6 +472,7 @@ void multiHeadAttentionInto(const MatF& Q, const MatF& K, const MatF& V, const A
     if (asked.first.heads.size() != static_cast<std::size_t>(heads)) return attendHeads(std::nullopt);
     attendHeads(true);
     asked.first.onComputed(layer);
+    taken = takenHeads(layer, asked.first.heads, spares);
     attendHeads(false);
 }
 

@@ -13,6 +13,7 @@ namespace {
 struct KeptBuffers {
     std::mutex mutex;
     std::vector<MatF> buffers;  // head h's T×T floats, in head order
+    MatF spare;                 // a head's handed over first (keepSpareHeadBuffer)
     Mat embedding;              // T×d
     LayerBuffers layer;         // a rebuild's normed input, Q, K and context
 };
@@ -55,10 +56,18 @@ void seedWithKeptBuffers(LayerTrace& layer) {
     {
         const std::scoped_lock lock(kept().mutex);
         buffers.swap(kept().buffers);
+        if (kept().spare.size() > 0) buffers.push_back(std::move(kept().spare));
+        kept().spare = MatF();
     }
     if (layer.heads.size() < buffers.size()) layer.heads.resize(buffers.size());
     for (std::size_t h = 0; h < buffers.size(); ++h) layer.heads[h].weights.floatStorage().swap(buffers[h]);
 }
+
+void keepSpareHeadBuffer(MatF&& buffer) {
+    MatF older = std::move(buffer);
+    const std::scoped_lock lock(kept().mutex);
+    older.swap(kept().spare);
+}  // the one kept before is freed outside the lock
 
 Mat takeKeptEmbedding() {
     Mat embedding;
@@ -71,8 +80,10 @@ void dropKeptBuffers() {
     std::vector<MatF> older;
     Mat olderEmbedding;
     LayerBuffers olderLayer;
+    MatF olderSpare;
     const std::scoped_lock lock(kept().mutex);
     older.swap(kept().buffers);
+    olderSpare.swap(kept().spare);
     olderEmbedding.swap(kept().embedding);
     std::swap(olderLayer, kept().layer);
 }
@@ -93,6 +104,7 @@ std::size_t keptBufferBytes() {
     const std::scoped_lock lock(kept().mutex);
     std::size_t bytes = 0;
     for (const MatF& m : kept().buffers) bytes += static_cast<std::size_t>(m.size()) * sizeof(float);
+    bytes += static_cast<std::size_t>(kept().spare.size()) * sizeof(float);
     return bytes + static_cast<std::size_t>(kept().embedding.size()) * sizeof(double) + kept().layer.floats() * sizeof(float);
 }
 

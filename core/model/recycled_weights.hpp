@@ -12,6 +12,10 @@
 // pages it took 0.23-0.35 s of a Llama switch here, into these a few milliseconds.
 // A rebuild's layer buffers (blocks.hpp's LayerBuffers: the normed input, Q, K and the context,
 // 104 MB on Llama-3.2-1B's shape at 4,096 tokens) may be kept too, for a rebuild on another thread.
+// So may one head's buffer more (keepSpareHeadBuffer): a switch hands the heatmap's head over
+// before the rest of the layer (HeadsFirst) and computes it again in another buffer, and the Trace
+// that showed it is let go once the whole layer is in. Kept, that buffer serves the head computed
+// again at the next switch: the peak a switch holds stays one layer and that head.
 // A new run drops it all (runModel), so a run never has it on top.
 // Thread-safe: the layer is let go on the thread that drops the last reference to its Trace.
 #include <cstddef>
@@ -22,9 +26,11 @@ namespace attnscope {
 
 // Keeps the layer's heads' float weight buffers (only those) and the embeddings' matrix.
 void keepForNextRebuild(LayerTrace&& layer, Mat&& embedding);
-// Hands the kept buffers to `layer`'s heads (head h the buffer of head h, as many as fit) and
-// forgets them; multiHeadAttentionInto writes the new weights into them.
+// Hands the kept buffers to `layer`'s heads (head h the buffer of head h, the spare head's last)
+// and forgets them; multiHeadAttentionInto writes the new weights into them, the spare into a head
+// it computes again.
 void seedWithKeptBuffers(LayerTrace& layer);
+void keepSpareHeadBuffer(MatF&& buffer);  // one at most: an older one is freed
 // The kept embeddings' matrix (empty when none), forgotten: assigned the run's, it takes no new page.
 Mat takeKeptEmbedding();
 void dropKeptBuffers();

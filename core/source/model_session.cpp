@@ -185,8 +185,8 @@ HeadsFirst handingOver(const ModelRun& run, int layer, const ShownHeadsFirst& fi
     return {first.heads, [&run, layer, &first](LayerTrace& soFar) {
                 LayerTrace heads = takeHeads(soFar, first.heads);
                 const auto layers = static_cast<int>(run.trace.layers.size());
-                first.deliver(std::make_shared<const Trace>(
-                    earlyTraceOf(run.trace, layer, std::move(heads), layers, ablatedHeads(run.trace))));
+                first.deliver(sharedEarlyTrace(earlyTraceOf(run.trace, layer, std::move(heads), layers, ablatedHeads(run.trace)),
+                                               layer, true));
             }};
 }
 
@@ -222,6 +222,15 @@ Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std
     const bool keepEmbedding = switchesHeadsFirst(opened.model.config);
     return std::shared_ptr<const Trace>(shown.release(), [rebuilt, keepEmbedding](Trace* gone) {
         keepForNextRebuild(std::move(gone->layers[rebuilt]), keepEmbedding ? std::move(gone->embedding) : Mat());
+        delete gone;
+    });
+}
+
+std::shared_ptr<const Trace> sharedEarlyTrace(Trace early, int layer, bool keepsBuffer) {
+    if (!keepsBuffer) return std::make_shared<const Trace>(std::move(early));
+    return std::shared_ptr<const Trace>(new Trace(std::move(early)), [layer](Trace* gone) {
+        for (HeadTrace& head : gone->layers.at(static_cast<std::size_t>(layer)).heads)
+            if (head.weights.isFloat() && head.weights.size() > 0) keepSpareHeadBuffer(std::move(head.weights.floatStorage()));
         delete gone;
     });
 }

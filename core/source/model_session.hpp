@@ -82,6 +82,10 @@ Result<std::shared_ptr<const Trace>> shownTraceOf(const OpenedModel& opened, std
 // other of the model's `layers` layers holding only its heads' ablated flags (`ablate`), as a long
 // run's shown Trace does.
 Trace earlyTraceOf(const Trace& soFar, int layer, LayerTrace computed, int layers, const std::vector<HeadRef>& ablate);
+// `early` (earlyTraceOf's) to share with the views. `keepsBuffer` (a layer of many heads,
+// switchesHeadsFirst): once no view shows it, a head's T×T buffer serves the head computed again at
+// the next layer switch (keepSpareHeadBuffer), the run's own early head at the first one.
+std::shared_ptr<const Trace> sharedEarlyTrace(Trace early, int layer, bool keepsBuffer);
 
 // Decoders (GPT-2, Llama, …) predict the next token; encoders (the BERT family) fill in masks.
 inline bool predictsNextToken(ModelFamily family) { return family->reading == Reading::Causal; }

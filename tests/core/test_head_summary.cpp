@@ -9,6 +9,9 @@
 // Layer 1 has two heads whose weights were not kept (empty matrices).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
+
 #include "core/analysis/head_summary.hpp"
 #include "matrix_compare.hpp"
 
@@ -116,6 +119,29 @@ TEST_CASE("shown weights written into a matrix of the right size reuse its stora
     REQUIRE_MATRIX_NEAR(rows({{.5, .2}, {.2, .4}}), shown, 0);  // nothing left of the head before
     shownWeightsInto(t.layers[0].heads[0].weights, {{4}, false}, shown);  // out of range: empty
     CHECK(shown.size() == 0);
+}
+
+TEST_CASE("a causal selection reads no weight past a row's token unless the row is not finite", "[head_summary]") {
+    // 7 stands where a causal run holds 0 (or a page given back): never read, shown as 0. Row 1's
+    // NaN spread through the row (a softmax of NaN scores): its hidden key is read as it is.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const Mat w = rows({{1, 7, 7}, {nan, nan, nan}, {.5, .25, .25}});
+    const WeightSelection causal{{0, 1, 2}, false, {}, true};
+    const Mat shown = shownWeights(w, causal);
+    CHECK(shown(0, 0) == 1.0);
+    CHECK(shown(0, 1) == 0.0);
+    CHECK(shown(0, 2) == 0.0);
+    CHECK(std::isnan(shown(1, 2)));
+    REQUIRE_MATRIX_NEAR(rows({{.5, .25, .25}}), Mat(shown.bottomRows(1)), 0);
+    // Tokens hidden (keep 0 and 2): key 2 lies past query 0, key 0 before query 2.
+    REQUIRE_MATRIX_NEAR(rows({{1, 0}, {.5, .25}}), shownWeights(w, WeightSelection{{0, 2}, false, {}, true}), 0);
+    CHECK(shownWeights(w, WeightSelection{{0, 1, 2}, false})(0, 1) == 7.0);  // not causal: every weight read
+    Trace t;
+    t.causal = true;
+    t.tokens = {Token{"a"}, Token{"b"}, Token{"c"}};
+    CHECK(selectionOf(t, false, false).causal);
+    t.causal = false;
+    CHECK_FALSE(selectionOf(t, false, false).causal);
 }
 
 TEST_CASE("heatmap colour values: per-row maximum and the log floor", "[head_summary]") {

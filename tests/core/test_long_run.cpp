@@ -419,6 +419,73 @@ TEST_CASE("a shown layer the window lets go lends its buffers to the next layer 
     CHECK(keptBufferBytes() == 0);
 }
 
+// A switch that draws the heatmap's head first (ShownHeadsFirst) hands that head over and computes
+// it again with the rest of the layer. The early Trace is let go once the whole layer is in, and its
+// head's buffer kept (keepSpareHeadBuffer): at the next switch the head computed again writes into
+// it, not into fresh pages (a Llama-3.2-1B head's 10,000 page faults at 4,096 tokens).
+TEST_CASE("a switch's head handed over first lends its buffer to the head computed again at the next switch",
+          "[long_run][models]") {
+    auto loaded = loadModel(exampleModel("example-llama"));
+    REQUIRE(loaded.ok());
+    OpenedModel opened;
+    opened.model = withPositions(loaded.value(), 512);
+    const std::vector<int> ids = someIds(300, opened.model.config.vocabSize);
+    const ModelRun full = runWith(opened.model, ids, SIZE_MAX);
+    const auto longRun = std::make_shared<const ModelRun>(runWith(opened.model, ids, 0));
+    const auto T = static_cast<std::size_t>(ids.size());
+    const auto H = static_cast<std::size_t>(opened.model.config.heads);
+    const std::size_t head = T * T * sizeof(float);
+    std::shared_ptr<const Trace> early;
+    const ShownHeadsFirst first{{false, true, false, false}, [&](std::shared_ptr<const Trace> t) { early = std::move(t); }};
+
+    std::shared_ptr<const Trace> onScreen;
+    const void* handedBefore = nullptr;  // the head's buffer in the early Trace of the switch before
+    for (const int layer : {1, 0, 1}) {
+        INFO("layer " << layer);
+        onScreen.reset();  // the window lets go of the layer on screen first
+        auto shown = shownTraceOf(opened, longRun, layer, first);
+        REQUIRE(shown.ok());
+        onScreen = std::move(shown).value();
+        REQUIRE(early != nullptr);
+        const LayerTrace& rebuilt = onScreen->layers[static_cast<std::size_t>(layer)];
+        const LayerTrace& want = full.trace.layers[static_cast<std::size_t>(layer)];
+        for (std::size_t h = 0; h < H; ++h) REQUIRE_MATRIX_NEAR(want.heads[h].weights, rebuilt.heads[h].weights, 0.0);
+        REQUIRE_MATRIX_NEAR(want.heads[1].weights, early->layers[static_cast<std::size_t>(layer)].heads[1].weights, 0.0);
+        if (handedBefore != nullptr) CHECK(weightBuffers(rebuilt)[1] == handedBefore);  // computed again in it
+        handedBefore = weightBuffers(early->layers[static_cast<std::size_t>(layer)])[1];
+        CHECK(keptBufferBytes() == 0);  // the spare taken by this rebuild, or none yet
+        early.reset();  // the whole layer is in: the head's Trace is let go, its buffer kept
+        CHECK(keptBufferBytes() == head);
+    }
+    onScreen.reset();
+    CHECK(keptBufferBytes() == (H + 1) * head);  // the layer and the spare head: one switch's peak
+    (void)runWith(opened.model, ids, 0);  // a new run drops them
+    CHECK(keptBufferBytes() == 0);
+}
+
+// The run's own early Trace (the heatmap's head before the later layers ran) keeps its head's
+// buffer too, for the head computed again at the first switch; a layer of few heads keeps none.
+TEST_CASE("sharedEarlyTrace keeps a head's buffer once let go, when asked", "[long_run]") {
+    dropKeptBuffers();
+    const auto earlyWithHead = [] {
+        Trace t;
+        t.layers.resize(2);
+        t.layers[1].heads.resize(3);
+        t.layers[1].heads[2].weights = MatF(MatF::Constant(6, 6, 0.5f));
+        return t;
+    };
+    auto few = sharedEarlyTrace(earlyWithHead(), 1, false);
+    few.reset();
+    CHECK(keptBufferBytes() == 0);
+    auto many = sharedEarlyTrace(earlyWithHead(), 1, true);
+    CHECK(many->layers[1].heads[2].weights(5, 5) == 0.5);
+    CHECK(keptBufferBytes() == 0);  // shown still
+    many.reset();
+    CHECK(keptBufferBytes() == 6 * 6 * sizeof(float));
+    dropKeptBuffers();
+    CHECK(keptBufferBytes() == 0);
+}
+
 TEST_CASE("a float head's entropy by hand: zeros count 0, a NaN row counts what is finite", "[long_run]") {
     // Causal rows (each row's keys up to itself): [1], [½ ½], [¼ ¼ ½] → 0, 1 and 1.5 bits
     // (−¼·log₂¼ · 2 − ½·log₂½ = 1 + ½); mean (0 + 1 + 1.5) / 3 = 5/6.

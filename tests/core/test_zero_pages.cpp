@@ -157,6 +157,29 @@ TEST_CASE("a kept causal head rebuilt in its own buffers faults in no page: A·V
     CHECK(layer.heads[1].weights(1000, 1023) == 0.0);  // a hidden key A·V reads: zero
 }
 
+TEST_CASE("a causal head rebuilt without A·V in its own buffers faults in no page: no score past its token", "[zero_pages]") {
+    // A long run's layer rebuilt for its weights (WeightsNoOutput) gives back each row's pages from
+    // its token on. In 3 × 124 rows of each diagonal block a page boundary falls between the token
+    // and the block's end (rows 16 KiB apart, the buffer not on a page boundary): the scores written
+    // there faulted those pages in again at every rebuild, 744 faults for these two heads. The
+    // block's own keys are now scored aside and only the visible part copied.
+    constexpr Eigen::Index T = 4096, dk = 8;
+    const Qkv qkv = randomQkv(T, 2 * dk, 13);
+    const MatF &Q = qkv.q, &K = qkv.k, &V = qkv.v;
+    const AttentionShape shape{2, 2, true, 0, 0};
+    LayerTrace layer;
+    MatF context;
+    multiHeadAttentionInto(Q, K, V, shape, LayerDetail::WeightsNoOutput, layer, {}, context);
+    const long before = minorFaults();
+    multiHeadAttentionInto(Q, K, V, shape, LayerDetail::WeightsNoOutput, layer, {}, context);
+    const long faults = minorFaults() - before;
+    INFO(faults << " minor page faults in the second run (the two heads' T×T weights are 32,768 pages)");
+    CHECK(faults < 100);
+    REQUIRE(layer.heads.size() == 2);
+    CHECK(layer.heads[1].weights(4095, 4095) > 0.0);  // written this run: the last row sees itself
+    CHECK(layer.heads[1].weights(1000, 1023) == 0.0);  // hidden: given back, reads as zero
+}
+
 TEST_CASE("a causal head kept without A·V gives back its diagonal blocks' hidden pages too", "[zero_pages]") {
     // One head at T = 4,096 as WeightsOnly (A·V reads each diagonal block's hidden keys: written as
     // zeros, pages given back past the block) and as WeightsNoOutput (a long run's layer rebuilt
