@@ -183,6 +183,7 @@ void shownWeightsInto(GridRef weights, const WeightSelection& selection, Eigen::
                 finite = finite && std::isfinite(value);
                 show(c, value);
             }
+            if (!selection.causal) continue;
             for (Eigen::Index c = 0; c < out.cols(); ++c)
                 if (hidden(c)) show(c, finite ? 0.0 : static_cast<double>(from(columns[static_cast<std::size_t>(c)])));
         }
