@@ -131,53 +131,42 @@ long minorFaults() {
     return usage.ru_minflt;
 }
 
-}  // namespace
-
-TEST_CASE("a kept causal head rebuilt in its own buffers faults in no page: A·V reads no page given back", "[zero_pages]") {
-    // T = 4,096, rows of 16 KiB: in each diagonal block of 128 rows, A·V reads the hidden keys up
-    // to the block's end. Given back as pages, some of those (about 3 × 124 rows a head, where a
-    // row's page boundary falls inside its block's hidden keys) were mapped to the zero page by
-    // that read, and the next layer's scores written there faulted (copy-on-write, with a TLB
-    // shootdown). Now they are written as zeros and stay: the second run writes only pages the
-    // first one wrote, and gives back the same ones untouched.
+// Two causal heads at T = 4,096 (rows of 16 KiB) computed as `detail` twice in the same buffers:
+// the second run's minor page faults (the two heads' T×T weights are 32,768 pages).
+long secondRunFaults(LayerDetail detail, LayerTrace& layer) {
     constexpr Eigen::Index T = 4096, dk = 8;
     const Qkv qkv = randomQkv(T, 2 * dk, 11);
-    const MatF &Q = qkv.q, &K = qkv.k, &V = qkv.v;
     const AttentionShape shape{2, 2, true, 0, 0};
-    LayerTrace layer;
     MatF context;
-    multiHeadAttentionInto(Q, K, V, shape, LayerDetail::WeightsOnly, layer, {}, context);
+    multiHeadAttentionInto(qkv.q, qkv.k, qkv.v, shape, detail, layer, {}, context);
     const long before = minorFaults();
-    multiHeadAttentionInto(Q, K, V, shape, LayerDetail::WeightsOnly, layer, {}, context);
-    const long faults = minorFaults() - before;
-    INFO(faults << " minor page faults in the second run (the two heads' T×T weights are 32,768 pages)");
-    CHECK(faults < 100);
-    REQUIRE(layer.heads.size() == 2);
-    CHECK(layer.heads[1].weights(4095, 4095) > 0.0);  // written this run: the last row sees itself
-    CHECK(layer.heads[1].weights(1000, 1023) == 0.0);  // a hidden key A·V reads: zero
+    multiHeadAttentionInto(qkv.q, qkv.k, qkv.v, shape, detail, layer, {}, context);
+    return minorFaults() - before;
 }
 
-TEST_CASE("a causal head rebuilt without A·V in its own buffers faults in no page: no score past its token", "[zero_pages]") {
-    // A long run's layer rebuilt for its weights (WeightsNoOutput) gives back each row's pages from
-    // its token on. In 3 × 124 rows of each diagonal block a page boundary falls between the token
-    // and the block's end (rows 16 KiB apart, the buffer not on a page boundary): the scores written
-    // there faulted those pages in again at every rebuild, 744 faults for these two heads. The
-    // block's own keys are now scored aside and only the visible part copied.
-    constexpr Eigen::Index T = 4096, dk = 8;
-    const Qkv qkv = randomQkv(T, 2 * dk, 13);
-    const MatF &Q = qkv.q, &K = qkv.k, &V = qkv.v;
-    const AttentionShape shape{2, 2, true, 0, 0};
-    LayerTrace layer;
-    MatF context;
-    multiHeadAttentionInto(Q, K, V, shape, LayerDetail::WeightsNoOutput, layer, {}, context);
-    const long before = minorFaults();
-    multiHeadAttentionInto(Q, K, V, shape, LayerDetail::WeightsNoOutput, layer, {}, context);
-    const long faults = minorFaults() - before;
-    INFO(faults << " minor page faults in the second run (the two heads' T×T weights are 32,768 pages)");
-    CHECK(faults < 100);
-    REQUIRE(layer.heads.size() == 2);
-    CHECK(layer.heads[1].weights(4095, 4095) > 0.0);  // written this run: the last row sees itself
-    CHECK(layer.heads[1].weights(1000, 1023) == 0.0);  // hidden: given back, reads as zero
+}  // namespace
+
+TEST_CASE("a kept causal head rebuilt in its own buffers faults in no page, with A·V or without", "[zero_pages]") {
+    // WeightsOnly: in each diagonal block of 128 rows, A·V reads the hidden keys up to the block's
+    // end. Given back as pages, some of those (about 3 × 124 rows a head, where a row's page
+    // boundary falls inside its block's hidden keys) were mapped to the zero page by that read, and
+    // the next layer's scores written there faulted (copy-on-write, with a TLB shootdown). Now they
+    // are written as zeros and stay.
+    // WeightsNoOutput (a long run's layer rebuilt for its weights) gives back each row's pages from
+    // its token on. In the same rows a page boundary falls between the token and the block's end
+    // (the buffer not on a page boundary): the scores written there faulted those pages in again at
+    // every rebuild, 744 faults for these two heads. The block's own keys are now scored aside and
+    // only each row's visible part copied.
+    // Either way the second run writes only pages the first one wrote, and gives back the same ones.
+    for (const LayerDetail detail : {LayerDetail::WeightsOnly, LayerDetail::WeightsNoOutput}) {
+        LayerTrace layer;
+        const long faults = secondRunFaults(detail, layer);
+        INFO((detail == LayerDetail::WeightsOnly ? "with A·V: " : "without: ") << faults << " minor page faults in the second run");
+        CHECK(faults < 100);
+        REQUIRE(layer.heads.size() == 2);
+        CHECK(layer.heads[1].weights(4095, 4095) > 0.0);  // written this run: the last row sees itself
+        CHECK(layer.heads[1].weights(1000, 1023) == 0.0);  // a hidden key: zero, written or given back
+    }
 }
 
 TEST_CASE("a causal head kept without A·V gives back its diagonal blocks' hidden pages too", "[zero_pages]") {
