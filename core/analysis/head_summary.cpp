@@ -172,20 +172,20 @@ void shownWeightsInto(GridRef weights, const WeightSelection& selection, Eigen::
         for (Eigen::Index r = 0; r < out.rows(); ++r) {
             const int query = selection.keep[static_cast<std::size_t>(r)];
             const auto from = w.row(query);
-            const auto hidden = [&](Eigen::Index c) { return selection.causal && columns[static_cast<std::size_t>(c)] > query; };
-            bool finite = true;
             const auto show = [&](Eigen::Index c, double value) {
                 if (value != 0.0 || out(r, c) != 0.0) out(r, c) = value;
             };
-            for (Eigen::Index c = 0; c < out.cols(); ++c) {
-                if (hidden(c)) continue;
+            // The columns ascend: a causal row's hidden keys are those from `seen` on.
+            const auto seen = static_cast<Eigen::Index>(
+                selection.causal ? std::upper_bound(columns.begin(), columns.end(), query) - columns.begin() : out.cols());
+            bool finite = true;
+            for (Eigen::Index c = 0; c < seen; ++c) {
                 const auto value = static_cast<double>(from(columns[static_cast<std::size_t>(c)]));
                 finite = finite && std::isfinite(value);
                 show(c, value);
             }
-            if (!selection.causal) continue;
-            for (Eigen::Index c = 0; c < out.cols(); ++c)
-                if (hidden(c)) show(c, finite ? 0.0 : static_cast<double>(from(columns[static_cast<std::size_t>(c)])));
+            for (Eigen::Index c = seen; c < out.cols(); ++c)
+                show(c, finite ? 0.0 : static_cast<double>(from(columns[static_cast<std::size_t>(c)])));
         }
     });
     if (selection.renormalize) divideRowsInPlace(out, [](const auto& row) { return row.sum(); });

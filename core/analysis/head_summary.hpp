@@ -45,8 +45,9 @@ struct WeightSelection {
     std::vector<int> keep;  // from visibleTokens: the rows, and the columns of self-attention
     bool renormalize = false;
     std::vector<int> keepKeys{};  // cross-attention: the columns (visibleKeyTokens); empty: `keep`
-    // A causal Trace's self-attention: a row's weights past its token are 0 unless a non-finite
-    // weight spread through the row, and are not read then (shownWeightsInto).
+    // A causal Trace's self-attention (`keep` ascending, as visibleTokens gives it): a row's
+    // weights past its token are 0 unless a non-finite weight spread through the row, and are not
+    // read then (shownWeightsInto).
     bool causal = false;
     const std::vector<int>& columns() const { return keepKeys.empty() ? keep : keepKeys; }
 };
